@@ -1,0 +1,65 @@
+/**
+ * Normalised test results: every adapter turns its runner's structured output into these.
+ */
+
+/** The four outcomes a test can have, whatever the runner calls them. */
+export type TestStatus = 'passed' | 'failed' | 'errored' | 'skipped';
+
+/**
+ * Why a test did not pass. Only `assertion` and `exception_in_code` make a reproduction that fails
+ * "for the right reason"; the rest mean the test never reached the behaviour it claims to check.
+ */
+export type FailureKind =
+  | 'assertion'
+  | 'exception_in_code'
+  | 'exception_in_test'
+  | 'import_error'
+  | 'collection_error'
+  | 'setup_error'
+  | 'timeout'
+  | 'unknown';
+
+export const RIGHT_REASON_FAILURES: readonly FailureKind[] = ['assertion', 'exception_in_code'];
+
+/** One test's normalised result. `id` is stable across runs of the same tree. */
+export interface TestCaseResult {
+  /** Stable id, e.g. `test/slug.test.js > slugify > keeps digits` or `tests.test_calc.CalcTest.test_div`. */
+  id: string;
+  status: TestStatus;
+  /** Set when status is failed or errored. */
+  failure_kind?: FailureKind;
+  /** First line of the failure message, at most 500 characters. */
+  message?: string;
+  /** `path:line` relative to the repository copy, where known. */
+  location?: string;
+  /** True when the runner reported the test as skipped on purpose (skip/todo/expected failure). */
+  skip_reason?: string;
+}
+
+/** Counts of a run, derived from its tests. */
+export interface TestCounts {
+  passed: number;
+  failed: number;
+  errored: number;
+  skipped: number;
+}
+
+/** What an adapter reads from a run: the tests, and anything wrong with the results themselves. */
+export interface ParsedResults {
+  tests: TestCaseResult[];
+  /**
+   * Totals the runner claimed on its own (a summary line or attribute), for reconciliation with
+   * `tests`; undefined when the format has none.
+   */
+  claimed?: TestCounts;
+  /** Problems with the result files: missing, malformed, duplicated ids. Any problem fails closed. */
+  problems: string[];
+}
+
+export function countTests(tests: readonly TestCaseResult[]): TestCounts {
+  const counts: TestCounts = { passed: 0, failed: 0, errored: 0, skipped: 0 };
+  for (const test of tests) {
+    counts[test.status] += 1;
+  }
+  return counts;
+}

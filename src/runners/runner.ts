@@ -1,0 +1,68 @@
+/**
+ * The one interface through which candidate code is executed. The trusted-local runner and the
+ * hardened Docker runner both implement it; the orchestrator never runs a test process itself.
+ */
+
+/** What the receipt records about the runner. */
+export interface RunnerDescription {
+  kind: 'local' | 'docker';
+  /** True only for a runner that contains the candidate (no network, read-only, non-root...). */
+  isolated: boolean;
+  /** Docker only: the image reference as given, and the resolved local image ID. */
+  image?: string;
+  image_id?: string;
+  /** The security-relevant settings in force, e.g. `network=none`, `user=65534:65534`. */
+  settings: string[];
+}
+
+/** Paths as the test process sees them (the host paths for the local runner, mount points in Docker). */
+export interface RunView {
+  /** The repository copy: the working directory of the test process. */
+  workdir: string;
+  /** The only directory the test process may write results into. */
+  resultsDir: string;
+}
+
+export interface RunRequest {
+  /** Host path of the disposable repository copy (external tests and harness already staged in it). */
+  hostWorkdir: string;
+  /** Host path of an empty directory for structured results. */
+  hostResultsDir: string;
+  /** The command, built by the adapter against `view(...)`. */
+  argv: string[];
+  /** The complete environment of the test process (nothing is inherited from the host). */
+  env: Record<string, string>;
+  timeoutMs: number;
+  /** Combined stdout+stderr bytes kept; past it the process is killed and the run is `outputTruncated`. */
+  outputLimitBytes: number;
+  /** A label for logs and container names, e.g. `reproduction_before`. */
+  label: string;
+}
+
+export interface RunOutcome {
+  /** Exit code of the test process; null when it was killed by a signal or never exited. */
+  exitCode: number | null;
+  /** The signal that ended it, if any. */
+  signal: string | null;
+  timedOut: boolean;
+  outputTruncated: boolean;
+  /** Combined output, at most `outputLimitBytes` bytes (decoded as UTF-8). */
+  output: string;
+  /** Bytes of output seen (kept or not) and the SHA-256 hex of the kept bytes. */
+  outputBytes: number;
+  outputSha256: string;
+  durationMs: number;
+}
+
+export interface Runner {
+  readonly description: RunnerDescription;
+  /** Where the test process sees the copy and the results directory. */
+  view(hostWorkdir: string, hostResultsDir: string): RunView;
+  /**
+   * Run one test command to completion, timeout or output cap, and clean up everything it started.
+   * Throws InfrastructureError when the command could not be run at all.
+   */
+  run(request: RunRequest): Promise<RunOutcome>;
+  /** Stop and remove anything still running (called on SIGINT/SIGTERM). */
+  dispose(): Promise<void>;
+}
