@@ -1,0 +1,106 @@
+import fc from 'fast-check';
+import { fail, passingRuns, receiptFrom, run } from '../helpers/evidence.js';
+import { sealReceipt, serializeReceipt, verifyReceiptText } from '../../src/core/receipt.js';
+import type { Receipt } from '../../src/core/receipt-schema.js';
+
+const reseal = (receipt: Receipt, edit: (body: Omit<Receipt, 'receipt_digest'>) => void): string => {
+  const { receipt_digest: _drop, ...body } = structuredClone(receipt);
+  edit(body);
+  return serializeReceipt(sealReceipt(body));
+};
+
+describe('verify-receipt', () => {
+  const good = receiptFrom(passingRuns());
+  const text = serializeReceipt(good);
+
+  it('accepts a receipt as sealed', () => {
+    expect(verifyReceiptText(text)).toEqual({ integrity_valid: true, verdict: 'passed', proof_grade: true, receipt_digest: good.receipt_digest, errors: [] });
+  });
+
+  it('accepts failed and inconclusive receipts that follow from their phases', () => {
+    const runs = passingRuns();
+    runs.hidden = run('hidden', [fail('hidden > x')]);
+    expect(verifyReceiptText(serializeReceipt(receiptFrom(runs)))).toMatchObject({ integrity_valid: true, verdict: 'failed', proof_grade: false });
+    expect(verifyReceiptText(serializeReceipt(receiptFrom(passingRuns(), { unchanged: false })))).toMatchObject({ integrity_valid: true, verdict: 'inconclusive' });
+  });
+
+  it('never gives proof grade to the trusted-local runner', () => {
+    expect(verifyReceiptText(serializeReceipt(receiptFrom(passingRuns(), { isolated: false })))).toMatchObject({ integrity_valid: true, proof_grade: false });
+    const forged = reseal(receiptFrom(passingRuns(), { isolated: false }), (b) => {
+      b.proof_grade = true;
+    });
+    expect(verifyReceiptText(forged).integrity_valid).toBe(false);
+  });
+
+  it('refuses whitespace that does not change the parsed value', () => {
+    expect(verifyReceiptText(JSON.stringify(good, null, 2)).integrity_valid).toBe(false);
+  });
+
+  it('refuses an edited value', () => {
+    const edited = text.replace('"verdict":"passed"', '"verdict":"failed"');
+    expect(edited).not.toBe(text);
+    const check = verifyReceiptText(edited);
+    expect(check.integrity_valid).toBe(false);
+    expect(check.errors.join(' ')).toContain('receipt_digest does not match');
+  });
+
+  it('refuses a resealed receipt claiming passed with a failing phase', () => {
+    const runs = passingRuns();
+    runs.hidden = run('hidden', [fail('hidden > x')]);
+    const forged = reseal(receiptFrom(runs), (b) => {
+      b.verdict = 'passed';
+      b.reasons = [];
+    });
+    const check = verifyReceiptText(forged);
+    expect(check.integrity_valid).toBe(false);
+    expect(check.errors.join(' ')).toMatch(/verdict passed does not follow/);
+  });
+
+  it('refuses a phase marked passed whose tests did not pass', () => {
+    const runs = passingRuns();
+    runs.hidden = run('hidden', [fail('hidden > x')]);
+    const forged = reseal(receiptFrom(runs), (b) => {
+      const hidden = b.phases[3]!;
+      hidden.status = 'passed';
+      hidden.reasons = [];
+      b.verdict = 'passed';
+      b.reasons = [];
+      b.proof_grade = true;
+    });
+    expect(verifyReceiptText(forged).errors.join(' ')).toMatch(/phase hidden: passed with a test that did not pass/);
+  });
+
+  it('refuses counts that disagree with the per-test results', () => {
+    const forged = reseal(good, (b) => {
+      b.phases[3]!.tests.passed = 7;
+    });
+    expect(verifyReceiptText(forged).errors.join(' ')).toMatch(/tests.passed is 7/);
+  });
+
+  it('refuses a reproduction_before marked passed although a test passed at base', () => {
+    const forged = reseal(good, (b) => {
+      b.phases[0]!.results = [{ id: 'repro > parses 1h30m', status: 'passed' }];
+      b.phases[0]!.tests = { passed: 1, failed: 0, errored: 0, skipped: 0 };
+    });
+    expect(verifyReceiptText(forged).errors.join(' ')).toMatch(/right reason/);
+  });
+
+  it('refuses unknown keys, missing phases and non-JSON', () => {
+    expect(verifyReceiptText(reseal(good, (b) => Object.assign(b, { extra: 1 }))).integrity_valid).toBe(false);
+    expect(verifyReceiptText(reseal(good, (b) => b.phases.pop())).integrity_valid).toBe(false);
+    expect(verifyReceiptText('{not json').errors[0]).toMatch(/not JSON/);
+  });
+
+  it('catches any one-byte change (property)', () => {
+    const bytes = Buffer.from(text, 'utf8');
+    fc.assert(
+      fc.property(fc.nat({ max: bytes.length - 1 }), fc.integer({ min: 1, max: 255 }), (index, delta) => {
+        const changed = Buffer.from(bytes);
+        changed[index] = (changed[index]! + delta) % 256;
+        const check = verifyReceiptText(changed.toString('utf8'));
+        return !check.integrity_valid;
+      }),
+      { numRuns: 3000 }
+    );
+  });
+});

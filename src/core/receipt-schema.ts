@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { DIGEST_PATTERN, HEX64_PATTERN } from './hashing.js';
+import { PHASE_NAMES, REASON_CODES, RUN_LABELS } from './verdict.js';
+
+/**
+ * The receipt, version 1: a strict zod schema. Every key is documented in docs/receipt.md; adding a
+ * key means a new schema version, because verify-receipt refuses unknown keys.
+ */
+
+export const RECEIPT_SCHEMA = 'patchproof.receipt/v1';
+
+const digest = z.string().regex(DIGEST_PATTERN);
+const hex64 = z.string().regex(HEX64_PATTERN);
+const count = z.number().int().nonnegative();
+
+export const testCountsSchema = z.strictObject({ passed: count, failed: count, errored: count, skipped: count });
+
+export const testResultSchema = z.strictObject({
+  id: z.string().min(1),
+  status: z.enum(['passed', 'failed', 'errored', 'skipped']),
+  failure_kind: z
+    .enum(['assertion', 'exception_in_code', 'exception_in_test', 'import_error', 'collection_error', 'setup_error', 'timeout', 'unknown'])
+    .optional(),
+  message: z.string().optional(),
+  location: z.string().optional(),
+  skip_reason: z.string().optional()
+});
+
+export const runRecordSchema = z.strictObject({
+  label: z.enum(RUN_LABELS),
+  argv: z.array(z.string()),
+  exit_code: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  timed_out: z.boolean(),
+  output_truncated: z.boolean(),
+  output_bytes: count,
+  output_sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  duration_ms: count,
+  problems: z.array(z.string()),
+  infra_error: z.string().optional()
+});
+
+export const phaseSchema = z.strictObject({
+  name: z.enum(PHASE_NAMES),
+  status: z.enum(['passed', 'failed', 'inconclusive']),
+  reasons: z.array(z.enum(REASON_CODES)),
+  tests: testCountsSchema,
+  results: z.array(testResultSchema),
+  runs: z.array(runRecordSchema).min(1),
+  baseline: z.strictObject({ tests: testCountsSchema, results: z.array(testResultSchema) }).optional(),
+  pass_to_pass: count.optional(),
+  regressions: z.array(z.string()).optional(),
+  preexisting_failures: z.array(z.string()).optional(),
+  missing: z.array(z.string()).optional()
+});
+
+export const receiptSchema = z.strictObject({
+  schema: z.literal(RECEIPT_SCHEMA),
+  tool_version: z.string().min(1),
+  run_id: z.string().min(1),
+  started_at: z.iso.datetime(),
+  finished_at: z.iso.datetime(),
+  verdict: z.enum(['passed', 'failed', 'inconclusive']),
+  proof_grade: z.boolean(),
+  reasons: z.array(z.enum(REASON_CODES)),
+  /** Every digest that bound this run. */
+  bindings: z.strictObject({
+    proposal_hash: hex64,
+    approval_digest: digest,
+    approved_by: z.string().min(1),
+    diff_digest: digest,
+    base_snapshot: digest,
+    patched_snapshot: digest,
+    reproduction_digest: digest,
+    hidden_digest: digest
+  }),
+  repository: z.strictObject({
+    snapshot_before: digest,
+    snapshot_after: digest,
+    unchanged: z.boolean(),
+    changed_paths: z.array(z.string())
+  }),
+  runner: z.strictObject({
+    kind: z.enum(['local', 'docker']),
+    isolated: z.boolean(),
+    image: z.string().optional(),
+    image_id: z.string().optional(),
+    settings: z.array(z.string())
+  }),
+  adapter: z.string().min(1),
+  limits: z.strictObject({ timeout_ms: count, output_limit_bytes: count, diff_max_bytes: count, diff_max_files: count }),
+  phases: z.array(phaseSchema).length(PHASE_NAMES.length),
+  receipt_digest: digest
+});
+
+export type Receipt = z.infer<typeof receiptSchema>;
+export type ReceiptBody = Omit<Receipt, 'receipt_digest'>;
+export type PhaseRecord = z.infer<typeof phaseSchema>;
+export type RunRecord = z.infer<typeof runRecordSchema>;

@@ -1,0 +1,111 @@
+import { canonicalJson, digestJson, type Digest } from './hashing.js';
+import { receiptSchema, type Receipt, type ReceiptBody, type PhaseRecord } from './receipt-schema.js';
+import { RIGHT_REASON_FAILURES, countTests } from './test-results.js';
+import { PHASE_NAMES, decideVerdict } from './verdict.js';
+
+/**
+ * Sealing and verifying receipts. A receipt is canonical JSON (RFC 8785) whose `receipt_digest` is
+ * the domain-separated SHA-256 of everything else; the file holds exactly the canonical text plus a
+ * newline, so any change of any byte is caught.
+ */
+
+export function receiptDigest(body: ReceiptBody): Digest {
+  return digestJson('patchproof/receipt/v1', body);
+}
+
+/** Add the content digest. */
+export function sealReceipt(body: ReceiptBody): Receipt {
+  return { ...body, receipt_digest: receiptDigest(body) };
+}
+
+/** The exact bytes of receipt.json. */
+export function serializeReceipt(receipt: Receipt): string {
+  return `${canonicalJson(receipt)}\n`;
+}
+
+export interface ReceiptCheck {
+  integrity_valid: boolean;
+  verdict: Receipt['verdict'] | null;
+  proof_grade: boolean;
+  receipt_digest: string | null;
+  /** Everything found wrong; empty when integrity_valid. */
+  errors: string[];
+}
+
+/** Phase semantics: what each status may claim about its own tests. */
+function phaseErrors(phase: PhaseRecord): string[] {
+  const errors: string[] = [];
+  const where = `phase ${phase.name}`;
+  const counts = countTests(phase.results);
+  for (const key of ['passed', 'failed', 'errored', 'skipped'] as const) {
+    if (counts[key] !== phase.tests[key]) errors.push(`${where}: tests.${key} is ${phase.tests[key]} but its results hold ${counts[key]}`);
+  }
+  if (phase.status === 'passed' && phase.reasons.length > 0) errors.push(`${where}: passed with reasons ${phase.reasons.join(',')}`);
+  if (phase.status !== 'passed' && phase.reasons.length === 0) errors.push(`${where}: ${phase.status} without a reason`);
+  if (phase.status !== 'passed') return errors;
+  if (phase.results.length === 0) errors.push(`${where}: passed with no tests`);
+  const runsClean = phase.runs.every((r) => !r.timed_out && !r.output_truncated && r.infra_error === undefined && r.problems.length === 0);
+  if (!runsClean) errors.push(`${where}: passed although a run timed out, was truncated or had result problems`);
+  if (phase.name === 'reproduction_before') {
+    const rightReason = phase.results.every(
+      (t) => (t.status === 'failed' || t.status === 'errored') && RIGHT_REASON_FAILURES.includes(t.failure_kind ?? 'unknown')
+    );
+    if (!rightReason) errors.push(`${where}: passed but not every test failed for the right reason`);
+  } else if (phase.name === 'regression') {
+    // Tests failing at baseline may keep failing; every PASS_TO_PASS test must pass.
+    const baselinePassed = (phase.baseline?.results ?? []).filter((t) => t.status === 'passed').map((t) => t.id);
+    const after = new Map(phase.results.map((t) => [t.id, t.status]));
+    if (phase.baseline === undefined || phase.pass_to_pass !== baselinePassed.length) errors.push(`${where}: passed without a matching baseline`);
+    if (baselinePassed.some((id) => after.get(id) !== 'passed') || (phase.regressions ?? []).length > 0) {
+      errors.push(`${where}: passed with a PASS_TO_PASS test that did not pass`);
+    }
+  } else if (phase.results.some((t) => t.status !== 'passed')) {
+    errors.push(`${where}: passed with a test that did not pass`);
+  }
+  return errors;
+}
+
+/**
+ * Re-check a receipt offline: strict structure, exact canonical bytes, the content digest, phase
+ * semantics, and that verdict, reasons and proof_grade follow from the phases.
+ */
+export function verifyReceiptText(text: string): ReceiptCheck {
+  const fail = (errors: string[], receipt?: Receipt): ReceiptCheck => ({
+    integrity_valid: false,
+    verdict: receipt?.verdict ?? null,
+    proof_grade: false,
+    receipt_digest: receipt?.receipt_digest ?? null,
+    errors
+  });
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return fail([`not JSON: ${(error as Error).message}`]);
+  }
+  const parsed = receiptSchema.safeParse(value);
+  if (!parsed.success) {
+    return fail(parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`));
+  }
+  const receipt = parsed.data;
+  const errors: string[] = [];
+  if (serializeReceipt(receipt) !== text) errors.push('bytes are not the canonical form of the receipt (edited or re-serialised)');
+  const { receipt_digest, ...body } = receipt;
+  if (receiptDigest(body) !== receipt_digest) errors.push('receipt_digest does not match the content');
+  const names = receipt.phases.map((p) => p.name).join(',');
+  if (names !== PHASE_NAMES.join(',')) errors.push(`phases must be ${PHASE_NAMES.join(',')} in order, found ${names}`);
+  for (const phase of receipt.phases) errors.push(...phaseErrors(phase));
+  const expected = decideVerdict(receipt.phases, receipt.repository.unchanged);
+  if (expected.verdict !== receipt.verdict) errors.push(`verdict ${receipt.verdict} does not follow from the phases (expected ${expected.verdict})`);
+  if (expected.reasons.join(',') !== receipt.reasons.join(',')) {
+    errors.push(`reasons [${receipt.reasons.join(',')}] do not match the phases' [${expected.reasons.join(',')}]`);
+  }
+  if (receipt.repository.unchanged !== (receipt.repository.snapshot_before === receipt.repository.snapshot_after)) {
+    errors.push('repository.unchanged disagrees with its snapshots');
+  }
+  if (receipt.repository.snapshot_before !== receipt.bindings.base_snapshot) errors.push('repository.snapshot_before is not the bound base_snapshot');
+  const proofGrade = receipt.runner.isolated && receipt.verdict === 'passed' && receipt.repository.unchanged;
+  if (receipt.proof_grade !== proofGrade) errors.push(`proof_grade ${receipt.proof_grade} does not follow from runner, verdict and repository (expected ${proofGrade})`);
+  if (errors.length > 0) return fail(errors, receipt);
+  return { integrity_valid: true, verdict: receipt.verdict, proof_grade: receipt.proof_grade, receipt_digest, errors: [] };
+}

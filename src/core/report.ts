@@ -1,0 +1,128 @@
+import type { Receipt, PhaseRecord } from './receipt-schema.js';
+import type { PhaseName, ReasonCode } from './verdict.js';
+
+/**
+ * Human-facing renderings of a receipt: the console phase table and the bilingual (zh/en) report.
+ * Pure: receipt in, text out.
+ */
+
+const PHASE_TITLES: Record<PhaseName, { en: string; zh: string }> = {
+  reproduction_before: { en: 'reproduction fails before the patch', zh: '补丁前复现失败' },
+  reproduction_after: { en: 'reproduction passes after the patch', zh: '补丁后复现通过' },
+  regression: { en: 'no regression in the full suite', zh: '完整回归无退化' },
+  hidden: { en: 'hidden tests pass', zh: '隐藏测试通过' }
+};
+
+const REASON_TEXT: Record<ReasonCode, { en: string; zh: string }> = {
+  patch_invalid: { en: 'the diff does not apply exactly', zh: '补丁无法精确应用' },
+  policy_violation: { en: 'the diff breaks the diff policy', zh: '补丁违反策略' },
+  repro_passes_before: { en: 'the reproduction already passes without the patch', zh: '补丁前复现已通过' },
+  repro_wrong_failure: { en: 'the reproduction fails for the wrong reason (import, collection, setup, timeout, no tests)', zh: '复现因错误原因失败（导入、收集、夹具、超时或无测试）' },
+  not_fixed: { en: 'the reproduction still fails after the patch', zh: '补丁后复现仍失败' },
+  regression: { en: 'a test that passed before the patch no longer passes', zh: '补丁前通过的测试不再通过' },
+  hidden_failed: { en: 'a hidden test fails', zh: '隐藏测试失败' },
+  no_results: { en: 'a run produced no test results', zh: '某次运行没有测试结果' },
+  timeout: { en: 'a run hit its time limit', zh: '某次运行超时' },
+  output_limit: { en: 'a run exceeded its output limit', zh: '某次运行超出输出上限' },
+  results_inconsistent: { en: 'structured results disagree with the exit code or counts', zh: '结构化结果与退出码或计数不一致' },
+  infra_error: { en: 'infrastructure error (not the candidate\'s fault)', zh: '基础设施错误（非候选补丁之过）' },
+  repository_changed: { en: 'the real checkout changed during the run', zh: '真实仓库在运行期间被修改' }
+};
+
+const STATUS_MARK = { passed: 'PASS', failed: 'FAIL', inconclusive: 'INCONCLUSIVE' } as const;
+
+function testCount(phase: PhaseRecord): string {
+  const n = phase.results.length;
+  return `${n} test${n === 1 ? '' : 's'}`;
+}
+
+function proofGradeLine(receipt: Receipt): string {
+  if (receipt.proof_grade) return 'YES';
+  if (!receipt.runner.isolated) return 'NO (trusted-local runner; proof grade needs the Docker runner)';
+  return 'NO (the validation did not pass)';
+}
+
+/** The console table printed by `patchproof validate`. */
+export function renderPhaseTable(receipt: Receipt, integrityVerified: boolean): string {
+  const lines = receipt.phases.map((phase) => {
+    const mark = `[${STATUS_MARK[phase.status]}]`.padEnd(15);
+    const title = PHASE_TITLES[phase.name].en.padEnd(38);
+    const reasons = phase.reasons.length > 0 ? `  ${phase.reasons.join(', ')}` : '';
+    return `${mark}${title}(${testCount(phase)})${reasons}`;
+  });
+  lines.push(
+    '',
+    `validation: ${receipt.verdict.toUpperCase()}${receipt.reasons.length > 0 ? ` (${receipt.reasons.join(', ')})` : ''}`,
+    `repository unchanged: ${receipt.repository.unchanged ? 'YES' : 'NO'}`,
+    `receipt integrity: ${integrityVerified ? 'VERIFIED' : 'INVALID'}`,
+    `proof grade: ${proofGradeLine(receipt)}`,
+    `receipt: ${receipt.receipt_digest}`
+  );
+  return lines.join('\n');
+}
+
+function escapeCell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+function failingTests(phase: PhaseRecord, limit: number): string[] {
+  const bad = phase.results.filter((t) => (phase.name === 'reproduction_before' ? t.status === 'passed' || t.status === 'skipped' : t.status !== 'passed'));
+  const shown = bad.slice(0, limit).map((t) => {
+    const detail = [t.failure_kind, t.location, t.message].filter((x) => x !== undefined && x !== '').join(' · ');
+    return `- \`${escapeCell(t.id)}\` — ${t.status}${detail ? ` (${escapeCell(detail)})` : ''}`;
+  });
+  if (bad.length > limit) shown.push(`- … ${bad.length - limit} more`);
+  return shown;
+}
+
+/** The bilingual Markdown report written beside the receipt. */
+export function renderReport(receipt: Receipt, options: { maxTestsPerPhase?: number } = {}): string {
+  const limit = options.maxTestsPerPhase ?? 50;
+  const verdictZh = { passed: '通过', failed: '失败', inconclusive: '无定论' }[receipt.verdict];
+  const out: string[] = [
+    `# PatchProof 验证报告 / Validation report`,
+    '',
+    `**结论 / Verdict: ${verdictZh} / ${receipt.verdict.toUpperCase()}** · 证明级 / proof grade: ${receipt.proof_grade ? '是 / YES' : '否 / NO'}`,
+    '',
+    '| 阶段 / Phase | 结果 / Result | 测试 / Tests | 原因 / Reasons |',
+    '| --- | --- | --- | --- |'
+  ];
+  for (const phase of receipt.phases) {
+    const title = PHASE_TITLES[phase.name];
+    const t = phase.tests;
+    const counts = `${t.passed} passed, ${t.failed} failed, ${t.errored} errored, ${t.skipped} skipped`;
+    out.push(`| ${title.zh} / ${title.en} | ${STATUS_MARK[phase.status]} | ${counts} | ${phase.reasons.join(', ') || '—'} |`);
+  }
+  if (receipt.reasons.length > 0) {
+    out.push('', '## 原因 / Reasons', '');
+    for (const code of receipt.reasons) out.push(`- \`${code}\`: ${REASON_TEXT[code].zh} / ${REASON_TEXT[code].en}`);
+  }
+  for (const phase of receipt.phases) {
+    const lines = failingTests(phase, limit);
+    const extra: string[] = [];
+    if (phase.regressions && phase.regressions.length > 0) extra.push(`退化 / regressions: ${phase.regressions.map((id) => `\`${escapeCell(id)}\``).join(', ')}`);
+    if (phase.preexisting_failures && phase.preexisting_failures.length > 0) {
+      extra.push(`基线已失败（不归咎于补丁）/ failing at baseline (not blamed on the patch): ${phase.preexisting_failures.length}`);
+    }
+    if (lines.length === 0 && extra.length === 0) continue;
+    out.push('', `## ${PHASE_TITLES[phase.name].zh} / ${PHASE_TITLES[phase.name].en}`, '', ...extra.map((e) => `${e}  `), ...lines);
+  }
+  out.push(
+    '',
+    '## 绑定 / Bindings',
+    '',
+    `- proposal_hash: \`${receipt.bindings.proposal_hash}\``,
+    `- approved_by (declared, not authenticated / 声明式，未认证): ${escapeCell(receipt.bindings.approved_by)}`,
+    `- base_snapshot: \`${receipt.bindings.base_snapshot}\``,
+    `- diff_digest: \`${receipt.bindings.diff_digest}\``,
+    `- reproduction_digest: \`${receipt.bindings.reproduction_digest}\``,
+    `- hidden_digest: \`${receipt.bindings.hidden_digest}\``,
+    `- runner: ${receipt.runner.kind} (isolated: ${receipt.runner.isolated})${receipt.runner.image_id ? `, image ${receipt.runner.image_id}` : ''}`,
+    `- 仓库未变 / repository unchanged: ${receipt.repository.unchanged ? 'YES' : 'NO'}`,
+    `- receipt_digest: \`${receipt.receipt_digest}\``,
+    '',
+    '回执哈希可发现内容变化，但不认证执行者或审批人。/ The receipt digest detects changes; it does not authenticate who ran or approved the validation.',
+    ''
+  );
+  return out.join('\n');
+}
