@@ -1,0 +1,49 @@
+import { fail, pass, passingRuns, receiptFrom, run } from '../helpers/evidence.js';
+import { renderPhaseTable, renderReport } from '../../src/core/report.js';
+
+describe('report rendering', () => {
+  it('prints one line per phase, the verdict and the proof grade', () => {
+    const table = renderPhaseTable(receiptFrom(passingRuns()), true);
+    expect(table.split('\n').slice(0, 4)).toEqual([
+      '[PASS]         reproduction fails before the patch   (1 test)',
+      '[PASS]         reproduction passes after the patch   (1 test)',
+      '[PASS]         no regression in the full suite       (3 tests)',
+      '[PASS]         hidden tests pass                     (2 tests)'
+    ]);
+    expect(table).toContain('validation: PASSED');
+    expect(table).toContain('receipt integrity: VERIFIED');
+    expect(table).toContain('proof grade: YES');
+  });
+
+  it('says why the trusted-local runner is not proof grade', () => {
+    expect(renderPhaseTable(receiptFrom(passingRuns(), { isolated: false }), true)).toContain('proof grade: NO (trusted-local runner');
+  });
+
+  it('shows failing phases with their reasons, in both languages', () => {
+    const runs = passingRuns();
+    runs.hidden = run('hidden', [fail('hidden > handles 1.5ms')]);
+    const receipt = receiptFrom(runs);
+    expect(renderPhaseTable(receipt, true)).toMatch(/\[FAIL\] +hidden tests pass +\(1 test\)  hidden_failed/);
+    const report = renderReport(receipt);
+    expect(report).toContain('**结论 / Verdict: 失败 / FAILED**');
+    expect(report).toContain('- `hidden_failed`: 隐藏测试失败 / a hidden test fails');
+    expect(report).toContain('`hidden > handles 1.5ms` — failed (assertion · boom)');
+    expect(report).toContain('approved_by (declared, not authenticated');
+  });
+
+  it('lists regressions and baseline failures without blaming the patch for the latter', () => {
+    const runs = passingRuns();
+    runs.regression_after = run('regression_after', [pass('suite > a'), fail('suite > b'), fail('suite > flaky-at-base')]);
+    const report = renderReport(receiptFrom(runs));
+    expect(report).toContain('退化 / regressions: `suite > b`');
+    expect(report).toContain('failing at baseline (not blamed on the patch): 1');
+  });
+
+  it('caps the tests listed per phase', () => {
+    const runs = passingRuns();
+    runs.hidden = run('hidden', Array.from({ length: 80 }, (_, i) => fail(`hidden > t${i}`)));
+    const report = renderReport(receiptFrom(runs), { maxTestsPerPhase: 10 });
+    expect(report).toContain('- … 70 more');
+    expect(report.match(/`hidden > t\d+`/g)).toHaveLength(10);
+  });
+});
