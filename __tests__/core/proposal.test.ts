@@ -1,7 +1,7 @@
 import { approveProposal, createProposal, parseApproval, parseProposal } from '../../src/core/proposal.js';
 import { ConfigurationError, VerificationError } from '../../src/errors.js';
 
-const BASE = `sha256:${'1'.repeat(64)}`;
+const BASE = `sha256:${'1'.repeat(64)}` as const;
 const DIFF = 'diff --git a/x.js b/x.js\n--- a/x.js\n+++ b/x.js\n@@ -1 +1 @@\n-a\n+b\n';
 
 describe('proposal and approval', () => {
@@ -11,7 +11,7 @@ describe('proposal and approval', () => {
     expect(proposal.proposal_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(createProposal(DIFF, BASE, '0.1.0').proposal_hash).toBe(proposal.proposal_hash);
     expect(createProposal(`${DIFF} `, BASE, '0.1.0').proposal_hash).not.toBe(proposal.proposal_hash);
-    expect(createProposal(DIFF, `sha256:${'2'.repeat(64)}`, '0.1.0').proposal_hash).not.toBe(proposal.proposal_hash);
+    expect(createProposal(DIFF, `sha256:${'2'.repeat(64)}` as const, '0.1.0').proposal_hash).not.toBe(proposal.proposal_hash);
   });
 
   it('round-trips through JSON and re-derives every digest', () => {

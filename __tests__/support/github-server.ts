@@ -1,0 +1,495 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  describedExample,
+  matchRoute,
+  pathExists,
+  validateRequest,
+  validateResponse,
+  type OpenApiOperation
+} from './openapi.js';
+
+/**
+ * A loopback GitHub REST API for tests. Every request is matched to an operation of GitHub's
+ * published OpenAPI description and validated against it (path, query, JSON body); invalid ones
+ * get 422 and are recorded, so a test can assert `invalidRequests()` is empty. Every answer is
+ * validated against the description's response schema too (`invalidResponses()`).
+ */
+
+/** One request as the server saw it. */
+export interface RecordedRequest {
+  /** Upper-case HTTP method. */
+  method: string;
+  /** Raw path and query string. */
+  url: string;
+  /** GitHub's operation id (`checks/create`), when the route exists in the description. */
+  operationId: string | undefined;
+  /** Request headers (lower-case names). */
+  headers: Record<string, string>;
+  /** Parsed JSON body, `undefined` when there was none. */
+  body: unknown;
+  /** Status the server answered with. */
+  status: number;
+  /** Why the request was invalid; empty when it was valid. */
+  errors: string[];
+  /** Where the server's own answer broke the description (a bug in this file); normally empty. */
+  responseErrors: string[];
+}
+
+/** One annotation of a check run, as sent by the client. */
+export interface CheckRunAnnotation {
+  path: string;
+  start_line: number;
+  end_line: number;
+  start_column?: number;
+  end_column?: number;
+  annotation_level: 'notice' | 'warning' | 'failure';
+  message: string;
+  title?: string;
+  raw_details?: string;
+}
+
+/** A check run as stored, with every annotation appended across updates. */
+export interface StoredCheckRun {
+  id: number;
+  name: string;
+  head_sha: string;
+  status: string;
+  conclusion: string | null;
+  started_at: string | null;
+  completed_at: string | null;
+  details_url: string | null;
+  external_id: string | null;
+  output: { title: string | null; summary: string | null; text: string | null };
+  /** All annotations received, in order. */
+  annotations: CheckRunAnnotation[];
+  /** How many create/update requests touched it. */
+  writes: number;
+}
+
+/** A pull request to serve from `GET /repos/{owner}/{repo}/pulls/{pull_number}`. */
+export interface PullRequestFixture {
+  number: number;
+  /** Head commit: what a check run for the PR must use as `head_sha`. */
+  headSha: string;
+  headRef?: string;
+  baseSha?: string;
+  baseRef?: string;
+  /** `owner/repo` of the head; a value other than the server's repository makes it a fork PR. */
+  headRepository?: string;
+  title?: string;
+  state?: 'open' | 'closed';
+}
+
+/** An artifact as the Actions REST API lists it (see `artifact-server.ts`). */
+export interface ListedArtifact {
+  id: number;
+  name: string;
+  size: number;
+  /** `sha256:<hex>`. */
+  digest: string;
+  createdAt: Date;
+  expiresAt: Date | undefined;
+}
+
+/** Where the REST artifact routes get their data: the loopback artifact service. */
+export interface ArtifactSource {
+  /** The workflow run (GITHUB_RUN_ID) the artifacts belong to. */
+  readonly runId: number;
+  /** Finalized artifacts of that run. */
+  listArtifacts(): ListedArtifact[];
+  /** A short-lived signed download URL for an artifact, if it exists. */
+  downloadUrl(id: number): string | undefined;
+}
+
+/** Options for {@link startGitHubServer}. */
+export interface GitHubServerOptions {
+  /** The token clients must send (`authorization: token X` or `Bearer X`). Default `ghs_test`. */
+  token?: string;
+  /** The only repository served, `owner/repo`. Default `octo-org/hello-world`. */
+  repository?: string;
+  /** Answer every write with 403, as GitHub does for a fork pull request's token. */
+  readOnlyToken?: boolean;
+  /** Pull requests to serve. */
+  pulls?: PullRequestFixture[];
+  /** Backing store for the Actions artifact routes. */
+  artifacts?: ArtifactSource;
+  /** Accept request-body fields the description does not name (GitHub ignores them). Default false. */
+  allowUnknownFields?: boolean;
+}
+
+/** A running loopback GitHub API. */
+export interface GitHubServer {
+  /** Base URL to hand to octokit (`baseUrl`) or to set as GITHUB_API_URL. */
+  url: string;
+  /** Every request, in arrival order. */
+  requests(): RecordedRequest[];
+  /** Requests that broke the description or GitHub's documented rules. */
+  invalidRequests(): RecordedRequest[];
+  /** Requests whose answer broke the description's response schema. */
+  invalidResponses(): RecordedRequest[];
+  /** Stored check runs with their accumulated annotations. */
+  checkRuns(): StoredCheckRun[];
+  /** Stops listening and drops open connections. */
+  close(): Promise<void>;
+}
+
+interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+type Handler = (ctx: HandlerContext) => Reply;
+
+interface HandlerContext {
+  params: Record<string, string>;
+  query: Record<string, string>;
+  body: Record<string, unknown>;
+  op: OpenApiOperation;
+}
+
+const now = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+function error(status: number, message: string, op: OpenApiOperation | undefined, extra: object = {}): Reply {
+  const documentation_url = op?.docsUrl ?? 'https://docs.github.com/rest';
+  return { status, body: { message, documentation_url, status: String(status), ...extra } };
+}
+
+function invalid(op: OpenApiOperation, errors: string[]): Reply {
+  return error(422, `Invalid request.\n\n${errors.join('\n')}`, op, {
+    errors: errors.map(message => ({ code: 'invalid', message }))
+  });
+}
+
+/** Slices one page and builds GitHub's Link header. */
+function paginate<T>(items: T[], query: Record<string, string>, selfUrl: string): { page: T[]; headers: Record<string, string> } {
+  const perPage = Math.min(Number(query['per_page'] ?? 30), 100);
+  const page = Math.max(Number(query['page'] ?? 1), 1);
+  const last = Math.max(Math.ceil(items.length / perPage), 1);
+  const link = (p: number, rel: string): string => {
+    const u = new URL(selfUrl);
+    u.searchParams.set('per_page', String(perPage));
+    u.searchParams.set('page', String(p));
+    return `<${u.href}>; rel="${rel}"`;
+  };
+  const links: string[] = [];
+  if (page < last) links.push(link(page + 1, 'next'), link(last, 'last'));
+  if (page > 1) links.push(link(1, 'first'), link(page - 1, 'prev'));
+  return {
+    page: items.slice((page - 1) * perPage, page * perPage),
+    headers: links.length > 0 ? { link: links.join(', ') } : {}
+  };
+}
+
+/** Starts the server on 127.0.0.1 with a random port. */
+export async function startGitHubServer(options: GitHubServerOptions = {}): Promise<GitHubServer> {
+  const token = options.token ?? 'ghs_test';
+  const repository = options.repository ?? 'octo-org/hello-world';
+  const [owner = '', repo = ''] = repository.split('/');
+  const recorded: RecordedRequest[] = [];
+  const runs = new Map<number, StoredCheckRun>();
+  let nextCheckRunId = 1001;
+  let baseUrl = '';
+  const htmlBase = `https://github.com/${repository}`;
+  const example = describedExample('check-run-example-of-completed-conclusion');
+  const app = { ...(example['app'] as object), id: 15368, slug: 'github-actions', name: 'GitHub Actions' };
+  const pulls = new Map((options.pulls ?? []).map(p => [p.number, p]));
+
+  const checkRunBody = (run: StoredCheckRun): object => ({
+    id: run.id,
+    head_sha: run.head_sha,
+    node_id: Buffer.from(`04:CheckRun${run.id}`).toString('base64'),
+    external_id: run.external_id ?? '',
+    url: `${baseUrl}/repos/${repository}/check-runs/${run.id}`,
+    html_url: `${htmlBase}/runs/${run.id}`,
+    details_url: run.details_url ?? `${htmlBase}/runs/${run.id}`,
+    status: run.status,
+    conclusion: run.conclusion,
+    started_at: run.started_at,
+    completed_at: run.completed_at,
+    output: {
+      ...run.output,
+      annotations_count: run.annotations.length,
+      annotations_url: `${baseUrl}/repos/${repository}/check-runs/${run.id}/annotations`
+    },
+    name: run.name,
+    check_suite: { id: 5000 + run.id },
+    app,
+    pull_requests: [...pulls.values()]
+      .filter(p => p.headSha === run.head_sha && (p.headRepository ?? repository) === repository)
+      .map(p => ({
+        url: `${baseUrl}/repos/${repository}/pulls/${p.number}`,
+        id: 90000 + p.number,
+        number: p.number,
+        head: { ref: p.headRef ?? 'feature', sha: p.headSha, repo: { id: 1, url: `${baseUrl}/repos/${repository}`, name: repo } },
+        base: { ref: p.baseRef ?? 'main', sha: p.baseSha ?? '0'.repeat(40), repo: { id: 1, url: `${baseUrl}/repos/${repository}`, name: repo } }
+      }))
+  });
+
+  /** GitHub's own rules that the description states only in prose. */
+  const checkRunRules = (body: Record<string, unknown>, existing: StoredCheckRun | undefined): string[] => {
+    const errors: string[] = [];
+    const conclusion = body['conclusion'] ?? existing?.conclusion ?? null;
+    if ((body['status'] === 'completed' || body['completed_at'] !== undefined) && conclusion === null) {
+      errors.push('conclusion is required when status is completed or completed_at is given');
+    }
+    if (body['conclusion'] === 'stale') errors.push('conclusion stale can only be set by GitHub');
+    return errors;
+  };
+
+  const applyWrite = (run: StoredCheckRun, body: Record<string, unknown>): void => {
+    for (const key of ['name', 'details_url', 'external_id', 'started_at', 'completed_at'] as const) {
+      if (typeof body[key] === 'string') run[key] = body[key] as string;
+    }
+    if (typeof body['status'] === 'string') run.status = body['status'];
+    if (typeof body['conclusion'] === 'string') {
+      // Providing a conclusion sets the status to completed (GitHub's documented behaviour).
+      run.conclusion = body['conclusion'];
+      run.status = 'completed';
+      run.completed_at ??= now();
+    }
+    const output = body['output'] as Record<string, unknown> | undefined;
+    if (output !== undefined) {
+      if (typeof output['title'] === 'string') run.output.title = output['title'];
+      if (typeof output['summary'] === 'string') run.output.summary = output['summary'];
+      if (typeof output['text'] === 'string') run.output.text = output['text'];
+      // Annotations are appended across updates, never replaced.
+      run.annotations.push(...((output['annotations'] as CheckRunAnnotation[] | undefined) ?? []));
+    }
+    run.writes += 1;
+  };
+
+  const findRun = (ctx: HandlerContext): StoredCheckRun | undefined => runs.get(Number(ctx.params['check_run_id']));
+
+  const handlers: Record<string, Handler> = {
+    'checks/create': ctx => {
+      const rules = checkRunRules(ctx.body, undefined);
+      if (rules.length > 0) return invalid(ctx.op, rules);
+      const run: StoredCheckRun = {
+        id: nextCheckRunId++,
+        name: String(ctx.body['name']),
+        head_sha: String(ctx.body['head_sha']),
+        status: 'queued',
+        conclusion: null,
+        started_at: now(),
+        completed_at: null,
+        details_url: null,
+        external_id: null,
+        output: { title: null, summary: null, text: null },
+        annotations: [],
+        writes: 0
+      };
+      applyWrite(run, ctx.body);
+      runs.set(run.id, run);
+      return { status: 201, body: checkRunBody(run) };
+    },
+    'checks/update': ctx => {
+      const run = findRun(ctx);
+      if (run === undefined) return error(404, 'Not Found', ctx.op);
+      const rules = checkRunRules(ctx.body, run);
+      if (rules.length > 0) return invalid(ctx.op, rules);
+      applyWrite(run, ctx.body);
+      return { status: 200, body: checkRunBody(run) };
+    },
+    'checks/get': ctx => {
+      const run = findRun(ctx);
+      return run === undefined ? error(404, 'Not Found', ctx.op) : { status: 200, body: checkRunBody(run) };
+    },
+    'checks/list-annotations': ctx => {
+      const run = findRun(ctx);
+      if (run === undefined) return error(404, 'Not Found', ctx.op);
+      const all = run.annotations.map(a => ({
+        path: a.path,
+        start_line: a.start_line,
+        end_line: a.end_line,
+        start_column: a.start_column ?? null,
+        end_column: a.end_column ?? null,
+        annotation_level: a.annotation_level,
+        title: a.title ?? null,
+        message: a.message,
+        raw_details: a.raw_details ?? null,
+        blob_href: `${htmlBase}/blob/${run.head_sha}/${a.path}`
+      }));
+      const { page, headers } = paginate(all, ctx.query, `${baseUrl}/repos/${repository}/check-runs/${run.id}/annotations`);
+      return { status: 200, body: page, headers };
+    },
+    'checks/list-for-ref': ctx => {
+      const ref = ctx.params['ref'] ?? '';
+      let list = [...runs.values()].filter(r => r.head_sha === ref);
+      if (ctx.query['check_name'] !== undefined) list = list.filter(r => r.name === ctx.query['check_name']);
+      if (ctx.query['status'] !== undefined) list = list.filter(r => r.status === ctx.query['status']);
+      if ((ctx.query['filter'] ?? 'latest') === 'latest') {
+        const latest = new Map<string, StoredCheckRun>();
+        for (const r of list) if ((latest.get(r.name)?.id ?? 0) < r.id) latest.set(r.name, r);
+        list = [...latest.values()];
+      }
+      list.sort((a, b) => b.id - a.id);
+      const { page, headers } = paginate(list, ctx.query, `${baseUrl}/repos/${repository}/commits/${encodeURIComponent(ref)}/check-runs`);
+      return { status: 200, body: { total_count: list.length, check_runs: page.map(checkRunBody) }, headers };
+    },
+    'pulls/get': ctx => {
+      const fixture = pulls.get(Number(ctx.params['pull_number']));
+      return fixture === undefined ? error(404, 'Not Found', ctx.op) : { status: 200, body: pullRequestBody(fixture) };
+    },
+    'actions/list-workflow-run-artifacts': ctx => {
+      const source = options.artifacts;
+      let list = source !== undefined && source.runId === Number(ctx.params['run_id']) ? source.listArtifacts() : [];
+      if (ctx.query['name'] !== undefined) list = list.filter(a => a.name === ctx.query['name']);
+      const { page, headers } = paginate(list, ctx.query, `${baseUrl}/repos/${repository}/actions/runs/${ctx.params['run_id']}/artifacts`);
+      return {
+        status: 200,
+        body: { total_count: list.length, artifacts: page.map(a => artifactBody(a, source?.runId ?? 0)) },
+        headers
+      };
+    },
+    'actions/download-artifact': ctx => {
+      const location = options.artifacts?.downloadUrl(Number(ctx.params['artifact_id']));
+      if (location === undefined || ctx.params['archive_format'] !== 'zip') return error(404, 'Not Found', ctx.op);
+      return { status: 302, headers: { location } };
+    }
+  };
+
+  const pullRequestBody = (p: PullRequestFixture): object => {
+    const pr = describedExample('pull-request') as Record<string, any>;
+    const headRepoName = p.headRepository ?? repository;
+    const [headOwner = owner, headName = repo] = headRepoName.split('/');
+    const url = `${baseUrl}/repos/${repository}/pulls/${p.number}`;
+    Object.assign(pr, {
+      id: 90000 + p.number,
+      number: p.number,
+      url,
+      html_url: `${htmlBase}/pull/${p.number}`,
+      title: p.title ?? `Pull request #${p.number}`,
+      state: p.state ?? 'open',
+      merged: false,
+      merged_at: null,
+      merged_by: null,
+      closed_at: null,
+      // The description's own example lists a team without the `type` its schema requires.
+      requested_teams: []
+    });
+    Object.assign(pr['head'], { ref: p.headRef ?? 'feature', sha: p.headSha, label: `${headOwner}:${p.headRef ?? 'feature'}` });
+    Object.assign(pr['head'].repo, { name: headName, full_name: headRepoName, fork: headRepoName !== repository });
+    Object.assign(pr['head'].repo.owner, { login: headOwner });
+    Object.assign(pr['base'], { ref: p.baseRef ?? 'main', sha: p.baseSha ?? '0'.repeat(40), label: `${owner}:${p.baseRef ?? 'main'}` });
+    Object.assign(pr['base'].repo, { name: repo, full_name: repository, fork: false });
+    Object.assign(pr['base'].repo.owner, { login: owner });
+    return pr;
+  };
+
+  const artifactBody = (a: ListedArtifact, runId: number): object => ({
+    id: a.id,
+    node_id: Buffer.from(`05:Artifact${a.id}`).toString('base64'),
+    name: a.name,
+    size_in_bytes: a.size,
+    url: `${baseUrl}/repos/${repository}/actions/artifacts/${a.id}`,
+    archive_download_url: `${baseUrl}/repos/${repository}/actions/artifacts/${a.id}/zip`,
+    expired: false,
+    created_at: a.createdAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    expires_at: (a.expiresAt ?? new Date(a.createdAt.getTime() + 90 * 86400_000)).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    updated_at: a.createdAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    digest: a.digest,
+    workflow_run: { id: runId, repository_id: 1, head_repository_id: 1, head_branch: 'main', head_sha: '0'.repeat(40) }
+  });
+
+  const respond = (res: ServerResponse, reply: Reply): void => {
+    const headers: Record<string, string> = {
+      'x-github-request-id': `0000:${recorded.length}`,
+      'x-github-media-type': 'github.v3; format=json',
+      ...reply.headers
+    };
+    if (reply.body === undefined) {
+      res.writeHead(reply.status, headers).end();
+      return;
+    }
+    res.writeHead(reply.status, { ...headers, 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(reply.body));
+  };
+
+  const handle = (req: IncomingMessage, raw: Buffer): { reply: Reply; record: RecordedRequest } => {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const parsedUrl = new URL(req.url ?? '/', baseUrl);
+    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+    const record: RecordedRequest = { method, url: req.url ?? '/', operationId: undefined, headers, body: undefined, status: 0, errors: [], responseErrors: [] };
+    const match = matchRoute(method, parsedUrl.pathname);
+    if (match === undefined) {
+      record.errors.push(`route ${method} ${parsedUrl.pathname} is not in GitHub's REST API description`);
+      return { reply: error(pathExists(parsedUrl.pathname) ? 405 : 404, 'Not Found', undefined), record };
+    }
+    const op = match.operation;
+    record.operationId = op.operationId;
+    if (raw.length > 0) {
+      const type = headers['content-type'] ?? '';
+      if (!type.startsWith('application/json')) record.errors.push(`body: content-type must be application/json, got '${type}'`);
+      try {
+        record.body = JSON.parse(raw.toString('utf8'));
+      } catch {
+        record.errors.push('body: not valid JSON');
+        return { reply: error(400, 'Problems parsing JSON', op), record };
+      }
+    }
+    const query = Object.fromEntries(parsedUrl.searchParams.entries());
+    record.errors.push(...validateRequest(op, { pathParams: match.pathParams, query, body: record.body }, options.allowUnknownFields));
+
+    const auth = headers['authorization'] ?? '';
+    const presented = /^(?:token|bearer)\s+(\S+)$/i.exec(auth)?.[1];
+    if (presented === undefined) return { reply: error(401, 'Requires authentication', op), record };
+    if (presented !== token) return { reply: error(401, 'Bad credentials', op), record };
+    if (record.errors.length > 0) return { reply: invalid(op, record.errors), record };
+    if (`${match.pathParams['owner']}/${match.pathParams['repo']}`.toLowerCase() !== repository.toLowerCase()) {
+      return { reply: error(404, 'Not Found', op), record };
+    }
+    if (options.readOnlyToken && method !== 'GET' && method !== 'HEAD') {
+      // What a fork pull request's GITHUB_TOKEN gets for any write.
+      return {
+        reply: { ...error(403, 'Resource not accessible by integration', op), headers: { 'x-accepted-github-permissions': 'checks=write' } },
+        record
+      };
+    }
+    const handler = handlers[op.operationId];
+    if (handler === undefined) {
+      record.errors.push(`${op.operationId} is described by GitHub but not implemented by this test server`);
+      return { reply: error(501, 'Not implemented by the test server', op), record };
+    }
+    const reply = handler({ params: match.pathParams, query, body: (record.body ?? {}) as Record<string, unknown>, op });
+    if (reply.status === 422) record.errors.push(...((reply.body as { errors?: { message: string }[] }).errors ?? []).map(e => e.message));
+    record.responseErrors.push(...validateResponse(op, reply.status, reply.body));
+    return { reply, record };
+  };
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      let outcome: { reply: Reply; record: RecordedRequest };
+      try {
+        outcome = handle(req, Buffer.concat(chunks));
+      } catch (e) {
+        const record: RecordedRequest = {
+          method: req.method ?? '', url: req.url ?? '', operationId: undefined, headers: {}, body: undefined, status: 0,
+          errors: [], responseErrors: [`test server crashed: ${e instanceof Error ? e.stack : String(e)}`]
+        };
+        // 400, not 500: octokit's retry plugin would retry a 5xx.
+        outcome = { reply: error(400, 'test server error', undefined), record };
+      }
+      outcome.record.status = outcome.reply.status;
+      recorded.push(outcome.record);
+      respond(res, outcome.reply);
+    });
+  });
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url: baseUrl,
+    requests: () => [...recorded],
+    invalidRequests: () => recorded.filter(r => r.errors.length > 0),
+    invalidResponses: () => recorded.filter(r => r.responseErrors.length > 0),
+    checkRuns: () => [...runs.values()].map(r => ({ ...r, output: { ...r.output }, annotations: [...r.annotations] })),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close(err => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      })
+  };
+}
