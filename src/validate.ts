@@ -4,13 +4,13 @@ import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HARNESS_DIR, RESERVED_DIR, type TestAdapter } from './adapters/adapter.js';
 import { checkDiff, type DiffLimits } from './core/diff-policy.js';
-import { applyFileChanges } from './core/patch-apply.js';
+import { applyFileChanges, checkTargets } from './core/patch-apply.js';
 import type { Approval, Proposal } from './core/proposal.js';
 import { sealReceipt } from './core/receipt.js';
 import type { Receipt, RunRecord } from './core/receipt-schema.js';
 import { diffSnapshots, snapshotDigest, type Snapshot, type SnapshotEntry } from './core/snapshot-record.js';
 import { judge, type RunEvidence, type RunLabel } from './core/verdict.js';
-import { InfrastructureError, VerificationError } from './errors.js';
+import { ConfigurationError, InfrastructureError, VerificationError } from './errors.js';
 import { cloneTree, createScratch, readResults, stageExternalTests, stageHarness, stageTree, writeChanges, type Scratch } from './io/workspace.js';
 import type { Runner } from './runners/runner.js';
 import { TOOL_VERSION } from './version.js';
@@ -150,8 +150,8 @@ async function executeRun(
     const evidence: RunEvidence = { label: plan.label, exitCode: outcome.exitCode, timedOut: outcome.timedOut, outputTruncated: outcome.outputTruncated, parsed };
     return { evidence, record };
   } catch (error) {
-    if (!(error instanceof InfrastructureError)) throw error;
-    const message = error.message;
+    // Whatever stopped this run (Docker, the file system), it is never a pass and never the patch's fault.
+    const message = error instanceof InfrastructureError ? error.message : `${(error as Error).name}: ${(error as Error).message}`;
     return {
       evidence: { label: plan.label, exitCode: null, timedOut: false, outputTruncated: false, infraError: message },
       record: {
@@ -190,17 +190,18 @@ export async function validate(request: ValidationRequest, deps: ValidationDeps)
     );
   }
   const [reproductionSnap, hiddenSnap] = await Promise.all([deps.snapshot(request.reproductionDir), deps.snapshot(request.hiddenDir)]);
+  for (const [flag, snap] of [['--reproduction', reproductionSnap], ['--hidden', hiddenSnap]] as const) {
+    if (!snap.entries.some((e) => e.kind === 'file' && request.adapter.isTestFile(e.path))) {
+      throw new ConfigurationError(`${flag} holds no test files the ${request.adapter.name} adapter runs; give the folder of external tests`);
+    }
+  }
   const scratch = await createScratch();
   try {
     const base = await scratch.folder('base');
     await stageTree(request.repoDir, before.entries, base);
-    const baseByPath = new Map(before.entries.map((e) => [e.path, e]));
-    const applied = applyFileChanges((path) => {
-      const entry = baseByPath.get(path);
-      if (entry === undefined) return undefined;
-      if (entry.kind !== 'file') return undefined;
-      return readFileSync(join(base, ...path.split('/')));
-    }, changes);
+    checkTargets(changes, new Map(before.entries.map((e) => [e.path, e.kind])));
+    const tracked = new Set(before.entries.map((e) => e.path));
+    const applied = applyFileChanges((path) => (tracked.has(path) ? readFileSync(join(base, ...path.split('/'))) : undefined), changes);
     const patched = await scratch.folder('patched');
     await cloneTree(base, patched);
     await writeChanges(patched, applied, new Map(before.entries.map((e) => [e.path, e.mode])));

@@ -88,11 +88,9 @@ export async function stageTree(repoRoot: string, entries: readonly SnapshotEntr
 export async function writeChanges(dest: string, changes: ReadonlyMap<string, Buffer | null>, modes: ReadonlyMap<string, string>): Promise<void> {
   for (const [path, content] of changes) {
     const target = join(dest, ...path.split('/'));
-    if (content === null) {
-      await rm(target, { force: true });
-    } else {
-      await writeEntryFile(target, content, modes.get(path) === '100755');
-    }
+    // Remove first, so a path that is a link is replaced, never written through.
+    await rm(target, { force: true });
+    if (content !== null) await writeEntryFile(target, content, modes.get(path) === '100755');
   }
 }
 

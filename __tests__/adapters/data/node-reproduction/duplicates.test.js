@@ -1,0 +1,4 @@
+import { test } from 'node:test';
+
+test('same name', () => {});
+test('same name', () => {});

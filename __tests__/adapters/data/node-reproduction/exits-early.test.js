@@ -1,0 +1,6 @@
+import { test } from 'node:test';
+
+test('reported? no: the process exits first', () => {});
+test('exits', () => {
+  process.exit(3);
+});

@@ -1,0 +1,2 @@
+# Not a test module: discovery must not load it.
+raise RuntimeError("helpers.py must never be imported by discovery")

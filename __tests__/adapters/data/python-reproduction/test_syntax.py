@@ -1,0 +1,6 @@
+import unittest
+
+
+class BrokenTest(unittest.TestCase):
+    def test_broken(self:
+        pass

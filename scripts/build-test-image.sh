@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Build the local PatchProof test image (Debian trixie minbase + python3 + nodejs) without pulling
+# from any image registry: debootstrap from this machine's own Debian mirror, then `docker import`.
+#
+# Prints the image ID (sha256:...) as the last line of stdout; everything else goes to stderr.
+# Idempotent: an image tagged patchproof-test:local built from the same recipe is reused.
+# The tag is only for lookup: pass the printed ID to `--image`.
+#
+# Needs root (debootstrap). The mirror comes from /etc/apt (sources.list.d/*.sources, then
+# sources.list); PATCHPROOF_DEBIAN_MIRROR overrides it.
+set -euo pipefail
+
+TAG="patchproof-test:local"
+SUITE="trixie"            # node 20 and python 3.13; bookworm's node 18 lacks what adapters use
+VARIANT="minbase"
+PACKAGES="python3,nodejs"
+IMAGE_PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+KEYRING="/usr/share/keyrings/debian-archive-keyring.gpg"
+# Bump when the cleanup or image config below changes in a way that changes the image.
+RECIPE_VERSION="1"
+RECIPE="version=${RECIPE_VERSION} suite=${SUITE} variant=${VARIANT} packages=${PACKAGES} path=${IMAGE_PATH} user=65534:65534 lang=C.UTF-8"
+RECIPE_HASH="$(printf '%s' "$RECIPE" | sha256sum | cut -d' ' -f1)"
+
+log() { printf 'build-test-image: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+
+if ! docker info >/dev/null 2>&1; then
+  log "docker engine not answering; starting it with scripts/start-docker.sh"
+  bash "$here/start-docker.sh" >&2
+fi
+
+existing_recipe="$(docker image inspect --format '{{index .Config.Labels "patchproof.recipe"}}' "$TAG" 2>/dev/null || true)"
+if [[ "$existing_recipe" == "$RECIPE_HASH" ]]; then
+  log "reusing $TAG (recipe $RECIPE_HASH)"
+  docker image inspect --format '{{.Id}}' "$TAG"
+  exit 0
+fi
+old_id="$(docker image inspect --format '{{.Id}}' "$TAG" 2>/dev/null || true)"
+
+[[ "$(id -u)" == "0" ]] || die "debootstrap needs root; run: sudo bash scripts/build-test-image.sh"
+
+apt_install() {
+  log "installing $*"
+  DEBIAN_FRONTEND=noninteractive apt-get update >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@" >&2
+}
+command -v debootstrap >/dev/null 2>&1 || apt_install debootstrap
+# Without the keyring debootstrap only warns and skips signature checks: insist on it.
+[[ -f "$KEYRING" ]] || apt_install debian-archive-keyring
+[[ -f "$KEYRING" ]] || die "missing $KEYRING: cannot verify the archive's signatures"
+
+# The first http(s)/file URI of a deb stanza for the main Debian archive (not -security/-updates).
+find_mirror() {
+  local file
+  shopt -s nullglob
+  for file in /etc/apt/sources.list.d/*.sources; do
+    awk '
+      function flush() {
+        if (!found && types ~ /(^|[ \t])deb([ \t]|$)/ && uri != "" && uri !~ /security/ && enabled !~ /^(no|false)$/) {
+          n = split(suites, s, /[ \t]+/)
+          for (i = 1; i <= n; i++) if (!found && s[i] != "" && s[i] !~ /-(security|updates|backports)$/) { print uri; found = 1 }
+        }
+        types = ""; uri = ""; suites = ""; enabled = ""
+      }
+      /^[ \t]*#/ { next }
+      /^[ \t]*$/ { flush(); next }
+      {
+        key = tolower($1); sub(/:$/, "", key)
+        if (key == "types") { types = $0; sub(/^[^:]*:/, "", types) }
+        else if (key == "uris") { uri = $2 }
+        else if (key == "suites") { suites = $0; sub(/^[^:]*:/, "", suites) }
+        else if (key == "enabled") { enabled = tolower($2) }
+      }
+      END { flush() }
+    ' "$file"
+  done
+  for file in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [[ -f "$file" ]] || continue
+    # deb [options] URI suite components...
+    sed -E -e 's/#.*//' -e 's/\[[^]]*\]//' "$file" | awk '
+      $1 == "deb" && $2 !~ /security/ && $3 !~ /-(security|updates|backports)$/ { print $2; exit }'
+  done
+}
+
+# awk reads to the end (unlike head), so no SIGPIPE can trip pipefail.
+mirror="${PATCHPROOF_DEBIAN_MIRROR:-$(find_mirror | awk 'NR == 1')}"
+[[ -n "$mirror" ]] || die "no Debian mirror found in /etc/apt/sources.list.d/*.sources or /etc/apt/sources.list; set PATCHPROOF_DEBIAN_MIRROR"
+[[ "$mirror" =~ ^(https?|file):// ]] || die "mirror '$mirror' is not an http(s):// or file:// URI debootstrap can use; set PATCHPROOF_DEBIAN_MIRROR"
+log "mirror from apt configuration: $mirror"
+
+workdir="$(mktemp -d "${TMPDIR:-/var/tmp}/patchproof-image.XXXXXX")"
+rootfs="$workdir/rootfs"
+cleanup() {
+  # debootstrap mounts /proc and /sys inside the tree; never rm -rf through a live mount.
+  local mount
+  if [[ -d "$rootfs" ]]; then
+    while read -r mount; do umount -l "$mount" 2>/dev/null || true; done \
+      < <(awk -v root="$rootfs" 'index($2, root) == 1 { print $2 }' /proc/mounts | sort -r)
+  fi
+  rm -rf --one-file-system "$workdir"
+}
+trap cleanup EXIT
+
+start=$SECONDS
+log "debootstrap --variant=$VARIANT --include=$PACKAGES $SUITE (this takes a minute)"
+debootstrap --variant="$VARIANT" --include="$PACKAGES" --keyring="$KEYRING" "$SUITE" "$rootfs" "$mirror" >&2
+log "debootstrap done in $((SECONDS - start)) s"
+
+# Shrink: package caches, lists, docs, locales and logs are not needed to run tests.
+rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/cache/apt/*.bin "$rootfs"/var/lib/apt/lists/* \
+  "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/* "$rootfs"/usr/share/locale/* \
+  "$rootfs"/var/log/* "$rootfs"/debootstrap
+[[ -x "$rootfs/usr/bin/python3" && -x "$rootfs/usr/bin/node" ]] || die "python3 or node missing from the tree"
+
+log "importing into docker as $TAG"
+image_id="$(
+  tar -C "$rootfs" --numeric-owner --one-file-system \
+    --exclude='./dev/*' --exclude='./proc/*' --exclude='./sys/*' --exclude='./tmp/*' -c . |
+    docker import \
+      --change "ENV PATH=$IMAGE_PATH" \
+      --change 'ENV LANG=C.UTF-8' \
+      --change 'USER 65534:65534' \
+      --change "LABEL patchproof.recipe=$RECIPE_HASH" \
+      --message "patchproof test image: $RECIPE" \
+      - "$TAG"
+)"
+image_id="$(docker image inspect --format '{{.Id}}' "$image_id")"
+
+if [[ -n "$old_id" && "$old_id" != "$image_id" ]]; then
+  # The previous build lost its tag; drop it unless a container still uses it.
+  docker image rm "$old_id" >/dev/null 2>&1 || true
+fi
+
+log "built $TAG in $((SECONDS - start)) s"
+docker run --rm --pull=never --network=none --read-only --user=65534:65534 "$image_id" \
+  sh -c 'python3 --version && node --version' >&2
+echo "$image_id"

@@ -1,0 +1,240 @@
+import { ConfigurationError } from '../errors.js';
+
+/**
+ * The `docker run` argument list: a pure function of a typed settings object, so every
+ * security-relevant flag is unit-tested and nothing else decides what reaches the daemon.
+ */
+
+/** Where the repository copy is mounted (read-only) and the process starts. */
+export const CONTAINER_WORKDIR = '/patchproof/repo';
+/** The only writable bind mount. */
+export const CONTAINER_RESULTS_DIR = '/patchproof/results';
+/** `nobody:nogroup`: owns nothing in the image or on the host. */
+export const DEFAULT_USER = '65534:65534';
+/** Processes and threads in the container; stops fork bombs (Node alone starts ~11 threads). */
+export const DEFAULT_PIDS_LIMIT = 512;
+/** Memory in MiB, swap included (memory-swap = memory: no swap); tmpfs pages count against it. */
+export const DEFAULT_MEMORY_MIB = 2048;
+/** CPUs the container may use. */
+export const DEFAULT_CPUS = 2;
+/** Size of the tmpfs at /tmp (HOME and TMPDIR), in MiB. */
+export const DEFAULT_TMPFS_MIB = 256;
+/** Size of the private /dev/shm, in MiB (POSIX semaphores and shared memory). */
+export const DEFAULT_SHM_MIB = 64;
+/** Largest single file the process may write (RLIMIT_FSIZE), in MiB. */
+export const DEFAULT_FILE_SIZE_MIB = 128;
+/** Seconds `docker stop` (and a daemon shutdown) waits before SIGKILL. */
+export const DEFAULT_STOP_TIMEOUT_SECONDS = 1;
+/** The label every PatchProof container carries, so leftovers can be found and removed. */
+export const PATCHPROOF_LABEL = 'patchproof';
+
+/** Resource limits of one container. */
+export interface DockerLimits {
+  /** `--pids-limit`. */
+  pidsLimit: number;
+  /** `--memory` and `--memory-swap`, in MiB. */
+  memoryMiB: number;
+  /** `--cpus`. */
+  cpus: number;
+  /** Size of the /tmp tmpfs, in MiB. */
+  tmpfsMiB: number;
+  /** `--shm-size`, in MiB. */
+  shmMiB: number;
+  /** `--ulimit fsize`, in MiB. */
+  fileSizeMiB: number;
+  /**
+   * Mount /tmp `noexec`. Node and Python run fine with it; only test suites that write a script
+   * or binary into their temp dir and execute it need it off.
+   */
+  tmpNoexec: boolean;
+}
+
+/** The default limits, each documented above. */
+export const DEFAULT_DOCKER_LIMITS: Readonly<DockerLimits> = Object.freeze({
+  pidsLimit: DEFAULT_PIDS_LIMIT,
+  memoryMiB: DEFAULT_MEMORY_MIB,
+  cpus: DEFAULT_CPUS,
+  tmpfsMiB: DEFAULT_TMPFS_MIB,
+  shmMiB: DEFAULT_SHM_MIB,
+  fileSizeMiB: DEFAULT_FILE_SIZE_MIB,
+  tmpNoexec: true
+});
+
+/** Everything one `docker run` needs. */
+export interface DockerRunSettings {
+  /** A local image ID, `sha256:<64 hex>`: the pin, never a tag. */
+  imageId: string;
+  /** `--name`; the runner removes the container by this name. */
+  containerName: string;
+  /** Host path of the repository copy, mounted read-only at `containerWorkdir`. */
+  hostWorkdir: string;
+  /** Host path of the results directory, mounted writable at `containerResultsDir`. */
+  hostResultsDir: string;
+  /** Defaults to CONTAINER_WORKDIR. */
+  containerWorkdir?: string;
+  /** Defaults to CONTAINER_RESULTS_DIR. */
+  containerResultsDir?: string;
+  /** `uid:gid`, numeric; defaults to DEFAULT_USER. */
+  user?: string;
+  limits: DockerLimits;
+  /** The complete environment of the test process. */
+  env: Record<string, string>;
+  /** The command run in the container. */
+  argv: readonly string[];
+  /** Extra labels; `patchproof=1` is always added. */
+  labels?: Record<string, string>;
+}
+
+const IMAGE_ID = /^sha256:[0-9a-f]{64}$/;
+const CONTAINER_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}$/;
+const USER = /^[0-9]{1,10}:[0-9]{1,10}$/;
+const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const LABEL_KEY = /^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$/;
+
+/**
+ * The security flags, in the order they are passed: shared by `buildDockerRunArgs` and
+ * `describeDockerSettings` so the receipt records exactly what ran.
+ */
+function securityFlags(limits: DockerLimits, user: string): string[] {
+  const tmpOptions = ['rw', 'nosuid', 'nodev', ...(limits.tmpNoexec ? ['noexec'] : []), `size=${limits.tmpfsMiB}m`, 'mode=1777'];
+  return [
+    // Never fetch anything: the image must already be the local one whose ID was pinned.
+    '--pull=never',
+    // No interface but loopback: no exfiltration, no callbacks, no reaching host services.
+    '--network=none',
+    '--read-only',
+    `--user=${user}`,
+    '--cap-drop=ALL',
+    // setuid binaries in the image cannot raise privileges back.
+    '--security-opt=no-new-privileges',
+    `--pids-limit=${limits.pidsLimit}`,
+    `--memory=${limits.memoryMiB}m`,
+    // Equal to --memory: no swap, so a memory bomb is OOM-killed instead of thrashing the host.
+    `--memory-swap=${limits.memoryMiB}m`,
+    `--cpus=${limits.cpus}`,
+    `--tmpfs=/tmp:${tmpOptions.join(',')}`,
+    // A private IPC namespace. `--ipc=none` also isolates but leaves no /dev/shm, which breaks
+    // Python's multiprocessing locks; private mounts a capped nosuid,nodev,noexec /dev/shm.
+    '--ipc=private',
+    `--shm-size=${limits.shmMiB}m`,
+    // Output is read through the attached client only; a log driver would copy endless output
+    // into the daemon's log files on the host disk.
+    '--log-driver=none',
+    // An init as PID 1 forwards signals and reaps orphans, so the test process gets normal
+    // signal semantics and zombies of a fork bomb do not pin pids until the container dies.
+    '--init',
+    // No core dumps: a crash must not hand a file to the host's core_pattern helper.
+    '--ulimit=core=0',
+    // The results mount is on the host disk: bound every file written there.
+    `--ulimit=fsize=${limits.fileSizeMiB * 1024 * 1024}`,
+    `--stop-timeout=${DEFAULT_STOP_TIMEOUT_SECONDS}`
+  ];
+}
+
+/** The security-relevant settings as `flag=value` strings, for `RunnerDescription.settings`. */
+export function describeDockerSettings(limits: DockerLimits, user: string = DEFAULT_USER): string[] {
+  checkLimits(limits);
+  checkUser(user);
+  return [
+    ...securityFlags(limits, user).map((flag) => flag.replace(/^--/, '')),
+    `mount=${CONTAINER_WORKDIR}:ro`,
+    `mount=${CONTAINER_RESULTS_DIR}:rw`,
+    'env=explicit-only'
+  ];
+}
+
+/**
+ * Build the argument list of `docker run` (without the leading `docker`). Every value goes into
+ * its own argv entry (`--flag=value`), so no environment value, label or path can add a flag.
+ * Throws ConfigurationError for a value that cannot be passed safely.
+ */
+export function buildDockerRunArgs(settings: DockerRunSettings): string[] {
+  const workdir = settings.containerWorkdir ?? CONTAINER_WORKDIR;
+  const resultsDir = settings.containerResultsDir ?? CONTAINER_RESULTS_DIR;
+  const user = settings.user ?? DEFAULT_USER;
+
+  if (!IMAGE_ID.test(settings.imageId)) {
+    throw new ConfigurationError(`Invalid image ID '${settings.imageId}'. Expected sha256:<64 hex>.`);
+  }
+  if (!CONTAINER_NAME.test(settings.containerName)) {
+    throw new ConfigurationError(`Invalid container name '${settings.containerName}'. Expected [a-zA-Z0-9][a-zA-Z0-9_.-]*.`);
+  }
+  checkUser(user);
+  checkLimits(settings.limits);
+  for (const [what, path] of [
+    ['host workdir', settings.hostWorkdir],
+    ['host results dir', settings.hostResultsDir],
+    ['container workdir', workdir],
+    ['container results dir', resultsDir]
+  ] as const) {
+    checkMountPath(what, path);
+  }
+  if (settings.argv.length === 0) {
+    throw new ConfigurationError('The container command is empty. Expected at least one argv entry.');
+  }
+  for (const arg of settings.argv) checkNoNul('command argument', arg);
+
+  const labels: Record<string, string> = { ...settings.labels, [PATCHPROOF_LABEL]: '1' };
+  const labelArgs = Object.keys(labels)
+    .sort()
+    .map((key) => {
+      const value = labels[key] ?? '';
+      if (!LABEL_KEY.test(key)) throw new ConfigurationError(`Invalid label key '${key}'. Expected [a-z0-9._-].`);
+      if (/[\0\n\r]/.test(value)) throw new ConfigurationError(`Invalid value for label '${key}': no NUL or newline.`);
+      return `--label=${key}=${value}`;
+    });
+
+  const envArgs = Object.keys(settings.env)
+    .sort()
+    .map((key) => {
+      const value = settings.env[key] ?? '';
+      // `-e KEY` without `=` would copy the value from the docker client's own environment.
+      if (!ENV_KEY.test(key)) throw new ConfigurationError(`Invalid environment variable name '${key}'. Expected [A-Za-z_][A-Za-z0-9_]*.`);
+      checkNoNul(`environment variable ${key}`, value);
+      return `--env=${key}=${value}`;
+    });
+
+  return [
+    'run',
+    `--name=${settings.containerName}`,
+    ...securityFlags(settings.limits, user),
+    `--mount=type=bind,source=${settings.hostWorkdir},target=${workdir},readonly`,
+    `--mount=type=bind,source=${settings.hostResultsDir},target=${resultsDir}`,
+    `--workdir=${workdir}`,
+    ...labelArgs,
+    ...envArgs,
+    settings.imageId,
+    ...settings.argv
+  ];
+}
+
+function checkUser(user: string): void {
+  if (!USER.test(user)) throw new ConfigurationError(`Invalid user '${user}'. Expected numeric uid:gid, e.g. ${DEFAULT_USER}.`);
+}
+
+function checkLimits(limits: DockerLimits): void {
+  const positiveInteger: (keyof DockerLimits)[] = ['pidsLimit', 'memoryMiB', 'tmpfsMiB', 'shmMiB', 'fileSizeMiB'];
+  for (const key of positiveInteger) {
+    const value = limits[key];
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
+      throw new ConfigurationError(`Invalid Docker limit ${key}=${String(value)}. Expected a positive integer.`);
+    }
+  }
+  if (typeof limits.cpus !== 'number' || !Number.isFinite(limits.cpus) || limits.cpus <= 0) {
+    throw new ConfigurationError(`Invalid Docker limit cpus=${String(limits.cpus)}. Expected a positive number.`);
+  }
+  if (typeof limits.tmpNoexec !== 'boolean') {
+    throw new ConfigurationError(`Invalid Docker limit tmpNoexec=${String(limits.tmpNoexec)}. Expected true or false.`);
+  }
+}
+
+function checkMountPath(what: string, path: string): void {
+  // `--mount` is comma-separated key=value text: a comma or quote in a path would add options.
+  if (!path.startsWith('/') || /[,"'\0\n\r]/.test(path)) {
+    throw new ConfigurationError(`Invalid ${what} '${path}'. Expected an absolute path without commas, quotes or newlines.`);
+  }
+}
+
+function checkNoNul(what: string, value: string): void {
+  if (value.includes('\0')) throw new ConfigurationError(`Invalid ${what}: it contains a NUL byte.`);
+}

@@ -1,0 +1,199 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, stat } from 'node:fs/promises';
+import { InfrastructureError } from '../errors.js';
+import { runCappedProcess } from './capped-process.js';
+import {
+  buildDockerRunArgs,
+  CONTAINER_RESULTS_DIR,
+  CONTAINER_WORKDIR,
+  DEFAULT_DOCKER_LIMITS,
+  DEFAULT_USER,
+  describeDockerSettings,
+  type DockerLimits
+} from './docker-args.js';
+import { dockerCli, dockerClientEnv } from './docker-available.js';
+import { resolveImage } from './image-ref.js';
+import type { RunOutcome, RunRequest, Runner, RunnerDescription, RunView } from './runner.js';
+
+/**
+ * The hardened Docker runner: every test command runs in a fresh container from a pinned local
+ * image, with no network, a read-only root and repository copy, no capabilities, a non-root user
+ * and resource caps. The container is removed after every run, whatever happened.
+ */
+
+/** Label naming the runner instance that started a container, so `dispose()` finds all of them. */
+export const RUNNER_ID_LABEL = 'patchproof.runner';
+/** Label carrying the request's label (`reproduction_before`...), for logs and lookups. */
+export const RUN_LABEL = 'patchproof.label';
+
+/** Options of `createDockerRunner`: the image plus any limit to override. */
+export interface DockerRunnerOptions extends Partial<DockerLimits> {
+  /** `--image`: `name@sha256:<64 hex>` or a local image ID `sha256:<64 hex>`. */
+  image: string;
+}
+
+/**
+ * Create the Docker runner. Resolves the image first (ConfigurationError when it is malformed or
+ * not present locally; nothing is pulled).
+ */
+export async function createDockerRunner(options: DockerRunnerOptions): Promise<Runner> {
+  const { image } = options;
+  const limits: DockerLimits = {
+    pidsLimit: options.pidsLimit ?? DEFAULT_DOCKER_LIMITS.pidsLimit,
+    memoryMiB: options.memoryMiB ?? DEFAULT_DOCKER_LIMITS.memoryMiB,
+    cpus: options.cpus ?? DEFAULT_DOCKER_LIMITS.cpus,
+    tmpfsMiB: options.tmpfsMiB ?? DEFAULT_DOCKER_LIMITS.tmpfsMiB,
+    shmMiB: options.shmMiB ?? DEFAULT_DOCKER_LIMITS.shmMiB,
+    fileSizeMiB: options.fileSizeMiB ?? DEFAULT_DOCKER_LIMITS.fileSizeMiB,
+    tmpNoexec: options.tmpNoexec ?? DEFAULT_DOCKER_LIMITS.tmpNoexec
+  };
+  const settings = describeDockerSettings(limits, DEFAULT_USER);
+  const resolved = await resolveImage(image);
+  return new DockerRunner(resolved.ref, resolved.imageId, limits, settings);
+}
+
+class DockerRunner implements Runner {
+  readonly description: RunnerDescription;
+  private readonly runnerId = randomBytes(8).toString('hex');
+  /** Containers of runs in flight, with the controller that kills their client. */
+  private readonly live = new Map<string, AbortController>();
+
+  constructor(
+    image: string,
+    private readonly imageId: string,
+    private readonly limits: DockerLimits,
+    settings: string[]
+  ) {
+    this.description = { kind: 'docker', isolated: true, image, image_id: imageId, settings };
+  }
+
+  view(): RunView {
+    return { workdir: CONTAINER_WORKDIR, resultsDir: CONTAINER_RESULTS_DIR };
+  }
+
+  async run(request: RunRequest): Promise<RunOutcome> {
+    await checkDirectory(request.hostWorkdir);
+    await prepareResultsDir(request.hostResultsDir);
+    const containerName = `patchproof-${request.label.replace(/[^a-zA-Z0-9_.-]/g, '_').slice(0, 40)}-${randomBytes(6).toString('hex')}`;
+    const args = buildDockerRunArgs({
+      imageId: this.imageId,
+      containerName,
+      hostWorkdir: request.hostWorkdir,
+      hostResultsDir: request.hostResultsDir,
+      limits: this.limits,
+      // Inside the read-only root only /tmp is writable: HOME and TMPDIR must point there.
+      env: { ...request.env, HOME: '/tmp', TMPDIR: '/tmp' },
+      argv: request.argv,
+      labels: { [RUNNER_ID_LABEL]: this.runnerId, [RUN_LABEL]: request.label.replace(/[\0\n\r]/g, ' ') }
+    });
+
+    const controller = new AbortController();
+    this.live.set(containerName, controller);
+    let killed = false;
+    try {
+      const outcome = await runCappedProcess({
+        argv: ['docker', ...args],
+        cwd: request.hostWorkdir,
+        env: dockerClientEnv(),
+        timeoutMs: request.timeoutMs,
+        outputLimitBytes: request.outputLimitBytes,
+        signal: controller.signal,
+        onKill: async () => {
+          killed = true;
+          // Killing the client does not stop the container: kill it through the daemon.
+          await dockerCli(['kill', containerName]).catch(() => undefined);
+        }
+      });
+      if (!killed && outcome.exitCode === 125 && !(await startedAndExited125(containerName))) {
+        throw new InfrastructureError(`docker run failed (exit 125): ${outcome.output.trim().split('\n')[0] ?? ''}`);
+      }
+      return outcome;
+    } finally {
+      this.live.delete(containerName);
+      await removeContainers([containerName]);
+    }
+  }
+
+  async dispose(): Promise<void> {
+    for (const controller of this.live.values()) controller.abort();
+    // By label as well as by name: a container the daemon finished creating after its client was
+    // killed (and after that run's own `rm -f`) is still found and removed.
+    const listed = await dockerCli(['ps', '-aq', '--filter', `label=${RUNNER_ID_LABEL}=${this.runnerId}`]);
+    const ids = listed.code === 0 ? listed.stdout.split('\n').filter((line) => line.trim() !== '') : [];
+    await removeContainers([...this.live.keys(), ...ids]);
+  }
+}
+
+/**
+ * Install SIGINT/SIGTERM handlers (for the CLI) that dispose the runners, then exit with 130 or
+ * 143. A second signal while disposing exits at once. Returns a function that uninstalls them.
+ */
+export function installSignalCleanup(
+  runners: Runner | readonly Runner[],
+  exit: (code: number) => void = (code) => process.exit(code)
+): () => void {
+  let disposing = false;
+  const handler = (signal: NodeJS.Signals): void => {
+    const code = signal === 'SIGINT' ? 130 : 143;
+    if (disposing) {
+      exit(code);
+      return;
+    }
+    disposing = true;
+    const list: readonly Runner[] = Array.isArray(runners) ? runners : [runners as Runner];
+    void Promise.allSettled(list.map((runner) => runner.dispose())).then(() => exit(code));
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return () => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  };
+}
+
+/** Remove containers by name or ID; a container already gone is fine, anything else is not. */
+async function removeContainers(names: readonly string[]): Promise<void> {
+  const unique = [...new Set(names)];
+  if (unique.length === 0) return;
+  const result = await dockerCli(['rm', '-f', ...unique]);
+  if (result.code === 0) return;
+  const problems = result.stderr
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !/no such container|already in progress/i.test(line));
+  if (problems.length > 0) {
+    throw new InfrastructureError(`docker rm -f ${unique.join(' ')} failed: ${problems.join('; ')}`);
+  }
+}
+
+/**
+ * `docker run` exits 125 both when the daemon refused the run and when the test process itself
+ * exited 125; only the container's own state tells them apart.
+ */
+async function startedAndExited125(containerName: string): Promise<boolean> {
+  const result = await dockerCli(['container', 'inspect', '--format', '{{.State.StartedAt}} {{.State.ExitCode}}', containerName]);
+  if (result.code !== 0) return false;
+  const [startedAt, exitCode] = result.stdout.trim().split(' ');
+  return startedAt !== undefined && !startedAt.startsWith('0001-') && exitCode === '125';
+}
+
+async function checkDirectory(path: string): Promise<void> {
+  const info = await stat(path).catch((error: unknown) => {
+    throw new InfrastructureError(`the repository copy ${path} is missing`, { cause: error });
+  });
+  if (!info.isDirectory()) throw new InfrastructureError(`the repository copy ${path} is not a directory`);
+}
+
+/**
+ * The container runs as uid 65534, which owns nothing on the host, so the results directory is
+ * made world-writable (chmod, because mkdir's mode is masked by the umask). chown would need root
+ * on the host. The orchestrator keeps it inside a private (0700) temp directory: other host users
+ * cannot reach it, while the bind mount gives the container access regardless of the parent.
+ */
+async function prepareResultsDir(path: string): Promise<void> {
+  try {
+    await mkdir(path, { recursive: true });
+    await chmod(path, 0o777);
+  } catch (error) {
+    throw new InfrastructureError(`cannot prepare the results directory ${path}`, { cause: error });
+  }
+}

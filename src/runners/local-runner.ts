@@ -1,0 +1,94 @@
+import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InfrastructureError } from '../errors.js';
+import { runCappedProcess } from './capped-process.js';
+import type { RunOutcome, RunRequest, Runner, RunnerDescription, RunView } from './runner.js';
+
+/**
+ * The trusted-local runner: runs the test command directly on the host. It contains nothing (the
+ * candidate can read and write whatever the user can), so it is declared `isolated: false` and a
+ * run through it is never proof grade. It still gives every run a clean environment, a fresh
+ * HOME/TMPDIR, a timeout and an output cap, and kills the whole process group afterwards.
+ */
+
+/** The settings the receipt records for the local runner. */
+export const LOCAL_RUNNER_SETTINGS: readonly string[] = [
+  'isolation=none',
+  'env=request+PATH,HOME,TMPDIR',
+  'home=fresh-temp-dir',
+  'kill=process-group'
+];
+
+/** Create the trusted-local runner (never proof grade). */
+export function createLocalRunner(): Runner {
+  const live = new Set<AbortController>();
+  const description: RunnerDescription = { kind: 'local', isolated: false, settings: [...LOCAL_RUNNER_SETTINGS] };
+
+  return {
+    description,
+    view(hostWorkdir: string, hostResultsDir: string): RunView {
+      return { workdir: hostWorkdir, resultsDir: hostResultsDir };
+    },
+    async run(request: RunRequest): Promise<RunOutcome> {
+      const home = await mkdtemp(join(tmpdir(), 'patchproof-home-'));
+      const controller = new AbortController();
+      live.add(controller);
+      try {
+        return await runCappedProcess({
+          argv: request.argv,
+          cwd: request.hostWorkdir,
+          env: localEnv(request.env, home),
+          timeoutMs: request.timeoutMs,
+          outputLimitBytes: request.outputLimitBytes,
+          signal: controller.signal
+        });
+      } finally {
+        live.delete(controller);
+        await removeTree(home);
+      }
+    },
+    async dispose(): Promise<void> {
+      for (const controller of live) controller.abort();
+    }
+  };
+}
+
+/**
+ * The environment of a local test process: the requested entries, the host's PATH unless the
+ * request sets one, and HOME/TMPDIR forced to the run's own temp dir. Nothing else of the host's
+ * environment (tokens, SSH agent sockets, cloud credentials) reaches the test process.
+ */
+export function localEnv(requested: Record<string, string>, home: string): Record<string, string> {
+  const env: Record<string, string> = { ...requested };
+  if (env.PATH === undefined && process.env.PATH !== undefined) env.PATH = process.env.PATH;
+  env.HOME = home;
+  env.TMPDIR = home;
+  return env;
+}
+
+/** Remove a temp tree, even when the test left read-only directories in it (e.g. tool caches). */
+async function removeTree(path: string): Promise<void> {
+  try {
+    await rm(path, { recursive: true, force: true, maxRetries: 2 });
+    return;
+  } catch {
+    await makeWritable(path);
+  }
+  try {
+    await rm(path, { recursive: true, force: true, maxRetries: 2 });
+  } catch (error) {
+    throw new InfrastructureError(`cannot remove the run's temp dir ${path}`, { cause: error });
+  }
+}
+
+async function makeWritable(path: string): Promise<void> {
+  try {
+    await chmod(path, 0o700);
+    for (const entry of await readdir(path, { withFileTypes: true })) {
+      if (entry.isDirectory()) await makeWritable(join(path, entry.name));
+    }
+  } catch {
+    // Best effort: the retry reports what is still in the way.
+  }
+}
