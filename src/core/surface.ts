@@ -1,0 +1,133 @@
+import picomatch from 'picomatch';
+import type { FileChange } from './diff-policy.js';
+
+/**
+ * The test surface: which of the candidate's changes touch tests, test configuration, protected
+ * paths, the places where witness tests go, or dependency manifests; what that means for the
+ * verdict; and which files are reset to the base before anything is judged. Pure.
+ *
+ * Globs are matched with picomatch (maintained, the matcher behind micromatch and chokidar), with
+ * `dot: true` so `.github/**` and `.patchproof/**` match like any other folder.
+ */
+
+export type SurfaceCategory = 'test' | 'config' | 'protected' | 'placement' | 'dependency';
+
+/** One changed path on the test surface. */
+export interface SurfaceFinding {
+  path: string;
+  change: FileChange['op'];
+  categories: SurfaceCategory[];
+  /** Lines the candidate added to a test file that skip, focus or expect-fail a test (1-based, new file). */
+  skip_markers: { line: number; text: string }[];
+}
+
+/** What a witness pack allows a candidate to do; everything is forbidden by default. */
+export interface SurfaceAllowances {
+  test_edits: boolean;
+  test_removal: boolean;
+  skips: boolean;
+  config_edits: boolean;
+  dependency_changes: boolean;
+}
+
+export interface SurfaceRules {
+  tests: readonly string[];
+  config: readonly string[];
+  dependencies: readonly string[];
+  /** The pack's protected globs. */
+  protected: readonly string[];
+  /** Repository-relative folders where witness tests are staged. */
+  placements: readonly string[];
+  skipMarkers: readonly RegExp[];
+}
+
+export type SurfaceReason = 'tests_removed' | 'tests_skipped' | 'grader_tampered' | 'dependency_changed';
+
+function matcher(globs: readonly string[]): (path: string) => boolean {
+  if (globs.length === 0) return () => false;
+  return picomatch([...globs], { dot: true });
+}
+
+function underAny(path: string, folders: readonly string[]): boolean {
+  return folders.some((folder) => path === folder || path.startsWith(`${folder.replace(/\/+$/, '')}/`));
+}
+
+function addedLines(change: FileChange): { line: number; text: string }[] {
+  const out: { line: number; text: string }[] = [];
+  for (const hunk of change.hunks) {
+    let line = hunk.newStart;
+    for (const raw of hunk.lines) {
+      const op = raw[0];
+      if (op === '+') out.push({ line, text: raw.slice(1) });
+      if (op === '+' || op === ' ') line += 1;
+    }
+  }
+  return out;
+}
+
+/** Classify every change that touches the test surface; changes elsewhere are not listed. */
+export function analyseSurface(changes: readonly FileChange[], rules: SurfaceRules): SurfaceFinding[] {
+  const isTest = matcher(rules.tests);
+  const isConfig = matcher(rules.config);
+  const isDependency = matcher(rules.dependencies);
+  const isProtected = matcher(rules.protected);
+  const findings: SurfaceFinding[] = [];
+  for (const change of changes) {
+    const categories: SurfaceCategory[] = [];
+    if (underAny(change.path, rules.placements)) categories.push('placement');
+    if (isProtected(change.path)) categories.push('protected');
+    if (isConfig(change.path)) categories.push('config');
+    if (isTest(change.path)) categories.push('test');
+    if (isDependency(change.path)) categories.push('dependency');
+    if (categories.length === 0) continue;
+    const skip_markers = categories.includes('test')
+      ? addedLines(change).filter(({ text }) => rules.skipMarkers.some((re) => re.test(text)))
+      : [];
+    findings.push({ path: change.path, change: change.op, categories, skip_markers });
+  }
+  return findings.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * The reasons the findings give, and the relaxations that were used. A new test file is only
+ * reported (it is removed before judging and judges nothing); editing or deleting an existing one,
+ * adding skip markers, touching test configuration, protected paths or the witness placement fail.
+ */
+export function surfaceReasons(findings: readonly SurfaceFinding[], allow: SurfaceAllowances): { reasons: SurfaceReason[]; relaxed: (keyof SurfaceAllowances)[] } {
+  const reasons = new Set<SurfaceReason>();
+  const relaxed = new Set<keyof SurfaceAllowances>();
+  const rule = (allowed: keyof SurfaceAllowances, reason: SurfaceReason): void => {
+    if (allow[allowed]) relaxed.add(allowed);
+    else reasons.add(reason);
+  };
+  for (const finding of findings) {
+    const has = (category: SurfaceCategory): boolean => finding.categories.includes(category);
+    // Placement and protected paths cannot be relaxed: they are the grader itself.
+    if (has('placement') || has('protected')) reasons.add('grader_tampered');
+    if (has('config')) rule('config_edits', 'grader_tampered');
+    if (has('test')) {
+      if (finding.change === 'delete') rule('test_removal', 'tests_removed');
+      if (finding.change === 'modify') rule('test_edits', 'grader_tampered');
+      if (finding.skip_markers.length > 0) rule('skips', 'tests_skipped');
+    }
+    if (has('dependency')) rule('dependency_changes', 'dependency_changed');
+  }
+  return { reasons: [...reasons].sort(), relaxed: [...relaxed].sort() };
+}
+
+/**
+ * Reset, don't only detect: every touched test, test configuration, protected or placement path
+ * goes back to its base version (restore) or, when the base had none, is removed. Dependency
+ * manifests are left to the dependency stage.
+ */
+export function resetPlan(findings: readonly SurfaceFinding[], inBase: (path: string) => boolean): { restore: string[]; remove: string[] } {
+  const restore: string[] = [];
+  const remove: string[] = [];
+  for (const finding of findings) {
+    const resettable = finding.categories.some((c) => c !== 'dependency');
+    if (!resettable) continue;
+    if (inBase(finding.path)) restore.push(finding.path);
+    else remove.push(finding.path);
+  }
+  return { restore, remove };
+}
