@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The demo: validate two candidate patches for the fixture's real bug with the bundled CLI, exactly
-// as a user would run it, print both phase tables and re-verify both receipts.
+// The demo: validate candidate patches for the fixture's real bug with the bundled CLI, exactly as a
+// user would run it, graded by the digest-pinned witness pack witness-packs/js-duration; print each
+// phase table and re-verify each receipt.
 //   npm run demo                 trusted-local runner (needs only Node)
 //   npm run demo -- --docker     hardened Docker runner (needs a Docker engine; builds the test image)
 import { spawnSync } from 'node:child_process';
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'dist', 'cli', 'index.js');
 const fixture = join(root, 'fixtures', 'js-duration');
+const pack = join(root, 'witness-packs', 'js-duration');
 const docker = process.argv.includes('--docker');
 
 function patchproof(args, { allow = [0] } = {}) {
@@ -30,10 +32,16 @@ function imageId() {
 }
 
 const runnerArgs = docker ? ['--runner', 'docker', '--image', imageId()] : ['--runner', 'local'];
+// In real use the digest is pinned in the workflow; here it is read from the pack in this checkout.
+const witnessDigest = patchproof(['witness', 'digest', pack]).stdout.trim();
+console.log(`witness pack: witness-packs/js-duration ${witnessDigest}`);
 const work = mkdtempSync(join(tmpdir(), 'patchproof-demo-'));
 const expectations = [
   { candidate: 'fix', exit: 0, verdict: 'passed' },
-  { candidate: 'overfit', exit: 1, verdict: 'failed', reason: 'hidden_failed' }
+  { candidate: 'overfit', exit: 1, verdict: 'failed', reason: 'hidden_failed' },
+  // Breaks a suite test and deletes it: the test file is reset to the base, so the regression is
+  // still caught, and the deletion itself is grader tampering.
+  { candidate: 'delete-test', exit: 1, verdict: 'failed', reason: 'grader_tampered' }
 ];
 let ok = true;
 try {
@@ -46,7 +54,7 @@ try {
     patchproof(['approve', '--proposal', join(dir, 'proposal.json'), '--proposal-hash', hash, '--approved-by', 'demo-reviewer', '--run-id', `demo-${candidate}`, '--out', join(dir, 'approval.json')]);
     const validation = patchproof(
       ['validate', '--repo', join(fixture, 'repo'), '--proposal', join(dir, 'proposal.json'), '--approval', join(dir, 'approval.json'),
-        '--reproduction', join(fixture, 'reproduction'), '--hidden', join(fixture, 'hidden'), '--adapter', 'node-test', ...runnerArgs, '--out', join(dir, 'out')],
+        '--witness', pack, '--witness-digest', witnessDigest, ...runnerArgs, '--out', join(dir, 'out')],
       { allow: [0, 1, 2, 3] }
     );
     process.stdout.write(validation.stdout);
@@ -62,5 +70,5 @@ try {
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
-console.log(ok ? '\ndemo: both candidates judged as expected' : '\ndemo: a candidate was NOT judged as expected');
+console.log(ok ? `\ndemo: all ${expectations.length} candidates judged as expected` : '\ndemo: a candidate was NOT judged as expected');
 process.exitCode = ok ? 0 : 1;

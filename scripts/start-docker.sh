@@ -28,7 +28,9 @@ if pgrep -x dockerd >/dev/null 2>&1; then
 else
   log "starting dockerd (log: $LOG)"
   mkdir -p "$(dirname "$LOG")"
-  nohup dockerd >>"$LOG" 2>&1 </dev/null &
+  # Containers started outside PatchProof's runner (which always sets --log-driver=none) must not be
+  # able to fill the disk through the daemon's log files either.
+  nohup dockerd --log-opt max-size=10m --log-opt max-file=1 >>"$LOG" 2>&1 </dev/null &
   disown || true
 fi
 

@@ -2,22 +2,28 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HARNESS_DIR, RESERVED_DIR, type TestAdapter } from './adapters/adapter.js';
+import picomatch from 'picomatch';
+import { HARNESS_DIR, RESERVED_DIR, type CanaryOutcome, type TestAdapter } from './adapters/adapter.js';
 import { checkDiff, type DiffLimits } from './core/diff-policy.js';
 import { applyFileChanges, checkTargets } from './core/patch-apply.js';
 import type { Approval, Proposal } from './core/proposal.js';
 import { sealReceipt } from './core/receipt.js';
 import type { Receipt, RunRecord } from './core/receipt-schema.js';
 import { diffSnapshots, snapshotDigest, type Snapshot, type SnapshotEntry } from './core/snapshot-record.js';
-import { judge, type RunEvidence, type RunLabel } from './core/verdict.js';
+import { analyseSurface, resetPlan, surfaceReasons } from './core/surface.js';
+import type { ParsedResults } from './core/test-results.js';
+import { judge, RUN_LABELS, type RunEvidence, type RunLabel, type RunsByLabel } from './core/verdict.js';
+import type { Digest } from './core/hashing.js';
 import { ConfigurationError, InfrastructureError, VerificationError } from './errors.js';
-import { cloneTree, createScratch, readResults, stageExternalTests, stageHarness, stageTree, writeChanges, type Scratch } from './io/workspace.js';
+import { cloneTree, createScratch, listFiles, readResults, stageExternalTests, stageFiles, stageTree, writeChanges, type Scratch } from './io/workspace.js';
 import type { Runner } from './runners/runner.js';
+import type { WitnessManifest } from './witness/manifest.js';
 import { TOOL_VERSION } from './version.js';
 
 /**
- * One validation, end to end: bind, refuse early, stage disposable copies, run the five test runs,
- * judge, re-check the real checkout and seal the receipt.
+ * One validation, end to end: bind, refuse early, reset the candidate's test surface, stage
+ * disposable copies, run every phase (with canaries, repeats and retries), judge, re-check the real
+ * checkout and seal the receipt.
  */
 
 export interface ValidationLimits {
@@ -28,12 +34,20 @@ export interface ValidationLimits {
   diff: DiffLimits;
 }
 
+/** A verified witness pack, unpacked in a folder of its own. */
+export interface WitnessInput {
+  /** Folder holding witness.json and the test folders it names. */
+  dir: string;
+  digest: Digest;
+  manifest: WitnessManifest;
+  source: { kind: 'dir' | 'archive' | 'url' | 'folders'; location: string };
+}
+
 export interface ValidationRequest {
   repoDir: string;
   proposal: Proposal;
   approval: Approval;
-  reproductionDir: string;
-  hiddenDir: string;
+  witness: WitnessInput;
   adapter: TestAdapter;
   runner: Runner;
   limits: ValidationLimits;
@@ -46,25 +60,33 @@ export interface ValidationDeps {
   snapshot(dir: string): Promise<Snapshot>;
   now(): Date;
   log(line: string): void;
+  /** A fresh unpredictable nonce (lowercase hex, 32 characters or more) for each run's canaries. */
+  nonce(): string;
 }
 
-const PLACEMENT = { reproduction: `${RESERVED_DIR}/reproduction`, hidden: `${RESERVED_DIR}/hidden` } as const;
 /** Result files larger than this in total are not read (the run then has a problem, never a pass). */
 const MAX_RESULT_BYTES = 64 * 1024 * 1024;
 
+type Tree = 'base' | 'patched';
+
+/** One run to make: which tree, which tests. */
 interface RunPlan {
   label: RunLabel;
-  tree: 'base' | 'patched';
-  tests?: { dir: string; placement: string };
+  attempt: number;
+  tree: Tree;
+  /** External tests (pack folder and placement), or the repository's own suite. */
+  tests: { dir: string; placement: string } | 'suite';
 }
 
-const PLAN: readonly RunPlan[] = [
-  { label: 'reproduction_before', tree: 'base', tests: { dir: 'reproduction', placement: PLACEMENT.reproduction } },
-  { label: 'reproduction_after', tree: 'patched', tests: { dir: 'reproduction', placement: PLACEMENT.reproduction } },
-  { label: 'regression_before', tree: 'base' },
-  { label: 'regression_after', tree: 'patched' },
-  { label: 'hidden', tree: 'patched', tests: { dir: 'hidden', placement: PLACEMENT.hidden } }
-];
+interface Trees {
+  dirs: Record<Tree, string>;
+  suite: Record<Tree, string[]>;
+}
+
+interface RunOutput {
+  evidence: RunEvidence;
+  record: RunRecord;
+}
 
 /** Snapshot entries of the patched tree, derived from the base entries and the changes. */
 function patchedEntries(base: readonly SnapshotEntry[], changes: ReadonlyMap<string, Buffer | null>): SnapshotEntry[] {
@@ -94,30 +116,64 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
   return out;
 }
 
-async function executeRun(
-  plan: RunPlan,
-  request: ValidationRequest,
-  scratch: Scratch,
-  trees: { base: string; patched: string },
-  testDirs: { reproduction: string; hidden: string }
-): Promise<{ evidence: RunEvidence; record: RunRecord }> {
+/** The suite files of a tree: the adapter's own discovery, narrowed by the pack's include/exclude globs. */
+async function suiteFilesOf(dir: string, adapter: TestAdapter, manifest: WitnessManifest): Promise<string[]> {
+  const all = await listFiles(dir);
+  const include = manifest.regression.include;
+  const included = include === undefined ? undefined : picomatch(include, { dot: true });
+  const chosen = included === undefined ? adapter.suiteFiles(all) : all.filter((path) => included(path));
+  const excluded = manifest.regression.exclude.length > 0 ? picomatch(manifest.regression.exclude, { dot: true }) : () => false;
+  return chosen.filter((path) => !excluded(path) && !path.startsWith(`${RESERVED_DIR}/`));
+}
+
+function infraOutput(plan: RunPlan, nonce: string, argv: string[], error: unknown): RunOutput {
+  const message = error instanceof InfrastructureError ? error.message : `${(error as Error).name}: ${(error as Error).message}`;
+  return {
+    evidence: { label: plan.label, attempt: plan.attempt, exitCode: null, timedOut: false, outputTruncated: false, infraError: message },
+    record: {
+      label: plan.label,
+      attempt: plan.attempt,
+      argv,
+      exit_code: null,
+      signal: null,
+      timed_out: false,
+      output_truncated: false,
+      output_bytes: 0,
+      output_sha256: createHash('sha256').digest('hex'),
+      duration_ms: 0,
+      problems: [],
+      canary: { nonce, pass: 'missing', fail: 'missing' },
+      infra_error: message
+    }
+  };
+}
+
+async function executeRun(plan: RunPlan, request: ValidationRequest, deps: ValidationDeps, scratch: Scratch, trees: Trees): Promise<RunOutput> {
   const { adapter, runner, limits } = request;
+  const nonce = deps.nonce();
   let argv: string[] = [];
   try {
-    const copy = await scratch.folder(`${plan.label}-repo`);
-    await cloneTree(trees[plan.tree], copy);
-    await stageHarness(copy, HARNESS_DIR, adapter.harness);
-    let files: string[] | undefined;
-    if (plan.tests) {
-      const staged = await stageExternalTests(copy, testDirs[plan.tests.dir as 'reproduction' | 'hidden'], plan.tests.placement);
-      files = staged.filter((f) => adapter.isTestFile(f.slice(plan.tests!.placement.length + 1)));
+    const copy = await scratch.folder(`${plan.label}-${plan.attempt}-repo`);
+    await cloneTree(trees.dirs[plan.tree], copy);
+    await stageFiles(copy, Object.fromEntries(Object.entries(adapter.harness).map(([name, text]) => [`${HARNESS_DIR}/${name}`, text])));
+    let files: string[];
+    let testRoots: string[] = [];
+    if (plan.tests === 'suite') {
+      files = trees.suite[plan.tree];
+    } else {
+      const { dir, placement } = plan.tests;
+      const staged = await stageExternalTests(copy, dir, placement);
+      files = staged.filter((f) => adapter.isTestFile(f.slice(placement.length + 1)));
+      testRoots = [placement];
     }
-    const results = await scratch.folder(`${plan.label}-results`);
+    const results = await scratch.folder(`${plan.label}-${plan.attempt}-results`);
     // The container's non-root uid must be able to write its results here, and nowhere else.
     await chmod(results, 0o777);
     const view = runner.view(copy, results);
-    const command = adapter.command({ view, ...(files ? { files, testRoot: plan.tests!.placement } : {}) });
+    const canary = { nonce };
+    const command = adapter.command({ view, files, suite: plan.tests === 'suite', testRoots, canary });
     argv = command.argv;
+    await stageFiles(copy, command.stage);
     const outcome = await runner.run({
       hostWorkdir: copy,
       hostResultsDir: results,
@@ -125,60 +181,82 @@ async function executeRun(
       env: command.env,
       timeoutMs: limits.timeoutMs,
       outputLimitBytes: limits.outputLimitBytes,
-      label: plan.label
+      label: `${plan.label}-${plan.attempt}`
     });
     const read = await readResults(results, MAX_RESULT_BYTES);
-    const parsed = adapter.parse({
-      files: read.files,
-      exitCode: outcome.exitCode,
-      workdir: view.workdir,
-      testRoots: plan.tests ? [plan.tests.placement] : []
-    });
+    const parsed: ParsedResults & { canary: CanaryOutcome } = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary });
     parsed.problems.push(...read.problems);
-    const record: RunRecord = {
-      label: plan.label,
-      argv: command.argv,
-      exit_code: outcome.exitCode,
-      signal: outcome.signal,
-      timed_out: outcome.timedOut,
-      output_truncated: outcome.outputTruncated,
-      output_bytes: outcome.outputBytes,
-      output_sha256: outcome.outputSha256,
-      duration_ms: Math.round(outcome.durationMs),
-      problems: parsed.problems
-    };
-    const evidence: RunEvidence = { label: plan.label, exitCode: outcome.exitCode, timedOut: outcome.timedOut, outputTruncated: outcome.outputTruncated, parsed };
-    return { evidence, record };
-  } catch (error) {
-    // Whatever stopped this run (Docker, the file system), it is never a pass and never the patch's fault.
-    const message = error instanceof InfrastructureError ? error.message : `${(error as Error).name}: ${(error as Error).message}`;
+    const { canary: canaryOutcome, ...results_ } = parsed;
     return {
-      evidence: { label: plan.label, exitCode: null, timedOut: false, outputTruncated: false, infraError: message },
+      evidence: {
+        label: plan.label,
+        attempt: plan.attempt,
+        exitCode: outcome.exitCode,
+        timedOut: outcome.timedOut,
+        outputTruncated: outcome.outputTruncated,
+        parsed: results_,
+        canary: canaryOutcome
+      },
       record: {
         label: plan.label,
-        argv,
-        exit_code: null,
-        signal: null,
-        timed_out: false,
-        output_truncated: false,
-        output_bytes: 0,
-        output_sha256: createHash('sha256').digest('hex'),
-        duration_ms: 0,
-        problems: [],
-        infra_error: message
+        attempt: plan.attempt,
+        argv: command.argv,
+        exit_code: outcome.exitCode,
+        signal: outcome.signal,
+        timed_out: outcome.timedOut,
+        output_truncated: outcome.outputTruncated,
+        output_bytes: outcome.outputBytes,
+        output_sha256: outcome.outputSha256,
+        duration_ms: Math.round(outcome.durationMs),
+        problems: results_.problems,
+        canary: { nonce, ...canaryOutcome }
       }
     };
+  } catch (error) {
+    // Whatever stopped this run (Docker, the file system), it is never a pass and never the patch's fault.
+    return infraOutput(plan, nonce, argv, error);
+  }
+}
+
+function plansFor(manifest: WitnessManifest, witnessDir: string): RunPlan[] {
+  const reproduction = { dir: join(witnessDir, ...manifest.reproduction.path.split('/')), placement: manifest.reproduction.placement };
+  const hidden = { dir: join(witnessDir, ...manifest.hidden.path.split('/')), placement: manifest.hidden.placement };
+  const repeat = (label: RunLabel, tree: Tree, tests: RunPlan['tests'], times: number): RunPlan[] =>
+    Array.from({ length: times }, (_, i) => ({ label, attempt: i + 1, tree, tests }));
+  return [
+    ...repeat('reproduction_before', 'base', reproduction, manifest.reproduction.repeat),
+    ...repeat('regression_before', 'base', 'suite', 1),
+    ...repeat('reproduction_after', 'patched', reproduction, manifest.reproduction.repeat),
+    ...repeat('regression_after', 'patched', 'suite', 1),
+    ...repeat('hidden', 'patched', hidden, manifest.hidden.repeat)
+  ];
+}
+
+/** PASS_TO_PASS ids that failed (not skipped, not absent) in the latest patched suite run. */
+function failingPassToPass(before: RunEvidence | undefined, after: RunEvidence | undefined): string[] {
+  const passed = new Set((before?.parsed?.tests ?? []).filter((t) => t.status === 'passed').map((t) => t.id));
+  return (after?.parsed?.tests ?? []).filter((t) => passed.has(t.id) && (t.status === 'failed' || t.status === 'errored')).map((t) => t.id);
+}
+
+async function requireTests(dir: string, adapter: TestAdapter, what: string): Promise<void> {
+  const files = await listFiles(dir).catch(() => [] as string[]);
+  if (!files.some((f) => adapter.isTestFile(f))) {
+    throw new ConfigurationError(`the witness pack's ${what} folder holds no test files the ${adapter.name} adapter runs; add tests to it`);
   }
 }
 
 /**
- * Validate an approved proposal. Refusals (bad binding, policy, a diff that does not apply) throw
- * before any test runs; everything after that ends in a sealed receipt.
+ * Validate an approved proposal. Refusals (bad binding, policy, a diff that does not apply, a pack
+ * without tests) throw before any test runs; everything after that ends in a sealed receipt.
  */
 export async function validate(request: ValidationRequest, deps: ValidationDeps): Promise<Receipt> {
-  const { proposal, approval } = request;
+  const { proposal, approval, witness, adapter } = request;
+  const manifest = witness.manifest;
   if (approval.proposal_hash !== proposal.proposal_hash) {
     throw new VerificationError('approval_mismatch', 'the approval is for another proposal; approve this proposal_hash');
+  }
+  if (manifest.adapter !== adapter.name) {
+    throw new ConfigurationError(`the witness pack is for the ${manifest.adapter} adapter, not ${adapter.name}; use --adapter ${manifest.adapter}`);
   }
   const changes = checkDiff(proposal.diff, request.limits.diff);
   const startedAt = deps.now();
@@ -189,12 +267,9 @@ export async function validate(request: ValidationRequest, deps: ValidationDeps)
       `the repository's snapshot ${before.digest} is not the proposal's base ${proposal.base_snapshot}; check out the base the diff was proposed for`
     );
   }
-  const [reproductionSnap, hiddenSnap] = await Promise.all([deps.snapshot(request.reproductionDir), deps.snapshot(request.hiddenDir)]);
-  for (const [flag, snap] of [['--reproduction', reproductionSnap], ['--hidden', hiddenSnap]] as const) {
-    if (!snap.entries.some((e) => e.kind === 'file' && request.adapter.isTestFile(e.path))) {
-      throw new ConfigurationError(`${flag} holds no test files the ${request.adapter.name} adapter runs; give the folder of external tests`);
-    }
-  }
+  await requireTests(join(witness.dir, ...manifest.reproduction.path.split('/')), adapter, 'reproduction');
+  await requireTests(join(witness.dir, ...manifest.hidden.path.split('/')), adapter, 'hidden');
+
   const scratch = await createScratch();
   try {
     const base = await scratch.folder('base');
@@ -202,28 +277,61 @@ export async function validate(request: ValidationRequest, deps: ValidationDeps)
     checkTargets(changes, new Map(before.entries.map((e) => [e.path, e.kind])));
     const tracked = new Set(before.entries.map((e) => e.path));
     const applied = applyFileChanges((path) => (tracked.has(path) ? readFileSync(join(base, ...path.split('/'))) : undefined), changes);
+    const patchedSnapshot = snapshotDigest(patchedEntries(before.entries, applied));
+
+    // Reset, don't only detect: the suite that judges the candidate is the base's.
+    const findings = analyseSurface(changes, {
+      ...adapter.surface,
+      protected: manifest.protected,
+      placements: [manifest.reproduction.placement, manifest.hidden.placement],
+      skipMarkers: adapter.skipMarkers
+    });
+    const surface = surfaceReasons(findings, manifest.allow);
+    const reset = resetPlan(findings, (path) => tracked.has(path));
+    const resetPaths = new Set([...reset.restore, ...reset.remove]);
+    const graded = new Map([...applied].filter(([path]) => !resetPaths.has(path)));
     const patched = await scratch.folder('patched');
     await cloneTree(base, patched);
-    await writeChanges(patched, applied, new Map(before.entries.map((e) => [e.path, e.mode])));
-    const patchedSnapshot = snapshotDigest(patchedEntries(before.entries, applied));
-    deps.log(`base ${before.digest}, patched ${patchedSnapshot}; running ${PLAN.length} runs on the ${request.runner.description.kind} runner`);
+    await writeChanges(patched, graded, new Map(before.entries.map((e) => [e.path, e.mode])));
 
-    const testDirs = { reproduction: request.reproductionDir, hidden: request.hiddenDir };
-    const outcomes = await mapLimit(PLAN, request.concurrency, (plan) => executeRun(plan, request, scratch, { base, patched }, testDirs));
-    const evidence = Object.fromEntries(outcomes.map((o) => [o.evidence.label, o.evidence])) as Record<RunLabel, RunEvidence>;
-    const records = Object.fromEntries(outcomes.map((o) => [o.record.label, o.record])) as Record<RunLabel, RunRecord>;
+    const trees: Trees = {
+      dirs: { base, patched },
+      suite: { base: await suiteFilesOf(base, adapter, manifest), patched: await suiteFilesOf(patched, adapter, manifest) }
+    };
+    if (trees.suite.base.length === 0) {
+      throw new ConfigurationError(`the repository has no test files the ${adapter.name} adapter runs as its suite; add tests or set regression.include in the witness pack`);
+    }
+    const plans = plansFor(manifest, witness.dir);
+    deps.log(`base ${before.digest}, patched ${patchedSnapshot}; ${plans.length} runs on the ${request.runner.description.kind} runner`);
+    const outputs = await mapLimit(plans, request.concurrency, (plan) => executeRun(plan, request, deps, scratch, trees));
 
+    // A PASS_TO_PASS test failing after the patch is re-run: failing again is a regression.
+    const regressionBefore = outputs.find((o) => o.evidence.label === 'regression_before');
+    for (let attempt = 2; attempt <= manifest.regression.retries + 1; attempt++) {
+      const latest = outputs.filter((o) => o.evidence.label === 'regression_after').at(-1);
+      if (failingPassToPass(regressionBefore?.evidence, latest?.evidence).length === 0) break;
+      outputs.push(await executeRun({ label: 'regression_after', attempt, tree: 'patched', tests: 'suite' }, request, deps, scratch, trees));
+    }
+
+    const byLabel = Object.fromEntries(RUN_LABELS.map((label) => [label, outputs.filter((o) => o.evidence.label === label)])) as Record<RunLabel, RunOutput[]>;
+    const evidence = Object.fromEntries(RUN_LABELS.map((label) => [label, byLabel[label].map((o) => o.evidence)])) as RunsByLabel;
     const after = await deps.snapshot(request.repoDir);
     const unchanged = after.digest === before.digest;
     const delta = diffSnapshots(before, after);
-    const judgement = judge(evidence, unchanged);
+    const judgement = judge(evidence, unchanged, {
+      ...(manifest.reproduction.expected_failing ? { expectedFailing: manifest.reproduction.expected_failing } : {}),
+      surfaceReasons: surface.reasons
+    });
+    const recordsOf = (...labels: RunLabel[]): RunRecord[] => labels.flatMap((label) => byLabel[label].map((o) => o.record));
     const runsOf: Record<string, RunRecord[]> = {
-      reproduction_before: [records.reproduction_before],
-      reproduction_after: [records.reproduction_after],
-      regression: [records.regression_before, records.regression_after],
-      hidden: [records.hidden]
+      reproduction_before: recordsOf('reproduction_before'),
+      reproduction_after: recordsOf('reproduction_after'),
+      regression: recordsOf('regression_before', 'regression_after'),
+      hidden: recordsOf('hidden')
     };
+    const idsOf = (label: RunLabel): string[] => [...new Set(byLabel[label][0]?.evidence.parsed?.tests.map((t) => t.id) ?? [])].sort();
     const runner = request.runner.description;
+    const allowed = (Object.keys(manifest.allow) as (keyof typeof manifest.allow)[]).filter((key) => manifest.allow[key]).sort();
     return sealReceipt({
       schema: 'patchproof.receipt/v1',
       tool_version: TOOL_VERSION,
@@ -240,8 +348,28 @@ export async function validate(request: ValidationRequest, deps: ValidationDeps)
         diff_digest: proposal.diff_digest,
         base_snapshot: proposal.base_snapshot,
         patched_snapshot: patchedSnapshot,
-        reproduction_digest: reproductionSnap.digest,
-        hidden_digest: hiddenSnap.digest
+        witness_digest: witness.digest
+      },
+      witness: {
+        source: witness.source,
+        adapter: manifest.adapter,
+        reproduction_repeat: manifest.reproduction.repeat,
+        hidden_repeat: manifest.hidden.repeat,
+        regression_retries: manifest.regression.retries,
+        ...(manifest.reproduction.expected_failing ? { expected_failing: [...manifest.reproduction.expected_failing] } : {}),
+        protected: [...manifest.protected],
+        allow: allowed
+      },
+      surface: { findings, reasons: surface.reasons, relaxed: surface.relaxed, restored: reset.restore, removed: reset.remove },
+      inventory: {
+        suite_files: { base: trees.suite.base, patched: trees.suite.patched },
+        test_ids: {
+          reproduction_before: idsOf('reproduction_before'),
+          reproduction_after: idsOf('reproduction_after'),
+          regression_before: idsOf('regression_before'),
+          regression_after: idsOf('regression_after'),
+          hidden: idsOf('hidden')
+        }
       },
       repository: {
         snapshot_before: before.digest,
@@ -250,7 +378,7 @@ export async function validate(request: ValidationRequest, deps: ValidationDeps)
         changed_paths: [...delta.added, ...delta.removed, ...delta.changed].sort()
       },
       runner: { ...runner, settings: [...runner.settings] },
-      adapter: request.adapter.name,
+      adapter: adapter.name,
       limits: {
         timeout_ms: request.limits.timeoutMs,
         output_limit_bytes: request.limits.outputLimitBytes,

@@ -1,27 +1,38 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { HARNESS_DIR } from '../../src/adapters/adapter.js';
-import {
-  exceptionSite,
-  isNodeTestFile,
-  messageLine,
-  NODE_TEST_RESULTS_FILE,
-  nodeTestAdapter,
-  v8StackFiles
-} from '../../src/adapters/node-test.js';
+import { canaryNames, canaryRunOrder } from '../../src/adapters/canary.js';
+import { nodeTestAdapter } from '../../src/adapters/node-test.js';
+import { NODE_TEST_ENTRY_ID, nodeTestEntryPath } from '../../src/adapters/node-test-entry.js';
+import { NODE_TEST_RESULTS_FILE } from '../../src/adapters/node-test-lines.js';
 import { NODE_TEST_REPORTER_FILE } from '../../src/adapters/node-test-reporter.js';
+import { v8StackFiles } from '../../src/adapters/node-test-results.js';
 import { countTests } from '../../src/core/test-results.js';
 import type { TestCaseResult } from '../../src/core/test-results.js';
 import { ConfigurationError } from '../../src/errors.js';
-import { removeCopy, runAdapter, stageCopy } from './data/run-adapter.js';
+import { freshCanary, listFiles, removeCopy, runAdapter, stageCopy } from './data/run-adapter.js';
 import type { AdapterRun, StagedCopy } from './data/run-adapter.js';
 
 const ROOT = '.patchproof/reproduction';
 const CASES = `${ROOT}/cases.test.js`;
+const TLA = `${ROOT}/top-level-await.test.mjs`;
+const CJS = `${ROOT}/common.test.cjs`;
+const SHARED = `${ROOT}/uses-shared.test.mjs`;
+const REPRODUCTION = ['cases.test.js', 'syntax.test.js', 'missing-import.test.js', 'top-level-await.test.mjs', 'common.test.cjs', 'uses-shared.test.mjs'];
 
-/** Stages node-project with the given reproduction files and runs them through the adapter. */
-async function runReproduction(files: string[]): Promise<{ copy: StagedCopy; run: AdapterRun }> {
-  const copy = await stageCopy(nodeTestAdapter, 'node-project', { from: 'node-reproduction', files, placement: ROOT });
-  const run = await runAdapter(nodeTestAdapter, copy, { files: files.map((file) => `${ROOT}/${file}`), testRoot: ROOT });
+/** Stages node-project with the given reproduction files (and helpers) and runs the test files through the adapter. */
+async function runReproduction(files: string[], helpers: string[] = []): Promise<{ copy: StagedCopy; run: AdapterRun }> {
+  const copy = await stageCopy(nodeTestAdapter, 'node-project', { from: 'node-reproduction', files: [...files, ...helpers], placement: ROOT });
+  const run = await runAdapter(nodeTestAdapter, copy, { files: files.map((file) => `${ROOT}/${file}`), suite: false, testRoots: [ROOT] });
   return { copy, run };
+}
+
+/** Stages a project and runs its own suite, as chosen by suiteFiles() from the copy's files. */
+async function runSuite(project: string): Promise<{ copy: StagedCopy; run: AdapterRun; files: string[] }> {
+  const copy = await stageCopy(nodeTestAdapter, project);
+  const files = nodeTestAdapter.suiteFiles(await listFiles(copy));
+  const run = await runAdapter(nodeTestAdapter, copy, { files, suite: true, testRoots: [] });
+  return { copy, run, files };
 }
 
 function byId(tests: readonly TestCaseResult[]): Map<string, TestCaseResult> {
@@ -34,14 +45,15 @@ describe('node-test adapter on a real node --test run', () => {
   let tests: Map<string, TestCaseResult>;
 
   beforeAll(async () => {
-    ({ copy, run } = await runReproduction(['cases.test.js', 'syntax.test.js', 'missing-import.test.js', 'exits-early.test.js']));
+    ({ copy, run } = await runReproduction(REPRODUCTION, ['shared-cases.mjs']));
     tests = byId(run.parsed.tests);
   });
   afterAll(async () => {
     await removeCopy(copy);
   });
 
-  it('writes its results only as the JSON-lines file in the results folder', () => {
+  it('runs one staged entry module and writes its results only as the JSON-lines file', () => {
+    expect(Object.keys(run.command.stage)).toEqual([nodeTestEntryPath(run.canaryPlan)]);
     expect(Object.keys(run.files)).toEqual([NODE_TEST_RESULTS_FILE]);
     expect(run.exitCode).toBe(1);
     expect(run.parsed.problems).toEqual([]);
@@ -71,7 +83,12 @@ describe('node-test adapter on a real node --test run', () => {
         `${CASES} > unhandled rejection in code`,
         `${ROOT}/syntax.test.js`,
         `${ROOT}/missing-import.test.js`,
-        `${ROOT}/exits-early.test.js`
+        `${TLA} > awaited at top level`,
+        `${TLA} > after the awaited test`,
+        `${CJS} > commonjs passes`,
+        `${CJS} > commonjs assertion fails`,
+        `${SHARED} > shared > halves`,
+        `${SHARED} > shared > own`
       ].sort()
     );
   });
@@ -98,7 +115,17 @@ describe('node-test adapter on a real node --test run', () => {
     expect(outcome('unhandled rejection in code')).toEqual(['errored', 'exception_in_code']);
     expect(outcome(`${ROOT}/syntax.test.js`)).toEqual(['errored', 'collection_error']);
     expect(outcome(`${ROOT}/missing-import.test.js`)).toEqual(['errored', 'import_error']);
-    expect(outcome(`${ROOT}/exits-early.test.js`)).toEqual(['errored', 'collection_error']);
+  });
+
+  it('loads CommonJS test files and files with top-level await, an awaited test included', () => {
+    expect(tests.get(`${TLA} > awaited at top level`)?.status).toBe('passed');
+    expect(tests.get(`${TLA} > after the awaited test`)?.status).toBe('passed');
+    expect(tests.get(`${CJS} > commonjs passes`)?.status).toBe('passed');
+    expect(tests.get(`${CJS} > commonjs assertion fails`)).toMatchObject({ status: 'failed', failure_kind: 'assertion' });
+  });
+
+  it('ids a subtest defined in a helper module by its top-level test file, and locates it in the helper', () => {
+    expect(tests.get(`${SHARED} > shared > halves`)).toEqual({ id: `${SHARED} > shared > halves`, status: 'passed', location: `${ROOT}/shared-cases.mjs:6` });
   });
 
   it('keeps skip and todo reasons, a failing todo included', () => {
@@ -123,19 +150,27 @@ describe('node-test adapter on a real node --test run', () => {
     expect(tests.get(`${ROOT}/missing-import.test.js`)?.message).toBe(
       `Error [ERR_MODULE_NOT_FOUND]: Cannot find module 'src/multiply.js' imported from ${ROOT}/missing-import.test.js`
     );
-    expect(tests.get(`${ROOT}/exits-early.test.js`)?.message).toBe('test file failed to run (exit code 3)');
   });
 
-  it('locates each test at its definition, relative to the copy', () => {
+  it('locates each test at its definition, relative to the copy; a file that did not import at the file', () => {
     expect(tests.get(`${CASES} > passes`)?.location).toBe(`${CASES}:5`);
     expect(tests.get(`${CASES} > suite > nested > deep assertion`)?.location).toBe(`${CASES}:37`);
     expect(tests.get(`${CASES} > parent > child throws in code`)?.location).toBe(`${CASES}:45`);
-    expect(tests.get(`${ROOT}/syntax.test.js`)?.location).toBe(`${ROOT}/syntax.test.js:1`);
+    expect(tests.get(`${ROOT}/syntax.test.js`)?.location).toBe(`${ROOT}/syntax.test.js`);
   });
 
-  it("restates node's own totals so they reconcile with the tests read", () => {
+  it('runs the canaries last, as designed on an honest run, and keeps them out of the tests', () => {
+    expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
+    const names = Object.values(canaryNames(run.canaryPlan));
+    expect(run.parsed.tests.filter((test) => names.some((name) => test.id.includes(name)))).toEqual([]);
+    expect(run.parsed.tests.some((test) => test.id.startsWith(HARNESS_DIR))).toBe(false);
+    const spec = (run.output.split('✖ failing tests:')[0] ?? '').split('\n').filter((line) => /^[✔✖﹣] /.test(line));
+    expect(spec.slice(-2).map((line) => line.split(' ')[1])).toEqual(canaryRunOrder(run.canaryPlan));
+  });
+
+  it("restates node's own totals, canaries left out, so they reconcile with the tests read", () => {
     expect(run.parsed.claimed).toEqual(countTests(run.parsed.tests));
-    expect(countTests(run.parsed.tests)).toEqual({ passed: 3, failed: 2, errored: 13, skipped: 4 });
+    expect(countTests(run.parsed.tests)).toEqual({ passed: 8, failed: 3, errored: 12, skipped: 4 });
   });
 
   it('reports a lost test line as a difference between the claim and the tests', () => {
@@ -149,19 +184,25 @@ describe('node-test adapter on a real node --test run', () => {
       files: { [NODE_TEST_RESULTS_FILE]: edited.join('\n') },
       exitCode: 1,
       workdir: copy?.workdir ?? '',
-      testRoots: [ROOT]
+      testRoots: [ROOT],
+      canary: run.canaryPlan
     });
     expect(parsed.problems).toEqual([]);
     expect(parsed.claimed?.passed).toBe(countTests(parsed.tests).passed + 1);
+  });
+
+  it('reads the canaries of its own plan only: under another nonce they are missing and the entry is unknown', () => {
+    const parsed = nodeTestAdapter.parse({ files: run.files, exitCode: 1, workdir: copy?.workdir ?? '', testRoots: [ROOT], canary: freshCanary() });
+    expect(parsed.canary).toEqual({ pass: 'missing', fail: 'missing' });
   });
 });
 
 describe('node-test adapter problems with the results', () => {
   let copy: StagedCopy | undefined;
+  let run: AdapterRun;
   let text: string;
 
   beforeAll(async () => {
-    let run: AdapterRun;
     ({ copy, run } = await runReproduction(['cases.test.js']));
     text = run.files[NODE_TEST_RESULTS_FILE] ?? '';
   });
@@ -170,12 +211,14 @@ describe('node-test adapter problems with the results', () => {
   });
 
   const parse = (results: Record<string, string>, exitCode: number | null = 1) =>
-    nodeTestAdapter.parse({ files: results, exitCode, workdir: copy?.workdir ?? '', testRoots: [ROOT] });
+    nodeTestAdapter.parse({ files: results, exitCode, workdir: copy?.workdir ?? '', testRoots: [ROOT], canary: run.canaryPlan });
 
-  it('fails closed when the results file is missing', () => {
-    const parsed = parse({});
-    expect(parsed.tests).toEqual([]);
-    expect(parsed.problems).toEqual([`${NODE_TEST_RESULTS_FILE} is missing: node --test wrote no results`]);
+  it('fails closed when the results file is missing, canaries missing too', () => {
+    expect(parse({})).toEqual({
+      tests: [],
+      problems: [`${NODE_TEST_RESULTS_FILE} is missing: node --test wrote no results`],
+      canary: { pass: 'missing', fail: 'missing' }
+    });
   });
 
   it('notices a file cut off mid-line', () => {
@@ -188,6 +231,7 @@ describe('node-test adapter problems with the results', () => {
       ])
     );
     expect(parsed.claimed).toBeUndefined();
+    expect(parsed.canary).toEqual({ pass: 'missing', fail: 'missing' });
   });
 
   it('notices a line missing from between the start and end lines', () => {
@@ -204,7 +248,7 @@ describe('node-test adapter problems with the results', () => {
     expect(parsed.problems[0]).toMatch(/^node-test\.jsonl line 3 is malformed: /);
   });
 
-  it('notices an exit code that contradicts the results', () => {
+  it('notices an exit code that contradicts the results, counting the canaries', () => {
     expect(parse({ [NODE_TEST_RESULTS_FILE]: text }, 0).problems).toEqual(['node --test exited 0 although tests failed']);
     expect(parse({ [NODE_TEST_RESULTS_FILE]: text }, null).problems).toEqual(['node --test did not exit normally']);
   });
@@ -212,7 +256,8 @@ describe('node-test adapter problems with the results', () => {
   it('reports duplicate ids from a real run', async () => {
     const duplicate = await runReproduction(['duplicates.test.js']);
     try {
-      expect(duplicate.run.exitCode).toBe(0);
+      // The must-fail canary alone makes an honest run exit 1.
+      expect(duplicate.run.exitCode).toBe(1);
       expect(duplicate.run.parsed.problems).toEqual([`duplicate test id '${ROOT}/duplicates.test.js > same name'`]);
     } finally {
       await removeCopy(duplicate.copy);
@@ -220,97 +265,153 @@ describe('node-test adapter problems with the results', () => {
   });
 });
 
-describe('node-test adapter regression run (the repository suite)', () => {
-  let copy: StagedCopy | undefined;
-  afterAll(async () => {
-    await removeCopy(copy);
-  });
-
-  it("runs node's default discovery without picking up the staged reporter or helper modules", async () => {
-    copy = await stageCopy(nodeTestAdapter, 'node-project');
-    const run = await runAdapter(nodeTestAdapter, copy);
-    expect(run.exitCode).toBe(0);
-    expect(run.parsed.problems).toEqual([]);
-    // test/helpers.js runs as a file too (it is under test/) but reports no tests of its own.
-    expect(run.parsed.tests).toEqual([
-      { id: 'test/calc.test.js > divide > divides', status: 'passed', location: 'test/calc.test.js:7' },
-      { id: 'test/calc.test.js > divide > keeps fractions', status: 'passed', location: 'test/calc.test.js:10' }
-    ]);
-    expect(run.parsed.claimed).toEqual({ passed: 2, failed: 0, errored: 0, skipped: 0 });
-    expect(run.output).toContain('✔ divides');
-  });
-
-  it('also discovers tests staged under .patchproof/: regression copies must not hold external tests', async () => {
-    const staged = await stageCopy(nodeTestAdapter, 'node-project', { from: 'node-reproduction', files: ['duplicates.test.js'], placement: ROOT });
+describe('node-test grader canaries against code that fights the grader', () => {
+  it('sees code under test that neutralises node:assert at import: the must-fail canary passes', async () => {
+    const { copy, run, files } = await runSuite('node-sabotage');
     try {
-      const run = await runAdapter(nodeTestAdapter, staged);
-      expect(run.parsed.tests.map((test) => test.id)).toContain(`${ROOT}/duplicates.test.js > same name`);
+      expect(files).toEqual(['test/add.test.js']);
+      // The buggy add() "passes" its test, and the process exits 0...
+      expect(run.exitCode).toBe(0);
+      expect(run.parsed.tests).toEqual([{ id: 'test/add.test.js > adds', status: 'passed', location: 'test/add.test.js:5' }]);
+      expect(run.parsed.problems).toEqual([]);
+      // ...but the canary that asserts 1 === 2 passed too.
+      expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'passed' });
     } finally {
-      await removeCopy(staged);
+      await removeCopy(copy);
+    }
+  });
+
+  it('loses the canaries when a test file ends the process with code 0 while loading', async () => {
+    const { copy, run } = await runReproduction(['exits-at-import.test.js', 'duplicates.test.js']);
+    try {
+      expect(run.exitCode).toBe(0);
+      expect(run.parsed).toEqual({
+        tests: [],
+        claimed: { passed: 0, failed: 0, errored: 0, skipped: 0 },
+        problems: [],
+        canary: { pass: 'missing', fail: 'missing' }
+      });
+    } finally {
+      await removeCopy(copy);
+    }
+  });
+
+  it('loses the canaries, and reports the process under a stable id, when a test exits with code 3', async () => {
+    const { copy, run } = await runReproduction(['exits-early.test.js']);
+    try {
+      expect(run.exitCode).toBe(1);
+      expect(run.parsed.canary).toEqual({ pass: 'missing', fail: 'missing' });
+      expect(run.parsed.tests).toEqual([
+        {
+          id: NODE_TEST_ENTRY_ID,
+          status: 'errored',
+          location: NODE_TEST_ENTRY_ID,
+          failure_kind: 'collection_error',
+          message: 'the test process failed (exit code 3)'
+        }
+      ]);
+      expect(run.parsed.problems).toEqual([]);
+    } finally {
+      await removeCopy(copy);
+    }
+  });
+});
+
+describe('node-test adapter regression run (the repository suite)', () => {
+  it('runs exactly the files suiteFiles() chose, never staged harness or external tests', async () => {
+    const copy = await stageCopy(nodeTestAdapter, 'node-project', { from: 'node-reproduction', files: ['duplicates.test.js'], placement: ROOT });
+    try {
+      const files = nodeTestAdapter.suiteFiles(await listFiles(copy));
+      expect(files).toEqual(['test/calc.test.js', 'test/helpers.js']);
+      const run = await runAdapter(nodeTestAdapter, copy, { files, suite: true, testRoots: [] });
+      expect(run.exitCode).toBe(1);
+      expect(run.parsed.problems).toEqual([]);
+      // test/helpers.js is imported too (it is under test/) but defines no tests.
+      expect(run.parsed.tests).toEqual([
+        { id: 'test/calc.test.js > divide > divides', status: 'passed', location: 'test/calc.test.js:7' },
+        { id: 'test/calc.test.js > divide > keeps fractions', status: 'passed', location: 'test/calc.test.js:10' }
+      ]);
+      expect(run.parsed.claimed).toEqual({ passed: 2, failed: 0, errored: 0, skipped: 0 });
+      expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
+      expect(run.output).toContain('✔ divides');
+    } finally {
+      await removeCopy(copy);
+    }
+  });
+
+  it('runs a CommonJS package, .js and .cjs test files alike', async () => {
+    const { copy, run, files } = await runSuite('node-cjs-project');
+    try {
+      expect(files).toEqual(['lib/slug_test.cjs', 'test/slug.test.js']);
+      expect(run.parsed.problems).toEqual([]);
+      expect(run.parsed.tests).toEqual([
+        { id: 'lib/slug_test.cjs > keeps digits', status: 'passed', location: 'lib/slug_test.cjs:5' },
+        { id: 'test/slug.test.js > slugify > joins words', status: 'passed', location: 'test/slug.test.js:6' }
+      ]);
+      expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
+    } finally {
+      await removeCopy(copy);
+    }
+  });
+
+  it('imports files whose names need URL encoding', async () => {
+    const copy = await stageCopy(nodeTestAdapter, 'node-project');
+    try {
+      const odd = 'test/odd name #1 %20?.test.js';
+      await writeFile(path.join(copy.workdir, odd), "import { test } from 'node:test';\ntest('odd', () => {});\n");
+      const run = await runAdapter(nodeTestAdapter, copy, { files: [odd], suite: true, testRoots: [] });
+      expect(run.parsed.tests).toEqual([{ id: `${odd} > odd`, status: 'passed', location: `${odd}:2` }]);
+      expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
+    } finally {
+      await removeCopy(copy);
     }
   });
 });
 
 describe('node-test command', () => {
   const view = { workdir: '/patchproof/repo', resultsDir: '/patchproof/results' };
+  const canary = { nonce: '0123456789abcdeffedcba9876543210' };
+  const entry = `${HARNESS_DIR}/entry-${canary.nonce}.test.mjs`;
 
-  it('runs the staged reporter into the results folder, and spec to stdout', () => {
-    expect(nodeTestAdapter.command({ view, files: [`${ROOT}/a.test.js`, `${ROOT}/-odd.test.js`], testRoot: ROOT })).toEqual({
-      argv: [
-        'node',
-        '--test',
-        `--test-reporter=/patchproof/repo/${HARNESS_DIR}/${NODE_TEST_REPORTER_FILE}`,
-        `--test-reporter-destination=/patchproof/results/${NODE_TEST_RESULTS_FILE}`,
-        '--test-reporter=spec',
-        '--test-reporter-destination=stdout',
-        `${ROOT}/a.test.js`,
-        `${ROOT}/-odd.test.js`
-      ],
-      env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1' }
-    });
+  it('runs the staged entry with the reporter into the results folder, and spec to stdout', () => {
+    const command = nodeTestAdapter.command({ view, files: [`${ROOT}/a.test.js`, `${ROOT}/-odd.test.js`], suite: false, testRoots: [ROOT], canary });
+    expect(command.argv).toEqual([
+      'node',
+      '--test',
+      `--test-reporter=/patchproof/repo/${HARNESS_DIR}/${NODE_TEST_REPORTER_FILE}`,
+      `--test-reporter-destination=/patchproof/results/${NODE_TEST_RESULTS_FILE}`,
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      entry
+    ]);
+    expect(command.env).toEqual({ TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1' });
+    expect(Object.keys(command.stage)).toEqual([entry]);
   });
 
-  it("leaves files out for the repository suite, so node discovers it", () => {
-    expect(nodeTestAdapter.command({ view }).argv.slice(-1)).toEqual(['--test-reporter-destination=stdout']);
+  it('stages an entry that imports the files in order, then registers the canaries', () => {
+    const source = nodeTestAdapter.command({ view, files: ['test/b.test.js', 'test/a.test.js'], suite: true, testRoots: [], canary }).stage[entry] ?? '';
+    expect(source.indexOf('"../../test/b.test.js"')).toBeGreaterThan(0);
+    expect(source.indexOf('"../../test/b.test.js"')).toBeLessThan(source.indexOf('"../../test/a.test.js"'));
+    const names = canaryNames(canary);
+    expect(source.indexOf(`test("${names.pass}"`)).toBeGreaterThan(source.indexOf('await import(specifier)'));
+    expect(source).toContain(`test("${names.fail}", () => {\n  assert.strictEqual(1, 2);\n});`);
   });
 
-  it('refuses an empty file list and paths that leave the copy', () => {
-    expect(() => nodeTestAdapter.command({ view, files: [], testRoot: ROOT })).toThrow(ConfigurationError);
-    expect(() => nodeTestAdapter.command({ view, files: ['../x.test.js'], testRoot: ROOT })).toThrow(/Invalid test file '\.\.\/x\.test\.js'/);
-    expect(() => nodeTestAdapter.command({ view, files: ['/etc/x.test.js'], testRoot: ROOT })).toThrow(ConfigurationError);
+  it('refuses an empty file list, paths that leave the copy and a malformed nonce', () => {
+    const request = { view, suite: false, testRoots: [ROOT], canary };
+    expect(() => nodeTestAdapter.command({ ...request, files: [] })).toThrow(ConfigurationError);
+    expect(() => nodeTestAdapter.command({ ...request, files: ['../x.test.js'] })).toThrow(/Invalid test file '\.\.\/x\.test\.js'/);
+    expect(() => nodeTestAdapter.command({ ...request, files: ['/etc/x.test.js'] })).toThrow(ConfigurationError);
+    expect(() => nodeTestAdapter.command({ ...request, files: ['a.test.js'], canary: { nonce: 'ABC' } })).toThrow(ConfigurationError);
   });
 
   it("stages a reporter whose name node's discovery does not match", () => {
     expect(Object.keys(nodeTestAdapter.harness)).toEqual([NODE_TEST_REPORTER_FILE]);
-    expect(isNodeTestFile(`${HARNESS_DIR}/${NODE_TEST_REPORTER_FILE}`)).toBe(false);
+    expect(nodeTestAdapter.isTestFile(`${HARNESS_DIR}/${NODE_TEST_REPORTER_FILE}`)).toBe(false);
   });
 });
 
-describe('isNodeTestFile', () => {
-  it.each([
-    ['a.test.js', true],
-    ['a.test.mjs', true],
-    ['a.test.cjs', true],
-    ['a-test.js', true],
-    ['a_test.mjs', true],
-    ['test-a.cjs', true],
-    ['test.js', true],
-    ['test/helpers.js', true],
-    ['unit/test/deep/x.mjs', true],
-    ['a.test.ts', false],
-    ['a.spec.js', false],
-    ['helpers.js', false],
-    ['testing.js', false],
-    ['node_modules/x/a.test.js', false],
-    ['README.md', false]
-  ])('%s → %s', (file, expected) => {
-    expect(isNodeTestFile(file)).toBe(expected);
-  });
-});
-
-describe('exceptionSite', () => {
-  const scope = { workdir: '/w/repo', testRoots: ['.patchproof/reproduction'], testFiles: new Set(['test/a.test.js']) };
-
+describe('v8StackFiles', () => {
   it('reads frames from a real V8 stack, innermost first, skipping node internals', () => {
     const stack = [
       "TypeError: Cannot read properties of null (reading 'value')",
@@ -321,18 +422,5 @@ describe('exceptionSite', () => {
       '    at Object.<anonymous> (/w/repo/lib/x.cjs:1:6)'
     ].join('\n');
     expect(v8StackFiles(stack)).toEqual(['/w/repo/src/calc.js', '/w/repo/.patchproof/reproduction/cases.test.js', '/w/repo/lib/x.cjs']);
-  });
-
-  it('skips dependencies and code outside the copy, and tells code from tests', () => {
-    expect(exceptionSite(['/usr/lib/x.js', '/w/repo/node_modules/dep/i.js', '/w/repo/src/calc.js'], scope)).toBe('exception_in_code');
-    expect(exceptionSite(['/w/repo/node_modules/dep/i.js', '/w/repo/.patchproof/reproduction/t.js'], scope)).toBe('exception_in_test');
-    expect(exceptionSite(['/w/repo/test/a.test.js', '/w/repo/src/calc.js'], scope)).toBe('exception_in_test');
-    expect(exceptionSite(['/w/repository/src/calc.js'], scope)).toBe('unknown');
-    expect(exceptionSite([], scope)).toBe('unknown');
-  });
-
-  it('keeps messages to one relative line', () => {
-    expect(messageLine('\n  Error: in /w/repo/src/a.js and file:///w/repo/b.js\nmore', '/w/repo/')).toBe('Error: in src/a.js and b.js');
-    expect(messageLine('x'.repeat(600))).toHaveLength(500);
   });
 });

@@ -1,12 +1,15 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HARNESS_DIR } from '../../src/adapters/adapter.js';
-import { isUnittestFile, UNITTEST_RESULTS_FILE, unittestAdapter } from '../../src/adapters/unittest.js';
+import { canaryNames, canaryRunOrder } from '../../src/adapters/canary.js';
+import { unittestAdapter } from '../../src/adapters/unittest.js';
+import { isUnittestFile } from '../../src/adapters/unittest-files.js';
 import { UNITTEST_HARNESS_FILE } from '../../src/adapters/unittest-harness.js';
+import { UNITTEST_RESULTS_FILE, unittestCanaryIds } from '../../src/adapters/unittest-results.js';
 import { countTests } from '../../src/core/test-results.js';
 import type { TestCaseResult } from '../../src/core/test-results.js';
 import { ConfigurationError } from '../../src/errors.js';
-import { removeCopy, runAdapter, stageCopy } from './data/run-adapter.js';
+import { freshCanary, listFiles, removeCopy, runAdapter, stageCopy } from './data/run-adapter.js';
 import type { AdapterRun, StagedCopy } from './data/run-adapter.js';
 
 const ROOT = '.patchproof/reproduction';
@@ -17,7 +20,15 @@ const REPRODUCTION = ['test_cases.py', 'test_module_fixture.py', 'test_missing_i
 async function runReproduction(files: string[]): Promise<{ copy: StagedCopy; run: AdapterRun }> {
   const copy = await stageCopy(unittestAdapter, 'python-project', { from: 'python-reproduction', files, placement: ROOT });
   const tests = files.filter(isUnittestFile).map((file) => `${ROOT}/${file}`);
-  const run = await runAdapter(unittestAdapter, copy, { files: tests, testRoot: ROOT });
+  const run = await runAdapter(unittestAdapter, copy, { files: tests, suite: false, testRoots: [ROOT] });
+  return { copy, run };
+}
+
+/** Runs one test folder of python-sabotage as external tests. */
+async function runSabotage(folder: string): Promise<{ copy: StagedCopy; run: AdapterRun }> {
+  const copy = await stageCopy(unittestAdapter, 'python-sabotage');
+  const files = (await listFiles(copy)).filter((file) => file.startsWith(`${folder}/`) && isUnittestFile(file));
+  const run = await runAdapter(unittestAdapter, copy, { files, suite: false, testRoots: [folder] });
   return { copy, run };
 }
 
@@ -109,19 +120,29 @@ describe('unittest adapter on a real unittest run', () => {
     expect(tests.get('test_syntax')?.location).toBe(`${ROOT}/test_syntax.py:5`);
   });
 
-  it("reconciles with unittest's own tallies (subtests folded into their test)", () => {
+  it("reconciles with unittest's own tallies (subtests folded into their test), canaries left out", () => {
     expect(run.parsed.claimed).toEqual(countTests(run.parsed.tests));
     expect(countTests(run.parsed.tests)).toEqual({ passed: 1, failed: 3, errored: 9, skipped: 2 });
-    expect(run.output).toContain('FAILED (failures=3, errors=9, skipped=1, expected failures=1, unexpected successes=1)');
+    // unittest's own summary counts the must-fail canary: one failure more.
+    expect(run.output).toContain('FAILED (failures=4, errors=9, skipped=1, expected failures=1, unexpected successes=1)');
+  });
+
+  it('runs the canaries last, as designed on an honest run, and keeps them out of the tests', () => {
+    expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
+    const names = Object.values(canaryNames(run.canaryPlan));
+    expect(run.parsed.tests.filter((test) => names.some((name) => test.id.includes(name)))).toEqual([]);
+    const ran = run.output.split('\n').filter((line) => / \.\.\. (?:ok|FAIL|ERROR|skipped|expected failure|unexpected success)/.test(line));
+    // In the order canary.ts decides, which the Python harness mirrors.
+    expect(ran.slice(-2).map((line) => line.split(' ')[0])).toEqual(canaryRunOrder(run.canaryPlan));
   });
 });
 
 describe('unittest adapter problems with the results', () => {
   let copy: StagedCopy | undefined;
+  let run: AdapterRun;
   let text: string;
 
   beforeAll(async () => {
-    let run: AdapterRun;
     ({ copy, run } = await runReproduction(['test_cases.py']));
     text = run.files[UNITTEST_RESULTS_FILE] ?? '';
   });
@@ -130,10 +151,14 @@ describe('unittest adapter problems with the results', () => {
   });
 
   const parse = (results: Record<string, string>, exitCode: number | null = 1) =>
-    unittestAdapter.parse({ files: results, exitCode, workdir: copy?.workdir ?? '', testRoots: [ROOT] });
+    unittestAdapter.parse({ files: results, exitCode, workdir: copy?.workdir ?? '', testRoots: [ROOT], canary: run.canaryPlan });
 
-  it('fails closed when the results file is missing', () => {
-    expect(parse({})).toEqual({ tests: [], problems: [`${UNITTEST_RESULTS_FILE} is missing: the unittest harness wrote no results`] });
+  it('fails closed when the results file is missing, canaries missing too', () => {
+    expect(parse({})).toEqual({
+      tests: [],
+      problems: [`${UNITTEST_RESULTS_FILE} is missing: the unittest harness wrote no results`],
+      canary: { pass: 'missing', fail: 'missing' }
+    });
   });
 
   it('fails closed on truncated JSON', () => {
@@ -167,12 +192,70 @@ describe('unittest adapter problems with the results', () => {
   it('reports a discovery failure as a problem, with no tests', async () => {
     const broken = await stageCopy(unittestAdapter, 'python-project');
     try {
-      const run = await runAdapter(unittestAdapter, broken, { files: [`${ROOT}/test_x.py`], testRoot: ROOT });
-      expect(run.exitCode).toBe(2);
-      expect(run.parsed.tests).toEqual([]);
-      expect(run.parsed.problems).toEqual([expect.stringMatching(/^unittest harness: discovery failed: /)]);
+      const failed = await runAdapter(unittestAdapter, broken, { files: [`${ROOT}/test_x.py`], suite: false, testRoots: [ROOT] });
+      expect(failed.exitCode).toBe(2);
+      expect(failed.parsed.tests).toEqual([]);
+      expect(failed.parsed.problems).toEqual([expect.stringMatching(/^unittest harness: discovery failed: /)]);
+      expect(failed.parsed.canary).toEqual({ pass: 'missing', fail: 'missing' });
     } finally {
       await removeCopy(broken);
+    }
+  });
+});
+
+
+describe('unittest grader canaries against code that fights the grader', () => {
+  it('sees code under test that turns assertEqual/assertTrue into no-ops at import: the must-fail canary passes', async () => {
+    const { copy, run } = await runSabotage('assertions');
+    try {
+      expect(run.exitCode).toBe(0);
+      expect(run.parsed.tests).toEqual([{ id: 'test_add.AddTest.test_adds', status: 'passed', location: 'assertions/test_add.py:7' }]);
+      expect(run.parsed.problems).toEqual([]);
+      expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'passed' });
+    } finally {
+      await removeCopy(copy);
+    }
+  });
+
+  it('is not fooled by a TestResult.addFailure that reports a success; unittest\'s own tallies are', async () => {
+    const { copy, run } = await runSabotage('results');
+    try {
+      expect(run.parsed.tests).toEqual([
+        { id: 'test_add.AddTest.test_adds', status: 'failed', failure_kind: 'assertion', message: 'AssertionError: 0 != 4', location: 'results/test_add.py:7' }
+      ]);
+      expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
+      // The claim no longer reconciles with the tests read: the lead's reconciliation catches it.
+      expect(run.parsed.claimed).toEqual({ passed: 1, failed: 0, errored: 0, skipped: 0 });
+    } finally {
+      await removeCopy(copy);
+    }
+  });
+
+  it('loses the canaries (and every result) when code under test calls os._exit(0) at import', async () => {
+    const { copy, run } = await runSabotage('exits');
+    try {
+      expect(run.exitCode).toBe(0);
+      expect(run.parsed).toEqual({
+        tests: [],
+        problems: [`${UNITTEST_RESULTS_FILE} is missing: the unittest harness wrote no results`],
+        canary: { pass: 'missing', fail: 'missing' }
+      });
+    } finally {
+      await removeCopy(copy);
+    }
+  });
+
+  it('keeps the canaries when a module raises SystemExit at import: unittest reports a load failure', async () => {
+    const { copy, run } = await runSabotage('leaves');
+    try {
+      expect(run.exitCode).toBe(1);
+      expect(run.parsed.tests).toEqual([
+        { id: 'test_leave', status: 'errored', failure_kind: 'collection_error', message: 'SystemExit: 0', location: 'leave.py:4' }
+      ]);
+      expect(run.parsed.problems).toEqual([]);
+      expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
+    } finally {
+      await removeCopy(copy);
     }
   });
 });
@@ -181,27 +264,49 @@ describe('unittest adapter regression run (the repository suite)', () => {
   it('discovers the repository suite from its root, never the staged harness or external tests', async () => {
     const copy = await stageCopy(unittestAdapter, 'python-project', { from: 'python-reproduction', files: REPRODUCTION, placement: ROOT });
     try {
-      const run = await runAdapter(unittestAdapter, copy);
-      expect(run.exitCode).toBe(0);
+      const files = unittestAdapter.suiteFiles(await listFiles(copy));
+      expect(files).toEqual(['tests/test_calculator.py']);
+      const run = await runAdapter(unittestAdapter, copy, { files, suite: true, testRoots: [] });
+      // The must-fail canary alone makes an honest run exit 1.
+      expect(run.exitCode).toBe(1);
       expect(run.parsed).toEqual({
         tests: [
           { id: 'tests.test_calculator.DivideTest.test_divides', status: 'passed', location: 'tests/test_calculator.py:7' },
           { id: 'tests.test_calculator.DivideTest.test_mean', status: 'passed', location: 'tests/test_calculator.py:10' }
         ],
         claimed: { passed: 2, failed: 0, errored: 0, skipped: 0 },
-        problems: []
+        problems: [],
+        canary: { pass: 'passed', fail: 'failed' }
       });
     } finally {
       await removeCopy(copy);
     }
   });
 
-  it('exits non-zero when no test ran, and says so consistently', async () => {
+  it.each(['0', 'f'])('runs the canaries in the order canary.ts gives for a nonce ending in %s', async (digit) => {
+    const copy = await stageCopy(unittestAdapter, 'python-project');
+    try {
+      const canary = { nonce: `${freshCanary().nonce.slice(0, -1)}${digit}` };
+      const run = await runAdapter(unittestAdapter, copy, { files: ['tests/test_calculator.py'], suite: true, testRoots: [] }, canary);
+      const ran = run.output.split('\n').filter((line) => / \.\.\. (?:ok|FAIL)$/.test(line));
+      expect(ran.map((line) => line.split(' ')[0]).slice(-2)).toEqual(canaryRunOrder(canary));
+      expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
+    } finally {
+      await removeCopy(copy);
+    }
+  });
+
+  it('runs the canaries even when discovery finds no test', async () => {
     const copy = await stageCopy(unittestAdapter, 'python-project', { from: 'python-reproduction', files: ['helpers.py'], placement: ROOT });
     try {
-      const run = await runAdapter(unittestAdapter, copy, { files: [`${ROOT}/test_none.py`], testRoot: ROOT });
-      expect(run.exitCode).toBe(5);
-      expect(run.parsed).toEqual({ tests: [], claimed: { passed: 0, failed: 0, errored: 0, skipped: 0 }, problems: [] });
+      const run = await runAdapter(unittestAdapter, copy, { files: [`${ROOT}/test_none.py`], suite: false, testRoots: [ROOT] });
+      expect(run.exitCode).toBe(1);
+      expect(run.parsed).toEqual({
+        tests: [],
+        claimed: { passed: 0, failed: 0, errored: 0, skipped: 0 },
+        problems: [],
+        canary: { pass: 'passed', fail: 'failed' }
+      });
     } finally {
       await removeCopy(copy);
     }
@@ -210,6 +315,7 @@ describe('unittest adapter regression run (the repository suite)', () => {
 
 describe('unittest command', () => {
   const view = { workdir: '/patchproof/repo', resultsDir: '/patchproof/results' };
+  const canary = { nonce: '0123456789abcdeffedcba9876543210' };
   const env = {
     PYTHONDONTWRITEBYTECODE: '1',
     PYTHONHASHSEED: '0',
@@ -218,45 +324,46 @@ describe('unittest command', () => {
     TZ: 'UTC',
     LANG: 'C.UTF-8'
   };
-  const base = ['python3', '-B', `/patchproof/repo/${HARNESS_DIR}/${UNITTEST_HARNESS_FILE}`, '--repo', '/patchproof/repo', '--results', `/patchproof/results/${UNITTEST_RESULTS_FILE}`];
+  const base = [
+    'python3',
+    '-B',
+    `/patchproof/repo/${HARNESS_DIR}/${UNITTEST_HARNESS_FILE}`,
+    '--repo',
+    '/patchproof/repo',
+    '--results',
+    `/patchproof/results/${UNITTEST_RESULTS_FILE}`,
+    '--canary',
+    canary.nonce
+  ];
 
-  it('discovers the repository suite from the root when no files are given', () => {
-    expect(unittestAdapter.command({ view })).toEqual({ argv: base, env });
+  it('discovers the repository suite from the root, whatever files it is told about', () => {
+    expect(unittestAdapter.command({ view, files: ['tests/test_a.py'], suite: true, testRoots: [], canary })).toEqual({ argv: base, env, stage: {} });
   });
 
   it('discovers staged tests from their folder', () => {
-    expect(unittestAdapter.command({ view, files: [`${ROOT}/test_a.py`], testRoot: ROOT })).toEqual({
+    expect(unittestAdapter.command({ view, files: [`${ROOT}/test_a.py`], suite: false, testRoots: [ROOT], canary })).toEqual({
       argv: [...base, '--start', `/patchproof/repo/${ROOT}`, '--top', `/patchproof/repo/${ROOT}`],
-      env
+      env,
+      stage: {}
     });
   });
 
-  it('refuses files discovery would silently leave out, and a missing or escaping folder', () => {
-    expect(() => unittestAdapter.command({ view, files: [`${ROOT}/check_a.py`], testRoot: ROOT })).toThrow(
-      `unittest discovers test*.py modules only; would not run: ${ROOT}/check_a.py`
+  it('refuses files discovery would silently leave out, a missing or escaping folder, no files, a bad nonce', () => {
+    const external = { view, suite: false, testRoots: [ROOT], canary };
+    expect(() => unittestAdapter.command({ ...external, files: [`${ROOT}/check_a.py`] })).toThrow(
+      `unittest discovers test*.py modules under '${ROOT}' only; would not run: ${ROOT}/check_a.py`
     );
-    expect(() => unittestAdapter.command({ view, files: [`${ROOT}/test_a.py`] })).toThrow(ConfigurationError);
-    expect(() => unittestAdapter.command({ view, files: ['test_a.py'], testRoot: '../elsewhere' })).toThrow(ConfigurationError);
-    expect(() => unittestAdapter.command({ view, files: [], testRoot: ROOT })).toThrow(ConfigurationError);
+    expect(() => unittestAdapter.command({ ...external, files: ['elsewhere/test_a.py'] })).toThrow(ConfigurationError);
+    expect(() => unittestAdapter.command({ ...external, files: [`${ROOT}/test_a.py`], testRoots: [] })).toThrow(ConfigurationError);
+    expect(() => unittestAdapter.command({ ...external, files: ['test_a.py'], testRoots: ['../elsewhere'] })).toThrow(ConfigurationError);
+    expect(() => unittestAdapter.command({ ...external, files: [] })).toThrow(ConfigurationError);
+    expect(() => unittestAdapter.command({ ...external, suite: true, files: [] })).toThrow(ConfigurationError);
+    expect(() => unittestAdapter.command({ ...external, files: [`${ROOT}/test_a.py`], canary: { nonce: 'no' } })).toThrow(ConfigurationError);
   });
 
-  it('stages a harness whose name discovery does not match', () => {
+  it('stages a harness whose name discovery does not match, and names canaries by the plan', () => {
     expect(Object.keys(unittestAdapter.harness)).toEqual([UNITTEST_HARNESS_FILE]);
     expect(isUnittestFile(UNITTEST_HARNESS_FILE)).toBe(false);
-  });
-});
-
-describe('isUnittestFile', () => {
-  it.each([
-    ['test_calc.py', true],
-    ['tests/test_calc.py', true],
-    ['test.py', true],
-    ['testCalc.py', true],
-    ['test-calc.py', false],
-    ['calc_test.py', false],
-    ['test_calc.txt', false],
-    ['helpers.py', false]
-  ])('%s → %s', (file, expected) => {
-    expect(isUnittestFile(file)).toBe(expected);
+    expect(unittestCanaryIds(canary)).toEqual({ pass: 'patchproof.Checks.c0123456789abcdef', fail: 'patchproof.Checks.cfedcba9876543210' });
   });
 });

@@ -4,11 +4,21 @@ import { ConfigurationError } from '../../src/errors.js';
 const validateArgs = ['validate', '--repo', 'r', '--proposal', 'p', '--approval', 'a', '--reproduction', 'rep', '--hidden', 'h', '--adapter', 'node-test', '--runner', 'local', '--out', 'o'];
 
 describe('readSettings', () => {
-  it('reads validate with documented defaults', () => {
+  it('reads validate with the folder shortcut; limits stay the witness pack\'s unless given', () => {
     expect(readSettings(validateArgs)).toEqual({
-      command: 'validate', repo: 'r', proposal: 'p', approval: 'a', reproduction: 'rep', hidden: 'h', adapter: 'node-test', runner: 'local', out: 'o',
-      timeoutMs: 300_000, outputLimitBytes: 4 * 1024 * 1024, concurrency: 2, maxDiffBytes: 1024 * 1024, maxDiffFiles: 200
+      command: 'validate', repo: 'r', proposal: 'p', approval: 'a', runner: 'local', out: 'o', concurrency: 2,
+      witness: { kind: 'folders', reproduction: 'rep', hidden: 'h', adapter: 'node-test' }
     });
+    expect(readSettings([...validateArgs, '--timeout', '30', '--max-diff-files', '5'])).toMatchObject({ timeoutMs: 30_000, maxDiffFiles: 5 });
+  });
+  it('reads validate with a witness pack and its digest', () => {
+    const args = ['validate', '--repo', 'r', '--proposal', 'p', '--approval', 'a', '--witness', 'pack.tar.gz', '--witness-digest', `sha256:${'a'.repeat(64)}`, '--runner', 'local', '--out', 'o'];
+    expect(readSettings(args)).toMatchObject({ witness: { kind: 'pack', source: 'pack.tar.gz', digest: `sha256:${'a'.repeat(64)}` } });
+  });
+  it('reads the witness commands', () => {
+    expect(readSettings(['witness', 'init', 'd', '--adapter', 'unittest'])).toEqual({ command: 'witness-init', dir: 'd', adapter: 'unittest' });
+    expect(readSettings(['witness', 'digest', 'd'])).toEqual({ command: 'witness-digest', dir: 'd' });
+    expect(readSettings(['witness', 'pack', 'd', '--out', 'x.tar.gz'])).toEqual({ command: 'witness-pack', dir: 'd', out: 'x.tar.gz' });
   });
   it('returns help for no command', () => {
     expect(readSettings([])).toBe('help');
@@ -26,7 +36,13 @@ describe('readSettings', () => {
     [validateArgs.map((a) => (a === 'local' ? 'docker' : a)), /--image is required with --runner docker/],
     [[...validateArgs, '--image', 'x'], /--image is only for --runner docker/],
     [['verify-receipt'], /exactly one receipt file/],
-    [['approve', '--proposal', 'p', '--proposal-hash', 'h', '--approved-by', 'a', '--out', 'o'], /--run-id is required/]
+    [['approve', '--proposal', 'p', '--proposal-hash', 'h', '--approved-by', 'a', '--out', 'o'], /--run-id is required/],
+    [[...validateArgs, '--witness', 'w'], /either --witness with --witness-digest, or --reproduction with --hidden, not both/],
+    [validateArgs.filter((a, i) => !['--reproduction', 'rep', '--hidden', 'h'].includes(a) || i < 0), /--witness is required/],
+    [['validate', '--witness', 'w', '--repo', 'r', '--proposal', 'p', '--approval', 'a'], /--witness-digest is required/],
+    [['witness', 'frob'], /unknown witness command 'frob'/],
+    [['witness', 'init', 'd'], /--adapter is required/],
+    [['witness', 'pack', 'd'], /--out is required/]
   ])('refuses %j with one clear line', (argv, message) => {
     let caught: unknown;
     try {

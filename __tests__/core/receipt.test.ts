@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { fail, passingRuns, receiptFrom, run } from '../helpers/evidence.js';
+import { fail, pass, passingRuns, receiptFrom, run } from '../helpers/evidence.js';
 import { sealReceipt, serializeReceipt, verifyReceiptText } from '../../src/core/receipt.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
 
@@ -19,7 +19,7 @@ describe('verify-receipt', () => {
 
   it('accepts failed and inconclusive receipts that follow from their phases', () => {
     const runs = passingRuns();
-    runs.hidden = run('hidden', [fail('hidden > x')]);
+    runs.hidden = [run('hidden', [fail('hidden > x')])];
     expect(verifyReceiptText(serializeReceipt(receiptFrom(runs)))).toMatchObject({ integrity_valid: true, verdict: 'failed', proof_grade: false });
     expect(verifyReceiptText(serializeReceipt(receiptFrom(passingRuns(), { unchanged: false })))).toMatchObject({ integrity_valid: true, verdict: 'inconclusive' });
   });
@@ -46,7 +46,7 @@ describe('verify-receipt', () => {
 
   it('refuses a resealed receipt claiming passed with a failing phase', () => {
     const runs = passingRuns();
-    runs.hidden = run('hidden', [fail('hidden > x')]);
+    runs.hidden = [run('hidden', [fail('hidden > x')])];
     const forged = reseal(receiptFrom(runs), (b) => {
       b.verdict = 'passed';
       b.reasons = [];
@@ -58,7 +58,7 @@ describe('verify-receipt', () => {
 
   it('refuses a phase marked passed whose tests did not pass', () => {
     const runs = passingRuns();
-    runs.hidden = run('hidden', [fail('hidden > x')]);
+    runs.hidden = [run('hidden', [fail('hidden > x')])];
     const forged = reseal(receiptFrom(runs), (b) => {
       const hidden = b.phases[3]!;
       hidden.status = 'passed';
@@ -104,3 +104,59 @@ describe('verify-receipt', () => {
     );
   });
 });
+
+describe('verify-receipt, witness and surface rules', () => {
+  const finding = { path: 'test/a.test.js', change: 'modify' as const, categories: ['test' as const], skip_markers: [] };
+
+  it('accepts a receipt failed for tampering, and one where the pack relaxed the rule', () => {
+    const tampered = receiptFrom(passingRuns(), { findings: [finding] });
+    expect(tampered).toMatchObject({ verdict: 'failed', reasons: ['grader_tampered'] });
+    expect(verifyReceiptText(serializeReceipt(tampered)).integrity_valid).toBe(true);
+    const relaxed = receiptFrom(passingRuns(), { findings: [finding], allow: ['test_edits'] });
+    expect(relaxed).toMatchObject({ verdict: 'passed', surface: { relaxed: ['test_edits'] } });
+    expect(verifyReceiptText(serializeReceipt(relaxed)).integrity_valid).toBe(true);
+  });
+
+  it('refuses a resealed receipt that drops the tamper reason', () => {
+    const forged = reseal(receiptFrom(passingRuns(), { findings: [finding] }), (b) => {
+      b.surface.reasons = [];
+      b.reasons = [];
+      b.verdict = 'passed';
+      b.proof_grade = true;
+    });
+    expect(verifyReceiptText(forged).errors.join(' ')).toMatch(/surface reasons or relaxations do not follow/);
+  });
+
+  it('refuses a phase marked passed whose canary misbehaved', () => {
+    const forged = reseal(good(), (b) => {
+      b.phases[3]!.runs[0]!.canary.fail = 'passed';
+    });
+    expect(verifyReceiptText(forged).errors.join(' ')).toMatch(/grader canaries did not behave/);
+  });
+
+  it('refuses fewer reproduction runs than the pack asks for', () => {
+    const forged = reseal(good(), (b) => {
+      b.phases[0]!.runs.pop();
+    });
+    expect(verifyReceiptText(forged).errors.join(' ')).toMatch(/1 runs, the pack asks for 2/);
+  });
+
+  it('refuses a regression phase marked passed while a PASS_TO_PASS test failed', () => {
+    const runs = passingRuns();
+    runs.regression_after = [run('regression_after', [fail('suite > a'), pass('suite > b'), fail('suite > flaky-at-base')])];
+    const forged = reseal(receiptFrom(runs), (b) => {
+      const regression = b.phases[2]!;
+      regression.status = 'passed';
+      regression.reasons = [];
+      regression.regressions = [];
+      b.verdict = 'passed';
+      b.reasons = [];
+      b.proof_grade = true;
+    });
+    expect(verifyReceiptText(forged).errors.join(' ')).toMatch(/PASS_TO_PASS test that did not pass/);
+  });
+});
+
+function good(): Receipt {
+  return receiptFrom(passingRuns());
+}

@@ -21,7 +21,7 @@ describe('report rendering', () => {
 
   it('shows failing phases with their reasons, in both languages', () => {
     const runs = passingRuns();
-    runs.hidden = run('hidden', [fail('hidden > handles 1.5ms')]);
+    runs.hidden = [run('hidden', [fail('hidden > handles 1.5ms')])];
     const receipt = receiptFrom(runs);
     expect(renderPhaseTable(receipt, true)).toMatch(/\[FAIL\] +hidden tests pass +\(1 test\)  hidden_failed/);
     const report = renderReport(receipt);
@@ -33,7 +33,7 @@ describe('report rendering', () => {
 
   it('lists regressions and baseline failures without blaming the patch for the latter', () => {
     const runs = passingRuns();
-    runs.regression_after = run('regression_after', [pass('suite > a'), fail('suite > b'), fail('suite > flaky-at-base')]);
+    runs.regression_after = [run('regression_after', [pass('suite > a'), fail('suite > b'), fail('suite > flaky-at-base')])];
     const report = renderReport(receiptFrom(runs));
     expect(report).toContain('退化 / regressions: `suite > b`');
     expect(report).toContain('failing at baseline (not blamed on the patch): 1');
@@ -41,9 +41,21 @@ describe('report rendering', () => {
 
   it('caps the tests listed per phase', () => {
     const runs = passingRuns();
-    runs.hidden = run('hidden', Array.from({ length: 80 }, (_, i) => fail(`hidden > t${i}`)));
+    runs.hidden = [run('hidden', Array.from({ length: 80 }, (_, i) => fail(`hidden > t${i}`)))];
     const report = renderReport(receiptFrom(runs), { maxTestsPerPhase: 10 });
     expect(report).toContain('- … 70 more');
     expect(report.match(/`hidden > t\d+`/g)).toHaveLength(10);
+  });
+});
+
+describe('report rendering of the test surface', () => {
+  it('adds a line for the candidate touching its grader, and lists the findings in the report', () => {
+    const receipt = receiptFrom(passingRuns(), {
+      findings: [{ path: 'test/duration.test.js', change: 'modify', categories: ['test'], skip_markers: [{ line: 4, text: "test.skip('x', () => {" }] }]
+    });
+    const table = renderPhaseTable(receipt, true);
+    expect(table).toContain('[FAIL]         grader untouched (reset to the base)  (1 path: test/duration.test.js (modify))  grader_tampered, tests_skipped');
+    const report = renderReport(receipt);
+    expect(report).toContain("- `test/duration.test.js` — modify, test (skip markers: line 4: `test.skip('x', () => {`)");
   });
 });

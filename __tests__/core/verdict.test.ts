@@ -1,4 +1,4 @@
-import { fail, pass, passingRuns, run, skip } from '../helpers/evidence.js';
+import { fail, infra, pass, passingRuns, run, skip, times } from '../helpers/evidence.js';
 import { decideVerdict, judge, judgeHidden, judgeRegression, judgeReproductionAfter, judgeReproductionBefore, runAnomalies } from '../../src/core/verdict.js';
 
 describe('runAnomalies', () => {
@@ -8,130 +8,165 @@ describe('runAnomalies', () => {
   it('flags zero tests as no_results', () => {
     expect(runAnomalies(run('hidden', []))).toEqual(['no_results']);
   });
-  it('flags an exit code of 0 with a failing test', () => {
-    expect(runAnomalies(run('hidden', [fail('a')], { exitCode: 0 }))).toEqual(['results_inconsistent']);
+  it('flags a must-fail canary that passed (a framework rewriting failures into successes)', () => {
+    expect(runAnomalies(run('hidden', [pass('a')], { canary: { pass: 'passed', fail: 'passed' } }))).toEqual(['grader_compromised']);
   });
-  it('flags a non-zero exit code when every test passed', () => {
-    expect(runAnomalies(run('hidden', [pass('a')], { exitCode: 1 }))).toEqual(['results_inconsistent']);
+  it('flags a must-pass canary that failed, and missing canaries', () => {
+    expect(runAnomalies(run('hidden', [pass('a')], { canary: { pass: 'failed', fail: 'failed' } }))).toEqual(['grader_compromised']);
+    expect(runAnomalies(run('hidden', [pass('a')], { canary: { pass: 'missing', fail: 'missing' } }))).toEqual(['grader_compromised']);
+    const { canary: _none, ...withoutCanary } = run('hidden', [pass('a')]);
+    expect(runAnomalies(withoutCanary)).toEqual(['grader_compromised']);
   });
-  it('flags a run killed by a signal (no exit code)', () => {
-    expect(runAnomalies(run('hidden', [pass('a')], { exitCode: null }))).toEqual(['results_inconsistent']);
+  it('flags an exit code of 0: the must-fail canary makes every honest run exit non-zero', () => {
+    expect(runAnomalies(run('hidden', [pass('a')], { exitCode: 0 }))).toEqual(['grader_compromised']);
+  });
+  it('flags a run that ended without an exit code', () => {
+    expect(runAnomalies(run('hidden', [pass('a')], { exitCode: null }))).toEqual(['grader_compromised']);
   });
   it('flags claimed counts that disagree with the tests', () => {
     const evidence = run('hidden', [pass('a')]);
     evidence.parsed!.claimed = { passed: 2, failed: 0, errored: 0, skipped: 0 };
-    expect(runAnomalies(evidence)).toEqual(['results_inconsistent']);
+    expect(runAnomalies(evidence)).toEqual(['grader_compromised']);
   });
-  it('flags result-file problems', () => {
+  it('flags result-file problems as results_inconsistent', () => {
     const evidence = run('hidden', [pass('a')]);
     evidence.parsed!.problems.push('duplicate id a');
     expect(runAnomalies(evidence)).toEqual(['results_inconsistent']);
+  });
+  it('flags a run that stopped before any test as no_results and grader_compromised', () => {
+    expect(runAnomalies(run('hidden', [], { exitCode: 0, canary: { pass: 'missing', fail: 'missing' } }))).toEqual(['no_results', 'grader_compromised']);
   });
   it('reports timeout and output_limit without trusting partial results', () => {
     expect(runAnomalies(run('hidden', [pass('a')], { timedOut: true, exitCode: null }))).toEqual(['timeout']);
     expect(runAnomalies(run('hidden', [pass('a')], { outputTruncated: true, exitCode: null }))).toEqual(['output_limit']);
   });
   it('turns an infrastructure error into infra_error only', () => {
-    expect(runAnomalies({ label: 'hidden', exitCode: null, timedOut: false, outputTruncated: false, infraError: 'docker down' })).toEqual(['infra_error']);
+    expect(runAnomalies(infra('hidden'))).toEqual(['infra_error']);
   });
 });
 
 describe('reproduction_before', () => {
-  it('passes when every test fails with an assertion or an exception from the code under test', () => {
-    const phase = judgeReproductionBefore(run('reproduction_before', [fail('a'), fail('b', 'exception_in_code')]));
+  it('passes when every test fails with an assertion or an exception from the code under test, in every run', () => {
+    const phase = judgeReproductionBefore(times(run('reproduction_before', [fail('a'), fail('b', 'exception_in_code')]), 2));
     expect(phase).toMatchObject({ status: 'passed', reasons: [] });
   });
   it('fails with repro_passes_before when a test passes at base', () => {
-    const phase = judgeReproductionBefore(run('reproduction_before', [fail('a'), pass('b')]));
-    expect(phase).toMatchObject({ status: 'failed', reasons: ['repro_passes_before'] });
+    expect(judgeReproductionBefore([run('reproduction_before', [fail('a'), pass('b')])])).toMatchObject({ status: 'failed', reasons: ['repro_passes_before'] });
   });
-  it.each(['import_error', 'collection_error', 'setup_error', 'exception_in_test', 'timeout', 'unknown'] as const)(
-    'fails with repro_wrong_failure for a %s',
-    (kind) => {
-      const phase = judgeReproductionBefore(run('reproduction_before', [fail('a', kind)]));
-      expect(phase).toMatchObject({ status: 'failed', reasons: ['repro_wrong_failure'] });
-    }
-  );
+  it.each(['import_error', 'collection_error', 'setup_error', 'exception_in_test', 'timeout', 'unknown'] as const)('fails with repro_wrong_failure for a %s', (kind) => {
+    expect(judgeReproductionBefore([run('reproduction_before', [fail('a', kind)])])).toMatchObject({ status: 'failed', reasons: ['repro_wrong_failure'] });
+  });
   it('treats a skipped reproduction test as the wrong failure', () => {
-    expect(judgeReproductionBefore(run('reproduction_before', [fail('a'), skip('b')])).reasons).toEqual(['repro_wrong_failure']);
+    expect(judgeReproductionBefore([run('reproduction_before', [fail('a'), skip('b')])]).reasons).toEqual(['repro_wrong_failure']);
   });
   it('treats zero tests and a timeout as the wrong failure, with their own code', () => {
-    expect(judgeReproductionBefore(run('reproduction_before', [])).reasons).toEqual(['no_results', 'repro_wrong_failure']);
-    expect(judgeReproductionBefore(run('reproduction_before', [fail('a')], { timedOut: true, exitCode: null })).reasons).toEqual([
-      'repro_wrong_failure',
-      'timeout'
-    ]);
+    expect(judgeReproductionBefore([run('reproduction_before', [])]).reasons).toEqual(['no_results', 'repro_wrong_failure']);
+    expect(judgeReproductionBefore([run('reproduction_before', [fail('a')], { timedOut: true, exitCode: null })]).reasons).toEqual(['repro_wrong_failure', 'timeout']);
+  });
+  it('is flaky when repeated runs disagree', () => {
+    const phase = judgeReproductionBefore([run('reproduction_before', [fail('a')]), run('reproduction_before', [pass('a')], { attempt: 2 })]);
+    expect(phase).toMatchObject({ status: 'failed', flaky: ['a'] });
+    expect(phase.reasons).toContain('flaky');
+  });
+  it('checks only the expected failing ids when the pack lists them', () => {
+    const runs = [run('reproduction_before', [fail('target'), pass('helper')])];
+    expect(judgeReproductionBefore(runs, ['target'])).toMatchObject({ status: 'passed' });
+    expect(judgeReproductionBefore(runs, ['target', 'absent'])).toMatchObject({ status: 'failed', reasons: ['repro_wrong_failure'] });
+    expect(judgeReproductionBefore(runs, ['helper'])).toMatchObject({ status: 'failed', reasons: ['repro_passes_before'] });
   });
   it('is inconclusive on an infrastructure error', () => {
-    const phase = judgeReproductionBefore({ label: 'reproduction_before', exitCode: null, timedOut: false, outputTruncated: false, infraError: 'x' });
-    expect(phase).toMatchObject({ status: 'inconclusive', reasons: ['infra_error'] });
+    expect(judgeReproductionBefore([infra('reproduction_before')])).toMatchObject({ status: 'inconclusive', reasons: ['infra_error'] });
   });
 });
 
 describe('reproduction_after', () => {
-  const before = run('reproduction_before', [fail('a'), fail('b')]);
-  it('passes when every test passes', () => {
-    expect(judgeReproductionAfter(run('reproduction_after', [pass('a'), pass('b')]), before).status).toBe('passed');
+  const before = [run('reproduction_before', [fail('a'), fail('b')])];
+  it('passes when every test passes in every run', () => {
+    expect(judgeReproductionAfter(times(run('reproduction_after', [pass('a'), pass('b')]), 2), before).status).toBe('passed');
   });
   it('fails with not_fixed when a test still fails', () => {
-    expect(judgeReproductionAfter(run('reproduction_after', [pass('a'), fail('b')]), before)).toMatchObject({ status: 'failed', reasons: ['not_fixed'] });
+    expect(judgeReproductionAfter([run('reproduction_after', [pass('a'), fail('b')])], before)).toMatchObject({ status: 'failed', reasons: ['not_fixed'] });
+  });
+  it('is flaky, not fixed, when a test passes in one run and fails in another', () => {
+    const phase = judgeReproductionAfter([run('reproduction_after', [pass('a'), pass('b')]), run('reproduction_after', [pass('a'), fail('b')], { attempt: 2 })], before);
+    expect(phase).toMatchObject({ status: 'failed', reasons: ['flaky'], flaky: ['b'] });
   });
   it('counts a test seen before but absent after as failed', () => {
-    const phase = judgeReproductionAfter(run('reproduction_after', [pass('a')]), before);
+    const phase = judgeReproductionAfter([run('reproduction_after', [pass('a')])], before);
     expect(phase).toMatchObject({ status: 'failed', reasons: ['not_fixed'], missing: ['b'] });
     expect(phase.tests.failed).toBe(1);
   });
   it('fails a skipped test', () => {
-    expect(judgeReproductionAfter(run('reproduction_after', [pass('a'), skip('b')]), before).reasons).toEqual(['not_fixed']);
+    expect(judgeReproductionAfter([run('reproduction_after', [pass('a'), skip('b')])], before).reasons).toEqual(['not_fixed']);
   });
-  it('fails closed on timeout, output limit and no results', () => {
-    expect(judgeReproductionAfter(run('reproduction_after', [], {}), before)).toMatchObject({ status: 'failed', reasons: ['no_results'] });
-    expect(judgeReproductionAfter(run('reproduction_after', [pass('a'), pass('b')], { timedOut: true, exitCode: null }), before).reasons).toEqual(['timeout']);
-    expect(judgeReproductionAfter(run('reproduction_after', [pass('a'), pass('b')], { outputTruncated: true }), before).reasons).toEqual(['output_limit']);
+  it('fails closed on timeout, output limit, no results and a compromised grader', () => {
+    expect(judgeReproductionAfter([run('reproduction_after', [])], before).reasons).toEqual(['no_results']);
+    expect(judgeReproductionAfter([run('reproduction_after', [pass('a'), pass('b')], { timedOut: true, exitCode: null })], before).reasons).toEqual(['timeout']);
+    expect(judgeReproductionAfter([run('reproduction_after', [pass('a'), pass('b')], { outputTruncated: true })], before).reasons).toEqual(['output_limit']);
+    expect(judgeReproductionAfter([run('reproduction_after', [pass('a'), pass('b')], { canary: { pass: 'passed', fail: 'passed' } })], before)).toMatchObject({
+      status: 'failed',
+      reasons: ['grader_compromised']
+    });
   });
 });
 
 describe('regression', () => {
   it('passes when every PASS_TO_PASS test still passes, reporting baseline failures', () => {
-    const phase = judgeRegression(run('regression_before', [pass('a'), fail('old')]), run('regression_after', [pass('a'), fail('old')]));
+    const phase = judgeRegression(run('regression_before', [pass('a'), fail('old')]), [run('regression_after', [pass('a'), fail('old')])]);
     expect(phase).toMatchObject({ status: 'passed', pass_to_pass: 1, preexisting_failures: ['old'], regressions: [] });
   });
-  it('fails with regression when a PASS_TO_PASS test fails after', () => {
-    const phase = judgeRegression(run('regression_before', [pass('a'), pass('b')]), run('regression_after', [pass('a'), fail('b')]));
+  it('fails with regression when a PASS_TO_PASS test fails after, in every retry', () => {
+    const phase = judgeRegression(run('regression_before', [pass('a'), pass('b')]), [
+      run('regression_after', [pass('a'), fail('b')]),
+      run('regression_after', [pass('a'), fail('b')], { attempt: 2 })
+    ]);
     expect(phase).toMatchObject({ status: 'failed', reasons: ['regression'], regressions: ['b'] });
   });
-  it('counts a PASS_TO_PASS test absent after as a regression', () => {
-    const phase = judgeRegression(run('regression_before', [pass('a'), pass('b')]), run('regression_after', [pass('a')]));
-    expect(phase).toMatchObject({ status: 'failed', regressions: ['b'], missing: ['b'] });
+  it('reports a PASS_TO_PASS test that passes when re-run as flaky, not as a regression', () => {
+    const phase = judgeRegression(run('regression_before', [pass('a'), pass('b')]), [
+      run('regression_after', [pass('a'), fail('b')]),
+      run('regression_after', [pass('a'), pass('b')], { attempt: 2 })
+    ]);
+    expect(phase).toMatchObject({ status: 'passed', reasons: [], flaky: ['b'], regressions: [] });
   });
-  it('counts a PASS_TO_PASS test skipped after as a regression', () => {
-    expect(judgeRegression(run('regression_before', [pass('a')]), run('regression_after', [skip('a')])).regressions).toEqual(['a']);
+  it('calls a PASS_TO_PASS test absent after tests_removed', () => {
+    const phase = judgeRegression(run('regression_before', [pass('a'), pass('b')]), [run('regression_after', [pass('a')])]);
+    expect(phase).toMatchObject({ status: 'failed', reasons: ['tests_removed'], regressions: ['b'], missing: ['b'] });
   });
-  it('does not blame new failing tests the candidate added', () => {
-    expect(judgeRegression(run('regression_before', [pass('a')]), run('regression_after', [pass('a'), fail('new')])).status).toBe('passed');
-  });
-  it('is inconclusive when the baseline has no results', () => {
-    expect(judgeRegression(run('regression_before', []), run('regression_after', [pass('a')]))).toMatchObject({
-      status: 'inconclusive',
-      reasons: ['no_results']
+  it('calls a PASS_TO_PASS test skipped after tests_skipped', () => {
+    expect(judgeRegression(run('regression_before', [pass('a')]), [run('regression_after', [skip('a')])])).toMatchObject({
+      status: 'failed',
+      reasons: ['tests_skipped'],
+      newly_skipped: ['a']
     });
   });
-  it('fails when the patched suite times out', () => {
-    expect(judgeRegression(run('regression_before', [pass('a')]), run('regression_after', [], { timedOut: true, exitCode: null }))).toMatchObject({
+  it('does not blame new failing tests the candidate added', () => {
+    expect(judgeRegression(run('regression_before', [pass('a')]), [run('regression_after', [pass('a'), fail('new')])]).status).toBe('passed');
+  });
+  it('is inconclusive when the baseline has no results or an infrastructure error', () => {
+    expect(judgeRegression(run('regression_before', []), [run('regression_after', [pass('a')])])).toMatchObject({ status: 'inconclusive', reasons: ['no_results'] });
+    expect(judgeRegression(infra('regression_before'), [run('regression_after', [pass('a')])])).toMatchObject({ status: 'inconclusive', reasons: ['infra_error'] });
+  });
+  it('fails when the patched suite times out or its canary misbehaves', () => {
+    expect(judgeRegression(run('regression_before', [pass('a')]), [run('regression_after', [], { timedOut: true, exitCode: null })])).toMatchObject({
       status: 'failed',
       reasons: ['timeout']
     });
+    expect(judgeRegression(run('regression_before', [pass('a')]), [run('regression_after', [pass('a')], { canary: { pass: 'passed', fail: 'missing' } })]).reasons).toEqual([
+      'grader_compromised'
+    ]);
   });
 });
 
 describe('hidden', () => {
-  it('passes only when every hidden test passes', () => {
-    expect(judgeHidden(run('hidden', [pass('a'), pass('b')])).status).toBe('passed');
-    expect(judgeHidden(run('hidden', [pass('a'), fail('b')]))).toMatchObject({ status: 'failed', reasons: ['hidden_failed'] });
-    expect(judgeHidden(run('hidden', [pass('a'), skip('b')])).reasons).toEqual(['hidden_failed']);
+  it('passes only when every hidden test passes in every run', () => {
+    expect(judgeHidden([run('hidden', [pass('a'), pass('b')])]).status).toBe('passed');
+    expect(judgeHidden([run('hidden', [pass('a'), fail('b')])])).toMatchObject({ status: 'failed', reasons: ['hidden_failed'] });
+    expect(judgeHidden([run('hidden', [pass('a'), skip('b')])]).reasons).toEqual(['hidden_failed']);
+    expect(judgeHidden([run('hidden', [pass('a')]), run('hidden', [fail('a')], { attempt: 2 })]).reasons).toEqual(['flaky']);
   });
   it('fails closed with no tests', () => {
-    expect(judgeHidden(run('hidden', []))).toMatchObject({ status: 'failed', reasons: ['no_results'] });
+    expect(judgeHidden([run('hidden', [])])).toMatchObject({ status: 'failed', reasons: ['no_results'] });
   });
 });
 
@@ -144,18 +179,21 @@ describe('verdict', () => {
   });
   it('fails when one phase fails, listing its reason', () => {
     const runs = passingRuns();
-    runs.hidden = run('hidden', [fail('hidden > x')]);
+    runs.hidden = [run('hidden', [fail('hidden > x')])];
     expect(judge(runs, true)).toMatchObject({ verdict: 'failed', reasons: ['hidden_failed'] });
+  });
+  it('fails on test-surface reasons even when every phase passed', () => {
+    expect(judge(passingRuns(), true, { surfaceReasons: ['grader_tampered'] })).toMatchObject({ verdict: 'failed', reasons: ['grader_tampered'] });
   });
   it('is inconclusive, never passed, on an infrastructure error', () => {
     const runs = passingRuns();
-    runs.regression_after = { label: 'regression_after', exitCode: null, timedOut: false, outputTruncated: false, infraError: 'docker down' };
+    runs.regression_after = [infra('regression_after')];
     expect(judge(runs, true)).toMatchObject({ verdict: 'inconclusive', reasons: ['infra_error'] });
   });
   it('keeps a real failure failed even with an infrastructure error elsewhere', () => {
     const runs = passingRuns();
-    runs.hidden = { label: 'hidden', exitCode: null, timedOut: false, outputTruncated: false, infraError: 'x' };
-    runs.reproduction_after = run('reproduction_after', [fail('repro > parses 1h30m')]);
+    runs.hidden = [infra('hidden')];
+    runs.reproduction_after = [run('reproduction_after', [fail('repro > parses 1h30m')])];
     expect(judge(runs, true)).toMatchObject({ verdict: 'failed', reasons: ['infra_error', 'not_fixed'] });
   });
   it('is never passed with fewer than four phases', () => {

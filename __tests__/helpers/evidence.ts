@@ -1,13 +1,14 @@
 import type { TestCaseResult } from '../../src/core/test-results.js';
 import { countTests } from '../../src/core/test-results.js';
-import { judge, type RunEvidence, type RunLabel } from '../../src/core/verdict.js';
-import { sealReceipt } from '../../src/core/receipt.js';
+import { judge, type RunEvidence, type RunLabel, type RunsByLabel } from '../../src/core/verdict.js';
+import { allowancesOf, sealReceipt } from '../../src/core/receipt.js';
+import { surfaceReasons, type SurfaceAllowances, type SurfaceFinding } from '../../src/core/surface.js';
 import type { Receipt, RunRecord } from '../../src/core/receipt-schema.js';
 
 /** Builders for judge and receipt tests: evidence as the orchestrator would hand it over. */
 
 export const pass = (id: string): TestCaseResult => ({ id, status: 'passed' });
-export const fail = (id: string, kind: TestCaseResult['failure_kind'] = 'assertion'): TestCaseResult => ({
+export const fail = (id: string, kind: NonNullable<TestCaseResult['failure_kind']> = 'assertion'): TestCaseResult => ({
   id,
   status: kind === 'assertion' ? 'failed' : 'errored',
   failure_kind: kind,
@@ -15,27 +16,38 @@ export const fail = (id: string, kind: TestCaseResult['failure_kind'] = 'asserti
 });
 export const skip = (id: string): TestCaseResult => ({ id, status: 'skipped', skip_reason: 'skip' });
 
-/** A clean run whose exit code agrees with its tests. */
+/** A clean run: its canaries behaved, so it exits non-zero (the must-fail canary always fails). */
 export function run(label: RunLabel, tests: TestCaseResult[], overrides: Partial<RunEvidence> = {}): RunEvidence {
-  const counts = countTests(tests);
   return {
     label,
-    exitCode: counts.failed + counts.errored > 0 ? 1 : 0,
+    attempt: 1,
+    exitCode: 1,
     timedOut: false,
     outputTruncated: false,
     parsed: { tests, problems: [] },
+    canary: { pass: 'passed', fail: 'failed' },
     ...overrides
   };
 }
 
-/** The five runs of a validation that passes. */
-export function passingRuns(): Record<RunLabel, RunEvidence> {
+/** An infrastructure failure of one run. */
+export function infra(label: RunLabel, message = 'docker down'): RunEvidence {
+  return { label, attempt: 1, exitCode: null, timedOut: false, outputTruncated: false, infraError: message };
+}
+
+/** Repeat a run `times` times with attempts numbered from 1. */
+export function times(evidence: RunEvidence, count: number): RunEvidence[] {
+  return Array.from({ length: count }, (_, i) => ({ ...evidence, attempt: i + 1 }));
+}
+
+/** The runs of a validation that passes (reproduction twice, as the default pack asks). */
+export function passingRuns(): RunsByLabel {
   return {
-    reproduction_before: run('reproduction_before', [fail('repro > parses 1h30m')]),
-    reproduction_after: run('reproduction_after', [pass('repro > parses 1h30m')]),
-    regression_before: run('regression_before', [pass('suite > a'), pass('suite > b'), fail('suite > flaky-at-base')]),
-    regression_after: run('regression_after', [pass('suite > a'), pass('suite > b'), fail('suite > flaky-at-base')]),
-    hidden: run('hidden', [pass('hidden > x'), pass('hidden > y')])
+    reproduction_before: times(run('reproduction_before', [fail('repro > parses 1h30m')]), 2),
+    reproduction_after: times(run('reproduction_after', [pass('repro > parses 1h30m')]), 2),
+    regression_before: [run('regression_before', [pass('suite > a'), pass('suite > b'), fail('suite > flaky-at-base')])],
+    regression_after: [run('regression_after', [pass('suite > a'), pass('suite > b'), fail('suite > flaky-at-base')])],
+    hidden: [run('hidden', [pass('hidden > x'), pass('hidden > y')])]
   };
 }
 
@@ -44,6 +56,7 @@ const SNAP = `sha256:${'a'.repeat(64)}`;
 function record(evidence: RunEvidence): RunRecord {
   return {
     label: evidence.label,
+    attempt: evidence.attempt,
     argv: ['node', '--test'],
     exit_code: evidence.exitCode,
     signal: null,
@@ -53,21 +66,33 @@ function record(evidence: RunEvidence): RunRecord {
     output_sha256: 'b'.repeat(64),
     duration_ms: 5,
     problems: evidence.parsed?.problems ?? [],
+    canary: { nonce: 'f'.repeat(32), ...(evidence.canary ?? { pass: 'missing', fail: 'missing' }) },
     ...(evidence.infraError !== undefined ? { infra_error: evidence.infraError } : {})
   };
 }
 
+export interface ReceiptOptions {
+  isolated?: boolean;
+  unchanged?: boolean;
+  findings?: SurfaceFinding[];
+  allow?: (keyof SurfaceAllowances)[];
+}
+
 /** A sealed receipt built through the real judge, as validate() builds it. */
-export function receiptFrom(runs: Record<RunLabel, RunEvidence>, options: { isolated?: boolean; unchanged?: boolean } = {}): Receipt {
+export function receiptFrom(runs: RunsByLabel, options: ReceiptOptions = {}): Receipt {
   const isolated = options.isolated ?? true;
   const unchanged = options.unchanged ?? true;
-  const judgement = judge(runs, unchanged);
+  const findings = options.findings ?? [];
+  const allow = options.allow ?? [];
+  const surface = surfaceReasons(findings, allowancesOf(allow));
+  const judgement = judge(runs, unchanged, { surfaceReasons: surface.reasons });
   const runsOf: Record<string, RunRecord[]> = {
-    reproduction_before: [record(runs.reproduction_before)],
-    reproduction_after: [record(runs.reproduction_after)],
-    regression: [record(runs.regression_before), record(runs.regression_after)],
-    hidden: [record(runs.hidden)]
+    reproduction_before: runs.reproduction_before.map(record),
+    reproduction_after: runs.reproduction_after.map(record),
+    regression: [...runs.regression_before, ...runs.regression_after].map(record),
+    hidden: runs.hidden.map(record)
   };
+  const ids = (label: keyof RunsByLabel): string[] => (runs[label][0]?.parsed?.tests ?? []).map((t) => t.id).sort();
   return sealReceipt({
     schema: 'patchproof.receipt/v1',
     tool_version: '0.1.0',
@@ -84,8 +109,27 @@ export function receiptFrom(runs: Record<RunLabel, RunEvidence>, options: { isol
       diff_digest: SNAP,
       base_snapshot: SNAP,
       patched_snapshot: SNAP,
-      reproduction_digest: SNAP,
-      hidden_digest: SNAP
+      witness_digest: SNAP
+    },
+    witness: {
+      source: { kind: 'dir', location: 'witness-packs/js-duration' },
+      adapter: 'node-test',
+      reproduction_repeat: runs.reproduction_before.length,
+      hidden_repeat: runs.hidden.length,
+      regression_retries: 1,
+      protected: [],
+      allow
+    },
+    surface: { findings, reasons: surface.reasons, relaxed: surface.relaxed, restored: [], removed: [] },
+    inventory: {
+      suite_files: { base: ['test/a.test.js'], patched: ['test/a.test.js'] },
+      test_ids: {
+        reproduction_before: ids('reproduction_before'),
+        reproduction_after: ids('reproduction_after'),
+        regression_before: ids('regression_before'),
+        regression_after: ids('regression_after'),
+        hidden: ids('hidden')
+      }
     },
     repository: { snapshot_before: SNAP, snapshot_after: unchanged ? SNAP : `sha256:${'d'.repeat(64)}`, unchanged, changed_paths: unchanged ? [] : ['src/x.js'] },
     runner: isolated ? { kind: 'docker', isolated: true, image: 'sha256:' + 'e'.repeat(64), image_id: 'sha256:' + 'e'.repeat(64), settings: ['network=none'] } : { kind: 'local', isolated: false, settings: [] },

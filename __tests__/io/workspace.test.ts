@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cloneTree, createScratch, listFiles, readResults, stageExternalTests, stageHarness, stageTree, writeChanges } from '../../src/io/workspace.js';
+import { cloneTree, createScratch, listFiles, readResults, stageExternalTests, stageFiles, stageTree, writeChanges } from '../../src/io/workspace.js';
 import type { SnapshotEntry } from '../../src/core/snapshot-record.js';
 import { VerificationError } from '../../src/errors.js';
 
@@ -81,7 +81,7 @@ describe('workspace', () => {
   });
 
   it('stages harness files and reads results, ignoring links and capping size', async () => {
-    await stageHarness(out, '.patchproof/harness', { 'r.mjs': 'export default 1;\n' });
+    await stageFiles(out, { '.patchproof/harness/r.mjs': 'export default 1;\n' });
     expect(await readFile(join(out, '.patchproof', 'harness', 'r.mjs'), 'utf8')).toBe('export default 1;\n');
     const results = join(out, 'results');
     await mkdir(results);

@@ -1,4 +1,4 @@
-import type { ParsedResults } from '../core/test-results.js';
+import type { ParsedResults, TestStatus } from '../core/test-results.js';
 import type { RunView } from '../runners/runner.js';
 
 /** The test ecosystems PatchProof knows. Later adapters add names here. */
@@ -11,21 +11,44 @@ export const RESERVED_DIR = '.patchproof';
 /** Where adapter harness files (reporters, result writers) are staged in a copy. */
 export const HARNESS_DIR = `${RESERVED_DIR}/harness`;
 
+/**
+ * Grader canaries: two generated tests with names made from a fresh random nonce, run in the same
+ * process as the tests (after the code under test was imported), one that must pass and one that
+ * must fail. Code that rewrites failures into successes turns the must-fail canary green.
+ */
+export interface CanaryPlan {
+  /** Lowercase hex, fresh per run. */
+  nonce: string;
+}
+
+/** What the canaries of a run did, as parsed from its results. */
+export interface CanaryOutcome {
+  /** Status of the must-pass canary, or 'missing' when it is absent from the results. */
+  pass: TestStatus | 'missing';
+  /** Status of the must-fail canary, or 'missing'. Only 'failed' (an assertion failure) is right. */
+  fail: TestStatus | 'missing';
+}
+
 export interface CommandRequest {
   view: RunView;
   /**
-   * Test files to run, relative to the copy's root (external tests staged under `.patchproof/`).
-   * Undefined means the repository's own suite, discovered the adapter's default way (regression).
+   * Test files to run, relative to the copy's root: the staged external tests, or for the
+   * regression suite the files `suiteFiles()` chose. Never empty.
    */
-  files?: string[];
-  /** The folder (relative to the copy root) those files were staged under, when `files` is set. */
-  testRoot?: string;
+  files: string[];
+  /** True for the repository's own suite (regression); false for staged external tests. */
+  suite: boolean;
+  /** Repository-relative folders holding the external tests of this run; empty for the suite. */
+  testRoots: string[];
+  canary: CanaryPlan;
 }
 
 export interface TestCommand {
   argv: string[];
   /** Only these variables reach the test process (besides what the runner adds: HOME, TMPDIR, PATH). */
   env: Record<string, string>;
+  /** Generated files to write into the copy before the run (repository-relative path → text). */
+  stage: Record<string, string>;
 }
 
 export interface ParseRequest {
@@ -37,6 +60,21 @@ export interface ParseRequest {
   workdir: string;
   /** Repository-relative folders holding the test files of this run (to tell test code from code under test). */
   testRoots: string[];
+  /** The canary the command was built with; its tests are taken out of `tests` into `canary`. */
+  canary: CanaryPlan;
+}
+
+/**
+ * Globs (picomatch syntax, matched against repository-relative paths) describing an ecosystem's
+ * test surface: what a candidate may not touch without it being reported.
+ */
+export interface TestSurface {
+  /** Test files. */
+  tests: readonly string[];
+  /** Test configuration: runner configs, conftest.py, package.json (scripts), CI files. */
+  config: readonly string[];
+  /** Dependency manifests and lockfiles. */
+  dependencies: readonly string[];
 }
 
 /**
@@ -49,6 +87,15 @@ export interface TestAdapter {
   readonly harness: Readonly<Record<string, string>>;
   /** File names (relative to the reproduction/hidden folders) that this adapter treats as tests. */
   isTestFile(relativePath: string): boolean;
+  /**
+   * The repository's own suite among all files of a tree (repository-relative, '/'-separated):
+   * what the runner would discover by default, never anything under RESERVED_DIR or dependencies.
+   */
+  suiteFiles(paths: readonly string[]): string[];
+  readonly surface: TestSurface;
+  /** Patterns that, on a line the candidate adds to a test file, skip, focus or expect-fail a test. */
+  readonly skipMarkers: readonly RegExp[];
   command(request: CommandRequest): TestCommand;
-  parse(request: ParseRequest): ParsedResults;
+  /** Parse a run's results; canary tests are reported in `canary`, never in `tests`. */
+  parse(request: ParseRequest): ParsedResults & { canary: CanaryOutcome };
 }

@@ -9,7 +9,13 @@
  * Subtests fold into their test (the first failure stands). Import failures of test modules
  * (unittest.loader._FailedTest) are recorded with the original exception read back from
  * unittest's message; class and module fixture errors (suite._ErrorHolder) with their fixture.
- * The JSON is written atomically at the end, with unittest's own tallies under `claimed`.
+ * With `--canary <nonce>` the harness appends, after discovery has imported every test module
+ * (and so the code under test), a generated TestCase class with the two grader canaries (see
+ * canary.ts for their names and order) to the end of the suite: one asserts 1 == 1, the other
+ * 1 == 2, both through `self.assertEqual` looked up when they run, so a replacement made at
+ * import time is the one they call.
+ * The JSON is written atomically at the end, with unittest's own tallies of the tests other than
+ * the canaries under `claimed`.
  */
 
 /** Name of the staged harness; it must not match unittest's `test*.py` discovery pattern. */
@@ -217,19 +223,39 @@ class RecordingResult(unittest.TextTestResult):
             self.settle(subtest, "failed" if issubclass(err[0], test.failureException) else "errored", err)
             self.record(test)["subtests_failed"] += 1
 
-    def native_counts(self):
-        """unittest's own tallies, folded per test (a subtest counts for its test), for reconciliation."""
+    def native_counts(self, excluded):
+        """unittest's own tallies, folded per test (a subtest counts for its test), for reconciliation.
+
+        Tests whose id() is in excluded (the canaries) are left out."""
         def key(test):
             return id(test.test_case if isinstance(test, unittest.case._SubTest) else test)
-        errored = {key(test) for test, _ in self.errors}
+        errored = {key(test) for test, _ in self.errors} - excluded
         failed = {key(test) for test, _ in self.failures} | {key(test) for test in self.unexpectedSuccesses}
-        failed -= errored
+        failed -= errored | excluded
         skipped = {key(test) for test, _ in self.skipped} | {key(test) for test, _ in self.expectedFailures}
-        skipped -= errored | failed
+        skipped -= errored | failed | excluded
         # testsRun counts started tests only (3.12 does not start tests skipped by decorator).
-        not_passed_run = len((errored | failed | skipped) & self.started.keys())
-        return {"passed": self.testsRun - not_passed_run, "failed": len(failed),
+        started = self.started.keys() - excluded
+        run = self.testsRun - len(self.started.keys() & excluded)
+        not_passed_run = len((errored | failed | skipped) & started)
+        return {"passed": run - not_passed_run, "failed": len(failed),
                 "errored": len(errored), "skipped": len(skipped)}
+
+
+def canary_tests(nonce):
+    """The two grader canaries, in the order they run (names and order as in canary.ts)."""
+    must_pass, must_fail = "c" + nonce[0:16], "c" + nonce[16:32]
+
+    def asserts_equal(self):
+        self.assertEqual(1, 1)
+
+    def asserts_unequal(self):
+        self.assertEqual(1, 2)
+
+    checks = type("Checks", (unittest.TestCase,), {
+        "__module__": "patchproof", must_pass: asserts_equal, must_fail: asserts_unequal})
+    order = [must_pass, must_fail] if int(nonce[-1], 16) % 2 == 0 else [must_fail, must_pass]
+    return [checks(name) for name in order]
 
 
 def write_results(path, payload):
@@ -247,7 +273,10 @@ def main(argv):
     parser.add_argument("--start")
     parser.add_argument("--top")
     parser.add_argument("--pattern", default="test*.py")
+    parser.add_argument("--canary")
     args = parser.parse_args(argv)
+    if args.canary is not None and not re.fullmatch(r"[0-9a-f]{32,}", args.canary):
+        parser.error("--canary takes at least 32 lowercase hex digits")
 
     repo = os.path.abspath(args.repo)
     start = os.path.abspath(args.start) if args.start else repo
@@ -268,6 +297,10 @@ def main(argv):
         payload["fatal"] = clip("discovery failed: %s: %s" % (type(error).__name__, error))
         write_results(args.results, payload)
         return 2
+    # Appended after discovery imported every test module, so the canaries run last, after any
+    # import-time change the code under test made.
+    canaries = canary_tests(args.canary) if args.canary is not None else []
+    suite.addTests(canaries)
 
     runner = unittest.TextTestRunner(stream=sys.stderr, verbosity=2, resultclass=RecordingResult)
     result = runner.run(suite)
@@ -280,7 +313,7 @@ def main(argv):
         "skipped": len(result.skipped),
         "expectedFailures": len(result.expectedFailures),
         "unexpectedSuccesses": len(result.unexpectedSuccesses),
-        "claimed": result.native_counts(),
+        "claimed": result.native_counts({id(test) for test in canaries}),
         "duration_s": round(time.monotonic() - started, 3),
     })
     write_results(args.results, payload)

@@ -1,182 +1,43 @@
 import path from 'node:path';
-import { z } from 'zod';
 import { ConfigurationError } from '../errors.js';
-import type { FailureKind, ParsedResults, TestCaseResult } from '../core/test-results.js';
 import { HARNESS_DIR } from './adapter.js';
-import type { CommandRequest, ParseRequest, TestAdapter, TestCommand } from './adapter.js';
-import { checkTestFiles, exceptionSite, messageLine, repoRelative, statusForFailure } from './node-test.js';
-import type { TestScope } from './node-test.js';
-import { UNITTEST_HARNESS_FILE, UNITTEST_HARNESS_SOURCE, UNITTEST_REPORT_FORMAT } from './unittest-harness.js';
+import type { CommandRequest, TestAdapter, TestCommand } from './adapter.js';
+import { checkCanaryPlan } from './canary.js';
+import { checkRelativePath, checkTestFiles } from './test-files.js';
+import { isUnittestFile, UNITTEST_SKIP_MARKERS, UNITTEST_SURFACE, unittestSuiteFiles } from './unittest-files.js';
+import { UNITTEST_HARNESS_FILE, UNITTEST_HARNESS_SOURCE } from './unittest-harness.js';
+import { parseUnittestResults, UNITTEST_RESULTS_FILE } from './unittest-results.js';
 
 /**
  * The unittest adapter: Python's unittest, run through PatchProof's harness (unittest-harness.ts),
- * which writes one JSON document.
+ * which discovers the tests, appends the grader canaries and writes one JSON document, parsed by
+ * unittest-results.ts. Which files are tests, the test surface and skip markers are in
+ * unittest-files.ts.
  *
- * Status mapping, as for every adapter: an assertion (the test's failureException) is `failed`;
- * any other exception, an import failure, a fixture error is `errored`; skips and expected
- * failures are `skipped` (skip_reason `expected_failure` for the latter). An unexpected success is
- * `failed` with kind `assertion`: the test's own claim that it fails did not hold.
- *
- * Failure kinds: a test module that did not import is `import_error` (ImportError,
- * ModuleNotFoundError) or `collection_error` (SyntaxError or anything else raised while loading);
- * setUpClass/setUpModule/tearDown* fixtures and a test's setUp/tearDown/cleanups are
- * `setup_error`; other exceptions are `exception_in_code` or `exception_in_test` by the innermost
- * traceback frame in the repository (see exceptionSite).
+ * The regression suite is discovered from the repository root, as `python -m unittest` does, so
+ * `files` then only documents what discovery covers; staged external tests are discovered from
+ * their folder (`testRoots[0]`), and every one of `files` must be a module discovery there runs.
  */
 
-/** Result file the harness writes, relative to the results directory. */
-export const UNITTEST_RESULTS_FILE = 'unittest.json';
-
-const IMPORT_ERRORS = new Set(['ImportError', 'ModuleNotFoundError']);
-const TEST_FIXTURE_PHASES = new Set(['setUp', 'tearDown', 'asyncSetUp', 'asyncTearDown', 'cleanup']);
-const PYTHON_TEST_FILE = /^test\w*\.py$/;
-
-/**
- * True for files unittest discovery runs by default: `test*.py` whose name is an importable
- * module name. (Discovery also needs every folder between the start folder and the file to be a
- * package with an `__init__.py`.)
- */
-export function isUnittestFile(relativePath: string): boolean {
-  return PYTHON_TEST_FILE.test(relativePath.split(/[\\/]/).pop() ?? '');
-}
-
-const frameSchema = z.object({ file: z.string(), line: z.number().int().nullable(), function: z.string().nullable() });
-const recordSchema = z.object({
-  id: z.string().min(1),
-  origin: z.enum(['test', 'load_failure', 'fixture']),
-  status: z.enum(['passed', 'failed', 'errored', 'skipped', 'expected_failure', 'unexpected_success']),
-  exception: z
-    .object({ type: z.string(), failure_exception: z.boolean(), message: z.string(), frames: z.array(frameSchema) })
-    .nullable(),
-  skip_reason: z.string().nullable(),
-  file: z.string().nullable(),
-  line: z.number().int().nullable(),
-  phase: z.string().nullable(),
-  subtests_failed: z.number().int().nonnegative()
-});
-const countSchema = z.number().int().nonnegative();
-const documentSchema = z.object({
-  format: z.literal(UNITTEST_REPORT_FORMAT),
-  python: z.string(),
-  complete: z.boolean(),
-  fatal: z.string().nullable(),
-  tests: z.array(recordSchema),
-  testsRun: countSchema,
-  claimed: z.object({ passed: countSchema, failed: countSchema, errored: countSchema, skipped: countSchema }).optional()
-});
-type TestRecord = z.infer<typeof recordSchema>;
-
-function failureKind(record: TestRecord, scope: TestScope): FailureKind {
-  const exception = record.exception;
-  if (record.origin === 'load_failure') {
-    return exception !== null && IMPORT_ERRORS.has(exception.type) ? 'import_error' : 'collection_error';
+/** The harness's `--start`/`--top` folder for staged external tests, after checking the files lie in it. */
+function externalTestFolder(request: CommandRequest): string {
+  const folder = request.testRoots[0];
+  if (folder === undefined) {
+    throw new ConfigurationError('unittest needs the folder the external tests were staged under (testRoots[0]) to discover them');
   }
-  if (record.origin === 'fixture' || (record.phase !== null && TEST_FIXTURE_PHASES.has(record.phase))) {
-    return 'setup_error';
+  checkRelativePath(folder, 'test folder');
+  const prefix = `${folder.replace(/\/+$/, '')}/`;
+  const skipped = request.files.filter((file) => !isUnittestFile(file) || !file.startsWith(prefix));
+  if (skipped.length > 0) {
+    throw new ConfigurationError(`unittest discovers test*.py modules under '${folder}' only; would not run: ${skipped.join(', ')}`);
   }
-  if (record.status === 'unexpected_success' || exception?.failure_exception === true) {
-    return 'assertion';
-  }
-  const frames = (exception?.frames ?? []).map((frame) => frame.file).reverse();
-  return exceptionSite(frames, scope);
-}
-
-function location(record: TestRecord, workdir: string): string | undefined {
-  if (record.file !== null) {
-    const file = repoRelative(workdir, record.file) ?? record.file;
-    return record.line === null ? file : `${file}:${record.line}`;
-  }
-  // Import failures and class fixtures have no test method: point at the innermost repository frame.
-  const frame = [...(record.exception?.frames ?? [])].reverse().find((candidate) => repoRelative(workdir, candidate.file) !== undefined);
-  if (frame === undefined) {
-    return undefined;
-  }
-  const file = repoRelative(workdir, frame.file) ?? frame.file;
-  return frame.line === null ? file : `${file}:${frame.line}`;
-}
-
-function toResult(record: TestRecord, scope: TestScope): TestCaseResult {
-  const where = location(record, scope.workdir);
-  const base = { id: record.id, ...(where === undefined ? {} : { location: where }) };
-  switch (record.status) {
-    case 'passed':
-      return { ...base, status: 'passed' };
-    case 'skipped':
-      return { ...base, status: 'skipped', skip_reason: record.skip_reason ?? 'skipped' };
-    case 'expected_failure':
-      return { ...base, status: 'skipped', skip_reason: 'expected_failure' };
-    case 'failed':
-    case 'errored':
-    case 'unexpected_success': {
-      const kind = failureKind(record, scope);
-      const message =
-        record.status === 'unexpected_success'
-          ? 'unexpected success: the test is marked expectedFailure but passed'
-          : messageLine(record.exception?.message, scope.workdir);
-      return { ...base, status: statusForFailure(kind), failure_kind: kind, ...(message === undefined ? {} : { message }) };
-    }
-  }
-}
-
-function expectedExitCode(fatal: boolean, tests: readonly TestCaseResult[]): number {
-  if (fatal) {
-    return 2;
-  }
-  if (tests.some((test) => test.status === 'failed' || test.status === 'errored')) {
-    return 1;
-  }
-  return tests.length === 0 ? 5 : 0;
-}
-
-function parseUnittest(request: ParseRequest): ParsedResults {
-  const text = request.files[UNITTEST_RESULTS_FILE];
-  if (text === undefined) {
-    return { tests: [], problems: [`${UNITTEST_RESULTS_FILE} is missing: the unittest harness wrote no results`] };
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { tests: [], problems: [`${UNITTEST_RESULTS_FILE} is not valid JSON (truncated or corrupted)`] };
-  }
-  const parsed = documentSchema.safeParse(value);
-  if (!parsed.success) {
-    return { tests: [], problems: [`${UNITTEST_RESULTS_FILE} is malformed: ${z.prettifyError(parsed.error).replace(/\s+/g, ' ')}`] };
-  }
-  const document = parsed.data;
-  const problems: string[] = [];
-  if (document.fatal !== null) {
-    problems.push(`unittest harness: ${document.fatal}`);
-  } else if (!document.complete) {
-    problems.push(`${UNITTEST_RESULTS_FILE} says the run did not complete`);
-  }
-  const testFiles = new Set(
-    document.tests.flatMap((record) => (record.file === null ? [] : [repoRelative(request.workdir, record.file) ?? record.file]))
-  );
-  const scope: TestScope = { workdir: request.workdir, testRoots: request.testRoots, testFiles };
-  const tests: TestCaseResult[] = [];
-  const seen = new Set<string>();
-  const duplicates = new Set<string>();
-  for (const record of document.tests) {
-    if (seen.has(record.id)) {
-      duplicates.add(record.id);
-      continue;
-    }
-    seen.add(record.id);
-    tests.push(toResult(record, scope));
-  }
-  for (const id of duplicates) {
-    problems.push(`duplicate test id '${id}'`);
-  }
-  const expected = expectedExitCode(document.fatal !== null, tests);
-  if (request.exitCode !== expected) {
-    problems.push(`the unittest harness exited ${request.exitCode ?? 'abnormally'}; its results imply exit code ${expected}`);
-  }
-  return { tests, ...(document.claimed === undefined ? {} : { claimed: document.claimed }), problems };
+  return folder;
 }
 
 function unittestCommand(request: CommandRequest): TestCommand {
   const { workdir, resultsDir } = request.view;
+  checkTestFiles(request.files);
+  checkCanaryPlan(request.canary);
   const argv = [
     'python3',
     '-B',
@@ -184,25 +45,18 @@ function unittestCommand(request: CommandRequest): TestCommand {
     '--repo',
     workdir,
     '--results',
-    path.posix.join(resultsDir, UNITTEST_RESULTS_FILE)
+    path.posix.join(resultsDir, UNITTEST_RESULTS_FILE),
+    '--canary',
+    request.canary.nonce
   ];
-  if (request.files !== undefined) {
-    const testRoot = request.testRoot;
-    checkTestFiles(request.files, testRoot);
-    if (testRoot === undefined) {
-      throw new ConfigurationError('unittest needs the folder the test files were staged under (testRoot) to discover them');
-    }
-    checkTestFiles([testRoot], testRoot);
-    const skipped = request.files.filter((file) => !isUnittestFile(file));
-    if (skipped.length > 0) {
-      throw new ConfigurationError(`unittest discovers test*.py modules only; would not run: ${skipped.join(', ')}`);
-    }
-    const start = path.posix.join(workdir, testRoot);
+  if (!request.suite) {
+    const start = path.posix.join(workdir, externalTestFolder(request));
     argv.push('--start', start, '--top', start);
   }
   return {
     argv,
-    env: { PYTHONDONTWRITEBYTECODE: '1', PYTHONHASHSEED: '0', PYTHONNOUSERSITE: '1', PYTHONIOENCODING: 'utf-8', TZ: 'UTC', LANG: 'C.UTF-8' }
+    env: { PYTHONDONTWRITEBYTECODE: '1', PYTHONHASHSEED: '0', PYTHONNOUSERSITE: '1', PYTHONIOENCODING: 'utf-8', TZ: 'UTC', LANG: 'C.UTF-8' },
+    stage: {}
   };
 }
 
@@ -211,6 +65,9 @@ export const unittestAdapter: TestAdapter = {
   name: 'unittest',
   harness: { [UNITTEST_HARNESS_FILE]: UNITTEST_HARNESS_SOURCE },
   isTestFile: isUnittestFile,
+  suiteFiles: unittestSuiteFiles,
+  surface: UNITTEST_SURFACE,
+  skipMarkers: UNITTEST_SKIP_MARKERS,
   command: unittestCommand,
-  parse: parseUnittest
+  parse: parseUnittestResults
 };

@@ -10,10 +10,16 @@ import { createLocalRunner } from '../runners/local-runner.js';
 import { createDockerRunner, installSignalCleanup } from '../runners/docker-runner.js';
 import type { Runner } from '../runners/runner.js';
 import { takeSnapshot } from '../io/snapshot.js';
-import { assertOutside, existingDir, readJsonFile, readTextFile, writeFileAtomic } from '../io/files.js';
-import { validate } from '../validate.js';
-import { InfrastructureError, isRefusal } from '../errors.js';
-import { USAGE, readSettings, type ApproveSettings, type ProposeSettings, type ValidateSettings, type VerifySettings } from './settings.js';
+import { assertOutside, existingDir, readJsonFile, readTextFile, writeBytesAtomic, writeFileAtomic } from '../io/files.js';
+import { validate, type WitnessInput } from '../validate.js';
+import { resolveWitness } from '../witness/fetch.js';
+import { witnessFromFolders } from '../witness/shortcut.js';
+import { initWitness } from '../witness/scaffold.js';
+import { digestWitnessFolder } from '../witness/digest.js';
+import { packWitness } from '../witness/archive.js';
+import { randomBytes } from 'node:crypto';
+import { ConfigurationError, InfrastructureError, isRefusal } from '../errors.js';
+import { USAGE, readSettings, type ApproveSettings, type ProposeSettings, type ValidateSettings, type VerifySettings, type WitnessDigestSettings, type WitnessInitSettings, type WitnessPackSettings } from './settings.js';
 import { join } from 'node:path';
 
 /** Where the CLI writes. Tests hand in recording streams. */
@@ -53,44 +59,99 @@ async function createRunner(settings: ValidateSettings): Promise<Runner> {
   return createDockerRunner({ image: settings.image as string });
 }
 
+/** The grader: a digest-verified witness pack, or a pack built from two folders. */
+async function openWitness(settings: ValidateSettings): Promise<{ witness: WitnessInput; dispose(): Promise<void> }> {
+  const source = settings.witness;
+  if (source.kind === 'folders') {
+    const reproduction = await existingDir(source.reproduction, '--reproduction');
+    const hidden = await existingDir(source.hidden, '--hidden');
+    const pack = await witnessFromFolders(reproduction, hidden, source.adapter);
+    return { witness: pack, dispose: () => pack.dispose() };
+  }
+  const resolved = await resolveWitness(source.source, source.digest);
+  if (source.adapter !== undefined && source.adapter !== resolved.manifest.adapter) {
+    await resolved.dispose();
+    throw new ConfigurationError(`--adapter ${source.adapter} does not match the witness pack's adapter ${resolved.manifest.adapter}; drop --adapter or use the pack's`);
+  }
+  return { witness: resolved, dispose: () => resolved.dispose() };
+}
+
 async function validateCommand(settings: ValidateSettings, io: Console): Promise<number> {
   const repo = await existingDir(settings.repo, '--repo');
-  const reproduction = await existingDir(settings.reproduction, '--reproduction');
-  const hidden = await existingDir(settings.hidden, '--hidden');
   await assertOutside(settings.out, repo, '--out');
   const proposal = parseProposal(await readJsonFile(settings.proposal, '--proposal'), settings.proposal);
   const approval = parseApproval(await readJsonFile(settings.approval, '--approval'), settings.approval, proposal);
-  const adapter = getAdapter(settings.adapter);
-  const runner = await createRunner(settings);
-  const removeHandlers = installSignalCleanup(runner);
+  const { witness, dispose } = await openWitness(settings);
   try {
-    const receipt = await validate(
-      {
-        repoDir: repo,
-        proposal,
-        approval,
-        reproductionDir: reproduction,
-        hiddenDir: hidden,
-        adapter,
-        runner,
-        limits: { timeoutMs: settings.timeoutMs, outputLimitBytes: settings.outputLimitBytes, diff: { maxBytes: settings.maxDiffBytes, maxFiles: settings.maxDiffFiles } },
-        concurrency: settings.concurrency
-      },
-      { snapshot: (dir) => takeSnapshot(dir), now: () => new Date(), log: (line) => io.err(`${line}\n`) }
-    );
-    const text = serializeReceipt(receipt);
-    const check = verifyReceiptText(text);
-    await writeFileAtomic(join(settings.out, 'receipt.json'), text);
-    await writeFileAtomic(join(settings.out, 'report.md'), renderReport(receipt));
-    io.out(`${renderPhaseTable(receipt, check.integrity_valid)}\n`);
-    if (!check.integrity_valid) {
-      io.err(`patchproof: the receipt failed its own verification: ${check.errors.join('; ')}\n`);
-      return EXIT.inconclusive;
+    const manifest = witness.manifest;
+    const adapter = getAdapter(manifest.adapter);
+    const runner = await createRunner(settings);
+    const removeHandlers = installSignalCleanup(runner);
+    try {
+      const receipt = await validate(
+        {
+          repoDir: repo,
+          proposal,
+          approval,
+          witness,
+          adapter,
+          runner,
+          limits: {
+            timeoutMs: settings.timeoutMs ?? manifest.limits.timeout_seconds * 1000,
+            outputLimitBytes: settings.outputLimitBytes ?? manifest.limits.output_limit_bytes,
+            diff: { maxBytes: settings.maxDiffBytes ?? manifest.limits.diff_max_bytes, maxFiles: settings.maxDiffFiles ?? manifest.limits.diff_max_files }
+          },
+          concurrency: settings.concurrency
+        },
+        { snapshot: (dir) => takeSnapshot(dir), now: () => new Date(), log: (line) => io.err(`${line}\n`), nonce: () => randomBytes(16).toString('hex') }
+      );
+      const text = serializeReceipt(receipt);
+      const check = verifyReceiptText(text);
+      await writeFileAtomic(join(settings.out, 'receipt.json'), text);
+      await writeFileAtomic(join(settings.out, 'report.md'), renderReport(receipt));
+      io.out(`${renderPhaseTable(receipt, check.integrity_valid)}\n`);
+      if (!check.integrity_valid) {
+        io.err(`patchproof: the receipt failed its own verification: ${check.errors.join('; ')}\n`);
+        return EXIT.inconclusive;
+      }
+      return VERDICT_EXIT[receipt.verdict];
+    } finally {
+      await runner.dispose();
+      removeHandlers();
     }
-    return VERDICT_EXIT[receipt.verdict];
   } finally {
-    await runner.dispose();
-    removeHandlers();
+    await dispose();
+  }
+}
+
+async function witnessCommand(settings: WitnessInitSettings | WitnessDigestSettings | WitnessPackSettings, io: Console): Promise<number> {
+  switch (settings.command) {
+    case 'witness-init': {
+      const digest = await initWitness(settings.dir, {
+        adapter: settings.adapter,
+        ...(settings.reproduction !== undefined ? { reproduction: await existingDir(settings.reproduction, '--reproduction') } : {}),
+        ...(settings.hidden !== undefined ? { hidden: await existingDir(settings.hidden, '--hidden') } : {})
+      });
+      io.out(`created: ${settings.dir}\nwitness_digest: ${digest}\n`);
+      return EXIT.passed;
+    }
+    case 'witness-digest': {
+      const dir = await existingDir(settings.dir, 'witness digest DIR');
+      // Checked the same way validate checks it: the folder must be a well-formed pack.
+      const { digest } = await digestWitnessFolder(dir);
+      const resolved = await resolveWitness(dir, digest);
+      await resolved.dispose();
+      io.out(`${digest}\n`);
+      return EXIT.passed;
+    }
+    case 'witness-pack': {
+      const dir = await existingDir(settings.dir, 'witness pack DIR');
+      const bytes = await packWitness(dir);
+      await writeBytesAtomic(settings.out, bytes);
+      const { digest } = await digestWitnessFolder(dir);
+      io.out(`written: ${settings.out} (${bytes.length} bytes)\nwitness_digest: ${digest}\n`);
+      return EXIT.passed;
+    }
   }
 }
 
@@ -121,6 +182,10 @@ export async function run(argv: readonly string[], io: Console): Promise<number>
         return await validateCommand(settings, io);
       case 'verify-receipt':
         return await verifyCommand(settings, io);
+      case 'witness-init':
+      case 'witness-digest':
+      case 'witness-pack':
+        return await witnessCommand(settings, io);
     }
   } catch (error) {
     if (isRefusal(error)) {

@@ -11,11 +11,16 @@ import { ConfigurationError } from '../errors.js';
 export const USAGE = `usage:
   patchproof propose --repo DIR --diff FILE --out FILE [--max-diff-bytes N] [--max-diff-files N]
   patchproof approve --proposal FILE --proposal-hash HEX --approved-by NAME --run-id ID --out FILE
-  patchproof validate --repo DIR --proposal FILE --approval FILE --reproduction DIR --hidden DIR
-                      --adapter ${ADAPTER_NAMES.join('|')} --runner local|docker [--image REF] --out DIR
+  patchproof validate --repo DIR --proposal FILE --approval FILE
+                      (--witness DIR|FILE.tar.gz|URL --witness-digest sha256:HEX
+                       | --reproduction DIR --hidden DIR --adapter ${ADAPTER_NAMES.join('|')})
+                      --runner local|docker [--image REF] --out DIR
                       [--timeout SECONDS] [--output-limit BYTES] [--concurrency N]
                       [--max-diff-bytes N] [--max-diff-files N]
   patchproof verify-receipt FILE
+  patchproof witness init DIR --adapter ${ADAPTER_NAMES.join('|')} [--reproduction DIR] [--hidden DIR]
+  patchproof witness digest DIR
+  patchproof witness pack DIR --out FILE.tar.gz
 
 exit codes: 0 passed (verify-receipt: valid), 1 failed (verify-receipt: invalid), 2 refused, 3 inconclusive`;
 
@@ -42,26 +47,28 @@ export interface ApproveSettings {
   out: string;
 }
 
+/** Where the grader comes from: a digest-pinned witness pack, or two folders (a shortcut). */
+export type WitnessSource =
+  | { kind: 'pack'; source: string; digest: string; adapter?: AdapterName }
+  | { kind: 'folders'; reproduction: string; hidden: string; adapter: AdapterName };
+
 export interface ValidateSettings {
   command: 'validate';
   repo: string;
   proposal: string;
   approval: string;
-  /** External reproduction tests: must fail before the patch and pass after it. */
-  reproduction: string;
-  /** External hidden tests the candidate never saw: must pass after the patch. */
-  hidden: string;
-  adapter: AdapterName;
+  witness: WitnessSource;
   runner: 'local' | 'docker';
   /** Docker only: `name@sha256:<digest>` or a local image ID `sha256:<64 hex>`. */
   image?: string;
   /** Folder for receipt.json and report.md; must be outside the repository. */
   out: string;
-  timeoutMs: number;
-  outputLimitBytes: number;
+  /** Overrides of the witness pack's limits; undefined keeps the pack's. */
+  timeoutMs?: number;
+  outputLimitBytes?: number;
+  maxDiffBytes?: number;
+  maxDiffFiles?: number;
   concurrency: number;
-  maxDiffBytes: number;
-  maxDiffFiles: number;
 }
 
 export interface VerifySettings {
@@ -69,11 +76,36 @@ export interface VerifySettings {
   file: string;
 }
 
-export type Settings = ProposeSettings | ApproveSettings | ValidateSettings | VerifySettings;
+export interface WitnessInitSettings {
+  command: 'witness-init';
+  dir: string;
+  adapter: AdapterName;
+  reproduction?: string;
+  hidden?: string;
+}
+
+export interface WitnessDigestSettings {
+  command: 'witness-digest';
+  dir: string;
+}
+
+export interface WitnessPackSettings {
+  command: 'witness-pack';
+  dir: string;
+  /** The .tar.gz to write (byte-reproducible). */
+  out: string;
+}
+
+export type Settings =
+  | ProposeSettings
+  | ApproveSettings
+  | ValidateSettings
+  | VerifySettings
+  | WitnessInitSettings
+  | WitnessDigestSettings
+  | WitnessPackSettings;
 
 /** Per-run defaults, documented in the README's CLI reference. */
-export const DEFAULT_TIMEOUT_SECONDS = 300;
-export const DEFAULT_OUTPUT_LIMIT_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_CONCURRENCY = 2;
 
 function required(values: Record<string, string | undefined>, name: string, form: string): string {
@@ -82,13 +114,49 @@ function required(values: Record<string, string | undefined>, name: string, form
   return value;
 }
 
-function positiveInt(values: Record<string, string | undefined>, name: string, fallback: number, max: number): number {
+function optionalInt(values: Record<string, string | undefined>, name: string, max: number): number | undefined {
   const raw = values[name];
-  if (raw === undefined) return fallback;
+  if (raw === undefined) return undefined;
   if (!/^[1-9][0-9]*$/.test(raw) || Number(raw) > max) {
     throw new ConfigurationError(`--${name} '${raw}' is not valid; give a whole number from 1 to ${max}`);
   }
   return Number(raw);
+}
+
+function positiveInt(values: Record<string, string | undefined>, name: string, fallback: number, max: number): number {
+  return optionalInt(values, name, max) ?? fallback;
+}
+
+function adapterName(value: string, flag = '--adapter'): AdapterName {
+  if (!(ADAPTER_NAMES as readonly string[]).includes(value)) {
+    throw new ConfigurationError(`${flag} '${value}' is unknown; use one of: ${ADAPTER_NAMES.join(', ')}`);
+  }
+  return value as AdapterName;
+}
+
+function witnessSource(values: Record<string, string | undefined>): WitnessSource {
+  const pack = values.witness !== undefined || values['witness-digest'] !== undefined;
+  const folders = values.reproduction !== undefined || values.hidden !== undefined;
+  if (pack && folders) {
+    throw new ConfigurationError('give either --witness with --witness-digest, or --reproduction with --hidden, not both');
+  }
+  if (pack) {
+    return {
+      kind: 'pack',
+      source: required(values, 'witness', 'a witness pack folder, .tar.gz file or https URL'),
+      digest: required(values, 'witness-digest', "the pack's digest, sha256:<64 hex> (patchproof witness digest DIR prints it)"),
+      ...(values.adapter !== undefined ? { adapter: adapterName(values.adapter) } : {})
+    };
+  }
+  if (!folders) {
+    throw new ConfigurationError('--witness is required: give a witness pack and its --witness-digest (or --reproduction and --hidden folders)');
+  }
+  return {
+    kind: 'folders',
+    reproduction: required(values, 'reproduction', 'the folder of reproduction tests'),
+    hidden: required(values, 'hidden', 'the folder of hidden tests'),
+    adapter: adapterName(required(values, 'adapter', ADAPTER_NAMES.join(' or ')))
+  };
 }
 
 function parse(args: string[], options: Record<string, { type: 'string' }>): { values: Record<string, string | undefined>; positionals: string[] } {
@@ -137,37 +205,64 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
     }
     case 'validate': {
       const { values, positionals } = parse(rest, {
-        repo: str, proposal: str, approval: str, reproduction: str, hidden: str, adapter: str, runner: str, image: str, out: str,
-        timeout: str, 'output-limit': str, concurrency: str, ...diffLimitOptions
+        repo: str, proposal: str, approval: str, witness: str, 'witness-digest': str, reproduction: str, hidden: str, adapter: str,
+        runner: str, image: str, out: str, timeout: str, 'output-limit': str, concurrency: str, ...diffLimitOptions
       });
       noPositionals(positionals);
-      const adapter = required(values, 'adapter', ADAPTER_NAMES.join(' or '));
-      if (!(ADAPTER_NAMES as readonly string[]).includes(adapter)) {
-        throw new ConfigurationError(`--adapter '${adapter}' is unknown; use one of: ${ADAPTER_NAMES.join(', ')}`);
-      }
+      const repo = required(values, 'repo', 'the repository folder');
+      const proposal = required(values, 'proposal', 'the proposal file');
+      const approval = required(values, 'approval', 'the approval file');
+      const witness = witnessSource(values);
       const runner = required(values, 'runner', 'local or docker');
       if (runner !== 'local' && runner !== 'docker') throw new ConfigurationError(`--runner '${runner}' is unknown; use local or docker`);
       if (runner === 'docker' && values.image === undefined) {
         throw new ConfigurationError('--image is required with --runner docker: give name@sha256:<digest> or a local image ID sha256:<64 hex>');
       }
       if (runner === 'local' && values.image !== undefined) throw new ConfigurationError('--image is only for --runner docker');
+      const timeout = optionalInt(values, 'timeout', 24 * 3600);
+      const outputLimit = optionalInt(values, 'output-limit', 1024 * 1024 * 1024);
+      const maxDiffBytes = optionalInt(values, 'max-diff-bytes', 256 * 1024 * 1024);
+      const maxDiffFiles = optionalInt(values, 'max-diff-files', 100_000);
       return {
         command,
-        repo: required(values, 'repo', 'the repository folder'),
-        proposal: required(values, 'proposal', 'the proposal file'),
-        approval: required(values, 'approval', 'the approval file'),
-        reproduction: required(values, 'reproduction', 'the folder of reproduction tests'),
-        hidden: required(values, 'hidden', 'the folder of hidden tests'),
-        adapter: adapter as AdapterName,
+        repo,
+        proposal,
+        approval,
+        witness,
         runner,
         ...(values.image !== undefined ? { image: values.image } : {}),
         out: required(values, 'out', 'the output folder for receipt.json and report.md'),
-        timeoutMs: positiveInt(values, 'timeout', DEFAULT_TIMEOUT_SECONDS, 24 * 3600) * 1000,
-        outputLimitBytes: positiveInt(values, 'output-limit', DEFAULT_OUTPUT_LIMIT_BYTES, 1024 * 1024 * 1024),
-        concurrency: positiveInt(values, 'concurrency', DEFAULT_CONCURRENCY, 16),
-        maxDiffBytes: positiveInt(values, 'max-diff-bytes', DEFAULT_DIFF_LIMITS.maxBytes, 256 * 1024 * 1024),
-        maxDiffFiles: positiveInt(values, 'max-diff-files', DEFAULT_DIFF_LIMITS.maxFiles, 100_000)
+        ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
+        ...(outputLimit !== undefined ? { outputLimitBytes: outputLimit } : {}),
+        ...(maxDiffBytes !== undefined ? { maxDiffBytes } : {}),
+        ...(maxDiffFiles !== undefined ? { maxDiffFiles } : {}),
+        concurrency: positiveInt(values, 'concurrency', DEFAULT_CONCURRENCY, 16)
       };
+    }
+    case 'witness': {
+      const [verb, ...args] = rest;
+      if (verb === 'init') {
+        const { values, positionals } = parse(args, { adapter: str, reproduction: str, hidden: str });
+        if (positionals.length !== 1) throw new ConfigurationError('witness init takes exactly one folder: patchproof witness init DIR --adapter NAME');
+        return {
+          command: 'witness-init',
+          dir: positionals[0] as string,
+          adapter: adapterName(required(values, 'adapter', ADAPTER_NAMES.join(' or '))),
+          ...(values.reproduction !== undefined ? { reproduction: values.reproduction } : {}),
+          ...(values.hidden !== undefined ? { hidden: values.hidden } : {})
+        };
+      }
+      if (verb === 'digest') {
+        const { positionals } = parse(args, {});
+        if (positionals.length !== 1) throw new ConfigurationError('witness digest takes exactly one pack folder');
+        return { command: 'witness-digest', dir: positionals[0] as string };
+      }
+      if (verb === 'pack') {
+        const { values, positionals } = parse(args, { out: str });
+        if (positionals.length !== 1) throw new ConfigurationError('witness pack takes exactly one pack folder: patchproof witness pack DIR --out FILE.tar.gz');
+        return { command: 'witness-pack', dir: positionals[0] as string, out: required(values, 'out', 'the .tar.gz file to write') };
+      }
+      throw new ConfigurationError(`unknown witness command '${verb ?? ''}'; use witness init, witness digest or witness pack`);
     }
     case 'verify-receipt': {
       const { positionals } = parse(rest, {});
@@ -175,6 +270,6 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
       return { command, file: positionals[0] as string };
     }
     default:
-      throw new ConfigurationError(`unknown command '${command}'; use propose, approve, validate or verify-receipt`);
+      throw new ConfigurationError(`unknown command '${command}'; use propose, approve, validate, verify-receipt or witness`);
   }
 }

@@ -28,6 +28,7 @@ export const testResultSchema = z.strictObject({
 
 export const runRecordSchema = z.strictObject({
   label: z.enum(RUN_LABELS),
+  attempt: z.number().int().min(1),
   argv: z.array(z.string()),
   exit_code: z.number().int().nullable(),
   signal: z.string().nullable(),
@@ -37,6 +38,12 @@ export const runRecordSchema = z.strictObject({
   output_sha256: z.string().regex(/^[0-9a-f]{64}$/),
   duration_ms: count,
   problems: z.array(z.string()),
+  /** The run's grader canaries: the nonce their names came from, and what each did. */
+  canary: z.strictObject({
+    nonce: z.string().regex(/^[0-9a-f]{32,}$/),
+    pass: z.enum(['passed', 'failed', 'errored', 'skipped', 'missing']),
+    fail: z.enum(['passed', 'failed', 'errored', 'skipped', 'missing'])
+  }),
   infra_error: z.string().optional()
 });
 
@@ -51,8 +58,19 @@ export const phaseSchema = z.strictObject({
   pass_to_pass: count.optional(),
   regressions: z.array(z.string()).optional(),
   preexisting_failures: z.array(z.string()).optional(),
-  missing: z.array(z.string()).optional()
+  missing: z.array(z.string()).optional(),
+  flaky: z.array(z.string()).optional(),
+  newly_skipped: z.array(z.string()).optional()
 });
+
+export const surfaceFindingSchema = z.strictObject({
+  path: z.string().min(1),
+  change: z.enum(['add', 'modify', 'delete']),
+  categories: z.array(z.enum(['test', 'config', 'protected', 'placement', 'dependency'])).min(1),
+  skip_markers: z.array(z.strictObject({ line: z.number().int().min(1), text: z.string() }))
+});
+
+const allowance = z.enum(['test_edits', 'test_removal', 'skips', 'config_edits', 'dependency_changes']);
 
 export const receiptSchema = z.strictObject({
   schema: z.literal(RECEIPT_SCHEMA),
@@ -71,8 +89,38 @@ export const receiptSchema = z.strictObject({
     diff_digest: digest,
     base_snapshot: digest,
     patched_snapshot: digest,
-    reproduction_digest: digest,
-    hidden_digest: digest
+    witness_digest: digest
+  }),
+  /** The witness pack that graded the run. */
+  witness: z.strictObject({
+    source: z.strictObject({ kind: z.enum(['dir', 'archive', 'url', 'folders']), location: z.string() }),
+    adapter: z.string().min(1),
+    reproduction_repeat: z.number().int().min(1),
+    hidden_repeat: z.number().int().min(1),
+    regression_retries: z.number().int().min(0),
+    expected_failing: z.array(z.string()).optional(),
+    protected: z.array(z.string()),
+    /** Relaxations of the test-surface rules the pack declares; `surface.relaxed` says which were used. */
+    allow: z.array(allowance)
+  }),
+  /** What the candidate's diff touched on the test surface, and what was reset before judging. */
+  surface: z.strictObject({
+    findings: z.array(surfaceFindingSchema),
+    reasons: z.array(z.enum(REASON_CODES)),
+    relaxed: z.array(allowance),
+    restored: z.array(z.string()),
+    removed: z.array(z.string())
+  }),
+  /** The test surface collected through the adapter: suite files per tree and test ids per run. */
+  inventory: z.strictObject({
+    suite_files: z.strictObject({ base: z.array(z.string()), patched: z.array(z.string()) }),
+    test_ids: z.strictObject({
+      reproduction_before: z.array(z.string()),
+      reproduction_after: z.array(z.string()),
+      regression_before: z.array(z.string()),
+      regression_after: z.array(z.string()),
+      hidden: z.array(z.string())
+    })
   }),
   repository: z.strictObject({
     snapshot_before: digest,

@@ -2,12 +2,19 @@ import { canonicalJson, digestJson, type Digest } from './hashing.js';
 import { receiptSchema, type Receipt, type ReceiptBody, type PhaseRecord } from './receipt-schema.js';
 import { RIGHT_REASON_FAILURES, countTests } from './test-results.js';
 import { PHASE_NAMES, decideVerdict } from './verdict.js';
+import { surfaceReasons, type SurfaceAllowances } from './surface.js';
 
 /**
  * Sealing and verifying receipts. A receipt is canonical JSON (RFC 8785) whose `receipt_digest` is
  * the domain-separated SHA-256 of everything else; the file holds exactly the canonical text plus a
  * newline, so any change of any byte is caught.
  */
+
+/** The pack's allowances as the flags surfaceReasons takes. */
+export function allowancesOf(allowed: readonly (keyof SurfaceAllowances)[]): SurfaceAllowances {
+  const has = (key: keyof SurfaceAllowances): boolean => allowed.includes(key);
+  return { test_edits: has('test_edits'), test_removal: has('test_removal'), skips: has('skips'), config_edits: has('config_edits'), dependency_changes: has('dependency_changes') };
+}
 
 export function receiptDigest(body: ReceiptBody): Digest {
   return digestJson('patchproof/receipt/v1', body);
@@ -46,6 +53,9 @@ function phaseErrors(phase: PhaseRecord): string[] {
   if (phase.results.length === 0) errors.push(`${where}: passed with no tests`);
   const runsClean = phase.runs.every((r) => !r.timed_out && !r.output_truncated && r.infra_error === undefined && r.problems.length === 0);
   if (!runsClean) errors.push(`${where}: passed although a run timed out, was truncated or had result problems`);
+  const canariesRight = phase.runs.every((r) => r.canary.pass === 'passed' && r.canary.fail === 'failed' && r.exit_code !== 0 && r.exit_code !== null);
+  if (!canariesRight) errors.push(`${where}: passed although a run's grader canaries did not behave`);
+  if ((phase.flaky ?? []).length > 0 && phase.name !== 'regression') errors.push(`${where}: passed with flaky tests`);
   if (phase.name === 'reproduction_before') {
     const rightReason = phase.results.every(
       (t) => (t.status === 'failed' || t.status === 'errored') && RIGHT_REASON_FAILURES.includes(t.failure_kind ?? 'unknown')
@@ -95,7 +105,20 @@ export function verifyReceiptText(text: string): ReceiptCheck {
   const names = receipt.phases.map((p) => p.name).join(',');
   if (names !== PHASE_NAMES.join(',')) errors.push(`phases must be ${PHASE_NAMES.join(',')} in order, found ${names}`);
   for (const phase of receipt.phases) errors.push(...phaseErrors(phase));
-  const expected = decideVerdict(receipt.phases, receipt.repository.unchanged);
+  const surface = surfaceReasons(receipt.surface.findings, allowancesOf(receipt.witness.allow));
+  if (surface.reasons.join(',') !== receipt.surface.reasons.join(',') || surface.relaxed.join(',') !== receipt.surface.relaxed.join(',')) {
+    errors.push('surface reasons or relaxations do not follow from the findings and the pack\'s allowances');
+  }
+  const runCounts: Record<string, number> = {
+    reproduction_before: receipt.witness.reproduction_repeat,
+    reproduction_after: receipt.witness.reproduction_repeat,
+    hidden: receipt.witness.hidden_repeat
+  };
+  for (const phase of receipt.phases) {
+    const expectedRuns = runCounts[phase.name];
+    if (expectedRuns !== undefined && phase.runs.length !== expectedRuns) errors.push(`phase ${phase.name}: ${phase.runs.length} runs, the pack asks for ${expectedRuns}`);
+  }
+  const expected = decideVerdict(receipt.phases, receipt.repository.unchanged, receipt.surface.reasons);
   if (expected.verdict !== receipt.verdict) errors.push(`verdict ${receipt.verdict} does not follow from the phases (expected ${expected.verdict})`);
   if (expected.reasons.join(',') !== receipt.reasons.join(',')) {
     errors.push(`reasons [${receipt.reasons.join(',')}] do not match the phases' [${expected.reasons.join(',')}]`);

@@ -21,10 +21,16 @@ const REASON_TEXT: Record<ReasonCode, { en: string; zh: string }> = {
   not_fixed: { en: 'the reproduction still fails after the patch', zh: '补丁后复现仍失败' },
   regression: { en: 'a test that passed before the patch no longer passes', zh: '补丁前通过的测试不再通过' },
   hidden_failed: { en: 'a hidden test fails', zh: '隐藏测试失败' },
+  flaky: { en: 'a test gave different results in repeated runs of the same tree', zh: '同一代码多次运行结果不一致（不稳定测试）' },
+  tests_removed: { en: 'the candidate removed tests (a file, or ids present at baseline and gone after)', zh: '候选补丁删除了测试' },
+  tests_skipped: { en: 'the candidate skipped, focused or expect-failed tests', zh: '候选补丁跳过或聚焦了测试' },
+  grader_tampered: { en: 'the candidate touched tests, test configuration, protected paths or the witness placement', zh: '候选补丁改动了测试、测试配置、受保护路径或见证测试位置' },
+  grader_compromised: { en: 'a grader canary did not behave, or results disagree with the exit code or counts: the test framework was tampered with', zh: '评分金丝雀异常或结果与退出码/计数不符：测试框架被篡改' },
+  dependency_changed: { en: 'the candidate changed dependency manifests or lockfiles', zh: '候选补丁修改了依赖清单或锁文件' },
   no_results: { en: 'a run produced no test results', zh: '某次运行没有测试结果' },
   timeout: { en: 'a run hit its time limit', zh: '某次运行超时' },
   output_limit: { en: 'a run exceeded its output limit', zh: '某次运行超出输出上限' },
-  results_inconsistent: { en: 'structured results disagree with the exit code or counts', zh: '结构化结果与退出码或计数不一致' },
+  results_inconsistent: { en: 'structured result files are malformed or duplicated', zh: '结构化结果文件格式错误或重复' },
   infra_error: { en: 'infrastructure error (not the candidate\'s fault)', zh: '基础设施错误（非候选补丁之过）' },
   repository_changed: { en: 'the real checkout changed during the run', zh: '真实仓库在运行期间被修改' }
 };
@@ -50,6 +56,12 @@ export function renderPhaseTable(receipt: Receipt, integrityVerified: boolean): 
     const reasons = phase.reasons.length > 0 ? `  ${phase.reasons.join(', ')}` : '';
     return `${mark}${title}(${testCount(phase)})${reasons}`;
   });
+  const surface = receipt.surface;
+  if (surface.findings.length > 0) {
+    const mark = `[${surface.reasons.length > 0 ? 'FAIL' : 'PASS'}]`.padEnd(15);
+    const touched = surface.findings.slice(0, 3).map((f) => `${f.path} (${f.change})`).join(', ') + (surface.findings.length > 3 ? ', …' : '');
+    lines.push(`${mark}${'grader untouched (reset to the base)'.padEnd(38)}(${surface.findings.length} path${surface.findings.length === 1 ? '' : 's'}: ${touched})${surface.reasons.length > 0 ? `  ${surface.reasons.join(', ')}` : ''}`);
+  }
   lines.push(
     '',
     `validation: ${receipt.verdict.toUpperCase()}${receipt.reasons.length > 0 ? ` (${receipt.reasons.join(', ')})` : ''}`,
@@ -97,9 +109,20 @@ export function renderReport(receipt: Receipt, options: { maxTestsPerPhase?: num
     out.push('', '## 原因 / Reasons', '');
     for (const code of receipt.reasons) out.push(`- \`${code}\`: ${REASON_TEXT[code].zh} / ${REASON_TEXT[code].en}`);
   }
+  const surface = receipt.surface;
+  if (surface.findings.length > 0) {
+    out.push('', '## 测试面 / Test surface', '', '候选补丁触及的测试面（判定前已重置为基线）/ What the candidate touched on the test surface (reset to the base before judging):', '');
+    for (const f of surface.findings.slice(0, limit)) {
+      const markers = f.skip_markers.map((m) => `line ${m.line}: \`${escapeCell(m.text.trim())}\``).join('; ');
+      out.push(`- \`${escapeCell(f.path)}\` — ${f.change}, ${f.categories.join('+')}${markers ? ` (skip markers: ${markers})` : ''}`);
+    }
+    if (surface.findings.length > limit) out.push(`- … ${surface.findings.length - limit} more`);
+    if (surface.relaxed.length > 0) out.push('', `放宽规则 / relaxed by the witness pack: ${surface.relaxed.join(', ')}`);
+  }
   for (const phase of receipt.phases) {
     const lines = failingTests(phase, limit);
     const extra: string[] = [];
+    if (phase.flaky && phase.flaky.length > 0) extra.push(`不稳定 / flaky: ${phase.flaky.map((id) => `\`${escapeCell(id)}\``).join(', ')}`);
     if (phase.regressions && phase.regressions.length > 0) extra.push(`退化 / regressions: ${phase.regressions.map((id) => `\`${escapeCell(id)}\``).join(', ')}`);
     if (phase.preexisting_failures && phase.preexisting_failures.length > 0) {
       extra.push(`基线已失败（不归咎于补丁）/ failing at baseline (not blamed on the patch): ${phase.preexisting_failures.length}`);
@@ -115,8 +138,7 @@ export function renderReport(receipt: Receipt, options: { maxTestsPerPhase?: num
     `- approved_by (declared, not authenticated / 声明式，未认证): ${escapeCell(receipt.bindings.approved_by)}`,
     `- base_snapshot: \`${receipt.bindings.base_snapshot}\``,
     `- diff_digest: \`${receipt.bindings.diff_digest}\``,
-    `- reproduction_digest: \`${receipt.bindings.reproduction_digest}\``,
-    `- hidden_digest: \`${receipt.bindings.hidden_digest}\``,
+    `- witness_digest: \`${receipt.bindings.witness_digest}\` (${receipt.witness.source.kind}: ${escapeCell(receipt.witness.source.location)})`,
     `- runner: ${receipt.runner.kind} (isolated: ${receipt.runner.isolated})${receipt.runner.image_id ? `, image ${receipt.runner.image_id}` : ''}`,
     `- 仓库未变 / repository unchanged: ${receipt.repository.unchanged ? 'YES' : 'NO'}`,
     `- receipt_digest: \`${receipt.receipt_digest}\``,

@@ -1,17 +1,17 @@
-import { RIGHT_REASON_FAILURES, countTests, type TestCaseResult, type TestCounts, type ParsedResults } from './test-results.js';
+import { RIGHT_REASON_FAILURES, countTests, type TestCaseResult, type TestCounts, type ParsedResults, type TestStatus } from './test-results.js';
 
 /**
  * The judge: turns the evidence of each run into phase results and one verdict. Pure.
  *
- * Fail closed everywhere: zero tests, missing or inconsistent results, a timeout or truncated output
- * never count as a pass. Infrastructure faults make a phase inconclusive, never failed (they are not
- * the candidate's fault) and never passed.
+ * Fail closed everywhere: zero tests, missing or inconsistent results, a canary that did not behave,
+ * a timeout or truncated output never count as a pass. Infrastructure faults make a phase
+ * inconclusive, never failed (they are not the candidate's fault) and never passed.
  */
 
 export const PHASE_NAMES = ['reproduction_before', 'reproduction_after', 'regression', 'hidden'] as const;
 export type PhaseName = (typeof PHASE_NAMES)[number];
 
-/** The runs one validation makes; `regression` takes two (the base suite and the patched suite). */
+/** The kinds of run one validation makes; `regression` takes two (the base suite and the patched suite). */
 export const RUN_LABELS = ['reproduction_before', 'reproduction_after', 'regression_before', 'regression_after', 'hidden'] as const;
 export type RunLabel = (typeof RUN_LABELS)[number];
 
@@ -23,6 +23,12 @@ export const REASON_CODES = [
   'not_fixed',
   'regression',
   'hidden_failed',
+  'flaky',
+  'tests_removed',
+  'tests_skipped',
+  'grader_tampered',
+  'grader_compromised',
+  'dependency_changed',
   'no_results',
   'timeout',
   'output_limit',
@@ -37,11 +43,19 @@ export type PhaseStatus = 'passed' | 'failed' | 'inconclusive';
 export type Verdict = 'passed' | 'failed' | 'inconclusive';
 
 /** Problems of a run itself, before its tests are looked at. */
-type Anomaly = 'no_results' | 'timeout' | 'output_limit' | 'results_inconsistent' | 'infra_error';
+type Anomaly = 'no_results' | 'timeout' | 'output_limit' | 'results_inconsistent' | 'grader_compromised' | 'infra_error';
+
+/** What the two canary tests of a run did ('missing': absent from the results). */
+export interface CanaryEvidence {
+  pass: TestStatus | 'missing';
+  fail: TestStatus | 'missing';
+}
 
 /** What one run produced, as the judge needs it. */
 export interface RunEvidence {
   label: RunLabel;
+  /** 1 for the first run of its label; repeats and retries count up. */
+  attempt: number;
   exitCode: number | null;
   timedOut: boolean;
   outputTruncated: boolean;
@@ -49,13 +63,14 @@ export interface RunEvidence {
   infraError?: string;
   /** Undefined when the run never produced anything to parse (infrastructure error). */
   parsed?: ParsedResults;
+  canary?: CanaryEvidence;
 }
 
 export interface PhaseJudgement {
   name: PhaseName;
   status: PhaseStatus;
   reasons: ReasonCode[];
-  /** The tests that decide this phase (for regression: the patched suite). */
+  /** The tests that decide this phase (for regression: the patched suite), from its first run. */
   results: TestCaseResult[];
   tests: TestCounts;
   /** Regression only: the base suite, the ids that must keep passing, and what happened to them. */
@@ -65,6 +80,10 @@ export interface PhaseJudgement {
   preexisting_failures?: string[];
   /** Ids expected in this run but absent from its results (counted as failed). */
   missing?: string[];
+  /** Ids whose outcome differed between runs of the same tree. */
+  flaky?: string[];
+  /** Regression only: PASS_TO_PASS ids skipped after the patch. */
+  newly_skipped?: string[];
 }
 
 /** Anomalies of a run; empty when its results can be judged test by test. */
@@ -76,18 +95,21 @@ export function runAnomalies(run: RunEvidence): Anomaly[] {
   // A killed run's result files are partial at best: nothing in them is judged.
   if (anomalies.length > 0) return anomalies;
   const { tests, problems, claimed } = run.parsed;
-  if (tests.length === 0) {
-    anomalies.push('no_results');
-    return anomalies;
-  }
+  const canary = run.canary ?? { pass: 'missing', fail: 'missing' };
+  // The must-fail canary makes every honest run exit non-zero: exit 0 means the runner lied.
+  const canaryWrong = canary.pass !== 'passed' || canary.fail !== 'failed' || run.exitCode === 0 || run.exitCode === null;
   const counts = countTests(tests);
-  const anyFailure = counts.failed + counts.errored > 0;
-  const exitDisagrees = run.exitCode === null || (run.exitCode === 0) === anyFailure;
   const claimDisagrees =
     claimed !== undefined &&
     (claimed.passed !== counts.passed || claimed.failed + claimed.errored !== counts.failed + counts.errored);
-  if (problems.length > 0 || exitDisagrees || claimDisagrees) anomalies.push('results_inconsistent');
+  if (tests.length === 0) anomalies.push('no_results');
+  if (canaryWrong || claimDisagrees) anomalies.push('grader_compromised');
+  if (problems.length > 0) anomalies.push('results_inconsistent');
   return anomalies;
+}
+
+function anomaliesOf(runs: readonly RunEvidence[]): Anomaly[] {
+  return [...new Set(runs.flatMap(runAnomalies))];
 }
 
 function judgeAnomalies(anomalies: Anomaly[]): { status: PhaseStatus; reasons: ReasonCode[] } | undefined {
@@ -100,26 +122,49 @@ function phase(name: PhaseName, status: PhaseStatus, reasons: ReasonCode[], resu
   return { name, status, reasons: [...new Set(reasons)].sort(), results, tests: countTests(results), ...extra };
 }
 
-const resultsOf = (run: RunEvidence): TestCaseResult[] => run.parsed?.tests ?? [];
+const resultsOf = (run: RunEvidence | undefined): TestCaseResult[] => run?.parsed?.tests ?? [];
 
-/** Reproduction before the patch must fail, every test of it, for the right reason. */
-export function judgeReproductionBefore(run: RunEvidence): PhaseJudgement {
-  const results = resultsOf(run);
-  const anomalies = runAnomalies(run);
+function statusesById(runs: readonly RunEvidence[]): Map<string, TestStatus[]> {
+  const byId = new Map<string, TestStatus[]>();
+  for (const run of runs) {
+    for (const test of resultsOf(run)) byId.set(test.id, [...(byId.get(test.id) ?? []), test.status]);
+  }
+  return byId;
+}
+
+/** Ids whose status was not the same in every run (a test absent from a run counts as differing). */
+function flakyIds(runs: readonly RunEvidence[]): string[] {
+  return [...statusesById(runs)]
+    .filter(([, statuses]) => statuses.length !== runs.length || statuses.some((s) => (s === 'passed') !== (statuses[0] === 'passed')))
+    .map(([id]) => id)
+    .sort();
+}
+
+const isRightReason = (t: TestCaseResult): boolean =>
+  (t.status === 'failed' || t.status === 'errored') && RIGHT_REASON_FAILURES.includes(t.failure_kind ?? 'unknown');
+
+/**
+ * Reproduction before the patch must fail, for the right reason, in every run: every test, or
+ * exactly the ids the witness pack lists as expected to fail.
+ */
+export function judgeReproductionBefore(runs: readonly RunEvidence[], expectedFailing?: readonly string[]): PhaseJudgement {
+  const results = resultsOf(runs[0]);
+  const anomalies = anomaliesOf(runs);
   if (anomalies.includes('infra_error')) return phase('reproduction_before', 'inconclusive', ['infra_error'], results);
   if (anomalies.length > 0) {
     // A timeout, no tests or unreadable results at baseline never establish the bug.
     return phase('reproduction_before', 'failed', ['repro_wrong_failure', ...anomalies], results);
   }
-  const reasons: ReasonCode[] = [];
-  if (results.some((t) => t.status === 'passed')) reasons.push('repro_passes_before');
-  const wrong = results.some(
-    (t) =>
-      t.status === 'skipped' ||
-      ((t.status === 'failed' || t.status === 'errored') && !RIGHT_REASON_FAILURES.includes(t.failure_kind ?? 'unknown'))
-  );
-  if (wrong) reasons.push('repro_wrong_failure');
-  return phase('reproduction_before', reasons.length === 0 ? 'passed' : 'failed', reasons, results);
+  const flaky = flakyIds(runs);
+  const reasons: ReasonCode[] = flaky.length > 0 ? ['flaky'] : [];
+  for (const run of runs) {
+    const tests = resultsOf(run);
+    const judged = expectedFailing === undefined ? tests : tests.filter((t) => expectedFailing.includes(t.id));
+    if (expectedFailing !== undefined && judged.length !== new Set(expectedFailing).size) reasons.push('repro_wrong_failure');
+    if (judged.some((t) => t.status === 'passed')) reasons.push('repro_passes_before');
+    if (judged.some((t) => t.status !== 'passed' && !isRightReason(t))) reasons.push('repro_wrong_failure');
+  }
+  return phase('reproduction_before', reasons.length === 0 ? 'passed' : 'failed', reasons, results, flaky.length > 0 ? { flaky } : {});
 }
 
 /** Compare a run against ids that must be present; absent ids become failed entries. */
@@ -130,49 +175,72 @@ function withMissing(results: TestCaseResult[], expectedIds: Iterable<string>): 
   return { all, missing };
 }
 
-/** Reproduction after the patch must pass: every test, including every id seen before the patch. */
-export function judgeReproductionAfter(run: RunEvidence, before: RunEvidence): PhaseJudgement {
-  const verdict = judgeAnomalies(runAnomalies(run));
-  const { all, missing } = withMissing(resultsOf(run), resultsOf(before).map((t) => t.id));
-  if (verdict) return phase('reproduction_after', verdict.status, verdict.reasons, all, { missing });
-  const fixed = all.every((t) => t.status === 'passed');
-  return phase('reproduction_after', fixed ? 'passed' : 'failed', fixed ? [] : ['not_fixed'], all, { missing });
+/** Tests that must pass in every run (reproduction after the patch, hidden), ids seen before included. */
+function judgeMustPass(name: 'reproduction_after' | 'hidden', runs: readonly RunEvidence[], failReason: ReasonCode, expectedIds: readonly string[]): PhaseJudgement {
+  const first = withMissing(resultsOf(runs[0]), expectedIds);
+  const verdict = judgeAnomalies(anomaliesOf(runs));
+  if (verdict) return phase(name, verdict.status, verdict.reasons, first.all, { missing: first.missing });
+  const flaky = flakyIds(runs);
+  const perRun = runs.map((run) => withMissing(resultsOf(run), expectedIds).all);
+  const ids = new Set(perRun.flat().map((t) => t.id));
+  // Failing in every run is the candidate's failure; failing in some runs only is flakiness.
+  const alwaysFails = [...ids].some((id) => perRun.every((tests) => tests.every((t) => t.id !== id || t.status !== 'passed')));
+  const reasons: ReasonCode[] = [...(alwaysFails ? [failReason] : []), ...(flaky.length > 0 ? (['flaky'] as const) : [])];
+  return phase(name, reasons.length === 0 ? 'passed' : 'failed', reasons, first.all, { missing: first.missing, ...(flaky.length > 0 ? { flaky } : {}) });
+}
+
+/** Reproduction after the patch must pass in every run, including every id seen before the patch. */
+export function judgeReproductionAfter(runs: readonly RunEvidence[], before: readonly RunEvidence[]): PhaseJudgement {
+  return judgeMustPass('reproduction_after', runs, 'not_fixed', resultsOf(before[0]).map((t) => t.id));
+}
+
+/** Hidden tests the candidate never saw must all pass, in every run. */
+export function judgeHidden(runs: readonly RunEvidence[]): PhaseJudgement {
+  return judgeMustPass('hidden', runs, 'hidden_failed', []);
 }
 
 /**
  * Regression (PASS_TO_PASS): every test that passed in the base suite still passes after the patch.
- * A test absent after counts as failed; tests failing at baseline are reported, not blamed.
+ * A test absent after is `tests_removed`, one skipped after is `tests_skipped`; one that fails and
+ * then passes in a retry is reported as flaky, one that fails in every retry is a regression. Tests
+ * failing at baseline are reported, not blamed.
  */
-export function judgeRegression(before: RunEvidence, after: RunEvidence): PhaseJudgement {
+export function judgeRegression(before: RunEvidence, after: readonly RunEvidence[]): PhaseJudgement {
   const baseResults = resultsOf(before);
   const baseline = { results: baseResults, tests: countTests(baseResults) };
+  const first = after[0];
   const baseAnomalies = runAnomalies(before);
   if (baseAnomalies.length > 0) {
     // Without a clean baseline there is nothing to hold the patch to: not the candidate's fault.
-    return phase('regression', 'inconclusive', baseAnomalies, resultsOf(after), { baseline });
+    return phase('regression', 'inconclusive', baseAnomalies.includes('infra_error') ? ['infra_error'] : baseAnomalies, resultsOf(first), { baseline });
   }
   const passToPass = baseResults.filter((t) => t.status === 'passed').map((t) => t.id);
   const preexisting = baseResults.filter((t) => t.status === 'failed' || t.status === 'errored').map((t) => t.id).sort();
-  const { all, missing } = withMissing(resultsOf(after), passToPass);
+  const { all, missing } = withMissing(resultsOf(first), passToPass);
   const extra = { baseline, pass_to_pass: passToPass.length, preexisting_failures: preexisting, missing };
-  const verdict = judgeAnomalies(runAnomalies(after));
+  const verdict = judgeAnomalies(anomaliesOf(after));
   if (verdict) return phase('regression', verdict.status, verdict.reasons, all, { ...extra, regressions: [] });
-  const byId = new Map(all.map((t) => [t.id, t]));
-  const regressions = passToPass.filter((id) => byId.get(id)?.status !== 'passed').sort();
-  return phase('regression', regressions.length === 0 ? 'passed' : 'failed', regressions.length === 0 ? [] : ['regression'], all, {
+  const firstById = new Map(all.map((t) => [t.id, t.status]));
+  const newlySkipped = passToPass.filter((id) => firstById.get(id) === 'skipped').sort();
+  const failedFirst = passToPass.filter((id) => firstById.get(id) !== 'passed' && firstById.get(id) !== 'skipped' && !missing.includes(id));
+  const retries = after.slice(1);
+  const passedInRetry = (id: string): boolean => retries.some((run) => resultsOf(run).some((t) => t.id === id && t.status === 'passed'));
+  const flaky = failedFirst.filter(passedInRetry).sort();
+  const regressions = [...failedFirst.filter((id) => !passedInRetry(id)), ...missing, ...newlySkipped].sort();
+  const reasons: ReasonCode[] = [];
+  if (failedFirst.some((id) => !passedInRetry(id))) reasons.push('regression');
+  if (missing.length > 0) reasons.push('tests_removed');
+  if (newlySkipped.length > 0) reasons.push('tests_skipped');
+  return phase('regression', reasons.length === 0 ? 'passed' : 'failed', reasons, all, {
     ...extra,
-    regressions
+    regressions,
+    ...(flaky.length > 0 ? { flaky } : {}),
+    ...(newlySkipped.length > 0 ? { newly_skipped: newlySkipped } : {})
   });
 }
 
-/** Hidden tests the candidate never saw must all pass. */
-export function judgeHidden(run: RunEvidence): PhaseJudgement {
-  const results = resultsOf(run);
-  const verdict = judgeAnomalies(runAnomalies(run));
-  if (verdict) return phase('hidden', verdict.status, verdict.reasons, results);
-  const ok = results.every((t) => t.status === 'passed');
-  return phase('hidden', ok ? 'passed' : 'failed', ok ? [] : ['hidden_failed'], results);
-}
+/** The runs of one validation, by label, in attempt order. */
+export type RunsByLabel = Record<RunLabel, RunEvidence[]>;
 
 export interface Judgement {
   phases: PhaseJudgement[];
@@ -180,29 +248,35 @@ export interface Judgement {
   reasons: ReasonCode[];
 }
 
-/** Judge all four phases from the five runs, then the verdict. */
-export function judge(runs: Record<RunLabel, RunEvidence>, repositoryUnchanged: boolean): Judgement {
+/** Judge all four phases from the runs, then the verdict (with the test-surface reasons). */
+export function judge(
+  runs: RunsByLabel,
+  repositoryUnchanged: boolean,
+  options: { expectedFailing?: readonly string[]; surfaceReasons?: readonly ReasonCode[] } = {}
+): Judgement {
   const phases = [
-    judgeReproductionBefore(runs.reproduction_before),
+    judgeReproductionBefore(runs.reproduction_before, options.expectedFailing),
     judgeReproductionAfter(runs.reproduction_after, runs.reproduction_before),
-    judgeRegression(runs.regression_before, runs.regression_after),
+    judgeRegression(runs.regression_before[0] as RunEvidence, runs.regression_after),
     judgeHidden(runs.hidden)
   ];
-  return { phases, ...decideVerdict(phases, repositoryUnchanged) };
+  return { phases, ...decideVerdict(phases, repositoryUnchanged, options.surfaceReasons ?? []) };
 }
 
 /**
- * The verdict from the phases: failed when any phase failed; otherwise inconclusive when any phase
- * is inconclusive or the real checkout changed during the run; passed only when all four passed.
+ * The verdict: failed when any phase failed or the candidate touched its grader (surface reasons);
+ * otherwise inconclusive when any phase is inconclusive or the real checkout changed during the
+ * run; passed only when all four phases passed.
  */
 export function decideVerdict(
   phases: readonly Pick<PhaseJudgement, 'status' | 'reasons'>[],
-  repositoryUnchanged: boolean
+  repositoryUnchanged: boolean,
+  surfaceReasons: readonly ReasonCode[] = []
 ): { verdict: Verdict; reasons: ReasonCode[] } {
-  const reasons = new Set<ReasonCode>(phases.flatMap((p) => p.reasons));
+  const reasons = new Set<ReasonCode>([...phases.flatMap((p) => p.reasons), ...surfaceReasons]);
   if (!repositoryUnchanged) reasons.add('repository_changed');
   const sorted = [...reasons].sort();
-  if (phases.some((p) => p.status === 'failed')) return { verdict: 'failed', reasons: sorted };
+  if (phases.some((p) => p.status === 'failed') || surfaceReasons.length > 0) return { verdict: 'failed', reasons: sorted };
   const complete = phases.length === PHASE_NAMES.length && phases.every((p) => p.status === 'passed');
   if (!complete || !repositoryUnchanged) return { verdict: 'inconclusive', reasons: sorted };
   return { verdict: 'passed', reasons: sorted };

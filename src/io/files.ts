@@ -68,10 +68,15 @@ export async function assertOutside(path: string, repoReal: string, flag: string
 
 /** Write a file atomically (temp file + rename), so a reader never sees half of it. */
 export async function writeFileAtomic(path: string, text: string): Promise<void> {
+  await writeBytesAtomic(path, Buffer.from(text, 'utf8'));
+}
+
+/** Write bytes atomically (temp file + rename). */
+export async function writeBytesAtomic(path: string, data: Uint8Array): Promise<void> {
   await mkdir(dirname(resolve(path)), { recursive: true });
   const temp = `${path}.tmp-${process.pid}`;
   try {
-    await writeFile(temp, text, { mode: 0o644 });
+    await writeFile(temp, data, { mode: 0o644 });
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });

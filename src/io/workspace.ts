@@ -135,12 +135,12 @@ export async function stageExternalTests(copy: string, sourceDir: string, placem
   return files.map((f) => `${placement}/${f}`);
 }
 
-/** Write the adapter's harness files into a copy. */
-export async function stageHarness(copy: string, harnessDir: string, files: Readonly<Record<string, string>>): Promise<void> {
-  const target = join(copy, ...harnessDir.split('/'));
-  await rm(target, { recursive: true, force: true });
-  for (const [name, text] of Object.entries(files)) {
-    await writeEntryFile(join(target, name), Buffer.from(text, 'utf8'), false);
+/** Write generated text files (harness, entry modules) into a copy, replacing whatever was there. */
+export async function stageFiles(copy: string, files: Readonly<Record<string, string>>): Promise<void> {
+  for (const [path, text] of Object.entries(files)) {
+    const target = join(copy, ...path.split('/'));
+    await rm(target, { recursive: true, force: true });
+    await writeEntryFile(target, Buffer.from(text, 'utf8'), false);
   }
 }
 

@@ -15,8 +15,8 @@ export const DEFAULT_USER = '65534:65534';
 export const DEFAULT_PIDS_LIMIT = 512;
 /** Memory in MiB, swap included (memory-swap = memory: no swap); tmpfs pages count against it. */
 export const DEFAULT_MEMORY_MIB = 2048;
-/** CPUs the container may use. */
-export const DEFAULT_CPUS = 2;
+/** CPUs one container may use: one, so two concurrent runs (base and patched) cannot starve each other. */
+export const DEFAULT_CPUS = 1;
 /** Size of the tmpfs at /tmp (HOME and TMPDIR), in MiB. */
 export const DEFAULT_TMPFS_MIB = 256;
 /** Size of the private /dev/shm, in MiB (POSIX semaphores and shared memory). */

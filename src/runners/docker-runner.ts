@@ -57,6 +57,9 @@ class DockerRunner implements Runner {
   private readonly runnerId = randomBytes(8).toString('hex');
   /** Containers of runs in flight, with the controller that kills their client. */
   private readonly live = new Map<string, AbortController>();
+  /** `dispose()` calls begun, and those still in progress. */
+  private disposals = 0;
+  private disposing = 0;
 
   constructor(
     image: string,
@@ -72,6 +75,7 @@ class DockerRunner implements Runner {
   }
 
   async run(request: RunRequest): Promise<RunOutcome> {
+    const epoch = this.disposals;
     await checkDirectory(request.hostWorkdir);
     await prepareResultsDir(request.hostResultsDir);
     const containerName = `patchproof-${request.label.replace(/[^a-zA-Z0-9_.-]/g, '_').slice(0, 40)}-${randomBytes(6).toString('hex')}`;
@@ -87,6 +91,12 @@ class DockerRunner implements Runner {
       labels: { [RUNNER_ID_LABEL]: this.runnerId, [RUN_LABEL]: request.label.replace(/[\0\n\r]/g, ' ') }
     });
 
+    // A run that would start while dispose() tears the runner down (or after one began since this
+    // run was requested) is refused: the CLI exits as soon as dispose() resolves, and a container
+    // started meanwhile would be left running with nobody to enforce its time limit.
+    if (this.disposing > 0 || this.disposals !== epoch) {
+      throw new InfrastructureError(`the Docker runner was disposed before the ${request.label} run could start`);
+    }
     const controller = new AbortController();
     this.live.set(containerName, controller);
     let killed = false;
@@ -115,12 +125,18 @@ class DockerRunner implements Runner {
   }
 
   async dispose(): Promise<void> {
-    for (const controller of this.live.values()) controller.abort();
-    // By label as well as by name: a container the daemon finished creating after its client was
-    // killed (and after that run's own `rm -f`) is still found and removed.
-    const listed = await dockerCli(['ps', '-aq', '--filter', `label=${RUNNER_ID_LABEL}=${this.runnerId}`]);
-    const ids = listed.code === 0 ? listed.stdout.split('\n').filter((line) => line.trim() !== '') : [];
-    await removeContainers([...this.live.keys(), ...ids]);
+    this.disposals += 1;
+    this.disposing += 1;
+    try {
+      for (const controller of this.live.values()) controller.abort();
+      // By label as well as by name: a container the daemon finished creating after its client was
+      // killed (and after that run's own `rm -f`) is still found and removed.
+      const listed = await dockerCli(['ps', '-aq', '--filter', `label=${RUNNER_ID_LABEL}=${this.runnerId}`]);
+      const ids = listed.code === 0 ? listed.stdout.split('\n').filter((line) => line.trim() !== '') : [];
+      await removeContainers([...this.live.keys(), ...ids]);
+    } finally {
+      this.disposing -= 1;
+    }
   }
 }
 

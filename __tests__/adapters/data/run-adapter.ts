@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HARNESS_DIR } from '../../../src/adapters/adapter.js';
-import type { TestAdapter } from '../../../src/adapters/adapter.js';
+import type { CanaryOutcome, CanaryPlan, TestAdapter, TestCommand } from '../../../src/adapters/adapter.js';
 import type { ParsedResults } from '../../../src/core/test-results.js';
 
 /**
@@ -20,6 +21,11 @@ export interface StagedCopy {
   root: string;
   workdir: string;
   resultsDir: string;
+}
+
+/** A fresh canary plan, as PatchProof makes one per run: 32 random bytes as lowercase hex. */
+export function freshCanary(): CanaryPlan {
+  return { nonce: randomBytes(32).toString('hex') };
 }
 
 /** Copies `project` into a fresh temp folder with the adapter's harness and, optionally, external tests. */
@@ -46,21 +52,42 @@ export async function stageCopy(
   return { root, workdir, resultsDir };
 }
 
+/** Every file of a copy, repository-relative and '/'-separated, as suiteFiles() receives them. */
+export async function listFiles(copy: StagedCopy): Promise<string[]> {
+  const entries = await readdir(copy.workdir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(copy.workdir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+    .sort();
+}
+
 /** What one real run produced. */
 export interface AdapterRun {
+  command: TestCommand;
+  canaryPlan: CanaryPlan;
   exitCode: number | null;
   output: string;
   files: Record<string, string>;
-  parsed: ParsedResults;
+  parsed: ParsedResults & { canary: CanaryOutcome };
 }
 
-/** Runs the adapter's command in the copy (minimal env plus PATH/HOME/TMPDIR, as the runner gives) and parses the results. */
-export async function runAdapter(
-  adapter: TestAdapter,
-  copy: StagedCopy,
-  tests?: { files: string[]; testRoot: string }
-): Promise<AdapterRun> {
-  const command = adapter.command({ view: { workdir: copy.workdir, resultsDir: copy.resultsDir }, ...(tests ?? {}) });
+/** Which tests a run covers: the repository suite, or external tests staged under `testRoots[0]`. */
+export interface RunTests {
+  files: string[];
+  suite: boolean;
+  testRoots: string[];
+}
+
+/**
+ * Runs the adapter's command in the copy (its staged files written first; minimal env plus
+ * PATH/HOME/TMPDIR, as the runner gives) and parses the results.
+ */
+export async function runAdapter(adapter: TestAdapter, copy: StagedCopy, tests: RunTests, canaryPlan = freshCanary()): Promise<AdapterRun> {
+  const command = adapter.command({ view: { workdir: copy.workdir, resultsDir: copy.resultsDir }, ...tests, canary: canaryPlan });
+  for (const [file, text] of Object.entries(command.stage)) {
+    await mkdir(path.dirname(path.join(copy.workdir, file)), { recursive: true });
+    await writeFile(path.join(copy.workdir, file), text);
+  }
   const [program, ...args] = command.argv;
   if (program === undefined) {
     throw new Error('empty argv');
@@ -75,8 +102,8 @@ export async function runAdapter(
     child.on('close', (code) => resolve({ exitCode: code, output: Buffer.concat(chunks).toString('utf8') }));
   });
   const files = await readResults(copy.resultsDir);
-  const parsed = adapter.parse({ files, exitCode, workdir: copy.workdir, testRoots: tests ? [tests.testRoot] : [] });
-  return { exitCode, output, files, parsed };
+  const parsed = adapter.parse({ files, exitCode, workdir: copy.workdir, testRoots: tests.testRoots, canary: canaryPlan });
+  return { command, canaryPlan, exitCode, output, files, parsed };
 }
 
 /** Every file of the results folder, by name, as text. */

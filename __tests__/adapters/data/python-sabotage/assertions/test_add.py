@@ -1,0 +1,8 @@
+import unittest
+
+from lenient import add
+
+
+class AddTest(unittest.TestCase):
+    def test_adds(self):
+        self.assertEqual(add(2, 2), 4)

@@ -1,0 +1,75 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigurationError } from '../../src/errors.js';
+import { takeSnapshot } from '../../src/io/snapshot.js';
+import { digestWitnessFolder } from '../../src/witness/digest.js';
+import { resolveWitness } from '../../src/witness/fetch.js';
+import { parseWitnessManifest } from '../../src/witness/manifest.js';
+import { initWitness } from '../../src/witness/scaffold.js';
+import { listTree, tempFolder } from './tar-helpers.js';
+
+const DATA = join(dirname(fileURLToPath(import.meta.url)), '..', 'adapters', 'data');
+
+let scratch: string;
+beforeEach(async () => {
+  scratch = await tempFolder();
+});
+afterEach(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe('initWitness', () => {
+  it('writes a manifest with every default and README placeholders, and returns the pack digest', async () => {
+    const dir = join(scratch, 'pack');
+    const digest = await initWitness(dir, { adapter: 'unittest' });
+    expect(await listTree(dir)).toEqual(['hidden/', 'hidden/README.md', 'reproduction/', 'reproduction/README.md', 'witness.json']);
+    const text = await readFile(join(dir, 'witness.json'), 'utf8');
+    expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+    const written = JSON.parse(text) as unknown;
+    // Every default is spelled out: parsing changes nothing.
+    expect(parseWitnessManifest(written, 'witness.json')).toEqual(written);
+    expect(written).toMatchObject({ schema: 'patchproof.witness/v1', adapter: 'unittest', reproduction: { repeat: 2 }, allow: { skips: false } });
+    expect(await readFile(join(dir, 'reproduction', 'README.md'), 'utf8')).toContain('must fail on the unpatched repository');
+    expect(await readFile(join(dir, 'hidden', 'README.md'), 'utf8')).toContain('`.patchproof/hidden/`');
+    expect(digest).toBe((await digestWitnessFolder(dir)).digest);
+
+    const temp = join(scratch, 'temp');
+    await mkdir(temp);
+    const witness = await resolveWitness(dir, digest, { tempDir: temp });
+    expect(witness.manifest.adapter).toBe('unittest');
+    await witness.dispose();
+  });
+
+  it('copies real reproduction and hidden folders (the files git tracks there)', async () => {
+    const dir = join(scratch, 'pack');
+    const reproduction = join(DATA, 'node-reproduction');
+    const hidden = join(DATA, 'node-project', 'test');
+    const digest = await initWitness(dir, { adapter: 'node-test', reproduction, hidden });
+    const tracked = async (folder: string): Promise<string[]> => (await takeSnapshot(folder)).entries.map((entry) => entry.path);
+    const files = (await listTree(dir)).filter((path) => !path.endsWith('/'));
+    expect(files).toEqual(
+      [...(await tracked(reproduction)).map((path) => `reproduction/${path}`), ...(await tracked(hidden)).map((path) => `hidden/${path}`), 'witness.json'].sort()
+    );
+    expect(await readFile(join(dir, 'reproduction', 'cases.test.js'))).toEqual(await readFile(join(reproduction, 'cases.test.js')));
+    expect(digest).toBe((await digestWitnessFolder(dir)).digest);
+  });
+
+  it('uses an existing empty folder and refuses a non-empty one or a file', async () => {
+    await initWitness(scratch, { adapter: 'node-test' });
+    const error = await initWitness(scratch, { adapter: 'node-test' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as Error).message).toContain('already exists and is not an empty folder');
+    await writeFile(join(scratch, 'file'), 'x');
+    await expect(initWitness(join(scratch, 'file'), { adapter: 'node-test' })).rejects.toThrow(ConfigurationError);
+  });
+
+  it('refuses an unknown adapter and an empty test folder before writing anything', async () => {
+    const dir = join(scratch, 'pack');
+    await expect(initWitness(dir, { adapter: 'cobol' as never })).rejects.toThrow(/adapter is 'cobol'; expected one of/);
+    const empty = join(scratch, 'empty');
+    await mkdir(empty);
+    await expect(initWitness(dir, { adapter: 'node-test', hidden: empty })).rejects.toThrow(`the hidden folder '${empty}' holds no files`);
+    expect(await listTree(scratch)).toEqual(['empty/']);
+  });
+});

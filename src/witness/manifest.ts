@@ -1,0 +1,342 @@
+import picomatch from 'picomatch';
+import { z } from 'zod';
+import { ADAPTER_NAMES, HARNESS_DIR, RESERVED_DIR, type AdapterName } from '../adapters/adapter.js';
+import { checkRepoPath, quoteForMessage } from '../core/diff-policy.js';
+import { ConfigurationError } from '../errors.js';
+
+/**
+ * The witness manifest (`witness.json`, schema `patchproof.witness/v1`): which adapter runs the
+ * pack's tests, where they sit in the pack and where they are staged in each disposable copy, what
+ * the candidate may not touch, and the limits of the run. Pure: untrusted JSON in, typed data out.
+ * Every field is documented in docs/witness-pack.md.
+ */
+
+/** The one schema tag this version reads; a new key or meaning means a new tag. */
+export const WITNESS_SCHEMA = 'patchproof.witness/v1';
+
+/** The manifest's file name at the root of every pack. */
+export const WITNESS_MANIFEST_FILE = 'witness.json';
+
+/** A set of external tests (reproduction or hidden) in the pack. */
+export interface WitnessTestSet {
+  /** Pack-relative folder holding the tests. */
+  path: string;
+  /** Repository-relative folder the tests are staged at inside each disposable copy. */
+  placement: string;
+  /** How many times the tests run per phase; every run must agree. 1..10. */
+  repeat: number;
+}
+
+/** The reproduction tests: they must fail on the base and pass after the patch. */
+export interface WitnessReproduction extends WitnessTestSet {
+  /** Test ids that must fail on the base; absent means every reproduction test. */
+  expected_failing?: string[];
+}
+
+/** The regression phase: the repository's own suite, held to its baseline. */
+export interface WitnessRegression {
+  /** Globs of test files to run; absent means the adapter's own suite, discovered its default way. */
+  include?: string[];
+  /** Globs of test files left out of the suite. */
+  exclude: string[];
+  /** How often a PASS_TO_PASS test that fails after the patch is re-run, to tell a regression from a flake. 0..3. */
+  retries: number;
+}
+
+/** Relaxations of the test-surface rules; each is false (forbidden) unless the pack says otherwise. */
+export interface WitnessAllowances {
+  test_edits: boolean;
+  test_removal: boolean;
+  skips: boolean;
+  config_edits: boolean;
+  dependency_changes: boolean;
+}
+
+/** Limits of a validation run. */
+export interface WitnessRunLimits {
+  timeout_seconds: number;
+  output_limit_bytes: number;
+  diff_max_bytes: number;
+  diff_max_files: number;
+}
+
+/** A parsed, validated manifest with every default applied. */
+export interface WitnessManifest {
+  schema: typeof WITNESS_SCHEMA;
+  adapter: AdapterName;
+  reproduction: WitnessReproduction;
+  hidden: WitnessTestSet;
+  regression: WitnessRegression;
+  /** Globs of repository paths the candidate may not touch. */
+  protected: string[];
+  allow: WitnessAllowances;
+  limits: WitnessRunLimits;
+}
+
+/** The defaults `parseWitnessManifest` applies, as a manifest would spell them. */
+export const WITNESS_DEFAULTS = Object.freeze({
+  reproduction: { path: 'reproduction', placement: `${RESERVED_DIR}/reproduction`, repeat: 2 },
+  hidden: { path: 'hidden', placement: `${RESERVED_DIR}/hidden`, repeat: 1 },
+  regression: { exclude: [] as string[], retries: 1 },
+  limits: { timeout_seconds: 300, output_limit_bytes: 4 * 1024 * 1024, diff_max_bytes: 1024 * 1024, diff_max_files: 200 }
+});
+
+/** What each field accepts, for messages. Array elements are keyed `field[]`. */
+const FORMS: Readonly<Record<string, string>> = {
+  '': 'a JSON object with at least "schema" and "adapter"',
+  schema: JSON.stringify(WITNESS_SCHEMA),
+  adapter: `one of ${ADAPTER_NAMES.map((name) => JSON.stringify(name)).join(', ')}`,
+  reproduction: 'an object with path, placement, repeat and expected_failing, all optional',
+  'reproduction.path': 'a pack-relative folder such as "reproduction" (no "..", "." or empty segments)',
+  'reproduction.placement': `a repository-relative folder such as "${WITNESS_DEFAULTS.reproduction.placement}"`,
+  'reproduction.repeat': 'a whole number from 1 to 10',
+  'reproduction.expected_failing': 'a non-empty list of distinct test ids; omit it to expect every reproduction test to fail',
+  'reproduction.expected_failing[]': 'a test id: a non-empty string',
+  hidden: 'an object with path, placement and repeat, all optional',
+  'hidden.path': 'a pack-relative folder such as "hidden" (no "..", "." or empty segments)',
+  'hidden.placement': `a repository-relative folder such as "${WITNESS_DEFAULTS.hidden.placement}"`,
+  'hidden.repeat': 'a whole number from 1 to 10',
+  regression: 'an object with include, exclude and retries, all optional',
+  'regression.include': "a non-empty list of glob patterns; omit it to run the adapter's own suite",
+  'regression.include[]': 'a glob pattern',
+  'regression.exclude': 'a list of glob patterns',
+  'regression.exclude[]': 'a glob pattern',
+  'regression.retries': 'a whole number from 0 to 3',
+  protected: 'a list of glob patterns of repository paths',
+  'protected[]': 'a glob pattern',
+  allow: 'an object with test_edits, test_removal, skips, config_edits and dependency_changes, each true or false',
+  'allow.test_edits': 'true or false',
+  'allow.test_removal': 'true or false',
+  'allow.skips': 'true or false',
+  'allow.config_edits': 'true or false',
+  'allow.dependency_changes': 'true or false',
+  limits: 'an object with timeout_seconds, output_limit_bytes, diff_max_bytes and diff_max_files, all optional',
+  'limits.timeout_seconds': 'a whole number of seconds from 1 to 86400',
+  'limits.output_limit_bytes': 'a whole number of bytes, at least 1',
+  'limits.diff_max_bytes': 'a whole number of bytes, at least 1',
+  'limits.diff_max_files': 'a whole number of files, at least 1'
+};
+
+const text = z.string().min(1);
+const positive = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+const repeat = z.number().int().min(1).max(10);
+const globs = z.array(z.string());
+
+const reproductionSchema = z.strictObject({
+  path: text.default(WITNESS_DEFAULTS.reproduction.path),
+  placement: text.default(WITNESS_DEFAULTS.reproduction.placement),
+  repeat: repeat.default(WITNESS_DEFAULTS.reproduction.repeat),
+  expected_failing: z.array(text).min(1).optional()
+});
+
+const hiddenSchema = z.strictObject({
+  path: text.default(WITNESS_DEFAULTS.hidden.path),
+  placement: text.default(WITNESS_DEFAULTS.hidden.placement),
+  repeat: repeat.default(WITNESS_DEFAULTS.hidden.repeat)
+});
+
+const flag = z.boolean().default(false);
+
+// `prefault` (not `default`) so an absent object is parsed from `{}` and gets its fields' defaults.
+const manifestSchema = z.strictObject({
+  schema: z.literal(WITNESS_SCHEMA),
+  adapter: z.enum(ADAPTER_NAMES),
+  reproduction: reproductionSchema.prefault({}),
+  hidden: hiddenSchema.prefault({}),
+  regression: z
+    .strictObject({
+      include: globs.min(1).optional(),
+      exclude: globs.default(() => []),
+      retries: z.number().int().min(0).max(3).default(WITNESS_DEFAULTS.regression.retries)
+    })
+    .prefault({}),
+  protected: globs.default(() => []),
+  allow: z
+    .strictObject({ test_edits: flag, test_removal: flag, skips: flag, config_edits: flag, dependency_changes: flag })
+    .prefault({}),
+  limits: z
+    .strictObject({
+      timeout_seconds: z.number().int().min(1).max(86_400).default(WITNESS_DEFAULTS.limits.timeout_seconds),
+      output_limit_bytes: positive.default(WITNESS_DEFAULTS.limits.output_limit_bytes),
+      diff_max_bytes: positive.default(WITNESS_DEFAULTS.limits.diff_max_bytes),
+      diff_max_files: positive.default(WITNESS_DEFAULTS.limits.diff_max_files)
+    })
+    .prefault({})
+});
+
+/**
+ * Parse untrusted manifest JSON (already `JSON.parse`d) into a WitnessManifest with every default
+ * applied. Throws a ConfigurationError with one line naming `source`, the field and the form it
+ * accepts: for a wrong type or value, an unknown field (a new field means a new schema version), a
+ * path or placement that is not a safe relative folder, overlapping reproduction and hidden folders,
+ * or a glob picomatch cannot compile.
+ */
+export function parseWitnessManifest(value: unknown, source: string): WitnessManifest {
+  const parsed = manifestSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new ConfigurationError(describeIssue(parsed.error.issues[0], value, source));
+  }
+  const manifest: WitnessManifest = parsed.data;
+  checkFolders(manifest, source);
+  checkGlobs(manifest, source);
+  return manifest;
+}
+
+function describeIssue(issue: z.core.$ZodIssue | undefined, input: unknown, source: string): string {
+  if (issue === undefined) {
+    return `${source} is not a witness manifest; expected ${FORMS['']}.`;
+  }
+  const path = issue.path.filter((key): key is string | number => typeof key !== 'symbol');
+  if (issue.code === 'unrecognized_keys') {
+    const parent = fieldName(path);
+    const known = knownKeys(path);
+    const unknown = issue.keys.map((key) => (parent === '' ? key : `${parent}.${key}`)).join(', ');
+    return `${source}: unknown field ${unknown}; expected only ${known}.`;
+  }
+  const field = fieldName(path);
+  const form = FORMS[formKey(path)] ?? 'a valid value';
+  const received = valueAt(input, path);
+  if (field === '') {
+    return `${source} is not a witness manifest (it is ${shown(received)}); expected ${form}.`;
+  }
+  const what = received === undefined ? 'is missing' : `is ${shown(received)}`;
+  return `${source}: ${field} ${what}; expected ${form}.`;
+}
+
+/** `reproduction.expected_failing[2]`, as a person would name it. */
+function fieldName(path: readonly (string | number)[]): string {
+  return path.reduce<string>((name, key) => (typeof key === 'number' ? `${name}[${key}]` : name === '' ? key : `${name}.${key}`), '');
+}
+
+function formKey(path: readonly (string | number)[]): string {
+  return path.reduce<string>((name, key) => (typeof key === 'number' ? `${name}[]` : name === '' ? key : `${name}.${key}`), '');
+}
+
+function knownKeys(path: readonly (string | number)[]): string {
+  const prefix = formKey(path);
+  const keys = Object.keys(FORMS)
+    .filter((key) => key !== '' && !key.endsWith('[]'))
+    .filter((key) => (prefix === '' ? !key.includes('.') : key.startsWith(`${prefix}.`) && !key.slice(prefix.length + 1).includes('.')))
+    .map((key) => (prefix === '' ? key : key.slice(prefix.length + 1)));
+  return keys.join(', ');
+}
+
+function valueAt(input: unknown, path: readonly (string | number)[]): unknown {
+  let current = input;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, key)) {
+      return undefined;
+    }
+    current = (current as Record<string | number, unknown>)[key];
+  }
+  return current;
+}
+
+function shown(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return value.length === 0 ? 'an empty list' : 'a list';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return quoteForMessage(value, 60);
+  return String(value);
+}
+
+function refuse(source: string, field: string, problem: string, form: string): never {
+  throw new ConfigurationError(`${source}: ${field} ${problem}; expected ${form}.`);
+}
+
+/**
+ * A placement passes `checkRepoPath`, except that it may lie under PatchProof's own `.patchproof/`
+ * folder (where tests are staged by default), though never at that folder itself or over the harness.
+ */
+function placementProblem(placement: string): string | undefined {
+  const parts = placement.split('/');
+  if (parts[0]?.toLowerCase() !== RESERVED_DIR) {
+    return checkRepoPath(placement);
+  }
+  const rest = parts.slice(1).join('/');
+  if (rest === '') {
+    return `is PatchProof's own '${RESERVED_DIR}' folder`;
+  }
+  const problem = checkRepoPath(rest);
+  if (problem !== undefined) {
+    return problem;
+  }
+  // Case-insensitive: on macOS and Windows file systems .patchproof/Harness is the harness folder.
+  return overlaps(placement, HARNESS_DIR) ? `overlaps '${HARNESS_DIR}', where PatchProof stages its harness` : undefined;
+}
+
+/** One folder is the other, or lies inside it (compared case-insensitively, as some file systems do). */
+function overlaps(a: string, b: string): boolean {
+  const x = `${a.toLowerCase()}/`;
+  const y = `${b.toLowerCase()}/`;
+  return x.startsWith(y) || y.startsWith(x);
+}
+
+function checkFolders(manifest: WitnessManifest, source: string): void {
+  for (const set of ['reproduction', 'hidden'] as const) {
+    const pathProblem = checkRepoPath(manifest[set].path);
+    if (pathProblem !== undefined) {
+      refuse(source, `${set}.path`, `${shown(manifest[set].path)} ${pathProblem}`, FORMS[`${set}.path`]!);
+    }
+    const placementIssue = placementProblem(manifest[set].placement);
+    if (placementIssue !== undefined) {
+      refuse(source, `${set}.placement`, `${shown(manifest[set].placement)} ${placementIssue}`, FORMS[`${set}.placement`]!);
+    }
+  }
+  // Overlapping folders would run one set's tests as part of the other.
+  if (overlaps(manifest.reproduction.path, manifest.hidden.path)) {
+    refuse(source, 'hidden.path', `${shown(manifest.hidden.path)} overlaps reproduction.path ${shown(manifest.reproduction.path)}`, 'separate folders for the two test sets');
+  }
+  if (overlaps(manifest.reproduction.placement, manifest.hidden.placement)) {
+    refuse(
+      source,
+      'hidden.placement',
+      `${shown(manifest.hidden.placement)} overlaps reproduction.placement ${shown(manifest.reproduction.placement)}`,
+      'separate folders for the two test sets'
+    );
+  }
+  const ids = manifest.reproduction.expected_failing ?? [];
+  const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);
+  if (duplicate !== undefined) {
+    refuse(source, 'reproduction.expected_failing', `lists ${shown(duplicate)} twice`, FORMS['reproduction.expected_failing']!);
+  }
+}
+
+function checkGlobs(manifest: WitnessManifest, source: string): void {
+  const lists: [string, readonly string[]][] = [
+    ['regression.include', manifest.regression.include ?? []],
+    ['regression.exclude', manifest.regression.exclude],
+    ['protected', manifest.protected]
+  ];
+  for (const [field, list] of lists) {
+    list.forEach((glob, index) => {
+      const problem = globProblem(glob);
+      if (problem !== undefined) {
+        refuse(source, `${field}[${index}]`, `${shown(glob)} ${problem}`, GLOB_FORM);
+      }
+    });
+  }
+}
+
+const GLOB_FORM = "a repository-relative glob such as 'src/**/*.ts' (picomatch syntax, '/'-separated, no leading '!' or '/')";
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Why picomatch, or the rules for repository paths, would not take this glob. */
+function globProblem(glob: string): string | undefined {
+  if (glob === '') return 'is empty';
+  if (CONTROL.test(glob)) return 'contains a control character';
+  // A backslash is an escape on POSIX but a separator on Windows: its meaning would depend on the machine.
+  if (glob.includes('\\')) return 'contains a backslash';
+  if (glob.startsWith('/')) return 'is absolute';
+  // In a list a negation would match every other path, so `protected: ["!x"]` would protect everything.
+  if (glob.startsWith('!')) return "is a negation; list paths to leave out under 'exclude' instead";
+  const parts = glob.split('/');
+  if (parts.includes('..') || parts.includes('.') || parts.includes('')) return "has a '.', '..' or empty segment";
+  try {
+    // strictBrackets: an unclosed bracket or brace is an error, not silently a literal character.
+    picomatch.makeRe(glob, { dot: true, strictBrackets: true });
+  } catch (error) {
+    return `does not compile (${error instanceof Error ? error.message : String(error)})`;
+  }
+  return undefined;
+}

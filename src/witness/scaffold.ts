@@ -1,0 +1,88 @@
+import { lstat, readdir } from 'node:fs/promises';
+import type { AdapterName } from '../adapters/adapter.js';
+import type { Digest } from '../core/hashing.js';
+import { ConfigurationError } from '../errors.js';
+import { writeWitnessEntries } from './archive.js';
+import { digestWitnessEntries } from './digest.js';
+import type { PackLimits, WitnessEntry } from './entries.js';
+import { readWitnessFolder } from './folder.js';
+import { parseWitnessManifest, WITNESS_DEFAULTS, WITNESS_MANIFEST_FILE, WITNESS_SCHEMA } from './manifest.js';
+
+/** What a new pack starts from. */
+export interface InitWitnessOptions {
+  adapter: AdapterName;
+  /** A folder of reproduction tests to copy into the pack; absent: an empty folder with a README. */
+  reproduction?: string;
+  /** A folder of hidden tests to copy into the pack; absent: an empty folder with a README. */
+  hidden?: string;
+  limits?: Partial<PackLimits>;
+}
+
+/** How a test file is named and what it imports, per adapter, for the READMEs of a new pack. */
+const TEST_HINTS: Partial<Record<AdapterName, string>> = {
+  'node-test':
+    "Test files are `*.test.js` (or `.mjs`, `.cjs`) using `node:test`. They are staged at the placement, so a test at `.patchproof/reproduction/x.test.js` imports the code under test as `../../src/x.js`.",
+  unittest:
+    'Test files are `test*.py` using `unittest`. They are staged at the placement and run from the repository root, so they import the code under test by its module name.'
+};
+
+/**
+ * Create a pack in `dir` (created; refused when it exists and is not empty): `witness.json` with
+ * every default written out, and `reproduction/` and `hidden/` copied from the given folders (the
+ * files `takeSnapshot` lists there; symbolic links are refused) or holding a README that says what
+ * goes there. Returns the pack digest of what was written. Inside a git work tree only tracked files
+ * count towards a folder's digest: `git add` the pack before resolving it from the folder.
+ */
+export async function initWitness(dir: string, options: InitWitnessOptions): Promise<Digest> {
+  const manifest = {
+    schema: WITNESS_SCHEMA,
+    adapter: options.adapter,
+    reproduction: { ...WITNESS_DEFAULTS.reproduction },
+    hidden: { ...WITNESS_DEFAULTS.hidden },
+    regression: { exclude: [], retries: WITNESS_DEFAULTS.regression.retries },
+    protected: [],
+    allow: { test_edits: false, test_removal: false, skips: false, config_edits: false, dependency_changes: false },
+    limits: { ...WITNESS_DEFAULTS.limits }
+  };
+  // Fails early on an adapter name the schema does not know.
+  parseWitnessManifest(manifest, 'the new witness.json');
+  await checkFresh(dir);
+  const entries: WitnessEntry[] = [{ path: WITNESS_MANIFEST_FILE, mode: '100644', data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) }];
+  entries.push(...(await testSet('reproduction', manifest.reproduction.path, options.reproduction, options)));
+  entries.push(...(await testSet('hidden', manifest.hidden.path, options.hidden, options)));
+  await writeWitnessEntries(entries, dir);
+  return digestWitnessEntries(entries);
+}
+
+async function checkFresh(dir: string): Promise<void> {
+  let isFolder: boolean;
+  try {
+    isFolder = (await lstat(dir)).isDirectory();
+  } catch {
+    return;
+  }
+  if (!isFolder || (await readdir(dir)).length > 0) {
+    throw new ConfigurationError(`'${dir}' already exists and is not an empty folder; give a new folder for the witness pack`);
+  }
+}
+
+async function testSet(set: 'reproduction' | 'hidden', folder: string, from: string | undefined, options: InitWitnessOptions): Promise<WitnessEntry[]> {
+  if (from === undefined) {
+    return [{ path: `${folder}/README.md`, mode: '100644', data: Buffer.from(readme(set, options.adapter)) }];
+  }
+  const files = await readWitnessFolder(from, options.limits);
+  if (files.length === 0) {
+    throw new ConfigurationError(`the ${set} folder '${from}' holds no files; give a folder of ${set} tests`);
+  }
+  return files.map((file) => ({ ...file, path: `${folder}/${file.path}` }));
+}
+
+function readme(set: 'reproduction' | 'hidden', adapter: AdapterName): string {
+  const what =
+    set === 'reproduction'
+      ? 'Reproduction tests: they show the bug. Each must fail on the unpatched repository for the right reason (an assertion, or an exception raised in the code under test) and pass once the patch is applied. List the ids that must fail under `reproduction.expected_failing` in `witness.json`, or leave it out to require all of them.'
+      : 'Hidden tests: they check the fix is general, not fitted to the reproduction. The candidate never sees them; each must pass once the patch is applied.';
+  const placement = WITNESS_DEFAULTS[set].placement;
+  const hint = TEST_HINTS[adapter] ?? `Test files are whatever the ${adapter} adapter runs.`;
+  return `# ${set}\n\n${what}\n\nThe files here are staged at \`${placement}/\` in each disposable copy of the repository (\`${set}.placement\` in \`witness.json\`). ${hint}\n\nReplace this README with the tests. Every file of the pack is covered by its digest: after any change, take the new digest.\n`;
+}
