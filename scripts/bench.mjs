@@ -12,7 +12,7 @@
  * TypeScript sources are benchmarked in their shipped form: bundled with ncc, as the CLI is.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -29,6 +29,12 @@ const SECTIONS = [
     name: 'snapshot',
     description: 'takeSnapshot against one sha256sum over the same files (20,000 files, 500 MB at scale 1)',
     run: benchSnapshot
+  },
+  {
+    name: 'docker-overhead',
+    description:
+      'patchproof validate --runner docker of js-duration fix.diff against a shell script making the same docker runs one after another',
+    run: benchDockerOverhead
   }
 ];
 
@@ -243,6 +249,252 @@ function fileSizes(fileCount, totalBytes) {
     [sizes[i], sizes[j]] = [sizes[j], sizes[i]];
   }
   return sizes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Section "docker-overhead".
+
+/** The tag scripts/build-test-image.sh gives the local test image. */
+const TEST_IMAGE_TAG = 'patchproof-test:local';
+/** Label of the baseline's containers, so any left behind can be found and removed. */
+const BENCH_LABEL = 'patchproof.bench';
+
+/**
+ * What PatchProof adds to the test runs themselves: a full `validate --runner docker` of the
+ * js-duration fix (snapshots, staging, its hardened runs two at a time, judging, receipt) against
+ * a shell script making the same `docker run`s (five, or more when runs are repeated) one after
+ * another, with the same image and flags, on copies prepared beforehand (not timed).
+ *
+ * The baseline is built from one recorded validation: its receipt gives each run's test command
+ * (`runs[].argv`, in order) and the image ID; the flags come from `buildDockerRunArgs`
+ * (src/runners/docker-args.ts, bundled with ncc) with the default limits. The repository copies
+ * are the ones PatchProof really mounted (harness files and staged tests included): a `docker`
+ * shim first on PATH copies the read-only mount of each `docker run` before running it, and also
+ * records the argv so the baseline's flags are checked against what the CLI passed.
+ */
+async function benchDockerOverhead(context) {
+  const which = spawnSync('sh', ['-c', 'command -v docker'], { encoding: 'utf8' });
+  const dockerPath = which.status === 0 ? which.stdout.trim() : '';
+  const info = dockerPath === '' ? null : spawnSync(dockerPath, ['info', '--format', '{{.ServerVersion}}'], { encoding: 'utf8' });
+  if (info === null || info.status !== 0) {
+    const why = info === null ? 'the docker client is not on PATH' : (info.stderr || `docker info exited ${info.status}`).trim().split('\n')[0];
+    console.log(`docker-overhead: skipped: no Docker engine (${why}); start it with scripts/start-docker.sh`);
+    return;
+  }
+  const image = spawnSync(dockerPath, ['image', 'inspect', '--format', '{{.Id}}', TEST_IMAGE_TAG], { encoding: 'utf8' });
+  if (image.status !== 0) {
+    throw new Error(`test image ${TEST_IMAGE_TAG} not found: build it with bash scripts/build-test-image.sh`);
+  }
+  const imageId = image.stdout.trim();
+
+  const cli = join(PROJECT, 'dist', 'cli', 'index.js');
+  const fixture = join(PROJECT, 'fixtures', 'js-duration');
+  const work = join(context.dataDir, 'docker-overhead');
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const node = (args, options = {}) => run(process.execPath, [cli, ...args], { cwd: PROJECT, ...options });
+
+  log('  proposing and approving fixtures/js-duration/candidates/fix.diff');
+  const proposalPath = join(work, 'proposal.json');
+  const approvalPath = join(work, 'approval.json');
+  node(['propose', '--repo', join(fixture, 'repo'), '--diff', join(fixture, 'candidates', 'fix.diff'), '--out', proposalPath]);
+  const proposalHash = JSON.parse(readFileSync(proposalPath, 'utf8')).proposal_hash;
+  node(['approve', '--proposal', proposalPath, '--proposal-hash', proposalHash, '--approved-by', 'bench', '--run-id', 'bench-docker-overhead', '--out', approvalPath]);
+  const validateArgs = (out) => [
+    'validate', '--repo', join(fixture, 'repo'), '--proposal', proposalPath, '--approval', approvalPath,
+    '--reproduction', join(fixture, 'reproduction'), '--hidden', join(fixture, 'hidden'), '--adapter', 'node-test',
+    '--runner', 'docker', '--image', imageId, '--out', out
+  ];
+
+  log('  recording one validation through a docker shim (copies of the mounted repository copies)');
+  const captures = join(work, 'captured');
+  const shimDir = join(work, 'shim');
+  mkdirSync(captures);
+  mkdirSync(shimDir);
+  writeFileSync(
+    join(shimDir, 'docker'),
+    [
+      '#!/bin/sh',
+      '# Generated by scripts/bench.mjs: records each `docker run` (argv, and a copy of its read-only',
+      '# bind mount) and then runs the real docker client with the same arguments.',
+      'if [ "$1" = run ]; then',
+      `  dir=$(mktemp -d ${shellQuote(join(captures, 'run-XXXXXX'))}) || exit 125`,
+      '  printf \'%s\\0\' "$@" > "$dir/argv"',
+      '  for arg in "$@"; do',
+      '    case "$arg" in',
+      '      --mount=type=bind,source=*,readonly)',
+      '        source=${arg#--mount=type=bind,source=}',
+      '        cp -a "${source%%,target=*}" "$dir/repo" || exit 125',
+      '        ;;',
+      '    esac',
+      '  done',
+      'fi',
+      `exec ${shellQuote(dockerPath)} "$@"`,
+      ''
+    ].join('\n')
+  );
+  chmodSync(join(shimDir, 'docker'), 0o755);
+  const recordedOut = join(work, 'recorded');
+  const recorded = spawnSync(process.execPath, [cli, ...validateArgs(recordedOut)], {
+    cwd: PROJECT,
+    encoding: 'utf8',
+    env: { ...process.env, PATH: `${shimDir}:${process.env.PATH ?? ''}` }
+  });
+  if (recorded.status !== 0) throw new Error(`the recorded validation exited ${recorded.status}: ${recorded.stderr.trim()}`);
+  const receipt = JSON.parse(readFileSync(join(recordedOut, 'receipt.json'), 'utf8'));
+  if (receipt.verdict !== 'passed' || receipt.runner?.image_id !== imageId) {
+    throw new Error(`the recorded validation did not pass in ${imageId}: ${receipt.verdict} ${JSON.stringify(receipt.reasons)}`);
+  }
+
+  /** Each recorded `docker run`: its container label (run label, maybe with a `-N` suffix), argv and copy. */
+  const recordedRuns = readdirSync(captures).map((name) => {
+    const argv = readFileSync(join(captures, name, 'argv'), 'utf8').split('\0').slice(0, -1);
+    const label = argv.find((arg) => arg.startsWith('--label=patchproof.label='))?.slice('--label=patchproof.label='.length);
+    const image = argv.indexOf(imageId);
+    if (label === undefined || image < 0 || !existsSync(join(captures, name, 'repo'))) {
+      throw new Error(`cannot tell which run ${join(captures, name)} recorded (no patchproof.label label, image or read-only mount)`);
+    }
+    return { label, argv, command: argv.slice(image + 1), repo: join(captures, name, 'repo'), used: false };
+  });
+
+  log('  bundling src/runners/docker-args.ts with ncc');
+  const { buildDockerRunArgs, DEFAULT_DOCKER_LIMITS } = await importBundled(context.outDir, 'docker-args', 'src/runners/docker-args.js', [
+    'buildDockerRunArgs',
+    'DEFAULT_DOCKER_LIMITS'
+  ]);
+
+  // Every run the receipt lists, in its order (five, or seven when the reproduction runs twice),
+  // matched to the recorded `docker run` with the same label and the same test command.
+  const runs = receipt.phases.flatMap((phase) => phase.runs);
+  if (recordedRuns.length !== runs.length) {
+    throw new Error(`the receipt lists ${runs.length} runs but ${recordedRuns.length} docker runs were recorded`);
+  }
+  const sameCommand = (a, b) => a.length === b.length && a.every((arg, i) => arg === b[i]);
+  const matched = runs.map((record) => {
+    const found = recordedRuns.find(
+      (r) => !r.used && (r.label === record.label || r.label.startsWith(`${record.label}-`)) && sameCommand(r.command, record.argv)
+    );
+    if (found === undefined) throw new Error(`no recorded docker run matches the receipt's ${record.label} run ${JSON.stringify(record.argv)}`);
+    found.used = true;
+    return { record, recordedRun: found };
+  });
+  log(`  ${runs.length} docker runs per validation`);
+  const resultsRoot = join(work, 'results');
+  /** The `docker run` argument lists of one baseline repetition (containers named after `tag`). */
+  const baselineRuns = (tag) =>
+    matched.map(({ record, recordedRun }, index) => {
+      const env = Object.fromEntries(
+        recordedRun.argv
+          .filter((arg) => arg.startsWith('--env='))
+          .map((arg) => {
+            const [key, ...value] = arg.slice('--env='.length).split('=');
+            return [key, value.join('=')];
+          })
+      );
+      const resultsDir = join(resultsRoot, `${tag}-${index}-${record.label}`);
+      const name = `ppbench-${tag}-${index}-${record.label.replace(/_/g, '-')}`;
+      const args = buildDockerRunArgs({
+        imageId: receipt.runner.image_id,
+        containerName: name,
+        hostWorkdir: recordedRun.repo,
+        hostResultsDir: resultsDir,
+        limits: DEFAULT_DOCKER_LIMITS,
+        env,
+        argv: record.argv,
+        labels: { [BENCH_LABEL]: 'docker-overhead' }
+      });
+      checkSameRun(record.label, args, recordedRun.argv);
+      return { label: record.label, args, resultsDir, name, exitCode: record.exit_code };
+    });
+
+  // One script per repetition, written before anything is timed.
+  const scripts = [];
+  for (let i = 0; i <= context.runs; i++) {
+    const tag = `r${i}`;
+    const planned = baselineRuns(tag);
+    const codes = join(work, `${tag}.codes`);
+    const lines = ['#!/bin/sh', '# Generated by scripts/bench.mjs: the docker runs of one validation, one after another.', `: > ${shellQuote(codes)}`];
+    for (const step of planned) {
+      lines.push(`rm -rf ${shellQuote(step.resultsDir)} && mkdir -p -m 777 ${shellQuote(step.resultsDir)}`);
+      lines.push(`${shellQuote(dockerPath)} ${step.args.map(shellQuote).join(' ')} > /dev/null 2>&1`);
+      lines.push(`echo $? >> ${shellQuote(codes)}`);
+      // As the runner does after every run: the container is removed.
+      lines.push(`${shellQuote(dockerPath)} rm -f ${shellQuote(step.name)} > /dev/null`);
+    }
+    const path = join(work, `baseline-${tag}.sh`);
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    scripts.push({ path, codes, expected: planned.map((step) => step.exitCode) });
+  }
+
+  const outs = Array.from({ length: context.runs + 1 }, (_, i) => join(work, `out-${i}`));
+  let patchproofRun = 0;
+  let baselineRun = 0;
+  const contenders = {
+    patchproof: () => {
+      const out = outs[patchproofRun++];
+      const result = spawnSync(process.execPath, [cli, ...validateArgs(out)], { cwd: PROJECT, stdio: ['ignore', 'ignore', 'pipe'] });
+      if (result.status !== 0) throw new Error(`patchproof validate exited ${result.status}: ${String(result.stderr).trim()}`);
+    },
+    sequential: () => {
+      const script = scripts[baselineRun++];
+      run('sh', [script.path, script.codes], { stdio: ['ignore', 'ignore', 'pipe'] });
+    }
+  };
+
+  try {
+    log('  warming up both once (not timed)');
+    contenders.patchproof();
+    contenders.sequential();
+    const times = await alternate(context.runs, contenders);
+    // Every baseline run must have ended as the validation's own run did (same exit code).
+    for (const script of scripts) {
+      const codes = readFileSync(script.codes, 'utf8').trim().split('\n').map(Number);
+      if (codes.join(',') !== script.expected.join(',')) {
+        throw new Error(`${script.path} exit codes ${codes.join(',')} differ from the receipt's ${script.expected.join(',')}`);
+      }
+    }
+    for (const out of outs) {
+      const verdict = JSON.parse(readFileSync(join(out, 'receipt.json'), 'utf8')).verdict;
+      if (verdict !== 'passed') throw new Error(`${out}/receipt.json: verdict ${verdict}, expected passed`);
+    }
+    console.log(
+      `docker-overhead: patchproof validate ${times.patchproof.toFixed(2)} s, sequential docker runs ${times.sequential.toFixed(2)} s, ` +
+        `ratio ${(times.patchproof / times.sequential).toFixed(2)} (median of ${context.runs})`
+    );
+  } finally {
+    const left = spawnSync(dockerPath, ['ps', '-aq', '--filter', `label=${BENCH_LABEL}=docker-overhead`], { encoding: 'utf8' });
+    const ids = left.stdout.split('\n').filter((line) => line.trim() !== '');
+    if (ids.length > 0) spawnSync(dockerPath, ['rm', '-f', ...ids], { stdio: 'ignore' });
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The baseline's `docker run` must be the CLI's, up to the container name, the labels, and the
+ * host paths of the two mounts. Anything else (a flag, a limit, the environment, the image, the
+ * command) differing means the bundle in dist/ and src/ disagree, and the comparison is unfair.
+ */
+function checkSameRun(label, built, recorded) {
+  if (!built.includes('--log-driver=none')) throw new Error('buildDockerRunArgs no longer passes --log-driver=none: refusing to run it');
+  const normalise = (args) =>
+    args
+      .filter((arg) => !arg.startsWith('--name=') && !arg.startsWith('--label='))
+      .map((arg) => arg.replace(/^--mount=type=bind,source=[^,]*,/, '--mount=type=bind,source=<host>,'));
+  const a = normalise(built);
+  const b = normalise(recorded);
+  if (a.join('\0') !== b.join('\0')) {
+    const onlyBuilt = a.filter((arg) => !b.includes(arg));
+    const onlyRecorded = b.filter((arg) => !a.includes(arg));
+    throw new Error(
+      `${label}: buildDockerRunArgs (src/) and the CLI (dist/) pass different docker run arguments; run npm run build. ` +
+        `Only in src: ${JSON.stringify(onlyBuilt)}; only in dist: ${JSON.stringify(onlyRecorded)}`
+    );
+  }
+}
+
+/** Quote one word for sh. */
+function shellQuote(word) {
+  return `'${String(word).replace(/'/g, `'\\''`)}'`;
 }
 
 main().catch((error) => {

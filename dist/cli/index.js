@@ -51090,7 +51090,130 @@ function normalizeName(name) {
     return result;
 }
 
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./src/runners/results-mount.ts
+
+
+
+
+
+/**
+ * The one host-backed writable mount a container gets, bounded in size. The per-file `fsize` ulimit
+ * does not bound how many files a candidate writes, so:
+ *  - as root, the container writes into a size-capped tmpfs mounted on the host for that run; what
+ *    it wrote (regular files only) is copied to the results folder and the tmpfs is unmounted;
+ *  - in every case a watchdog sums the folder's size while the run goes on and stops the run when
+ *    it passes the cap (a non-root host cannot mount; the overshoot is bounded by the poll interval).
+ */
+const run = (0,external_node_util_.promisify)(external_node_child_process_namespaceObject.execFile);
+/** Default cap on everything a run may write to its results mount. */
+const DEFAULT_RESULTS_LIMIT_BYTES = 64 * 1024 * 1024;
+const WATCH_INTERVAL_MS = 100;
+/** Total bytes of regular files under `dir`, never following links. */
+async function folderBytes(dir) {
+    let total = 0;
+    const entries = await (0,promises_namespaceObject.readdir)(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+        const path = (0,external_node_path_namespaceObject.join)(dir, entry.name);
+        if (entry.isDirectory())
+            total += await folderBytes(path);
+        else if (entry.isFile())
+            total += (await (0,promises_namespaceObject.lstat)(path).catch(() => ({ size: 0 }))).size;
+    }
+    return total;
+}
+/** Copy regular files and folders from `from` to `to`; links and special files are left behind. */
+async function copyRegular(from, to) {
+    await (0,promises_namespaceObject.mkdir)(to, { recursive: true });
+    for (const entry of await (0,promises_namespaceObject.readdir)(from, { withFileTypes: true })) {
+        const source = (0,external_node_path_namespaceObject.join)(from, entry.name);
+        const target = (0,external_node_path_namespaceObject.join)(to, entry.name);
+        if (entry.isDirectory())
+            await copyRegular(source, target);
+        else if (entry.isFile())
+            await (0,promises_namespaceObject.copyFile)(source, target);
+    }
+}
+/**
+ * Prepare the results mount for one run. `resultsDir` is where the orchestrator reads results;
+ * it is made world-writable because the container's uid 65534 owns nothing on the host (the
+ * orchestrator keeps it inside a private 0700 folder).
+ */
+async function prepareResultsMount(resultsDir, limitBytes) {
+    try {
+        await (0,promises_namespaceObject.mkdir)(resultsDir, { recursive: true });
+        await (0,promises_namespaceObject.chmod)(resultsDir, 0o777);
+    }
+    catch (error) {
+        throw new InfrastructureError(`cannot prepare the results directory ${resultsDir}`, { cause: error });
+    }
+    let hostDir = resultsDir;
+    let mounted = false;
+    if (process.getuid?.() === 0) {
+        const mountpoint = `${resultsDir}.mount`;
+        await (0,promises_namespaceObject.mkdir)(mountpoint, { recursive: true });
+        const sizeKiB = Math.max(1, Math.ceil(limitBytes / 1024));
+        try {
+            await run('mount', ['-t', 'tmpfs', '-o', `size=${sizeKiB}k,mode=0777,nosuid,nodev,noexec`, 'patchproof-results', mountpoint]);
+            hostDir = mountpoint;
+            mounted = true;
+        }
+        catch {
+            // Some hosts forbid mounts even to root (a container without CAP_SYS_ADMIN): the watchdog still bounds it.
+            await (0,promises_namespaceObject.rm)(mountpoint, { recursive: true, force: true });
+        }
+    }
+    let timer;
+    // One finish for everyone: dispose() must wait for a finish the run itself already began.
+    let finishing;
+    const release = async () => {
+        if (!mounted)
+            return;
+        try {
+            await copyRegular(hostDir, resultsDir);
+        }
+        finally {
+            await run('umount', [hostDir]).catch(() => run('umount', ['-l', hostDir]));
+            await (0,promises_namespaceObject.rm)(hostDir, { recursive: true, force: true });
+        }
+    };
+    return {
+        hostDir,
+        watch(onExceeded) {
+            let fired = false;
+            let busy = false;
+            timer = setInterval(() => {
+                if (busy || fired)
+                    return;
+                busy = true;
+                void folderBytes(hostDir)
+                    .then((bytes) => {
+                    if (bytes >= limitBytes && !fired) {
+                        fired = true;
+                        onExceeded();
+                    }
+                })
+                    .finally(() => {
+                    busy = false;
+                });
+            }, WATCH_INTERVAL_MS);
+            timer.unref();
+        },
+        async full() {
+            return (await folderBytes(hostDir)) >= limitBytes;
+        },
+        finish() {
+            if (timer)
+                clearInterval(timer);
+            finishing ??= release();
+            return finishing;
+        }
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/runners/docker-runner.ts
+
 
 
 
@@ -51122,23 +51245,28 @@ async function createDockerRunner(options) {
         fileSizeMiB: options.fileSizeMiB ?? DEFAULT_DOCKER_LIMITS.fileSizeMiB,
         tmpNoexec: options.tmpNoexec ?? DEFAULT_DOCKER_LIMITS.tmpNoexec
     };
-    const settings = describeDockerSettings(limits, DEFAULT_USER);
+    const resultsLimitBytes = options.resultsLimitBytes ?? DEFAULT_RESULTS_LIMIT_BYTES;
+    const settings = [...describeDockerSettings(limits, DEFAULT_USER), `results-limit=${resultsLimitBytes}`];
     const resolved = await resolveImage(image);
-    return new DockerRunner(resolved.ref, resolved.imageId, limits, settings);
+    return new DockerRunner(resolved.ref, resolved.imageId, limits, settings, resultsLimitBytes);
 }
 class DockerRunner {
     imageId;
     limits;
+    resultsLimitBytes;
     description;
     runnerId = (0,external_node_crypto_.randomBytes)(8).toString('hex');
     /** Containers of runs in flight, with the controller that kills their client. */
     live = new Map();
+    /** Results mounts of runs in flight: dispose() unmounts them so nothing is left mounted on exit. */
+    mounts = new Set();
     /** `dispose()` calls begun, and those still in progress. */
     disposals = 0;
     disposing = 0;
-    constructor(image, imageId, limits, settings) {
+    constructor(image, imageId, limits, settings, resultsLimitBytes) {
         this.imageId = imageId;
         this.limits = limits;
+        this.resultsLimitBytes = resultsLimitBytes;
         this.description = { kind: 'docker', isolated: true, image, image_id: imageId, settings };
     }
     view() {
@@ -51147,13 +51275,14 @@ class DockerRunner {
     async run(request) {
         const epoch = this.disposals;
         await checkDirectory(request.hostWorkdir);
-        await prepareResultsDir(request.hostResultsDir);
+        const results = await prepareResultsMount(request.hostResultsDir, this.resultsLimitBytes);
+        this.mounts.add(results);
         const containerName = `patchproof-${request.label.replace(/[^a-zA-Z0-9_.-]/g, '_').slice(0, 40)}-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
         const args = buildDockerRunArgs({
             imageId: this.imageId,
             containerName,
             hostWorkdir: request.hostWorkdir,
-            hostResultsDir: request.hostResultsDir,
+            hostResultsDir: results.hostDir,
             limits: this.limits,
             // Inside the read-only root only /tmp is writable: HOME and TMPDIR must point there.
             env: { ...request.env, HOME: '/tmp', TMPDIR: '/tmp' },
@@ -51164,11 +51293,17 @@ class DockerRunner {
         // run was requested) is refused: the CLI exits as soon as dispose() resolves, and a container
         // started meanwhile would be left running with nobody to enforce its time limit.
         if (this.disposing > 0 || this.disposals !== epoch) {
+            await results.finish();
             throw new InfrastructureError(`the Docker runner was disposed before the ${request.label} run could start`);
         }
         const controller = new AbortController();
         this.live.set(containerName, controller);
         let killed = false;
+        let resultsOverflow = false;
+        results.watch(() => {
+            resultsOverflow = true;
+            controller.abort();
+        });
         try {
             const outcome = await runCappedProcess({
                 argv: ['docker', ...args],
@@ -51186,11 +51321,16 @@ class DockerRunner {
             if (!killed && outcome.exitCode === 125 && !(await startedAndExited125(containerName))) {
                 throw new InfrastructureError(`docker run failed (exit 125): ${outcome.output.trim().split('\n')[0] ?? ''}`);
             }
-            return outcome;
+            // Writing up to the results cap is judged like output past the output cap: never a pass.
+            if (!resultsOverflow && (await results.full()))
+                resultsOverflow = true;
+            return resultsOverflow ? { ...outcome, outputTruncated: true } : outcome;
         }
         finally {
             this.live.delete(containerName);
             await removeContainers([containerName]);
+            await results.finish();
+            this.mounts.delete(results);
         }
     }
     async dispose() {
@@ -51204,6 +51344,7 @@ class DockerRunner {
             const listed = await dockerCli(['ps', '-aq', '--filter', `label=${RUNNER_ID_LABEL}=${this.runnerId}`]);
             const ids = listed.code === 0 ? listed.stdout.split('\n').filter((line) => line.trim() !== '') : [];
             await removeContainers([...this.live.keys(), ...ids]);
+            await Promise.allSettled([...this.mounts].map((mount) => mount.finish()));
         }
         finally {
             this.disposing -= 1;
@@ -51265,21 +51406,6 @@ async function checkDirectory(path) {
     });
     if (!info.isDirectory())
         throw new InfrastructureError(`the repository copy ${path} is not a directory`);
-}
-/**
- * The container runs as uid 65534, which owns nothing on the host, so the results directory is
- * made world-writable (chmod, because mkdir's mode is masked by the umask). chown would need root
- * on the host. The orchestrator keeps it inside a private (0700) temp directory: other host users
- * cannot reach it, while the bind mount gives the container access regardless of the parent.
- */
-async function prepareResultsDir(path) {
-    try {
-        await (0,promises_namespaceObject.mkdir)(path, { recursive: true });
-        await (0,promises_namespaceObject.chmod)(path, 0o777);
-    }
-    catch (error) {
-        throw new InfrastructureError(`cannot prepare the results directory ${path}`, { cause: error });
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/core/snapshot-record.ts
@@ -51952,6 +52078,168 @@ function snapshot_assertNever(value) {
     throw new InfrastructureError(`Unexpected hashing outcome ${JSON.stringify(value)}`);
 }
 
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ./src/io/workspace.ts
+
+
+
+
+
+
+/** Scratch roots not yet disposed, so a signal handler can remove them before the process exits. */
+const liveRoots = new Set();
+/** Remove every scratch area still alive (for SIGINT/SIGTERM, where `finally` blocks never run). */
+function removeLiveScratchSync() {
+    for (const root of liveRoots) {
+        try {
+            (0,external_node_fs_namespaceObject.rmSync)(root, { recursive: true, force: true, maxRetries: 3 });
+        }
+        catch {
+            // Best effort on the way out: one busy folder must not keep the others.
+        }
+    }
+    liveRoots.clear();
+}
+async function createScratch(prefix = 'patchproof-') {
+    const root = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), prefix));
+    liveRoots.add(root);
+    let counter = 0;
+    return {
+        root,
+        async folder(name) {
+            counter += 1;
+            const path = (0,external_node_path_namespaceObject.join)(root, `${String(counter).padStart(2, '0')}-${name}`);
+            await (0,promises_namespaceObject.mkdir)(path, { recursive: true });
+            await (0,promises_namespaceObject.chmod)(path, 0o755);
+            return path;
+        },
+        async dispose() {
+            await (0,promises_namespaceObject.rm)(root, { recursive: true, force: true, maxRetries: 3 });
+            liveRoots.delete(root);
+        }
+    };
+}
+async function ensureParent(path) {
+    const dir = (0,external_node_path_namespaceObject.dirname)(path);
+    await (0,promises_namespaceObject.mkdir)(dir, { recursive: true, mode: 0o755 });
+}
+async function writeEntryFile(path, data, executable) {
+    await ensureParent(path);
+    await (0,promises_namespaceObject.writeFile)(path, data);
+    // Explicit chmod: the process umask must not decide what the container's uid may read.
+    await (0,promises_namespaceObject.chmod)(path, executable ? 0o755 : 0o644);
+}
+async function mapLimit(items, limit, fn) {
+    let next = 0;
+    const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+        while (next < items.length) {
+            const item = items[next++];
+            await fn(item);
+        }
+    });
+    await Promise.all(workers);
+}
+/**
+ * Copy the snapshot's entries from the real checkout into `dest`, verifying each file's SHA-256
+ * against the snapshot: a checkout that changed after it was snapshotted is refused.
+ */
+async function stageTree(repoRoot, entries, dest) {
+    await mapLimit(entries, 16, async (entry) => {
+        const target = (0,external_node_path_namespaceObject.join)(dest, ...entry.path.split('/'));
+        if (entry.kind === 'symlink') {
+            await ensureParent(target);
+            const linkTarget = await (0,promises_namespaceObject.readlink)((0,external_node_path_namespaceObject.join)(repoRoot, ...entry.path.split('/')));
+            if ((0,external_node_crypto_.createHash)('sha256').update(linkTarget, 'utf8').digest('hex') !== entry.sha256) {
+                throw new VerificationError('snapshot_mismatch', `link '${entry.path}' changed after the snapshot was taken; validate again`);
+            }
+            await (0,promises_namespaceObject.symlink)(linkTarget, target);
+            return;
+        }
+        const data = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(repoRoot, ...entry.path.split('/')));
+        const sha = (0,external_node_crypto_.createHash)('sha256').update(data).digest('hex');
+        if (sha !== entry.sha256) {
+            throw new VerificationError('snapshot_mismatch', `'${entry.path}' changed after the snapshot was taken; stop writing to the checkout and validate again`);
+        }
+        await writeEntryFile(target, data, entry.mode === '100755');
+    });
+}
+/** Write patched contents over a copy: a Buffer replaces or creates a file, null deletes it. */
+async function writeChanges(dest, changes, modes) {
+    for (const [path, content] of changes) {
+        const target = (0,external_node_path_namespaceObject.join)(dest, ...path.split('/'));
+        // Remove first, so a path that is a link is replaced, never written through.
+        await (0,promises_namespaceObject.rm)(target, { force: true });
+        if (content !== null)
+            await writeEntryFile(target, content, modes.get(path) === '100755');
+    }
+}
+/** A fresh, independent copy of a staged tree (symlinks copied as links, never followed). */
+async function cloneTree(source, dest) {
+    try {
+        await (0,promises_namespaceObject.cp)(source, dest, { recursive: true, verbatimSymlinks: true, preserveTimestamps: false });
+        await (0,promises_namespaceObject.chmod)(dest, 0o755);
+    }
+    catch (error) {
+        throw new InfrastructureError(`could not copy ${source} to ${dest}: ${error.message}`, { cause: error });
+    }
+}
+/** Every regular file under `dir`, as sorted '/'-separated relative paths. */
+async function listFiles(dir) {
+    const out = [];
+    async function walk(current) {
+        for (const entry of await (0,promises_namespaceObject.readdir)(current, { withFileTypes: true })) {
+            const full = (0,external_node_path_namespaceObject.join)(current, entry.name);
+            if (entry.isDirectory())
+                await walk(full);
+            else if (entry.isFile())
+                out.push((0,external_node_path_namespaceObject.relative)(dir, full).split(external_node_path_namespaceObject.sep).join('/'));
+        }
+    }
+    await walk(dir);
+    return out.sort();
+}
+/**
+ * Place external tests at `placement` inside a copy. Whatever the candidate put at that path is
+ * removed first, so a pre-created file can never stand in for the grader's.
+ */
+async function stageExternalTests(copy, sourceDir, placement) {
+    const target = (0,external_node_path_namespaceObject.join)(copy, ...placement.split('/'));
+    await (0,promises_namespaceObject.rm)(target, { recursive: true, force: true });
+    await (0,promises_namespaceObject.mkdir)(target, { recursive: true, mode: 0o755 });
+    const files = await listFiles(sourceDir);
+    for (const file of files) {
+        const from = (0,external_node_path_namespaceObject.join)(sourceDir, ...file.split('/'));
+        const info = await (0,promises_namespaceObject.lstat)(from);
+        await writeEntryFile((0,external_node_path_namespaceObject.join)(target, ...file.split('/')), await (0,promises_namespaceObject.readFile)(from), (info.mode & 0o100) !== 0);
+    }
+    return files.map((f) => `${placement}/${f}`);
+}
+/** Write generated text files (harness, entry modules) into a copy, replacing whatever was there. */
+async function stageFiles(copy, files) {
+    for (const [path, text] of Object.entries(files)) {
+        const target = (0,external_node_path_namespaceObject.join)(copy, ...path.split('/'));
+        await (0,promises_namespaceObject.rm)(target, { recursive: true, force: true });
+        await writeEntryFile(target, Buffer.from(text, 'utf8'), false);
+    }
+}
+/** Read every file a run left in its results folder (names relative to it), as UTF-8 text. */
+async function readResults(dir, maxBytes) {
+    const files = {};
+    const problems = [];
+    let total = 0;
+    for (const name of await listFiles(dir)) {
+        const data = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(dir, ...name.split('/')));
+        total += data.length;
+        if (total > maxBytes) {
+            problems.push(`result files exceed ${maxBytes} bytes`);
+            break;
+        }
+        files[name] = data.toString('utf8');
+    }
+    return { files, problems };
+}
+
 ;// CONCATENATED MODULE: ./src/io/files.ts
 
 
@@ -52039,8 +52327,6 @@ async function writeBytesAtomic(path, data) {
     }
 }
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: ./node_modules/diff/libesm/util/string.js
 function longestCommonPrefix(str1, str2) {
     let i;
@@ -52767,149 +53053,6 @@ function checkTargets(changes, tree) {
             throw new PolicyError('patch_invalid', `diff refused: ${quoteForMessage(change.path)} is a folder in the base tree; the diff does not fit this tree`);
         }
     }
-}
-
-;// CONCATENATED MODULE: ./src/io/workspace.ts
-
-
-
-
-
-async function createScratch(prefix = 'patchproof-') {
-    const root = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), prefix));
-    let counter = 0;
-    return {
-        root,
-        async folder(name) {
-            counter += 1;
-            const path = (0,external_node_path_namespaceObject.join)(root, `${String(counter).padStart(2, '0')}-${name}`);
-            await (0,promises_namespaceObject.mkdir)(path, { recursive: true });
-            await (0,promises_namespaceObject.chmod)(path, 0o755);
-            return path;
-        },
-        async dispose() {
-            await (0,promises_namespaceObject.rm)(root, { recursive: true, force: true, maxRetries: 3 });
-        }
-    };
-}
-async function ensureParent(path) {
-    const dir = (0,external_node_path_namespaceObject.dirname)(path);
-    await (0,promises_namespaceObject.mkdir)(dir, { recursive: true, mode: 0o755 });
-}
-async function writeEntryFile(path, data, executable) {
-    await ensureParent(path);
-    await (0,promises_namespaceObject.writeFile)(path, data);
-    // Explicit chmod: the process umask must not decide what the container's uid may read.
-    await (0,promises_namespaceObject.chmod)(path, executable ? 0o755 : 0o644);
-}
-async function mapLimit(items, limit, fn) {
-    let next = 0;
-    const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-        while (next < items.length) {
-            const item = items[next++];
-            await fn(item);
-        }
-    });
-    await Promise.all(workers);
-}
-/**
- * Copy the snapshot's entries from the real checkout into `dest`, verifying each file's SHA-256
- * against the snapshot: a checkout that changed after it was snapshotted is refused.
- */
-async function stageTree(repoRoot, entries, dest) {
-    await mapLimit(entries, 16, async (entry) => {
-        const target = (0,external_node_path_namespaceObject.join)(dest, ...entry.path.split('/'));
-        if (entry.kind === 'symlink') {
-            await ensureParent(target);
-            const linkTarget = await (0,promises_namespaceObject.readlink)((0,external_node_path_namespaceObject.join)(repoRoot, ...entry.path.split('/')));
-            if ((0,external_node_crypto_.createHash)('sha256').update(linkTarget, 'utf8').digest('hex') !== entry.sha256) {
-                throw new VerificationError('snapshot_mismatch', `link '${entry.path}' changed after the snapshot was taken; validate again`);
-            }
-            await (0,promises_namespaceObject.symlink)(linkTarget, target);
-            return;
-        }
-        const data = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(repoRoot, ...entry.path.split('/')));
-        const sha = (0,external_node_crypto_.createHash)('sha256').update(data).digest('hex');
-        if (sha !== entry.sha256) {
-            throw new VerificationError('snapshot_mismatch', `'${entry.path}' changed after the snapshot was taken; stop writing to the checkout and validate again`);
-        }
-        await writeEntryFile(target, data, entry.mode === '100755');
-    });
-}
-/** Write patched contents over a copy: a Buffer replaces or creates a file, null deletes it. */
-async function writeChanges(dest, changes, modes) {
-    for (const [path, content] of changes) {
-        const target = (0,external_node_path_namespaceObject.join)(dest, ...path.split('/'));
-        // Remove first, so a path that is a link is replaced, never written through.
-        await (0,promises_namespaceObject.rm)(target, { force: true });
-        if (content !== null)
-            await writeEntryFile(target, content, modes.get(path) === '100755');
-    }
-}
-/** A fresh, independent copy of a staged tree (symlinks copied as links, never followed). */
-async function cloneTree(source, dest) {
-    try {
-        await (0,promises_namespaceObject.cp)(source, dest, { recursive: true, verbatimSymlinks: true, preserveTimestamps: false });
-        await (0,promises_namespaceObject.chmod)(dest, 0o755);
-    }
-    catch (error) {
-        throw new InfrastructureError(`could not copy ${source} to ${dest}: ${error.message}`, { cause: error });
-    }
-}
-/** Every regular file under `dir`, as sorted '/'-separated relative paths. */
-async function listFiles(dir) {
-    const out = [];
-    async function walk(current) {
-        for (const entry of await (0,promises_namespaceObject.readdir)(current, { withFileTypes: true })) {
-            const full = (0,external_node_path_namespaceObject.join)(current, entry.name);
-            if (entry.isDirectory())
-                await walk(full);
-            else if (entry.isFile())
-                out.push((0,external_node_path_namespaceObject.relative)(dir, full).split(external_node_path_namespaceObject.sep).join('/'));
-        }
-    }
-    await walk(dir);
-    return out.sort();
-}
-/**
- * Place external tests at `placement` inside a copy. Whatever the candidate put at that path is
- * removed first, so a pre-created file can never stand in for the grader's.
- */
-async function stageExternalTests(copy, sourceDir, placement) {
-    const target = (0,external_node_path_namespaceObject.join)(copy, ...placement.split('/'));
-    await (0,promises_namespaceObject.rm)(target, { recursive: true, force: true });
-    await (0,promises_namespaceObject.mkdir)(target, { recursive: true, mode: 0o755 });
-    const files = await listFiles(sourceDir);
-    for (const file of files) {
-        const from = (0,external_node_path_namespaceObject.join)(sourceDir, ...file.split('/'));
-        const info = await (0,promises_namespaceObject.lstat)(from);
-        await writeEntryFile((0,external_node_path_namespaceObject.join)(target, ...file.split('/')), await (0,promises_namespaceObject.readFile)(from), (info.mode & 0o100) !== 0);
-    }
-    return files.map((f) => `${placement}/${f}`);
-}
-/** Write generated text files (harness, entry modules) into a copy, replacing whatever was there. */
-async function stageFiles(copy, files) {
-    for (const [path, text] of Object.entries(files)) {
-        const target = (0,external_node_path_namespaceObject.join)(copy, ...path.split('/'));
-        await (0,promises_namespaceObject.rm)(target, { recursive: true, force: true });
-        await writeEntryFile(target, Buffer.from(text, 'utf8'), false);
-    }
-}
-/** Read every file a run left in its results folder (names relative to it), as UTF-8 text. */
-async function readResults(dir, maxBytes) {
-    const files = {};
-    const problems = [];
-    let total = 0;
-    for (const name of await listFiles(dir)) {
-        const data = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(dir, ...name.split('/')));
-        total += data.length;
-        if (total > maxBytes) {
-            problems.push(`result files exceed ${maxBytes} bytes`);
-            break;
-        }
-        files[name] = data.toString('utf8');
-    }
-    return { files, problems };
 }
 
 ;// CONCATENATED MODULE: ./src/validate.ts
@@ -58019,8 +58162,8 @@ function readme(set, adapter) {
  * runs exactly the same code as a real pack and its receipt binds the same kind of digest.
  */
 async function witnessFromFolders(reproduction, hidden, adapter) {
-    const parent = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'patchproof-pack-'));
-    const dir = (0,external_node_path_namespaceObject.join)(parent, 'pack');
+    const scratch = await createScratch('patchproof-pack-');
+    const dir = (0,external_node_path_namespaceObject.join)(scratch.root, 'pack');
     try {
         const digest = await initWitness(dir, { adapter, reproduction, hidden });
         const manifest = parseWitnessManifest(JSON.parse(await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(dir, WITNESS_MANIFEST_FILE), 'utf8')), WITNESS_MANIFEST_FILE);
@@ -58029,17 +58172,15 @@ async function witnessFromFolders(reproduction, hidden, adapter) {
             digest,
             manifest,
             source: { kind: 'folders', location: `reproduction=${reproduction} hidden=${hidden}` },
-            dispose: () => (0,promises_namespaceObject.rm)(parent, { recursive: true, force: true })
+            dispose: () => scratch.dispose()
         };
     }
     catch (error) {
-        await (0,promises_namespaceObject.rm)(parent, { recursive: true, force: true });
+        await scratch.dispose();
         throw error;
     }
 }
 
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
 ;// CONCATENATED MODULE: ./src/cli/settings.ts
 
 
@@ -58258,6 +58399,7 @@ function readSettings(argv) {
 
 
 
+
 /** Documented exit codes. */
 const EXIT = { passed: 0, failed: 1, refused: 2, inconclusive: 3 };
 const VERDICT_EXIT = { passed: EXIT.passed, failed: EXIT.failed, inconclusive: EXIT.inconclusive };
@@ -58311,7 +58453,11 @@ async function validateCommand(settings, io) {
         const manifest = witness.manifest;
         const adapter = getAdapter(manifest.adapter);
         const runner = await createRunner(settings);
-        const removeHandlers = installSignalCleanup(runner);
+        // On SIGINT/SIGTERM the process exits from the handler: remove the copies before it does.
+        const removeHandlers = installSignalCleanup(runner, (code) => {
+            removeLiveScratchSync();
+            process.exit(code);
+        });
         try {
             const receipt = await validate_validate({
                 repoDir: repo,
@@ -58387,7 +58533,7 @@ async function verifyCommand(settings, io) {
  * The CLI's single entry: reads settings, runs one command, and is the only place that turns an
  * error into an exit code. Refusals are one line on stderr.
  */
-async function run(argv, io) {
+async function run_run(argv, io) {
     try {
         const settings = readSettings(argv);
         if (settings === 'help') {
@@ -58425,7 +58571,7 @@ async function run(argv, io) {
 
 ;// CONCATENATED MODULE: ./src/cli/index.ts
 
-void run(process.argv.slice(2), {
+void run_run(process.argv.slice(2), {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text)
 }).then((code) => {

@@ -10,6 +10,7 @@ import { createLocalRunner } from '../runners/local-runner.js';
 import { createDockerRunner, installSignalCleanup } from '../runners/docker-runner.js';
 import type { Runner } from '../runners/runner.js';
 import { takeSnapshot } from '../io/snapshot.js';
+import { removeLiveScratchSync } from '../io/workspace.js';
 import { assertOutside, existingDir, readJsonFile, readTextFile, writeBytesAtomic, writeFileAtomic } from '../io/files.js';
 import { validate, type WitnessInput } from '../validate.js';
 import { resolveWitness } from '../witness/fetch.js';
@@ -86,7 +87,11 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
     const manifest = witness.manifest;
     const adapter = getAdapter(manifest.adapter);
     const runner = await createRunner(settings);
-    const removeHandlers = installSignalCleanup(runner);
+    // On SIGINT/SIGTERM the process exits from the handler: remove the copies before it does.
+    const removeHandlers = installSignalCleanup(runner, (code) => {
+      removeLiveScratchSync();
+      process.exit(code);
+    });
     try {
       const receipt = await validate(
         {

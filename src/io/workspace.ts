@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { chmod, cp, lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
@@ -18,8 +19,24 @@ export interface Scratch {
   dispose(): Promise<void>;
 }
 
+/** Scratch roots not yet disposed, so a signal handler can remove them before the process exits. */
+const liveRoots = new Set<string>();
+
+/** Remove every scratch area still alive (for SIGINT/SIGTERM, where `finally` blocks never run). */
+export function removeLiveScratchSync(): void {
+  for (const root of liveRoots) {
+    try {
+      rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+    } catch {
+      // Best effort on the way out: one busy folder must not keep the others.
+    }
+  }
+  liveRoots.clear();
+}
+
 export async function createScratch(prefix = 'patchproof-'): Promise<Scratch> {
   const root = await mkdtemp(join(tmpdir(), prefix));
+  liveRoots.add(root);
   let counter = 0;
   return {
     root,
@@ -32,6 +49,7 @@ export async function createScratch(prefix = 'patchproof-'): Promise<Scratch> {
     },
     async dispose() {
       await rm(root, { recursive: true, force: true, maxRetries: 3 });
+      liveRoots.delete(root);
     }
   };
 }

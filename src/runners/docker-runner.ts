@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { InfrastructureError } from '../errors.js';
 import { runCappedProcess } from './capped-process.js';
 import {
@@ -13,6 +13,7 @@ import {
 } from './docker-args.js';
 import { dockerCli, dockerClientEnv } from './docker-available.js';
 import { resolveImage } from './image-ref.js';
+import { DEFAULT_RESULTS_LIMIT_BYTES, prepareResultsMount, type ResultsMount } from './results-mount.js';
 import type { RunOutcome, RunRequest, Runner, RunnerDescription, RunView } from './runner.js';
 
 /**
@@ -30,6 +31,8 @@ export const RUN_LABEL = 'patchproof.label';
 export interface DockerRunnerOptions extends Partial<DockerLimits> {
   /** `--image`: `name@sha256:<64 hex>` or a local image ID `sha256:<64 hex>`. */
   image: string;
+  /** Cap on everything one run writes to its results mount (default 64 MiB). */
+  resultsLimitBytes?: number;
 }
 
 /**
@@ -47,9 +50,10 @@ export async function createDockerRunner(options: DockerRunnerOptions): Promise<
     fileSizeMiB: options.fileSizeMiB ?? DEFAULT_DOCKER_LIMITS.fileSizeMiB,
     tmpNoexec: options.tmpNoexec ?? DEFAULT_DOCKER_LIMITS.tmpNoexec
   };
-  const settings = describeDockerSettings(limits, DEFAULT_USER);
+  const resultsLimitBytes = options.resultsLimitBytes ?? DEFAULT_RESULTS_LIMIT_BYTES;
+  const settings = [...describeDockerSettings(limits, DEFAULT_USER), `results-limit=${resultsLimitBytes}`];
   const resolved = await resolveImage(image);
-  return new DockerRunner(resolved.ref, resolved.imageId, limits, settings);
+  return new DockerRunner(resolved.ref, resolved.imageId, limits, settings, resultsLimitBytes);
 }
 
 class DockerRunner implements Runner {
@@ -57,6 +61,8 @@ class DockerRunner implements Runner {
   private readonly runnerId = randomBytes(8).toString('hex');
   /** Containers of runs in flight, with the controller that kills their client. */
   private readonly live = new Map<string, AbortController>();
+  /** Results mounts of runs in flight: dispose() unmounts them so nothing is left mounted on exit. */
+  private readonly mounts = new Set<ResultsMount>();
   /** `dispose()` calls begun, and those still in progress. */
   private disposals = 0;
   private disposing = 0;
@@ -65,7 +71,8 @@ class DockerRunner implements Runner {
     image: string,
     private readonly imageId: string,
     private readonly limits: DockerLimits,
-    settings: string[]
+    settings: string[],
+    private readonly resultsLimitBytes: number
   ) {
     this.description = { kind: 'docker', isolated: true, image, image_id: imageId, settings };
   }
@@ -77,13 +84,14 @@ class DockerRunner implements Runner {
   async run(request: RunRequest): Promise<RunOutcome> {
     const epoch = this.disposals;
     await checkDirectory(request.hostWorkdir);
-    await prepareResultsDir(request.hostResultsDir);
+    const results = await prepareResultsMount(request.hostResultsDir, this.resultsLimitBytes);
+    this.mounts.add(results);
     const containerName = `patchproof-${request.label.replace(/[^a-zA-Z0-9_.-]/g, '_').slice(0, 40)}-${randomBytes(6).toString('hex')}`;
     const args = buildDockerRunArgs({
       imageId: this.imageId,
       containerName,
       hostWorkdir: request.hostWorkdir,
-      hostResultsDir: request.hostResultsDir,
+      hostResultsDir: results.hostDir,
       limits: this.limits,
       // Inside the read-only root only /tmp is writable: HOME and TMPDIR must point there.
       env: { ...request.env, HOME: '/tmp', TMPDIR: '/tmp' },
@@ -95,11 +103,17 @@ class DockerRunner implements Runner {
     // run was requested) is refused: the CLI exits as soon as dispose() resolves, and a container
     // started meanwhile would be left running with nobody to enforce its time limit.
     if (this.disposing > 0 || this.disposals !== epoch) {
+      await results.finish();
       throw new InfrastructureError(`the Docker runner was disposed before the ${request.label} run could start`);
     }
     const controller = new AbortController();
     this.live.set(containerName, controller);
     let killed = false;
+    let resultsOverflow = false;
+    results.watch(() => {
+      resultsOverflow = true;
+      controller.abort();
+    });
     try {
       const outcome = await runCappedProcess({
         argv: ['docker', ...args],
@@ -117,10 +131,14 @@ class DockerRunner implements Runner {
       if (!killed && outcome.exitCode === 125 && !(await startedAndExited125(containerName))) {
         throw new InfrastructureError(`docker run failed (exit 125): ${outcome.output.trim().split('\n')[0] ?? ''}`);
       }
-      return outcome;
+      // Writing up to the results cap is judged like output past the output cap: never a pass.
+      if (!resultsOverflow && (await results.full())) resultsOverflow = true;
+      return resultsOverflow ? { ...outcome, outputTruncated: true } : outcome;
     } finally {
       this.live.delete(containerName);
       await removeContainers([containerName]);
+      await results.finish();
+      this.mounts.delete(results);
     }
   }
 
@@ -134,6 +152,7 @@ class DockerRunner implements Runner {
       const listed = await dockerCli(['ps', '-aq', '--filter', `label=${RUNNER_ID_LABEL}=${this.runnerId}`]);
       const ids = listed.code === 0 ? listed.stdout.split('\n').filter((line) => line.trim() !== '') : [];
       await removeContainers([...this.live.keys(), ...ids]);
+      await Promise.allSettled([...this.mounts].map((mount) => mount.finish()));
     } finally {
       this.disposing -= 1;
     }
@@ -197,19 +216,4 @@ async function checkDirectory(path: string): Promise<void> {
     throw new InfrastructureError(`the repository copy ${path} is missing`, { cause: error });
   });
   if (!info.isDirectory()) throw new InfrastructureError(`the repository copy ${path} is not a directory`);
-}
-
-/**
- * The container runs as uid 65534, which owns nothing on the host, so the results directory is
- * made world-writable (chmod, because mkdir's mode is masked by the umask). chown would need root
- * on the host. The orchestrator keeps it inside a private (0700) temp directory: other host users
- * cannot reach it, while the bind mount gives the container access regardless of the parent.
- */
-async function prepareResultsDir(path: string): Promise<void> {
-  try {
-    await mkdir(path, { recursive: true });
-    await chmod(path, 0o777);
-  } catch (error) {
-    throw new InfrastructureError(`cannot prepare the results directory ${path}`, { cause: error });
-  }
 }

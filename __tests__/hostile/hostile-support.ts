@@ -1,0 +1,238 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { dockerTestGate } from '../../src/runners/docker-available.js';
+import {
+  CLI,
+  FIXTURES,
+  cliEnv,
+  ensureCli,
+  fixture,
+  patchproofLeftovers,
+  proposeAndApprove,
+  readJson,
+  runCli,
+  tempDir,
+  type Approved,
+  type CliResult
+} from '../helpers/cli.js';
+
+const exec = promisify(execFile);
+
+/**
+ * Support for the hostile-candidate tests: each one runs a hostile patch of the js-duration
+ * fixture through the bundled CLI (`propose`, `approve`, `validate`) against the real Docker
+ * engine, then reads the receipt and looks at the host.
+ */
+
+export const JS = fixture('js-duration');
+export const HOSTILE = join(FIXTURES, 'hostile');
+
+/** A hostile diff in fixtures/hostile. */
+export function hostileDiff(name: string): string {
+  return join(HOSTILE, `${name}.diff`);
+}
+
+/** What the Docker-backed tests do: run, skip with the reason printed, or fail (CI=true). */
+export interface DockerGate {
+  describeDocker: jest.Describe;
+  /** The local test image ID (empty when skipped). */
+  imageId: string;
+  /** Call in beforeAll: throws under CI when Docker or the test image is missing. */
+  requireDocker(): void;
+}
+
+/** The gate of docker-runner.test.ts: skipped with a printed reason locally, failing under CI=true. */
+export async function dockerGate(suite: string): Promise<DockerGate> {
+  const gate = await dockerTestGate();
+  if (gate.mode === 'skip') console.warn(`SKIPPED ${suite}: ${gate.reason}`);
+  return {
+    describeDocker: gate.mode === 'skip' ? describe.skip : describe,
+    imageId: gate.mode === 'run' ? gate.imageId : '',
+    requireDocker() {
+      if (gate.mode === 'fail') throw new Error(gate.reason);
+    }
+  };
+}
+
+/** The receipt fields these tests read (and nothing else: the schema is being reworked). */
+export interface ReceiptView {
+  verdict: 'passed' | 'failed' | 'inconclusive';
+  reasons: string[];
+  proof_grade: boolean;
+  repository: { unchanged: boolean };
+  runner: { isolated: boolean; image_id?: string };
+  phases: { name: string; status: string; reasons: string[] }[];
+}
+
+/** Everything one validation left behind. */
+export interface Validation {
+  validation: CliResult;
+  receipt: ReceiptView | null;
+  /** `verify-receipt` on the receipt written (null when there was none). */
+  verify: CliResult | null;
+  /** PatchProof containers whose mounts lie in this validation's temp dir, right after it ended. */
+  containersLeft: string[];
+  /** Host processes that still see such a mount (see processesUnder), right after it ended. */
+  processesLeft: number[];
+  /** The CLI's scratch folders (`patchproof-…`) left in its TMPDIR. */
+  scratchLeft: string[];
+  durationMs: number;
+}
+
+/** A private work area: `dir` for proposals and receipts, `tmp` as the CLI's TMPDIR. */
+export interface Area {
+  dir: string;
+  tmp: string;
+  dispose(): Promise<void>;
+}
+
+export async function area(label: string): Promise<Area> {
+  const dir = await tempDir(label);
+  const tmp = join(dir, 'tmp');
+  await mkdir(tmp);
+  return { dir, tmp, dispose: () => rm(dir, { recursive: true, force: true, maxRetries: 3 }) };
+}
+
+/** Build the CLI once if needed (shared with the other end-to-end tests). */
+export { ensureCli };
+
+export interface ValidateOptions {
+  diff: string;
+  runner: 'docker' | 'local';
+  imageId?: string;
+  /** `--timeout` in seconds. */
+  timeoutSeconds: number;
+  extra?: string[];
+}
+
+/** `validate` argv for the js-duration fixture with one candidate. */
+export function validateArgv(approved: Approved, out: string, options: Omit<ValidateOptions, 'diff'>): string[] {
+  return [
+    'validate', '--repo', JS.repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath,
+    '--reproduction', JS.reproduction, '--hidden', JS.hidden, '--adapter', 'node-test',
+    '--runner', options.runner, ...(options.runner === 'docker' ? ['--image', options.imageId ?? ''] : []),
+    '--timeout', String(options.timeoutSeconds), '--out', out, ...(options.extra ?? [])
+  ];
+}
+
+/** Propose, approve and validate one candidate through the bundled CLI, then verify its receipt. */
+export async function validateCandidate(where: Area, options: ValidateOptions): Promise<Validation> {
+  const approved = await proposeAndApprove(JS.repo, options.diff, where.dir, where.tmp, `hostile-${Date.now()}`);
+  const out = join(where.dir, 'out');
+  const started = Date.now();
+  // Generous outer bound: the CLI's own per-run timeouts must end it long before this.
+  const validation = await runCli(validateArgv(approved, out, options), { tmp: where.tmp, timeoutMs: 55_000 });
+  const durationMs = Date.now() - started;
+  const containersLeft = await containersUnder(where.tmp);
+  const processesLeft = processesUnder(where.tmp);
+  const receiptPath = join(out, 'receipt.json');
+  const receipt = existsSync(receiptPath) ? await readJson<ReceiptView>(receiptPath) : null;
+  const verify = receipt === null ? null : await runCli(['verify-receipt', receiptPath], { tmp: where.tmp });
+  return { validation, receipt, verify, containersLeft, processesLeft, scratchLeft: patchproofLeftovers(where.tmp), durationMs };
+}
+
+/** Every PatchProof container (label patchproof=1) on the engine, running or not. */
+export async function patchproofContainers(): Promise<string[]> {
+  const { stdout } = await exec('docker', ['ps', '-aq', '--filter', 'label=patchproof=1']);
+  return stdout.split('\n').filter((line) => line.trim() !== '');
+}
+
+/**
+ * The PatchProof containers of one CLI process: those with a bind mount under its TMPDIR (the CLI
+ * mounts its scratch copies from there). Scoped this way because other test files may run
+ * containers of their own at the same moment.
+ */
+export async function containersUnder(tmp: string, state?: 'running'): Promise<string[]> {
+  const mine: string[] = [];
+  for (const id of await patchproofContainers()) {
+    let text: string;
+    try {
+      ({ stdout: text } = await exec('docker', ['container', 'inspect', '--format', '{{.State.Status}}{{range .Mounts}} {{.Source}}{{end}}', id]));
+    } catch {
+      continue; // removed between ps and inspect
+    }
+    const [status, ...sources] = text.trim().split(' ');
+    if (state !== undefined && status !== state) continue;
+    if (sources.some((source) => source.startsWith(`${tmp}/`))) mine.push(id);
+  }
+  return mine;
+}
+
+/** Poll until `condition` holds or `timeoutMs` passes; returns whether it held. */
+export async function waitFor(condition: () => Promise<boolean> | boolean, timeoutMs: number, everyMs = 100): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  return condition();
+}
+
+/** The line of the network-escape and write-escape candidates that whoever runs them fills in. */
+export const TARGETS_LINE = 'const TARGETS = [];';
+
+/**
+ * Make a real `git diff` of a template candidate with its TARGETS line filled in: the fixture
+ * repository is copied into a throwaway git repository, the template applied with `git apply`, the
+ * line replaced, and the result diffed against the base. Returns the path of the new diff.
+ */
+export async function bakeTargets(template: string, targets: unknown, where: Area): Promise<string> {
+  const repo = join(where.dir, 'bake');
+  await cp(JS.repo, repo, { recursive: true });
+  const git = (...args: string[]) =>
+    exec('git', ['-c', 'user.name=hostile-test', '-c', 'user.email=hostile-test@localhost', '-c', 'commit.gpgsign=false', ...args], {
+      cwd: repo,
+      maxBuffer: 16 * 1024 * 1024
+    });
+  await git('init', '-q');
+  await git('add', '-A');
+  await git('commit', '-q', '-m', 'base');
+  await git('apply', template);
+  const file = join(repo, 'src', 'duration.js');
+  const text = await readFile(file, 'utf8');
+  if (text.split(TARGETS_LINE).length !== 2) throw new Error(`${template} must contain the line '${TARGETS_LINE}' exactly once`);
+  await writeFile(file, text.replace(TARGETS_LINE, `const TARGETS = ${JSON.stringify(targets)};`));
+  const { stdout } = await git('diff');
+  const diff = join(where.dir, 'baked.diff');
+  await writeFile(diff, stdout);
+  await rm(repo, { recursive: true, force: true });
+  return diff;
+}
+
+/** A running `validate` CLI process, for the signal tests. */
+export function startValidate(argv: string[], tmp: string): { child: ChildProcess; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }> } {
+  const child = spawn(process.execPath, [CLI, ...argv], { env: cliEnv(tmp), stdio: ['ignore', 'ignore', 'pipe'] });
+  child.stderr?.resume();
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() }))
+  );
+  return { child, exited };
+}
+
+/**
+ * Processes on this host (in any container) that see a mount from under `tmp`: the processes of
+ * the containers one CLI started, since it mounts its scratch copies from its TMPDIR. Read from
+ * /proc/PID/mountinfo, so a process that left its container's process tree is found all the same.
+ */
+export function processesUnder(tmp: string): number[] {
+  // mountinfo gives a bind mount's source relative to its file system's root, so when /tmp is a
+  // file system of its own the leading folders are missing: match the unique tail (mkdtemp's
+  // random name and the folder inside it) instead of the whole path.
+  const tail = `/${basename(dirname(tmp))}/${basename(tmp)}/`;
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(join('/proc', name, 'mountinfo'), 'utf8').includes(tail)) found.push(Number(name));
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found;
+}
+
+/** The four phases, in receipt order. */
+export const PHASES = ['reproduction_before', 'reproduction_after', 'regression', 'hidden'];
