@@ -302,7 +302,7 @@ async function benchDockerOverhead(context) {
   node(['approve', '--proposal', proposalPath, '--proposal-hash', proposalHash, '--approved-by', 'bench', '--run-id', 'bench-docker-overhead', '--out', approvalPath]);
   const validateArgs = (out) => [
     'validate', '--repo', join(fixture, 'repo'), '--proposal', proposalPath, '--approval', approvalPath,
-    '--reproduction', join(fixture, 'reproduction'), '--hidden', join(fixture, 'hidden'), '--adapter', 'node-test',
+    '--reproduction', join(PROJECT, 'witness-packs', 'js-duration', 'reproduction'), '--hidden', join(PROJECT, 'witness-packs', 'js-duration', 'hidden'), '--adapter', 'node-test',
     '--runner', 'docker', '--image', imageId, '--out', out
   ];
 

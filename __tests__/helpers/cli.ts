@@ -162,8 +162,9 @@ export function fixture(name: 'js-duration' | 'py-calculator'): { dir: string; r
   return {
     dir,
     repo: join(dir, 'repo'),
-    reproduction: join(dir, 'reproduction'),
-    hidden: join(dir, 'hidden'),
+    // The grader lives in the fixture's witness pack, not beside the repository.
+    reproduction: join(FIXTURES, '..', 'witness-packs', name, 'reproduction'),
+    hidden: join(FIXTURES, '..', 'witness-packs', name, 'hidden'),
     candidate: (candidate) => join(dir, 'candidates', `${candidate}.diff`)
   };
 }
