@@ -1,0 +1,158 @@
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { ReceiptArtifacts } from '../../src/action/ports.js';
+import { serializeReceipt } from '../../src/core/receipt.js';
+import type { Receipt } from '../../src/core/receipt-schema.js';
+import { renderReport } from '../../src/core/report.js';
+import { ConfigurationError, VerificationError } from '../../src/errors.js';
+import { fail, passingRuns, receiptFrom, run } from '../helpers/evidence.js';
+import { startArtifactServer, type ArtifactServer } from '../support/artifact-server.js';
+import { startGitHubServer, type GitHubServer } from '../support/github-server.js';
+
+/**
+ * The real DefaultArtifactClient against the loopback artifact service, with the loopback GitHub API
+ * behind findBy. The tests share one pair of servers (GITHUB_API_URL is read once, when
+ * @actions/github is first imported) and run in order: the service's state builds up.
+ */
+
+const TOKEN = 'ghs_test';
+
+/** Runs a toolkit call with its `::debug::`/info lines kept out of the test output (shown on failure). */
+async function quietly<T>(fn: () => Promise<T>): Promise<T> {
+  const write = process.stdout.write.bind(process.stdout);
+  const captured: string[] = [];
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    captured.push(String(chunk));
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    return await fn();
+  } catch (e) {
+    // Shown on stderr only when it was not one of PatchProof's own refusals.
+    if (!(e instanceof ConfigurationError || e instanceof VerificationError)) process.stderr.write(`--- toolkit output ---\n${captured.join('')}`);
+    throw e;
+  } finally {
+    process.stdout.write = write;
+  }
+}
+
+function setEnv(vars: Record<string, string>): () => void {
+  const previous = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, vars);
+  return () => {
+    for (const [k, v] of Object.entries(previous)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  };
+}
+
+describe('receipt artifacts through the real @actions/artifact client', () => {
+  let artifacts: ArtifactServer;
+  let github: GitHubServer;
+  let restoreEnv: () => void;
+  let work: string;
+  let runnerTemp: string;
+  let store: ReceiptArtifacts;
+  let create: typeof import('../../src/action/artifacts.js').createReceiptArtifacts;
+  let artifactName: typeof import('../../src/action/artifacts.js').receiptArtifactName;
+
+  /** A sealed receipt written as validate writes it: receipt.json and report.md in one folder. */
+  async function written(receipt: Receipt, label: string): Promise<{ receipt: string; report: string }> {
+    const dir = await mkdtemp(join(work, `${label}-`));
+    const files = { receipt: join(dir, 'receipt.json'), report: join(dir, 'report.md') };
+    await writeFile(files.receipt, serializeReceipt(receipt));
+    await writeFile(files.report, renderReport(receipt));
+    return files;
+  }
+
+  const passed = receiptFrom(passingRuns());
+  const failedRuns = passingRuns();
+  failedRuns.hidden = [run('hidden', [fail('hidden > x')])];
+  const failed = receiptFrom(failedRuns);
+
+  beforeAll(async () => {
+    artifacts = await startArtifactServer();
+    github = await startGitHubServer({ token: TOKEN, artifacts });
+    work = await mkdtemp(join(tmpdir(), 'pp-artifacts-'));
+    runnerTemp = await mkdtemp(join(tmpdir(), 'pp-runner-temp-'));
+    // @actions/github reads GITHUB_API_URL once, when first imported: set the env, then import.
+    restoreEnv = setEnv({ ...artifacts.env(), GITHUB_API_URL: github.url, RUNNER_TEMP: runnerTemp });
+    ({ createReceiptArtifacts: create, receiptArtifactName: artifactName } = await import('../../src/action/artifacts.js'));
+    store = create({ token: TOKEN, retentionDays: 7 });
+  });
+  afterAll(async () => {
+    restoreEnv();
+    await Promise.all([artifacts.close(), github.close(), rm(work, { recursive: true, force: true }), rm(runnerTemp, { recursive: true, force: true })]);
+  });
+  afterEach(() => {
+    expect(artifacts.invalidRequests()).toEqual([]);
+    expect(github.invalidRequests()).toEqual([]);
+    expect(github.invalidResponses()).toEqual([]);
+  });
+
+  it('names the artifact after the first 16 hex digits of the receipt digest', () => {
+    expect(artifactName(`sha256:${'0123456789abcdef'.repeat(4)}`)).toBe('patchproof-receipt-0123456789abcdef');
+    expect(() => artifactName('sha256:abc')).toThrow(VerificationError);
+  });
+
+  it('refuses to download without a token, and to upload a file that is not the receipt it is named after', async () => {
+    await expect(create({}).download(artifacts.runId)).rejects.toThrow(ConfigurationError);
+    const files = await written(failed, 'stale');
+    await expect(store.upload(passed, files)).rejects.toThrow(VerificationError);
+    expect(artifacts.artifacts()).toEqual([]);
+  });
+
+  it('refuses a run without a receipt artifact, naming what it found', async () => {
+    await expect(quietly(() => store.download(artifacts.runId))).rejects.toThrow(
+      new ConfigurationError(`workflow run ${artifacts.runId} has no patchproof-receipt-* artifact; it has no artifacts. Check run-id, or give artifact-name`)
+    );
+  });
+
+  it('uploads receipt.json and report.md, and downloads them from the run byte for byte, under RUNNER_TEMP', async () => {
+    const files = await written(passed, 'passed');
+    const uploaded = await quietly(() => store.upload(passed, files));
+    const name = `patchproof-receipt-${passed.receipt_digest.slice(7, 23)}`;
+    const [stored] = artifacts.artifacts();
+    expect(uploaded).toEqual({ id: stored?.id, name, digest: stored?.digest });
+    expect(stored?.expiresAt).toBeDefined();
+
+    const found = await quietly(() => store.download(artifacts.runId));
+    expect(found.artifactName).toBe(name);
+    expect(dirname(dirname(found.receiptPath))).toBe(runnerTemp);
+    expect(await readFile(found.receiptPath)).toEqual(await readFile(files.receipt));
+    expect(await readFile(join(dirname(found.receiptPath), 'report.md'))).toEqual(await readFile(files.report));
+
+    const named = await quietly(() => store.download(artifacts.runId, name));
+    expect(named.receiptPath).not.toBe(found.receiptPath);
+    expect(await readFile(named.receiptPath)).toEqual(await readFile(files.receipt));
+    expect(github.requests().map((r) => r.operationId)).toContain('actions/download-artifact');
+  });
+
+  it('refuses a missing artifact name, and a run with no artifacts, naming what it found', async () => {
+    const name = `patchproof-receipt-${passed.receipt_digest.slice(7, 23)}`;
+    await expect(quietly(() => store.download(artifacts.runId, 'patchproof-receipt-0000000000000000'))).rejects.toThrow(
+      new ConfigurationError(`workflow run ${artifacts.runId} has no artifact named 'patchproof-receipt-0000000000000000'; it has: ${name}. Check run-id and artifact-name`)
+    );
+    await expect(quietly(() => store.download(artifacts.runId + 1))).rejects.toThrow(ConfigurationError);
+  });
+
+  it('refuses to guess between several receipt artifacts', async () => {
+    await quietly(async () => store.upload(failed, await written(failed, 'failed')));
+    const names = [passed, failed].map((r) => `patchproof-receipt-${r.receipt_digest.slice(7, 23)}`).sort();
+    await expect(quietly(() => store.download(artifacts.runId))).rejects.toThrow(
+      new ConfigurationError(`workflow run ${artifacts.runId} has 2 receipt artifacts (${names.join(', ')}); give artifact-name to say which one`)
+    );
+  });
+
+  it('refuses an artifact whose bytes changed after upload, and leaves nothing of it behind', async () => {
+    const name = `patchproof-receipt-${passed.receipt_digest.slice(7, 23)}`;
+    const before = await readdir(runnerTemp);
+    artifacts.corrupt(name);
+    const download = quietly(() => store.download(artifacts.runId, name));
+    await expect(download).rejects.toThrow(VerificationError);
+    await expect(download).rejects.toThrow(/does not match the digest recorded at upload/);
+    expect(await readdir(runnerTemp)).toEqual(before);
+  });
+});

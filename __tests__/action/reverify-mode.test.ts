@@ -1,0 +1,279 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ModeResult } from '../../src/action/main.js';
+import type { StepOutcome } from '../../src/action/ports.js';
+import { readActionSettings } from '../../src/action/settings.js';
+import { createGitSource } from '../../src/action/git-source.js';
+import { diffDigest } from '../../src/core/proposal.js';
+import { receiptSchema, type Receipt } from '../../src/core/receipt-schema.js';
+import { startArtifactServer, type ArtifactServer } from '../support/artifact-server.js';
+import { startGitHubServer, type GitHubServer } from '../support/github-server.js';
+import { JS_DURATION, JS_PACK, PACK_PATH, ROOT, git, makePullRequest, removePullRequest, type PullRequestRepos } from './data/validate-repos.js';
+
+/**
+ * reverifyMode in process with the real artifact and Checks clients against the loopback services,
+ * and real git: a receipt made by the bundled CLI for a pull request whose base...head diff is the
+ * fixture's fix.diff, uploaded as the validate step would, then re-verified on that head, on a
+ * moved head, and tampered with.
+ */
+
+const CLI = join(ROOT, 'dist', 'cli', 'index.js');
+const TOKEN = 'ghs_test';
+
+function patchproof(args: string[], allow: number[] = [0]): string {
+  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+  if (!allow.includes(result.status ?? -1)) throw new Error(`patchproof ${args[0]} exited ${result.status}: ${result.stdout}${result.stderr}`);
+  return result.stdout;
+}
+
+/** What validate mode would have produced for this pull request: the CLI on the base tree and the git diff. */
+async function receiptFor(repos: PullRequestRepos, work: string): Promise<{ receiptPath: string; reportPath: string; receipt: Receipt; diff: string }> {
+  const source = createGitSource(repos.workspace);
+  await source.fetchCommits(repos.base, repos.head);
+  const diff = await source.diff(repos.base, repos.head, 1 << 20);
+  const baseDir = join(work, 'base');
+  await source.writeTree(repos.base, baseDir);
+  writeFileSync(join(work, 'candidate.diff'), diff);
+  patchproof(['propose', '--repo', baseDir, '--diff', join(work, 'candidate.diff'), '--out', join(work, 'proposal.json')]);
+  const { proposal_hash: hash } = JSON.parse(readFileSync(join(work, 'proposal.json'), 'utf8')) as { proposal_hash: string };
+  patchproof(['approve', '--proposal', join(work, 'proposal.json'), '--proposal-hash', hash, '--approved-by', 'reviewer', '--run-id', 'run-1', '--out', join(work, 'approval.json')]);
+  const digest = patchproof(['witness', 'digest', JS_PACK]).trim();
+  const out = join(work, 'out');
+  patchproof(
+    ['validate', '--repo', baseDir, '--proposal', join(work, 'proposal.json'), '--approval', join(work, 'approval.json'), '--witness', JS_PACK, '--witness-digest', digest, '--runner', 'local', '--out', out],
+    [0, 1]
+  );
+  const receiptPath = join(out, 'receipt.json');
+  return { receiptPath, reportPath: join(out, 'report.md'), receipt: receiptSchema.parse(JSON.parse(readFileSync(receiptPath, 'utf8'))), diff };
+}
+
+/** Sets variables in process.env and returns a function that puts the previous values back. */
+function setEnv(vars: Record<string, string>): () => void {
+  const previous = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, vars);
+  return () => {
+    for (const [k, v] of Object.entries(previous)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  };
+}
+
+/** Runs `fn` with the toolkit's stdout lines (::debug:: and the like) kept out of the test output, shown on failure. */
+async function quietly<T>(fn: () => Promise<T>): Promise<T> {
+  const write = process.stdout.write.bind(process.stdout);
+  const captured: string[] = [];
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    captured.push(String(chunk));
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    return await fn();
+  } catch (e) {
+    throw new Error(`${e instanceof Error ? e.message : String(e)}\n--- toolkit output ---\n${captured.join('')}`);
+  } finally {
+    process.stdout.write = write;
+  }
+}
+
+function recordingOutcome(): { outcome: StepOutcome; infos: string[]; warnings: string[]; summaries: string[] } {
+  const infos: string[] = [];
+  const warnings: string[] = [];
+  const summaries: string[] = [];
+  return {
+    infos,
+    warnings,
+    summaries,
+    outcome: {
+      setOutput: () => {
+        throw new Error('reverify mode must not set outputs: only run() does');
+      },
+      setFailed: () => {
+        throw new Error('reverify mode must not fail the step: only run() does');
+      },
+      summary: async (markdown) => {
+        summaries.push(markdown);
+      },
+      info: (message) => infos.push(message),
+      warning: (message) => warnings.push(message)
+    }
+  };
+}
+
+describe('reverifyMode (real git, real artifact and Checks clients, loopback services)', () => {
+  let repos: PullRequestRepos;
+  let work: string;
+  let artifacts: ArtifactServer;
+  let github: GitHubServer;
+  let restoreEnv: () => void;
+  let made: Awaited<ReturnType<typeof receiptFor>>;
+  let movedHead: string;
+  let reverifyMode: typeof import('../../src/action/reverify-mode.js').reverifyMode;
+  let createReceiptArtifacts: typeof import('../../src/action/artifacts.js').createReceiptArtifacts;
+  let receiptArtifactName: typeof import('../../src/action/artifacts.js').receiptArtifactName;
+
+  /** A workflow_dispatch run of reverify.yml for `head`. */
+  async function reverify(inputs: Record<string, string>, head = repos.head): Promise<{ result: ModeResult; warnings: string[]; summaries: string[] }> {
+    const event = join(work, `event-${Math.random().toString(16).slice(2)}.json`);
+    const all = { 'github-token': TOKEN, mode: 'reverify', 'run-id': String(artifacts.runId), base: repos.base, head, runner: 'local', ...inputs };
+    writeFileSync(event, JSON.stringify({ inputs: { 'run-id': all['run-id'], base: repos.base, head }, ref: 'refs/heads/main' }));
+    process.env['GITHUB_EVENT_PATH'] = event;
+    const settings = readActionSettings((name) => all[name as keyof typeof all] ?? '');
+    const recorded = recordingOutcome();
+    const result = await quietly(() => reverifyMode(settings, recorded.outcome));
+    return { result, warnings: recorded.warnings, summaries: recorded.summaries };
+  }
+
+  /** Upload receipt.json (as given) and the report under `name` with the toolkit client, as another run's step would. */
+  async function uploadAs(name: string, receiptText: string): Promise<void> {
+    const dir = mkdtempSync(join(work, 'upload-'));
+    writeFileSync(join(dir, 'receipt.json'), receiptText);
+    writeFileSync(join(dir, 'report.md'), readFileSync(made.reportPath));
+    const { DefaultArtifactClient } = await import('@actions/artifact');
+    await quietly(() => new DefaultArtifactClient().uploadArtifact(name, [join(dir, 'receipt.json'), join(dir, 'report.md')], dir));
+  }
+
+  beforeAll(async () => {
+    repos = makePullRequest({ kind: 'diff', file: join(JS_DURATION, 'candidates', 'fix.diff') });
+    work = mkdtempSync(join(tmpdir(), 'pp-reverify-'));
+    made = await receiptFor(repos, join(work, 'made'));
+
+    // A later push to the pull request: one more commit on its head, so base...head is another diff.
+    const author = join(repos.dir, 'author');
+    writeFileSync(join(author, 'src', 'duration.js'), `${readFileSync(join(author, 'src', 'duration.js'), 'utf8')}\n// a later push\n`);
+    git(author, ['commit', '-q', '-am', 'A later push']);
+    movedHead = git(author, ['rev-parse', 'HEAD']);
+    git(author, ['push', '-q', repos.origin, 'candidate:refs/pull/8/head']);
+
+    artifacts = await startArtifactServer();
+    github = await startGitHubServer({ token: TOKEN, artifacts });
+    const temp = join(work, 'runner-temp');
+    mkdirSync(temp);
+    // @actions/github reads GITHUB_API_URL once, when first imported: set the env, then import.
+    restoreEnv = setEnv({
+      ...artifacts.env(),
+      GITHUB_API_URL: github.url,
+      GITHUB_EVENT_NAME: 'workflow_dispatch',
+      GITHUB_WORKSPACE: repos.workspace,
+      RUNNER_TEMP: temp,
+      GITHUB_ACTOR: 'octocat'
+    });
+    ({ reverifyMode } = await import('../../src/action/reverify-mode.js'));
+    ({ createReceiptArtifacts, receiptArtifactName } = await import('../../src/action/artifacts.js'));
+    // The validate step's upload, with the real client.
+    await quietly(() => createReceiptArtifacts().upload(made.receipt, { receipt: made.receiptPath, report: made.reportPath }));
+  });
+
+  afterAll(async () => {
+    restoreEnv?.();
+    await Promise.all([artifacts?.close(), github?.close()]);
+    removePullRequest(repos);
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  afterEach(() => {
+    expect(github.invalidRequests()).toEqual([]);
+    expect(github.invalidResponses()).toEqual([]);
+    expect(artifacts.invalidRequests()).toEqual([]);
+  });
+
+  it('the fixture: a passing receipt for a pull request whose diff is fix.diff', () => {
+    expect(made.receipt.verdict).toBe('passed');
+    expect(made.receipt.bindings.diff_digest).toBe(diffDigest(made.diff));
+    const strip = (text: string): string => text.replace(/^index .*$/m, 'index');
+    expect(strip(made.diff)).toBe(strip(readFileSync(join(JS_DURATION, 'candidates', 'fix.diff'), 'utf8')));
+  });
+
+  it('a good receipt, bound to this head: a success check run on the head', async () => {
+    const name = receiptArtifactName(made.receipt.receipt_digest);
+    const before = github.checkRuns().length;
+    const { result, summaries } = await reverify({ 'artifact-name': name });
+    expect(result).toMatchObject({ verdict: 'passed', proofGrade: false, receiptDigest: made.receipt.receipt_digest });
+    expect(result.message).toMatch(/re-verified/);
+    const runs = github.checkRuns().slice(before);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ name: 'PatchProof', head_sha: repos.head, status: 'completed', conclusion: 'success' });
+    expect(runs[0]?.output.title).toBe('PatchProof re-verified: PASSED — receipt intact and bound to this head');
+    expect(runs[0]?.output.summary).toContain(made.receipt.bindings.diff_digest);
+    expect(runs[0]?.output.summary).toContain(made.receipt.bindings.base_snapshot);
+    expect(summaries[0]).toContain('bound to this head');
+    // The checkout is still the base, untouched.
+    expect(git(repos.workspace, ['rev-parse', 'HEAD'])).toBe(repos.base);
+    expect(git(repos.workspace, ['status', '--porcelain'])).toBe('');
+  });
+
+  it('a receipt whose diff is not the current head\'s: failure "not bound to this head"', async () => {
+    const before = github.checkRuns().length;
+    const { result } = await reverify({ 'artifact-name': receiptArtifactName(made.receipt.receipt_digest) }, movedHead);
+    expect(result.verdict).toBe('failed');
+    expect(result.message).toMatch(/not bound to this head: diff_digest differs/);
+    const runs = github.checkRuns().slice(before);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ head_sha: movedHead, conclusion: 'failure' });
+    expect(runs[0]?.output.title).toBe('PatchProof: receipt not bound to this head — diff_digest differs');
+    // Its failing-test annotations would point into another diff: none are posted.
+    expect(runs[0]?.annotations).toEqual([]);
+  });
+
+  it('a receipt graded by another witness pack than the pinned one: failure', async () => {
+    const before = github.checkRuns().length;
+    const other = `sha256:${'e'.repeat(64)}`;
+    const { result } = await reverify({ 'artifact-name': receiptArtifactName(made.receipt.receipt_digest), 'witness-pack': PACK_PATH, 'witness-digest': other });
+    expect(result.verdict).toBe('failed');
+    expect(result.message).toContain(`not the pinned ${other}`);
+    expect(github.checkRuns().slice(before)[0]).toMatchObject({ head_sha: repos.head, conclusion: 'failure' });
+  });
+
+  it('a receipt with one byte changed: failure, rejected by verify-receipt', async () => {
+    const text = readFileSync(made.receiptPath, 'utf8');
+    const at = text.indexOf('"approved_by":"reviewer"') + '"approved_by":"r'.length;
+    const tampered = `${text.slice(0, at)}E${text.slice(at + 1)}`;
+    expect(Buffer.byteLength(tampered)).toBe(Buffer.byteLength(text));
+    await uploadAs('patchproof-receipt-tampered', tampered);
+    const before = github.checkRuns().length;
+    const { result } = await reverify({ 'artifact-name': 'patchproof-receipt-tampered' });
+    expect(result.verdict).toBe('failed');
+    expect(result.message).toMatch(/failed verification: receipt_digest does not match the content/);
+    const runs = github.checkRuns().slice(before);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ head_sha: repos.head, conclusion: 'failure' });
+    expect(runs[0]?.output.title).toBe('PatchProof: REJECTED — the receipt failed offline verification');
+  });
+
+  it('an artifact changed after upload (the service\'s digest no longer matches): failure, refused before reading it', async () => {
+    await uploadAs('patchproof-receipt-corrupted', readFileSync(made.receiptPath, 'utf8'));
+    artifacts.corrupt('patchproof-receipt-corrupted');
+    const before = github.checkRuns().length;
+    const { result } = await reverify({ 'artifact-name': 'patchproof-receipt-corrupted' });
+    expect(result.verdict).toBe('failed');
+    expect(result.message).toMatch(/does not match the digest recorded at upload/);
+    expect(github.checkRuns().slice(before)[0]).toMatchObject({ conclusion: 'failure' });
+    expect(github.checkRuns().slice(before)[0]?.output.title).toBe('PatchProof: REJECTED — the artifact does not match its recorded digest');
+  });
+
+  it('with replay: validates again with the pinned pack and the verdicts agree', async () => {
+    const digest = patchproof(['witness', 'digest', JS_PACK]).trim();
+    const before = github.checkRuns().length;
+    const { result } = await reverify({ 'artifact-name': receiptArtifactName(made.receipt.receipt_digest), replay: 'true', 'witness-pack': PACK_PATH, 'witness-digest': digest });
+    expect(result).toMatchObject({ verdict: 'passed' });
+    const runs = github.checkRuns().slice(before);
+    // Validate mode posts its own check run under another name, then the re-verification's.
+    expect(runs.map((r) => [r.name, r.conclusion, r.head_sha])).toEqual([
+      ['PatchProof (replay)', 'success', repos.head],
+      ['PatchProof', 'success', repos.head]
+    ]);
+    expect(runs[1]?.output.summary).toMatch(/replay `passed`, receipt `passed`/);
+  });
+
+  it('refuses a run without base and head on workflow_dispatch before downloading anything', async () => {
+    const event = join(work, 'event-empty.json');
+    writeFileSync(event, '{"inputs":{}}');
+    process.env['GITHUB_EVENT_PATH'] = event;
+    const settings = readActionSettings((name) => ({ 'github-token': TOKEN, mode: 'reverify', 'run-id': '4242' })[name] ?? '');
+    const requests = artifacts.requests().length;
+    await expect(reverifyMode(settings, recordingOutcome().outcome)).rejects.toThrow(/base and head inputs are required on workflow_dispatch/);
+    expect(artifacts.requests()).toHaveLength(requests);
+  });
+});

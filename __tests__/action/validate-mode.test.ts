@@ -1,0 +1,315 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createGitSource } from '../../src/action/git-source.js';
+import type { ModeResult } from '../../src/action/main.js';
+import { ChecksPermissionError, type CheckRunTarget, type ChecksClient, type ReceiptArtifacts, type RenderedCheck, type StepOutcome } from '../../src/action/ports.js';
+import { readActionSettings, type ActionSettings } from '../../src/action/settings.js';
+import { validateMode, type ValidateModeDeps } from '../../src/action/validate-mode.js';
+import { verifyReceiptText } from '../../src/core/receipt.js';
+import type { Receipt } from '../../src/core/receipt-schema.js';
+import { InfrastructureError } from '../../src/errors.js';
+import { createLocalRunner } from '../../src/runners/local-runner.js';
+import { packWitness } from '../../src/witness/archive.js';
+import { digestWitnessFolder } from '../../src/witness/digest.js';
+import { JS_DURATION, JS_PACK, PACK_PATH, PULL_NUMBER, makePullRequest, removePullRequest, type HeadChange, type PullRequestRepos } from './data/validate-repos.js';
+
+/**
+ * validateMode in process, against real git repositories and the trusted-local runner, with
+ * recording fakes for the step outcome, the Checks API and the artifact store (typed against the
+ * ports). The bundled action against the loopback servers is validate-e2e.test.ts.
+ */
+
+interface Recorded {
+  outcome: StepOutcome;
+  infos: string[];
+  warnings: string[];
+  summaries: string[];
+}
+
+function recordingOutcome(): Recorded {
+  const infos: string[] = [];
+  const warnings: string[] = [];
+  const summaries: string[] = [];
+  const outcome: StepOutcome = {
+    setOutput: () => {
+      throw new Error('validate mode must not set outputs: only run() does');
+    },
+    setFailed: () => {
+      throw new Error('validate mode must not fail the step: only run() does');
+    },
+    summary: async (markdown) => {
+      summaries.push(markdown);
+    },
+    info: (message) => infos.push(message),
+    warning: (message) => warnings.push(message)
+  };
+  return { outcome, infos, warnings, summaries };
+}
+
+interface Published {
+  target: CheckRunTarget;
+  conclusion: 'success' | 'failure';
+  check: RenderedCheck;
+}
+
+type ChecksBehaviour = 'ok' | 'forbidden' | 'broken';
+
+function fakeChecks(behaviour: ChecksBehaviour, published: Published[]): ChecksClient {
+  return {
+    async publish(target, conclusion, check) {
+      if (behaviour === 'forbidden') throw new ChecksPermissionError('cannot create check run (403): the token is read-only, as on a pull request from a fork. Publish it from a workflow_run workflow.');
+      if (behaviour === 'broken') throw new InfrastructureError('the Checks API answered 502');
+      published.push({ target, conclusion, check });
+      return 1001 + published.length;
+    }
+  };
+}
+
+interface Uploaded {
+  receipt: Receipt;
+  receiptText: string;
+  reportText: string;
+}
+
+function fakeArtifacts(uploads: Uploaded[], broken = false): ReceiptArtifacts {
+  return {
+    async upload(receipt, files) {
+      if (broken) throw new InfrastructureError('the artifact service is down');
+      uploads.push({ receipt, receiptText: readFileSync(files.receipt, 'utf8'), reportText: readFileSync(files.report, 'utf8') });
+      return { id: 77, name: `patchproof-receipt-${receipt.receipt_digest.slice(7)}` };
+    },
+    async download() {
+      throw new Error('not used by validate mode');
+    }
+  };
+}
+
+interface Scenario {
+  change: HeadChange;
+  inputs?: Record<string, string>;
+  checks?: ChecksBehaviour;
+  brokenArtifacts?: boolean;
+  fork?: boolean;
+  createRunner?: ValidateModeDeps['createRunner'];
+  /** The workspace's .git removed: no checkout. */
+  workspaceWithoutGit?: boolean;
+}
+
+interface Outcome extends Recorded {
+  result: ModeResult;
+  published: Published[];
+  uploads: Uploaded[];
+  repos: PullRequestRepos;
+  runnerTemp: string;
+}
+
+const cleanup: string[] = [];
+let packDigest: string;
+
+beforeAll(async () => {
+  packDigest = (await digestWitnessFolder(JS_PACK)).digest;
+});
+afterAll(() => {
+  for (const dir of cleanup) rmSync(dir, { recursive: true, force: true });
+});
+
+const nothingRuns = async (): Promise<never> => {
+  throw new Error('nothing may run for a refused candidate');
+};
+
+const fix: HeadChange = { kind: 'diff', file: join(JS_DURATION, 'candidates', 'fix.diff') };
+
+async function runScenario(scenario: Scenario): Promise<Outcome> {
+  const repos = makePullRequest(scenario.change);
+  cleanup.push(repos.dir);
+  if (scenario.workspaceWithoutGit) rmSync(join(repos.workspace, '.git'), { recursive: true, force: true });
+  const runnerTemp = mkdtempSync(join(tmpdir(), 'pp-validate-temp-'));
+  cleanup.push(runnerTemp);
+  const eventPath = join(repos.dir, 'event.json');
+  const repository = 'octo-org/hello-world';
+  writeFileSync(
+    eventPath,
+    JSON.stringify({
+      action: 'synchronize',
+      number: PULL_NUMBER,
+      pull_request: {
+        number: PULL_NUMBER,
+        base: { sha: repos.base, ref: 'main', repo: { full_name: repository } },
+        head: { sha: repos.head, ref: 'fix-ms', repo: { full_name: scenario.fork ? 'contributor/hello-world' : repository } }
+      },
+      repository: { full_name: repository }
+    })
+  );
+  const inputs: Record<string, string> = {
+    mode: 'validate',
+    runner: 'local',
+    'github-token': 'ghs_test',
+    'check-name': 'PatchProof',
+    'repository-path': '.',
+    'witness-pack': PACK_PATH,
+    'witness-digest': packDigest,
+    ...scenario.inputs
+  };
+  const settings: ActionSettings = readActionSettings((name) => inputs[name] ?? '');
+  const recorded = recordingOutcome();
+  const published: Published[] = [];
+  const uploads: Uploaded[] = [];
+  const deps: ValidateModeDeps = {
+    env: {
+      GITHUB_EVENT_NAME: 'pull_request',
+      GITHUB_EVENT_PATH: eventPath,
+      GITHUB_REPOSITORY: repository,
+      GITHUB_WORKSPACE: repos.workspace,
+      RUNNER_TEMP: runnerTemp,
+      GITHUB_ACTOR: 'octocat',
+      GITHUB_RUN_ID: '4242',
+      GITHUB_RUN_ATTEMPT: '2',
+      GITHUB_API_URL: 'http://127.0.0.1:9',
+      GITHUB_SERVER_URL: 'https://github.com'
+    },
+    gitSource: createGitSource,
+    checksClient: () => fakeChecks(scenario.checks ?? 'ok', published),
+    receiptArtifacts: () => fakeArtifacts(uploads, scenario.brokenArtifacts),
+    createRunner: scenario.createRunner ?? (async () => createLocalRunner()),
+    nonce: () => randomBytes(16).toString('hex')
+  };
+  const result = await validateMode(settings, recorded.outcome, deps);
+  return { ...recorded, result, published, uploads, repos, runnerTemp };
+}
+
+describe('validateMode: a validation', () => {
+  let run: Outcome;
+  beforeAll(async () => {
+    run = await runScenario({ change: fix });
+  });
+
+  it('passes the correct fix, posts a success check run on the head commit and the same rendering as the summary', () => {
+    expect(run.result).toMatchObject({ verdict: 'passed', proofGrade: false, artifactId: 77 });
+    expect(run.result.message).toMatch(/^PatchProof passed; proof grade: no; receipt sha256:[0-9a-f]{64}$/);
+    expect(run.published).toHaveLength(1);
+    const [posted] = run.published;
+    expect(posted?.target).toEqual({ owner: 'octo-org', repo: 'hello-world', headSha: run.repos.head, name: 'PatchProof' });
+    expect(posted?.conclusion).toBe('success');
+    expect(posted?.check.title).toBe('PatchProof: PASSED (not proof grade)');
+    expect(run.summaries).toHaveLength(1);
+    expect(run.summaries[0]).toContain(`## ${posted?.check.title}`);
+    expect(run.summaries[0]).toContain(posted?.check.summary);
+    expect(run.warnings).toEqual([]);
+  });
+
+  it('writes a receipt that verifies, bound to the run and the actor as declared metadata, under RUNNER_TEMP', () => {
+    const path = run.result.receiptPath as string;
+    expect(path).toBe(join(run.runnerTemp, `patchproof-${(run.result.receiptDigest as string).slice(7)}`, 'receipt.json'));
+    const text = readFileSync(path, 'utf8');
+    const check = verifyReceiptText(text);
+    expect(check).toMatchObject({ integrity_valid: true, verdict: 'passed', receipt_digest: run.result.receiptDigest });
+    const receipt = JSON.parse(text) as Receipt;
+    expect(receipt.run_id).toBe('4242-2');
+    expect(receipt.bindings.approved_by).toBe('github-actions:octocat');
+    expect(receipt.bindings.witness_digest).toBe(packDigest);
+    expect(receipt.witness.source).toEqual({ kind: 'dir', location: PACK_PATH });
+    expect(receipt.repository.unchanged).toBe(true);
+    expect(existsSync(join(path, '..', 'report.md'))).toBe(true);
+    expect(run.uploads).toHaveLength(1);
+    expect(run.uploads[0]?.receiptText).toBe(text);
+    // Only the receipt folder is left in RUNNER_TEMP: the base tree and the pack copy are gone.
+    expect(readdirSync(run.runnerTemp)).toEqual([`patchproof-${(run.result.receiptDigest as string).slice(7)}`]);
+    expect(run.infos.some((line) => /^proposal_hash: [0-9a-f]{64} /.test(line))).toBe(true);
+  });
+});
+
+describe('validateMode: refusals publish a failed check run and return failed', () => {
+  it('refuses a candidate that adds a symbolic link, before anything runs', async () => {
+    const run = await runScenario({ change: { kind: 'symlink', path: 'src/link.js', target: 'duration.js' }, createRunner: nothingRuns });
+    expect(run.result).toMatchObject({ verdict: 'failed', proofGrade: false });
+    expect(run.result.message).toMatch(/^refused \(policy_violation\): /);
+    expect(run.published.map((p) => [p.conclusion, p.check.title])).toEqual([['failure', 'PatchProof: REFUSED — policy_violation']]);
+    expect(run.summaries[0]).toContain('REFUSED');
+    expect(readdirSync(run.runnerTemp)).toEqual([]);
+  });
+
+  it('refuses a wrong witness digest', async () => {
+    const run = await runScenario({ change: fix, inputs: { 'witness-digest': `sha256:${'0'.repeat(64)}` } });
+    expect(run.result.message).toMatch(/^refused \(witness_digest_mismatch\): witness pack digest is sha256:/);
+    expect(run.published[0]?.check.title).toBe('PatchProof: REFUSED — witness_digest_mismatch');
+  });
+
+  it('reads a ref: pack from a trusted branch, and refuses when the approved proposal hash is another', async () => {
+    const run = await runScenario({
+      change: fix,
+      inputs: { 'witness-pack': `ref:refs/heads/main:${PACK_PATH}`, 'approved-proposal-hash': 'a'.repeat(64) },
+      createRunner: nothingRuns
+    });
+    expect(run.result.message).toMatch(/^refused \(approval_mismatch\): approved-proposal-hash a{64} is not this pull request's proposal hash [0-9a-f]{64}/);
+    expect(run.published[0]?.conclusion).toBe('failure');
+  });
+
+  it('downloads a URL pack (a reproducible .tar.gz on a loopback server), verified by digest', async () => {
+    const archive = await packWitness(JS_PACK);
+    const server = createServer((_, res) => res.writeHead(200, { 'content-type': 'application/gzip' }).end(archive));
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const toolCache = mkdtempSync(join(tmpdir(), 'pp-validate-toolcache-'));
+    cleanup.push(toolCache);
+    const previous = process.env['RUNNER_TOOL_CACHE'];
+    process.env['RUNNER_TOOL_CACHE'] = toolCache;
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/js-duration.tar.gz`;
+      // A hash that is not this proposal's stops the run right after the pack was resolved.
+      const run = await runScenario({ change: fix, inputs: { 'witness-pack': url, 'approved-proposal-hash': 'b'.repeat(64) }, createRunner: nothingRuns });
+      expect(run.result.message).toMatch(/^refused \(approval_mismatch\): /);
+    } finally {
+      if (previous === undefined) delete process.env['RUNNER_TOOL_CACHE'];
+      else process.env['RUNNER_TOOL_CACHE'] = previous;
+      await new Promise((done) => server.close(done));
+    }
+  });
+
+  it('refuses a ref: pack from the pull request itself', async () => {
+    const byRef = await runScenario({ change: fix, inputs: { 'witness-pack': `ref:refs/pull/${PULL_NUMBER}/head:${PACK_PATH}` } });
+    expect(byRef.result.message).toMatch(/^refused \(bad_input\): witness-pack ref 'refs\/pull\/7\/head' belongs to a pull request/);
+    const byCommit = await runScenario({ change: fix, inputs: { 'witness-pack': `ref:${'0'.repeat(40)}:x` } });
+    expect(byCommit.result.verdict).toBe('failed');
+  });
+
+  it('refuses a repository-path outside the workspace, or one that is not a checkout', async () => {
+    const run = await runScenario({ change: fix, inputs: { 'repository-path': '../elsewhere' } });
+    expect(run.result.message).toBe("refused (bad_input): repository-path '../elsewhere' leaves the workspace; give a path inside GITHUB_WORKSPACE");
+    const notCheckedOut = await runScenario({ change: fix, inputs: { 'repository-path': 'src' }, workspaceWithoutGit: true });
+    expect(notCheckedOut.result.message).toMatch(/^refused \(bad_input\): '.*' is not a git checkout .*actions\/checkout/);
+  });
+});
+
+describe('validateMode: publishing', () => {
+  it('a read-only token (fork) is a warning: the summary and the artifact still carry the result', async () => {
+    const run = await runScenario({ change: fix, checks: 'forbidden', fork: true });
+    expect(run.result.verdict).toBe('passed');
+    expect(run.published).toEqual([]);
+    expect(run.uploads).toHaveLength(1);
+    expect(run.summaries).toHaveLength(1);
+    expect(run.warnings).toEqual([expect.stringMatching(/^PatchProof could not post the check run: cannot create check run \(403\).* This run's receipt artifact is patchproof-receipt-[0-9a-f]{64}\.$/)]);
+  });
+
+  it('an artifact upload failure is a warning; a check run that cannot be posted makes the result inconclusive', async () => {
+    const run = await runScenario({ change: fix, checks: 'broken', brokenArtifacts: true });
+    expect(run.warnings).toEqual([expect.stringMatching(/^the receipt artifact could not be uploaded \(the artifact service is down\); the receipt is at /)]);
+    expect(run.result).toMatchObject({ verdict: 'inconclusive', receiptDigest: expect.stringMatching(/^sha256:/) });
+    expect(run.result.artifactId).toBeUndefined();
+    expect(run.result.message).toMatch(/^PatchProof passed; .* but the check run could not be posted: the Checks API answered 502$/);
+  });
+
+  it('an infrastructure fault is inconclusive, never a pass', async () => {
+    const run = await runScenario({
+      change: fix,
+      createRunner: async () => {
+        throw new InfrastructureError('docker engine not answering');
+      }
+    });
+    expect(run.result).toEqual({ verdict: 'inconclusive', proofGrade: false, message: 'infrastructure error, nothing was judged: docker engine not answering' });
+    expect(run.published).toEqual([]);
+    expect(run.summaries).toEqual([expect.stringContaining('INCONCLUSIVE')]);
+  });
+});

@@ -1,0 +1,262 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+
+/**
+ * The repository's workflows and action.yml: linted with action-validator (the schemas of GitHub's
+ * workflow and action files, a WebAssembly build that runs offline), then held to PatchProof's own
+ * rules, and the README's generated action tables checked for staleness.
+ */
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const WORKFLOWS = join(ROOT, '.github', 'workflows');
+const VALIDATOR = join(ROOT, 'node_modules', '@action-validator', 'cli', 'cli.mjs');
+const ACTION_DOCS = join(ROOT, 'scripts', 'action-docs.mjs');
+
+const workflowFiles = readdirSync(WORKFLOWS)
+  .filter((name) => /\.ya?ml$/.test(name))
+  .sort()
+  .map((name) => join('.github', 'workflows', name));
+
+function node(args: string[], cwd = ROOT): { status: number | null; stdout: string; stderr: string } {
+  return spawnSync(process.execPath, args, { cwd, encoding: 'utf8' });
+}
+
+type Mapping = Record<string, unknown>;
+const isMapping = (value: unknown): value is Mapping => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** A remote action or reusable workflow: owner/repo[/path]@ref. Local (`./`) and `docker://` are not. */
+const REMOTE_USES = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+(\/[^@\s]+)?@/;
+const PINNED_USES = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+(\/[^@\s]+)?@[0-9a-f]{40}$/;
+
+/** Every way PatchProof's rules are broken in one workflow or action file, as readable lines. */
+function ruleViolations(text: string, kind: 'workflow' | 'action'): string[] {
+  const doc = parse(text) as Mapping;
+  const problems: string[] = [];
+  const steps: { where: string; step: Mapping }[] = [];
+  const usesValues: { where: string; uses: string }[] = [];
+
+  if (kind === 'workflow') {
+    // `on:` parses as the key 'on' (YAML 1.2: no boolean `on`).
+    const on = doc['on'];
+    const events = typeof on === 'string' ? [on] : Array.isArray(on) ? on.map(String) : isMapping(on) ? Object.keys(on) : [];
+    if (events.length === 0) problems.push('no `on:` events');
+    if (events.includes('pull_request_target')) problems.push('uses pull_request_target: never run pull request code with a write token and secrets');
+    const top = doc['permissions'];
+    const readOnly = (value: unknown): boolean =>
+      value === 'read-all' || (isMapping(value) && Object.values(value).every((grant) => grant === 'read' || grant === 'none'));
+    if (top === undefined) problems.push('no top-level `permissions:`; set `permissions: {}` and grant per job');
+    else if (!readOnly(top)) problems.push(`top-level permissions grant writes (${JSON.stringify(top)}); grant them per job`);
+    const jobs = isMapping(doc['jobs']) ? doc['jobs'] : {};
+    for (const [id, job] of Object.entries(jobs)) {
+      if (!isMapping(job)) continue;
+      if (job['permissions'] === undefined) problems.push(`job ${id} declares no permissions`);
+      if (job['secrets'] !== undefined) problems.push(`job ${id} passes secrets`);
+      if (typeof job['uses'] === 'string') usesValues.push({ where: `job ${id}`, uses: job['uses'] });
+      for (const [i, step] of (Array.isArray(job['steps']) ? job['steps'] : []).entries()) {
+        if (isMapping(step)) steps.push({ where: `job ${id} step ${i + 1}`, step });
+      }
+    }
+  } else {
+    const runs = isMapping(doc['runs']) ? doc['runs'] : {};
+    for (const [i, step] of (Array.isArray(runs['steps']) ? runs['steps'] : []).entries()) {
+      if (isMapping(step)) steps.push({ where: `runs step ${i + 1}`, step });
+    }
+  }
+
+  for (const { where, step } of steps) {
+    if (typeof step['uses'] === 'string') usesValues.push({ where, uses: step['uses'] });
+    const run = step['run'];
+    // Event data inline in a script is shell injection: `${{ }}` is pasted in before bash parses it.
+    if (typeof run === 'string' && /\$\{\{/.test(run)) problems.push(`${where}: \`\${{ }}\` inside run:; pass it through env: and use "$VAR"`);
+    if (typeof step['uses'] === 'string' && step['uses'].startsWith('actions/checkout@')) {
+      const withs = isMapping(step['with']) ? step['with'] : {};
+      if (withs['persist-credentials'] !== false) problems.push(`${where}: actions/checkout without persist-credentials: false`);
+    }
+  }
+  for (const { where, uses } of usesValues) {
+    if (REMOTE_USES.test(uses) && !PINNED_USES.test(uses)) problems.push(`${where}: ${uses} is not pinned by a full 40-hex commit SHA`);
+  }
+  // A pin should say which release it is, for people and for update tools.
+  for (const line of text.split('\n')) {
+    const match = /^\s*(?:-\s+)?uses:\s*(\S+)(.*)$/.exec(line);
+    if (match !== null && PINNED_USES.test(match[1] ?? '') && !/#\s*v\d+\.\d+\.\d+/.test(match[2] ?? '')) {
+      problems.push(`${match[1]} has no '# vX.Y.Z' comment naming its release`);
+    }
+  }
+  return problems;
+}
+
+describe('action-validator (GitHub workflow and action schemas, offline)', () => {
+  it.each([...workflowFiles, 'action.yml'])('%s is valid', (file) => {
+    const result = node([VALIDATOR, file]);
+    expect({ file, status: result.status, errors: result.stderr }).toEqual({ file, status: 0, errors: '' });
+  });
+
+  it('really lints: a workflow with an unknown key and a job without runs-on is refused', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pp-lint-'));
+    try {
+      writeFileSync(join(dir, 'broken.yml'), 'on: push\njobs:\n  a:\n    steps:\n      - run: echo hi\n    bogus: 1\n');
+      const result = node([VALIDATOR, join(dir, 'broken.yml')]);
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain("Additional property 'bogus' is not allowed");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("PatchProof's workflow rules", () => {
+  it.each(workflowFiles)('%s keeps them', (file) => {
+    expect(ruleViolations(readFileSync(join(ROOT, file), 'utf8'), 'workflow')).toEqual([]);
+  });
+
+  it('action.yml keeps them and runs the committed bundle', () => {
+    const text = readFileSync(join(ROOT, 'action.yml'), 'utf8');
+    expect(ruleViolations(text, 'action')).toEqual([]);
+    const runs = (parse(text) as { runs: { using: string; main: string } }).runs;
+    expect(runs.using).toMatch(/^node(20|24)$/);
+    expect(existsSync(join(ROOT, runs.main))).toBe(true);
+  });
+
+  it('the rules catch what they are for', () => {
+    const bad = [
+      'on: pull_request_target',
+      'permissions: write-all',
+      'jobs:',
+      '  a:',
+      '    runs-on: ubuntu-latest',
+      '    secrets: inherit',
+      '    steps:',
+      '      - uses: actions/checkout@v4',
+      '      - uses: actions/setup-node@820762786026740c76f36085b0efc47a31fe5020',
+      '      - run: echo "${{ github.event.pull_request.title }}"'
+    ].join('\n');
+    expect(ruleViolations(bad, 'workflow')).toEqual([
+      'uses pull_request_target: never run pull request code with a write token and secrets',
+      'top-level permissions grant writes ("write-all"); grant them per job',
+      'job a declares no permissions',
+      'job a passes secrets',
+      'job a step 1: actions/checkout without persist-credentials: false',
+      'job a step 3: `${{ }}` inside run:; pass it through env: and use "$VAR"',
+      'job a step 1: actions/checkout@v4 is not pinned by a full 40-hex commit SHA',
+      "actions/setup-node@820762786026740c76f36085b0efc47a31fe5020 has no '# vX.Y.Z' comment naming its release"
+    ]);
+  });
+});
+
+describe('the workflows do what the docs say', () => {
+  const load = (name: string): Mapping => parse(readFileSync(join(WORKFLOWS, name), 'utf8')) as Mapping;
+  const job = (doc: Mapping, id: string): Mapping => (doc['jobs'] as Record<string, Mapping>)[id] as Mapping;
+  const stepUsing = (j: Mapping, prefix: string): Mapping | undefined => (j['steps'] as Mapping[]).find((s) => String(s['uses'] ?? '').startsWith(prefix));
+
+  it('ci.yml runs .ci/run and check-dist.yml fails on a stale dist/', () => {
+    const ci = load('ci.yml');
+    expect(Object.keys(ci['on'] as Mapping).sort()).toEqual(['pull_request', 'push']);
+    expect(ci['permissions']).toEqual({});
+    expect(job(ci, 'ci')['permissions']).toEqual({ contents: 'read' });
+    expect((job(ci, 'ci')['steps'] as Mapping[]).some((s) => /\bbash \.ci\/run$/.test(String(s['run'] ?? '')))).toBe(true);
+    const dist = load('check-dist.yml');
+    const runs = (job(dist, 'check-dist')['steps'] as Mapping[]).map((s) => String(s['run'] ?? '')).join('\n');
+    expect(runs).toContain('npm run build');
+    expect(runs).toContain('git diff --exit-code --stat -- dist/');
+  });
+
+  it('patchproof.yml: a reusable workflow with typed inputs, one least-privilege job, the base checked out', () => {
+    const doc = load('patchproof.yml');
+    const call = (doc['on'] as Mapping)['workflow_call'] as { inputs: Record<string, Mapping> };
+    expect(Object.fromEntries(Object.entries(call.inputs).map(([name, spec]) => [name, spec['type']]))).toEqual({
+      'witness-pack': 'string',
+      'witness-digest': 'string',
+      image: 'string',
+      runner: 'string',
+      'check-name': 'string'
+    });
+    expect(Object.keys(doc['jobs'] as Mapping)).toEqual(['patchproof']);
+    const j = job(doc, 'patchproof');
+    expect(j['permissions']).toEqual({ contents: 'read', checks: 'write', actions: 'read' });
+    expect(stepUsing(j, 'actions/checkout@')?.['with']).toEqual({
+      ref: '${{ github.event.pull_request.base.sha }}',
+      'fetch-depth': 0,
+      'persist-credentials': false
+    });
+    expect(stepUsing(j, './')?.['with']).toMatchObject({ mode: 'validate', 'witness-digest': '${{ inputs.witness-digest }}' });
+    expect(readFileSync(join(WORKFLOWS, 'patchproof.yml'), 'utf8')).not.toMatch(/secrets\./);
+  });
+
+  it('patchproof-publish.yml: workflow_run, publish mode, and no checkout of anything but the default branch', () => {
+    const doc = load('patchproof-publish.yml');
+    expect((doc['on'] as Mapping)['workflow_run']).toEqual({ workflows: ['PatchProof gate'], types: ['completed'] });
+    const j = job(doc, 'publish');
+    expect(j['permissions']).toEqual({ contents: 'read', checks: 'write', actions: 'read' });
+    const checkout = stepUsing(j, 'actions/checkout@');
+    // No ref and no repository: the default branch, never the pull request's head.
+    expect(checkout?.['with']).toEqual({ 'persist-credentials': false });
+    expect(stepUsing(j, './')?.['with']).toEqual({ mode: 'publish', 'run-id': '${{ github.event.workflow_run.id }}', 'check-name': 'PatchProof' });
+    expect(readFileSync(join(WORKFLOWS, 'patchproof-publish.yml'), 'utf8')).toMatch(/never checks out or runs the pull request's\s+#?\s*code/);
+  });
+
+  it('reverify.yml: workflow_dispatch with run-id, base, head and a boolean replay, in reverify mode', () => {
+    const doc = load('reverify.yml');
+    const inputs = ((doc['on'] as Mapping)['workflow_dispatch'] as { inputs: Record<string, Mapping> }).inputs;
+    expect(inputs['run-id']).toMatchObject({ required: true });
+    expect(inputs['base']).toMatchObject({ required: true });
+    expect(inputs['head']).toMatchObject({ required: true });
+    expect(inputs['replay']).toMatchObject({ type: 'boolean', default: false });
+    const j = job(doc, 'reverify');
+    expect(stepUsing(j, 'actions/checkout@')?.['with']).toMatchObject({ ref: '${{ inputs.base }}', 'fetch-depth': 0, 'persist-credentials': false });
+    expect(stepUsing(j, './')?.['with']).toMatchObject({ mode: 'reverify', 'run-id': '${{ inputs.run-id }}', replay: '${{ inputs.replay }}' });
+  });
+});
+
+describe('scripts/action-docs.mjs (README tables generated from action.yml)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'pp-action-docs-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('the committed README is up to date', () => {
+    const result = node([ACTION_DOCS, '--check']);
+    expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
+  });
+
+  it('--check exits 1 on a stale README; a run rewrites only the tables, then --check passes', () => {
+    const readme = join(dir, 'README.md');
+    const action = join(dir, 'action.yml');
+    copyFileSync(join(ROOT, 'README.md'), readme);
+    const changed = readFileSync(join(ROOT, 'action.yml'), 'utf8').replace('Name of the check run to create.', 'Name of the check run | to create.');
+    writeFileSync(action, changed);
+    const stale = node([ACTION_DOCS, '--check', '--action', action, '--readme', readme]);
+    expect(stale.status).toBe(1);
+    expect(stale.stderr).toContain('stale; run: node scripts/action-docs.mjs');
+    const before = readFileSync(readme, 'utf8');
+    expect(node([ACTION_DOCS, '--action', action, '--readme', readme]).status).toBe(0);
+    const after = readFileSync(readme, 'utf8');
+    expect(after).toContain('| `check-name` | no | `PatchProof` | Name of the check run \\| to create. |');
+    // Outside the markers nothing changed.
+    const outside = (text: string): string => text.replace(/<!-- action-docs:start -->[\s\S]*<!-- action-docs:end -->/, '');
+    expect(outside(after)).toBe(outside(before));
+    expect(node([ACTION_DOCS, '--check', '--action', action, '--readme', readme]).status).toBe(0);
+  });
+
+  it('lists every input and output of action.yml, with defaults and `<` escaped', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Mapping; outputs: Mapping };
+    for (const name of [...Object.keys(action.inputs), ...Object.keys(action.outputs)]) expect(readme).toContain(`| \`${name}\` |`);
+    expect(readme).toContain('| `github-token` | no | `${{ github.token }}` |');
+    expect(readme).toContain('name@sha256:&lt;digest>');
+  });
+
+  it('a README without the markers is an error (exit 2), and is left alone', () => {
+    const readme = join(dir, 'README.md');
+    writeFileSync(readme, '# no markers\n');
+    const result = node([ACTION_DOCS, '--readme', readme]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('no <!-- action-docs:start --> ... <!-- action-docs:end --> markers');
+    expect(readFileSync(readme, 'utf8')).toBe('# no markers\n');
+  });
+});

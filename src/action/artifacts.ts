@@ -1,0 +1,182 @@
+import { copyFile, lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DefaultArtifactClient, type Artifact, type ArtifactClient, type FindOptions } from '@actions/artifact';
+import { DIGEST_PATTERN } from '../core/hashing.js';
+import type { Receipt } from '../core/receipt-schema.js';
+import { ConfigurationError, InfrastructureError, VerificationError } from '../errors.js';
+import { splitRepository } from './event.js';
+import type { ReceiptArtifacts } from './ports.js';
+
+/**
+ * The only file that touches workflow artifacts: the receipt and its report go up as one artifact
+ * named after the receipt digest; a later run (reverify, or the workflow_run publisher of a fork's
+ * result) lists that run's artifacts, downloads the receipt with the digest the service recorded,
+ * and refuses it when the bytes differ.
+ */
+
+/** Every receipt artifact's name starts with this. */
+export const RECEIPT_ARTIFACT_PREFIX = 'patchproof-receipt-';
+
+/**
+ * Hex digits of the receipt digest in the artifact name. The name is a label, not a binding (the
+ * receipt carries its full digest, which reverify checks): 16 hex digits (64 bits) tell receipts
+ * apart within a run and in logs, and keep the name short enough to read in the run's artifact list.
+ */
+export const DIGEST_HEX_IN_NAME = 16;
+
+/** Options of {@link createReceiptArtifacts}. */
+export interface ReceiptArtifactsOptions {
+  /** Token with `actions: read`, needed by download() to list and fetch a run's artifacts. */
+  token?: string;
+  /** Days the artifact is kept; unset keeps the repository's setting. */
+  retentionDays?: number;
+  /** `owner/name` whose runs download() reads; defaults to GITHUB_REPOSITORY. */
+  repository?: string;
+  /** Where fresh folders go (downloads, the upload's staging); defaults to RUNNER_TEMP, else the OS temp folder. */
+  tempRoot?: string;
+}
+
+/** The artifact name for a receipt: the prefix and the first {@link DIGEST_HEX_IN_NAME} hex digits of its digest. */
+export function receiptArtifactName(receiptDigest: string): string {
+  if (!DIGEST_PATTERN.test(receiptDigest)) throw new VerificationError('bad_input', `receipt_digest '${receiptDigest}' is not sha256:<64 hex>`);
+  return `${RECEIPT_ARTIFACT_PREFIX}${receiptDigest.slice('sha256:'.length, 'sha256:'.length + DIGEST_HEX_IN_NAME)}`;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function isOurs(error: unknown): boolean {
+  return error instanceof ConfigurationError || error instanceof VerificationError || error instanceof InfrastructureError;
+}
+
+/** Of several artifacts with one name (re-run attempts), the newest. */
+function newest(artifacts: Artifact[]): Artifact | undefined {
+  const time = (a: Artifact): number => (a.createdAt === undefined ? 0 : new Date(a.createdAt).getTime());
+  return [...artifacts].sort((a, b) => time(b) - time(a))[0];
+}
+
+function pick(artifacts: Artifact[], runId: number, name: string | undefined): Artifact {
+  const names = artifacts.map((a) => a.name).sort();
+  const found = names.length > 0 ? `it has: ${names.join(', ')}` : 'it has no artifacts';
+  if (name !== undefined) {
+    const match = newest(artifacts.filter((a) => a.name === name));
+    if (match === undefined) throw new ConfigurationError(`workflow run ${runId} has no artifact named '${name}'; ${found}. Check run-id and artifact-name`);
+    return match;
+  }
+  const receipts = artifacts.filter((a) => a.name.startsWith(RECEIPT_ARTIFACT_PREFIX));
+  if (receipts.length === 1) return receipts[0] as Artifact;
+  if (receipts.length === 0) {
+    throw new ConfigurationError(`workflow run ${runId} has no ${RECEIPT_ARTIFACT_PREFIX}* artifact; ${found}. Check run-id, or give artifact-name`);
+  }
+  throw new ConfigurationError(
+    `workflow run ${runId} has ${receipts.length} receipt artifacts (${receipts.map((a) => a.name).sort().join(', ')}); give artifact-name to say which one`
+  );
+}
+
+class ToolkitReceiptArtifacts implements ReceiptArtifacts {
+  constructor(
+    private readonly client: ArtifactClient,
+    private readonly options: ReceiptArtifactsOptions
+  ) {}
+
+  private tempRoot(): string {
+    return this.options.tempRoot ?? process.env['RUNNER_TEMP'] ?? tmpdir();
+  }
+
+  async upload(receipt: Receipt, files: { receipt: string; report: string }): Promise<{ id: number; name: string; digest?: string }> {
+    const name = receiptArtifactName(receipt.receipt_digest);
+    const onDisk = await this.digestInFile(files.receipt);
+    if (onDisk !== receipt.receipt_digest) {
+      throw new VerificationError('bad_input', `${files.receipt} holds receipt ${onDisk ?? '(no receipt_digest)'}, not ${receipt.receipt_digest}; refusing to upload it under ${name}`);
+    }
+    // Staged under fixed names, so every receipt artifact has receipt.json and report.md at its root.
+    const staging = await mkdtemp(join(this.tempRoot(), 'patchproof-upload-'));
+    try {
+      await copyFile(files.receipt, join(staging, 'receipt.json'));
+      await copyFile(files.report, join(staging, 'report.md'));
+      const result = await this.client.uploadArtifact(
+        name,
+        [join(staging, 'receipt.json'), join(staging, 'report.md')],
+        staging,
+        this.options.retentionDays !== undefined ? { retentionDays: this.options.retentionDays } : {}
+      );
+      if (result.id === undefined) throw new InfrastructureError(`uploading artifact ${name} returned no artifact id`);
+      // The upload reports bare hex; listings carry sha256:<hex>. Return the listing's form.
+      const digest = result.digest === undefined ? undefined : result.digest.startsWith('sha256:') ? result.digest : `sha256:${result.digest}`;
+      return { id: result.id, name, ...(digest !== undefined ? { digest } : {}) };
+    } catch (error) {
+      if (isOurs(error)) throw error;
+      throw new InfrastructureError(`could not upload artifact ${name}: ${describe(error)}`, { cause: error });
+    } finally {
+      await rm(staging, { recursive: true, force: true });
+    }
+  }
+
+  async download(runId: number, name?: string): Promise<{ receiptPath: string; artifactName: string }> {
+    const token = this.options.token;
+    if (token === undefined || token === '') throw new ConfigurationError('github-token is empty; downloading a run\'s receipt artifact needs a token with actions: read');
+    const { owner, repo } = splitRepository(this.options.repository ?? process.env['GITHUB_REPOSITORY']);
+    const findBy: NonNullable<FindOptions['findBy']> = { token, workflowRunId: runId, repositoryOwner: owner, repositoryName: repo };
+
+    let listed: Artifact[];
+    try {
+      listed = (await this.client.listArtifacts({ findBy })).artifacts;
+    } catch (error) {
+      throw new InfrastructureError(`could not list the artifacts of workflow run ${runId} in ${owner}/${repo}: ${describe(error)}`, { cause: error });
+    }
+    const artifact = pick(listed, runId, name);
+    // Fail closed: without the digest recorded at upload, the download cannot be checked.
+    if (artifact.digest === undefined || !DIGEST_PATTERN.test(artifact.digest)) {
+      throw new VerificationError('bad_input', `artifact ${artifact.name} of run ${runId} is listed without a sha256 digest, so its download cannot be verified`);
+    }
+
+    const folder = await mkdtemp(join(this.tempRoot(), 'patchproof-receipt-'));
+    try {
+      let mismatch: boolean | undefined;
+      try {
+        mismatch = (await this.client.downloadArtifact(artifact.id, { path: folder, findBy, expectedHash: artifact.digest })).digestMismatch;
+      } catch (error) {
+        throw new InfrastructureError(`could not download artifact ${artifact.name} (id ${artifact.id}) of run ${runId}: ${describe(error)}`, { cause: error });
+      }
+      // The toolkit reports a mismatch as a flag, after extracting: nothing it wrote may be used.
+      if (mismatch !== false) {
+        throw new VerificationError(
+          'artifact_digest_mismatch',
+          `artifact ${artifact.name} (id ${artifact.id}) of run ${runId} does not match the digest recorded at upload (${artifact.digest}): it changed after upload; refusing it`
+        );
+      }
+      const receiptPath = join(folder, 'receipt.json');
+      const info = await lstat(receiptPath).catch(() => undefined);
+      if (info === undefined || !info.isFile()) {
+        throw new ConfigurationError(`artifact ${artifact.name} of run ${runId} has no receipt.json at its root; is it a PatchProof receipt artifact?`);
+      }
+      return { receiptPath, artifactName: artifact.name };
+    } catch (error) {
+      await rm(folder, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  /** The receipt_digest field of a receipt file, parsed as untrusted JSON. */
+  private async digestInFile(path: string): Promise<string | undefined> {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(await readFile(path, 'utf8'));
+    } catch (error) {
+      throw new ConfigurationError(`cannot read receipt ${path}: ${describe(error)}`);
+    }
+    const value = parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>)['receipt_digest'] : undefined;
+    return typeof value === 'string' ? value : undefined;
+  }
+}
+
+/**
+ * Receipt artifacts through the real @actions/artifact client. Upload needs the step's runtime
+ * environment (ACTIONS_RUNTIME_TOKEN, ACTIONS_RESULTS_URL); download lists and fetches through the
+ * REST API with `token` (findBy), so it works for another run, and extracts under RUNNER_TEMP.
+ */
+export function createReceiptArtifacts(options: ReceiptArtifactsOptions = {}): ReceiptArtifacts {
+  return new ToolkitReceiptArtifacts(new DefaultArtifactClient(), options);
+}

@@ -1,0 +1,479 @@
+import { allowancesOf } from '../core/receipt.js';
+import type { PhaseRecord, Receipt } from '../core/receipt-schema.js';
+import { renderReport } from '../core/report.js';
+import { surfaceReasons } from '../core/surface.js';
+import { RIGHT_REASON_FAILURES } from '../core/test-results.js';
+import type { PhaseName, ReasonCode, Verdict } from '../core/verdict.js';
+import type { CheckAnnotation, RenderedCheck } from './ports.js';
+
+/**
+ * A receipt as a check run: title, bilingual summary (the report of src/core/report.ts), per-phase
+ * detail and annotations, all within the Checks API's limits. Pure: receipt in, data out.
+ *
+ * GitHub enforces the 65,535 limit of `summary` and `text` in UTF-8 bytes ("summary exceeds a maximum
+ * bytesize of 65535"), although its description says characters; a Chinese character takes three
+ * bytes. So every budget here is counted in UTF-8 bytes, which also bounds the characters.
+ */
+
+/** GitHub's limit on `output.summary` and `output.text`. */
+export const CHECK_OUTPUT_LIMIT = 65_535;
+/** GitHub's limit on an annotation's title. */
+export const ANNOTATION_TITLE_LIMIT = 255;
+/** GitHub's limit on an annotation's message is "64 KB", unit unsaid: 64,000 bytes fits either reading. */
+export const ANNOTATION_MESSAGE_LIMIT = 64_000;
+/** Annotations per check run unless told otherwise: four requests' worth (one create, three updates). */
+export const DEFAULT_MAX_ANNOTATIONS = 200;
+
+/** Appended where a summary or text was cut. */
+export const TRUNCATED_MARKER = '*… truncated / 已截断 — the full report is report.md in the receipt artifact / 完整报告见回执工件中的 report.md*';
+
+const DEGRADED_NOTE =
+  '*部分细节已省略，以符合 GitHub 的长度限制；完整报告见回执工件中的 report.md。/ Some details are left out to fit GitHub\'s size limit; the full report is report.md in the receipt artifact.*';
+
+/** Ids, paths and messages are clipped to this many bytes once the ladder starts clipping. */
+const CLIP_BYTES = 300;
+
+type TestResult = PhaseRecord['results'][number];
+
+/** How much a rendering shows. The ladder is walked from the top until the output fits. */
+interface Detail {
+  /** Details (tests, runs, id lists) of phases that passed. */
+  passedPhases: boolean;
+  /** Tests that meet their phase's requirement, and id lists the test table already shows. */
+  passingTests: boolean;
+  /** Clip each id, path and message to CLIP_BYTES. */
+  clip: boolean;
+  /** Tests, findings and ids listed per phase. */
+  limit: number;
+}
+
+// Degrade in this order: drop passing details, then list only failing tests, then cap the lists.
+const LADDER: readonly Detail[] = [
+  { passedPhases: true, passingTests: true, clip: false, limit: Infinity },
+  { passedPhases: false, passingTests: true, clip: false, limit: Infinity },
+  { passedPhases: false, passingTests: false, clip: true, limit: Infinity },
+  { passedPhases: false, passingTests: false, clip: true, limit: 50 },
+  { passedPhases: false, passingTests: false, clip: true, limit: 10 },
+  { passedPhases: false, passingTests: false, clip: true, limit: 0 }
+];
+
+/** The check run's conclusion. Only `passed` succeeds: neutral or skipped would satisfy a required check. */
+export function checkConclusion(verdict: Verdict): 'success' | 'failure' {
+  switch (verdict) {
+    case 'passed':
+      return 'success';
+    case 'failed':
+    case 'inconclusive':
+      return 'failure';
+  }
+}
+
+function byteLength(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+/** The longest prefix of `text` within `max` UTF-8 bytes, cut between code points (never inside a surrogate pair). */
+export function clipToBytes(text: string, max: number): string {
+  if (text.length * 3 <= max) return text;
+  let used = 0;
+  for (let i = 0; i < text.length; ) {
+    const unit = text.charCodeAt(i);
+    const pair = unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    // A lone surrogate is encoded as U+FFFD: three bytes.
+    const size = pair ? 4 : unit < 0x80 ? 1 : unit < 0x800 ? 2 : 3;
+    if (used + size > max) return text.slice(0, i);
+    used += size;
+    i += pair ? 2 : 1;
+  }
+  return text;
+}
+
+/** `text` within `max` bytes, with `…` where it was cut. */
+function clip(text: string, max: number): string {
+  return byteLength(text) <= max ? text : `${clipToBytes(text, max - 3)}…`;
+}
+
+function isTableRow(line: string): boolean {
+  return /^\s*\|/.test(line);
+}
+
+/**
+ * Fit Markdown within `max` UTF-8 bytes: unchanged when it fits; otherwise cut at a line break, with
+ * {@link TRUNCATED_MARKER} after a blank line (which also closes any table or open code span). A table
+ * row is kept whole or dropped; another line may be cut, between code points.
+ */
+export function fitMarkdown(markdown: string, max: number): string {
+  if (byteLength(markdown) <= max) return markdown;
+  const tail = `\n\n${TRUNCATED_MARKER}\n`;
+  const budget = max - byteLength(tail);
+  if (budget < 0) throw new RangeError(`a budget of ${max} bytes cannot hold the truncation marker`);
+  const kept: string[] = [];
+  let used = 0;
+  for (const line of markdown.split('\n')) {
+    const separator = kept.length > 0 ? 1 : 0;
+    const cost = byteLength(line) + separator;
+    if (used + cost <= budget) {
+      kept.push(line);
+      used += cost;
+      continue;
+    }
+    const room = budget - used - separator;
+    if (!isTableRow(line) && room > 0) {
+      const part = clipToBytes(line, room);
+      if (part !== '') kept.push(part);
+    }
+    break;
+  }
+  return `${kept.join('\n').trimEnd()}${tail}`;
+}
+
+/** A code span that survives any backticks in `text` and stays on one line. */
+function codeSpan(text: string): string {
+  const flat = text.replace(/\r\n|\r|\n/g, ' ');
+  let longest = 0;
+  for (const run of flat.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const fence = '`'.repeat(longest + 1);
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+/** Text for a table cell: one line, pipes escaped, no raw HTML. */
+function cell(text: string): string {
+  return text.replace(/\r\n|\r|\n/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;');
+}
+
+/** Does this test meet its phase's requirement (`ok`), break it (`bad`), or neither (`neutral`: a baseline failure, a new test)? */
+function judged(phase: PhaseRecord, test: TestResult): 'ok' | 'bad' | 'neutral' {
+  switch (phase.name) {
+    case 'reproduction_before':
+      return (test.status === 'failed' || test.status === 'errored') && test.failure_kind !== undefined && RIGHT_REASON_FAILURES.includes(test.failure_kind)
+        ? 'ok'
+        : 'bad';
+    case 'reproduction_after':
+    case 'hidden':
+      return test.status === 'passed' ? 'ok' : 'bad';
+    case 'regression':
+      if (test.status === 'passed') return 'ok';
+      return phase.regressions?.includes(test.id) || phase.newly_skipped?.includes(test.id) ? 'bad' : 'neutral';
+  }
+}
+
+/** The reason code a bad test of this phase stands for. */
+function testReason(phase: PhaseRecord, test: TestResult): ReasonCode {
+  switch (phase.name) {
+    case 'reproduction_before':
+      return test.status === 'passed' ? 'repro_passes_before' : 'repro_wrong_failure';
+    case 'reproduction_after':
+      return 'not_fixed';
+    case 'regression':
+      return phase.newly_skipped?.includes(test.id) ? 'tests_skipped' : 'regression';
+    case 'hidden':
+      return 'hidden_failed';
+  }
+}
+
+/** The check run's title; reasons are listed while it stays short (GitHub shows it in one line). */
+function title(receipt: Receipt): string {
+  if (receipt.verdict === 'passed') return `PatchProof: PASSED (${receipt.proof_grade ? 'proof grade' : 'not proof grade'})`;
+  const head = `PatchProof: ${receipt.verdict.toUpperCase()}`;
+  let text = head;
+  for (const [i, reason] of receipt.reasons.entries()) {
+    const next = `${text}${i === 0 ? ' — ' : ', '}${reason}`;
+    if (byteLength(next) > ANNOTATION_TITLE_LIMIT - 5) return `${text}, …`;
+    text = next;
+  }
+  return text;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Summary: the bilingual report, rendered by src/core/report.ts from a receipt view that carries
+// only the detail the current rung of the ladder allows.
+
+function clipResult(test: TestResult): TestResult {
+  return {
+    ...test,
+    id: clip(test.id, CLIP_BYTES),
+    ...(test.message !== undefined ? { message: clip(test.message, CLIP_BYTES) } : {}),
+    ...(test.location !== undefined ? { location: clip(test.location, CLIP_BYTES) } : {})
+  };
+}
+
+function summaryView(receipt: Receipt, detail: Detail): Receipt {
+  const phases = receipt.phases.map((phase): PhaseRecord => {
+    const view: PhaseRecord = { ...phase };
+    if (!detail.passedPhases && phase.status === 'passed') {
+      view.results = [];
+      delete view.flaky;
+      delete view.preexisting_failures;
+    }
+    if (!detail.passingTests) {
+      // Regressions are in the failing-test list; flakiness stays visible as a reason code.
+      delete view.regressions;
+      delete view.flaky;
+    }
+    if (detail.clip) view.results = view.results.map(clipResult);
+    return view;
+  });
+  const surface = detail.clip
+    ? {
+        ...receipt.surface,
+        findings: receipt.surface.findings.map((f) => ({
+          ...f,
+          path: clip(f.path, CLIP_BYTES),
+          skip_markers: f.skip_markers.map((m) => ({ line: m.line, text: clip(m.text, CLIP_BYTES) }))
+        }))
+      }
+    : receipt.surface;
+  return { ...receipt, phases, surface };
+}
+
+function renderSummary(receipt: Receipt, detail: Detail): string {
+  const report = renderReport(summaryView(receipt, detail), { maxTestsPerPhase: detail.limit });
+  return detail === LADDER[0] ? report : `${report}\n${DEGRADED_NOTE}\n`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text: per-phase detail (counts, runs, every test with its location and message).
+
+const MARK = { ok: '✓', bad: '✗', neutral: '–' } as const;
+
+function idList(label: string, ids: readonly string[] | undefined, detail: Detail): string[] {
+  if (ids === undefined || ids.length === 0) return [];
+  const shown = ids.slice(0, detail.limit).map((id) => codeSpan(detail.clip ? clip(id, CLIP_BYTES) : id));
+  const more = ids.length - shown.length;
+  return [`${label} (${ids.length}): ${shown.join(', ')}${more > 0 ? `${shown.length > 0 ? ', ' : ''}… ${more} more` : ''}  `];
+}
+
+function runRows(phase: PhaseRecord, detail: Detail): string[] {
+  const rows = [
+    '| 运行 / Run | 退出码 / Exit | 输出 / Output | 耗时 / Duration | 金丝雀 / Canaries | 问题 / Problems |',
+    '| --- | --- | --- | --- | --- | --- |'
+  ];
+  for (const run of phase.runs) {
+    const problems = [
+      ...(run.timed_out ? ['timed out'] : []),
+      ...(run.output_truncated ? ['output truncated'] : []),
+      ...(run.infra_error !== undefined ? [`infrastructure: ${run.infra_error}`] : []),
+      ...run.problems
+    ].join('; ');
+    const exit = `${run.exit_code ?? '—'}${run.signal !== null ? ` (${run.signal})` : ''}`;
+    rows.push(
+      `| ${run.label} #${run.attempt} | ${cell(exit)} | ${run.output_bytes} bytes | ${run.duration_ms} ms | pass: ${run.canary.pass}, fail: ${run.canary.fail} | ${cell((detail.clip ? clip(problems, CLIP_BYTES) : problems) || '—')} |`
+    );
+  }
+  return rows;
+}
+
+function testRows(phase: PhaseRecord, detail: Detail): string[] {
+  const listed = detail.passingTests ? phase.results : phase.results.filter((t) => judged(phase, t) !== 'ok');
+  if (listed.length === 0) return [];
+  const shown = listed.slice(0, detail.limit);
+  const out: string[] = [];
+  if (shown.length > 0) {
+    out.push('', '| | 测试 / Test | 结果 / Result | 位置 / Location | 信息 / Message |', '| --- | --- | --- | --- | --- |');
+    for (const raw of shown) {
+      const t = detail.clip ? clipResult(raw) : raw;
+      const result = `${t.status}${t.failure_kind !== undefined ? ` (${t.failure_kind})` : ''}`;
+      const message = t.message ?? t.skip_reason ?? '';
+      out.push(`| ${MARK[judged(phase, raw)]} | ${cell(codeSpan(t.id))} | ${result} | ${t.location !== undefined ? cell(codeSpan(t.location)) : '—'} | ${cell(message) || '—'} |`);
+    }
+  }
+  if (listed.length > shown.length) out.push('', `*… ${listed.length - shown.length} more / 另有 ${listed.length - shown.length} 项*`);
+  return out;
+}
+
+function renderText(receipt: Receipt, detail: Detail): string {
+  const out = ['## 阶段详情 / Phase detail', '', `✓ meets the phase's requirement / 符合要求 · ✗ breaks it / 不符合 · – not held against the patch / 不归咎于补丁`];
+  for (const phase of receipt.phases) {
+    const t = phase.tests;
+    out.push(
+      '',
+      `### ${codeSpan(phase.name)} — ${phase.status.toUpperCase()}`,
+      '',
+      `${t.passed} passed, ${t.failed} failed, ${t.errored} errored, ${t.skipped} skipped · ${phase.runs.length} run${phase.runs.length === 1 ? '' : 's'}${phase.reasons.length > 0 ? ` · ${phase.reasons.join(', ')}` : ''}`
+    );
+    if (!detail.passedPhases && phase.status === 'passed') continue;
+    const lines: string[] = [];
+    if (phase.baseline !== undefined) {
+      const b = phase.baseline.tests;
+      lines.push(`基线 / baseline: ${b.passed} passed, ${b.failed} failed, ${b.errored} errored, ${b.skipped} skipped · PASS_TO_PASS: ${phase.pass_to_pass ?? 0}  `);
+    }
+    // Missing ids have no result row, so they are always listed.
+    lines.push(...idList('缺失（计为失败）/ missing (count as failed)', phase.missing, detail));
+    lines.push(...idList('不稳定 / flaky', phase.flaky, detail));
+    if (detail.passingTests) {
+      lines.push(...idList('退化 / regressions', phase.regressions, detail));
+      lines.push(...idList('新跳过 / newly skipped', phase.newly_skipped, detail));
+      lines.push(...idList('基线已失败 / failing at baseline', phase.preexisting_failures, detail));
+    }
+    if (lines.length > 0) out.push('', ...lines);
+    out.push('', ...runRows(phase, detail), ...testRows(phase, detail));
+  }
+  return `${out.join('\n')}\n${detail === LADDER[0] ? '' : `\n${DEGRADED_NOTE}\n`}`;
+}
+
+function fitLadder(render: (detail: Detail) => string, max: number): string {
+  for (const detail of LADDER) {
+    const text = render(detail);
+    if (byteLength(text) <= max) return text;
+  }
+  return fitMarkdown(render(LADDER[LADDER.length - 1] as Detail), max);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Annotations.
+
+/** `path:line` (or a bare path, at line 1) when it names a file inside the repository; undefined otherwise. */
+function parseLocation(location: string): { path: string; line: number } | undefined {
+  const match = /^(.+):(\d+)$/.exec(location);
+  const path = (match?.[1] ?? location).replace(/^(\.\/)+/, '');
+  const line = match?.[2] !== undefined ? Number(match[2]) : 1;
+  // Annotations address repository-relative paths; anything else cannot be placed.
+  if (path === '' || path.startsWith('/') || path.startsWith('\\') || /^[A-Za-z]:[\\/]/.test(path) || /^[a-z]+:\/\//i.test(path)) return undefined;
+  if (path.includes('\0') || path.split(/[\\/]/).includes('..')) return undefined;
+  if (!Number.isSafeInteger(line) || line < 1 || line > 2_147_483_647) return undefined;
+  return { path, line };
+}
+
+function annotation(path: string, line: number, level: CheckAnnotation['annotation_level'], heading: string, message: string): CheckAnnotation {
+  return {
+    path,
+    start_line: line,
+    end_line: line,
+    annotation_level: level,
+    title: clip(heading, ANNOTATION_TITLE_LIMIT),
+    message: clip(message, ANNOTATION_MESSAGE_LIMIT)
+  };
+}
+
+const PHASE_REQUIREMENT: Record<PhaseName, string> = {
+  reproduction_before: 'must fail before the patch, for the right reason (an assertion, or an exception raised from the code under test)',
+  reproduction_after: 'must pass after the patch',
+  regression: 'passed before the patch and must still pass after it',
+  hidden: 'must pass after the patch'
+};
+
+function surfaceAnnotations(receipt: Receipt): CheckAnnotation[] {
+  const out: CheckAnnotation[] = [];
+  const allow = allowancesOf(receipt.witness.allow);
+  for (const finding of receipt.surface.findings) {
+    // Per finding, the same rule the receipt's surface reasons came from: relaxed findings are notices.
+    const reasons = surfaceReasons([finding], allow).reasons;
+    const reset = '判定前已重置为基线 / it was reset to the base before judging.';
+    for (const marker of finding.skip_markers) {
+      const level = reasons.includes('tests_skipped') ? 'failure' : 'notice';
+      out.push(
+        annotation(finding.path, marker.line, level, `PatchProof tests_skipped: ${finding.path}`, `The candidate added a skip, focus or expected-failure marker: ${marker.text.trim()}\n候选补丁添加了跳过/聚焦标记；${reset}`)
+      );
+    }
+    const others = reasons.filter((r) => r !== 'tests_skipped');
+    if (others.length > 0 || finding.skip_markers.length === 0) {
+      out.push(
+        annotation(
+          finding.path,
+          1,
+          others.length > 0 ? 'failure' : 'notice',
+          `PatchProof ${others.length > 0 ? others.join(', ') : 'test surface'}: ${finding.path}`,
+          `The candidate's diff (${finding.change}) touches the test surface (${finding.categories.join(', ')}).\n候选补丁触及测试面；${reset}${others.length === 0 ? '\nAllowed by the witness pack, or a new test file: reported, not held against the patch.' : ''}`
+        )
+      );
+    }
+  }
+  return out;
+}
+
+function testAnnotations(receipt: Receipt): CheckAnnotation[] {
+  const out: CheckAnnotation[] = [];
+  for (const phase of receipt.phases) {
+    if (phase.status === 'passed') continue;
+    for (const test of phase.results) {
+      if (judged(phase, test) !== 'bad' || test.location === undefined) continue;
+      const where = parseLocation(test.location);
+      if (where === undefined) continue;
+      const reason = testReason(phase, test);
+      const outcome = `${test.status}${test.failure_kind !== undefined ? ` (${test.failure_kind})` : ''}${test.message !== undefined ? `: ${test.message}` : ''}`;
+      out.push(
+        annotation(where.path, where.line, 'failure', `PatchProof ${reason}: ${test.id}`, `${phase.name}: ${test.id}\nThis test ${PHASE_REQUIREMENT[phase.name]}. It ${outcome}`)
+      );
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** Options of {@link renderCheck}. */
+export interface RenderCheckOptions {
+  /** Budget of `summary` and of `text`, in UTF-8 bytes (so also in characters). Default and maximum 65,535. */
+  maxChars?: number;
+  /** Annotations kept (test-surface findings first, then tests in phase order). Default 200. */
+  maxAnnotations?: number;
+}
+
+/**
+ * Render a receipt as a check run. The summary is the bilingual report (degraded, then trimmed to
+ * fit); `text` holds per-phase detail; annotations mark failing tests at their `path:line` and the
+ * candidate's test-surface findings (skip markers at their line, others at line 1).
+ */
+export function renderCheck(full: Receipt, options: RenderCheckOptions = {}): RenderedCheck {
+  const max = Math.min(options.maxChars ?? CHECK_OUTPUT_LIMIT, CHECK_OUTPUT_LIMIT);
+  if (max < 1024) throw new RangeError(`maxChars ${max} is too small for a check run's summary; give at least 1024`);
+  const receipt = redactHidden(full);
+  const annotations = [...surfaceAnnotations(receipt), ...testAnnotations(receipt)].slice(0, options.maxAnnotations ?? DEFAULT_MAX_ANNOTATIONS);
+  return {
+    title: title(receipt),
+    summary: fitLadder((detail) => renderSummary(receipt, detail), max),
+    text: fitLadder((detail) => renderText(receipt, detail), max),
+    annotations
+  };
+}
+
+/**
+ * The hidden tests must stay hidden from the candidate: a check run and a job summary are public on
+ * the pull request, where an agent iterating on it would read test names, lines and assertion
+ * messages. Only counts and statuses are shown; the full ids stay in the receipt artifact.
+ */
+export function redactHidden(receipt: Receipt): Receipt {
+  return {
+    ...receipt,
+    inventory: { ...receipt.inventory, test_ids: { ...receipt.inventory.test_ids, hidden: receipt.inventory.test_ids.hidden.map((_, i) => `hidden test ${i + 1}`) } },
+    phases: receipt.phases.map((phase) => {
+      if (phase.name !== 'hidden') return phase;
+      const rename = new Map(phase.results.map((t, i) => [t.id, `hidden test ${i + 1}`]));
+      const results = phase.results.map((t) => ({ id: rename.get(t.id) ?? 'hidden test', status: t.status, ...(t.failure_kind ? { failure_kind: t.failure_kind } : {}) }));
+      const { flaky, missing, ...rest } = phase;
+      return {
+        ...rest,
+        results,
+        ...(flaky ? { flaky: flaky.map((id) => rename.get(id) ?? 'hidden test') } : {}),
+        ...(missing ? { missing: missing.map((id) => rename.get(id) ?? 'hidden test') } : {})
+      };
+    })
+  };
+}
+
+/**
+ * A check run for a refusal: nothing ran and no receipt exists (bad input, a policy refusal, a
+ * digest mismatch). Publish it with conclusion `failure`.
+ */
+export function renderRefusal(code: string, message: string): RenderedCheck {
+  const quoted = message
+    .split(/\r\n|\r|\n/)
+    .map((line) => `> ${line === '' ? '' : codeSpan(line)}`)
+    .join('  \n');
+  const summary = [
+    '# PatchProof 验证报告 / Validation report',
+    '',
+    `**结论 / Verdict: 拒绝 / REFUSED** · 原因 / reason: ${codeSpan(code)}`,
+    '',
+    '未运行任何测试，也未写入回执；修正输入后重试。/ Nothing ran and no receipt was written; fix the input and run again.',
+    '',
+    quoted,
+    ''
+  ].join('\n');
+  return {
+    title: clip(`PatchProof: REFUSED — ${code}`, ANNOTATION_TITLE_LIMIT),
+    summary: fitMarkdown(summary, CHECK_OUTPUT_LIMIT),
+    annotations: []
+  };
+}

@@ -1,0 +1,234 @@
+import { readFile, stat } from 'node:fs/promises';
+import { verifyReceiptText, type ReceiptCheck } from '../core/receipt.js';
+import { receiptSchema, type Receipt } from '../core/receipt-schema.js';
+import { ConfigurationError, InfrastructureError, VerificationError, isRefusal } from '../errors.js';
+import { createReceiptArtifacts } from './artifacts.js';
+import { ANNOTATION_TITLE_LIMIT, CHECK_OUTPUT_LIMIT, checkConclusion, clipToBytes, fitMarkdown, renderCheck } from './check-report.js';
+import { createChecksClient } from './checks-client.js';
+import { splitRepository } from './event.js';
+import type { ModeResult } from './main.js';
+import { ChecksPermissionError, type CheckRunTarget, type ChecksClient, type ReceiptArtifacts, type RenderedCheck, type StepOutcome } from './ports.js';
+import type { ActionSettings } from './settings.js';
+
+/**
+ * Publish mode, the second half of the fork pattern: in a `workflow_run` workflow that holds
+ * `checks: write`, download the receipt artifact of the triggering run, verify it offline, and post
+ * its check run on `workflow_run.head_sha` read from the event payload.
+ *
+ * The artifact is untrusted data from a run the pull request's author could influence: it is only
+ * read and verified, never executed, and nothing in it chooses the commit or the repository the
+ * check run goes to. An invalid, mismatched or missing receipt publishes `failure`.
+ *
+ * Also home of the receipt intake that reverify mode shares: download, read, verify.
+ */
+
+/** The side effects of publish mode (and the intake reverify mode shares), so tests can hand in their own. */
+export interface ReceiptModeDeps {
+  env: NodeJS.ProcessEnv;
+  checksClient(token: string, baseUrl: string): ChecksClient;
+  /** Receipt artifacts, downloading with `token` (actions: read) from any run of the repository. */
+  receiptArtifacts(token: string): ReceiptArtifacts;
+}
+
+export function defaultReceiptModeDeps(): ReceiptModeDeps {
+  return {
+    env: process.env,
+    checksClient: (token, baseUrl) => createChecksClient(token, { baseUrl }),
+    receiptArtifacts: (token) => createReceiptArtifacts({ token })
+  };
+}
+
+/** receipt.json larger than this is not read: a real one is a few hundred kilobytes. */
+const MAX_RECEIPT_BYTES = 64 * 1024 * 1024;
+
+/** A downloaded receipt, verified; or why it was not accepted. */
+export type ReceiptIntake =
+  | { status: 'valid'; receipt: Receipt; check: ReceiptCheck; receiptPath: string; artifactName: string }
+  | { status: 'rejected'; reason: RejectionReason; message: string; details: string[]; receiptPath?: string; artifactName?: string; receipt?: Receipt };
+
+/** Why a receipt was not accepted. */
+export type RejectionReason = 'no_receipt' | 'artifact_digest_mismatch' | 'receipt_invalid' | 'witness_mismatch' | 'not_bound' | 'replay_disagrees';
+
+/** A value of the environment the runner sets; its absence means we are not in a job. */
+export function requiredEnv(env: NodeJS.ProcessEnv, name: string): string {
+  const value = env[name];
+  if (value === undefined || value === '') throw new ConfigurationError(`${name} is not set; run PatchProof as a step of a GitHub Actions job`);
+  return value;
+}
+
+/** The event payload, parsed to `unknown`: callers validate the fields they use. */
+export async function readEventPayload(path: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as unknown;
+  } catch (error) {
+    throw new InfrastructureError(`could not read the event payload GITHUB_EVENT_PATH '${path}': ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/**
+ * Download a run's receipt artifact and verify it. Refusals of the download (a digest mismatch, no
+ * such artifact) come back as `rejected`; infrastructure faults are thrown. With `witnessDigest`,
+ * a receipt graded by any other pack is rejected.
+ */
+export async function takeReceipt(artifacts: ReceiptArtifacts, runId: number, artifactName: string | undefined, witnessDigest?: string): Promise<ReceiptIntake> {
+  let downloaded: { receiptPath: string; artifactName: string };
+  try {
+    downloaded = await artifacts.download(runId, artifactName);
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    const reason = error instanceof VerificationError ? 'artifact_digest_mismatch' : 'no_receipt';
+    return { status: 'rejected', reason, message: `the receipt artifact of run ${runId} was not accepted: ${error.message}`, details: [] };
+  }
+  const where = { receiptPath: downloaded.receiptPath, artifactName: downloaded.artifactName };
+  const size = (await stat(downloaded.receiptPath)).size;
+  if (size > MAX_RECEIPT_BYTES) {
+    return { status: 'rejected', reason: 'receipt_invalid', message: `receipt.json of ${downloaded.artifactName} is ${size} bytes, more than any receipt PatchProof writes`, details: [], ...where };
+  }
+  const text = await readFile(downloaded.receiptPath, 'utf8');
+  const check = verifyReceiptText(text);
+  if (!check.integrity_valid) {
+    return { status: 'rejected', reason: 'receipt_invalid', message: `the receipt in ${downloaded.artifactName} failed verification: ${check.errors[0] ?? 'invalid'}`, details: check.errors, ...where };
+  }
+  // Valid means the schema accepted it; parse again for the typed value.
+  const receipt = receiptSchema.parse(JSON.parse(text));
+  if (witnessDigest !== undefined && receipt.bindings.witness_digest !== witnessDigest) {
+    return {
+      status: 'rejected',
+      reason: 'witness_mismatch',
+      message: `the receipt was graded by witness pack ${receipt.bindings.witness_digest}, not the pinned ${witnessDigest}`,
+      details: [],
+      receipt,
+      ...where
+    };
+  }
+  return { status: 'valid', receipt, check, ...where };
+}
+
+const REJECTION_TEXT: Record<RejectionReason, { en: string; zh: string }> = {
+  no_receipt: { en: 'no receipt artifact could be found', zh: '未找到回执工件' },
+  artifact_digest_mismatch: { en: 'the artifact does not match its recorded digest', zh: '工件与其记录的摘要不符' },
+  receipt_invalid: { en: 'the receipt failed offline verification', zh: '回执未通过离线核验' },
+  witness_mismatch: { en: 'the receipt was graded by another witness pack', zh: '回执由其他见证包评判' },
+  not_bound: { en: 'the receipt is not bound to this head', zh: '回执未绑定到此提交' },
+  replay_disagrees: { en: 'replaying the validation gave another verdict', zh: '重放验证得出不同结论' }
+};
+
+/** A code span that survives backticks and stays on one line. */
+export function codeSpan(text: string): string {
+  const flat = text.replace(/\r\n|\r|\n/g, ' ');
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+/** A check run for a receipt that was not accepted: always published with conclusion `failure`. */
+export function renderRejection(reason: RejectionReason, message: string, details: readonly string[], facts: readonly [string, string][] = []): RenderedCheck {
+  const text = REJECTION_TEXT[reason];
+  const summary = [
+    '# PatchProof 回执核验 / Receipt verification',
+    '',
+    `**结论 / Verdict: 拒绝 / REJECTED** · ${text.zh} / ${text.en} (${codeSpan(reason)})`,
+    '',
+    `> ${codeSpan(message)}`,
+    '',
+    ...(facts.length > 0 ? ['| | |', '| --- | --- |', ...facts.map(([name, value]) => `| ${name} | ${value} |`), ''] : []),
+    ...(details.length > 0 ? ['问题 / Problems:', '', ...details.map((line) => `- ${codeSpan(line)}`), ''] : [])
+  ].join('\n');
+  return {
+    title: clipToBytes(`PatchProof: REJECTED — ${text.en}`, ANNOTATION_TITLE_LIMIT),
+    summary: fitMarkdown(summary, CHECK_OUTPUT_LIMIT),
+    annotations: []
+  };
+}
+
+/** Post a check run; a read-only token is a configuration mistake here, said with the fix. */
+export async function postCheck(client: ChecksClient, target: CheckRunTarget, conclusion: 'success' | 'failure', check: RenderedCheck, outcome: StepOutcome): Promise<number> {
+  try {
+    const id = await client.publish(target, conclusion, check);
+    outcome.info(`check run ${id} '${target.name}' (${conclusion}) posted on ${target.headSha}`);
+    return id;
+  } catch (error) {
+    if (error instanceof ChecksPermissionError) {
+      throw new ConfigurationError(`the token cannot create check runs (${error.message}); give the job 'permissions: checks: write'`);
+    }
+    throw error;
+  }
+}
+
+/** The job summary: the check run's rendering. A failure to write it is only a warning. */
+export async function writeSummary(outcome: StepOutcome, check: RenderedCheck): Promise<void> {
+  try {
+    await outcome.summary([`## ${check.title}`, check.summary, check.text].filter((part) => part !== undefined && part !== '').join('\n\n'));
+  } catch (error) {
+    outcome.warning(`the job summary could not be written: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+/** The triggering run: its id and head commit, from the workflow_run payload only. */
+export function triggeringRun(payload: unknown, runIdInput: number | undefined): { runId: number; headSha: string } {
+  const run = payload !== null && typeof payload === 'object' ? (payload as { workflow_run?: unknown }).workflow_run : undefined;
+  const fields = run !== null && typeof run === 'object' ? (run as { id?: unknown; head_sha?: unknown }) : {};
+  const { id, head_sha: headSha } = fields;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) {
+    throw new ConfigurationError('the workflow_run event has no valid workflow_run.id; run mode publish on: workflow_run');
+  }
+  if (typeof headSha !== 'string' || !SHA.test(headSha)) {
+    throw new ConfigurationError('the workflow_run event has no valid workflow_run.head_sha; run mode publish on: workflow_run');
+  }
+  // The check run goes to the payload's head_sha, so the receipt must come from that same run.
+  if (runIdInput !== undefined && runIdInput !== id) {
+    throw new ConfigurationError(`run-id ${runIdInput} is not the triggering run ${id}; pass run-id: \${{ github.event.workflow_run.id }} or leave it out`);
+  }
+  return { runId: id, headSha };
+}
+
+/**
+ * Run publish mode. Every outcome about the receipt is published as a check run (a missing or
+ * invalid receipt as `failure`); only errors before the target commit is known are thrown.
+ */
+export async function publishMode(settings: ActionSettings, outcome: StepOutcome, deps: ReceiptModeDeps = defaultReceiptModeDeps()): Promise<ModeResult> {
+  const eventName = requiredEnv(deps.env, 'GITHUB_EVENT_NAME');
+  if (eventName !== 'workflow_run') {
+    throw new ConfigurationError(`mode publish runs in a workflow_run workflow, not on ${eventName}; see .github/workflows/patchproof-publish.yml`);
+  }
+  const { runId, headSha } = triggeringRun(await readEventPayload(requiredEnv(deps.env, 'GITHUB_EVENT_PATH')), settings.runId);
+  const { owner, repo } = splitRepository(deps.env['GITHUB_REPOSITORY']);
+  const target: CheckRunTarget = { owner, repo, headSha, name: settings.checkName };
+  const client = deps.checksClient(settings.token, deps.env['GITHUB_API_URL'] || 'https://api.github.com');
+
+  let intake: ReceiptIntake;
+  try {
+    intake = await takeReceipt(deps.receiptArtifacts(settings.token), runId, settings.artifactName, settings.witness?.digest);
+  } catch (error) {
+    if (!(error instanceof InfrastructureError)) throw error;
+    // Fail closed and visibly: re-running this workflow retries the download.
+    const check = renderRejection('no_receipt', `the receipt artifact of run ${runId} could not be downloaded: ${error.message}`, []);
+    await postCheck(client, target, 'failure', check, outcome);
+    await writeSummary(outcome, check);
+    return { verdict: 'inconclusive', proofGrade: false, message: `infrastructure error, published failure: ${error.message}` };
+  }
+
+  if (intake.status === 'rejected') {
+    const check = renderRejection(intake.reason, intake.message, intake.details, [['workflow run / 工作流运行', String(runId)], ['head', codeSpan(headSha)]]);
+    await postCheck(client, target, 'failure', check, outcome);
+    await writeSummary(outcome, check);
+    return { verdict: 'failed', proofGrade: false, ...(intake.receiptPath !== undefined ? { receiptPath: intake.receiptPath } : {}), message: `published failure on ${headSha}: ${intake.message}` };
+  }
+
+  const { receipt } = intake;
+  const check = renderCheck(receipt);
+  const conclusion = checkConclusion(receipt.verdict);
+  await postCheck(client, target, conclusion, check, outcome);
+  await writeSummary(outcome, check);
+  const reasons = receipt.reasons.length > 0 ? ` (${receipt.reasons.join(', ')})` : '';
+  return {
+    verdict: receipt.verdict,
+    proofGrade: receipt.proof_grade,
+    receiptDigest: receipt.receipt_digest,
+    receiptPath: intake.receiptPath,
+    message: `published ${conclusion} on ${headSha} from run ${runId}: PatchProof ${receipt.verdict}${reasons}, receipt ${receipt.receipt_digest}`
+  };
+}

@@ -1,0 +1,212 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { diffDigest } from '../core/proposal.js';
+import type { Receipt } from '../core/receipt-schema.js';
+import type { Snapshot } from '../core/snapshot-record.js';
+import { ConfigurationError, InfrastructureError, PolicyError } from '../errors.js';
+import { takeSnapshot } from '../io/snapshot.js';
+import { CHECK_OUTPUT_LIMIT, fitMarkdown, renderCheck } from './check-report.js';
+import { candidateFromEvent, type Candidate } from './event.js';
+import { createGitSource, type GitSource, type GitSourceOptions } from './git-source.js';
+import type { ModeResult } from './main.js';
+import type { CheckRunTarget, RenderedCheck, StepOutcome } from './ports.js';
+import {
+  codeSpan,
+  defaultReceiptModeDeps,
+  postCheck,
+  readEventPayload,
+  renderRejection,
+  requiredEnv,
+  takeReceipt,
+  writeSummary,
+  type ReceiptModeDeps
+} from './publish-mode.js';
+import type { ActionSettings } from './settings.js';
+import { validateMode } from './validate-mode.js';
+
+/**
+ * Reverify mode: take the receipt artifact of an earlier run and decide whether it still speaks for
+ * this head. It must be intact (verify-receipt), and bound: its diff digest equals the digest of the
+ * diff base...head computed now, exactly as validate mode computes it, and its base snapshot equals
+ * a fresh snapshot of the base tree, written from git's objects as validate mode writes it. With
+ * replay, validate mode runs again and the verdicts must agree. The check run goes on the head.
+ */
+
+/** The side effects of reverify mode, so tests can hand in their own. */
+export interface ReverifyModeDeps extends ReceiptModeDeps {
+  gitSource(repoDir: string, options: GitSourceOptions): GitSource;
+  snapshot(dir: string): Promise<Snapshot>;
+  /** Validate the pull request again (validate mode). */
+  replay(settings: ActionSettings, outcome: StepOutcome): Promise<ModeResult>;
+}
+
+function defaultDeps(): ReverifyModeDeps {
+  return { ...defaultReceiptModeDeps(), gitSource: createGitSource, snapshot: (dir) => takeSnapshot(dir), replay: (settings, outcome) => validateMode(settings, outcome) };
+}
+
+/** One binding of the receipt, as recorded and as found now. */
+export interface BindingCheck {
+  name: 'diff_digest' | 'base_snapshot';
+  recorded: string;
+  current: string;
+}
+
+/** `path` resolved against `root`; refused when it leaves `root` (as validate mode does). */
+function inside(root: string, path: string, what: string): string {
+  const full = resolve(root, path);
+  const rel = relative(root, full);
+  if (rel.startsWith('..') || isAbsolute(rel)) throw new ConfigurationError(`${what} '${path}' leaves the workspace; give a path inside GITHUB_WORKSPACE`);
+  return full;
+}
+
+/**
+ * The receipt's bindings against the pull request as it is now. The diff is read with the receipt's
+ * own size limit: a diff over it, or not text, cannot be the one the receipt was made for.
+ */
+async function currentBindings(receipt: Receipt, candidate: Candidate, git: GitSource, deps: ReverifyModeDeps, runnerTemp: string): Promise<BindingCheck[]> {
+  await git.fetchCommits(candidate.base, candidate.head, candidate.pullNumber);
+  let currentDiff: string;
+  try {
+    currentDiff = diffDigest(await git.diff(candidate.base, candidate.head, receipt.limits.diff_max_bytes));
+  } catch (error) {
+    if (!(error instanceof PolicyError)) throw error;
+    currentDiff = `(no digest: ${error.message})`;
+  }
+  const work = await mkdtemp(join(runnerTemp, 'patchproof-reverify-'));
+  try {
+    const baseDir = join(work, 'base');
+    const written = await git.writeTree(candidate.base, baseDir);
+    const snapshot = await deps.snapshot(baseDir);
+    if (snapshot.entries.length !== written.length) {
+      throw new InfrastructureError(`the base tree written to ${baseDir} snapshots as ${snapshot.entries.length} files, not ${written.length}; RUNNER_TEMP must not be inside a git work tree`);
+    }
+    return [
+      { name: 'diff_digest', recorded: receipt.bindings.diff_digest, current: currentDiff },
+      { name: 'base_snapshot', recorded: receipt.bindings.base_snapshot, current: snapshot.digest }
+    ];
+  } finally {
+    await rm(work, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+/** What re-verification found about a receipt that passed verification. */
+interface Findings {
+  receipt: Receipt;
+  runId: number;
+  artifactName: string;
+  candidate: Candidate;
+  bindings: BindingCheck[];
+  /** Absent when replay was not asked for, or was skipped because the receipt is not bound. */
+  replay?: { verdict: ModeResult['verdict']; message: string };
+}
+
+const isBound = (findings: Findings): boolean => findings.bindings.every((b) => b.recorded === b.current);
+const replayAgrees = (findings: Findings): boolean => findings.replay === undefined || findings.replay.verdict === findings.receipt.verdict;
+
+/** The check run for a receipt that passed verification: the re-verification table, then the receipt's own rendering. */
+function renderFindings(findings: Findings, replayAsked: boolean): { conclusion: 'success' | 'failure'; check: RenderedCheck; message: string } {
+  const { receipt, candidate } = findings;
+  const bound = isBound(findings);
+  const agrees = replayAgrees(findings);
+  const success = bound && agrees && receipt.verdict === 'passed';
+  const differing = findings.bindings.filter((b) => b.recorded !== b.current).map((b) => b.name);
+  const title = !bound
+    ? `PatchProof: receipt not bound to this head — ${differing.join(', ')} differs`
+    : !agrees
+      ? `PatchProof: replay disagrees — receipt ${receipt.verdict}, replay ${findings.replay?.verdict ?? ''}`
+      : `PatchProof re-verified: ${receipt.verdict.toUpperCase()} — receipt intact and bound to this head`;
+  const mark = (ok: boolean): string => (ok ? '✅' : '❌');
+  const replayRow = !replayAsked
+    ? 'not asked / 未要求'
+    : findings.replay === undefined
+      ? 'skipped: not bound / 未绑定，已跳过'
+      : `${mark(agrees)} replay ${codeSpan(findings.replay.verdict)}, receipt ${codeSpan(receipt.verdict)}`;
+  const rows: [string, string][] = [
+    ['workflow run / 工作流运行', `${findings.runId} (${codeSpan(findings.artifactName)})`],
+    ['base / head', `${codeSpan(candidate.base)} / ${codeSpan(candidate.head)}`],
+    ['integrity / 完整性', `✅ verify-receipt, ${codeSpan(receipt.receipt_digest)}`],
+    ...findings.bindings.map((b): [string, string] => [
+      b.name === 'diff_digest' ? 'diff base...head / 差异' : 'base snapshot / 基线快照',
+      b.recorded === b.current ? `✅ ${codeSpan(b.current)}` : `❌ receipt ${codeSpan(b.recorded)}, now ${codeSpan(b.current)}`
+    ]),
+    ['witness pack / 见证包', codeSpan(receipt.bindings.witness_digest)],
+    ['replay / 重放', replayRow]
+  ];
+  const base = renderCheck(receipt);
+  const header = [
+    '# PatchProof 回执复核 / Receipt re-verification',
+    '',
+    `**${success ? '通过 / PASSED' : '失败 / FAILED'}** — ${title}`,
+    '',
+    '| | |',
+    '| --- | --- |',
+    ...rows.map(([name, value]) => `| ${name} | ${value} |`),
+    '',
+    '---',
+    ''
+  ].join('\n');
+  const check: RenderedCheck = {
+    title,
+    summary: fitMarkdown(`${header}\n${base.summary}`, CHECK_OUTPUT_LIMIT),
+    ...(base.text !== undefined ? { text: base.text } : {}),
+    // The receipt's findings point into its own diff: shown on this head only when it is that diff.
+    annotations: bound ? base.annotations : []
+  };
+  const reasons = receipt.reasons.length > 0 ? ` (${receipt.reasons.join(', ')})` : '';
+  const message = !bound
+    ? `the receipt of run ${findings.runId} is not bound to this head: ${differing.join(', ')} differs`
+    : !agrees
+      ? `replay gave ${findings.replay?.verdict ?? ''} but the receipt says ${receipt.verdict}: ${findings.replay?.message ?? ''}`
+      : `receipt of run ${findings.runId} re-verified on ${candidate.head}: PatchProof ${receipt.verdict}${reasons}, receipt ${receipt.receipt_digest}`;
+  return { conclusion: success ? 'success' : 'failure', check, message };
+}
+
+/**
+ * Run reverify mode. A receipt that is not accepted (digest mismatch, invalid, another witness pack)
+ * or not bound is published as a failed check run and returns `failed`; infrastructure faults return
+ * `inconclusive`. Errors before the head is known (no event, no commits) are thrown.
+ */
+export async function reverifyMode(settings: ActionSettings, outcome: StepOutcome, deps: ReverifyModeDeps = defaultDeps()): Promise<ModeResult> {
+  const env = deps.env;
+  const candidate = candidateFromEvent(requiredEnv(env, 'GITHUB_EVENT_NAME'), await readEventPayload(requiredEnv(env, 'GITHUB_EVENT_PATH')), env['GITHUB_REPOSITORY'], settings);
+  const runId = settings.runId;
+  if (runId === undefined) throw new ConfigurationError('run-id is required with mode reverify: give the workflow run whose receipt to check');
+  const repoDir = inside(requiredEnv(env, 'GITHUB_WORKSPACE'), settings.repositoryPath, 'repository-path');
+  const runnerTemp = requiredEnv(env, 'RUNNER_TEMP');
+  const client = deps.checksClient(settings.token, env['GITHUB_API_URL'] || 'https://api.github.com');
+  const target: CheckRunTarget = { owner: candidate.owner, repo: candidate.repo, headSha: candidate.head, name: settings.checkName };
+
+  let findings: Findings;
+  try {
+    const intake = await takeReceipt(deps.receiptArtifacts(settings.token), runId, settings.artifactName, settings.witness?.digest);
+    if (intake.status === 'rejected') {
+      const check = renderRejection(intake.reason, intake.message, intake.details, [['workflow run / 工作流运行', String(runId)], ['head', codeSpan(candidate.head)]]);
+      await postCheck(client, target, 'failure', check, outcome);
+      await writeSummary(outcome, check);
+      return { verdict: 'failed', proofGrade: false, ...(intake.receiptPath !== undefined ? { receiptPath: intake.receiptPath } : {}), message: intake.message };
+    }
+    const git = deps.gitSource(repoDir, { token: settings.token, serverUrl: env['GITHUB_SERVER_URL'] || 'https://github.com' });
+    const bindings = await currentBindings(intake.receipt, candidate, git, deps, runnerTemp);
+    findings = { receipt: intake.receipt, runId, artifactName: intake.artifactName, candidate, bindings };
+    if (settings.replay && isBound(findings)) {
+      // Validate mode posts its own check run under another name; this one compares the verdicts.
+      const replayed = await deps.replay({ ...settings, mode: 'validate', checkName: `${settings.checkName} (replay)` }, outcome);
+      findings.replay = { verdict: replayed.verdict, message: replayed.message };
+    }
+    if (settings.replay && !isBound(findings)) outcome.warning('replay skipped: the receipt is not bound to this head, so there is nothing to compare');
+    const receiptPath = intake.receiptPath;
+    const rendered = renderFindings(findings, settings.replay);
+    await postCheck(client, target, rendered.conclusion, rendered.check, outcome);
+    await writeSummary(outcome, rendered.check);
+    const receipt = findings.receipt;
+    const accepted = rendered.conclusion === 'success';
+    // A bound receipt that agrees keeps its own verdict (failed stays failed); anything else fails.
+    const verdict = isBound(findings) && replayAgrees(findings) ? receipt.verdict : 'failed';
+    return { verdict, proofGrade: accepted && receipt.proof_grade, receiptDigest: receipt.receipt_digest, receiptPath, message: rendered.message };
+  } catch (error) {
+    if (error instanceof InfrastructureError) {
+      return { verdict: 'inconclusive', proofGrade: false, message: `infrastructure error, nothing was re-verified: ${error.message}` };
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,125 @@
+import { DIGEST_PATTERN, HEX64_PATTERN } from '../core/hashing.js';
+import { ConfigurationError } from '../errors.js';
+
+/**
+ * The one place that reads the action's inputs. `readActionSettings` takes an input reader (in
+ * production `core.getInput`) so it is tested with plain objects; every error names the input and
+ * the accepted form.
+ */
+
+export type ActionMode = 'validate' | 'reverify' | 'publish';
+
+/** Where the witness pack comes from. `ref` packs are read with `git archive` from a trusted ref. */
+export type WitnessPackInput =
+  | { kind: 'path'; path: string }
+  | { kind: 'url'; url: string }
+  | { kind: 'ref'; ref: string; path: string };
+
+export interface ActionSettings {
+  mode: ActionMode;
+  /** validate/reverify with replay: the grader and its pinned digest. */
+  witness?: { pack: WitnessPackInput; digest: string };
+  runner: 'docker' | 'local';
+  /** Docker runner: `name@sha256:<digest>` or `sha256:<64 hex>`. */
+  image?: string;
+  /** Token for the Checks API and artifact downloads; never passed to the candidate. */
+  token: string;
+  checkName: string;
+  /** Explicit commits for push and workflow_dispatch events. */
+  base?: string;
+  head?: string;
+  /** The trusted checkout of the base. */
+  repositoryPath: string;
+  /** When set, the computed proposal hash must equal it exactly. */
+  approvedProposalHash?: string;
+  /** reverify/publish: the run whose receipt artifact to use, and optionally its name. */
+  runId?: number;
+  artifactName?: string;
+  replay: boolean;
+}
+
+export type InputReader = (name: string) => string;
+
+const SHA_PATTERN = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+/** A git ref name as `git check-ref-format` allows it, conservatively (no `..`, no leading `-`). */
+const REF_PATTERN = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/;
+
+function optional(read: InputReader, name: string): string | undefined {
+  const value = read(name).trim();
+  return value === '' ? undefined : value;
+}
+
+export function parseWitnessPack(value: string): WitnessPackInput {
+  if (value.startsWith('ref:')) {
+    const rest = value.slice('ref:'.length);
+    const colon = rest.indexOf(':');
+    const ref = colon < 0 ? '' : rest.slice(0, colon);
+    const path = colon < 0 ? '' : rest.slice(colon + 1);
+    if (!REF_PATTERN.test(ref) || path === '' || path.startsWith('/') || path.split('/').includes('..')) {
+      throw new ConfigurationError(`witness-pack '${value}' is not valid; use ref:REF:PATH, e.g. ref:refs/heads/main:witness-packs/mine`);
+    }
+    return { kind: 'ref', ref, path };
+  }
+  if (/^https?:\/\//.test(value)) return { kind: 'url', url: value };
+  return { kind: 'path', path: value };
+}
+
+function commit(read: InputReader, name: string): string | undefined {
+  const value = optional(read, name);
+  if (value !== undefined && !SHA_PATTERN.test(value)) {
+    throw new ConfigurationError(`${name} '${value}' is not a full commit SHA; give the 40-hex commit id`);
+  }
+  return value;
+}
+
+/** Read and validate every input. Throws ConfigurationError naming the input. */
+export function readActionSettings(read: InputReader): ActionSettings {
+  const mode = optional(read, 'mode') ?? 'validate';
+  if (mode !== 'validate' && mode !== 'reverify' && mode !== 'publish') {
+    throw new ConfigurationError(`mode '${mode}' is unknown; use validate, reverify or publish`);
+  }
+  const runner = optional(read, 'runner') ?? 'docker';
+  if (runner !== 'docker' && runner !== 'local') throw new ConfigurationError(`runner '${runner}' is unknown; use docker or local`);
+  const token = optional(read, 'github-token');
+  if (token === undefined) throw new ConfigurationError('github-token is empty; pass ${{ github.token }} (checks: write)');
+  const packValue = optional(read, 'witness-pack');
+  const digest = optional(read, 'witness-digest');
+  const replay = (optional(read, 'replay') ?? 'false').toLowerCase();
+  if (replay !== 'true' && replay !== 'false') throw new ConfigurationError(`replay '${replay}' is not valid; use true or false`);
+  const needsWitness = mode === 'validate' || replay === 'true';
+  if (needsWitness && (packValue === undefined || digest === undefined)) {
+    throw new ConfigurationError('witness-pack and witness-digest are required: give the pack and its sha256:<64 hex> digest');
+  }
+  if (digest !== undefined && !DIGEST_PATTERN.test(digest)) {
+    throw new ConfigurationError(`witness-digest '${digest}' is not valid; give sha256: and 64 lowercase hex digits`);
+  }
+  const image = optional(read, 'image');
+  if (needsWitness && runner === 'docker' && image === undefined) {
+    throw new ConfigurationError('image is required with runner docker: give name@sha256:<digest> or a local image ID sha256:<64 hex>');
+  }
+  const approved = optional(read, 'approved-proposal-hash');
+  if (approved !== undefined && !HEX64_PATTERN.test(approved)) {
+    throw new ConfigurationError('approved-proposal-hash is not a full hash; give all 64 lowercase hex characters');
+  }
+  const runIdText = optional(read, 'run-id');
+  if (runIdText !== undefined && !/^[1-9][0-9]{0,19}$/.test(runIdText)) throw new ConfigurationError(`run-id '${runIdText}' is not a workflow run id`);
+  if (mode === 'reverify' && runIdText === undefined) throw new ConfigurationError('run-id is required with mode reverify: give the workflow run whose receipt to check');
+  const base = commit(read, 'base');
+  const head = commit(read, 'head');
+  const artifactName = optional(read, 'artifact-name');
+  return {
+    mode,
+    ...(packValue !== undefined && digest !== undefined ? { witness: { pack: parseWitnessPack(packValue), digest } } : {}),
+    runner,
+    ...(image !== undefined ? { image } : {}),
+    token,
+    checkName: optional(read, 'check-name') ?? 'PatchProof',
+    ...(base !== undefined ? { base } : {}),
+    ...(head !== undefined ? { head } : {}),
+    repositoryPath: optional(read, 'repository-path') ?? '.',
+    ...(approved !== undefined ? { approvedProposalHash: approved } : {}),
+    ...(runIdText !== undefined ? { runId: Number(runIdText) } : {}),
+    ...(artifactName !== undefined ? { artifactName } : {}),
+    replay: replay === 'true'
+  };
+}

@@ -1,0 +1,313 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { getAdapter } from '../adapters/registry.js';
+import { checkDiff } from '../core/diff-policy.js';
+import { approveProposal, createProposal } from '../core/proposal.js';
+import { serializeReceipt, verifyReceiptText } from '../core/receipt.js';
+import type { Receipt } from '../core/receipt-schema.js';
+import { renderReport } from '../core/report.js';
+import { ConfigurationError, InfrastructureError, VerificationError, isRefusal } from '../errors.js';
+import { writeFileAtomic } from '../io/files.js';
+import { takeSnapshot } from '../io/snapshot.js';
+import { createDockerRunner, installSignalCleanup } from '../runners/docker-runner.js';
+import { createLocalRunner } from '../runners/local-runner.js';
+import type { Runner } from '../runners/runner.js';
+import { validate, type WitnessInput } from '../validate.js';
+import { TOOL_VERSION } from '../version.js';
+import { resolveWitness, type ResolvedWitness } from '../witness/fetch.js';
+import { createReceiptArtifacts } from './artifacts.js';
+import { checkConclusion, renderCheck, renderRefusal } from './check-report.js';
+import { createChecksClient } from './checks-client.js';
+import { candidateFromEvent, type Candidate } from './event.js';
+import { createGitSource, type GitSource, type GitSourceOptions } from './git-source.js';
+import type { ModeResult } from './main.js';
+import { ChecksPermissionError, type ChecksClient, type ReceiptArtifacts, type RenderedCheck, type StepOutcome } from './ports.js';
+import type { ActionSettings, WitnessPackInput } from './settings.js';
+
+/**
+ * Validate mode: the pull request's change, validated like `patchproof validate` does it, then
+ * published as a receipt artifact, a check run on the head commit and the job summary.
+ *
+ * The candidate's commits are only fetched: its diff is computed by git from the object store and
+ * the base tree is written from git's objects into a folder under RUNNER_TEMP, so nothing of the
+ * candidate is checked out or run outside the runner that validate() drives.
+ */
+
+/** The side effects of validate mode, so tests can hand in their own. */
+export interface ValidateModeDeps {
+  env: NodeJS.ProcessEnv;
+  gitSource(repoDir: string, options: GitSourceOptions): GitSource;
+  checksClient(token: string, baseUrl: string): ChecksClient;
+  receiptArtifacts(): ReceiptArtifacts;
+  createRunner(settings: ActionSettings): Promise<Runner>;
+  /** A fresh unpredictable nonce per run, for the canaries. */
+  nonce(): string;
+}
+
+/** The variables of the runner that validate mode reads (inputs are settings, read elsewhere). */
+interface RunnerContext {
+  eventName: string;
+  eventPath: string;
+  repository: string;
+  workspace: string;
+  runnerTemp: string;
+  actor: string;
+  runId: string;
+  runAttempt: string;
+  apiUrl: string;
+  serverUrl: string;
+}
+
+function defaultDeps(): ValidateModeDeps {
+  return {
+    env: process.env,
+    gitSource: createGitSource,
+    checksClient: (token, baseUrl) => createChecksClient(token, { baseUrl }),
+    receiptArtifacts: createReceiptArtifacts,
+    createRunner: async (settings) => (settings.runner === 'local' ? createLocalRunner() : createDockerRunner({ image: settings.image as string })),
+    nonce: () => randomBytes(16).toString('hex')
+  };
+}
+
+function readRunnerContext(env: NodeJS.ProcessEnv): RunnerContext {
+  const required = (name: string): string => {
+    const value = env[name];
+    if (value === undefined || value === '') throw new ConfigurationError(`${name} is not set; run PatchProof as a step of a GitHub Actions job`);
+    return value;
+  };
+  return {
+    eventName: required('GITHUB_EVENT_NAME'),
+    eventPath: required('GITHUB_EVENT_PATH'),
+    repository: required('GITHUB_REPOSITORY'),
+    workspace: required('GITHUB_WORKSPACE'),
+    runnerTemp: required('RUNNER_TEMP'),
+    actor: required('GITHUB_ACTOR'),
+    runId: required('GITHUB_RUN_ID'),
+    runAttempt: env['GITHUB_RUN_ATTEMPT'] || '1',
+    apiUrl: env['GITHUB_API_URL'] || 'https://api.github.com',
+    serverUrl: env['GITHUB_SERVER_URL'] || 'https://github.com'
+  };
+}
+
+/** The event payload, parsed to `unknown`: candidateFromEvent validates what it uses. */
+async function readEvent(path: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as unknown;
+  } catch (error) {
+    throw new InfrastructureError(`could not read the event payload GITHUB_EVENT_PATH '${path}': ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** `path` resolved against `root`; refused when it leaves `root`. */
+function inside(root: string, path: string, what: string): string {
+  const full = resolve(root, path);
+  const rel = relative(root, full);
+  if (rel.startsWith('..') || isAbsolute(rel)) throw new ConfigurationError(`${what} '${path}' leaves the workspace; give a path inside GITHUB_WORKSPACE`);
+  return full;
+}
+
+/**
+ * The witness pack, digest-verified. A `ref:` pack is written from a trusted commit's tree: never
+ * the pull request's head nor a commit holding it, and never a `refs/pull/` ref, which the
+ * candidate's author controls.
+ */
+async function openWitness(pack: WitnessPackInput, digest: string, git: GitSource, context: RunnerContext, candidate: Candidate): Promise<WitnessInput & { dispose(): Promise<void> }> {
+  const tempDir = context.runnerTemp;
+  const described = (resolved: ResolvedWitness, location: string): WitnessInput & { dispose(): Promise<void> } => ({
+    dir: resolved.dir,
+    digest: resolved.digest,
+    manifest: resolved.manifest,
+    source: { kind: resolved.source.kind, location },
+    dispose: () => resolved.dispose()
+  });
+  switch (pack.kind) {
+    case 'url':
+      return described(await resolveWitness(pack.url, digest, { tempDir }), pack.url);
+    case 'path':
+      return described(await resolveWitness(inside(context.workspace, pack.path, 'witness-pack'), digest, { tempDir }), pack.path);
+    case 'ref': {
+      if (pack.ref.startsWith('refs/pull/')) {
+        throw new ConfigurationError(`witness-pack ref '${pack.ref}' belongs to a pull request; read the pack from a trusted branch or tag, e.g. ref:refs/heads/main:${pack.path}`);
+      }
+      const commit = await git.resolveCommit(pack.ref);
+      if (commit === candidate.head || (await git.isAncestor(candidate.head, commit))) {
+        throw new ConfigurationError(`witness-pack ref '${pack.ref}' is the pull request's head ${candidate.head} or contains it; the grader must not come from the candidate: use the base branch`);
+      }
+      const folder = await mkdtemp(join(tempDir, 'patchproof-ref-'));
+      try {
+        await git.writeTree(`${commit}:${pack.path}`, folder);
+        return described(await resolveWitness(folder, digest, { tempDir }), `ref:${pack.ref}:${pack.path} (${commit})`);
+      } finally {
+        await rm(folder, { recursive: true, force: true });
+      }
+    }
+  }
+}
+
+/** What validation produced: the sealed receipt and where it was written. */
+interface Validated {
+  receipt: Receipt;
+  receiptPath: string;
+  reportPath: string;
+  /** The receipt failed its own verification: never trusted as a pass. */
+  integrityErrors: string[];
+}
+
+async function validateCandidate(settings: ActionSettings, outcome: StepOutcome, deps: ValidateModeDeps, context: RunnerContext, candidate: Candidate): Promise<Validated> {
+  if (settings.witness === undefined) throw new ConfigurationError('witness-pack and witness-digest are required in validate mode');
+  const repoDir = inside(context.workspace, settings.repositoryPath, 'repository-path');
+  const git = deps.gitSource(repoDir, { token: settings.token, serverUrl: context.serverUrl });
+  await git.fetchCommits(candidate.base, candidate.head, candidate.pullNumber);
+  const witness = await openWitness(settings.witness.pack, settings.witness.digest, git, context, candidate);
+  let work: string | undefined;
+  try {
+    const manifest = witness.manifest;
+    const limits = {
+      timeoutMs: manifest.limits.timeout_seconds * 1000,
+      outputLimitBytes: manifest.limits.output_limit_bytes,
+      diff: { maxBytes: manifest.limits.diff_max_bytes, maxFiles: manifest.limits.diff_max_files }
+    };
+    const diff = await git.diff(candidate.base, candidate.head, limits.diff.maxBytes);
+    // Refused before anything is written: nobody should be asked to approve a diff that breaks policy.
+    checkDiff(diff, limits.diff);
+    work = await mkdtemp(join(context.runnerTemp, 'patchproof-base-'));
+    const baseDir = join(work, 'base');
+    const written = await git.writeTree(candidate.base, baseDir);
+    const snapshot = await takeSnapshot(baseDir);
+    if (snapshot.source !== 'walk' || snapshot.entries.length !== written.length) {
+      throw new InfrastructureError(`the base tree written to ${baseDir} snapshots as ${snapshot.entries.length} files, not ${written.length}; RUNNER_TEMP must not be inside a git work tree`);
+    }
+    const proposal = createProposal(diff, snapshot.digest, TOOL_VERSION);
+    outcome.info(`proposal_hash: ${proposal.proposal_hash} (base ${candidate.base}, head ${candidate.head}, base snapshot ${snapshot.digest})`);
+    if (settings.approvedProposalHash !== undefined && settings.approvedProposalHash !== proposal.proposal_hash) {
+      throw new VerificationError(
+        'approval_mismatch',
+        `approved-proposal-hash ${settings.approvedProposalHash} is not this pull request's proposal hash ${proposal.proposal_hash}: the diff or its base changed since it was approved; approve the new hash`
+      );
+    }
+    // approved_by is declared metadata (who started the run), not an authenticated identity.
+    const approval = approveProposal(proposal, proposal.proposal_hash, `${context.runId}-${context.runAttempt}`, `github-actions:${context.actor}`, TOOL_VERSION);
+    const runner = await deps.createRunner(settings);
+    const removeHandlers = installSignalCleanup(runner);
+    let receipt: Receipt;
+    try {
+      receipt = await validate(
+        { repoDir: baseDir, proposal, approval, witness, adapter: getAdapter(manifest.adapter), runner, limits, concurrency: 2 },
+        { snapshot: (dir) => takeSnapshot(dir), now: () => new Date(), log: (line) => outcome.info(line), nonce: deps.nonce }
+      );
+    } finally {
+      await runner.dispose();
+      removeHandlers();
+    }
+    const text = serializeReceipt(receipt);
+    const check = verifyReceiptText(text);
+    const out = join(context.runnerTemp, `patchproof-${receipt.receipt_digest.replace(/^sha256:/, '')}`);
+    const receiptPath = join(out, 'receipt.json');
+    const reportPath = join(out, 'report.md');
+    await writeFileAtomic(receiptPath, text);
+    await writeFileAtomic(reportPath, renderReport(receipt));
+    return { receipt, receiptPath, reportPath, integrityErrors: check.integrity_valid ? [] : check.errors };
+  } finally {
+    await Promise.all([witness.dispose(), ...(work !== undefined ? [rm(work, { recursive: true, force: true, maxRetries: 3 })] : [])]);
+  }
+}
+
+/** The job summary: the check run's rendering, so both say the same. */
+function summaryMarkdown(check: RenderedCheck): string {
+  return [`## ${check.title}`, check.summary, check.text].filter((part): part is string => part !== undefined && part !== '').join('\n\n');
+}
+
+/**
+ * Post the check run on the head commit. A read-only token (a fork) is a warning, not a fault;
+ * any other failure means nobody sees the result, so it is returned as an error message.
+ */
+async function publishCheck(
+  settings: ActionSettings,
+  outcome: StepOutcome,
+  deps: ValidateModeDeps,
+  context: RunnerContext,
+  candidate: Candidate,
+  conclusion: 'success' | 'failure',
+  check: RenderedCheck,
+  artifactName?: string
+): Promise<string | undefined> {
+  try {
+    const client = deps.checksClient(settings.token, context.apiUrl);
+    const id = await client.publish({ owner: candidate.owner, repo: candidate.repo, headSha: candidate.head, name: settings.checkName }, conclusion, check);
+    outcome.info(`check run ${id} (${conclusion}) posted on ${candidate.head}`);
+    return undefined;
+  } catch (error) {
+    if (error instanceof ChecksPermissionError) {
+      // The message says how to publish from a workflow_run workflow (mode: publish).
+      outcome.warning(`PatchProof could not post the check run: ${error.message}${artifactName !== undefined ? ` This run's receipt artifact is ${artifactName}.` : ''}`);
+      return undefined;
+    }
+    return `the check run could not be posted: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+async function writeSummary(outcome: StepOutcome, check: RenderedCheck): Promise<void> {
+  try {
+    await outcome.summary(summaryMarkdown(check));
+  } catch (error) {
+    outcome.warning(`the job summary could not be written: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+async function publishReceipt(settings: ActionSettings, outcome: StepOutcome, deps: ValidateModeDeps, context: RunnerContext, candidate: Candidate, validated: Validated): Promise<ModeResult> {
+  const { receipt, receiptPath, reportPath } = validated;
+  let artifactId: number | undefined;
+  let artifactName: string | undefined;
+  try {
+    const uploaded = await deps.receiptArtifacts().upload(receipt, { receipt: receiptPath, report: reportPath });
+    artifactId = uploaded.id;
+    artifactName = uploaded.name;
+    outcome.info(`receipt uploaded as artifact ${uploaded.name} (id ${uploaded.id})`);
+  } catch (error) {
+    outcome.warning(`the receipt artifact could not be uploaded (${error instanceof Error ? error.message : String(error)}); the receipt is at ${receiptPath}`);
+  }
+  const trusted = validated.integrityErrors.length === 0;
+  const check = renderCheck(receipt);
+  const conclusion = trusted ? checkConclusion(receipt.verdict) : 'failure';
+  const publishError = await publishCheck(settings, outcome, deps, context, candidate, conclusion, check, artifactName);
+  await writeSummary(outcome, check);
+  const result = { proofGrade: trusted && receipt.proof_grade, receiptDigest: receipt.receipt_digest, receiptPath, ...(artifactId !== undefined ? { artifactId } : {}) };
+  if (!trusted) {
+    return { ...result, verdict: 'inconclusive', message: `the receipt failed its own verification: ${validated.integrityErrors.join('; ')}` };
+  }
+  const reasons = receipt.reasons.length > 0 ? ` (${receipt.reasons.join(', ')})` : '';
+  const line = `PatchProof ${receipt.verdict}${reasons}; proof grade: ${receipt.proof_grade ? 'yes' : 'no'}; receipt ${receipt.receipt_digest}`;
+  if (publishError !== undefined) return { ...result, verdict: 'inconclusive', message: `${line}, but ${publishError}` };
+  return { ...result, verdict: receipt.verdict, message: line };
+}
+
+/**
+ * Run validate mode. Refusals (bad input, a diff that breaks policy, a digest that does not match)
+ * are published as a failed check run and return `failed`; infrastructure faults return
+ * `inconclusive`. Errors before the candidate is known (no event, no commits) are thrown.
+ */
+export async function validateMode(settings: ActionSettings, outcome: StepOutcome, deps: ValidateModeDeps = defaultDeps()): Promise<ModeResult> {
+  const context = readRunnerContext(deps.env);
+  const candidate = candidateFromEvent(context.eventName, await readEvent(context.eventPath), context.repository, settings);
+  let validated: Validated;
+  try {
+    validated = await validateCandidate(settings, outcome, deps, context, candidate);
+  } catch (error) {
+    if (isRefusal(error)) {
+      const message = `refused (${error.code}): ${error.message}`;
+      const check = renderRefusal(error.code, error.message);
+      const publishError = await publishCheck(settings, outcome, deps, context, candidate, 'failure', check);
+      await writeSummary(outcome, check);
+      return { verdict: 'failed', proofGrade: false, message: publishError === undefined ? message : `${message} (and ${publishError})` };
+    }
+    if (error instanceof InfrastructureError) {
+      // No check run: a failure of the runner or the network says nothing about the candidate.
+      const message = `infrastructure error, nothing was judged: ${error.message}`;
+      await writeSummary(outcome, { title: 'PatchProof: INCONCLUSIVE — infrastructure error', summary: `${message}\n\nRe-run the job; the candidate was not judged.`, annotations: [] });
+      return { verdict: 'inconclusive', proofGrade: false, message };
+    }
+    throw error;
+  }
+  return publishReceipt(settings, outcome, deps, context, candidate, validated);
+}
