@@ -4,43 +4,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { checkDiff, checkRepoPath, DEFAULT_DIFF_LIMITS, type DiffLimits } from '../../src/core/diff-policy.js';
 import { PolicyError } from '../../src/errors.js';
+import { GitRepo } from '../helpers/git-repo.js';
 
 /** A throwaway git repository whose `git diff` output the tests feed to checkDiff. */
-class Repo {
-  private constructor(readonly dir: string) {}
-
-  static create(): Repo {
-    const repo = new Repo(mkdtempSync(join(tmpdir(), 'patchproof-diff-policy-')));
-    repo.git('init', '-q');
-    return repo;
-  }
-
-  git(...args: string[]): string {
-    return execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'core.autocrlf=false', ...args], {
-      cwd: this.dir,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // The developer's own git configuration (noprefix, colour, renames) must not change the output.
-      env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' }
-    });
-  }
-
-  write(path: string, content: string | Buffer): void {
-    mkdirSync(dirname(join(this.dir, path)), { recursive: true });
-    writeFileSync(join(this.dir, path), content);
-  }
-
-  commit(): void {
-    this.git('add', '-A');
-    this.git('commit', '-q', '--allow-empty', '-m', 'base');
-  }
-
-  /** Stage everything and print the staged diff (renames off unless the arguments ask for them). */
-  diff(...args: string[]): string {
-    this.git('add', '-A');
-    return this.git('diff', '--cached', '--no-color', ...(args.length > 0 ? args : ['--no-renames']));
-  }
-}
+/** The shared real-git helper, with this file's temp-folder prefix. */
+const Repo = { create: (): GitRepo => GitRepo.create('patchproof-diff-policy-') };
+type Repo = GitRepo;
 
 const repos: Repo[] = [];
 function repo(files: Record<string, string | Buffer> = {}): Repo {

@@ -6,63 +6,12 @@ import { applyPatch } from 'diff';
 import { checkDiff, type FileChange } from '../../src/core/diff-policy.js';
 import { applyFileChanges, checkTargets, type TreeKind } from '../../src/core/patch-apply.js';
 import { PolicyError } from '../../src/errors.js';
+import { GitRepo } from '../helpers/git-repo.js';
 
 /** A throwaway git repository: the base tree is committed, the diff is `git diff --cached`. */
-class Repo {
-  private constructor(readonly dir: string) {}
-
-  static create(): Repo {
-    const repo = new Repo(mkdtempSync(join(tmpdir(), 'patchproof-patch-apply-')));
-    repo.git('init', '-q');
-    return repo;
-  }
-
-  git(...args: string[]): string {
-    return execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'core.autocrlf=false', ...args], {
-      cwd: this.dir,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // The developer's own git configuration (noprefix, colour, renames) must not change the output.
-      env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' }
-    });
-  }
-
-  write(path: string, content: string | Buffer): void {
-    mkdirSync(dirname(join(this.dir, path)), { recursive: true });
-    writeFileSync(join(this.dir, path), content);
-  }
-
-  remove(path: string): void {
-    unlinkSync(join(this.dir, path));
-  }
-
-  commit(): void {
-    this.git('add', '-A');
-    this.git('commit', '-q', '--allow-empty', '-m', 'base');
-  }
-
-  diff(...args: string[]): string {
-    this.git('add', '-A');
-    return this.git('diff', '--cached', '--no-color', '--no-renames', ...args);
-  }
-
-  /** Every file in the work tree (not .git), by repository path. */
-  tree(): Map<string, Buffer> {
-    const files = new Map<string, Buffer>();
-    const walk = (dir: string): void => {
-      for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        const full = join(dir, entry.name);
-        if (entry.isDirectory()) {
-          if (entry.name !== '.git') walk(full);
-        } else {
-          files.set(relative(this.dir, full).split('\\').join('/'), readFileSync(full));
-        }
-      }
-    };
-    walk(this.dir);
-    return files;
-  }
-}
+/** The shared real-git helper, with this file's temp-folder prefix. */
+const Repo = { create: (): GitRepo => GitRepo.create('patchproof-patch-apply-') };
+type Repo = GitRepo;
 
 const repos: Repo[] = [];
 afterAll(() => {
