@@ -231,7 +231,7 @@ describe('validate and propose refuse bad inputs (bad_input)', () => {
   });
 
   it.concurrent('an unknown adapter', async () => {
-    await validateRefused(fix, 'bad_input', { adapter: 'mocha', message: /--adapter 'mocha' is unknown; use one of: node-test, unittest/ });
+    await validateRefused(fix, 'bad_input', { adapter: 'mocha', message: /--adapter 'mocha' is unknown; use one of: node-test, pytest, unittest/ });
   });
 
   it.concurrent('a --hidden folder that does not exist', async () => {

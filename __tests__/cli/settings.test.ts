@@ -31,7 +31,7 @@ describe('readSettings', () => {
     [['propose', '--repo', 'r', '--diff', 'd', '--out', 'o', 'stray'], /unexpected argument 'stray'/],
     [[...validateArgs.slice(0, -2), '--out', 'o', '--timeout', '0'], /--timeout '0' is not valid/],
     [[...validateArgs, '--timeout', '1.5'], /--timeout '1.5' is not valid/],
-    [validateArgs.map((a) => (a === 'node-test' ? 'mocha' : a)), /--adapter 'mocha' is unknown; use one of: node-test, unittest/],
+    [validateArgs.map((a) => (a === 'node-test' ? 'mocha' : a)), /--adapter 'mocha' is unknown; use one of: node-test, pytest, unittest/],
     [validateArgs.map((a) => (a === 'local' ? 'ssh' : a)), /--runner 'ssh' is unknown/],
     [validateArgs.map((a) => (a === 'local' ? 'docker' : a)), /--image is required with --runner docker/],
     [[...validateArgs, '--image', 'x'], /--image is only for --runner docker/],

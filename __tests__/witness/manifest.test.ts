@@ -83,8 +83,8 @@ describe('parseWitnessManifest refusals', () => {
   });
 
   it('refuses a missing or unknown adapter, naming the accepted ones', () => {
-    expect(refusal({ schema: WITNESS_SCHEMA })).toBe(`${SOURCE}: adapter is missing; expected one of "node-test", "unittest".`);
-    expect(refusal({ ...minimal, adapter: 'pytest' })).toMatch(/adapter is 'pytest'; expected one of "node-test", "unittest"/);
+    expect(refusal({ schema: WITNESS_SCHEMA })).toBe(`${SOURCE}: adapter is missing; expected one of "node-test", "pytest", "unittest".`);
+    expect(refusal({ ...minimal, adapter: 'mocha' })).toMatch(/adapter is 'mocha'; expected one of "node-test", "pytest", "unittest"/);
   });
 
   it.each([

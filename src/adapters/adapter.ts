@@ -2,9 +2,9 @@ import type { ParsedResults, TestStatus } from '../core/test-results.js';
 import type { RunView } from '../runners/runner.js';
 
 /** The test ecosystems PatchProof knows. Later adapters add names here. */
-export type AdapterName = 'node-test' | 'unittest';
+export type AdapterName = 'node-test' | 'pytest' | 'unittest';
 
-export const ADAPTER_NAMES: readonly AdapterName[] = ['node-test', 'unittest'];
+export const ADAPTER_NAMES: readonly AdapterName[] = ['node-test', 'pytest', 'unittest'];
 
 /** The reserved namespace inside every disposable copy; diffs may never touch it. */
 export const RESERVED_DIR = '.patchproof';

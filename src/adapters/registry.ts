@@ -2,6 +2,7 @@ import { ConfigurationError } from '../errors.js';
 import { ADAPTER_NAMES } from './adapter.js';
 import type { AdapterName, TestAdapter } from './adapter.js';
 import { nodeTestAdapter } from './node-test.js';
+import { pytestAdapter } from './pytest.js';
 import { unittestAdapter } from './unittest.js';
 
 export { ADAPTER_NAMES } from './adapter.js';
@@ -9,6 +10,7 @@ export type { AdapterName } from './adapter.js';
 
 const ADAPTERS: Readonly<Record<AdapterName, TestAdapter>> = {
   'node-test': nodeTestAdapter,
+  pytest: pytestAdapter,
   unittest: unittestAdapter
 };
 

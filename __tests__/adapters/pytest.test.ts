@@ -1,0 +1,212 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { HARNESS_DIR } from '../../src/adapters/adapter.js';
+import { canaryNames, canaryRunOrder } from '../../src/adapters/canary.js';
+import { pytestAdapter } from '../../src/adapters/pytest.js';
+import { PYTEST_RESULTS_FILE, pytestCanaryIds } from '../../src/adapters/pytest-results.js';
+import { countTests } from '../../src/core/test-results.js';
+import type { TestCaseResult } from '../../src/core/test-results.js';
+import { ConfigurationError } from '../../src/errors.js';
+import { freshCanary, listFiles, removeCopy, runAdapter, stageCopy } from './data/run-adapter.js';
+import type { AdapterRun, StagedCopy } from './data/run-adapter.js';
+
+// The adapter runs `python3`; Debian's python3 (with python3-pytest) is in /usr/bin, which may be
+// shadowed by another python3 without pytest (pyenv), so /usr/bin goes first for these runs.
+const ORIGINAL_PATH = process.env.PATH ?? '';
+const TEST_PATH = `/usr/bin:${ORIGINAL_PATH}`;
+const probe = spawnSync('python3', ['-m', 'pytest', '--version'], { env: { ...process.env, PATH: TEST_PATH }, encoding: 'utf8' });
+const PYTEST_MISSING = probe.status === 0 ? undefined : `python3 -m pytest is not runnable here (${(probe.stderr || String(probe.error)).trim()})`;
+if (PYTEST_MISSING !== undefined) {
+  console.warn(`SKIPPING the real pytest runs: ${PYTEST_MISSING}. Install python3-pytest to run them.`);
+}
+const describeWithPytest = PYTEST_MISSING === undefined ? describe : describe.skip;
+
+beforeAll(() => {
+  process.env.PATH = TEST_PATH;
+});
+afterAll(() => {
+  process.env.PATH = ORIGINAL_PATH;
+});
+
+const CASES = 'tests/test_cases.py';
+
+async function runSuite(project: string): Promise<{ copy: StagedCopy; run: AdapterRun }> {
+  const copy = await stageCopy(pytestAdapter, project);
+  const files = pytestAdapter.suiteFiles(await listFiles(copy));
+  const run = await runAdapter(pytestAdapter, copy, { files, suite: true, testRoots: [] });
+  return { copy, run };
+}
+
+describeWithPytest('pytest adapter on a real pytest run', () => {
+  let copy: StagedCopy | undefined;
+  let run: AdapterRun;
+  let tests: Map<string, TestCaseResult>;
+
+  beforeAll(async () => {
+    ({ copy, run } = await runSuite('pytest-project'));
+    tests = new Map(run.parsed.tests.map((test) => [test.id, test]));
+  });
+  afterAll(async () => {
+    await removeCopy(copy);
+  });
+
+  it('writes its results only as JUnit XML in the results folder, leaving no bytecode or cache', () => {
+    expect(Object.keys(run.files)).toEqual([PYTEST_RESULTS_FILE]);
+    expect(run.exitCode).toBe(1);
+    expect(run.parsed.problems).toEqual([]);
+    for (const folder of ['', 'tests', HARNESS_DIR, '.pytest_cache']) {
+      expect(existsSync(path.join(copy?.workdir ?? '', folder, '__pycache__'))).toBe(false);
+    }
+    expect(existsSync(path.join(copy?.workdir ?? '', '.pytest_cache'))).toBe(false);
+  });
+
+  it('reads every test by its pytest node id; collection failures by file', () => {
+    expect([...tests.keys()].sort()).toEqual(
+      [
+        `${CASES}::test_passes`,
+        `${CASES}::test_assertion`,
+        `${CASES}::test_code_raises`,
+        `${CASES}::test_test_raises`,
+        `${CASES}::test_fixture_fails`,
+        `${CASES}::test_skipped`,
+        `${CASES}::test_expected_failure`,
+        `${CASES}::test_unexpected_success`,
+        `${CASES}::test_pytest_fail`,
+        `${CASES}::TestGrouped::test_in_class`,
+        'tests/test_missing_import.py',
+        'tests/test_syntax.py'
+      ].sort()
+    );
+  });
+
+  it('classifies how each test ended, for the right reason', () => {
+    const outcome = (id: string): [string, string | undefined] => [tests.get(id)?.status ?? 'absent', tests.get(id)?.failure_kind];
+    expect(outcome(`${CASES}::test_passes`)).toEqual(['passed', undefined]);
+    expect(outcome(`${CASES}::TestGrouped::test_in_class`)).toEqual(['passed', undefined]);
+    expect(outcome(`${CASES}::test_assertion`)).toEqual(['failed', 'assertion']);
+    expect(outcome(`${CASES}::test_code_raises`)).toEqual(['errored', 'exception_in_code']);
+    expect(outcome(`${CASES}::test_test_raises`)).toEqual(['errored', 'exception_in_test']);
+    expect(outcome(`${CASES}::test_fixture_fails`)).toEqual(['errored', 'setup_error']);
+    expect(outcome(`${CASES}::test_unexpected_success`)).toEqual(['failed', 'assertion']);
+    expect(outcome(`${CASES}::test_pytest_fail`)).toEqual(['failed', 'assertion']);
+    expect(outcome('tests/test_missing_import.py')).toEqual(['errored', 'import_error']);
+    expect(outcome('tests/test_syntax.py')).toEqual(['errored', 'collection_error']);
+  });
+
+  it('treats skips and xfails as skipped, with the reason', () => {
+    expect(tests.get(`${CASES}::test_skipped`)).toMatchObject({ status: 'skipped', skip_reason: 'not today' });
+    expect(tests.get(`${CASES}::test_expected_failure`)).toMatchObject({ status: 'skipped', skip_reason: 'expected_failure' });
+  });
+
+  it('gives messages from the real exception, and 1-based locations', () => {
+    expect(tests.get(`${CASES}::test_assertion`)?.message).toBe('assert 2.0 == 3');
+    expect(tests.get(`${CASES}::test_code_raises`)?.message).toBe('ZeroDivisionError: division by zero');
+    expect(tests.get(`${CASES}::test_fixture_fails`)?.message).toBe('failed on setup with "OSError: no fixtures directory"');
+    expect(tests.get('tests/test_missing_import.py')?.message).toMatch(/^ImportError: cannot import name 'multiply' from 'calc' \(calc\.py\)$/);
+    expect(tests.get('tests/test_syntax.py')?.message).toBe('SyntaxError: invalid syntax');
+    expect(tests.get(`${CASES}::test_passes`)?.location).toBe(`${CASES}:11`);
+  });
+
+  it("reconciles with pytest's own tallies, canaries left out", () => {
+    const counts = countTests(run.parsed.tests);
+    expect(counts).toEqual({ passed: 2, failed: 3, errored: 5, skipped: 2 });
+    expect(run.parsed.claimed?.passed).toBe(counts.passed);
+    expect((run.parsed.claimed?.failed ?? 0) + (run.parsed.claimed?.errored ?? 0)).toBe(counts.failed + counts.errored);
+    // pytest's own summary counts the must-fail canary and passing canary: one more each.
+    expect(run.output).toContain('6 failed, 3 passed, 1 skipped, 1 xfailed, 3 errors');
+  });
+
+  it('runs the canaries last, in the order canary.ts decides, and keeps them out of the tests', () => {
+    expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
+    const names = Object.values(canaryNames(run.canaryPlan));
+    expect(run.parsed.tests.filter((test) => names.some((name) => test.id.includes(name)))).toEqual([]);
+    const order = canaryRunOrder(run.canaryPlan).map((name) => run.files[PYTEST_RESULTS_FILE]?.indexOf(`name="${name}"`) ?? -1);
+    const lastCase = run.files[PYTEST_RESULTS_FILE]?.lastIndexOf('<testcase ') ?? -1;
+    expect(order[0]).toBeGreaterThan(0);
+    expect(order[1]).toBeGreaterThan(order[0] ?? Infinity);
+    expect(lastCase).toBeLessThan(order[1] ?? -1);
+  });
+});
+
+describeWithPytest('pytest adapter against a conftest.py that rewrites every outcome to passed', () => {
+  let copy: StagedCopy | undefined;
+  let run: AdapterRun;
+
+  beforeAll(async () => {
+    ({ copy, run } = await runSuite('pytest-sabotage'));
+  });
+  afterAll(async () => {
+    await removeCopy(copy);
+  });
+
+  it('is fooled on the tests, as pytest itself is, but the must-fail canary shows the lie', () => {
+    expect(run.exitCode).toBe(0);
+    expect(run.parsed.tests).toEqual([{ id: 'test_calc.py::test_add', status: 'passed', location: 'test_calc.py:4' }]);
+    expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'passed' });
+  });
+});
+
+describeWithPytest('pytest adapter on staged external tests', () => {
+  let copy: StagedCopy | undefined;
+  afterAll(async () => {
+    await removeCopy(copy);
+  });
+
+  it('runs only the given files and judges test-root frames as test code', async () => {
+    copy = await stageCopy(pytestAdapter, 'pytest-project');
+    const run = await runAdapter(pytestAdapter, copy, { files: [CASES], suite: false, testRoots: ['tests'] });
+    expect(run.parsed.problems).toEqual([]);
+    expect(run.parsed.tests.map((test) => test.id)).not.toContain('tests/test_syntax.py');
+    expect(run.parsed.tests.find((test) => test.id === `${CASES}::test_test_raises`)?.failure_kind).toBe('exception_in_test');
+    expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
+  });
+});
+
+describe('pytest adapter command and parse, without a run', () => {
+  const view = { workdir: '/w', resultsDir: '/r' };
+
+  it('builds python3 -m pytest with the canary plugin, JUnit XML and the files', () => {
+    const canary = freshCanary();
+    const command = pytestAdapter.command({ view, files: [CASES], suite: true, testRoots: [], canary });
+    expect(command.argv.slice(0, 4)).toEqual(['python3', '-B', '-m', 'pytest']);
+    expect(command.argv).toEqual(expect.arrayContaining(['-p', 'patchproof_canary', '--junitxml=/r/pytest.xml', 'junit_family=xunit1', '--rootdir=/w']));
+    expect(command.argv.slice(-2)).toEqual(['--', `/w/${CASES}`]);
+    expect(command.env.PYTHONPATH).toBe(`/w/${HARNESS_DIR}`);
+    const names = canaryNames(canary);
+    const order = canaryRunOrder(canary).map((name) => `${name}=${name === names.pass ? 'pass' : 'fail'}`);
+    expect(command.env.PATCHPROOF_CANARY_ORDER).toBe(order.join(','));
+  });
+
+  it('refuses no files, escaping paths and a bad nonce', () => {
+    const canary = freshCanary();
+    expect(() => pytestAdapter.command({ view, files: [], suite: true, testRoots: [], canary })).toThrow(ConfigurationError);
+    expect(() => pytestAdapter.command({ view, files: ['../x_test.py'], suite: true, testRoots: [], canary })).toThrow(ConfigurationError);
+    expect(() => pytestAdapter.command({ view, files: [CASES], suite: true, testRoots: [], canary: { nonce: 'abc' } })).toThrow(ConfigurationError);
+  });
+
+  it('fails closed on missing or malformed results', () => {
+    const canary = freshCanary();
+    const missing = pytestAdapter.parse({ files: {}, exitCode: 0, workdir: '/w', testRoots: [], canary });
+    expect(missing.problems).toEqual(['pytest.xml is missing: pytest wrote no JUnit XML']);
+    expect(missing.canary).toEqual({ pass: 'missing', fail: 'missing' });
+    const broken = pytestAdapter.parse({ files: { 'pytest.xml': '<testsuites><testsuite' }, exitCode: 1, workdir: '/w', testRoots: [], canary });
+    expect(broken.tests).toEqual([]);
+    expect(broken.problems).toHaveLength(1);
+  });
+
+  it('reports an exit code that contradicts the results', () => {
+    const canary = freshCanary();
+    const ids = pytestCanaryIds(canary);
+    const file = `${HARNESS_DIR}/patchproof_canary.py`;
+    const xml =
+      '<testsuites><testsuite tests="2" failures="1" errors="0" skipped="0">' +
+      `<testcase classname=".patchproof.harness.patchproof_canary" name="${ids.pass.split('::')[1] ?? ''}" file="${file}" line="1"/>` +
+      `<testcase classname=".patchproof.harness.patchproof_canary" name="${ids.fail.split('::')[1] ?? ''}" file="${file}" line="1"><failure message="AssertionError">x</failure></testcase>` +
+      '</testsuite></testsuites>';
+    const parsed = pytestAdapter.parse({ files: { 'pytest.xml': xml }, exitCode: 0, workdir: '/w', testRoots: [], canary });
+    expect(parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
+    expect(parsed.problems).toEqual(['pytest exited 0; its results imply exit code 1']);
+    expect(parsed.claimed).toEqual({ passed: 0, failed: 0, errored: 0, skipped: 0 });
+  });
+});
