@@ -9,6 +9,7 @@ import { ConfigurationError, VerificationError } from '../../src/errors.js';
 import { fail, passingRuns, receiptFrom, run } from '../helpers/evidence.js';
 import { startArtifactServer, type ArtifactServer } from '../support/artifact-server.js';
 import { startGitHubServer, type GitHubServer } from '../support/github-server.js';
+import { setEnv, quietly } from '../helpers/process-env.js';
 
 /**
  * The real DefaultArtifactClient against the loopback artifact service, with the loopback GitHub API
@@ -18,35 +19,7 @@ import { startGitHubServer, type GitHubServer } from '../support/github-server.j
 
 const TOKEN = 'ghs_test';
 
-/** Runs a toolkit call with its `::debug::`/info lines kept out of the test output (shown on failure). */
-async function quietly<T>(fn: () => Promise<T>): Promise<T> {
-  const write = process.stdout.write.bind(process.stdout);
-  const captured: string[] = [];
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    captured.push(String(chunk));
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    return await fn();
-  } catch (e) {
-    // Shown on stderr only when it was not one of PatchProof's own refusals.
-    if (!(e instanceof ConfigurationError || e instanceof VerificationError)) process.stderr.write(`--- toolkit output ---\n${captured.join('')}`);
-    throw e;
-  } finally {
-    process.stdout.write = write;
-  }
-}
 
-function setEnv(vars: Record<string, string>): () => void {
-  const previous = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, vars);
-  return () => {
-    for (const [k, v] of Object.entries(previous)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  };
-}
 
 describe('receipt artifacts through the real @actions/artifact client', () => {
   let artifacts: ArtifactServer;

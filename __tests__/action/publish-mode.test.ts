@@ -10,6 +10,7 @@ import { receiptDigest, serializeReceipt } from '../../src/core/receipt.js';
 import { receiptSchema, type Receipt } from '../../src/core/receipt-schema.js';
 import { startArtifactServer, type ArtifactServer } from '../support/artifact-server.js';
 import { startGitHubServer, type GitHubServer } from '../support/github-server.js';
+import { setEnv, quietly } from '../helpers/process-env.js';
 
 /**
  * publishMode in process, as the workflow_run workflow of the fork pattern runs it: the real
@@ -48,33 +49,7 @@ function receiptFor(candidate: string, work: string): { receiptPath: string; rep
   return { receiptPath, reportPath: join(out, 'report.md'), receipt: receiptSchema.parse(JSON.parse(readFileSync(receiptPath, 'utf8'))) };
 }
 
-function setEnv(vars: Record<string, string>): () => void {
-  const previous = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, vars);
-  return () => {
-    for (const [k, v] of Object.entries(previous)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  };
-}
 
-/** Runs `fn` with the toolkit's stdout lines kept out of the test output, shown on failure. */
-async function quietly<T>(fn: () => Promise<T>): Promise<T> {
-  const write = process.stdout.write.bind(process.stdout);
-  const captured: string[] = [];
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    captured.push(String(chunk));
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    return await fn();
-  } catch (e) {
-    throw new Error(`${e instanceof Error ? e.message : String(e)}\n--- toolkit output ---\n${captured.join('')}`);
-  } finally {
-    process.stdout.write = write;
-  }
-}
 
 function outcome(): StepOutcome {
   return {

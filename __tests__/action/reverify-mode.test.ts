@@ -11,6 +11,7 @@ import { receiptSchema, type Receipt } from '../../src/core/receipt-schema.js';
 import { startArtifactServer, type ArtifactServer } from '../support/artifact-server.js';
 import { startGitHubServer, type GitHubServer } from '../support/github-server.js';
 import { JS_DURATION, JS_PACK, PACK_PATH, ROOT, git, makePullRequest, removePullRequest, type PullRequestRepos } from './data/validate-repos.js';
+import { setEnv, quietly } from '../helpers/process-env.js';
 
 /**
  * reverifyMode in process with the real artifact and Checks clients against the loopback services,
@@ -49,34 +50,7 @@ async function receiptFor(repos: PullRequestRepos, work: string): Promise<{ rece
   return { receiptPath, reportPath: join(out, 'report.md'), receipt: receiptSchema.parse(JSON.parse(readFileSync(receiptPath, 'utf8'))), diff };
 }
 
-/** Sets variables in process.env and returns a function that puts the previous values back. */
-function setEnv(vars: Record<string, string>): () => void {
-  const previous = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, vars);
-  return () => {
-    for (const [k, v] of Object.entries(previous)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  };
-}
 
-/** Runs `fn` with the toolkit's stdout lines (::debug:: and the like) kept out of the test output, shown on failure. */
-async function quietly<T>(fn: () => Promise<T>): Promise<T> {
-  const write = process.stdout.write.bind(process.stdout);
-  const captured: string[] = [];
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    captured.push(String(chunk));
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    return await fn();
-  } catch (e) {
-    throw new Error(`${e instanceof Error ? e.message : String(e)}\n--- toolkit output ---\n${captured.join('')}`);
-  } finally {
-    process.stdout.write = write;
-  }
-}
 
 function recordingOutcome(): { outcome: StepOutcome; infos: string[]; warnings: string[]; summaries: string[] } {
   const infos: string[] = [];

@@ -3,35 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startArtifactServer, type ArtifactServer } from './artifact-server.js';
 import { startGitHubServer, type GitHubServer } from './github-server.js';
+import { setEnv, quietly } from '../helpers/process-env.js';
 
-/** Runs a toolkit call with its `::debug::`/info lines kept out of the test output (shown on failure). */
-async function quietly<T>(fn: () => Promise<T>): Promise<T> {
-  const write = process.stdout.write.bind(process.stdout);
-  const captured: string[] = [];
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    captured.push(String(chunk));
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    return await fn();
-  } catch (e) {
-    throw new Error(`${e instanceof Error ? e.message : String(e)}\n--- toolkit output ---\n${captured.join('')}`);
-  } finally {
-    process.stdout.write = write;
-  }
-}
 
-/** Sets variables in process.env and returns a function that puts the previous values back. */
-function setEnv(vars: Record<string, string>): () => void {
-  const previous = Object.fromEntries(Object.keys(vars).map(k => [k, process.env[k]]));
-  Object.assign(process.env, vars);
-  return () => {
-    for (const [k, v] of Object.entries(previous)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  };
-}
 
 describe('loopback artifact service with the real @actions/artifact client', () => {
   let artifacts: ArtifactServer;

@@ -1,0 +1,30 @@
+/** Helpers for tests that run toolkit code in process: environment variables and its stdout. */
+
+/** Sets variables in process.env and returns a function that puts the previous values back. */
+export function setEnv(vars: Record<string, string>): () => void {
+  const previous = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, vars);
+  return () => {
+    for (const [k, v] of Object.entries(previous)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  };
+}
+
+/** Runs `fn` with the toolkit's stdout lines (::debug:: and the like) kept out of the test output, shown on failure. */
+export async function quietly<T>(fn: () => Promise<T>): Promise<T> {
+  const write = process.stdout.write.bind(process.stdout);
+  const captured: string[] = [];
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    captured.push(String(chunk));
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    return await fn();
+  } catch (e) {
+    throw new Error(`${e instanceof Error ? e.message : String(e)}\n--- toolkit output ---\n${captured.join('')}`);
+  } finally {
+    process.stdout.write = write;
+  }
+}
