@@ -12,7 +12,10 @@ export function setEnv(vars: Record<string, string>): () => void {
   };
 }
 
-/** Runs `fn` with the toolkit's stdout lines (::debug:: and the like) kept out of the test output, shown on failure. */
+/**
+ * Runs `fn` with the toolkit's stdout lines (::debug:: and the like) kept out of the test output.
+ * On failure they go to stderr and the error is rethrown unchanged, so tests can match its class.
+ */
 export async function quietly<T>(fn: () => Promise<T>): Promise<T> {
   const write = process.stdout.write.bind(process.stdout);
   const captured: string[] = [];
@@ -23,7 +26,8 @@ export async function quietly<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
-    throw new Error(`${e instanceof Error ? e.message : String(e)}\n--- toolkit output ---\n${captured.join('')}`);
+    process.stderr.write(`--- toolkit output ---\n${captured.join('')}`);
+    throw e;
   } finally {
     process.stdout.write = write;
   }
