@@ -13,7 +13,7 @@ set -euo pipefail
 TAG="patchproof-test:local"
 SUITE="trixie"            # node 20 and python 3.13; bookworm's node 18 lacks what adapters use
 VARIANT="minbase"
-PACKAGES="python3,nodejs"
+PACKAGES="python3,python3-pytest,nodejs"
 IMAGE_PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 KEYRING="/usr/share/keyrings/debian-archive-keyring.gpg"
 # Bump when the cleanup or image config below changes in a way that changes the image.
