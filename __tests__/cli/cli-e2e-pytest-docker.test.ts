@@ -5,12 +5,14 @@ import { dockerGate } from '../hostile/hostile-support.js';
 
 /**
  * The pytest adapter end to end in the hardened Docker runner: the py-calculator fixture graded by
- * a pytest witness pack (pytest runs the pack's unittest-style tests too), through the bundled CLI.
+ * a pytest witness pack (pytest runs unittest-style tests too), through the bundled CLI. The pack is
+ * made with `witness init --adapter pytest` from the unittest pack's folders, so the grader's tests
+ * exist once in the repository.
  */
 
 const gate = await dockerGate('pytest Docker end-to-end tests');
 const py = fixture('py-calculator');
-const PACK = join(ROOT, 'witness-packs', 'py-calculator-pytest');
+const SOURCE_PACK = join(ROOT, 'witness-packs', 'py-calculator');
 
 interface ReceiptView {
   verdict: string;
@@ -23,13 +25,20 @@ interface ReceiptView {
 
 gate.describeDocker('pytest witness pack in the Docker runner', () => {
   let tmp: string;
+  let pack: string;
   let digest: string;
 
   beforeAll(async () => {
     gate.requireDocker();
     await ensureCli();
     tmp = await tempDir('pytest-docker');
-    const printed = await runCli(['witness', 'digest', PACK], { tmp });
+    pack = join(tmp, 'pytest-pack');
+    const init = await runCli(
+      ['witness', 'init', pack, '--adapter', 'pytest', '--reproduction', join(SOURCE_PACK, 'reproduction'), '--hidden', join(SOURCE_PACK, 'hidden')],
+      { tmp }
+    );
+    expect(init.status).toBe(0);
+    const printed = await runCli(['witness', 'digest', pack], { tmp });
     expect(printed.status).toBe(0);
     digest = printed.stdout.trim();
   }, 180_000);
@@ -43,7 +52,7 @@ gate.describeDocker('pytest witness pack in the Docker runner', () => {
     const approved = await proposeAndApprove(py.repo, py.candidate(candidate), work, tmp, `pytest-${candidate}`);
     const out = join(work, 'out');
     const result = await runCli(
-      ['validate', '--repo', py.repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', PACK, '--witness-digest', digest,
+      ['validate', '--repo', py.repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', pack, '--witness-digest', digest,
         '--runner', 'docker', '--image', gate.imageId, '--out', out, '--timeout', '60'],
       { tmp, timeoutMs: 120_000 }
     );
