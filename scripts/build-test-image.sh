@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Build the local PatchProof test image (Debian trixie minbase + python3 + nodejs) without pulling
+# Build the local PatchProof test image (Debian trixie minbase with the toolchains the adapters
+# drive: python3 + pytest, nodejs + npm, golang-go, cargo) without pulling
 # from any image registry: debootstrap from this machine's own Debian mirror, then `docker import`.
 #
 # Prints the image ID (sha256:...) as the last line of stdout; everything else goes to stderr.
@@ -13,7 +14,7 @@ set -euo pipefail
 TAG="patchproof-test:local"
 SUITE="trixie"            # node 20 and python 3.13; bookworm's node 18 lacks what adapters use
 VARIANT="minbase"
-PACKAGES="python3,python3-pytest,nodejs"
+PACKAGES="python3,python3-pytest,nodejs,npm,ca-certificates,golang-go,cargo"
 IMAGE_PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 KEYRING="/usr/share/keyrings/debian-archive-keyring.gpg"
 # Bump when the cleanup or image config below changes in a way that changes the image.
@@ -112,7 +113,9 @@ log "debootstrap done in $((SECONDS - start)) s"
 rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/cache/apt/*.bin "$rootfs"/var/lib/apt/lists/* \
   "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/* "$rootfs"/usr/share/locale/* \
   "$rootfs"/var/log/* "$rootfs"/debootstrap
-[[ -x "$rootfs/usr/bin/python3" && -x "$rootfs/usr/bin/node" ]] || die "python3 or node missing from the tree"
+for tool in python3 node npm go cargo; do
+  [[ -x "$rootfs/usr/bin/$tool" ]] || die "$tool missing from the tree"
+done
 
 log "importing into docker as $TAG"
 image_id="$(
@@ -134,6 +137,6 @@ if [[ -n "$old_id" && "$old_id" != "$image_id" ]]; then
 fi
 
 log "built $TAG in $((SECONDS - start)) s"
-docker run --rm --pull=never --network=none --read-only --user=65534:65534 "$image_id" \
-  sh -c 'python3 --version && node --version' >&2
+docker run --rm --pull=never --network=none --read-only --log-driver=none --tmpfs /tmp -e HOME=/tmp --user=65534:65534 "$image_id" \
+  sh -c 'python3 --version && node --version && npm --version && go version && cargo --version' >&2
 echo "$image_id"

@@ -171,7 +171,14 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
     await chmod(results, 0o777);
     const view = runner.view(copy, results);
     const canary = { nonce };
-    const command = adapter.command({ view, files, suite: plan.tests === 'suite', testRoots, canary });
+    const readFile = (path: string): string | undefined => {
+      try {
+        return readFileSync(join(copy, ...path.split('/')), 'utf8');
+      } catch {
+        return undefined;
+      }
+    };
+    const command = adapter.command({ view, files, suite: plan.tests === 'suite', testRoots, canary, readFile });
     argv = command.argv;
     await stageFiles(copy, command.stage);
     const outcome = await runner.run({

@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
  */
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const CLI = join(ROOT, 'dist', 'cli', 'index.js');
+/** The bundle under test; PATCHPROOF_TEST_CLI points at another build (e.g. one made with `ncc build -o`). */
+export const CLI = process.env.PATCHPROOF_TEST_CLI ?? join(ROOT, 'dist', 'cli', 'index.js');
 export const FIXTURES = join(ROOT, 'fixtures');
 
 /** What one CLI invocation did. */

@@ -57333,6 +57333,7 @@ const caseSchema = union([
 const suiteSchema = lazy(() => union([
     literal(''),
     object({
+        '@_name': junit_xml_text.optional(),
         '@_tests': junit_xml_text.optional(),
         '@_failures': junit_xml_text.optional(),
         '@_errors': junit_xml_text.optional(),
@@ -57342,11 +57343,13 @@ const suiteSchema = lazy(() => union([
     })
 ]));
 const documentSchema = union([
-    object({ testsuites: union([literal(''), object({ testsuite: array(suiteSchema).optional() })]) }),
+    // node's junit reporter writes top-level tests straight under <testsuites>.
+    object({ testsuites: union([literal(''), object({ testsuite: array(suiteSchema).optional(), testcase: array(caseSchema).optional() })]) }),
     object({ testsuite: array(suiteSchema) })
 ]);
 const COUNT = /^\d+$/;
-function caseId(name, classname, file) {
+/** The default id (see JunitCase.id). */
+function pytestStyleCaseId({ name, classname, file }) {
     if (file !== undefined && file !== '') {
         const module = file.replace(/\.py$/, '').split('/').join('.');
         const inner = classname.startsWith(`${module}.`) ? classname.slice(module.length + 1) : '';
@@ -57354,7 +57357,7 @@ function caseId(name, classname, file) {
     }
     return classname === '' ? name : `${classname}::${name}`;
 }
-function toCase(element) {
+function toCase(element, suites, idOf) {
     const attributes = element === '' ? {} : element;
     const name = attributes['@_name'] ?? '';
     const classname = attributes['@_classname'] ?? '';
@@ -57364,14 +57367,15 @@ function toCase(element) {
         const first = attributes[tag]?.[0];
         return first === undefined ? [] : [{ tag, element: first === '' ? {} : first }];
     })[0];
-    const base = {
-        id: caseId(name, classname, file),
+    const fields = {
         name,
         classname,
+        suites,
         ...(file === undefined ? {} : { file }),
         ...(line !== undefined && COUNT.test(line) ? { line: Number(line) } : {}),
         outcome: found === undefined ? 'passed' : found.tag
     };
+    const base = { id: idOf(fields), ...fields };
     if (found === undefined) {
         return base;
     }
@@ -57407,8 +57411,11 @@ function junit_xml_claimedCounts(suites, problems) {
 function unreadable(problem) {
     return { cases: [], problems: [problem] };
 }
-/** Parses a JUnit XML document (pure). `source` names the file in problems. */
-function parseJunitXml(xml, source = 'JUnit XML') {
+/**
+ * Parses a JUnit XML document (pure). `source` names the file in problems; `idOf` makes each case's
+ * id (pytest's node-id form by default), and two cases with one id are a problem.
+ */
+function parseJunitXml(xml, source = 'JUnit XML', idOf = pytestStyleCaseId) {
     if (/<!DOCTYPE/i.test(xml)) {
         return unreadable(`${source} declares a DOCTYPE, which JUnit XML never needs`);
     }
@@ -57427,19 +57434,15 @@ function parseJunitXml(xml, source = 'JUnit XML') {
     if (!parsed.success) {
         return unreadable(`${source} has no <testsuites> or <testsuite> root of the expected shape: ${prettifyError(parsed.error).replace(/\s+/g, ' ')}`);
     }
-    const roots = 'testsuites' in parsed.data ? (parsed.data.testsuites === '' ? [] : (parsed.data.testsuites.testsuite ?? [])) : parsed.data.testsuite;
+    const top = 'testsuites' in parsed.data ? (parsed.data.testsuites === '' ? {} : parsed.data.testsuites) : { testsuite: parsed.data.testsuite };
+    const roots = top.testsuite ?? [];
     const problems = [];
     const innermost = [];
     const cases = [];
     const seen = new Set();
-    const visit = (suite) => {
-        const element = suite === '' ? {} : suite;
-        const children = element.testsuite ?? [];
-        if (children.length === 0) {
-            innermost.push(element);
-        }
-        for (const testcase of element.testcase ?? []) {
-            const result = toCase(testcase);
+    const take = (testcases, suites) => {
+        for (const testcase of testcases) {
+            const result = toCase(testcase, suites, idOf);
             if (result.name === '') {
                 problems.push(`${source} has a <testcase> without a name`);
             }
@@ -57451,9 +57454,20 @@ function parseJunitXml(xml, source = 'JUnit XML') {
                 cases.push(result);
             }
         }
-        children.forEach(visit);
     };
-    roots.forEach(visit);
+    const visit = (suite, outer) => {
+        const element = suite === '' ? {} : suite;
+        const children = element.testsuite ?? [];
+        if (children.length === 0) {
+            innermost.push(element);
+        }
+        const name = element['@_name'] ?? '';
+        const suites = name === '' ? outer : [...outer, name];
+        take(element.testcase ?? [], suites);
+        children.forEach((child) => visit(child, suites));
+    };
+    take('testcase' in top ? (top.testcase ?? []) : [], []);
+    roots.forEach((suite) => visit(suite, []));
     const claimed = junit_xml_claimedCounts(innermost, problems);
     return { cases, ...(claimed === undefined ? {} : { claimed }), problems };
 }
@@ -60939,7 +60953,15 @@ async function executeRun(plan, request, deps, scratch, trees) {
         await (0,promises_namespaceObject.chmod)(results, 0o777);
         const view = runner.view(copy, results);
         const canary = { nonce };
-        const command = adapter.command({ view, files, suite: plan.tests === 'suite', testRoots, canary });
+        const readFile = (path) => {
+            try {
+                return (0,external_node_fs_namespaceObject.readFileSync)((0,external_node_path_namespaceObject.join)(copy, ...path.split('/')), 'utf8');
+            }
+            catch {
+                return undefined;
+            }
+        };
+        const command = adapter.command({ view, files, suite: plan.tests === 'suite', testRoots, canary, readFile });
         argv = command.argv;
         await stageFiles(copy, command.stage);
         const outcome = await runner.run({

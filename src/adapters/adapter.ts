@@ -41,6 +41,11 @@ export interface CommandRequest {
   /** Repository-relative folders holding the external tests of this run; empty for the suite. */
   testRoots: string[];
   canary: CanaryPlan;
+  /**
+   * Reads a repository-relative file of the copy as UTF-8 (undefined when absent), for adapters
+   * whose generated files depend on the sources (e.g. a Go package clause). Never for tests' results.
+   */
+  readFile?(path: string): string | undefined;
 }
 
 export interface TestCommand {

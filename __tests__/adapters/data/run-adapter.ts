@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -83,7 +84,14 @@ export interface RunTests {
  * PATH/HOME/TMPDIR, as the runner gives) and parses the results.
  */
 export async function runAdapter(adapter: TestAdapter, copy: StagedCopy, tests: RunTests, canaryPlan = freshCanary()): Promise<AdapterRun> {
-  const command = adapter.command({ view: { workdir: copy.workdir, resultsDir: copy.resultsDir }, ...tests, canary: canaryPlan });
+  const readFile = (file: string): string | undefined => {
+    try {
+      return readFileSync(path.join(copy.workdir, file), 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+  const command = adapter.command({ view: { workdir: copy.workdir, resultsDir: copy.resultsDir }, ...tests, canary: canaryPlan, readFile });
   for (const [file, text] of Object.entries(command.stage)) {
     await mkdir(path.dirname(path.join(copy.workdir, file)), { recursive: true });
     await writeFile(path.join(copy.workdir, file), text);
