@@ -14,12 +14,26 @@ set -euo pipefail
 TAG="patchproof-test:local"
 SUITE="trixie"            # node 20 and python 3.13; bookworm's node 18 lacks what adapters use
 VARIANT="minbase"
-PACKAGES="python3,python3-pytest,nodejs,npm,ca-certificates,golang-go,cargo"
+PACKAGES="python3,python3-pytest,nodejs,ca-certificates"
+# Installed afterwards with apt inside the tree (apt resolves and configures them faster and more
+# reliably than debootstrap's own resolver).
+APT_PACKAGES="golang-go cargo"
+# npm from its own published package (self-contained: it bundles its dependencies), pinned by
+# SHA-256: Debian's npm package pulls in ~400 node-* packages and took minutes to configure.
+NPM_VERSION="10.9.2"
+NPM_SHA256="5cd1e5ab971ea6333f910bc2d50700167c5ef4e66da279b2a3efc874c6b116e4"
 IMAGE_PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 KEYRING="/usr/share/keyrings/debian-archive-keyring.gpg"
 # Bump when the cleanup or image config below changes in a way that changes the image.
-RECIPE_VERSION="1"
-RECIPE="version=${RECIPE_VERSION} suite=${SUITE} variant=${VARIANT} packages=${PACKAGES} path=${IMAGE_PATH} user=65534:65534 lang=C.UTF-8"
+RECIPE_VERSION="2"
+# Certificate authorities this machine trusts beyond Debian's (e.g. an egress proxy that inspects
+# TLS): the dependency stage's downloads go through the same network, so the image trusts them too.
+LOCAL_CA_DIR="/usr/local/share/ca-certificates"
+shopt -s nullglob
+local_cas=("$LOCAL_CA_DIR"/*.crt)
+shopt -u nullglob
+LOCAL_CA_HASH="$(if ((${#local_cas[@]})); then cat "${local_cas[@]}" | sha256sum | cut -d' ' -f1; else echo none; fi)"
+RECIPE="version=${RECIPE_VERSION} suite=${SUITE} variant=${VARIANT} packages=${PACKAGES} apt=${APT_PACKAGES} npm=${NPM_VERSION}:${NPM_SHA256} local-cas=${LOCAL_CA_HASH} path=${IMAGE_PATH} user=65534:65534 lang=C.UTF-8"
 RECIPE_HASH="$(printf '%s' "$RECIPE" | sha256sum | cut -d' ' -f1)"
 
 log() { printf 'build-test-image: %s\n' "$*" >&2; }
@@ -109,12 +123,40 @@ log "debootstrap --variant=$VARIANT --include=$PACKAGES $SUITE (this takes a min
 debootstrap --variant="$VARIANT" --include="$PACKAGES" --keyring="$KEYRING" "$SUITE" "$rootfs" "$mirror" >&2
 log "debootstrap done in $((SECONDS - start)) s"
 
+log "apt-get install $APT_PACKAGES inside the tree"
+cp /etc/resolv.conf "$rootfs/etc/resolv.conf"
+mount -t proc proc "$rootfs/proc"
+# The tree is thrown away if the build fails: dpkg need not fsync every file.
+echo force-unsafe-io > "$rootfs/etc/dpkg/dpkg.cfg.d/patchproof-unsafe-io"
+chroot "$rootfs" env DEBIAN_FRONTEND=noninteractive apt-get update >&2
+chroot "$rootfs" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $APT_PACKAGES >&2
+if ((${#local_cas[@]})); then
+  log "adding ${#local_cas[@]} local certificate authorities from $LOCAL_CA_DIR"
+  mkdir -p "$rootfs$LOCAL_CA_DIR"
+  cp "${local_cas[@]}" "$rootfs$LOCAL_CA_DIR/"
+  chroot "$rootfs" update-ca-certificates >&2
+fi
+umount "$rootfs/proc"
+: > "$rootfs/etc/resolv.conf"
+rm -f "$rootfs/etc/dpkg/dpkg.cfg.d/patchproof-unsafe-io"
+log "apt-get done in $((SECONDS - start)) s"
+
+log "npm $NPM_VERSION from its published package"
+npm_dir="$workdir/npm"
+mkdir -p "$npm_dir"
+(cd "$npm_dir" && npm pack --silent "npm@$NPM_VERSION" >/dev/null)
+echo "$NPM_SHA256  $npm_dir/npm-$NPM_VERSION.tgz" | sha256sum -c --quiet - || die "npm-$NPM_VERSION.tgz does not match its pinned SHA-256"
+mkdir -p "$rootfs/usr/local/lib/node_modules/npm"
+tar -xzf "$npm_dir/npm-$NPM_VERSION.tgz" -C "$rootfs/usr/local/lib/node_modules/npm" --strip-components=1 --no-same-owner
+printf '#!/bin/sh\nexec node /usr/local/lib/node_modules/npm/bin/npm-cli.js "$@"\n' > "$rootfs/usr/local/bin/npm"
+chmod 755 "$rootfs/usr/local/bin/npm"
+
 # Shrink: package caches, lists, docs, locales and logs are not needed to run tests.
 rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/cache/apt/*.bin "$rootfs"/var/lib/apt/lists/* \
   "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/* "$rootfs"/usr/share/locale/* \
   "$rootfs"/var/log/* "$rootfs"/debootstrap
-for tool in python3 node npm go cargo; do
-  [[ -x "$rootfs/usr/bin/$tool" ]] || die "$tool missing from the tree"
+for tool in usr/bin/python3 usr/bin/node usr/local/bin/npm usr/bin/go usr/bin/cargo; do
+  [[ -x "$rootfs/$tool" ]] || die "/$tool missing from the tree"
 done
 
 log "importing into docker as $TAG"

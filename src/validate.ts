@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { chmod } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { HARNESS_DIR, RESERVED_DIR, type CanaryOutcome, type TestAdapter } from './adapters/adapter.js';
@@ -8,7 +8,8 @@ import { checkDiff, type DiffLimits } from './core/diff-policy.js';
 import { applyFileChanges, checkTargets } from './core/patch-apply.js';
 import type { Approval, Proposal } from './core/proposal.js';
 import { sealReceipt } from './core/receipt.js';
-import type { Receipt, RunRecord } from './core/receipt-schema.js';
+import { setupReasons } from './core/receipt.js';
+import type { Receipt, RunRecord, SetupRecord } from './core/receipt-schema.js';
 import { diffSnapshots, snapshotDigest, type Snapshot, type SnapshotEntry } from './core/snapshot-record.js';
 import { analyseSurface, resetPlan, surfaceReasons } from './core/surface.js';
 import type { ParsedResults } from './core/test-results.js';
@@ -16,7 +17,8 @@ import { judge, RUN_LABELS, type RunEvidence, type RunLabel, type RunsByLabel } 
 import type { Digest } from './core/hashing.js';
 import { ConfigurationError, InfrastructureError, VerificationError } from './errors.js';
 import { cloneTree, createScratch, listFiles, readResults, stageExternalTests, stageFiles, stageTree, writeChanges, type Scratch } from './io/workspace.js';
-import type { Runner } from './runners/runner.js';
+import type { RunMount, Runner } from './runners/runner.js';
+import { runSetupStage, type SetupStageResult } from './setup-stage.js';
 import type { WitnessManifest } from './witness/manifest.js';
 import { TOOL_VERSION } from './version.js';
 
@@ -53,6 +55,8 @@ export interface ValidationRequest {
   limits: ValidationLimits;
   /** How many runs go at once (the base and patched copies are independent). */
   concurrency: number;
+  /** Where the dependency stage keeps its outputs between validations; absent: this validation only. */
+  setupCacheDir?: string;
 }
 
 /** The side effects validate() needs, so tests can hand in their own. */
@@ -81,6 +85,10 @@ interface RunPlan {
 interface Trees {
   dirs: Record<Tree, string>;
   suite: Record<Tree, string[]>;
+  /** The dependency stage's outputs each tree's runs see, read-only. */
+  mounts: Record<Tree, RunMount[]>;
+  /** The pack's setup environment, given to every test run under the adapter's own. */
+  env: Record<string, string>;
 }
 
 interface RunOutput {
@@ -181,14 +189,19 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
     const command = adapter.command({ view, files, suite: plan.tests === 'suite', testRoots, canary, readFile });
     argv = command.argv;
     await stageFiles(copy, command.stage);
+    const mounts = trees.mounts[plan.tree];
+    // Mount points for the dependency outputs: a container cannot create them in its read-only copy.
+    for (const mount of mounts) await mkdir(join(copy, ...mount.path.split('/')), { recursive: true });
     const outcome = await runner.run({
       hostWorkdir: copy,
       hostResultsDir: results,
       argv: command.argv,
-      env: command.env,
+      env: { ...trees.env, ...command.env },
       timeoutMs: limits.timeoutMs,
       outputLimitBytes: limits.outputLimitBytes,
-      label: `${plan.label}-${plan.attempt}`
+      label: `${plan.label}-${plan.attempt}`,
+      mounts,
+      ...(adapter.execTmp === true ? { execTmp: true } : {})
     });
     const read = await readResults(results, MAX_RESULT_BYTES);
     const parsed: ParsedResults & { canary: CanaryOutcome } = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary });
@@ -253,6 +266,53 @@ async function requireTests(dir: string, adapter: TestAdapter, what: string): Pr
 }
 
 /**
+ * The dependency stage, when the pack has one: once for the base tree (its failure makes the
+ * validation inconclusive), and once more for the candidate's tree when the candidate changed
+ * dependency manifests and the pack allows it (install scripts off; its failure fails the candidate).
+ */
+async function dependencyStage(
+  request: ValidationRequest,
+  deps: ValidationDeps,
+  scratch: Scratch,
+  trees: { base: string; patched: string; baseSnapshot: Digest; candidateChangedDependencies: boolean }
+): Promise<{ record?: SetupRecord; mounts: Record<Tree, RunMount[]> }> {
+  const { manifest } = request.witness;
+  const setup = manifest.setup;
+  if (setup === undefined) return { mounts: { base: [], patched: [] } };
+  const cacheDir = request.setupCacheDir ?? (await scratch.folder('setup-cache'));
+  const stage = async (tree: Tree, treeDir: string, snapshot: Digest): Promise<SetupStageResult> =>
+    runSetupStage({
+      tree,
+      treeDir,
+      snapshot,
+      witnessDigest: request.witness.digest,
+      setup,
+      runner: request.runner,
+      execTmp: request.adapter.execTmp === true,
+      outputLimitBytes: request.limits.outputLimitBytes,
+      cacheDir,
+      scratch,
+      digestTree: async (dir) => (await deps.snapshot(dir)).digest,
+      log: deps.log
+    });
+  const base = await stage('base', trees.base, trees.baseSnapshot);
+  if (base.record.status !== 'ok') {
+    throw new InfrastructureError(
+      `the witness pack's dependency stage failed on the base tree (exit ${String(base.record.exit_code)}${base.record.timed_out ? ', timed out' : ''}); check setup.argv${manifest.setup?.network ? ' and that the registry is reachable' : ' (network is off unless setup.network is true)'}`
+    );
+  }
+  const record: SetupRecord = { network: setup.network, outputs: [...setup.outputs], env: { ...setup.env }, base: base.record };
+  if (!(trees.candidateChangedDependencies && manifest.allow.dependency_changes)) {
+    return { record, mounts: { base: base.mounts, patched: base.mounts } };
+  }
+  // The key must name the tree that is graded: the candidate's files after the surface reset.
+  const candidate = await stage('patched', trees.patched, (await deps.snapshot(trees.patched)).digest);
+  record.candidate = candidate.record;
+  // A failed candidate stage fails the candidate; its tests still run, on the base's outputs.
+  return { record, mounts: { base: base.mounts, patched: candidate.record.status === 'ok' ? candidate.mounts : base.mounts } };
+}
+
+/**
  * Validate an approved proposal. Refusals (bad binding, policy, a diff that does not apply, a pack
  * without tests) throw before any test runs; everything after that ends in a sealed receipt.
  */
@@ -289,7 +349,8 @@ export async function validate(request: ValidationRequest, deps: ValidationDeps)
     // Reset, don't only detect: the suite that judges the candidate is the base's.
     const findings = analyseSurface(changes, {
       ...adapter.surface,
-      protected: manifest.protected,
+      // The dependency outputs are the grader's too: a candidate's files there would be hidden by them.
+      protected: [...manifest.protected, ...(manifest.setup?.outputs ?? []).flatMap((output) => [output, `${output}/**`])],
       placements: [manifest.reproduction.placement, manifest.hidden.placement],
       skipMarkers: adapter.skipMarkers
     });
@@ -301,9 +362,12 @@ export async function validate(request: ValidationRequest, deps: ValidationDeps)
     await cloneTree(base, patched);
     await writeChanges(patched, graded, new Map(before.entries.map((e) => [e.path, e.mode])));
 
+    const setup = await dependencyStage(request, deps, scratch, { base, patched, baseSnapshot: before.digest, candidateChangedDependencies: findings.some((f) => f.categories.includes('dependency')) });
     const trees: Trees = {
       dirs: { base, patched },
-      suite: { base: await suiteFilesOf(base, adapter, manifest), patched: await suiteFilesOf(patched, adapter, manifest) }
+      suite: { base: await suiteFilesOf(base, adapter, manifest), patched: await suiteFilesOf(patched, adapter, manifest) },
+      mounts: setup.mounts,
+      env: { ...(manifest.setup?.env ?? {}) }
     };
     if (trees.suite.base.length === 0) {
       throw new ConfigurationError(`the repository has no test files the ${adapter.name} adapter runs as its suite; add tests or set regression.include in the witness pack`);
@@ -327,7 +391,7 @@ export async function validate(request: ValidationRequest, deps: ValidationDeps)
     const delta = diffSnapshots(before, after);
     const judgement = judge(evidence, unchanged, {
       ...(manifest.reproduction.expected_failing ? { expectedFailing: manifest.reproduction.expected_failing } : {}),
-      surfaceReasons: surface.reasons
+      surfaceReasons: [...surface.reasons, ...setupReasons(setup.record)]
     });
     const recordsOf = (...labels: RunLabel[]): RunRecord[] => labels.flatMap((label) => byLabel[label].map((o) => o.record));
     const runsOf: Record<string, RunRecord[]> = {
@@ -386,6 +450,7 @@ export async function validate(request: ValidationRequest, deps: ValidationDeps)
       },
       runner: { ...runner, settings: [...runner.settings] },
       adapter: adapter.name,
+      ...(setup.record !== undefined ? { setup: setup.record } : {}),
       limits: {
         timeout_ms: request.limits.timeoutMs,
         output_limit_bytes: request.limits.outputLimitBytes,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { fail, pass, passingRuns, receiptFrom, run } from '../helpers/evidence.js';
+import { fail, pass, passingRuns, receiptFrom, run, setupRun } from '../helpers/evidence.js';
 import { sealReceipt, serializeReceipt, verifyReceiptText } from '../../src/core/receipt.js';
-import type { Receipt } from '../../src/core/receipt-schema.js';
+import type { Receipt, SetupRecord } from '../../src/core/receipt-schema.js';
 
 const reseal = (receipt: Receipt, edit: (body: Omit<Receipt, 'receipt_digest'>) => void): string => {
   const { receipt_digest: _drop, ...body } = structuredClone(receipt);
@@ -160,3 +160,44 @@ describe('verify-receipt, witness and surface rules', () => {
 function good(): Receipt {
   return receiptFrom(passingRuns());
 }
+
+describe('verifyReceiptText: the dependency stage', () => {
+  const setupOf = (candidate?: 'ok' | 'failed'): SetupRecord => ({
+    network: true,
+    outputs: ['node_modules'],
+    env: {},
+    base: setupRun('base'),
+    ...(candidate !== undefined ? { candidate: setupRun('patched', candidate) } : {})
+  });
+
+  it('accepts a receipt whose base and candidate stages were ok', () => {
+    const receipt = receiptFrom(passingRuns(), { setup: setupOf('ok') });
+    expect(receipt.verdict).toBe('passed');
+    expect(verifyReceiptText(serializeReceipt(receipt))).toMatchObject({ integrity_valid: true, errors: [] });
+  });
+
+  it('fails the candidate whose own dependency stage failed, and verifies that', () => {
+    const receipt = receiptFrom(passingRuns(), { setup: setupOf('failed') });
+    expect(receipt).toMatchObject({ verdict: 'failed', reasons: ['dependency_setup_failed'], proof_grade: false });
+    expect(verifyReceiptText(serializeReceipt(receipt)).integrity_valid).toBe(true);
+  });
+
+  it('catches a resealed receipt that hides the failed candidate stage behind a pass', () => {
+    const honest = receiptFrom(passingRuns(), { setup: setupOf('failed') });
+    const { receipt_digest: _digest, ...body } = honest;
+    const forged = serializeReceipt(sealReceipt({ ...body, verdict: 'passed', reasons: [], proof_grade: true }));
+    expect(verifyReceiptText(forged).errors.join(' ')).toMatch(/verdict passed does not follow/);
+  });
+
+  it('catches a stage status that does not follow from its exit code', () => {
+    const lying = { ...setupOf('ok'), candidate: { ...setupRun('patched', 'ok'), exit_code: 1 } };
+    const receipt = receiptFrom(passingRuns(), { setup: lying });
+    expect(verifyReceiptText(serializeReceipt(receipt)).errors.join(' ')).toMatch(/setup\.candidate: status ok does not follow/);
+  });
+
+  it('requires the candidate stage to run with install scripts disabled', () => {
+    const scripts = { ...setupOf('ok'), candidate: { ...setupRun('patched', 'ok'), install_scripts: 'as_argv' as const } };
+    const receipt = receiptFrom(passingRuns(), { setup: scripts });
+    expect(verifyReceiptText(serializeReceipt(receipt)).errors.join(' ')).toMatch(/install scripts disabled/);
+  });
+});

@@ -1,9 +1,9 @@
 import type { TestCaseResult } from '../../src/core/test-results.js';
 import { countTests } from '../../src/core/test-results.js';
 import { judge, type RunEvidence, type RunLabel, type RunsByLabel } from '../../src/core/verdict.js';
-import { allowancesOf, sealReceipt } from '../../src/core/receipt.js';
+import { allowancesOf, sealReceipt, setupReasons } from '../../src/core/receipt.js';
 import { surfaceReasons, type SurfaceAllowances, type SurfaceFinding } from '../../src/core/surface.js';
-import type { Receipt, RunRecord } from '../../src/core/receipt-schema.js';
+import type { Receipt, RunRecord, SetupRecord, SetupRunRecord } from '../../src/core/receipt-schema.js';
 
 /** Builders for judge and receipt tests: evidence as the orchestrator would hand it over. */
 
@@ -76,6 +76,8 @@ export interface ReceiptOptions {
   unchanged?: boolean;
   findings?: SurfaceFinding[];
   allow?: (keyof SurfaceAllowances)[];
+  /** The dependency stage's record, when the pack had one. */
+  setup?: SetupRecord;
 }
 
 /** A sealed receipt built through the real judge, as validate() builds it. */
@@ -85,7 +87,7 @@ export function receiptFrom(runs: RunsByLabel, options: ReceiptOptions = {}): Re
   const findings = options.findings ?? [];
   const allow = options.allow ?? [];
   const surface = surfaceReasons(findings, allowancesOf(allow));
-  const judgement = judge(runs, unchanged, { surfaceReasons: surface.reasons });
+  const judgement = judge(runs, unchanged, { surfaceReasons: [...surface.reasons, ...setupReasons(options.setup)] });
   const runsOf: Record<string, RunRecord[]> = {
     reproduction_before: runs.reproduction_before.map(record),
     reproduction_after: runs.reproduction_after.map(record),
@@ -134,9 +136,29 @@ export function receiptFrom(runs: RunsByLabel, options: ReceiptOptions = {}): Re
     repository: { snapshot_before: SNAP, snapshot_after: unchanged ? SNAP : `sha256:${'d'.repeat(64)}`, unchanged, changed_paths: unchanged ? [] : ['src/x.js'] },
     runner: isolated ? { kind: 'docker', isolated: true, image: 'sha256:' + 'e'.repeat(64), image_id: 'sha256:' + 'e'.repeat(64), settings: ['network=none'] } : { kind: 'local', isolated: false, settings: [] },
     adapter: 'node-test',
+    ...(options.setup !== undefined ? { setup: options.setup } : {}),
     limits: { timeout_ms: 1000, output_limit_bytes: 1000, diff_max_bytes: 1000, diff_max_files: 10 },
     phases: judgement.phases.map((p) => ({ ...p, runs: runsOf[p.name] ?? [] }))
   });
 }
 
 export { countTests };
+
+/** One dependency-stage run record: ok unless `status` says otherwise. */
+export function setupRun(tree: 'base' | 'patched', status: 'ok' | 'failed' = 'ok'): SetupRunRecord {
+  return {
+    tree,
+    argv: ['npm', 'ci', '--ignore-scripts'],
+    install_scripts: tree === 'base' ? 'as_argv' : 'disabled',
+    cache_key: SNAP,
+    cached: false,
+    status,
+    exit_code: status === 'ok' ? 0 : 1,
+    timed_out: false,
+    output_truncated: false,
+    output_bytes: 10,
+    output_sha256: 'b'.repeat(64),
+    duration_ms: 100,
+    outputs_digest: status === 'ok' ? SNAP : null
+  };
+}

@@ -38,7 +38,7 @@ function requiredFlags(limits: DockerLimits, user = '65534:65534'): string[] {
     `--memory=${limits.memoryMiB}m`,
     `--memory-swap=${limits.memoryMiB}m`,
     `--cpus=${limits.cpus}`,
-    `--tmpfs=/tmp:rw,nosuid,nodev,${limits.tmpNoexec ? 'noexec,' : ''}size=${limits.tmpfsMiB}m,mode=1777`,
+    `--tmpfs=/tmp:rw,nosuid,nodev,${limits.tmpNoexec ? 'noexec' : 'exec'},size=${limits.tmpfsMiB}m,mode=1777`,
     '--ipc=private',
     `--shm-size=${limits.shmMiB}m`,
     '--log-driver=none',
@@ -173,7 +173,7 @@ describe('buildDockerRunArgs', () => {
 
   it('drops only noexec when tmpNoexec is off', () => {
     const args = buildDockerRunArgs(settings({ limits: { ...DEFAULT_DOCKER_LIMITS, tmpNoexec: false } }));
-    expect(args).toContain('--tmpfs=/tmp:rw,nosuid,nodev,size=256m,mode=1777');
+    expect(args).toContain('--tmpfs=/tmp:rw,nosuid,nodev,exec,size=256m,mode=1777');
   });
 
   it('carries every required flag, exactly once, whatever the settings', () => {
@@ -231,5 +231,41 @@ describe('describeDockerSettings', () => {
       ])
     );
     expect(described.every((entry) => !entry.startsWith('-'))).toBe(true);
+  });
+});
+
+describe('buildDockerRunArgs: dependency-stage mounts and network', () => {
+  it('adds each mount under the workdir, read-only unless writable', () => {
+    const args = buildDockerRunArgs(
+      settings({
+        mounts: [
+          { source: '/cache/a/0', target: `${CONTAINER_WORKDIR}/node_modules`, writable: false },
+          { source: '/cache/a/1', target: `${CONTAINER_WORKDIR}/.patchproof/deps/go`, writable: true }
+        ]
+      })
+    );
+    expect(args).toContain(`--mount=type=bind,source=/cache/a/0,target=${CONTAINER_WORKDIR}/node_modules,readonly`);
+    expect(args).toContain(`--mount=type=bind,source=/cache/a/1,target=${CONTAINER_WORKDIR}/.patchproof/deps/go`);
+    // The mounts come after the workdir's own read-only mount, so they lie on top of it.
+    const workdirMount = args.findIndex((a) => a.includes(`target=${CONTAINER_WORKDIR},readonly`));
+    expect(workdirMount).toBeLessThan(args.findIndex((a) => a.includes('/cache/a/0')));
+  });
+
+  it('keeps --network=none unless the run asks for network, and keeps every other flag then', () => {
+    expect(buildDockerRunArgs(settings())).toContain('--network=none');
+    const online = buildDockerRunArgs(settings({ network: true }));
+    expect(online).toContain('--network=bridge');
+    expect(online).not.toContain('--network=none');
+    for (const flag of requiredFlags(DEFAULT_DOCKER_LIMITS).filter((f) => f !== '--network=none')) expect(online).toContain(flag);
+  });
+
+  it.each([
+    ['outside the workdir', { source: '/cache/x', target: '/etc/x', writable: false }],
+    ['the workdir itself', { source: '/cache/x', target: CONTAINER_WORKDIR, writable: false }],
+    ['with ..', { source: '/cache/x', target: `${CONTAINER_WORKDIR}/../etc`, writable: false }],
+    ['a comma in the source', { source: '/cache/x,readonly=false', target: `${CONTAINER_WORKDIR}/x`, writable: false }],
+    ['a relative source', { source: 'cache/x', target: `${CONTAINER_WORKDIR}/x`, writable: false }]
+  ])('refuses a mount %s', (_what, mount) => {
+    expect(() => buildDockerRunArgs(settings({ mounts: [mount] }))).toThrow(ConfigurationError);
   });
 });

@@ -1,3 +1,4 @@
+import { ADAPTER_NAMES } from '../../src/adapters/adapter.js';
 import { ConfigurationError } from '../../src/errors.js';
 import { parseWitnessManifest, WITNESS_SCHEMA, type WitnessManifest } from '../../src/witness/manifest.js';
 
@@ -83,12 +84,14 @@ describe('parseWitnessManifest refusals', () => {
   });
 
   it('refuses a missing or unknown adapter, naming the accepted ones', () => {
-    expect(refusal({ schema: WITNESS_SCHEMA })).toBe(`${SOURCE}: adapter is missing; expected one of "node-test", "pytest", "unittest".`);
-    expect(refusal({ ...minimal, adapter: 'mocha' })).toMatch(/adapter is 'mocha'; expected one of "node-test", "pytest", "unittest"/);
+    const accepted = ADAPTER_NAMES.map((name) => `"${name}"`).join(', ');
+    expect(accepted).toContain('"node-test", "pytest", "unittest"');
+    expect(refusal({ schema: WITNESS_SCHEMA })).toBe(`${SOURCE}: adapter is missing; expected one of ${accepted}.`);
+    expect(refusal({ ...minimal, adapter: 'mocha' })).toBe(`${SOURCE}: adapter is 'mocha'; expected one of ${accepted}.`);
   });
 
   it.each([
-    ['', { ...minimal, extra: 1 }, 'unknown field extra; expected only schema, adapter, reproduction, hidden, regression, protected, allow, limits'],
+    ['', { ...minimal, extra: 1 }, 'unknown field extra; expected only schema, adapter, reproduction, hidden, regression, protected, allow, limits, junit, setup'],
     ['reproduction', withField('reproduction.paths', 'x'), 'unknown field reproduction.paths; expected only path, placement, repeat, expected_failing'],
     ['hidden', withField('hidden.expected_failing', ['x']), 'unknown field hidden.expected_failing; expected only path, placement, repeat'],
     ['regression', withField('regression.retry', 1), 'unknown field regression.retry; expected only include, exclude, retries'],

@@ -42209,13 +42209,13 @@ function handleTupleResults(itemResults, final, items, input, optoutStart) {
     }
     return final;
 }
-const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodRecord", (inst, def) => {
+const $ZodRecord = /*@__PURE__*/ $constructor("$ZodRecord", (inst, def) => {
     $ZodType.init(inst, def);
-    const memo = core.globalConfig.memoizer;
+    const memo = globalConfig.memoizer;
     memo?.attach(inst);
     inst._zod.parse = (payload, ctx) => {
         const input = payload.value;
-        if (!util.isPlainObject(input)) {
+        if (!isPlainObject(input)) {
             payload.issues.push({
                 expected: "record",
                 code: "invalid_type",
@@ -42244,7 +42244,7 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                         payload.issues.push({
                             code: "invalid_key",
                             origin: "record",
-                            issues: keyResult.issues.map((iss) => util.finalizeIssue(iss, ctx, core.config())),
+                            issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
                             input: key,
                             path: [key],
                             inst,
@@ -42258,14 +42258,14 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                     if (result instanceof Promise) {
                         proms.push(result.then((result) => {
                             if (result.issues.length) {
-                                payload.issues.push(...util.prefixIssues(key, result.issues));
+                                payload.issues.push(...prefixIssues(key, result.issues));
                             }
                             payload.value[outKey] = result.value;
                         }));
                     }
                     else {
                         if (result.issues.length) {
-                            payload.issues.push(...util.prefixIssues(key, result.issues));
+                            payload.issues.push(...prefixIssues(key, result.issues));
                         }
                         payload.value[outKey] = result.value;
                     }
@@ -42311,7 +42311,7 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                     throw new Error("Async schemas not supported in object keys currently");
                 }
                 // Numeric string fallback: if key is a numeric string and failed, retry with Number(key). This handles z.number(), z.literal([1, 2, 3]), and unions containing numeric literals
-                const checkNumericKey = typeof key === "string" && regexes.number.test(key) && keyResult.issues.length;
+                const checkNumericKey = typeof key === "string" && number.test(key) && keyResult.issues.length;
                 if (checkNumericKey) {
                     const retryResult = def.keyType._zod.run({ value: Number(key), issues: [] }, ctx);
                     if (retryResult instanceof Promise) {
@@ -42335,7 +42335,7 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                         payload.issues.push({
                             code: "invalid_key",
                             origin: "record",
-                            issues: keyResult.issues.map((iss) => util.finalizeIssue(iss, ctx, core.config())),
+                            issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
                             input: key,
                             path: [key],
                             inst,
@@ -42351,14 +42351,14 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                 if (result instanceof Promise) {
                     proms.push(result.then((result) => {
                         if (result.issues.length) {
-                            payload.issues.push(...util.prefixIssues(key, result.issues));
+                            payload.issues.push(...prefixIssues(key, result.issues));
                         }
                         payload.value[outKey] = result.value;
                     }));
                 }
                 else {
                     if (result.issues.length) {
-                        payload.issues.push(...util.prefixIssues(key, result.issues));
+                        payload.issues.push(...prefixIssues(key, result.issues));
                     }
                     payload.value[outKey] = result.value;
                 }
@@ -42378,7 +42378,7 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
         }
         return payload;
     };
-})));
+});
 const $ZodMap = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodMap", (inst, def) => {
     $ZodType.init(inst, def);
     const memo = core.globalConfig.memoizer;
@@ -47449,14 +47449,14 @@ function tuple(items, _paramsOrRest, _params) {
         ...util.normalizeParams(params),
     });
 }
-const ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodRecord", (inst, def) => {
+const ZodRecord = /*@__PURE__*/ $constructor("ZodRecord", (inst, def) => {
     _ensureDefaultMemoizer();
-    core.$ZodRecord.init(inst, def);
+    $ZodRecord.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json, params) => processors.recordProcessor(inst, ctx, json, params);
+    inst._zod.processJSONSchema = (ctx, json, params) => recordProcessor(inst, ctx, json, params);
     inst.keyType = def.keyType;
     inst.valueType = def.valueType;
-})));
+});
 function record(keyType, valueType, params) {
     // v3-compat: z.record(valueType, params?) — defaults keyType to z.string()
     if (!valueType || !valueType._zod) {
@@ -47464,14 +47464,14 @@ function record(keyType, valueType, params) {
             type: "record",
             keyType: schemas_string(),
             valueType: keyType,
-            ...util.normalizeParams(valueType),
+            ...normalizeParams(valueType),
         });
     }
     return new ZodRecord({
         type: "record",
         keyType,
         valueType: valueType,
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 // type alksjf = core.output<core.$ZodRecordKey>;
@@ -48256,6 +48256,7 @@ const REASON_CODES = [
     'grader_tampered',
     'grader_compromised',
     'dependency_changed',
+    'dependency_setup_failed',
     'no_results',
     'timeout',
     'output_limit',
@@ -48489,6 +48490,32 @@ const runRecordSchema = strictObject({
     }),
     infra_error: schemas_string().optional()
 });
+/** One run of the dependency stage (or its cached result). */
+const setupRunSchema = strictObject({
+    tree: schemas_enum(['base', 'patched']),
+    argv: array(schemas_string()).min(1),
+    /** Install scripts as the pack's argv says, or disabled for the candidate's manifests. */
+    install_scripts: schemas_enum(['as_argv', 'disabled']),
+    cache_key: digest,
+    cached: schemas_boolean(),
+    status: schemas_enum(['ok', 'failed']),
+    exit_code: schemas_number().int().nullable(),
+    timed_out: schemas_boolean(),
+    output_truncated: schemas_boolean(),
+    output_bytes: count,
+    output_sha256: hex64,
+    duration_ms: count,
+    /** Snapshot digest of the output folders (every file, mode and link), null when the stage failed. */
+    outputs_digest: digest.nullable()
+});
+const setupSchema = strictObject({
+    network: schemas_boolean(),
+    outputs: array(schemas_string().min(1)).min(1),
+    env: record(schemas_string(), schemas_string()),
+    base: setupRunSchema,
+    /** Present when the candidate changed dependency manifests and the pack allowed it. */
+    candidate: setupRunSchema.optional()
+});
 const phaseSchema = strictObject({
     name: schemas_enum(PHASE_NAMES),
     status: schemas_enum(['passed', 'failed', 'inconclusive']),
@@ -48575,6 +48602,7 @@ const receiptSchema = strictObject({
         settings: array(schemas_string())
     }),
     adapter: schemas_string().min(1),
+    setup: setupSchema.optional(),
     limits: strictObject({ timeout_ms: count, output_limit_bytes: count, diff_max_bytes: count, diff_max_files: count }),
     phases: array(phaseSchema).length(PHASE_NAMES.length),
     receipt_digest: digest
@@ -48810,7 +48838,9 @@ function verifyReceiptText(text) {
         if (expectedRuns !== undefined && phase.runs.length !== expectedRuns)
             errors.push(`phase ${phase.name}: ${phase.runs.length} runs, the pack asks for ${expectedRuns}`);
     }
-    const expected = decideVerdict(receipt.phases, receipt.repository.unchanged, receipt.surface.reasons);
+    if (receipt.setup !== undefined)
+        errors.push(...setupErrors(receipt.setup));
+    const expected = decideVerdict(receipt.phases, receipt.repository.unchanged, [...receipt.surface.reasons, ...setupReasons(receipt.setup)]);
     if (expected.verdict !== receipt.verdict)
         errors.push(`verdict ${receipt.verdict} does not follow from the phases (expected ${expected.verdict})`);
     if (expected.reasons.join(',') !== receipt.reasons.join(',')) {
@@ -48827,6 +48857,28 @@ function verifyReceiptText(text) {
     if (errors.length > 0)
         return fail(errors, receipt);
     return { integrity_valid: true, verdict: receipt.verdict, proof_grade: receipt.proof_grade, receipt_digest, errors: [] };
+}
+/**
+ * The reasons the dependency stage gives: the candidate's own stage failing fails the candidate
+ * (a base stage that fails never reaches a receipt: that validation is inconclusive).
+ */
+function setupReasons(setup) {
+    return setup?.candidate?.status === 'failed' ? ['dependency_setup_failed'] : [];
+}
+function setupErrors(setup) {
+    const errors = [];
+    const runs = [setup.base, ...(setup.candidate ? [setup.candidate] : [])];
+    for (const run of runs) {
+        const ok = run.exit_code === 0 && !run.timed_out && !run.output_truncated && run.outputs_digest !== null;
+        if ((run.status === 'ok') !== ok)
+            errors.push(`setup.${run.tree === 'base' ? 'base' : 'candidate'}: status ${run.status} does not follow from its exit code, limits and outputs`);
+    }
+    if (setup.base.tree !== 'base' || setup.base.status !== 'ok')
+        errors.push('setup.base must be an ok run on the base tree');
+    if (setup.candidate !== undefined && (setup.candidate.tree !== 'patched' || setup.candidate.install_scripts !== 'disabled')) {
+        errors.push("setup.candidate must run on the patched tree with install scripts disabled");
+    }
+    return errors;
 }
 
 ;// CONCATENATED MODULE: ./src/core/report.ts
@@ -48854,6 +48906,7 @@ const REASON_TEXT = {
     grader_tampered: { en: 'the candidate touched tests, test configuration, protected paths or the witness placement', zh: '候选补丁改动了测试、测试配置、受保护路径或见证测试位置' },
     grader_compromised: { en: 'a grader canary did not behave, or results disagree with the exit code or counts: the test framework was tampered with', zh: '评分金丝雀异常或结果与退出码/计数不符：测试框架被篡改' },
     dependency_changed: { en: 'the candidate changed dependency manifests or lockfiles', zh: '候选补丁修改了依赖清单或锁文件' },
+    dependency_setup_failed: { en: "the dependency stage failed on the candidate's manifests", zh: '依赖阶段在候选补丁的依赖清单上失败' },
     no_results: { en: 'a run produced no test results', zh: '某次运行没有测试结果' },
     timeout: { en: 'a run hit its time limit', zh: '某次运行超时' },
     output_limit: { en: 'a run exceeded its output limit', zh: '某次运行超出输出上限' },
@@ -48957,7 +49010,7 @@ function renderReport(receipt, options = {}) {
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/adapter.ts
-const ADAPTER_NAMES = ['node-test', 'pytest', 'unittest'];
+const ADAPTER_NAMES = ['node-test', 'pytest', 'unittest', 'junit', 'cargo', 'go', 'jest', 'vitest'];
 /** The reserved namespace inside every disposable copy; diffs may never touch it. */
 const RESERVED_DIR = '.patchproof';
 /** Where adapter harness files (reporters, result writers) are staged in a copy. */
@@ -49020,6 +49073,106 @@ function takeCanaries(tests, ids) {
     return { tests: rest, canary };
 }
 
+;// CONCATENATED MODULE: ./src/adapters/cargo-entry.ts
+
+
+
+
+/**
+ * The generated test target of the cargo adapter.
+ *
+ * Cargo compiles only `tests/*.rs` (and `tests/<dir>/main.rs`) as integration tests, so test files
+ * staged at a witness placement (`.patchproof/reproduction/`) are invisible to it. Every run stages
+ * `tests/patchproof_<nonce>.rs`, which cargo discovers as a test target of its own: it declares each
+ * external test file as a module (`#[path = "../.patchproof/reproduction/x.rs"] mod f…;`) and then
+ * the two grader canaries, so the external tests, the code under test they link and the canaries
+ * share one test binary and one process. Module names encode the file's repository-relative path
+ * (`f` + hex of its UTF-8 bytes), so test ids are `<file>::<test path>` whatever the nonce.
+ *
+ * For the repository's own suite the same target holds the canaries only. libtest runs every test
+ * target in a binary of its own: the canaries share a process with the code under test linked into
+ * that binary, not with the package's other test binaries.
+ *
+ * When the generated target does not compile (an external test uses an API the base lacks, or the
+ * code under test itself does not build), no canary could run in it; the harness then compiles
+ * `canaryFallbackPath` alone with `rustc --test` so the run still shows that the grader's own chain
+ * (libtest, its JSON events, the parser) reports a failure as a failure, while the tests of the
+ * target that did not build are reported as collection errors.
+ */
+/** Name of the generated target (the file stem under `tests/`) for a canary plan. */
+function cargoTargetName(plan) {
+    checkCanaryPlan(plan);
+    return `patchproof_${plan.nonce}`;
+}
+/** Where the generated target is staged, relative to the copy's root. */
+function cargoTargetPath(plan) {
+    return `tests/${cargoTargetName(plan)}.rs`;
+}
+/** Where the canary-only fallback source is staged, relative to the copy's root. */
+function cargoCanaryFallbackPath(plan) {
+    checkCanaryPlan(plan);
+    return `${HARNESS_DIR}/canary_${plan.nonce}.rs`;
+}
+/** The module name that stands for a repository-relative test file: `f` and the hex of its path. */
+function cargoModuleName(file) {
+    return `f${Buffer.from(file, 'utf8').toString('hex')}`;
+}
+const MODULE = /^f((?:[0-9a-f]{2})+)$/;
+/** The repository-relative file a module name stands for, or undefined when it is not one. */
+function cargoModuleFile(module) {
+    const match = MODULE.exec(module);
+    if (match?.[1] === undefined)
+        return undefined;
+    const file = Buffer.from(match[1], 'hex').toString('utf8');
+    return cargoModuleName(file) === module ? file : undefined;
+}
+/** A Rust string literal for `text`: quotes, backslashes and control characters escaped. */
+function rustString(text) {
+    let out = '"';
+    for (const char of text) {
+        const code = char.codePointAt(0) ?? 0;
+        if (char === '"' || char === '\\')
+            out += `\\${char}`;
+        else if (code < 0x20 || code === 0x7f)
+            out += `\\u{${code.toString(16)}}`;
+        else
+            out += char;
+    }
+    return `${out}"`;
+}
+function canaryTests(plan) {
+    const names = canaryNames(plan);
+    return canaryRunOrder(plan).map((name) => {
+        const expected = name === names.pass ? 1 : 2;
+        // black_box: the comparison happens at run time, in the binary, whatever the optimiser sees.
+        return `#[test]\nfn ${name}() {\n    assert_eq!(::std::hint::black_box(1), ${expected});\n}\n`;
+    });
+}
+const HEADER = [
+    '// PatchProof test target (generated; see src/adapters/cargo-entry.ts).',
+    '#![allow(dead_code, unused_imports, unused_macros)]',
+    ''
+];
+/**
+ * Source of the generated target: a module per external test file (repository-relative paths,
+ * checked by the caller; none for the suite), then the canaries.
+ */
+function cargoTargetSource(files, plan) {
+    const target = cargoTargetPath(plan);
+    const modules = [...new Set(files)].map((file) => {
+        if (!file.endsWith('.rs')) {
+            throw new ConfigurationError(`Invalid Rust test file '${file}'. Expected a .rs file.`);
+        }
+        const relative = external_node_path_default().posix.relative(external_node_path_default().posix.dirname(target), file);
+        return `#[path = ${rustString(relative)}]\nmod ${cargoModuleName(file)};\n`;
+    });
+    return [...HEADER, ...modules, ...canaryTests(plan)].join('\n');
+}
+/** Source of the canary-only fallback, compiled alone with `rustc --test`. */
+function cargoCanaryFallbackSource(plan) {
+    return ['// PatchProof canary fallback (generated; see src/adapters/cargo-entry.ts).', '', ...canaryTests(plan)].join('\n');
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/test-files.ts
 
 
@@ -49058,345 +49211,391 @@ function selectSuiteFiles(paths, isSuiteFile, excludedFolders) {
     ].sort();
 }
 
-;// CONCATENATED MODULE: ./src/adapters/node-test-files.ts
-
+;// CONCATENATED MODULE: ./src/adapters/cargo-files.ts
 
 /**
- * Which files matter to the node-test adapter: the files node 20's `--test` runs by default, the
- * test surface a candidate may not touch unreported, and the source lines that skip or focus a
- * test. Globs are picomatch's (already the project's matcher, see core/surface.ts), with
- * `dot: true` as node's own discovery also walks dot folders.
+ * Which files matter to the cargo adapter: the external test files it compiles into its generated
+ * test target, the sources that hold the package's own tests, the test surface a candidate may not
+ * touch unreported, and the source lines that skip or expect-fail a test.
+ *
+ * The adapter handles one package whose `Cargo.toml` is at the repository root (no virtual
+ * workspace). Paths follow cargo's target auto-discovery.
  */
-/** Node 20's default `--test` patterns: `*.test.js`, `*-test.js`, `*_test.js`, `test-*.js`, `test.js` (each also .mjs/.cjs) and any script under a `test/` folder. */
-const NODE_TEST_FILE_GLOBS = [
-    '**/*.test.{js,mjs,cjs}',
-    '**/*-test.{js,mjs,cjs}',
-    '**/*_test.{js,mjs,cjs}',
-    '**/test-*.{js,mjs,cjs}',
-    '**/test.{js,mjs,cjs}',
-    '**/test/**/*.{js,mjs,cjs}'
-];
-/** Folders node's discovery leaves out (node_modules), with git's and PatchProof's own. */
-const EXCLUDED_FOLDERS = ['node_modules', '.git'];
-const matchesTestGlob = picomatch_default()([...NODE_TEST_FILE_GLOBS], { dot: true });
-/** True for files node 20's `--test` picks up by default, never inside node_modules. */
-function isNodeTestFile(relativePath) {
-    const normalised = relativePath.replace(/\\/g, '/');
-    return !normalised.split('/').slice(0, -1).includes('node_modules') && matchesTestGlob(normalised);
+const RUST_FILE = /\.rs$/;
+/**
+ * True for the files of a witness folder that are test modules, as cargo's own `tests/` folder
+ * works: `*.rs` files at the top, and `<dir>/main.rs`. Other files in sub-folders (`common/mod.rs`)
+ * are helper modules a test declares with `mod`, compiled through that test.
+ */
+function isCargoTestFile(relativePath) {
+    const parts = relativePath.split(/[\\/]/);
+    if (parts.length === 1)
+        return RUST_FILE.test(parts[0] ?? '');
+    return parts.length === 2 && parts[1] === 'main.rs';
 }
-/** The repository's own node:test suite among the tree's files (sorted; no node_modules, .git or .patchproof). */
-function nodeTestSuiteFiles(paths) {
-    return selectSuiteFiles(paths, isNodeTestFile, EXCLUDED_FOLDERS);
+/**
+ * The Rust sources that hold the package's own tests, as `cargo test` finds them: every `.rs` file
+ * under `src/` (unit tests live in the code's own modules) and the integration tests
+ * `tests/*.rs` and `tests/<dir>/main.rs`; empty when the root has no `Cargo.toml`. The run builds
+ * every test target of the package; a target's tests are run when its root file (`src/lib.rs`,
+ * `src/main.rs`, `src/bin/x.rs`, `tests/x.rs`) is among these files.
+ */
+function cargoSuiteFiles(paths) {
+    if (!paths.includes('Cargo.toml'))
+        return [];
+    const isSuiteFile = (file) => {
+        const parts = file.split('/');
+        if (!RUST_FILE.test(file))
+            return false;
+        if (parts[0] === 'src')
+            return true;
+        return parts[0] === 'tests' && (parts.length === 2 || (parts.length === 3 && parts[2] === 'main.rs'));
+    };
+    return selectSuiteFiles(paths, isSuiteFile, ['target']);
 }
-/** The node-test test surface (see TestSurface). */
-const NODE_TEST_SURFACE = {
-    tests: [...NODE_TEST_FILE_GLOBS, '**/test/**', '**/tests/**', '**/__tests__/**'],
-    config: ['.github/**', 'package.json', '**/.npmrc', '.node-version', '.nvmrc'],
-    dependencies: ['**/package.json', '**/package-lock.json', '**/npm-shrinkwrap.json', '**/yarn.lock', '**/pnpm-lock.yaml']
+/**
+ * The cargo test surface (see TestSurface). `Cargo.toml` is both test configuration (targets,
+ * `autotests`, profiles, `[features]`) and a dependency manifest. Unit tests inside `src/` cannot be
+ * told from code by path: they are not on the surface (see docs/witness-pack.md).
+ */
+const CARGO_SURFACE = {
+    tests: ['**/tests/**', '**/benches/**'],
+    config: ['.github/**', '**/Cargo.toml', 'build.rs', '**/.cargo/config', '**/.cargo/config.toml', 'rust-toolchain', 'rust-toolchain.toml'],
+    dependencies: ['**/Cargo.toml', '**/Cargo.lock']
 };
 /**
- * Lines that skip, focus or mark as todo a node:test test: `test.skip(`, `it.only(`,
- * `describe.todo(`, `t.skip(`, `t.todo(` (any receiver: the context is not always called `t`), and
- * the `{ skip }`, `{ only }`, `{ todo }` options, on one line or as a line of a multi-line object.
+ * Lines that skip or expect-fail a Rust test: `#[ignore]` (with or without a reason),
+ * `#[should_panic]` (a panicking test then passes), either inside `cfg_attr(…)`, an always-false
+ * `#[cfg(any())]` / `#[cfg(not(all()))]`, and a crate- or module-level `#![cfg(…)]`, which can
+ * leave a whole test file out of the build.
  */
-const NODE_TEST_SKIP_MARKERS = [
-    /\.\s*(?:skip|only|todo)\s*\(/,
-    /(?:^|[{,])\s*(?:skip|only|todo)\s*[,}]/,
-    /(?:^|[{,])\s*(?:skip|only|todo|'(?:skip|only|todo)'|"(?:skip|only|todo)")\s*:/
+const CARGO_SKIP_MARKERS = [
+    /#\s*\[\s*ignore\b/,
+    /#\s*\[\s*should_panic\b/,
+    /\bcfg_attr\s*\(.*\b(?:ignore|should_panic)\b/,
+    /#\s*!?\s*\[\s*cfg\s*\(\s*(?:any\s*\(\s*\)|not\s*\(\s*all\s*\(\s*\)\s*\))/,
+    /#\s*!\s*\[\s*cfg\s*\(/
 ];
 
-;// CONCATENATED MODULE: ./src/adapters/node-test-entry.ts
-
-
-
+;// CONCATENATED MODULE: ./src/adapters/cargo-harness.ts
 /**
- * The entry module PatchProof hands to `node --test` instead of the test files themselves.
+ * The harness the cargo adapter stages as `.patchproof/harness/cargo-harness.mjs` and runs with
+ * `node`. It never lets the crate be compiled with unstable features, and writes every stream it
+ * collects into the results folder only after the last test process has ended:
  *
- * Node 20 runs every test file in a process of its own, so a canary file would never share a
- * process with the code under test. The entry imports every test file of the run, in order, into
- * one process, and only then registers the two grader canaries, which therefore run last and after
- * all code under test was imported: code that neutralises `assert` or the runner at import time
- * also turns the must-fail canary green.
+ * 1. `cargo metadata --no-deps` lists the root package's targets.
+ * 2. It builds with `cargo build --frozen --message-format=json`: the generated target alone for
+ *    external tests (`--test patchproof_<nonce>`), every test target for the suite (`--tests
+ *    --keep-going`, so one target that does not compile leaves the others to run). `RUSTC_BOOTSTRAP`
+ *    is removed from cargo's environment.
+ * 3. It runs each selected test executable twice, with `RUSTC_BOOTSTRAP=1` in the environment of
+ *    that binary only (libtest's JSON output is unstable-gated, the crate is not):
+ *    `-Z unstable-options --format json --list` (the inventory, before any test runs) and
+ *    `-Z unstable-options --format json --report-time` (the results), with `RUST_BACKTRACE=1` so a
+ *    panic's frames say where it came from. The working directory is the package root, as under
+ *    `cargo test`.
+ * 4. When the generated target did not build, it compiles the canary fallback alone with
+ *    `rustc --test` and runs it the same way (see cargo-entry.ts).
  *
- * Each import is wrapped: a file that fails to import (a SyntaxError, a missing module or export,
- * a throw at top level) gets a test in its own name that rethrows the error, so it reads as that
- * file's import or collection error while the other files still run. Node reports each test with
- * the file that defined it (`data.file`), so ids stay `file > suite > test`.
+ * Files written: `cargo-run.json` (the run manifest: cargo's and rustc's versions, the targets, exit
+ * codes, file names),
+ * `cargo-build.jsonl` (cargo's JSON messages), `t<N>-list.jsonl` and `t<N>-run.jsonl` (libtest's
+ * raw JSON lines per target). The harness exits 1 when anything failed or did not build, else 0.
  *
- * The price is per-file isolation: all test files share one module graph and one global state;
- * hooks registered at a file's top level (`before`, `beforeEach`, `after`...) belong to node's root
- * test and so apply to every file's tests and the canaries (a top-level `after` runs once, at the
- * very end); tests of a file may start while later files are still loading; and a
- * `process.exit()` anywhere ends the whole run, losing every result not yet reported, the
- * canaries included (they are then `missing`).
+ * `CARGO_HOME` and `CARGO_TARGET_DIR` are set under the process's temp folder (`/tmp` in the
+ * container: it must not be mounted noexec, see TestAdapter.execTmp), `CARGO_INCREMENTAL=0`.
  */
-/** Stable id of the test node reports when the entry's process as a whole fails (a crash, `process.exit(3)`). */
-const NODE_TEST_ENTRY_ID = `${HARNESS_DIR}/entry.test.mjs`;
-/** Where the entry module of a run is staged, relative to the copy's root (named from the nonce). */
-function nodeTestEntryPath(plan) {
-    checkCanaryPlan(plan);
-    return `${HARNESS_DIR}/entry-${plan.nonce}.test.mjs`;
-}
-/** The import specifier of a repository-relative file, relative to the entry and URL-encoded. */
-function specifier(file) {
-    const relative = external_node_path_default().posix.relative(HARNESS_DIR, file);
-    return relative.split('/').map(encodeURIComponent).join('/');
-}
-/**
- * Source of the entry module for `files` (repository-relative, checked by the caller).
- * Canary assertions look `assert.strictEqual` up when they run, not when the entry loads, so a
- * replacement made by the code under test is the one they call.
- */
-function nodeTestEntrySource(files, plan) {
-    const names = canaryNames(plan);
-    const imports = [...new Set(files)].map((file) => [file, specifier(file)]);
-    const canaries = canaryRunOrder(plan).map((name) => {
-        const expected = name === names.pass ? 1 : 2;
-        return `test(${JSON.stringify(name)}, () => {\n  assert.strictEqual(1, ${expected});\n});`;
-    });
-    return [
-        '// PatchProof test entry (generated; see src/adapters/node-test-entry.ts).',
-        "import assert from 'node:assert';",
-        "import { test } from 'node:test';",
-        '',
-        `const files = ${JSON.stringify(imports, null, 2)};`,
-        '',
-        'for (const [file, specifier] of files) {',
-        '  try {',
-        '    await import(specifier);',
-        '  } catch (error) {',
-        '    test(file, () => {',
-        '      throw error;',
-        '    });',
-        '  }',
-        '}',
-        '',
-        ...canaries,
-        ''
-    ].join('\n');
-}
+/** File name of the staged harness. */
+const CARGO_HARNESS_FILE = 'cargo-harness.mjs';
+/** The run manifest the harness writes, relative to the results directory. */
+const CARGO_RUN_FILE = 'cargo-run.json';
+/** The `format` value of the run manifest. */
+const CARGO_RUN_FORMAT = 'patchproof/cargo-run/v1';
+/** cargo's build messages, relative to the results directory. */
+const CARGO_BUILD_FILE = 'cargo-build.jsonl';
+/** Source of the harness (Node 18 or later, no dependencies). */
+const CARGO_HARNESS_SOURCE = String.raw `// PatchProof cargo harness (generated from src/adapters/cargo-harness.ts).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, sep } from 'node:path';
 
-;// CONCATENATED MODULE: ./src/adapters/node-test-lines.ts
+const MAX_BUFFER = 64 * 1024 * 1024;
+const LIB_KINDS = ['lib', 'rlib', 'dylib', 'cdylib', 'staticlib', 'proc-macro'];
 
-/**
- * Reading the node-test reporter's JSON-lines file (see node-test-reporter.ts): each line checked
- * against the reporter's shape, the test events put back into node's test tree, and node's own
- * closing totals. Untrusted text in, validated data out.
- */
-/** Result file the reporter writes, relative to the results directory. */
-const NODE_TEST_RESULTS_FILE = 'node-test.jsonl';
-const flagSchema = union([schemas_boolean(), schemas_string()]).optional();
-const errorSchema = object({
-    name: schemas_string().optional(),
-    code: schemas_string().optional(),
-    failureType: schemas_string().optional(),
-    message: schemas_string().optional(),
-    exitCode: schemas_number().int().optional(),
-    signal: schemas_string().optional(),
-    cause: object({ name: schemas_string().optional(), code: schemas_string().optional(), message: schemas_string().optional(), stack: schemas_string().optional() })
-        .optional()
-});
-const lineSchema = discriminatedUnion('kind', [
-    object({ kind: literal('start'), format: schemas_string(), node: schemas_string() }),
-    object({
-        kind: literal('test'),
-        event: schemas_enum(['pass', 'fail']),
-        name: schemas_string(),
-        nesting: schemas_number().int().nonnegative(),
-        file: schemas_string().optional(),
-        line: schemas_number().int().optional(),
-        column: schemas_number().int().optional(),
-        suite: schemas_boolean(),
-        skip: flagSchema,
-        todo: flagSchema,
-        duration_ms: schemas_number().optional(),
-        error: errorSchema.optional(),
-        stderr: array(schemas_string()).optional()
-    }),
-    object({ kind: literal('diagnostic'), nesting: schemas_number().int(), file: schemas_string().optional(), message: schemas_string() }),
-    object({ kind: literal('end'), format: schemas_string(), tests: schemas_number().int(), diagnostics: schemas_number().int() })
-]);
-/** The lines of the results file that have the reporter's shape; each other line adds a problem. */
-function readLines(text, problems) {
-    const lines = [];
-    const raw = text.split('\n');
-    if (raw.at(-1) === '') {
-        raw.pop();
+function parseArgs(argv) {
+  const options = { results: '', target: '', mode: '', fallback: '', files: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') {
+      options.files = argv.slice(i + 1);
+      break;
     }
-    raw.forEach((line, index) => {
-        let value;
-        try {
-            value = JSON.parse(line);
-        }
-        catch {
-            problems.push(`${NODE_TEST_RESULTS_FILE} line ${index + 1} is not JSON`);
-            return;
-        }
-        const parsed = lineSchema.safeParse(value);
-        if (parsed.success) {
-            lines.push(parsed.data);
-        }
-        else {
-            problems.push(`${NODE_TEST_RESULTS_FILE} line ${index + 1} is malformed: ${prettifyError(parsed.error).replace(/\s+/g, ' ')}`);
-        }
-    });
-    return lines;
-}
-/**
- * Rebuilds node's test tree from its post-order events. The whole run is one process (see
- * node-test-entry.ts) whose root tests run one after another, so the events form a single stream;
- * it is not split by file because a subtest defined in a helper module names that module as its file.
- */
-function buildTrees(events, problems) {
-    const pending = new Map();
-    const roots = [];
-    for (const event of events) {
-        const node = { event, children: pending.get(event.nesting + 1) ?? [] };
-        pending.delete(event.nesting + 1);
-        if (event.nesting === 0) {
-            roots.push(node);
-        }
-        else {
-            pending.set(event.nesting, [...(pending.get(event.nesting) ?? []), node]);
-        }
-    }
-    for (const [nesting, nodes] of pending) {
-        problems.push(`${nodes.length} test(s) at nesting ${nesting} were never closed by a parent`);
-    }
-    return roots;
-}
-/** Node's closing totals (top-level `tests N`, `pass N`... diagnostics), when all six are there. */
-function readTotals(diagnostics) {
-    const found = new Map();
-    for (const diagnostic of diagnostics) {
-        const match = /^(tests|pass|fail|cancelled|skipped|todo) (\d+)$/.exec(diagnostic.message);
-        if (diagnostic.nesting === 0 && diagnostic.file === undefined && match?.[1] !== undefined && match[2] !== undefined) {
-            found.set(match[1], Number(match[2]));
-        }
-    }
-    const [tests, pass, fail, cancelled, skipped, todo] = ['tests', 'pass', 'fail', 'cancelled', 'skipped', 'todo'].map((key) => found.get(key));
-    if (tests === undefined || pass === undefined || fail === undefined || cancelled === undefined || skipped === undefined || todo === undefined) {
-        return undefined;
-    }
-    return { tests, pass, fail, cancelled, skipped, todo };
-}
-
-;// CONCATENATED MODULE: ./src/adapters/node-test-reporter.ts
-/**
- * The custom reporter PatchProof hands to `node --test`. Node's built-in junit reporter names no
- * file per test and flattens errors to text; this one writes one JSON object per line with the
- * test's file, position, nesting and its error's failure type, code and cause.
- *
- * Lines, in order: one `start`; a `test` per test:pass/test:fail event (post-order: a test's
- * subtests come before it); a `diagnostic` per test:diagnostic (node's own totals come last); one
- * `end` with the number of lines of each kind written, so a cut-off file is recognisable.
- * A whole-file failure (node reports a test named after the file) carries the last lines that
- * file wrote to stderr, where node 20 puts the SyntaxError or the missing module.
- */
-/** Name of the staged reporter; it must not match node's default test-file patterns. */
-const NODE_TEST_REPORTER_FILE = 'patchproof-reporter.mjs';
-/** The `format` tag of the reporter's `start` and `end` lines. */
-const NODE_TEST_REPORT_FORMAT = 'patchproof-node-test/1';
-/** Source of the reporter module (ESM; runs inside `node --test`, so plain JavaScript). */
-const NODE_TEST_REPORTER_SOURCE = String.raw `// PatchProof reporter for node --test (generated; see src/adapters/node-test-reporter.ts).
-const FORMAT = '${NODE_TEST_REPORT_FORMAT}';
-const MAX_TEXT = 8000;
-const STDERR_LINES = 40;
-
-function text(value) {
-  if (value === undefined || value === null) return undefined;
-  let result;
-  try {
-    result = typeof value === 'string' ? value : String(value);
-  } catch {
-    return '<unprintable>';
+    const key = arg.replace(/^--/, '');
+    if (!(key in options) || key === 'files' || i + 1 >= argv.length) throw new Error('bad argument ' + arg);
+    options[key] = argv[++i];
   }
-  return result.length > MAX_TEXT ? result.slice(0, MAX_TEXT) : result;
+  if (!options.results || !options.target || !['suite', 'external'].includes(options.mode)) throw new Error('missing arguments');
+  return options;
 }
 
-function read(object, key) {
-  try {
-    return object[key];
-  } catch {
-    return undefined;
-  }
+const options = parseArgs(process.argv.slice(2));
+const root = realpathSync(process.cwd());
+const temp = tmpdir();
+const baseEnv = { ...process.env };
+delete baseEnv.RUSTC_BOOTSTRAP;
+const cargoEnv = {
+  ...baseEnv,
+  CARGO_HOME: join(temp, 'cargo-home'),
+  CARGO_TARGET_DIR: join(temp, 'cargo-target'),
+  CARGO_NET_OFFLINE: 'true',
+  CARGO_TERM_COLOR: 'never',
+  CARGO_INCREMENTAL: '0'
+};
+const cargo = process.env.CARGO || 'cargo';
+const outputs = {};
+const manifest = { format: 'patchproof/cargo-run/v1', mode: options.mode, generated: options.target, files: options.files, targets: [] };
+
+function log(line) {
+  process.stderr.write('[patchproof cargo] ' + line + '\n');
 }
 
-function cause(value) {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'object') return { message: text(value) };
+function run(program, args, env, cwd) {
+  const result = spawnSync(program, args, { cwd, env, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: MAX_BUFFER, encoding: 'utf8' });
   return {
-    name: text(read(value, 'name')),
-    code: text(read(value, 'code')),
-    message: text(read(value, 'message')),
-    stack: text(read(value, 'stack'))
+    exitCode: result.status,
+    signal: result.signal,
+    ...(result.error ? { error: String(result.error.message || result.error) } : {}),
+    stdout: result.stdout || ''
   };
 }
 
-function error(value) {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'object') return { message: text(value) };
-  const exitCode = read(value, 'exitCode');
-  return {
-    name: text(read(value, 'name')),
-    code: text(read(value, 'code')),
-    failureType: text(read(value, 'failureType')),
-    message: text(read(value, 'message')),
-    exitCode: Number.isInteger(exitCode) ? exitCode : undefined,
-    signal: text(read(value, 'signal')),
-    cause: cause(read(value, 'cause'))
-  };
+function repoPath(file) {
+  let full = file;
+  try {
+    full = realpathSync(file);
+  } catch {}
+  const rel = relative(root, full).split(sep).join('/');
+  return rel.startsWith('../') || rel === '..' ? full : rel;
 }
 
-function flag(value) {
-  if (value === undefined || value === null || value === false) return undefined;
-  return typeof value === 'string' ? text(value) : true;
+function kindOf(target) {
+  const kinds = target.kind || [];
+  return kinds.some((kind) => LIB_KINDS.includes(kind)) ? 'lib' : String(kinds[0]);
 }
 
-export default async function* patchproofReporter(source) {
-  const stderr = new Map();
-  let tests = 0;
-  let diagnostics = 0;
-  yield JSON.stringify({ kind: 'start', format: FORMAT, node: process.version }) + '\n';
-  for await (const event of source) {
-    const data = event.data ?? {};
-    if (event.type === 'test:stderr' && typeof data.file === 'string') {
-      const lines = stderr.get(data.file) ?? [];
-      lines.push(text(data.message) ?? '');
-      if (lines.length > STDERR_LINES) lines.shift();
-      stderr.set(data.file, lines);
-    } else if (event.type === 'test:pass' || event.type === 'test:fail') {
-      const details = data.details ?? {};
-      const line = {
-        kind: 'test',
-        event: event.type === 'test:pass' ? 'pass' : 'fail',
-        name: text(data.name) ?? '',
-        nesting: data.nesting,
-        file: text(data.file),
-        line: data.line,
-        column: data.column,
-        suite: details.type === 'suite',
-        skip: flag(data.skip),
-        todo: flag(data.todo),
-        duration_ms: details.duration_ms,
-        error: error(details.error)
-      };
-      if (data.nesting === 0 && data.name === data.file && stderr.has(data.file)) {
-        line.stderr = stderr.get(data.file);
-      }
-      tests += 1;
-      yield JSON.stringify(line) + '\n';
-    } else if (event.type === 'test:diagnostic') {
-      diagnostics += 1;
-      yield JSON.stringify({ kind: 'diagnostic', nesting: data.nesting, file: text(data.file), message: text(data.message) ?? '' }) + '\n';
-    }
+function finish(code) {
+  mkdirSync(options.results, { recursive: true });
+  for (const [name, text] of Object.entries(outputs)) writeFileSync(join(options.results, name), text);
+  writeFileSync(join(options.results, 'cargo-run.json'), JSON.stringify(manifest, null, 2) + '\n');
+  process.exit(code);
+}
+
+const versions = [run(cargo, ['--version'], cargoEnv, root), run(process.env.RUSTC || 'rustc', ['--version'], cargoEnv, root)];
+manifest.toolchain = versions.map((v) => v.stdout.trim()).filter((v) => v !== '');
+
+// 1. The root package and its targets.
+const metadata = run(cargo, ['metadata', '--no-deps', '--format-version', '1', '--frozen'], cargoEnv, root);
+manifest.metadata = { exitCode: metadata.exitCode, signal: metadata.signal, ...(metadata.error ? { error: metadata.error } : {}) };
+let pkg;
+try {
+  const parsed = JSON.parse(metadata.stdout);
+  pkg = parsed.packages.find((p) => repoPath(dirname(p.manifest_path)) === '');
+} catch {}
+if (!pkg) {
+  manifest.metadata.error = manifest.metadata.error || 'no package with its Cargo.toml at the repository root';
+  log('cargo metadata: ' + manifest.metadata.error);
+  finish(1);
+}
+
+const suiteFiles = new Set(options.files);
+const testable = pkg.targets.filter((t) => ['lib', 'bin', 'test'].includes(kindOf(t)));
+const selected = testable.filter((t) =>
+  t.name === options.target && kindOf(t) === 'test'
+    ? true
+    : options.mode === 'suite' && t.test !== false && suiteFiles.has(repoPath(t.src_path))
+);
+const generated = selected.find((t) => t.name === options.target && kindOf(t) === 'test');
+if (!generated) log('the generated target ' + options.target + ' is not a test target of the package (autotests = false?)');
+
+// 2. Build (never with RUSTC_BOOTSTRAP).
+const buildArgs = ['build', '--frozen', '--message-format=json'];
+if (options.mode === 'suite') buildArgs.push('--tests', '--keep-going');
+else buildArgs.push('--test', options.target);
+const build = run(cargo, buildArgs, cargoEnv, root);
+manifest.build = { exitCode: build.exitCode, signal: build.signal, ...(build.error ? { error: build.error } : {}), file: 'cargo-build.jsonl' };
+outputs['cargo-build.jsonl'] = build.stdout;
+const executables = new Map();
+for (const line of build.stdout.split('\n')) {
+  if (!line.startsWith('{')) continue;
+  let message;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    continue;
   }
-  yield JSON.stringify({ kind: 'end', format: FORMAT, tests, diagnostics }) + '\n';
+  if (message.reason === 'compiler-artifact' && message.profile && message.profile.test && message.executable) {
+    executables.set(kindOf(message.target) + ':' + message.target.name + ':' + repoPath(message.target.src_path), message.executable);
+  } else if (message.reason === 'compiler-message' && message.message && message.message.level === 'error' && message.message.rendered) {
+    process.stderr.write(message.message.rendered);
+  }
 }
+
+// 3. Inventory and results of every selected target that built.
+const testEnv = { ...baseEnv, RUSTC_BOOTSTRAP: '1', RUST_BACKTRACE: '1', CARGO_MANIFEST_DIR: root, CARGO_PKG_NAME: pkg.name, CARGO_PKG_VERSION: pkg.version };
+let failed = build.exitCode !== 0;
+function runTarget(entry, executable) {
+  const index = manifest.targets.length;
+  const listed = run(executable, ['-Z', 'unstable-options', '--format', 'json', '--list'], testEnv, root);
+  const ran = run(executable, ['-Z', 'unstable-options', '--format', 'json', '--report-time'], testEnv, root);
+  outputs['t' + index + '-list.jsonl'] = listed.stdout;
+  outputs['t' + index + '-run.jsonl'] = ran.stdout;
+  const describe = (r, file) => ({ file, exitCode: r.exitCode, signal: r.signal, ...(r.error ? { error: r.error } : {}) });
+  manifest.targets.push({ ...entry, built: true, list: describe(listed, 't' + index + '-list.jsonl'), run: describe(ran, 't' + index + '-run.jsonl') });
+  if (listed.exitCode !== 0 || ran.exitCode !== 0) failed = true;
+  log(entry.kind + ' ' + entry.name + ': exit ' + (ran.exitCode === null ? ran.signal : ran.exitCode));
+}
+for (const target of selected) {
+  const entry = { kind: kindOf(target), name: target.name, srcPath: repoPath(target.src_path) };
+  const executable = executables.get(entry.kind + ':' + entry.name + ':' + entry.srcPath);
+  if (executable) runTarget(entry, executable);
+  else {
+    manifest.targets.push({ ...entry, built: false });
+    failed = true;
+    log(entry.kind + ' ' + entry.name + ': not built');
+  }
+}
+
+// 4. The canaries alone, when the generated target could not run them.
+if (generated && !executables.has('test:' + generated.name + ':' + repoPath(generated.src_path)) && options.fallback) {
+  const output = join(cargoEnv.CARGO_TARGET_DIR, 'patchproof-canary-' + options.target);
+  mkdirSync(dirname(output), { recursive: true });
+  const rustc = run(process.env.RUSTC || 'rustc', ['--edition', '2021', '--test', '-C', 'debuginfo=1', '-o', output, join(root, options.fallback)], cargoEnv, root);
+  if (rustc.exitCode === 0) runTarget({ kind: 'canary', name: options.target, srcPath: options.fallback }, output);
+  else {
+    manifest.targets.push({ kind: 'canary', name: options.target, srcPath: options.fallback, built: false });
+    failed = true;
+  }
+}
+finish(failed ? 1 : 0);
 `;
 
-// EXTERNAL MODULE: external "node:url"
-var external_node_url_ = __nccwpck_require__(3136);
+;// CONCATENATED MODULE: ./src/adapters/cargo-panic.ts
+
+
+const PANIC_HEADER = /^thread '(.*?)'(?: \(\d+\))? panicked at (.+):\d+:\d+:$/;
+const FRAME_SYMBOL = /^\s*\d+: (.+)$/;
+const FRAME_AT = /^\s+at (.+):\d+(?::\d+)?$/;
+const ASSERTION = /^assertion (?:failed: |`left (?:==|!=|matches) right` failed)/;
+const SHOULD_PANIC = /^(?:test did not panic as expected|panic did not contain expected string)/;
+const TEST_FOLDERS = [RESERVED_DIR, 'tests', 'benches'];
+// What `panic!` itself goes through, in every edition (not `panic_bounds_check`, `unwrap_failed`...).
+const PANIC_MACHINERY = /^(?:(?:__rustc::)?rust_begin_unwind|core::panicking::(?:panic_fmt|panic|panic_display|panic_str_2015|panic_explicit)|std::panicking::(?:begin_panic(?:_handler|_fmt)?(?:::\{\{closure\}\})?|rust_panic_with_hook)|std::sys(?:_common)?::backtrace::__rust_end_short_backtrace(?:::<.*>)?)$/;
+/** The panics in a test's captured output, in order. */
+function panicsIn(stdout) {
+    const panics = [];
+    let current;
+    let state = 'done';
+    for (const line of stdout.split('\n')) {
+        const header = PANIC_HEADER.exec(line);
+        if (header?.[1] !== undefined && header[2] !== undefined) {
+            current = { thread: header[1], location: header[2], message: '', frames: [] };
+            panics.push(current);
+            state = 'message';
+            continue;
+        }
+        if (current === undefined)
+            continue;
+        if (state === 'message') {
+            if (line === 'stack backtrace:')
+                state = 'frames';
+            else if (line.startsWith('note: '))
+                state = 'done';
+            else
+                current.message += `${current.message === '' ? '' : '\n'}${line}`;
+        }
+        else if (state === 'frames') {
+            const at = FRAME_AT.exec(line);
+            const sym = FRAME_SYMBOL.exec(line);
+            const last = current.frames[current.frames.length - 1];
+            if (at?.[1] !== undefined && last !== undefined && last.file === undefined)
+                last.file = at[1];
+            else if (sym?.[1] !== undefined)
+                current.frames.push({ symbol: sym[1] });
+            else if (at === null)
+                state = 'done';
+        }
+    }
+    return panics;
+}
+/** A frame's file relative to the repository, or undefined outside it. */
+function repoFile(file, workdir) {
+    const root = external_node_path_default().posix.normalize(workdir).replace(/\/+$/, '');
+    const absolute = external_node_path_default().posix.isAbsolute(file) ? external_node_path_default().posix.normalize(file) : external_node_path_default().posix.join(root, file);
+    return absolute.startsWith(`${root}/`) ? absolute.slice(root.length + 1) : undefined;
+}
+/** The path of a symbol without its crate (`textclip::tests::case` → `tests::case`). */
+function symbolPath(symbol) {
+    const plain = symbol.replace(/^</, '');
+    const cut = plain.indexOf('::');
+    return cut < 0 ? plain : plain.slice(cut + 2);
+}
+function isTestFrame(frame, file, context) {
+    const folders = [...TEST_FOLDERS, ...context.testRoots.map((root) => root.replace(/\/+$/, ''))].filter((f) => f !== '');
+    if (folders.some((folder) => file === folder || file.startsWith(`${folder}/`)))
+        return true;
+    const module = context.testName.includes('::') ? context.testName.slice(0, context.testName.lastIndexOf('::')) : '';
+    return module !== '' && frame.symbol !== undefined && symbolPath(frame.symbol).startsWith(`${module}::`);
+}
+/**
+ * Where the panic came from. A panic the test code raised itself (`assert!` with a message,
+ * `panic!`, `unreachable!`: nothing but the panic machinery between it and the panic) is the test
+ * failing on purpose, an `assertion`; one raised inside an operation the test called (`unwrap`,
+ * indexing, slicing) is `exception_in_test`.
+ */
+function siteOf(panic, context) {
+    const frames = panic.frames.some((frame) => frame.file !== undefined) ? panic.frames : [{ file: panic.location }];
+    let explicit = panic.frames.length > 0;
+    for (const frame of frames) {
+        const file = frame.file === undefined ? undefined : repoFile(frame.file, context.workdir);
+        if (file === undefined) {
+            if (frame.symbol === undefined || !PANIC_MACHINERY.test(frame.symbol))
+                explicit = false;
+            continue;
+        }
+        if (!isTestFrame(frame, file, context))
+            return 'exception_in_code';
+        return explicit ? 'assertion' : 'exception_in_test';
+    }
+    return 'unknown';
+}
+/** One line: the text's lines trimmed and joined with spaces. */
+function oneLine(text) {
+    const joined = text
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== '')
+        .join(' ');
+    return joined === '' ? undefined : joined;
+}
+/** Classifies a libtest `failed` event (its `stdout` and `message` fields). */
+function readFailure(stdout, note, context) {
+    if (note !== undefined && SHOULD_PANIC.test(note)) {
+        const message = oneLine(note);
+        return { kind: 'assertion', ...(message === undefined ? {} : { message }) };
+    }
+    const panics = panicsIn(stdout ?? '');
+    // The test's own thread; a panic in a thread the test spawned is the cause only when alone.
+    const panic = panics.find((p) => p.thread === context.testName) ?? panics[panics.length - 1];
+    if (panic === undefined) {
+        const message = oneLine(stdout ?? '') ?? oneLine(note ?? '');
+        return { kind: 'unknown', ...(message === undefined ? {} : { message }) };
+    }
+    const message = oneLine(panic.message);
+    const kind = ASSERTION.test(panic.message) ? 'assertion' : siteOf(panic, context);
+    return { kind, ...(message === undefined ? {} : { message }) };
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/exception-site.ts
 
 
@@ -49452,7 +49651,162 @@ function statusForFailure(kind) {
     return kind === 'assertion' ? 'failed' : 'errored';
 }
 
-;// CONCATENATED MODULE: ./src/adapters/node-test-results.ts
+;// CONCATENATED MODULE: ./src/adapters/cargo-libtest.ts
+/**
+ * libtest's JSON lines (`-Z unstable-options --format json`), as one test binary writes them: the
+ * inventory of `--list` and the events of a run. Pure, and strict about what libtest itself
+ * writes; the stream is the binary's stdout, which the code under test can write to directly
+ * (`io::stdout()` is not captured), so:
+ *
+ * - a line that does not start with `{` is the code's own output and is skipped;
+ * - a line that starts with `{` must be a JSON object of a known kind, else it is a problem;
+ * - every fact must be said once: a test listed, started or finished twice, a second summary, an
+ *   outcome for a test the inventory lacks, a listed test without an outcome, or a summary whose
+ *   counts differ from the outcomes is a problem. A forged event therefore never goes unnoticed.
+ */
+const cargo_libtest_count = (value) => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined);
+/** The JSON objects of a stream, with its problems; lines that are not objects are skipped. */
+function objects(text, label, problems) {
+    const out = [];
+    text.split('\n').forEach((raw, index) => {
+        const line = raw.trim();
+        if (!line.startsWith('{'))
+            return;
+        let value;
+        try {
+            value = JSON.parse(line);
+        }
+        catch {
+            problems.push(`${label}: line ${index + 1} is not valid JSON`);
+            return;
+        }
+        if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+            problems.push(`${label}: line ${index + 1} is not a JSON object`);
+            return;
+        }
+        out.push(value);
+    });
+    return out;
+}
+/** Reads the output of `--list --format json`. */
+function readLibtestList(text, label) {
+    const problems = [];
+    const tests = new Map();
+    let completed;
+    let completions = 0;
+    let starts = 0;
+    for (const event of objects(text, `${label} --list`, problems)) {
+        if (event.type === 'suite' && event.event === 'discovery') {
+            starts += 1;
+        }
+        else if (event.type === 'test' && event.event === 'discovered' && typeof event.name === 'string') {
+            if (tests.has(event.name))
+                problems.push(`${label}: test '${event.name}' is listed twice`);
+            const line = cargo_libtest_count(event.start_line);
+            tests.set(event.name, {
+                ...(typeof event.source_path === 'string' ? { path: event.source_path } : {}),
+                ...(line === undefined ? {} : { line }),
+                ignored: event.ignore === true
+            });
+        }
+        else if (event.type === 'suite' && event.event === 'completed') {
+            completions += 1;
+            completed = cargo_libtest_count(event.tests);
+        }
+        else {
+            problems.push(`${label}: unexpected --list event ${JSON.stringify(event).slice(0, 200)}`);
+        }
+    }
+    if (starts !== 1 || completions !== 1)
+        problems.push(`${label}: the test list is incomplete or repeated`);
+    else if (completed !== tests.size)
+        problems.push(`${label}: the test list counts ${completed ?? '?'} tests but lists ${tests.size}`);
+    return { tests, problems };
+}
+/** Reads the events of a run, checked against the binary's inventory. */
+function readLibtestRun(text, label, listed) {
+    const problems = [];
+    const outcomes = new Map();
+    const started = new Set();
+    let summary;
+    let suiteStarts = 0;
+    let summaries = 0;
+    for (const event of objects(text, label, problems)) {
+        const name = typeof event.name === 'string' ? event.name : undefined;
+        const kind = event.event === 'ok' || event.event === 'failed' || event.event === 'ignored' ? event.event : undefined;
+        if (event.type === 'suite' && event.event === 'started') {
+            suiteStarts += 1;
+            if (cargo_libtest_count(event.test_count) !== listed.size)
+                problems.push(`${label}: the run announces ${String(event.test_count)} tests, the list has ${listed.size}`);
+        }
+        else if (event.type === 'suite' && (event.event === 'ok' || event.event === 'failed')) {
+            summaries += 1;
+            const passed = cargo_libtest_count(event.passed);
+            const failed = cargo_libtest_count(event.failed);
+            const ignored = cargo_libtest_count(event.ignored);
+            if (passed === undefined || failed === undefined || ignored === undefined || cargo_libtest_count(event.filtered_out) !== 0 || cargo_libtest_count(event.measured) !== 0) {
+                problems.push(`${label}: malformed summary`);
+            }
+            else {
+                summary = { passed, failed, ignored };
+                if ((event.event === 'failed') !== failed > 0)
+                    problems.push(`${label}: the summary says ${String(event.event)} with ${failed} failed`);
+            }
+        }
+        else if (event.type === 'test' && name !== undefined && event.event === 'started') {
+            if (started.has(name))
+                problems.push(`${label}: test '${name}' started twice`);
+            started.add(name);
+        }
+        else if (event.type === 'test' && name !== undefined && event.event === 'timeout') {
+            // libtest's warning that a test runs for over 60 s; its outcome still follows.
+        }
+        else if (event.type === 'test' && name !== undefined && kind !== undefined) {
+            const earlier = outcomes.get(name);
+            if (earlier !== undefined)
+                problems.push(`${label}: test '${name}' has more than one outcome`);
+            if (!listed.has(name))
+                problems.push(`${label}: test '${name}' has an outcome but is not in the list`);
+            // Of two outcomes, the one that is not a pass stands: a forged `ok` never makes a pass.
+            if (earlier !== undefined && earlier.event !== 'ok')
+                continue;
+            outcomes.set(name, {
+                event: kind,
+                ...(typeof event.stdout === 'string' ? { stdout: event.stdout } : {}),
+                ...(typeof event.message === 'string' ? { message: event.message } : {})
+            });
+        }
+        else {
+            problems.push(`${label}: unexpected event ${JSON.stringify(event).slice(0, 200)}`);
+        }
+    }
+    if (suiteStarts !== 1)
+        problems.push(`${label}: the run started ${suiteStarts} times`);
+    if (summaries !== 1)
+        problems.push(`${label}: the run has ${summaries} summaries (it did not finish, or one was forged)`);
+    for (const name of listed.keys()) {
+        if (!outcomes.has(name))
+            problems.push(`${label}: test '${name}' has no outcome`);
+        if (!started.has(name))
+            problems.push(`${label}: test '${name}' never started`);
+    }
+    for (const name of started) {
+        if (!listed.has(name))
+            problems.push(`${label}: test '${name}' started but is not in the list`);
+    }
+    if (summary !== undefined) {
+        const tally = { passed: 0, failed: 0, ignored: 0 };
+        for (const outcome of outcomes.values()) {
+            tally[outcome.event === 'ok' ? 'passed' : outcome.event] += 1;
+        }
+        if (tally.passed !== summary.passed || tally.failed !== summary.failed || tally.ignored !== summary.ignored) {
+            problems.push(`${label}: the summary (${summary.passed} passed, ${summary.failed} failed, ${summary.ignored} ignored) differs from the outcomes (${tally.passed}, ${tally.failed}, ${tally.ignored})`);
+        }
+    }
+    return { outcomes, ...(summary === undefined ? {} : { summary }), problems };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/cargo-results.ts
 
 
 
@@ -49461,336 +49815,1501 @@ function statusForFailure(kind) {
 
 
 /**
- * Turns a node --test run's reporter lines into PatchProof's test results.
+ * Turns what the cargo harness wrote (cargo-harness.ts) into PatchProof's test results.
  *
- * Status mapping, the same for every adapter: an assertion failure is `failed`; every other way of
- * not passing (an exception, a hook, a timeout or cancellation, a file that does not load) is
- * `errored`; skip and todo (passing or failing) are `skipped`.
+ * Test ids: `<kind>:<target>::<test path>` for the package's own targets (`lib:textclip::tests::
+ * clips`, `test:columns::fits`, `bin:tool::tests::parses`), which is the test function's Rust path
+ * in its crate behind the kind of target; `<file>::<test path>` for external tests, from the module
+ * that stands for the file in the generated target (`.patchproof/reproduction/clip.rs::cuts`).
  *
- * What counts as a test: every leaf of node's test tree, so the ids of a tree do not depend on how
- * its tests ended. An id is the file of the leaf's top-level test, then the names down to the leaf.
- * A parent (a describe, or a test with `t.test` subtests) is not a test of its own: when it fails
- * for a reason of its own (an `after` hook, a throw after its subtests; not merely
- * `subtestsFailed`) that failure goes to its leaves that passed, and the parent stands as a test
- * only when no leaf took it. Also tests: a skipped suite, whose tests node never reports; a test
- * file that did not import (the entry reports it under the file's own name: `import_error` for a
- * missing module or export, else `collection_error`); and the entry's process failing as a whole
- * (a crash or `process.exit()` with a non-zero code; id NODE_TEST_ENTRY_ID). A process that ended
- * with code 0 before reporting anything reported no test. The canaries are taken out of the tests.
+ * Status mapping: `ok` is passed, `ignored` is skipped (its reason, else "ignored"), `failed` is
+ * `failed` for an assertion and `errored` for anything else (see cargo-panic.ts). A selected target
+ * that did not compile is one `errored` result with kind `collection_error`: `<kind>:<target>`, or,
+ * for the generated target, one per external file (`<file>`), with the first compiler error.
  *
- * Failure kinds: ERR_ASSERTION/AssertionError is `assertion`; a failed hook `setup_error`; a
- * timeout, or a cancellation not caused by a failed hook or suite body, `timeout`; a suite body
- * that throws `collection_error` (its cancelled tests too); any other exception
- * `exception_in_code` or `exception_in_test` by the innermost repository frame of its stack (see
- * exceptionSite).
+ * Fail closed: the manifest must be PatchProof's and name this run's generated target; every built
+ * target needs its inventory (`--list`) and its results; every listed test exactly one start and
+ * one outcome; no outcome for an unlisted test; one summary whose counts match the outcomes and the
+ * binary's exit code; no id twice. Anything else is a problem. Lines that are not JSON objects are
+ * output the code under test wrote to stdout itself, and are left out; JSON lines libtest never
+ * writes (a forged `ok`) show up as duplicates or mismatches.
  */
-const PROBLEM_LIMIT = 20;
-const ID_SEPARATOR = ' > ';
-const STDERR_ERROR_LINE = /^(?:[\w$.]*Error|Error)(?: \[[A-Z0-9_]+\])?: /;
-const IMPORT_FAILURE = /ERR_MODULE_NOT_FOUND|\bMODULE_NOT_FOUND|Cannot find (?:module|package)|does not provide an export named/;
-/** Absolute file paths of a V8 stack trace, innermost first (node internals and eval frames left out). */
-function v8StackFiles(stack) {
-    const files = [];
-    for (const line of stack?.split('\n') ?? []) {
-        const match = /^\s*at (?:.*?\()?([^()]+?):\d+:\d+\)?\s*$/.exec(line);
-        const location = match?.[1];
-        if (location === undefined) {
+/** The id prefix of tests at the root of the generated target (the canaries). */
+const CARGO_GENERATED_ID = 'test:patchproof';
+/** The ids of a plan's canaries. */
+function cargoCanaryIds(plan) {
+    const names = canaryNames(plan);
+    return { pass: `${CARGO_GENERATED_ID}::${names.pass}`, fail: `${CARGO_GENERATED_ID}::${names.fail}` };
+}
+const isRecord = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isExit = (value) => value === null || (typeof value === 'number' && Number.isInteger(value));
+function readStep(value) {
+    if (!isRecord(value) || typeof value.file !== 'string' || !isExit(value.exitCode))
+        return undefined;
+    const signal = typeof value.signal === 'string' ? value.signal : null;
+    return { file: value.file, exitCode: value.exitCode, signal, ...(typeof value.error === 'string' ? { error: value.error } : {}) };
+}
+/** Reads and checks the run manifest (untrusted JSON); undefined, with a problem, when unusable. */
+function readManifest(text, problems) {
+    let data;
+    try {
+        data = JSON.parse(text);
+    }
+    catch {
+        problems.push(`${CARGO_RUN_FILE} is not JSON`);
+        return undefined;
+    }
+    if (!isRecord(data) || data.format !== CARGO_RUN_FORMAT || (data.mode !== 'suite' && data.mode !== 'external') || typeof data.generated !== 'string') {
+        problems.push(`${CARGO_RUN_FILE} is not a ${CARGO_RUN_FORMAT} manifest`);
+        return undefined;
+    }
+    const files = Array.isArray(data.files) ? data.files.filter((f) => typeof f === 'string') : [];
+    const metadata = isRecord(data.metadata) ? data.metadata : {};
+    const targets = [];
+    for (const value of Array.isArray(data.targets) ? data.targets : []) {
+        if (!isRecord(value) || typeof value.kind !== 'string' || typeof value.name !== 'string' || typeof value.srcPath !== 'string' || typeof value.built !== 'boolean') {
+            problems.push(`${CARGO_RUN_FILE}: a target entry is malformed`);
+            return undefined;
+        }
+        const list = readStep(value.list);
+        const run = readStep(value.run);
+        if (value.built && (list === undefined || run === undefined)) {
+            problems.push(`${CARGO_RUN_FILE}: built target ${value.kind}:${value.name} has no list or run record`);
+            return undefined;
+        }
+        targets.push({ kind: value.kind, name: value.name, srcPath: value.srcPath, built: value.built, ...(list ? { list } : {}), ...(run ? { run } : {}) });
+    }
+    const build = isRecord(data.build) && isExit(data.build.exitCode) ? { exitCode: data.build.exitCode } : undefined;
+    return {
+        mode: data.mode,
+        generated: data.generated,
+        files,
+        ...(typeof metadata.error === 'string' ? { metadataError: metadata.error } : {}),
+        ...(build ? { build } : {}),
+        targets
+    };
+}
+/** The id of a libtest test of a target. */
+function testId(target, generated, name) {
+    if (target.kind === 'canary' || (target.kind === 'test' && target.name === generated)) {
+        const cut = name.indexOf('::');
+        const file = cut < 0 ? undefined : cargoModuleFile(name.slice(0, cut));
+        return file === undefined ? `${CARGO_GENERATED_ID}::${name}` : `${file}::${name.slice(cut + 2)}`;
+    }
+    return `${target.kind}:${target.name}::${name}`;
+}
+/** The compiler errors of each target (`kind:name`), from cargo's JSON messages. */
+function compilerErrors(text, workdir) {
+    const errors = new Map();
+    for (const line of (text ?? '').split('\n')) {
+        if (!line.startsWith('{'))
+            continue;
+        let data;
+        try {
+            data = JSON.parse(line);
+        }
+        catch {
             continue;
         }
+        if (!isRecord(data) || data.reason !== 'compiler-message' || !isRecord(data.message) || !isRecord(data.target))
+            continue;
+        const { level, message, spans } = data.message;
+        if (level !== 'error' || typeof message !== 'string')
+            continue;
+        const kinds = Array.isArray(data.target.kind) ? data.target.kind.map(String) : [];
+        const kind = kinds.some((k) => LIB_KINDS.has(k)) ? 'lib' : (kinds[0] ?? '');
+        const files = (Array.isArray(spans) ? spans : []).flatMap((span) => isRecord(span) && typeof span.file_name === 'string' ? [repoRelativePath(span.file_name, workdir)] : []);
+        const key = `${kind}:${String(data.target.name)}`;
+        errors.set(key, [...(errors.get(key) ?? []), { message, files }]);
+    }
+    return errors;
+}
+const LIB_KINDS = new Set(['lib', 'rlib', 'dylib', 'cdylib', 'staticlib', 'proc-macro']);
+/** A path cargo or rustc printed (relative to the package root, or absolute), made repository-relative. */
+function repoRelativePath(file, workdir) {
+    const root = external_node_path_default().posix.normalize(workdir).replace(/\/+$/, '');
+    const absolute = external_node_path_default().posix.isAbsolute(file) ? external_node_path_default().posix.normalize(file) : external_node_path_default().posix.join(root, file);
+    return absolute.startsWith(`${root}/`) ? absolute.slice(root.length + 1) : absolute;
+}
+/**
+ * The results of a selected target that did not build. A target without errors of its own did not
+ * build because the library failed: the library's first error is shown. For the generated target,
+ * each external file gets its own first error, else the target's.
+ */
+function notBuilt(target, manifest, errors) {
+    const libraryErrors = [...errors].find(([key]) => key.startsWith('lib:'))?.[1];
+    const own = errors.get(`${target.kind}:${target.name}`) ?? libraryErrors ?? [...errors.values()][0] ?? [];
+    const result = (id, error) => {
+        const message = messageLine(`does not compile: ${error?.message ?? 'the build failed'}`);
+        return { id, status: 'errored', failure_kind: 'collection_error', ...(message === undefined ? {} : { message }) };
+    };
+    // The canary fallback is not a test of the run: its failure leaves the canaries missing.
+    if (target.kind === 'canary')
+        return [];
+    if (target.kind === 'test' && target.name === manifest.generated) {
+        if (manifest.mode !== 'external')
+            return [];
+        return manifest.files.map((file) => result(file, own.find((error) => error.files.includes(file)) ?? own[0]));
+    }
+    return [result(`${target.kind}:${target.name}`, own[0])];
+}
+function cargo_results_location(source) {
+    if (source.path === undefined)
+        return undefined;
+    const normal = external_node_path_default().posix.normalize(source.path);
+    return source.line === undefined ? normal : `${normal}:${source.line}`;
+}
+/** The results of one built target, checked against its inventory. */
+function builtTarget(target, manifest, request, problems, claimed) {
+    const label = `${target.kind}:${target.name}`;
+    const listText = target.list === undefined ? undefined : request.files[target.list.file];
+    const runText = target.run === undefined ? undefined : request.files[target.run.file];
+    if (target.list?.error !== undefined || target.run?.error !== undefined) {
+        problems.push(`${label}: the test binary could not be run (${target.list?.error ?? target.run?.error ?? ''})`);
+    }
+    if (listText === undefined || runText === undefined) {
+        problems.push(`${label}: its libtest output is missing`);
+        return [];
+    }
+    const list = readLibtestList(listText, label);
+    problems.push(...list.problems);
+    if (target.list?.exitCode !== 0)
+        problems.push(`${label}: --list exited ${target.list?.exitCode ?? target.list?.signal ?? 'abnormally'}`);
+    const run = readLibtestRun(runText, label, list.tests);
+    problems.push(...run.problems);
+    if (run.summary !== undefined) {
+        claimed.passed += run.summary.passed;
+        claimed.failed += run.summary.failed;
+        claimed.ignored += run.summary.ignored;
+        const expected = run.summary.failed > 0 ? 101 : 0;
+        if (target.run?.exitCode !== expected) {
+            problems.push(`${label}: the test binary exited ${target.run?.exitCode ?? target.run?.signal ?? 'abnormally'}; its results imply exit code ${expected}`);
+        }
+    }
+    const results = [];
+    for (const [name, outcome] of run.outcomes) {
+        const source = list.tests.get(name) ?? {};
+        const where = cargo_results_location(source);
+        const base = { id: testId(target, manifest.generated, name), ...(where === undefined ? {} : { location: where }) };
+        if (outcome.event === 'ok') {
+            results.push({ ...base, status: 'passed' });
+        }
+        else if (outcome.event === 'ignored') {
+            results.push({ ...base, status: 'skipped', skip_reason: messageLine(outcome.message) ?? 'ignored' });
+        }
+        else {
+            const reading = readFailure(outcome.stdout, outcome.message, { testName: name, workdir: request.workdir, testRoots: request.testRoots });
+            const message = messageLine(reading.message, request.workdir);
+            results.push({ ...base, status: reading.kind === 'assertion' ? 'failed' : 'errored', failure_kind: reading.kind, ...(message === undefined ? {} : { message }) });
+        }
+    }
+    return results;
+}
+function withoutCanaries(claimed, canary, problems) {
+    const rest = { ...claimed };
+    for (const status of [canary.pass, canary.fail]) {
+        if (status === 'passed')
+            rest.passed -= 1;
+        else if (status === 'failed' || status === 'errored')
+            rest.failed -= 1;
+        else if (status === 'skipped')
+            rest.ignored -= 1;
+    }
+    if (rest.passed < 0 || rest.failed < 0 || rest.ignored < 0) {
+        problems.push('libtest summaries do not cover their own tests');
+        return undefined;
+    }
+    return { passed: rest.passed, failed: rest.failed, errored: 0, skipped: rest.ignored };
+}
+const MISSING = { pass: 'missing', fail: 'missing' };
+/** Parses the cargo harness's results (pure: the files' text in, results out). */
+function parseCargoResults(request) {
+    const problems = [];
+    const text = request.files[CARGO_RUN_FILE];
+    if (text === undefined) {
+        return { tests: [], problems: [`${CARGO_RUN_FILE} is missing: the cargo harness wrote no results`], canary: MISSING };
+    }
+    const manifest = readManifest(text, problems);
+    if (manifest === undefined)
+        return { tests: [], problems, canary: MISSING };
+    const generated = cargoTargetName(request.canary);
+    if (manifest.generated !== generated)
+        problems.push(`${CARGO_RUN_FILE} is for target ${manifest.generated}, not this run's ${generated}`);
+    if (manifest.metadataError !== undefined)
+        problems.push(`cargo metadata: ${manifest.metadataError}`);
+    if (!manifest.targets.some((t) => t.kind === 'test' && t.name === generated)) {
+        problems.push(`the generated test target ${generated} was not among the package's targets (autotests = false, or no package at the root)`);
+    }
+    const fallbacks = manifest.targets.filter((t) => t.kind === 'canary');
+    const generatedBuilt = manifest.targets.some((t) => t.kind === 'test' && t.name === generated && t.built);
+    if (fallbacks.length > 1 || (fallbacks.length === 1 && generatedBuilt))
+        problems.push('the canary fallback ran although the generated target built');
+    if (fallbacks.some((t) => !t.built))
+        problems.push('the canary fallback did not compile');
+    const errors = compilerErrors(request.files[CARGO_BUILD_FILE], request.workdir);
+    const claimed = { passed: 0, failed: 0, ignored: 0 };
+    const all = [];
+    for (const target of manifest.targets) {
+        if (target.built) {
+            all.push(...builtTarget(target, manifest, request, problems, claimed));
+        }
+        else {
+            const failures = notBuilt(target, manifest, errors);
+            // Not libtest's tallies, but PatchProof's own verdict on the target: counted as failures.
+            claimed.failed += failures.length;
+            all.push(...failures);
+        }
+    }
+    const seen = new Set();
+    for (const test of all) {
+        if (seen.has(test.id))
+            problems.push(`test id '${test.id}' occurs more than once`);
+        seen.add(test.id);
+    }
+    const anyFailure = manifest.build?.exitCode !== 0 || manifest.targets.some((t) => !t.built || t.run?.exitCode !== 0 || t.list?.exitCode !== 0);
+    const expectedExit = anyFailure ? 1 : 0;
+    if (request.exitCode !== expectedExit)
+        problems.push(`the cargo harness exited ${request.exitCode ?? 'abnormally'}; its results imply exit code ${expectedExit}`);
+    const { tests, canary } = takeCanaries(all, cargoCanaryIds(request.canary));
+    const counts = withoutCanaries(claimed, canary, problems);
+    return { tests, ...(counts === undefined ? {} : { claimed: counts }), problems, canary };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/cargo.ts
+
+
+
+
+
+
+
+
+/**
+ * The cargo adapter: `cargo test`'s work done in steps PatchProof can check, by a node harness
+ * (cargo-harness.ts): build with `cargo build --frozen --message-format=json`, then run every test
+ * binary with libtest's JSON output (`RUSTC_BOOTSTRAP=1` for the test binary only, never for the
+ * crate's compilation), its `--list` inventory first. External tests and the grader canaries are
+ * compiled into one generated test target (cargo-entry.ts); results are parsed by
+ * cargo-results.ts. Which files are tests, the test surface and skip markers are in
+ * cargo-files.ts.
+ *
+ * Requirements: one package with `Cargo.toml` and `Cargo.lock` at the repository root, buildable
+ * offline (no dependencies, path dependencies, or vendored sources configured in
+ * `.cargo/config.toml`), auto-discovered integration tests (not `autotests = false`). Doc tests are
+ * not run (rustdoc compiles them itself).
+ */
+function cargoCommand(request) {
+    const { workdir, resultsDir } = request.view;
+    checkTestFiles(request.files);
+    checkCanaryPlan(request.canary);
+    const external = request.suite ? [] : request.files;
+    return {
+        argv: [
+            'node',
+            external_node_path_default().posix.join(workdir, HARNESS_DIR, CARGO_HARNESS_FILE),
+            '--results',
+            resultsDir,
+            '--target',
+            cargoTargetName(request.canary),
+            '--mode',
+            request.suite ? 'suite' : 'external',
+            '--fallback',
+            cargoCanaryFallbackPath(request.canary),
+            '--',
+            ...request.files
+        ],
+        env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1' },
+        stage: {
+            [cargoTargetPath(request.canary)]: cargoTargetSource(external, request.canary),
+            [cargoCanaryFallbackPath(request.canary)]: cargoCanaryFallbackSource(request.canary)
+        }
+    };
+}
+/** The cargo adapter (stateless). */
+const cargoAdapter = {
+    name: 'cargo',
+    execTmp: true,
+    harness: { [CARGO_HARNESS_FILE]: CARGO_HARNESS_SOURCE },
+    isTestFile: isCargoTestFile,
+    suiteFiles: cargoSuiteFiles,
+    surface: CARGO_SURFACE,
+    skipMarkers: CARGO_SKIP_MARKERS,
+    command: cargoCommand,
+    parse: parseCargoResults
+};
+
+;// CONCATENATED MODULE: ./src/adapters/go-canary.ts
+
+
+/**
+ * The go adapter's grader canaries: a generated `_test.go` file staged in every package folder a
+ * run tests, in the package of that folder's tests, so the two canaries are compiled into the same
+ * test binary as the code under test and run after its `init` functions.
+ *
+ * The file's name starts with `0`, so `go test` (which runs the tests of a package's files in file
+ * name order) runs the canaries before the package's own tests: a test that crashes the binary
+ * later does not lose them. Within the file they run in canaryRunOrder.
+ */
+const PACKAGE_CLAUSE = /^[ \t]*package[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?:\/\/.*)?$/m;
+/** The Go test function name of a canary name (`c` + hex): `Test_c…`, a valid test name. */
+function goCanaryTestName(name) {
+    return `Test_${name}`;
+}
+/** The Go test names of a plan's canaries. */
+function go_canary_goCanaryTestNames(plan) {
+    const names = canaryNames(plan);
+    return { pass: goCanaryTestName(names.pass), fail: goCanaryTestName(names.fail) };
+}
+/** The canary file's name in a package folder: sorts before ordinary test files. */
+function goCanaryFileName(plan) {
+    return `0patchproof_canary_${plan.nonce.slice(-8)}_test.go`;
+}
+/** The package name of a Go source file's package clause, or undefined when there is none. */
+function goPackageName(source) {
+    // Block comments could hide a line starting with "package"; take them out first.
+    const withoutBlocks = source.replace(/\/\*[\s\S]*?\*\//g, '');
+    return PACKAGE_CLAUSE.exec(withoutBlocks)?.[1];
+}
+/**
+ * The package the canaries join in a folder, from its test files' sources: the first whose
+ * package clause is the in-package one (not `…_test`), else the first external test package. An
+ * in-package canary runs before every test of the binary (in-package tests run first).
+ */
+function goCanaryPackage(sources) {
+    const names = sources.flatMap(({ text }) => {
+        const name = text === undefined ? undefined : goPackageName(text);
+        return name === undefined ? [] : [name];
+    });
+    const chosen = names.find((name) => !name.endsWith('_test')) ?? names[0];
+    if (chosen === undefined) {
+        throw new ConfigurationError(`cannot read a package clause from ${sources.map((s) => s.file).join(', ')}: the go adapter needs one to add its canary tests`);
+    }
+    return chosen;
+}
+/** Source of the canary file for one package. */
+function goCanarySource(plan, packageName) {
+    const tests = go_canary_goCanaryTestNames(plan);
+    const functions = canaryRunOrder(plan).map((name) => {
+        const testName = goCanaryTestName(name);
+        const expected = testName === tests.pass ? 1 : 2;
+        return [
+            `func ${testName}(t *testing.T) {`,
+            '\tgot := 1',
+            `\tif got != ${expected} {`,
+            `\t\tt.Fatalf("grader canary: %d != ${expected}", got)`,
+            '\t}',
+            '}'
+        ].join('\n');
+    });
+    return [
+        '// Code generated by PatchProof; DO NOT EDIT.',
+        '',
+        '// Grader canaries: one test must pass, one must fail. They run in the same test binary as the',
+        '// code under test; a framework that reports every failure as a success turns the second green.',
+        '',
+        `package ${packageName}`,
+        '',
+        'import "testing"',
+        '',
+        functions.join('\n\n'),
+        ''
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/adapters/go-files.ts
+
+/**
+ * Which files matter to the go adapter: the `_test.go` files `go test` compiles, the packages (folders)
+ * of the repository's own suite, the test surface a candidate may not touch unreported, and the
+ * source lines that skip a test.
+ */
+const GO_TEST_FILE = /^[^._][^/]*_test\.go$/;
+/** Folders the go command never treats as packages of a `./...` pattern (besides `.x` and `_x`). */
+const NOT_PACKAGES = ['testdata', 'vendor'];
+/** True when the go command ignores a folder or file of this name (`.x`, `_x`, `testdata`). */
+function ignoredByGo(segment) {
+    return segment.startsWith('.') || segment.startsWith('_') || segment === 'testdata';
+}
+/**
+ * True for a `*_test.go` file the go command compiles: its name does not start with `.` or `_`
+ * and no folder on its (pack- or repository-relative) path is `testdata` or starts with `.` or `_`.
+ */
+function isGoTestFile(relativePath) {
+    const parts = relativePath.split(/[\\/]/);
+    const name = parts.pop() ?? '';
+    return GO_TEST_FILE.test(name) && !parts.some(ignoredByGo);
+}
+/** The folder of a repository-relative path ('' for the root). */
+function folderOf(file) {
+    const slash = file.lastIndexOf('/');
+    return slash < 0 ? '' : file.slice(0, slash);
+}
+/**
+ * The test files of the packages `go test ./...` from the root would test: `*_test.go` outside
+ * `vendor/`, `testdata/`, folders starting with `.` or `_`, and nested modules (a folder below the
+ * root holding its own go.mod, which `./...` does not cross). Sorted, never under .patchproof.
+ */
+function goSuiteFiles(paths) {
+    const nestedModules = paths.filter((file) => file.endsWith('/go.mod')).map(folderOf);
+    const inNestedModule = (file) => nestedModules.some((module) => file.startsWith(`${module}/`));
+    const collected = (file) => isGoTestFile(file) && !inNestedModule(file);
+    return selectSuiteFiles(paths, collected, NOT_PACKAGES);
+}
+/** The suite's packages: the folders holding its test files ('' for the root), sorted. */
+function goPackageFolders(files) {
+    return [...new Set(files.map(folderOf))].sort();
+}
+/** The go test surface (see TestSurface). go.mod, go.sum and vendored code are dependencies. */
+const GO_SURFACE = {
+    tests: ['**/*_test.go', '**/testdata/**'],
+    config: ['.github/**', 'go.work', 'go.work.sum'],
+    dependencies: ['**/go.mod', '**/go.sum', '**/vendor/**']
+};
+/**
+ * Lines that skip a Go test or keep it from being compiled: `Skip(`, `SkipNow(` and `Skipf(` on any
+ * receiver (`t.`, `b.`, `tb.`, `f.`), `testing.Short()` guards, and build constraints
+ * (`//go:build`, `// +build`), which can leave a whole test file out of the build.
+ */
+const GO_SKIP_MARKERS = [
+    /\.\s*Skip(?:Now|f)?\s*\(/,
+    /\btesting\.Short\s*\(/,
+    /^\s*\/\/\s*(?:go:build\b|\+build\s)/
+];
+
+;// CONCATENATED MODULE: ./src/adapters/go-results.ts
+
+
+/**
+ * Turns the event stream of `go test -json` (Go 1.24 or later) into PatchProof's test results.
+ *
+ * Ids: `<package>/<Test>[/<subtest>]`, where the package is its import path; the package that
+ * `go test` makes of test files named on the command line (`command-line-arguments`) is named by
+ * the folder holding them (the run's one test root). A package that failed to build is one result
+ * with the package as its id. Parent tests are left out when they have subtests, unless they
+ * failed while no subtest did (a failure of their own).
+ *
+ * Status and failure kind: `t.Error`/`t.Fatal` (a test failing without a panic) is `failed` with
+ * kind `assertion`; a panic is `errored`, `exception_in_code` when the innermost frame of the
+ * panicking goroutine inside the repository (vendor excluded) is not a `_test.go` file nor under
+ * a test root, else `exception_in_test`; the testing package's own timeout panic is `timeout`; a
+ * test the binary left unfinished (it exited mid-test) is `errored` with kind `unknown`; `t.Skip`
+ * is `skipped`. A package that did not build is `collection_error` (`import_error` when an import
+ * could not be resolved); a package that failed with no failing test (a panic in `init`, a
+ * TestMain that did not run the tests) is `setup_error`.
+ *
+ * Fail closed: the stream must be JSON lines of known actions, every terminal test event must
+ * follow that test's `run` event exactly once (test2json frames its own lines with ^V since Go
+ * 1.24's `-test.v=test2json`, so plain `--- PASS` lines printed by a test stay output; a
+ * forged framed line still has no `run` of its own, or duplicates a real result), every package
+ * must end with its own result and agree with its tests, the exit code must agree with the
+ * results, and the Go version the harness recorded must be 1.24 or later.
+ */
+/** The JSON event stream, relative to the results directory. */
+const GO_RESULTS_FILE = 'go-test.json';
+/** `go env GOVERSION`, written by the harness before the tests run. */
+const GO_VERSION_FILE = 'go-version.txt';
+/** The oldest Go whose `go test -json` frames test2json lines and reports build failures as events. */
+const GO_MIN_MINOR = 24;
+/** The package `go test` makes of test files named on the command line. */
+const COMMAND_LINE_PACKAGE = 'command-line-arguments';
+const KNOWN_ACTIONS = new Set(['start', 'run', 'pause', 'cont', 'pass', 'bench', 'fail', 'output', 'skip', 'build-output', 'build-fail']);
+const FRAMING = /^(?:=== (?:RUN|PAUSE|CONT|NAME)\b|--- (?:PASS|FAIL|SKIP|BENCH):|PASS$|FAIL$|ok\s|FAIL\s)/;
+const TRACE_FRAME = /^\t(\/.+?\.go):(\d+)(?: \+0x[0-9a-f]+)?$/;
+const IMPORT_FAILURE = /cannot find (?:module providing )?package|no required module provides package|is not in (?:std|GOROOT)|package .+ is not in std|could not import|import cycle not allowed/;
+function toEvent(value) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return undefined;
+    const record = value;
+    if (typeof record.Action !== 'string' || !KNOWN_ACTIONS.has(record.Action))
+        return undefined;
+    for (const key of ['Package', 'Test', 'Output', 'ImportPath', 'FailedBuild']) {
+        if (record[key] !== undefined && typeof record[key] !== 'string')
+            return undefined;
+    }
+    return record;
+}
+function packageRecord(stream, name) {
+    let record = stream.packages.get(name);
+    if (record === undefined) {
+        record = { name, started: false, output: [], tests: new Map() };
+        stream.packages.set(name, record);
+    }
+    return record;
+}
+function applyTestEvent(stream, pkg, test, event) {
+    let record = pkg.tests.get(test);
+    if (record === undefined) {
+        record = { name: test, ran: false, output: [] };
+        pkg.tests.set(test, record);
+    }
+    switch (event.Action) {
+        case 'run':
+            if (record.ran)
+                stream.problems.push(`${GO_RESULTS_FILE}: ${pkg.name} ${test} started twice`);
+            record.ran = true;
+            break;
+        case 'output':
+            record.output.push(event.Output ?? '');
+            break;
+        case 'pass':
+        case 'fail':
+        case 'skip':
+            if (!record.ran) {
+                stream.problems.push(`${GO_RESULTS_FILE}: ${pkg.name} ${test} reported '${event.Action}' without having run (a forged framing line?)`);
+            }
+            else if (record.result !== undefined) {
+                stream.problems.push(`${GO_RESULTS_FILE}: ${pkg.name} ${test} has more than one result`);
+            }
+            record.result ??= event.Action;
+            break;
+        default:
+            break;
+    }
+}
+function applyPackageEvent(stream, pkg, event) {
+    switch (event.Action) {
+        case 'start':
+            if (pkg.started)
+                stream.problems.push(`${GO_RESULTS_FILE}: package ${pkg.name} started twice`);
+            pkg.started = true;
+            break;
+        case 'output':
+            pkg.output.push(event.Output ?? '');
+            break;
+        case 'pass':
+        case 'fail':
+        case 'skip':
+            if (pkg.result !== undefined)
+                stream.problems.push(`${GO_RESULTS_FILE}: package ${pkg.name} has more than one result`);
+            pkg.result ??= event.Action;
+            if (event.FailedBuild !== undefined)
+                pkg.failedBuild = event.FailedBuild;
+            break;
+        default:
+            break;
+    }
+}
+/** Reads the JSON lines into packages and tests; anything unexpected is a problem. */
+function readStream(text) {
+    const stream = { packages: new Map(), buildOutput: new Map(), problems: [] };
+    const lines = text.split('\n');
+    if (lines.at(-1) === '')
+        lines.pop();
+    else if (lines.length > 0)
+        stream.problems.push(`${GO_RESULTS_FILE}: the last line is incomplete (output cut short?)`);
+    lines.forEach((line, index) => {
+        let event;
+        try {
+            event = toEvent(JSON.parse(line));
+        }
+        catch {
+            event = undefined;
+        }
+        if (event === undefined) {
+            stream.problems.push(`${GO_RESULTS_FILE}: line ${index + 1} is not a go test -json event`);
+            return;
+        }
+        if (event.Action === 'build-output' || event.Action === 'build-fail') {
+            if (event.ImportPath === undefined) {
+                stream.problems.push(`${GO_RESULTS_FILE}: line ${index + 1}: a build event without ImportPath`);
+            }
+            else if (event.Action === 'build-output') {
+                stream.buildOutput.set(event.ImportPath, [...(stream.buildOutput.get(event.ImportPath) ?? []), event.Output ?? '']);
+            }
+            return;
+        }
+        if (event.Package === undefined) {
+            stream.problems.push(`${GO_RESULTS_FILE}: line ${index + 1}: a '${event.Action}' event without Package`);
+            return;
+        }
+        const pkg = packageRecord(stream, event.Package);
+        if (event.Test !== undefined)
+            applyTestEvent(stream, pkg, event.Test, event);
+        else
+            applyPackageEvent(stream, pkg, event);
+    });
+    return stream;
+}
+/** The frames (absolute file paths) of the first panicking goroutine after a `panic:` line, innermost first. */
+function panicFrames(lines) {
+    const start = lines.findIndex((line) => line.startsWith('panic: ') || line.startsWith('fatal error: '));
+    if (start < 0)
+        return [];
+    const goroutine = lines.findIndex((line, index) => index > start && /^goroutine \d+ \[running\]:$/.test(line));
+    if (goroutine < 0)
+        return [];
+    const frames = [];
+    for (const line of lines.slice(goroutine + 1)) {
+        if (line === '' || line.startsWith('goroutine '))
+            break;
+        const frame = TRACE_FRAME.exec(line);
+        if (frame?.[1] !== undefined)
+            frames.push(frame[1]);
+    }
+    return frames;
+}
+/** Output split into lines (test2json emits one event per line, but be tolerant). */
+function outputLines(output) {
+    return output.join('').split('\n');
+}
+function judgePanic(lines, request) {
+    const panicLine = lines.find((line) => line.startsWith('panic: ') || line.startsWith('fatal error: '));
+    if (panicLine === undefined)
+        return undefined;
+    if (panicLine.startsWith('panic: test timed out after '))
+        return { kind: 'timeout', message: panicLine };
+    // Vendored modules are dependencies, not the code under test.
+    const frames = panicFrames(lines).filter((frame) => !(repoRelative(request.workdir, frame) ?? '').split('/').includes('vendor'));
+    const relative = frames.flatMap((frame) => {
+        const file = repoRelative(request.workdir, frame);
+        return file === undefined ? [] : [file];
+    });
+    const testFiles = new Set(relative.filter((file) => file.endsWith('_test.go')));
+    const kind = exceptionSite(frames, { workdir: request.workdir, testRoots: request.testRoots, testFiles });
+    const inner = lines.slice(lines.indexOf(panicLine)).map((line) => TRACE_FRAME.exec(line)).find((m) => m?.[1] !== undefined && repoRelative(request.workdir, m[1]) !== undefined);
+    const location = inner?.[1] === undefined ? undefined : `${repoRelative(request.workdir, inner[1])}:${inner[2]}`;
+    return { kind, message: panicLine.replace(/ \[recovered\]$/, ''), ...(location === undefined ? {} : { location }) };
+}
+/** The first line of a test's own output that is not test2json framing. */
+function firstMessage(lines) {
+    return lines.map((line) => line.trim()).find((line) => line !== '' && !FRAMING.test(line));
+}
+function testResult(id, test, request) {
+    const lines = outputLines(test.output);
+    if (test.result === 'pass')
+        return { id, status: 'passed' };
+    if (test.result === 'skip')
+        return { id, status: 'skipped', skip_reason: messageLine(firstMessage(lines), request.workdir) ?? 'skipped' };
+    const panic = judgePanic(lines, request);
+    let judged;
+    if (panic !== undefined)
+        judged = panic;
+    else if (test.result === 'fail')
+        judged = { kind: 'assertion', ...withMessage(firstMessage(lines)) };
+    else
+        judged = { kind: 'unknown', message: 'the test binary exited before this test finished' };
+    const message = messageLine(judged.message, request.workdir);
+    return {
+        id,
+        status: statusForFailure(judged.kind),
+        failure_kind: judged.kind,
+        ...(message === undefined ? {} : { message }),
+        ...(judged.location === undefined ? {} : { location: judged.location })
+    };
+}
+function withMessage(message) {
+    return message === undefined ? {} : { message };
+}
+/** The id prefix of a package: its import path, or for command-line files the folder holding them. */
+function packageId(name, request, problems) {
+    if (name !== COMMAND_LINE_PACKAGE)
+        return name;
+    const root = request.testRoots[0];
+    if (request.testRoots.length !== 1 || root === undefined) {
+        problems.push(`${GO_RESULTS_FILE}: test files named on the command line need exactly one test root to be named`);
+        return name;
+    }
+    return root.replace(/\/+$/, '');
+}
+function buildFailure(id, pkg, stream, request) {
+    const output = [...(stream.buildOutput.get(pkg.failedBuild ?? '') ?? []), ...pkg.output];
+    const lines = outputLines(output);
+    const kind = lines.some((line) => IMPORT_FAILURE.test(line)) ? 'import_error' : 'collection_error';
+    const message = messageLine(lines.find((line) => line.trim() !== '' && !line.startsWith('#')), request.workdir);
+    return { id, status: 'errored', failure_kind: kind, ...withMessage(message) };
+}
+/** A package that failed although none of its tests did: its own output says why. */
+function packageFailure(id, pkg, request) {
+    const lines = outputLines(pkg.output);
+    const panic = lines.find((line) => line.startsWith('panic: ') || line.startsWith('fatal error: '));
+    const message = messageLine(panic ?? firstMessage(lines) ?? 'the package failed without a failing test', request.workdir);
+    return { id, status: 'errored', failure_kind: 'setup_error', ...withMessage(message) };
+}
+/** Tests to report: leaves, and parents that failed without a failing subtest. */
+function reported(tests, names) {
+    const failing = (test) => test.status === 'failed' || test.status === 'errored';
+    return tests.filter((test, index) => {
+        const name = names[index] ?? '';
+        const children = tests.filter((_, other) => (names[other] ?? '').startsWith(`${name}/`));
+        return children.length === 0 || (failing(test) && !children.some(failing));
+    });
+}
+/** One outcome for the run from each package's canaries (see parseGoResults). */
+function combineCanaries(seen) {
+    if (seen.length === 0)
+        return { pass: 'missing', fail: 'missing' };
+    const pass = seen.every((c) => c.pass === 'passed') ? 'passed' : (seen.find((c) => c.pass !== 'passed')?.pass ?? 'missing');
+    const wrongFail = seen.find((c) => c.fail === 'passed') ?? seen.find((c) => c.fail === 'missing') ?? seen.find((c) => c.fail !== 'failed');
+    return { pass, fail: wrongFail === undefined ? 'failed' : wrongFail.fail };
+}
+function versionProblem(text) {
+    if (text === undefined)
+        return `${GO_VERSION_FILE} is missing: the harness did not record the Go version`;
+    const match = /^go1\.(\d+)(?:[.\w-]*)$/.exec(text.trim());
+    if (match?.[1] === undefined)
+        return `${GO_VERSION_FILE}: '${text.trim().slice(0, 40)}' is not a Go version`;
+    if (Number(match[1]) < GO_MIN_MINOR) {
+        return `Go ${text.trim()} is older than go1.${GO_MIN_MINOR}: its test2json cannot tell framing lines from test output, so results could be forged`;
+    }
+    return undefined;
+}
+/**
+ * Parses a `go test -json` run (pure: the files' text in, results out). The canaries of every
+ * package that ran are combined: the must-pass canary counts as passed only when it passed in every
+ * such package, the must-fail canary as failed only when it failed in every one (one that passed
+ * anywhere is reported as passed). A package that failed to build ran no canaries.
+ */
+function parseGoResults(request) {
+    const canaryNames = go_canary_goCanaryTestNames(request.canary);
+    const text = request.files[GO_RESULTS_FILE];
+    if (text === undefined) {
+        return { tests: [], problems: [`${GO_RESULTS_FILE} is missing: go test wrote no JSON events`], canary: { pass: 'missing', fail: 'missing' } };
+    }
+    const stream = readStream(text);
+    const problems = [...stream.problems];
+    const version = versionProblem(request.files[GO_VERSION_FILE]);
+    if (version !== undefined)
+        problems.push(version);
+    const tests = [];
+    const canaries = [];
+    let anyFailed = false;
+    for (const pkg of stream.packages.values()) {
+        const id = packageId(pkg.name, request, problems);
+        if (pkg.result === undefined) {
+            problems.push(`${GO_RESULTS_FILE}: package ${pkg.name} has no result (the stream ended early)`);
+            continue;
+        }
+        if (pkg.result === 'fail')
+            anyFailed = true;
+        if (pkg.failedBuild !== undefined) {
+            if (pkg.tests.size > 0)
+                problems.push(`${GO_RESULTS_FILE}: package ${pkg.name} failed to build yet reported tests`);
+            tests.push(buildFailure(id, pkg, stream, request));
+            continue;
+        }
+        const ran = [...pkg.tests.values()].filter((test) => test.ran);
+        const results = ran.map((test) => testResult(`${id}/${test.name}`, test, request));
+        // The must-fail canary counts here: it is why an honest package fails.
+        const failing = results.filter((test) => test.status === 'failed' || test.status === 'errored');
+        if (pkg.result === 'pass' && failing.length > 0) {
+            problems.push(`${GO_RESULTS_FILE}: package ${pkg.name} passed although some of its tests failed`);
+        }
+        const canaryOf = (name) => results[ran.findIndex((test) => test.name === name)]?.status ?? 'missing';
+        if (ran.length > 0 || pkg.result === 'fail')
+            canaries.push({ pass: canaryOf(canaryNames.pass), fail: canaryOf(canaryNames.fail) });
+        const own = results.filter((_, index) => ran[index]?.name !== canaryNames.pass && ran[index]?.name !== canaryNames.fail);
+        tests.push(...reported(own, own.map((test) => test.id.slice(id.length + 1))));
+        if (pkg.result === 'fail' && failing.length === 0)
+            tests.push(packageFailure(id, pkg, request));
+    }
+    const ids = new Set();
+    for (const test of tests) {
+        if (ids.has(test.id))
+            problems.push(`${GO_RESULTS_FILE}: test id '${test.id}' occurs more than once`);
+        ids.add(test.id);
+    }
+    const expected = anyFailed ? 1 : 0;
+    if (problems.length === 0 && request.exitCode !== expected) {
+        problems.push(`go test exited ${request.exitCode ?? 'abnormally'}; its results imply exit code ${expected}`);
+    }
+    return { tests, problems, canary: combineCanaries(canaries) };
+}
+/** The ids a plan's canaries get in a package (for tests and documentation). */
+function goCanaryIds(plan, packageIdPrefix) {
+    const names = goCanaryTestNames(plan);
+    return { pass: `${packageIdPrefix}/${names.pass}`, fail: `${packageIdPrefix}/${names.fail}` };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/go.ts
+
+
+
+
+
+
+
+
+/**
+ * The go adapter: runs `go test -json` (Go 1.24 or later, parsed by go-results.ts) with a grader
+ * canary file in every tested package (go-canary.ts). Which files are tests, the test surface and
+ * skip markers are in go-files.ts.
+ *
+ * The regression suite runs the packages (folders) holding the suite's test files. External tests
+ * (reproduction, hidden) are named as files, so `go test` builds them as one package of their own
+ * (`command-line-arguments`) wherever they are staged: the default `.patchproof/…` placements work
+ * although the go command ignores folders starting with a dot as packages. They must all lie
+ * directly in their placement folder, and being outside the code's packages they test it from
+ * outside (any package name; they import the module's packages by import path).
+ *
+ * test2json writes to standard output, and the copy is read-only: a `sh` harness records
+ * `go env GOVERSION` and sends the event stream into the results folder. The build cache, module
+ * cache and temporary build folders live under /tmp (the build cache seeded from GO_CACHE_SEED when
+ * a setup stage filled it); there is no network (GOPROXY=off, so only the standard library and
+ * vendored or already cached modules build) and no toolchain switch (GOTOOLCHAIN=local). `go vet`
+ * is off (`-vet=off`): it is not a test, and judging by it would make a vet finding a test failure.
+ * Test results are never cached (`-count=1`).
+ */
+/**
+ * A build cache a pack's `setup` stage may fill (repository-relative, read-only in test runs). Go
+ * needs a writable cache, so the harness copies it to GOCACHE before the run: without it every run
+ * compiles the standard library again.
+ */
+const GO_CACHE_SEED = `${RESERVED_DIR}/deps/gocache`;
+/**
+ * Copies the seed cache (when there is one) to $GOCACHE, runs `go env GOVERSION` into $2, then
+ * `go "$@"` with its standard output into $1. A failed copy only costs time: go rebuilds what is
+ * missing, and checks every cache entry it uses against its recorded size.
+ */
+const GO_HARNESS_SCRIPT = [
+    'out="$1"; version="$2"; shift 2',
+    `if [ -d ${GO_CACHE_SEED} ] && [ ! -e "$GOCACHE" ]; then cp -R ${GO_CACHE_SEED} "$GOCACHE" 2>/dev/null || true; fi`,
+    'go env GOVERSION > "$version"',
+    'exec go "$@" > "$out"'
+].join('; ');
+/** The environment of every go test run (the runner adds HOME, TMPDIR and PATH). */
+const GO_ENV = Object.freeze({
+    GOFLAGS: '',
+    GOENV: 'off',
+    GOPROXY: 'off',
+    GOSUMDB: 'off',
+    GONOSUMDB: '',
+    GOTOOLCHAIN: 'local',
+    CGO_ENABLED: '0',
+    GOCACHE: '/tmp/gocache',
+    GOPATH: '/tmp/gopath',
+    TZ: 'UTC',
+    LANG: 'C.UTF-8'
+});
+/** A `go test` package argument for a repository-relative folder. */
+function packageArg(folder) {
+    return folder === '' ? '.' : `./${folder}`;
+}
+/** Staged external tests: the one folder holding them, which must be the run's test root. */
+function externalFolder(request) {
+    const root = request.testRoots[0]?.replace(/\/+$/, '');
+    if (root === undefined || request.testRoots.length !== 1) {
+        throw new ConfigurationError('the go adapter runs staged external tests from exactly one folder (testRoots)');
+    }
+    checkRelativePath(root, 'test folder');
+    const elsewhere = request.files.filter((file) => folderOf(file) !== root || !isGoTestFile(file.slice(root.length + 1)));
+    if (elsewhere.length > 0) {
+        throw new ConfigurationError(`go test builds the named test files as one package from one folder; keep every _test.go file directly in '${root}', not: ${elsewhere.join(', ')}`);
+    }
+    return root;
+}
+/** The package clause the canaries of `folder` take, read from the folder's test files in the copy. */
+function canaryPackage(request, folder) {
+    const readFile = request.readFile;
+    if (readFile === undefined) {
+        throw new ConfigurationError('the go adapter needs to read the test files of the copy (CommandRequest.readFile) to add its canaries');
+    }
+    const files = request.files.filter((file) => folderOf(file) === folder).sort();
+    return goCanaryPackage(files.map((file) => ({ file, text: readFile(file) })));
+}
+function goCommand(request) {
+    const { resultsDir } = request.view;
+    checkTestFiles(request.files);
+    checkCanaryPlan(request.canary);
+    const canaryFile = goCanaryFileName(request.canary);
+    const folders = request.suite ? goPackageFolders(request.files) : [externalFolder(request)];
+    const stage = {};
+    for (const folder of folders) {
+        const file = folder === '' ? canaryFile : `${folder}/${canaryFile}`;
+        stage[file] = goCanarySource(request.canary, canaryPackage(request, folder));
+    }
+    const targets = request.suite
+        ? folders.map(packageArg)
+        : [...request.files, ...Object.keys(stage)].sort().map((file) => `./${file}`);
+    const argv = [
+        'sh',
+        '-c',
+        GO_HARNESS_SCRIPT,
+        'patchproof-go',
+        external_node_path_default().posix.join(resultsDir, GO_RESULTS_FILE),
+        external_node_path_default().posix.join(resultsDir, GO_VERSION_FILE),
+        'test',
+        '-json',
+        '-count=1',
+        '-vet=off',
+        // Every target starts with './', so none can be read as a flag. (`--` would end the package list.)
+        ...targets
+    ];
+    return { argv, env: { ...GO_ENV }, stage };
+}
+/** The go adapter (stateless). */
+const goAdapter = {
+    name: 'go',
+    harness: {},
+    // go test runs the test binary it builds under /tmp (GOTMPDIR defaults to TMPDIR).
+    execTmp: true,
+    isTestFile: isGoTestFile,
+    suiteFiles: goSuiteFiles,
+    surface: GO_SURFACE,
+    skipMarkers: GO_SKIP_MARKERS,
+    command: goCommand,
+    parse: parseGoResults
+};
+
+;// CONCATENATED MODULE: ./src/adapters/js-runner-wrapper.ts
+
+
+
+const EXTENSION = { jest: 'cjs', vitest: 'mjs' };
+const MARK = 'patchproof';
+/** The folder (repository-relative) that holds a tool's wrappers. */
+function wrapperRoot(tool) {
+    return `${HARNESS_DIR}/${tool}`;
+}
+/** Where the wrapper of the repository-relative test file `file` is staged. */
+function wrapperPath(tool, file) {
+    return `${wrapperRoot(tool)}/${file}.${MARK}.${EXTENSION[tool]}`;
+}
+/** The test file a wrapper path (repository-relative) stands for, or undefined for any other path. */
+function wrappedFile(tool, wrapper) {
+    const prefix = `${wrapperRoot(tool)}/`;
+    const suffix = `.${MARK}.${EXTENSION[tool]}`;
+    if (!wrapper.startsWith(prefix) || !wrapper.endsWith(suffix) || wrapper.length <= prefix.length + suffix.length) {
+        return undefined;
+    }
+    return wrapper.slice(prefix.length, -suffix.length);
+}
+/** The specifier that loads `file` from its wrapper: relative, always starting with `./` or `../`. */
+function wrapperSpecifier(tool, file) {
+    const relative = external_node_path_default().posix.relative(external_node_path_default().posix.dirname(wrapperPath(tool, file)), file);
+    return relative.startsWith('.') ? relative : `./${relative}`;
+}
+/**
+ * Checks that must each throw: the common `expect` matchers (`e`) and node's `assert` (`a`). Code
+ * under test that neutralised one matcher would let the tests that use it pass; the must-fail
+ * canary tries every one of them.
+ */
+const MUST_THROW = [
+    'e(1).toBe(2)',
+    'e([1]).toEqual([2])',
+    'e({ a: 1 }).toStrictEqual({ a: 2 })',
+    'e(0).toBeTruthy()',
+    'e(1).toBeFalsy()',
+    'e(1).toBeNull()',
+    'e(null).toBeUndefined()',
+    'e(undefined).toBeDefined()',
+    'e([1]).toContain(2)',
+    "e('a').toMatch(/b/)",
+    'e([]).toHaveLength(1)',
+    'e(1).toBeGreaterThan(2)',
+    'e(() => undefined).toThrow()',
+    'e(1).not.toBe(1)',
+    'a.strictEqual(1, 2)',
+    'a.deepStrictEqual([1], [2])',
+    'a.ok(false)'
+];
+/**
+ * The canary tests, in run order, as `[name, body]`: JavaScript statements run inside the test,
+ * where `e` is the `expect` to check and `a` node's `assert`. The must-pass canary asserts
+ * `expect(1).toBe(1)`. The must-fail canary runs every MUST_THROW check, counting those that threw,
+ * and then fails with `expect(1).toBe(2)` only if every one did: a neutralised matcher or `assert`
+ * function turns it green, so does a neutralised `toBe`.
+ */
+function canaryDeclarations(plan) {
+    const names = canaryNames(plan);
+    const mustFail = [
+        'const checks = [',
+        ...MUST_THROW.map((check, index) => `  () => ${check}${index === MUST_THROW.length - 1 ? '' : ','}`),
+        '];',
+        'let held = 0;',
+        'for (const check of checks) {',
+        '  try {',
+        '    check();',
+        '  } catch {',
+        '    held += 1;',
+        '  }',
+        '}',
+        'if (held === checks.length) {',
+        '  e(1).toBe(2);',
+        '}'
+    ].join('\n');
+    return canaryRunOrder(plan).map((name) => [name, name === names.pass ? 'e(1).toBe(1);' : mustFail]);
+}
+/** `body` indented by two spaces per line, for a test callback. */
+function indentBody(body) {
+    return body
+        .split('\n')
+        .map((line) => `  ${line}`)
+        .join('\n');
+}
+/**
+ * The leading `/** … *\/` docblock of a test file, when it carries `@jest-environment` or
+ * `@vitest-environment` pragmas: both runners read those from the file they run (the wrapper), so
+ * the wrapper repeats them. Undefined when the file has none.
+ */
+function environmentDocblock(source) {
+    const match = /^(?:#![^\n]*\n)?\s*(\/\*\*[\s\S]*?\*\/)/.exec(source ?? '');
+    const block = match?.[1];
+    return block !== undefined && /@(?:jest|vitest)-environment\b/.test(block) ? block : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/jest-entry.ts
+
+
+/**
+ * The jest wrapper of one test file (see js-runner-wrapper.ts for why wrappers exist).
+ *
+ * It is CommonJS (`.cjs`, whatever the package's `type`), takes `test` and `expect` from
+ * `@jest/globals` (which jest's runtime provides whether or not globals are injected), and
+ * `require`s the test file, so jest transforms it with the repository's own transform (babel-jest,
+ * ts-jest...) and hoists its `jest.mock` calls as usual. The canaries (see canaryDeclarations) use
+ * the global `expect` when there is one (what the tests use), else `@jest/globals`' own, and
+ * node's `assert`, all looked up when they run.
+ *
+ * What it costs: a test file that only runs as native ESM (jest's experimental VM modules) cannot
+ * be `require`d and reads as that file's collection error. A file with `.only` makes jest skip the
+ * canaries too, so such a run reads as compromised rather than passing.
+ */
+/** Source of the wrapper of `file` (repository-relative), for a run with canary `plan`. */
+function jestWrapperSource(file, plan, fileSource) {
+    checkCanaryPlan(plan);
+    const docblock = environmentDocblock(fileSource);
+    const canaries = canaryDeclarations(plan).map(([name, body]) => `patchproofGlobals.test(${JSON.stringify(name)}, () => {\n  const e = globalThis.expect ?? patchproofGlobals.expect;\n  const a = require('node:assert');\n${indentBody(body)}\n});`);
+    return [
+        ...(docblock === undefined ? [] : [docblock]),
+        '// PatchProof jest wrapper (generated; see src/adapters/jest-entry.ts).',
+        "'use strict';",
+        "const patchproofGlobals = require('@jest/globals');",
+        '',
+        'try {',
+        `  require(${JSON.stringify(wrapperSpecifier('jest', file))});`,
+        '} catch (error) {',
+        `  patchproofGlobals.test(${JSON.stringify(file)}, () => {`,
+        '    throw error;',
+        '  });',
+        '}',
+        '',
+        ...canaries,
+        ''
+    ].join('\n');
+}
+
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __nccwpck_require__(3136);
+;// CONCATENATED MODULE: ./src/adapters/js-runner-failure.ts
+
+
+const FRAME = /^\s*at (?:(?:async )?(.*?) \()?((?:file:\/\/)?\/[^()]*?):(\d+):\d+\)?\s*$/;
+/** The frames of a V8 stack trace with an absolute file, innermost first (node internals left out). */
+function stackFrames(stack) {
+    const frames = [];
+    for (const line of stack?.split('\n') ?? []) {
+        const match = FRAME.exec(line);
+        const location = match?.[2];
+        if (match === null || location === undefined) {
+            continue;
+        }
+        let file = location;
         if (location.startsWith('file://')) {
             try {
-                files.push((0,external_node_url_.fileURLToPath)(location));
+                file = (0,external_node_url_.fileURLToPath)(location);
             }
             catch {
                 continue;
             }
         }
-        else if (location.startsWith('/')) {
-            files.push(location);
-        }
+        frames.push({ fn: match[1], file, line: Number(match[3]) });
     }
-    return files;
+    return frames;
 }
-/** The event's file, repository-relative; the entry under its stable id, since its name changes every run. */
-function fileOf(event, context) {
-    if (event.file === undefined) {
-        return '<no file>';
+/** A module that could not be found or linked: the load failure is an import error. */
+const js_runner_failure_IMPORT_FAILURE = /Cannot find (?:module|package)|ERR_MODULE_NOT_FOUND|MODULE_NOT_FOUND|Failed to (?:load url|resolve import)|does not provide an export named|is not exported by/;
+/** A test file that did not load: `import_error` for a missing module or export, else `collection_error`. */
+function loadFailureKind(message) {
+    return js_runner_failure_IMPORT_FAILURE.test(message) ? 'import_error' : 'collection_error';
+}
+/**
+ * Where an exception that is not an assertion came from: the code under test or the test code,
+ * by the innermost repository frame outside dependencies (see exceptionSite).
+ */
+function thrownFrom(frames, scope) {
+    return exceptionSite(frames.map((frame) => frame.file), scope);
+}
+/**
+ * True when the failure was thrown from a hook by the test-file line rule: the outermost frame in
+ * the test's own file lies above the line where the test is declared, so it is not the test's body
+ * (hooks are declared before their tests). Used only when the runner's own frames do not say.
+ */
+function thrownAboveTest(frames, workdir, file, testLine) {
+    if (testLine === undefined) {
+        return false;
     }
-    const file = repoRelative(context.scope.workdir, event.file) ?? event.file;
-    return file === context.entry ? NODE_TEST_ENTRY_ID : file;
+    const own = frames.filter((frame) => repoRelative(workdir, frame.file) === file);
+    const outermost = own[own.length - 1];
+    return outermost !== undefined && outermost.line < testLine;
 }
-function isFileLevel(event) {
-    return event.nesting === 0 && event.file !== undefined && event.name === event.file;
-}
-function ownFailure(event) {
-    return event.event === 'fail' && event.error?.failureType !== 'subtestsFailed';
-}
-function reason(flag, fallback) {
-    return typeof flag === 'string' && flag !== '' ? flag : fallback;
-}
-/** The entry's process failed as a whole: node names the file and keeps what it wrote to stderr. */
-function processFailure(event) {
-    const stderr = event.stderr ?? [];
-    const errorLine = stderr.map((line) => line.trim()).find((line) => STDERR_ERROR_LINE.test(line));
-    const kind = stderr.some((line) => IMPORT_FAILURE.test(line)) ? 'import_error' : 'collection_error';
-    const exit = event.error?.signal ? `signal ${event.error.signal}` : `exit code ${event.error?.exitCode ?? 'unknown'}`;
-    return { kind, message: messageLine(errorLine) ?? `the test process failed (${exit})` };
-}
-/** A test file that did not import: the entry rethrew the import's own error. */
-function importFailure(event) {
-    const cause = event.error?.cause;
-    const kind = IMPORT_FAILURE.test(`${cause?.code ?? ''} ${cause?.message ?? ''}`) ? 'import_error' : 'collection_error';
-    if (cause?.name === undefined) {
-        return { kind, message: cause?.message ?? event.error?.message };
-    }
-    const head = cause.code === undefined ? cause.name : `${cause.name} [${cause.code}]`;
-    return { kind, message: `${head}: ${messageLine(cause.message) ?? ''}` };
-}
-function failureKind(event, ancestors, scope) {
-    const error = event.error;
-    switch (error?.failureType) {
-        case 'hookFailed':
-            return 'setup_error';
-        case 'testTimeoutFailure':
-            return 'timeout';
-        case 'cancelledByParent': {
-            // A test cancelled because its suite's `before` hook or body failed never ran at all.
-            const cause = [...ancestors].reverse().find(ownFailure);
-            if (cause?.error?.failureType === 'hookFailed') {
-                return 'setup_error';
-            }
-            return cause?.suite && cause.error?.failureType === 'testCodeFailure' ? 'collection_error' : 'timeout';
-        }
-    }
-    if (event.suite) {
-        return 'collection_error';
-    }
-    const cause = error?.cause;
-    if (error?.code === 'ERR_ASSERTION' || cause?.code === 'ERR_ASSERTION' || cause?.name === 'AssertionError') {
-        return 'assertion';
-    }
-    return exceptionSite(v8StackFiles(cause?.stack), scope);
-}
-function failureMessage(event) {
-    const error = event.error;
-    const cause = error?.cause;
-    if (cause?.name === undefined || cause.message === undefined) {
-        return messageLine(error?.message ?? cause?.message);
-    }
-    const thrown = `${cause.name}: ${messageLine(cause.message) ?? ''}`;
-    // Node's own message says which hook failed ("failed running before hook"); the cause says why.
-    return messageLine(error?.failureType === 'hookFailed' && error.message ? `${messageLine(error.message)}: ${thrown}` : thrown);
-}
-/** `result` as a failure of `kind`, with its message's copy paths made repository-relative. */
-function failed(result, kind, message, workdir) {
+/** `result` as a failure of `kind`, with the message as one repository-relative line. */
+function failedResult(result, kind, message, workdir) {
     const line = messageLine(message, workdir);
     return { ...result, status: statusForFailure(kind), failure_kind: kind, ...(line === undefined ? {} : { message: line }) };
 }
-/** One test's result; `idFile` is the file of its top-level test, which starts its id. */
-function toResult(node, ancestors, idFile, context) {
-    const { event } = node;
-    const file = fileOf(event, context);
-    const fileLevel = isFileLevel(event);
-    const id = fileLevel ? idFile : [idFile, ...ancestors.map((parent) => parent.name), event.name].join(ID_SEPARATOR);
-    const location = event.line === undefined || file === NODE_TEST_ENTRY_ID ? file : `${file}:${event.line}`;
-    if (event.todo !== undefined) {
-        return { id, status: 'skipped', location, skip_reason: `todo: ${reason(event.todo, 'no reason given')}` };
-    }
-    if (event.skip !== undefined) {
-        return { id, status: 'skipped', location, skip_reason: reason(event.skip, 'skipped') };
-    }
-    if (event.event === 'pass') {
-        return { id, status: 'passed', location };
-    }
-    const failure = fileLevel ? processFailure(event) : { kind: failureKind(event, ancestors, context.scope), message: failureMessage(event) };
-    return failed({ id, status: 'errored', location }, failure.kind, failure.message, context.scope.workdir);
-}
-function isFailing(result) {
-    return result.status === 'failed' || result.status === 'errored';
-}
 /**
- * Collects the results under `node` and returns how many of them fail. Only leaves are tests, so
- * the set of ids does not depend on outcomes; a parent's own failure is handed down to its leaves
- * that passed (an `after` hook that throws fails the tests it serves), and only when no leaf
- * took it (all skipped) does the parent stand as a test of its own.
+ * The canaries of every wrapper folded into one outcome: the must-pass canary counts as `passed`
+ * only when it passed in every file, the must-fail canary as `failed` only when it failed (an
+ * assertion) in every file; otherwise the first file's deviation (or `missing`) stands, so one
+ * compromised module environment is enough to show.
  */
-function collectResults(node, ancestors, idFile, inherited, context, out) {
-    const { event } = node;
-    const { scope } = context;
-    if (node.children.length === 0) {
-        const ranNothing = event.event === 'pass' && event.skip === undefined && event.todo === undefined;
-        if ((isFileLevel(event) || event.suite) && ranNothing) {
-            return 0;
-        }
-        let result = toResult(node, ancestors, idFile, context);
-        const cancelled = event.error?.failureType === 'cancelledByParent';
-        if (inherited !== undefined && (result.status === 'passed' || cancelled)) {
-            const message = `'${inherited.name}' failed: ${inherited.message ?? inherited.kind}`;
-            // A cancelled test keeps its own kind (a cancelled test never asserted anything); it only learns why.
-            result = failed(result, cancelled ? (result.failure_kind ?? 'unknown') : inherited.kind, message, scope.workdir);
-        }
-        out.push(result);
-        return isFailing(result) ? 1 : 0;
+function foldCanaries(files) {
+    if (files.length === 0) {
+        return { pass: 'missing', fail: 'missing' };
     }
-    const own = ownFailure(event)
-        ? { name: event.name, kind: failureKind(event, ancestors, scope), message: failureMessage(event) }
-        : undefined;
-    let failing = 0;
-    for (const child of node.children) {
-        failing += collectResults(child, [...ancestors, event], idFile, own ?? inherited, context, out);
-    }
-    if (own !== undefined && failing === 0) {
-        out.push(toResult(node, ancestors, idFile, context));
-        return 1;
-    }
-    return failing;
+    const fold = (key, expected) => files.find((file) => file[key] === 'missing')?.[key] ?? files.find((file) => file[key] !== expected)?.[key] ?? expected;
+    return { pass: fold('pass', 'passed'), fail: fold('fail', 'failed') };
 }
-/**
- * The results of one top-level test. A top-level test the entry defined, other than a canary or
- * the process as a whole, is a test file that did not import, named after that file.
- */
-function collectRoot(root, context, out) {
-    const { event } = root;
-    const file = fileOf(event, context);
-    const isImportFailure = file === NODE_TEST_ENTRY_ID &&
-        root.children.length === 0 &&
-        !isFileLevel(event) &&
-        event.name !== context.canaries.pass &&
-        event.name !== context.canaries.fail;
-    if (!isImportFailure) {
-        collectResults(root, [], file, undefined, context, out);
-        return;
-    }
-    const base = { id: event.name, status: 'passed', location: event.name };
-    const failure = importFailure(event);
-    out.push(event.event === 'pass' ? base : failed(base, failure.kind, failure.message, context.scope.workdir));
-}
-function category(event) {
-    if (event.todo !== undefined || event.skip !== undefined) {
-        return 'skipped';
-    }
-    return event.event === 'pass' ? 'passed' : 'notPassed';
-}
-/**
- * Node's totals restated for the tests PatchProof counts. Node counts every non-suite test,
- * parents and whole files included; the restatement takes away what node counted in the lines read
- * and adds the parsed tests (without the canaries), so it equals the parsed counts exactly when
- * node's totals agree with the lines, and a lost or forged line shows as a difference. Node does
- * not tell an assertion failure from another error, so its not-passed total is split the way the
- * parsed tests split it.
- */
-function claimedCounts(totals, events, tests) {
-    const restated = {
-        passed: totals.pass,
-        notPassed: totals.fail + totals.cancelled,
-        skipped: totals.skipped + totals.todo
-    };
-    for (const event of events) {
-        if (!event.suite) {
-            restated[category(event)] -= 1;
-        }
-    }
-    const parsed = countTests(tests);
-    restated.passed += parsed.passed;
-    restated.notPassed += parsed.failed + parsed.errored;
-    restated.skipped += parsed.skipped;
-    const failed = Math.max(0, Math.min(parsed.failed, restated.notPassed));
-    return { passed: restated.passed, failed, errored: restated.notPassed - failed, skipped: restated.skipped };
-}
-/** The exit code against all results, canaries included (the must-fail canary alone makes it 1). */
-function checkExitCode(exitCode, results, problems) {
-    const failing = results.some(isFailing);
-    if (exitCode === null) {
-        problems.push('node --test did not exit normally');
-    }
-    else if (exitCode === 0 && failing) {
-        problems.push('node --test exited 0 although tests failed');
-    }
-    else if (exitCode !== 0 && !failing) {
-        problems.push(`node --test exited ${exitCode} although no test failed`);
-    }
-}
-function capProblems(problems) {
-    return problems.length <= PROBLEM_LIMIT
-        ? problems
-        : [...problems.slice(0, PROBLEM_LIMIT), `and ${problems.length - PROBLEM_LIMIT} more problems`];
-}
-/** Parses a node --test run's results (pure: the file's text in, results out). */
-function parseNodeTestResults(request) {
-    const canaries = canaryNames(request.canary);
-    const text = request.files[NODE_TEST_RESULTS_FILE];
-    if (text === undefined) {
-        return {
-            tests: [],
-            problems: [`${NODE_TEST_RESULTS_FILE} is missing: node --test wrote no results`],
-            canary: { pass: 'missing', fail: 'missing' }
-        };
-    }
-    const problems = [];
-    const lines = readLines(text, problems);
-    const start = lines[0];
-    const end = lines.at(-1);
-    if (start?.kind !== 'start' || start.format !== NODE_TEST_REPORT_FORMAT) {
-        problems.push(`${NODE_TEST_RESULTS_FILE} does not begin with a ${NODE_TEST_REPORT_FORMAT} start line`);
-    }
-    const events = lines.filter((line) => line.kind === 'test');
-    const diagnostics = lines.flatMap((line) => (line.kind === 'diagnostic' ? [line] : []));
-    if (end?.kind !== 'end') {
-        problems.push(`${NODE_TEST_RESULTS_FILE} has no end line: the run was cut off or the file truncated`);
-    }
-    else if (end.tests !== events.length || end.diagnostics !== diagnostics.length) {
-        problems.push(`${NODE_TEST_RESULTS_FILE} end line counts ${end.tests} tests and ${end.diagnostics} diagnostics; read ${events.length} and ${diagnostics.length}`);
-    }
-    const testFiles = new Set(events.flatMap((event) => (event.file === undefined ? [] : [repoRelative(request.workdir, event.file) ?? event.file])));
-    const context = {
-        scope: { workdir: request.workdir, testRoots: request.testRoots, testFiles },
-        entry: nodeTestEntryPath(request.canary),
-        canaries
-    };
-    const collected = [];
-    for (const root of buildTrees(events, problems)) {
-        collectRoot(root, context, collected);
-    }
-    const results = [];
+/** Duplicate ids are a problem: the first result of each id is kept. */
+function dedupe(results, problems) {
     const seen = new Set();
-    const duplicates = new Set();
-    for (const result of collected) {
+    const out = [];
+    for (const result of results) {
         if (seen.has(result.id)) {
-            duplicates.add(result.id);
+            problems.push(`duplicate test id '${result.id}'`);
         }
         else {
             seen.add(result.id);
-            results.push(result);
+            out.push(result);
         }
     }
-    for (const id of duplicates) {
-        problems.push(`duplicate test id '${id}'`);
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/jest-results.ts
+
+
+
+
+
+
+/**
+ * Turns jest's `--json` results (with `--testLocationInResults`) of a run of PatchProof's wrappers
+ * (jest-entry.ts) into PatchProof's test results.
+ *
+ * Ids: `<test file> > <describe>… > <test>`, the test file being the one the wrapper loaded
+ * (repository-relative), so ids do not depend on the wrapper nor on the copy's location.
+ *
+ * Status mapping, as for every adapter: an assertion failure is `failed`; any other way of not
+ * passing is `errored`; `skip`/`xit` (jest's `pending`), `todo` and a `.failing` test that failed as
+ * expected are `skipped`. A test file that failed to load (caught by its wrapper) is one `errored`
+ * test named by the file; a file whose suite failed outside its tests (jest's "Test suite failed to
+ * run": an `afterAll` hook, a setup file, the wrapper itself) is one more, by the file's name.
+ *
+ * Failure kinds, in this order: a hook (jest-circus's `_callCircusHook` on the stack) is
+ * `setup_error`; jest's `expect` (a `matcherResult`, or `expect(…)` / `expect.assertions`
+ * messages), node's `assert` and a `.failing` test that passed are `assertion`; an exception whose
+ * stack lost the runner's frames (thrown after an `await`) and whose outermost frame in the test
+ * file lies above the test's own line came from a hook: `setup_error`; any other exception is
+ * `exception_in_code` or `exception_in_test` by its innermost repository frame (see exceptionSite).
+ */
+/** Result file jest writes, relative to the results directory. */
+const JEST_RESULTS_FILE = 'jest.json';
+const PROBLEM_LIMIT = 20;
+const SUITE_FAILED = '● Test suite failed to run';
+const assertionSchema = object({
+    ancestorTitles: array(schemas_string()),
+    title: schemas_string(),
+    status: schemas_string(),
+    failing: schemas_boolean().optional(),
+    failureMessages: array(schemas_string()),
+    failureDetails: array(unknown()).optional(),
+    location: object({ line: schemas_number().int(), column: schemas_number().int() }).nullable().optional()
+});
+const fileSchema = object({
+    name: schemas_string(),
+    status: schemas_string(),
+    message: schemas_string(),
+    assertionResults: array(assertionSchema)
+});
+const reportSchema = object({
+    numPassedTests: schemas_number().int().nonnegative(),
+    numFailedTests: schemas_number().int().nonnegative(),
+    numPendingTests: schemas_number().int().nonnegative(),
+    numTodoTests: schemas_number().int().nonnegative(),
+    numRuntimeErrorTestSuites: schemas_number().int().nonnegative(),
+    success: schemas_boolean(),
+    testResults: array(fileSchema)
+});
+const EXPECT_MESSAGE = /^(?:Error: )?(?:expect(?:\.\w+)?\(|expect\.assertions\(|expect\.hasAssertions\()/;
+const ASSERT_MESSAGE = /^(?:AssertionError\b|assert(?:\.\w+)?\()/;
+const FAILING_PASSED = 'Failing test passed even though it was supposed to fail';
+function hasMatcherResult(details) {
+    return (details ?? []).some((detail) => typeof detail === 'object' && detail !== null && 'matcherResult' in detail);
+}
+function failureKind(test, file, scope) {
+    const text = test.failureMessages.join('\n');
+    const first = text.split('\n')[0] ?? '';
+    const frames = stackFrames(text);
+    if (frames.some((frame) => frame.fn?.endsWith('_callCircusHook') === true)) {
+        return 'setup_error';
     }
-    for (const event of events) {
-        if (event.file === undefined) {
-            problems.push(`test '${event.name}' has no file`);
+    if (hasMatcherResult(test.failureDetails) || EXPECT_MESSAGE.test(first) || ASSERT_MESSAGE.test(first) || first.includes(FAILING_PASSED)) {
+        return 'assertion';
+    }
+    const inTestBody = frames.some((frame) => frame.fn?.endsWith('_callCircusTest') === true);
+    if (!inTestBody && thrownAboveTest(frames, scope.workdir, file, test.location?.line ?? undefined)) {
+        return 'setup_error';
+    }
+    return thrownFrom(frames, scope);
+}
+/** The first line of a suite failure: what follows jest's "Test suite failed to run" header. */
+function suiteFailureMessage(message) {
+    const after = message.slice(message.indexOf(SUITE_FAILED) + SUITE_FAILED.length);
+    return messageLine(after);
+}
+function fileOutcome(entry, file, names, scope) {
+    const results = [];
+    const canaries = { pass: 'missing', fail: 'missing' };
+    const canaryCounts = { passed: 0, failed: 0, skipped: 0 };
+    let expectedFailures = 0;
+    for (const test of entry.assertionResults) {
+        const atRoot = test.ancestorTitles.length === 0;
+        const line = test.location?.line;
+        const base = { id: [file, ...test.ancestorTitles, test.title].join(' > '), status: 'passed', location: line === undefined ? file : `${file}:${line}` };
+        if (atRoot && (test.title === names.pass || test.title === names.fail)) {
+            const status = test.status === 'passed' ? 'passed' : test.status === 'failed' ? (failureKind(test, file, scope) === 'assertion' ? 'failed' : 'errored') : 'skipped';
+            canaries[test.title === names.pass ? 'pass' : 'fail'] = status;
+            canaryCounts[status === 'errored' ? 'failed' : status] += 1;
+            continue;
+        }
+        if (atRoot && test.title === file) {
+            // The wrapper's stand-in for a test file that did not load.
+            const message = test.failureMessages[0] ?? '';
+            results.push(test.status === 'passed' ? { id: file, status: 'passed', location: file } : failedResult({ id: file, status: 'errored', location: file }, loadFailureKind(message), message, scope.workdir));
+            continue;
+        }
+        switch (test.status) {
+            case 'passed':
+                expectedFailures += test.failing === true ? 1 : 0;
+                results.push(test.failing === true ? { ...base, status: 'skipped', skip_reason: 'expected_failure' } : base);
+                break;
+            case 'failed': {
+                results.push(failedResult(base, failureKind(test, file, scope), test.failureMessages[0], scope.workdir));
+                break;
+            }
+            case 'todo':
+                results.push({ ...base, status: 'skipped', skip_reason: 'todo' });
+                break;
+            default:
+                // pending (skip, xit, left out by .only), skipped, disabled, focused.
+                results.push({ ...base, status: 'skipped', skip_reason: 'skipped' });
         }
     }
-    const totals = readTotals(diagnostics);
-    if (totals === undefined) {
-        problems.push("node's closing totals (tests/pass/fail/cancelled/skipped/todo) are missing");
+    if (entry.message.includes(SUITE_FAILED)) {
+        const message = suiteFailureMessage(entry.message);
+        const ranTests = entry.assertionResults.length > 0;
+        const kind = ranTests ? 'setup_error' : loadFailureKind(message ?? '');
+        results.push(failedResult({ id: file, status: 'errored', location: file }, kind, message ?? 'the test suite failed to run', scope.workdir));
     }
-    checkExitCode(request.exitCode, results, problems);
-    const { tests, canary } = takeCanaries(results, {
-        pass: `${NODE_TEST_ENTRY_ID}${ID_SEPARATOR}${canaries.pass}`,
-        fail: `${NODE_TEST_ENTRY_ID}${ID_SEPARATOR}${canaries.fail}`
-    });
+    return { results, canaries, canaryCounts, expectedFailures };
+}
+/** Parses jest's JSON results of a wrapper run (pure: the file's text in, results out). */
+function parseJestResults(request) {
+    const names = canaryNames(request.canary);
+    const text = request.files[JEST_RESULTS_FILE];
+    const missing = { pass: 'missing', fail: 'missing' };
+    if (text === undefined) {
+        return { tests: [], problems: [`${JEST_RESULTS_FILE} is missing: jest wrote no JSON results`], canary: missing };
+    }
+    let report;
+    try {
+        const checked = reportSchema.safeParse(JSON.parse(text));
+        if (!checked.success) {
+            return { tests: [], problems: [`${JEST_RESULTS_FILE} is not jest's JSON results: ${checked.error.issues[0]?.message ?? 'bad shape'}`], canary: missing };
+        }
+        report = checked.data;
+    }
+    catch (error) {
+        return { tests: [], problems: [`${JEST_RESULTS_FILE} is not JSON: ${error.message}`], canary: missing };
+    }
+    const problems = [];
+    const entries = [];
+    for (const entry of report.testResults) {
+        const relative = repoRelative(request.workdir, entry.name);
+        const file = relative === undefined ? undefined : wrappedFile('jest', relative);
+        if (file === undefined) {
+            problems.push(`jest reported a test file PatchProof did not wrap: ${entry.name}`);
+        }
+        else {
+            entries.push({ entry, file });
+        }
+    }
+    const scope = { workdir: request.workdir, testRoots: request.testRoots, testFiles: new Set(entries.map(({ file }) => file)) };
+    const outcomes = entries.map(({ entry, file }) => fileOutcome(entry, file, names, scope));
+    const results = dedupe(outcomes.flatMap((outcome) => outcome.results), problems);
+    const canary = foldCanaries(outcomes.map((outcome) => outcome.canaries));
+    const failing = results.some((test) => test.status === 'failed' || test.status === 'errored') || canary.fail === 'failed' || canary.fail === 'errored';
+    if (request.exitCode === null) {
+        problems.push('jest did not exit normally');
+    }
+    else if ((request.exitCode === 0) === failing || report.success === failing) {
+        problems.push(`jest exited ${request.exitCode} (success: ${report.success}) although ${failing ? 'tests failed' : 'no test failed'}`);
+    }
+    const canaryCounts = outcomes.reduce((sum, outcome) => ({
+        passed: sum.passed + outcome.canaryCounts.passed,
+        failed: sum.failed + outcome.canaryCounts.failed,
+        skipped: sum.skipped + outcome.canaryCounts.skipped,
+        expectedFailures: sum.expectedFailures + outcome.expectedFailures
+    }), { passed: 0, failed: 0, skipped: 0, expectedFailures: 0 });
+    const claimed = claimedCounts(report, canaryCounts, results);
     return {
-        tests,
-        ...(totals === undefined ? {} : { claimed: claimedCounts(totals, events, tests) }),
-        problems: capProblems(problems),
+        tests: results,
+        claimed,
+        problems: problems.length <= PROBLEM_LIMIT ? problems : [...problems.slice(0, PROBLEM_LIMIT), `and ${problems.length - PROBLEM_LIMIT} more problems`],
         canary
     };
 }
+/**
+ * jest's own tallies restated for PatchProof's tests: without the canaries, with each suite that
+ * failed to run counted as one errored test (jest counts those suites, not tests). jest does not
+ * tell an assertion from another error, so its failures are split the way the parsed tests split.
+ */
+function claimedCounts(report, canaries, results) {
+    const parsed = countTests(results);
+    const notPassed = report.numFailedTests - canaries.failed + report.numRuntimeErrorTestSuites;
+    const failed = Math.max(0, Math.min(parsed.failed, notPassed));
+    return {
+        passed: report.numPassedTests - canaries.passed - canaries.expectedFailures,
+        failed,
+        errored: notPassed - failed,
+        skipped: report.numPendingTests + report.numTodoTests - canaries.skipped + canaries.expectedFailures
+    };
+}
 
-;// CONCATENATED MODULE: ./src/adapters/node-test.ts
+;// CONCATENATED MODULE: ./src/adapters/node-test-files.ts
 
 
+/**
+ * Which files matter to the node-test adapter: the files node 20's `--test` runs by default, the
+ * test surface a candidate may not touch unreported, and the source lines that skip or focus a
+ * test. Globs are picomatch's (already the project's matcher, see core/surface.ts), with
+ * `dot: true` as node's own discovery also walks dot folders.
+ */
+/** Node 20's default `--test` patterns: `*.test.js`, `*-test.js`, `*_test.js`, `test-*.js`, `test.js` (each also .mjs/.cjs) and any script under a `test/` folder. */
+const NODE_TEST_FILE_GLOBS = [
+    '**/*.test.{js,mjs,cjs}',
+    '**/*-test.{js,mjs,cjs}',
+    '**/*_test.{js,mjs,cjs}',
+    '**/test-*.{js,mjs,cjs}',
+    '**/test.{js,mjs,cjs}',
+    '**/test/**/*.{js,mjs,cjs}'
+];
+/** Folders node's discovery leaves out (node_modules), with git's and PatchProof's own. */
+const EXCLUDED_FOLDERS = ['node_modules', '.git'];
+const matchesTestGlob = picomatch_default()([...NODE_TEST_FILE_GLOBS], { dot: true });
+/** True for files node 20's `--test` picks up by default, never inside node_modules. */
+function isNodeTestFile(relativePath) {
+    const normalised = relativePath.replace(/\\/g, '/');
+    return !normalised.split('/').slice(0, -1).includes('node_modules') && matchesTestGlob(normalised);
+}
+/** The repository's own node:test suite among the tree's files (sorted; no node_modules, .git or .patchproof). */
+function nodeTestSuiteFiles(paths) {
+    return selectSuiteFiles(paths, isNodeTestFile, EXCLUDED_FOLDERS);
+}
+/** The node-test test surface (see TestSurface). */
+const NODE_TEST_SURFACE = {
+    tests: [...NODE_TEST_FILE_GLOBS, '**/test/**', '**/tests/**', '**/__tests__/**'],
+    config: ['.github/**', 'package.json', '**/.npmrc', '.node-version', '.nvmrc'],
+    dependencies: ['**/package.json', '**/package-lock.json', '**/npm-shrinkwrap.json', '**/yarn.lock', '**/pnpm-lock.yaml']
+};
+/**
+ * Lines that skip, focus or mark as todo a node:test test: `test.skip(`, `it.only(`,
+ * `describe.todo(`, `t.skip(`, `t.todo(` (any receiver: the context is not always called `t`), and
+ * the `{ skip }`, `{ only }`, `{ todo }` options, on one line or as a line of a multi-line object.
+ */
+const NODE_TEST_SKIP_MARKERS = [
+    /\.\s*(?:skip|only|todo)\s*\(/,
+    /(?:^|[{,])\s*(?:skip|only|todo)\s*[,}]/,
+    /(?:^|[{,])\s*(?:skip|only|todo|'(?:skip|only|todo)'|"(?:skip|only|todo)")\s*:/
+];
+
+;// CONCATENATED MODULE: ./src/adapters/js-runner-files.ts
+
+
+
+/**
+ * What the jest and vitest adapters share about files: the test file patterns both runners use by
+ * default, the test surface a candidate may not touch unreported, and the source lines that skip,
+ * focus or expect-fail a test. Globs are picomatch's, with `dot: true` like the rest of PatchProof.
+ */
+/** The extensions both runners treat as test modules by default. */
+const EXTENSIONS = '{js,jsx,ts,tsx,mjs,cjs,mts,cts}';
+/**
+ * Test files by name: `*.test.*` / `*.spec.*` (both runners' default) and, for jest, any module
+ * under a `__tests__` folder.
+ */
+const JS_TEST_FILE_GLOBS = [`**/*.{test,spec}.${EXTENSIONS}`, `**/__tests__/**/*.${EXTENSIONS}`];
+const JEST_DEFAULT = picomatch_default()([...JS_TEST_FILE_GLOBS], { dot: true });
+const VITEST_DEFAULT = picomatch_default()([`**/*.{test,spec}.${EXTENSIONS}`], { dot: true });
+function isTestModule(relativePath, matches) {
+    const normalised = relativePath.replace(/\\/g, '/');
+    return !normalised.split('/').slice(0, -1).includes('node_modules') && matches(normalised);
+}
+/** True for files jest's default `testMatch` picks up (never inside node_modules). */
+function isJestTestFile(relativePath) {
+    return isTestModule(relativePath, JEST_DEFAULT);
+}
+/** True for files vitest's default `include` picks up (never inside node_modules). */
+function isVitestTestFile(relativePath) {
+    return isTestModule(relativePath, VITEST_DEFAULT);
+}
+/**
+ * The repository's jest suite: default `testMatch` files outside node_modules and dot folders (jest
+ * does not crawl `.git`, and a dot folder is tool state, not tests), sorted. A repository whose own
+ * `testMatch` or `roots` differ sets `regression.include` in its witness pack.
+ */
+function jestSuiteFiles(paths) {
+    return selectSuiteFiles(paths, (file) => isJestTestFile(file) && !inDotFolder(file), ['node_modules']);
+}
+/**
+ * The repository's vitest suite: default `include` files outside vitest's default `exclude`
+ * (node_modules, dist, cypress, dot folders such as .git and .cache), sorted.
+ */
+function vitestSuiteFiles(paths) {
+    return selectSuiteFiles(paths, (file) => isVitestTestFile(file) && !inDotFolder(file), ['node_modules', 'dist', 'cypress']);
+}
+function inDotFolder(file) {
+    return file
+        .split('/')
+        .slice(0, -1)
+        .some((folder) => folder.startsWith('.'));
+}
+const TEST_SURFACE = [...JS_TEST_FILE_GLOBS, '**/__tests__/**', '**/__mocks__/**', '**/__snapshots__/**', '**/*.snap'];
+const SHARED_CONFIG = ['.github/**', 'package.json', '**/.npmrc', '.node-version', '.nvmrc', 'tsconfig*.json', '**/tsconfig*.json'];
+/** The jest test surface: test modules, manual mocks and snapshots; jest and Babel configuration. */
+const JEST_SURFACE = {
+    tests: TEST_SURFACE,
+    config: [...SHARED_CONFIG, 'jest.config.*', '**/jest.config.*', 'jest.setup.*', 'babel.config.*', '**/.babelrc', '**/.babelrc.*'],
+    dependencies: NODE_TEST_SURFACE.dependencies
+};
+/** The vitest test surface: test modules, mocks and snapshots; vitest, vite and workspace configuration. */
+const VITEST_SURFACE = {
+    tests: TEST_SURFACE,
+    config: [
+        ...SHARED_CONFIG,
+        'vitest.config.*',
+        '**/vitest.config.*',
+        'vite.config.*',
+        '**/vite.config.*',
+        'vitest.workspace.*',
+        'vitest.setup.*',
+        'babel.config.*'
+    ],
+    dependencies: NODE_TEST_SURFACE.dependencies
+};
+/**
+ * Lines that skip, focus or expect-fail a jest or vitest test: the `.skip`, `.only`, `.todo`,
+ * `.failing` (jest), `.fails`, `.skipIf`, `.runIf` (vitest) modifiers on any receiver (so
+ * `test.skip.each(`, `describe.only(` and a context's `ctx.skip()` count), and jasmine's
+ * `xit`/`xtest`/`xdescribe`/`fit`/`fdescribe` and `pending(`.
+ */
+const JS_RUNNER_SKIP_MARKERS = [
+    /\.\s*(?:skip|only|todo|failing|fails|skipIf|runIf)\b/,
+    /(?:^|[^\w$.])(?:xit|xtest|xdescribe|fit|fdescribe|pending)\s*[.(`]/
+];
+
+;// CONCATENATED MODULE: ./src/adapters/jest.ts
 
 
 
@@ -49799,205 +51318,101 @@ function parseNodeTestResults(request) {
 
 
 /**
- * The node-test adapter: node's built-in runner (`node --test`) on one generated entry module that
- * imports the run's test files and then registers the grader canaries, all in one process
- * (node-test-entry.ts, which also says what that costs), reported through PatchProof's JSON-lines
- * reporter (node-test-reporter.ts) and parsed by node-test-results.ts. Which files are tests, the
- * test surface and skip markers are in node-test-files.ts.
+ * The jest adapter: the repository's own jest (`node node_modules/jest/bin/jest.js`, installed by
+ * the witness pack's dependency stage) runs one generated wrapper per test file (jest-entry.ts),
+ * with `--json` results parsed by jest-results.ts. Which files are tests, the test surface and skip
+ * markers are in js-runner-files.ts.
+ *
+ * The repository's jest configuration applies (jest.config.*, package.json "jest": transforms,
+ * setup files, environment, module mappers); the command line only overrides what selects the
+ * test files — `roots` (the copy), `testMatch` (the wrappers), `testPathIgnorePatterns` — so the
+ * wrappers under `.patchproof/` are found whatever the configuration says, and
+ * `--runTestsByPath` runs exactly them. Nothing is written into the (read-only) copy: `--ci`
+ * never writes snapshots, coverage is off, the transform cache is off and the haste map goes to
+ * /tmp; watchman is not used. JSON rather than JUnit (jest-junit is not part of jest): it keeps
+ * the describe path as a list, the test's line, jest's matcher result and the raw stack.
  */
-function nodeTestCommand(request) {
+/** Where jest's haste map goes: /tmp is the one writable place (a tmpfs in Docker). */
+const JEST_CACHE_DIR = '/tmp/patchproof-jest-cache';
+function jestCommand(request) {
     const { workdir, resultsDir } = request.view;
     checkTestFiles(request.files);
     checkCanaryPlan(request.canary);
-    const entry = nodeTestEntryPath(request.canary);
+    const files = [...new Set(request.files)];
+    const stage = Object.fromEntries(files.map((file) => [wrapperPath('jest', file), jestWrapperSource(file, request.canary, request.readFile?.(file))]));
     return {
         argv: [
             'node',
-            '--test',
-            `--test-reporter=${external_node_path_default().posix.join(workdir, HARNESS_DIR, NODE_TEST_REPORTER_FILE)}`,
-            `--test-reporter-destination=${external_node_path_default().posix.join(resultsDir, NODE_TEST_RESULTS_FILE)}`,
-            '--test-reporter=spec',
-            '--test-reporter-destination=stdout',
-            entry
+            'node_modules/jest/bin/jest.js',
+            '--ci',
+            '--json',
+            `--outputFile=${external_node_path_default().posix.join(resultsDir, JEST_RESULTS_FILE)}`,
+            '--testLocationInResults',
+            '--no-cache',
+            `--cacheDirectory=${JEST_CACHE_DIR}`,
+            '--watchman=false',
+            '--coverage=false',
+            '--colors=false',
+            `--roots=${workdir}`,
+            `--testMatch=${external_node_path_default().posix.join(workdir, wrapperRoot('jest'))}/**/*.cjs`,
+            '--testPathIgnorePatterns=/node_modules/',
+            '--runTestsByPath',
+            ...files.map((file) => external_node_path_default().posix.join(workdir, wrapperPath('jest', file)))
         ],
-        env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1' },
-        stage: { [entry]: nodeTestEntrySource(request.files, request.canary) }
+        env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1', CI: 'true', NODE_ENV: 'test' },
+        stage
     };
 }
-/** The node-test adapter (stateless). */
-const nodeTestAdapter = {
-    name: 'node-test',
-    harness: { [NODE_TEST_REPORTER_FILE]: NODE_TEST_REPORTER_SOURCE },
-    isTestFile: isNodeTestFile,
-    suiteFiles: nodeTestSuiteFiles,
-    surface: NODE_TEST_SURFACE,
-    skipMarkers: NODE_TEST_SKIP_MARKERS,
-    command: nodeTestCommand,
-    parse: parseNodeTestResults
+/** The jest adapter (stateless). */
+const jestAdapter = {
+    name: 'jest',
+    harness: {},
+    isTestFile: isJestTestFile,
+    suiteFiles: jestSuiteFiles,
+    surface: JEST_SURFACE,
+    skipMarkers: JS_RUNNER_SKIP_MARKERS,
+    command: jestCommand,
+    parse: parseJestResults
 };
 
-;// CONCATENATED MODULE: ./src/adapters/unittest-files.ts
-
+;// CONCATENATED MODULE: ./src/adapters/junit-generic-config.ts
 /**
- * Which files matter to the unittest adapter: the modules `python -m unittest discover` imports
- * from the repository root, the test surface a candidate may not touch unreported, and the source
- * lines that skip or expect-fail a test.
+ * The `junit` block of a witness manifest: how the generic JUnit adapter runs a test runner it does
+ * not know (the pack gives the argv), where the runner writes its JUnit XML, which files are tests,
+ * and the pack's own canary tests. Pure: the checks and the argv expansion live here.
  */
-const PYTHON_TEST_FILE = /^test\w*\.py$/;
 /**
- * True for files unittest discovery runs by default: `test*.py` whose name is an importable
- * module name. (Discovery also needs every folder between the start folder and the file to be a
- * package with an `__init__.py`; see unittestSuiteFiles.)
+ * Placeholders of `argv`: `{workdir}` (the copy root as the test process sees it) and `{results}`
+ * (the results folder) are replaced wherever they occur in an element; `{files}` must be a whole
+ * element, exactly once, and becomes one element per test file (repository-relative, the pack's
+ * canary tests last).
  */
-function isUnittestFile(relativePath) {
-    return PYTHON_TEST_FILE.test(relativePath.split(/[\\/]/).pop() ?? '');
+const JUNIT_PLACEHOLDERS = { workdir: '{workdir}', results: '{results}', files: '{files}' };
+/** Where the pack's canary folder is staged in every copy (so its tests import `../../../src/x.js`). */
+const JUNIT_CANARY_DIR = 'canary';
+/** Why an argv cannot be used, or undefined. */
+function junitArgvProblem(argv) {
+    if (argv.length === 0)
+        return 'is empty';
+    const first = argv[0] ?? '';
+    if (first === '' || first.includes('{'))
+        return 'does not start with a program name';
+    const files = argv.filter((element) => element === JUNIT_PLACEHOLDERS.files).length;
+    if (argv.some((element) => element !== JUNIT_PLACEHOLDERS.files && element.includes(JUNIT_PLACEHOLDERS.files))) {
+        return `has ${JUNIT_PLACEHOLDERS.files} inside a longer element (it must be an element of its own)`;
+    }
+    if (files !== 1)
+        return `has ${JUNIT_PLACEHOLDERS.files} ${files === 0 ? 'nowhere' : `${files} times`} (exactly once is needed, or the tests would not run)`;
+    if (argv.some((element) => element.includes('\u0000')))
+        return 'has a NUL character';
+    return undefined;
 }
-/**
- * The modules `unittest discover` from the root would import: `test*.py` files whose every folder
- * below the root is a package (holds an `__init__.py`), sorted, never under .patchproof.
- */
-function unittestSuiteFiles(paths) {
-    const present = new Set(paths);
-    const inPackages = (file) => {
-        const folders = file.split('/').slice(0, -1);
-        return folders.every((_, index) => present.has(`${folders.slice(0, index + 1).join('/')}/__init__.py`));
-    };
-    return selectSuiteFiles(paths, (file) => isUnittestFile(file) && inPackages(file), []);
+/** The argv with its placeholders replaced (see JUNIT_PLACEHOLDERS). */
+function expandJunitArgv(argv, values) {
+    return argv.flatMap((element) => element === JUNIT_PLACEHOLDERS.files
+        ? [...values.files]
+        : [element.split(JUNIT_PLACEHOLDERS.workdir).join(values.workdir).split(JUNIT_PLACEHOLDERS.results).join(values.results)]);
 }
-/** The unittest test surface (see TestSurface). */
-const UNITTEST_SURFACE = {
-    tests: ['**/test*.py', '**/*_test.py', '**/tests/**', '**/test/**'],
-    config: [
-        '.github/**',
-        '**/conftest.py',
-        'setup.cfg',
-        'tox.ini',
-        'pytest.ini',
-        'pyproject.toml',
-        '**/tests/**/__init__.py',
-        '**/test/**/__init__.py'
-    ],
-    dependencies: ['**/requirements*.txt', 'pyproject.toml', 'setup.py', 'setup.cfg', 'Pipfile', 'Pipfile.lock', 'poetry.lock', 'uv.lock']
-};
-/**
- * Lines that skip or expect-fail a unittest test: the `@skip`, `@skipIf`, `@skipUnless` and
- * `@expectedFailure` decorators (bare or as `unittest.`), `unittest.skip…(` used as a call,
- * `self.skipTest(`, `raise SkipTest` (any qualification), and setting unittest's own
- * `__unittest_skip__` / `__unittest_expecting_failure__` attributes.
- */
-const UNITTEST_SKIP_MARKERS = [
-    /^\s*@\s*(?:unittest\.)?skip(?:If|Unless)?\b/,
-    /\bunittest\.skip(?:If|Unless)?\s*\(/,
-    /^\s*@\s*(?:unittest\.)?expectedFailure\b/,
-    /\.skipTest\s*\(/,
-    /\braise\s+(?:[\w.]+\.)?SkipTest\b/,
-    /__unittest_(?:skip|expecting_failure)__/
-];
-
-;// CONCATENATED MODULE: ./src/adapters/pytest-files.ts
-
-
-/**
- * Which files matter to the pytest adapter: the modules pytest collects by default
- * (`python_files = test_*.py *_test.py`), the test surface a candidate may not touch unreported,
- * and the source lines that skip or expect-fail a test.
- */
-const PYTEST_FILE = /^(?:test_\w*|\w+_test)\.py$/;
-// pytest's default norecursedirs (besides '.*' and '*.egg', matched below), and installed packages.
-const NOT_COLLECTED = ['_darcs', 'build', 'CVS', 'dist', 'node_modules', 'venv', '{arch}', 'site-packages', '__pycache__'];
-/** True for files pytest collects by default: `test_*.py` or `*_test.py` with an importable name. */
-function isPytestFile(relativePath) {
-    return PYTEST_FILE.test(relativePath.split(/[\\/]/).pop() ?? '');
-}
-/**
- * The files pytest run from the root would collect: `test_*.py` / `*_test.py` outside hidden
- * folders, `*.egg` folders and pytest's other default norecursedirs, sorted, never under .patchproof.
- */
-function pytestSuiteFiles(paths) {
-    const collected = (file) => isPytestFile(file) &&
-        file
-            .split('/')
-            .slice(0, -1)
-            .every((folder) => !folder.startsWith('.') && !folder.endsWith('.egg'));
-    return selectSuiteFiles(paths, collected, NOT_COLLECTED);
-}
-/** The pytest test surface (see TestSurface). */
-const PYTEST_SURFACE = {
-    tests: ['**/test_*.py', '**/*_test.py', '**/tests/**', '**/test/**'],
-    config: ['.github/**', '**/conftest.py', 'pytest.ini', 'tox.ini', 'setup.cfg', 'pyproject.toml'],
-    dependencies: UNITTEST_SURFACE.dependencies
-};
-/**
- * Lines that skip or expect-fail a pytest test: the `skip`, `skipif` and `xfail` marks (as
- * `pytest.mark.` anywhere, so `pytestmark = …` and `marks=` count, or `@mark.` after
- * `from pytest import mark`), the `pytest.skip(`, `pytest.xfail(` and `pytest.importorskip(`
- * calls, and unittest's markers, since pytest runs unittest tests too.
- */
-const PYTEST_SKIP_MARKERS = [
-    /\bpytest\.mark\.(?:skip|skipif|xfail)\b/,
-    /^\s*@\s*mark\.(?:skip|skipif|xfail)\b/,
-    /\bpytest\.(?:skip|xfail|importorskip)\s*\(/,
-    ...UNITTEST_SKIP_MARKERS
-];
-
-;// CONCATENATED MODULE: ./src/adapters/pytest-harness.ts
-/**
- * The pytest plugin the pytest adapter stages as `.patchproof/harness/patchproof_canary.py` and
- * loads with `-p patchproof_canary` (the harness folder is on PYTHONPATH).
- *
- * Its `pytest_collection_modifyitems` hook runs last (trylast) and appends the two grader canaries
- * (see canary.ts for their names and order, passed in PATCHPROOF_CANARY_ORDER as `name=pass` /
- * `name=fail` pairs) at the END of the collected items, so they run after every test module, and
- * so the code under test, was imported, and under every hook a repository's conftest.py installs.
- * Each canary is a `pytest.Function` of this file; one asserts 1 == 1, the other 1 == 2.
- */
-/** Module name of the plugin, as given to `-p`; it must not match pytest's `test_*.py` pattern. */
-const PYTEST_PLUGIN_MODULE = 'patchproof_canary';
-/** File name of the staged plugin. */
-const PYTEST_PLUGIN_FILE = `${PYTEST_PLUGIN_MODULE}.py`;
-/** Environment variable carrying the canaries in run order: `name=pass,name=fail` (or reversed). */
-const PYTEST_CANARY_ENV = 'PATCHPROOF_CANARY_ORDER';
-/** Source of the plugin (Python 3, pytest 7 or later). */
-const PYTEST_PLUGIN_SOURCE = String.raw `"""PatchProof grader canaries for pytest.
-
-Generated from src/adapters/pytest-harness.ts and staged by PatchProof into a disposable
-repository copy. Appends two generated tests to the end of the collected items: one must pass,
-one must fail with an assertion.
-"""
-import os
-import re
-from pathlib import Path
-
-import pytest
-
-NAME = re.compile(r"^c[0-9a-f]{16}$")
-
-
-def _make(expected):
-    def canary():
-        assert 1 == expected
-
-    return canary
-
-
-def _canaries():
-    pairs = []
-    for part in os.environ.get("${PYTEST_CANARY_ENV}", "").split(","):
-        name, _, role = part.partition("=")
-        if NAME.match(name) and role in ("pass", "fail"):
-            pairs.append((name, 1 if role == "pass" else 2))
-    return pairs
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(session, config, items):
-    pairs = _canaries()
-    if not pairs:
-        return
-    module = pytest.Module.from_parent(session, path=Path(__file__))
-    for name, expected in pairs:
-        items.append(pytest.Function.from_parent(module, name=name, callobj=_make(expected)))
-`;
 
 ;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/util.js
 
@@ -57370,12 +58785,11 @@ function toCase(element, suites, idOf) {
     const fields = {
         name,
         classname,
-        suites,
         ...(file === undefined ? {} : { file }),
         ...(line !== undefined && COUNT.test(line) ? { line: Number(line) } : {}),
         outcome: found === undefined ? 'passed' : found.tag
     };
-    const base = { id: idOf(fields), ...fields };
+    const base = { id: idOf({ ...fields, suites }), ...fields };
     if (found === undefined) {
         return base;
     }
@@ -57472,6 +58886,1230 @@ function parseJunitXml(xml, source = 'JUnit XML', idOf = pytestStyleCaseId) {
     return { cases, ...(claimed === undefined ? {} : { claimed }), problems };
 }
 
+;// CONCATENATED MODULE: ./src/adapters/junit-generic-results.ts
+
+
+
+
+
+const IDENTIFIER = /^[A-Za-z_$][\w$.]*$/;
+const NODE_WRAPPER = /ERR_TEST_FAILURE/;
+const NODE_CAUSE = /^\s*cause: ([A-Za-z_$][\w$.]*)/m;
+const MESSAGE_TYPE = /^([A-Za-z_$][\w$.]*(?:Error|Exception|Failure))(?::|\s|$)/;
+const ASSERTION_TYPE = /(?:^|\.)(?:Assert\w*(?:Error|Failure|Exception)|ComparisonFailure|MultipleFailuresError)$/;
+const TIMEOUT = /\btime(?:d)?[ _-]?out\b|TimeoutFailure/i;
+// `at fn (file:///x/y.js:1:2)`, `at file:///x/y.js:1:2`, `at /x/y.js:1:2`.
+const JS_FRAME = /^\s*at (?:.*? \()?((?:file:\/\/)?\/[^\s()]+?):\d+(?::\d+)?\)?\s*$/;
+const PY_FRAME = /^\s*File "(\/[^"]+)", line \d+/;
+/** Replaces the copy's root (as a path or a file URL) by nothing, so paths read repository-relative. */
+function relativeText(text, workdir) {
+    const root = `${external_node_path_default().posix.normalize(workdir).replace(/\/+$/, '')}/`;
+    return text.split(`file://${root}`).join('').split(root).join('');
+}
+/** The id maker for a copy at `workdir` (see the module comment). */
+function junitCaseId(workdir) {
+    return ({ file, suites, classname, name }) => [...(file === undefined || file === '' ? [] : [file]), ...suites, classname === '' ? name : `${classname}.${name}`]
+        .map((part) => relativeText(part, workdir))
+        .join(' > ');
+}
+function exceptionType(test) {
+    const detail = test.detail ?? '';
+    if (NODE_WRAPPER.test(detail) || test.type === 'testCodeFailure') {
+        // node wraps what the test threw; a cause that is a quoted string (a file that did not load) names none.
+        return NODE_CAUSE.exec(detail)?.[1];
+    }
+    if (test.type !== undefined && IDENTIFIER.test(test.type)) {
+        return test.type;
+    }
+    return MESSAGE_TYPE.exec(test.message ?? '')?.[1];
+}
+/** Absolute frame paths of the thrown error, innermost first. */
+function junit_generic_results_frames(detail) {
+    const lines = detail.split('\n');
+    // node: the test runner's own wrapper stack comes before the cause's.
+    const cause = lines.findIndex((line) => NODE_CAUSE.test(line));
+    const own = cause === -1 ? lines : lines.slice(cause + 1);
+    const js = own.flatMap((line) => {
+        const found = JS_FRAME.exec(line)?.[1];
+        return found === undefined ? [] : [found.startsWith('file://') ? decodeURIComponent(found.slice('file://'.length)) : found];
+    });
+    if (js.length > 0)
+        return js;
+    return own.flatMap((line) => PY_FRAME.exec(line)?.[1] ?? []).reverse();
+}
+function junit_generic_results_failureKind(test, workdir, testRoots, isTestPath) {
+    if (TIMEOUT.test(test.type ?? '') || TIMEOUT.test(test.message ?? '')) {
+        return 'timeout';
+    }
+    const type = exceptionType(test);
+    if (test.outcome === 'failure' && type !== undefined && ASSERTION_TYPE.test(type)) {
+        return 'assertion';
+    }
+    const stack = junit_generic_results_frames(test.detail ?? '');
+    const testFiles = new Set(stack.flatMap((frame) => {
+        const relative = repoRelative(workdir, frame);
+        return relative !== undefined && isTestPath(relative) ? [relative] : [];
+    }));
+    return exceptionSite(stack, { workdir, testRoots, testFiles });
+}
+function toResult(test, request, isTestPath) {
+    const file = test.file === undefined ? undefined : relativeText(test.file, request.workdir);
+    const location = file === undefined ? undefined : test.line === undefined ? file : `${file}:${test.line}`;
+    const base = { id: test.id, ...(location === undefined ? {} : { location }) };
+    switch (test.outcome) {
+        case 'passed':
+            return { ...base, status: 'passed' };
+        case 'skipped':
+            return { ...base, status: 'skipped', skip_reason: [test.message, test.type].find((text) => text !== undefined && text !== '' && text !== 'true') ?? 'skipped' };
+        case 'failure':
+        case 'error': {
+            const kind = junit_generic_results_failureKind(test, request.workdir, request.testRoots, isTestPath);
+            const message = messageLine(test.message ?? test.type, request.workdir);
+            return { ...base, status: statusForFailure(kind), failure_kind: kind, ...(message === undefined ? {} : { message }) };
+        }
+    }
+}
+/** Parses every report file of a run (pure). */
+function parseJunitGenericResults(request, options) {
+    const isReport = picomatch_default()(options.report, { dot: true });
+    const names = Object.keys(request.files)
+        .filter((name) => isReport(name))
+        .sort();
+    if (names.length === 0) {
+        return { tests: [], problems: [`no result file matches junit.report '${options.report}': the runner wrote no JUnit XML`], canary: { pass: 'missing', fail: 'missing' } };
+    }
+    const problems = [];
+    const results = [];
+    const seen = new Set();
+    const idOf = junitCaseId(request.workdir);
+    for (const name of names) {
+        const report = parseJunitXml(request.files[name] ?? '', name, idOf);
+        problems.push(...report.problems);
+        for (const test of report.cases) {
+            if (seen.has(test.id)) {
+                problems.push(`duplicate test id '${test.id}' across the JUnit files (${name})`);
+                continue;
+            }
+            seen.add(test.id);
+            results.push(toResult(test, request, options.isTestPath));
+        }
+    }
+    if (results.length === 0 && problems.length === 0) {
+        problems.push(`the JUnit XML (${names.join(', ')}) holds no test cases`);
+    }
+    const { tests, canary } = takeCanaries(results, options.canary);
+    return { tests, problems, canary };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/junit.ts
+
+
+
+
+
+
+/**
+ * The generic `junit` adapter: runs whatever command the witness pack's `junit` block gives and
+ * reads the JUnit XML it writes (junit-generic-results.ts). It knows no framework, so:
+ *
+ * - the pack says which files are tests (`junit.tests` globs: the suite, the pack's own folders and
+ *   the test surface);
+ * - the pack brings the grader canaries: its `junit.canary.path` folder holds one must-pass and one
+ *   must-fail test in the pack's framework. They are staged under `.patchproof/harness/canary/` in
+ *   every copy, appended to `{files}` in every run, and recognised in the results by the ids the
+ *   pack names. Those ids are fixed, which is acceptable because the pack is hidden from the
+ *   candidate; the canary tests should import the code under test, so that they run in a process
+ *   where it was loaded (node's test runner, for one, gives each file a process of its own);
+ * - test configuration and dependency manifests are not known: the pack lists them under
+ *   `protected`.
+ */
+/** Folders never searched for the repository's suite (installed packages). */
+const NOT_SUITE = ['node_modules', 'vendor', 'target', 'site-packages', '__pycache__'];
+/**
+ * Lines that skip, focus or expect-fail a test in the common frameworks: `.skip(` / `.only(` /
+ * `.todo(` (node:test, mocha, jest, vitest), `xit(`-style, `skip:`/`only:`/`todo:` options,
+ * `@Disabled` / `@Ignore` / `@skip` (JUnit, unittest), `t.Skip(` (Go), `#[ignore` (Rust), xfail and
+ * pytest's skip marks. Conservative: a false positive is a reported finding, never a pass.
+ */
+const JUNIT_SKIP_MARKERS = [
+    /\.(?:skip|only|todo)\s*\(/,
+    /\bx(?:it|test|describe)\s*\(/,
+    /\b(?:skip|only|todo)\s*:\s*(?!false\b)\S/,
+    /@\s*(?:Disabled|Ignore|Skip|skip|unittest\.skip)\w*/,
+    /\bt\.Skip(?:Now|f)?\s*\(/,
+    /#\[\s*ignore\b/,
+    /\bxfail\b/,
+    /\bpytest\.(?:mark\.skip|skip\s*\()/
+];
+/**
+ * The junit adapter for one pack: its `junit` block and the files of its canary folder (path
+ * relative to that folder → UTF-8 text). Throws a ConfigurationError when the canary folder holds no
+ * file the `tests` globs call a test.
+ */
+function junitAdapter(config, canaryFiles) {
+    const isTest = picomatch_default()(config.tests, { dot: true });
+    for (const file of Object.keys(canaryFiles)) {
+        checkRelativePath(file, 'canary file');
+    }
+    const canaryTests = Object.keys(canaryFiles)
+        .filter((file) => isTest(file))
+        .sort()
+        .map((file) => `${HARNESS_DIR}/${JUNIT_CANARY_DIR}/${file}`);
+    if (canaryTests.length === 0) {
+        throw new ConfigurationError(`the witness pack's junit.canary.path folder '${config.canary.path}' holds no test file matching junit.tests; add a must-pass and a must-fail test to it`);
+    }
+    const command = (request) => {
+        checkTestFiles(request.files);
+        const { workdir, resultsDir } = request.view;
+        return {
+            argv: expandJunitArgv(config.argv, { workdir, results: resultsDir, files: [...request.files, ...canaryTests] }),
+            env: { TZ: 'UTC', LANG: 'C.UTF-8' },
+            stage: {}
+        };
+    };
+    return {
+        name: 'junit',
+        harness: Object.fromEntries(Object.entries(canaryFiles).map(([file, text]) => [`${JUNIT_CANARY_DIR}/${file}`, text])),
+        isTestFile: (relativePath) => isTest(relativePath),
+        suiteFiles: (paths) => selectSuiteFiles(paths, (file) => isTest(file) && !file.split('/').some((part) => part.startsWith('.')), NOT_SUITE),
+        surface: { tests: [...config.tests], config: [], dependencies: [] },
+        skipMarkers: JUNIT_SKIP_MARKERS,
+        command,
+        parse: (request) => parseJunitGenericResults(request, { report: config.report, isTestPath: (file) => isTest(file), canary: config.canary })
+    };
+}
+
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/io/workspace.ts
+
+
+
+
+
+
+/** Scratch roots not yet disposed, so a signal handler can remove them before the process exits. */
+const liveRoots = new Set();
+/** Remove every scratch area still alive (for SIGINT/SIGTERM, where `finally` blocks never run). */
+function removeLiveScratchSync() {
+    for (const root of liveRoots) {
+        try {
+            (0,external_node_fs_namespaceObject.rmSync)(root, { recursive: true, force: true, maxRetries: 3 });
+        }
+        catch {
+            // Best effort on the way out: one busy folder must not keep the others.
+        }
+    }
+    liveRoots.clear();
+}
+async function createScratch(prefix = 'patchproof-') {
+    const root = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), prefix));
+    liveRoots.add(root);
+    let counter = 0;
+    return {
+        root,
+        async folder(name) {
+            counter += 1;
+            const path = (0,external_node_path_namespaceObject.join)(root, `${String(counter).padStart(2, '0')}-${name}`);
+            await (0,promises_namespaceObject.mkdir)(path, { recursive: true });
+            await (0,promises_namespaceObject.chmod)(path, 0o755);
+            return path;
+        },
+        async dispose() {
+            await (0,promises_namespaceObject.rm)(root, { recursive: true, force: true, maxRetries: 3 });
+            liveRoots.delete(root);
+        }
+    };
+}
+async function ensureParent(path) {
+    const dir = (0,external_node_path_namespaceObject.dirname)(path);
+    await (0,promises_namespaceObject.mkdir)(dir, { recursive: true, mode: 0o755 });
+}
+async function writeEntryFile(path, data, executable) {
+    await ensureParent(path);
+    await (0,promises_namespaceObject.writeFile)(path, data);
+    // Explicit chmod: the process umask must not decide what the container's uid may read.
+    await (0,promises_namespaceObject.chmod)(path, executable ? 0o755 : 0o644);
+}
+async function mapLimit(items, limit, fn) {
+    let next = 0;
+    const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+        while (next < items.length) {
+            const item = items[next++];
+            await fn(item);
+        }
+    });
+    await Promise.all(workers);
+}
+/**
+ * Copy the snapshot's entries from the real checkout into `dest`, verifying each file's SHA-256
+ * against the snapshot: a checkout that changed after it was snapshotted is refused.
+ */
+async function stageTree(repoRoot, entries, dest) {
+    await mapLimit(entries, 16, async (entry) => {
+        const target = (0,external_node_path_namespaceObject.join)(dest, ...entry.path.split('/'));
+        if (entry.kind === 'symlink') {
+            await ensureParent(target);
+            const linkTarget = await (0,promises_namespaceObject.readlink)((0,external_node_path_namespaceObject.join)(repoRoot, ...entry.path.split('/')));
+            if ((0,external_node_crypto_.createHash)('sha256').update(linkTarget, 'utf8').digest('hex') !== entry.sha256) {
+                throw new VerificationError('snapshot_mismatch', `link '${entry.path}' changed after the snapshot was taken; validate again`);
+            }
+            await (0,promises_namespaceObject.symlink)(linkTarget, target);
+            return;
+        }
+        const data = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(repoRoot, ...entry.path.split('/')));
+        const sha = (0,external_node_crypto_.createHash)('sha256').update(data).digest('hex');
+        if (sha !== entry.sha256) {
+            throw new VerificationError('snapshot_mismatch', `'${entry.path}' changed after the snapshot was taken; stop writing to the checkout and validate again`);
+        }
+        await writeEntryFile(target, data, entry.mode === '100755');
+    });
+}
+/** Write patched contents over a copy: a Buffer replaces or creates a file, null deletes it. */
+async function writeChanges(dest, changes, modes) {
+    for (const [path, content] of changes) {
+        const target = (0,external_node_path_namespaceObject.join)(dest, ...path.split('/'));
+        // Remove first, so a path that is a link is replaced, never written through.
+        await (0,promises_namespaceObject.rm)(target, { force: true });
+        if (content !== null)
+            await writeEntryFile(target, content, modes.get(path) === '100755');
+    }
+}
+/** A fresh, independent copy of a staged tree (symlinks copied as links, never followed). */
+async function cloneTree(source, dest) {
+    try {
+        await (0,promises_namespaceObject.cp)(source, dest, { recursive: true, verbatimSymlinks: true, preserveTimestamps: false });
+        await (0,promises_namespaceObject.chmod)(dest, 0o755);
+    }
+    catch (error) {
+        throw new InfrastructureError(`could not copy ${source} to ${dest}: ${error.message}`, { cause: error });
+    }
+}
+/** Every regular file under `dir`, as sorted '/'-separated relative paths. */
+async function listFiles(dir) {
+    const out = [];
+    async function walk(current) {
+        for (const entry of await (0,promises_namespaceObject.readdir)(current, { withFileTypes: true })) {
+            const full = (0,external_node_path_namespaceObject.join)(current, entry.name);
+            if (entry.isDirectory())
+                await walk(full);
+            else if (entry.isFile())
+                out.push((0,external_node_path_namespaceObject.relative)(dir, full).split(external_node_path_namespaceObject.sep).join('/'));
+        }
+    }
+    await walk(dir);
+    return out.sort();
+}
+/**
+ * Place external tests at `placement` inside a copy. Whatever the candidate put at that path is
+ * removed first, so a pre-created file can never stand in for the grader's.
+ */
+async function stageExternalTests(copy, sourceDir, placement) {
+    const target = (0,external_node_path_namespaceObject.join)(copy, ...placement.split('/'));
+    await (0,promises_namespaceObject.rm)(target, { recursive: true, force: true });
+    await (0,promises_namespaceObject.mkdir)(target, { recursive: true, mode: 0o755 });
+    const files = await listFiles(sourceDir);
+    for (const file of files) {
+        const from = (0,external_node_path_namespaceObject.join)(sourceDir, ...file.split('/'));
+        const info = await (0,promises_namespaceObject.lstat)(from);
+        await writeEntryFile((0,external_node_path_namespaceObject.join)(target, ...file.split('/')), await (0,promises_namespaceObject.readFile)(from), (info.mode & 0o100) !== 0);
+    }
+    return files.map((f) => `${placement}/${f}`);
+}
+/** Write generated text files (harness, entry modules) into a copy, replacing whatever was there. */
+async function stageFiles(copy, files) {
+    for (const [path, text] of Object.entries(files)) {
+        const target = (0,external_node_path_namespaceObject.join)(copy, ...path.split('/'));
+        await (0,promises_namespaceObject.rm)(target, { recursive: true, force: true });
+        await writeEntryFile(target, Buffer.from(text, 'utf8'), false);
+    }
+}
+/** Read every file a run left in its results folder (names relative to it), as UTF-8 text. */
+async function readResults(dir, maxBytes) {
+    const files = {};
+    const problems = [];
+    let total = 0;
+    for (const name of await listFiles(dir)) {
+        const data = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(dir, ...name.split('/')));
+        total += data.length;
+        if (total > maxBytes) {
+            problems.push(`result files exceed ${maxBytes} bytes`);
+            break;
+        }
+        files[name] = data.toString('utf8');
+    }
+    return { files, problems };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/junit-generic-canary.ts
+
+
+
+
+/**
+ * Reads the junit pack's canary folder (inside a verified, unpacked pack) into memory: path
+ * relative to the folder → UTF-8 text, for `junitAdapter` to stage in every copy.
+ */
+async function readJunitCanaryFiles(packDir, config) {
+    const dir = (0,external_node_path_namespaceObject.join)(packDir, ...config.canary.path.split('/'));
+    let files;
+    try {
+        files = await listFiles(dir);
+    }
+    catch {
+        files = [];
+    }
+    if (files.length === 0) {
+        throw new ConfigurationError(`the witness pack has no files in junit.canary.path '${config.canary.path}'; add the pack's must-pass and must-fail canary tests there`);
+    }
+    const out = {};
+    for (const file of files) {
+        out[file] = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(dir, ...file.split('/')), 'utf8');
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/adapters/node-test-entry.ts
+
+
+
+/**
+ * The entry module PatchProof hands to `node --test` instead of the test files themselves.
+ *
+ * Node 20 runs every test file in a process of its own, so a canary file would never share a
+ * process with the code under test. The entry imports every test file of the run, in order, into
+ * one process, and only then registers the two grader canaries, which therefore run last and after
+ * all code under test was imported: code that neutralises `assert` or the runner at import time
+ * also turns the must-fail canary green.
+ *
+ * Each import is wrapped: a file that fails to import (a SyntaxError, a missing module or export,
+ * a throw at top level) gets a test in its own name that rethrows the error, so it reads as that
+ * file's import or collection error while the other files still run. Node reports each test with
+ * the file that defined it (`data.file`), so ids stay `file > suite > test`.
+ *
+ * The price is per-file isolation: all test files share one module graph and one global state;
+ * hooks registered at a file's top level (`before`, `beforeEach`, `after`...) belong to node's root
+ * test and so apply to every file's tests and the canaries (a top-level `after` runs once, at the
+ * very end); tests of a file may start while later files are still loading; and a
+ * `process.exit()` anywhere ends the whole run, losing every result not yet reported, the
+ * canaries included (they are then `missing`).
+ */
+/** Stable id of the test node reports when the entry's process as a whole fails (a crash, `process.exit(3)`). */
+const NODE_TEST_ENTRY_ID = `${HARNESS_DIR}/entry.test.mjs`;
+/** Where the entry module of a run is staged, relative to the copy's root (named from the nonce). */
+function nodeTestEntryPath(plan) {
+    checkCanaryPlan(plan);
+    return `${HARNESS_DIR}/entry-${plan.nonce}.test.mjs`;
+}
+/** The import specifier of a repository-relative file, relative to the entry and URL-encoded. */
+function specifier(file) {
+    const relative = external_node_path_default().posix.relative(HARNESS_DIR, file);
+    return relative.split('/').map(encodeURIComponent).join('/');
+}
+/**
+ * Source of the entry module for `files` (repository-relative, checked by the caller).
+ * Canary assertions look `assert.strictEqual` up when they run, not when the entry loads, so a
+ * replacement made by the code under test is the one they call.
+ */
+function nodeTestEntrySource(files, plan) {
+    const names = canaryNames(plan);
+    const imports = [...new Set(files)].map((file) => [file, specifier(file)]);
+    const canaries = canaryRunOrder(plan).map((name) => {
+        const expected = name === names.pass ? 1 : 2;
+        return `test(${JSON.stringify(name)}, () => {\n  assert.strictEqual(1, ${expected});\n});`;
+    });
+    return [
+        '// PatchProof test entry (generated; see src/adapters/node-test-entry.ts).',
+        "import assert from 'node:assert';",
+        "import { test } from 'node:test';",
+        '',
+        `const files = ${JSON.stringify(imports, null, 2)};`,
+        '',
+        'for (const [file, specifier] of files) {',
+        '  try {',
+        '    await import(specifier);',
+        '  } catch (error) {',
+        '    test(file, () => {',
+        '      throw error;',
+        '    });',
+        '  }',
+        '}',
+        '',
+        ...canaries,
+        ''
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/adapters/node-test-lines.ts
+
+/**
+ * Reading the node-test reporter's JSON-lines file (see node-test-reporter.ts): each line checked
+ * against the reporter's shape, the test events put back into node's test tree, and node's own
+ * closing totals. Untrusted text in, validated data out.
+ */
+/** Result file the reporter writes, relative to the results directory. */
+const NODE_TEST_RESULTS_FILE = 'node-test.jsonl';
+const flagSchema = union([schemas_boolean(), schemas_string()]).optional();
+const errorSchema = object({
+    name: schemas_string().optional(),
+    code: schemas_string().optional(),
+    failureType: schemas_string().optional(),
+    message: schemas_string().optional(),
+    exitCode: schemas_number().int().optional(),
+    signal: schemas_string().optional(),
+    cause: object({ name: schemas_string().optional(), code: schemas_string().optional(), message: schemas_string().optional(), stack: schemas_string().optional() })
+        .optional()
+});
+const lineSchema = discriminatedUnion('kind', [
+    object({ kind: literal('start'), format: schemas_string(), node: schemas_string() }),
+    object({
+        kind: literal('test'),
+        event: schemas_enum(['pass', 'fail']),
+        name: schemas_string(),
+        nesting: schemas_number().int().nonnegative(),
+        file: schemas_string().optional(),
+        line: schemas_number().int().optional(),
+        column: schemas_number().int().optional(),
+        suite: schemas_boolean(),
+        skip: flagSchema,
+        todo: flagSchema,
+        duration_ms: schemas_number().optional(),
+        error: errorSchema.optional(),
+        stderr: array(schemas_string()).optional()
+    }),
+    object({ kind: literal('diagnostic'), nesting: schemas_number().int(), file: schemas_string().optional(), message: schemas_string() }),
+    object({ kind: literal('end'), format: schemas_string(), tests: schemas_number().int(), diagnostics: schemas_number().int() })
+]);
+/** The lines of the results file that have the reporter's shape; each other line adds a problem. */
+function readLines(text, problems) {
+    const lines = [];
+    const raw = text.split('\n');
+    if (raw.at(-1) === '') {
+        raw.pop();
+    }
+    raw.forEach((line, index) => {
+        let value;
+        try {
+            value = JSON.parse(line);
+        }
+        catch {
+            problems.push(`${NODE_TEST_RESULTS_FILE} line ${index + 1} is not JSON`);
+            return;
+        }
+        const parsed = lineSchema.safeParse(value);
+        if (parsed.success) {
+            lines.push(parsed.data);
+        }
+        else {
+            problems.push(`${NODE_TEST_RESULTS_FILE} line ${index + 1} is malformed: ${prettifyError(parsed.error).replace(/\s+/g, ' ')}`);
+        }
+    });
+    return lines;
+}
+/**
+ * Rebuilds node's test tree from its post-order events. The whole run is one process (see
+ * node-test-entry.ts) whose root tests run one after another, so the events form a single stream;
+ * it is not split by file because a subtest defined in a helper module names that module as its file.
+ */
+function buildTrees(events, problems) {
+    const pending = new Map();
+    const roots = [];
+    for (const event of events) {
+        const node = { event, children: pending.get(event.nesting + 1) ?? [] };
+        pending.delete(event.nesting + 1);
+        if (event.nesting === 0) {
+            roots.push(node);
+        }
+        else {
+            pending.set(event.nesting, [...(pending.get(event.nesting) ?? []), node]);
+        }
+    }
+    for (const [nesting, nodes] of pending) {
+        problems.push(`${nodes.length} test(s) at nesting ${nesting} were never closed by a parent`);
+    }
+    return roots;
+}
+/** Node's closing totals (top-level `tests N`, `pass N`... diagnostics), when all six are there. */
+function readTotals(diagnostics) {
+    const found = new Map();
+    for (const diagnostic of diagnostics) {
+        const match = /^(tests|pass|fail|cancelled|skipped|todo) (\d+)$/.exec(diagnostic.message);
+        if (diagnostic.nesting === 0 && diagnostic.file === undefined && match?.[1] !== undefined && match[2] !== undefined) {
+            found.set(match[1], Number(match[2]));
+        }
+    }
+    const [tests, pass, fail, cancelled, skipped, todo] = ['tests', 'pass', 'fail', 'cancelled', 'skipped', 'todo'].map((key) => found.get(key));
+    if (tests === undefined || pass === undefined || fail === undefined || cancelled === undefined || skipped === undefined || todo === undefined) {
+        return undefined;
+    }
+    return { tests, pass, fail, cancelled, skipped, todo };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/node-test-reporter.ts
+/**
+ * The custom reporter PatchProof hands to `node --test`. Node's built-in junit reporter names no
+ * file per test and flattens errors to text; this one writes one JSON object per line with the
+ * test's file, position, nesting and its error's failure type, code and cause.
+ *
+ * Lines, in order: one `start`; a `test` per test:pass/test:fail event (post-order: a test's
+ * subtests come before it); a `diagnostic` per test:diagnostic (node's own totals come last); one
+ * `end` with the number of lines of each kind written, so a cut-off file is recognisable.
+ * A whole-file failure (node reports a test named after the file) carries the last lines that
+ * file wrote to stderr, where node 20 puts the SyntaxError or the missing module.
+ */
+/** Name of the staged reporter; it must not match node's default test-file patterns. */
+const NODE_TEST_REPORTER_FILE = 'patchproof-reporter.mjs';
+/** The `format` tag of the reporter's `start` and `end` lines. */
+const NODE_TEST_REPORT_FORMAT = 'patchproof-node-test/1';
+/** Source of the reporter module (ESM; runs inside `node --test`, so plain JavaScript). */
+const NODE_TEST_REPORTER_SOURCE = String.raw `// PatchProof reporter for node --test (generated; see src/adapters/node-test-reporter.ts).
+const FORMAT = '${NODE_TEST_REPORT_FORMAT}';
+const MAX_TEXT = 8000;
+const STDERR_LINES = 40;
+
+function text(value) {
+  if (value === undefined || value === null) return undefined;
+  let result;
+  try {
+    result = typeof value === 'string' ? value : String(value);
+  } catch {
+    return '<unprintable>';
+  }
+  return result.length > MAX_TEXT ? result.slice(0, MAX_TEXT) : result;
+}
+
+function read(object, key) {
+  try {
+    return object[key];
+  } catch {
+    return undefined;
+  }
+}
+
+function cause(value) {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object') return { message: text(value) };
+  return {
+    name: text(read(value, 'name')),
+    code: text(read(value, 'code')),
+    message: text(read(value, 'message')),
+    stack: text(read(value, 'stack'))
+  };
+}
+
+function error(value) {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object') return { message: text(value) };
+  const exitCode = read(value, 'exitCode');
+  return {
+    name: text(read(value, 'name')),
+    code: text(read(value, 'code')),
+    failureType: text(read(value, 'failureType')),
+    message: text(read(value, 'message')),
+    exitCode: Number.isInteger(exitCode) ? exitCode : undefined,
+    signal: text(read(value, 'signal')),
+    cause: cause(read(value, 'cause'))
+  };
+}
+
+function flag(value) {
+  if (value === undefined || value === null || value === false) return undefined;
+  return typeof value === 'string' ? text(value) : true;
+}
+
+export default async function* patchproofReporter(source) {
+  const stderr = new Map();
+  let tests = 0;
+  let diagnostics = 0;
+  yield JSON.stringify({ kind: 'start', format: FORMAT, node: process.version }) + '\n';
+  for await (const event of source) {
+    const data = event.data ?? {};
+    if (event.type === 'test:stderr' && typeof data.file === 'string') {
+      const lines = stderr.get(data.file) ?? [];
+      lines.push(text(data.message) ?? '');
+      if (lines.length > STDERR_LINES) lines.shift();
+      stderr.set(data.file, lines);
+    } else if (event.type === 'test:pass' || event.type === 'test:fail') {
+      const details = data.details ?? {};
+      const line = {
+        kind: 'test',
+        event: event.type === 'test:pass' ? 'pass' : 'fail',
+        name: text(data.name) ?? '',
+        nesting: data.nesting,
+        file: text(data.file),
+        line: data.line,
+        column: data.column,
+        suite: details.type === 'suite',
+        skip: flag(data.skip),
+        todo: flag(data.todo),
+        duration_ms: details.duration_ms,
+        error: error(details.error)
+      };
+      if (data.nesting === 0 && data.name === data.file && stderr.has(data.file)) {
+        line.stderr = stderr.get(data.file);
+      }
+      tests += 1;
+      yield JSON.stringify(line) + '\n';
+    } else if (event.type === 'test:diagnostic') {
+      diagnostics += 1;
+      yield JSON.stringify({ kind: 'diagnostic', nesting: data.nesting, file: text(data.file), message: text(data.message) ?? '' }) + '\n';
+    }
+  }
+  yield JSON.stringify({ kind: 'end', format: FORMAT, tests, diagnostics }) + '\n';
+}
+`;
+
+;// CONCATENATED MODULE: ./src/adapters/node-test-results.ts
+
+
+
+
+
+
+
+/**
+ * Turns a node --test run's reporter lines into PatchProof's test results.
+ *
+ * Status mapping, the same for every adapter: an assertion failure is `failed`; every other way of
+ * not passing (an exception, a hook, a timeout or cancellation, a file that does not load) is
+ * `errored`; skip and todo (passing or failing) are `skipped`.
+ *
+ * What counts as a test: every leaf of node's test tree, so the ids of a tree do not depend on how
+ * its tests ended. An id is the file of the leaf's top-level test, then the names down to the leaf.
+ * A parent (a describe, or a test with `t.test` subtests) is not a test of its own: when it fails
+ * for a reason of its own (an `after` hook, a throw after its subtests; not merely
+ * `subtestsFailed`) that failure goes to its leaves that passed, and the parent stands as a test
+ * only when no leaf took it. Also tests: a skipped suite, whose tests node never reports; a test
+ * file that did not import (the entry reports it under the file's own name: `import_error` for a
+ * missing module or export, else `collection_error`); and the entry's process failing as a whole
+ * (a crash or `process.exit()` with a non-zero code; id NODE_TEST_ENTRY_ID). A process that ended
+ * with code 0 before reporting anything reported no test. The canaries are taken out of the tests.
+ *
+ * Failure kinds: ERR_ASSERTION/AssertionError is `assertion`; a failed hook `setup_error`; a
+ * timeout, or a cancellation not caused by a failed hook or suite body, `timeout`; a suite body
+ * that throws `collection_error` (its cancelled tests too); any other exception
+ * `exception_in_code` or `exception_in_test` by the innermost repository frame of its stack (see
+ * exceptionSite).
+ */
+const node_test_results_PROBLEM_LIMIT = 20;
+const ID_SEPARATOR = ' > ';
+const STDERR_ERROR_LINE = /^(?:[\w$.]*Error|Error)(?: \[[A-Z0-9_]+\])?: /;
+const node_test_results_IMPORT_FAILURE = /ERR_MODULE_NOT_FOUND|\bMODULE_NOT_FOUND|Cannot find (?:module|package)|does not provide an export named/;
+/** Absolute file paths of a V8 stack trace, innermost first (node internals and eval frames left out). */
+function v8StackFiles(stack) {
+    const files = [];
+    for (const line of stack?.split('\n') ?? []) {
+        const match = /^\s*at (?:.*?\()?([^()]+?):\d+:\d+\)?\s*$/.exec(line);
+        const location = match?.[1];
+        if (location === undefined) {
+            continue;
+        }
+        if (location.startsWith('file://')) {
+            try {
+                files.push((0,external_node_url_.fileURLToPath)(location));
+            }
+            catch {
+                continue;
+            }
+        }
+        else if (location.startsWith('/')) {
+            files.push(location);
+        }
+    }
+    return files;
+}
+/** The event's file, repository-relative; the entry under its stable id, since its name changes every run. */
+function fileOf(event, context) {
+    if (event.file === undefined) {
+        return '<no file>';
+    }
+    const file = repoRelative(context.scope.workdir, event.file) ?? event.file;
+    return file === context.entry ? NODE_TEST_ENTRY_ID : file;
+}
+function isFileLevel(event) {
+    return event.nesting === 0 && event.file !== undefined && event.name === event.file;
+}
+function ownFailure(event) {
+    return event.event === 'fail' && event.error?.failureType !== 'subtestsFailed';
+}
+function reason(flag, fallback) {
+    return typeof flag === 'string' && flag !== '' ? flag : fallback;
+}
+/** The entry's process failed as a whole: node names the file and keeps what it wrote to stderr. */
+function processFailure(event) {
+    const stderr = event.stderr ?? [];
+    const errorLine = stderr.map((line) => line.trim()).find((line) => STDERR_ERROR_LINE.test(line));
+    const kind = stderr.some((line) => node_test_results_IMPORT_FAILURE.test(line)) ? 'import_error' : 'collection_error';
+    const exit = event.error?.signal ? `signal ${event.error.signal}` : `exit code ${event.error?.exitCode ?? 'unknown'}`;
+    return { kind, message: messageLine(errorLine) ?? `the test process failed (${exit})` };
+}
+/** A test file that did not import: the entry rethrew the import's own error. */
+function importFailure(event) {
+    const cause = event.error?.cause;
+    const kind = node_test_results_IMPORT_FAILURE.test(`${cause?.code ?? ''} ${cause?.message ?? ''}`) ? 'import_error' : 'collection_error';
+    if (cause?.name === undefined) {
+        return { kind, message: cause?.message ?? event.error?.message };
+    }
+    const head = cause.code === undefined ? cause.name : `${cause.name} [${cause.code}]`;
+    return { kind, message: `${head}: ${messageLine(cause.message) ?? ''}` };
+}
+function node_test_results_failureKind(event, ancestors, scope) {
+    const error = event.error;
+    switch (error?.failureType) {
+        case 'hookFailed':
+            return 'setup_error';
+        case 'testTimeoutFailure':
+            return 'timeout';
+        case 'cancelledByParent': {
+            // A test cancelled because its suite's `before` hook or body failed never ran at all.
+            const cause = [...ancestors].reverse().find(ownFailure);
+            if (cause?.error?.failureType === 'hookFailed') {
+                return 'setup_error';
+            }
+            return cause?.suite && cause.error?.failureType === 'testCodeFailure' ? 'collection_error' : 'timeout';
+        }
+    }
+    if (event.suite) {
+        return 'collection_error';
+    }
+    const cause = error?.cause;
+    if (error?.code === 'ERR_ASSERTION' || cause?.code === 'ERR_ASSERTION' || cause?.name === 'AssertionError') {
+        return 'assertion';
+    }
+    return exceptionSite(v8StackFiles(cause?.stack), scope);
+}
+function failureMessage(event) {
+    const error = event.error;
+    const cause = error?.cause;
+    if (cause?.name === undefined || cause.message === undefined) {
+        return messageLine(error?.message ?? cause?.message);
+    }
+    const thrown = `${cause.name}: ${messageLine(cause.message) ?? ''}`;
+    // Node's own message says which hook failed ("failed running before hook"); the cause says why.
+    return messageLine(error?.failureType === 'hookFailed' && error.message ? `${messageLine(error.message)}: ${thrown}` : thrown);
+}
+/** `result` as a failure of `kind`, with its message's copy paths made repository-relative. */
+function failed(result, kind, message, workdir) {
+    const line = messageLine(message, workdir);
+    return { ...result, status: statusForFailure(kind), failure_kind: kind, ...(line === undefined ? {} : { message: line }) };
+}
+/** One test's result; `idFile` is the file of its top-level test, which starts its id. */
+function node_test_results_toResult(node, ancestors, idFile, context) {
+    const { event } = node;
+    const file = fileOf(event, context);
+    const fileLevel = isFileLevel(event);
+    const id = fileLevel ? idFile : [idFile, ...ancestors.map((parent) => parent.name), event.name].join(ID_SEPARATOR);
+    const location = event.line === undefined || file === NODE_TEST_ENTRY_ID ? file : `${file}:${event.line}`;
+    if (event.todo !== undefined) {
+        return { id, status: 'skipped', location, skip_reason: `todo: ${reason(event.todo, 'no reason given')}` };
+    }
+    if (event.skip !== undefined) {
+        return { id, status: 'skipped', location, skip_reason: reason(event.skip, 'skipped') };
+    }
+    if (event.event === 'pass') {
+        return { id, status: 'passed', location };
+    }
+    const failure = fileLevel ? processFailure(event) : { kind: node_test_results_failureKind(event, ancestors, context.scope), message: failureMessage(event) };
+    return failed({ id, status: 'errored', location }, failure.kind, failure.message, context.scope.workdir);
+}
+function isFailing(result) {
+    return result.status === 'failed' || result.status === 'errored';
+}
+/**
+ * Collects the results under `node` and returns how many of them fail. Only leaves are tests, so
+ * the set of ids does not depend on outcomes; a parent's own failure is handed down to its leaves
+ * that passed (an `after` hook that throws fails the tests it serves), and only when no leaf
+ * took it (all skipped) does the parent stand as a test of its own.
+ */
+function collectResults(node, ancestors, idFile, inherited, context, out) {
+    const { event } = node;
+    const { scope } = context;
+    if (node.children.length === 0) {
+        const ranNothing = event.event === 'pass' && event.skip === undefined && event.todo === undefined;
+        if ((isFileLevel(event) || event.suite) && ranNothing) {
+            return 0;
+        }
+        let result = node_test_results_toResult(node, ancestors, idFile, context);
+        const cancelled = event.error?.failureType === 'cancelledByParent';
+        if (inherited !== undefined && (result.status === 'passed' || cancelled)) {
+            const message = `'${inherited.name}' failed: ${inherited.message ?? inherited.kind}`;
+            // A cancelled test keeps its own kind (a cancelled test never asserted anything); it only learns why.
+            result = failed(result, cancelled ? (result.failure_kind ?? 'unknown') : inherited.kind, message, scope.workdir);
+        }
+        out.push(result);
+        return isFailing(result) ? 1 : 0;
+    }
+    const own = ownFailure(event)
+        ? { name: event.name, kind: node_test_results_failureKind(event, ancestors, scope), message: failureMessage(event) }
+        : undefined;
+    let failing = 0;
+    for (const child of node.children) {
+        failing += collectResults(child, [...ancestors, event], idFile, own ?? inherited, context, out);
+    }
+    if (own !== undefined && failing === 0) {
+        out.push(node_test_results_toResult(node, ancestors, idFile, context));
+        return 1;
+    }
+    return failing;
+}
+/**
+ * The results of one top-level test. A top-level test the entry defined, other than a canary or
+ * the process as a whole, is a test file that did not import, named after that file.
+ */
+function collectRoot(root, context, out) {
+    const { event } = root;
+    const file = fileOf(event, context);
+    const isImportFailure = file === NODE_TEST_ENTRY_ID &&
+        root.children.length === 0 &&
+        !isFileLevel(event) &&
+        event.name !== context.canaries.pass &&
+        event.name !== context.canaries.fail;
+    if (!isImportFailure) {
+        collectResults(root, [], file, undefined, context, out);
+        return;
+    }
+    const base = { id: event.name, status: 'passed', location: event.name };
+    const failure = importFailure(event);
+    out.push(event.event === 'pass' ? base : failed(base, failure.kind, failure.message, context.scope.workdir));
+}
+function category(event) {
+    if (event.todo !== undefined || event.skip !== undefined) {
+        return 'skipped';
+    }
+    return event.event === 'pass' ? 'passed' : 'notPassed';
+}
+/**
+ * Node's totals restated for the tests PatchProof counts. Node counts every non-suite test,
+ * parents and whole files included; the restatement takes away what node counted in the lines read
+ * and adds the parsed tests (without the canaries), so it equals the parsed counts exactly when
+ * node's totals agree with the lines, and a lost or forged line shows as a difference. Node does
+ * not tell an assertion failure from another error, so its not-passed total is split the way the
+ * parsed tests split it.
+ */
+function node_test_results_claimedCounts(totals, events, tests) {
+    const restated = {
+        passed: totals.pass,
+        notPassed: totals.fail + totals.cancelled,
+        skipped: totals.skipped + totals.todo
+    };
+    for (const event of events) {
+        if (!event.suite) {
+            restated[category(event)] -= 1;
+        }
+    }
+    const parsed = countTests(tests);
+    restated.passed += parsed.passed;
+    restated.notPassed += parsed.failed + parsed.errored;
+    restated.skipped += parsed.skipped;
+    const failed = Math.max(0, Math.min(parsed.failed, restated.notPassed));
+    return { passed: restated.passed, failed, errored: restated.notPassed - failed, skipped: restated.skipped };
+}
+/** The exit code against all results, canaries included (the must-fail canary alone makes it 1). */
+function checkExitCode(exitCode, results, problems) {
+    const failing = results.some(isFailing);
+    if (exitCode === null) {
+        problems.push('node --test did not exit normally');
+    }
+    else if (exitCode === 0 && failing) {
+        problems.push('node --test exited 0 although tests failed');
+    }
+    else if (exitCode !== 0 && !failing) {
+        problems.push(`node --test exited ${exitCode} although no test failed`);
+    }
+}
+function capProblems(problems) {
+    return problems.length <= node_test_results_PROBLEM_LIMIT
+        ? problems
+        : [...problems.slice(0, node_test_results_PROBLEM_LIMIT), `and ${problems.length - node_test_results_PROBLEM_LIMIT} more problems`];
+}
+/** Parses a node --test run's results (pure: the file's text in, results out). */
+function parseNodeTestResults(request) {
+    const canaries = canaryNames(request.canary);
+    const text = request.files[NODE_TEST_RESULTS_FILE];
+    if (text === undefined) {
+        return {
+            tests: [],
+            problems: [`${NODE_TEST_RESULTS_FILE} is missing: node --test wrote no results`],
+            canary: { pass: 'missing', fail: 'missing' }
+        };
+    }
+    const problems = [];
+    const lines = readLines(text, problems);
+    const start = lines[0];
+    const end = lines.at(-1);
+    if (start?.kind !== 'start' || start.format !== NODE_TEST_REPORT_FORMAT) {
+        problems.push(`${NODE_TEST_RESULTS_FILE} does not begin with a ${NODE_TEST_REPORT_FORMAT} start line`);
+    }
+    const events = lines.filter((line) => line.kind === 'test');
+    const diagnostics = lines.flatMap((line) => (line.kind === 'diagnostic' ? [line] : []));
+    if (end?.kind !== 'end') {
+        problems.push(`${NODE_TEST_RESULTS_FILE} has no end line: the run was cut off or the file truncated`);
+    }
+    else if (end.tests !== events.length || end.diagnostics !== diagnostics.length) {
+        problems.push(`${NODE_TEST_RESULTS_FILE} end line counts ${end.tests} tests and ${end.diagnostics} diagnostics; read ${events.length} and ${diagnostics.length}`);
+    }
+    const testFiles = new Set(events.flatMap((event) => (event.file === undefined ? [] : [repoRelative(request.workdir, event.file) ?? event.file])));
+    const context = {
+        scope: { workdir: request.workdir, testRoots: request.testRoots, testFiles },
+        entry: nodeTestEntryPath(request.canary),
+        canaries
+    };
+    const collected = [];
+    for (const root of buildTrees(events, problems)) {
+        collectRoot(root, context, collected);
+    }
+    const results = [];
+    const seen = new Set();
+    const duplicates = new Set();
+    for (const result of collected) {
+        if (seen.has(result.id)) {
+            duplicates.add(result.id);
+        }
+        else {
+            seen.add(result.id);
+            results.push(result);
+        }
+    }
+    for (const id of duplicates) {
+        problems.push(`duplicate test id '${id}'`);
+    }
+    for (const event of events) {
+        if (event.file === undefined) {
+            problems.push(`test '${event.name}' has no file`);
+        }
+    }
+    const totals = readTotals(diagnostics);
+    if (totals === undefined) {
+        problems.push("node's closing totals (tests/pass/fail/cancelled/skipped/todo) are missing");
+    }
+    checkExitCode(request.exitCode, results, problems);
+    const { tests, canary } = takeCanaries(results, {
+        pass: `${NODE_TEST_ENTRY_ID}${ID_SEPARATOR}${canaries.pass}`,
+        fail: `${NODE_TEST_ENTRY_ID}${ID_SEPARATOR}${canaries.fail}`
+    });
+    return {
+        tests,
+        ...(totals === undefined ? {} : { claimed: node_test_results_claimedCounts(totals, events, tests) }),
+        problems: capProblems(problems),
+        canary
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/node-test.ts
+
+
+
+
+
+
+
+
+
+/**
+ * The node-test adapter: node's built-in runner (`node --test`) on one generated entry module that
+ * imports the run's test files and then registers the grader canaries, all in one process
+ * (node-test-entry.ts, which also says what that costs), reported through PatchProof's JSON-lines
+ * reporter (node-test-reporter.ts) and parsed by node-test-results.ts. Which files are tests, the
+ * test surface and skip markers are in node-test-files.ts.
+ */
+function nodeTestCommand(request) {
+    const { workdir, resultsDir } = request.view;
+    checkTestFiles(request.files);
+    checkCanaryPlan(request.canary);
+    const entry = nodeTestEntryPath(request.canary);
+    return {
+        argv: [
+            'node',
+            '--test',
+            `--test-reporter=${external_node_path_default().posix.join(workdir, HARNESS_DIR, NODE_TEST_REPORTER_FILE)}`,
+            `--test-reporter-destination=${external_node_path_default().posix.join(resultsDir, NODE_TEST_RESULTS_FILE)}`,
+            '--test-reporter=spec',
+            '--test-reporter-destination=stdout',
+            entry
+        ],
+        env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1' },
+        stage: { [entry]: nodeTestEntrySource(request.files, request.canary) }
+    };
+}
+/** The node-test adapter (stateless). */
+const nodeTestAdapter = {
+    name: 'node-test',
+    harness: { [NODE_TEST_REPORTER_FILE]: NODE_TEST_REPORTER_SOURCE },
+    isTestFile: isNodeTestFile,
+    suiteFiles: nodeTestSuiteFiles,
+    surface: NODE_TEST_SURFACE,
+    skipMarkers: NODE_TEST_SKIP_MARKERS,
+    command: nodeTestCommand,
+    parse: parseNodeTestResults
+};
+
+;// CONCATENATED MODULE: ./src/adapters/unittest-files.ts
+
+/**
+ * Which files matter to the unittest adapter: the modules `python -m unittest discover` imports
+ * from the repository root, the test surface a candidate may not touch unreported, and the source
+ * lines that skip or expect-fail a test.
+ */
+const PYTHON_TEST_FILE = /^test\w*\.py$/;
+/**
+ * True for files unittest discovery runs by default: `test*.py` whose name is an importable
+ * module name. (Discovery also needs every folder between the start folder and the file to be a
+ * package with an `__init__.py`; see unittestSuiteFiles.)
+ */
+function isUnittestFile(relativePath) {
+    return PYTHON_TEST_FILE.test(relativePath.split(/[\\/]/).pop() ?? '');
+}
+/**
+ * The modules `unittest discover` from the root would import: `test*.py` files whose every folder
+ * below the root is a package (holds an `__init__.py`), sorted, never under .patchproof.
+ */
+function unittestSuiteFiles(paths) {
+    const present = new Set(paths);
+    const inPackages = (file) => {
+        const folders = file.split('/').slice(0, -1);
+        return folders.every((_, index) => present.has(`${folders.slice(0, index + 1).join('/')}/__init__.py`));
+    };
+    return selectSuiteFiles(paths, (file) => isUnittestFile(file) && inPackages(file), []);
+}
+/** The unittest test surface (see TestSurface). */
+const UNITTEST_SURFACE = {
+    tests: ['**/test*.py', '**/*_test.py', '**/tests/**', '**/test/**'],
+    config: [
+        '.github/**',
+        '**/conftest.py',
+        'setup.cfg',
+        'tox.ini',
+        'pytest.ini',
+        'pyproject.toml',
+        '**/tests/**/__init__.py',
+        '**/test/**/__init__.py'
+    ],
+    dependencies: ['**/requirements*.txt', 'pyproject.toml', 'setup.py', 'setup.cfg', 'Pipfile', 'Pipfile.lock', 'poetry.lock', 'uv.lock']
+};
+/**
+ * Lines that skip or expect-fail a unittest test: the `@skip`, `@skipIf`, `@skipUnless` and
+ * `@expectedFailure` decorators (bare or as `unittest.`), `unittest.skip…(` used as a call,
+ * `self.skipTest(`, `raise SkipTest` (any qualification), and setting unittest's own
+ * `__unittest_skip__` / `__unittest_expecting_failure__` attributes.
+ */
+const UNITTEST_SKIP_MARKERS = [
+    /^\s*@\s*(?:unittest\.)?skip(?:If|Unless)?\b/,
+    /\bunittest\.skip(?:If|Unless)?\s*\(/,
+    /^\s*@\s*(?:unittest\.)?expectedFailure\b/,
+    /\.skipTest\s*\(/,
+    /\braise\s+(?:[\w.]+\.)?SkipTest\b/,
+    /__unittest_(?:skip|expecting_failure)__/
+];
+
+;// CONCATENATED MODULE: ./src/adapters/pytest-files.ts
+
+
+/**
+ * Which files matter to the pytest adapter: the modules pytest collects by default
+ * (`python_files = test_*.py *_test.py`), the test surface a candidate may not touch unreported,
+ * and the source lines that skip or expect-fail a test.
+ */
+const PYTEST_FILE = /^(?:test_\w*|\w+_test)\.py$/;
+// pytest's default norecursedirs (besides '.*' and '*.egg', matched below), and installed packages.
+const NOT_COLLECTED = ['_darcs', 'build', 'CVS', 'dist', 'node_modules', 'venv', '{arch}', 'site-packages', '__pycache__'];
+/** True for files pytest collects by default: `test_*.py` or `*_test.py` with an importable name. */
+function isPytestFile(relativePath) {
+    return PYTEST_FILE.test(relativePath.split(/[\\/]/).pop() ?? '');
+}
+/**
+ * The files pytest run from the root would collect: `test_*.py` / `*_test.py` outside hidden
+ * folders, `*.egg` folders and pytest's other default norecursedirs, sorted, never under .patchproof.
+ */
+function pytestSuiteFiles(paths) {
+    const collected = (file) => isPytestFile(file) &&
+        file
+            .split('/')
+            .slice(0, -1)
+            .every((folder) => !folder.startsWith('.') && !folder.endsWith('.egg'));
+    return selectSuiteFiles(paths, collected, NOT_COLLECTED);
+}
+/** The pytest test surface (see TestSurface). */
+const PYTEST_SURFACE = {
+    tests: ['**/test_*.py', '**/*_test.py', '**/tests/**', '**/test/**'],
+    config: ['.github/**', '**/conftest.py', 'pytest.ini', 'tox.ini', 'setup.cfg', 'pyproject.toml'],
+    dependencies: UNITTEST_SURFACE.dependencies
+};
+/**
+ * Lines that skip or expect-fail a pytest test: the `skip`, `skipif` and `xfail` marks (as
+ * `pytest.mark.` anywhere, so `pytestmark = …` and `marks=` count, or `@mark.` after
+ * `from pytest import mark`), the `pytest.skip(`, `pytest.xfail(` and `pytest.importorskip(`
+ * calls, and unittest's markers, since pytest runs unittest tests too.
+ */
+const PYTEST_SKIP_MARKERS = [
+    /\bpytest\.mark\.(?:skip|skipif|xfail)\b/,
+    /^\s*@\s*mark\.(?:skip|skipif|xfail)\b/,
+    /\bpytest\.(?:skip|xfail|importorskip)\s*\(/,
+    ...UNITTEST_SKIP_MARKERS
+];
+
+;// CONCATENATED MODULE: ./src/adapters/pytest-harness.ts
+/**
+ * The pytest plugin the pytest adapter stages as `.patchproof/harness/patchproof_canary.py` and
+ * loads with `-p patchproof_canary` (the harness folder is on PYTHONPATH).
+ *
+ * Its `pytest_collection_modifyitems` hook runs last (trylast) and appends the two grader canaries
+ * (see canary.ts for their names and order, passed in PATCHPROOF_CANARY_ORDER as `name=pass` /
+ * `name=fail` pairs) at the END of the collected items, so they run after every test module, and
+ * so the code under test, was imported, and under every hook a repository's conftest.py installs.
+ * Each canary is a `pytest.Function` of this file; one asserts 1 == 1, the other 1 == 2.
+ */
+/** Module name of the plugin, as given to `-p`; it must not match pytest's `test_*.py` pattern. */
+const PYTEST_PLUGIN_MODULE = 'patchproof_canary';
+/** File name of the staged plugin. */
+const PYTEST_PLUGIN_FILE = `${PYTEST_PLUGIN_MODULE}.py`;
+/** Environment variable carrying the canaries in run order: `name=pass,name=fail` (or reversed). */
+const PYTEST_CANARY_ENV = 'PATCHPROOF_CANARY_ORDER';
+/** Source of the plugin (Python 3, pytest 7 or later). */
+const PYTEST_PLUGIN_SOURCE = String.raw `"""PatchProof grader canaries for pytest.
+
+Generated from src/adapters/pytest-harness.ts and staged by PatchProof into a disposable
+repository copy. Appends two generated tests to the end of the collected items: one must pass,
+one must fail with an assertion.
+"""
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+NAME = re.compile(r"^c[0-9a-f]{16}$")
+
+
+def _make(expected):
+    def canary():
+        assert 1 == expected
+
+    return canary
+
+
+def _canaries():
+    pairs = []
+    for part in os.environ.get("${PYTEST_CANARY_ENV}", "").split(","):
+        name, _, role = part.partition("=")
+        if NAME.match(name) and role in ("pass", "fail"):
+            pairs.append((name, 1 if role == "pass" else 2))
+    return pairs
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session, config, items):
+    pairs = _canaries()
+    if not pairs:
+        return
+    module = pytest.Module.from_parent(session, path=Path(__file__))
+    for name, expected in pairs:
+        items.append(pytest.Function.from_parent(module, name=name, callobj=_make(expected)))
+`;
+
 ;// CONCATENATED MODULE: ./src/adapters/pytest-results.ts
 
 
@@ -57495,7 +60133,7 @@ function parseJunitXml(xml, source = 'JUnit XML', idOf = pytestStyleCaseId) {
  */
 /** Result file pytest writes, relative to the results directory. */
 const PYTEST_RESULTS_FILE = 'pytest.xml';
-const FRAME = /^\s*File "(.+)", line \d+/;
+const pytest_results_FRAME = /^\s*File "(.+)", line \d+/;
 const EXCEPTION_LINE = /^([A-Za-z_][\w.]*)(?::|$)/;
 const IMPORT_ERROR = /^E\s+(?:ModuleNotFoundError|ImportError)\b|^ImportError while importing test module/m;
 const PYTEST_OUTCOMES = /\/_pytest\/outcomes\.py$/;
@@ -57512,7 +60150,7 @@ function nativeTraceback(detail) {
     const frames = [];
     let type;
     for (const line of lines.slice(start + 1)) {
-        const frame = FRAME.exec(line);
+        const frame = pytest_results_FRAME.exec(line);
         if (frame?.[1] !== undefined) {
             frames.push(frame[1]);
             type = undefined;
@@ -58251,7 +60889,403 @@ const unittestAdapter = {
     parse: parseUnittestResults
 };
 
+;// CONCATENATED MODULE: ./src/adapters/vitest-harness.ts
+
+
+/**
+ * The vitest adapter's generated files: the runner script staged as
+ * `.patchproof/harness/vitest-run.mjs`, and the wrapper of each test file (see
+ * js-runner-wrapper.ts for why wrappers exist).
+ *
+ * The runner script starts vitest through its own Node API (`startVitest` from `vitest/node`,
+ * resolved from the copy's node_modules) because vitest's command line cannot replace `include`,
+ * and a repository's `include` would not match wrappers under `.patchproof/`. The options it passes
+ * override only test selection and what would write into the copy: `include` (the wrappers),
+ * `exclude`, `dir`, no watch, no results cache, no coverage, no snapshot writes, vite's cacheDir
+ * under the temp folder, and `configLoader: 'runner'` (vite's default loader bundles a TypeScript
+ * config into a temporary file beside it or in node_modules, both read-only). Everything else of the
+ * repository's vitest/vite config applies.
+ *
+ * After the run it writes every file's task tree (suites, tests, modes, states, `fails`, errors with
+ * their stacks) to the results folder. The script runs in vitest's main process, and the tests in
+ * worker processes (vitest's default `forks` pool), so code under test does not run where the
+ * results are written. vitest's own JSON reporter writes a second file, whose tallies are the
+ * cross-check. Neither JSON nor JUnit from vitest carries a `beforeAll` failure (the tests just
+ * read "skipped"), hence the task tree.
+ */
+/** File name of the staged runner script (under HARNESS_DIR). */
+const VITEST_RUNNER_FILE = 'vitest-run.mjs';
+/** Result file of the runner script: the task tree. */
+const VITEST_RESULTS_FILE = 'vitest-tasks.json';
+/** Result file of vitest's own JSON reporter: the tallies. */
+const VITEST_CLAIMS_FILE = 'vitest.json';
+/** The `format` field of the task tree file. */
+const VITEST_RESULTS_FORMAT = 'patchproof-vitest-tasks/v1';
+/** Source of the runner script: `node vitest-run.mjs <tasks file> <claims file> <wrapper>...` (vitest 3 or later). */
+const VITEST_RUNNER_SOURCE = `// PatchProof vitest runner (generated; see src/adapters/vitest-harness.ts).
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startVitest } from 'vitest/node';
+
+const [resultsFile, claimsFile, ...wrappers] = process.argv.slice(2);
+
+function error(value) {
+  return {
+    name: String(value?.name ?? 'Error'),
+    message: String(value?.message ?? value),
+    ...(typeof value?.stack === 'string' ? { stack: value.stack } : {})
+  };
+}
+
+function task(value) {
+  return {
+    type: value.type,
+    name: value.name,
+    mode: value.mode,
+    fails: value.fails === true,
+    ...(value.location?.line === undefined ? {} : { line: value.location.line }),
+    ...(value.result?.state === undefined ? {} : { state: value.result.state }),
+    errors: (value.result?.errors ?? []).map(error),
+    ...(value.type === 'suite' ? { tasks: value.tasks.map(task) } : {})
+  };
+}
+
+const vitest = await startVitest(
+  'test',
+  [],
+  {
+    run: true,
+    watch: false,
+    dir: process.cwd(),
+    include: wrappers,
+    exclude: [],
+    includeTaskLocation: true,
+    reporters: ['default', 'json'],
+    outputFile: { json: claimsFile },
+    cache: false,
+    configLoader: 'runner',
+    passWithNoTests: false,
+    allowOnly: false,
+    update: false,
+    coverage: { enabled: false }
+  },
+  { cacheDir: path.join(os.tmpdir(), 'patchproof-vite-cache') }
+);
+if (vitest === undefined) {
+  process.exitCode = 1;
+} else {
+  const files = vitest.state.getFiles().map((file) => ({ ...task(file), file: file.filepath }));
+  const unhandled = vitest.state.getUnhandledErrors().map(error);
+  writeFileSync(resultsFile, JSON.stringify({ format: '${VITEST_RESULTS_FORMAT}', files, unhandled }));
+  await vitest.close();
+}
+`;
+/**
+ * Source of the wrapper of `file` (repository-relative): an ES module that imports the test file
+ * (vite transforms it with the repository's plugins, and hoists its `vi.mock` calls as usual) and
+ * then registers the canaries (see canaryDeclarations) with `test` from `vitest`. They use the
+ * global `expect` when globals are on (what the tests use), else vitest's exported one, and node's
+ * `assert`, all looked up when they run.
+ */
+function vitestWrapperSource(file, plan, fileSource) {
+    checkCanaryPlan(plan);
+    const docblock = environmentDocblock(fileSource);
+    const canaries = canaryDeclarations(plan).map(([name, body]) => `patchproofVitest.test(${JSON.stringify(name)}, () => {\n  const e = globalThis.expect ?? patchproofVitest.expect;\n  const a = patchproofAssert;\n${indentBody(body)}\n});`);
+    return [
+        ...(docblock === undefined ? [] : [docblock]),
+        '// PatchProof vitest wrapper (generated; see src/adapters/vitest-harness.ts).',
+        "import patchproofAssert from 'node:assert';",
+        "import * as patchproofVitest from 'vitest';",
+        '',
+        'let patchproofLoadError;',
+        'try {',
+        `  await import(${JSON.stringify(wrapperSpecifier('vitest', file))});`,
+        '} catch (error) {',
+        '  patchproofLoadError = error ?? new Error(String(error));',
+        '}',
+        'if (patchproofLoadError !== undefined) {',
+        `  patchproofVitest.test(${JSON.stringify(file)}, () => {`,
+        '    throw patchproofLoadError;',
+        '  });',
+        '}',
+        '',
+        ...canaries,
+        ''
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/adapters/vitest-results.ts
+
+
+
+
+
+
+
+/**
+ * Turns the vitest runner script's task tree (vitest-harness.ts) into PatchProof's test results,
+ * cross-checked against vitest's own JSON reporter tallies.
+ *
+ * Ids: `<test file> > <describe>… > <test>`, the test file being the one the wrapper imported.
+ *
+ * Status mapping: an assertion failure is `failed`; any other way of not passing is `errored`;
+ * `skip`/`skipIf`/`runIf` and tests left out by `.only`, `todo`, and a `.fails` test that failed as
+ * expected are `skipped`. A test that was to run but was skipped because a `beforeAll` of an
+ * enclosing suite failed is `errored` (`setup_error`), with the hook's error. A test file that did
+ * not load (caught by its wrapper) is one `errored` test named by the file; errors of a suite or
+ * file that no test took (an `afterAll`, a throwing `describe` body) stand as a test of their own.
+ *
+ * Failure kinds: a hook (vitest's `callSuiteHook` on the stack) is `setup_error`; an
+ * `AssertionError` (vitest's `expect`, chai, node's `assert`), `expect.assertions` and a `.fails`
+ * test that passed are `assertion`; any other exception is `exception_in_code` or
+ * `exception_in_test` by its innermost repository frame (see exceptionSite).
+ */
+const vitest_results_PROBLEM_LIMIT = 20;
+const vitest_results_errorSchema = object({ name: schemas_string(), message: schemas_string(), stack: schemas_string().optional() });
+const taskSchema = lazy(() => object({
+    type: schemas_string(),
+    name: schemas_string(),
+    mode: schemas_string(),
+    fails: schemas_boolean(),
+    line: schemas_number().int().optional(),
+    state: schemas_string().optional(),
+    errors: array(vitest_results_errorSchema),
+    tasks: array(taskSchema).optional()
+}));
+const vitest_results_reportSchema = object({
+    format: literal(VITEST_RESULTS_FORMAT),
+    files: array(object({ file: schemas_string(), state: schemas_string().optional(), errors: array(vitest_results_errorSchema), tasks: array(taskSchema).optional() })),
+    unhandled: array(vitest_results_errorSchema)
+});
+const claimsSchema = object({
+    numPassedTests: schemas_number().int().nonnegative(),
+    numFailedTests: schemas_number().int().nonnegative(),
+    numPendingTests: schemas_number().int().nonnegative(),
+    numTodoTests: schemas_number().int().nonnegative(),
+    success: schemas_boolean()
+});
+const HOOK_FRAME = /(?:^|\.)(?:callSuiteHook|runHook)$/;
+const ASSERTION_NAME = /^AssertionError$/;
+const ASSERTION_MESSAGE = /^(?:expected number of assertions|expected any number of assertion|Expect test to fail)/;
+function errorText(error) {
+    return error === undefined ? '' : `${error.name}: ${error.message}`;
+}
+function vitest_results_failureKind(error, scope) {
+    const frames = stackFrames(error?.stack);
+    if (frames.some((frame) => frame.fn !== undefined && HOOK_FRAME.test(frame.fn))) {
+        return 'setup_error';
+    }
+    if (error !== undefined && (ASSERTION_NAME.test(error.name) || ASSERTION_MESSAGE.test(error.message))) {
+        return 'assertion';
+    }
+    return thrownFrom(frames, scope);
+}
+function vitest_results_testResult(task, ancestors, inherited, walk) {
+    const { file, scope } = walk;
+    const base = { id: [file, ...ancestors, task.name].join(' > '), status: 'passed', location: file };
+    if (task.mode === 'todo') {
+        return { ...base, status: 'skipped', skip_reason: 'todo' };
+    }
+    if (task.state === 'skip' && inherited !== undefined) {
+        // vitest marks the tests of a suite whose beforeAll failed as skipped (mode and state).
+        walk.adjust.hookSkipped += 1;
+        return failedResult(base, 'setup_error', errorText(inherited), scope.workdir);
+    }
+    if (task.mode === 'skip' || task.state === 'skip') {
+        return { ...base, status: 'skipped', skip_reason: 'skipped' };
+    }
+    if (task.state === 'pass') {
+        return task.fails ? { ...base, status: 'skipped', skip_reason: 'expected_failure' } : base;
+    }
+    if (task.state === 'fail') {
+        const error = task.errors[0];
+        return failedResult(base, vitest_results_failureKind(error, scope), errorText(error), scope.workdir);
+    }
+    return failedResult(base, 'unknown', `the test did not finish (state ${task.state ?? 'none'})`, scope.workdir);
+}
+/** Collects the results under a suite; returns how many tests took `inherited` (a failed beforeAll). */
+function walkTasks(tasks, ancestors, inherited, walk) {
+    for (const task of tasks) {
+        const atRoot = ancestors.length === 0;
+        if (task.type === 'suite') {
+            const own = task.errors[0];
+            const before = walk.results.length;
+            walkTasks(task.tasks ?? [], [...ancestors, task.name], own ?? inherited, walk);
+            const took = walk.results.slice(before).some((result) => result.failure_kind === 'setup_error');
+            if (own !== undefined && !took) {
+                const id = [walk.file, ...ancestors, task.name].join(' > ');
+                const kind = vitest_results_failureKind(own, walk.scope) === 'setup_error' ? 'setup_error' : 'collection_error';
+                walk.adjust.extra += 1;
+                walk.results.push(failedResult({ id, status: 'errored', location: walk.file }, kind, errorText(own), walk.scope.workdir));
+            }
+            continue;
+        }
+        if (atRoot && (task.name === walk.names.pass || task.name === walk.names.fail)) {
+            const result = vitest_results_testResult(task, [], undefined, walk);
+            walk.canaries[task.name === walk.names.pass ? 'pass' : 'fail'] = result.status;
+            const counted = task.state === 'pass' ? 'canaryPassed' : task.state === 'fail' ? 'canaryFailed' : 'canarySkipped';
+            walk.adjust[counted] += 1;
+            continue;
+        }
+        if (atRoot && task.name === walk.file) {
+            const error = task.errors[0];
+            const base = { id: walk.file, status: 'passed', location: walk.file };
+            walk.results.push(task.state === 'pass' ? base : failedResult({ ...base, status: 'errored' }, loadFailureKind(errorText(error)), errorText(error), walk.scope.workdir));
+            continue;
+        }
+        const result = vitest_results_testResult(task, ancestors, inherited, walk);
+        walk.adjust.expectedFailures += result.skip_reason === 'expected_failure' ? 1 : 0;
+        walk.results.push(result);
+    }
+}
+function readJson(text, name, schema, problems) {
+    if (text === undefined) {
+        problems.push(`${name} is missing: vitest wrote no results`);
+        return undefined;
+    }
+    try {
+        const checked = schema.safeParse(JSON.parse(text));
+        if (checked.success) {
+            return checked.data;
+        }
+        problems.push(`${name} does not have the expected shape: ${checked.error.issues[0]?.message ?? 'bad shape'}`);
+    }
+    catch (error) {
+        problems.push(`${name} is not JSON: ${error.message}`);
+    }
+    return undefined;
+}
+/** Parses a vitest wrapper run's task tree and tallies (pure: the files' text in, results out). */
+function parseVitestResults(request) {
+    const names = canaryNames(request.canary);
+    const problems = [];
+    const report = readJson(request.files[VITEST_RESULTS_FILE], VITEST_RESULTS_FILE, vitest_results_reportSchema, problems);
+    const claims = readJson(request.files[VITEST_CLAIMS_FILE], VITEST_CLAIMS_FILE, claimsSchema, problems);
+    if (report === undefined) {
+        return { tests: [], problems, canary: { pass: 'missing', fail: 'missing' } };
+    }
+    const entries = [];
+    for (const entry of report.files) {
+        const relative = repoRelative(request.workdir, entry.file);
+        const file = relative === undefined ? undefined : wrappedFile('vitest', relative);
+        if (file === undefined) {
+            problems.push(`vitest reported a test file PatchProof did not wrap: ${entry.file}`);
+        }
+        else {
+            entries.push({ entry, file });
+        }
+    }
+    const scope = { workdir: request.workdir, testRoots: request.testRoots, testFiles: new Set(entries.map(({ file }) => file)) };
+    const collected = [];
+    const perFile = [];
+    const adjust = { canaryPassed: 0, canaryFailed: 0, canarySkipped: 0, expectedFailures: 0, hookSkipped: 0, extra: 0 };
+    for (const { entry, file } of entries) {
+        const walk = { file, scope, names, results: [], canaries: { pass: 'missing', fail: 'missing' }, adjust };
+        walkTasks(entry.tasks ?? [], [], undefined, walk);
+        const own = entry.errors[0];
+        if (own !== undefined) {
+            // An error of the file itself: an afterAll at its top level, or a file that did not collect.
+            const kind = vitest_results_failureKind(own, scope) === 'setup_error' ? 'setup_error' : loadFailureKind(errorText(own));
+            adjust.extra += 1;
+            walk.results.push(failedResult({ id: file, status: 'errored', location: file }, kind, errorText(own), request.workdir));
+        }
+        collected.push(...walk.results);
+        perFile.push(walk.canaries);
+    }
+    for (const error of report.unhandled) {
+        problems.push(`vitest reported an unhandled error: ${messageLine(errorText(error), request.workdir) ?? error.name}`);
+    }
+    const tests = dedupe(collected, problems);
+    const canary = foldCanaries(perFile);
+    const failing = tests.some((test) => test.status === 'failed' || test.status === 'errored') || canary.fail === 'failed' || canary.fail === 'errored';
+    if (request.exitCode === null) {
+        problems.push('vitest did not exit normally');
+    }
+    else if ((request.exitCode === 0) === failing || (claims !== undefined && claims.success === failing)) {
+        problems.push(`vitest exited ${request.exitCode} although ${failing ? 'tests failed' : 'no test failed'}`);
+    }
+    const claimed = claims === undefined ? undefined : vitest_results_claimedCounts(claims, adjust, tests);
+    return {
+        tests,
+        ...(claimed === undefined ? {} : { claimed }),
+        problems: problems.length <= vitest_results_PROBLEM_LIMIT ? problems : [...problems.slice(0, vitest_results_PROBLEM_LIMIT), `and ${problems.length - vitest_results_PROBLEM_LIMIT} more problems`],
+        canary
+    };
+}
+/**
+ * vitest's own tallies restated for PatchProof's tests: without the canaries; `.fails` tests that
+ * failed as expected moved from passed to skipped; tests a failed beforeAll skipped, and suite or
+ * file errors no test took, counted as not passed. vitest does not tell an assertion from another
+ * error, so its failures are split the way the parsed tests split.
+ */
+function vitest_results_claimedCounts(claims, adjust, tests) {
+    const parsed = countTests(tests);
+    const notPassed = claims.numFailedTests - adjust.canaryFailed + adjust.hookSkipped + adjust.extra;
+    const failed = Math.max(0, Math.min(parsed.failed, notPassed));
+    return {
+        passed: claims.numPassedTests - adjust.canaryPassed - adjust.expectedFailures,
+        failed,
+        errored: notPassed - failed,
+        skipped: claims.numPendingTests + claims.numTodoTests - adjust.canarySkipped + adjust.expectedFailures - adjust.hookSkipped
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/vitest.ts
+
+
+
+
+
+
+
+
+/**
+ * The vitest adapter: PatchProof's runner script (vitest-harness.ts) starts the repository's own
+ * vitest (from the copy's node_modules, installed by the witness pack's dependency stage) on one
+ * generated wrapper per test file, and writes the task tree that vitest-results.ts parses. Which
+ * files are tests, the test surface and skip markers are in js-runner-files.ts.
+ *
+ * `CI=true` makes vitest refuse `.only` (a file with one fails, its canaries are skipped) and never
+ * write a new snapshot, as in any CI.
+ */
+function vitestCommand(request) {
+    const { workdir, resultsDir } = request.view;
+    checkTestFiles(request.files);
+    checkCanaryPlan(request.canary);
+    const files = [...new Set(request.files)];
+    const stage = Object.fromEntries(files.map((file) => [wrapperPath('vitest', file), vitestWrapperSource(file, request.canary, request.readFile?.(file))]));
+    return {
+        argv: [
+            'node',
+            external_node_path_default().posix.join(workdir, HARNESS_DIR, VITEST_RUNNER_FILE),
+            external_node_path_default().posix.join(resultsDir, VITEST_RESULTS_FILE),
+            external_node_path_default().posix.join(resultsDir, VITEST_CLAIMS_FILE),
+            ...files.map((file) => wrapperPath('vitest', file))
+        ],
+        env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1', CI: 'true', NODE_ENV: 'test' },
+        stage
+    };
+}
+/** The vitest adapter (stateless). */
+const vitestAdapter = {
+    name: 'vitest',
+    harness: { [VITEST_RUNNER_FILE]: VITEST_RUNNER_SOURCE },
+    isTestFile: isVitestTestFile,
+    suiteFiles: vitestSuiteFiles,
+    surface: VITEST_SURFACE,
+    skipMarkers: JS_RUNNER_SKIP_MARKERS,
+    command: vitestCommand,
+    parse: parseVitestResults
+};
+
 ;// CONCATENATED MODULE: ./src/adapters/registry.ts
+
+
+
+
+
+
 
 
 
@@ -58261,24 +61295,43 @@ const unittestAdapter = {
 const ADAPTERS = {
     'node-test': nodeTestAdapter,
     pytest: pytestAdapter,
-    unittest: unittestAdapter
+    unittest: unittestAdapter,
+    cargo: cargoAdapter,
+    go: goAdapter,
+    jest: jestAdapter,
+    vitest: vitestAdapter
 };
 /** True when `name` is one of ADAPTER_NAMES. */
 function isAdapterName(name) {
     return ADAPTER_NAMES.includes(name);
 }
-/** The adapter called `name`; a ConfigurationError names the accepted ones otherwise. */
+/**
+ * The adapter called `name`; a ConfigurationError names the accepted ones otherwise. The `junit`
+ * adapter is made from its witness pack (`witnessAdapter`), so it is refused here.
+ */
 function getAdapter(name) {
     if (!isAdapterName(name)) {
         throw new ConfigurationError(`unknown adapter '${name}'; use one of: ${ADAPTER_NAMES.join(', ')}`);
     }
+    if (name === 'junit') {
+        throw new ConfigurationError("the junit adapter is configured by a witness pack's junit block; give a witness pack (--witness) whose witness.json has one");
+    }
     return ADAPTERS[name];
 }
+/**
+ * The adapter a witness pack names, built from the pack where it needs to be: `junit` from the
+ * manifest's `junit` block and the canary tests in the unpacked, verified pack at `packDir`.
+ */
+async function witnessAdapter(manifest, packDir) {
+    if (manifest.adapter !== 'junit') {
+        return getAdapter(manifest.adapter);
+    }
+    if (manifest.junit === undefined) {
+        throw new ConfigurationError('the witness pack uses the junit adapter without a junit block; add one to witness.json');
+    }
+    return junitAdapter(manifest.junit, await readJunitCanaryFiles(packDir, manifest.junit));
+}
 
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 // EXTERNAL MODULE: external "node:perf_hooks"
@@ -58447,8 +61500,38 @@ const LOCAL_RUNNER_SETTINGS = [
     'isolation=none',
     'env=request+PATH,HOME,TMPDIR',
     'home=fresh-temp-dir',
-    'kill=process-group'
+    'kill=process-group',
+    'mounts=symlinks'
 ];
+/**
+ * The local runner has no mounts (nothing is read-only here; it is never proof grade). A read-only
+ * output appears in the copy as a symlink to its host folder. A writable one (the dependency stage)
+ * is a real folder in the copy, moved to its host folder after the run: installers such as `npm ci`
+ * delete and recreate their output folder, which would replace a symlink.
+ */
+async function linkMounts(request) {
+    for (const mount of request.mounts ?? []) {
+        const at = (0,external_node_path_namespaceObject.join)(request.hostWorkdir, ...mount.path.split('/'));
+        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(at), { recursive: true });
+        await (0,promises_namespaceObject.rmdir)(at).catch(() => undefined);
+        if (mount.writable)
+            await (0,promises_namespaceObject.mkdir)(at, { recursive: true });
+        else
+            await (0,promises_namespaceObject.symlink)(mount.hostDir, at, 'dir');
+    }
+}
+async function collectWritableMounts(request) {
+    for (const mount of (request.mounts ?? []).filter((m) => m.writable)) {
+        const at = (0,external_node_path_namespaceObject.join)(request.hostWorkdir, ...mount.path.split('/'));
+        await (0,promises_namespaceObject.rm)(mount.hostDir, { recursive: true, force: true });
+        await (0,promises_namespaceObject.mkdir)(mount.hostDir, { recursive: true });
+        await (0,promises_namespaceObject.cp)(at, mount.hostDir, { recursive: true, verbatimSymlinks: true }).catch((error) => {
+            // The command removed its output folder altogether: it produced nothing.
+            if (error.code !== 'ENOENT')
+                throw error;
+        });
+    }
+}
 /** Create the trusted-local runner (never proof grade). */
 function createLocalRunner() {
     const live = new Set();
@@ -58459,11 +61542,12 @@ function createLocalRunner() {
             return { workdir: hostWorkdir, resultsDir: hostResultsDir };
         },
         async run(request) {
+            await linkMounts(request);
             const home = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'patchproof-home-'));
             const controller = new AbortController();
             live.add(controller);
             try {
-                return await runCappedProcess({
+                const outcome = await runCappedProcess({
                     argv: request.argv,
                     cwd: request.hostWorkdir,
                     env: localEnv(request.env, home),
@@ -58471,6 +61555,8 @@ function createLocalRunner() {
                     outputLimitBytes: request.outputLimitBytes,
                     signal: controller.signal
                 });
+                await collectWritableMounts(request);
+                return outcome;
             }
             finally {
                 live.delete(controller);
@@ -58572,13 +61658,15 @@ const LABEL_KEY = /^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$/;
  * The security flags, in the order they are passed: shared by `buildDockerRunArgs` and
  * `describeDockerSettings` so the receipt records exactly what ran.
  */
-function securityFlags(limits, user) {
-    const tmpOptions = ['rw', 'nosuid', 'nodev', ...(limits.tmpNoexec ? ['noexec'] : []), `size=${limits.tmpfsMiB}m`, 'mode=1777'];
+function securityFlags(limits, user, network = false) {
+    // Docker mounts a --tmpfs noexec unless told `exec`: leaving `noexec` out is not enough.
+    const tmpOptions = ['rw', 'nosuid', 'nodev', limits.tmpNoexec ? 'noexec' : 'exec', `size=${limits.tmpfsMiB}m`, 'mode=1777'];
     return [
         // Never fetch anything: the image must already be the local one whose ID was pinned.
         '--pull=never',
-        // No interface but loopback: no exfiltration, no callbacks, no reaching host services.
-        '--network=none',
+        // No interface but loopback: no exfiltration, no callbacks, no reaching host services. Only the
+        // dependency stage of a pack that opts in gets the default bridge (and still nothing else).
+        network ? '--network=bridge' : '--network=none',
         '--read-only',
         `--user=${user}`,
         '--cap-drop=ALL',
@@ -58643,6 +61731,13 @@ function buildDockerRunArgs(settings) {
     ]) {
         checkMountPath(what, path);
     }
+    for (const mount of settings.mounts ?? []) {
+        checkMountPath('extra mount source', mount.source);
+        checkMountPath('extra mount target', mount.target);
+        if (!mount.target.startsWith(`${workdir}/`) || mount.target.split('/').includes('..')) {
+            throw new ConfigurationError(`Invalid extra mount target '${mount.target}'. Expected a folder under ${workdir}/.`);
+        }
+    }
     if (settings.argv.length === 0) {
         throw new ConfigurationError('The container command is empty. Expected at least one argv entry.');
     }
@@ -58672,9 +61767,10 @@ function buildDockerRunArgs(settings) {
     return [
         'run',
         `--name=${settings.containerName}`,
-        ...securityFlags(settings.limits, user),
+        ...securityFlags(settings.limits, user, settings.network === true),
         `--mount=type=bind,source=${settings.hostWorkdir},target=${workdir},readonly`,
         `--mount=type=bind,source=${settings.hostResultsDir},target=${resultsDir}`,
+        ...(settings.mounts ?? []).map((m) => `--mount=type=bind,source=${m.source},target=${m.target}${m.writable ? '' : ',readonly'}`),
         `--workdir=${workdir}`,
         ...labelArgs,
         ...envArgs,
@@ -59084,7 +62180,9 @@ class DockerRunner {
             containerName,
             hostWorkdir: request.hostWorkdir,
             hostResultsDir: results.hostDir,
-            limits: this.limits,
+            limits: request.execTmp === true ? { ...this.limits, tmpNoexec: false } : this.limits,
+            mounts: (request.mounts ?? []).map((m) => ({ source: m.hostDir, target: `${CONTAINER_WORKDIR}/${m.path}`, writable: m.writable })),
+            network: request.network === true,
             // Inside the read-only root only /tmp is writable: HOME and TMPDIR must point there.
             env: { ...request.env, HOME: '/tmp', TMPDIR: '/tmp' },
             argv: request.argv,
@@ -59877,168 +62975,6 @@ function messageOf(error) {
 }
 function snapshot_assertNever(value) {
     throw new InfrastructureError(`Unexpected hashing outcome ${JSON.stringify(value)}`);
-}
-
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: ./src/io/workspace.ts
-
-
-
-
-
-
-/** Scratch roots not yet disposed, so a signal handler can remove them before the process exits. */
-const liveRoots = new Set();
-/** Remove every scratch area still alive (for SIGINT/SIGTERM, where `finally` blocks never run). */
-function removeLiveScratchSync() {
-    for (const root of liveRoots) {
-        try {
-            (0,external_node_fs_namespaceObject.rmSync)(root, { recursive: true, force: true, maxRetries: 3 });
-        }
-        catch {
-            // Best effort on the way out: one busy folder must not keep the others.
-        }
-    }
-    liveRoots.clear();
-}
-async function createScratch(prefix = 'patchproof-') {
-    const root = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), prefix));
-    liveRoots.add(root);
-    let counter = 0;
-    return {
-        root,
-        async folder(name) {
-            counter += 1;
-            const path = (0,external_node_path_namespaceObject.join)(root, `${String(counter).padStart(2, '0')}-${name}`);
-            await (0,promises_namespaceObject.mkdir)(path, { recursive: true });
-            await (0,promises_namespaceObject.chmod)(path, 0o755);
-            return path;
-        },
-        async dispose() {
-            await (0,promises_namespaceObject.rm)(root, { recursive: true, force: true, maxRetries: 3 });
-            liveRoots.delete(root);
-        }
-    };
-}
-async function ensureParent(path) {
-    const dir = (0,external_node_path_namespaceObject.dirname)(path);
-    await (0,promises_namespaceObject.mkdir)(dir, { recursive: true, mode: 0o755 });
-}
-async function writeEntryFile(path, data, executable) {
-    await ensureParent(path);
-    await (0,promises_namespaceObject.writeFile)(path, data);
-    // Explicit chmod: the process umask must not decide what the container's uid may read.
-    await (0,promises_namespaceObject.chmod)(path, executable ? 0o755 : 0o644);
-}
-async function mapLimit(items, limit, fn) {
-    let next = 0;
-    const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-        while (next < items.length) {
-            const item = items[next++];
-            await fn(item);
-        }
-    });
-    await Promise.all(workers);
-}
-/**
- * Copy the snapshot's entries from the real checkout into `dest`, verifying each file's SHA-256
- * against the snapshot: a checkout that changed after it was snapshotted is refused.
- */
-async function stageTree(repoRoot, entries, dest) {
-    await mapLimit(entries, 16, async (entry) => {
-        const target = (0,external_node_path_namespaceObject.join)(dest, ...entry.path.split('/'));
-        if (entry.kind === 'symlink') {
-            await ensureParent(target);
-            const linkTarget = await (0,promises_namespaceObject.readlink)((0,external_node_path_namespaceObject.join)(repoRoot, ...entry.path.split('/')));
-            if ((0,external_node_crypto_.createHash)('sha256').update(linkTarget, 'utf8').digest('hex') !== entry.sha256) {
-                throw new VerificationError('snapshot_mismatch', `link '${entry.path}' changed after the snapshot was taken; validate again`);
-            }
-            await (0,promises_namespaceObject.symlink)(linkTarget, target);
-            return;
-        }
-        const data = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(repoRoot, ...entry.path.split('/')));
-        const sha = (0,external_node_crypto_.createHash)('sha256').update(data).digest('hex');
-        if (sha !== entry.sha256) {
-            throw new VerificationError('snapshot_mismatch', `'${entry.path}' changed after the snapshot was taken; stop writing to the checkout and validate again`);
-        }
-        await writeEntryFile(target, data, entry.mode === '100755');
-    });
-}
-/** Write patched contents over a copy: a Buffer replaces or creates a file, null deletes it. */
-async function writeChanges(dest, changes, modes) {
-    for (const [path, content] of changes) {
-        const target = (0,external_node_path_namespaceObject.join)(dest, ...path.split('/'));
-        // Remove first, so a path that is a link is replaced, never written through.
-        await (0,promises_namespaceObject.rm)(target, { force: true });
-        if (content !== null)
-            await writeEntryFile(target, content, modes.get(path) === '100755');
-    }
-}
-/** A fresh, independent copy of a staged tree (symlinks copied as links, never followed). */
-async function cloneTree(source, dest) {
-    try {
-        await (0,promises_namespaceObject.cp)(source, dest, { recursive: true, verbatimSymlinks: true, preserveTimestamps: false });
-        await (0,promises_namespaceObject.chmod)(dest, 0o755);
-    }
-    catch (error) {
-        throw new InfrastructureError(`could not copy ${source} to ${dest}: ${error.message}`, { cause: error });
-    }
-}
-/** Every regular file under `dir`, as sorted '/'-separated relative paths. */
-async function listFiles(dir) {
-    const out = [];
-    async function walk(current) {
-        for (const entry of await (0,promises_namespaceObject.readdir)(current, { withFileTypes: true })) {
-            const full = (0,external_node_path_namespaceObject.join)(current, entry.name);
-            if (entry.isDirectory())
-                await walk(full);
-            else if (entry.isFile())
-                out.push((0,external_node_path_namespaceObject.relative)(dir, full).split(external_node_path_namespaceObject.sep).join('/'));
-        }
-    }
-    await walk(dir);
-    return out.sort();
-}
-/**
- * Place external tests at `placement` inside a copy. Whatever the candidate put at that path is
- * removed first, so a pre-created file can never stand in for the grader's.
- */
-async function stageExternalTests(copy, sourceDir, placement) {
-    const target = (0,external_node_path_namespaceObject.join)(copy, ...placement.split('/'));
-    await (0,promises_namespaceObject.rm)(target, { recursive: true, force: true });
-    await (0,promises_namespaceObject.mkdir)(target, { recursive: true, mode: 0o755 });
-    const files = await listFiles(sourceDir);
-    for (const file of files) {
-        const from = (0,external_node_path_namespaceObject.join)(sourceDir, ...file.split('/'));
-        const info = await (0,promises_namespaceObject.lstat)(from);
-        await writeEntryFile((0,external_node_path_namespaceObject.join)(target, ...file.split('/')), await (0,promises_namespaceObject.readFile)(from), (info.mode & 0o100) !== 0);
-    }
-    return files.map((f) => `${placement}/${f}`);
-}
-/** Write generated text files (harness, entry modules) into a copy, replacing whatever was there. */
-async function stageFiles(copy, files) {
-    for (const [path, text] of Object.entries(files)) {
-        const target = (0,external_node_path_namespaceObject.join)(copy, ...path.split('/'));
-        await (0,promises_namespaceObject.rm)(target, { recursive: true, force: true });
-        await writeEntryFile(target, Buffer.from(text, 'utf8'), false);
-    }
-}
-/** Read every file a run left in its results folder (names relative to it), as UTF-8 text. */
-async function readResults(dir, maxBytes) {
-    const files = {};
-    const problems = [];
-    let total = 0;
-    for (const name of await listFiles(dir)) {
-        const data = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(dir, ...name.split('/')));
-        total += data.length;
-        if (total > maxBytes) {
-            problems.push(`result files exceed ${maxBytes} bytes`);
-            break;
-        }
-        files[name] = data.toString('utf8');
-    }
-    return { files, problems };
 }
 
 ;// CONCATENATED MODULE: ./src/io/files.ts
@@ -60856,7 +63792,169 @@ function checkTargets(changes, tree) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/setup-stage.ts
+
+
+
+
+
+
+/**
+ * The dependency stage: the pack's setup command, run in its own container against a copy of one
+ * tree (the base, or the candidate's when the pack allows dependency changes), filling the pack's
+ * output folders. It is the only run that may have network, and only when the pack says so. Its
+ * outputs are kept in a cache keyed by (tree snapshot, pack digest, runner and image, command), and
+ * every test run sees them read-only. A cached entry is re-hashed before use and discarded when its
+ * files no longer match the digest recorded when it was made.
+ */
+/** Variables that turn install scripts off for the candidate's manifests (npm, pnpm, yarn). */
+const NO_INSTALL_SCRIPTS_ENV = Object.freeze({
+    npm_config_ignore_scripts: 'true',
+    YARN_ENABLE_SCRIPTS: 'false'
+});
+const ENTRY_FILE = 'entry.json';
+const OUTPUTS = 'outputs';
+function outputDir(entry, index) {
+    return (0,external_node_path_namespaceObject.join)(entry, OUTPUTS, String(index));
+}
+/** The folders inside a tree that the outputs will cover must not exist there. */
+async function checkOutputsAbsent(treeDir, outputs, tree) {
+    for (const output of outputs) {
+        const present = await (0,promises_namespaceObject.stat)((0,external_node_path_namespaceObject.join)(treeDir, ...output.split('/'))).then(() => true, () => false);
+        if (present) {
+            throw new ConfigurationError(`the witness pack's setup output '${output}' exists in the ${tree} tree; choose an output folder the repository does not have (e.g. remove the committed ${output})`);
+        }
+    }
+}
+/** The argv and environment of the stage for one tree. */
+function setupCommand(setup, tree) {
+    if (tree === 'base')
+        return { argv: [...setup.argv], env: { ...setup.env }, installScripts: 'as_argv' };
+    return { argv: [...(setup.candidate_argv ?? setup.argv)], env: { ...setup.env, ...NO_INSTALL_SCRIPTS_ENV }, installScripts: 'disabled' };
+}
+/** The cache key: everything that decides what the stage produces. */
+function setupCacheKey(request) {
+    const command = setupCommand(request.setup, request.tree);
+    return digestJson('patchproof/setup-cache/v1', {
+        snapshot: request.snapshot,
+        witness: request.witnessDigest,
+        runner: request.runner.description.kind,
+        image_id: request.runner.description.image_id ?? null,
+        argv: command.argv,
+        env: command.env,
+        network: request.setup.network,
+        outputs: request.setup.outputs,
+        exec_tmp: request.execTmp
+    });
+}
+async function readEntry(entry, digestTree) {
+    let parsed;
+    try {
+        parsed = JSON.parse(await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(entry, ENTRY_FILE), 'utf8'));
+    }
+    catch {
+        return undefined;
+    }
+    if (typeof parsed?.outputs_digest !== 'string' || !DIGEST_PATTERN.test(parsed.outputs_digest))
+        return undefined;
+    const actual = await digestTree((0,external_node_path_namespaceObject.join)(entry, OUTPUTS)).catch(() => undefined);
+    return actual === parsed.outputs_digest ? parsed : undefined;
+}
+function readOnlyMounts(entry, outputs) {
+    return outputs.map((path, index) => ({ path, hostDir: outputDir(entry, index), writable: false }));
+}
+/**
+ * Run the stage for one tree, or reuse its cached outputs. A failed stage returns a record with
+ * status `failed` and no mounts; the caller decides what that means (inconclusive for the base,
+ * a failed candidate for the candidate's manifests). Infrastructure faults throw.
+ */
+async function runSetupStage(request) {
+    const { setup, runner, tree } = request;
+    await checkOutputsAbsent(request.treeDir, setup.outputs, tree);
+    const key = setupCacheKey(request);
+    const entry = (0,external_node_path_namespaceObject.join)(request.cacheDir, key.slice('sha256:'.length));
+    const cached = await readEntry(entry, request.digestTree);
+    if (cached !== undefined) {
+        request.log(`dependency stage (${tree}): reusing ${key}`);
+        return { record: { ...cached.record, cached: true }, mounts: readOnlyMounts(entry, setup.outputs) };
+    }
+    await (0,promises_namespaceObject.rm)(entry, { recursive: true, force: true });
+    const command = setupCommand(setup, tree);
+    await (0,promises_namespaceObject.mkdir)(request.cacheDir, { recursive: true });
+    const building = `${entry}.building-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
+    try {
+        const copy = await request.scratch.folder(`setup-${tree}-repo`);
+        await cloneTree(request.treeDir, copy);
+        const mounts = [];
+        for (const [index, path] of setup.outputs.entries()) {
+            const hostDir = outputDir(building, index);
+            await (0,promises_namespaceObject.mkdir)(hostDir, { recursive: true });
+            // The stage runs as an unprivileged uid: it may write its outputs and nothing else.
+            await (0,promises_namespaceObject.chmod)(hostDir, 0o777);
+            // The container mount point must exist in the (read-only) copy.
+            await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(copy, ...path.split('/')), { recursive: true });
+            mounts.push({ path, hostDir, writable: true });
+        }
+        const results = await request.scratch.folder(`setup-${tree}-results`);
+        await (0,promises_namespaceObject.chmod)(results, 0o777);
+        request.log(`dependency stage (${tree}): ${command.argv.join(' ')}${setup.network ? ' (network on)' : ''}`);
+        const outcome = await runner.run({
+            hostWorkdir: copy,
+            hostResultsDir: results,
+            argv: command.argv,
+            env: command.env,
+            timeoutMs: setup.timeout_seconds * 1000,
+            outputLimitBytes: request.outputLimitBytes,
+            label: `setup-${tree}`,
+            mounts,
+            network: setup.network,
+            execTmp: request.execTmp
+        });
+        const succeeded = outcome.exitCode === 0 && !outcome.timedOut && !outcome.outputTruncated;
+        const outputsDigest = succeeded ? await request.digestTree((0,external_node_path_namespaceObject.join)(building, OUTPUTS)) : null;
+        const record = {
+            tree,
+            argv: command.argv,
+            install_scripts: command.installScripts,
+            cache_key: key,
+            cached: false,
+            status: outputsDigest !== null ? 'ok' : 'failed',
+            exit_code: outcome.exitCode,
+            timed_out: outcome.timedOut,
+            output_truncated: outcome.outputTruncated,
+            output_bytes: outcome.outputBytes,
+            output_sha256: outcome.outputSha256,
+            duration_ms: Math.round(outcome.durationMs),
+            outputs_digest: outputsDigest
+        };
+        if (outputsDigest === null) {
+            const last = outcome.output.trim().split('\n').slice(-3).join(' | ');
+            request.log(`dependency stage (${tree}) failed: exit ${String(outcome.exitCode)}${outcome.timedOut ? ', timed out' : ''}: ${last}`);
+            await (0,promises_namespaceObject.rm)(building, { recursive: true, force: true });
+            return { record, mounts: [] };
+        }
+        const file = { outputs_digest: outputsDigest, record };
+        await (0,promises_namespaceObject.writeFile)((0,external_node_path_namespaceObject.join)(building, ENTRY_FILE), `${JSON.stringify(file)}\n`);
+        // Whole or not at all: a concurrent or interrupted stage never leaves a half-written entry in place.
+        await (0,promises_namespaceObject.rename)(building, entry).catch(async (error) => {
+            if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST')
+                throw error;
+            await (0,promises_namespaceObject.rm)(building, { recursive: true, force: true });
+        });
+        const kept = await readEntry(entry, request.digestTree);
+        if (kept === undefined)
+            throw new InfrastructureError(`the dependency stage's cache entry ${entry} does not match what was just written`);
+        return { record: { ...record, outputs_digest: kept.outputs_digest }, mounts: readOnlyMounts(entry, setup.outputs) };
+    }
+    catch (error) {
+        await (0,promises_namespaceObject.rm)(building, { recursive: true, force: true }).catch(() => undefined);
+        throw error;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/validate.ts
+
+
 
 
 
@@ -60964,14 +64062,20 @@ async function executeRun(plan, request, deps, scratch, trees) {
         const command = adapter.command({ view, files, suite: plan.tests === 'suite', testRoots, canary, readFile });
         argv = command.argv;
         await stageFiles(copy, command.stage);
+        const mounts = trees.mounts[plan.tree];
+        // Mount points for the dependency outputs: a container cannot create them in its read-only copy.
+        for (const mount of mounts)
+            await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(copy, ...mount.path.split('/')), { recursive: true });
         const outcome = await runner.run({
             hostWorkdir: copy,
             hostResultsDir: results,
             argv: command.argv,
-            env: command.env,
+            env: { ...trees.env, ...command.env },
             timeoutMs: limits.timeoutMs,
             outputLimitBytes: limits.outputLimitBytes,
-            label: `${plan.label}-${plan.attempt}`
+            label: `${plan.label}-${plan.attempt}`,
+            mounts,
+            ...(adapter.execTmp === true ? { execTmp: true } : {})
         });
         const read = await readResults(results, MAX_RESULT_BYTES);
         const parsed = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary });
@@ -61032,6 +64136,45 @@ async function requireTests(dir, adapter, what) {
     }
 }
 /**
+ * The dependency stage, when the pack has one: once for the base tree (its failure makes the
+ * validation inconclusive), and once more for the candidate's tree when the candidate changed
+ * dependency manifests and the pack allows it (install scripts off; its failure fails the candidate).
+ */
+async function dependencyStage(request, deps, scratch, trees) {
+    const { manifest } = request.witness;
+    const setup = manifest.setup;
+    if (setup === undefined)
+        return { mounts: { base: [], patched: [] } };
+    const cacheDir = request.setupCacheDir ?? (await scratch.folder('setup-cache'));
+    const stage = async (tree, treeDir, snapshot) => runSetupStage({
+        tree,
+        treeDir,
+        snapshot,
+        witnessDigest: request.witness.digest,
+        setup,
+        runner: request.runner,
+        execTmp: request.adapter.execTmp === true,
+        outputLimitBytes: request.limits.outputLimitBytes,
+        cacheDir,
+        scratch,
+        digestTree: async (dir) => (await deps.snapshot(dir)).digest,
+        log: deps.log
+    });
+    const base = await stage('base', trees.base, trees.baseSnapshot);
+    if (base.record.status !== 'ok') {
+        throw new InfrastructureError(`the witness pack's dependency stage failed on the base tree (exit ${String(base.record.exit_code)}${base.record.timed_out ? ', timed out' : ''}); check setup.argv${manifest.setup?.network ? ' and that the registry is reachable' : ' (network is off unless setup.network is true)'}`);
+    }
+    const record = { network: setup.network, outputs: [...setup.outputs], env: { ...setup.env }, base: base.record };
+    if (!(trees.candidateChangedDependencies && manifest.allow.dependency_changes)) {
+        return { record, mounts: { base: base.mounts, patched: base.mounts } };
+    }
+    // The key must name the tree that is graded: the candidate's files after the surface reset.
+    const candidate = await stage('patched', trees.patched, (await deps.snapshot(trees.patched)).digest);
+    record.candidate = candidate.record;
+    // A failed candidate stage fails the candidate; its tests still run, on the base's outputs.
+    return { record, mounts: { base: base.mounts, patched: candidate.record.status === 'ok' ? candidate.mounts : base.mounts } };
+}
+/**
  * Validate an approved proposal. Refusals (bad binding, policy, a diff that does not apply, a pack
  * without tests) throw before any test runs; everything after that ends in a sealed receipt.
  */
@@ -61063,7 +64206,8 @@ async function validate_validate(request, deps) {
         // Reset, don't only detect: the suite that judges the candidate is the base's.
         const findings = analyseSurface(changes, {
             ...adapter.surface,
-            protected: manifest.protected,
+            // The dependency outputs are the grader's too: a candidate's files there would be hidden by them.
+            protected: [...manifest.protected, ...(manifest.setup?.outputs ?? []).flatMap((output) => [output, `${output}/**`])],
             placements: [manifest.reproduction.placement, manifest.hidden.placement],
             skipMarkers: adapter.skipMarkers
         });
@@ -61074,9 +64218,12 @@ async function validate_validate(request, deps) {
         const patched = await scratch.folder('patched');
         await cloneTree(base, patched);
         await writeChanges(patched, graded, new Map(before.entries.map((e) => [e.path, e.mode])));
+        const setup = await dependencyStage(request, deps, scratch, { base, patched, baseSnapshot: before.digest, candidateChangedDependencies: findings.some((f) => f.categories.includes('dependency')) });
         const trees = {
             dirs: { base, patched },
-            suite: { base: await suiteFilesOf(base, adapter, manifest), patched: await suiteFilesOf(patched, adapter, manifest) }
+            suite: { base: await suiteFilesOf(base, adapter, manifest), patched: await suiteFilesOf(patched, adapter, manifest) },
+            mounts: setup.mounts,
+            env: { ...(manifest.setup?.env ?? {}) }
         };
         if (trees.suite.base.length === 0) {
             throw new ConfigurationError(`the repository has no test files the ${adapter.name} adapter runs as its suite; add tests or set regression.include in the witness pack`);
@@ -61099,7 +64246,7 @@ async function validate_validate(request, deps) {
         const delta = diffSnapshots(before, after);
         const judgement = judge(evidence, unchanged, {
             ...(manifest.reproduction.expected_failing ? { expectedFailing: manifest.reproduction.expected_failing } : {}),
-            surfaceReasons: surface.reasons
+            surfaceReasons: [...surface.reasons, ...setupReasons(setup.record)]
         });
         const recordsOf = (...labels) => labels.flatMap((label) => byLabel[label].map((o) => o.record));
         const runsOf = {
@@ -61158,6 +64305,7 @@ async function validate_validate(request, deps) {
             },
             runner: { ...runner, settings: [...runner.settings] },
             adapter: adapter.name,
+            ...(setup.record !== undefined ? { setup: setup.record } : {}),
             limits: {
                 timeout_ms: request.limits.timeoutMs,
                 output_limit_bytes: request.limits.outputLimitBytes,
@@ -61466,7 +64614,7 @@ async function readTar(tar, maxFiles) {
             if (entries.length >= maxFiles) {
                 throw unsafe(`the archive holds more than ${maxFiles} entries, the limit`);
             }
-            const entry = await readEntry(source.header, source, source.offset);
+            const entry = await archive_readEntry(source.header, source, source.offset);
             if (seen.has(entry.path)) {
                 throw unsafe(`entry ${quoteForMessage(entry.path)} appears twice`);
             }
@@ -61482,7 +64630,7 @@ async function readTar(tar, maxFiles) {
     }
     return entries;
 }
-async function readEntry(header, data, offset) {
+async function archive_readEntry(header, data, offset) {
     const type = header.type;
     const path = entryName(header);
     if (type !== 'file' && type !== 'directory') {
@@ -61642,6 +64790,7 @@ async function writeFileExclusive(path, data, mode) {
 
 
 
+
 /**
  * The witness manifest (`witness.json`, schema `patchproof.witness/v1`): which adapter runs the
  * pack's tests, where they sit in the pack and where they are staged in each disposable copy, what
@@ -61692,8 +64841,30 @@ const FORMS = {
     'limits.timeout_seconds': 'a whole number of seconds from 1 to 86400',
     'limits.output_limit_bytes': 'a whole number of bytes, at least 1',
     'limits.diff_max_bytes': 'a whole number of bytes, at least 1',
-    'limits.diff_max_files': 'a whole number of files, at least 1'
+    'limits.diff_max_files': 'a whole number of files, at least 1',
+    junit: 'an object with argv, report, tests and canary, given with "adapter": "junit" only',
+    'junit.argv': 'a non-empty list of strings: a program, its arguments and a {files} element of its own, e.g. ["node", "--test", "--test-reporter=junit", "--test-reporter-destination={results}/junit.xml", "{files}"]',
+    'junit.argv[]': 'a non-empty string',
+    'junit.report': "a glob of the JUnit XML files relative to the results folder, such as 'junit.xml'",
+    'junit.tests': "a non-empty list of globs of test files, such as ['**/*.test.js']",
+    'junit.tests[]': 'a glob pattern',
+    'junit.canary': 'an object with path, pass and fail',
+    'junit.canary.path': 'a pack-relative folder such as "canary" holding a must-pass and a must-fail test',
+    'junit.canary.pass': 'the result id of the canary test that must pass',
+    'junit.canary.fail': 'the result id of the canary test that must fail, unlike junit.canary.pass',
+    setup: 'an object with argv and outputs, and optionally candidate_argv, network, env and timeout_seconds',
+    'setup.argv': 'a non-empty list of strings, the command, e.g. ["npm", "ci", "--ignore-scripts"]',
+    'setup.argv[]': 'a non-empty string without NUL',
+    'setup.candidate_argv': "a non-empty list of strings (the command for the candidate's manifests)",
+    'setup.candidate_argv[]': 'a non-empty string without NUL',
+    'setup.network': 'true or false (false unless the stage must download)',
+    'setup.outputs': 'a non-empty list of repository-relative folders such as "node_modules"',
+    'setup.outputs[]': 'a repository-relative folder such as "node_modules"',
+    'setup.env': 'an object of environment variables (names like NAME_1 other than HOME, TMPDIR and PATH; string values)',
+    'setup.timeout_seconds': 'a whole number of seconds from 1 to 86400'
 };
+/** Variables the runner sets itself: a pack may not override them. */
+const RUNNER_ENV = new Set(['HOME', 'TMPDIR', 'PATH']);
 const manifest_text = schemas_string().min(1);
 const positive = schemas_number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 const repeat = schemas_number().int().min(1).max(10);
@@ -61710,6 +64881,16 @@ const hiddenSchema = strictObject({
     repeat: repeat.default(WITNESS_DEFAULTS.hidden.repeat)
 });
 const flag = schemas_boolean().default(false);
+const argvSchema = array(schemas_string().min(1).refine((arg) => !arg.includes('\0'))).min(1);
+const manifest_setupSchema = strictObject({
+    argv: argvSchema,
+    candidate_argv: argvSchema.optional(),
+    network: schemas_boolean().default(false),
+    outputs: array(manifest_text).min(1),
+    env: record(schemas_string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).refine((key) => !RUNNER_ENV.has(key)), schemas_string().refine((value) => !value.includes('\0')))
+        .default(() => ({})),
+    timeout_seconds: schemas_number().int().min(1).max(86_400).default(600)
+});
 // `prefault` (not `default`) so an absent object is parsed from `{}` and gets its fields' defaults.
 const manifestSchema = strictObject({
     schema: literal(WITNESS_SCHEMA),
@@ -61731,7 +64912,15 @@ const manifestSchema = strictObject({
         diff_max_bytes: positive.default(WITNESS_DEFAULTS.limits.diff_max_bytes),
         diff_max_files: positive.default(WITNESS_DEFAULTS.limits.diff_max_files)
     })
-        .prefault({})
+        .prefault({}),
+    setup: manifest_setupSchema.optional(),
+    junit: strictObject({
+        argv: array(manifest_text).min(1),
+        report: manifest_text,
+        tests: array(schemas_string()).min(1),
+        canary: strictObject({ path: manifest_text, pass: manifest_text, fail: manifest_text })
+    })
+        .optional()
 });
 /**
  * Parse untrusted manifest JSON (already `JSON.parse`d) into a WitnessManifest with every default
@@ -61748,7 +64937,38 @@ function parseWitnessManifest(value, source) {
     const manifest = parsed.data;
     checkFolders(manifest, source);
     checkGlobs(manifest, source);
+    checkJunit(manifest, source);
     return manifest;
+}
+/** The junit block: present exactly with the junit adapter, and usable. */
+function checkJunit(manifest, source) {
+    const junit = manifest.junit;
+    if (junit === undefined) {
+        if (manifest.adapter === 'junit')
+            manifest_refuse(source, 'junit', 'is missing (the junit adapter runs only what it says)', FORMS.junit);
+        return;
+    }
+    if (manifest.adapter !== 'junit')
+        manifest_refuse(source, 'junit', `is given with the ${manifest.adapter} adapter`, 'no junit block, or "adapter": "junit"');
+    const argvProblem = junitArgvProblem(junit.argv);
+    if (argvProblem !== undefined)
+        manifest_refuse(source, 'junit.argv', argvProblem, FORMS['junit.argv']);
+    const globbed = [['junit.report', junit.report], ...junit.tests.map((glob, index) => [`junit.tests[${index}]`, glob])];
+    for (const [field, glob] of globbed) {
+        const problem = globProblem(glob);
+        if (problem !== undefined)
+            manifest_refuse(source, field, `${shown(glob)} ${problem}`, GLOB_FORM);
+    }
+    const pathProblem = checkRepoPath(junit.canary.path);
+    if (pathProblem !== undefined)
+        manifest_refuse(source, 'junit.canary.path', `${shown(junit.canary.path)} ${pathProblem}`, FORMS['junit.canary.path']);
+    for (const set of ['reproduction', 'hidden']) {
+        if (overlaps(junit.canary.path, manifest[set].path)) {
+            manifest_refuse(source, 'junit.canary.path', `${shown(junit.canary.path)} overlaps ${set}.path ${shown(manifest[set].path)}`, 'a folder of its own for the canary tests');
+        }
+    }
+    if (junit.canary.pass === junit.canary.fail)
+        manifest_refuse(source, 'junit.canary.fail', `is the same id as junit.canary.pass`, FORMS['junit.canary.fail']);
 }
 function describeIssue(issue, input, source) {
     if (issue === undefined) {
@@ -61853,6 +65073,16 @@ function checkFolders(manifest, source) {
     if (overlaps(manifest.reproduction.placement, manifest.hidden.placement)) {
         manifest_refuse(source, 'hidden.placement', `${shown(manifest.hidden.placement)} overlaps reproduction.placement ${shown(manifest.reproduction.placement)}`, 'separate folders for the two test sets');
     }
+    const outputs = manifest.setup?.outputs ?? [];
+    outputs.forEach((output, index) => {
+        const field = `setup.outputs[${index}]`;
+        const problem = placementProblem(output);
+        if (problem !== undefined)
+            manifest_refuse(source, field, `${shown(output)} ${problem}`, FORMS['setup.outputs[]']);
+        const clash = [manifest.reproduction.placement, manifest.hidden.placement, ...outputs.slice(0, index)].find((other) => overlaps(output, other));
+        if (clash !== undefined)
+            manifest_refuse(source, field, `${shown(output)} overlaps ${shown(clash)}`, 'a folder of its own, apart from the placements and the other outputs');
+    });
     const ids = manifest.reproduction.expected_failing ?? [];
     const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);
     if (duplicate !== undefined) {
@@ -66007,7 +69237,7 @@ const USAGE = `usage:
                        | --reproduction DIR --hidden DIR --adapter ${ADAPTER_NAMES.join('|')})
                       --runner local|docker [--image REF] --out DIR
                       [--timeout SECONDS] [--output-limit BYTES] [--concurrency N]
-                      [--max-diff-bytes N] [--max-diff-files N]
+                      [--max-diff-bytes N] [--max-diff-files N] [--setup-cache DIR]
   patchproof verify-receipt FILE
   patchproof witness init DIR --adapter ${ADAPTER_NAMES.join('|')} [--reproduction DIR] [--hidden DIR]
   patchproof witness digest DIR
@@ -66112,7 +69342,7 @@ function readSettings(argv) {
         case 'validate': {
             const { values, positionals } = settings_parse(rest, {
                 repo: str, proposal: str, approval: str, witness: str, 'witness-digest': str, reproduction: str, hidden: str, adapter: str,
-                runner: str, image: str, out: str, timeout: str, 'output-limit': str, concurrency: str, ...diffLimitOptions
+                runner: str, image: str, out: str, timeout: str, 'output-limit': str, concurrency: str, 'setup-cache': str, ...diffLimitOptions
             });
             noPositionals(positionals);
             const repo = settings_required(values, 'repo', 'the repository folder');
@@ -66144,7 +69374,8 @@ function readSettings(argv) {
                 ...(outputLimit !== undefined ? { outputLimitBytes: outputLimit } : {}),
                 ...(maxDiffBytes !== undefined ? { maxDiffBytes } : {}),
                 ...(maxDiffFiles !== undefined ? { maxDiffFiles } : {}),
-                concurrency: positiveInt(values, 'concurrency', DEFAULT_CONCURRENCY, 16)
+                concurrency: positiveInt(values, 'concurrency', DEFAULT_CONCURRENCY, 16),
+                ...(values['setup-cache'] !== undefined ? { setupCache: values['setup-cache'] } : {})
             };
         }
         case 'witness': {
@@ -66187,6 +69418,7 @@ function readSettings(argv) {
 }
 
 ;// CONCATENATED MODULE: ./src/cli/run.ts
+
 
 
 
@@ -66260,7 +69492,7 @@ async function validateCommand(settings, io) {
     const { witness, dispose } = await openWitness(settings);
     try {
         const manifest = witness.manifest;
-        const adapter = getAdapter(manifest.adapter);
+        const adapter = await witnessAdapter(manifest, witness.dir);
         const runner = await createRunner(settings);
         // On SIGINT/SIGTERM the process exits from the handler: remove the copies before it does.
         const removeHandlers = installSignalCleanup(runner, (code) => {
@@ -66280,7 +69512,8 @@ async function validateCommand(settings, io) {
                     outputLimitBytes: settings.outputLimitBytes ?? manifest.limits.output_limit_bytes,
                     diff: { maxBytes: settings.maxDiffBytes ?? manifest.limits.diff_max_bytes, maxFiles: settings.maxDiffFiles ?? manifest.limits.diff_max_files }
                 },
-                concurrency: settings.concurrency
+                concurrency: settings.concurrency,
+                ...(settings.setupCache !== undefined ? { setupCacheDir: await setupCacheDir(settings.setupCache, repo) } : {})
             }, { snapshot: (dir) => takeSnapshot(dir), now: () => new Date(), log: (line) => io.err(`${line}\n`), nonce: () => (0,external_node_crypto_.randomBytes)(16).toString('hex') });
             const text = serializeReceipt(receipt);
             const check = verifyReceiptText(text);
@@ -66376,6 +69609,12 @@ async function run_run(argv, io) {
         io.err(`patchproof: internal error, nothing was judged: ${error instanceof Error ? error.stack ?? error.message : canonicalJson(String(error))}\n`);
         return EXIT.inconclusive;
     }
+}
+/** The dependency stage's cache folder: created when missing, and never inside the repository. */
+async function setupCacheDir(dir, repo) {
+    await assertOutside(dir, repo, '--setup-cache');
+    await (0,promises_namespaceObject.mkdir)(dir, { recursive: true });
+    return (0,external_node_path_namespaceObject.resolve)(dir);
 }
 
 ;// CONCATENATED MODULE: ./src/cli/index.ts

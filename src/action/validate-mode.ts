@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { getAdapter } from '../adapters/registry.js';
+import { witnessAdapter } from '../adapters/registry.js';
 import { checkDiff } from '../core/diff-policy.js';
 import { approveProposal, createProposal } from '../core/proposal.js';
 import { serializeReceipt, verifyReceiptText } from '../core/receipt.js';
@@ -193,7 +193,7 @@ async function validateCandidate(settings: ActionSettings, outcome: StepOutcome,
     let receipt: Receipt;
     try {
       receipt = await validate(
-        { repoDir: baseDir, proposal, approval, witness, adapter: getAdapter(manifest.adapter), runner, limits, concurrency: 2 },
+        { repoDir: baseDir, proposal, approval, witness, adapter: await witnessAdapter(manifest, witness.dir), runner, limits, concurrency: 2 },
         { snapshot: (dir) => takeSnapshot(dir), now: () => new Date(), log: (line) => outcome.info(line), nonce: deps.nonce }
       );
     } finally {

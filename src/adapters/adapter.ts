@@ -2,9 +2,9 @@ import type { ParsedResults, TestStatus } from '../core/test-results.js';
 import type { RunView } from '../runners/runner.js';
 
 /** The test ecosystems PatchProof knows. Later adapters add names here. */
-export type AdapterName = 'node-test' | 'pytest' | 'unittest';
+export type AdapterName = 'node-test' | 'pytest' | 'unittest' | 'junit' | 'cargo' | 'go' | 'jest' | 'vitest';
 
-export const ADAPTER_NAMES: readonly AdapterName[] = ['node-test', 'pytest', 'unittest'];
+export const ADAPTER_NAMES: readonly AdapterName[] = ['node-test', 'pytest', 'unittest', 'junit', 'cargo', 'go', 'jest', 'vitest'];
 
 /** The reserved namespace inside every disposable copy; diffs may never touch it. */
 export const RESERVED_DIR = '.patchproof';
@@ -88,6 +88,12 @@ export interface TestSurface {
  */
 export interface TestAdapter {
   readonly name: AdapterName;
+  /**
+   * True when the toolchain builds and then executes binaries under /tmp (go test, cargo test): the
+   * Docker runner then mounts /tmp without noexec for this adapter's runs (still nosuid, nodev,
+   * size-capped and discarded with the container).
+   */
+  readonly execTmp?: boolean;
   /** Files staged under HARNESS_DIR in every copy, by file name. */
   readonly harness: Readonly<Record<string, string>>;
   /** File names (relative to the reproduction/hidden folders) that this adapter treats as tests. */

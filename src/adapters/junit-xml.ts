@@ -18,6 +18,7 @@ export type JunitOutcome = 'passed' | 'failure' | 'error' | 'skipped';
 /** One `<testcase>`, normalised. */
 export interface JunitCase {
   /**
+   * Made by `parseJunitXml`'s `idOf`; by default (pytestStyleCaseId):
    * `file::[Class::]name` when the case has a `file` attribute (the class part is what
    * `classname` adds to the file's dotted module path, so pytest ids equal pytest node ids);
    * otherwise `classname::name`, or `name` when classname is empty.
@@ -78,6 +79,7 @@ const caseSchema = z.union([
   })
 ]);
 interface Suite {
+  '@_name'?: string | undefined;
   '@_tests'?: string | undefined;
   '@_failures'?: string | undefined;
   '@_errors'?: string | undefined;
@@ -89,6 +91,7 @@ const suiteSchema: z.ZodType<Suite | ''> = z.lazy(() =>
   z.union([
     z.literal(''),
     z.object({
+      '@_name': text.optional(),
       '@_tests': text.optional(),
       '@_failures': text.optional(),
       '@_errors': text.optional(),
@@ -99,13 +102,21 @@ const suiteSchema: z.ZodType<Suite | ''> = z.lazy(() =>
   ])
 );
 const documentSchema = z.union([
-  z.object({ testsuites: z.union([z.literal(''), z.object({ testsuite: z.array(suiteSchema).optional() })]) }),
+  // node's junit reporter writes top-level tests straight under <testsuites>.
+  z.object({ testsuites: z.union([z.literal(''), z.object({ testsuite: z.array(suiteSchema).optional(), testcase: z.array(caseSchema).optional() })]) }),
   z.object({ testsuite: z.array(suiteSchema) })
 ]);
 
 const COUNT = /^\d+$/;
 
-function caseId(name: string, classname: string, file: string | undefined): string {
+/**
+ * What a case id is made from: the case's fields, and the names of its enclosing `<testsuite>`
+ * elements, outermost first (empty names left out).
+ */
+export type JunitCaseFields = Omit<JunitCase, 'id'> & { suites: readonly string[] };
+
+/** The default id (see JunitCase.id). */
+export function pytestStyleCaseId({ name, classname, file }: JunitCaseFields): string {
   if (file !== undefined && file !== '') {
     const module = file.replace(/\.py$/, '').split('/').join('.');
     const inner = classname.startsWith(`${module}.`) ? classname.slice(module.length + 1) : '';
@@ -114,7 +125,7 @@ function caseId(name: string, classname: string, file: string | undefined): stri
   return classname === '' ? name : `${classname}::${name}`;
 }
 
-function toCase(element: z.infer<typeof caseSchema>): JunitCase {
+function toCase(element: z.infer<typeof caseSchema>, suites: string[], idOf: (fields: JunitCaseFields) => string): JunitCase {
   const attributes = element === '' ? {} : element;
   const name = attributes['@_name'] ?? '';
   const classname = attributes['@_classname'] ?? '';
@@ -124,14 +135,14 @@ function toCase(element: z.infer<typeof caseSchema>): JunitCase {
     const first = attributes[tag]?.[0];
     return first === undefined ? [] : [{ tag, element: first === '' ? {} : first }];
   })[0];
-  const base: JunitCase = {
-    id: caseId(name, classname, file),
+  const fields: Omit<JunitCase, 'id'> = {
     name,
     classname,
     ...(file === undefined ? {} : { file }),
     ...(line !== undefined && COUNT.test(line) ? { line: Number(line) } : {}),
     outcome: found === undefined ? 'passed' : found.tag
   };
+  const base: JunitCase = { id: idOf({ ...fields, suites }), ...fields };
   if (found === undefined) {
     return base;
   }
@@ -170,8 +181,11 @@ function unreadable(problem: string): JunitReport {
   return { cases: [], problems: [problem] };
 }
 
-/** Parses a JUnit XML document (pure). `source` names the file in problems. */
-export function parseJunitXml(xml: string, source = 'JUnit XML'): JunitReport {
+/**
+ * Parses a JUnit XML document (pure). `source` names the file in problems; `idOf` makes each case's
+ * id (pytest's node-id form by default), and two cases with one id are a problem.
+ */
+export function parseJunitXml(xml: string, source = 'JUnit XML', idOf: (fields: JunitCaseFields) => string = pytestStyleCaseId): JunitReport {
   if (/<!DOCTYPE/i.test(xml)) {
     return unreadable(`${source} declares a DOCTYPE, which JUnit XML never needs`);
   }
@@ -189,19 +203,15 @@ export function parseJunitXml(xml: string, source = 'JUnit XML'): JunitReport {
   if (!parsed.success) {
     return unreadable(`${source} has no <testsuites> or <testsuite> root of the expected shape: ${z.prettifyError(parsed.error).replace(/\s+/g, ' ')}`);
   }
-  const roots = 'testsuites' in parsed.data ? (parsed.data.testsuites === '' ? [] : (parsed.data.testsuites.testsuite ?? [])) : parsed.data.testsuite;
+  const top = 'testsuites' in parsed.data ? (parsed.data.testsuites === '' ? {} : parsed.data.testsuites) : { testsuite: parsed.data.testsuite };
+  const roots = top.testsuite ?? [];
   const problems: string[] = [];
   const innermost: Suite[] = [];
   const cases: JunitCase[] = [];
   const seen = new Set<string>();
-  const visit = (suite: Suite | ''): void => {
-    const element = suite === '' ? {} : suite;
-    const children = element.testsuite ?? [];
-    if (children.length === 0) {
-      innermost.push(element);
-    }
-    for (const testcase of element.testcase ?? []) {
-      const result = toCase(testcase);
+  const take = (testcases: readonly z.infer<typeof caseSchema>[], suites: string[]): void => {
+    for (const testcase of testcases) {
+      const result = toCase(testcase, suites, idOf);
       if (result.name === '') {
         problems.push(`${source} has a <testcase> without a name`);
       } else if (seen.has(result.id)) {
@@ -211,9 +221,20 @@ export function parseJunitXml(xml: string, source = 'JUnit XML'): JunitReport {
         cases.push(result);
       }
     }
-    children.forEach(visit);
   };
-  roots.forEach(visit);
+  const visit = (suite: Suite | '', outer: string[]): void => {
+    const element = suite === '' ? {} : suite;
+    const children = element.testsuite ?? [];
+    if (children.length === 0) {
+      innermost.push(element);
+    }
+    const name = element['@_name'] ?? '';
+    const suites = name === '' ? outer : [...outer, name];
+    take(element.testcase ?? [], suites);
+    children.forEach((child) => visit(child, suites));
+  };
+  take('testcase' in top ? (top.testcase ?? []) : [], []);
+  roots.forEach((suite) => visit(suite, []));
   const claimed = claimedCounts(innermost, problems);
   return { cases, ...(claimed === undefined ? {} : { claimed }), problems };
 }

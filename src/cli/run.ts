@@ -5,7 +5,7 @@ import { serializeReceipt, verifyReceiptText } from '../core/receipt.js';
 import { renderPhaseTable, renderReport } from '../core/report.js';
 import type { Verdict } from '../core/verdict.js';
 import { canonicalJson } from '../core/hashing.js';
-import { getAdapter } from '../adapters/registry.js';
+import { witnessAdapter } from '../adapters/registry.js';
 import { createLocalRunner } from '../runners/local-runner.js';
 import { createDockerRunner, installSignalCleanup } from '../runners/docker-runner.js';
 import type { Runner } from '../runners/runner.js';
@@ -21,7 +21,8 @@ import { packWitness } from '../witness/archive.js';
 import { randomBytes } from 'node:crypto';
 import { ConfigurationError, InfrastructureError, isRefusal } from '../errors.js';
 import { USAGE, readSettings, type ApproveSettings, type ProposeSettings, type ValidateSettings, type VerifySettings, type WitnessDigestSettings, type WitnessInitSettings, type WitnessPackSettings } from './settings.js';
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 
 /** Where the CLI writes. Tests hand in recording streams. */
 export interface Console {
@@ -85,7 +86,7 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
   const { witness, dispose } = await openWitness(settings);
   try {
     const manifest = witness.manifest;
-    const adapter = getAdapter(manifest.adapter);
+    const adapter = await witnessAdapter(manifest, witness.dir);
     const runner = await createRunner(settings);
     // On SIGINT/SIGTERM the process exits from the handler: remove the copies before it does.
     const removeHandlers = installSignalCleanup(runner, (code) => {
@@ -106,7 +107,8 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
             outputLimitBytes: settings.outputLimitBytes ?? manifest.limits.output_limit_bytes,
             diff: { maxBytes: settings.maxDiffBytes ?? manifest.limits.diff_max_bytes, maxFiles: settings.maxDiffFiles ?? manifest.limits.diff_max_files }
           },
-          concurrency: settings.concurrency
+          concurrency: settings.concurrency,
+          ...(settings.setupCache !== undefined ? { setupCacheDir: await setupCacheDir(settings.setupCache, repo) } : {})
         },
         { snapshot: (dir) => takeSnapshot(dir), now: () => new Date(), log: (line) => io.err(`${line}\n`), nonce: () => randomBytes(16).toString('hex') }
       );
@@ -204,4 +206,11 @@ export async function run(argv: readonly string[], io: Console): Promise<number>
     io.err(`patchproof: internal error, nothing was judged: ${error instanceof Error ? error.stack ?? error.message : canonicalJson(String(error))}\n`);
     return EXIT.inconclusive;
   }
+}
+
+/** The dependency stage's cache folder: created when missing, and never inside the repository. */
+async function setupCacheDir(dir: string, repo: string): Promise<string> {
+  await assertOutside(dir, repo, '--setup-cache');
+  await mkdir(dir, { recursive: true });
+  return resolve(dir);
 }

@@ -16,7 +16,7 @@ export const USAGE = `usage:
                        | --reproduction DIR --hidden DIR --adapter ${ADAPTER_NAMES.join('|')})
                       --runner local|docker [--image REF] --out DIR
                       [--timeout SECONDS] [--output-limit BYTES] [--concurrency N]
-                      [--max-diff-bytes N] [--max-diff-files N]
+                      [--max-diff-bytes N] [--max-diff-files N] [--setup-cache DIR]
   patchproof verify-receipt FILE
   patchproof witness init DIR --adapter ${ADAPTER_NAMES.join('|')} [--reproduction DIR] [--hidden DIR]
   patchproof witness digest DIR
@@ -69,6 +69,8 @@ export interface ValidateSettings {
   maxDiffBytes?: number;
   maxDiffFiles?: number;
   concurrency: number;
+  /** Where the pack's dependency stage keeps its outputs between runs; absent: one validation only. */
+  setupCache?: string;
 }
 
 export interface VerifySettings {
@@ -206,7 +208,7 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
     case 'validate': {
       const { values, positionals } = parse(rest, {
         repo: str, proposal: str, approval: str, witness: str, 'witness-digest': str, reproduction: str, hidden: str, adapter: str,
-        runner: str, image: str, out: str, timeout: str, 'output-limit': str, concurrency: str, ...diffLimitOptions
+        runner: str, image: str, out: str, timeout: str, 'output-limit': str, concurrency: str, 'setup-cache': str, ...diffLimitOptions
       });
       noPositionals(positionals);
       const repo = required(values, 'repo', 'the repository folder');
@@ -236,7 +238,8 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
         ...(outputLimit !== undefined ? { outputLimitBytes: outputLimit } : {}),
         ...(maxDiffBytes !== undefined ? { maxDiffBytes } : {}),
         ...(maxDiffFiles !== undefined ? { maxDiffFiles } : {}),
-        concurrency: positiveInt(values, 'concurrency', DEFAULT_CONCURRENCY, 16)
+        concurrency: positiveInt(values, 'concurrency', DEFAULT_CONCURRENCY, 16),
+        ...(values['setup-cache'] !== undefined ? { setupCache: values['setup-cache'] } : {})
       };
     }
     case 'witness': {

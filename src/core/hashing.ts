@@ -18,7 +18,8 @@ export type HashDomain =
   | 'patchproof/approval/v1'
   | 'patchproof/receipt/v1'
   | 'patchproof/tests/v1'
-  | 'patchproof/witness/v1';
+  | 'patchproof/witness/v1'
+  | 'patchproof/setup-cache/v1';
 
 /** `sha256:<64 hex>`: the one textual form of every digest in proposals and receipts. */
 export type Digest = `sha256:${string}`;

@@ -47,6 +47,34 @@ export const runRecordSchema = z.strictObject({
   infra_error: z.string().optional()
 });
 
+/** One run of the dependency stage (or its cached result). */
+export const setupRunSchema = z.strictObject({
+  tree: z.enum(['base', 'patched']),
+  argv: z.array(z.string()).min(1),
+  /** Install scripts as the pack's argv says, or disabled for the candidate's manifests. */
+  install_scripts: z.enum(['as_argv', 'disabled']),
+  cache_key: digest,
+  cached: z.boolean(),
+  status: z.enum(['ok', 'failed']),
+  exit_code: z.number().int().nullable(),
+  timed_out: z.boolean(),
+  output_truncated: z.boolean(),
+  output_bytes: count,
+  output_sha256: hex64,
+  duration_ms: count,
+  /** Snapshot digest of the output folders (every file, mode and link), null when the stage failed. */
+  outputs_digest: digest.nullable()
+});
+
+export const setupSchema = z.strictObject({
+  network: z.boolean(),
+  outputs: z.array(z.string().min(1)).min(1),
+  env: z.record(z.string(), z.string()),
+  base: setupRunSchema,
+  /** Present when the candidate changed dependency manifests and the pack allowed it. */
+  candidate: setupRunSchema.optional()
+});
+
 export const phaseSchema = z.strictObject({
   name: z.enum(PHASE_NAMES),
   status: z.enum(['passed', 'failed', 'inconclusive']),
@@ -136,6 +164,7 @@ export const receiptSchema = z.strictObject({
     settings: z.array(z.string())
   }),
   adapter: z.string().min(1),
+  setup: setupSchema.optional(),
   limits: z.strictObject({ timeout_ms: count, output_limit_bytes: count, diff_max_bytes: count, diff_max_files: count }),
   phases: z.array(phaseSchema).length(PHASE_NAMES.length),
   receipt_digest: digest
@@ -145,3 +174,5 @@ export type Receipt = z.infer<typeof receiptSchema>;
 export type ReceiptBody = Omit<Receipt, 'receipt_digest'>;
 export type PhaseRecord = z.infer<typeof phaseSchema>;
 export type RunRecord = z.infer<typeof runRecordSchema>;
+export type SetupRunRecord = z.infer<typeof setupRunSchema>;
+export type SetupRecord = z.infer<typeof setupSchema>;

@@ -1,7 +1,7 @@
 import { canonicalJson, digestJson, type Digest } from './hashing.js';
-import { receiptSchema, type Receipt, type ReceiptBody, type PhaseRecord } from './receipt-schema.js';
+import { receiptSchema, type Receipt, type ReceiptBody, type PhaseRecord, type SetupRecord } from './receipt-schema.js';
 import { RIGHT_REASON_FAILURES, countTests } from './test-results.js';
-import { PHASE_NAMES, decideVerdict } from './verdict.js';
+import { PHASE_NAMES, decideVerdict, type ReasonCode } from './verdict.js';
 import { surfaceReasons, type SurfaceAllowances } from './surface.js';
 
 /**
@@ -118,7 +118,8 @@ export function verifyReceiptText(text: string): ReceiptCheck {
     const expectedRuns = runCounts[phase.name];
     if (expectedRuns !== undefined && phase.runs.length !== expectedRuns) errors.push(`phase ${phase.name}: ${phase.runs.length} runs, the pack asks for ${expectedRuns}`);
   }
-  const expected = decideVerdict(receipt.phases, receipt.repository.unchanged, receipt.surface.reasons);
+  if (receipt.setup !== undefined) errors.push(...setupErrors(receipt.setup));
+  const expected = decideVerdict(receipt.phases, receipt.repository.unchanged, [...receipt.surface.reasons, ...setupReasons(receipt.setup)]);
   if (expected.verdict !== receipt.verdict) errors.push(`verdict ${receipt.verdict} does not follow from the phases (expected ${expected.verdict})`);
   if (expected.reasons.join(',') !== receipt.reasons.join(',')) {
     errors.push(`reasons [${receipt.reasons.join(',')}] do not match the phases' [${expected.reasons.join(',')}]`);
@@ -131,4 +132,26 @@ export function verifyReceiptText(text: string): ReceiptCheck {
   if (receipt.proof_grade !== proofGrade) errors.push(`proof_grade ${receipt.proof_grade} does not follow from runner, verdict and repository (expected ${proofGrade})`);
   if (errors.length > 0) return fail(errors, receipt);
   return { integrity_valid: true, verdict: receipt.verdict, proof_grade: receipt.proof_grade, receipt_digest, errors: [] };
+}
+
+/**
+ * The reasons the dependency stage gives: the candidate's own stage failing fails the candidate
+ * (a base stage that fails never reaches a receipt: that validation is inconclusive).
+ */
+export function setupReasons(setup: SetupRecord | undefined): ReasonCode[] {
+  return setup?.candidate?.status === 'failed' ? ['dependency_setup_failed'] : [];
+}
+
+function setupErrors(setup: SetupRecord): string[] {
+  const errors: string[] = [];
+  const runs = [setup.base, ...(setup.candidate ? [setup.candidate] : [])];
+  for (const run of runs) {
+    const ok = run.exit_code === 0 && !run.timed_out && !run.output_truncated && run.outputs_digest !== null;
+    if ((run.status === 'ok') !== ok) errors.push(`setup.${run.tree === 'base' ? 'base' : 'candidate'}: status ${run.status} does not follow from its exit code, limits and outputs`);
+  }
+  if (setup.base.tree !== 'base' || setup.base.status !== 'ok') errors.push('setup.base must be an ok run on the base tree');
+  if (setup.candidate !== undefined && (setup.candidate.tree !== 'patched' || setup.candidate.install_scripts !== 'disabled')) {
+    errors.push("setup.candidate must run on the patched tree with install scripts disabled");
+  }
+  return errors;
 }

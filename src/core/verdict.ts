@@ -29,6 +29,7 @@ export const REASON_CODES = [
   'grader_tampered',
   'grader_compromised',
   'dependency_changed',
+  'dependency_setup_failed',
   'no_results',
   'timeout',
   'output_limit',

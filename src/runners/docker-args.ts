@@ -83,6 +83,17 @@ export interface DockerRunSettings {
   argv: readonly string[];
   /** Extra labels; `patchproof=1` is always added. */
   labels?: Record<string, string>;
+  /** Extra bind mounts; each target must lie under the container workdir. */
+  mounts?: readonly DockerMount[];
+  /** The dependency stage only, when its pack opts in: the default bridge network instead of none. */
+  network?: boolean;
+}
+
+/** A bind mount of a host folder at `target` inside the container. */
+export interface DockerMount {
+  source: string;
+  target: string;
+  writable: boolean;
 }
 
 const IMAGE_ID = /^sha256:[0-9a-f]{64}$/;
@@ -95,13 +106,15 @@ const LABEL_KEY = /^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$/;
  * The security flags, in the order they are passed: shared by `buildDockerRunArgs` and
  * `describeDockerSettings` so the receipt records exactly what ran.
  */
-function securityFlags(limits: DockerLimits, user: string): string[] {
-  const tmpOptions = ['rw', 'nosuid', 'nodev', ...(limits.tmpNoexec ? ['noexec'] : []), `size=${limits.tmpfsMiB}m`, 'mode=1777'];
+function securityFlags(limits: DockerLimits, user: string, network = false): string[] {
+  // Docker mounts a --tmpfs noexec unless told `exec`: leaving `noexec` out is not enough.
+  const tmpOptions = ['rw', 'nosuid', 'nodev', limits.tmpNoexec ? 'noexec' : 'exec', `size=${limits.tmpfsMiB}m`, 'mode=1777'];
   return [
     // Never fetch anything: the image must already be the local one whose ID was pinned.
     '--pull=never',
-    // No interface but loopback: no exfiltration, no callbacks, no reaching host services.
-    '--network=none',
+    // No interface but loopback: no exfiltration, no callbacks, no reaching host services. Only the
+    // dependency stage of a pack that opts in gets the default bridge (and still nothing else).
+    network ? '--network=bridge' : '--network=none',
     '--read-only',
     `--user=${user}`,
     '--cap-drop=ALL',
@@ -169,6 +182,13 @@ export function buildDockerRunArgs(settings: DockerRunSettings): string[] {
   ] as const) {
     checkMountPath(what, path);
   }
+  for (const mount of settings.mounts ?? []) {
+    checkMountPath('extra mount source', mount.source);
+    checkMountPath('extra mount target', mount.target);
+    if (!mount.target.startsWith(`${workdir}/`) || mount.target.split('/').includes('..')) {
+      throw new ConfigurationError(`Invalid extra mount target '${mount.target}'. Expected a folder under ${workdir}/.`);
+    }
+  }
   if (settings.argv.length === 0) {
     throw new ConfigurationError('The container command is empty. Expected at least one argv entry.');
   }
@@ -197,9 +217,10 @@ export function buildDockerRunArgs(settings: DockerRunSettings): string[] {
   return [
     'run',
     `--name=${settings.containerName}`,
-    ...securityFlags(settings.limits, user),
+    ...securityFlags(settings.limits, user, settings.network === true),
     `--mount=type=bind,source=${settings.hostWorkdir},target=${workdir},readonly`,
     `--mount=type=bind,source=${settings.hostResultsDir},target=${resultsDir}`,
+    ...(settings.mounts ?? []).map((m) => `--mount=type=bind,source=${m.source},target=${m.target}${m.writable ? '' : ',readonly'}`),
     `--workdir=${workdir}`,
     ...labelArgs,
     ...envArgs,

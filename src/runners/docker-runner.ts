@@ -92,7 +92,9 @@ class DockerRunner implements Runner {
       containerName,
       hostWorkdir: request.hostWorkdir,
       hostResultsDir: results.hostDir,
-      limits: this.limits,
+      limits: request.execTmp === true ? { ...this.limits, tmpNoexec: false } : this.limits,
+      mounts: (request.mounts ?? []).map((m) => ({ source: m.hostDir, target: `${CONTAINER_WORKDIR}/${m.path}`, writable: m.writable })),
+      network: request.network === true,
       // Inside the read-only root only /tmp is writable: HOME and TMPDIR must point there.
       env: { ...request.env, HOME: '/tmp', TMPDIR: '/tmp' },
       argv: request.argv,

@@ -1,6 +1,6 @@
-import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, rm, rmdir, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { InfrastructureError } from '../errors.js';
 import { runCappedProcess } from './capped-process.js';
 import type { RunOutcome, RunRequest, Runner, RunnerDescription, RunView } from './runner.js';
@@ -17,8 +17,37 @@ export const LOCAL_RUNNER_SETTINGS: readonly string[] = [
   'isolation=none',
   'env=request+PATH,HOME,TMPDIR',
   'home=fresh-temp-dir',
-  'kill=process-group'
+  'kill=process-group',
+  'mounts=symlinks'
 ];
+
+/**
+ * The local runner has no mounts (nothing is read-only here; it is never proof grade). A read-only
+ * output appears in the copy as a symlink to its host folder. A writable one (the dependency stage)
+ * is a real folder in the copy, moved to its host folder after the run: installers such as `npm ci`
+ * delete and recreate their output folder, which would replace a symlink.
+ */
+async function linkMounts(request: RunRequest): Promise<void> {
+  for (const mount of request.mounts ?? []) {
+    const at = join(request.hostWorkdir, ...mount.path.split('/'));
+    await mkdir(dirname(at), { recursive: true });
+    await rmdir(at).catch(() => undefined);
+    if (mount.writable) await mkdir(at, { recursive: true });
+    else await symlink(mount.hostDir, at, 'dir');
+  }
+}
+
+async function collectWritableMounts(request: RunRequest): Promise<void> {
+  for (const mount of (request.mounts ?? []).filter((m) => m.writable)) {
+    const at = join(request.hostWorkdir, ...mount.path.split('/'));
+    await rm(mount.hostDir, { recursive: true, force: true });
+    await mkdir(mount.hostDir, { recursive: true });
+    await cp(at, mount.hostDir, { recursive: true, verbatimSymlinks: true }).catch((error: NodeJS.ErrnoException) => {
+      // The command removed its output folder altogether: it produced nothing.
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
+}
 
 /** Create the trusted-local runner (never proof grade). */
 export function createLocalRunner(): Runner {
@@ -31,11 +60,12 @@ export function createLocalRunner(): Runner {
       return { workdir: hostWorkdir, resultsDir: hostResultsDir };
     },
     async run(request: RunRequest): Promise<RunOutcome> {
+      await linkMounts(request);
       const home = await mkdtemp(join(tmpdir(), 'patchproof-home-'));
       const controller = new AbortController();
       live.add(controller);
       try {
-        return await runCappedProcess({
+        const outcome = await runCappedProcess({
           argv: request.argv,
           cwd: request.hostWorkdir,
           env: localEnv(request.env, home),
@@ -43,6 +73,8 @@ export function createLocalRunner(): Runner {
           outputLimitBytes: request.outputLimitBytes,
           signal: controller.signal
         });
+        await collectWritableMounts(request);
+        return outcome;
       } finally {
         live.delete(controller);
         await removeTree(home);

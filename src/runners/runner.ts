@@ -23,6 +23,15 @@ export interface RunView {
   resultsDir: string;
 }
 
+/** A host folder shown to the test process at a repository-relative path inside its copy. */
+export interface RunMount {
+  /** Repository-relative folder ('/'-separated); it must not exist in the copy's tree. */
+  path: string;
+  hostDir: string;
+  /** Only the dependency stage writes into its outputs; every test run sees them read-only. */
+  writable: boolean;
+}
+
 export interface RunRequest {
   /** Host path of the disposable repository copy (external tests and harness already staged in it). */
   hostWorkdir: string;
@@ -37,6 +46,12 @@ export interface RunRequest {
   outputLimitBytes: number;
   /** A label for logs and container names, e.g. `reproduction_before`. */
   label: string;
+  /** Dependency outputs shown inside the copy (the dependency stage's, or its cached result). */
+  mounts?: RunMount[];
+  /** Network for this run: only the dependency stage may ask, and only when its pack opts in. */
+  network?: boolean;
+  /** The toolchain executes what it builds under /tmp (go test, cargo test): /tmp without noexec. */
+  execTmp?: boolean;
 }
 
 export interface RunOutcome {

@@ -1,6 +1,7 @@
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { ADAPTER_NAMES, HARNESS_DIR, RESERVED_DIR, type AdapterName } from '../adapters/adapter.js';
+import { junitArgvProblem, type JunitConfig } from '../adapters/junit-generic-config.js';
 import { checkRepoPath, quoteForMessage } from '../core/diff-policy.js';
 import { ConfigurationError } from '../errors.js';
 
@@ -60,6 +61,23 @@ export interface WitnessRunLimits {
   diff_max_files: number;
 }
 
+/**
+ * The dependency stage: a command run once per base snapshot in its own container (the only one
+ * that may have network, and only when `network` is true) that fills the `outputs` folders; every
+ * test run then sees them read-only at the same paths.
+ */
+export interface WitnessSetup {
+  argv: string[];
+  /** Run against the candidate's manifests when the pack allows dependency changes; defaults to argv. */
+  candidate_argv?: string[];
+  network: boolean;
+  /** Repository-relative folders the stage fills (e.g. node_modules); absent from the base tree. */
+  outputs: string[];
+  /** Given to the stage and to every test run (the adapter's own variables win). */
+  env: Record<string, string>;
+  timeout_seconds: number;
+}
+
 /** A parsed, validated manifest with every default applied. */
 export interface WitnessManifest {
   schema: typeof WITNESS_SCHEMA;
@@ -71,6 +89,10 @@ export interface WitnessManifest {
   protected: string[];
   allow: WitnessAllowances;
   limits: WitnessRunLimits;
+  /** The dependency stage, when the project needs one. */
+  setup?: WitnessSetup;
+  /** The generic junit adapter's command, report, test globs and canaries: required with it, refused otherwise. */
+  junit?: JunitConfig;
 }
 
 /** The defaults `parseWitnessManifest` applies, as a manifest would spell them. */
@@ -114,8 +136,31 @@ const FORMS: Readonly<Record<string, string>> = {
   'limits.timeout_seconds': 'a whole number of seconds from 1 to 86400',
   'limits.output_limit_bytes': 'a whole number of bytes, at least 1',
   'limits.diff_max_bytes': 'a whole number of bytes, at least 1',
-  'limits.diff_max_files': 'a whole number of files, at least 1'
+  'limits.diff_max_files': 'a whole number of files, at least 1',
+  junit: 'an object with argv, report, tests and canary, given with "adapter": "junit" only',
+  'junit.argv': 'a non-empty list of strings: a program, its arguments and a {files} element of its own, e.g. ["node", "--test", "--test-reporter=junit", "--test-reporter-destination={results}/junit.xml", "{files}"]',
+  'junit.argv[]': 'a non-empty string',
+  'junit.report': "a glob of the JUnit XML files relative to the results folder, such as 'junit.xml'",
+  'junit.tests': "a non-empty list of globs of test files, such as ['**/*.test.js']",
+  'junit.tests[]': 'a glob pattern',
+  'junit.canary': 'an object with path, pass and fail',
+  'junit.canary.path': 'a pack-relative folder such as "canary" holding a must-pass and a must-fail test',
+  'junit.canary.pass': 'the result id of the canary test that must pass',
+  'junit.canary.fail': 'the result id of the canary test that must fail, unlike junit.canary.pass',
+  setup: 'an object with argv and outputs, and optionally candidate_argv, network, env and timeout_seconds',
+  'setup.argv': 'a non-empty list of strings, the command, e.g. ["npm", "ci", "--ignore-scripts"]',
+  'setup.argv[]': 'a non-empty string without NUL',
+  'setup.candidate_argv': "a non-empty list of strings (the command for the candidate's manifests)",
+  'setup.candidate_argv[]': 'a non-empty string without NUL',
+  'setup.network': 'true or false (false unless the stage must download)',
+  'setup.outputs': 'a non-empty list of repository-relative folders such as "node_modules"',
+  'setup.outputs[]': 'a repository-relative folder such as "node_modules"',
+  'setup.env': 'an object of environment variables (names like NAME_1 other than HOME, TMPDIR and PATH; string values)',
+  'setup.timeout_seconds': 'a whole number of seconds from 1 to 86400'
 };
+
+/** Variables the runner sets itself: a pack may not override them. */
+const RUNNER_ENV = new Set(['HOME', 'TMPDIR', 'PATH']);
 
 const text = z.string().min(1);
 const positive = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
@@ -136,6 +181,19 @@ const hiddenSchema = z.strictObject({
 });
 
 const flag = z.boolean().default(false);
+
+const argvSchema = z.array(z.string().min(1).refine((arg) => !arg.includes('\0'))).min(1);
+
+const setupSchema = z.strictObject({
+  argv: argvSchema,
+  candidate_argv: argvSchema.optional(),
+  network: z.boolean().default(false),
+  outputs: z.array(text).min(1),
+  env: z
+    .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).refine((key) => !RUNNER_ENV.has(key)), z.string().refine((value) => !value.includes('\0')))
+    .default(() => ({})),
+  timeout_seconds: z.number().int().min(1).max(86_400).default(600)
+});
 
 // `prefault` (not `default`) so an absent object is parsed from `{}` and gets its fields' defaults.
 const manifestSchema = z.strictObject({
@@ -161,7 +219,16 @@ const manifestSchema = z.strictObject({
       diff_max_bytes: positive.default(WITNESS_DEFAULTS.limits.diff_max_bytes),
       diff_max_files: positive.default(WITNESS_DEFAULTS.limits.diff_max_files)
     })
-    .prefault({})
+    .prefault({}),
+  setup: setupSchema.optional(),
+  junit: z
+    .strictObject({
+      argv: z.array(text).min(1),
+      report: text,
+      tests: z.array(z.string()).min(1),
+      canary: z.strictObject({ path: text, pass: text, fail: text })
+    })
+    .optional()
 });
 
 /**
@@ -179,7 +246,33 @@ export function parseWitnessManifest(value: unknown, source: string): WitnessMan
   const manifest: WitnessManifest = parsed.data;
   checkFolders(manifest, source);
   checkGlobs(manifest, source);
+  checkJunit(manifest, source);
   return manifest;
+}
+
+/** The junit block: present exactly with the junit adapter, and usable. */
+function checkJunit(manifest: WitnessManifest, source: string): void {
+  const junit = manifest.junit;
+  if (junit === undefined) {
+    if (manifest.adapter === 'junit') refuse(source, 'junit', 'is missing (the junit adapter runs only what it says)', FORMS.junit!);
+    return;
+  }
+  if (manifest.adapter !== 'junit') refuse(source, 'junit', `is given with the ${manifest.adapter} adapter`, 'no junit block, or "adapter": "junit"');
+  const argvProblem = junitArgvProblem(junit.argv);
+  if (argvProblem !== undefined) refuse(source, 'junit.argv', argvProblem, FORMS['junit.argv']!);
+  const globbed: [string, string][] = [['junit.report', junit.report], ...junit.tests.map((glob, index): [string, string] => [`junit.tests[${index}]`, glob])];
+  for (const [field, glob] of globbed) {
+    const problem = globProblem(glob);
+    if (problem !== undefined) refuse(source, field, `${shown(glob)} ${problem}`, GLOB_FORM);
+  }
+  const pathProblem = checkRepoPath(junit.canary.path);
+  if (pathProblem !== undefined) refuse(source, 'junit.canary.path', `${shown(junit.canary.path)} ${pathProblem}`, FORMS['junit.canary.path']!);
+  for (const set of ['reproduction', 'hidden'] as const) {
+    if (overlaps(junit.canary.path, manifest[set].path)) {
+      refuse(source, 'junit.canary.path', `${shown(junit.canary.path)} overlaps ${set}.path ${shown(manifest[set].path)}`, 'a folder of its own for the canary tests');
+    }
+  }
+  if (junit.canary.pass === junit.canary.fail) refuse(source, 'junit.canary.fail', `is the same id as junit.canary.pass`, FORMS['junit.canary.fail']!);
 }
 
 function describeIssue(issue: z.core.$ZodIssue | undefined, input: unknown, source: string): string {
@@ -295,6 +388,14 @@ function checkFolders(manifest: WitnessManifest, source: string): void {
       'separate folders for the two test sets'
     );
   }
+  const outputs = manifest.setup?.outputs ?? [];
+  outputs.forEach((output, index) => {
+    const field = `setup.outputs[${index}]`;
+    const problem = placementProblem(output);
+    if (problem !== undefined) refuse(source, field, `${shown(output)} ${problem}`, FORMS['setup.outputs[]']!);
+    const clash = [manifest.reproduction.placement, manifest.hidden.placement, ...outputs.slice(0, index)].find((other) => overlaps(output, other));
+    if (clash !== undefined) refuse(source, field, `${shown(output)} overlaps ${shown(clash)}`, 'a folder of its own, apart from the placements and the other outputs');
+  });
   const ids = manifest.reproduction.expected_failing ?? [];
   const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);
   if (duplicate !== undefined) {

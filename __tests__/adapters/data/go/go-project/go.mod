@@ -1,0 +1,3 @@
+module example.com/gocases
+
+go 1.22

@@ -1,0 +1,9 @@
+package noimport
+
+import (
+	"testing"
+
+	"example.com/not/there"
+)
+
+func TestUsesMissingModule(t *testing.T) { there.Do() }

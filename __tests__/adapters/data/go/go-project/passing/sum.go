@@ -1,0 +1,10 @@
+package passing
+
+// Sum adds its arguments.
+func Sum(values ...int) int {
+	total := 0
+	for _, v := range values {
+		total += v
+	}
+	return total
+}

@@ -1,0 +1,6 @@
+afterAll(() => {
+  throw new Error('teardown broke');
+});
+test('fine', () => {
+  expect(1).toBe(1);
+});

@@ -1,0 +1,5 @@
+const { add } = require('../src/calc');
+
+test('adds', () => {
+  expect(add(1, 1)).toBe(2);
+});

@@ -1,0 +1,282 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { canaryNames, canaryRunOrder } from '../../src/adapters/canary.js';
+import { jestAdapter, JEST_CACHE_DIR } from '../../src/adapters/jest.js';
+import { jestWrapperSource } from '../../src/adapters/jest-entry.js';
+import { JEST_RESULTS_FILE } from '../../src/adapters/jest-results.js';
+import { wrappedFile, wrapperPath } from '../../src/adapters/js-runner-wrapper.js';
+import { countTests } from '../../src/core/test-results.js';
+import { ConfigurationError } from '../../src/errors.js';
+import { DATA_DIR, freshCanary, listFiles, removeCopy, runAdapter, stageCopy } from './data/run-adapter.js';
+import type { AdapterRun, StagedCopy } from './data/run-adapter.js';
+
+/**
+ * The jest adapter: its parser on jest 30's real `--json` output (see data/jest/README.md), its
+ * command and wrappers, and real runs of jest installed with `npm ci` from data/jest/deps.
+ */
+
+const DATA = path.join(DATA_DIR, 'jest');
+// The results in data/jest/results were made in this copy, with this nonce.
+const RECORDED = { workdir: '/tmp/patchproof-jest-data/repo', canary: { nonce: '0123456789abcdeffedcba98765432100123456789abcdeffedcba9876543210' } };
+
+function recorded(name: string, testRoots: string[] = []): ReturnType<typeof jestAdapter.parse> {
+  const dir = path.join(DATA, 'results', name);
+  const files = { [JEST_RESULTS_FILE]: readFileSync(path.join(dir, JEST_RESULTS_FILE), 'utf8') };
+  const exitCode = Number(readFileSync(path.join(dir, 'exit-code'), 'utf8').trim());
+  return jestAdapter.parse({ files, exitCode, workdir: RECORDED.workdir, testRoots, canary: RECORDED.canary });
+}
+
+const CASES = 'test/cases.test.js';
+
+/** What every run of data/jest/project on the four case files must say, real or recorded. */
+function expectCaseOutcomes(parsed: ReturnType<typeof jestAdapter.parse>): void {
+  const tests = new Map(parsed.tests.map((test) => [test.id, test]));
+  const outcome = (id: string): [string, string | undefined] => [tests.get(id)?.status ?? 'absent', tests.get(id)?.failure_kind ?? tests.get(id)?.skip_reason];
+  expect(parsed.problems).toEqual([]);
+  expect(parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
+  expect(outcome(`${CASES} > calc > passes`)).toEqual(['passed', undefined]);
+  expect(outcome(`${CASES} > calc > assertion`)).toEqual(['failed', 'assertion']);
+  expect(outcome(`${CASES} > calc > code raises`)).toEqual(['errored', 'exception_in_code']);
+  expect(outcome(`${CASES} > calc > test raises`)).toEqual(['errored', 'exception_in_test']);
+  expect(outcome(`${CASES} > calc > skipped`)).toEqual(['skipped', 'skipped']);
+  expect(outcome(`${CASES} > calc > todo`)).toEqual(['skipped', 'todo']);
+  expect(outcome(`${CASES} > calc > expected failure`)).toEqual(['skipped', 'expected_failure']);
+  expect(outcome(`${CASES} > calc > unexpected success`)).toEqual(['failed', 'assertion']);
+  expect(outcome(`${CASES} > calc > divides 4 by 2`)).toEqual(['passed', undefined]);
+  expect(outcome(`${CASES} > calc > nested > node assert`)).toEqual(['failed', 'assertion']);
+  expect(outcome(`${CASES} > hook before all > never runs`)).toEqual(['errored', 'setup_error']);
+  expect(outcome(`${CASES} > hook before each > never runs either`)).toEqual(['errored', 'setup_error']);
+  expect(outcome(`${CASES} > configuration > the repository setup file ran`)).toEqual(['passed', undefined]);
+  expect(outcome('test/after.test.js > fine')).toEqual(['passed', undefined]);
+  expect(outcome('test/after.test.js')).toEqual(['errored', 'setup_error']);
+  expect(outcome('test/missing-import.test.js')).toEqual(['errored', 'import_error']);
+  expect(outcome('test/syntax.test.js')).toEqual(['errored', 'collection_error']);
+  expect(parsed.tests).toHaveLength(18);
+  expect(tests.get(`${CASES} > calc > code raises`)?.message).toBe('RangeError: division by zero');
+  expect(tests.get('test/missing-import.test.js')?.message).toBe("Error: Cannot find module '../src/multiply' from 'test/missing-import.test.js'");
+  expect(tests.get(`${CASES} > calc > passes`)?.location).toBe(`${CASES}:4`);
+  const counts = countTests(parsed.tests);
+  expect(counts).toEqual({ passed: 5, failed: 3, errored: 7, skipped: 3 });
+  expect(parsed.claimed?.passed).toBe(counts.passed);
+  expect((parsed.claimed?.failed ?? 0) + (parsed.claimed?.errored ?? 0)).toBe(counts.failed + counts.errored);
+}
+
+describe('jest results parser on recorded jest 30 output', () => {
+  it('reads every test by file, describe path and title, for the right reason', () => {
+    expectCaseOutcomes(recorded('cases'));
+  });
+
+  it('judges frames in the test roots as test code', () => {
+    const parsed = recorded('cases', ['test']);
+    expect(parsed.tests.find((test) => test.id === `${CASES} > calc > code raises`)?.failure_kind).toBe('exception_in_code');
+    expect(parsed.tests.find((test) => test.id === `${CASES} > calc > test raises`)?.failure_kind).toBe('exception_in_test');
+  });
+
+  it('sees through code under test that makes every expectation pass: the must-fail canary passes', () => {
+    const parsed = recorded('sabotage');
+    expect(parsed.tests).toEqual([{ id: 'test/calc.test.js > adds', status: 'passed', location: 'test/calc.test.js:3' }]);
+    expect(parsed.canary).toEqual({ pass: 'passed', fail: 'passed' });
+  });
+
+  it('reports a file with .only: jest skipped the canaries too, so the run cannot pass', () => {
+    const parsed = recorded('focused');
+    expect(parsed.canary).toEqual({ pass: 'skipped', fail: 'skipped' });
+    expect(parsed.tests.map((test) => [test.id, test.status])).toEqual([
+      ['test/focused.test.js > focused', 'passed'],
+      ['test/focused.test.js > left out by only', 'skipped']
+    ]);
+  });
+
+  it('fails closed on missing, malformed or contradicting results', () => {
+    const request = { exitCode: 1, workdir: RECORDED.workdir, testRoots: [], canary: RECORDED.canary };
+    expect(jestAdapter.parse({ ...request, files: {} })).toEqual({
+      tests: [],
+      problems: ['jest.json is missing: jest wrote no JSON results'],
+      canary: { pass: 'missing', fail: 'missing' }
+    });
+    expect(jestAdapter.parse({ ...request, files: { [JEST_RESULTS_FILE]: '{"testResults": [' } }).problems[0]).toMatch(/^jest\.json is not JSON/);
+    expect(jestAdapter.parse({ ...request, files: { [JEST_RESULTS_FILE]: '{"testResults": []}' } }).problems[0]).toMatch(/^jest\.json is not jest's JSON results/);
+    const text = readFileSync(path.join(DATA, 'results', 'cases', JEST_RESULTS_FILE), 'utf8');
+    expect(jestAdapter.parse({ ...request, exitCode: 0, files: { [JEST_RESULTS_FILE]: text } }).problems).toEqual([
+      'jest exited 0 (success: false) although tests failed'
+    ]);
+    const report = JSON.parse(text) as { testResults: { name: string }[] };
+    const first = report.testResults[0];
+    if (first !== undefined) {
+      first.name = `${RECORDED.workdir}/test/cases.test.js`;
+    }
+    expect(jestAdapter.parse({ ...request, files: { [JEST_RESULTS_FILE]: JSON.stringify(report) } }).problems).toContain(
+      `jest reported a test file PatchProof did not wrap: ${RECORDED.workdir}/test/cases.test.js`
+    );
+  });
+
+  it('reports a duplicated test id', () => {
+    const report = JSON.parse(readFileSync(path.join(DATA, 'results', 'sabotage', JEST_RESULTS_FILE), 'utf8')) as {
+      testResults: { assertionResults: unknown[] }[];
+    };
+    const file = report.testResults[0];
+    if (file !== undefined) {
+      file.assertionResults.push(file.assertionResults[0]);
+    }
+    const parsed = jestAdapter.parse({ files: { [JEST_RESULTS_FILE]: JSON.stringify(report) }, exitCode: 0, workdir: RECORDED.workdir, testRoots: [], canary: RECORDED.canary });
+    expect(parsed.problems).toContain("duplicate test id 'test/calc.test.js > adds'");
+  });
+});
+
+describe('jest adapter command, wrappers and files, without a run', () => {
+  const view = { workdir: '/w', resultsDir: '/r' };
+
+  it('runs the local jest on one wrapper per file, selecting nothing else and writing nothing into the copy', () => {
+    const canary = freshCanary();
+    const command = jestAdapter.command({ view, files: [CASES, '.patchproof/reproduction/a.test.js'], suite: false, testRoots: ['.patchproof/reproduction'], canary });
+    expect(command.argv.slice(0, 2)).toEqual(['node', 'node_modules/jest/bin/jest.js']);
+    expect(command.argv).toEqual(
+      expect.arrayContaining([
+        '--ci',
+        '--json',
+        '--outputFile=/r/jest.json',
+        '--testLocationInResults',
+        '--no-cache',
+        `--cacheDirectory=${JEST_CACHE_DIR}`,
+        '--watchman=false',
+        '--coverage=false',
+        '--roots=/w',
+        '--testMatch=/w/.patchproof/harness/jest/**/*.cjs',
+        '--runTestsByPath'
+      ])
+    );
+    expect(command.argv.slice(-2)).toEqual([
+      '/w/.patchproof/harness/jest/test/cases.test.js.patchproof.cjs',
+      '/w/.patchproof/harness/jest/.patchproof/reproduction/a.test.js.patchproof.cjs'
+    ]);
+    expect(Object.keys(command.stage)).toEqual(command.argv.slice(-2).map((file) => file.slice('/w/'.length)));
+    expect(command.env).toMatchObject({ CI: 'true', TZ: 'UTC' });
+    expect(picomatch('/w/.patchproof/harness/jest/**/*.cjs', { dot: true })(command.argv.at(-1) ?? '')).toBe(true);
+  });
+
+  it('writes a wrapper that requires the file, then declares the canaries in run order', () => {
+    const canary = freshCanary();
+    const source = jestWrapperSource('src/a b/x.test.ts', canary, '/**\n * @jest-environment jsdom\n */\nimport x from "y";');
+    expect(source.startsWith('/**\n * @jest-environment jsdom\n */\n')).toBe(true);
+    expect(source).toContain('require("../../../../../src/a b/x.test.ts");');
+    const [first, second] = canaryRunOrder(canary);
+    const names = canaryNames(canary);
+    expect(source.indexOf(`test(${JSON.stringify(first)}`)).toBeLessThan(source.indexOf(`test(${JSON.stringify(second)}`));
+    expect(source).toContain(`test(${JSON.stringify(names.pass)}, () => {\n  const e = globalThis.expect ?? patchproofGlobals.expect;\n  const a = require('node:assert');\n  e(1).toBe(1);\n});`);
+    expect(source).toContain(`test(${JSON.stringify(names.fail)}, () => {\n  const e = globalThis.expect ?? patchproofGlobals.expect;`);
+    expect(source).toContain('  if (held === checks.length) {\n    e(1).toBe(2);\n  }\n});');
+    expect(source).toContain('    () => e([1]).toEqual([2]),\n');
+    expect(jestWrapperSource('x.test.js', canary, '/** plain */')).not.toContain('plain');
+    expect(wrappedFile('jest', wrapperPath('jest', 'src/a b/x.test.ts'))).toBe('src/a b/x.test.ts');
+    expect(wrappedFile('jest', 'src/x.test.ts')).toBeUndefined();
+  });
+
+  it('refuses no files, escaping paths and a bad nonce', () => {
+    const canary = freshCanary();
+    expect(() => jestAdapter.command({ view, files: [], suite: true, testRoots: [], canary })).toThrow(ConfigurationError);
+    expect(() => jestAdapter.command({ view, files: ['../x.test.js'], suite: true, testRoots: [], canary })).toThrow(ConfigurationError);
+    expect(() => jestAdapter.command({ view, files: [CASES], suite: true, testRoots: [], canary: { nonce: 'abc' } })).toThrow(ConfigurationError);
+  });
+
+  it("finds jest's default test files, outside node_modules and dot folders", () => {
+    expect(
+      jestAdapter.suiteFiles([
+        'src/a.test.ts',
+        'src/b.spec.jsx',
+        'src/__tests__/c.js',
+        'src/d.js',
+        'node_modules/x/e.test.js',
+        '.patchproof/reproduction/f.test.js',
+        '.cache/g.test.js',
+        'h.test.mts'
+      ])
+    ).toEqual(['h.test.mts', 'src/__tests__/c.js', 'src/a.test.ts', 'src/b.spec.jsx']);
+    expect(jestAdapter.isTestFile('money-repro.test.js')).toBe(true);
+    expect(jestAdapter.isTestFile('helpers.js')).toBe(false);
+  });
+
+  it('flags skip, focus and expected-failure markers on added lines, not ordinary code', () => {
+    const marks = (line: string): boolean => jestAdapter.skipMarkers.some((re) => re.test(line));
+    for (const line of ["test.skip('x', () => {", "it.only('x'", "describe.skip('y'", "test.todo('z')", "test.failing('w'", "xit('a'", "fdescribe('b'", "test.skip.each([1])('c'", "xtest('d'"]) {
+      expect([line, marks(line)]).toEqual([line, true]);
+    }
+    for (const line of ["test('skips nothing', () => {", 'const onlyOne = list.filter(Boolean);', 'expect(fit(3)).toBe(2);'.replace('fit(', 'fitted(')]) {
+      expect([line, marks(line)]).toEqual([line, false]);
+    }
+  });
+});
+
+// Real runs: jest 30 installed once per test file from data/jest/deps with npm ci.
+const npmProbe = spawnSync('npm', ['--version'], { encoding: 'utf8' });
+const describeWithNpm = npmProbe.status === 0 ? describe : describe.skip;
+if (npmProbe.status !== 0) {
+  console.warn('SKIPPING the real jest runs: npm is not runnable here.');
+}
+
+describeWithNpm('jest adapter on real jest runs', () => {
+  let deps: string;
+  const copies: StagedCopy[] = [];
+
+  beforeAll(async () => {
+    deps = await mkdtemp(path.join(os.tmpdir(), 'patchproof-jest-deps-'));
+    await cp(path.join(DATA, 'deps'), deps, { recursive: true });
+    const install = spawnSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: deps, encoding: 'utf8', timeout: 280_000 });
+    if (install.status !== 0) {
+      throw new Error(`npm ci failed: ${install.stderr}`);
+    }
+  }, 300_000);
+
+  afterAll(async () => {
+    for (const copy of copies) {
+      await removeCopy(copy);
+    }
+    await rm(deps, { recursive: true, force: true });
+  });
+
+  async function stage(project: string, external?: { from: string; files: readonly string[]; placement: string }): Promise<StagedCopy> {
+    const copy = await stageCopy(jestAdapter, path.join('jest', project), external);
+    copies.push(copy);
+    await symlink(path.join(deps, 'node_modules'), path.join(copy.workdir, 'node_modules'));
+    return copy;
+  }
+
+  it('runs the suite files through wrappers and reads every outcome, leaving the copy as it was', async () => {
+    const copy = await stage('project');
+    const before = (await listFiles(copy)).filter((file) => !file.startsWith('node_modules/'));
+    const run: AdapterRun = await runAdapter(jestAdapter, copy, {
+      files: [CASES, 'test/syntax.test.js', 'test/missing-import.test.js', 'test/after.test.js'],
+      suite: true,
+      testRoots: []
+    });
+    expect(Object.keys(run.files)).toEqual([JEST_RESULTS_FILE]);
+    expect(run.exitCode).toBe(1);
+    expectCaseOutcomes(run.parsed);
+    const after = (await listFiles(copy)).filter((file) => !file.startsWith('node_modules/'));
+    expect(after.filter((file) => !before.includes(file)).every((file) => file.startsWith('.patchproof/harness/jest/'))).toBe(true);
+  }, 120_000);
+
+  it('runs external tests staged in a dot folder, whatever the repository configuration selects', async () => {
+    const copy = await stage('project', { from: 'jest/reproduction', files: ['calc-repro.test.js'], placement: '.patchproof/reproduction' });
+    const file = '.patchproof/reproduction/calc-repro.test.js';
+    const run = await runAdapter(jestAdapter, copy, { files: [file], suite: false, testRoots: ['.patchproof/reproduction'] });
+    expect(run.parsed.problems).toEqual([]);
+    expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
+    expect(run.parsed.tests.map((test) => [test.id, test.status, test.failure_kind])).toEqual([
+      [`${file} > reproduction > the mean of nothing is zero`, 'failed', 'assertion'],
+      [`${file} > reproduction > dividing by zero gives infinity`, 'errored', 'exception_in_code'],
+      [`${file} > reproduction > a broken test`, 'errored', 'exception_in_test']
+    ]);
+  }, 120_000);
+
+  it('catches code under test that makes every expectation pass', async () => {
+    const copy = await stage('sabotage');
+    const run = await runAdapter(jestAdapter, copy, { files: ['test/calc.test.js'], suite: true, testRoots: [] });
+    expect(run.exitCode).toBe(0);
+    expect(run.parsed.tests.map((test) => [test.id, test.status])).toEqual([['test/calc.test.js > adds', 'passed']]);
+    expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'passed' });
+  }, 120_000);
+});

@@ -1,0 +1,117 @@
+import { cp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FIXTURES, ROOT, ensureCli, proposeAndApprove, readJson, runCli, tempDir, treeListing } from '../helpers/cli.js';
+import { dockerGate } from '../hostile/hostile-support.js';
+
+/**
+ * The cargo adapter end to end in the hardened Docker runner: the rust-textclip fixture graded by
+ * its witness pack through the bundled CLI, with the test image's cargo. Each validation builds the
+ * crate in seven fresh containers (reproduction twice before and after, the suite before and after,
+ * the hidden tests), one CPU each.
+ */
+
+const gate = await dockerGate('cargo Docker end-to-end tests');
+const FIXTURE_REPO = join(FIXTURES, 'rust-textclip', 'repo');
+const CANDIDATES = join(FIXTURES, 'rust-textclip', 'candidates');
+const SOURCE_PACK = join(ROOT, 'witness-packs', 'rust-textclip');
+
+interface ReceiptView {
+  verdict: string;
+  reasons: string[];
+  proof_grade: boolean;
+  adapter: string;
+  runner: { isolated: boolean };
+  inventory: { test_ids: Record<string, string[]> };
+  phases: {
+    name: string;
+    status: string;
+    reasons: string[];
+    results: { id: string; status: string; failure_kind?: string }[];
+    runs: { label: string; attempt: number; duration_ms: number }[];
+  }[];
+}
+
+gate.describeDocker('cargo witness pack in the Docker runner', () => {
+  let tmp: string;
+  let repo: string;
+  let pack: string;
+  let digest: string;
+
+  beforeAll(async () => {
+    gate.requireDocker();
+    await ensureCli();
+    tmp = await tempDir('cargo-docker');
+    // Copies outside the git work tree: their snapshot and digest cover every file, committed or not.
+    repo = join(tmp, 'repo');
+    await cp(FIXTURE_REPO, repo, { recursive: true });
+    pack = join(tmp, 'rust-textclip');
+    await cp(SOURCE_PACK, pack, { recursive: true });
+    const printed = await runCli(['witness', 'digest', pack], { tmp });
+    expect(printed.status).toBe(0);
+    digest = printed.stdout.trim();
+  }, 180_000);
+
+  afterAll(async () => {
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  async function validateCandidate(candidate: string): Promise<{ status: number | null; receipt: ReceiptView; seconds: number }> {
+    const work = join(tmp, candidate);
+    const approved = await proposeAndApprove(repo, join(CANDIDATES, `${candidate}.diff`), work, tmp, `cargo-${candidate}`);
+    const out = join(work, 'out');
+    const started = Date.now();
+    const result = await runCli(
+      ['validate', '--repo', repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', pack, '--witness-digest', digest,
+        '--runner', 'docker', '--image', gate.imageId, '--out', out, '--timeout', '240'],
+      { tmp, timeoutMs: 900_000 }
+    );
+    const seconds = Math.round((Date.now() - started) / 1000);
+    console.log(`cargo ${candidate}: validate took ${seconds} s (exit ${result.status})\n${result.stdout}${result.stderr.slice(-4000)}`);
+    const verify = await runCli(['verify-receipt', join(out, 'receipt.json')], { tmp });
+    expect(verify.status).toBe(0);
+    const receipt = await readJson<ReceiptView>(join(out, 'receipt.json'));
+    const runs = receipt.phases.flatMap((p) => p.runs.map((r) => `${r.label}#${r.attempt} ${Math.round(r.duration_ms / 1000)} s`));
+    console.log(`cargo ${candidate}: container runs: ${runs.join(', ')}`);
+    return { status: result.status, receipt, seconds };
+  }
+
+  it('passes the correct fix as proof grade, the reproduction failing at base for the right reasons', async () => {
+    const before = treeListing(repo);
+    const { status, receipt } = await validateCandidate('fix');
+    expect(receipt).toMatchObject({ verdict: 'passed', reasons: [], proof_grade: true, adapter: 'cargo', runner: { isolated: true } });
+    expect(status).toBe(0);
+    expect(receipt.phases.map((p) => [p.name, p.status])).toEqual([
+      ['reproduction_before', 'passed'],
+      ['reproduction_after', 'passed'],
+      ['regression', 'passed'],
+      ['hidden', 'passed']
+    ]);
+    const reproduction = receipt.phases.find((p) => p.name === 'reproduction_before')?.results ?? [];
+    expect(reproduction.map((t) => [t.id, t.status, t.failure_kind]).sort()).toEqual([
+      ['.patchproof/reproduction/clip_unicode.rs::cuts_accented_text_between_characters', 'errored', 'exception_in_code'],
+      ['.patchproof/reproduction/clip_unicode.rs::keeps_accented_text_that_fits', 'failed', 'assertion']
+    ]);
+    expect(receipt.inventory.test_ids.regression_before).toEqual([
+      'lib:textclip::tests::long_text_ends_with_an_ellipsis',
+      'lib:textclip::tests::padding_fills_with_spaces',
+      'lib:textclip::tests::short_text_is_kept',
+      'lib:textclip::tests::zero_columns_hold_nothing',
+      'test:columns::a_row_lines_up_its_cells',
+      'test:columns::fit_gives_the_exact_width'
+    ]);
+    expect(treeListing(repo)).toEqual(before);
+  }, 900_000);
+
+  it('fails the fix that only patches clip() on the hidden tests', async () => {
+    const { status, receipt } = await validateCandidate('wrong-fix');
+    expect(receipt).toMatchObject({ verdict: 'failed', reasons: ['hidden_failed'], proof_grade: false, adapter: 'cargo' });
+    expect(status).toBe(1);
+    const hidden = receipt.phases.find((p) => p.name === 'hidden')?.results ?? [];
+    expect(hidden.filter((t) => t.status !== 'passed').map((t) => t.id).sort()).toEqual([
+      '.patchproof/hidden/columns_unicode.rs::a_clipped_cell_is_as_wide_as_its_column',
+      '.patchproof/hidden/columns_unicode.rs::fits_and_lines_up_accented_cells',
+      '.patchproof/hidden/columns_unicode.rs::pads_accented_text_to_the_width',
+      '.patchproof/hidden/columns_unicode.rs::width_counts_characters'
+    ]);
+  }, 900_000);
+});

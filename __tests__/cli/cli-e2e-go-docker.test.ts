@@ -1,0 +1,99 @@
+import { cp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ROOT, ensureCli, proposeAndApprove, readJson, runCli, tempDir, treeListing } from '../helpers/cli.js';
+import { dockerGate } from '../hostile/hostile-support.js';
+
+/**
+ * The go adapter end to end in the hardened Docker runner: the go-paginate fixture graded by its
+ * witness pack (witness-packs/go-paginate) through the bundled CLI, with the test image's Go.
+ * The repository and the pack are copied out of this repository first, so the snapshot and the
+ * digest cover their files whether or not git tracks them yet. The pack's setup stage fills a build
+ * cache once (shared by both candidates through --setup-cache), so the test runs do not compile the
+ * standard library again.
+ */
+
+const gate = await dockerGate('go Docker end-to-end tests');
+const FIXTURE = join(ROOT, 'fixtures', 'go-paginate');
+const SOURCE_PACK = join(ROOT, 'witness-packs', 'go-paginate');
+
+interface ResultView {
+  id: string;
+  status: string;
+  failure_kind?: string;
+}
+
+interface ReceiptView {
+  verdict: string;
+  reasons: string[];
+  proof_grade: boolean;
+  adapter: string;
+  runner: { isolated: boolean };
+  setup?: { base?: { status: string } };
+  phases: { name: string; status: string; reasons: string[]; results: ResultView[]; runs: { canary: { pass: string; fail: string } }[] }[];
+}
+
+gate.describeDocker('go witness pack in the Docker runner', () => {
+  let tmp: string;
+  let repo: string;
+  let pack: string;
+  let digest: string;
+
+  beforeAll(async () => {
+    gate.requireDocker();
+    await ensureCli();
+    tmp = await tempDir('go-docker');
+    repo = join(tmp, 'paginate');
+    pack = join(tmp, 'go-pack');
+    await cp(join(FIXTURE, 'repo'), repo, { recursive: true });
+    await cp(SOURCE_PACK, pack, { recursive: true });
+    const printed = await runCli(['witness', 'digest', pack], { tmp });
+    expect(printed.status).toBe(0);
+    digest = printed.stdout.trim();
+  }, 60_000);
+
+  afterAll(async () => {
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  async function validateCandidate(candidate: string): Promise<{ status: number | null; receipt: ReceiptView }> {
+    const work = join(tmp, candidate);
+    const approved = await proposeAndApprove(repo, join(FIXTURE, 'candidates', `${candidate}.diff`), work, tmp, `go-${candidate}`);
+    const out = join(work, 'out');
+    const result = await runCli(
+      ['validate', '--repo', repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', pack, '--witness-digest', digest,
+        '--runner', 'docker', '--image', gate.imageId, '--out', out, '--setup-cache', join(tmp, 'setup-cache')],
+      { tmp, timeoutMs: 240_000 }
+    );
+    const verify = await runCli(['verify-receipt', join(out, 'receipt.json')], { tmp });
+    expect(verify.status).toBe(0);
+    return { status: result.status, receipt: await readJson<ReceiptView>(join(out, 'receipt.json')) };
+  }
+
+  it('passes the correct fix as proof grade; the bug reproduced for the right reasons first', async () => {
+    const before = treeListing(repo);
+    const { status, receipt } = await validateCandidate('fix');
+    expect(receipt).toMatchObject({ verdict: 'passed', reasons: [], proof_grade: true, adapter: 'go', runner: { isolated: true } });
+    expect(status).toBe(0);
+    expect(receipt.phases.map((p) => p.status)).toEqual(['passed', 'passed', 'passed', 'passed']);
+    expect(receipt.setup?.base?.status).toBe('ok');
+    const reproduction = receipt.phases.find((p) => p.name === 'reproduction_before');
+    expect(reproduction?.results.map((r) => [r.id, r.status, r.failure_kind])).toEqual([
+      ['.patchproof/reproduction/TestCountIncludesThePartialLastPage', 'failed', 'assertion'],
+      ['.patchproof/reproduction/TestPartialLastPage', 'errored', 'exception_in_code']
+    ]);
+    const regression = receipt.phases.find((p) => p.name === 'regression');
+    expect(regression?.results.map((r) => r.id)).toContain('example.com/paginate/TestPageFullPages/second');
+    for (const phase of receipt.phases) {
+      for (const run of phase.runs) expect(run.canary).toMatchObject({ pass: 'passed', fail: 'failed' });
+    }
+    expect(treeListing(repo)).toEqual(before);
+  }, 250_000);
+
+  it('fails the wrong fix on the hidden tests', async () => {
+    const { status, receipt } = await validateCandidate('wrong-fix');
+    expect(receipt).toMatchObject({ verdict: 'failed', reasons: ['hidden_failed'], proof_grade: false, adapter: 'go' });
+    expect(status).toBe(1);
+    const hidden = receipt.phases.find((p) => p.name === 'hidden');
+    expect(hidden?.results.filter((r) => r.status !== 'passed').map((r) => r.id)).toEqual(['.patchproof/hidden/TestCount', '.patchproof/hidden/TestEveryItemOnExactlyOnePage']);
+  }, 250_000);
+});

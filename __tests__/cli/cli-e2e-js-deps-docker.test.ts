@@ -1,0 +1,95 @@
+import { cp, mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ROOT, ensureCli, proposeAndApprove, readJson, runCli, tempDir, treeListing } from '../helpers/cli.js';
+import { dockerGate } from '../hostile/hostile-support.js';
+
+/**
+ * The jest and vitest adapters end to end in the hardened Docker runner, with the witness pack's
+ * dependency stage (`setup`: `npm ci` with network, node_modules mounted read-only into every test
+ * run): fixtures/jest-money graded by witness-packs/jest-money and fixtures/vitest-chunk by
+ * witness-packs/vitest-chunk, through the bundled CLI. The correct fix passes as proof grade, the
+ * overfitting fix fails on the hidden tests, and a candidate whose code under test neutralises an
+ * `expect` matcher is caught by the must-fail canary. Fixture and pack are copied out of the git work
+ * tree first (inside it only tracked files would count).
+ */
+
+const gate = await dockerGate('jest/vitest Docker end-to-end tests');
+
+interface ReceiptView {
+  verdict: string;
+  reasons: string[];
+  proof_grade: boolean;
+  adapter: string;
+  runner: { isolated: boolean };
+  phases: { name: string; status: string; reasons: string[] }[];
+}
+
+const CASES: readonly { adapter: 'jest' | 'vitest'; name: string }[] = [
+  { adapter: 'jest', name: 'jest-money' },
+  { adapter: 'vitest', name: 'vitest-chunk' }
+];
+
+describe.each(CASES)('$adapter witness pack with a dependency stage in the Docker runner', ({ adapter, name }) => {
+  let tmp: string;
+  let repo: string;
+  let pack: string;
+  let digest: string;
+
+  beforeAll(async () => {
+    gate.requireDocker();
+    await ensureCli();
+    tmp = await tempDir(`${adapter}-docker`);
+    repo = join(tmp, 'repo');
+    pack = join(tmp, 'pack');
+    await cp(join(ROOT, 'fixtures', name, 'repo'), repo, { recursive: true });
+    await cp(join(ROOT, 'witness-packs', name), pack, { recursive: true });
+    const printed = await runCli(['witness', 'digest', pack], { tmp });
+    expect(printed.status).toBe(0);
+    digest = printed.stdout.trim();
+  }, 60_000);
+
+  afterAll(async () => {
+    if (tmp !== undefined) await rm(tmp, { recursive: true, force: true });
+  });
+
+  async function validateCandidate(candidate: string): Promise<{ status: number | null; stderr: string; receipt: ReceiptView }> {
+    const work = join(tmp, candidate);
+    await mkdir(work, { recursive: true });
+    const diff = join(ROOT, 'fixtures', name, 'candidates', `${candidate}.diff`);
+    const approved = await proposeAndApprove(repo, diff, work, tmp, `${name}-${candidate}`);
+    const out = join(work, 'out');
+    const result = await runCli(
+      ['validate', '--repo', repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', pack, '--witness-digest', digest,
+        '--runner', 'docker', '--image', gate.imageId, '--out', out, '--timeout', '180'],
+      { tmp, timeoutMs: 900_000 }
+    );
+    const verify = await runCli(['verify-receipt', join(out, 'receipt.json')], { tmp });
+    expect([verify.status, result.stderr.slice(-2000)]).toEqual([0, result.stderr.slice(-2000)]);
+    return { status: result.status, stderr: result.stderr, receipt: await readJson<ReceiptView>(join(out, 'receipt.json')) };
+  }
+
+  gate.describeDocker('graded in Docker', () => {
+    it('passes the correct fix as proof grade, leaving the repository unchanged', async () => {
+      const before = treeListing(repo);
+      const { status, receipt } = await validateCandidate('fix');
+      expect(receipt).toMatchObject({ verdict: 'passed', reasons: [], proof_grade: true, adapter, runner: { isolated: true } });
+      expect(receipt.phases.map((p) => p.status)).toEqual(['passed', 'passed', 'passed', 'passed']);
+      expect(status).toBe(0);
+      expect(treeListing(repo)).toEqual(before);
+    }, 900_000);
+
+    it('fails the overfitting fix on the hidden tests', async () => {
+      const { status, receipt } = await validateCandidate('wrong-fix');
+      expect(receipt).toMatchObject({ verdict: 'failed', reasons: ['hidden_failed'], proof_grade: false, adapter });
+      expect(status).toBe(1);
+    }, 900_000);
+
+    it('catches code under test that neutralises an expect matcher: grader_compromised', async () => {
+      const { status, receipt } = await validateCandidate('hostile-expect');
+      expect(receipt.verdict).toBe('failed');
+      expect(receipt.reasons).toContain('grader_compromised');
+      expect(receipt.phases.find((p) => p.name === 'reproduction_after')?.reasons).toContain('grader_compromised');
+      expect(status).toBe(1);
+    }, 900_000);
+  });
+});

@@ -1,0 +1,65 @@
+import path from 'node:path';
+import { HARNESS_DIR } from './adapter.js';
+import type { CommandRequest, TestAdapter, TestCommand } from './adapter.js';
+import { checkCanaryPlan } from './canary.js';
+import { cargoCanaryFallbackPath, cargoCanaryFallbackSource, cargoTargetName, cargoTargetPath, cargoTargetSource } from './cargo-entry.js';
+import { CARGO_SKIP_MARKERS, CARGO_SURFACE, cargoSuiteFiles, isCargoTestFile } from './cargo-files.js';
+import { CARGO_HARNESS_FILE, CARGO_HARNESS_SOURCE } from './cargo-harness.js';
+import { parseCargoResults } from './cargo-results.js';
+import { checkTestFiles } from './test-files.js';
+
+/**
+ * The cargo adapter: `cargo test`'s work done in steps PatchProof can check, by a node harness
+ * (cargo-harness.ts): build with `cargo build --frozen --message-format=json`, then run every test
+ * binary with libtest's JSON output (`RUSTC_BOOTSTRAP=1` for the test binary only, never for the
+ * crate's compilation), its `--list` inventory first. External tests and the grader canaries are
+ * compiled into one generated test target (cargo-entry.ts); results are parsed by
+ * cargo-results.ts. Which files are tests, the test surface and skip markers are in
+ * cargo-files.ts.
+ *
+ * Requirements: one package with `Cargo.toml` and `Cargo.lock` at the repository root, buildable
+ * offline (no dependencies, path dependencies, or vendored sources configured in
+ * `.cargo/config.toml`), auto-discovered integration tests (not `autotests = false`). Doc tests are
+ * not run (rustdoc compiles them itself).
+ */
+
+function cargoCommand(request: CommandRequest): TestCommand {
+  const { workdir, resultsDir } = request.view;
+  checkTestFiles(request.files);
+  checkCanaryPlan(request.canary);
+  const external = request.suite ? [] : request.files;
+  return {
+    argv: [
+      'node',
+      path.posix.join(workdir, HARNESS_DIR, CARGO_HARNESS_FILE),
+      '--results',
+      resultsDir,
+      '--target',
+      cargoTargetName(request.canary),
+      '--mode',
+      request.suite ? 'suite' : 'external',
+      '--fallback',
+      cargoCanaryFallbackPath(request.canary),
+      '--',
+      ...request.files
+    ],
+    env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1' },
+    stage: {
+      [cargoTargetPath(request.canary)]: cargoTargetSource(external, request.canary),
+      [cargoCanaryFallbackPath(request.canary)]: cargoCanaryFallbackSource(request.canary)
+    }
+  };
+}
+
+/** The cargo adapter (stateless). */
+export const cargoAdapter: TestAdapter = {
+  name: 'cargo',
+  execTmp: true,
+  harness: { [CARGO_HARNESS_FILE]: CARGO_HARNESS_SOURCE },
+  isTestFile: isCargoTestFile,
+  suiteFiles: cargoSuiteFiles,
+  surface: CARGO_SURFACE,
+  skipMarkers: CARGO_SKIP_MARKERS,
+  command: cargoCommand,
+  parse: parseCargoResults
+};

@@ -1,0 +1,84 @@
+import picomatch from 'picomatch';
+import { ConfigurationError } from '../errors.js';
+import { HARNESS_DIR } from './adapter.js';
+import type { CommandRequest, TestAdapter, TestCommand } from './adapter.js';
+import { expandJunitArgv, JUNIT_CANARY_DIR } from './junit-generic-config.js';
+import type { JunitConfig } from './junit-generic-config.js';
+import { parseJunitGenericResults } from './junit-generic-results.js';
+import { checkRelativePath, checkTestFiles, selectSuiteFiles } from './test-files.js';
+
+/**
+ * The generic `junit` adapter: runs whatever command the witness pack's `junit` block gives and
+ * reads the JUnit XML it writes (junit-generic-results.ts). It knows no framework, so:
+ *
+ * - the pack says which files are tests (`junit.tests` globs: the suite, the pack's own folders and
+ *   the test surface);
+ * - the pack brings the grader canaries: its `junit.canary.path` folder holds one must-pass and one
+ *   must-fail test in the pack's framework. They are staged under `.patchproof/harness/canary/` in
+ *   every copy, appended to `{files}` in every run, and recognised in the results by the ids the
+ *   pack names. Those ids are fixed, which is acceptable because the pack is hidden from the
+ *   candidate; the canary tests should import the code under test, so that they run in a process
+ *   where it was loaded (node's test runner, for one, gives each file a process of its own);
+ * - test configuration and dependency manifests are not known: the pack lists them under
+ *   `protected`.
+ */
+
+/** Folders never searched for the repository's suite (installed packages). */
+const NOT_SUITE = ['node_modules', 'vendor', 'target', 'site-packages', '__pycache__'];
+
+/**
+ * Lines that skip, focus or expect-fail a test in the common frameworks: `.skip(` / `.only(` /
+ * `.todo(` (node:test, mocha, jest, vitest), `xit(`-style, `skip:`/`only:`/`todo:` options,
+ * `@Disabled` / `@Ignore` / `@skip` (JUnit, unittest), `t.Skip(` (Go), `#[ignore` (Rust), xfail and
+ * pytest's skip marks. Conservative: a false positive is a reported finding, never a pass.
+ */
+export const JUNIT_SKIP_MARKERS: readonly RegExp[] = [
+  /\.(?:skip|only|todo)\s*\(/,
+  /\bx(?:it|test|describe)\s*\(/,
+  /\b(?:skip|only|todo)\s*:\s*(?!false\b)\S/,
+  /@\s*(?:Disabled|Ignore|Skip|skip|unittest\.skip)\w*/,
+  /\bt\.Skip(?:Now|f)?\s*\(/,
+  /#\[\s*ignore\b/,
+  /\bxfail\b/,
+  /\bpytest\.(?:mark\.skip|skip\s*\()/
+];
+
+/**
+ * The junit adapter for one pack: its `junit` block and the files of its canary folder (path
+ * relative to that folder → UTF-8 text). Throws a ConfigurationError when the canary folder holds no
+ * file the `tests` globs call a test.
+ */
+export function junitAdapter(config: JunitConfig, canaryFiles: Readonly<Record<string, string>>): TestAdapter {
+  const isTest = picomatch(config.tests, { dot: true });
+  for (const file of Object.keys(canaryFiles)) {
+    checkRelativePath(file, 'canary file');
+  }
+  const canaryTests = Object.keys(canaryFiles)
+    .filter((file) => isTest(file))
+    .sort()
+    .map((file) => `${HARNESS_DIR}/${JUNIT_CANARY_DIR}/${file}`);
+  if (canaryTests.length === 0) {
+    throw new ConfigurationError(
+      `the witness pack's junit.canary.path folder '${config.canary.path}' holds no test file matching junit.tests; add a must-pass and a must-fail test to it`
+    );
+  }
+  const command = (request: CommandRequest): TestCommand => {
+    checkTestFiles(request.files);
+    const { workdir, resultsDir } = request.view;
+    return {
+      argv: expandJunitArgv(config.argv, { workdir, results: resultsDir, files: [...request.files, ...canaryTests] }),
+      env: { TZ: 'UTC', LANG: 'C.UTF-8' },
+      stage: {}
+    };
+  };
+  return {
+    name: 'junit',
+    harness: Object.fromEntries(Object.entries(canaryFiles).map(([file, text]) => [`${JUNIT_CANARY_DIR}/${file}`, text])),
+    isTestFile: (relativePath) => isTest(relativePath),
+    suiteFiles: (paths) => selectSuiteFiles(paths, (file) => isTest(file) && !file.split('/').some((part) => part.startsWith('.')), NOT_SUITE),
+    surface: { tests: [...config.tests], config: [], dependencies: [] },
+    skipMarkers: JUNIT_SKIP_MARKERS,
+    command,
+    parse: (request) => parseJunitGenericResults(request, { report: config.report, isTestPath: (file) => isTest(file), canary: config.canary })
+  };
+}

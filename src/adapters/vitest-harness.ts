@@ -1,0 +1,135 @@
+import type { CanaryPlan } from './adapter.js';
+import { checkCanaryPlan } from './canary.js';
+import { canaryDeclarations, environmentDocblock, indentBody, wrapperSpecifier } from './js-runner-wrapper.js';
+
+/**
+ * The vitest adapter's generated files: the runner script staged as
+ * `.patchproof/harness/vitest-run.mjs`, and the wrapper of each test file (see
+ * js-runner-wrapper.ts for why wrappers exist).
+ *
+ * The runner script starts vitest through its own Node API (`startVitest` from `vitest/node`,
+ * resolved from the copy's node_modules) because vitest's command line cannot replace `include`,
+ * and a repository's `include` would not match wrappers under `.patchproof/`. The options it passes
+ * override only test selection and what would write into the copy: `include` (the wrappers),
+ * `exclude`, `dir`, no watch, no results cache, no coverage, no snapshot writes, vite's cacheDir
+ * under the temp folder, and `configLoader: 'runner'` (vite's default loader bundles a TypeScript
+ * config into a temporary file beside it or in node_modules, both read-only). Everything else of the
+ * repository's vitest/vite config applies.
+ *
+ * After the run it writes every file's task tree (suites, tests, modes, states, `fails`, errors with
+ * their stacks) to the results folder. The script runs in vitest's main process, and the tests in
+ * worker processes (vitest's default `forks` pool), so code under test does not run where the
+ * results are written. vitest's own JSON reporter writes a second file, whose tallies are the
+ * cross-check. Neither JSON nor JUnit from vitest carries a `beforeAll` failure (the tests just
+ * read "skipped"), hence the task tree.
+ */
+
+/** File name of the staged runner script (under HARNESS_DIR). */
+export const VITEST_RUNNER_FILE = 'vitest-run.mjs';
+
+/** Result file of the runner script: the task tree. */
+export const VITEST_RESULTS_FILE = 'vitest-tasks.json';
+
+/** Result file of vitest's own JSON reporter: the tallies. */
+export const VITEST_CLAIMS_FILE = 'vitest.json';
+
+/** The `format` field of the task tree file. */
+export const VITEST_RESULTS_FORMAT = 'patchproof-vitest-tasks/v1';
+
+/** Source of the runner script: `node vitest-run.mjs <tasks file> <claims file> <wrapper>...` (vitest 3 or later). */
+export const VITEST_RUNNER_SOURCE = `// PatchProof vitest runner (generated; see src/adapters/vitest-harness.ts).
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startVitest } from 'vitest/node';
+
+const [resultsFile, claimsFile, ...wrappers] = process.argv.slice(2);
+
+function error(value) {
+  return {
+    name: String(value?.name ?? 'Error'),
+    message: String(value?.message ?? value),
+    ...(typeof value?.stack === 'string' ? { stack: value.stack } : {})
+  };
+}
+
+function task(value) {
+  return {
+    type: value.type,
+    name: value.name,
+    mode: value.mode,
+    fails: value.fails === true,
+    ...(value.location?.line === undefined ? {} : { line: value.location.line }),
+    ...(value.result?.state === undefined ? {} : { state: value.result.state }),
+    errors: (value.result?.errors ?? []).map(error),
+    ...(value.type === 'suite' ? { tasks: value.tasks.map(task) } : {})
+  };
+}
+
+const vitest = await startVitest(
+  'test',
+  [],
+  {
+    run: true,
+    watch: false,
+    dir: process.cwd(),
+    include: wrappers,
+    exclude: [],
+    includeTaskLocation: true,
+    reporters: ['default', 'json'],
+    outputFile: { json: claimsFile },
+    cache: false,
+    configLoader: 'runner',
+    passWithNoTests: false,
+    allowOnly: false,
+    update: false,
+    coverage: { enabled: false }
+  },
+  { cacheDir: path.join(os.tmpdir(), 'patchproof-vite-cache') }
+);
+if (vitest === undefined) {
+  process.exitCode = 1;
+} else {
+  const files = vitest.state.getFiles().map((file) => ({ ...task(file), file: file.filepath }));
+  const unhandled = vitest.state.getUnhandledErrors().map(error);
+  writeFileSync(resultsFile, JSON.stringify({ format: '${VITEST_RESULTS_FORMAT}', files, unhandled }));
+  await vitest.close();
+}
+`;
+
+/**
+ * Source of the wrapper of `file` (repository-relative): an ES module that imports the test file
+ * (vite transforms it with the repository's plugins, and hoists its `vi.mock` calls as usual) and
+ * then registers the canaries (see canaryDeclarations) with `test` from `vitest`. They use the
+ * global `expect` when globals are on (what the tests use), else vitest's exported one, and node's
+ * `assert`, all looked up when they run.
+ */
+export function vitestWrapperSource(file: string, plan: CanaryPlan, fileSource?: string): string {
+  checkCanaryPlan(plan);
+  const docblock = environmentDocblock(fileSource);
+  const canaries = canaryDeclarations(plan).map(
+    ([name, body]) =>
+      `patchproofVitest.test(${JSON.stringify(name)}, () => {\n  const e = globalThis.expect ?? patchproofVitest.expect;\n  const a = patchproofAssert;\n${indentBody(body)}\n});`
+  );
+  return [
+    ...(docblock === undefined ? [] : [docblock]),
+    '// PatchProof vitest wrapper (generated; see src/adapters/vitest-harness.ts).',
+    "import patchproofAssert from 'node:assert';",
+    "import * as patchproofVitest from 'vitest';",
+    '',
+    'let patchproofLoadError;',
+    'try {',
+    `  await import(${JSON.stringify(wrapperSpecifier('vitest', file))});`,
+    '} catch (error) {',
+    '  patchproofLoadError = error ?? new Error(String(error));',
+    '}',
+    'if (patchproofLoadError !== undefined) {',
+    `  patchproofVitest.test(${JSON.stringify(file)}, () => {`,
+    '    throw patchproofLoadError;',
+    '  });',
+    '}',
+    '',
+    ...canaries,
+    ''
+  ].join('\n');
+}

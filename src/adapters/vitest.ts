@@ -1,0 +1,50 @@
+import path from 'node:path';
+import { HARNESS_DIR } from './adapter.js';
+import type { CommandRequest, TestAdapter, TestCommand } from './adapter.js';
+import { checkCanaryPlan } from './canary.js';
+import { isVitestTestFile, JS_RUNNER_SKIP_MARKERS, VITEST_SURFACE, vitestSuiteFiles } from './js-runner-files.js';
+import { wrapperPath } from './js-runner-wrapper.js';
+import { checkTestFiles } from './test-files.js';
+import { VITEST_CLAIMS_FILE, VITEST_RESULTS_FILE, VITEST_RUNNER_FILE, VITEST_RUNNER_SOURCE, vitestWrapperSource } from './vitest-harness.js';
+import { parseVitestResults } from './vitest-results.js';
+
+/**
+ * The vitest adapter: PatchProof's runner script (vitest-harness.ts) starts the repository's own
+ * vitest (from the copy's node_modules, installed by the witness pack's dependency stage) on one
+ * generated wrapper per test file, and writes the task tree that vitest-results.ts parses. Which
+ * files are tests, the test surface and skip markers are in js-runner-files.ts.
+ *
+ * `CI=true` makes vitest refuse `.only` (a file with one fails, its canaries are skipped) and never
+ * write a new snapshot, as in any CI.
+ */
+
+function vitestCommand(request: CommandRequest): TestCommand {
+  const { workdir, resultsDir } = request.view;
+  checkTestFiles(request.files);
+  checkCanaryPlan(request.canary);
+  const files = [...new Set(request.files)];
+  const stage = Object.fromEntries(files.map((file) => [wrapperPath('vitest', file), vitestWrapperSource(file, request.canary, request.readFile?.(file))]));
+  return {
+    argv: [
+      'node',
+      path.posix.join(workdir, HARNESS_DIR, VITEST_RUNNER_FILE),
+      path.posix.join(resultsDir, VITEST_RESULTS_FILE),
+      path.posix.join(resultsDir, VITEST_CLAIMS_FILE),
+      ...files.map((file) => wrapperPath('vitest', file))
+    ],
+    env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1', CI: 'true', NODE_ENV: 'test' },
+    stage
+  };
+}
+
+/** The vitest adapter (stateless). */
+export const vitestAdapter: TestAdapter = {
+  name: 'vitest',
+  harness: { [VITEST_RUNNER_FILE]: VITEST_RUNNER_SOURCE },
+  isTestFile: isVitestTestFile,
+  suiteFiles: vitestSuiteFiles,
+  surface: VITEST_SURFACE,
+  skipMarkers: JS_RUNNER_SKIP_MARKERS,
+  command: vitestCommand,
+  parse: parseVitestResults
+};
