@@ -35,6 +35,12 @@ const SECTIONS = [
     description:
       'patchproof validate --runner docker of js-duration fix.diff against a shell script making the same docker runs one after another',
     run: benchDockerOverhead
+  },
+  {
+    name: 'setup-cache',
+    description:
+      'patchproof validate --runner docker of go-paginate fix.diff (a pack with a dependency stage) with a warm --setup-cache against a cold one',
+    run: benchSetupCache
   }
 ];
 
@@ -272,20 +278,27 @@ const BENCH_LABEL = 'patchproof.bench';
  * shim first on PATH copies the read-only mount of each `docker run` before running it, and also
  * records the argv so the baseline's flags are checked against what the CLI passed.
  */
-async function benchDockerOverhead(context) {
+/** The docker client and the local test image's ID, or null (with a printed skip line) without an engine. */
+function dockerAndImage(section) {
   const which = spawnSync('sh', ['-c', 'command -v docker'], { encoding: 'utf8' });
   const dockerPath = which.status === 0 ? which.stdout.trim() : '';
   const info = dockerPath === '' ? null : spawnSync(dockerPath, ['info', '--format', '{{.ServerVersion}}'], { encoding: 'utf8' });
   if (info === null || info.status !== 0) {
     const why = info === null ? 'the docker client is not on PATH' : (info.stderr || `docker info exited ${info.status}`).trim().split('\n')[0];
-    console.log(`docker-overhead: skipped: no Docker engine (${why}); start it with scripts/start-docker.sh`);
-    return;
+    console.log(`${section}: skipped: no Docker engine (${why}); start it with scripts/start-docker.sh`);
+    return null;
   }
   const image = spawnSync(dockerPath, ['image', 'inspect', '--format', '{{.Id}}', TEST_IMAGE_TAG], { encoding: 'utf8' });
   if (image.status !== 0) {
     throw new Error(`test image ${TEST_IMAGE_TAG} not found: build it with bash scripts/build-test-image.sh`);
   }
-  const imageId = image.stdout.trim();
+  return { dockerPath, imageId: image.stdout.trim() };
+}
+
+async function benchDockerOverhead(context) {
+  const docker = dockerAndImage('docker-overhead');
+  if (docker === null) return;
+  const { dockerPath, imageId } = docker;
 
   const cli = join(PROJECT, 'dist', 'cli', 'index.js');
   const fixture = join(PROJECT, 'fixtures', 'js-duration');
@@ -501,3 +514,58 @@ main().catch((error) => {
   log(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;
 });
+
+// ---------------------------------------------------------------------------------------------
+// Section "setup-cache".
+
+/**
+ * What the dependency stage's cache saves: the same validation (go-paginate's fix, whose pack warms
+ * Go's build cache in its stage) with an empty --setup-cache folder each time (the stage runs) and
+ * with one filled beforehand (its outputs are re-hashed and reused). Every receipt must pass, and
+ * say whether its stage ran or was reused.
+ */
+async function benchSetupCache(context) {
+  const docker = dockerAndImage('setup-cache');
+  if (docker === null) return;
+  const cli = join(PROJECT, 'dist', 'cli', 'index.js');
+  const fixture = join(PROJECT, 'fixtures', 'go-paginate');
+  const pack = join(PROJECT, 'witness-packs', 'go-paginate');
+  const work = join(context.dataDir, 'setup-cache');
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const node = (args) => String(run(process.execPath, [cli, ...args], { cwd: PROJECT })).trim();
+
+  const proposalPath = join(work, 'proposal.json');
+  const approvalPath = join(work, 'approval.json');
+  node(['propose', '--repo', join(fixture, 'repo'), '--diff', join(fixture, 'candidates', 'fix.diff'), '--out', proposalPath]);
+  const proposalHash = JSON.parse(readFileSync(proposalPath, 'utf8')).proposal_hash;
+  node(['approve', '--proposal', proposalPath, '--proposal-hash', proposalHash, '--approved-by', 'bench', '--run-id', 'bench-setup-cache', '--out', approvalPath]);
+  const digest = node(['witness', 'digest', pack]);
+  let count = 0;
+  const validate = (cache, expectCached) => {
+    const out = join(work, `out-${count++}`);
+    const args = ['validate', '--repo', join(fixture, 'repo'), '--proposal', proposalPath, '--approval', approvalPath, '--witness', pack, '--witness-digest', digest,
+      '--runner', 'docker', '--image', docker.imageId, '--out', out, '--setup-cache', cache];
+    const result = spawnSync(process.execPath, [cli, ...args], { cwd: PROJECT, stdio: ['ignore', 'ignore', 'pipe'] });
+    if (result.status !== 0) throw new Error(`patchproof validate exited ${result.status}: ${String(result.stderr).trim()}`);
+    const receipt = JSON.parse(readFileSync(join(out, 'receipt.json'), 'utf8'));
+    if (receipt.verdict !== 'passed' || receipt.setup?.base?.cached !== expectCached) {
+      throw new Error(`${out}/receipt.json: verdict ${receipt.verdict}, setup cached ${receipt.setup?.base?.cached}; expected passed, ${expectCached}`);
+    }
+  };
+  const warmCache = join(work, 'warm-cache');
+  let coldRun = 0;
+  try {
+    log('  filling the warm cache (not timed)');
+    validate(warmCache, false);
+    const times = await alternate(context.runs, {
+      warm: () => validate(warmCache, true),
+      cold: () => validate(join(work, `cold-cache-${coldRun++}`), false)
+    });
+    console.log(
+      `setup-cache: warm ${times.warm.toFixed(2)} s, cold ${times.cold.toFixed(2)} s, ratio ${(times.warm / times.cold).toFixed(2)} (median of ${context.runs})`
+    );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
