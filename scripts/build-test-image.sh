@@ -66,38 +66,7 @@ command -v debootstrap >/dev/null 2>&1 || apt_install debootstrap
 [[ -f "$KEYRING" ]] || apt_install debian-archive-keyring
 [[ -f "$KEYRING" ]] || die "missing $KEYRING: cannot verify the archive's signatures"
 
-# The first http(s)/file URI of a deb stanza for the main Debian archive (not -security/-updates).
-find_mirror() {
-  local file
-  shopt -s nullglob
-  for file in /etc/apt/sources.list.d/*.sources; do
-    awk '
-      function flush() {
-        if (!found && types ~ /(^|[ \t])deb([ \t]|$)/ && uri != "" && uri !~ /security/ && enabled !~ /^(no|false)$/) {
-          n = split(suites, s, /[ \t]+/)
-          for (i = 1; i <= n; i++) if (!found && s[i] != "" && s[i] !~ /-(security|updates|backports)$/) { print uri; found = 1 }
-        }
-        types = ""; uri = ""; suites = ""; enabled = ""
-      }
-      /^[ \t]*#/ { next }
-      /^[ \t]*$/ { flush(); next }
-      {
-        key = tolower($1); sub(/:$/, "", key)
-        if (key == "types") { types = $0; sub(/^[^:]*:/, "", types) }
-        else if (key == "uris") { uri = $2 }
-        else if (key == "suites") { suites = $0; sub(/^[^:]*:/, "", suites) }
-        else if (key == "enabled") { enabled = tolower($2) }
-      }
-      END { flush() }
-    ' "$file"
-  done
-  for file in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-    [[ -f "$file" ]] || continue
-    # deb [options] URI suite components...
-    sed -E -e 's/#.*//' -e 's/\[[^]]*\]//' "$file" | awk '
-      $1 == "deb" && $2 !~ /security/ && $3 !~ /-(security|updates|backports)$/ { print $2; exit }'
-  done
-}
+source "$here/lib/debian-mirror.sh"
 
 # awk reads to the end (unlike head), so no SIGPIPE can trip pipefail.
 mirror="${PATCHPROOF_DEBIAN_MIRROR:-$(find_mirror | awk 'NR == 1')}"

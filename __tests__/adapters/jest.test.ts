@@ -1,18 +1,14 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { canaryNames, canaryRunOrder } from '../../src/adapters/canary.js';
+import { canaryNames } from '../../src/adapters/canary.js';
 import { jestAdapter, JEST_CACHE_DIR } from '../../src/adapters/jest.js';
 import { jestWrapperSource } from '../../src/adapters/jest-entry.js';
 import { JEST_RESULTS_FILE } from '../../src/adapters/jest-results.js';
 import { wrappedFile, wrapperPath } from '../../src/adapters/js-runner-wrapper.js';
-import { countTests } from '../../src/core/test-results.js';
-import { ConfigurationError } from '../../src/errors.js';
-import { DATA_DIR, freshCanary, listFiles, removeCopy, runAdapter, stageCopy } from './data/run-adapter.js';
-import type { AdapterRun, StagedCopy } from './data/run-adapter.js';
+import { CASES, describeRealRuns, expectCaseOutcomes as expectSharedCaseOutcomes, expectCommandRefusals, expectRecordedFocused, expectRecordedSabotage, expectReproductionRun, expectSabotageRun, expectWrapperCanaries, marked, recordedAt, recordedExitCode, VIEW } from './data/js-runner-support.js';
+import { DATA_DIR, freshCanary, listFiles, runAdapter } from './data/run-adapter.js';
+import type { AdapterRun } from './data/run-adapter.js';
 
 /**
  * The jest adapter: its parser on jest 30's real `--json` output (see data/jest/README.md), its
@@ -21,48 +17,30 @@ import type { AdapterRun, StagedCopy } from './data/run-adapter.js';
 
 const DATA = path.join(DATA_DIR, 'jest');
 // The results in data/jest/results were made in this copy, with this nonce.
-const RECORDED = { workdir: '/tmp/patchproof-jest-data/repo', canary: { nonce: '0123456789abcdeffedcba98765432100123456789abcdeffedcba9876543210' } };
+const RECORDED = recordedAt('jest');
 
 function recorded(name: string, testRoots: string[] = []): ReturnType<typeof jestAdapter.parse> {
   const dir = path.join(DATA, 'results', name);
   const files = { [JEST_RESULTS_FILE]: readFileSync(path.join(dir, JEST_RESULTS_FILE), 'utf8') };
-  const exitCode = Number(readFileSync(path.join(dir, 'exit-code'), 'utf8').trim());
-  return jestAdapter.parse({ files, exitCode, workdir: RECORDED.workdir, testRoots, canary: RECORDED.canary });
+  return jestAdapter.parse({ files, exitCode: recordedExitCode(dir), workdir: RECORDED.workdir, testRoots, canary: RECORDED.canary });
 }
-
-const CASES = 'test/cases.test.js';
 
 /** What every run of data/jest/project on the four case files must say, real or recorded. */
 function expectCaseOutcomes(parsed: ReturnType<typeof jestAdapter.parse>): void {
-  const tests = new Map(parsed.tests.map((test) => [test.id, test]));
-  const outcome = (id: string): [string, string | undefined] => [tests.get(id)?.status ?? 'absent', tests.get(id)?.failure_kind ?? tests.get(id)?.skip_reason];
-  expect(parsed.problems).toEqual([]);
-  expect(parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
-  expect(outcome(`${CASES} > calc > passes`)).toEqual(['passed', undefined]);
-  expect(outcome(`${CASES} > calc > assertion`)).toEqual(['failed', 'assertion']);
-  expect(outcome(`${CASES} > calc > code raises`)).toEqual(['errored', 'exception_in_code']);
-  expect(outcome(`${CASES} > calc > test raises`)).toEqual(['errored', 'exception_in_test']);
-  expect(outcome(`${CASES} > calc > skipped`)).toEqual(['skipped', 'skipped']);
-  expect(outcome(`${CASES} > calc > todo`)).toEqual(['skipped', 'todo']);
-  expect(outcome(`${CASES} > calc > expected failure`)).toEqual(['skipped', 'expected_failure']);
-  expect(outcome(`${CASES} > calc > unexpected success`)).toEqual(['failed', 'assertion']);
-  expect(outcome(`${CASES} > calc > divides 4 by 2`)).toEqual(['passed', undefined]);
-  expect(outcome(`${CASES} > calc > nested > node assert`)).toEqual(['failed', 'assertion']);
-  expect(outcome(`${CASES} > hook before all > never runs`)).toEqual(['errored', 'setup_error']);
-  expect(outcome(`${CASES} > hook before each > never runs either`)).toEqual(['errored', 'setup_error']);
-  expect(outcome(`${CASES} > configuration > the repository setup file ran`)).toEqual(['passed', undefined]);
-  expect(outcome('test/after.test.js > fine')).toEqual(['passed', undefined]);
-  expect(outcome('test/after.test.js')).toEqual(['errored', 'setup_error']);
-  expect(outcome('test/missing-import.test.js')).toEqual(['errored', 'import_error']);
-  expect(outcome('test/syntax.test.js')).toEqual(['errored', 'collection_error']);
-  expect(parsed.tests).toHaveLength(18);
-  expect(tests.get(`${CASES} > calc > code raises`)?.message).toBe('RangeError: division by zero');
-  expect(tests.get('test/missing-import.test.js')?.message).toBe("Error: Cannot find module '../src/multiply' from 'test/missing-import.test.js'");
-  expect(tests.get(`${CASES} > calc > passes`)?.location).toBe(`${CASES}:4`);
-  const counts = countTests(parsed.tests);
-  expect(counts).toEqual({ passed: 5, failed: 3, errored: 7, skipped: 3 });
-  expect(parsed.claimed?.passed).toBe(counts.passed);
-  expect((parsed.claimed?.failed ?? 0) + (parsed.claimed?.errored ?? 0)).toBe(counts.failed + counts.errored);
+  expectSharedCaseOutcomes(parsed, {
+    outcomes: {
+      [`${CASES} > calc > divides 4 by 2`]: ['passed', undefined],
+      'test/after.test.js > fine': ['passed', undefined],
+      'test/after.test.js': ['errored', 'setup_error']
+    },
+    total: 18,
+    messages: {
+      [`${CASES} > calc > code raises`]: 'RangeError: division by zero',
+      'test/missing-import.test.js': "Error: Cannot find module '../src/multiply' from 'test/missing-import.test.js'"
+    },
+    locations: { [`${CASES} > calc > passes`]: `${CASES}:4` },
+    counts: { passed: 5, failed: 3, errored: 7, skipped: 3 }
+  });
 }
 
 describe('jest results parser on recorded jest 30 output', () => {
@@ -77,18 +55,11 @@ describe('jest results parser on recorded jest 30 output', () => {
   });
 
   it('sees through code under test that makes every expectation pass: the must-fail canary passes', () => {
-    const parsed = recorded('sabotage');
-    expect(parsed.tests).toEqual([{ id: 'test/calc.test.js > adds', status: 'passed', location: 'test/calc.test.js:3' }]);
-    expect(parsed.canary).toEqual({ pass: 'passed', fail: 'passed' });
+    expectRecordedSabotage(recorded('sabotage'), 'test/calc.test.js:3');
   });
 
   it('reports a file with .only: jest skipped the canaries too, so the run cannot pass', () => {
-    const parsed = recorded('focused');
-    expect(parsed.canary).toEqual({ pass: 'skipped', fail: 'skipped' });
-    expect(parsed.tests.map((test) => [test.id, test.status])).toEqual([
-      ['test/focused.test.js > focused', 'passed'],
-      ['test/focused.test.js > left out by only', 'skipped']
-    ]);
+    expectRecordedFocused(recorded('focused'), 'passed');
   });
 
   it('fails closed on missing, malformed or contradicting results', () => {
@@ -128,11 +99,9 @@ describe('jest results parser on recorded jest 30 output', () => {
 });
 
 describe('jest adapter command, wrappers and files, without a run', () => {
-  const view = { workdir: '/w', resultsDir: '/r' };
-
   it('runs the local jest on one wrapper per file, selecting nothing else and writing nothing into the copy', () => {
     const canary = freshCanary();
-    const command = jestAdapter.command({ view, files: [CASES, '.patchproof/reproduction/a.test.js'], suite: false, testRoots: ['.patchproof/reproduction'], canary });
+    const command = jestAdapter.command({ view: VIEW, files: [CASES, '.patchproof/reproduction/a.test.js'], suite: false, testRoots: ['.patchproof/reproduction'], canary });
     expect(command.argv.slice(0, 2)).toEqual(['node', 'node_modules/jest/bin/jest.js']);
     expect(command.argv).toEqual(
       expect.arrayContaining([
@@ -161,14 +130,11 @@ describe('jest adapter command, wrappers and files, without a run', () => {
   it('writes a wrapper that requires the file, then declares the canaries in run order', () => {
     const canary = freshCanary();
     const source = jestWrapperSource('src/a b/x.test.ts', canary, '/**\n * @jest-environment jsdom\n */\nimport x from "y";');
-    expect(source.startsWith('/**\n * @jest-environment jsdom\n */\n')).toBe(true);
+    expectWrapperCanaries(source, canary, '/**\n * @jest-environment jsdom\n */\n');
     expect(source).toContain('require("../../../../../src/a b/x.test.ts");');
-    const [first, second] = canaryRunOrder(canary);
     const names = canaryNames(canary);
-    expect(source.indexOf(`test(${JSON.stringify(first)}`)).toBeLessThan(source.indexOf(`test(${JSON.stringify(second)}`));
     expect(source).toContain(`test(${JSON.stringify(names.pass)}, () => {\n  const e = globalThis.expect ?? patchproofGlobals.expect;\n  const a = require('node:assert');\n  e(1).toBe(1);\n});`);
     expect(source).toContain(`test(${JSON.stringify(names.fail)}, () => {\n  const e = globalThis.expect ?? patchproofGlobals.expect;`);
-    expect(source).toContain('  if (held === checks.length) {\n    e(1).toBe(2);\n  }\n});');
     expect(source).toContain('    () => e([1]).toEqual([2]),\n');
     expect(jestWrapperSource('x.test.js', canary, '/** plain */')).not.toContain('plain');
     expect(wrappedFile('jest', wrapperPath('jest', 'src/a b/x.test.ts'))).toBe('src/a b/x.test.ts');
@@ -176,10 +142,7 @@ describe('jest adapter command, wrappers and files, without a run', () => {
   });
 
   it('refuses no files, escaping paths and a bad nonce', () => {
-    const canary = freshCanary();
-    expect(() => jestAdapter.command({ view, files: [], suite: true, testRoots: [], canary })).toThrow(ConfigurationError);
-    expect(() => jestAdapter.command({ view, files: ['../x.test.js'], suite: true, testRoots: [], canary })).toThrow(ConfigurationError);
-    expect(() => jestAdapter.command({ view, files: [CASES], suite: true, testRoots: [], canary: { nonce: 'abc' } })).toThrow(ConfigurationError);
+    expectCommandRefusals(jestAdapter, freshCanary(), { valid: CASES, escaping: '../x.test.js' });
   });
 
   it("finds jest's default test files, outside node_modules and dot folders", () => {
@@ -200,7 +163,7 @@ describe('jest adapter command, wrappers and files, without a run', () => {
   });
 
   it('flags skip, focus and expected-failure markers on added lines, not ordinary code', () => {
-    const marks = (line: string): boolean => jestAdapter.skipMarkers.some((re) => re.test(line));
+    const marks = (line: string): boolean => marked(jestAdapter, line);
     for (const line of ["test.skip('x', () => {", "it.only('x'", "describe.skip('y'", "test.todo('z')", "test.failing('w'", "xit('a'", "fdescribe('b'", "test.skip.each([1])('c'", "xtest('d'"]) {
       expect([line, marks(line)]).toEqual([line, true]);
     }
@@ -211,41 +174,9 @@ describe('jest adapter command, wrappers and files, without a run', () => {
 });
 
 // Real runs: jest 30 installed once per test file from data/jest/deps with npm ci.
-const npmProbe = spawnSync('npm', ['--version'], { encoding: 'utf8' });
-const describeWithNpm = npmProbe.status === 0 ? describe : describe.skip;
-if (npmProbe.status !== 0) {
-  console.warn('SKIPPING the real jest runs: npm is not runnable here.');
-}
-
-describeWithNpm('jest adapter on real jest runs', () => {
-  let deps: string;
-  const copies: StagedCopy[] = [];
-
-  beforeAll(async () => {
-    deps = await mkdtemp(path.join(os.tmpdir(), 'patchproof-jest-deps-'));
-    await cp(path.join(DATA, 'deps'), deps, { recursive: true });
-    const install = spawnSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: deps, encoding: 'utf8', timeout: 280_000 });
-    if (install.status !== 0) {
-      throw new Error(`npm ci failed: ${install.stderr}`);
-    }
-  }, 300_000);
-
-  afterAll(async () => {
-    for (const copy of copies) {
-      await removeCopy(copy);
-    }
-    await rm(deps, { recursive: true, force: true });
-  });
-
-  async function stage(project: string, external?: { from: string; files: readonly string[]; placement: string }): Promise<StagedCopy> {
-    const copy = await stageCopy(jestAdapter, path.join('jest', project), external);
-    copies.push(copy);
-    await symlink(path.join(deps, 'node_modules'), path.join(copy.workdir, 'node_modules'));
-    return copy;
-  }
-
+describeRealRuns(jestAdapter, 'jest adapter on real jest runs', (real) => {
   it('runs the suite files through wrappers and reads every outcome, leaving the copy as it was', async () => {
-    const copy = await stage('project');
+    const copy = await real.stage('project');
     const before = (await listFiles(copy)).filter((file) => !file.startsWith('node_modules/'));
     const run: AdapterRun = await runAdapter(jestAdapter, copy, {
       files: [CASES, 'test/syntax.test.js', 'test/missing-import.test.js', 'test/after.test.js'],
@@ -260,23 +191,10 @@ describeWithNpm('jest adapter on real jest runs', () => {
   }, 120_000);
 
   it('runs external tests staged in a dot folder, whatever the repository configuration selects', async () => {
-    const copy = await stage('project', { from: 'jest/reproduction', files: ['calc-repro.test.js'], placement: '.patchproof/reproduction' });
-    const file = '.patchproof/reproduction/calc-repro.test.js';
-    const run = await runAdapter(jestAdapter, copy, { files: [file], suite: false, testRoots: ['.patchproof/reproduction'] });
-    expect(run.parsed.problems).toEqual([]);
-    expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
-    expect(run.parsed.tests.map((test) => [test.id, test.status, test.failure_kind])).toEqual([
-      [`${file} > reproduction > the mean of nothing is zero`, 'failed', 'assertion'],
-      [`${file} > reproduction > dividing by zero gives infinity`, 'errored', 'exception_in_code'],
-      [`${file} > reproduction > a broken test`, 'errored', 'exception_in_test']
-    ]);
+    await expectReproductionRun(jestAdapter, real);
   }, 120_000);
 
   it('catches code under test that makes every expectation pass', async () => {
-    const copy = await stage('sabotage');
-    const run = await runAdapter(jestAdapter, copy, { files: ['test/calc.test.js'], suite: true, testRoots: [] });
-    expect(run.exitCode).toBe(0);
-    expect(run.parsed.tests.map((test) => [test.id, test.status])).toEqual([['test/calc.test.js > adds', 'passed']]);
-    expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'passed' });
+    await expectSabotageRun(jestAdapter, real);
   }, 120_000);
 });

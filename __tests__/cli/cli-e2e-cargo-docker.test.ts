@@ -1,6 +1,7 @@
-import { cp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FIXTURES, ROOT, ensureCli, proposeAndApprove, readJson, runCli, tempDir, treeListing } from '../helpers/cli.js';
+import { FIXTURES, ROOT, ensureCli, treeListing } from '../helpers/cli.js';
+import { stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
 import { dockerGate } from '../hostile/hostile-support.js';
 
 /**
@@ -32,47 +33,31 @@ interface ReceiptView {
 }
 
 gate.describeDocker('cargo witness pack in the Docker runner', () => {
-  let tmp: string;
+  let fixture: StagedFixture;
   let repo: string;
-  let pack: string;
-  let digest: string;
 
   beforeAll(async () => {
     gate.requireDocker();
     await ensureCli();
-    tmp = await tempDir('cargo-docker');
-    // Copies outside the git work tree: their snapshot and digest cover every file, committed or not.
-    repo = join(tmp, 'repo');
-    await cp(FIXTURE_REPO, repo, { recursive: true });
-    pack = join(tmp, 'rust-textclip');
-    await cp(SOURCE_PACK, pack, { recursive: true });
-    const printed = await runCli(['witness', 'digest', pack], { tmp });
-    expect(printed.status).toBe(0);
-    digest = printed.stdout.trim();
+    fixture = await stageFixture('cargo-docker', { repo: FIXTURE_REPO, pack: SOURCE_PACK });
+    repo = fixture.repo;
   }, 180_000);
 
   afterAll(async () => {
-    await rm(tmp, { recursive: true, force: true });
+    if (fixture !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
   });
 
   async function validateCandidate(candidate: string): Promise<{ status: number | null; receipt: ReceiptView; seconds: number }> {
-    const work = join(tmp, candidate);
-    const approved = await proposeAndApprove(repo, join(CANDIDATES, `${candidate}.diff`), work, tmp, `cargo-${candidate}`);
-    const out = join(work, 'out');
-    const started = Date.now();
-    const result = await runCli(
-      ['validate', '--repo', repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', pack, '--witness-digest', digest,
-        '--runner', 'docker', '--image', gate.imageId, '--out', out, '--timeout', '240'],
-      { tmp, timeoutMs: 900_000 }
-    );
-    const seconds = Math.round((Date.now() - started) / 1000);
-    console.log(`cargo ${candidate}: validate took ${seconds} s (exit ${result.status})\n${result.stdout}${result.stderr.slice(-4000)}`);
-    const verify = await runCli(['verify-receipt', join(out, 'receipt.json')], { tmp });
-    expect(verify.status).toBe(0);
-    const receipt = await readJson<ReceiptView>(join(out, 'receipt.json'));
-    const runs = receipt.phases.flatMap((p) => p.runs.map((r) => `${r.label}#${r.attempt} ${Math.round(r.duration_ms / 1000)} s`));
-    console.log(`cargo ${candidate}: container runs: ${runs.join(', ')}`);
-    return { status: result.status, receipt, seconds };
+    const result = await validateInDocker<ReceiptView>(fixture, {
+      diff: join(CANDIDATES, `${candidate}.diff`),
+      label: `cargo-${candidate}`,
+      imageId: gate.imageId,
+      timeoutSeconds: 240,
+      timeoutMs: 900_000
+    });
+    const runs = result.receipt.phases.flatMap((p) => p.runs.map((r) => `${r.label}#${r.attempt} ${Math.round(r.duration_ms / 1000)} s`));
+    console.log(`cargo ${candidate}: validate took ${result.seconds} s (exit ${result.status}); container runs: ${runs.join(', ')}`);
+    return result;
   }
 
   it('passes the correct fix as proof grade, the reproduction failing at base for the right reasons', async () => {

@@ -1,6 +1,7 @@
-import { cp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, ensureCli, proposeAndApprove, readJson, runCli, tempDir, treeListing } from '../helpers/cli.js';
+import { ROOT, ensureCli, treeListing } from '../helpers/cli.js';
+import { stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
 import { dockerGate } from '../hostile/hostile-support.js';
 
 /**
@@ -33,40 +34,29 @@ interface ReceiptView {
 }
 
 gate.describeDocker('go witness pack in the Docker runner', () => {
-  let tmp: string;
+  let fixture: StagedFixture;
   let repo: string;
-  let pack: string;
-  let digest: string;
 
   beforeAll(async () => {
     gate.requireDocker();
     await ensureCli();
-    tmp = await tempDir('go-docker');
-    repo = join(tmp, 'paginate');
-    pack = join(tmp, 'go-pack');
-    await cp(join(FIXTURE, 'repo'), repo, { recursive: true });
-    await cp(SOURCE_PACK, pack, { recursive: true });
-    const printed = await runCli(['witness', 'digest', pack], { tmp });
-    expect(printed.status).toBe(0);
-    digest = printed.stdout.trim();
+    fixture = await stageFixture('go-docker', { repo: join(FIXTURE, 'repo'), pack: SOURCE_PACK });
+    repo = fixture.repo;
   }, 60_000);
 
   afterAll(async () => {
-    await rm(tmp, { recursive: true, force: true });
+    if (fixture !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
   });
 
   async function validateCandidate(candidate: string): Promise<{ status: number | null; receipt: ReceiptView }> {
-    const work = join(tmp, candidate);
-    const approved = await proposeAndApprove(repo, join(FIXTURE, 'candidates', `${candidate}.diff`), work, tmp, `go-${candidate}`);
-    const out = join(work, 'out');
-    const result = await runCli(
-      ['validate', '--repo', repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', pack, '--witness-digest', digest,
-        '--runner', 'docker', '--image', gate.imageId, '--out', out, '--setup-cache', join(tmp, 'setup-cache')],
-      { tmp, timeoutMs: 240_000 }
-    );
-    const verify = await runCli(['verify-receipt', join(out, 'receipt.json')], { tmp });
-    expect(verify.status).toBe(0);
-    return { status: result.status, receipt: await readJson<ReceiptView>(join(out, 'receipt.json')) };
+    const diff = join(FIXTURE, 'candidates', `${candidate}.diff`);
+    return validateInDocker<ReceiptView>(fixture, {
+      diff,
+      label: `go-${candidate}`,
+      imageId: gate.imageId,
+      timeoutMs: 240_000,
+      setupCache: join(fixture.tmp, 'setup-cache')
+    });
   }
 
   it('passes the correct fix as proof grade; the bug reproduced for the right reasons first', async () => {

@@ -1,6 +1,7 @@
-import { cp, mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, ensureCli, proposeAndApprove, readJson, runCli, tempDir, treeListing } from '../helpers/cli.js';
+import { ROOT, ensureCli, treeListing } from '../helpers/cli.js';
+import { stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
 import { dockerGate } from '../hostile/hostile-support.js';
 
 /**
@@ -30,42 +31,30 @@ const CASES: readonly { adapter: 'jest' | 'vitest'; name: string }[] = [
 ];
 
 describe.each(CASES)('$adapter witness pack with a dependency stage in the Docker runner', ({ adapter, name }) => {
-  let tmp: string;
+  let fixture: StagedFixture;
   let repo: string;
-  let pack: string;
-  let digest: string;
 
   beforeAll(async () => {
     gate.requireDocker();
     await ensureCli();
-    tmp = await tempDir(`${adapter}-docker`);
-    repo = join(tmp, 'repo');
-    pack = join(tmp, 'pack');
-    await cp(join(ROOT, 'fixtures', name, 'repo'), repo, { recursive: true });
-    await cp(join(ROOT, 'witness-packs', name), pack, { recursive: true });
-    const printed = await runCli(['witness', 'digest', pack], { tmp });
-    expect(printed.status).toBe(0);
-    digest = printed.stdout.trim();
+    fixture = await stageFixture(`${adapter}-docker`, { repo: join(ROOT, 'fixtures', name, 'repo'), pack: join(ROOT, 'witness-packs', name) });
+    repo = fixture.repo;
   }, 60_000);
 
   afterAll(async () => {
-    if (tmp !== undefined) await rm(tmp, { recursive: true, force: true });
+    if (fixture !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
   });
 
+  // The candidates share one base, so `npm ci` runs once and the others reuse its outputs.
   async function validateCandidate(candidate: string): Promise<{ status: number | null; stderr: string; receipt: ReceiptView }> {
-    const work = join(tmp, candidate);
-    await mkdir(work, { recursive: true });
-    const diff = join(ROOT, 'fixtures', name, 'candidates', `${candidate}.diff`);
-    const approved = await proposeAndApprove(repo, diff, work, tmp, `${name}-${candidate}`);
-    const out = join(work, 'out');
-    const result = await runCli(
-      ['validate', '--repo', repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', pack, '--witness-digest', digest,
-        '--runner', 'docker', '--image', gate.imageId, '--out', out, '--timeout', '180'],
-      { tmp, timeoutMs: 900_000 }
-    );
-    const verify = await runCli(['verify-receipt', join(out, 'receipt.json')], { tmp });
-    expect([verify.status, result.stderr.slice(-2000)]).toEqual([0, result.stderr.slice(-2000)]);
-    return { status: result.status, stderr: result.stderr, receipt: await readJson<ReceiptView>(join(out, 'receipt.json')) };
+    return validateInDocker<ReceiptView>(fixture, {
+      diff: join(ROOT, 'fixtures', name, 'candidates', `${candidate}.diff`),
+      label: `${name}-${candidate}`,
+      imageId: gate.imageId,
+      timeoutSeconds: 180,
+      timeoutMs: 900_000,
+      setupCache: join(fixture.tmp, 'setup-cache')
+    });
   }
 
   gate.describeDocker('graded in Docker', () => {

@@ -1,6 +1,7 @@
-import { cp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, ensureCli, proposeAndApprove, readJson, runCli, tempDir, treeListing } from '../helpers/cli.js';
+import { ROOT, ensureCli, treeListing } from '../helpers/cli.js';
+import { stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
 import { dockerGate } from '../hostile/hostile-support.js';
 
 /**
@@ -25,41 +26,28 @@ interface ReceiptView {
 }
 
 gate.describeDocker('junit witness pack in the Docker runner', () => {
-  let tmp: string;
+  let fixture: StagedFixture;
   let repo: string;
-  let pack: string;
-  let digest: string;
 
   beforeAll(async () => {
     gate.requireDocker();
     await ensureCli();
-    tmp = await tempDir('junit-docker');
-    repo = join(tmp, 'repo');
-    pack = join(tmp, 'pack');
-    await cp(join(FIXTURE, 'repo'), repo, { recursive: true });
-    await cp(PACK, pack, { recursive: true });
-    const printed = await runCli(['witness', 'digest', pack], { tmp });
-    expect(printed.stderr).toBe('');
-    expect(printed.status).toBe(0);
-    digest = printed.stdout.trim();
+    fixture = await stageFixture('junit-docker', { repo: join(FIXTURE, 'repo'), pack: PACK });
+    repo = fixture.repo;
   }, 60_000);
 
   afterAll(async () => {
-    if (tmp !== undefined) await rm(tmp, { recursive: true, force: true });
+    if (fixture !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
   });
 
   async function validateCandidate(candidate: string): Promise<{ status: number | null; stderr: string; receipt: ReceiptView }> {
-    const work = join(tmp, candidate);
-    const approved = await proposeAndApprove(repo, join(FIXTURE, 'candidates', `${candidate}.diff`), work, tmp, `junit-${candidate}`);
-    const out = join(work, 'out');
-    const result = await runCli(
-      ['validate', '--repo', repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', pack, '--witness-digest', digest,
-        '--runner', 'docker', '--image', gate.imageId, '--out', out, '--timeout', '60'],
-      { tmp, timeoutMs: 150_000 }
-    );
-    const verify = await runCli(['verify-receipt', join(out, 'receipt.json')], { tmp });
-    expect(verify.status).toBe(0);
-    return { status: result.status, stderr: result.stderr, receipt: await readJson<ReceiptView>(join(out, 'receipt.json')) };
+    return validateInDocker<ReceiptView>(fixture, {
+      diff: join(FIXTURE, 'candidates', `${candidate}.diff`),
+      label: `junit-${candidate}`,
+      imageId: gate.imageId,
+      timeoutSeconds: 60,
+      timeoutMs: 150_000
+    });
   }
 
   it('passes the correct fix as proof grade, running the pack argv with its canaries', async () => {

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, ensureCli, fixture, proposeAndApprove, readJson, runCli, tempDir, treeListing } from '../helpers/cli.js';
+import { ROOT, ensureCli, fixture as fixtureOf, runCli, tempDir, treeListing } from '../helpers/cli.js';
+import { packDigest, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
 import { dockerGate } from '../hostile/hostile-support.js';
 
 /**
@@ -11,7 +12,7 @@ import { dockerGate } from '../hostile/hostile-support.js';
  */
 
 const gate = await dockerGate('pytest Docker end-to-end tests');
-const py = fixture('py-calculator');
+const py = fixtureOf('py-calculator');
 const SOURCE_PACK = join(ROOT, 'witness-packs', 'py-calculator');
 
 interface ReceiptView {
@@ -24,41 +25,27 @@ interface ReceiptView {
 }
 
 gate.describeDocker('pytest witness pack in the Docker runner', () => {
-  let tmp: string;
-  let pack: string;
-  let digest: string;
+  let fixture: StagedFixture;
 
   beforeAll(async () => {
     gate.requireDocker();
     await ensureCli();
-    tmp = await tempDir('pytest-docker');
-    pack = join(tmp, 'pytest-pack');
+    const tmp = await tempDir('pytest-docker');
+    const pack = join(tmp, 'pytest-pack');
     const init = await runCli(
       ['witness', 'init', pack, '--adapter', 'pytest', '--reproduction', join(SOURCE_PACK, 'reproduction'), '--hidden', join(SOURCE_PACK, 'hidden')],
       { tmp }
     );
     expect(init.status).toBe(0);
-    const printed = await runCli(['witness', 'digest', pack], { tmp });
-    expect(printed.status).toBe(0);
-    digest = printed.stdout.trim();
+    fixture = { tmp, repo: py.repo, pack, digest: await packDigest(pack, tmp) };
   }, 180_000);
 
   afterAll(async () => {
-    await rm(tmp, { recursive: true, force: true });
+    if (fixture !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
   });
 
   async function validateCandidate(candidate: string): Promise<{ status: number | null; receipt: ReceiptView }> {
-    const work = join(tmp, candidate);
-    const approved = await proposeAndApprove(py.repo, py.candidate(candidate), work, tmp, `pytest-${candidate}`);
-    const out = join(work, 'out');
-    const result = await runCli(
-      ['validate', '--repo', py.repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', pack, '--witness-digest', digest,
-        '--runner', 'docker', '--image', gate.imageId, '--out', out, '--timeout', '60'],
-      { tmp, timeoutMs: 120_000 }
-    );
-    const verify = await runCli(['verify-receipt', join(out, 'receipt.json')], { tmp });
-    expect(verify.status).toBe(0);
-    return { status: result.status, receipt: await readJson<ReceiptView>(join(out, 'receipt.json')) };
+    return validateInDocker<ReceiptView>(fixture, { diff: py.candidate(candidate), label: `pytest-${candidate}`, imageId: gate.imageId, timeoutSeconds: 60, timeoutMs: 120_000 });
   }
 
   it('passes the correct fix as proof grade', async () => {

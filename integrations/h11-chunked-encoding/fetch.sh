@@ -43,37 +43,7 @@ for tool in apt-get tar sha256sum awk; do
   command -v "$tool" >/dev/null 2>&1 || die "'$tool' is not installed"
 done
 
-# The first URI of a deb stanza for the main Debian archive (not -security/-updates/-backports).
-find_mirror() {
-  local file
-  shopt -s nullglob
-  for file in /etc/apt/sources.list.d/*.sources; do
-    awk '
-      function flush() {
-        if (!found && types ~ /(^|[ \t])deb([ \t]|$)/ && uri != "" && uri !~ /security/ && enabled !~ /^(no|false)$/) {
-          n = split(suites, s, /[ \t]+/)
-          for (i = 1; i <= n; i++) if (!found && s[i] != "" && s[i] !~ /-(security|updates|backports)$/) { print uri; found = 1 }
-        }
-        types = ""; uri = ""; suites = ""; enabled = ""
-      }
-      /^[ \t]*#/ { next }
-      /^[ \t]*$/ { flush(); next }
-      {
-        key = tolower($1); sub(/:$/, "", key)
-        if (key == "types") { types = $0; sub(/^[^:]*:/, "", types) }
-        else if (key == "uris") { uri = $2 }
-        else if (key == "suites") { suites = $0; sub(/^[^:]*:/, "", suites) }
-        else if (key == "enabled") { enabled = tolower($2) }
-      }
-      END { flush() }
-    ' "$file"
-  done
-  for file in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-    [[ -f "$file" ]] || continue
-    sed -E -e 's/#.*//' -e 's/\[[^]]*\]//' "$file" | awk '
-      $1 == "deb" && $2 !~ /security/ && $3 !~ /-(security|updates|backports)$/ { print $2; exit }'
-  done
-}
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/scripts/lib/debian-mirror.sh"
 
 mirror="${PATCHPROOF_DEBIAN_MIRROR:-$(find_mirror | awk 'NR == 1')}"
 [[ -n "$mirror" ]] || die "no Debian mirror in /etc/apt/sources.list.d/*.sources or /etc/apt/sources.list; set PATCHPROOF_DEBIAN_MIRROR"

@@ -1,0 +1,79 @@
+import { cp, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { proposeAndApprove, readJson, runCli, tempDir } from './cli.js';
+
+/**
+ * One shape for the adapters' Docker end-to-end tests: a fixture repository and its witness pack
+ * copied out of this repository (so their snapshot and digest cover every file, tracked or not),
+ * then a candidate proposed, approved and validated by the bundled CLI in the Docker runner, and
+ * its receipt checked with verify-receipt.
+ */
+
+/** A fixture ready to validate against: where its copies are, and the pack's digest. */
+export interface StagedFixture {
+  tmp: string;
+  repo: string;
+  pack: string;
+  digest: string;
+}
+
+/** Copy `repo` and `pack` into a fresh temp area and print the pack's digest with the CLI. */
+export async function stageFixture(label: string, sources: { repo: string; pack: string }): Promise<StagedFixture> {
+  const tmp = await tempDir(label);
+  const repo = join(tmp, 'repo');
+  const pack = join(tmp, 'pack');
+  await cp(sources.repo, repo, { recursive: true });
+  await cp(sources.pack, pack, { recursive: true });
+  return { tmp, repo, pack, digest: await packDigest(pack, tmp) };
+}
+
+/** The digest `witness digest` prints for a pack folder; fails the test when the CLI refuses. */
+export async function packDigest(pack: string, tmp: string): Promise<string> {
+  const printed = await runCli(['witness', 'digest', pack], { tmp });
+  expect({ status: printed.status, stderr: printed.stderr }).toEqual({ status: 0, stderr: '' });
+  return printed.stdout.trim();
+}
+
+export interface DockerValidation<R> {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  out: string;
+  receipt: R;
+  seconds: number;
+}
+
+export interface DockerValidationOptions {
+  /** The candidate's diff file. */
+  diff: string;
+  /** Names the work folder and the run id. */
+  label: string;
+  imageId: string;
+  /** `--timeout`, per test run; absent: the pack's own limit. */
+  timeoutSeconds?: number;
+  /** How long the whole CLI call may take. */
+  timeoutMs: number;
+  /** `--setup-cache`, for packs with a dependency stage shared by several candidates. */
+  setupCache?: string;
+}
+
+/** Propose, approve and validate one candidate in the Docker runner; the receipt must verify. */
+export async function validateInDocker<R>(fixture: StagedFixture, options: DockerValidationOptions): Promise<DockerValidation<R>> {
+  const work = join(fixture.tmp, options.label);
+  await mkdir(work, { recursive: true });
+  const approved = await proposeAndApprove(fixture.repo, options.diff, work, fixture.tmp, options.label);
+  const out = join(work, 'out');
+  const started = Date.now();
+  const result = await runCli(
+    ['validate', '--repo', fixture.repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', fixture.pack,
+      '--witness-digest', fixture.digest, '--runner', 'docker', '--image', options.imageId, '--out', out,
+      ...(options.timeoutSeconds !== undefined ? ['--timeout', String(options.timeoutSeconds)] : []),
+      ...(options.setupCache !== undefined ? ['--setup-cache', options.setupCache] : [])],
+    { tmp: fixture.tmp, timeoutMs: options.timeoutMs }
+  );
+  const seconds = Math.round((Date.now() - started) / 1000);
+  const verify = await runCli(['verify-receipt', join(out, 'receipt.json')], { tmp: fixture.tmp });
+  // The CLI's stderr tail is shown when the receipt is missing or does not verify.
+  expect([verify.status, result.stderr.slice(-2000)]).toEqual([0, result.stderr.slice(-2000)]);
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, out, receipt: await readJson<R>(join(out, 'receipt.json')), seconds };
+}
