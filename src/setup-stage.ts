@@ -187,12 +187,18 @@ export async function runSetupStage(request: SetupStageRequest): Promise<SetupSt
     const file: CacheEntryFile = { outputs_digest: outputsDigest, record };
     await writeFile(join(building, ENTRY_FILE), `${JSON.stringify(file)}\n`);
     // Whole or not at all: a concurrent or interrupted stage never leaves a half-written entry in place.
-    await rename(building, entry).catch(async (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
-      await rm(building, { recursive: true, force: true });
-    });
+    const placed = await rename(building, entry).then(
+      () => true,
+      async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+        await rm(building, { recursive: true, force: true });
+        return false;
+      }
+    );
+    if (placed) return { record, mounts: readOnlyMounts(entry, setup.outputs) };
+    // A concurrent validation placed its entry first: use that one, once its files check out.
     const kept = await readEntry(entry, request.digestTree);
-    if (kept === undefined) throw new InfrastructureError(`the dependency stage's cache entry ${entry} does not match what was just written`);
+    if (kept === undefined) throw new InfrastructureError(`the dependency stage's cache entry ${entry} does not match its recorded digest`);
     return { record: { ...record, outputs_digest: kept.outputs_digest }, mounts: readOnlyMounts(entry, setup.outputs) };
   } catch (error) {
     await rm(building, { recursive: true, force: true }).catch(() => undefined);

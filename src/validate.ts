@@ -201,7 +201,7 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
       outputLimitBytes: limits.outputLimitBytes,
       label: `${plan.label}-${plan.attempt}`,
       mounts,
-      ...(adapter.execTmp === true ? { execTmp: true } : {})
+      execTmp: adapter.execTmp === true
     });
     const read = await readResults(results, MAX_RESULT_BYTES);
     const parsed: ParsedResults & { canary: CanaryOutcome } = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary });
@@ -274,7 +274,7 @@ async function dependencyStage(
   request: ValidationRequest,
   deps: ValidationDeps,
   scratch: Scratch,
-  trees: { base: string; patched: string; baseSnapshot: Digest; candidateChangedDependencies: boolean }
+  trees: { base: string; patched: string; baseSnapshot: Digest; gradedSnapshot: Digest; candidateChangedDependencies: boolean }
 ): Promise<{ record?: SetupRecord; mounts: Record<Tree, RunMount[]> }> {
   const { manifest } = request.witness;
   const setup = manifest.setup;
@@ -305,8 +305,8 @@ async function dependencyStage(
   if (!(trees.candidateChangedDependencies && manifest.allow.dependency_changes)) {
     return { record, mounts: { base: base.mounts, patched: base.mounts } };
   }
-  // The key must name the tree that is graded: the candidate's files after the surface reset.
-  const candidate = await stage('patched', trees.patched, (await deps.snapshot(trees.patched)).digest);
+  // The key names the tree that is graded: the candidate's files after the surface reset.
+  const candidate = await stage('patched', trees.patched, trees.gradedSnapshot);
   record.candidate = candidate.record;
   // A failed candidate stage fails the candidate; its tests still run, on the base's outputs.
   return { record, mounts: { base: base.mounts, patched: candidate.record.status === 'ok' ? candidate.mounts : base.mounts } };
@@ -362,7 +362,13 @@ export async function validate(request: ValidationRequest, deps: ValidationDeps)
     await cloneTree(base, patched);
     await writeChanges(patched, graded, new Map(before.entries.map((e) => [e.path, e.mode])));
 
-    const setup = await dependencyStage(request, deps, scratch, { base, patched, baseSnapshot: before.digest, candidateChangedDependencies: findings.some((f) => f.categories.includes('dependency')) });
+    const setup = await dependencyStage(request, deps, scratch, {
+      base,
+      patched,
+      baseSnapshot: before.digest,
+      gradedSnapshot: snapshotDigest(patchedEntries(before.entries, graded)),
+      candidateChangedDependencies: findings.some((f) => f.categories.includes('dependency'))
+    });
     const trees: Trees = {
       dirs: { base, patched },
       suite: { base: await suiteFilesOf(base, adapter, manifest), patched: await suiteFilesOf(patched, adapter, manifest) },

@@ -61524,11 +61524,13 @@ async function collectWritableMounts(request) {
     for (const mount of (request.mounts ?? []).filter((m) => m.writable)) {
         const at = (0,external_node_path_namespaceObject.join)(request.hostWorkdir, ...mount.path.split('/'));
         await (0,promises_namespaceObject.rm)(mount.hostDir, { recursive: true, force: true });
-        await (0,promises_namespaceObject.mkdir)(mount.hostDir, { recursive: true });
-        await (0,promises_namespaceObject.cp)(at, mount.hostDir, { recursive: true, verbatimSymlinks: true }).catch((error) => {
-            // The command removed its output folder altogether: it produced nothing.
-            if (error.code !== 'ENOENT')
+        // A rename where both lie on one file system; a copy across file systems.
+        await (0,promises_namespaceObject.rename)(at, mount.hostDir).catch(async (error) => {
+            if (error.code === 'ENOENT')
+                return (0,promises_namespaceObject.mkdir)(mount.hostDir, { recursive: true }); // the command removed its output folder: nothing
+            if (error.code !== 'EXDEV')
                 throw error;
+            return (0,promises_namespaceObject.cp)(at, mount.hostDir, { recursive: true, verbatimSymlinks: true });
         });
     }
 }
@@ -63936,14 +63938,18 @@ async function runSetupStage(request) {
         const file = { outputs_digest: outputsDigest, record };
         await (0,promises_namespaceObject.writeFile)((0,external_node_path_namespaceObject.join)(building, ENTRY_FILE), `${JSON.stringify(file)}\n`);
         // Whole or not at all: a concurrent or interrupted stage never leaves a half-written entry in place.
-        await (0,promises_namespaceObject.rename)(building, entry).catch(async (error) => {
+        const placed = await (0,promises_namespaceObject.rename)(building, entry).then(() => true, async (error) => {
             if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST')
                 throw error;
             await (0,promises_namespaceObject.rm)(building, { recursive: true, force: true });
+            return false;
         });
+        if (placed)
+            return { record, mounts: readOnlyMounts(entry, setup.outputs) };
+        // A concurrent validation placed its entry first: use that one, once its files check out.
         const kept = await readEntry(entry, request.digestTree);
         if (kept === undefined)
-            throw new InfrastructureError(`the dependency stage's cache entry ${entry} does not match what was just written`);
+            throw new InfrastructureError(`the dependency stage's cache entry ${entry} does not match its recorded digest`);
         return { record: { ...record, outputs_digest: kept.outputs_digest }, mounts: readOnlyMounts(entry, setup.outputs) };
     }
     catch (error) {
@@ -64075,7 +64081,7 @@ async function executeRun(plan, request, deps, scratch, trees) {
             outputLimitBytes: limits.outputLimitBytes,
             label: `${plan.label}-${plan.attempt}`,
             mounts,
-            ...(adapter.execTmp === true ? { execTmp: true } : {})
+            execTmp: adapter.execTmp === true
         });
         const read = await readResults(results, MAX_RESULT_BYTES);
         const parsed = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary });
@@ -64168,8 +64174,8 @@ async function dependencyStage(request, deps, scratch, trees) {
     if (!(trees.candidateChangedDependencies && manifest.allow.dependency_changes)) {
         return { record, mounts: { base: base.mounts, patched: base.mounts } };
     }
-    // The key must name the tree that is graded: the candidate's files after the surface reset.
-    const candidate = await stage('patched', trees.patched, (await deps.snapshot(trees.patched)).digest);
+    // The key names the tree that is graded: the candidate's files after the surface reset.
+    const candidate = await stage('patched', trees.patched, trees.gradedSnapshot);
     record.candidate = candidate.record;
     // A failed candidate stage fails the candidate; its tests still run, on the base's outputs.
     return { record, mounts: { base: base.mounts, patched: candidate.record.status === 'ok' ? candidate.mounts : base.mounts } };
@@ -64218,7 +64224,13 @@ async function validate_validate(request, deps) {
         const patched = await scratch.folder('patched');
         await cloneTree(base, patched);
         await writeChanges(patched, graded, new Map(before.entries.map((e) => [e.path, e.mode])));
-        const setup = await dependencyStage(request, deps, scratch, { base, patched, baseSnapshot: before.digest, candidateChangedDependencies: findings.some((f) => f.categories.includes('dependency')) });
+        const setup = await dependencyStage(request, deps, scratch, {
+            base,
+            patched,
+            baseSnapshot: before.digest,
+            gradedSnapshot: snapshotDigest(patchedEntries(before.entries, graded)),
+            candidateChangedDependencies: findings.some((f) => f.categories.includes('dependency'))
+        });
         const trees = {
             dirs: { base, patched },
             suite: { base: await suiteFilesOf(base, adapter, manifest), patched: await suiteFilesOf(patched, adapter, manifest) },

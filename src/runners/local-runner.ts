@@ -1,4 +1,4 @@
-import { chmod, cp, mkdir, mkdtemp, readdir, rm, rmdir, symlink } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, rename, rm, rmdir, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { InfrastructureError } from '../errors.js';
@@ -41,10 +41,11 @@ async function collectWritableMounts(request: RunRequest): Promise<void> {
   for (const mount of (request.mounts ?? []).filter((m) => m.writable)) {
     const at = join(request.hostWorkdir, ...mount.path.split('/'));
     await rm(mount.hostDir, { recursive: true, force: true });
-    await mkdir(mount.hostDir, { recursive: true });
-    await cp(at, mount.hostDir, { recursive: true, verbatimSymlinks: true }).catch((error: NodeJS.ErrnoException) => {
-      // The command removed its output folder altogether: it produced nothing.
-      if (error.code !== 'ENOENT') throw error;
+    // A rename where both lie on one file system; a copy across file systems.
+    await rename(at, mount.hostDir).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return mkdir(mount.hostDir, { recursive: true }); // the command removed its output folder: nothing
+      if (error.code !== 'EXDEV') throw error;
+      return cp(at, mount.hostDir, { recursive: true, verbatimSymlinks: true });
     });
   }
 }
