@@ -12,7 +12,8 @@ export type RefusalCode =
   | 'snapshot_mismatch'
   | 'witness_digest_mismatch'
   | 'witness_unsafe'
-  | 'artifact_digest_mismatch';
+  | 'artifact_digest_mismatch'
+  | 'attestation_invalid';
 
 /** The user gave something malformed or missing: a flag, a file, a path. */
 export class ConfigurationError extends Error {
@@ -37,7 +38,7 @@ export class PolicyError extends Error {
 /** A digest or binding did not match: the proposal, approval, snapshot or witness was not the one bound. */
 export class VerificationError extends Error {
   constructor(
-    readonly code: 'approval_mismatch' | 'snapshot_mismatch' | 'witness_digest_mismatch' | 'witness_unsafe' | 'artifact_digest_mismatch' | 'bad_input',
+    readonly code: 'approval_mismatch' | 'snapshot_mismatch' | 'witness_digest_mismatch' | 'witness_unsafe' | 'artifact_digest_mismatch' | 'attestation_invalid' | 'bad_input',
     message: string
   ) {
     super(message);
