@@ -8,6 +8,9 @@ import { readActionSettings } from '../../src/action/settings.js';
 import { createGitSource } from '../../src/action/git-source.js';
 import { diffDigest } from '../../src/core/proposal.js';
 import { receiptSchema, type Receipt } from '../../src/core/receipt-schema.js';
+import { sealReceipt, serializeReceipt } from '../../src/core/receipt.js';
+import { RECEIPT_BUNDLE_FILE } from '../../src/receipt/attestation.js';
+import { createTestSigstore, githubIdentity, type TestSigstore } from '../helpers/sigstore-fixture.js';
 import { startArtifactServer, type ArtifactServer } from '../support/artifact-server.js';
 import { startGitHubServer, type GitHubServer } from '../support/github-server.js';
 import { JS_DURATION, JS_PACK, PACK_PATH, ROOT, git, makePullRequest, removePullRequest, type PullRequestRepos } from './data/validate-repos.js';
@@ -92,7 +95,7 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
   async function reverify(inputs: Record<string, string>, head = repos.head): Promise<{ result: ModeResult; warnings: string[]; summaries: string[] }> {
     const event = join(work, `event-${Math.random().toString(16).slice(2)}.json`);
     const all = { 'github-token': TOKEN, mode: 'reverify', 'run-id': String(artifacts.runId), base: repos.base, head, runner: 'local', ...inputs };
-    writeFileSync(event, JSON.stringify({ inputs: { 'run-id': all['run-id'], base: repos.base, head }, ref: 'refs/heads/main' }));
+    writeFileSync(event, JSON.stringify({ inputs: { 'run-id': all['run-id'], base: repos.base, head }, ref: 'refs/heads/main', repository: { full_name: 'octo-org/hello-world', default_branch: 'main' } }));
     process.env['GITHUB_EVENT_PATH'] = event;
     const settings = readActionSettings((name) => all[name as keyof typeof all] ?? '');
     const recorded = recordingOutcome();
@@ -100,13 +103,26 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
     return { result, warnings: recorded.warnings, summaries: recorded.summaries };
   }
 
-  /** Upload receipt.json (as given) and the report under `name` with the toolkit client, as another run's step would. */
-  async function uploadAs(name: string, receiptText: string): Promise<void> {
+  /** Upload receipt.json (as given) and the report under `name` with the toolkit client, as another run's step would; with a bundle inside, when given. */
+  async function uploadAs(name: string, receiptText: string, bundle?: unknown): Promise<void> {
     const dir = mkdtempSync(join(work, 'upload-'));
     writeFileSync(join(dir, 'receipt.json'), receiptText);
     writeFileSync(join(dir, 'report.md'), readFileSync(made.reportPath));
+    const files = [join(dir, 'receipt.json'), join(dir, 'report.md')];
+    if (bundle !== undefined) {
+      writeFileSync(join(dir, RECEIPT_BUNDLE_FILE), JSON.stringify(bundle));
+      files.push(join(dir, RECEIPT_BUNDLE_FILE));
+    }
     const { DefaultArtifactClient } = await import('@actions/artifact');
-    await quietly(() => new DefaultArtifactClient().uploadArtifact(name, [join(dir, 'receipt.json'), join(dir, 'report.md')], dir));
+    await quietly(() => new DefaultArtifactClient().uploadArtifact(name, files, dir));
+  }
+
+  /** Upload a bundle alone, as the reusable workflow's step after actions/attest does. */
+  async function uploadCompanion(name: string, bundle: unknown): Promise<void> {
+    const dir = mkdtempSync(join(work, 'companion-'));
+    writeFileSync(join(dir, RECEIPT_BUNDLE_FILE), JSON.stringify(bundle));
+    const { DefaultArtifactClient } = await import('@actions/artifact');
+    await quietly(() => new DefaultArtifactClient().uploadArtifact(name, [join(dir, RECEIPT_BUNDLE_FILE)], dir));
   }
 
   beforeAll(async () => {
@@ -160,19 +176,20 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
     expect(strip(made.diff)).toBe(strip(readFileSync(join(JS_DURATION, 'candidates', 'fix.diff'), 'utf8')));
   });
 
-  it('a good receipt, bound to this head: a success check run on the head', async () => {
+  it('a good receipt, bound to this head, but not proof grade (local runner): failure, never success', async () => {
+    // Behaviour changed deliberately (issue 10, item 3): a receipt that verifies is not proof by itself.
     const name = receiptArtifactName(made.receipt.receipt_digest);
     const before = github.checkRuns().length;
     const { result, summaries } = await reverify({ 'artifact-name': name });
-    expect(result).toMatchObject({ verdict: 'passed', proofGrade: false, receiptDigest: made.receipt.receipt_digest });
-    expect(result.message).toMatch(/re-verified/);
+    expect(result).toMatchObject({ verdict: 'failed', proofGrade: false, receiptDigest: made.receipt.receipt_digest });
+    expect(result.message).toMatch(/not proof grade/);
     const runs = github.checkRuns().slice(before);
     expect(runs).toHaveLength(1);
-    expect(runs[0]).toMatchObject({ name: 'PatchProof', head_sha: repos.head, status: 'completed', conclusion: 'success' });
-    expect(runs[0]?.output.title).toBe('PatchProof re-verified: PASSED — receipt intact and bound to this head');
+    expect(runs[0]).toMatchObject({ name: 'PatchProof', head_sha: repos.head, status: 'completed', conclusion: 'failure' });
+    expect(runs[0]?.output.title).toBe('PatchProof: receipt not proof grade — a pass without the isolated runner is never success');
     expect(runs[0]?.output.summary).toContain(made.receipt.bindings.diff_digest);
     expect(runs[0]?.output.summary).toContain(made.receipt.bindings.base_snapshot);
-    expect(summaries[0]).toContain('bound to this head');
+    expect(summaries[0]).toContain('not proof grade');
     // The checkout is still the base, untouched.
     expect(git(repos.workspace, ['rev-parse', 'HEAD'])).toBe(repos.base);
     expect(git(repos.workspace, ['status', '--porcelain'])).toBe('');
@@ -227,18 +244,119 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
     expect(github.checkRuns().slice(before)[0]?.output.title).toBe('PatchProof: REJECTED — the artifact does not match its recorded digest');
   });
 
-  it('with replay: validates again with the pinned pack and the verdicts agree', async () => {
+  it('with replay: validates again with the pinned pack and the verdicts agree; a local (not proof-grade) pass is still failure', async () => {
+    // Behaviour changed deliberately (issue 10, items 3 and 4): agreement of two local runs proves nothing.
     const digest = patchproof(['witness', 'digest', JS_PACK]).trim();
     const before = github.checkRuns().length;
     const { result } = await reverify({ 'artifact-name': receiptArtifactName(made.receipt.receipt_digest), replay: 'true', 'witness-pack': PACK_PATH, 'witness-digest': digest });
-    expect(result).toMatchObject({ verdict: 'passed' });
+    expect(result).toMatchObject({ verdict: 'failed', proofGrade: false });
     const runs = github.checkRuns().slice(before);
     // Validate mode posts its own check run under another name, then the re-verification's.
-    expect(runs.map((r) => [r.name, r.conclusion, r.head_sha])).toEqual([
-      ['PatchProof (replay)', 'success', repos.head],
-      ['PatchProof', 'success', repos.head]
+    expect(runs.map((r) => [r.name, r.head_sha])).toEqual([
+      ['PatchProof (replay)', repos.head],
+      ['PatchProof', repos.head]
     ]);
-    expect(runs[1]?.output.summary).toMatch(/replay `passed`, receipt `passed`/);
+    expect(runs[1]?.conclusion).toBe('failure');
+    expect(runs[1]?.output.summary).toMatch(/replay `passed` \(not proof grade\), receipt `passed`/);
+  });
+
+  describe('signed receipts: only a trusted attestation or a proof-grade replay turns a receipt into success', () => {
+    let sigstore: TestSigstore & { untrusted: TestSigstore };
+    let rootPath: string;
+    /** The bound local receipt flipped to a proof-grade pass (isolated runner) and re-sealed: self-consistent, intact, bound. */
+    let forged: Receipt;
+    let forgedText: string;
+    const gate = githubIdentity({
+      signerUri: 'https://github.com/octo-org/hello-world/.github/workflows/patchproof.yml@refs/heads/main',
+      sourceRepository: 'https://github.com/octo-org/hello-world'
+    });
+    const signed = (suffix: string): Record<string, string> => ({ 'artifact-name': `patchproof-receipt-${suffix}`, 'trusted-root': rootPath });
+
+    beforeAll(async () => {
+      sigstore = await createTestSigstore();
+      rootPath = join(work, 'trusted-root.json');
+      writeFileSync(rootPath, JSON.stringify(sigstore.trustedRoot));
+      const { receipt_digest: _digest, ...body } = made.receipt;
+      forged = sealReceipt({ ...body, runner: { ...body.runner, kind: 'docker', isolated: true, image: `patchproof-test@sha256:${'1'.repeat(64)}`, image_id: `sha256:${'1'.repeat(64)}` }, proof_grade: true });
+      forgedText = serializeReceipt(forged);
+    });
+
+    it('the forged receipt verifies and is bound: the flip is invisible to verify-receipt', async () => {
+      await uploadAs('patchproof-receipt-forged', forgedText);
+      const before = github.checkRuns().length;
+      const { result } = await reverify({ 'artifact-name': 'patchproof-receipt-forged' });
+      // No attestation and no replay: failure, with the reason.
+      expect(result.verdict).toBe('failed');
+      expect(result.message).toMatch(/nothing trusted vouches for it/);
+      expect(result.message).toContain(`carries no ${RECEIPT_BUNDLE_FILE}`);
+      const runs = github.checkRuns().slice(before);
+      expect(runs).toHaveLength(1);
+      expect(runs[0]).toMatchObject({ head_sha: repos.head, conclusion: 'failure' });
+      expect(runs[0]?.output.title).toBe('PatchProof: receipt not proven — no trusted attestation and no proof-grade replay');
+      expect(runs[0]?.output.summary).toContain('✅ verify-receipt');
+    });
+
+    it('attested by the gate (pull_request_target on the default branch), bundle in a companion artifact: success', async () => {
+      await uploadAs('patchproof-receipt-gate', forgedText);
+      await uploadCompanion('patchproof-attestation-gate', await sigstore.attest(Buffer.from(forgedText), { identity: gate }));
+      const before = github.checkRuns().length;
+      const { result } = await reverify(signed('gate'));
+      expect(result).toMatchObject({ verdict: 'passed', proofGrade: true, receiptDigest: forged.receipt_digest });
+      const runs = github.checkRuns().slice(before);
+      expect(runs[0]).toMatchObject({ head_sha: repos.head, conclusion: 'success' });
+      expect(runs[0]?.output.title).toBe('PatchProof re-verified: PASSED — receipt intact and bound to this head (trusted attestation)');
+      expect(runs[0]?.output.summary).toContain('https://github.com/octo-org/hello-world/.github/workflows/patchproof.yml@refs/heads/main');
+    });
+
+    it('the same bundle without a trusted-root input: failure (attestations cannot be checked)', async () => {
+      const before = github.checkRuns().length;
+      const { result } = await reverify({ 'artifact-name': 'patchproof-receipt-gate' });
+      expect(result.verdict).toBe('failed');
+      expect(result.message).toContain('no trusted-root input');
+      expect(github.checkRuns().slice(before)[0]).toMatchObject({ conclusion: 'failure' });
+    });
+
+    it('signed by a fork\'s own pull_request run, by another workflow, or under an untrusted CA (bundle inside the artifact): failure', async () => {
+      const cases: [string, Promise<Record<string, unknown>>, RegExp][] = [
+        ['fork', sigstore.attest(Buffer.from(forgedText), { identity: { ...gate, trigger: 'pull_request', sourceRef: 'refs/pull/8/merge' } }), /was on refs\/pull\/8\/merge/],
+        ['other-workflow', sigstore.attest(Buffer.from(forgedText), { identity: { ...gate, signerUri: 'https://github.com/octo-org/hello-world/.github/workflows/mine.yml@refs/heads/main' } }), /certificate identity error/],
+        ['untrusted-ca', sigstore.untrusted.attest(Buffer.from(forgedText), { identity: gate }), /does not verify/]
+      ];
+      for (const [suffix, bundle, reason] of cases) {
+        await uploadAs(`patchproof-receipt-${suffix}`, forgedText, await bundle);
+        const before = github.checkRuns().length;
+        const { result } = await reverify(signed(suffix));
+        expect({ suffix, verdict: result.verdict }).toEqual({ suffix, verdict: 'failed' });
+        expect(result.message).toMatch(reason);
+        expect(github.checkRuns().slice(before)[0]).toMatchObject({ conclusion: 'failure' });
+        expect(github.checkRuns().slice(before)[0]?.output.title).toBe('PatchProof: receipt not proven — no trusted attestation and no proof-grade replay');
+      }
+    });
+
+    it('a gate attestation of other bytes (the genuine receipt, then flipped): failure', async () => {
+      // The gate really signed the local receipt; the flipped receipt carries that bundle.
+      await uploadAs('patchproof-receipt-reused', forgedText, await sigstore.attest(readFileSync(made.receiptPath), { identity: gate }));
+      const { result } = await reverify(signed('reused'));
+      expect(result.verdict).toBe('failed');
+      expect(result.message).toMatch(/subject is sha256:[0-9a-f]{64}, but receipt.json is sha256:/);
+    });
+
+    it('a valid, attested receipt of another diff (the head moved): failure, not bound', async () => {
+      const before = github.checkRuns().length;
+      const { result } = await reverify(signed('gate'), movedHead);
+      expect(result.verdict).toBe('failed');
+      expect(result.message).toMatch(/not bound to this head: diff_digest differs/);
+      expect(github.checkRuns().slice(before)[0]).toMatchObject({ head_sha: movedHead, conclusion: 'failure' });
+    });
+
+    it('the forged receipt with a replay that is not proof grade (local runner): failure', async () => {
+      const digest = patchproof(['witness', 'digest', JS_PACK]).trim();
+      const before = github.checkRuns().length;
+      const { result } = await reverify({ 'artifact-name': 'patchproof-receipt-forged', replay: 'true', 'witness-pack': PACK_PATH, 'witness-digest': digest });
+      expect(result.verdict).toBe('failed');
+      const runs = github.checkRuns().slice(before);
+      expect(runs[runs.length - 1]).toMatchObject({ name: 'PatchProof', conclusion: 'failure' });
+    });
   });
 
   it('refuses a run without base and head on workflow_dispatch before downloading anything', async () => {

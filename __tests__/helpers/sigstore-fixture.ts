@@ -13,7 +13,9 @@ import { FULCIO_OID, GITHUB_ACTIONS_ISSUER, IN_TOTO_STATEMENT_TYPE, RECEIPT_PRED
  * verify with ctlog threshold 0; everything else keeps sigstore-js's defaults.
  */
 
-x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+
+type CryptoKeyPair = webcrypto.CryptoKeyPair;
 
 const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 

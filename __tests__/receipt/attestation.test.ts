@@ -100,7 +100,7 @@ describe('verifyReceiptAttestation', () => {
     const bundle = await sigstore.attest(RECEIPT);
     const envelope = bundle['dsseEnvelope'] as { signatures: { sig: string }[] };
     const sig = Buffer.from(envelope.signatures[0]!.sig, 'base64');
-    sig[sig.length - 1] ^= 0x01;
+    sig.writeUInt8(sig.readUInt8(sig.length - 1) ^ 0x01, sig.length - 1);
     envelope.signatures[0]!.sig = sig.toString('base64');
     expect(refused(bundle)).toMatch(/does not verify.*(signature|tlog)/);
   });

@@ -5,6 +5,7 @@ import { DefaultArtifactClient, type Artifact, type ArtifactClient, type FindOpt
 import { DIGEST_PATTERN } from '../core/hashing.js';
 import type { Receipt } from '../core/receipt-schema.js';
 import { ConfigurationError, InfrastructureError, VerificationError } from '../errors.js';
+import { RECEIPT_BUNDLE_FILE } from '../receipt/attestation.js';
 import { splitRepository } from './event.js';
 import type { ReceiptArtifacts } from './ports.js';
 
@@ -17,6 +18,18 @@ import type { ReceiptArtifacts } from './ports.js';
 
 /** Every receipt artifact's name starts with this. */
 export const RECEIPT_ARTIFACT_PREFIX = 'patchproof-receipt-';
+
+/**
+ * The companion artifact of a receipt artifact that holds its Sigstore bundle (receipt.sigstore.json),
+ * uploaded by the workflow after `actions/attest` ran, since the receipt artifact was already
+ * uploaded (artifacts cannot be changed). Its name is this prefix and the receipt artifact's suffix.
+ */
+export const ATTESTATION_ARTIFACT_PREFIX = 'patchproof-attestation-';
+
+/** The companion attestation artifact's name for a receipt artifact's name. */
+export function attestationArtifactName(receiptArtifact: string): string {
+  return `${ATTESTATION_ARTIFACT_PREFIX}${receiptArtifact.startsWith(RECEIPT_ARTIFACT_PREFIX) ? receiptArtifact.slice(RECEIPT_ARTIFACT_PREFIX.length) : receiptArtifact}`;
+}
 
 /**
  * Hex digits of the receipt digest in the artifact name. The name is a label, not a binding (the
@@ -85,7 +98,7 @@ class ToolkitReceiptArtifacts implements ReceiptArtifacts {
     return this.options.tempRoot ?? process.env['RUNNER_TEMP'] ?? tmpdir();
   }
 
-  async upload(receipt: Receipt, files: { receipt: string; report: string }): Promise<{ id: number; name: string; digest?: string }> {
+  async upload(receipt: Receipt, files: { receipt: string; report: string; bundle?: string }): Promise<{ id: number; name: string; digest?: string }> {
     const name = receiptArtifactName(receipt.receipt_digest);
     const onDisk = await this.digestInFile(files.receipt);
     if (onDisk !== receipt.receipt_digest) {
@@ -96,9 +109,14 @@ class ToolkitReceiptArtifacts implements ReceiptArtifacts {
     try {
       await copyFile(files.receipt, join(staging, 'receipt.json'));
       await copyFile(files.report, join(staging, 'report.md'));
+      const staged = [join(staging, 'receipt.json'), join(staging, 'report.md')];
+      if (files.bundle !== undefined) {
+        await copyFile(files.bundle, join(staging, RECEIPT_BUNDLE_FILE));
+        staged.push(join(staging, RECEIPT_BUNDLE_FILE));
+      }
       const result = await this.client.uploadArtifact(
         name,
-        [join(staging, 'receipt.json'), join(staging, 'report.md')],
+        staged,
         staging,
         this.options.retentionDays !== undefined ? { retentionDays: this.options.retentionDays } : {}
       );
@@ -114,7 +132,7 @@ class ToolkitReceiptArtifacts implements ReceiptArtifacts {
     }
   }
 
-  async download(runId: number, name?: string): Promise<{ receiptPath: string; artifactName: string }> {
+  async download(runId: number, name?: string): Promise<{ receiptPath: string; artifactName: string; bundlePath?: string }> {
     const token = this.options.token;
     if (token === undefined || token === '') throw new ConfigurationError('github-token is empty; downloading a run\'s receipt artifact needs a token with actions: read');
     const { owner, repo } = splitRepository(this.options.repository ?? process.env['GITHUB_REPOSITORY']);
@@ -152,10 +170,46 @@ class ToolkitReceiptArtifacts implements ReceiptArtifacts {
       if (info === undefined || !info.isFile()) {
         throw new ConfigurationError(`artifact ${artifact.name} of run ${runId} has no receipt.json at its root; is it a PatchProof receipt artifact?`);
       }
-      return { receiptPath, artifactName: artifact.name };
+      const bundlePath = await this.bundleNextTo(folder, listed, artifact.name, runId, findBy);
+      return { receiptPath, artifactName: artifact.name, ...(bundlePath !== undefined ? { bundlePath } : {}) };
     } catch (error) {
       await rm(folder, { recursive: true, force: true });
       throw error;
+    }
+  }
+
+  /**
+   * The receipt's Sigstore bundle, placed next to receipt.json: from the receipt artifact itself,
+   * else from its companion attestation artifact in the same run (checked against its recorded
+   * digest like the receipt). Undefined when there is none: an unsigned receipt.
+   */
+  private async bundleNextTo(folder: string, listed: Artifact[], receiptArtifact: string, runId: number, findBy: NonNullable<FindOptions['findBy']>): Promise<string | undefined> {
+    const target = join(folder, RECEIPT_BUNDLE_FILE);
+    const isFile = async (path: string): Promise<boolean> => (await lstat(path).catch(() => undefined))?.isFile() === true;
+    if (await isFile(target)) return target;
+    const companion = newest(listed.filter((a) => a.name === attestationArtifactName(receiptArtifact)));
+    if (companion === undefined) return undefined;
+    if (companion.digest === undefined || !DIGEST_PATTERN.test(companion.digest)) {
+      throw new VerificationError('bad_input', `artifact ${companion.name} of run ${runId} is listed without a sha256 digest, so its download cannot be verified`);
+    }
+    const extra = await mkdtemp(join(this.tempRoot(), 'patchproof-attestation-'));
+    try {
+      let mismatch: boolean | undefined;
+      try {
+        mismatch = (await this.client.downloadArtifact(companion.id, { path: extra, findBy, expectedHash: companion.digest })).digestMismatch;
+      } catch (error) {
+        throw new InfrastructureError(`could not download artifact ${companion.name} (id ${companion.id}) of run ${runId}: ${describe(error)}`, { cause: error });
+      }
+      if (mismatch !== false) {
+        throw new VerificationError('artifact_digest_mismatch', `artifact ${companion.name} (id ${companion.id}) of run ${runId} does not match the digest recorded at upload (${companion.digest}): it changed after upload; refusing it`);
+      }
+      if (!(await isFile(join(extra, RECEIPT_BUNDLE_FILE)))) {
+        throw new ConfigurationError(`artifact ${companion.name} of run ${runId} has no ${RECEIPT_BUNDLE_FILE} at its root`);
+      }
+      await copyFile(join(extra, RECEIPT_BUNDLE_FILE), target);
+      return target;
+    } finally {
+      await rm(extra, { recursive: true, force: true });
     }
   }
 

@@ -50,13 +50,15 @@ export class ChecksPermissionError extends Error {
 
 /** Receipt artifacts. */
 export interface ReceiptArtifacts {
-  /** Upload receipt.json and report.md under a name carrying the receipt digest. */
-  upload(receipt: Receipt, files: { receipt: string; report: string }): Promise<{ id: number; name: string; digest?: string }>;
+  /** Upload receipt.json and report.md (and the receipt's Sigstore bundle, when given) under a name carrying the receipt digest. */
+  upload(receipt: Receipt, files: { receipt: string; report: string; bundle?: string }): Promise<{ id: number; name: string; digest?: string }>;
   /**
    * Download a run's receipt artifact into a fresh folder under RUNNER_TEMP and return the path of
-   * its receipt.json. Throws VerificationError when the service reports a digest mismatch.
+   * its receipt.json, and of its Sigstore bundle (receipt.sigstore.json next to it) when the
+   * artifact or its companion attestation artifact carries one. Throws VerificationError when the
+   * service reports a digest mismatch.
    */
-  download(runId: number, name?: string): Promise<{ receiptPath: string; artifactName: string }>;
+  download(runId: number, name?: string): Promise<{ receiptPath: string; artifactName: string; bundlePath?: string }>;
 }
 
 /** The step's outputs and summary: only run() touches these. */

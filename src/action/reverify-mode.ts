@@ -1,10 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { diffDigest } from '../core/proposal.js';
 import type { Receipt } from '../core/receipt-schema.js';
 import type { Snapshot } from '../core/snapshot-record.js';
-import { ConfigurationError, InfrastructureError, PolicyError } from '../errors.js';
+import { ConfigurationError, InfrastructureError, PolicyError, VerificationError } from '../errors.js';
 import { takeSnapshot } from '../io/snapshot.js';
+import { RECEIPT_BUNDLE_FILE, verifyReceiptAttestation, type SignerPolicy, type VerifiedAttestation } from '../receipt/attestation.js';
 import { CHECK_OUTPUT_LIMIT, fitMarkdown, renderCheck } from './check-report.js';
 import { candidateFromEvent, type Candidate } from './event.js';
 import { createGitSource, type GitSource, type GitSourceOptions } from './git-source.js';
@@ -30,7 +31,16 @@ import { validateMode } from './validate-mode.js';
  * diff base...head computed now, exactly as validate mode computes it, and its base snapshot equals
  * a fresh snapshot of the base tree, written from git's objects as validate mode writes it. With
  * replay, validate mode runs again and the verdicts must agree. The check run goes on the head.
+ *
+ * A receipt that verifies proves only that it is intact, never who made it: anyone can seal a
+ * self-consistent receipt (the code is open). So success needs, besides a bound, passed, proof-grade
+ * receipt, one piece of trusted evidence: a replay in this job that itself passed with proof grade,
+ * or a Sigstore attestation of the receipt's exact bytes by the pinned signer workflow (the gate),
+ * run for this repository from its default branch by a trusted event.
  */
+
+/** Events whose runs of the signer workflow are trusted: the pull request controls neither the file nor its inputs. */
+export const TRUSTED_SIGNING_TRIGGERS = ['pull_request_target', 'push', 'workflow_dispatch'] as const;
 
 /** The side effects of reverify mode, so tests can hand in their own. */
 export interface ReverifyModeDeps extends ReceiptModeDeps {
@@ -89,6 +99,55 @@ async function currentBindings(receipt: Receipt, candidate: Candidate, git: GitS
   }
 }
 
+const isMapping = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * The receipt's attestation (receipt.sigstore.json next to receipt.json), checked against the
+ * pinned signer workflow and the trusted root. Never throws for a bad bundle: a refused or missing
+ * attestation is a finding, and the receipt then needs a proof-grade replay.
+ */
+async function checkAttestation(receiptPath: string | undefined, settings: ActionSettings, candidate: Candidate, payload: unknown): Promise<AttestationFinding> {
+  if (receiptPath === undefined) return { status: 'absent', message: 'no receipt file' };
+  const bundleText = await readFile(join(dirname(receiptPath), RECEIPT_BUNDLE_FILE), 'utf8').catch(() => undefined);
+  if (bundleText === undefined) return { status: 'absent', message: `the artifact carries no ${RECEIPT_BUNDLE_FILE}` };
+  if (settings.trustedRoot === undefined) return { status: 'unchecked', message: 'no trusted-root input: attestations cannot be checked' };
+  const repository = isMapping(payload) && isMapping(payload['repository']) ? payload['repository'] : {};
+  const defaultBranch = repository['default_branch'];
+  if (typeof defaultBranch !== 'string' || defaultBranch === '') return { status: 'unchecked', message: 'the event payload names no repository.default_branch' };
+  const defaultRef = `refs/heads/${defaultBranch}`;
+  const signerWorkflow = settings.signerWorkflow ?? `${candidate.owner}/${candidate.repo}/.github/workflows/patchproof.yml`;
+  const policy: SignerPolicy = {
+    signerWorkflow,
+    // The default branch is a ref of this repository: a signer in another repository counts only pinned by SHA.
+    signerRefs: signerWorkflow.startsWith(`${candidate.owner}/${candidate.repo}/`) ? [defaultRef] : [],
+    repository: `${candidate.owner}/${candidate.repo}`,
+    sourceRefs: [defaultRef],
+    triggers: TRUSTED_SIGNING_TRIGGERS
+  };
+  let root: unknown;
+  try {
+    root = JSON.parse(await readFile(settings.trustedRoot, 'utf8'));
+  } catch (error) {
+    throw new ConfigurationError(`trusted-root '${settings.trustedRoot}' is not a readable JSON trusted root: ${(error as Error).message}`);
+  }
+  let bundle: unknown;
+  try {
+    bundle = JSON.parse(bundleText);
+  } catch {
+    return { status: 'refused', message: `${RECEIPT_BUNDLE_FILE} is not JSON` };
+  }
+  // A root without CT logs (a private Sigstore) cannot vouch for SCTs; one that lists them requires one.
+  const ctlogs = isMapping(root) && Array.isArray(root['ctlogs']) ? root['ctlogs'].length : 0;
+  try {
+    const signer = verifyReceiptAttestation(await readFile(receiptPath), bundle, policy, { trustedRoot: root, thresholds: { ctlog: ctlogs > 0 ? 1 : 0 } });
+    return { status: 'verified', signer };
+  } catch (error) {
+    if (error instanceof VerificationError && error.code === 'bad_input') throw new ConfigurationError(error.message);
+    if (error instanceof VerificationError) return { status: 'refused', message: error.message };
+    throw error;
+  }
+}
+
 /** What re-verification found about a receipt that passed verification. */
 interface Findings {
   receipt: Receipt;
@@ -97,7 +156,26 @@ interface Findings {
   candidate: Candidate;
   bindings: BindingCheck[];
   /** Absent when replay was not asked for, or was skipped because the receipt is not bound. */
-  replay?: { verdict: ModeResult['verdict']; message: string };
+  replay?: { verdict: ModeResult['verdict']; proofGrade: boolean; message: string };
+  attestation: AttestationFinding;
+}
+
+/** What was found about the receipt's signature. */
+export type AttestationFinding =
+  | { status: 'verified'; signer: VerifiedAttestation }
+  | { status: 'absent' | 'unchecked' | 'refused'; message: string };
+
+/** The trust decision: bound, passed, proof grade, and a proof-grade replay or a trusted signature. */
+function evidenceOf(findings: Findings): { accepted: boolean; why: string } {
+  const { receipt } = findings;
+  if (!isBound(findings)) return { accepted: false, why: 'not bound' };
+  if (!replayAgrees(findings)) return { accepted: false, why: 'replay disagrees' };
+  if (receipt.verdict !== 'passed') return { accepted: false, why: `receipt ${receipt.verdict}` };
+  if (!receipt.proof_grade) return { accepted: false, why: 'receipt not proof grade' };
+  const replayProves = findings.replay !== undefined && findings.replay.verdict === 'passed' && findings.replay.proofGrade;
+  if (replayProves) return { accepted: true, why: 'proof-grade replay' };
+  if (findings.attestation.status === 'verified') return { accepted: true, why: 'trusted attestation' };
+  return { accepted: false, why: 'no trusted evidence' };
 }
 
 const isBound = (findings: Findings): boolean => findings.bindings.every((b) => b.recorded === b.current);
@@ -108,19 +186,32 @@ function renderFindings(findings: Findings, replayAsked: boolean): { conclusion:
   const { receipt, candidate } = findings;
   const bound = isBound(findings);
   const agrees = replayAgrees(findings);
-  const success = bound && agrees && receipt.verdict === 'passed';
+  const evidence = evidenceOf(findings);
+  const success = evidence.accepted;
   const differing = findings.bindings.filter((b) => b.recorded !== b.current).map((b) => b.name);
+  const unproven = bound && agrees && receipt.verdict === 'passed' && !success;
   const title = !bound
     ? `PatchProof: receipt not bound to this head — ${differing.join(', ')} differs`
     : !agrees
       ? `PatchProof: replay disagrees — receipt ${receipt.verdict}, replay ${findings.replay?.verdict ?? ''}`
-      : `PatchProof re-verified: ${receipt.verdict.toUpperCase()} — receipt intact and bound to this head`;
+      : unproven && !receipt.proof_grade
+        ? 'PatchProof: receipt not proof grade — a pass without the isolated runner is never success'
+        : unproven
+          ? 'PatchProof: receipt not proven — no trusted attestation and no proof-grade replay'
+          : `PatchProof re-verified: ${receipt.verdict.toUpperCase()} — receipt intact and bound to this head${success ? ` (${evidence.why})` : ''}`;
   const mark = (ok: boolean): string => (ok ? '✅' : '❌');
   const replayRow = !replayAsked
     ? 'not asked / 未要求'
     : findings.replay === undefined
       ? 'skipped: not bound / 未绑定，已跳过'
-      : `${mark(agrees)} replay ${codeSpan(findings.replay.verdict)}, receipt ${codeSpan(receipt.verdict)}`;
+      : `${mark(agrees)} replay ${codeSpan(findings.replay.verdict)}${findings.replay.proofGrade ? ' (proof grade)' : ' (not proof grade)'}, receipt ${codeSpan(receipt.verdict)}`;
+  const att = findings.attestation;
+  const attestationRow =
+    att.status === 'verified'
+      ? `✅ ${codeSpan(att.signer.signerUri)} (${codeSpan(att.signer.trigger)} on ${codeSpan(att.signer.sourceRef)})`
+      : att.status === 'absent'
+        ? `none / 无: ${codeSpan(att.message)}`
+        : `❌ ${codeSpan(att.message)}`;
   const rows: [string, string][] = [
     ['workflow run / 工作流运行', `${findings.runId} (${codeSpan(findings.artifactName)})`],
     ['base / head', `${codeSpan(candidate.base)} / ${codeSpan(candidate.head)}`],
@@ -130,7 +221,9 @@ function renderFindings(findings: Findings, replayAsked: boolean): { conclusion:
       b.recorded === b.current ? `✅ ${codeSpan(b.current)}` : `❌ receipt ${codeSpan(b.recorded)}, now ${codeSpan(b.current)}`
     ]),
     ['witness pack / 见证包', codeSpan(receipt.bindings.witness_digest)],
-    ['replay / 重放', replayRow]
+    ['proof grade / 证明级', receipt.proof_grade ? '✅' : '❌'],
+    ['replay / 重放', replayRow],
+    ['attestation / 签名证明', attestationRow]
   ];
   const base = renderCheck(receipt);
   const header = [
@@ -157,7 +250,11 @@ function renderFindings(findings: Findings, replayAsked: boolean): { conclusion:
     ? `the receipt of run ${findings.runId} is not bound to this head: ${differing.join(', ')} differs`
     : !agrees
       ? `replay gave ${findings.replay?.verdict ?? ''} but the receipt says ${receipt.verdict}: ${findings.replay?.message ?? ''}`
-      : `receipt of run ${findings.runId} re-verified on ${candidate.head}: PatchProof ${receipt.verdict}${reasons}, receipt ${receipt.receipt_digest}`;
+      : unproven && !receipt.proof_grade
+        ? `the receipt of run ${findings.runId} is not proof grade: a pass without the isolated runner is never success`
+        : unproven
+          ? `the receipt of run ${findings.runId} is bound and intact, but nothing trusted vouches for it: no valid attestation by the signer workflow (${att.status === 'verified' ? '' : att.message}) and no proof-grade replay; a receipt that verifies proves only that it is intact`
+          : `receipt of run ${findings.runId} re-verified on ${candidate.head}: PatchProof ${receipt.verdict}${reasons}, receipt ${receipt.receipt_digest}`;
   return { conclusion: success ? 'success' : 'failure', check, message };
 }
 
@@ -187,11 +284,12 @@ export async function reverifyMode(settings: ActionSettings, outcome: StepOutcom
     }
     const git = deps.gitSource(repoDir, { token: settings.token, serverUrl: env['GITHUB_SERVER_URL'] || 'https://github.com' });
     const bindings = await currentBindings(intake.receipt, candidate, git, deps, runnerTemp);
-    findings = { receipt: intake.receipt, runId, artifactName: intake.artifactName, candidate, bindings };
+    const attestation = await checkAttestation(intake.receiptPath, settings, candidate, await readEventPayload(requiredEnv(env, 'GITHUB_EVENT_PATH')));
+    findings = { receipt: intake.receipt, runId, artifactName: intake.artifactName, candidate, bindings, attestation };
     if (settings.replay && isBound(findings)) {
       // Validate mode posts its own check run under another name; this one compares the verdicts.
       const replayed = await deps.replay({ ...settings, mode: 'validate', checkName: `${settings.checkName} (replay)` }, outcome);
-      findings.replay = { verdict: replayed.verdict, message: replayed.message };
+      findings.replay = { verdict: replayed.verdict, proofGrade: replayed.proofGrade, message: replayed.message };
     }
     if (settings.replay && !isBound(findings)) outcome.warning('replay skipped: the receipt is not bound to this head, so there is nothing to compare');
     const receiptPath = intake.receiptPath;
@@ -200,8 +298,8 @@ export async function reverifyMode(settings: ActionSettings, outcome: StepOutcom
     await writeSummary(outcome, rendered.check);
     const receipt = findings.receipt;
     const accepted = rendered.conclusion === 'success';
-    // A bound receipt that agrees keeps its own verdict (failed stays failed); anything else fails.
-    const verdict = isBound(findings) && replayAgrees(findings) ? receipt.verdict : 'failed';
+    // Only an accepted receipt passes; a bound receipt that agrees keeps a failed or inconclusive verdict.
+    const verdict = accepted ? 'passed' : isBound(findings) && replayAgrees(findings) && receipt.verdict !== 'passed' ? receipt.verdict : 'failed';
     return { verdict, proofGrade: accepted && receipt.proof_grade, receiptDigest: receipt.receipt_digest, receiptPath, message: rendered.message };
   } catch (error) {
     if (error instanceof InfrastructureError) {

@@ -36,10 +36,21 @@ export interface ActionSettings {
   runId?: number;
   artifactName?: string;
   replay: boolean;
+  /**
+   * reverify: the workflow whose attestation of a receipt counts, `OWNER/REPO/.github/workflows/FILE.yml`.
+   * Unset: this repository's `.github/workflows/patchproof.yml` (the gate).
+   */
+  signerWorkflow?: string;
+  /**
+   * reverify: path of the Sigstore trusted root (JSON) attestations are checked against. Unset: no
+   * attestation is accepted (reverify then needs a proof-grade replay).
+   */
+  trustedRoot?: string;
 }
 
 export type InputReader = (name: string) => string;
 
+const SIGNER_WORKFLOW_PATTERN = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+\/\.github\/workflows\/[A-Za-z0-9_.-]+\.ya?ml$/;
 const SHA_PATTERN = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 /** A git ref name as `git check-ref-format` allows it, conservatively (no `..`, no leading `-`). */
 const REF_PATTERN = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/;
@@ -107,6 +118,11 @@ export function readActionSettings(read: InputReader): ActionSettings {
   const base = commit(read, 'base');
   const head = commit(read, 'head');
   const artifactName = optional(read, 'artifact-name');
+  const signerWorkflow = optional(read, 'signer-workflow');
+  if (signerWorkflow !== undefined && !SIGNER_WORKFLOW_PATTERN.test(signerWorkflow)) {
+    throw new ConfigurationError(`signer-workflow '${signerWorkflow}' is not valid; give OWNER/REPO/.github/workflows/FILE.yml`);
+  }
+  const trustedRoot = optional(read, 'trusted-root');
   return {
     mode,
     ...(packValue !== undefined && digest !== undefined ? { witness: { pack: parseWitnessPack(packValue), digest } } : {}),
@@ -120,6 +136,8 @@ export function readActionSettings(read: InputReader): ActionSettings {
     ...(approved !== undefined ? { approvedProposalHash: approved } : {}),
     ...(runIdText !== undefined ? { runId: Number(runIdText) } : {}),
     ...(artifactName !== undefined ? { artifactName } : {}),
-    replay: replay === 'true'
+    replay: replay === 'true',
+    ...(signerWorkflow !== undefined ? { signerWorkflow } : {}),
+    ...(trustedRoot !== undefined ? { trustedRoot } : {})
   };
 }
