@@ -25,6 +25,33 @@ function node(args: string[], cwd = ROOT): { status: number | null; stdout: stri
   return spawnSync(process.execPath, args, { cwd, encoding: 'utf8' });
 }
 
+/**
+ * action-validator's schemas predate two things GitHub has since shipped: `runs.using: node24`
+ * (the default runtime since 2026-06) and the `attestations` permission (actions/attest). No
+ * replacement runs here (actionlint is a Go binary; the releases that know these fields are not
+ * installable offline), so this is a narrow allowance for exactly those two: the exact line
+ * `using: node24` is validated as node20, and an `attestations: read|write|none` line under a
+ * `permissions:` mapping is dropped before validation. Nothing else is rewritten; the tests below
+ * show node25, `attestations: admin` and other unknown permissions are still refused. (The
+ * validator does not check expression contexts, so `job.workflow_repository` / `job.workflow_sha`
+ * need no allowance; a test below pins that.)
+ */
+function withAllowance(text: string): string {
+  return text.replace(/^(\s+using:\s*)node24(\s*)$/m, '$1node20$2').replace(/^(\s+)attestations:\s*(read|write|none)\s*\n/gm, '');
+}
+
+/** action-validator on `file`'s text after {@link withAllowance}, from a temporary copy of the same name. */
+function validate(file: string, text = readFileSync(join(ROOT, file), 'utf8')): { status: number | null; stdout: string; stderr: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'pp-validate-'));
+  try {
+    const copy = join(dir, file.split('/').pop() as string);
+    writeFileSync(copy, withAllowance(text));
+    return node([VALIDATOR, copy]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 type Mapping = Record<string, unknown>;
 const isMapping = (value: unknown): value is Mapping => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -80,6 +107,24 @@ function ruleViolations(text: string, kind: 'workflow' | 'action'): string[] {
   for (const { where, uses } of usesValues) {
     if (REMOTE_USES.test(uses) && !PINNED_USES.test(uses)) problems.push(`${where}: ${uses} is not pinned by a full 40-hex commit SHA`);
   }
+  // A reusable workflow runs in the caller's workspace: `./` there is the caller's code. Its local
+  // actions must come from its own checkout (job.workflow_repository at job.workflow_sha).
+  const on = kind === 'workflow' ? doc['on'] : undefined;
+  if (isMapping(on) && 'workflow_call' in on) {
+    const own = steps
+      .map(({ step }) => step)
+      .filter((step) => String(step['uses'] ?? '').startsWith('actions/checkout@'))
+      .map((step) => (isMapping(step['with']) ? step['with'] : {}))
+      .filter((w) => w['repository'] === '${{ job.workflow_repository }}' && w['ref'] === '${{ job.workflow_sha }}' && typeof w['path'] === 'string')
+      .map((w) => String(w['path']).replace(/^\.\//, '').replace(/\/$/, ''));
+    for (const { where, uses } of usesValues) {
+      if (!uses.startsWith('./')) continue;
+      const path = uses.slice(2).replace(/\/$/, '');
+      if (!own.some((dir) => dir !== '' && (path === dir || path.startsWith(`${dir}/`)))) {
+        problems.push(`${where}: uses ${uses} in a reusable workflow is the caller's checkout; check out job.workflow_repository at job.workflow_sha into a path and use that`);
+      }
+    }
+  }
   // A pin should say which release it is, for people and for update tools.
   for (const line of text.split('\n')) {
     const match = /^\s*(?:-\s+)?uses:\s*(\S+)(.*)$/.exec(line);
@@ -92,8 +137,22 @@ function ruleViolations(text: string, kind: 'workflow' | 'action'): string[] {
 
 describe('action-validator (GitHub workflow and action schemas, offline)', () => {
   it.each([...workflowFiles, 'action.yml'])('%s is valid', (file) => {
-    const result = node([VALIDATOR, file]);
+    const result = validate(file);
     expect({ file, status: result.status, errors: result.stderr }).toEqual({ file, status: 0, errors: '' });
+  });
+
+  it('the allowance is exactly node24 and the attestations permission: without it they are refused, and their neighbours stay refused', () => {
+    const action = readFileSync(join(ROOT, 'action.yml'), 'utf8');
+    expect(node([VALIDATOR, 'action.yml']).status).toBe(1);
+    expect(validate('action.yml', action.replace('using: node24', 'using: node25')).status).toBe(1);
+    expect(validate('action.yml', action.replace('using: node24', 'using: node20')).status).toBe(0);
+    const workflow = (permission: string): string =>
+      ['on: push', 'permissions: {}', 'jobs:', '  a:', '    runs-on: ubuntu-latest', '    permissions:', '      contents: read', `      ${permission}`, '    steps:', '      - run: echo "$X"', '        env:', '          X: ${{ job.workflow_repository }}@${{ job.workflow_sha }}', ''].join('\n');
+    expect(validate('w.yml', workflow('attestations: write')).status).toBe(0);
+    expect(validate('w.yml', workflow('id-token: write')).status).toBe(0);
+    expect(validate('w.yml', workflow('attestations: admin')).status).toBe(1);
+    expect(validate('w.yml', workflow('attestationz: write')).status).toBe(1);
+    expect(validate('w.yml', workflow('bogus: write')).status).toBe(1);
   });
 
   it('really lints: a workflow with an unknown key and a job without runs-on is refused', () => {
@@ -118,7 +177,8 @@ describe("PatchProof's workflow rules", () => {
     const text = readFileSync(join(ROOT, 'action.yml'), 'utf8');
     expect(ruleViolations(text, 'action')).toEqual([]);
     const runs = (parse(text) as { runs: { using: string; main: string } }).runs;
-    expect(runs.using).toMatch(/^node(20|24)$/);
+    // node20 actions are past GitHub's removal date; the bundle must still run on Node 20 (this machine).
+    expect(runs.using).toBe('node24');
     expect(existsSync(join(ROOT, runs.main))).toBe(true);
   });
 
@@ -165,26 +225,75 @@ describe('the workflows do what the docs say', () => {
     expect(runs).toContain('git diff --exit-code --stat -- dist/');
   });
 
-  it('patchproof.yml: a reusable workflow with typed inputs, one least-privilege job, the base checked out', () => {
+  it('patchproof.yml: a reusable workflow with typed inputs, one job, the attestation permissions', () => {
     const doc = load('patchproof.yml');
     const call = (doc['on'] as Mapping)['workflow_call'] as { inputs: Record<string, Mapping> };
     expect(Object.fromEntries(Object.entries(call.inputs).map(([name, spec]) => [name, spec['type']]))).toEqual({
       'witness-pack': 'string',
       'witness-digest': 'string',
       image: 'string',
-      runner: 'string',
       'check-name': 'string'
     });
+    // No runner input: the isolated runner only, so a success can be proof grade.
+    expect(call.inputs['image']).toMatchObject({ required: true });
     expect(Object.keys(doc['jobs'] as Mapping)).toEqual(['patchproof']);
     const j = job(doc, 'patchproof');
-    expect(j['permissions']).toEqual({ contents: 'read', checks: 'write', actions: 'read' });
-    expect(stepUsing(j, 'actions/checkout@')?.['with']).toEqual({
-      ref: '${{ github.event.pull_request.base.sha }}',
-      'fetch-depth': 0,
-      'persist-credentials': false
-    });
-    expect(stepUsing(j, './')?.['with']).toMatchObject({ mode: 'validate', 'witness-digest': '${{ inputs.witness-digest }}' });
+    expect(j['permissions']).toEqual({ contents: 'read', checks: 'write', actions: 'read', 'id-token': 'write', attestations: 'write' });
     expect(readFileSync(join(WORKFLOWS, 'patchproof.yml'), 'utf8')).not.toMatch(/secrets\./);
+  });
+
+  it('patchproof.yml runs its own code, never `uses: ./` of the caller, and checks out the base separately', () => {
+    const text = readFileSync(join(WORKFLOWS, 'patchproof.yml'), 'utf8');
+    const steps = job(load('patchproof.yml'), 'patchproof')['steps'] as Mapping[];
+    expect(text).not.toMatch(/^\s*(-\s+)?uses:\s*\.\/\s*$/m);
+    const checkouts = steps.filter((s) => String(s['uses'] ?? '').startsWith('actions/checkout@')).map((s) => s['with']);
+    expect(checkouts).toEqual([
+      { repository: '${{ job.workflow_repository }}', ref: '${{ job.workflow_sha }}', path: '.patchproof-action', 'persist-credentials': false },
+      { ref: '${{ github.event.pull_request.base.sha }}', path: 'base', 'fetch-depth': 0, 'persist-credentials': false }
+    ]);
+    const action = steps.find((s) => s['id'] === 'patchproof') as Mapping;
+    expect(action['uses']).toBe('./.patchproof-action');
+    expect(action['with']).toMatchObject({ mode: 'validate', runner: 'docker', 'repository-path': 'base', image: '${{ inputs.image }}', 'witness-digest': '${{ inputs.witness-digest }}' });
+    // And the rule that enforces it catches the old form.
+    const old = text.replace('uses: ./.patchproof-action', 'uses: ./');
+    expect(ruleViolations(old, 'workflow')).toEqual([
+      "job patchproof step 5: uses ./ in a reusable workflow is the caller's checkout; check out job.workflow_repository at job.workflow_sha into a path and use that"
+    ]);
+  });
+
+  it('patchproof.yml refuses a caller off the default branch first, then pulls the image by digest before the action', () => {
+    const steps = job(load('patchproof.yml'), 'patchproof')['steps'] as Mapping[];
+    const guard = steps[0] as Mapping;
+    expect(guard['env']).toMatchObject({ CALLER_REF: '${{ github.workflow_ref }}', DEFAULT_BRANCH: '${{ github.event.repository.default_branch }}' });
+    expect(String(guard['run'])).toContain('"refs/heads/$DEFAULT_BRANCH"');
+    expect(String(guard['run'])).toContain('^[0-9a-f]{40}$');
+    expect(String(guard['run'])).toMatch(/pull_request \]; then[\s\S]*exit 1/);
+    const pull = steps.findIndex((s) => /docker pull "\$IMAGE"/.test(String(s['run'] ?? '')));
+    const action = steps.findIndex((s) => s['id'] === 'patchproof');
+    expect(pull).toBeGreaterThan(0);
+    expect(pull).toBeLessThan(action);
+    expect(String(steps[pull]?.['run'])).toContain('@sha256:[0-9a-f]{64}$');
+    expect(steps[pull]?.['env']).toEqual({ IMAGE: '${{ inputs.image }}' });
+  });
+
+  it('patchproof.yml attests receipt.json with actions/attest pinned by SHA and keeps the bundle as an artifact', async () => {
+    const { RECEIPT_PREDICATE_TYPE, RECEIPT_BUNDLE_FILE } = await import('../../src/receipt/attestation.js');
+    const { ATTESTATION_ARTIFACT_PREFIX } = await import('../../src/action/artifacts.js');
+    const steps = job(load('patchproof.yml'), 'patchproof')['steps'] as Mapping[];
+    const attest = steps.find((s) => String(s['uses'] ?? '').startsWith('actions/attest@')) as Mapping;
+    expect(String(attest['uses'])).toMatch(PINNED_USES);
+    expect(attest['with']).toMatchObject({
+      'subject-path': '${{ steps.patchproof.outputs.receipt-path }}',
+      'predicate-type': RECEIPT_PREDICATE_TYPE,
+      'predicate-path': '${{ runner.temp }}/patchproof-predicate.json'
+    });
+    const upload = steps.find((s) => String(s['uses'] ?? '').startsWith('actions/upload-artifact@')) as Mapping;
+    expect(String(upload['uses'])).toMatch(PINNED_USES);
+    expect(String((upload['with'] as Mapping)['path'])).toMatch(new RegExp(`/${RECEIPT_BUNDLE_FILE.replace('.', '\\.')}$`));
+    const predicate = steps.find((s) => s['id'] === 'predicate') as Mapping;
+    expect(String(predicate['run'])).toContain(`echo "artifact=${ATTESTATION_ARTIFACT_PREFIX}\${hex:0:16}"`);
+    // Every remote action in it is pinned by a full SHA (the generic rule, held here explicitly).
+    for (const s of steps) if (typeof s['uses'] === 'string' && !s['uses'].startsWith('./')) expect(s['uses']).toMatch(PINNED_USES);
   });
 
   it('patchproof-publish.yml: workflow_run, publish mode, and no checkout of anything but the default branch', () => {
