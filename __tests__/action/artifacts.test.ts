@@ -96,6 +96,8 @@ describe('receipt artifacts through the real @actions/artifact client', () => {
     expect(dirname(dirname(found.receiptPath))).toBe(runnerTemp);
     expect(await readFile(found.receiptPath)).toEqual(await readFile(files.receipt));
     expect(await readFile(join(dirname(found.receiptPath), 'report.md'))).toEqual(await readFile(files.report));
+    // An unsigned receipt: no bundle, and none is made up.
+    expect(found.bundlePath).toBeUndefined();
 
     const named = await quietly(() => store.download(artifacts.runId, name));
     expect(named.receiptPath).not.toBe(found.receiptPath);
@@ -127,5 +129,32 @@ describe('receipt artifacts through the real @actions/artifact client', () => {
     await expect(download).rejects.toThrow(VerificationError);
     await expect(download).rejects.toThrow(/does not match the digest recorded at upload/);
     expect(await readdir(runnerTemp)).toEqual(before);
+  });
+
+  const unisolated = receiptFrom(passingRuns(), { isolated: false });
+
+  it('carries the Sigstore bundle: uploaded inside the receipt artifact, downloaded next to receipt.json', async () => {
+    const files = await written(unisolated, 'signed');
+    const bundle = join(dirname(files.receipt), 'bundle.json');
+    await writeFile(bundle, '{"mediaType":"application/vnd.dev.sigstore.bundle.v0.3+json"}');
+    const { name } = await quietly(() => store.upload(unisolated, { ...files, bundle }));
+    const found = await quietly(() => store.download(artifacts.runId, name));
+    expect(found.bundlePath).toBe(join(dirname(found.receiptPath), 'receipt.sigstore.json'));
+    expect(await readFile(found.bundlePath as string)).toEqual(await readFile(bundle));
+  });
+
+  it('carries the bundle of a companion patchproof-attestation-* artifact, and refuses one changed after upload', async () => {
+    const name = `patchproof-receipt-${failed.receipt_digest.slice(7, 23)}`;
+    const dir = await mkdtemp(join(work, 'companion-'));
+    await writeFile(join(dir, 'receipt.sigstore.json'), '{"companion":true}');
+    const { DefaultArtifactClient } = await import('@actions/artifact');
+    const companion = `patchproof-attestation-${failed.receipt_digest.slice(7, 23)}`;
+    await quietly(() => new DefaultArtifactClient().uploadArtifact(companion, [join(dir, 'receipt.sigstore.json')], dir));
+    const found = await quietly(() => store.download(artifacts.runId, name));
+    expect(found.bundlePath).toBe(join(dirname(found.receiptPath), 'receipt.sigstore.json'));
+    expect(await readFile(found.bundlePath as string, 'utf8')).toBe('{"companion":true}');
+    // The companion is not a receipt artifact: choosing "the one receipt artifact" ignores it.
+    artifacts.corrupt(companion);
+    await expect(quietly(() => store.download(artifacts.runId, name))).rejects.toThrow(new RegExp(`artifact ${companion} .* does not match the digest recorded at upload`));
   });
 });
