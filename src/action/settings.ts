@@ -50,7 +50,7 @@ export interface ActionSettings {
 
 export type InputReader = (name: string) => string;
 
-const SIGNER_WORKFLOW_PATTERN = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+\/\.github\/workflows\/[A-Za-z0-9_.-]+\.ya?ml$/;
+const SIGNER_WORKFLOW_PATTERN = /^[A-Za-z0-9][A-Za-z0-9-]*\/(?!\.\.?\/)[A-Za-z0-9_.-]+\/\.github\/workflows\/[A-Za-z0-9_.-]+\.ya?ml$/;
 const SHA_PATTERN = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 /** A git ref name as `git check-ref-format` allows it, conservatively (no `..`, no leading `-`). */
 const REF_PATTERN = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/;
