@@ -308,6 +308,19 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
       expect(runs[0]?.output.summary).toContain('https://github.com/octo-org/hello-world/.github/workflows/patchproof.yml@refs/heads/main');
     });
 
+    it('a trusted root given as JSON lines (gh attestation trusted-root): the attestation verifies under one of them', async () => {
+      const other = await createTestSigstore();
+      const lines = join(work, 'trusted_root.jsonl');
+      writeFileSync(lines, `${JSON.stringify(other.trustedRoot)}\n${JSON.stringify(sigstore.trustedRoot)}\n`);
+      const { result } = await reverify({ 'artifact-name': 'patchproof-receipt-gate', 'trusted-root': lines });
+      expect(result).toMatchObject({ verdict: 'passed', proofGrade: true });
+      // Only the other root: refused.
+      writeFileSync(lines, `${JSON.stringify(other.trustedRoot)}\n`);
+      const alone = await reverify({ 'artifact-name': 'patchproof-receipt-gate', 'trusted-root': lines });
+      expect(alone.result.verdict).toBe('failed');
+      expect(alone.result.message).toMatch(/does not verify/);
+    });
+
     it('the same bundle without a trusted-root input: failure (attestations cannot be checked)', async () => {
       const before = github.checkRuns().length;
       const { result } = await reverify({ 'artifact-name': 'patchproof-receipt-gate' });

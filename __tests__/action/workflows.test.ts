@@ -318,6 +318,12 @@ describe('the workflows do what the docs say', () => {
     const j = job(doc, 'reverify');
     expect(stepUsing(j, 'actions/checkout@')?.['with']).toMatchObject({ ref: '${{ inputs.base }}', 'fetch-depth': 0, 'persist-credentials': false });
     expect(stepUsing(j, './')?.['with']).toMatchObject({ mode: 'reverify', 'run-id': '${{ inputs.run-id }}', replay: '${{ inputs.replay }}' });
+    // The attestation is checked against Sigstore's trusted roots, fetched before the action runs.
+    expect(stepUsing(j, './')?.['with']).toMatchObject({ 'signer-workflow': '${{ inputs.signer-workflow }}', 'trusted-root': '${{ runner.temp }}/trusted_root.jsonl' });
+    const steps = j['steps'] as Mapping[];
+    const roots = steps.findIndex((s) => String(s['run'] ?? '') === 'gh attestation trusted-root > "$RUNNER_TEMP/trusted_root.jsonl"');
+    expect(roots).toBeGreaterThan(0);
+    expect(roots).toBeLessThan(steps.findIndex((s) => s['uses'] === './'));
   });
 });
 

@@ -124,27 +124,51 @@ async function checkAttestation(receiptPath: string | undefined, settings: Actio
     sourceRefs: [defaultRef],
     triggers: TRUSTED_SIGNING_TRIGGERS
   };
-  let root: unknown;
-  try {
-    root = JSON.parse(await readFile(settings.trustedRoot, 'utf8'));
-  } catch (error) {
-    throw new ConfigurationError(`trusted-root '${settings.trustedRoot}' is not a readable JSON trusted root: ${(error as Error).message}`);
-  }
+  const roots = await readTrustedRoots(settings.trustedRoot);
   let bundle: unknown;
   try {
     bundle = JSON.parse(bundleText);
   } catch {
     return { status: 'refused', message: `${RECEIPT_BUNDLE_FILE} is not JSON` };
   }
-  // A root without CT logs (a private Sigstore) cannot vouch for SCTs; one that lists them requires one.
-  const ctlogs = isMapping(root) && Array.isArray(root['ctlogs']) ? root['ctlogs'].length : 0;
+  const bytes = await readFile(receiptPath);
+  let refusal = '';
+  // Each root is a complete set of trust anchors (gh attestation trusted-root writes one per line:
+  // Sigstore's public-good and GitHub's own); the attestation must verify under one of them.
+  for (const root of roots) {
+    // A root without CT logs (a private Sigstore) cannot vouch for SCTs; one that lists them requires one.
+    const ctlogs = isMapping(root) && Array.isArray(root['ctlogs']) ? root['ctlogs'].length : 0;
+    try {
+      const signer = verifyReceiptAttestation(bytes, bundle, policy, { trustedRoot: root, thresholds: { ctlog: ctlogs > 0 ? 1 : 0 } });
+      return { status: 'verified', signer };
+    } catch (error) {
+      if (error instanceof VerificationError && error.code === 'bad_input') throw new ConfigurationError(error.message);
+      if (!(error instanceof VerificationError)) throw error;
+      refusal = error.message;
+    }
+  }
+  return { status: 'refused', message: refusal };
+}
+
+/** The trusted roots in `path`: one JSON document, or JSON lines (the form of `gh attestation trusted-root`). */
+async function readTrustedRoots(path: string): Promise<unknown[]> {
+  let text: string;
   try {
-    const signer = verifyReceiptAttestation(await readFile(receiptPath), bundle, policy, { trustedRoot: root, thresholds: { ctlog: ctlogs > 0 ? 1 : 0 } });
-    return { status: 'verified', signer };
+    text = await readFile(path, 'utf8');
   } catch (error) {
-    if (error instanceof VerificationError && error.code === 'bad_input') throw new ConfigurationError(error.message);
-    if (error instanceof VerificationError) return { status: 'refused', message: error.message };
-    throw error;
+    throw new ConfigurationError(`trusted-root '${path}' cannot be read: ${(error as Error).message}`);
+  }
+  try {
+    return [JSON.parse(text) as unknown];
+  } catch {
+    const lines = text.split('\n').filter((line) => line.trim() !== '');
+    try {
+      const roots = lines.map((line) => JSON.parse(line) as unknown);
+      if (roots.length > 0) return roots;
+    } catch {
+      // Reported below.
+    }
+    throw new ConfigurationError(`trusted-root '${path}' is neither a JSON trusted root nor JSON lines of them`);
   }
 }
 
