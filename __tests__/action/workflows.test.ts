@@ -276,6 +276,50 @@ describe('the workflows do what the docs say', () => {
     expect(steps[pull]?.['env']).toEqual({ IMAGE: '${{ inputs.image }}' });
   });
 
+  it("patchproof.yml's guard and image steps, run by bash as the runner runs them: only the default branch or a SHA, never pull_request, only a digest", () => {
+    const steps = job(load('patchproof.yml'), 'patchproof')['steps'] as Mapping[];
+    const dir = mkdtempSync(join(tmpdir(), 'pp-guard-'));
+    try {
+      // A stand-in docker on PATH that records what it was asked to pull.
+      writeFileSync(join(dir, 'docker'), '#!/bin/sh\necho "$@" > "$(dirname "$0")/pulled"\n', { mode: 0o755 });
+      const bash = (script: string, env: Record<string, string>): number | null =>
+        spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { env: { PATH: `${dir}:${process.env['PATH'] ?? ''}`, ...env }, encoding: 'utf8' }).status;
+      const guard = String(steps[0]?.['run']);
+      const trusted = {
+        CALLER_REF: 'octo/app/.github/workflows/gate.yml@refs/heads/main',
+        DEFAULT_BRANCH: 'main',
+        EVENT: 'pull_request_target',
+        SELF_REPOSITORY: 'patchproof/patchproof',
+        SELF_SHA: 'a'.repeat(40),
+        CALLER_REPOSITORY: 'octo/app',
+        CALLER_SHA: 'b'.repeat(40)
+      };
+      expect(bash(guard, trusted)).toBe(0);
+      expect(bash(guard, { ...trusted, CALLER_REF: `octo/app/.github/workflows/gate.yml@${'c'.repeat(40)}` })).toBe(0);
+      expect(bash(guard, { ...trusted, EVENT: 'workflow_dispatch', CALLER_REF: 'octo/app/.github/workflows/gate.yml@refs/heads/agent-branch' })).toBe(1);
+      expect(bash(guard, { ...trusted, EVENT: 'pull_request', CALLER_REF: 'octo/app/.github/workflows/gate.yml@refs/pull/7/merge' })).toBe(1);
+      // pull_request is refused even if the ref looked right.
+      expect(bash(guard, { ...trusted, EVENT: 'pull_request' })).toBe(1);
+      expect(bash(guard, { ...trusted, DEFAULT_BRANCH: '' })).toBe(1);
+      expect(bash(guard, { ...trusted, CALLER_REF: 'octo/app/.github/workflows/gate.yml@refs/heads/main-not' })).toBe(1);
+      // Called from its own repository: the file must be the calling commit's.
+      expect(bash(guard, { ...trusted, SELF_REPOSITORY: 'octo/app', SELF_SHA: 'b'.repeat(40) })).toBe(0);
+      expect(bash(guard, { ...trusted, SELF_REPOSITORY: 'octo/app' })).toBe(1);
+
+      const pull = String(steps.find((s) => /docker pull/.test(String(s['run'] ?? '')))?.['run']);
+      const digest = `sha256:${'d'.repeat(64)}`;
+      expect(bash(pull, { IMAGE: `images.test.invalid/octo/test-image@${digest}` })).toBe(0);
+      expect(readFileSync(join(dir, 'pulled'), 'utf8').trim()).toBe(`pull images.test.invalid/octo/test-image@${digest}`);
+      rmSync(join(dir, 'pulled'));
+      for (const image of ['octo/test-image:latest', digest, `octo/test-image@${digest}; rm -rf /`, `octo/test-image@sha256:${'d'.repeat(63)}`, '']) {
+        expect({ image, status: bash(pull, { IMAGE: image }) }).toEqual({ image, status: 1 });
+      }
+      expect(existsSync(join(dir, 'pulled'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('patchproof.yml attests receipt.json with actions/attest pinned by SHA and keeps the bundle as an artifact', async () => {
     const { RECEIPT_PREDICATE_TYPE, RECEIPT_BUNDLE_FILE } = await import('../../src/receipt/attestation.js');
     const { ATTESTATION_ARTIFACT_PREFIX } = await import('../../src/action/artifacts.js');
