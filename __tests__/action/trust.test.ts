@@ -1,0 +1,94 @@
+import { decideTrust, unprotectedPackRef, type TrustInput } from '../../src/action/trust.js';
+import { gateDowngrade } from '../../src/action/validate-mode.js';
+import { defaultProtected } from '../../src/core/surface.js';
+
+const REPO = 'octo-org/hello-world';
+const GATE = `${REPO}/.github/workflows/patchproof-gate.yml`;
+
+function payload(options: { headRef?: string; headRepo?: string; defaultBranch?: string | null } = {}): unknown {
+  return {
+    pull_request: {
+      number: 7,
+      base: { ref: 'main', sha: 'a'.repeat(40), repo: { full_name: REPO } },
+      head: { ref: options.headRef ?? 'fix-ms', sha: 'b'.repeat(40), repo: { full_name: options.headRepo ?? 'contributor/hello-world' } }
+    },
+    repository: { full_name: REPO, ...(options.defaultBranch === null ? {} : { default_branch: options.defaultBranch ?? 'main' }) }
+  };
+}
+
+const input = (eventName: string, workflowRef: string | undefined, body: unknown = payload()): TrustInput => ({ eventName, workflowRef, repository: REPO, payload: body });
+
+describe('decideTrust: may this run post success?', () => {
+  it.each([
+    ['pull_request_target from the default branch', input('pull_request_target', `${GATE}@refs/heads/main`)],
+    ['a same-repository pull_request_target', input('pull_request_target', `${GATE}@refs/heads/main`, payload({ headRepo: REPO }))],
+    ['workflow_dispatch from the default branch', input('workflow_dispatch', `${GATE}@refs/heads/main`)],
+    ['a workflow pinned to a tag', input('workflow_dispatch', `${GATE}@refs/tags/v1.2.0`)],
+    ['a ruleset workflow pinned to a commit', input('pull_request_target', `${GATE}@${'c'.repeat(40)}`)],
+    ['a ruleset workflow of another repository pinned to a commit', input('pull_request_target', `octo-org/policies/.github/workflows/gate.yml@${'c'.repeat(40)}`)]
+  ])('trusts %s', (_, value) => {
+    expect(decideTrust(value)).toEqual({ trusted: true, workflowRef: value.workflowRef });
+  });
+
+  it.each([
+    ['pull_request, always (the merge commit\'s files run)', input('pull_request', `${GATE}@refs/heads/main`), /^on pull_request GitHub runs the workflow files of the pull request's merge commit/],
+    ['a workflow from a pull request ref', input('pull_request_target', `${GATE}@refs/pull/7/merge`), /^the workflow runs from the pull request ref refs\/pull\/7\/merge/],
+    ['workflow_dispatch from another branch', input('workflow_dispatch', `${GATE}@refs/heads/agent-branch`), /^the workflow file runs from the branch refs\/heads\/agent-branch, not the default branch refs\/heads\/main \(a workflow_dispatch runs the file of the ref it was dispatched on\)/],
+    ['a push to another branch', input('push', `${GATE}@refs/heads/feature`), /not the default branch/],
+    ['another repository\'s branch', input('pull_request_target', `someone/else/.github/workflows/gate.yml@refs/heads/main`), /refs\/heads\/main of someone\/else, a branch of another repository/],
+    ['no GITHUB_WORKFLOW_REF', input('pull_request_target', undefined), /^GITHUB_WORKFLOW_REF '' does not say which workflow file runs/],
+    ['a malformed GITHUB_WORKFLOW_REF', input('pull_request_target', 'main'), /does not say which workflow file runs/],
+    ['a payload without default_branch', input('pull_request_target', `${GATE}@refs/heads/main`, payload({ defaultBranch: null })), /no repository.default_branch/],
+    ['a same-repository PR whose head is the workflow\'s ref', input('pull_request_target', `${GATE}@refs/heads/main`, payload({ headRef: 'main', headRepo: REPO })), /the pull request's own head branch/]
+  ])('does not trust %s, and says what to use instead', (_, value, why) => {
+    const decision = decideTrust(value);
+    expect(decision.trusted).toBe(false);
+    if (decision.trusted) return;
+    expect(decision.why).toMatch(why);
+    expect(decision.why).toMatch(/; run PatchProof from a pull_request_target workflow on the default branch .*ruleset/);
+  });
+});
+
+describe('unprotectedPackRef: a ref: pack names the default branch or a tag', () => {
+  it('accepts the default branch and tags', () => {
+    expect(unprotectedPackRef('refs/heads/main', payload())).toBeUndefined();
+    expect(unprotectedPackRef('refs/tags/pack-v1', payload())).toBeUndefined();
+    expect(unprotectedPackRef('refs/heads/trunk', payload({ defaultBranch: 'trunk' }))).toBeUndefined();
+  });
+
+  it.each(['refs/heads/fix-ms', 'main', 'refs/heads/main-copy', 'a'.repeat(40), 'refs/remotes/origin/main'])('refuses %s, naming the fix', (ref) => {
+    expect(unprotectedPackRef(ref, payload())).toBe(
+      `witness-pack ref '${ref}' is not the default branch or a tag, so whoever can push it chooses the grader; use ref:refs/heads/main:PATH or ref:refs/tags/<tag>:PATH`
+    );
+  });
+
+  it('refuses every branch when the payload does not say which is the default', () => {
+    expect(unprotectedPackRef('refs/heads/main', payload({ defaultBranch: null }))).toMatch(/use ref:refs\/heads\/<default branch>:PATH/);
+  });
+});
+
+describe('gateDowngrade: success needs proof grade and a trusted workflow', () => {
+  const trusted = { trusted: true, workflowRef: `${GATE}@refs/heads/main` } as const;
+  const untrusted = { trusted: false, why: 'on pull_request …' } as const;
+  it('lets a proof-grade pass in a trusted workflow through', () => {
+    expect(gateDowngrade({ verdict: 'passed', proof_grade: true }, trusted)).toBeUndefined();
+  });
+  it('posts a local-runner pass as failure', () => {
+    expect(gateDowngrade({ verdict: 'passed', proof_grade: false }, trusted)).toMatchObject({ code: 'not_proof_grade' });
+  });
+  it('posts a proof-grade pass in an untrusted workflow as failure', () => {
+    expect(gateDowngrade({ verdict: 'passed', proof_grade: true }, untrusted)).toEqual({ code: 'untrusted_workflow', why: 'the candidate passed, but this run cannot vouch for it: on pull_request …' });
+  });
+  it('leaves a failure a failure', () => {
+    expect(gateDowngrade({ verdict: 'failed', proof_grade: false }, untrusted)).toBeUndefined();
+  });
+});
+
+describe('defaultProtected: .github and the pack itself', () => {
+  it('protects .github unless workflow edits are allowed, and the pack folder always', () => {
+    expect(defaultProtected(false, undefined)).toEqual(['.github', '.github/**']);
+    expect(defaultProtected(true, undefined)).toEqual([]);
+    expect(defaultProtected(true, 'witness/pack(1)/')).toEqual(['witness/pack\\(1\\)', 'witness/pack\\(1\\)/**']);
+    expect(defaultProtected(false, '.')).toEqual(['.github', '.github/**']);
+  });
+});
