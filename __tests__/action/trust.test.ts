@@ -39,6 +39,7 @@ describe('decideTrust: may this run post success?', () => {
     ['no GITHUB_WORKFLOW_REF', input('pull_request_target', undefined), /^GITHUB_WORKFLOW_REF '' does not say which workflow file runs/],
     ['a malformed GITHUB_WORKFLOW_REF', input('pull_request_target', 'main'), /does not say which workflow file runs/],
     ['a payload without default_branch', input('pull_request_target', `${GATE}@refs/heads/main`, payload({ defaultBranch: null })), /no repository.default_branch/],
+    ['a pull request into another branch', input('pull_request_target', `${GATE}@refs/heads/main`, payload({ defaultBranch: 'trunk' })), /the pull request targets main, not the default branch refs\/heads\/trunk/],
     ['a same-repository PR whose head is the workflow\'s ref', input('pull_request_target', `${GATE}@refs/heads/main`, payload({ headRef: 'main', headRepo: REPO })), /the pull request's own head branch/]
   ])('does not trust %s, and says what to use instead', (_, value, why) => {
     const decision = decideTrust(value);

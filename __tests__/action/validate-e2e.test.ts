@@ -60,7 +60,8 @@ const SCENARIOS = {
   overfit: { change: { kind: 'diff', file: join(JS_DURATION, 'candidates', 'overfit.diff') }, runner: 'local' },
   fork: { change: fix, runner: 'local', fork: true, event: 'pull_request' },
   localPass: { change: fix, runner: 'local', fork: true },
-  workflowEdit: { change: { kind: 'files', files: { '.github/workflows/patchproof-gate.yml': 'on: push\njobs: {}\n' } }, runner: 'local' },
+  // CODEOWNERS: no adapter calls it test configuration, so only the default protection catches it.
+  workflowEdit: { change: { kind: 'files', files: { '.github/CODEOWNERS': '* @contributor\n' } }, runner: 'local' },
   refBranch: { change: fix, runner: 'local', inputs: { 'INPUT_WITNESS-PACK': `ref:refs/heads/candidate:${PACK_PATH}` } },
   publish: { change: fix, runner: 'local', inputs: { INPUT_MODE: 'publish', 'INPUT_RUN-ID': '4242' } },
   symlink: { change: { kind: 'symlink', path: 'src/alias.js', target: 'duration.js' }, runner: 'local' },
@@ -307,7 +308,8 @@ describe('validate mode, bundled, against loopback GitHub and artifact services'
     const receipt = JSON.parse(readFileSync(result.outputs['receipt-path'] as string, 'utf8')) as Receipt;
     expect(receipt.reasons).toContain('grader_tampered');
     expect(receipt.witness.protected).toEqual([]);
-    expect(receipt.surface.findings).toEqual([expect.objectContaining({ path: '.github/workflows/patchproof-gate.yml', categories: ['protected'] })]);
+    expect(receipt.surface.findings).toEqual([expect.objectContaining({ path: '.github/CODEOWNERS', change: 'add', categories: ['protected'] })]);
+    expect(receipt.surface.removed).toEqual(['.github/CODEOWNERS']);
     expect(result.github.checkRuns().map((c) => c.conclusion)).toEqual(['failure']);
   });
 

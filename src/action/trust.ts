@@ -74,6 +74,11 @@ export function decideTrust(input: TrustInput): TrustDecision {
     const dispatched = input.eventName === 'workflow_dispatch' ? ' (a workflow_dispatch runs the file of the ref it was dispatched on)' : '';
     return untrusted(`the workflow file runs from ${where}${dispatched}, which anyone who can push that branch can change`);
   }
+  // The base checkout (and a path pack in it) is the grader's source: it must be the protected branch.
+  const baseRef = field(input.payload, ['pull_request', 'base', 'ref']);
+  if (input.payload !== null && typeof input.payload === 'object' && 'pull_request' in input.payload && `refs/heads/${String(baseRef)}` !== defaultRef) {
+    return untrusted(`the pull request targets ${String(baseRef)}, not the default branch ${defaultRef}, so its base (the grader's source) may be a branch others can push`);
+  }
   // A same-repository pull request whose head branch is the very ref the workflow runs from.
   const headRef = field(input.payload, ['pull_request', 'head', 'ref']);
   const headRepo = field(input.payload, ['pull_request', 'head', 'repo', 'full_name']);
