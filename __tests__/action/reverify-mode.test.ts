@@ -227,18 +227,22 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
     expect(github.checkRuns().slice(before)[0]?.output.title).toBe('PatchProof: REJECTED — the artifact does not match its recorded digest');
   });
 
-  it('with replay: validates again with the pinned pack and the verdicts agree', async () => {
+  // Deliberate change (trusted context): a replay passes only when validate mode may post success,
+  // so a local-runner replay (not proof grade, and a dispatch without a trusted workflow ref) is a
+  // failed replay, and it no longer confirms a passed receipt.
+  it('with replay: validates again with the pinned pack; a replay without proof grade does not confirm the receipt', async () => {
     const digest = patchproof(['witness', 'digest', JS_PACK]).trim();
     const before = github.checkRuns().length;
     const { result } = await reverify({ 'artifact-name': receiptArtifactName(made.receipt.receipt_digest), replay: 'true', 'witness-pack': PACK_PATH, 'witness-digest': digest });
-    expect(result).toMatchObject({ verdict: 'passed' });
+    expect(result).toMatchObject({ verdict: 'failed' });
     const runs = github.checkRuns().slice(before);
     // Validate mode posts its own check run under another name, then the re-verification's.
     expect(runs.map((r) => [r.name, r.conclusion, r.head_sha])).toEqual([
-      ['PatchProof (replay)', 'success', repos.head],
-      ['PatchProof', 'success', repos.head]
+      ['PatchProof (replay)', 'failure', repos.head],
+      ['PatchProof', 'failure', repos.head]
     ]);
-    expect(runs[1]?.output.summary).toMatch(/replay `passed`, receipt `passed`/);
+    expect(runs[0]?.output.title).toBe('PatchProof: FAILED — not_proof_grade');
+    expect(runs[1]?.output.summary).toMatch(/replay `failed`, receipt `passed`/);
   });
 
   it('refuses a run without base and head on workflow_dispatch before downloading anything', async () => {

@@ -39,7 +39,7 @@ describe('decideTrust: may this run post success?', () => {
     ['no GITHUB_WORKFLOW_REF', input('pull_request_target', undefined), /^GITHUB_WORKFLOW_REF '' does not say which workflow file runs/],
     ['a malformed GITHUB_WORKFLOW_REF', input('pull_request_target', 'main'), /does not say which workflow file runs/],
     ['a payload without default_branch', input('pull_request_target', `${GATE}@refs/heads/main`, payload({ defaultBranch: null })), /no repository.default_branch/],
-    ['a pull request into another branch', input('pull_request_target', `${GATE}@refs/heads/main`, payload({ defaultBranch: 'trunk' })), /the pull request targets main, not the default branch refs\/heads\/trunk/],
+    ['a pull request into another branch', input('pull_request_target', `${GATE}@refs/heads/trunk`, payload({ defaultBranch: 'trunk' })), /the pull request targets main, not the default branch refs\/heads\/trunk/],
     ['a same-repository PR whose head is the workflow\'s ref', input('pull_request_target', `${GATE}@refs/heads/main`, payload({ headRef: 'main', headRepo: REPO })), /the pull request's own head branch/]
   ])('does not trust %s, and says what to use instead', (_, value, why) => {
     const decision = decideTrust(value);
@@ -91,5 +91,40 @@ describe('defaultProtected: .github and the pack itself', () => {
     expect(defaultProtected(true, undefined)).toEqual([]);
     expect(defaultProtected(true, 'witness/pack(1)/')).toEqual(['witness/pack\\(1\\)', 'witness/pack\\(1\\)/**']);
     expect(defaultProtected(false, '.')).toEqual(['.github', '.github/**']);
+  });
+});
+
+describe('docs/action.md: the ruleset payload is one GitHub accepts', () => {
+  it('validates against the description of POST /repos/{owner}/{repo}/rulesets, with a workflows rule', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { matchRoute, validateRequest } = await import('../support/openapi.js');
+    const text = readFileSync(new URL('../../docs/action.md', import.meta.url), 'utf8');
+    const json = /--input - <<'JSON'\n([\s\S]+?)\nJSON\n/.exec(text)?.[1];
+    expect(json).toBeDefined();
+    const body = JSON.parse((json as string).replace('<40 hex commit>', 'c'.repeat(40))) as { rules: { type: string }[] };
+    expect(body.rules.map((r) => r.type)).toEqual(['workflows']);
+    const route = matchRoute('POST', '/repos/OWNER/REPO/rulesets');
+    expect(route?.operation.operationId).toBe('repos/create-repo-ruleset');
+    expect(validateRequest(route!.operation, { pathParams: route!.pathParams, query: {}, body })).toEqual([]);
+    // And it really checks: a workflows rule without its workflows list is refused.
+    expect(validateRequest(route!.operation, { pathParams: route!.pathParams, query: {}, body: { ...body, rules: [{ type: 'workflows', parameters: {} }] } })).not.toEqual([]);
+  });
+});
+
+describe('the default protection is what a pack allowing config edits cannot relax', () => {
+  it('a .github edit under allow.config_edits is grader_tampered only with the default protection; allow.workflow_edits relaxes it', async () => {
+    const { analyseSurface, surfaceReasons } = await import('../../src/core/surface.js');
+    const { NODE_TEST_SURFACE } = await import('../../src/adapters/node-test-files.js');
+    const change = { path: '.github/workflows/patchproof-gate.yml', op: 'modify', hunks: [] } as unknown as Parameters<typeof analyseSurface>[0][number];
+    const allow = { test_edits: false, test_removal: false, skips: false, config_edits: true, dependency_changes: false };
+    const rules = (extra: string[]): Parameters<typeof analyseSurface>[1] => ({ ...NODE_TEST_SURFACE, protected: extra, placements: ['.patchproof/reproduction'], skipMarkers: [] });
+    // Without the default protection, config_edits lets a workflow edit through.
+    expect(surfaceReasons(analyseSurface([change], rules([])), allow).reasons).toEqual([]);
+    expect(surfaceReasons(analyseSurface([change], rules(defaultProtected(false, undefined))), allow).reasons).toEqual(['grader_tampered']);
+    expect(surfaceReasons(analyseSurface([change], rules(defaultProtected(true, undefined))), allow).reasons).toEqual([]);
+    // The pack's own folder stays protected even with workflow edits allowed.
+    const packEdit = { ...change, path: 'graders/my-bug/witness.json' } as typeof change;
+    expect(surfaceReasons(analyseSurface([packEdit], rules(defaultProtected(true, 'graders/my-bug'))), allow).reasons).toEqual(['grader_tampered']);
+    expect(surfaceReasons(analyseSurface([packEdit], rules(defaultProtected(true, undefined))), allow).reasons).toEqual([]);
   });
 });

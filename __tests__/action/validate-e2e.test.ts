@@ -9,7 +9,7 @@ import { digestWitnessFolder } from '../../src/witness/digest.js';
 import { startArtifactServer, type ArtifactServer } from '../support/artifact-server.js';
 import { startGitHubServer, type GitHubServer } from '../support/github-server.js';
 import { ensureActionBundle, parseOutputFile, runAction, type ActionRun } from './data/validate-bundle.js';
-import { JS_DURATION, JS_PACK, PACK_PATH, PULL_NUMBER, makePullRequest, removePullRequest, type HeadChange, type PullRequestRepos } from './data/validate-repos.js';
+import { JS_DURATION, JS_PACK, PACK_PATH, PULL_NUMBER, git, makePullRequest, removePullRequest, type HeadChange, type PullRequestRepos } from './data/validate-repos.js';
 
 /**
  * End to end: the bundled action (`node dist/index.js`, as the runner runs it) validates real pull
@@ -37,6 +37,8 @@ interface Scenario {
   inputs?: Record<string, string>;
   /** The check run is posted with the test GitHub App's installation token. */
   app?: boolean;
+  /** A branch of this name is pushed to the origin at the base commit. */
+  pushBranch?: string;
 }
 
 const APP = { id: 515151, installationId: 8_800_001, installationToken: 'ghs_patchproof_app_installation' };
@@ -60,9 +62,9 @@ const SCENARIOS = {
   overfit: { change: { kind: 'diff', file: join(JS_DURATION, 'candidates', 'overfit.diff') }, runner: 'local' },
   fork: { change: fix, runner: 'local', fork: true, event: 'pull_request' },
   localPass: { change: fix, runner: 'local', fork: true },
-  // CODEOWNERS: no adapter calls it test configuration, so only the default protection catches it.
   workflowEdit: { change: { kind: 'files', files: { '.github/CODEOWNERS': '* @contributor\n' } }, runner: 'local' },
-  refBranch: { change: fix, runner: 'local', inputs: { 'INPUT_WITNESS-PACK': `ref:refs/heads/candidate:${PACK_PATH}` } },
+  // A branch the agent pushed, holding the base (so not the head): only the protected-ref rule stops it.
+  refBranch: { change: fix, runner: 'local', pushBranch: 'agent-pack', inputs: { 'INPUT_WITNESS-PACK': `ref:refs/heads/agent-pack:${PACK_PATH}` } },
   publish: { change: fix, runner: 'local', inputs: { INPUT_MODE: 'publish', 'INPUT_RUN-ID': '4242' } },
   symlink: { change: { kind: 'symlink', path: 'src/alias.js', target: 'duration.js' }, runner: 'local' },
   binary: { change: { kind: 'binary', path: 'src/table.bin', bytes: Buffer.from([0, 1, 2, 0xff, 0, 0x89, 0x50, 0x4e, 0x47]) }, runner: 'local' },
@@ -104,6 +106,7 @@ function pullRequestEvent(repos: PullRequestRepos, fork: boolean): object {
 
 async function runScenario(name: string, scenario: Scenario): Promise<Result> {
   const repos = makePullRequest(scenario.change);
+  if (scenario.pushBranch !== undefined) git(repos.origin, ['update-ref', `refs/heads/${scenario.pushBranch}`, repos.base]);
   const tmp = mkdtempSync(join(tmpdir(), `pp-validate-e2e-${name}-`));
   const runnerTemp = join(tmp, 'runner-temp');
   const scratch = join(tmp, 'scratch');
@@ -308,7 +311,9 @@ describe('validate mode, bundled, against loopback GitHub and artifact services'
     const receipt = JSON.parse(readFileSync(result.outputs['receipt-path'] as string, 'utf8')) as Receipt;
     expect(receipt.reasons).toContain('grader_tampered');
     expect(receipt.witness.protected).toEqual([]);
-    expect(receipt.surface.findings).toEqual([expect.objectContaining({ path: '.github/CODEOWNERS', change: 'add', categories: ['protected'] })]);
+    // The adapter calls .github/** configuration (relaxable with allow.config_edits); the default
+    // protection makes it `protected`, which only allow.workflow_edits relaxes.
+    expect(receipt.surface.findings).toEqual([expect.objectContaining({ path: '.github/CODEOWNERS', change: 'add', categories: ['protected', 'config'] })]);
     expect(receipt.surface.removed).toEqual(['.github/CODEOWNERS']);
     expect(result.github.checkRuns().map((c) => c.conclusion)).toEqual(['failure']);
   });
@@ -316,7 +321,7 @@ describe('validate mode, bundled, against loopback GitHub and artifact services'
   it('refuses a ref: pack on a branch the pull request can push: one line naming the fix, a failure check run, nothing ran', () => {
     const result = get('refBranch');
     expectExit(result, 1);
-    expect(result.run.stdout).toMatch(/^::error::refused \(bad_input\): witness-pack ref 'refs\/heads\/candidate' is not the default branch or a tag, so whoever can push it chooses the grader; use ref:refs\/heads\/main:PATH or ref:refs\/tags\/<tag>:PATH$/m);
+    expect(result.run.stdout).toMatch(/^::error::refused \(bad_input\): witness-pack ref 'refs\/heads\/agent-pack' is not the default branch or a tag, so whoever can push it chooses the grader; use ref:refs\/heads\/main:PATH or ref:refs\/tags\/<tag>:PATH$/m);
     expect(result.github.checkRuns().map((c) => c.conclusion)).toEqual(['failure']);
     expect(result.artifacts.artifacts()).toEqual([]);
   });
