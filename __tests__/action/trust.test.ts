@@ -128,3 +128,32 @@ describe('the default protection is what a pack allowing config edits cannot rel
     expect(surfaceReasons(analyseSurface([packEdit], rules(defaultProtected(true, undefined))), allow).reasons).toEqual([]);
   });
 });
+
+describe('readActionSettings: publish refused, the GitHub App inputs', () => {
+  const base = { 'github-token': 'ghs_x', 'witness-pack': 'p', 'witness-digest': `sha256:${'a'.repeat(64)}`, image: `sha256:${'b'.repeat(64)}` };
+  const read = async (inputs: Record<string, string>) => {
+    const { readActionSettings } = await import('../../src/action/settings.js');
+    const all: Record<string, string> = { ...base, ...inputs };
+    return readActionSettings((name) => all[name] ?? '');
+  };
+  const PEM = '-----BEGIN RSA PRIVATE KEY-----\nMIIabc\n-----END RSA PRIVATE KEY-----';
+
+  it('refuses mode publish in one line naming the gate', async () => {
+    await expect(read({ mode: 'publish' })).rejects.toThrow(/^mode 'publish' was removed: a receipt from the pull request's run is not evidence; validate in a pull_request_target gate instead/);
+  });
+
+  it('reads app-id and app-private-key (with literal \\n from a pasted secret), and the optional installation id', async () => {
+    expect((await read({ 'app-id': '12345', 'app-private-key': PEM.replace(/\n/g, '\\n') })).app).toEqual({ appId: 12345, privateKey: PEM });
+    expect((await read({ 'app-id': '12345', 'app-private-key': PEM, 'app-installation-id': '77' })).app).toEqual({ appId: 12345, privateKey: PEM, installationId: 77 });
+    expect((await read({})).app).toBeUndefined();
+  });
+
+  it.each([
+    [{ 'app-id': '12345' }, /^app-private-key is not a PEM private key/],
+    [{ 'app-private-key': PEM }, /^app-id '' is not a GitHub App id/],
+    [{ 'app-id': 'my-app', 'app-private-key': PEM }, /^app-id 'my-app' is not a GitHub App id/],
+    [{ 'app-installation-id': '5' }, /^app-installation-id is set without app-id and app-private-key/]
+  ])('refuses %j', async (inputs, message) => {
+    await expect(read(inputs)).rejects.toThrow(message);
+  });
+});
