@@ -11,7 +11,7 @@ import { sealReceipt } from './core/receipt.js';
 import { setupReasons } from './core/receipt.js';
 import type { Receipt, RunRecord, SetupRecord } from './core/receipt-schema.js';
 import { diffSnapshots, snapshotDigest, type Snapshot, type SnapshotEntry } from './core/snapshot-record.js';
-import { analyseSurface, resetPlan, surfaceReasons } from './core/surface.js';
+import { analyseSurface, defaultProtected, resetPlan, surfaceReasons } from './core/surface.js';
 import type { ParsedResults } from './core/test-results.js';
 import { judge, RUN_LABELS, type RunEvidence, type RunLabel, type RunsByLabel } from './core/verdict.js';
 import type { Digest } from './core/hashing.js';
@@ -43,6 +43,8 @@ export interface WitnessInput {
   digest: Digest;
   manifest: WitnessManifest;
   source: { kind: 'dir' | 'archive' | 'url' | 'folders'; location: string };
+  /** Where the pack lives in the repository under validation (path and ref packs): protected by default. */
+  repoPath?: string;
 }
 
 export interface ValidationRequest {
@@ -350,7 +352,11 @@ export async function validate(request: ValidationRequest, deps: ValidationDeps)
     const findings = analyseSurface(changes, {
       ...adapter.surface,
       // The dependency outputs are the grader's too: a candidate's files there would be hidden by them.
-      protected: [...manifest.protected, ...(manifest.setup?.outputs ?? []).flatMap((output) => [output, `${output}/**`])],
+      protected: [
+        ...manifest.protected,
+        ...defaultProtected(manifest.allow.workflow_edits, witness.repoPath),
+        ...(manifest.setup?.outputs ?? []).flatMap((output) => [output, `${output}/**`])
+      ],
       placements: [manifest.reproduction.placement, manifest.hidden.placement],
       skipMarkers: adapter.skipMarkers
     });

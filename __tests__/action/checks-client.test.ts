@@ -81,12 +81,12 @@ describe('createChecksClient', () => {
 });
 
 describe('createChecksClient with a read-only token (a fork pull request)', () => {
-  it('throws ChecksPermissionError that points to the workflow_run publish workflow, and writes nothing', async () => {
+  it('throws ChecksPermissionError that points to the pull_request_target gate, and writes nothing', async () => {
     const server = await startGitHubServer({ token: TOKEN, readOnlyToken: true });
     try {
       const publish = createChecksClient(TOKEN, { baseUrl: server.url }).publish(TARGET, 'failure', check(60));
       await expect(publish).rejects.toThrow(ChecksPermissionError);
-      await expect(publish).rejects.toThrow(/read-only.*fork.*workflow_run/s);
+      await expect(publish).rejects.toThrow(/read-only.*fork.*pull_request_target gate/s);
       expect(server.checkRuns()).toEqual([]);
       expect(server.invalidRequests()).toEqual([]);
     } finally {

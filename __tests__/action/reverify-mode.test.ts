@@ -257,7 +257,10 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
       ['PatchProof', repos.head]
     ]);
     expect(runs[1]?.conclusion).toBe('failure');
-    expect(runs[1]?.output.summary).toMatch(/replay `passed` \(not proof grade\), receipt `passed`/);
+    // The replay itself is gated by the trusted-context rules: a local pass is posted and returned as failed.
+    expect(runs[0]?.conclusion).toBe('failure');
+    expect(runs[0]?.output.title).toBe('PatchProof: FAILED — not_proof_grade');
+    expect(runs[1]?.output.summary).toMatch(/replay `failed`/);
   });
 
   describe('signed receipts: only a trusted attestation or a proof-grade replay turns a receipt into success', () => {

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import { digestWitnessFolder } from '../../src/witness/digest.js';
 import { startArtifactServer, type ArtifactServer } from '../support/artifact-server.js';
 import { startGitHubServer, type GitHubServer } from '../support/github-server.js';
 import { ensureActionBundle, parseOutputFile, runAction, type ActionRun } from './data/validate-bundle.js';
-import { JS_DURATION, JS_PACK, PACK_PATH, PULL_NUMBER, makePullRequest, removePullRequest, type HeadChange, type PullRequestRepos } from './data/validate-repos.js';
+import { JS_DURATION, JS_PACK, PACK_PATH, PULL_NUMBER, git, makePullRequest, removePullRequest, type HeadChange, type PullRequestRepos } from './data/validate-repos.js';
 
 /**
  * End to end: the bundled action (`node dist/index.js`, as the runner runs it) validates real pull
@@ -28,7 +29,21 @@ interface Scenario {
   runner: 'local' | 'docker';
   fork?: boolean;
   digest?: string;
+  /** Default pull_request_target, the recommended gate. */
+  event?: 'pull_request' | 'pull_request_target';
+  /** Default the gate workflow on the default branch. */
+  workflowRef?: string;
+  /** Extra or replaced inputs. */
+  inputs?: Record<string, string>;
+  /** The check run is posted with the test GitHub App's installation token. */
+  app?: boolean;
+  /** A branch of this name is pushed to the origin at the base commit. */
+  pushBranch?: string;
 }
+
+const APP = { id: 515151, installationId: 8_800_001, installationToken: 'ghs_patchproof_app_installation' };
+const appKeys = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+const GATE_REF = `${REPOSITORY}/.github/workflows/patchproof-gate.yml@refs/heads/main`;
 
 interface Result {
   repos: PullRequestRepos;
@@ -45,11 +60,22 @@ const fix: HeadChange = { kind: 'diff', file: join(JS_DURATION, 'candidates', 'f
 const SCENARIOS = {
   passed: { change: fix, runner: 'local' },
   overfit: { change: { kind: 'diff', file: join(JS_DURATION, 'candidates', 'overfit.diff') }, runner: 'local' },
-  fork: { change: fix, runner: 'local', fork: true },
+  fork: { change: fix, runner: 'local', fork: true, event: 'pull_request' },
+  localPass: { change: fix, runner: 'local', fork: true },
+  workflowEdit: { change: { kind: 'files', files: { '.github/CODEOWNERS': '* @contributor\n' } }, runner: 'local' },
+  // A branch the agent pushed, holding the base (so not the head): only the protected-ref rule stops it.
+  refBranch: { change: fix, runner: 'local', pushBranch: 'agent-pack', inputs: { 'INPUT_WITNESS-PACK': `ref:refs/heads/agent-pack:${PACK_PATH}` } },
+  publish: { change: fix, runner: 'local', inputs: { INPUT_MODE: 'publish', 'INPUT_RUN-ID': '4242' } },
   symlink: { change: { kind: 'symlink', path: 'src/alias.js', target: 'duration.js' }, runner: 'local' },
   binary: { change: { kind: 'binary', path: 'src/table.bin', bytes: Buffer.from([0, 1, 2, 0xff, 0, 0x89, 0x50, 0x4e, 0x47]) }, runner: 'local' },
   wrongDigest: { change: fix, runner: 'local', digest: `sha256:${'1'.repeat(64)}` },
-  ...(gate.mode === 'skip' ? {} : { docker: { change: fix, runner: 'docker' } })
+  ...(gate.mode === 'skip'
+    ? {}
+    : {
+        docker: { change: fix, runner: 'docker', fork: true, app: true },
+        dockerOverfit: { change: { kind: 'diff', file: join(JS_DURATION, 'candidates', 'overfit.diff') }, runner: 'docker', fork: true },
+        dockerPullRequest: { change: fix, runner: 'docker', event: 'pull_request' }
+      })
 } satisfies Record<string, Scenario>;
 type Name = keyof typeof SCENARIOS;
 
@@ -73,13 +99,14 @@ function pullRequestEvent(repos: PullRequestRepos, fork: boolean): object {
         repo: fork ? { full_name: 'contributor/hello-world', name: 'hello-world', owner: { login: 'contributor' } } : repo
       }
     },
-    repository: repo,
+    repository: { ...repo, default_branch: 'main' },
     sender: { login: 'contributor' }
   };
 }
 
 async function runScenario(name: string, scenario: Scenario): Promise<Result> {
   const repos = makePullRequest(scenario.change);
+  if (scenario.pushBranch !== undefined) git(repos.origin, ['update-ref', `refs/heads/${scenario.pushBranch}`, repos.base]);
   const tmp = mkdtempSync(join(tmpdir(), `pp-validate-e2e-${name}-`));
   const runnerTemp = join(tmp, 'runner-temp');
   const scratch = join(tmp, 'scratch');
@@ -90,7 +117,9 @@ async function runScenario(name: string, scenario: Scenario): Promise<Result> {
     token: TOKEN,
     repository: REPOSITORY,
     artifacts,
-    readOnlyToken: scenario.fork === true,
+    // GitHub gives a fork's pull_request run a read-only token; pull_request_target gets the base's.
+    readOnlyToken: scenario.fork === true && scenario.event === 'pull_request',
+    ...(scenario.app === true ? { app: { ...APP, publicKey: appKeys.publicKey } } : {}),
     pulls: [{ number: PULL_NUMBER, headSha: repos.head, baseSha: repos.base, headRepository: scenario.fork ? 'contributor/hello-world' : REPOSITORY }]
   });
   const eventPath = join(tmp, 'event.json');
@@ -108,12 +137,13 @@ async function runScenario(name: string, scenario: Scenario): Promise<Result> {
     GITHUB_ACTIONS: 'true',
     CI: 'true',
     GITHUB_API_URL: github.url,
-    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_EVENT_NAME: scenario.event ?? 'pull_request_target',
+    GITHUB_WORKFLOW_REF: scenario.workflowRef ?? (scenario.event === 'pull_request' ? `${REPOSITORY}/.github/workflows/patchproof-gate.yml@refs/pull/${PULL_NUMBER}/merge` : GATE_REF),
     GITHUB_EVENT_PATH: eventPath,
     GITHUB_WORKSPACE: repos.workspace,
     GITHUB_ACTOR: 'contributor',
     GITHUB_SHA: repos.head,
-    GITHUB_REF: `refs/pull/${PULL_NUMBER}/merge`,
+    GITHUB_REF: scenario.event === 'pull_request' ? `refs/pull/${PULL_NUMBER}/merge` : 'refs/heads/main',
     GITHUB_OUTPUT: outputPath,
     GITHUB_STEP_SUMMARY: summaryPath,
     RUNNER_TEMP: runnerTemp,
@@ -126,7 +156,9 @@ async function runScenario(name: string, scenario: Scenario): Promise<Result> {
     'INPUT_GITHUB-TOKEN': TOKEN,
     'INPUT_CHECK-NAME': 'PatchProof',
     'INPUT_REPOSITORY-PATH': '.',
-    INPUT_REPLAY: 'false'
+    INPUT_REPLAY: 'false',
+    ...(scenario.app === true ? { 'INPUT_APP-ID': String(APP.id), 'INPUT_APP-PRIVATE-KEY': appKeys.privateKey } : {}),
+    ...scenario.inputs
   };
   const run = await runAction((bundle as { path: string }).path, env, repos.workspace);
   return {
@@ -204,21 +236,23 @@ describe('validate mode, bundled, against loopback GitHub and artifact services'
     }
   });
 
-  it('passes the correct fix: a success check run on the head commit, every output set', async () => {
+  // Deliberate change: a pass without proof grade (runner local) used to post success.
+  it('a local-runner pass of the correct fix posts failure (not_proof_grade) on the head commit, every output set', async () => {
     const result = get('passed');
-    expectExit(result, 0);
+    expectExit(result, 1);
+    expect(result.run.stdout).toMatch(/^::error::PatchProof passed; proof grade: no; receipt sha256:[0-9a-f]{64}; posted failure \(not_proof_grade\): /m);
     const checks = result.github.checkRuns();
     expect(checks).toHaveLength(1);
-    expect(checks[0]).toMatchObject({ head_sha: result.repos.head, name: 'PatchProof', status: 'completed', conclusion: 'success', output: { title: 'PatchProof: PASSED (not proof grade)' } });
+    expect(checks[0]).toMatchObject({ head_sha: result.repos.head, name: 'PatchProof', status: 'completed', conclusion: 'failure', output: { title: 'PatchProof: FAILED — not_proof_grade' } });
     expect(result.outputs).toEqual({
-      verdict: 'passed',
+      verdict: 'failed',
       'proof-grade': 'false',
       'receipt-digest': expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
       'receipt-path': join(result.runnerTemp, `patchproof-${result.outputs['receipt-digest']?.slice(7)}`, 'receipt.json'),
       'artifact-id': String(result.artifacts.artifacts()[0]?.id)
     });
-    expect(result.summary).toContain('## PatchProof: PASSED (not proof grade)');
-    expect(result.run.stdout).not.toMatch(/^::(error|warning)::/m);
+    expect(result.summary).toContain('## PatchProof: FAILED — not_proof_grade');
+    expect(result.run.stdout).not.toMatch(/^::warning::/m);
   }, 60_000);
 
   it('uploads the receipt: the artifact holds receipt.json, and it verifies to the receipt-digest output', async () => {
@@ -252,15 +286,52 @@ describe('validate mode, bundled, against loopback GitHub and artifact services'
     expect(result.summary).toContain('## PatchProof: FAILED — hidden_failed');
   });
 
-  it('a fork pull request (read-only token): summary written, artifact uploaded, a warning, no check run, no crash', () => {
+  it('a fork pull request on pull_request (read-only token, PR-controlled workflow): warnings, no check run, never success', () => {
     const result = get('fork');
-    expectExit(result, 0);
+    expectExit(result, 1);
     expect(result.github.checkRuns()).toEqual([]);
     expect(result.github.requests().filter((r) => r.method === 'POST').map((r) => r.status)).toEqual([403]);
-    expect(result.run.stdout).toMatch(/^::warning::PatchProof could not post the check run: .*workflow_run.* This run's receipt artifact is patchproof-receipt-/m);
+    expect(result.run.stdout).toMatch(/^::warning::PatchProof will not post success from this run: on pull_request GitHub runs the workflow files of the pull request's merge commit/m);
+    expect(result.run.stdout).toMatch(/^::warning::PatchProof could not post the check run: .*pull_request_target gate.* This run's receipt artifact is patchproof-receipt-/m);
     expect(result.artifacts.artifacts()).toHaveLength(1);
-    expect(result.summary).toContain('## PatchProof: PASSED (not proof grade)');
-    expect(result.outputs).toMatchObject({ verdict: 'passed', 'artifact-id': String(result.artifacts.artifacts()[0]?.id) });
+    expect(result.summary).toContain('## PatchProof: FAILED — not_proof_grade');
+    expect(result.outputs).toMatchObject({ verdict: 'failed', 'proof-grade': 'false', 'artifact-id': String(result.artifacts.artifacts()[0]?.id) });
+  });
+
+  it('a local-runner pass from a fork on pull_request_target posts failure, never success', () => {
+    const result = get('localPass');
+    expectExit(result, 1);
+    expect(result.github.checkRuns().map((c) => [c.conclusion, c.output.title])).toEqual([['failure', 'PatchProof: FAILED — not_proof_grade']]);
+    expect(result.github.checkRuns()[0]?.output.summary).toMatch(/only the isolated docker runner can post success/);
+  });
+
+  it('a diff touching .github/ is grader_tampered, although the pack does not list .github as protected', () => {
+    const result = get('workflowEdit');
+    expectExit(result, 1);
+    const receipt = JSON.parse(readFileSync(result.outputs['receipt-path'] as string, 'utf8')) as Receipt;
+    expect(receipt.reasons).toContain('grader_tampered');
+    expect(receipt.witness.protected).toEqual([]);
+    // The adapter calls .github/** configuration (relaxable with allow.config_edits); the default
+    // protection makes it `protected`, which only allow.workflow_edits relaxes.
+    expect(receipt.surface.findings).toEqual([expect.objectContaining({ path: '.github/CODEOWNERS', change: 'add', categories: ['protected', 'config'] })]);
+    expect(receipt.surface.removed).toEqual(['.github/CODEOWNERS']);
+    expect(result.github.checkRuns().map((c) => c.conclusion)).toEqual(['failure']);
+  });
+
+  it('refuses a ref: pack on a branch the pull request can push: one line naming the fix, a failure check run, nothing ran', () => {
+    const result = get('refBranch');
+    expectExit(result, 1);
+    expect(result.run.stdout).toMatch(/^::error::refused \(bad_input\): witness-pack ref 'refs\/heads\/agent-pack' is not the default branch or a tag, so whoever can push it chooses the grader; use ref:refs\/heads\/main:PATH or ref:refs\/tags\/<tag>:PATH$/m);
+    expect(result.github.checkRuns().map((c) => c.conclusion)).toEqual(['failure']);
+    expect(result.artifacts.artifacts()).toEqual([]);
+  });
+
+  it('refuses mode publish in one line saying what to use instead; nothing is posted', () => {
+    const result = get('publish');
+    expectExit(result, 1);
+    expect(result.run.stdout).toMatch(/^::error::patchproof: mode 'publish' was removed: a receipt from the pull request's run is not evidence; validate in a pull_request_target gate instead/m);
+    expect(result.github.requests()).toEqual([]);
+    expect(result.outputs).toEqual({ verdict: 'failed', 'proof-grade': 'false' });
   });
 
   it.each([
@@ -281,12 +352,36 @@ describe('validate mode, bundled, against loopback GitHub and artifact services'
     expect(readdirSync(result.runnerTemp)).toEqual([]);
   });
 
-  (gate.mode === 'skip' ? it.skip : it)('proof grade in the hardened Docker runner with the local test image', () => {
+  (gate.mode === 'skip' ? it.skip : it)('pull_request_target from a fork: the real fix posts success with proof grade, posted by the GitHub App', () => {
     const result = get('docker' as Name);
     expectExit(result, 0);
     expect(result.outputs).toMatchObject({ verdict: 'passed', 'proof-grade': 'true' });
-    expect(result.github.checkRuns()[0]).toMatchObject({ conclusion: 'success', output: { title: 'PatchProof: PASSED (proof grade)' } });
+    expect(result.github.checkRuns()).toEqual([expect.objectContaining({ head_sha: result.repos.head, conclusion: 'success', output: expect.objectContaining({ title: 'PatchProof: PASSED (proof grade)' }) })]);
+    // The JWT was verified with the app's public key, and the check run went with the installation token.
+    const requests = result.github.requests();
+    expect(requests.filter((r) => r.operationId?.startsWith('apps/')).map((r) => [r.operationId, r.status])).toEqual([
+      ['apps/get-repo-installation', 200],
+      ['apps/create-installation-access-token', 201]
+    ]);
+    expect(requests.find((r) => r.operationId === 'checks/create')?.headers['authorization']).toBe(`token ${APP.installationToken}`);
+    expect(result.run.stdout).toMatch(/trusted workflow: octo-org\/hello-world\/\.github\/workflows\/patchproof-gate\.yml@refs\/heads\/main/);
     const receipt = JSON.parse(readFileSync(result.outputs['receipt-path'] as string, 'utf8')) as Receipt;
     expect(receipt.runner).toMatchObject({ kind: 'docker', isolated: true, image_id: gate.mode === 'run' ? gate.imageId : '' });
+  });
+
+  (gate.mode === 'skip' ? it.skip : it)('pull_request_target from a fork: the overfitting fix posts failure in the Docker runner', () => {
+    const result = get('dockerOverfit' as Name);
+    expectExit(result, 1);
+    expect(result.github.checkRuns().map((c) => [c.conclusion, c.output.title])).toEqual([['failure', 'PatchProof: FAILED — hidden_failed']]);
+  });
+
+  (gate.mode === 'skip' ? it.skip : it)('a PR-controlled pull_request run: a proof-grade pass is still posted as failure (untrusted_workflow)', () => {
+    const result = get('dockerPullRequest' as Name);
+    expectExit(result, 1);
+    const receipt = JSON.parse(readFileSync(result.outputs['receipt-path'] as string, 'utf8')) as Receipt;
+    expect(receipt).toMatchObject({ verdict: 'passed', proof_grade: true });
+    expect(result.github.checkRuns().map((c) => [c.conclusion, c.output.title])).toEqual([['failure', 'PatchProof: FAILED — untrusted_workflow']]);
+    expect(result.github.checkRuns()[0]?.output.summary).toMatch(/pull_request_target workflow on the default branch/);
+    expect(result.outputs).toMatchObject({ verdict: 'failed', 'proof-grade': 'false' });
   });
 });

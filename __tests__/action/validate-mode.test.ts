@@ -97,6 +97,8 @@ interface Scenario {
   createRunner?: ValidateModeDeps['createRunner'];
   /** The workspace's .git removed: no checkout. */
   workspaceWithoutGit?: boolean;
+  /** Default pull_request_target. */
+  eventName?: string;
 }
 
 interface Outcome extends Recorded {
@@ -141,7 +143,7 @@ async function runScenario(scenario: Scenario): Promise<Outcome> {
         base: { sha: repos.base, ref: 'main', repo: { full_name: repository } },
         head: { sha: repos.head, ref: 'fix-ms', repo: { full_name: scenario.fork ? 'contributor/hello-world' : repository } }
       },
-      repository: { full_name: repository }
+      repository: { full_name: repository, default_branch: 'main' }
     })
   );
   const inputs: Record<string, string> = {
@@ -160,7 +162,8 @@ async function runScenario(scenario: Scenario): Promise<Outcome> {
   const uploads: Uploaded[] = [];
   const deps: ValidateModeDeps = {
     env: {
-      GITHUB_EVENT_NAME: 'pull_request',
+      GITHUB_EVENT_NAME: scenario.eventName ?? 'pull_request_target',
+      GITHUB_WORKFLOW_REF: `${repository}/.github/workflows/patchproof-gate.yml@refs/heads/main`,
       GITHUB_EVENT_PATH: eventPath,
       GITHUB_REPOSITORY: repository,
       GITHUB_WORKSPACE: repos.workspace,
@@ -175,7 +178,10 @@ async function runScenario(scenario: Scenario): Promise<Outcome> {
     checksClient: () => fakeChecks(scenario.checks ?? 'ok', published),
     receiptArtifacts: () => fakeArtifacts(uploads, scenario.brokenArtifacts),
     createRunner: scenario.createRunner ?? (async () => createLocalRunner()),
-    nonce: () => randomBytes(16).toString('hex')
+    nonce: () => randomBytes(16).toString('hex'),
+    appToken: async () => {
+      throw new Error('no app configured in these tests');
+    }
   };
   const result = await validateMode(settings, recorded.outcome, deps);
   return { ...recorded, result, published, uploads, repos, runnerTemp };
@@ -187,14 +193,15 @@ describe('validateMode: a validation', () => {
     run = await runScenario({ change: fix });
   });
 
-  it('passes the correct fix, posts a success check run on the head commit and the same rendering as the summary', () => {
-    expect(run.result).toMatchObject({ verdict: 'passed', proofGrade: false, artifactId: 77 });
-    expect(run.result.message).toMatch(/^PatchProof passed; proof grade: no; receipt sha256:[0-9a-f]{64}$/);
+  it('a local-runner pass of the correct fix posts failure (not proof grade) on the head commit, and the same rendering as the summary', () => {
+    expect(run.result).toMatchObject({ verdict: 'failed', proofGrade: false, artifactId: 77 });
+    expect(run.result.message).toMatch(/^PatchProof passed; proof grade: no; receipt sha256:[0-9a-f]{64}; posted failure \(not_proof_grade\): .*runner: docker/);
     expect(run.published).toHaveLength(1);
     const [posted] = run.published;
     expect(posted?.target).toEqual({ owner: 'octo-org', repo: 'hello-world', headSha: run.repos.head, name: 'PatchProof' });
-    expect(posted?.conclusion).toBe('success');
-    expect(posted?.check.title).toBe('PatchProof: PASSED (not proof grade)');
+    expect(posted?.conclusion).toBe('failure');
+    expect(posted?.check.title).toBe('PatchProof: FAILED — not_proof_grade');
+    expect(posted?.check.summary).toMatch(/^\*\*not_proof_grade\*\*: the candidate passed, but not with proof grade/);
     expect(run.summaries).toHaveLength(1);
     expect(run.summaries[0]).toContain(`## ${posted?.check.title}`);
     expect(run.summaries[0]).toContain(posted?.check.summary);
@@ -268,6 +275,22 @@ describe('validateMode: refusals publish a failed check run and return failed', 
     }
   });
 
+  it('refuses a ref: pack on a branch that is not the default branch, before anything runs', async () => {
+    const run = await runScenario({ change: fix, inputs: { 'witness-pack': `ref:refs/heads/fix-ms:${PACK_PATH}` }, createRunner: nothingRuns });
+    expect(run.result.message).toBe(
+      `refused (bad_input): witness-pack ref 'refs/heads/fix-ms' is not the default branch or a tag, so whoever can push it chooses the grader; use ref:refs/heads/main:PATH or ref:refs/tags/<tag>:PATH`
+    );
+    expect(run.published.map((p) => p.conclusion)).toEqual(['failure']);
+    const short = await runScenario({ change: fix, inputs: { 'witness-pack': `ref:main:${PACK_PATH}` }, createRunner: nothingRuns });
+    expect(short.result.message).toMatch(/^refused \(bad_input\): witness-pack ref 'main' is not the default branch or a tag/);
+  });
+
+  it('a pull_request run (the PR controls the workflow) warns that it will not post success', async () => {
+    const run = await runScenario({ change: fix, eventName: 'pull_request', inputs: { 'approved-proposal-hash': 'c'.repeat(64) }, createRunner: nothingRuns });
+    expect(run.warnings).toEqual([expect.stringMatching(/^PatchProof will not post success from this run: on pull_request GitHub runs the workflow files of the pull request's merge commit.*pull_request_target/)]);
+    expect(run.published.map((p) => p.conclusion)).toEqual(['failure']);
+  });
+
   it('refuses a ref: pack from the pull request itself', async () => {
     const byRef = await runScenario({ change: fix, inputs: { 'witness-pack': `ref:refs/pull/${PULL_NUMBER}/head:${PACK_PATH}` } });
     expect(byRef.result.message).toMatch(/^refused \(bad_input\): witness-pack ref 'refs\/pull\/7\/head' belongs to a pull request/);
@@ -286,7 +309,7 @@ describe('validateMode: refusals publish a failed check run and return failed', 
 describe('validateMode: publishing', () => {
   it('a read-only token (fork) is a warning: the summary and the artifact still carry the result', async () => {
     const run = await runScenario({ change: fix, checks: 'forbidden', fork: true });
-    expect(run.result.verdict).toBe('passed');
+    expect(run.result.verdict).toBe('failed');
     expect(run.published).toEqual([]);
     expect(run.uploads).toHaveLength(1);
     expect(run.summaries).toHaveLength(1);

@@ -1,3 +1,4 @@
+import { createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -116,6 +117,51 @@ export interface GitHubServerOptions {
   artifacts?: ArtifactSource;
   /** Accept request-body fields the description does not name (GitHub ignores them). Default false. */
   allowUnknownFields?: boolean;
+  /** A GitHub App installed on the repository: its JWTs and installation tokens are accepted. */
+  app?: TestGitHubApp;
+}
+
+/**
+ * A GitHub App as the server knows it: JWTs (RS256, `iss` = the app id) are verified with the public
+ * key; `POST /app/installations/{id}/access_tokens` hands out `installationToken`, which is then
+ * accepted like `token` on the repository's routes.
+ */
+export interface TestGitHubApp {
+  id: number;
+  /** PEM (SPKI or PKCS#1) public key of the app's private key. */
+  publicKey: string;
+  installationId: number;
+  installationToken: string;
+}
+
+/** Why a JWT is not the app's, or undefined when it is: signature, algorithm, issuer, lifetime. */
+export function appJwtErrors(jwt: string, app: { id: number; publicKey: KeyObject }, nowSeconds = Math.floor(Date.now() / 1000)): string[] {
+  const parts = jwt.split('.');
+  if (parts.length !== 3) return ['not a JWT (three dot-separated parts)'];
+  const [headerPart = '', payloadPart = '', signaturePart = ''] = parts;
+  let header: Record<string, unknown>;
+  let claims: Record<string, unknown>;
+  try {
+    header = JSON.parse(Buffer.from(headerPart, 'base64url').toString('utf8')) as Record<string, unknown>;
+    claims = JSON.parse(Buffer.from(payloadPart, 'base64url').toString('utf8')) as Record<string, unknown>;
+  } catch {
+    return ['the JWT header or payload is not base64url JSON'];
+  }
+  const errors: string[] = [];
+  if (header['alg'] !== 'RS256') errors.push(`JWT alg must be RS256, got ${String(header['alg'])}`);
+  const signed = verifySignature('RSA-SHA256', Buffer.from(`${headerPart}.${payloadPart}`), app.publicKey, Buffer.from(signaturePart, 'base64url'));
+  if (!signed) errors.push("the JWT's signature does not verify with the app's public key");
+  if (String(claims['iss']) !== String(app.id)) errors.push(`JWT iss must be the app id ${app.id}, got ${String(claims['iss'])}`);
+  const iat = Number(claims['iat']);
+  const exp = Number(claims['exp']);
+  if (!Number.isFinite(iat) || !Number.isFinite(exp)) errors.push('JWT iat and exp must be numbers');
+  else {
+    if (exp <= nowSeconds) errors.push('the JWT has expired');
+    if (iat > nowSeconds + 60) errors.push('the JWT was issued in the future');
+    // GitHub refuses a JWT whose lifetime exceeds ten minutes.
+    if (exp - iat > 600 + 60) errors.push('the JWT lives longer than ten minutes');
+  }
+  return errors;
 }
 
 /** A running loopback GitHub API. */
@@ -262,7 +308,30 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
 
   const findRun = (ctx: HandlerContext): StoredCheckRun | undefined => runs.get(Number(ctx.params['check_run_id']));
 
+  const appKey = options.app !== undefined ? createPublicKey(options.app.publicKey) : undefined;
+  const installationBody = (): object => {
+    const body = describedExample('installation') as Record<string, any>;
+    Object.assign(body, { id: options.app?.installationId, app_id: options.app?.id, target_type: 'Organization' });
+    Object.assign(body['account'], { login: owner });
+    return body;
+  };
   const handlers: Record<string, Handler> = {
+    'apps/get-repo-installation': () => (options.app === undefined ? error(404, 'Not Found', undefined) : { status: 200, body: installationBody() }),
+    'apps/create-installation-access-token': ctx => {
+      if (options.app === undefined || Number(ctx.params['installation_id']) !== options.app.installationId) return error(404, 'Not Found', ctx.op);
+      const token = describedExample('installation-token') as Record<string, any>;
+      const requested = (ctx.body['permissions'] as Record<string, string> | undefined) ?? { checks: 'write', contents: 'read', metadata: 'read' };
+      const names = ctx.body['repositories'] as string[] | undefined;
+      Object.assign(token, {
+        token: options.app.installationToken,
+        expires_at: new Date(Date.now() + 3600_000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        permissions: requested,
+        repository_selection: names !== undefined ? 'selected' : 'all'
+      });
+      if (names !== undefined) token['repositories'] = (token['repositories'] as object[]).slice(0, 1).map((r) => ({ ...r, name: repo, full_name: repository }));
+      else delete token['repositories'];
+      return { status: 201, body: token };
+    },
     'checks/create': ctx => {
       const rules = checkRunRules(ctx.body, undefined);
       if (rules.length > 0) return invalid(ctx.op, rules);
@@ -434,12 +503,23 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     const auth = headers['authorization'] ?? '';
     const presented = /^(?:token|bearer)\s+(\S+)$/i.exec(auth)?.[1];
     if (presented === undefined) return { reply: error(401, 'Requires authentication', op), record };
-    if (presented !== token) return { reply: error(401, 'Bad credentials', op), record };
+    // The app's own routes take its JWT, and only those; every other route takes a token.
+    const appRoute = op.operationId === 'apps/get-repo-installation' || op.operationId === 'apps/create-installation-access-token';
+    if (appRoute) {
+      const jwtErrors = appKey === undefined || options.app === undefined ? ['no GitHub App is installed on this test server'] : appJwtErrors(presented, { id: options.app.id, publicKey: appKey });
+      if (jwtErrors.length > 0) {
+        record.errors.push(...jwtErrors.map(e => `authorization: ${e}`));
+        return { reply: error(401, 'A JSON web token could not be decoded', op), record };
+      }
+    } else if (presented !== token && presented !== options.app?.installationToken) {
+      return { reply: error(401, 'Bad credentials', op), record };
+    }
     if (record.errors.length > 0) return { reply: invalid(op, record.errors), record };
-    if (`${match.pathParams['owner']}/${match.pathParams['repo']}`.toLowerCase() !== repository.toLowerCase()) {
+    if (op.operationId !== 'apps/create-installation-access-token' && `${match.pathParams['owner']}/${match.pathParams['repo']}`.toLowerCase() !== repository.toLowerCase()) {
       return { reply: error(404, 'Not Found', op), record };
     }
-    if (options.readOnlyToken && method !== 'GET' && method !== 'HEAD') {
+    // Read-only is the workflow's GITHUB_TOKEN; an app's installation token keeps its own grants.
+    if (options.readOnlyToken && presented === token && method !== 'GET' && method !== 'HEAD') {
       // What a fork pull request's GITHUB_TOKEN gets for any write.
       return {
         reply: { ...error(403, 'Resource not accessible by integration', op), headers: { 'x-accepted-github-permissions': 'checks=write' } },

@@ -248,6 +248,12 @@ export function selfContained(root: JsonObject, closeObjects = false): JsonObjec
     if (close && out['properties'] !== undefined && out['additionalProperties'] === undefined) {
       out['additionalProperties'] = false;
     }
+    // `nullable` beside a combinator and no `type` (the installation schema's `account`): Ajv refuses
+    // to compile it, so say it as JSON Schema does, "this or null".
+    if (out['nullable'] === true && out['type'] === undefined) {
+      const { nullable: _nullable, ...rest } = out;
+      return { anyOf: [rest, { type: 'null' }] };
+    }
     return out;
   };
   const body = asObject(rewrite(root, closeObjects));

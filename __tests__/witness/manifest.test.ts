@@ -38,7 +38,7 @@ describe('parseWitnessManifest defaults', () => {
       hidden: { path: 'hidden', placement: '.patchproof/hidden', repeat: 1 },
       regression: { exclude: [], retries: 1 },
       protected: [],
-      allow: { test_edits: false, test_removal: false, skips: false, config_edits: false, dependency_changes: false },
+      allow: { test_edits: false, test_removal: false, skips: false, config_edits: false, dependency_changes: false, workflow_edits: false },
       limits: { timeout_seconds: 300, output_limit_bytes: 4194304, diff_max_bytes: 1048576, diff_max_files: 200 }
     });
   });
@@ -47,7 +47,7 @@ describe('parseWitnessManifest defaults', () => {
     const manifest = parse({ ...minimal, reproduction: { repeat: 5 }, limits: { timeout_seconds: 60 }, allow: { skips: true } });
     expect(manifest.reproduction).toEqual({ path: 'reproduction', placement: '.patchproof/reproduction', repeat: 5 });
     expect(manifest.limits).toEqual({ timeout_seconds: 60, output_limit_bytes: 4194304, diff_max_bytes: 1048576, diff_max_files: 200 });
-    expect(manifest.allow).toEqual({ test_edits: false, test_removal: false, skips: true, config_edits: false, dependency_changes: false });
+    expect(manifest.allow).toEqual({ test_edits: false, test_removal: false, skips: true, config_edits: false, dependency_changes: false, workflow_edits: false });
   });
 
   it('keeps every field given', () => {
@@ -58,7 +58,7 @@ describe('parseWitnessManifest defaults', () => {
       hidden: { path: 'tests/hidden', placement: '.patchproof/hidden-tests', repeat: 3 },
       regression: { include: ['tests/**/test_*.py'], exclude: ['tests/slow/**'], retries: 3 },
       protected: ['setup.cfg', '.github/**'],
-      allow: { test_edits: true, test_removal: true, skips: true, config_edits: true, dependency_changes: true },
+      allow: { test_edits: true, test_removal: true, skips: true, config_edits: true, dependency_changes: true, workflow_edits: true },
       limits: { timeout_seconds: 86400, output_limit_bytes: 1, diff_max_bytes: 10, diff_max_files: 1 }
     };
     expect(parse(full)).toEqual(full);
@@ -95,7 +95,7 @@ describe('parseWitnessManifest refusals', () => {
     ['reproduction', withField('reproduction.paths', 'x'), 'unknown field reproduction.paths; expected only path, placement, repeat, expected_failing'],
     ['hidden', withField('hidden.expected_failing', ['x']), 'unknown field hidden.expected_failing; expected only path, placement, repeat'],
     ['regression', withField('regression.retry', 1), 'unknown field regression.retry; expected only include, exclude, retries'],
-    ['allow', withField('allow.everything', true), 'unknown field allow.everything; expected only test_edits, test_removal, skips, config_edits, dependency_changes'],
+    ['allow', withField('allow.everything', true), 'unknown field allow.everything; expected only test_edits, test_removal, skips, config_edits, dependency_changes, workflow_edits'],
     ['limits', withField('limits.memory', 1), 'unknown field limits.memory; expected only timeout_seconds, output_limit_bytes, diff_max_bytes, diff_max_files']
   ])('refuses an unknown key in %s', (_where, value, message) => {
     expect(refusal(value)).toBe(`${SOURCE}: ${message}.`);

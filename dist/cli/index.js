@@ -48537,7 +48537,7 @@ const surfaceFindingSchema = strictObject({
     categories: array(schemas_enum(['test', 'config', 'protected', 'placement', 'dependency'])).min(1),
     skip_markers: array(strictObject({ line: schemas_number().int().min(1), text: schemas_string() }))
 });
-const allowance = schemas_enum(['test_edits', 'test_removal', 'skips', 'config_edits', 'dependency_changes']);
+const allowance = schemas_enum(['test_edits', 'test_removal', 'skips', 'config_edits', 'dependency_changes', 'workflow_edits']);
 const receiptSchema = strictObject({
     schema: literal(RECEIPT_SCHEMA),
     tool_version: schemas_string().min(1),
@@ -48613,6 +48613,22 @@ var picomatch = __nccwpck_require__(4006);
 var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 ;// CONCATENATED MODULE: ./src/core/surface.ts
 
+/** Glob syntax in a literal path, escaped so picomatch matches the path itself. */
+function literalGlob(path) {
+    return path.replace(/[\\*?[\]{}()!+@]/g, '\\$&');
+}
+/**
+ * Protected by default, whatever the pack lists: `.github/**` (the workflows that run the gate),
+ * unless the pack sets `allow.workflow_edits`, and the pack's own folder in the repository (for
+ * path and ref packs), which is the grader of every later pull request.
+ */
+function defaultProtected(allowWorkflowEdits, packRepoPath) {
+    const globs = allowWorkflowEdits ? [] : ['.github', '.github/**'];
+    const pack = packRepoPath?.replace(/^\.\/+/, '').replace(/\/+$/, '');
+    if (pack !== undefined && pack !== '' && pack !== '.')
+        globs.push(literalGlob(pack), `${literalGlob(pack)}/**`);
+    return globs;
+}
 function matcher(globs) {
     if (globs.length === 0)
         return () => false;
@@ -64213,7 +64229,11 @@ async function validate_validate(request, deps) {
         const findings = analyseSurface(changes, {
             ...adapter.surface,
             // The dependency outputs are the grader's too: a candidate's files there would be hidden by them.
-            protected: [...manifest.protected, ...(manifest.setup?.outputs ?? []).flatMap((output) => [output, `${output}/**`])],
+            protected: [
+                ...manifest.protected,
+                ...defaultProtected(manifest.allow.workflow_edits, witness.repoPath),
+                ...(manifest.setup?.outputs ?? []).flatMap((output) => [output, `${output}/**`])
+            ],
             placements: [manifest.reproduction.placement, manifest.hidden.placement],
             skipMarkers: adapter.skipMarkers
         });
@@ -64843,12 +64863,13 @@ const FORMS = {
     'regression.retries': 'a whole number from 0 to 3',
     protected: 'a list of glob patterns of repository paths',
     'protected[]': 'a glob pattern',
-    allow: 'an object with test_edits, test_removal, skips, config_edits and dependency_changes, each true or false',
+    allow: 'an object with test_edits, test_removal, skips, config_edits, dependency_changes and workflow_edits, each true or false',
     'allow.test_edits': 'true or false',
     'allow.test_removal': 'true or false',
     'allow.skips': 'true or false',
     'allow.config_edits': 'true or false',
     'allow.dependency_changes': 'true or false',
+    'allow.workflow_edits': 'true or false',
     limits: 'an object with timeout_seconds, output_limit_bytes, diff_max_bytes and diff_max_files, all optional',
     'limits.timeout_seconds': 'a whole number of seconds from 1 to 86400',
     'limits.output_limit_bytes': 'a whole number of bytes, at least 1',
@@ -64916,7 +64937,7 @@ const manifestSchema = strictObject({
     })
         .prefault({}),
     protected: globs.default(() => []),
-    allow: strictObject({ test_edits: flag, test_removal: flag, skips: flag, config_edits: flag, dependency_changes: flag })
+    allow: strictObject({ test_edits: flag, test_removal: flag, skips: flag, config_edits: flag, dependency_changes: flag, workflow_edits: flag })
         .prefault({}),
     limits: strictObject({
         timeout_seconds: schemas_number().int().min(1).max(86_400).default(WITNESS_DEFAULTS.limits.timeout_seconds),
@@ -69480,6 +69501,13 @@ async function createRunner(settings) {
         return createLocalRunner();
     return createDockerRunner({ image: settings.image });
 }
+/** A pack folder inside the repository under validation: protected by default (src/core/surface.ts). */
+function packInRepo(repo, settings) {
+    if (settings.witness.kind === 'folders' || /^https?:\/\//.test(settings.witness.source))
+        return {};
+    const rel = (0,external_node_path_namespaceObject.relative)((0,external_node_path_namespaceObject.resolve)(repo), (0,external_node_path_namespaceObject.resolve)(settings.witness.source));
+    return rel === '' || rel.startsWith('..') || (0,external_node_path_namespaceObject.isAbsolute)(rel) ? {} : { repoPath: rel.split(external_node_path_namespaceObject.sep).join('/') };
+}
 /** The grader: a digest-verified witness pack, or a pack built from two folders. */
 async function openWitness(settings) {
     const source = settings.witness;
@@ -69516,7 +69544,7 @@ async function validateCommand(settings, io) {
                 repoDir: repo,
                 proposal,
                 approval,
-                witness,
+                witness: { ...witness, ...packInRepo(repo, settings) },
                 adapter,
                 runner,
                 limits: {

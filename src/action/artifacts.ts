@@ -11,8 +11,7 @@ import type { ReceiptArtifacts } from './ports.js';
 
 /**
  * The only file that touches workflow artifacts: the receipt and its report go up as one artifact
- * named after the receipt digest; a later run (reverify, or the workflow_run publisher of a fork's
- * result) lists that run's artifacts, downloads the receipt with the digest the service recorded,
+ * named after the receipt digest; a later run (reverify) lists that run's artifacts, downloads the receipt with the digest the service recorded,
  * and refuses it when the bytes differ.
  */
 

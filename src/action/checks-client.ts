@@ -34,7 +34,7 @@ function failure(error: unknown, what: string, target: CheckRunTarget): Error {
   if (isPermissionDenied(error)) {
     return new ChecksPermissionError(
       `cannot ${what} check run '${target.name}' in ${target.owner}/${target.repo} (403): the token is read-only, as on a pull request from a fork. ` +
-        'Upload the receipt artifact from this run and publish it from a workflow_run workflow with `checks: write` (PatchProof mode: publish).'
+        'Run PatchProof from a pull_request_target gate workflow, whose token can post checks (docs/action.md, "The gate").'
     );
   }
   const status = httpStatus(error);

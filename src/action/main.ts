@@ -1,9 +1,9 @@
 import * as core from '@actions/core';
+import { InfrastructureError } from '../errors.js';
 import { readActionSettings, type ActionSettings } from './settings.js';
 import type { StepOutcome } from './ports.js';
 import { validateMode } from './validate-mode.js';
 import { reverifyMode } from './reverify-mode.js';
-import { publishMode } from './publish-mode.js';
 
 /**
  * The action's entry: reads the settings once, runs one mode, and is the only place that sets the
@@ -39,8 +39,6 @@ async function runMode(settings: ActionSettings, outcome: StepOutcome): Promise<
       return validateMode(settings, outcome);
     case 'reverify':
       return reverifyMode(settings, outcome);
-    case 'publish':
-      return publishMode(settings, outcome);
   }
 }
 
@@ -57,7 +55,8 @@ export async function run(outcome: StepOutcome = stepOutcome()): Promise<void> {
     if (result.verdict !== 'passed') outcome.setFailed(result.message);
     else outcome.info(result.message);
   } catch (error) {
-    outcome.setOutput('verdict', 'failed');
+    // An infrastructure fault judged nothing: the candidate neither passed nor failed.
+    outcome.setOutput('verdict', error instanceof InfrastructureError ? 'inconclusive' : 'failed');
     outcome.setOutput('proof-grade', 'false');
     outcome.setFailed(`patchproof: ${error instanceof Error ? error.message : String(error)}`);
   }

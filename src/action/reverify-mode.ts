@@ -21,7 +21,7 @@ import {
   takeReceipt,
   writeSummary,
   type ReceiptModeDeps
-} from './publish-mode.js';
+} from './receipt-intake.js';
 import type { ActionSettings } from './settings.js';
 import { validateMode } from './validate-mode.js';
 

@@ -7,7 +7,7 @@ import { ConfigurationError } from '../errors.js';
  * the accepted form.
  */
 
-export type ActionMode = 'validate' | 'reverify' | 'publish';
+export type ActionMode = 'validate' | 'reverify';
 
 /** Where the witness pack comes from. `ref` packs are read with `git archive` from a trusted ref. */
 export type WitnessPackInput =
@@ -24,6 +24,11 @@ export interface ActionSettings {
   image?: string;
   /** Token for the Checks API and artifact downloads; never passed to the candidate. */
   token: string;
+  /**
+   * A dedicated GitHub App that posts the check run instead of `token`, so branch protection can
+   * require the check from that app (every workflow's GITHUB_TOKEN posts as the same app).
+   */
+  app?: GitHubAppSettings;
   checkName: string;
   /** Explicit commits for push and workflow_dispatch events. */
   base?: string;
@@ -46,6 +51,16 @@ export interface ActionSettings {
    * attestation is accepted (reverify then needs a proof-grade replay).
    */
   trustedRoot?: string;
+}
+
+/** The GitHub App whose installation token posts the check run. */
+export interface GitHubAppSettings {
+  /** The app's id (a number, as GitHub shows it on the app's page). */
+  appId: number;
+  /** The app's private key, PEM (from a secret of the trusted job only). */
+  privateKey: string;
+  /** The installation on this repository; looked up with the app's JWT when absent. */
+  installationId?: number;
 }
 
 export type InputReader = (name: string) => string;
@@ -83,11 +98,37 @@ function commit(read: InputReader, name: string): string | undefined {
   return value;
 }
 
+const PEM_KEY = /^-----BEGIN (RSA )?PRIVATE KEY-----\r?\n[\s\S]+\r?\n-----END (RSA )?PRIVATE KEY-----\s*$/;
+
+/** app-id, app-private-key and app-installation-id: all of the first two, or none. */
+function readApp(read: InputReader): GitHubAppSettings | undefined {
+  const appId = optional(read, 'app-id');
+  // Secrets pasted into a repository secret sometimes carry literal \n for newlines.
+  const privateKey = optional(read, 'app-private-key')?.replace(/\\n/g, '\n');
+  const installation = optional(read, 'app-installation-id');
+  if (appId === undefined && privateKey === undefined) {
+    if (installation !== undefined) throw new ConfigurationError('app-installation-id is set without app-id and app-private-key; give all of them or none');
+    return undefined;
+  }
+  if (appId === undefined || !/^[1-9][0-9]{0,15}$/.test(appId)) throw new ConfigurationError(`app-id '${appId ?? ''}' is not a GitHub App id; give the number from the app's settings page`);
+  if (privateKey === undefined || !PEM_KEY.test(privateKey)) {
+    throw new ConfigurationError('app-private-key is not a PEM private key; pass the app\'s key from a secret: ${{ secrets.PATCHPROOF_APP_KEY }}');
+  }
+  if (installation !== undefined && !/^[1-9][0-9]{0,15}$/.test(installation)) throw new ConfigurationError(`app-installation-id '${installation}' is not an installation id`);
+  return { appId: Number(appId), privateKey, ...(installation !== undefined ? { installationId: Number(installation) } : {}) };
+}
+
 /** Read and validate every input. Throws ConfigurationError naming the input. */
 export function readActionSettings(read: InputReader): ActionSettings {
   const mode = optional(read, 'mode') ?? 'validate';
-  if (mode !== 'validate' && mode !== 'reverify' && mode !== 'publish') {
-    throw new ConfigurationError(`mode '${mode}' is unknown; use validate, reverify or publish`);
+  if (mode === 'publish') {
+    // A receipt the pull request's run uploaded is not evidence: anyone can seal a self-consistent one.
+    throw new ConfigurationError(
+      "mode 'publish' was removed: a receipt from the pull request's run is not evidence; validate in a pull_request_target gate instead (docs/action.md, \"The gate\")"
+    );
+  }
+  if (mode !== 'validate' && mode !== 'reverify') {
+    throw new ConfigurationError(`mode '${mode}' is unknown; use validate or reverify`);
   }
   const runner = optional(read, 'runner') ?? 'docker';
   if (runner !== 'docker' && runner !== 'local') throw new ConfigurationError(`runner '${runner}' is unknown; use docker or local`);
@@ -123,12 +164,14 @@ export function readActionSettings(read: InputReader): ActionSettings {
     throw new ConfigurationError(`signer-workflow '${signerWorkflow}' is not valid; give OWNER/REPO/.github/workflows/FILE.yml`);
   }
   const trustedRoot = optional(read, 'trusted-root');
+  const app = readApp(read);
   return {
     mode,
     ...(packValue !== undefined && digest !== undefined ? { witness: { pack: parseWitnessPack(packValue), digest } } : {}),
     runner,
     ...(image !== undefined ? { image } : {}),
     token,
+    ...(app !== undefined ? { app } : {}),
     checkName: optional(read, 'check-name') ?? 'PatchProof',
     ...(base !== undefined ? { base } : {}),
     ...(head !== undefined ? { head } : {}),

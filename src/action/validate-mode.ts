@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { witnessAdapter } from '../adapters/registry.js';
 import { checkDiff } from '../core/diff-policy.js';
 import { approveProposal, createProposal } from '../core/proposal.js';
@@ -23,7 +23,9 @@ import { candidateFromEvent, type Candidate } from './event.js';
 import { createGitSource, type GitSource, type GitSourceOptions } from './git-source.js';
 import type { ModeResult } from './main.js';
 import { ChecksPermissionError, type ChecksClient, type ReceiptArtifacts, type RenderedCheck, type StepOutcome } from './ports.js';
-import type { ActionSettings, WitnessPackInput } from './settings.js';
+import type { ActionSettings, GitHubAppSettings, WitnessPackInput } from './settings.js';
+import { createAppInstallationToken, type AppTokenTarget } from './app-token.js';
+import { decideTrust, unprotectedPackRef, type TrustDecision } from './trust.js';
 
 /**
  * Validate mode: the pull request's change, validated like `patchproof validate` does it, then
@@ -43,12 +45,16 @@ export interface ValidateModeDeps {
   createRunner(settings: ActionSettings): Promise<Runner>;
   /** A fresh unpredictable nonce per run, for the canaries. */
   nonce(): string;
+  /** An installation token of the GitHub App that posts the check run (settings.app). */
+  appToken(app: GitHubAppSettings, target: AppTokenTarget): Promise<string>;
 }
 
 /** The variables of the runner that validate mode reads (inputs are settings, read elsewhere). */
 interface RunnerContext {
   eventName: string;
   eventPath: string;
+  /** GITHUB_WORKFLOW_REF: which workflow file, at which ref, this job runs from. */
+  workflowRef: string | undefined;
   repository: string;
   workspace: string;
   runnerTemp: string;
@@ -66,7 +72,8 @@ function defaultDeps(): ValidateModeDeps {
     checksClient: (token, baseUrl) => createChecksClient(token, { baseUrl }),
     receiptArtifacts: createReceiptArtifacts,
     createRunner: async (settings) => (settings.runner === 'local' ? createLocalRunner() : createDockerRunner({ image: settings.image as string })),
-    nonce: () => randomBytes(16).toString('hex')
+    nonce: () => randomBytes(16).toString('hex'),
+    appToken: createAppInstallationToken
   };
 }
 
@@ -79,6 +86,7 @@ function readRunnerContext(env: NodeJS.ProcessEnv): RunnerContext {
   return {
     eventName: required('GITHUB_EVENT_NAME'),
     eventPath: required('GITHUB_EVENT_PATH'),
+    ...(env['GITHUB_WORKFLOW_REF'] ? { workflowRef: env['GITHUB_WORKFLOW_REF'] } : { workflowRef: undefined }),
     repository: required('GITHUB_REPOSITORY'),
     workspace: required('GITHUB_WORKSPACE'),
     runnerTemp: required('RUNNER_TEMP'),
@@ -112,24 +120,31 @@ function inside(root: string, path: string, what: string): string {
  * the pull request's head nor a commit holding it, and never a `refs/pull/` ref, which the
  * candidate's author controls.
  */
-async function openWitness(pack: WitnessPackInput, digest: string, git: GitSource, context: RunnerContext, candidate: Candidate): Promise<WitnessInput & { dispose(): Promise<void> }> {
+async function openWitness(pack: WitnessPackInput, digest: string, git: GitSource, context: RunnerContext, candidate: Candidate, payload: unknown, repoDir: string): Promise<WitnessInput & { dispose(): Promise<void> }> {
   const tempDir = context.runnerTemp;
-  const described = (resolved: ResolvedWitness, location: string): WitnessInput & { dispose(): Promise<void> } => ({
+  const described = (resolved: ResolvedWitness, location: string, repoPath?: string): WitnessInput & { dispose(): Promise<void> } => ({
     dir: resolved.dir,
     digest: resolved.digest,
     manifest: resolved.manifest,
     source: { kind: resolved.source.kind, location },
+    ...(repoPath !== undefined ? { repoPath } : {}),
     dispose: () => resolved.dispose()
   });
   switch (pack.kind) {
     case 'url':
       return described(await resolveWitness(pack.url, digest, { tempDir }), pack.url);
-    case 'path':
-      return described(await resolveWitness(inside(context.workspace, pack.path, 'witness-pack'), digest, { tempDir }), pack.path);
+    case 'path': {
+      const full = inside(context.workspace, pack.path, 'witness-pack');
+      const inRepo = relative(repoDir, full);
+      const repoPath = inRepo.startsWith('..') || isAbsolute(inRepo) ? undefined : inRepo.split(sep).join('/');
+      return described(await resolveWitness(full, digest, { tempDir }), pack.path, repoPath);
+    }
     case 'ref': {
       if (pack.ref.startsWith('refs/pull/')) {
         throw new ConfigurationError(`witness-pack ref '${pack.ref}' belongs to a pull request; read the pack from a trusted branch or tag, e.g. ref:refs/heads/main:${pack.path}`);
       }
+      const unprotected = unprotectedPackRef(pack.ref, payload);
+      if (unprotected !== undefined) throw new ConfigurationError(unprotected);
       const commit = await git.resolveCommit(pack.ref);
       if (commit === candidate.head || (await git.isAncestor(candidate.head, commit))) {
         throw new ConfigurationError(`witness-pack ref '${pack.ref}' is the pull request's head ${candidate.head} or contains it; the grader must not come from the candidate: use the base branch`);
@@ -137,7 +152,7 @@ async function openWitness(pack: WitnessPackInput, digest: string, git: GitSourc
       const folder = await mkdtemp(join(tempDir, 'patchproof-ref-'));
       try {
         await git.writeTree(`${commit}:${pack.path}`, folder);
-        return described(await resolveWitness(folder, digest, { tempDir }), `ref:${pack.ref}:${pack.path} (${commit})`);
+        return described(await resolveWitness(folder, digest, { tempDir }), `ref:${pack.ref}:${pack.path} (${commit})`, pack.path);
       } finally {
         await rm(folder, { recursive: true, force: true });
       }
@@ -154,12 +169,12 @@ interface Validated {
   integrityErrors: string[];
 }
 
-async function validateCandidate(settings: ActionSettings, outcome: StepOutcome, deps: ValidateModeDeps, context: RunnerContext, candidate: Candidate): Promise<Validated> {
+async function validateCandidate(settings: ActionSettings, outcome: StepOutcome, deps: ValidateModeDeps, context: RunnerContext, candidate: Candidate, payload: unknown): Promise<Validated> {
   if (settings.witness === undefined) throw new ConfigurationError('witness-pack and witness-digest are required in validate mode');
   const repoDir = inside(context.workspace, settings.repositoryPath, 'repository-path');
   const git = deps.gitSource(repoDir, { token: settings.token, serverUrl: context.serverUrl });
   await git.fetchCommits(candidate.base, candidate.head, candidate.pullNumber);
-  const witness = await openWitness(settings.witness.pack, settings.witness.digest, git, context, candidate);
+  const witness = await openWitness(settings.witness.pack, settings.witness.digest, git, context, candidate, payload, repoDir);
   let work: string | undefined;
   try {
     const manifest = witness.manifest;
@@ -233,13 +248,13 @@ async function publishCheck(
   artifactName?: string
 ): Promise<string | undefined> {
   try {
-    const client = deps.checksClient(settings.token, context.apiUrl);
+    const token = settings.app !== undefined ? await deps.appToken(settings.app, { owner: candidate.owner, repo: candidate.repo, apiUrl: context.apiUrl }) : settings.token;
+    const client = deps.checksClient(token, context.apiUrl);
     const id = await client.publish({ owner: candidate.owner, repo: candidate.repo, headSha: candidate.head, name: settings.checkName }, conclusion, check);
     outcome.info(`check run ${id} (${conclusion}) posted on ${candidate.head}`);
     return undefined;
   } catch (error) {
     if (error instanceof ChecksPermissionError) {
-      // The message says how to publish from a workflow_run workflow (mode: publish).
       outcome.warning(`PatchProof could not post the check run: ${error.message}${artifactName !== undefined ? ` This run's receipt artifact is ${artifactName}.` : ''}`);
       return undefined;
     }
@@ -255,7 +270,25 @@ async function writeSummary(outcome: StepOutcome, check: RenderedCheck): Promise
   }
 }
 
-async function publishReceipt(settings: ActionSettings, outcome: StepOutcome, deps: ValidateModeDeps, context: RunnerContext, candidate: Candidate, validated: Validated): Promise<ModeResult> {
+/**
+ * Why a passing receipt must still be posted as failure, or undefined when it may be posted as
+ * success: success needs proof grade (the isolated runner) and a trusted workflow.
+ */
+export function gateDowngrade(receipt: Pick<Receipt, 'verdict' | 'proof_grade'>, trust: TrustDecision): { code: 'not_proof_grade' | 'untrusted_workflow'; why: string } | undefined {
+  if (receipt.verdict !== 'passed') return undefined;
+  if (!receipt.proof_grade) {
+    return { code: 'not_proof_grade', why: 'the candidate passed, but not with proof grade (runner local, or a checkout that changed); only the isolated docker runner can post success: use runner: docker with a pinned image' };
+  }
+  if (!trust.trusted) return { code: 'untrusted_workflow', why: `the candidate passed, but this run cannot vouch for it: ${trust.why}` };
+  return undefined;
+}
+
+/** The rendered check of a pass that is posted as failure: the why comes first. */
+function downgradedCheck(check: RenderedCheck, downgrade: { code: string; why: string }): RenderedCheck {
+  return { ...check, title: `PatchProof: FAILED — ${downgrade.code}`, summary: `**${downgrade.code}**: ${downgrade.why}\n\n${check.summary}` };
+}
+
+async function publishReceipt(settings: ActionSettings, outcome: StepOutcome, deps: ValidateModeDeps, context: RunnerContext, candidate: Candidate, validated: Validated, trust: TrustDecision): Promise<ModeResult> {
   const { receipt, receiptPath, reportPath } = validated;
   let artifactId: number | undefined;
   let artifactName: string | undefined;
@@ -268,8 +301,10 @@ async function publishReceipt(settings: ActionSettings, outcome: StepOutcome, de
     outcome.warning(`the receipt artifact could not be uploaded (${error instanceof Error ? error.message : String(error)}); the receipt is at ${receiptPath}`);
   }
   const trusted = validated.integrityErrors.length === 0;
-  const check = renderCheck(receipt);
-  const conclusion = trusted ? checkConclusion(receipt.verdict) : 'failure';
+  const downgrade = trusted ? gateDowngrade(receipt, trust) : undefined;
+  const rendered = renderCheck(receipt);
+  const check = downgrade !== undefined ? downgradedCheck(rendered, downgrade) : rendered;
+  const conclusion = trusted && downgrade === undefined ? checkConclusion(receipt.verdict) : 'failure';
   const publishError = await publishCheck(settings, outcome, deps, context, candidate, conclusion, check, artifactName);
   await writeSummary(outcome, check);
   const result = { proofGrade: trusted && receipt.proof_grade, receiptDigest: receipt.receipt_digest, receiptPath, ...(artifactId !== undefined ? { artifactId } : {}) };
@@ -279,6 +314,7 @@ async function publishReceipt(settings: ActionSettings, outcome: StepOutcome, de
   const reasons = receipt.reasons.length > 0 ? ` (${receipt.reasons.join(', ')})` : '';
   const line = `PatchProof ${receipt.verdict}${reasons}; proof grade: ${receipt.proof_grade ? 'yes' : 'no'}; receipt ${receipt.receipt_digest}`;
   if (publishError !== undefined) return { ...result, verdict: 'inconclusive', message: `${line}, but ${publishError}` };
+  if (downgrade !== undefined) return { ...result, proofGrade: false, verdict: 'failed', message: `${line}; posted failure (${downgrade.code}): ${downgrade.why}` };
   return { ...result, verdict: receipt.verdict, message: line };
 }
 
@@ -289,10 +325,20 @@ async function publishReceipt(settings: ActionSettings, outcome: StepOutcome, de
  */
 export async function validateMode(settings: ActionSettings, outcome: StepOutcome, deps: ValidateModeDeps = defaultDeps()): Promise<ModeResult> {
   const context = readRunnerContext(deps.env);
-  const candidate = candidateFromEvent(context.eventName, await readEvent(context.eventPath), context.repository, settings);
+  const payload = await readEvent(context.eventPath);
+  const candidate = candidateFromEvent(context.eventName, payload, context.repository, settings);
+  // The one place the trust decision is made; a pass in an untrusted workflow is posted as failure.
+  const trust = decideTrust({ eventName: context.eventName, workflowRef: context.workflowRef, repository: context.repository, payload });
+  if (trust.trusted) outcome.info(`trusted workflow: ${trust.workflowRef}`);
+  else {
+    outcome.warning(`PatchProof will not post success from this run: ${trust.why}`);
+    if (settings.app !== undefined) {
+      outcome.warning('app-private-key reached a workflow the pull request can change, so the pull request can read it: keep the app secrets in an environment limited to the default branch');
+    }
+  }
   let validated: Validated;
   try {
-    validated = await validateCandidate(settings, outcome, deps, context, candidate);
+    validated = await validateCandidate(settings, outcome, deps, context, candidate, payload);
   } catch (error) {
     if (isRefusal(error)) {
       const message = `refused (${error.code}): ${error.message}`;
@@ -309,5 +355,5 @@ export async function validateMode(settings: ActionSettings, outcome: StepOutcom
     }
     throw error;
   }
-  return publishReceipt(settings, outcome, deps, context, candidate, validated);
+  return publishReceipt(settings, outcome, deps, context, candidate, validated, trust);
 }

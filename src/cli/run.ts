@@ -22,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { ConfigurationError, InfrastructureError, isRefusal } from '../errors.js';
 import { USAGE, readSettings, type ApproveSettings, type ProposeSettings, type ValidateSettings, type VerifySettings, type WitnessDigestSettings, type WitnessInitSettings, type WitnessPackSettings } from './settings.js';
 import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** Where the CLI writes. Tests hand in recording streams. */
 export interface Console {
@@ -59,6 +59,13 @@ async function approve(settings: ApproveSettings, io: Console): Promise<number> 
 async function createRunner(settings: ValidateSettings): Promise<Runner> {
   if (settings.runner === 'local') return createLocalRunner();
   return createDockerRunner({ image: settings.image as string });
+}
+
+/** A pack folder inside the repository under validation: protected by default (src/core/surface.ts). */
+function packInRepo(repo: string, settings: ValidateSettings): { repoPath?: string } {
+  if (settings.witness.kind === 'folders' || /^https?:\/\//.test(settings.witness.source)) return {};
+  const rel = relative(resolve(repo), resolve(settings.witness.source));
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? {} : { repoPath: rel.split(sep).join('/') };
 }
 
 /** The grader: a digest-verified witness pack, or a pack built from two folders. */
@@ -99,7 +106,7 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
           repoDir: repo,
           proposal,
           approval,
-          witness,
+          witness: { ...witness, ...packInRepo(repo, settings) },
           adapter,
           runner,
           limits: {

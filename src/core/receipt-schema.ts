@@ -98,7 +98,7 @@ export const surfaceFindingSchema = z.strictObject({
   skip_markers: z.array(z.strictObject({ line: z.number().int().min(1), text: z.string() }))
 });
 
-const allowance = z.enum(['test_edits', 'test_removal', 'skips', 'config_edits', 'dependency_changes']);
+const allowance = z.enum(['test_edits', 'test_removal', 'skips', 'config_edits', 'dependency_changes', 'workflow_edits']);
 
 export const receiptSchema = z.strictObject({
   schema: z.literal(RECEIPT_SCHEMA),

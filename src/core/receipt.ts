@@ -11,7 +11,7 @@ import { surfaceReasons, type SurfaceAllowances } from './surface.js';
  */
 
 /** The pack's allowances as the flags surfaceReasons takes. */
-export function allowancesOf(allowed: readonly (keyof SurfaceAllowances)[]): SurfaceAllowances {
+export function allowancesOf(allowed: readonly string[]): SurfaceAllowances {
   const has = (key: keyof SurfaceAllowances): boolean => allowed.includes(key);
   return { test_edits: has('test_edits'), test_removal: has('test_removal'), skips: has('skips'), config_edits: has('config_edits'), dependency_changes: has('dependency_changes') };
 }

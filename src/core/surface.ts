@@ -43,6 +43,23 @@ export interface SurfaceRules {
 
 export type SurfaceReason = 'tests_removed' | 'tests_skipped' | 'grader_tampered' | 'dependency_changed';
 
+/** Glob syntax in a literal path, escaped so picomatch matches the path itself. */
+function literalGlob(path: string): string {
+  return path.replace(/[\\*?[\]{}()!+@]/g, '\\$&');
+}
+
+/**
+ * Protected by default, whatever the pack lists: `.github/**` (the workflows that run the gate),
+ * unless the pack sets `allow.workflow_edits`, and the pack's own folder in the repository (for
+ * path and ref packs), which is the grader of every later pull request.
+ */
+export function defaultProtected(allowWorkflowEdits: boolean, packRepoPath: string | undefined): string[] {
+  const globs = allowWorkflowEdits ? [] : ['.github', '.github/**'];
+  const pack = packRepoPath?.replace(/^\.\/+/, '').replace(/\/+$/, '');
+  if (pack !== undefined && pack !== '' && pack !== '.') globs.push(literalGlob(pack), `${literalGlob(pack)}/**`);
+  return globs;
+}
+
 function matcher(globs: readonly string[]): (path: string) => boolean {
   if (globs.length === 0) return () => false;
   return picomatch([...globs], { dot: true });

@@ -51,6 +51,11 @@ export interface WitnessAllowances {
   skips: boolean;
   config_edits: boolean;
   dependency_changes: boolean;
+  /**
+   * The candidate may touch `.github/**` (workflows, actions, the CODEOWNERS file). Off by default:
+   * a change there can rewrite the gate that judges the next pull request.
+   */
+  workflow_edits: boolean;
 }
 
 /** Limits of a validation run. */
@@ -126,12 +131,13 @@ const FORMS: Readonly<Record<string, string>> = {
   'regression.retries': 'a whole number from 0 to 3',
   protected: 'a list of glob patterns of repository paths',
   'protected[]': 'a glob pattern',
-  allow: 'an object with test_edits, test_removal, skips, config_edits and dependency_changes, each true or false',
+  allow: 'an object with test_edits, test_removal, skips, config_edits, dependency_changes and workflow_edits, each true or false',
   'allow.test_edits': 'true or false',
   'allow.test_removal': 'true or false',
   'allow.skips': 'true or false',
   'allow.config_edits': 'true or false',
   'allow.dependency_changes': 'true or false',
+  'allow.workflow_edits': 'true or false',
   limits: 'an object with timeout_seconds, output_limit_bytes, diff_max_bytes and diff_max_files, all optional',
   'limits.timeout_seconds': 'a whole number of seconds from 1 to 86400',
   'limits.output_limit_bytes': 'a whole number of bytes, at least 1',
@@ -210,7 +216,7 @@ const manifestSchema = z.strictObject({
     .prefault({}),
   protected: globs.default(() => []),
   allow: z
-    .strictObject({ test_edits: flag, test_removal: flag, skips: flag, config_edits: flag, dependency_changes: flag })
+    .strictObject({ test_edits: flag, test_removal: flag, skips: flag, config_edits: flag, dependency_changes: flag, workflow_edits: flag })
     .prefault({}),
   limits: z
     .strictObject({

@@ -11,18 +11,15 @@ import { ChecksPermissionError, type CheckRunTarget, type ChecksClient, type Rec
 import type { ActionSettings } from './settings.js';
 
 /**
- * Publish mode, the second half of the fork pattern: in a `workflow_run` workflow that holds
- * `checks: write`, download the receipt artifact of the triggering run, verify it offline, and post
- * its check run on `workflow_run.head_sha` read from the event payload.
+ * The receipt intake of reverify mode: download a run's receipt artifact, read it, verify it.
  *
  * The artifact is untrusted data from a run the pull request's author could influence: it is only
- * read and verified, never executed, and nothing in it chooses the commit or the repository the
- * check run goes to. An invalid, mismatched or missing receipt publishes `failure`.
- *
- * Also home of the receipt intake that reverify mode shares: download, read, verify.
+ * read and verified, never executed. A receipt that verifies proves only that it is intact, never
+ * who produced it. (This file held publish mode, which posted a fork's receipt as the check run;
+ * it was removed because a PR-side receipt is not evidence: see docs/security.md.)
  */
 
-/** The side effects of publish mode (and the intake reverify mode shares), so tests can hand in their own. */
+/** The side effects of the receipt intake, so tests can hand in their own. */
 export interface ReceiptModeDeps {
   env: NodeJS.ProcessEnv;
   checksClient(token: string, baseUrl: string): ChecksClient;
@@ -163,72 +160,4 @@ export async function writeSummary(outcome: StepOutcome, check: RenderedCheck): 
   } catch (error) {
     outcome.warning(`the job summary could not be written: ${error instanceof Error ? error.message : String(error)}`);
   }
-}
-
-const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-
-/** The triggering run: its id and head commit, from the workflow_run payload only. */
-export function triggeringRun(payload: unknown, runIdInput: number | undefined): { runId: number; headSha: string } {
-  const run = payload !== null && typeof payload === 'object' ? (payload as { workflow_run?: unknown }).workflow_run : undefined;
-  const fields = run !== null && typeof run === 'object' ? (run as { id?: unknown; head_sha?: unknown }) : {};
-  const { id, head_sha: headSha } = fields;
-  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) {
-    throw new ConfigurationError('the workflow_run event has no valid workflow_run.id; run mode publish on: workflow_run');
-  }
-  if (typeof headSha !== 'string' || !SHA.test(headSha)) {
-    throw new ConfigurationError('the workflow_run event has no valid workflow_run.head_sha; run mode publish on: workflow_run');
-  }
-  // The check run goes to the payload's head_sha, so the receipt must come from that same run.
-  if (runIdInput !== undefined && runIdInput !== id) {
-    throw new ConfigurationError(`run-id ${runIdInput} is not the triggering run ${id}; pass run-id: \${{ github.event.workflow_run.id }} or leave it out`);
-  }
-  return { runId: id, headSha };
-}
-
-/**
- * Run publish mode. Every outcome about the receipt is published as a check run (a missing or
- * invalid receipt as `failure`); only errors before the target commit is known are thrown.
- */
-export async function publishMode(settings: ActionSettings, outcome: StepOutcome, deps: ReceiptModeDeps = defaultReceiptModeDeps()): Promise<ModeResult> {
-  const eventName = requiredEnv(deps.env, 'GITHUB_EVENT_NAME');
-  if (eventName !== 'workflow_run') {
-    throw new ConfigurationError(`mode publish runs in a workflow_run workflow, not on ${eventName}; see .github/workflows/patchproof-publish.yml`);
-  }
-  const { runId, headSha } = triggeringRun(await readEventPayload(requiredEnv(deps.env, 'GITHUB_EVENT_PATH')), settings.runId);
-  const { owner, repo } = splitRepository(deps.env['GITHUB_REPOSITORY']);
-  const target: CheckRunTarget = { owner, repo, headSha, name: settings.checkName };
-  const client = deps.checksClient(settings.token, deps.env['GITHUB_API_URL'] || 'https://api.github.com');
-
-  let intake: ReceiptIntake;
-  try {
-    intake = await takeReceipt(deps.receiptArtifacts(settings.token), runId, settings.artifactName, settings.witness?.digest);
-  } catch (error) {
-    if (!(error instanceof InfrastructureError)) throw error;
-    // Fail closed and visibly: re-running this workflow retries the download.
-    const check = renderRejection('no_receipt', `the receipt artifact of run ${runId} could not be downloaded: ${error.message}`, []);
-    await postCheck(client, target, 'failure', check, outcome);
-    await writeSummary(outcome, check);
-    return { verdict: 'inconclusive', proofGrade: false, message: `infrastructure error, published failure: ${error.message}` };
-  }
-
-  if (intake.status === 'rejected') {
-    const check = renderRejection(intake.reason, intake.message, intake.details, [['workflow run / 工作流运行', String(runId)], ['head', codeSpan(headSha)]]);
-    await postCheck(client, target, 'failure', check, outcome);
-    await writeSummary(outcome, check);
-    return { verdict: 'failed', proofGrade: false, ...(intake.receiptPath !== undefined ? { receiptPath: intake.receiptPath } : {}), message: `published failure on ${headSha}: ${intake.message}` };
-  }
-
-  const { receipt } = intake;
-  const check = renderCheck(receipt);
-  const conclusion = checkConclusion(receipt.verdict);
-  await postCheck(client, target, conclusion, check, outcome);
-  await writeSummary(outcome, check);
-  const reasons = receipt.reasons.length > 0 ? ` (${receipt.reasons.join(', ')})` : '';
-  return {
-    verdict: receipt.verdict,
-    proofGrade: receipt.proof_grade,
-    receiptDigest: receipt.receipt_digest,
-    receiptPath: intake.receiptPath,
-    message: `published ${conclusion} on ${headSha} from run ${runId}: PatchProof ${receipt.verdict}${reasons}, receipt ${receipt.receipt_digest}`
-  };
 }
