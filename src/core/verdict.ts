@@ -1,3 +1,4 @@
+import { baseUnrunnable } from './base-failure.js';
 import { RIGHT_REASON_FAILURES, countTests, firstOccurrenceId, type TestCaseResult, type TestCounts, type ParsedResults, type TestStatus } from './test-results.js';
 
 /**
@@ -35,7 +36,8 @@ export const REASON_CODES = [
   'output_limit',
   'results_inconsistent',
   'infra_error',
-  'repository_changed'
+  'repository_changed',
+  'base_unrunnable'
 ] as const;
 /** Machine-readable reasons; documented one by one in docs/receipt.md. */
 export type ReasonCode = (typeof REASON_CODES)[number];
@@ -264,12 +266,14 @@ export function judge(
   repositoryUnchanged: boolean,
   options: { expectedFailing?: readonly string[]; surfaceReasons?: readonly ReasonCode[] } = {}
 ): Judgement {
-  const phases = [
+  const judged = [
     judgeReproductionBefore(runs.reproduction_before, options.expectedFailing),
     judgeReproductionAfter(runs.reproduction_after, runs.reproduction_before),
     judgeRegression(runs.regression_before[0] as RunEvidence, runs.regression_after),
     judgeHidden(runs.hidden)
   ];
+  // The grader cannot run on the base tree: nothing can be held against the candidate.
+  const phases = baseUnrunnable(runs) ? judged.map((p): PhaseJudgement => ({ ...p, status: 'inconclusive', reasons: ['base_unrunnable'] })) : judged;
   return { phases, ...decideVerdict(phases, repositoryUnchanged, options.surfaceReasons ?? []) };
 }
 
