@@ -51,7 +51,7 @@ describe('the excerpt of a failed base run', () => {
 
   it("keeps a Python traceback's head and the exception at its end", () => {
     const traceback = [
-      'EE', '=====', 'ERROR: tests.test_calculator (unittest.loader._FailedTest.tests.test_calculator)', '-----',
+      'test_calc (unittest.loader._FailedTest.test_calc) ... ERROR', 'c0123 (patchproof.Checks) ... ok', '', '=====', 'ERROR: tests.test_calculator (unittest.loader._FailedTest.tests.test_calculator)', '-----',
       'ImportError: Failed to import test module: tests.test_calculator', 'Traceback (most recent call last):',
       ...Array.from({ length: 8 }, (_, i) => `  File "/w/x${i}.py", line ${i}, in <module>`),
       '  File "/w/lexer.py", line 22', '    def tokenize(source:   # SECRET_TOKEN=abc123def', '                ^', "SyntaxError: '(' was never closed", '', '', 'ERROR: tests.test_lexer'

@@ -26,6 +26,9 @@ export const EXCERPT_LINES = 8;
 const LINE_LIMIT = 200;
 
 const ERROR_LINE = /error|failed|fail\b|cannot|could not|not found|no such|traceback|exception|panic|refused|denied/i;
+// A line that opens a runner's error report (unittest/pytest `ERROR:`, a traceback, `Error: …`,
+// `error[E…]`, `panic:`, `FAIL`), preferred to a progress line that merely mentions an error.
+const ERROR_START = /^\s*(ERROR\b|FAIL(ED)?\b|E\s|Traceback \(most recent call last\)|[A-Za-z_][\w.]*(Error|Exception)\b|error(\[|:| )|panic:|fatal)/;
 
 // Secrets and unguessable values (canary nonces, tokens) never leave in an excerpt.
 const REDACTIONS: readonly [RegExp, string][] = [
@@ -46,13 +49,14 @@ export function redactLine(line: string): string {
 
 /**
  * A bounded, redacted excerpt of a run's output: the block (up to the next blank line, at most 60
- * lines) that starts at its first line reading like an error, or the output's first block when
+ * lines) that starts at its first line opening an error report (else the first that mentions one), or the output's first block when
  * none does. A block longer than EXCERPT_LINES keeps its first 3 lines, `…`, and its last lines,
  * where a traceback ends with the exception that stopped the run.
  */
 export function errorExcerpt(output: string): string {
   const lines = output.split(/\r?\n/).map(redactLine);
-  const firstError = lines.findIndex((line) => line.trim() !== '' && ERROR_LINE.test(line));
+  const opening = lines.findIndex((line) => ERROR_START.test(line));
+  const firstError = opening >= 0 ? opening : lines.findIndex((line) => line.trim() !== '' && ERROR_LINE.test(line));
   const start = firstError >= 0 ? firstError : lines.findIndex((line) => line.trim() !== '');
   if (start < 0) return '';
   const blank = lines.findIndex((line, index) => index > start && line.trim() === '');
