@@ -12,6 +12,7 @@ import { setupReasons } from './core/receipt.js';
 import type { Receipt, RunRecord, SetupRecord } from './core/receipt-schema.js';
 import { diffSnapshots, snapshotDigest, type Snapshot, type SnapshotEntry } from './core/snapshot-record.js';
 import { analyseSurface, defaultProtected, resetPlan, surfaceReasons } from './core/surface.js';
+import { errorExcerpt, excerptSha256 } from './core/base-failure.js';
 import type { ParsedResults } from './core/test-results.js';
 import { judge, RUN_LABELS, type RunEvidence, type RunLabel, type RunsByLabel } from './core/verdict.js';
 import type { Digest } from './core/hashing.js';
@@ -61,11 +62,21 @@ export interface ValidationRequest {
   setupCacheDir?: string;
 }
 
+/** Why the base tree could not be graded: one base run's excerpt, as its record's digest covers it. */
+export interface BaseFailure {
+  label: RunLabel;
+  attempt: number;
+  excerpt: string;
+  sha256: string;
+}
+
 /** The side effects validate() needs, so tests can hand in their own. */
 export interface ValidationDeps {
   snapshot(dir: string): Promise<Snapshot>;
   now(): Date;
   log(line: string): void;
+  /** Told, when the grader cannot run on the base tree, the first base run's error excerpt. */
+  baseFailure?(failure: BaseFailure): void;
   /** A fresh unpredictable nonce (lowercase hex, 32 characters or more) for each run's canaries. */
   nonce(): string;
 }
@@ -96,6 +107,8 @@ interface Trees {
 interface RunOutput {
   evidence: RunEvidence;
   record: RunRecord;
+  /** Base runs: the redacted excerpt of the output's first error lines (errorExcerpt). */
+  excerpt?: string;
 }
 
 /** Snapshot entries of the patched tree, derived from the base entries and the changes. */
@@ -138,7 +151,9 @@ async function suiteFilesOf(dir: string, adapter: TestAdapter, manifest: Witness
 
 function infraOutput(plan: RunPlan, nonce: string, argv: string[], error: unknown): RunOutput {
   const message = error instanceof InfrastructureError ? error.message : `${(error as Error).name}: ${(error as Error).message}`;
+  const excerpt = plan.tree === 'base' ? errorExcerpt(message) : undefined;
   return {
+    ...(excerpt === undefined ? {} : { excerpt }),
     evidence: { label: plan.label, attempt: plan.attempt, exitCode: null, timedOut: false, outputTruncated: false, infraError: message },
     record: {
       label: plan.label,
@@ -150,6 +165,7 @@ function infraOutput(plan: RunPlan, nonce: string, argv: string[], error: unknow
       output_truncated: false,
       output_bytes: 0,
       output_sha256: createHash('sha256').digest('hex'),
+      ...(excerpt === undefined ? {} : { output_excerpt_sha256: excerptSha256(excerpt) }),
       duration_ms: 0,
       problems: [],
       canary: { nonce, pass: 'missing', fail: 'missing' },
@@ -209,7 +225,9 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
     const parsed: ParsedResults & { canary: CanaryOutcome } = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary });
     parsed.problems.push(...read.problems);
     const { canary: canaryOutcome, ...results_ } = parsed;
+    const excerpt = plan.tree === 'base' ? errorExcerpt(outcome.output) : undefined;
     return {
+      ...(excerpt === undefined ? {} : { excerpt }),
       evidence: {
         label: plan.label,
         attempt: plan.attempt,
@@ -229,6 +247,7 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
         output_truncated: outcome.outputTruncated,
         output_bytes: outcome.outputBytes,
         output_sha256: outcome.outputSha256,
+        ...(excerpt === undefined ? {} : { output_excerpt_sha256: excerptSha256(excerpt) }),
         duration_ms: Math.round(outcome.durationMs),
         problems: results_.problems,
         canary: { nonce, ...canaryOutcome }
@@ -405,6 +424,15 @@ export async function validate(request: ValidationRequest, deps: ValidationDeps)
       ...(manifest.reproduction.expected_failing ? { expectedFailing: manifest.reproduction.expected_failing } : {}),
       surfaceReasons: [...surface.reasons, ...setupReasons(setup.record)]
     });
+    if (judgement.reasons.includes('base_unrunnable')) {
+      const shown = [...byLabel.reproduction_before, ...byLabel.regression_before].find((o) => (o.excerpt ?? '') !== '') ?? byLabel.reproduction_before[0];
+      if (shown !== undefined) {
+        const excerpt = shown.excerpt ?? '';
+        deps.log(`patchproof: the grader cannot run on the base tree; ${shown.record.label} run ${shown.record.attempt} says:`);
+        for (const line of (excerpt === '' ? '(no output)' : excerpt).split('\n')) deps.log(`  | ${line}`);
+        deps.baseFailure?.({ label: shown.record.label, attempt: shown.record.attempt, excerpt, sha256: excerptSha256(excerpt) });
+      }
+    }
     const recordsOf = (...labels: RunLabel[]): RunRecord[] => labels.flatMap((label) => byLabel[label].map((o) => o.record));
     const runsOf: Record<string, RunRecord[]> = {
       reproduction_before: recordsOf('reproduction_before'),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ParseRequest } from '../../src/adapters/adapter.js';
 import { GO_RESULTS_FILE, GO_VERSION_FILE, goCanaryIds, parseGoResults } from '../../src/adapters/go-results.js';
 import type { TestCaseResult } from '../../src/core/test-results.js';
+import { judgeRegression, type RunEvidence } from '../../src/core/verdict.js';
 import { DATA_DIR } from './data/run-adapter.js';
 
 /**
@@ -235,5 +236,28 @@ describe('go test -json parser fails closed', () => {
   it('needs exactly one test root to name command-line test files', () => {
     const parsed = parseGoResults({ ...recorded('external'), testRoots: [] });
     expect(parsed.problems).toContain(`${GO_RESULTS_FILE}: test files named on the command line need exactly one test root to be named`);
+  });
+});
+
+describe('go subtests with duplicate names, on real runs', () => {
+  const evidence = (label: 'regression_before' | 'regression_after', run: string): RunEvidence => {
+    const request = recorded(run);
+    const parsed = parseGoResults(request);
+    return { label, attempt: 1, exitCode: request.exitCode, timedOut: false, outputTruncated: false, parsed, canary: parsed.canary };
+  };
+
+  it('keeps the ids go test gives each copy (same, same#01, same#02), and a regression in any copy counts', () => {
+    const base = evidence('regression_before', 'duplicates');
+    expect(base.parsed).toMatchObject({
+      problems: [],
+      tests: [
+        { id: `${PKG}/duplicates/TestDivide/same`, status: 'passed' },
+        { id: `${PKG}/duplicates/TestDivide/same#01`, status: 'passed' },
+        { id: `${PKG}/duplicates/TestDivide/same#02`, status: 'passed' }
+      ]
+    });
+    const after = evidence('regression_after', 'duplicates-broken');
+    expect(after.parsed?.problems).toEqual([]);
+    expect(judgeRegression(base, [after])).toMatchObject({ status: 'failed', reasons: ['regression'], regressions: [`${PKG}/duplicates/TestDivide/same#02`] });
   });
 });

@@ -6,7 +6,7 @@ import { jestAdapter, JEST_CACHE_DIR } from '../../src/adapters/jest.js';
 import { jestWrapperSource } from '../../src/adapters/jest-entry.js';
 import { JEST_RESULTS_FILE } from '../../src/adapters/jest-results.js';
 import { wrappedFile, wrapperPath } from '../../src/adapters/js-runner-wrapper.js';
-import { CASES, describeRealRuns, expectCaseOutcomes as expectSharedCaseOutcomes, expectCommandRefusals, expectRecordedFocused, expectRecordedSabotage, expectReproductionRun, expectSabotageRun, expectWrapperCanaries, marked, recordedAt, recordedExitCode, VIEW } from './data/js-runner-support.js';
+import { CASES, describeRealRuns, expectCaseOutcomes as expectSharedCaseOutcomes, expectCommandRefusals, expectDuplicateIdRuns, expectRecordedFocused, expectRecordedSabotage, expectReproductionRun, expectSabotageRun, expectWrapperCanaries, marked, recordedAt, recordedExitCode, VIEW } from './data/js-runner-support.js';
 import { DATA_DIR, freshCanary, listFiles, runAdapter } from './data/run-adapter.js';
 import type { AdapterRun } from './data/run-adapter.js';
 
@@ -85,7 +85,7 @@ describe('jest results parser on recorded jest 30 output', () => {
     );
   });
 
-  it('reports a duplicated test id', () => {
+  it('numbers a duplicated test id by occurrence instead of dropping the copy', () => {
     const report = JSON.parse(readFileSync(path.join(DATA, 'results', 'sabotage', JEST_RESULTS_FILE), 'utf8')) as {
       testResults: { assertionResults: unknown[] }[];
     };
@@ -94,7 +94,8 @@ describe('jest results parser on recorded jest 30 output', () => {
       file.assertionResults.push(file.assertionResults[0]);
     }
     const parsed = jestAdapter.parse({ files: { [JEST_RESULTS_FILE]: JSON.stringify(report) }, exitCode: 0, workdir: RECORDED.workdir, testRoots: [], canary: RECORDED.canary });
-    expect(parsed.problems).toContain("duplicate test id 'test/calc.test.js > adds'");
+    expect(parsed.problems.filter((problem) => problem.includes('duplicate'))).toEqual([]);
+    expect(parsed.tests.map((test) => test.id).filter((id) => id.startsWith('test/calc.test.js > adds'))).toEqual(['test/calc.test.js > adds', 'test/calc.test.js > adds #2']);
   });
 });
 
@@ -192,6 +193,10 @@ describeRealRuns(jestAdapter, 'jest adapter on real jest runs', (real) => {
 
   it('runs external tests staged in a dot folder, whatever the repository configuration selects', async () => {
     await expectReproductionRun(jestAdapter, real);
+  }, 120_000);
+
+  it('tells duplicated titles apart by an occurrence index, and a regression in any copy counts', async () => {
+    await expectDuplicateIdRuns(jestAdapter, real, 'divides $label');
   }, 120_000);
 
   it('catches code under test that makes every expectation pass', async () => {

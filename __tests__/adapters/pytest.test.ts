@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HARNESS_DIR } from '../../src/adapters/adapter.js';
 import { canaryNames, canaryRunOrder } from '../../src/adapters/canary.js';
@@ -7,6 +8,7 @@ import { pytestAdapter } from '../../src/adapters/pytest.js';
 import { PYTEST_RESULTS_FILE, pytestCanaryIds } from '../../src/adapters/pytest-results.js';
 import { countTests } from '../../src/core/test-results.js';
 import type { TestCaseResult } from '../../src/core/test-results.js';
+import { judgeRegression, type RunEvidence } from '../../src/core/verdict.js';
 import { ConfigurationError } from '../../src/errors.js';
 import { freshCanary, listFiles, removeCopy, runAdapter, stageCopy } from './data/run-adapter.js';
 import type { AdapterRun, StagedCopy } from './data/run-adapter.js';
@@ -208,5 +210,32 @@ describe('pytest adapter command and parse, without a run', () => {
     expect(parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
     expect(parsed.problems).toEqual(['pytest exited 0; its results imply exit code 1']);
     expect(parsed.claimed).toEqual({ passed: 0, failed: 0, errored: 0, skipped: 0 });
+  });
+});
+
+describeWithPytest('pytest adapter on parametrised tests with duplicate ids', () => {
+  let copy: StagedCopy | undefined;
+  afterAll(async () => {
+    await removeCopy(copy);
+  });
+
+  it('gives every copy an id of its own, stable between runs, and a regression in any copy counts', async () => {
+    let base: AdapterRun;
+    ({ copy, run: base } = await runSuite('pytest-duplicates'));
+    const tests = { files: pytestAdapter.suiteFiles(await listFiles(copy)), suite: true, testRoots: [] };
+    const ids = base.parsed.tests.map((test) => test.id);
+    expect({ problems: base.parsed.problems, statuses: base.parsed.tests.map((test) => test.status) }).toEqual({ problems: [], statuses: Array(6).fill('passed') });
+    expect(new Set(ids).size).toBe(6);
+    expect(ids.filter((id) => id.startsWith('tests/test_duplicates.py::test_divides['))).toHaveLength(3);
+    expect((await runAdapter(pytestAdapter, copy, tests)).parsed.tests.map((test) => test.id)).toEqual(ids);
+    await writeFile(path.join(copy.workdir, 'calc.py'), 'def divide(a, b):\n    return 2 if a == 9 else a / b\n');
+    const after = await runAdapter(pytestAdapter, copy, tests);
+    const evidence = (label: 'regression_before' | 'regression_after', run: AdapterRun): RunEvidence => ({
+      label, attempt: 1, exitCode: run.exitCode, timedOut: false, outputTruncated: false, parsed: run.parsed, canary: run.parsed.canary
+    });
+    const phase = judgeRegression(evidence('regression_before', base), [evidence('regression_after', after)]);
+    expect(phase).toMatchObject({ status: 'failed', reasons: ['regression'] });
+    expect(phase.regressions).toHaveLength(1);
+    expect(phase.regressions?.[0]).toMatch(/^tests\/test_duplicates\.py::test_divides\[same2?\]$/);
   });
 });

@@ -6,7 +6,7 @@ import { wrappedFile, wrapperPath } from '../../src/adapters/js-runner-wrapper.j
 import { vitestAdapter } from '../../src/adapters/vitest.js';
 import { VITEST_CLAIMS_FILE, VITEST_RESULTS_FILE, VITEST_RUNNER_FILE, vitestWrapperSource } from '../../src/adapters/vitest-harness.js';
 import { countTests } from '../../src/core/test-results.js';
-import { CASES, describeRealRuns, expectCaseOutcomes as expectSharedCaseOutcomes, expectCommandRefusals, expectRecordedFocused, expectRecordedSabotage, expectReproductionRun, expectSabotageRun, expectWrapperCanaries, marked, recordedAt, recordedExitCode, VIEW } from './data/js-runner-support.js';
+import { CASES, describeRealRuns, expectCaseOutcomes as expectSharedCaseOutcomes, expectCommandRefusals, expectDuplicateIdRuns, expectRecordedFocused, expectRecordedSabotage, expectReproductionRun, expectSabotageRun, expectWrapperCanaries, marked, recordedAt, recordedExitCode, VIEW } from './data/js-runner-support.js';
 import { DATA_DIR, freshCanary, listFiles, runAdapter } from './data/run-adapter.js';
 
 /**
@@ -166,6 +166,10 @@ describeRealRuns(vitestAdapter, 'vitest adapter on real vitest runs', (real) => 
 
   it('runs external tests staged in a dot folder, which the repository include does not match', async () => {
     await expectReproductionRun(vitestAdapter, real);
+  }, 120_000);
+
+  it('tells duplicated titles apart by an occurrence index, and a regression in any copy counts', async () => {
+    await expectDuplicateIdRuns(vitestAdapter, real, 'divides undefined');
   }, 120_000);
 
   it('catches code under test that makes every expectation pass', async () => {

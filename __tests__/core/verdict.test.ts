@@ -140,6 +140,15 @@ describe('regression', () => {
       newly_skipped: ['a']
     });
   });
+  it('counts a regression in any copy of a duplicated test (occurrence-indexed ids)', () => {
+    const phase = judgeRegression(run('regression_before', [pass('t'), pass('t #2'), pass('t #3')]), [run('regression_after', [pass('t'), pass('t #2'), fail('t #3')])]);
+    expect(phase).toMatchObject({ status: 'failed', reasons: ['regression'], regressions: ['t #3'] });
+  });
+  it('holds a copy the base did not have to the base: a test registered ahead of a passing one cannot hide its failure', () => {
+    // Code under test registers a passing 't' first: the real 't' (failing) becomes 't #2', new.
+    const phase = judgeRegression(run('regression_before', [pass('t')]), [run('regression_after', [pass('t'), fail('t #2')])]);
+    expect(phase).toMatchObject({ status: 'failed', reasons: ['regression'], regressions: ['t #2'] });
+  });
   it('does not blame new failing tests the candidate added', () => {
     expect(judgeRegression(run('regression_before', [pass('a')]), [run('regression_after', [pass('a'), fail('new')])]).status).toBe('passed');
   });

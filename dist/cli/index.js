@@ -48217,6 +48217,72 @@ function iso_duration(params) {
     return core._isoDuration(ZodISODuration, params);
 }
 
+;// CONCATENATED MODULE: ./src/core/base-failure.ts
+
+/**
+ * When the grader cannot run on the base tree at all, no phase can be judged and the candidate is
+ * not to blame: the validation is inconclusive (`base_unrunnable`). Pure.
+ */
+const LOAD_FAILURES = new Set(['collection_error', 'import_error']);
+/** A base run that ran nothing: an infrastructure error, no results, or only load failures. */
+function runCannotStart(run) {
+    if (run.infraError !== undefined || run.parsed === undefined)
+        return true;
+    const tests = run.parsed.tests;
+    return tests.length === 0 || tests.every((t) => t.status === 'errored' && LOAD_FAILURES.has(t.failure_kind ?? 'unknown'));
+}
+/** True when every base run (the reproduction before the patch, and the base suite) ran nothing. */
+function baseUnrunnable(runs) {
+    const base = [...runs.reproduction_before, ...runs.regression_before];
+    return base.length > 0 && base.every(runCannotStart);
+}
+/** At most this many lines (one of them `…`), each at most LINE_LIMIT characters, go into an excerpt. */
+const EXCERPT_LINES = 8;
+const LINE_LIMIT = 200;
+const ERROR_LINE = /error|failed|fail\b|cannot|could not|not found|no such|traceback|exception|panic|refused|denied/i;
+// A line that opens a runner's error report (unittest/pytest `ERROR:`, a traceback, `Error: …`,
+// `error[E…]`, `panic:`, `FAIL`), preferred to a progress line that merely mentions an error.
+const ERROR_START = /^\s*(ERROR\b|FAIL(ED)?\b|E\s|Traceback \(most recent call last\)|[A-Za-z_][\w.]*(Error|Exception)\b|error(\[|:| )|panic:|fatal)/;
+// Secrets and unguessable values (canary nonces, tokens) never leave in an excerpt.
+const REDACTIONS = [
+    [/\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 [redacted]'],
+    [/\b((?:[A-Za-z0-9_]*(?:token|secret|password|passwd|api[_-]?key|auth)[A-Za-z0-9_]*)\s*[=:]\s*)\S+/gi, '$1[redacted]'],
+    [/\b(gh[pousr]_|github_pat_)[A-Za-z0-9_]{10,}/g, '[redacted token]'],
+    [/(?<![0-9a-f])[0-9a-f]{16,}(?![0-9a-f])/gi, '[redacted hex]'],
+    [/[A-Za-z0-9+/]{40,}={0,2}/g, '[redacted]']
+];
+/** One line made safe to show: control characters and ANSI colours removed, secrets redacted, cut. */
+function redactLine(line) {
+    // eslint-disable-next-line no-control-regex
+    let out = line.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
+    for (const [pattern, replacement] of REDACTIONS)
+        out = out.replace(pattern, replacement);
+    return out.length <= LINE_LIMIT ? out : `${out.slice(0, LINE_LIMIT - 1)}…`;
+}
+/**
+ * A bounded, redacted excerpt of a run's output: the block (up to the next blank line, at most 60
+ * lines) that starts at its first line opening an error report (else the first that mentions one), or the output's first block when
+ * none does. A block longer than EXCERPT_LINES keeps its first 3 lines, `…`, and its last lines,
+ * where a traceback ends with the exception that stopped the run.
+ */
+function errorExcerpt(output) {
+    const lines = output.split(/\r?\n/).map(redactLine);
+    const opening = lines.findIndex((line) => ERROR_START.test(line));
+    const firstError = opening >= 0 ? opening : lines.findIndex((line) => line.trim() !== '' && ERROR_LINE.test(line));
+    const start = firstError >= 0 ? firstError : lines.findIndex((line) => line.trim() !== '');
+    if (start < 0)
+        return '';
+    const blank = lines.findIndex((line, index) => index > start && line.trim() === '');
+    const block = lines.slice(start, Math.min(blank < 0 ? lines.length : blank, start + 60));
+    if (block.length <= EXCERPT_LINES)
+        return block.join('\n');
+    return [...block.slice(0, 3), '…', ...block.slice(block.length - (EXCERPT_LINES - 4))].join('\n');
+}
+/** SHA-256 hex of an excerpt's UTF-8 bytes, as the run record keeps it. */
+function excerptSha256(excerpt) {
+    return (0,external_node_crypto_.createHash)('sha256').update(excerpt, 'utf8').digest('hex');
+}
+
 ;// CONCATENATED MODULE: ./src/core/test-results.ts
 /**
  * Normalised test results: every adapter turns its runner's structured output into these.
@@ -48229,8 +48295,41 @@ function countTests(tests) {
     }
     return counts;
 }
+/** The id of the `occurrence`-th test (1-based, in file order) among those sharing `id`. */
+function occurrenceId(id, occurrence) {
+    return occurrence <= 1 ? id : `${id} #${occurrence}`;
+}
+/** The id `occurrenceId` made `id` from (the id itself when it carries no occurrence index). */
+function firstOccurrenceId(id) {
+    return id.replace(/ #[1-9][0-9]*$/, '');
+}
+/**
+ * Runners may report several tests with one id (`describe.each`/`test.each` titles that interpolate
+ * a missing field, repeated titles): the first keeps its id and the n-th becomes `<id> #n`, in the
+ * order of the results (file order), so each copy is judged on its own and ids stay stable between
+ * runs of the same tree. An index that collides with an id the runner reported is a problem.
+ */
+function indexDuplicateIds(results, problems) {
+    const reported = new Set(results.map((result) => result.id));
+    const seen = new Map();
+    const taken = new Set();
+    const out = [];
+    for (const result of results) {
+        const occurrence = (seen.get(result.id) ?? 0) + 1;
+        seen.set(result.id, occurrence);
+        const id = occurrenceId(result.id, occurrence);
+        if (taken.has(id) || (occurrence > 1 && reported.has(id))) {
+            problems.push(`duplicate test id '${result.id}': its occurrence index ${occurrence} collides with a reported id`);
+            continue;
+        }
+        taken.add(id);
+        out.push(occurrence > 1 ? { ...result, id } : result);
+    }
+    return out;
+}
 
 ;// CONCATENATED MODULE: ./src/core/verdict.ts
+
 
 /**
  * The judge: turns the evidence of each run into phase results and one verdict. Pure.
@@ -48262,7 +48361,8 @@ const REASON_CODES = [
     'output_limit',
     'results_inconsistent',
     'infra_error',
-    'repository_changed'
+    'repository_changed',
+    'base_unrunnable'
 ];
 /** Anomalies of a run; empty when its results can be judged test by test. */
 function runAnomalies(run) {
@@ -48404,10 +48504,19 @@ function judgeRegression(before, after) {
     const failedFirst = passToPass.filter((id) => firstById.get(id) !== 'passed' && firstById.get(id) !== 'skipped' && !missing.includes(id));
     const retries = after.slice(1);
     const passedInRetry = (id) => retries.some((run) => resultsOf(run).some((t) => t.id === id && t.status === 'passed'));
-    const flaky = failedFirst.filter(passedInRetry).sort();
-    const regressions = [...failedFirst.filter((id) => !passedInRetry(id)), ...missing, ...newlySkipped].sort();
+    // A copy of a base test that the base did not have (code under test registering a test of the
+    // same name ahead of it moves the real one to the next occurrence index) is held to the copies
+    // the base had: failing, it is a regression, never an unjudged new test.
+    const baseIds = new Set(baseResults.map((t) => t.id));
+    const extraCopies = all
+        .filter((t) => !baseIds.has(t.id) && firstOccurrenceId(t.id) !== t.id && passToPass.includes(firstOccurrenceId(t.id)))
+        .filter((t) => t.status === 'failed' || t.status === 'errored')
+        .map((t) => t.id);
+    const failing = [...failedFirst, ...extraCopies];
+    const flaky = failing.filter(passedInRetry).sort();
+    const regressions = [...failing.filter((id) => !passedInRetry(id)), ...missing, ...newlySkipped].sort();
     const reasons = [];
-    if (failedFirst.some((id) => !passedInRetry(id)))
+    if (failing.some((id) => !passedInRetry(id)))
         reasons.push('regression');
     if (missing.length > 0)
         reasons.push('tests_removed');
@@ -48422,12 +48531,14 @@ function judgeRegression(before, after) {
 }
 /** Judge all four phases from the runs, then the verdict (with the test-surface reasons). */
 function judge(runs, repositoryUnchanged, options = {}) {
-    const phases = [
+    const judged = [
         judgeReproductionBefore(runs.reproduction_before, options.expectedFailing),
         judgeReproductionAfter(runs.reproduction_after, runs.reproduction_before),
         judgeRegression(runs.regression_before[0], runs.regression_after),
         judgeHidden(runs.hidden)
     ];
+    // The grader cannot run on the base tree: nothing can be held against the candidate.
+    const phases = baseUnrunnable(runs) ? judged.map((p) => ({ ...p, status: 'inconclusive', reasons: ['base_unrunnable'] })) : judged;
     return { phases, ...decideVerdict(phases, repositoryUnchanged, options.surfaceReasons ?? []) };
 }
 /**
@@ -48480,6 +48591,11 @@ const runRecordSchema = strictObject({
     output_truncated: schemas_boolean(),
     output_bytes: count,
     output_sha256: schemas_string().regex(/^[0-9a-f]{64}$/),
+    /**
+     * SHA-256 of the bounded, redacted excerpt of this run's first error lines (base runs only; see
+     * src/core/base-failure.ts errorExcerpt), which the report shows when the base cannot run.
+     */
+    output_excerpt_sha256: schemas_string().regex(/^[0-9a-f]{64}$/).optional(),
     duration_ms: count,
     problems: array(schemas_string()),
     /** The run's grader canaries: the nonce their names came from, and what each did. */
@@ -48928,7 +49044,8 @@ const REASON_TEXT = {
     output_limit: { en: 'a run exceeded its output limit', zh: '某次运行超出输出上限' },
     results_inconsistent: { en: 'structured result files are malformed or duplicated', zh: '结构化结果文件格式错误或重复' },
     infra_error: { en: 'infrastructure error (not the candidate\'s fault)', zh: '基础设施错误（非候选补丁之过）' },
-    repository_changed: { en: 'the real checkout changed during the run', zh: '真实仓库在运行期间被修改' }
+    repository_changed: { en: 'the real checkout changed during the run', zh: '真实仓库在运行期间被修改' },
+    base_unrunnable: { en: 'the grader cannot run on the base tree (not the candidate\'s fault)', zh: '评分器无法在基线代码上运行（非候选补丁之过）' }
 };
 const STATUS_MARK = { passed: 'PASS', failed: 'FAIL', inconclusive: 'INCONCLUSIVE' };
 function testCount(phase) {
@@ -48994,6 +49111,12 @@ function renderReport(receipt, options = {}) {
         out.push('', '## 原因 / Reasons', '');
         for (const code of receipt.reasons)
             out.push(`- \`${code}\`: ${REASON_TEXT[code].zh} / ${REASON_TEXT[code].en}`);
+    }
+    const baseFailure = options.baseFailure;
+    if (baseFailure !== undefined) {
+        // The excerpt is already bounded and redacted (errorExcerpt); the run record keeps its digest.
+        const fence = baseFailure.excerpt.includes('```') ? '~~~~' : '```';
+        out.push('', '## 基线无法运行 / The grader cannot run on the base tree', '', `${baseFailure.label} run ${baseFailure.attempt}, 输出摘录 / output excerpt (sha256 \`${baseFailure.sha256}\`):`, '', fence, baseFailure.excerpt === '' ? '(no output)' : baseFailure.excerpt, fence);
     }
     const surface = receipt.surface;
     if (surface.findings.length > 0) {
@@ -50976,21 +51099,6 @@ function foldCanaries(files) {
     const fold = (key, expected) => files.find((file) => file[key] === 'missing')?.[key] ?? files.find((file) => file[key] !== expected)?.[key] ?? expected;
     return { pass: fold('pass', 'passed'), fail: fold('fail', 'failed') };
 }
-/** Duplicate ids are a problem: the first result of each id is kept. */
-function dedupe(results, problems) {
-    const seen = new Set();
-    const out = [];
-    for (const result of results) {
-        if (seen.has(result.id)) {
-            problems.push(`duplicate test id '${result.id}'`);
-        }
-        else {
-            seen.add(result.id);
-            out.push(result);
-        }
-    }
-    return out;
-}
 
 ;// CONCATENATED MODULE: ./src/adapters/jest-results.ts
 
@@ -51153,7 +51261,7 @@ function parseJestResults(request) {
     }
     const scope = { workdir: request.workdir, testRoots: request.testRoots, testFiles: new Set(entries.map(({ file }) => file)) };
     const outcomes = entries.map(({ entry, file }) => fileOutcome(entry, file, names, scope));
-    const results = dedupe(outcomes.flatMap((outcome) => outcome.results), problems);
+    const results = indexDuplicateIds(outcomes.flatMap((outcome) => outcome.results), problems);
     const canary = foldCanaries(outcomes.map((outcome) => outcome.canaries));
     const failing = results.some((test) => test.status === 'failed' || test.status === 'errored') || canary.fail === 'failed' || canary.fail === 'errored';
     if (request.exitCode === null) {
@@ -60919,7 +61027,10 @@ const unittestAdapter = {
  * override only test selection and what would write into the copy: `include` (the wrappers),
  * `exclude`, `dir`, no watch, no results cache, no coverage, no snapshot writes, vite's cacheDir
  * under the temp folder, and `configLoader: 'runner'` (vite's default loader bundles a TypeScript
- * config into a temporary file beside it or in node_modules, both read-only). Everything else of the
+ * config into a temporary file beside it or in node_modules, both read-only). vitest < 3.1 and
+ * vite < 6.1 ignore `configLoader`: there the script finds the config as vitest would and hands it
+ * over through a symlink in a fresh temp folder, so vite's temporary file lands there (the config
+ * still resolves its imports and `import.meta.url` from its real place). Everything else of the
  * repository's vitest/vite config applies.
  *
  * After the run it writes every file's task tree (suites, tests, modes, states, `fails`, errors with
@@ -60937,14 +61048,67 @@ const VITEST_RESULTS_FILE = 'vitest-tasks.json';
 const VITEST_CLAIMS_FILE = 'vitest.json';
 /** The `format` field of the task tree file. */
 const VITEST_RESULTS_FORMAT = 'patchproof-vitest-tasks/v1';
-/** Source of the runner script: `node vitest-run.mjs <tasks file> <claims file> <wrapper>...` (vitest 3 or later). */
+/** Source of the runner script: `node vitest-run.mjs <tasks file> <claims file> <wrapper>...` (vitest 3.0 or later). */
 const VITEST_RUNNER_SOURCE = `// PatchProof vitest runner (generated; see src/adapters/vitest-harness.ts).
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startVitest } from 'vitest/node';
+import * as vitestNode from 'vitest/node';
 
+const { startVitest } = vitestNode;
 const [resultsFile, claimsFile, ...wrappers] = process.argv.slice(2);
+
+function atLeast(version, major, minor) {
+  const [a, b] = String(version ?? '0.0').split('.').map((part) => Number.parseInt(part, 10));
+  return a > major || (a === major && b >= minor);
+}
+
+// vitest's own lookup: vitest.config.* then vite.config.*, in this order, from the root upwards.
+const CONFIG_FILES = ['vitest.config', 'vite.config'].flatMap((name) =>
+  ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'].map((ext) => name + ext)
+);
+
+function findConfig(dir) {
+  for (;;) {
+    for (const name of CONFIG_FILES) {
+      if (existsSync(path.join(dir, name))) return path.join(dir, name);
+    }
+    if (path.dirname(dir) === dir) return undefined;
+    dir = path.dirname(dir);
+  }
+}
+
+function packageType(dir) {
+  for (;;) {
+    const file = path.join(dir, 'package.json');
+    if (existsSync(file)) {
+      try {
+        return JSON.parse(readFileSync(file, 'utf8')).type === 'module' ? 'module' : 'commonjs';
+      } catch {
+        return 'commonjs';
+      }
+    }
+    if (path.dirname(dir) === dir) return 'commonjs';
+    dir = path.dirname(dir);
+  }
+}
+
+// vitest < 3.1 does not pass configLoader on, and vite < 6.1 has none: vite bundles a config into
+// the nearest node_modules/.vite-temp (else beside the config), both read-only here. Handing it the
+// config through a symlink in a fresh temp folder makes both of those lie under the temp folder;
+// esbuild follows the link, so the config's relative imports, __dirname and import.meta.url are
+// those of its real place. A package.json beside the link keeps the module type vite would see.
+function configOption() {
+  if (atLeast(vitestNode.version, 3, 1) && atLeast(vitestNode.viteVersion, 6, 1)) return { configLoader: 'runner' };
+  const found = findConfig(process.cwd());
+  if (found === undefined) return {};
+  const real = realpathSync(found);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'patchproof-vitest-config-'));
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: packageType(path.dirname(real)) }));
+  const link = path.join(dir, path.basename(real));
+  symlinkSync(real, link);
+  return { config: link };
+}
 
 function error(value) {
   return {
@@ -60980,7 +61144,7 @@ const vitest = await startVitest(
     reporters: ['default', 'json'],
     outputFile: { json: claimsFile },
     cache: false,
-    configLoader: 'runner',
+    ...configOption(),
     passWithNoTests: false,
     allowOnly: false,
     update: false,
@@ -61212,7 +61376,7 @@ function parseVitestResults(request) {
     for (const error of report.unhandled) {
         problems.push(`vitest reported an unhandled error: ${messageLine(errorText(error), request.workdir) ?? error.name}`);
     }
-    const tests = dedupe(collected, problems);
+    const tests = indexDuplicateIds(collected, problems);
     const canary = foldCanaries(perFile);
     const failing = tests.some((test) => test.status === 'failed' || test.status === 'errored') || canary.fail === 'failed' || canary.fail === 'errored';
     if (request.exitCode === null) {
@@ -63992,6 +64156,7 @@ async function runSetupStage(request) {
 
 
 
+
 /** Result files larger than this in total are not read (the run then has a problem, never a pass). */
 const MAX_RESULT_BYTES = 64 * 1024 * 1024;
 /** Snapshot entries of the patched tree, derived from the base entries and the changes. */
@@ -64030,7 +64195,9 @@ async function suiteFilesOf(dir, adapter, manifest) {
 }
 function infraOutput(plan, nonce, argv, error) {
     const message = error instanceof InfrastructureError ? error.message : `${error.name}: ${error.message}`;
+    const excerpt = plan.tree === 'base' ? errorExcerpt(message) : undefined;
     return {
+        ...(excerpt === undefined ? {} : { excerpt }),
         evidence: { label: plan.label, attempt: plan.attempt, exitCode: null, timedOut: false, outputTruncated: false, infraError: message },
         record: {
             label: plan.label,
@@ -64042,6 +64209,7 @@ function infraOutput(plan, nonce, argv, error) {
             output_truncated: false,
             output_bytes: 0,
             output_sha256: (0,external_node_crypto_.createHash)('sha256').digest('hex'),
+            ...(excerpt === undefined ? {} : { output_excerpt_sha256: excerptSha256(excerpt) }),
             duration_ms: 0,
             problems: [],
             canary: { nonce, pass: 'missing', fail: 'missing' },
@@ -64103,7 +64271,9 @@ async function executeRun(plan, request, deps, scratch, trees) {
         const parsed = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary });
         parsed.problems.push(...read.problems);
         const { canary: canaryOutcome, ...results_ } = parsed;
+        const excerpt = plan.tree === 'base' ? errorExcerpt(outcome.output) : undefined;
         return {
+            ...(excerpt === undefined ? {} : { excerpt }),
             evidence: {
                 label: plan.label,
                 attempt: plan.attempt,
@@ -64123,6 +64293,7 @@ async function executeRun(plan, request, deps, scratch, trees) {
                 output_truncated: outcome.outputTruncated,
                 output_bytes: outcome.outputBytes,
                 output_sha256: outcome.outputSha256,
+                ...(excerpt === undefined ? {} : { output_excerpt_sha256: excerptSha256(excerpt) }),
                 duration_ms: Math.round(outcome.durationMs),
                 problems: results_.problems,
                 canary: { nonce, ...canaryOutcome }
@@ -64280,6 +64451,16 @@ async function validate_validate(request, deps) {
             ...(manifest.reproduction.expected_failing ? { expectedFailing: manifest.reproduction.expected_failing } : {}),
             surfaceReasons: [...surface.reasons, ...setupReasons(setup.record)]
         });
+        if (judgement.reasons.includes('base_unrunnable')) {
+            const shown = [...byLabel.reproduction_before, ...byLabel.regression_before].find((o) => (o.excerpt ?? '') !== '') ?? byLabel.reproduction_before[0];
+            if (shown !== undefined) {
+                const excerpt = shown.excerpt ?? '';
+                deps.log(`patchproof: the grader cannot run on the base tree; ${shown.record.label} run ${shown.record.attempt} says:`);
+                for (const line of (excerpt === '' ? '(no output)' : excerpt).split('\n'))
+                    deps.log(`  | ${line}`);
+                deps.baseFailure?.({ label: shown.record.label, attempt: shown.record.attempt, excerpt, sha256: excerptSha256(excerpt) });
+            }
+        }
         const recordsOf = (...labels) => labels.flatMap((label) => byLabel[label].map((o) => o.record));
         const runsOf = {
             reproduction_before: recordsOf('reproduction_before'),
@@ -69539,6 +69720,7 @@ async function validateCommand(settings, io) {
             removeLiveScratchSync();
             process.exit(code);
         });
+        let baseFailure;
         try {
             const receipt = await validate_validate({
                 repoDir: repo,
@@ -69554,12 +69736,24 @@ async function validateCommand(settings, io) {
                 },
                 concurrency: settings.concurrency,
                 ...(settings.setupCache !== undefined ? { setupCacheDir: await setupCacheDir(settings.setupCache, repo) } : {})
-            }, { snapshot: (dir) => takeSnapshot(dir), now: () => new Date(), log: (line) => io.err(`${line}\n`), nonce: () => (0,external_node_crypto_.randomBytes)(16).toString('hex') });
+            }, {
+                snapshot: (dir) => takeSnapshot(dir),
+                now: () => new Date(),
+                log: (line) => io.err(`${line}\n`),
+                nonce: () => (0,external_node_crypto_.randomBytes)(16).toString('hex'),
+                baseFailure: (failure) => {
+                    baseFailure = failure;
+                }
+            });
             const text = serializeReceipt(receipt);
             const check = verifyReceiptText(text);
             await writeFileAtomic((0,external_node_path_namespaceObject.join)(settings.out, 'receipt.json'), text);
-            await writeFileAtomic((0,external_node_path_namespaceObject.join)(settings.out, 'report.md'), renderReport(receipt));
+            await writeFileAtomic((0,external_node_path_namespaceObject.join)(settings.out, 'report.md'), renderReport(receipt, baseFailure === undefined ? {} : { baseFailure }));
             io.out(`${renderPhaseTable(receipt, check.integrity_valid)}\n`);
+            if (baseFailure !== undefined) {
+                const lines = baseFailure.excerpt === '' ? ['(no output)'] : baseFailure.excerpt.split('\n');
+                io.out(`the grader cannot run on the base tree; ${baseFailure.label} run ${baseFailure.attempt} says (excerpt sha256 ${baseFailure.sha256}):\n${lines.map((line) => `  | ${line}`).join('\n')}\n`);
+            }
             if (!check.integrity_valid) {
                 io.err(`patchproof: the receipt failed its own verification: ${check.errors.join('; ')}\n`);
                 return EXIT.inconclusive;

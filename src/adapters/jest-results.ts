@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { FailureKind, ParsedResults, TestCaseResult, TestCounts } from '../core/test-results.js';
-import { countTests } from '../core/test-results.js';
+import { countTests, indexDuplicateIds } from '../core/test-results.js';
 import type { CanaryOutcome, ParseRequest } from './adapter.js';
 import { canaryNames } from './canary.js';
 import { messageLine, repoRelative } from './exception-site.js';
 import type { TestScope } from './exception-site.js';
-import { dedupe, failedResult, foldCanaries, loadFailureKind, stackFrames, thrownAboveTest, thrownFrom } from './js-runner-failure.js';
+import { failedResult, foldCanaries, loadFailureKind, stackFrames, thrownAboveTest, thrownFrom } from './js-runner-failure.js';
 import type { FileCanaries } from './js-runner-failure.js';
 import { wrappedFile } from './js-runner-wrapper.js';
 
@@ -184,7 +184,7 @@ export function parseJestResults(request: ParseRequest): ParsedResults & { canar
   }
   const scope: TestScope = { workdir: request.workdir, testRoots: request.testRoots, testFiles: new Set(entries.map(({ file }) => file)) };
   const outcomes = entries.map(({ entry, file }) => fileOutcome(entry, file, names, scope));
-  const results = dedupe(
+  const results = indexDuplicateIds(
     outcomes.flatMap((outcome) => outcome.results),
     problems
   );

@@ -100,18 +100,3 @@ export function foldCanaries(files: readonly FileCanaries[]): CanaryOutcome {
     files.find((file) => file[key] === 'missing')?.[key] ?? files.find((file) => file[key] !== expected)?.[key] ?? expected;
   return { pass: fold('pass', 'passed'), fail: fold('fail', 'failed') };
 }
-
-/** Duplicate ids are a problem: the first result of each id is kept. */
-export function dedupe(results: readonly TestCaseResult[], problems: string[]): TestCaseResult[] {
-  const seen = new Set<string>();
-  const out: TestCaseResult[] = [];
-  for (const result of results) {
-    if (seen.has(result.id)) {
-      problems.push(`duplicate test id '${result.id}'`);
-    } else {
-      seen.add(result.id);
-      out.push(result);
-    }
-  }
-  return out;
-}

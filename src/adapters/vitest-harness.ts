@@ -13,7 +13,10 @@ import { canaryDeclarations, environmentDocblock, indentBody, wrapperSpecifier }
  * override only test selection and what would write into the copy: `include` (the wrappers),
  * `exclude`, `dir`, no watch, no results cache, no coverage, no snapshot writes, vite's cacheDir
  * under the temp folder, and `configLoader: 'runner'` (vite's default loader bundles a TypeScript
- * config into a temporary file beside it or in node_modules, both read-only). Everything else of the
+ * config into a temporary file beside it or in node_modules, both read-only). vitest < 3.1 and
+ * vite < 6.1 ignore `configLoader`: there the script finds the config as vitest would and hands it
+ * over through a symlink in a fresh temp folder, so vite's temporary file lands there (the config
+ * still resolves its imports and `import.meta.url` from its real place). Everything else of the
  * repository's vitest/vite config applies.
  *
  * After the run it writes every file's task tree (suites, tests, modes, states, `fails`, errors with
@@ -36,14 +39,67 @@ export const VITEST_CLAIMS_FILE = 'vitest.json';
 /** The `format` field of the task tree file. */
 export const VITEST_RESULTS_FORMAT = 'patchproof-vitest-tasks/v1';
 
-/** Source of the runner script: `node vitest-run.mjs <tasks file> <claims file> <wrapper>...` (vitest 3 or later). */
+/** Source of the runner script: `node vitest-run.mjs <tasks file> <claims file> <wrapper>...` (vitest 3.0 or later). */
 export const VITEST_RUNNER_SOURCE = `// PatchProof vitest runner (generated; see src/adapters/vitest-harness.ts).
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startVitest } from 'vitest/node';
+import * as vitestNode from 'vitest/node';
 
+const { startVitest } = vitestNode;
 const [resultsFile, claimsFile, ...wrappers] = process.argv.slice(2);
+
+function atLeast(version, major, minor) {
+  const [a, b] = String(version ?? '0.0').split('.').map((part) => Number.parseInt(part, 10));
+  return a > major || (a === major && b >= minor);
+}
+
+// vitest's own lookup: vitest.config.* then vite.config.*, in this order, from the root upwards.
+const CONFIG_FILES = ['vitest.config', 'vite.config'].flatMap((name) =>
+  ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'].map((ext) => name + ext)
+);
+
+function findConfig(dir) {
+  for (;;) {
+    for (const name of CONFIG_FILES) {
+      if (existsSync(path.join(dir, name))) return path.join(dir, name);
+    }
+    if (path.dirname(dir) === dir) return undefined;
+    dir = path.dirname(dir);
+  }
+}
+
+function packageType(dir) {
+  for (;;) {
+    const file = path.join(dir, 'package.json');
+    if (existsSync(file)) {
+      try {
+        return JSON.parse(readFileSync(file, 'utf8')).type === 'module' ? 'module' : 'commonjs';
+      } catch {
+        return 'commonjs';
+      }
+    }
+    if (path.dirname(dir) === dir) return 'commonjs';
+    dir = path.dirname(dir);
+  }
+}
+
+// vitest < 3.1 does not pass configLoader on, and vite < 6.1 has none: vite bundles a config into
+// the nearest node_modules/.vite-temp (else beside the config), both read-only here. Handing it the
+// config through a symlink in a fresh temp folder makes both of those lie under the temp folder;
+// esbuild follows the link, so the config's relative imports, __dirname and import.meta.url are
+// those of its real place. A package.json beside the link keeps the module type vite would see.
+function configOption() {
+  if (atLeast(vitestNode.version, 3, 1) && atLeast(vitestNode.viteVersion, 6, 1)) return { configLoader: 'runner' };
+  const found = findConfig(process.cwd());
+  if (found === undefined) return {};
+  const real = realpathSync(found);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'patchproof-vitest-config-'));
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: packageType(path.dirname(real)) }));
+  const link = path.join(dir, path.basename(real));
+  symlinkSync(real, link);
+  return { config: link };
+}
 
 function error(value) {
   return {
@@ -79,7 +135,7 @@ const vitest = await startVitest(
     reporters: ['default', 'json'],
     outputFile: { json: claimsFile },
     cache: false,
-    configLoader: 'runner',
+    ...configOption(),
     passWithNoTests: false,
     allowOnly: false,
     update: false,

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { FailureKind, ParsedResults, TestCaseResult, TestCounts } from '../core/test-results.js';
-import { countTests } from '../core/test-results.js';
+import { countTests, indexDuplicateIds } from '../core/test-results.js';
 import type { CanaryOutcome, ParseRequest } from './adapter.js';
 import { canaryNames } from './canary.js';
 import { messageLine, repoRelative } from './exception-site.js';
 import type { TestScope } from './exception-site.js';
-import { dedupe, failedResult, foldCanaries, loadFailureKind, stackFrames, thrownFrom } from './js-runner-failure.js';
+import { failedResult, foldCanaries, loadFailureKind, stackFrames, thrownFrom } from './js-runner-failure.js';
 import type { FileCanaries } from './js-runner-failure.js';
 import { wrappedFile } from './js-runner-wrapper.js';
 import { VITEST_CLAIMS_FILE, VITEST_RESULTS_FILE, VITEST_RESULTS_FORMAT } from './vitest-harness.js';
@@ -224,7 +224,7 @@ export function parseVitestResults(request: ParseRequest): ParsedResults & { can
   for (const error of report.unhandled) {
     problems.push(`vitest reported an unhandled error: ${messageLine(errorText(error), request.workdir) ?? error.name}`);
   }
-  const tests = dedupe(collected, problems);
+  const tests = indexDuplicateIds(collected, problems);
   const canary = foldCanaries(perFile);
   const failing = tests.some((test) => test.status === 'failed' || test.status === 'errored') || canary.fail === 'failed' || canary.fail === 'errored';
   if (request.exitCode === null) {

@@ -12,7 +12,7 @@ import type { Runner } from '../runners/runner.js';
 import { takeSnapshot } from '../io/snapshot.js';
 import { removeLiveScratchSync } from '../io/workspace.js';
 import { assertOutside, existingDir, readJsonFile, readTextFile, writeBytesAtomic, writeFileAtomic } from '../io/files.js';
-import { validate, type WitnessInput } from '../validate.js';
+import { validate, type BaseFailure, type WitnessInput } from '../validate.js';
 import { resolveWitness } from '../witness/fetch.js';
 import { witnessFromFolders } from '../witness/shortcut.js';
 import { initWitness } from '../witness/scaffold.js';
@@ -100,6 +100,7 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
       removeLiveScratchSync();
       process.exit(code);
     });
+    let baseFailure: BaseFailure | undefined;
     try {
       const receipt = await validate(
         {
@@ -117,13 +118,25 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
           concurrency: settings.concurrency,
           ...(settings.setupCache !== undefined ? { setupCacheDir: await setupCacheDir(settings.setupCache, repo) } : {})
         },
-        { snapshot: (dir) => takeSnapshot(dir), now: () => new Date(), log: (line) => io.err(`${line}\n`), nonce: () => randomBytes(16).toString('hex') }
+        {
+          snapshot: (dir) => takeSnapshot(dir),
+          now: () => new Date(),
+          log: (line) => io.err(`${line}\n`),
+          nonce: () => randomBytes(16).toString('hex'),
+          baseFailure: (failure) => {
+            baseFailure = failure;
+          }
+        }
       );
       const text = serializeReceipt(receipt);
       const check = verifyReceiptText(text);
       await writeFileAtomic(join(settings.out, 'receipt.json'), text);
-      await writeFileAtomic(join(settings.out, 'report.md'), renderReport(receipt));
+      await writeFileAtomic(join(settings.out, 'report.md'), renderReport(receipt, baseFailure === undefined ? {} : { baseFailure }));
       io.out(`${renderPhaseTable(receipt, check.integrity_valid)}\n`);
+      if (baseFailure !== undefined) {
+        const lines = baseFailure.excerpt === '' ? ['(no output)'] : baseFailure.excerpt.split('\n');
+        io.out(`the grader cannot run on the base tree; ${baseFailure.label} run ${baseFailure.attempt} says (excerpt sha256 ${baseFailure.sha256}):\n${lines.map((line) => `  | ${line}`).join('\n')}\n`);
+      }
       if (!check.integrity_valid) {
         io.err(`patchproof: the receipt failed its own verification: ${check.errors.join('; ')}\n`);
         return EXIT.inconclusive;

@@ -36,6 +36,11 @@ export const runRecordSchema = z.strictObject({
   output_truncated: z.boolean(),
   output_bytes: count,
   output_sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /**
+   * SHA-256 of the bounded, redacted excerpt of this run's first error lines (base runs only; see
+   * src/core/base-failure.ts errorExcerpt), which the report shows when the base cannot run.
+   */
+  output_excerpt_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   duration_ms: count,
   problems: z.array(z.string()),
   /** The run's grader canaries: the nonce their names came from, and what each did. */

@@ -33,7 +33,8 @@ const REASON_TEXT: Record<ReasonCode, { en: string; zh: string }> = {
   output_limit: { en: 'a run exceeded its output limit', zh: '某次运行超出输出上限' },
   results_inconsistent: { en: 'structured result files are malformed or duplicated', zh: '结构化结果文件格式错误或重复' },
   infra_error: { en: 'infrastructure error (not the candidate\'s fault)', zh: '基础设施错误（非候选补丁之过）' },
-  repository_changed: { en: 'the real checkout changed during the run', zh: '真实仓库在运行期间被修改' }
+  repository_changed: { en: 'the real checkout changed during the run', zh: '真实仓库在运行期间被修改' },
+  base_unrunnable: { en: 'the grader cannot run on the base tree (not the candidate\'s fault)', zh: '评分器无法在基线代码上运行（非候选补丁之过）' }
 };
 
 const STATUS_MARK = { passed: 'PASS', failed: 'FAIL', inconclusive: 'INCONCLUSIVE' } as const;
@@ -89,7 +90,10 @@ function failingTests(phase: PhaseRecord, limit: number): string[] {
 }
 
 /** The bilingual Markdown report written beside the receipt. */
-export function renderReport(receipt: Receipt, options: { maxTestsPerPhase?: number } = {}): string {
+export function renderReport(
+  receipt: Receipt,
+  options: { maxTestsPerPhase?: number; baseFailure?: { label: string; attempt: number; excerpt: string; sha256: string } } = {}
+): string {
   const limit = options.maxTestsPerPhase ?? 50;
   const verdictZh = { passed: '通过', failed: '失败', inconclusive: '无定论' }[receipt.verdict];
   const out: string[] = [
@@ -109,6 +113,21 @@ export function renderReport(receipt: Receipt, options: { maxTestsPerPhase?: num
   if (receipt.reasons.length > 0) {
     out.push('', '## 原因 / Reasons', '');
     for (const code of receipt.reasons) out.push(`- \`${code}\`: ${REASON_TEXT[code].zh} / ${REASON_TEXT[code].en}`);
+  }
+  const baseFailure = options.baseFailure;
+  if (baseFailure !== undefined) {
+    // The excerpt is already bounded and redacted (errorExcerpt); the run record keeps its digest.
+    const fence = baseFailure.excerpt.includes('```') ? '~~~~' : '```';
+    out.push(
+      '',
+      '## 基线无法运行 / The grader cannot run on the base tree',
+      '',
+      `${baseFailure.label} run ${baseFailure.attempt}, 输出摘录 / output excerpt (sha256 \`${baseFailure.sha256}\`):`,
+      '',
+      fence,
+      baseFailure.excerpt === '' ? '(no output)' : baseFailure.excerpt,
+      fence
+    );
   }
   const surface = receipt.surface;
   if (surface.findings.length > 0) {

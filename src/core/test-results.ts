@@ -63,3 +63,38 @@ export function countTests(tests: readonly TestCaseResult[]): TestCounts {
   }
   return counts;
 }
+
+/** The id of the `occurrence`-th test (1-based, in file order) among those sharing `id`. */
+export function occurrenceId(id: string, occurrence: number): string {
+  return occurrence <= 1 ? id : `${id} #${occurrence}`;
+}
+
+/** The id `occurrenceId` made `id` from (the id itself when it carries no occurrence index). */
+export function firstOccurrenceId(id: string): string {
+  return id.replace(/ #[1-9][0-9]*$/, '');
+}
+
+/**
+ * Runners may report several tests with one id (`describe.each`/`test.each` titles that interpolate
+ * a missing field, repeated titles): the first keeps its id and the n-th becomes `<id> #n`, in the
+ * order of the results (file order), so each copy is judged on its own and ids stay stable between
+ * runs of the same tree. An index that collides with an id the runner reported is a problem.
+ */
+export function indexDuplicateIds(results: readonly TestCaseResult[], problems: string[]): TestCaseResult[] {
+  const reported = new Set(results.map((result) => result.id));
+  const seen = new Map<string, number>();
+  const taken = new Set<string>();
+  const out: TestCaseResult[] = [];
+  for (const result of results) {
+    const occurrence = (seen.get(result.id) ?? 0) + 1;
+    seen.set(result.id, occurrence);
+    const id = occurrenceId(result.id, occurrence);
+    if (taken.has(id) || (occurrence > 1 && reported.has(id))) {
+      problems.push(`duplicate test id '${result.id}': its occurrence index ${occurrence} collides with a reported id`);
+      continue;
+    }
+    taken.add(id);
+    out.push(occurrence > 1 ? { ...result, id } : result);
+  }
+  return out;
+}

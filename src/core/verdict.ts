@@ -1,4 +1,5 @@
-import { RIGHT_REASON_FAILURES, countTests, type TestCaseResult, type TestCounts, type ParsedResults, type TestStatus } from './test-results.js';
+import { baseUnrunnable } from './base-failure.js';
+import { RIGHT_REASON_FAILURES, countTests, firstOccurrenceId, type TestCaseResult, type TestCounts, type ParsedResults, type TestStatus } from './test-results.js';
 
 /**
  * The judge: turns the evidence of each run into phase results and one verdict. Pure.
@@ -35,7 +36,8 @@ export const REASON_CODES = [
   'output_limit',
   'results_inconsistent',
   'infra_error',
-  'repository_changed'
+  'repository_changed',
+  'base_unrunnable'
 ] as const;
 /** Machine-readable reasons; documented one by one in docs/receipt.md. */
 export type ReasonCode = (typeof REASON_CODES)[number];
@@ -226,10 +228,19 @@ export function judgeRegression(before: RunEvidence, after: readonly RunEvidence
   const failedFirst = passToPass.filter((id) => firstById.get(id) !== 'passed' && firstById.get(id) !== 'skipped' && !missing.includes(id));
   const retries = after.slice(1);
   const passedInRetry = (id: string): boolean => retries.some((run) => resultsOf(run).some((t) => t.id === id && t.status === 'passed'));
-  const flaky = failedFirst.filter(passedInRetry).sort();
-  const regressions = [...failedFirst.filter((id) => !passedInRetry(id)), ...missing, ...newlySkipped].sort();
+  // A copy of a base test that the base did not have (code under test registering a test of the
+  // same name ahead of it moves the real one to the next occurrence index) is held to the copies
+  // the base had: failing, it is a regression, never an unjudged new test.
+  const baseIds = new Set(baseResults.map((t) => t.id));
+  const extraCopies = all
+    .filter((t) => !baseIds.has(t.id) && firstOccurrenceId(t.id) !== t.id && passToPass.includes(firstOccurrenceId(t.id)))
+    .filter((t) => t.status === 'failed' || t.status === 'errored')
+    .map((t) => t.id);
+  const failing = [...failedFirst, ...extraCopies];
+  const flaky = failing.filter(passedInRetry).sort();
+  const regressions = [...failing.filter((id) => !passedInRetry(id)), ...missing, ...newlySkipped].sort();
   const reasons: ReasonCode[] = [];
-  if (failedFirst.some((id) => !passedInRetry(id))) reasons.push('regression');
+  if (failing.some((id) => !passedInRetry(id))) reasons.push('regression');
   if (missing.length > 0) reasons.push('tests_removed');
   if (newlySkipped.length > 0) reasons.push('tests_skipped');
   return phase('regression', reasons.length === 0 ? 'passed' : 'failed', reasons, all, {
@@ -255,12 +266,14 @@ export function judge(
   repositoryUnchanged: boolean,
   options: { expectedFailing?: readonly string[]; surfaceReasons?: readonly ReasonCode[] } = {}
 ): Judgement {
-  const phases = [
+  const judged = [
     judgeReproductionBefore(runs.reproduction_before, options.expectedFailing),
     judgeReproductionAfter(runs.reproduction_after, runs.reproduction_before),
     judgeRegression(runs.regression_before[0] as RunEvidence, runs.regression_after),
     judgeHidden(runs.hidden)
   ];
+  // The grader cannot run on the base tree: nothing can be held against the candidate.
+  const phases = baseUnrunnable(runs) ? judged.map((p): PhaseJudgement => ({ ...p, status: 'inconclusive', reasons: ['base_unrunnable'] })) : judged;
   return { phases, ...decideVerdict(phases, repositoryUnchanged, options.surfaceReasons ?? []) };
 }
 

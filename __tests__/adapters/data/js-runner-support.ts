@@ -1,15 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { cp, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { canaryRunOrder } from '../../../src/adapters/canary.js';
 import type { CanaryOutcome, CanaryPlan, TestAdapter } from '../../../src/adapters/adapter.js';
 import { countTests } from '../../../src/core/test-results.js';
 import type { ParsedResults, TestCounts } from '../../../src/core/test-results.js';
+import { judgeRegression, type RunEvidence } from '../../../src/core/verdict.js';
 import { ConfigurationError } from '../../../src/errors.js';
 import { DATA_DIR, removeCopy, runAdapter, stageCopy } from './run-adapter.js';
-import type { StagedCopy } from './run-adapter.js';
+import type { AdapterRun, StagedCopy } from './run-adapter.js';
 
 /**
  * Test support shared by the JavaScript runner adapters (jest, vitest): the recorded-results
@@ -194,4 +195,43 @@ export async function expectSabotageRun(adapter: TestAdapter, real: RealRuns): P
   expect(run.exitCode).toBe(0);
   expect(run.parsed.tests.map((test) => [test.id, test.status])).toEqual([['test/calc.test.js > adds', 'passed']]);
   expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'passed' });
+}
+
+/** The file of data/<tool>/duplicates: `describe.each` titles with a missing field, `test.each` without a placeholder. */
+export const DUPLICATES = 'test/duplicates.test.js';
+
+/**
+ * Runs data/<tool>/duplicates twice with the real runner, the second time with `divide` broken
+ * for the third `test.each` row only: every copy of a duplicated title gets its own id (an
+ * occurrence index in file order), both runs give the same ids, and the regression phase, judged
+ * on the two real runs, blames exactly the broken copy.
+ */
+export async function expectDuplicateIdRuns(adapter: TestAdapter, real: RealRuns, describeTitle: string): Promise<void> {
+  const copy = await real.stage('duplicates');
+  const tests = { files: [DUPLICATES], suite: true, testRoots: [] };
+  const base = await runAdapter(adapter, copy, tests);
+  const again = await runAdapter(adapter, copy, tests);
+  const suite = `${DUPLICATES} > ${describeTitle} > gives the quotient`;
+  const expected = [
+    [suite, 'passed'],
+    [`${suite} #2`, 'passed'],
+    [`${DUPLICATES} > divides`, 'passed'],
+    [`${DUPLICATES} > divides #2`, 'passed'],
+    [`${DUPLICATES} > divides #3`, 'passed'],
+    [`${DUPLICATES} > divides once`, 'passed']
+  ];
+  expect({ problems: base.parsed.problems, tests: base.parsed.tests.map((t) => [t.id, t.status]) }).toEqual({ problems: [], tests: expected });
+  expect(again.parsed.tests.map((t) => t.id)).toEqual(expected.map(([id]) => id));
+  const calc = path.join(copy.workdir, 'src', 'calc.js');
+  await writeFile(calc, readFileSync(calc, 'utf8').replace('return a / b;', 'return a === 9 ? 2 : a / b;'));
+  const after = await runAdapter(adapter, copy, tests);
+  expect(after.parsed.problems).toEqual([]);
+  const evidence = (label: 'regression_before' | 'regression_after', run: AdapterRun): RunEvidence => ({
+    label, attempt: 1, exitCode: run.exitCode, timedOut: false, outputTruncated: false, parsed: run.parsed, canary: run.parsed.canary
+  });
+  expect(judgeRegression(evidence('regression_before', base), [evidence('regression_after', after)])).toMatchObject({
+    status: 'failed',
+    reasons: ['regression'],
+    regressions: [`${DUPLICATES} > divides #3`]
+  });
 }

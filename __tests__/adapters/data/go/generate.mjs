@@ -19,15 +19,24 @@ const RUNS = [
   suite('build-failure', ['broken', 'noimport', 'passing']),
   suite('exits', ['exits', 'initpanic']),
   suite('forged', ['forged']),
-  { name: 'external', suite: false, folders: ['.patchproof/reproduction'], testRoots: ['.patchproof/reproduction'] }
+  { name: 'external', suite: false, folders: ['.patchproof/reproduction'], testRoots: ['.patchproof/reproduction'] },
+  suite('duplicates', ['duplicates']),
+  // The same package with Divide broken for the third subtest only (a regression in one copy).
+  { ...suite('duplicates-broken', ['duplicates']), patch: { file: 'duplicates/divide.go', from: 'return a / b', to: 'if a == 9 {\n\t\treturn 2\n\t}\n\treturn a / b' } }
 ];
+// Optional second argument: a comma-separated list of runs to regenerate (default: all).
+const only = process.argv[3]?.split(',');
 
-for (const run of RUNS) {
+for (const run of RUNS.filter((entry) => only === undefined || only.includes(entry.name))) {
   const workdir = path.join(ROOT, 'repo');
   const resultsDir = path.join(ROOT, 'results');
   rmSync(ROOT, { recursive: true, force: true });
   cpSync(path.join(here, 'go-project'), workdir, { recursive: true });
   mkdirSync(resultsDir, { recursive: true });
+  if (run.patch !== undefined) {
+    const target = path.join(workdir, run.patch.file);
+    writeFileSync(target, readFileSync(target, 'utf8').replace(run.patch.from, run.patch.to));
+  }
   const files = run.folders.flatMap((folder) =>
     readdirSync(path.join(workdir, folder)).filter((name) => name.endsWith('_test.go')).map((name) => `${folder}/${name}`)
   );

@@ -1,0 +1,5 @@
+function divide(a, b) {
+  return a / b;
+}
+
+module.exports = { divide };

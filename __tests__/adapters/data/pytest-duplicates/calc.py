@@ -1,0 +1,2 @@
+def divide(a, b):
+    return a / b
