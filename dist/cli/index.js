@@ -48200,6 +48200,20 @@ function parseApproval(value, source, proposal) {
     return approval;
 }
 
+;// CONCATENATED MODULE: ./src/core/twins.ts
+/**
+ * A twin must end as its original does (passed, or not passed); a mutant must fail whenever its
+ * original passed (when the original did not pass, the mutant proves nothing but must have run).
+ * A copy or an original missing from the results is never right.
+ */
+function twinBehaved(outcome) {
+    if (outcome.status === 'missing' || outcome.original === 'missing')
+        return false;
+    if (outcome.kind === 'twin')
+        return (outcome.status === 'passed') === (outcome.original === 'passed');
+    return outcome.original !== 'passed' || outcome.status === 'failed';
+}
+
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
 
 
@@ -48231,6 +48245,7 @@ function countTests(tests) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/verdict.ts
+
 
 /**
  * The judge: turns the evidence of each run into phase results and one verdict. Pure.
@@ -48279,7 +48294,7 @@ function runAnomalies(run) {
     const { tests, problems, claimed } = run.parsed;
     const canary = run.canary ?? { pass: 'missing', fail: 'missing' };
     // The must-fail canary makes every honest run exit non-zero: exit 0 means the runner lied.
-    const canaryWrong = canary.pass !== 'passed' || canary.fail !== 'failed' || run.exitCode === 0 || run.exitCode === null;
+    const canaryWrong = canary.pass !== 'passed' || canary.fail !== 'failed' || run.exitCode === 0 || run.exitCode === null || !(canary.twins ?? []).every(twinBehaved);
     const counts = countTests(tests);
     const claimDisagrees = claimed !== undefined &&
         (claimed.passed !== counts.passed || claimed.failed + claimed.errored !== counts.failed + counts.errored);
@@ -48486,7 +48501,14 @@ const runRecordSchema = strictObject({
     canary: strictObject({
         nonce: schemas_string().regex(/^[0-9a-f]{32,}$/),
         pass: schemas_enum(['passed', 'failed', 'errored', 'skipped', 'missing']),
-        fail: schemas_enum(['passed', 'failed', 'errored', 'skipped', 'missing'])
+        fail: schemas_enum(['passed', 'failed', 'errored', 'skipped', 'missing']),
+        /** Twin and mutant canaries among the real tests: kind and statuses only, never test ids. Optional in v1. */
+        twins: array(strictObject({
+            kind: schemas_enum(['twin', 'mutant']),
+            status: schemas_enum(['passed', 'failed', 'errored', 'skipped', 'missing']),
+            original: schemas_enum(['passed', 'failed', 'errored', 'skipped', 'missing'])
+        }))
+            .optional()
     }),
     infra_error: schemas_string().optional()
 });
@@ -48723,6 +48745,7 @@ function resetPlan(findings, inBase) {
 
 
 
+
 /**
  * Sealing and verifying receipts. A receipt is canonical JSON (RFC 8785) whose `receipt_digest` is
  * the domain-separated SHA-256 of everything else; the file holds exactly the canonical text plus a
@@ -48764,7 +48787,7 @@ function phaseErrors(phase) {
     const runsClean = phase.runs.every((r) => !r.timed_out && !r.output_truncated && r.infra_error === undefined && r.problems.length === 0);
     if (!runsClean)
         errors.push(`${where}: passed although a run timed out, was truncated or had result problems`);
-    const canariesRight = phase.runs.every((r) => r.canary.pass === 'passed' && r.canary.fail === 'failed' && r.exit_code !== 0 && r.exit_code !== null);
+    const canariesRight = phase.runs.every((r) => r.canary.pass === 'passed' && r.canary.fail === 'failed' && r.exit_code !== 0 && r.exit_code !== null && (r.canary.twins ?? []).every(twinBehaved));
     if (!canariesRight)
         errors.push(`${where}: passed although a run's grader canaries did not behave`);
     if ((phase.flaky ?? []).length > 0 && phase.name !== 'regression')
@@ -59947,6 +59970,323 @@ const nodeTestAdapter = {
     parse: parseNodeTestResults
 };
 
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: ./src/adapters/python-twins.ts
+
+
+
+/** The generator (Python 3.9+, standard library only): JSON on stdin, JSON on stdout. */
+const PYTHON_TWINS_SOURCE = String.raw `
+import ast, json, random, re, sys
+
+ASSERT_VALUE = {"assertEqual", "assertEquals", "assertAlmostEqual", "assertAlmostEquals"}
+ASSERT_TRUTH = {"assertTrue", "assertFalse", "assert_"}
+
+
+def is_testcase_base(base):
+    name = base.id if isinstance(base, ast.Name) else base.attr if isinstance(base, ast.Attribute) else ""
+    return name.endswith("TestCase")
+
+
+def literal(node):
+    try:
+        return True, ast.literal_eval(node)
+    except Exception:
+        return False, None
+
+
+def perturbed(value, rng):
+    if isinstance(value, bool):
+        return repr(not value)
+    if isinstance(value, int):
+        return repr(value + rng.choice([-1, 1]) * rng.randint(1, 9))
+    if isinstance(value, float):
+        return repr(value + rng.choice([-1, 1]) * (rng.randint(1, 9) + 0.5))
+    if isinstance(value, str):
+        return repr(value + rng.choice("abcdefghijklmnopqrstuvwxyz"))
+    return None
+
+
+def value_edit(expected_pair, rng):
+    """For (a, b) compared for equality: a replacement (node, text) that makes them unequal."""
+    a, b = expected_pair
+    a_lit, a_val = literal(a)
+    b_lit, b_val = literal(b)
+    for is_lit, val, node, other_lit in ((b_lit, b_val, b, a_lit), (a_lit, a_val, a, b_lit)):
+        if is_lit and not other_lit:
+            text = perturbed(val, rng)
+            if text is not None:
+                return node, text
+            return node, None
+    return b, None
+
+
+def mutation(func, style, source_of, rng):
+    """Candidate edits (node, new text) of the function's top-level assertions: self.assert*() calls
+    (unittest, and TestCase classes under pytest) and assert statements."""
+    edits = []
+    for stmt in func.body:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            call = stmt.value
+            if not (isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+                    and call.func.value.id == "self"):
+                continue
+            if call.func.attr in ASSERT_VALUE and len(call.args) >= 2 and not any(isinstance(a, ast.Starred) for a in call.args):
+                node, text = value_edit((call.args[0], call.args[1]), rng)
+                edits.append((node, text if text is not None else "(%s,)" % source_of(node)))
+            elif call.func.attr in ASSERT_TRUTH and len(call.args) >= 1 and not isinstance(call.args[0], ast.Starred):
+                edits.append((call.args[0], "not (%s)" % source_of(call.args[0])))
+        elif isinstance(stmt, ast.Assert):
+            test = stmt.test
+            if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
+                node, text = value_edit((test.left, test.comparators[0]), rng)
+                edits.append((node, text if text is not None else "(%s,)" % source_of(node)))
+            else:
+                edits.append((test, "not (%s)" % source_of(test)))
+    return edits
+
+
+def candidates(tree, style):
+    """(owner class name or None, function node, sibling list) for every plain test function."""
+    out = []
+    inherited = {b.id for n in ast.walk(tree) if isinstance(n, ast.ClassDef) for b in n.bases if isinstance(b, ast.Name)}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and not node.decorator_list and node.name not in inherited:
+            if style == "unittest" and not any(is_testcase_base(b) for b in node.bases):
+                continue
+            # pytest collects TestCase subclasses of any name, and plain Test* classes without __init__.
+            if style == "pytest" and not any(is_testcase_base(b) for b in node.bases) and (
+                    not node.name.startswith("Test") or any(isinstance(i, ast.FunctionDef) and i.name == "__init__" for i in node.body)):
+                continue
+            tests = [i for i in node.body if isinstance(i, ast.FunctionDef) and i.name.startswith("test") and not i.decorator_list]
+            out.extend((node.name, t, tests) for t in tests)
+    if style == "pytest":
+        top = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test") and not n.decorator_list]
+        out.extend((None, t, top) for t in top)
+    return out
+
+
+def main():
+    request = json.load(sys.stdin)
+    rng = random.Random(int(request["seed"], 16))
+    style = request["style"]
+    parsed, skipped, pool = {}, [], []
+    taken = set()
+    for entry in request["files"]:
+        data = entry["text"].encode("utf-8")
+        try:
+            tree = ast.parse(data, filename=entry["path"])
+        except (SyntaxError, ValueError):
+            skipped.append(entry["path"])
+            continue
+        lines = data.splitlines(keepends=True)
+        parsed[entry["path"]] = lines
+        for n in ast.walk(tree):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                taken.add(n.name)
+        for owner, func, siblings in candidates(tree, style):
+            pool.append((entry["path"], owner, func, siblings))
+
+    words = sorted({w for (_, _, f, _) in pool for w in f.name.split("_")[1:] if re.fullmatch(r"[a-z][a-z0-9]*", w)}) or ["case", "value", "input"]
+
+    def fresh_name():
+        while True:
+            name = "test_" + "_".join(rng.choice(words) for _ in range(rng.randint(2, 4)))
+            if name not in taken:
+                taken.add(name)
+                return name
+
+    def segment(path, func):
+        return b"".join(parsed[path][func.lineno - 1:func.end_lineno])
+
+    def source_at(path, func):
+        seg = segment(path, func)
+        def of(node):
+            return edit_span(seg, func, node, None)
+        return of
+
+    def edit_span(seg, func, node, text):
+        seg_lines = seg.splitlines(keepends=True)
+        starts = [0]
+        for line in seg_lines:
+            starts.append(starts[-1] + len(line))
+        begin = starts[node.lineno - func.lineno] + node.col_offset
+        end = starts[node.end_lineno - func.lineno] + node.end_col_offset
+        if text is None:
+            return seg[begin:end].decode("utf-8")
+        return seg[:begin] + text.encode("utf-8") + seg[end:]
+
+    inserts = {}
+    made = []
+    order = list(range(len(pool)))
+    rng.shuffle(order)
+    mutants = request["mutants"]
+    mutant_count, twin_count = 0, 0
+    for index in order:
+        path, owner, func, siblings = pool[index]
+        kinds = []
+        if mutants == "all" or mutant_count < mutants:
+            kinds.append("mutant")
+        if twin_count < request["twins"]:
+            kinds.append("twin")
+        for kind in kinds:
+            seg = segment(path, func)
+            if kind == "mutant":
+                edits = mutation(func, style, source_at(path, func), rng)
+                if not edits:
+                    continue
+                node, text = rng.choice(edits)
+                seg = edit_span(seg, func, node, text)
+                mutant_count += 1
+            else:
+                twin_count += 1
+            name = fresh_name()
+            first, rest = seg.split(b"\n", 1) if b"\n" in seg else (seg, b"")
+            first = re.sub(rb"^(\s*def\s+)" + re.escape(func.name.encode()) + rb"\b", lambda m: m.group(1) + name.encode(), first, count=1)
+            if not seg.endswith(b"\n"):
+                rest += b"\n"
+            after = rng.choice(siblings)
+            block = b"\n" + first + b"\n" + rest
+            inserts.setdefault(path, []).append((after.end_lineno, block))
+            made.append({"path": path, "owner": owner, "name": name, "of": func.name, "kind": kind,
+                         "after": after.end_lineno, "lines": block.count(b"\n")})
+
+    files = {}
+    for path, items in inserts.items():
+        lines = list(parsed[path])
+        if lines and not lines[-1].endswith(b"\n"):
+            lines[-1] += b"\n"
+        for line, text in sorted(items, key=lambda item: -item[0]):
+            lines.insert(line, text)
+        files[path] = b"".join(lines).decode("utf-8")
+    json.dump({"files": files, "canaries": made, "skipped": skipped}, sys.stdout)
+
+
+main()
+`;
+/**
+ * Runs the generator over the given test files (repository-relative path → source).
+ * Throws an InfrastructureError when the host's python3 cannot run it (never a pass: the run
+ * becomes an infrastructure error).
+ */
+function pythonTwins(style, sources, plan, budget) {
+    checkCanaryPlan(plan);
+    const request = {
+        // A seed of its own (the nonce's tail), so positions do not follow from the canary names.
+        seed: plan.nonce.slice(-16),
+        style,
+        mutants: budget.mutants,
+        twins: budget.twins,
+        files: Object.entries(sources).map(([path, text]) => ({ path, text }))
+    };
+    const child = (0,external_node_child_process_namespaceObject.spawnSync)('python3', ['-I', '-S', '-c', PYTHON_TWINS_SOURCE], {
+        input: JSON.stringify(request),
+        encoding: 'utf8',
+        timeout: 60_000,
+        maxBuffer: 64 * 1024 * 1024
+    });
+    if (child.error !== undefined || child.status !== 0) {
+        throw new InfrastructureError(`the host's python3 could not generate the test twins: ${child.error?.message ?? child.stderr.slice(0, 500)}`);
+    }
+    const output = JSON.parse(child.stdout);
+    return {
+        stage: output.files,
+        twins: output.canaries.map((c) => ({ file: c.path, owner: c.owner, name: c.name, of: c.of, kind: c.kind, after: c.after, lines: c.lines }))
+    };
+}
+
+;// CONCATENATED MODULE: ./src/adapters/twin-stage.ts
+
+
+/**
+ * The budget of twin canaries for a run: a mutant of every staged reproduction/hidden test
+ * (eligible ones), a sample of the repository's suite; and a few exact twins in either case.
+ */
+function twinBudget(request) {
+    return request.suite ? { mutants: 4, twins: 2 } : { mutants: 'all', twins: 1 };
+}
+/**
+ * Twin and mutant canaries for a Python run (unittest or pytest): the rewritten test files to
+ * stage and the canaries' roles. Nothing when the adapter cannot read the copy's files.
+ */
+function pythonTwinStage(style, request) {
+    if (request.readFile === undefined || request.twins === false)
+        return { stage: {}, twins: [] };
+    const sources = {};
+    for (const file of request.files) {
+        const text = request.readFile(file);
+        if (text !== undefined)
+            sources[file] = text;
+    }
+    if (Object.keys(sources).length === 0)
+        return { stage: {}, twins: [] };
+    return pythonTwins(style, sources, request.canary, twinBudget(request));
+}
+const SEPARATOR = /[.:/]$/;
+/**
+ * Takes the twin canaries out of a run's tests (pure): each copy is found by its unique name at
+ * the end of an id (`module.Class.name`, `file::Class::name`), its original by the same id with the
+ * original's name. The copies' own tallies are taken out of the runner's claimed counts too, so the
+ * reconciliation of counts still holds for an honest run.
+ */
+function takeTwins(tests, claimed, twins) {
+    const byId = new Map();
+    for (const test of tests)
+        if (!byId.has(test.id))
+            byId.set(test.id, test);
+    const copies = new Set();
+    const outcomes = [];
+    for (const twin of twins) {
+        const owner = twin.owner === null ? '' : twin.owner;
+        const copy = tests.find((t) => {
+            if (!t.id.endsWith(twin.name))
+                return false;
+            const prefix = t.id.slice(0, t.id.length - twin.name.length);
+            if (!SEPARATOR.test(prefix))
+                return false;
+            return owner === '' || prefix.replace(/[.:/]+$/, '').endsWith(owner);
+        });
+        if (copy === undefined) {
+            outcomes.push({ kind: twin.kind, status: 'missing', original: 'missing' });
+            continue;
+        }
+        copies.add(copy.id);
+        const original = byId.get(copy.id.slice(0, copy.id.length - twin.name.length) + twin.of);
+        outcomes.push({ kind: twin.kind, status: copy.status, original: original?.status ?? 'missing' });
+    }
+    const taken = tests.filter((t) => copies.has(t.id));
+    let rest = claimed;
+    if (claimed !== undefined) {
+        const counts = countTests(taken);
+        rest = {
+            passed: claimed.passed - counts.passed,
+            failed: claimed.failed - counts.failed,
+            errored: claimed.errored - counts.errored,
+            skipped: claimed.skipped - counts.skipped
+        };
+    }
+    const real = tests.filter((t) => !copies.has(t.id)).map((t) => withOriginalLine(t, twins));
+    return { tests: real, claimed: rest, outcomes };
+}
+/** A test's `file:line` location as in the file before the copies were inserted. */
+function withOriginalLine(test, twins) {
+    const match = test.location === undefined ? null : /^(.*):(\d+)$/.exec(test.location);
+    if (match === null)
+        return test;
+    const [, file, line] = match;
+    const blocks = twins.filter((t) => t.file === file).sort((a, b) => a.after - b.after);
+    let reported = Number(line);
+    let offset = 0;
+    for (const block of blocks) {
+        if (reported <= block.after + offset)
+            break;
+        offset += block.lines;
+    }
+    reported -= offset;
+    return { ...test, location: `${file}:${reported}` };
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/unittest-files.ts
 
 /**
@@ -60264,6 +60604,7 @@ function parsePytestResults(request) {
 
 
 
+
 /**
  * The pytest adapter: runs `python3 -m pytest` on the given test files with JUnit XML output
  * (parsed by pytest-results.ts through junit-xml.ts) and PatchProof's canary plugin
@@ -60304,6 +60645,8 @@ function pytestCommand(request) {
         '--',
         ...request.files.map((file) => external_node_path_default().posix.join(workdir, file))
     ];
+    // Twin and mutant canaries among the real tests of the same files (python-twins.ts).
+    const { stage, twins } = pythonTwinStage('pytest', request);
     return {
         argv,
         env: {
@@ -60316,7 +60659,8 @@ function pytestCommand(request) {
             TZ: 'UTC',
             LANG: 'C.UTF-8'
         },
-        stage: {}
+        stage,
+        ...(twins.length > 0 ? { twins } : {})
     };
 }
 /** The pytest adapter (stateless). */
@@ -60828,6 +61172,7 @@ function parseUnittestResults(request) {
 
 
 
+
 /**
  * The unittest adapter: Python's unittest, run through PatchProof's harness (unittest-harness.ts),
  * which discovers the tests, appends the grader canaries and writes one JSON document, parsed by
@@ -60871,10 +61216,13 @@ function unittestCommand(request) {
         const start = external_node_path_default().posix.join(workdir, externalTestFolder(request));
         argv.push('--start', start, '--top', start);
     }
+    // Twin and mutant canaries among the real tests of the same files (python-twins.ts).
+    const { stage, twins } = pythonTwinStage('unittest', request);
     return {
         argv,
         env: { PYTHONDONTWRITEBYTECODE: '1', PYTHONHASHSEED: '0', PYTHONNOUSERSITE: '1', PYTHONIOENCODING: 'utf-8', TZ: 'UTC', LANG: 'C.UTF-8' },
-        stage: {}
+        stage,
+        ...(twins.length > 0 ? { twins } : {})
     };
 }
 /** The unittest adapter (stateless). */
@@ -61332,8 +61680,6 @@ async function witnessAdapter(manifest, packDir) {
     return junitAdapter(manifest.junit, await readJunitCanaryFiles(packDir, manifest.junit));
 }
 
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 // EXTERNAL MODULE: external "node:perf_hooks"
 var external_node_perf_hooks_ = __nccwpck_require__(643);
 ;// CONCATENATED MODULE: ./src/runners/capped-process.ts
@@ -63976,6 +64322,7 @@ async function runSetupStage(request) {
 
 
 
+
 /** Result files larger than this in total are not read (the run then has a problem, never a pass). */
 const MAX_RESULT_BYTES = 64 * 1024 * 1024;
 /** Snapshot entries of the patched tree, derived from the base entries and the changes. */
@@ -64086,7 +64433,12 @@ async function executeRun(plan, request, deps, scratch, trees) {
         const read = await readResults(results, MAX_RESULT_BYTES);
         const parsed = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary });
         parsed.problems.push(...read.problems);
-        const { canary: canaryOutcome, ...results_ } = parsed;
+        const { canary: canaryBase, ...parsedRest } = parsed;
+        // Twin and mutant canaries come out of the tests here; their roles never left the host.
+        const twinned = takeTwins(parsedRest.tests, parsedRest.claimed, command.twins ?? []);
+        const { claimed: _claimed, ...withoutClaimed } = parsedRest;
+        const results_ = { ...withoutClaimed, tests: twinned.tests, ...(twinned.claimed === undefined ? {} : { claimed: twinned.claimed }) };
+        const canaryOutcome = command.twins === undefined ? canaryBase : { ...canaryBase, twins: twinned.outcomes };
         return {
             evidence: {
                 label: plan.label,

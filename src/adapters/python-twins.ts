@@ -12,7 +12,8 @@ import { checkCanaryPlan } from './canary.js';
  * - a *mutant* is a copy with one top-level assertion perturbed through the very binding the test
  *   uses (`self.assertEqual(f(x), 3)` → `self.assertEqual(f(x), 7)`, `assert f(x) == "a"` →
  *   `assert f(x) == "aq"`, `self.assertTrue(x)` → `self.assertTrue(not (x))`, `assert x` →
- *   `assert not (x)`): when its original passes, it must fail with an assertion.
+ *   `assert not (x)`, `with self.assertRaisesRegex(E, "zero")` → `… "zerok"`): when its original
+ *   passes, it must fail with an assertion.
  * Names are made of the words of the file's own test names; each copy goes right after a randomly
  * chosen real test of the same class or module, so neither name, module, class, order nor
  * environment says which tests are copies or what they must do. The roles stay on the host
@@ -43,6 +44,7 @@ import ast, json, random, re, sys
 
 ASSERT_VALUE = {"assertEqual", "assertEquals", "assertAlmostEqual", "assertAlmostEquals"}
 ASSERT_TRUTH = {"assertTrue", "assertFalse", "assert_"}
+ASSERT_REGEX = {"assertRaisesRegex", "assertRaisesRegexp", "assertWarnsRegex"}
 
 
 def is_testcase_base(base):
@@ -84,10 +86,11 @@ def value_edit(expected_pair, rng):
 
 
 def mutation(func, style, source_of, rng):
-    """Candidate edits (node, new text) of the function's top-level assertions."""
+    """Candidate edits (node, new text) of the function's top-level assertions: self.assert*() calls
+    (unittest, and TestCase classes under pytest) and assert statements."""
     edits = []
     for stmt in func.body:
-        if style == "unittest" and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             call = stmt.value
             if not (isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
                     and call.func.value.id == "self"):
@@ -97,7 +100,17 @@ def mutation(func, style, source_of, rng):
                 edits.append((node, text if text is not None else "(%s,)" % source_of(node)))
             elif call.func.attr in ASSERT_TRUTH and len(call.args) >= 1 and not isinstance(call.args[0], ast.Starred):
                 edits.append((call.args[0], "not (%s)" % source_of(call.args[0])))
-        elif style == "pytest" and isinstance(stmt, ast.Assert):
+        elif isinstance(stmt, ast.With) and len(stmt.items) == 1 and isinstance(stmt.items[0].context_expr, ast.Call):
+            # with self.assertRaisesRegex(E, "text") / pytest.raises(E, match="text"): the pattern perturbed.
+            call = stmt.items[0].context_expr
+            pattern = None
+            if isinstance(call.func, ast.Attribute) and call.func.attr in ASSERT_REGEX and len(call.args) >= 2:
+                pattern = call.args[1]
+            elif isinstance(call.func, ast.Attribute) and call.func.attr == "raises":
+                pattern = next((k.value for k in call.keywords if k.arg == "match"), None)
+            if isinstance(pattern, ast.Constant) and isinstance(pattern.value, str) and "|" not in pattern.value:
+                edits.append((pattern, repr(pattern.value + rng.choice("abcdefghijklmnopqrstuvwxyz"))))
+        elif isinstance(stmt, ast.Assert):
             test = stmt.test
             if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
                 node, text = value_edit((test.left, test.comparators[0]), rng)
@@ -115,8 +128,9 @@ def candidates(tree, style):
         if isinstance(node, ast.ClassDef) and not node.decorator_list and node.name not in inherited:
             if style == "unittest" and not any(is_testcase_base(b) for b in node.bases):
                 continue
-            if style == "pytest" and (not node.name.startswith("Test") or any(
-                    isinstance(i, ast.FunctionDef) and i.name == "__init__" for i in node.body)):
+            # pytest collects TestCase subclasses of any name, and plain Test* classes without __init__.
+            if style == "pytest" and not any(is_testcase_base(b) for b in node.bases) and (
+                    not node.name.startswith("Test") or any(isinstance(i, ast.FunctionDef) and i.name == "__init__" for i in node.body)):
                 continue
             tests = [i for i in node.body if isinstance(i, ast.FunctionDef) and i.name.startswith("test") and not i.decorator_list]
             out.extend((node.name, t, tests) for t in tests)
