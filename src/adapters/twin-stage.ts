@@ -1,6 +1,7 @@
 import { countTests, type TestCaseResult, type TestCounts } from '../core/test-results.js';
 import type { TwinOutcome } from '../core/twins.js';
 import type { CommandRequest, TwinCanary } from './adapter.js';
+import { jsTwins } from './js-twins.js';
 import { pythonTwins, type TwinBudget } from './python-twins.js';
 
 /**
@@ -16,17 +17,30 @@ export function twinBudget(request: CommandRequest): TwinBudget {
  * stage and the canaries' roles. Nothing when the adapter cannot read the copy's files.
  */
 export function pythonTwinStage(style: 'unittest' | 'pytest', request: CommandRequest): { stage: Record<string, string>; twins: TwinCanary[] } {
-  if (request.readFile === undefined || request.twins === false) return { stage: {}, twins: [] };
-  const sources: Record<string, string> = {};
-  for (const file of request.files) {
-    const text = request.readFile(file);
-    if (text !== undefined) sources[file] = text;
-  }
+  const sources = twinSources(request);
   if (Object.keys(sources).length === 0) return { stage: {}, twins: [] };
   return pythonTwins(style, sources, request.canary, twinBudget(request));
 }
 
-const SEPARATOR = /[.:/]$/;
+/** Twin and mutant canaries for a JS/TS run (node:test, jest, vitest), by @babel/parser. */
+export function jsTwinStage(request: CommandRequest): { stage: Record<string, string>; twins: TwinCanary[] } {
+  const sources = twinSources(request);
+  if (Object.keys(sources).length === 0) return { stage: {}, twins: [] };
+  return jsTwins(sources, request.canary, twinBudget(request));
+}
+
+/** The run's test files as the copy holds them (none when twins are off or unreadable). */
+function twinSources(request: CommandRequest): Record<string, string> {
+  const sources: Record<string, string> = {};
+  if (request.readFile === undefined || request.twins === false) return sources;
+  for (const file of request.files) {
+    const text = request.readFile(file);
+    if (text !== undefined) sources[file] = text;
+  }
+  return sources;
+}
+
+const SEPARATOR = /(?:[.:/]| > )$/;
 
 /**
  * Takes the twin canaries out of a run's tests (pure): each copy is found by its unique name at
@@ -49,7 +63,7 @@ export function takeTwins(
       if (!t.id.endsWith(twin.name)) return false;
       const prefix = t.id.slice(0, t.id.length - twin.name.length);
       if (!SEPARATOR.test(prefix)) return false;
-      return owner === '' || prefix.replace(/[.:/]+$/, '').endsWith(owner);
+      return owner === '' || prefix.replace(/(?:[.:/]+| > )$/, '').endsWith(owner);
     });
     if (copy === undefined) {
       outcomes.push({ kind: twin.kind, status: 'missing', original: 'missing' });
