@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ROOT, ensureCli, fixture as fixtureOf, runCli, tempDir } from '../helpers/cli.js';
 import { packDigest, stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
-import { dockerGate } from './hostile-support.js';
+import { area, dockerGate, hostileDiff, validateCandidate, type Area } from './hostile-support.js';
 
 /**
  * Twin and mutant canaries (src/adapters/python-twins.ts) against sabotage that spares the fixed
@@ -109,4 +109,46 @@ gate.describeDocker.each(['unittest', 'pytest'])('twin canaries, %s pack, in the
       expect((run.canary.twins ?? []).filter((t) => !behaved(t))).toEqual([]);
     }
   }, 180_000);
+});
+
+/**
+ * js-duration (node:test): `disarm-strict-only.diff` is the overfitting fix plus every assertion of
+ * `node:assert/strict` (the module the tests use) turned into a no-op at import; the fixed
+ * canaries assert through `node:assert` and still behave. The mutant twins are declared through the
+ * file's own `assert` (node:assert/strict), so they pass next to their passing originals.
+ */
+gate.describeDocker('twin canaries, node:test pack (js-duration), in the Docker runner', () => {
+  let where: Area;
+
+  beforeAll(async () => {
+    gate.requireDocker();
+    await ensureCli();
+  }, 180_000);
+
+  beforeEach(async () => {
+    where = await area('hostile-twins');
+  });
+
+  afterEach(async () => {
+    await where.dispose();
+  });
+
+  it('sabotage of node:assert/strict only: failed, grader_compromised, though the fixed canaries behaved', async () => {
+    const result = await validateCandidate(where, { diff: hostileDiff('disarm-strict-only'), runner: 'docker', imageId: gate.imageId, timeoutSeconds: 30 });
+    expect(result.verify?.status).toBe(0);
+    expect(result.validation.status).toBe(1);
+    const receipt = result.receipt as unknown as ReceiptView;
+    expect(receipt.verdict).toBe('failed');
+    expect(receipt.proof_grade).toBe(false);
+    expect(receipt.reasons).toContain('grader_compromised');
+    const patched = runsOf(receipt).filter((r) => ['reproduction_after', 'hidden', 'regression_after'].includes(r.label));
+    for (const run of patched) {
+      expect([run.label, run.canary.pass, run.canary.fail]).toEqual([run.label, 'passed', 'failed']);
+      expect([run.label, (run.canary.twins ?? []).some((t) => t.kind === 'mutant' && t.status === 'passed' && t.original === 'passed')]).toEqual([run.label, true]);
+    }
+    for (const run of runsOf(receipt).filter((r) => r.label.endsWith('_before'))) {
+      expect((run.canary.twins ?? []).filter((t) => !behaved(t))).toEqual([]);
+    }
+    expect(result.containersLeft).toEqual([]);
+  }, 120_000);
 });
