@@ -152,3 +152,45 @@ gate.describeDocker('twin canaries, node:test pack (js-duration), in the Docker 
     expect(result.containersLeft).toEqual([]);
   }, 120_000);
 });
+
+/**
+ * jest-money and vitest-chunk, each with the overfitting fix plus sabotage that spares the fixed
+ * canaries by their name shape: jest's toBe/toEqual honest only when the running test is named
+ * `c` + 16 hex digits (`spare-canary-names.diff`); vitest's afterEach turning any other failed task
+ * into a pass (`flip-failed.diff`). The twins are declared through the file's own `test`/`expect`,
+ * under names like its real tests', so the mutants pass (or are flipped to a pass) next to their
+ * passing originals.
+ */
+gate.describeDocker.each([
+  ['jest', 'jest-money', 'spare-canary-names'],
+  ['vitest', 'vitest-chunk', 'flip-failed']
+])('twin canaries, %s pack, in the Docker runner', (adapter, name, candidate) => {
+  let fixture: StagedFixture;
+
+  beforeAll(async () => {
+    gate.requireDocker();
+    await ensureCli();
+    fixture = await stageFixture(`twins-${adapter}`, { repo: join(ROOT, 'fixtures', name, 'repo'), pack: join(ROOT, 'witness-packs', name) });
+  }, 180_000);
+
+  afterAll(async () => {
+    if (fixture !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
+  });
+
+  it(`${candidate}: failed, grader_compromised, though the fixed canaries behaved`, async () => {
+    const { status, receipt } = await validateInDocker<ReceiptView>(fixture, {
+      diff: join(ROOT, 'fixtures', name, 'candidates', `${candidate}.diff`),
+      label: `twins-${name}-${candidate}`,
+      imageId: gate.imageId,
+      timeoutMs: 900_000,
+      setupCache: join(fixture.tmp, 'setup-cache')
+    });
+    expect(status).toBe(1);
+    expect(receipt.verdict).toBe('failed');
+    expect(receipt.reasons).toContain('grader_compromised');
+    for (const run of runsOf(receipt).filter((r) => ['reproduction_after', 'hidden'].includes(r.label))) {
+      expect([run.label, run.canary.pass, run.canary.fail]).toEqual([run.label, 'passed', 'failed']);
+      expect([run.label, (run.canary.twins ?? []).some((t) => t.kind === 'mutant' && t.status === 'passed' && t.original === 'passed')]).toEqual([run.label, true]);
+    }
+  }, 900_000);
+});

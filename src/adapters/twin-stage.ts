@@ -24,7 +24,7 @@ export function pythonTwinStage(style: 'unittest' | 'pytest', request: CommandRe
 
 /** Twin and mutant canaries for a JS/TS run (node:test, jest, vitest), by @babel/parser. */
 export function jsTwinStage(request: CommandRequest): { stage: Record<string, string>; twins: TwinCanary[] } {
-  const sources = twinSources(request);
+  const sources = Object.fromEntries(Object.entries(twinSources(request)).filter(([file]) => JS_FILE.test(file)));
   if (Object.keys(sources).length === 0) return { stage: {}, twins: [] };
   return jsTwins(sources, request.canary, twinBudget(request));
 }
@@ -39,6 +39,9 @@ function twinSources(request: CommandRequest): Record<string, string> {
   }
   return sources;
 }
+
+/** Files js-twins.ts parses (a generic junit pack's tests may be in any language). */
+const JS_FILE = /\.[cm]?[jt]sx?$/;
 
 const SEPARATOR = /(?:[.:/]| > )$/;
 
@@ -63,7 +66,7 @@ export function takeTwins(
       if (!t.id.endsWith(twin.name)) return false;
       const prefix = t.id.slice(0, t.id.length - twin.name.length);
       if (!SEPARATOR.test(prefix)) return false;
-      return owner === '' || prefix.replace(/(?:[.:/]+| > )$/, '').endsWith(owner);
+      return owner === '' || prefix.includes(owner);
     });
     if (copy === undefined) {
       outcomes.push({ kind: twin.kind, status: 'missing', original: 'missing' });
