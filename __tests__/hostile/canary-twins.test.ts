@@ -159,11 +159,15 @@ gate.describeDocker('twin canaries, node:test pack (js-duration), in the Docker 
  * `c` + 16 hex digits (`spare-canary-names.diff`); vitest's afterEach turning any other failed task
  * into a pass (`flip-failed.diff`). The twins are declared through the file's own `test`/`expect`,
  * under names like its real tests', so the mutants pass (or are flipped to a pass) next to their
- * passing originals.
+ * passing originals. junit-semver (generic junit, node --test: one process per test file) with
+ * the wrong fix plus `node:assert/strict` disarmed in every process but the one of the pack's
+ * separate canary file (`spare-canary-process.diff`): the twins live inside each test file, so in
+ * the sabotaged processes.
  */
 gate.describeDocker.each([
   ['jest', 'jest-money', 'spare-canary-names'],
-  ['vitest', 'vitest-chunk', 'flip-failed']
+  ['vitest', 'vitest-chunk', 'flip-failed'],
+  ['junit', 'junit-semver', 'spare-canary-process']
 ])('twin canaries, %s pack, in the Docker runner', (adapter, name, candidate) => {
   let fixture: StagedFixture;
 
@@ -183,7 +187,7 @@ gate.describeDocker.each([
       label: `twins-${name}-${candidate}`,
       imageId: gate.imageId,
       timeoutMs: 900_000,
-      setupCache: join(fixture.tmp, 'setup-cache')
+      ...(adapter === 'junit' ? {} : { setupCache: join(fixture.tmp, 'setup-cache') })
     });
     expect(status).toBe(1);
     expect(receipt.verdict).toBe('failed');

@@ -66267,7 +66267,7 @@ function pythonTwinStage(style, request) {
 }
 /** Twin and mutant canaries for a JS/TS run (node:test, jest, vitest), by @babel/parser. */
 function jsTwinStage(request) {
-    const sources = twinSources(request);
+    const sources = Object.fromEntries(Object.entries(twinSources(request)).filter(([file]) => JS_FILE.test(file)));
     if (Object.keys(sources).length === 0)
         return { stage: {}, twins: [] };
     return jsTwins(sources, request.canary, twinBudget(request));
@@ -66284,6 +66284,8 @@ function twinSources(request) {
     }
     return sources;
 }
+/** Files js-twins.ts parses (a generic junit pack's tests may be in any language). */
+const JS_FILE = /\.[cm]?[jt]sx?$/;
 const SEPARATOR = /(?:[.:/]| > )$/;
 /**
  * Takes the twin canaries out of a run's tests (pure): each copy is found by its unique name at
@@ -66306,7 +66308,7 @@ function takeTwins(tests, claimed, twins) {
             const prefix = t.id.slice(0, t.id.length - twin.name.length);
             if (!SEPARATOR.test(prefix))
                 return false;
-            return owner === '' || prefix.replace(/(?:[.:/]+| > )$/, '').endsWith(owner);
+            return owner === '' || prefix.includes(owner);
         });
         if (copy === undefined) {
             outcomes.push({ kind: twin.kind, status: 'missing', original: 'missing' });
@@ -74613,6 +74615,7 @@ function parseJunitGenericResults(request, options) {
 
 
 
+
 /**
  * The generic `junit` adapter: runs whatever command the witness pack's `junit` block gives and
  * reads the JUnit XML it writes (junit-generic-results.ts). It knows no framework, so:
@@ -74666,10 +74669,14 @@ function junitAdapter(config, canaryFiles) {
     const command = (request) => {
         checkTestFiles(request.files);
         const { workdir, resultsDir } = request.view;
+        // JS/TS test files get twin and mutant canaries inside each file, so in each test file's
+        // process (js-twins.ts); other languages have none (sealed oracles are the answer there).
+        const { stage, twins } = jsTwinStage(request);
         return {
             argv: expandJunitArgv(config.argv, { workdir, results: resultsDir, files: [...request.files, ...canaryTests] }),
             env: { TZ: 'UTC', LANG: 'C.UTF-8' },
-            stage: {}
+            stage,
+            ...(twins.length > 0 ? { twins } : {})
         };
     };
     return {
