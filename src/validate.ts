@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
+import { takeTwins } from './adapters/twin-stage.js';
 import { HARNESS_DIR, RESERVED_DIR, type CanaryOutcome, type TestAdapter } from './adapters/adapter.js';
 import { checkDiff, type DiffLimits } from './core/diff-policy.js';
 import { applyFileChanges, checkTargets } from './core/patch-apply.js';
@@ -224,7 +225,12 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
     const read = await readResults(results, MAX_RESULT_BYTES);
     const parsed: ParsedResults & { canary: CanaryOutcome } = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary });
     parsed.problems.push(...read.problems);
-    const { canary: canaryOutcome, ...results_ } = parsed;
+    const { canary: canaryBase, ...parsedRest } = parsed;
+    // Twin and mutant canaries come out of the tests here; their roles never left the host.
+    const twinned = takeTwins(parsedRest.tests, parsedRest.claimed, command.twins ?? []);
+    const { claimed: _claimed, ...withoutClaimed } = parsedRest;
+    const results_: ParsedResults = { ...withoutClaimed, tests: twinned.tests, ...(twinned.claimed === undefined ? {} : { claimed: twinned.claimed }) };
+    const canaryOutcome = command.twins === undefined ? canaryBase : { ...canaryBase, twins: twinned.outcomes };
     const excerpt = plan.tree === 'base' ? errorExcerpt(outcome.output) : undefined;
     return {
       ...(excerpt === undefined ? {} : { excerpt }),

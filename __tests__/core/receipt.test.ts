@@ -134,6 +134,20 @@ describe('verify-receipt, witness and surface rules', () => {
     expect(verifyReceiptText(forged).errors.join(' ')).toMatch(/grader canaries did not behave/);
   });
 
+  it('verifies behaved twin canaries, and refuses a phase marked passed whose mutant twin passed next to its passing original', () => {
+    const twinned = reseal(good(), (b) => {
+      b.phases[3]!.runs[0]!.canary.twins = [
+        { kind: 'mutant', status: 'failed', original: 'passed' },
+        { kind: 'twin', status: 'passed', original: 'passed' }
+      ];
+    });
+    expect(verifyReceiptText(twinned).errors).toEqual([]);
+    const forged = reseal(good(), (b) => {
+      b.phases[3]!.runs[0]!.canary.twins = [{ kind: 'mutant', status: 'passed', original: 'passed' }];
+    });
+    expect(verifyReceiptText(forged).errors.join(' ')).toMatch(/grader canaries did not behave/);
+  });
+
   it('refuses fewer reproduction runs than the pack asks for', () => {
     const forged = reseal(good(), (b) => {
       b.phases[0]!.runs.pop();

@@ -11,6 +11,14 @@ describe('runAnomalies', () => {
   it('flags a must-fail canary that passed (a framework rewriting failures into successes)', () => {
     expect(runAnomalies(run('hidden', [pass('a')], { canary: { pass: 'passed', fail: 'passed' } }))).toEqual(['grader_compromised']);
   });
+  it('flags twin canaries that did not behave: a mutant passing next to its passing original, a twin unlike its original, a missing copy', () => {
+    const fine = { pass: 'passed', fail: 'failed' } as const;
+    expect(runAnomalies(run('hidden', [pass('a')], { canary: { ...fine, twins: [{ kind: 'mutant', status: 'failed', original: 'passed' }] } }))).toEqual([]);
+    expect(runAnomalies(run('hidden', [pass('a')], { canary: { ...fine, twins: [{ kind: 'mutant', status: 'passed', original: 'passed' }] } }))).toEqual(['grader_compromised']);
+    expect(runAnomalies(run('hidden', [pass('a')], { canary: { ...fine, twins: [{ kind: 'twin', status: 'failed', original: 'passed' }] } }))).toEqual(['grader_compromised']);
+    expect(runAnomalies(run('hidden', [pass('a')], { canary: { ...fine, twins: [{ kind: 'twin', status: 'missing', original: 'passed' }] } }))).toEqual(['grader_compromised']);
+  });
+
   it('flags a must-pass canary that failed, and missing canaries', () => {
     expect(runAnomalies(run('hidden', [pass('a')], { canary: { pass: 'failed', fail: 'failed' } }))).toEqual(['grader_compromised']);
     expect(runAnomalies(run('hidden', [pass('a')], { canary: { pass: 'missing', fail: 'missing' } }))).toEqual(['grader_compromised']);

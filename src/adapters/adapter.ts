@@ -21,6 +21,28 @@ export interface CanaryPlan {
   nonce: string;
 }
 
+/**
+ * A generated copy of a real test, placed among the real tests of the same file (see
+ * python-twins.ts). Its role stays on the host: the test process only sees one more test.
+ * - `twin`: an exact copy; it must end as its original does (both passed, or both not).
+ * - `mutant`: a copy with one assertion perturbed; when its original passed, it must fail.
+ */
+export interface TwinCanary {
+  /** Repository-relative file the copy is in. */
+  file: string;
+  /** Class holding it, or null for a module-level test function. */
+  owner: string | null;
+  /** The copy's function name (unique in the run). */
+  name: string;
+  /** The original test function's name, in the same owner and file. */
+  of: string;
+  kind: 'twin' | 'mutant';
+  /** The copy was inserted after this line of the original file... */
+  after: number;
+  /** ...as this many lines (reported locations of the real tests are mapped back). */
+  lines: number;
+}
+
 /** What the canaries of a run did, as parsed from its results. */
 export interface CanaryOutcome {
   /** Status of the must-pass canary, or 'missing' when it is absent from the results. */
@@ -42,6 +64,11 @@ export interface CommandRequest {
   testRoots: string[];
   canary: CanaryPlan;
   /**
+   * False turns twin and mutant canaries off (adapter tests of other behaviour, which assert exact
+   * line numbers and tallies); validation always leaves them on.
+   */
+  twins?: false;
+  /**
    * Reads a repository-relative file of the copy as UTF-8 (undefined when absent), for adapters
    * whose generated files depend on the sources (e.g. a Go package clause). Never for tests' results.
    */
@@ -54,6 +81,8 @@ export interface TestCommand {
   env: Record<string, string>;
   /** Generated files to write into the copy before the run (repository-relative path → text). */
   stage: Record<string, string>;
+  /** Twin and mutant canaries placed into staged test files (their roles never enter the container). */
+  twins?: TwinCanary[];
 }
 
 export interface ParseRequest {

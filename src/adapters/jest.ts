@@ -1,3 +1,4 @@
+import { jsTwinStage } from './twin-stage.js';
 import path from 'node:path';
 import type { CommandRequest, TestAdapter, TestCommand } from './adapter.js';
 import { checkCanaryPlan } from './canary.js';
@@ -31,7 +32,12 @@ function jestCommand(request: CommandRequest): TestCommand {
   checkTestFiles(request.files);
   checkCanaryPlan(request.canary);
   const files = [...new Set(request.files)];
-  const stage = Object.fromEntries(files.map((file) => [wrapperPath('jest', file), jestWrapperSource(file, request.canary, request.readFile?.(file))]));
+  // Twin and mutant canaries among the real tests of the same files (js-twins.ts).
+  const twinned = jsTwinStage({ ...request, files });
+  const stage = {
+    ...twinned.stage,
+    ...Object.fromEntries(files.map((file) => [wrapperPath('jest', file), jestWrapperSource(file, request.canary, request.readFile?.(file))]))
+  };
   return {
     argv: [
       'node',
@@ -52,7 +58,8 @@ function jestCommand(request: CommandRequest): TestCommand {
       ...files.map((file) => path.posix.join(workdir, wrapperPath('jest', file)))
     ],
     env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1', CI: 'true', NODE_ENV: 'test' },
-    stage
+    stage,
+    ...(twinned.twins.length > 0 ? { twins: twinned.twins } : {})
   };
 }
 

@@ -1,3 +1,4 @@
+import { jsTwinStage } from './twin-stage.js';
 import picomatch from 'picomatch';
 import { ConfigurationError } from '../errors.js';
 import { HARNESS_DIR } from './adapter.js';
@@ -65,10 +66,14 @@ export function junitAdapter(config: JunitConfig, canaryFiles: Readonly<Record<s
   const command = (request: CommandRequest): TestCommand => {
     checkTestFiles(request.files);
     const { workdir, resultsDir } = request.view;
+    // JS/TS test files get twin and mutant canaries inside each file, so in each test file's
+    // process (js-twins.ts); other languages have none (sealed oracles are the answer there).
+    const { stage, twins } = jsTwinStage(request);
     return {
       argv: expandJunitArgv(config.argv, { workdir, results: resultsDir, files: [...request.files, ...canaryTests] }),
       env: { TZ: 'UTC', LANG: 'C.UTF-8' },
-      stage: {}
+      stage,
+      ...(twins.length > 0 ? { twins } : {})
     };
   };
   return {

@@ -8,6 +8,7 @@ import { NODE_TEST_RESULTS_FILE } from './node-test-lines.js';
 import { NODE_TEST_REPORTER_FILE, NODE_TEST_REPORTER_SOURCE } from './node-test-reporter.js';
 import { parseNodeTestResults } from './node-test-results.js';
 import { checkTestFiles } from './test-files.js';
+import { jsTwinStage } from './twin-stage.js';
 
 /**
  * The node-test adapter: node's built-in runner (`node --test`) on one generated entry module that
@@ -22,6 +23,8 @@ function nodeTestCommand(request: CommandRequest): TestCommand {
   checkTestFiles(request.files);
   checkCanaryPlan(request.canary);
   const entry = nodeTestEntryPath(request.canary);
+  // Twin and mutant canaries among the real tests of the same files (js-twins.ts).
+  const { stage, twins } = jsTwinStage(request);
   return {
     argv: [
       'node',
@@ -33,7 +36,8 @@ function nodeTestCommand(request: CommandRequest): TestCommand {
       entry
     ],
     env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1' },
-    stage: { [entry]: nodeTestEntrySource(request.files, request.canary) }
+    stage: { ...stage, [entry]: nodeTestEntrySource(request.files, request.canary) },
+    ...(twins.length > 0 ? { twins } : {})
   };
 }
 

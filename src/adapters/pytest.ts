@@ -3,6 +3,7 @@ import { HARNESS_DIR } from './adapter.js';
 import type { CommandRequest, TestAdapter, TestCommand } from './adapter.js';
 import { canaryNames, canaryRunOrder, checkCanaryPlan } from './canary.js';
 import { checkTestFiles } from './test-files.js';
+import { pythonTwinStage } from './twin-stage.js';
 import { isPytestFile, PYTEST_SKIP_MARKERS, PYTEST_SURFACE, pytestSuiteFiles } from './pytest-files.js';
 import { PYTEST_CANARY_ENV, PYTEST_PLUGIN_FILE, PYTEST_PLUGIN_MODULE, PYTEST_PLUGIN_SOURCE } from './pytest-harness.js';
 import { parsePytestResults, PYTEST_RESULTS_FILE } from './pytest-results.js';
@@ -49,6 +50,8 @@ function pytestCommand(request: CommandRequest): TestCommand {
     '--',
     ...request.files.map((file) => path.posix.join(workdir, file))
   ];
+  // Twin and mutant canaries among the real tests of the same files (python-twins.ts).
+  const { stage, twins } = pythonTwinStage('pytest', request);
   return {
     argv,
     env: {
@@ -61,7 +64,8 @@ function pytestCommand(request: CommandRequest): TestCommand {
       TZ: 'UTC',
       LANG: 'C.UTF-8'
     },
-    stage: {}
+    stage,
+    ...(twins.length > 0 ? { twins } : {})
   };
 }
 

@@ -4,6 +4,7 @@ import { HARNESS_DIR } from './adapter.js';
 import type { CommandRequest, TestAdapter, TestCommand } from './adapter.js';
 import { checkCanaryPlan } from './canary.js';
 import { checkRelativePath, checkTestFiles } from './test-files.js';
+import { pythonTwinStage } from './twin-stage.js';
 import { isUnittestFile, UNITTEST_SKIP_MARKERS, UNITTEST_SURFACE, unittestSuiteFiles } from './unittest-files.js';
 import { UNITTEST_HARNESS_FILE, UNITTEST_HARNESS_SOURCE } from './unittest-harness.js';
 import { parseUnittestResults, UNITTEST_RESULTS_FILE } from './unittest-results.js';
@@ -53,10 +54,13 @@ function unittestCommand(request: CommandRequest): TestCommand {
     const start = path.posix.join(workdir, externalTestFolder(request));
     argv.push('--start', start, '--top', start);
   }
+  // Twin and mutant canaries among the real tests of the same files (python-twins.ts).
+  const { stage, twins } = pythonTwinStage('unittest', request);
   return {
     argv,
     env: { PYTHONDONTWRITEBYTECODE: '1', PYTHONHASHSEED: '0', PYTHONNOUSERSITE: '1', PYTHONIOENCODING: 'utf-8', TZ: 'UTC', LANG: 'C.UTF-8' },
-    stage: {}
+    stage,
+    ...(twins.length > 0 ? { twins } : {})
   };
 }
 

@@ -1,3 +1,4 @@
+import { jsTwinStage } from './twin-stage.js';
 import path from 'node:path';
 import { HARNESS_DIR } from './adapter.js';
 import type { CommandRequest, TestAdapter, TestCommand } from './adapter.js';
@@ -23,7 +24,12 @@ function vitestCommand(request: CommandRequest): TestCommand {
   checkTestFiles(request.files);
   checkCanaryPlan(request.canary);
   const files = [...new Set(request.files)];
-  const stage = Object.fromEntries(files.map((file) => [wrapperPath('vitest', file), vitestWrapperSource(file, request.canary, request.readFile?.(file))]));
+  // Twin and mutant canaries among the real tests of the same files (js-twins.ts).
+  const twinned = jsTwinStage({ ...request, files });
+  const stage = {
+    ...twinned.stage,
+    ...Object.fromEntries(files.map((file) => [wrapperPath('vitest', file), vitestWrapperSource(file, request.canary, request.readFile?.(file))]))
+  };
   return {
     argv: [
       'node',
@@ -33,7 +39,8 @@ function vitestCommand(request: CommandRequest): TestCommand {
       ...files.map((file) => wrapperPath('vitest', file))
     ],
     env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1', CI: 'true', NODE_ENV: 'test' },
-    stage
+    stage,
+    ...(twinned.twins.length > 0 ? { twins: twinned.twins } : {})
   };
 }
 

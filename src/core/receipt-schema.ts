@@ -47,7 +47,17 @@ export const runRecordSchema = z.strictObject({
   canary: z.strictObject({
     nonce: z.string().regex(/^[0-9a-f]{32,}$/),
     pass: z.enum(['passed', 'failed', 'errored', 'skipped', 'missing']),
-    fail: z.enum(['passed', 'failed', 'errored', 'skipped', 'missing'])
+    fail: z.enum(['passed', 'failed', 'errored', 'skipped', 'missing']),
+    /** Twin and mutant canaries among the real tests: kind and statuses only, never test ids. Optional in v1. */
+    twins: z
+      .array(
+        z.strictObject({
+          kind: z.enum(['twin', 'mutant']),
+          status: z.enum(['passed', 'failed', 'errored', 'skipped', 'missing']),
+          original: z.enum(['passed', 'failed', 'errored', 'skipped', 'missing'])
+        })
+      )
+      .optional()
   }),
   infra_error: z.string().optional()
 });

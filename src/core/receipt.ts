@@ -1,3 +1,4 @@
+import { twinBehaved } from './twins.js';
 import { canonicalJson, digestJson, type Digest } from './hashing.js';
 import { receiptSchema, type Receipt, type ReceiptBody, type PhaseRecord, type SetupRecord } from './receipt-schema.js';
 import { RIGHT_REASON_FAILURES, countTests } from './test-results.js';
@@ -53,7 +54,9 @@ function phaseErrors(phase: PhaseRecord): string[] {
   if (phase.results.length === 0) errors.push(`${where}: passed with no tests`);
   const runsClean = phase.runs.every((r) => !r.timed_out && !r.output_truncated && r.infra_error === undefined && r.problems.length === 0);
   if (!runsClean) errors.push(`${where}: passed although a run timed out, was truncated or had result problems`);
-  const canariesRight = phase.runs.every((r) => r.canary.pass === 'passed' && r.canary.fail === 'failed' && r.exit_code !== 0 && r.exit_code !== null);
+  const canariesRight = phase.runs.every(
+    (r) => r.canary.pass === 'passed' && r.canary.fail === 'failed' && r.exit_code !== 0 && r.exit_code !== null && (r.canary.twins ?? []).every(twinBehaved)
+  );
   if (!canariesRight) errors.push(`${where}: passed although a run's grader canaries did not behave`);
   if ((phase.flaky ?? []).length > 0 && phase.name !== 'regression') errors.push(`${where}: passed with flaky tests`);
   if (phase.name === 'reproduction_before') {

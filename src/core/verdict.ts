@@ -1,4 +1,5 @@
 import { baseUnrunnable } from './base-failure.js';
+import { twinBehaved, type TwinOutcome } from './twins.js';
 import { RIGHT_REASON_FAILURES, countTests, firstOccurrenceId, type TestCaseResult, type TestCounts, type ParsedResults, type TestStatus } from './test-results.js';
 
 /**
@@ -52,6 +53,8 @@ type Anomaly = 'no_results' | 'timeout' | 'output_limit' | 'results_inconsistent
 export interface CanaryEvidence {
   pass: TestStatus | 'missing';
   fail: TestStatus | 'missing';
+  /** Twin and mutant canaries among the real tests (src/core/twins.ts); each must have behaved. */
+  twins?: TwinOutcome[];
 }
 
 /** What one run produced, as the judge needs it. */
@@ -100,7 +103,8 @@ export function runAnomalies(run: RunEvidence): Anomaly[] {
   const { tests, problems, claimed } = run.parsed;
   const canary = run.canary ?? { pass: 'missing', fail: 'missing' };
   // The must-fail canary makes every honest run exit non-zero: exit 0 means the runner lied.
-  const canaryWrong = canary.pass !== 'passed' || canary.fail !== 'failed' || run.exitCode === 0 || run.exitCode === null;
+  const canaryWrong =
+    canary.pass !== 'passed' || canary.fail !== 'failed' || run.exitCode === 0 || run.exitCode === null || !(canary.twins ?? []).every(twinBehaved);
   const counts = countTests(tests);
   const claimDisagrees =
     claimed !== undefined &&

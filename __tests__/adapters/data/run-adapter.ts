@@ -1,3 +1,5 @@
+import { takeTwins } from '../../../src/adapters/twin-stage.js';
+import type { TwinOutcome } from '../../../src/core/twins.js';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -70,6 +72,8 @@ export interface AdapterRun {
   output: string;
   files: Record<string, string>;
   parsed: ParsedResults & { canary: CanaryOutcome };
+  /** What the twin and mutant canaries did (python-twins.ts); empty for adapters without them. */
+  twins: TwinOutcome[];
 }
 
 /** Which tests a run covers: the repository suite, or external tests staged under `testRoots[0]`. */
@@ -81,9 +85,10 @@ export interface RunTests {
 
 /**
  * Runs the adapter's command in the copy (its staged files written first; minimal env plus
- * PATH/HOME/TMPDIR, as the runner gives) and parses the results.
+ * PATH/HOME/TMPDIR, as the runner gives) and parses the results. Twin and mutant canaries are
+ * off unless `twins` is true (tests of other behaviour assert exact line numbers and tallies).
  */
-export async function runAdapter(adapter: TestAdapter, copy: StagedCopy, tests: RunTests, canaryPlan = freshCanary()): Promise<AdapterRun> {
+export async function runAdapter(adapter: TestAdapter, copy: StagedCopy, tests: RunTests, canaryPlan = freshCanary(), twins = false): Promise<AdapterRun> {
   const readFile = (file: string): string | undefined => {
     try {
       return readFileSync(path.join(copy.workdir, file), 'utf8');
@@ -91,7 +96,7 @@ export async function runAdapter(adapter: TestAdapter, copy: StagedCopy, tests: 
       return undefined;
     }
   };
-  const command = adapter.command({ view: { workdir: copy.workdir, resultsDir: copy.resultsDir }, ...tests, canary: canaryPlan, readFile });
+  const command = adapter.command({ view: { workdir: copy.workdir, resultsDir: copy.resultsDir }, ...tests, canary: canaryPlan, readFile, ...(twins ? {} : { twins: false as const }) });
   for (const [file, text] of Object.entries(command.stage)) {
     await mkdir(path.dirname(path.join(copy.workdir, file)), { recursive: true });
     await writeFile(path.join(copy.workdir, file), text);
@@ -110,8 +115,12 @@ export async function runAdapter(adapter: TestAdapter, copy: StagedCopy, tests: 
     child.on('close', (code) => resolve({ exitCode: code, output: Buffer.concat(chunks).toString('utf8') }));
   });
   const files = await readResults(copy.resultsDir);
-  const parsed = adapter.parse({ files, exitCode, workdir: copy.workdir, testRoots: tests.testRoots, canary: canaryPlan });
-  return { command, canaryPlan, exitCode, output, files, parsed };
+  const raw = adapter.parse({ files, exitCode, workdir: copy.workdir, testRoots: tests.testRoots, canary: canaryPlan });
+  // As validate.ts does: twin and mutant canaries come out of the tests (and the claimed tallies).
+  const twinned = takeTwins(raw.tests, raw.claimed, command.twins ?? []);
+  const { claimed: _claimed, ...rest } = raw;
+  const parsed = { ...rest, tests: twinned.tests, ...(twinned.claimed === undefined ? {} : { claimed: twinned.claimed }) };
+  return { command, canaryPlan, exitCode, output, files, parsed, twins: twinned.outcomes };
 }
 
 /** Every file of the results folder, by name, as text. */

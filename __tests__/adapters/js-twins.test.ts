@@ -1,0 +1,61 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { jsTwins } from '../../src/adapters/js-twins.js';
+import { nodeTestAdapter } from '../../src/adapters/node-test.js';
+import { runAnomalies } from '../../src/core/verdict.js';
+import { freshCanary, removeCopy, runAdapter, stageCopy, type StagedCopy } from './data/run-adapter.js';
+
+/**
+ * Twin and mutant canaries for the JS adapters (js-twins.ts, @babel/parser on the host): generation,
+ * and a real node:test run of the generated file. The Docker end-to-end and hostile tests are in
+ * __tests__/hostile/canary-twins.test.ts.
+ */
+
+const DATA = path.join(path.dirname(new URL(import.meta.url).pathname), 'data', 'js-twins');
+const FILE = 'test/calc.test.js';
+
+describe('js twin generation (@babel/parser)', () => {
+  it('copies test() calls through the same binding and quotes, next to real tests of the same describe', async () => {
+    const text = await readFile(path.join(DATA, FILE), 'utf8');
+    const { stage, twins } = jsTwins({ [FILE]: text }, freshCanary(), { mutants: 'all', twins: 1 });
+    expect(twins.filter((t) => t.kind === 'mutant').map((t) => t.of).sort()).toEqual(['adds small numbers', 'greets by name', 'keeps both values', 'sum of a pair is positive']);
+    expect(twins.filter((t) => t.kind === 'twin')).toHaveLength(1);
+    const out = stage[FILE]!;
+    for (const line of text.split('\n')) expect(out).toContain(line);
+    for (const twin of twins) {
+      expect(twin.owner).toBe(['keeps both values', 'sum of a pair is positive'].includes(twin.of) ? 'pairs' : null);
+      expect(out).toContain(`test('${twin.name}', () => {`);
+    }
+    expect(out).toContain('assert.ok(!(add(a, b) > 0));');
+    expect(out).not.toMatch(/mutant|twin|canary|patchproof|"/i);
+  });
+
+  it('skips what it cannot parse', () => {
+    expect(jsTwins({ 'test/bad.test.js': 'test(\'x\', () => {' }, freshCanary(), { mutants: 'all', twins: 1 })).toEqual({ stage: {}, twins: [] });
+  });
+});
+
+describe('js twins on a real node:test run', () => {
+  let copy: StagedCopy | undefined;
+  afterEach(async () => {
+    await removeCopy(copy);
+  });
+
+  it('every mutant fails and the twin passes next to its passing original; real tests keep their ids and lines', async () => {
+    copy = await stageCopy(nodeTestAdapter, 'js-twins');
+    const run = await runAdapter(nodeTestAdapter, copy, { files: [FILE], suite: true, testRoots: [] }, freshCanary(), true);
+    // A suite run: at most 4 mutants and 2 exact twins (twin-stage.ts).
+    expect(run.twins.length).toBe(6);
+    for (const outcome of run.twins) {
+      expect(outcome).toEqual(outcome.kind === 'mutant' ? { kind: 'mutant', status: 'failed', original: 'passed' } : { kind: 'twin', status: 'passed', original: 'passed' });
+    }
+    expect(run.parsed.tests.map((t) => [t.id, t.status, t.location]).sort()).toEqual([
+      [`${FILE} > adds small numbers`, 'passed', `${FILE}:5`],
+      [`${FILE} > greets by name`, 'passed', `${FILE}:9`],
+      [`${FILE} > pairs > keeps both values`, 'passed', `${FILE}:14`],
+      [`${FILE} > pairs > sum of a pair is positive`, 'passed', `${FILE}:18`]
+    ].sort());
+    const evidence = { label: 'hidden' as const, attempt: 1, exitCode: run.exitCode, timedOut: false, outputTruncated: false, parsed: run.parsed, canary: { ...run.parsed.canary, twins: run.twins } };
+    expect(runAnomalies(evidence)).toEqual([]);
+  }, 60_000);
+});
