@@ -35,7 +35,8 @@ export const REASON_CODES = [
   'output_limit',
   'results_inconsistent',
   'infra_error',
-  'repository_changed'
+  'repository_changed',
+  'observations_invalid'
 ] as const;
 /** Machine-readable reasons; documented one by one in docs/receipt.md. */
 export type ReasonCode = (typeof REASON_CODES)[number];
@@ -44,7 +45,10 @@ export type PhaseStatus = 'passed' | 'failed' | 'inconclusive';
 export type Verdict = 'passed' | 'failed' | 'inconclusive';
 
 /** Problems of a run itself, before its tests are looked at. */
-type Anomaly = 'no_results' | 'timeout' | 'output_limit' | 'results_inconsistent' | 'grader_compromised' | 'infra_error';
+type Anomaly = 'no_results' | 'timeout' | 'output_limit' | 'results_inconsistent' | 'grader_compromised' | 'infra_error' | 'observations_invalid';
+
+/** How a phase was graded: by sealed oracles on the host, or by the test framework in the process under test. */
+export type GradingModel = 'sealed' | 'in_process';
 
 /** What the two canary tests of a run did ('missing': absent from the results). */
 export interface CanaryEvidence {
@@ -65,6 +69,11 @@ export interface RunEvidence {
   /** Undefined when the run never produced anything to parse (infrastructure error). */
   parsed?: ParsedResults;
   canary?: CanaryEvidence;
+  /**
+   * Sealed oracles: the phase's cases compared on the host with expectations the container never
+   * saw. When present they decide the run, with the framework's failures (never its passes) added.
+   */
+  sealed?: { results: TestCaseResult[]; problems: string[] };
 }
 
 export interface PhaseJudgement {
@@ -106,6 +115,7 @@ export function runAnomalies(run: RunEvidence): Anomaly[] {
   if (tests.length === 0) anomalies.push('no_results');
   if (canaryWrong || claimDisagrees) anomalies.push('grader_compromised');
   if (problems.length > 0) anomalies.push('results_inconsistent');
+  if (run.sealed !== undefined && run.sealed.problems.length > 0) anomalies.push('observations_invalid');
   return anomalies;
 }
 
@@ -123,7 +133,15 @@ function phase(name: PhaseName, status: PhaseStatus, reasons: ReasonCode[], resu
   return { name, status, reasons: [...new Set(reasons)].sort(), results, tests: countTests(results), ...extra };
 }
 
-const resultsOf = (run: RunEvidence | undefined): TestCaseResult[] => run?.parsed?.tests ?? [];
+/**
+ * The results that decide a run. With sealed oracles: the sealed cases, plus every framework test
+ * that did not pass (an in-process pass is never evidence there; an in-process failure still is).
+ */
+const resultsOf = (run: RunEvidence | undefined): TestCaseResult[] => {
+  const framework = run?.parsed?.tests ?? [];
+  if (run?.sealed === undefined) return framework;
+  return [...run.sealed.results, ...framework.filter((t) => t.status !== 'passed')];
+};
 
 function statusesById(runs: readonly RunEvidence[]): Map<string, TestStatus[]> {
   const byId = new Map<string, TestStatus[]>();
