@@ -79285,8 +79285,9 @@ function sealedTestResults(result, base) {
  * staged beside the sealed tests of a phase (never the expected values). A test calls
  * `observe(caseId, () => actual)`; the observer computes the value and writes one framed line
  * (`PATCHPROOF-OBS/1 <nonce> {"case":…,"value":…}`) straight to the stream the host reads as the run
- * produces it: the container's init (PID 1) stdout when there is one — past any test runner's
- * output capture, worker or child process — and otherwise the process's own stdout.
+ * produces it: the stdout of the run's first process (the topmost ancestor in the same working
+ * folder: Docker's init, or what the runner started) — past any test runner's output capture,
+ * worker or child process — and otherwise the process's own stdout.
  *
  * Nothing here needs to be trusted: the code under test can suppress, duplicate or forge lines,
  * but the host compares them with values it never showed the container, so the only way to pass is
@@ -79310,12 +79311,22 @@ _write = _os.write
 
 
 def _open_stream():
+    # The stream the host reads: the stdout of the run's first process, the topmost ancestor
+    # working in this same folder (Docker's init, or the process the runner started), past any
+    # runner's output capture in this process, a worker or a child.
     try:
-        with open("/proc/1/cmdline", "rb") as handle:
-            init = handle.read()
-        if b"docker-init" in init or b"tini" in init:
-            return _os.open("/proc/1/fd/1", _os.O_WRONLY | _os.O_APPEND)
-    except OSError:
+        cwd = _os.getcwd()
+        pid = _os.getpid()
+        top = None
+        while True:
+            with open("/proc/%d/stat" % pid) as handle:
+                ppid = int(handle.read().rsplit(")", 1)[1].split()[1])
+            if ppid <= 0 or _os.readlink("/proc/%d/cwd" % ppid) != cwd:
+                break
+            pid = top = ppid
+        if top is not None:
+            return _os.open("/proc/%d/fd/1" % top, _os.O_WRONLY | _os.O_APPEND)
+    except (OSError, ValueError, IndexError):
         pass
     return 1
 
@@ -79368,10 +79379,21 @@ function jsObserver(nonce) {
 const fs = require('node:fs');
 const PREFIX = ${JSON.stringify(`${OBSERVATION_MARKER} ${nonce} `)};
 const writeSync = fs.writeSync;
+// The stream the host reads: the stdout of the run's first process, the topmost ancestor working
+// in this same folder (Docker's init, or the process the runner started), past any runner's output
+// capture in this process, a worker or a child.
 let fd = 1;
 try {
-  const init = fs.readFileSync('/proc/1/cmdline', 'latin1');
-  if (init.includes('docker-init') || init.includes('tini')) fd = fs.openSync('/proc/1/fd/1', 'a');
+  const cwd = process.cwd();
+  let pid = process.pid;
+  let top;
+  for (;;) {
+    const stat = fs.readFileSync('/proc/' + pid + '/stat', 'latin1');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (!(ppid > 0) || fs.readlinkSync('/proc/' + ppid + '/cwd') !== cwd) break;
+    pid = top = ppid;
+  }
+  if (top !== undefined) fd = fs.openSync('/proc/' + top + '/fd/1', 'a');
 } catch {}
 
 function encode(value, depth) {

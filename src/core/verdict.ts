@@ -187,8 +187,8 @@ export function judgeReproductionBefore(runs: readonly RunEvidence[], expectedFa
 }
 
 /** Compare a run against ids that must be present; absent ids become failed entries. */
-function withMissing(results: TestCaseResult[], expectedIds: Iterable<string>): { all: TestCaseResult[]; missing: string[] } {
-  const present = new Set(results.map((t) => t.id));
+function withMissing(results: TestCaseResult[], expectedIds: Iterable<string>, alsoPresent: readonly TestCaseResult[] = []): { all: TestCaseResult[]; missing: string[] } {
+  const present = new Set([...results, ...alsoPresent].map((t) => t.id));
   const missing = [...new Set(expectedIds)].filter((id) => !present.has(id)).sort();
   const all = [...results, ...missing.map((id): TestCaseResult => ({ id, status: 'failed', failure_kind: 'unknown', message: 'absent from the results' }))];
   return { all, missing };
@@ -196,11 +196,13 @@ function withMissing(results: TestCaseResult[], expectedIds: Iterable<string>): 
 
 /** Tests that must pass in every run (reproduction after the patch, hidden), ids seen before included. */
 function judgeMustPass(name: 'reproduction_after' | 'hidden', runs: readonly RunEvidence[], failReason: ReasonCode, expectedIds: readonly string[]): PhaseJudgement {
-  const first = withMissing(resultsOf(runs[0]), expectedIds);
+  // In a sealed run a framework test that passed is left out of the results, yet it is present.
+  const frameworkOf = (run: RunEvidence | undefined): TestCaseResult[] => (run?.sealed !== undefined ? (run.parsed?.tests ?? []) : []);
+  const first = withMissing(resultsOf(runs[0]), expectedIds, frameworkOf(runs[0]));
   const verdict = judgeAnomalies(anomaliesOf(runs));
   if (verdict) return phase(name, verdict.status, verdict.reasons, first.all, { missing: first.missing });
   const flaky = flakyIds(runs);
-  const perRun = runs.map((run) => withMissing(resultsOf(run), expectedIds).all);
+  const perRun = runs.map((run) => withMissing(resultsOf(run), expectedIds, frameworkOf(run)).all);
   const ids = new Set(perRun.flat().map((t) => t.id));
   // Failing in every run is the candidate's failure; failing in some runs only is flakiness.
   const alwaysFails = [...ids].some((id) => perRun.every((tests) => tests.every((t) => t.id !== id || t.status !== 'passed')));
