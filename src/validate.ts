@@ -22,6 +22,9 @@ import { cloneTree, createScratch, listFiles, readResults, stageExternalTests, s
 import type { RunMount, Runner } from './runners/runner.js';
 import { runSetupStage, type SetupStageResult } from './setup-stage.js';
 import type { WitnessManifest } from './witness/manifest.js';
+import { judgeObservations, parseObservations, parseOracleFile, phaseIsSealed, sealedTestResults, type OracleFile, type OraclePhase } from './core/oracle.js';
+import { observerFiles } from './oracle/observer.js';
+import type { GradingModel } from './core/verdict.js';
 import { TOOL_VERSION } from './version.js';
 
 /**
@@ -103,6 +106,31 @@ interface Trees {
   mounts: Record<Tree, RunMount[]>;
   /** The pack's setup environment, given to every test run under the adapter's own. */
   env: Record<string, string>;
+  /** The pack's sealed expectations, read on the host; absent when the pack has none. */
+  oracle?: OracleFile;
+}
+
+/** The oracle phase a run label belongs to (the suite has none: it is always graded in-process). */
+function oraclePhaseOf(label: RunLabel): OraclePhase | undefined {
+  if (label === 'reproduction_before' || label === 'reproduction_after') return 'reproduction';
+  return label === 'hidden' ? 'hidden' : undefined;
+}
+
+/** Read and check the pack's oracle file: a pack error is the author's, a ConfigurationError. */
+function readOracle(witness: WitnessInput): OracleFile | undefined {
+  const expected = witness.manifest.oracle?.expected;
+  if (expected === undefined) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(join(witness.dir, ...expected.split('/')), 'utf8');
+  } catch {
+    throw new ConfigurationError(`the witness pack's oracle file ${expected} cannot be read; run 'patchproof witness seal' or fix oracle.expected`);
+  }
+  try {
+    return parseOracleFile(JSON.parse(text));
+  } catch (error) {
+    throw new ConfigurationError(`the witness pack's oracle file ${expected} is not a patchproof.oracle/v1 document: ${(error as Error).message}`);
+  }
 }
 
 interface RunOutput {
@@ -178,6 +206,7 @@ function infraOutput(plan: RunPlan, nonce: string, argv: string[], error: unknow
 async function executeRun(plan: RunPlan, request: ValidationRequest, deps: ValidationDeps, scratch: Scratch, trees: Trees): Promise<RunOutput> {
   const { adapter, runner, limits } = request;
   const nonce = deps.nonce();
+  const oracleNonce = deps.nonce();
   let argv: string[] = [];
   try {
     const copy = await scratch.folder(`${plan.label}-${plan.attempt}-repo`);
@@ -185,6 +214,8 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
     await stageFiles(copy, Object.fromEntries(Object.entries(adapter.harness).map(([name, text]) => [`${HARNESS_DIR}/${name}`, text])));
     let files: string[];
     let testRoots: string[] = [];
+    const oraclePhase = oraclePhaseOf(plan.label);
+    const sealedCases = oraclePhase === undefined ? [] : (trees.oracle?.cases ?? []).filter((c) => c.phase === oraclePhase);
     if (plan.tests === 'suite') {
       files = trees.suite[plan.tree];
     } else {
@@ -192,6 +223,10 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
       const staged = await stageExternalTests(copy, dir, placement);
       files = staged.filter((f) => adapter.isTestFile(f.slice(placement.length + 1)));
       testRoots = [placement];
+      // The observers beside the sealed tests, with this run's nonce; the expectations stay here.
+      if (sealedCases.length > 0) {
+        await stageFiles(copy, Object.fromEntries(Object.entries(observerFiles(oracleNonce)).map(([name, text]) => [`${placement}/${name}`, text])));
+      }
     }
     const results = await scratch.folder(`${plan.label}-${plan.attempt}-results`);
     // The container's non-root uid must be able to write its results here, and nowhere else.
@@ -205,7 +240,9 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
         return undefined;
       }
     };
-    const command = adapter.command({ view, files, suite: plan.tests === 'suite', testRoots, canary, readFile });
+    // No twins in a sealed run: a copy of a test that observes would observe its cases twice, and
+    // sealing already makes framework sabotage pointless there.
+    const command = adapter.command({ view, files, suite: plan.tests === 'suite', testRoots, canary, readFile, ...(sealedCases.length > 0 ? { twins: false as const } : {}) });
     argv = command.argv;
     await stageFiles(copy, command.stage);
     const mounts = trees.mounts[plan.tree];
@@ -232,6 +269,20 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
     const results_: ParsedResults = { ...withoutClaimed, tests: twinned.tests, ...(twinned.claimed === undefined ? {} : { claimed: twinned.claimed }) };
     const canaryOutcome = command.twins === undefined ? canaryBase : { ...canaryBase, twins: twinned.outcomes };
     const excerpt = plan.tree === 'base' ? errorExcerpt(outcome.output) : undefined;
+    let sealed: RunEvidence['sealed'];
+    let oracleRecord: RunRecord['oracle'];
+    if (sealedCases.length > 0) {
+      // Read from the output the host collected as the run produced it; never from a results file.
+      const observations = parseObservations(outcome.output, oracleNonce);
+      const judged = judgeObservations(sealedCases, observations);
+      sealed = { results: sealedTestResults(judged, plan.tree === 'base'), problems: judged.problems };
+      oracleRecord = {
+        nonce: oracleNonce,
+        cases: sealedCases.length,
+        observed: observations.observations.length,
+        matched: judged.cases.filter((c) => c.outcome === 'matched').length
+      };
+    }
     return {
       ...(excerpt === undefined ? {} : { excerpt }),
       evidence: {
@@ -241,7 +292,8 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
         timedOut: outcome.timedOut,
         outputTruncated: outcome.outputTruncated,
         parsed: results_,
-        canary: canaryOutcome
+        canary: canaryOutcome,
+        ...(sealed !== undefined ? { sealed } : {})
       },
       record: {
         label: plan.label,
@@ -255,8 +307,9 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
         output_sha256: outcome.outputSha256,
         ...(excerpt === undefined ? {} : { output_excerpt_sha256: excerptSha256(excerpt) }),
         duration_ms: Math.round(outcome.durationMs),
-        problems: results_.problems,
-        canary: { nonce, ...canaryOutcome }
+        problems: [...results_.problems, ...(sealed?.problems ?? [])],
+        canary: { nonce, ...canaryOutcome },
+        ...(oracleRecord !== undefined ? { oracle: oracleRecord } : {})
       }
     };
   } catch (error) {
@@ -363,6 +416,7 @@ export async function validate(request: ValidationRequest, deps: ValidationDeps)
   }
   await requireTests(join(witness.dir, ...manifest.reproduction.path.split('/')), adapter, 'reproduction');
   await requireTests(join(witness.dir, ...manifest.hidden.path.split('/')), adapter, 'hidden');
+  const oracle = readOracle(witness);
 
   const scratch = await createScratch();
   try {
@@ -404,7 +458,8 @@ export async function validate(request: ValidationRequest, deps: ValidationDeps)
       dirs: { base, patched },
       suite: { base: await suiteFilesOf(base, adapter, manifest), patched: await suiteFilesOf(patched, adapter, manifest) },
       mounts: setup.mounts,
-      env: { ...(manifest.setup?.env ?? {}) }
+      env: { ...(manifest.setup?.env ?? {}) },
+      ...(oracle !== undefined ? { oracle } : {})
     };
     if (trees.suite.base.length === 0) {
       throw new ConfigurationError(`the repository has no test files the ${adapter.name} adapter runs as its suite; add tests or set regression.include in the witness pack`);
@@ -446,6 +501,13 @@ export async function validate(request: ValidationRequest, deps: ValidationDeps)
       regression: recordsOf('regression_before', 'regression_after'),
       hidden: recordsOf('hidden')
     };
+    const sealedPhase = (phase: OraclePhase): GradingModel => (phaseIsSealed(oracle, phase) ? 'sealed' : 'in_process');
+    const grading: Record<string, GradingModel> = {
+      reproduction_before: sealedPhase('reproduction'),
+      reproduction_after: sealedPhase('reproduction'),
+      regression: 'in_process',
+      hidden: sealedPhase('hidden')
+    };
     const idsOf = (label: RunLabel): string[] => [...new Set(byLabel[label][0]?.evidence.parsed?.tests.map((t) => t.id) ?? [])].sort();
     const runner = request.runner.description;
     const allowed = (Object.keys(manifest.allow) as (keyof typeof manifest.allow)[]).filter((key) => manifest.allow[key]).sort();
@@ -456,7 +518,8 @@ export async function validate(request: ValidationRequest, deps: ValidationDeps)
       started_at: startedAt.toISOString(),
       finished_at: deps.now().toISOString(),
       verdict: judgement.verdict,
-      proof_grade: runner.isolated && judgement.verdict === 'passed' && unchanged,
+      // Proof grade needs the candidate's side (reproduction after, hidden) graded by sealed oracles.
+      proof_grade: runner.isolated && judgement.verdict === 'passed' && unchanged && grading.reproduction_after === 'sealed' && grading.hidden === 'sealed',
       reasons: judgement.reasons,
       bindings: {
         proposal_hash: proposal.proposal_hash,
@@ -503,7 +566,7 @@ export async function validate(request: ValidationRequest, deps: ValidationDeps)
         diff_max_bytes: request.limits.diff.maxBytes,
         diff_max_files: request.limits.diff.maxFiles
       },
-      phases: judgement.phases.map((p) => ({ ...p, runs: runsOf[p.name] ?? [] }))
+      phases: judgement.phases.map((p) => ({ ...p, runs: runsOf[p.name] ?? [], grading: grading[p.name] }))
     });
   } finally {
     await scratch.dispose();

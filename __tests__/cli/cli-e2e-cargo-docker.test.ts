@@ -63,7 +63,9 @@ gate.describeDocker('cargo witness pack in the Docker runner', () => {
   it('passes the correct fix as proof grade, the reproduction failing at base for the right reasons', async () => {
     const before = treeListing(repo);
     const { status, receipt } = await validateCandidate('fix');
-    expect(receipt).toMatchObject({ verdict: 'passed', reasons: [], proof_grade: true, adapter: 'cargo', runner: { isolated: true } });
+    // This pack has no sealed oracles: its candidate side is graded in-process, so a pass is not proof grade.
+
+    expect(receipt).toMatchObject({ verdict: 'passed', reasons: [], proof_grade: false, adapter: 'cargo', runner: { isolated: true } });
     expect(status).toBe(0);
     expect(receipt.phases.map((p) => [p.name, p.status])).toEqual([
       ['reproduction_before', 'passed'],

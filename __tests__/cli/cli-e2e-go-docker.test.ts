@@ -62,7 +62,9 @@ gate.describeDocker('go witness pack in the Docker runner', () => {
   it('passes the correct fix as proof grade; the bug reproduced for the right reasons first', async () => {
     const before = treeListing(repo);
     const { status, receipt } = await validateCandidate('fix');
-    expect(receipt).toMatchObject({ verdict: 'passed', reasons: [], proof_grade: true, adapter: 'go', runner: { isolated: true } });
+    // This pack has no sealed oracles: its candidate side is graded in-process, so a pass is not proof grade.
+
+    expect(receipt).toMatchObject({ verdict: 'passed', reasons: [], proof_grade: false, adapter: 'go', runner: { isolated: true } });
     expect(status).toBe(0);
     expect(receipt.phases.map((p) => p.status)).toEqual(['passed', 'passed', 'passed', 'passed']);
     expect(receipt.setup?.base?.status).toBe('ok');

@@ -61,7 +61,9 @@ describe.each(CASES)('$adapter witness pack with a dependency stage in the Docke
     it('passes the correct fix as proof grade, leaving the repository unchanged', async () => {
       const before = treeListing(repo);
       const { status, receipt } = await validateCandidate('fix');
-      expect(receipt).toMatchObject({ verdict: 'passed', reasons: [], proof_grade: true, adapter, runner: { isolated: true } });
+      // This pack has no sealed oracles: its candidate side is graded in-process, so a pass is not proof grade.
+
+      expect(receipt).toMatchObject({ verdict: 'passed', reasons: [], proof_grade: false, adapter, runner: { isolated: true } });
       expect(receipt.phases.map((p) => p.status)).toEqual(['passed', 'passed', 'passed', 'passed']);
       expect(status).toBe(0);
       expect(treeListing(repo)).toEqual(before);

@@ -91,7 +91,7 @@ describe('parseWitnessManifest refusals', () => {
   });
 
   it.each([
-    ['', { ...minimal, extra: 1 }, 'unknown field extra; expected only schema, adapter, reproduction, hidden, regression, protected, allow, limits, junit, setup'],
+    ['', { ...minimal, extra: 1 }, 'unknown field extra; expected only schema, adapter, reproduction, hidden, regression, protected, allow, limits, junit, oracle, setup'],
     ['reproduction', withField('reproduction.paths', 'x'), 'unknown field reproduction.paths; expected only path, placement, repeat, expected_failing'],
     ['hidden', withField('hidden.expected_failing', ['x']), 'unknown field hidden.expected_failing; expected only path, placement, repeat'],
     ['regression', withField('regression.retry', 1), 'unknown field regression.retry; expected only include, exclude, retries'],
@@ -225,3 +225,17 @@ describe('parseWitnessManifest refusals', () => {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('parseWitnessManifest: oracle', () => {
+  const base = { schema: 'patchproof.witness/v1', adapter: 'unittest' };
+  it('takes a pack-relative oracle file outside the staged folders', () => {
+    expect(parseWitnessManifest({ ...base, oracle: { expected: 'oracle/expected.json' } }, 'witness.json').oracle).toEqual({ expected: 'oracle/expected.json' });
+  });
+  it.each([
+    ['hidden/expected.json', /lies in 'hidden', which is staged into every copy/],
+    ['reproduction/x/e.json', /lies in 'reproduction'/],
+    ['../expected.json', /oracle.expected/]
+  ])('refuses %s', (expected, message) => {
+    expect(() => parseWitnessManifest({ ...base, oracle: { expected } }, 'witness.json')).toThrow(message);
+  });
+});

@@ -18,9 +18,10 @@ import { witnessFromFolders } from '../witness/shortcut.js';
 import { initWitness } from '../witness/scaffold.js';
 import { digestWitnessFolder } from '../witness/digest.js';
 import { packWitness } from '../witness/archive.js';
+import { sealPack } from '../oracle/seal.js';
 import { randomBytes } from 'node:crypto';
 import { ConfigurationError, InfrastructureError, isRefusal } from '../errors.js';
-import { USAGE, readSettings, type ApproveSettings, type ProposeSettings, type ValidateSettings, type VerifySettings, type WitnessDigestSettings, type WitnessInitSettings, type WitnessPackSettings } from './settings.js';
+import { USAGE, readSettings, type ApproveSettings, type ProposeSettings, type ValidateSettings, type VerifySettings, type WitnessDigestSettings, type WitnessInitSettings, type WitnessPackSettings, type WitnessSealSettings } from './settings.js';
 import { mkdir } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 
@@ -151,8 +152,23 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
   }
 }
 
-async function witnessCommand(settings: WitnessInitSettings | WitnessDigestSettings | WitnessPackSettings, io: Console): Promise<number> {
+async function witnessCommand(settings: WitnessInitSettings | WitnessDigestSettings | WitnessPackSettings | WitnessSealSettings, io: Console): Promise<number> {
   switch (settings.command) {
+    case 'witness-seal': {
+      const dir = await existingDir(settings.dir, 'witness seal DIR');
+      const report = await sealPack(dir);
+      const { digest } = await digestWitnessFolder(dir);
+      const lines = [
+        `sealed: ${report.cases} case(s) into ${report.oracleFile}`,
+        `reproduction: ${report.sealed.reproduction ? 'sealed' : 'NOT fully sealed'}`,
+        `hidden: ${report.sealed.hidden ? 'sealed' : 'NOT fully sealed'}`,
+        ...report.unsealed.map((u) => `unsealed (${u.phase}) ${u.file}:${u.line}: ${u.text}`),
+        ...(report.sealed.reproduction && report.sealed.hidden ? [] : ['a pack whose reproduction or hidden tests stay partly unsealed is not proof grade: rewrite those assertions with literal expected values']),
+        `witness_digest: ${digest}`
+      ];
+      io.out(`${lines.join('\n')}\n`);
+      return EXIT.passed;
+    }
     case 'witness-init': {
       const digest = await initWitness(settings.dir, {
         adapter: settings.adapter,
@@ -212,6 +228,7 @@ export async function run(argv: readonly string[], io: Console): Promise<number>
       case 'witness-init':
       case 'witness-digest':
       case 'witness-pack':
+      case 'witness-seal':
         return await witnessCommand(settings, io);
     }
   } catch (error) {

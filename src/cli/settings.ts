@@ -21,6 +21,7 @@ export const USAGE = `usage:
   patchproof witness init DIR --adapter ${ADAPTER_NAMES.join('|')} [--reproduction DIR] [--hidden DIR]
   patchproof witness digest DIR
   patchproof witness pack DIR --out FILE.tar.gz
+  patchproof witness seal DIR
 
 exit codes: 0 passed (verify-receipt: valid), 1 failed (verify-receipt: invalid), 2 refused, 3 inconclusive`;
 
@@ -98,7 +99,13 @@ export interface WitnessPackSettings {
   out: string;
 }
 
+export interface WitnessSealSettings {
+  command: 'witness-seal';
+  dir: string;
+}
+
 export type Settings =
+  | WitnessSealSettings
   | ProposeSettings
   | ApproveSettings
   | ValidateSettings
@@ -265,7 +272,12 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
         if (positionals.length !== 1) throw new ConfigurationError('witness pack takes exactly one pack folder: patchproof witness pack DIR --out FILE.tar.gz');
         return { command: 'witness-pack', dir: positionals[0] as string, out: required(values, 'out', 'the .tar.gz file to write') };
       }
-      throw new ConfigurationError(`unknown witness command '${verb ?? ''}'; use witness init, witness digest or witness pack`);
+      if (verb === 'seal') {
+        const { positionals } = parse(args, {});
+        if (positionals.length !== 1) throw new ConfigurationError('witness seal takes exactly one pack folder: patchproof witness seal DIR');
+        return { command: 'witness-seal', dir: positionals[0] as string };
+      }
+      throw new ConfigurationError(`unknown witness command '${verb ?? ''}'; use witness init, witness digest, witness pack or witness seal`);
     }
     case 'verify-receipt': {
       const { positionals } = parse(rest, {});

@@ -59,7 +59,11 @@ export const runRecordSchema = z.strictObject({
       )
       .optional()
   }),
-  infra_error: z.string().optional()
+  infra_error: z.string().optional(),
+  /** Sealed runs only: the observation nonce, the phase's sealed cases, the lines read and the cases matched. */
+  oracle: z
+    .strictObject({ nonce: z.string().regex(/^[0-9a-f]{32,}$/), cases: count, observed: count, matched: count })
+    .optional()
 });
 
 /** One run of the dependency stage (or its cached result). */
@@ -103,7 +107,13 @@ export const phaseSchema = z.strictObject({
   preexisting_failures: z.array(z.string()).optional(),
   missing: z.array(z.string()).optional(),
   flaky: z.array(z.string()).optional(),
-  newly_skipped: z.array(z.string()).optional()
+  newly_skipped: z.array(z.string()).optional(),
+  /**
+   * How the phase was graded: `sealed` (observations compared on the host with expectations the
+   * container never saw) or `in_process` (the test framework's own verdict). Optional in v1 so that
+   * receipts made before it still verify; absent means in-process.
+   */
+  grading: z.enum(['sealed', 'in_process']).optional()
 });
 
 export const surfaceFindingSchema = z.strictObject({

@@ -131,10 +131,47 @@ export function verifyReceiptText(text: string): ReceiptCheck {
     errors.push('repository.unchanged disagrees with its snapshots');
   }
   if (receipt.repository.snapshot_before !== receipt.bindings.base_snapshot) errors.push('repository.snapshot_before is not the bound base_snapshot');
-  const proofGrade = receipt.runner.isolated && receipt.verdict === 'passed' && receipt.repository.unchanged;
-  if (receipt.proof_grade !== proofGrade) errors.push(`proof_grade ${receipt.proof_grade} does not follow from runner, verdict and repository (expected ${proofGrade})`);
+  errors.push(...gradingErrors(receipt));
+  const proofGrade = receipt.runner.isolated && receipt.verdict === 'passed' && receipt.repository.unchanged && candidateSideSealed(receipt);
+  if (receipt.proof_grade !== proofGrade) {
+    errors.push(`proof_grade ${receipt.proof_grade} does not follow from runner, verdict, repository and grading models (expected ${proofGrade})`);
+  }
   if (errors.length > 0) return fail(errors, receipt);
   return { integrity_valid: true, verdict: receipt.verdict, proof_grade: receipt.proof_grade, receipt_digest, errors: [] };
+}
+
+/**
+ * Receipts that record grading models (every phase, or none: those made before grading models were
+ * recorded) must have the candidate's reproduction and hidden phases sealed to be proof grade.
+ */
+function candidateSideSealed(receipt: Receipt): boolean {
+  if (receipt.phases.every((p) => p.grading === undefined)) return true;
+  const sealed = (name: string): boolean => receipt.phases.find((p) => p.name === name)?.grading === 'sealed';
+  return sealed('reproduction_after') && sealed('hidden');
+}
+
+/** Grading models: recorded for all phases or none, regression never sealed, sealed runs with oracle records that add up. */
+function gradingErrors(receipt: Receipt): string[] {
+  const errors: string[] = [];
+  const recorded = receipt.phases.filter((p) => p.grading !== undefined).length;
+  if (recorded === 0) {
+    if (receipt.phases.some((p) => p.runs.some((r) => r.oracle !== undefined))) errors.push('runs carry oracle records but no phase records its grading model');
+    return errors;
+  }
+  if (recorded !== receipt.phases.length) errors.push('grading is recorded for some phases only');
+  for (const phase of receipt.phases) {
+    const where = `phase ${phase.name}`;
+    if (phase.name === 'regression' && phase.grading === 'sealed') errors.push(`${where}: the regression suite is graded in-process, never sealed`);
+    if (phase.grading === 'sealed' && phase.runs.some((r) => r.oracle === undefined || r.oracle.cases === 0)) errors.push(`${where}: sealed, but a run has no oracle record`);
+    if (phase.grading === 'sealed' && phase.status === 'passed' && phase.name !== 'reproduction_before') {
+      const complete = phase.runs.every((r) => r.oracle !== undefined && r.oracle.matched === r.oracle.cases && r.oracle.observed === r.oracle.cases);
+      if (!complete) errors.push(`${where}: passed, but a run did not observe and match every sealed case exactly once`);
+    }
+    if (phase.grading === 'sealed' && phase.status === 'passed' && phase.name === 'reproduction_before' && phase.runs.some((r) => r.oracle !== undefined && r.oracle.matched > 0)) {
+      errors.push(`${where}: passed, but a sealed case matched on the base`);
+    }
+  }
+  return errors;
 }
 
 /**

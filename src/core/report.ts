@@ -34,7 +34,8 @@ const REASON_TEXT: Record<ReasonCode, { en: string; zh: string }> = {
   results_inconsistent: { en: 'structured result files are malformed or duplicated', zh: '结构化结果文件格式错误或重复' },
   infra_error: { en: 'infrastructure error (not the candidate\'s fault)', zh: '基础设施错误（非候选补丁之过）' },
   repository_changed: { en: 'the real checkout changed during the run', zh: '真实仓库在运行期间被修改' },
-  base_unrunnable: { en: 'the grader cannot run on the base tree (not the candidate\'s fault)', zh: '评分器无法在基线代码上运行（非候选补丁之过）' }
+  base_unrunnable: { en: 'the grader cannot run on the base tree (not the candidate\'s fault)', zh: '评分器无法在基线代码上运行（非候选补丁之过）' },
+  observations_invalid: { en: 'sealed-oracle observations were extra, duplicated or malformed', zh: '密封预言的观测值多余、重复或格式错误' }
 };
 
 const STATUS_MARK = { passed: 'PASS', failed: 'FAIL', inconclusive: 'INCONCLUSIVE' } as const;
@@ -47,6 +48,9 @@ function testCount(phase: PhaseRecord): string {
 function proofGradeLine(receipt: Receipt): string {
   if (receipt.proof_grade) return 'YES';
   if (!receipt.runner.isolated) return 'NO (trusted-local runner; proof grade needs the Docker runner)';
+  if (receipt.verdict !== 'passed') return 'NO (the validation did not pass)';
+  const inProcess = receipt.phases.filter((p) => (p.name === 'reproduction_after' || p.name === 'hidden') && p.grading !== 'sealed' && p.grading !== undefined);
+  if (inProcess.length > 0) return `NO (graded in-process, not by sealed oracles: ${inProcess.map((p) => p.name).join(', ')})`;
   return 'NO (the validation did not pass)';
 }
 

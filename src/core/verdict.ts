@@ -38,7 +38,8 @@ export const REASON_CODES = [
   'results_inconsistent',
   'infra_error',
   'repository_changed',
-  'base_unrunnable'
+  'base_unrunnable',
+  'observations_invalid'
 ] as const;
 /** Machine-readable reasons; documented one by one in docs/receipt.md. */
 export type ReasonCode = (typeof REASON_CODES)[number];
@@ -47,7 +48,10 @@ export type PhaseStatus = 'passed' | 'failed' | 'inconclusive';
 export type Verdict = 'passed' | 'failed' | 'inconclusive';
 
 /** Problems of a run itself, before its tests are looked at. */
-type Anomaly = 'no_results' | 'timeout' | 'output_limit' | 'results_inconsistent' | 'grader_compromised' | 'infra_error';
+type Anomaly = 'no_results' | 'timeout' | 'output_limit' | 'results_inconsistent' | 'grader_compromised' | 'infra_error' | 'observations_invalid';
+
+/** How a phase was graded: by sealed oracles on the host, or by the test framework in the process under test. */
+export type GradingModel = 'sealed' | 'in_process';
 
 /** What the two canary tests of a run did ('missing': absent from the results). */
 export interface CanaryEvidence {
@@ -70,6 +74,11 @@ export interface RunEvidence {
   /** Undefined when the run never produced anything to parse (infrastructure error). */
   parsed?: ParsedResults;
   canary?: CanaryEvidence;
+  /**
+   * Sealed oracles: the phase's cases compared on the host with expectations the container never
+   * saw. When present they decide the run, with the framework's failures (never its passes) added.
+   */
+  sealed?: { results: TestCaseResult[]; problems: string[] };
 }
 
 export interface PhaseJudgement {
@@ -112,6 +121,7 @@ export function runAnomalies(run: RunEvidence): Anomaly[] {
   if (tests.length === 0) anomalies.push('no_results');
   if (canaryWrong || claimDisagrees) anomalies.push('grader_compromised');
   if (problems.length > 0) anomalies.push('results_inconsistent');
+  if (run.sealed !== undefined && run.sealed.problems.length > 0) anomalies.push('observations_invalid');
   return anomalies;
 }
 
@@ -129,7 +139,15 @@ function phase(name: PhaseName, status: PhaseStatus, reasons: ReasonCode[], resu
   return { name, status, reasons: [...new Set(reasons)].sort(), results, tests: countTests(results), ...extra };
 }
 
-const resultsOf = (run: RunEvidence | undefined): TestCaseResult[] => run?.parsed?.tests ?? [];
+/**
+ * The results that decide a run. With sealed oracles: the sealed cases, plus every framework test
+ * that did not pass (an in-process pass is never evidence there; an in-process failure still is).
+ */
+const resultsOf = (run: RunEvidence | undefined): TestCaseResult[] => {
+  const framework = run?.parsed?.tests ?? [];
+  if (run?.sealed === undefined) return framework;
+  return [...run.sealed.results, ...framework.filter((t) => t.status !== 'passed')];
+};
 
 function statusesById(runs: readonly RunEvidence[]): Map<string, TestStatus[]> {
   const byId = new Map<string, TestStatus[]>();
@@ -175,8 +193,8 @@ export function judgeReproductionBefore(runs: readonly RunEvidence[], expectedFa
 }
 
 /** Compare a run against ids that must be present; absent ids become failed entries. */
-function withMissing(results: TestCaseResult[], expectedIds: Iterable<string>): { all: TestCaseResult[]; missing: string[] } {
-  const present = new Set(results.map((t) => t.id));
+function withMissing(results: TestCaseResult[], expectedIds: Iterable<string>, alsoPresent: readonly TestCaseResult[] = []): { all: TestCaseResult[]; missing: string[] } {
+  const present = new Set([...results, ...alsoPresent].map((t) => t.id));
   const missing = [...new Set(expectedIds)].filter((id) => !present.has(id)).sort();
   const all = [...results, ...missing.map((id): TestCaseResult => ({ id, status: 'failed', failure_kind: 'unknown', message: 'absent from the results' }))];
   return { all, missing };
@@ -184,11 +202,13 @@ function withMissing(results: TestCaseResult[], expectedIds: Iterable<string>): 
 
 /** Tests that must pass in every run (reproduction after the patch, hidden), ids seen before included. */
 function judgeMustPass(name: 'reproduction_after' | 'hidden', runs: readonly RunEvidence[], failReason: ReasonCode, expectedIds: readonly string[]): PhaseJudgement {
-  const first = withMissing(resultsOf(runs[0]), expectedIds);
+  // In a sealed run a framework test that passed is left out of the results, yet it is present.
+  const frameworkOf = (run: RunEvidence | undefined): TestCaseResult[] => (run?.sealed !== undefined ? (run.parsed?.tests ?? []) : []);
+  const first = withMissing(resultsOf(runs[0]), expectedIds, frameworkOf(runs[0]));
   const verdict = judgeAnomalies(anomaliesOf(runs));
   if (verdict) return phase(name, verdict.status, verdict.reasons, first.all, { missing: first.missing });
   const flaky = flakyIds(runs);
-  const perRun = runs.map((run) => withMissing(resultsOf(run), expectedIds).all);
+  const perRun = runs.map((run) => withMissing(resultsOf(run), expectedIds, frameworkOf(run)).all);
   const ids = new Set(perRun.flat().map((t) => t.id));
   // Failing in every run is the candidate's failure; failing in some runs only is flakiness.
   const alwaysFails = [...ids].some((id) => perRun.every((tests) => tests.every((t) => t.id !== id || t.status !== 'passed')));

@@ -98,6 +98,8 @@ export interface WitnessManifest {
   setup?: WitnessSetup;
   /** The generic junit adapter's command, report, test globs and canaries: required with it, refused otherwise. */
   junit?: JunitConfig;
+  /** Sealed oracles: the pack-relative file of expected observations, never staged into a copy. */
+  oracle?: { expected: string };
 }
 
 /** The defaults `parseWitnessManifest` applies, as a manifest would spell them. */
@@ -151,6 +153,8 @@ const FORMS: Readonly<Record<string, string>> = {
   'junit.tests[]': 'a glob pattern',
   'junit.canary': 'an object with path, pass and fail',
   'junit.canary.path': 'a pack-relative folder such as "canary" holding a must-pass and a must-fail test',
+  oracle: 'an object with expected, the pack-relative oracle file',
+  'oracle.expected': 'a pack-relative file such as "oracle/expected.json", outside the reproduction and hidden folders',
   'junit.canary.pass': 'the result id of the canary test that must pass',
   'junit.canary.fail': 'the result id of the canary test that must fail, unlike junit.canary.pass',
   setup: 'an object with argv and outputs, and optionally candidate_argv, network, env and timeout_seconds',
@@ -234,7 +238,8 @@ const manifestSchema = z.strictObject({
       tests: z.array(z.string()).min(1),
       canary: z.strictObject({ path: text, pass: text, fail: text })
     })
-    .optional()
+    .optional(),
+  oracle: z.strictObject({ expected: text }).optional()
 });
 
 /**
@@ -253,7 +258,21 @@ export function parseWitnessManifest(value: unknown, source: string): WitnessMan
   checkFolders(manifest, source);
   checkGlobs(manifest, source);
   checkJunit(manifest, source);
+  checkOracle(manifest, source);
   return manifest;
+}
+
+/** The oracle file: a safe pack path outside every staged folder, so it never enters a copy. */
+function checkOracle(manifest: WitnessManifest, source: string): void {
+  const oracle = manifest.oracle;
+  if (oracle === undefined) return;
+  const problem = checkRepoPath(oracle.expected);
+  if (problem !== undefined) refuse(source, 'oracle.expected', `${shown(oracle.expected)} ${problem}`, FORMS['oracle.expected']!);
+  const staged = [manifest.reproduction.path, manifest.hidden.path, ...(manifest.junit ? [manifest.junit.canary.path] : [])];
+  const clash = staged.find((folder) => overlaps(oracle.expected, folder));
+  if (clash !== undefined) {
+    refuse(source, 'oracle.expected', `${shown(oracle.expected)} lies in ${shown(clash)}, which is staged into every copy`, FORMS['oracle.expected']!);
+  }
 }
 
 /** The junit block: present exactly with the junit adapter, and usable. */

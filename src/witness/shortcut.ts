@@ -1,5 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { digestWitnessFolder } from './digest.js';
 import type { AdapterName } from '../adapters/adapter.js';
 import type { Digest } from '../core/hashing.js';
 import { parseWitnessManifest, WITNESS_MANIFEST_FILE, type WitnessManifest } from './manifest.js';
@@ -23,7 +25,8 @@ export async function witnessFromFolders(reproduction: string, hidden: string, a
   const scratch = await createScratch('patchproof-pack-');
   const dir = join(scratch.root, 'pack');
   try {
-    const digest = await initWitness(dir, { adapter, reproduction, hidden });
+    let digest = await initWitness(dir, { adapter, reproduction, hidden });
+    if (await adoptOracle(dir, reproduction, hidden)) digest = (await digestWitnessFolder(dir)).digest;
     const manifest = parseWitnessManifest(JSON.parse(await readFile(join(dir, WITNESS_MANIFEST_FILE), 'utf8')), WITNESS_MANIFEST_FILE);
     return {
       dir,
@@ -36,4 +39,30 @@ export async function witnessFromFolders(reproduction: string, hidden: string, a
     await scratch.dispose();
     throw error;
   }
+}
+
+/**
+ * Folders that are the reproduction and hidden folders of one sealed pack (siblings beside its
+ * witness.json, named as its manifest names them) bring that pack's oracle file along: their tests
+ * are sealed and cannot be graded without it. The built pack's digest then covers the oracle too.
+ */
+async function adoptOracle(dir: string, reproduction: string, hidden: string): Promise<boolean> {
+  const parent = dirname(resolve(reproduction));
+  if (dirname(resolve(hidden)) !== parent) return false;
+  const manifestPath = join(parent, WITNESS_MANIFEST_FILE);
+  if (!existsSync(manifestPath)) return false;
+  let source: WitnessManifest;
+  try {
+    source = parseWitnessManifest(JSON.parse(await readFile(manifestPath, 'utf8')), manifestPath);
+  } catch {
+    return false;
+  }
+  const expected = source.oracle?.expected;
+  if (expected === undefined || source.reproduction.path !== basename(resolve(reproduction)) || source.hidden.path !== basename(resolve(hidden))) return false;
+  const target = join(dir, ...expected.split('/'));
+  await mkdir(dirname(target), { recursive: true });
+  await cp(join(parent, ...expected.split('/')), target);
+  const built = JSON.parse(await readFile(join(dir, WITNESS_MANIFEST_FILE), 'utf8')) as Record<string, unknown>;
+  await writeFile(join(dir, WITNESS_MANIFEST_FILE), `${JSON.stringify({ ...built, oracle: { expected } }, null, 2)}\n`);
+  return true;
 }

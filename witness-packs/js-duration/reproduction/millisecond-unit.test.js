@@ -4,11 +4,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDuration } from '../../src/duration.js';
 import { resolveTimeouts } from '../../src/timeouts.js';
+import { observe, observeThrows } from "./patchproof-oracle.cjs"; // sealed by patchproof witness seal
 
 test('parses "250ms" as 250 milliseconds', () => {
-  assert.equal(parseDuration('250ms'), 250);
+  observe("reproduction:millisecond-unit.test.js/9", () => (parseDuration('250ms')));
 });
 
 test('resolves a connect timeout given in milliseconds', () => {
-  assert.equal(resolveTimeouts({ connect: '800ms' }).connect, 800);
+  observe("reproduction:millisecond-unit.test.js/13", () => (resolveTimeouts({ connect: '800ms' }).connect));
 });

@@ -3,6 +3,7 @@
 Chained subtraction is grouped from the right: 10 - (4 - 3).
 """
 
+from patchproof_oracle import observe, observe_raises  # sealed by patchproof witness seal
 import unittest
 
 from calculator import evaluate
@@ -10,11 +11,11 @@ from calculator import evaluate
 
 class ChainedSubtractionTest(unittest.TestCase):
     def test_subtractions_are_applied_left_to_right(self):
-        self.assertEqual(evaluate("10 - 4 - 3"), 3)
+        observe("reproduction:test_repro_subtraction.py/13", lambda: (evaluate("10 - 4 - 3")))
 
     def test_minus_then_plus_in_a_divisor(self):
         # Grouped from the right, (2 - 1 + 1) becomes 2 - (1 + 1) = 0 and the division fails.
-        self.assertEqual(evaluate("6 / (2 - 1 + 1)"), 3)
+        observe("reproduction:test_repro_subtraction.py/17", lambda: (evaluate("6 / (2 - 1 + 1)")))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,103 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile, cp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ORACLE_SCHEMA, parseOracleFile, type OracleFile } from '../core/oracle.js';
+import { ConfigurationError, InfrastructureError } from '../errors.js';
+import { listFiles } from '../io/workspace.js';
+import { getAdapter } from '../adapters/registry.js';
+import { parseWitnessManifest, WITNESS_MANIFEST_FILE, type WitnessManifest } from '../witness/manifest.js';
+import { SEAL_PYTHON_SOURCE } from './seal-python.js';
+import { sealJs, type SealOutput, type SealedFile } from './seal-js.js';
+
+/**
+ * `patchproof witness seal PACK`: turn a pack's ordinary reproduction and hidden tests into sealed
+ * ones. Every assertion whose expected side is a literal becomes an observation of its actual side;
+ * the expected values go to `oracle/expected.json`, outside every folder that is staged into a copy.
+ * The author's originals are kept in `oracle/original/<phase>/` (never staged either), and sealing
+ * again starts from them, so `seal` can be re-run after editing the originals.
+ */
+
+export const DEFAULT_ORACLE_FILE = 'oracle/expected.json';
+const ORIGINALS = 'oracle/original';
+
+const PYTHON_ADAPTERS = new Set(['unittest', 'pytest']);
+const JS_ADAPTERS = new Set(['node-test', 'jest', 'vitest']);
+
+export interface SealReport {
+  oracleFile: string;
+  cases: number;
+  unsealed: OracleFile['unsealed'];
+  /** Per phase: sealed when it has cases and nothing stayed unsealed. */
+  sealed: { reproduction: boolean; hidden: boolean };
+}
+
+function sealPython(phase: 'reproduction' | 'hidden', files: SealedFile[]): SealOutput {
+  const result = spawnSync('python3', ['-I', '-B', '-c', SEAL_PYTHON_SOURCE], {
+    input: JSON.stringify({ phase, files }),
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 60_000
+  });
+  if (result.error !== undefined) throw new InfrastructureError(`python3 could not be run to parse the Python tests: ${result.error.message}`);
+  if (result.status !== 0) {
+    const last = result.stderr.trim().split('\n').at(-1) ?? '';
+    throw new ConfigurationError(`the Python tests of the ${phase} folder do not parse: ${last}`);
+  }
+  return JSON.parse(result.stdout) as SealOutput;
+}
+
+async function readManifest(pack: string): Promise<{ raw: Record<string, unknown>; manifest: WitnessManifest }> {
+  const path = join(pack, WITNESS_MANIFEST_FILE);
+  const raw = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+  return { raw, manifest: parseWitnessManifest(raw, path) };
+}
+
+/** Seal a pack folder in place; returns what was sealed and what was not. */
+export async function sealPack(pack: string): Promise<SealReport> {
+  const { raw, manifest } = await readManifest(pack);
+  const language = PYTHON_ADAPTERS.has(manifest.adapter) ? 'python' : JS_ADAPTERS.has(manifest.adapter) ? 'js' : undefined;
+  if (language === undefined) {
+    throw new ConfigurationError(
+      `witness seal rewrites Python (unittest, pytest) and JS/TS (node-test, jest, vitest) tests; the ${manifest.adapter} adapter's packs print observation lines themselves (docs/witness-pack.md, "Sealed oracles")`
+    );
+  }
+  const adapter = getAdapter(manifest.adapter);
+  const oracleFile = manifest.oracle?.expected ?? DEFAULT_ORACLE_FILE;
+  const out: OracleFile = { schema: ORACLE_SCHEMA, cases: [], unsealed: [] };
+  for (const phase of ['reproduction', 'hidden'] as const) {
+    const folder = join(pack, ...manifest[phase].path.split('/'));
+    const originals = join(pack, ...ORIGINALS.split('/'), phase);
+    // First seal: keep the author's tests; later seals start from them.
+    if (!existsSync(originals)) {
+      await mkdir(originals, { recursive: true });
+      await cp(folder, originals, { recursive: true });
+    }
+    const names = (await listFiles(originals)).filter((f) => adapter.isTestFile(f)).sort();
+    const files = await Promise.all(names.map(async (path) => ({ path, source: await readFile(join(originals, ...path.split('/')), 'utf8') })));
+    const sealed = language === 'python' ? sealPython(phase, files) : sealJs(phase, files);
+    for (const file of sealed.files) await writeFile(join(folder, ...file.path.split('/')), file.source);
+    out.cases.push(...sealed.cases);
+    out.unsealed.push(...sealed.unsealed);
+  }
+  const checked = parseOracleFile(out);
+  const target = join(pack, ...oracleFile.split('/'));
+  await mkdir(join(target, '..'), { recursive: true });
+  await writeFile(target, `${JSON.stringify(checked, null, 2)}\n`);
+  if (manifest.oracle === undefined) {
+    const { oracle: _ignored, ...rest } = raw;
+    await writeFile(join(pack, WITNESS_MANIFEST_FILE), `${JSON.stringify({ ...rest, oracle: { expected: oracleFile } }, null, 2)}\n`);
+  }
+  const has = (phase: 'reproduction' | 'hidden'): boolean => checked.cases.some((c) => c.phase === phase) && !checked.unsealed.some((u) => u.phase === phase);
+  return { oracleFile, cases: checked.cases.length, unsealed: checked.unsealed, sealed: { reproduction: has('reproduction'), hidden: has('hidden') } };
+}
+
+/** Remove a pack's seal: restore the originals and drop the oracle file (used by tests and authors). */
+export async function unsealPack(pack: string): Promise<void> {
+  const { manifest } = await readManifest(pack);
+  for (const phase of ['reproduction', 'hidden'] as const) {
+    const originals = join(pack, ...ORIGINALS.split('/'), phase);
+    if (existsSync(originals)) await cp(originals, join(pack, ...manifest[phase].path.split('/')), { recursive: true, force: true });
+  }
+  await rm(join(pack, 'oracle'), { recursive: true, force: true });
+}
