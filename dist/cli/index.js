@@ -39825,7 +39825,7 @@ const mac = (delimiter) => {
 const cidrv4 = /^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\/([0-9]|[1-2][0-9]|3[0-2])$/;
 const cidrv6 = /^(([0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,7}:|([0-9a-fA-F]{1,4}:){1,6}:[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,5}(:[0-9a-fA-F]{1,4}){1,2}|([0-9a-fA-F]{1,4}:){1,4}(:[0-9a-fA-F]{1,4}){1,3}|([0-9a-fA-F]{1,4}:){1,3}(:[0-9a-fA-F]{1,4}){1,4}|([0-9a-fA-F]{1,4}:){1,2}(:[0-9a-fA-F]{1,4}){1,5}|[0-9a-fA-F]{1,4}:((:[0-9a-fA-F]{1,4}){1,6})|:((:[0-9a-fA-F]{1,4}){1,7}|:))\/(12[0-8]|1[01][0-9]|[1-9]?[0-9])$/;
 // https://stackoverflow.com/questions/7860392/determine-if-string-is-in-base64-using-javascript
-const base64 = /^$|^(?:[0-9a-zA-Z+/]{4})*(?:(?:[0-9a-zA-Z+/]{2}==)|(?:[0-9a-zA-Z+/]{3}=))?$/;
+const regexes_base64 = /^$|^(?:[0-9a-zA-Z+/]{4})*(?:(?:[0-9a-zA-Z+/]{2}==)|(?:[0-9a-zA-Z+/]{3}=))?$/;
 const base64url = /^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?$/;
 // based on https://stackoverflow.com/questions/106179/regular-expression-to-match-dns-hostname-or-ip-address
 // export const hostname: RegExp = /^([a-zA-Z0-9-]+\.)*[a-zA-Z0-9-]+$/;
@@ -45047,7 +45047,7 @@ const formatMap = {
 // ==================== SIMPLE TYPE PROCESSORS ====================
 // the runtime patterns are lax so parse paths never overflow the regex stack; the emitted schema swaps in the exact block forms, which zod itself never executes
 const exactPatterns = new Map([
-    [base64Charset, base64],
+    [base64Charset, regexes_base64],
     [base64urlCharset, base64url],
 ]);
 const exactPattern = (p) => exactPatterns.get(p) ?? p;
@@ -48453,10 +48453,15 @@ function decideVerdict(phases, repositoryUnchanged, surfaceReasons = []) {
 
 
 /**
- * The receipt, version 1: a strict zod schema. Every key is documented in docs/receipt.md; adding a
- * key means a new schema version, because verify-receipt refuses unknown keys.
+ * The receipt, version 2 (the current one): a strict zod schema. Every key is documented in
+ * docs/receipt.md. v1 is frozen in src/core/receipt-v1.ts; verify-receipt dispatches on `schema`.
+ *
+ * v2 over v1: the hidden phase is public as statuses, counts and keyed digests only (`hidden_ids`;
+ * see src/core/hidden-ids.ts), and the digest domain is 'patchproof/receipt/v2'.
  */
-const RECEIPT_SCHEMA = 'patchproof.receipt/v1';
+const RECEIPT_SCHEMA = 'patchproof.receipt/v2';
+/** A hidden test's public id: HMAC-SHA256 of its real id under the pack's hidden-id key. */
+const HIDDEN_ID_PATTERN = /^hmac-sha256:[0-9a-f]{64}$/;
 const digest = schemas_string().regex(DIGEST_PATTERN);
 const hex64 = schemas_string().regex(HEX64_PATTERN);
 const count = schemas_number().int().nonnegative();
@@ -48605,6 +48610,16 @@ const receiptSchema = strictObject({
     setup: setupSchema.optional(),
     limits: strictObject({ timeout_ms: count, output_limit_bytes: count, diff_max_bytes: count, diff_max_files: count }),
     phases: array(phaseSchema).length(PHASE_NAMES.length),
+    /** How the hidden tests' ids were keyed (their names, messages and locations are never public). */
+    hidden_ids: strictObject({
+        scheme: literal('hmac-sha256'),
+        /** `witness_key`: derived from the secret witness key; `pack_digest`: a plain pack, not secret. */
+        key: schemas_enum(['witness_key', 'pack_digest']),
+        /** HMAC of a fixed label under the key: tells which key made the ids, reveals nothing of it. */
+        key_check: hex64
+    }),
+    /** SHA-256 of hidden-detail.age, the maintainers' encrypted detail; absent for a plain pack. */
+    hidden_detail_sha256: hex64.optional(),
     receipt_digest: digest
 });
 
@@ -48717,7 +48732,488 @@ function resetPlan(findings, inBase) {
     return { restore, remove };
 }
 
+;// CONCATENATED MODULE: ./src/core/hidden-ids.ts
+
+/**
+ * Hidden means hidden: what the public receipt may say about the hidden tests. Pure.
+ *
+ * The hidden phase keeps its statuses, failure kinds and counts, so anyone can re-check its
+ * semantics, but every test id becomes `hmac-sha256:<hex>` under a key derived from the witness key:
+ *
+ *     key = HKDF-SHA256(ikm = witness key text, salt = "patchproof/hidden-ids/v2", info = pack digest, 32 bytes)
+ *     id  = "hmac-sha256:" + hex(HMAC-SHA256(key, real id as UTF-8))
+ *
+ * Without the key nobody can tell which test an id stands for, nor test a guess; with it a maintainer
+ * can. A plain pack (no witness key) uses the pack digest as ikm: the ids are then only obscured, as
+ * the pack itself is readable. Messages, locations and skip reasons are dropped; the hidden runs'
+ * argv (it names the hidden files), result problems and infrastructure errors are replaced by a fixed
+ * marker. The full detail goes to maintainers only, encrypted (hidden-detail.age).
+ */
+const HIDDEN_MARKER = '(hidden: see hidden-detail.age)';
+const KEY_CHECK_LABEL = 'patchproof/hidden-ids/key-check';
+/** Derive the hidden-id key for one pack (see the module comment). */
+function deriveHiddenIdKey(secret, packDigest) {
+    const ikm = Buffer.from(secret ?? packDigest, 'utf8');
+    const key = Buffer.from((0,external_node_crypto_.hkdfSync)('sha256', ikm, Buffer.from('patchproof/hidden-ids/v2', 'utf8'), Buffer.from(packDigest, 'utf8'), 32));
+    return { key, source: secret === undefined ? 'pack_digest' : 'witness_key' };
+}
+/** The public id of a hidden test. */
+function hiddenId(key, id) {
+    return `hmac-sha256:${(0,external_node_crypto_.createHmac)('sha256', key.key).update(id, 'utf8').digest('hex')}`;
+}
+/** The public fingerprint of a key (HMAC of a fixed label). */
+function hiddenKeyCheck(key) {
+    return (0,external_node_crypto_.createHmac)('sha256', key.key).update(KEY_CHECK_LABEL, 'utf8').digest('hex');
+}
+function redactRun(run) {
+    const { infra_error, ...rest } = run;
+    return {
+        ...rest,
+        argv: [HIDDEN_MARKER],
+        problems: run.problems.map(() => HIDDEN_MARKER),
+        ...(infra_error !== undefined ? { infra_error: HIDDEN_MARKER } : {})
+    };
+}
+/**
+ * The receipt body with the hidden phase and inventory redacted, and the detail that was removed.
+ * `body` is an unsealed body whose `hidden_ids` is filled in here.
+ */
+function redactHidden(body, key) {
+    const ids = {};
+    const pub = (id) => {
+        const digest = hiddenId(key, id);
+        ids[digest] = id;
+        return digest;
+    };
+    const original = body.phases.find((p) => p.name === 'hidden');
+    const phases = body.phases.map((phase) => {
+        if (phase.name !== 'hidden')
+            return phase;
+        const { regressions, preexisting_failures, missing, flaky, newly_skipped, baseline, ...rest } = phase;
+        const list = (values) => (values === undefined ? undefined : values.map(pub).sort());
+        const lists = { regressions: list(regressions), preexisting_failures: list(preexisting_failures), missing: list(missing), flaky: list(flaky), newly_skipped: list(newly_skipped) };
+        return {
+            ...rest,
+            results: phase.results.map((t) => ({ id: pub(t.id), status: t.status, ...(t.failure_kind !== undefined ? { failure_kind: t.failure_kind } : {}) })),
+            runs: phase.runs.map(redactRun),
+            ...(baseline !== undefined ? { baseline: { tests: baseline.tests, results: baseline.results.map((t) => ({ id: pub(t.id), status: t.status })) } } : {}),
+            ...Object.fromEntries(Object.entries(lists).filter(([, v]) => v !== undefined))
+        };
+    });
+    const hiddenIds = body.inventory.test_ids.hidden;
+    const redacted = {
+        ...body,
+        inventory: { ...body.inventory, test_ids: { ...body.inventory.test_ids, hidden: hiddenIds.map(pub).sort() } },
+        phases,
+        hidden_ids: { scheme: 'hmac-sha256', key: key.source, key_check: hiddenKeyCheck(key) }
+    };
+    if (original === undefined)
+        throw new TypeError('a receipt body without a hidden phase');
+    return {
+        body: redacted,
+        detail: { schema: 'patchproof.hidden-detail/v1', run_id: body.run_id, witness_digest: body.bindings.witness_digest, phase: original, test_ids: [...hiddenIds], ids }
+    };
+}
+/** Problems with a receipt's hidden phase as published: anything that is not redacted. */
+function hiddenLeaks(phase, inventoryIds, pattern) {
+    const errors = [];
+    const where = 'phase hidden';
+    const ids = [
+        ...phase.results.map((t) => t.id),
+        ...(phase.baseline?.results.map((t) => t.id) ?? []),
+        ...(phase.regressions ?? []),
+        ...(phase.preexisting_failures ?? []),
+        ...(phase.missing ?? []),
+        ...(phase.flaky ?? []),
+        ...(phase.newly_skipped ?? []),
+        ...inventoryIds
+    ];
+    if (ids.some((id) => !pattern.test(id)))
+        errors.push(`${where}: a test id is not a keyed digest (hmac-sha256:<hex>)`);
+    const texts = [...phase.results, ...(phase.baseline?.results ?? [])].some((t) => t.message !== undefined || t.location !== undefined || t.skip_reason !== undefined);
+    if (texts)
+        errors.push(`${where}: a result carries a message, location or skip reason`);
+    const runs = phase.runs.some((r) => r.argv.length !== 1 || r.argv[0] !== HIDDEN_MARKER || r.problems.some((p) => p !== HIDDEN_MARKER) || (r.infra_error !== undefined && r.infra_error !== HIDDEN_MARKER));
+    if (runs)
+        errors.push(`${where}: a run's argv, problems or infrastructure error is not redacted`);
+    return errors;
+}
+
+;// CONCATENATED MODULE: ./src/core/receipt-v1.ts
+
+
+/**
+ * The receipt, version 1 ('patchproof.receipt/v1'), frozen: the exact schema and verification rules
+ * every v1 receipt was written under, copied here with their own closed sets, verdict and surface
+ * rules so that later changes to the current schema (src/core/receipt-schema.ts, v2) or to the judge
+ * can never make an old receipt unverifiable or a forged one verifiable. Do not edit: a change here
+ * is a change to what "a valid v1 receipt" means.
+ */
+const RECEIPT_V1_SCHEMA = 'patchproof.receipt/v1';
+const PHASE_NAMES_V1 = ['reproduction_before', 'reproduction_after', 'regression', 'hidden'];
+const RUN_LABELS_V1 = ['reproduction_before', 'reproduction_after', 'regression_before', 'regression_after', 'hidden'];
+const REASON_CODES_V1 = [
+    'patch_invalid',
+    'policy_violation',
+    'repro_passes_before',
+    'repro_wrong_failure',
+    'not_fixed',
+    'regression',
+    'hidden_failed',
+    'flaky',
+    'tests_removed',
+    'tests_skipped',
+    'grader_tampered',
+    'grader_compromised',
+    'dependency_changed',
+    'dependency_setup_failed',
+    'no_results',
+    'timeout',
+    'output_limit',
+    'results_inconsistent',
+    'infra_error',
+    'repository_changed'
+];
+const RIGHT_REASON_FAILURES_V1 = ['assertion', 'exception_in_code'];
+const receipt_v1_digest = schemas_string().regex(DIGEST_PATTERN);
+const receipt_v1_hex64 = schemas_string().regex(HEX64_PATTERN);
+const receipt_v1_count = schemas_number().int().nonnegative();
+const receipt_v1_testCountsSchema = strictObject({ passed: receipt_v1_count, failed: receipt_v1_count, errored: receipt_v1_count, skipped: receipt_v1_count });
+const receipt_v1_testResultSchema = strictObject({
+    id: schemas_string().min(1),
+    status: schemas_enum(['passed', 'failed', 'errored', 'skipped']),
+    failure_kind: schemas_enum(['assertion', 'exception_in_code', 'exception_in_test', 'import_error', 'collection_error', 'setup_error', 'timeout', 'unknown'])
+        .optional(),
+    message: schemas_string().optional(),
+    location: schemas_string().optional(),
+    skip_reason: schemas_string().optional()
+});
+const receipt_v1_runRecordSchema = strictObject({
+    label: schemas_enum(RUN_LABELS_V1),
+    attempt: schemas_number().int().min(1),
+    argv: array(schemas_string()),
+    exit_code: schemas_number().int().nullable(),
+    signal: schemas_string().nullable(),
+    timed_out: schemas_boolean(),
+    output_truncated: schemas_boolean(),
+    output_bytes: receipt_v1_count,
+    output_sha256: schemas_string().regex(/^[0-9a-f]{64}$/),
+    duration_ms: receipt_v1_count,
+    problems: array(schemas_string()),
+    /** The run's grader canaries: the nonce their names came from, and what each did. */
+    canary: strictObject({
+        nonce: schemas_string().regex(/^[0-9a-f]{32,}$/),
+        pass: schemas_enum(['passed', 'failed', 'errored', 'skipped', 'missing']),
+        fail: schemas_enum(['passed', 'failed', 'errored', 'skipped', 'missing'])
+    }),
+    infra_error: schemas_string().optional()
+});
+/** One run of the dependency stage (or its cached result). */
+const receipt_v1_setupRunSchema = strictObject({
+    tree: schemas_enum(['base', 'patched']),
+    argv: array(schemas_string()).min(1),
+    /** Install scripts as the pack's argv says, or disabled for the candidate's manifests. */
+    install_scripts: schemas_enum(['as_argv', 'disabled']),
+    cache_key: receipt_v1_digest,
+    cached: schemas_boolean(),
+    status: schemas_enum(['ok', 'failed']),
+    exit_code: schemas_number().int().nullable(),
+    timed_out: schemas_boolean(),
+    output_truncated: schemas_boolean(),
+    output_bytes: receipt_v1_count,
+    output_sha256: receipt_v1_hex64,
+    duration_ms: receipt_v1_count,
+    /** Snapshot digest of the output folders (every file, mode and link), null when the stage failed. */
+    outputs_digest: receipt_v1_digest.nullable()
+});
+const receipt_v1_setupSchema = strictObject({
+    network: schemas_boolean(),
+    outputs: array(schemas_string().min(1)).min(1),
+    env: record(schemas_string(), schemas_string()),
+    base: receipt_v1_setupRunSchema,
+    /** Present when the candidate changed dependency manifests and the pack allowed it. */
+    candidate: receipt_v1_setupRunSchema.optional()
+});
+const receipt_v1_phaseSchema = strictObject({
+    name: schemas_enum(PHASE_NAMES_V1),
+    status: schemas_enum(['passed', 'failed', 'inconclusive']),
+    reasons: array(schemas_enum(REASON_CODES_V1)),
+    tests: receipt_v1_testCountsSchema,
+    results: array(receipt_v1_testResultSchema),
+    runs: array(receipt_v1_runRecordSchema).min(1),
+    baseline: strictObject({ tests: receipt_v1_testCountsSchema, results: array(receipt_v1_testResultSchema) }).optional(),
+    pass_to_pass: receipt_v1_count.optional(),
+    regressions: array(schemas_string()).optional(),
+    preexisting_failures: array(schemas_string()).optional(),
+    missing: array(schemas_string()).optional(),
+    flaky: array(schemas_string()).optional(),
+    newly_skipped: array(schemas_string()).optional()
+});
+const receipt_v1_surfaceFindingSchema = strictObject({
+    path: schemas_string().min(1),
+    change: schemas_enum(['add', 'modify', 'delete']),
+    categories: array(schemas_enum(['test', 'config', 'protected', 'placement', 'dependency'])).min(1),
+    skip_markers: array(strictObject({ line: schemas_number().int().min(1), text: schemas_string() }))
+});
+const receipt_v1_allowance = schemas_enum(['test_edits', 'test_removal', 'skips', 'config_edits', 'dependency_changes']);
+const receiptV1Schema = strictObject({
+    schema: literal(RECEIPT_V1_SCHEMA),
+    tool_version: schemas_string().min(1),
+    run_id: schemas_string().min(1),
+    started_at: iso_datetime(),
+    finished_at: iso_datetime(),
+    verdict: schemas_enum(['passed', 'failed', 'inconclusive']),
+    proof_grade: schemas_boolean(),
+    reasons: array(schemas_enum(REASON_CODES_V1)),
+    /** Every digest that bound this run. */
+    bindings: strictObject({
+        proposal_hash: receipt_v1_hex64,
+        approval_digest: receipt_v1_digest,
+        approved_by: schemas_string().min(1),
+        diff_digest: receipt_v1_digest,
+        base_snapshot: receipt_v1_digest,
+        patched_snapshot: receipt_v1_digest,
+        witness_digest: receipt_v1_digest
+    }),
+    /** The witness pack that graded the run. */
+    witness: strictObject({
+        source: strictObject({ kind: schemas_enum(['dir', 'archive', 'url', 'folders']), location: schemas_string() }),
+        adapter: schemas_string().min(1),
+        reproduction_repeat: schemas_number().int().min(1),
+        hidden_repeat: schemas_number().int().min(1),
+        regression_retries: schemas_number().int().min(0),
+        expected_failing: array(schemas_string()).optional(),
+        protected: array(schemas_string()),
+        /** Relaxations of the test-surface rules the pack declares; `surface.relaxed` says which were used. */
+        allow: array(receipt_v1_allowance)
+    }),
+    /** What the candidate's diff touched on the test surface, and what was reset before judging. */
+    surface: strictObject({
+        findings: array(receipt_v1_surfaceFindingSchema),
+        reasons: array(schemas_enum(REASON_CODES_V1)),
+        relaxed: array(receipt_v1_allowance),
+        restored: array(schemas_string()),
+        removed: array(schemas_string())
+    }),
+    /** The test surface collected through the adapter: suite files per tree and test ids per run. */
+    inventory: strictObject({
+        suite_files: strictObject({ base: array(schemas_string()), patched: array(schemas_string()) }),
+        test_ids: strictObject({
+            reproduction_before: array(schemas_string()),
+            reproduction_after: array(schemas_string()),
+            regression_before: array(schemas_string()),
+            regression_after: array(schemas_string()),
+            hidden: array(schemas_string())
+        })
+    }),
+    repository: strictObject({
+        snapshot_before: receipt_v1_digest,
+        snapshot_after: receipt_v1_digest,
+        unchanged: schemas_boolean(),
+        changed_paths: array(schemas_string())
+    }),
+    runner: strictObject({
+        kind: schemas_enum(['local', 'docker']),
+        isolated: schemas_boolean(),
+        image: schemas_string().optional(),
+        image_id: schemas_string().optional(),
+        settings: array(schemas_string())
+    }),
+    adapter: schemas_string().min(1),
+    setup: receipt_v1_setupSchema.optional(),
+    limits: strictObject({ timeout_ms: receipt_v1_count, output_limit_bytes: receipt_v1_count, diff_max_bytes: receipt_v1_count, diff_max_files: receipt_v1_count }),
+    phases: array(receipt_v1_phaseSchema).length(PHASE_NAMES_V1.length),
+    receipt_digest: receipt_v1_digest
+});
+function countTestsV1(tests) {
+    const counts = { passed: 0, failed: 0, errored: 0, skipped: 0 };
+    for (const test of tests)
+        counts[test.status] += 1;
+    return counts;
+}
+function allowancesV1(allowed) {
+    const has = (key) => allowed.includes(key);
+    return { test_edits: has('test_edits'), test_removal: has('test_removal'), skips: has('skips'), config_edits: has('config_edits'), dependency_changes: has('dependency_changes') };
+}
+/** The surface rules as v1 applied them. */
+function surfaceReasonsV1(findings, allow) {
+    const reasons = new Set();
+    const relaxed = new Set();
+    const rule = (allowed, reason) => {
+        if (allow[allowed])
+            relaxed.add(allowed);
+        else
+            reasons.add(reason);
+    };
+    for (const finding of findings) {
+        const has = (category) => finding.categories.includes(category);
+        if (has('placement') || has('protected'))
+            reasons.add('grader_tampered');
+        if (has('config'))
+            rule('config_edits', 'grader_tampered');
+        if (has('test')) {
+            if (finding.change === 'delete')
+                rule('test_removal', 'tests_removed');
+            if (finding.change === 'modify')
+                rule('test_edits', 'grader_tampered');
+            if (finding.skip_markers.length > 0)
+                rule('skips', 'tests_skipped');
+        }
+        if (has('dependency'))
+            rule('dependency_changes', 'dependency_changed');
+    }
+    return { reasons: [...reasons].sort(), relaxed: [...relaxed].sort() };
+}
+/** The verdict as v1 decided it. */
+function decideVerdictV1(phases, repositoryUnchanged, surfaceReasons) {
+    const reasons = new Set([...phases.flatMap((p) => p.reasons), ...surfaceReasons]);
+    if (!repositoryUnchanged)
+        reasons.add('repository_changed');
+    const sorted = [...reasons].sort();
+    if (phases.some((p) => p.status === 'failed') || surfaceReasons.length > 0)
+        return { verdict: 'failed', reasons: sorted };
+    const complete = phases.length === PHASE_NAMES_V1.length && phases.every((p) => p.status === 'passed');
+    if (!complete || !repositoryUnchanged)
+        return { verdict: 'inconclusive', reasons: sorted };
+    return { verdict: 'passed', reasons: sorted };
+}
+/** Phase semantics: what each status may claim about its own tests. */
+function phaseErrors(phase) {
+    const errors = [];
+    const where = `phase ${phase.name}`;
+    const counts = countTestsV1(phase.results);
+    for (const key of ['passed', 'failed', 'errored', 'skipped']) {
+        if (counts[key] !== phase.tests[key])
+            errors.push(`${where}: tests.${key} is ${phase.tests[key]} but its results hold ${counts[key]}`);
+    }
+    if (phase.status === 'passed' && phase.reasons.length > 0)
+        errors.push(`${where}: passed with reasons ${phase.reasons.join(',')}`);
+    if (phase.status !== 'passed' && phase.reasons.length === 0)
+        errors.push(`${where}: ${phase.status} without a reason`);
+    if (phase.status !== 'passed')
+        return errors;
+    if (phase.results.length === 0)
+        errors.push(`${where}: passed with no tests`);
+    const runsClean = phase.runs.every((r) => !r.timed_out && !r.output_truncated && r.infra_error === undefined && r.problems.length === 0);
+    if (!runsClean)
+        errors.push(`${where}: passed although a run timed out, was truncated or had result problems`);
+    const canariesRight = phase.runs.every((r) => r.canary.pass === 'passed' && r.canary.fail === 'failed' && r.exit_code !== 0 && r.exit_code !== null);
+    if (!canariesRight)
+        errors.push(`${where}: passed although a run's grader canaries did not behave`);
+    if ((phase.flaky ?? []).length > 0 && phase.name !== 'regression')
+        errors.push(`${where}: passed with flaky tests`);
+    if (phase.name === 'reproduction_before') {
+        const rightReason = phase.results.every((t) => (t.status === 'failed' || t.status === 'errored') && RIGHT_REASON_FAILURES_V1.includes(t.failure_kind ?? 'unknown'));
+        if (!rightReason)
+            errors.push(`${where}: passed but not every test failed for the right reason`);
+    }
+    else if (phase.name === 'regression') {
+        // Tests failing at baseline may keep failing; every PASS_TO_PASS test must pass.
+        const baselinePassed = (phase.baseline?.results ?? []).filter((t) => t.status === 'passed').map((t) => t.id);
+        const after = new Map(phase.results.map((t) => [t.id, t.status]));
+        if (phase.baseline === undefined || phase.pass_to_pass !== baselinePassed.length)
+            errors.push(`${where}: passed without a matching baseline`);
+        if (baselinePassed.some((id) => after.get(id) !== 'passed') || (phase.regressions ?? []).length > 0) {
+            errors.push(`${where}: passed with a PASS_TO_PASS test that did not pass`);
+        }
+    }
+    else if (phase.results.some((t) => t.status !== 'passed')) {
+        errors.push(`${where}: passed with a test that did not pass`);
+    }
+    return errors;
+}
+/**
+ * Re-check a v1 receipt offline: strict structure, exact canonical bytes, the content digest, phase
+ * semantics, and that verdict, reasons and proof_grade follow from the phases.
+ */
+function verifyReceiptV1Text(text) {
+    const fail = (errors, receipt) => ({
+        integrity_valid: false,
+        verdict: receipt?.verdict ?? null,
+        proof_grade: false,
+        receipt_digest: receipt?.receipt_digest ?? null,
+        errors
+    });
+    let value;
+    try {
+        value = JSON.parse(text);
+    }
+    catch (error) {
+        return fail([`not JSON: ${error.message}`]);
+    }
+    const parsed = receiptV1Schema.safeParse(value);
+    if (!parsed.success) {
+        return fail(parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`));
+    }
+    const receipt = parsed.data;
+    const errors = [];
+    if (`${canonicalJson(receipt)}\n` !== text)
+        errors.push('bytes are not the canonical form of the receipt (edited or re-serialised)');
+    const { receipt_digest, ...body } = receipt;
+    if (digestJson('patchproof/receipt/v1', body) !== receipt_digest)
+        errors.push('receipt_digest does not match the content');
+    const names = receipt.phases.map((p) => p.name).join(',');
+    if (names !== PHASE_NAMES_V1.join(','))
+        errors.push(`phases must be ${PHASE_NAMES_V1.join(',')} in order, found ${names}`);
+    for (const phase of receipt.phases)
+        errors.push(...phaseErrors(phase));
+    const surface = surfaceReasonsV1(receipt.surface.findings, allowancesV1(receipt.witness.allow));
+    if (surface.reasons.join(',') !== receipt.surface.reasons.join(',') || surface.relaxed.join(',') !== receipt.surface.relaxed.join(',')) {
+        errors.push('surface reasons or relaxations do not follow from the findings and the pack\'s allowances');
+    }
+    const runCounts = {
+        reproduction_before: receipt.witness.reproduction_repeat,
+        reproduction_after: receipt.witness.reproduction_repeat,
+        hidden: receipt.witness.hidden_repeat
+    };
+    for (const phase of receipt.phases) {
+        const expectedRuns = runCounts[phase.name];
+        if (expectedRuns !== undefined && phase.runs.length !== expectedRuns)
+            errors.push(`phase ${phase.name}: ${phase.runs.length} runs, the pack asks for ${expectedRuns}`);
+    }
+    if (receipt.setup !== undefined)
+        errors.push(...setupErrorsV1(receipt.setup));
+    const expected = decideVerdictV1(receipt.phases, receipt.repository.unchanged, [...receipt.surface.reasons, ...setupReasonsV1(receipt.setup)]);
+    if (expected.verdict !== receipt.verdict)
+        errors.push(`verdict ${receipt.verdict} does not follow from the phases (expected ${expected.verdict})`);
+    if (expected.reasons.join(',') !== receipt.reasons.join(',')) {
+        errors.push(`reasons [${receipt.reasons.join(',')}] do not match the phases' [${expected.reasons.join(',')}]`);
+    }
+    if (receipt.repository.unchanged !== (receipt.repository.snapshot_before === receipt.repository.snapshot_after)) {
+        errors.push('repository.unchanged disagrees with its snapshots');
+    }
+    if (receipt.repository.snapshot_before !== receipt.bindings.base_snapshot)
+        errors.push('repository.snapshot_before is not the bound base_snapshot');
+    const proofGrade = receipt.runner.isolated && receipt.verdict === 'passed' && receipt.repository.unchanged;
+    if (receipt.proof_grade !== proofGrade)
+        errors.push(`proof_grade ${receipt.proof_grade} does not follow from runner, verdict and repository (expected ${proofGrade})`);
+    if (errors.length > 0)
+        return fail(errors, receipt);
+    return { integrity_valid: true, verdict: receipt.verdict, proof_grade: receipt.proof_grade, receipt_digest, errors: [] };
+}
+/** v1's dependency-stage reasons. */
+function setupReasonsV1(setup) {
+    return setup?.candidate?.status === 'failed' ? ['dependency_setup_failed'] : [];
+}
+function setupErrorsV1(setup) {
+    const errors = [];
+    const runs = [setup.base, ...(setup.candidate ? [setup.candidate] : [])];
+    for (const run of runs) {
+        const ok = run.exit_code === 0 && !run.timed_out && !run.output_truncated && run.outputs_digest !== null;
+        if ((run.status === 'ok') !== ok)
+            errors.push(`setup.${run.tree === 'base' ? 'base' : 'candidate'}: status ${run.status} does not follow from its exit code, limits and outputs`);
+    }
+    if (setup.base.tree !== 'base' || setup.base.status !== 'ok')
+        errors.push('setup.base must be an ok run on the base tree');
+    if (setup.candidate !== undefined && (setup.candidate.tree !== 'patched' || setup.candidate.install_scripts !== 'disabled')) {
+        errors.push("setup.candidate must run on the patched tree with install scripts disabled");
+    }
+    return errors;
+}
+
 ;// CONCATENATED MODULE: ./src/core/receipt.ts
+
+
 
 
 
@@ -48726,7 +49222,8 @@ function resetPlan(findings, inBase) {
 /**
  * Sealing and verifying receipts. A receipt is canonical JSON (RFC 8785) whose `receipt_digest` is
  * the domain-separated SHA-256 of everything else; the file holds exactly the canonical text plus a
- * newline, so any change of any byte is caught.
+ * newline, so any change of any byte is caught. Receipts are written as v2; verification dispatches
+ * on `schema`, and v1 receipts are checked by the frozen rules of src/core/receipt-v1.ts.
  */
 /** The pack's allowances as the flags surfaceReasons takes. */
 function allowancesOf(allowed) {
@@ -48734,7 +49231,7 @@ function allowancesOf(allowed) {
     return { test_edits: has('test_edits'), test_removal: has('test_removal'), skips: has('skips'), config_edits: has('config_edits'), dependency_changes: has('dependency_changes') };
 }
 function receiptDigest(body) {
-    return digestJson('patchproof/receipt/v1', body);
+    return digestJson('patchproof/receipt/v2', body);
 }
 /** Add the content digest. */
 function sealReceipt(body) {
@@ -48745,7 +49242,7 @@ function serializeReceipt(receipt) {
     return `${canonicalJson(receipt)}\n`;
 }
 /** Phase semantics: what each status may claim about its own tests. */
-function phaseErrors(phase) {
+function receipt_phaseErrors(phase) {
     const errors = [];
     const where = `phase ${phase.name}`;
     const counts = countTests(phase.results);
@@ -48794,6 +49291,23 @@ function phaseErrors(phase) {
  * semantics, and that verdict, reasons and proof_grade follow from the phases.
  */
 function verifyReceiptText(text) {
+    let schema;
+    try {
+        const value = JSON.parse(text);
+        schema = typeof value === 'object' && value !== null && !Array.isArray(value) ? value['schema'] : undefined;
+    }
+    catch {
+        schema = undefined;
+    }
+    if (schema === RECEIPT_V1_SCHEMA)
+        return verifyReceiptV1Text(text);
+    if (schema !== RECEIPT_SCHEMA && typeof schema === 'string') {
+        return { integrity_valid: false, verdict: null, proof_grade: false, receipt_digest: null, errors: [`schema ${JSON.stringify(schema.slice(0, 80))} is unknown; this verifier knows ${RECEIPT_V1_SCHEMA} and ${RECEIPT_SCHEMA}`] };
+    }
+    return verifyReceiptV2Text(text);
+}
+/** The current (v2) rules. */
+function verifyReceiptV2Text(text) {
     const fail = (errors, receipt) => ({
         integrity_valid: false,
         verdict: receipt?.verdict ?? null,
@@ -48823,7 +49337,10 @@ function verifyReceiptText(text) {
     if (names !== PHASE_NAMES.join(','))
         errors.push(`phases must be ${PHASE_NAMES.join(',')} in order, found ${names}`);
     for (const phase of receipt.phases)
-        errors.push(...phaseErrors(phase));
+        errors.push(...receipt_phaseErrors(phase));
+    const hidden = receipt.phases.find((p) => p.name === 'hidden');
+    if (hidden !== undefined)
+        errors.push(...hiddenLeaks(hidden, receipt.inventory.test_ids.hidden, HIDDEN_ID_PATTERN));
     const surface = surfaceReasons(receipt.surface.findings, allowancesOf(receipt.witness.allow));
     if (surface.reasons.join(',') !== receipt.surface.reasons.join(',') || surface.relaxed.join(',') !== receipt.surface.relaxed.join(',')) {
         errors.push('surface reasons or relaxations do not follow from the findings and the pack\'s allowances');
@@ -63976,6 +64493,8 @@ async function runSetupStage(request) {
 
 
 
+
+
 /** Result files larger than this in total are not read (the run then has a problem, never a pass). */
 const MAX_RESULT_BYTES = 64 * 1024 * 1024;
 /** Snapshot entries of the patched tree, derived from the base entries and the changes. */
@@ -64185,6 +64704,10 @@ async function dependencyStage(request, deps, scratch, trees) {
  * without tests) throw before any test runs; everything after that ends in a sealed receipt.
  */
 async function validate_validate(request, deps) {
+    return (await validateWithDetail(request, deps)).receipt;
+}
+/** validate(), with the maintainers' encrypted hidden detail. */
+async function validateWithDetail(request, deps) {
     const { proposal, approval, witness, adapter } = request;
     const manifest = witness.manifest;
     if (approval.proposal_hash !== proposal.proposal_hash) {
@@ -64270,8 +64793,8 @@ async function validate_validate(request, deps) {
         const idsOf = (label) => [...new Set(byLabel[label][0]?.evidence.parsed?.tests.map((t) => t.id) ?? [])].sort();
         const runner = request.runner.description;
         const allowed = Object.keys(manifest.allow).filter((key) => manifest.allow[key]).sort();
-        return sealReceipt({
-            schema: 'patchproof.receipt/v1',
+        const unredacted = {
+            schema: RECEIPT_SCHEMA,
             tool_version: TOOL_VERSION,
             run_id: approval.run_id,
             started_at: startedAt.toISOString(),
@@ -64325,11 +64848,19773 @@ async function validate_validate(request, deps) {
                 diff_max_files: request.limits.diff.maxFiles
             },
             phases: judgement.phases.map((p) => ({ ...p, runs: runsOf[p.name] ?? [] }))
-        });
+        };
+        // Hidden means hidden: the public receipt keeps statuses, counts and keyed ids only.
+        const redacted = redactHidden(unredacted, deriveHiddenIdKey(witness.witnessKey, witness.digest));
+        const hiddenDetail = request.encryptHiddenDetail !== undefined ? await request.encryptHiddenDetail(redacted.detail) : undefined;
+        const receipt = sealReceipt({ ...redacted.body, ...(hiddenDetail !== undefined ? { hidden_detail_sha256: (0,external_node_crypto_.createHash)('sha256').update(hiddenDetail).digest('hex') } : {}) });
+        return { receipt, ...(hiddenDetail !== undefined ? { hiddenDetail } : {}) };
     }
     finally {
         await scratch.dispose();
     }
+}
+
+;// CONCATENATED MODULE: ./node_modules/@noble/hashes/utils.js
+/**
+ * Checks if something is Uint8Array. Be careful: nodejs Buffer will return true.
+ * @param a - value to test
+ * @returns `true` when the value is a Uint8Array-compatible view.
+ * @example
+ * Check whether a value is a Uint8Array-compatible view.
+ * ```ts
+ * isBytes(new Uint8Array([1, 2, 3]));
+ * ```
+ */
+function utils_isBytes(a) {
+    // Plain `instanceof Uint8Array` is too strict for some Buffer / proxy / cross-realm cases.
+    // The fallback still requires a real ArrayBuffer view, so plain
+    // JSON-deserialized `{ constructor: ... }` spoofing is rejected, and
+    // `BYTES_PER_ELEMENT === 1` keeps the fallback on byte-oriented views.
+    return (a instanceof Uint8Array ||
+        (ArrayBuffer.isView(a) &&
+            a.constructor.name === 'Uint8Array' &&
+            'BYTES_PER_ELEMENT' in a &&
+            a.BYTES_PER_ELEMENT === 1));
+}
+// Shared error-message prefix builder. Only called on throw paths, so assert
+// success paths never pay for the string concatenation.
+const atitle = (title) => (title ? `"${title}" ` : '');
+/**
+ * Asserts something is a non-negative integer.
+ * @param n - number to validate
+ * @param title - label included in thrown errors
+ * @returns The validated number.
+ * @throws On wrong argument types. {@link TypeError}
+ * @throws On wrong argument ranges or values. {@link RangeError}
+ * @example
+ * Validate a non-negative integer option.
+ * ```ts
+ * anumber(32, 'length');
+ * ```
+ */
+function utils_anumber(n, title = '') {
+    if (typeof n !== 'number')
+        throw new TypeError(atitle(title) + 'expected number, got ' + typeof n);
+    if (!Number.isSafeInteger(n) || n < 0)
+        throw new RangeError(atitle(title) + 'expected integer >= 0, got ' + n);
+    return n;
+}
+/**
+ * Asserts something is a boolean.
+ * @param value - value to validate
+ * @param title - label included in thrown errors
+ * @returns The validated boolean.
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Validate a boolean option.
+ * ```ts
+ * abool(true, 'enableXOF');
+ * ```
+ */
+function abool(value, title = '') {
+    if (typeof value !== 'boolean')
+        throw new TypeError(atitle(title) + 'expected boolean, got type=' + typeof value);
+    return value;
+}
+/**
+ * Asserts something is Uint8Array.
+ * @param value - value to validate
+ * @param length - optional exact length constraint
+ * @param title - label included in thrown errors
+ * @returns The validated byte array.
+ * @throws On wrong argument types. {@link TypeError}
+ * @throws On wrong argument ranges or values. {@link RangeError}
+ * @example
+ * Validate that a value is a byte array.
+ * ```ts
+ * abytes(new Uint8Array([1, 2, 3]));
+ * ```
+ */
+function utils_abytes(value, length, title = '') {
+    // Success path first: this runs at the start of every update() / digestInto(), and the
+    // common `abytes(data)` form must not pay for length handling it does not use.
+    if (utils_isBytes(value) && (length === undefined || value.length === length))
+        return value;
+    // Error path: recompute freely to build the exact message.
+    if (length !== undefined)
+        utils_anumber(length, 'length');
+    const bytes = utils_isBytes(value);
+    const ofLen = length !== undefined ? ` of length ${length}` : '';
+    const got = bytes ? `length=${value.length}` : `type=${typeof value}`;
+    const message = atitle(title) + 'expected Uint8Array' + ofLen + ', got ' + got;
+    if (!bytes)
+        throw new TypeError(message);
+    throw new RangeError(message);
+}
+/**
+ * Copies bytes into a fresh Uint8Array.
+ * Buffer-style slices can alias the same backing store, so callers that need ownership should copy.
+ * @param bytes - source bytes to clone
+ * @returns Freshly allocated copy of `bytes`.
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Clone a byte array before mutating it.
+ * ```ts
+ * const copy = copyBytes(new Uint8Array([1, 2, 3]));
+ * ```
+ */
+function utils_copyBytes(bytes) {
+    // `Uint8Array.from(...)` would also accept arrays / other typed arrays. Keep this helper strict
+    // because callers use it at byte-validation boundaries before mutating the detached copy.
+    return Uint8Array.from(utils_abytes(bytes));
+}
+/**
+ * Asserts something is a wrapped hash constructor.
+ * @param h - hash constructor to validate
+ * @throws On wrong argument types or invalid hash wrapper shape. {@link TypeError}
+ * @throws On invalid hash metadata ranges or values. {@link RangeError}
+ * @throws If the hash metadata allows empty outputs or block sizes. {@link Error}
+ * @example
+ * Validate a callable hash wrapper.
+ * ```ts
+ * import { ahash } from '@noble/hashes/utils.js';
+ * import { sha256 } from '@noble/hashes/sha2.js';
+ * ahash(sha256);
+ * ```
+ */
+function ahash(h) {
+    if (typeof h !== 'function' || typeof h.create !== 'function')
+        throw new TypeError('expected hash wrapped by utils.createHasher');
+    utils_anumber(h.outputLen);
+    utils_anumber(h.blockLen);
+    // HMAC and KDF callers treat these as real byte lengths; allowing zero lets fake wrappers pass
+    // validation and can produce empty outputs instead of failing fast.
+    if (h.outputLen < 1 || h.blockLen < 1)
+        throw new Error('hash blockLen / outputLen must be >= 1');
+}
+const aobject = (value, label) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+        throw new TypeError((label === 'object' ? '' : `"${label}" `) + 'expected object, got type=' + typeof value);
+};
+const aopts = (value, label) => {
+    aobject(value, label);
+    const proto = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null)
+        throw new TypeError(`"${label}" expected plain object`);
+    // Object.assign() treats an own "__proto__" source key as a write to the target's legacy
+    // prototype setter. Reject it before merging so inherited option values cannot be injected.
+    if (Object.hasOwn(value, '__proto__'))
+        throw new TypeError(`"${label}.__proto__" is not allowed`);
+};
+/**
+ * Asserts a hash instance has not been destroyed or finished.
+ * @param instance - hash instance to validate
+ * @param checkFinished - whether to reject finalized instances
+ * @throws If the hash instance has already been destroyed or finalized. {@link Error}
+ * @example
+ * Validate that a hash instance is still usable.
+ * ```ts
+ * import { aexists } from '@noble/hashes/utils.js';
+ * import { sha256 } from '@noble/hashes/sha2.js';
+ * const hash = sha256.create();
+ * aexists(hash);
+ * ```
+ */
+function aexists(instance, checkFinished = true) {
+    // Runs on every update()/digestInto(); the flags are library-owned booleans, so only their
+    // truthiness is checked - re-validating their type per call was pure hot-path overhead.
+    if (instance.destroyed)
+        throw new Error('hash was destroyed');
+    if (checkFinished && instance.finished)
+        throw new Error('digest() was already called');
+}
+/**
+ * Asserts output is a sufficiently-sized byte array.
+ * @param out - destination buffer
+ * @param instance - hash instance providing output length
+ * Oversized buffers are allowed; downstream code only promises to fill the first `outputLen` bytes.
+ * @throws On wrong argument types. {@link TypeError}
+ * @throws On wrong argument ranges or values. {@link RangeError}
+ * @example
+ * Validate a caller-provided digest buffer.
+ * ```ts
+ * import { aoutput } from '@noble/hashes/utils.js';
+ * import { sha256 } from '@noble/hashes/sha2.js';
+ * const hash = sha256.create();
+ * aoutput(new Uint8Array(hash.outputLen), hash);
+ * ```
+ */
+function aoutput(out, instance) {
+    utils_abytes(out, undefined, 'output');
+    // `outputLen` is a library-owned readonly number; the negated comparison keeps failing fast
+    // when it is missing/NaN (comparisons with undefined/NaN are false) without an anumber() call.
+    const min = instance.outputLen;
+    if (!(out.length >= min)) {
+        throw new RangeError('"output" expected length >= ' + min);
+    }
+}
+/**
+ * Casts a typed array view to Uint8Array.
+ * @param arr - source typed array
+ * @returns Uint8Array view over the same buffer.
+ * @example
+ * Reinterpret a typed array as bytes.
+ * ```ts
+ * u8(new Uint32Array([1, 2]));
+ * ```
+ */
+function u8(arr) {
+    return new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength);
+}
+/**
+ * Casts a typed array view to Uint32Array.
+ * `arr.byteOffset` must already be 4-byte aligned or the platform
+ * Uint32Array constructor will throw.
+ * @param arr - source typed array
+ * @returns Uint32Array view over the same buffer.
+ * @example
+ * Reinterpret a byte array as 32-bit words.
+ * ```ts
+ * u32(new Uint8Array(8));
+ * ```
+ */
+function u32(arr) {
+    return new Uint32Array(arr.buffer, arr.byteOffset, Math.floor(arr.byteLength / 4));
+}
+/**
+ * Zeroizes typed arrays in place. Warning: JS provides no guarantees.
+ * @param arrays - arrays to overwrite with zeros
+ * @example
+ * Zeroize sensitive buffers in place.
+ * ```ts
+ * clean(new Uint8Array([1, 2, 3]));
+ * ```
+ */
+function utils_clean(...arrays) {
+    for (let i = 0; i < arrays.length; i++) {
+        arrays[i].fill(0);
+    }
+}
+/**
+ * Creates a DataView for byte-level manipulation.
+ * @param arr - source typed array
+ * @returns DataView over the same buffer region.
+ * @example
+ * Create a DataView over an existing buffer.
+ * ```ts
+ * createView(new Uint8Array(4));
+ * ```
+ */
+function createView(arr) {
+    return new DataView(arr.buffer, arr.byteOffset, arr.byteLength);
+}
+/**
+ * Rotate-right operation for uint32 values.
+ * @param word - source word
+ * @param shift - shift amount in bits
+ * @returns Rotated word.
+ * @example
+ * Rotate a 32-bit word to the right.
+ * ```ts
+ * rotr(0x12345678, 8);
+ * ```
+ */
+function rotr(word, shift) {
+    return (word << (32 - shift)) | (word >>> shift);
+}
+/**
+ * Rotate-left operation for uint32 values.
+ * @param word - source word
+ * @param shift - shift amount in bits
+ * @returns Rotated word.
+ * @example
+ * Rotate a 32-bit word to the left.
+ * ```ts
+ * rotl(0x12345678, 8);
+ * ```
+ */
+function rotl(word, shift) {
+    return (word << shift) | ((word >>> (32 - shift)) >>> 0);
+}
+/** Whether the current platform is little-endian. */
+const isLE = /* @__PURE__ */ (() => new Uint8Array(new Uint32Array([0x11223344]).buffer)[0] === 0x44)();
+/**
+ * Byte-swap operation for uint32 values.
+ * @param word - source word
+ * @returns Word with reversed byte order.
+ * @example
+ * Reverse the byte order of a 32-bit word.
+ * ```ts
+ * byteSwap(0x11223344);
+ * ```
+ */
+function byteSwap(word) {
+    return (((word << 24) & 0xff000000) |
+        ((word << 8) & 0xff0000) |
+        ((word >>> 8) & 0xff00) |
+        ((word >>> 24) & 0xff));
+}
+/**
+ * Conditionally byte-swaps one 32-bit word on big-endian platforms.
+ * @param n - source word
+ * @returns Original or byte-swapped word depending on platform endianness.
+ * @example
+ * Normalize a 32-bit word for host endianness.
+ * ```ts
+ * swap8IfBE(0x11223344);
+ * ```
+ */
+const swap8IfBE = (/* unused pure expression or super */ null && (isLE
+    ? (n) => n
+    : (n) => byteSwap(n) >>> 0));
+/**
+ * Byte-swaps every word of a Uint32Array in place.
+ * @param arr - array to mutate
+ * @returns The same array after mutation; callers pass live state arrays here.
+ * @example
+ * Reverse the byte order of every word in place.
+ * ```ts
+ * byteSwap32(new Uint32Array([0x11223344]));
+ * ```
+ */
+function byteSwap32(arr) {
+    for (let i = 0; i < arr.length; i++) {
+        arr[i] = byteSwap(arr[i]);
+    }
+    return arr;
+}
+/**
+ * Conditionally byte-swaps a Uint32Array on big-endian platforms.
+ * @param u - array to normalize for host endianness
+ * @returns Original or byte-swapped array depending on platform endianness.
+ *   On big-endian runtimes this mutates `u` in place via `byteSwap32(...)`.
+ * @example
+ * Normalize a word array for host endianness.
+ * ```ts
+ * swap32IfBE(new Uint32Array([0x11223344]));
+ * ```
+ */
+const utils_swap32IfBE = isLE
+    ? (u) => u
+    : byteSwap32;
+// Built-in hex conversion https://caniuse.com/mdn-javascript_builtins_uint8array_fromhex
+const hasHexBuiltin = /* @__PURE__ */ (() => 
+// @ts-ignore
+typeof Uint8Array.from([]).toHex === 'function' && typeof Uint8Array.fromHex === 'function')();
+// Array where index 0xf0 (240) is mapped to string 'f0'
+const hexes = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+/**
+ * Convert byte array to hex string.
+ * Uses the built-in function when available and assumes it matches the tested
+ * fallback semantics.
+ * @param bytes - bytes to encode
+ * @returns Lowercase hexadecimal string.
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Convert bytes to lowercase hexadecimal.
+ * ```ts
+ * bytesToHex(Uint8Array.from([0xca, 0xfe, 0x01, 0x23])); // 'cafe0123'
+ * ```
+ */
+function bytesToHex(bytes) {
+    utils_abytes(bytes);
+    // @ts-ignore
+    if (hasHexBuiltin)
+        return bytes.toHex();
+    // pre-caching improves the speed 6x
+    let hex = '';
+    for (let i = 0; i < bytes.length; i++) {
+        hex += hexes[bytes[i]];
+    }
+    return hex;
+}
+// Strict ASCII nibble parser: non-ASCII hex lookalikes are rejected as undefined.
+// ASCII codes: '0'..'9' = 48..57, 'A'..'F' = 65..70, 'a'..'f' = 97..102.
+// prettier-ignore
+function asciiToBase16(ch) {
+    return ch >= 48 && ch <= 57 ? ch - 48 // '2' => 50-48
+        : ch >= 65 && ch <= 70 ? ch - (65 - 10) // 'B' => 66-(65-10)
+            : ch >= 97 && ch <= 102 ? ch - (97 - 10) // 'b' => 98-(97-10)
+                : undefined;
+}
+/**
+ * Convert hex string to byte array. Uses built-in function, when available.
+ * @param hex - hexadecimal string to decode
+ * @returns Decoded bytes.
+ * @throws On wrong argument types. {@link TypeError}
+ * @throws On wrong argument ranges or values. {@link RangeError}
+ * @example
+ * Decode lowercase hexadecimal into bytes.
+ * ```ts
+ * hexToBytes('cafe0123'); // Uint8Array.from([0xca, 0xfe, 0x01, 0x23])
+ * ```
+ */
+function hexToBytes(hex) {
+    if (typeof hex !== 'string')
+        throw new TypeError('hex string expected, got ' + typeof hex);
+    if (hasHexBuiltin) {
+        try {
+            return Uint8Array.fromHex(hex);
+        }
+        catch (error) {
+            if (error instanceof SyntaxError)
+                throw new RangeError(error.message);
+            throw error;
+        }
+    }
+    const hl = hex.length;
+    const al = hl / 2;
+    if (hl % 2)
+        throw new RangeError('hex string expected, got unpadded hex of length ' + hl);
+    const array = new Uint8Array(al);
+    for (let ai = 0, hi = 0; ai < al; ai++, hi += 2) {
+        const n1 = asciiToBase16(hex.charCodeAt(hi)); // parse first char, multiply it by 16
+        const n2 = asciiToBase16(hex.charCodeAt(hi + 1)); // parse second char
+        if (n1 === undefined || n2 === undefined) {
+            const char = hex[hi] + hex[hi + 1];
+            throw new RangeError('hex string expected, got non-hex character "' + char + '" at index ' + hi);
+        }
+        array[ai] = n1 * 16 + n2; // example: 'A9' => 10*16 + 9
+    }
+    return array;
+}
+/**
+ * Yields to the host task scheduler so timers, I/O, and rendering can make progress.
+ * Uses the Web Scheduling API when available or `setTimeout` as a cross-platform fallback.
+ * Host-task yields are much slower than microtasks (roughly 1ms with the timer fallback), so
+ * async loops should use `asyncTick >= 10` to amortize scheduling overhead to about 10% while
+ * still allowing other event-loop work to proceed.
+ * @param onReject - optional cleanup invoked only if the host yield fails
+ * @example
+ * Yield to the next scheduler tick.
+ * ```ts
+ * await nextTick();
+ * ```
+ */
+function nextTick(onReject) {
+    const host = globalThis;
+    if (typeof host.scheduler?.yield === 'function') {
+        const promise = host.scheduler.yield();
+        // Keep the original scheduler rejection; this handler exists only for cleanup.
+        if (onReject)
+            promise.catch(onReject);
+        return promise;
+    }
+    return new Promise((resolve) => host.setTimeout(resolve, 0));
+}
+/**
+ * Returns control to the host event loop every `tick` milliseconds to avoid blocking long loops.
+ * @param iters - number of loop iterations to run
+ * @param tick - maximum time slice in milliseconds
+ * @param cb - callback executed on each iteration
+ * @param onReject - optional cleanup invoked only if a host yield fails
+ * @throws On wrong argument types. {@link TypeError}
+ * @throws On wrong argument ranges or values. {@link RangeError}
+ * @example
+ * Run a loop that periodically yields back to the event loop.
+ * ```ts
+ * await asyncLoop(2, 0, () => {});
+ * ```
+ */
+async function utils_asyncLoop(iters, tick, cb, onReject) {
+    utils_anumber(iters, 'iters');
+    utils_anumber(tick, 'tick');
+    if (typeof cb !== 'function')
+        throw new TypeError('callback must be a function');
+    // Callback is synchronous by contract; asyncLoop only yields between sync work windows.
+    let ts = Date.now();
+    for (let i = 0; i < iters; i++) {
+        cb(i);
+        // Date.now() is not monotonic, so in case if clock goes backwards we return return control too
+        const diff = Date.now() - ts;
+        if (diff >= 0 && diff < tick)
+            continue;
+        await nextTick(onReject);
+        // Track only synchronous work time; scheduler delay after yielding is outside our budget.
+        ts = Date.now();
+    }
+}
+/**
+ * Converts string to bytes using UTF8 encoding.
+ * Built-in doesn't validate input to be string: we do the check.
+ * Non-ASCII details are delegated to the platform `TextEncoder`.
+ * @param str - string to encode
+ * @returns UTF-8 encoded bytes.
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Encode a string as UTF-8 bytes.
+ * ```ts
+ * utf8ToBytes('abc'); // Uint8Array.from([97, 98, 99])
+ * ```
+ */
+function utf8ToBytes(str) {
+    if (typeof str !== 'string')
+        throw new TypeError('string expected');
+    const encoded = new TextEncoder().encode(str);
+    try {
+        // Copy into the current realm for Firefox extension contexts. Callers that own the returned
+        // buffer can then wipe it independently of TextEncoder's temporary result.
+        return new Uint8Array(encoded); // https://bugzil.la/1681809
+    }
+    finally {
+        utils_clean(encoded);
+    }
+}
+/**
+ * Helper for KDFs: consumes Uint8Array or string.
+ * String inputs are UTF-8 encoded; byte-array inputs stay aliased to the caller buffer.
+ * @param data - user-provided KDF input
+ * @param errorTitle - label included in thrown errors
+ * @returns Byte representation of the input.
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Normalize KDF input to bytes.
+ * ```ts
+ * kdfInputToBytes('password');
+ * ```
+ */
+function kdfInputToBytes(data, errorTitle = '') {
+    if (typeof data === 'string')
+        return utf8ToBytes(data);
+    return utils_abytes(data, undefined, errorTitle);
+}
+/**
+ * Copies several Uint8Arrays into one.
+ * @param arrays - arrays to concatenate
+ * @returns Concatenated byte array.
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Concatenate multiple byte arrays.
+ * ```ts
+ * concatBytes(new Uint8Array([1]), new Uint8Array([2]));
+ * ```
+ */
+function utils_concatBytes(...arrays) {
+    let sum = 0;
+    for (let i = 0; i < arrays.length; i++) {
+        const a = arrays[i];
+        utils_abytes(a);
+        sum += a.length;
+    }
+    const res = new Uint8Array(sum);
+    for (let i = 0, pad = 0; i < arrays.length; i++) {
+        const a = arrays[i];
+        res.set(a, pad);
+        pad += a.length;
+    }
+    return res;
+}
+/**
+ * Validates declared required and optional field types on a plain object.
+ * This walks field schemas and formats detailed errors, so avoid it on hot paths; use direct
+ * one-line guards such as `abytes()`, `abool()`, or `anumber()` instead.
+ * @param object - object to validate
+ * @param fields - map of required field names to expected types
+ * @param optFields - map of optional field names to expected types
+ * @param title - label included in thrown errors
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Validate required and optional option fields.
+ * ```ts
+ * validateObject({ N: 1024, dkLen: 32 }, { N: 'number' }, { dkLen: 'number' });
+ * ```
+ */
+const utils_validateObject = (object, fields = {}, optFields = {}, title = 'object') => {
+    aobject(object, title);
+    aobject(fields, 'fields');
+    aobject(optFields, 'optFields');
+    function checkField(fieldName, expectedType, isOpt) {
+        const label = title === 'object' ? `param "${String(fieldName)}"` : `"${title}.${String(fieldName)}"`;
+        // Config fields must be explicit own properties. Optional inherited values are rejected too
+        // because callers keep reading the same options object after validation.
+        const val = object[fieldName];
+        // Runtime objects such as Field instances intentionally satisfy required method slots
+        // via their shared prototype.
+        if (!Object.hasOwn(object, fieldName) &&
+            (isOpt ? val !== undefined : expectedType !== 'function')) {
+            throw new TypeError(`${label} is invalid: expected own property`);
+        }
+        if (isOpt && val === undefined)
+            return;
+        const current = typeof val;
+        if (current !== expectedType || val === null)
+            throw new TypeError(`${label} is invalid: expected ${expectedType}, got ${current}`);
+    }
+    const iter = (f, isOpt) => Object.entries(f).forEach(([k, v]) => checkField(k, v, isOpt));
+    iter(fields, false);
+    iter(optFields, true);
+};
+/**
+ * Merges default options and passed options.
+ * @param defaults - base option object
+ * @param opts - user overrides
+ * @param title - label included in thrown override errors
+ * @returns Fresh merged option object with a null prototype.
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Merge user overrides onto default options.
+ * ```ts
+ * checkOpts({ dkLen: 32 }, { asyncTick: 10 });
+ * ```
+ */
+function checkOpts(defaults, opts, title = 'opts') {
+    aopts(defaults, 'defaults');
+    if (opts !== undefined)
+        aopts(opts, title);
+    // Callers read optional fields directly, so omitted values must not fall through to ambient
+    // Object.prototype pollution (for example a forged `dkLen` changing SHAKE's default output).
+    const merged = Object.assign(Object.create(null), defaults, opts);
+    return merged;
+}
+/**
+ * Creates a callable hash function from a stateful class constructor.
+ * @param hashCons - hash constructor or factory
+ * @param info - optional metadata such as DER OID
+ * @returns Frozen callable hash wrapper with `.create()`.
+ *   Wrapper construction eagerly calls `hashCons(undefined)` once to read
+ *   `outputLen` / `blockLen`, so constructor side effects happen at module
+ *   init time.
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Wrap a stateful hash constructor into a callable helper.
+ * ```ts
+ * import { createHasher } from '@noble/hashes/utils.js';
+ * import { sha256 } from '@noble/hashes/sha2.js';
+ * const wrapped = createHasher(sha256.create, { oid: sha256.oid });
+ * wrapped(new Uint8Array([1]));
+ * ```
+ */
+function utils_createHasher(hashCons, info = {}) {
+    if (typeof hashCons !== 'function')
+        throw new TypeError('"hashCons" expected function, got type=' + typeof hashCons);
+    info = checkOpts({}, info, 'info');
+    const hashC = (msg, opts) => hashCons(opts)
+        .update(msg)
+        .digest();
+    const tmp = hashCons(undefined);
+    hashC.outputLen = tmp.outputLen;
+    hashC.blockLen = tmp.blockLen;
+    hashC.canXOF = tmp.canXOF;
+    hashC.create = (opts) => hashCons(opts);
+    Object.assign(hashC, info);
+    return Object.freeze(hashC);
+}
+/**
+ * Cryptographically secure PRNG backed by `crypto.getRandomValues`.
+ * @param bytesLength - number of random bytes to generate
+ * @returns Random bytes.
+ * The platform `getRandomValues()` implementation still defines any
+ * single-call length cap, and this helper rejects oversize requests
+ * with a stable library `RangeError` instead of host-specific errors.
+ * @throws On wrong argument types. {@link TypeError}
+ * @throws On wrong argument ranges or values. {@link RangeError}
+ * @throws If the current runtime does not provide `crypto.getRandomValues`. {@link Error}
+ * @example
+ * Generate a fresh random key or nonce.
+ * ```ts
+ * const key = randomBytes(16);
+ * ```
+ */
+function utils_randomBytes(bytesLength = 32) {
+    // Match the repo's other length-taking helpers instead of relying on Uint8Array coercion.
+    utils_anumber(bytesLength, 'bytesLength');
+    const cr = typeof globalThis === 'object' ? globalThis.crypto : null;
+    if (typeof cr?.getRandomValues !== 'function')
+        throw new Error('crypto.getRandomValues must be defined');
+    // Web Cryptography API Level 2 §10.1.1:
+    // if `byteLength > 65536`, throw `QuotaExceededError`.
+    // Keep the guard explicit so callers can see the quota in code
+    // instead of discovering it by reading the spec or host errors.
+    // This wrapper surfaces the same quota as a stable library RangeError.
+    if (bytesLength > 65536)
+        throw new RangeError(`"bytesLength" expected <= 65536, got ${bytesLength}`);
+    return cr.getRandomValues(new Uint8Array(bytesLength));
+}
+/**
+ * Creates OID metadata for NIST hashes with prefix `06 09 60 86 48 01 65 03 04 02`.
+ * @param suffix - final OID byte for the selected hash.
+ *   The helper accepts any byte even though only the documented NIST hash
+ *   suffixes are meaningful downstream.
+ * @returns Object containing the DER-encoded OID.
+ * @example
+ * Build OID metadata for a NIST hash.
+ * ```ts
+ * oidNist(0x01);
+ * ```
+ */
+const utils_oidNist = (suffix) => ({
+    // Current NIST hashAlgs suffixes used here fit in one DER subidentifier octet.
+    // Larger suffix values would need base-128 OID encoding and a different length byte.
+    oid: Uint8Array.from([0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, suffix]),
+});
+
+;// CONCATENATED MODULE: ./node_modules/@noble/hashes/hmac.js
+/**
+ * HMAC: RFC2104 message authentication code.
+ * @module
+ */
+
+/**
+ * Internal class for HMAC.
+ * Accepts any byte key, although RFC 2104 §3 recommends keys at least
+ * `HashLen` bytes long.
+ */
+class _HMAC {
+    oHash;
+    iHash;
+    blockLen;
+    outputLen;
+    canXOF = false;
+    finished = false;
+    destroyed = false;
+    constructor(hash, key) {
+        ahash(hash);
+        utils_abytes(key, undefined, 'key');
+        this.iHash = hash.create();
+        if (typeof this.iHash.update !== 'function')
+            throw new Error('expected Hash instance');
+        this.blockLen = this.iHash.blockLen;
+        this.outputLen = this.iHash.outputLen;
+        const blockLen = this.blockLen;
+        const pad = new Uint8Array(blockLen);
+        // blockLen can be bigger than outputLen
+        pad.set(key.length > blockLen ? hash.create().update(key).digest() : key);
+        for (let i = 0; i < pad.length; i++)
+            pad[i] ^= 0x36;
+        this.iHash.update(pad);
+        // By doing update (processing of the first block) of the outer hash here,
+        // we can re-use it between multiple calls via clone.
+        this.oHash = hash.create();
+        // Undo internal XOR && apply outer XOR
+        for (let i = 0; i < pad.length; i++)
+            pad[i] ^= 0x36 ^ 0x5c;
+        this.oHash.update(pad);
+        utils_clean(pad);
+    }
+    update(buf) {
+        aexists(this);
+        this.iHash.update(buf);
+        return this;
+    }
+    digestInto(out) {
+        aexists(this);
+        aoutput(out, this);
+        this.finished = true;
+        const buf = out.subarray(0, this.outputLen);
+        // Reuse the first outputLen bytes for the inner digest; the outer hash consumes them before
+        // overwriting that same prefix with the final tag, leaving any oversized tail untouched.
+        this.iHash.digestInto(buf);
+        this.oHash.update(buf);
+        this.oHash.digestInto(buf);
+        this.destroy();
+    }
+    digest() {
+        const out = new Uint8Array(this.oHash.outputLen);
+        this.digestInto(out);
+        return out;
+    }
+    _cloneInto(to) {
+        // Create new instance without calling constructor since the key
+        // is already in state and we don't know it.
+        to ||= Object.create(Object.getPrototypeOf(this), {});
+        const { oHash, iHash, finished, destroyed, blockLen, outputLen, canXOF } = this;
+        to = to;
+        to.finished = finished;
+        to.destroyed = destroyed;
+        to.blockLen = blockLen;
+        to.outputLen = outputLen;
+        to.canXOF = canXOF;
+        to.oHash = oHash._cloneInto(to.oHash);
+        to.iHash = iHash._cloneInto(to.iHash);
+        return to;
+    }
+    clone() {
+        return this._cloneInto();
+    }
+    destroy() {
+        this.destroyed = true;
+        this.oHash.destroy();
+        this.iHash.destroy();
+    }
+}
+const hmac_hmac = /* @__PURE__ */ (() => {
+    const hmac_ = ((hash, key, message) => new _HMAC(hash, key).update(message).digest());
+    hmac_.create = (hash, key) => new _HMAC(hash, key);
+    return hmac_;
+})();
+
+;// CONCATENATED MODULE: ./node_modules/@noble/hashes/hkdf.js
+/**
+ * HKDF (RFC 5869): extract + expand in one step.
+ * See {@link https://soatok.blog/2021/11/17/understanding-hkdf/}.
+ * @module
+ */
+
+
+/**
+ * HKDF-extract from spec. Less important part. `HKDF-Extract(IKM, salt) -> PRK`
+ * Arguments position differs from spec (IKM is first one, since it is not optional)
+ * Local validation only checks `hash`; `ikm` / `salt` byte validation is delegated to `hmac()`.
+ * @param hash - hash function that would be used (e.g. sha256)
+ * @param ikm - input keying material, the initial key
+ * @param salt - optional salt value (a non-secret random value)
+ * @returns Pseudorandom key derived from input keying material.
+ * @example
+ * Run the HKDF extract step.
+ * ```ts
+ * import { extract } from '@noble/hashes/hkdf.js';
+ * import { sha256 } from '@noble/hashes/sha2.js';
+ * extract(sha256, new Uint8Array([1, 2, 3]), new Uint8Array([4, 5, 6]));
+ * ```
+ */
+function hkdf_extract(hash, ikm, salt) {
+    ahash(hash);
+    // NOTE: some libraries treat zero-length array as 'not provided';
+    // we don't, since we have undefined as 'not provided'
+    // https://github.com/RustCrypto/KDFs/issues/15
+    if (salt === undefined)
+        salt = new Uint8Array(hash.outputLen);
+    return hmac_hmac(hash, salt, ikm);
+}
+// Shared mutable scratch byte for the RFC 5869 block counter `N`.
+// Safe to reuse because `expand()` is synchronous and resets it with `clean(...)` before returning.
+const HKDF_COUNTER = /* @__PURE__ */ Uint8Array.of(0);
+// Shared RFC 5869 empty string for both `info === undefined` and the first-block `T(0)` input.
+const EMPTY_BUFFER = /* @__PURE__ */ Uint8Array.of();
+/**
+ * HKDF-expand from the spec. The most important part. `HKDF-Expand(PRK, info, L) -> OKM`
+ * @param hash - hash function that would be used (e.g. sha256)
+ * @param prk - a pseudorandom key of at least HashLen octets
+ *   (usually, the output from the extract step)
+ * @param info - optional context and application specific information (can be a zero-length string)
+ * @param length - length of output keying material in bytes.
+ *   RFC 5869 §2.3 allows `0..255*HashLen`, so `0` returns an empty OKM.
+ * @param _recycled - Internal destroyed extract hashes owned by the combined `hkdf()` call.
+ * @returns Output keying material with the requested length.
+ * @throws If the requested output length exceeds the HKDF limit
+ *   for the selected hash. {@link Error}
+ * @example
+ * Run the HKDF expand step.
+ * ```ts
+ * import { expand } from '@noble/hashes/hkdf.js';
+ * import { sha256 } from '@noble/hashes/sha2.js';
+ * expand(sha256, new Uint8Array(32), new Uint8Array([1, 2, 3]), 16);
+ * ```
+ */
+function expand(hash, prk, info, length = 32, _recycled) {
+    ahash(hash);
+    utils_anumber(length, 'length');
+    utils_abytes(prk, undefined, 'prk');
+    const olen = hash.outputLen;
+    // RFC 5869 §2.3: PRK is "a pseudorandom key of at least HashLen octets".
+    if (prk.length < olen)
+        throw new Error('"prk" must be at least HashLen octets');
+    // RFC 5869 §2.3 only bounds `L` by `<= 255*HashLen`; `L=0` is valid and yields empty OKM.
+    if (length > 255 * olen)
+        throw new Error('Length must be <= 255*HashLen');
+    const blocks = Math.ceil(length / olen);
+    if (info === undefined)
+        info = EMPTY_BUFFER;
+    else
+        utils_abytes(info, undefined, 'info');
+    if (!blocks) {
+        if (_recycled)
+            utils_clean(prk); // Full hkdf() owns this intermediate PRK.
+        return new Uint8Array();
+    }
+    // first L(ength) octets of T
+    // The private PRK can become both T and a one-block result after HMAC consumes the key.
+    const okm = _recycled && blocks === 1 ? prk : new Uint8Array(blocks * olen);
+    const { iHash, oHash } = hmac_hmac.create(hash, prk);
+    // Driving them directly also skips `_HMAC.digestInto`'s per-digest destroy.
+    const T = _recycled ? prk : new Uint8Array(olen);
+    // Full hkdf() donates one destroyed extract hash; standalone creates one alternating worker.
+    const worker = blocks > 1 ? _recycled?.iHash || hash.create() : undefined;
+    for (let counter = 0; counter < blocks - 1; counter++) {
+        HKDF_COUNTER[0] = counter + 1;
+        const iWork = iHash._cloneInto(worker);
+        // T(0) = empty string (zero length)
+        // T(N) = HMAC-Hash(PRK, T(N-1) | info | N)
+        if (counter)
+            iWork.update(T);
+        iWork.update(info).update(HKDF_COUNTER).digestInto(T);
+        oHash._cloneInto(worker).update(T).digestInto(T);
+        okm.set(T, olen * counter);
+    }
+    // Midstates are key-equivalent: they allow computing HMAC(prk, ...) for any message.
+    HKDF_COUNTER[0] = blocks; // Final block consumes them; retain worker for cleanup.
+    if (blocks > 1)
+        iHash.update(T);
+    iHash.update(info).update(HKDF_COUNTER).digestInto(T);
+    oHash.update(T).digestInto(T);
+    okm.set(T, olen * (blocks - 1));
+    iHash.destroy(); // Raw digests may leave key-derived base/worker state; wipe all explicitly.
+    oHash.destroy();
+    worker?.destroy();
+    if (T !== okm)
+        utils_clean(T); // Wipe private T/PRK; standalone preserves caller-owned PRK.
+    utils_clean(HKDF_COUNTER);
+    // Exact fit: return without the extra copy.
+    if (length === okm.length)
+        return okm;
+    // Copy the requested prefix, then wipe the full buffer: its tail holds
+    // up to HashLen-1 bytes of derived key material past `length`.
+    const res = okm.slice(0, length);
+    utils_clean(okm);
+    return res;
+}
+/**
+ * HKDF (RFC 5869): derive keys from an initial input.
+ * Combines hkdf_extract + hkdf_expand in one step
+ * @param hash - hash function that would be used (e.g. sha256)
+ * @param ikm - input keying material, the initial key
+ * @param salt - optional salt value (a non-secret random value)
+ * @param info - optional context and application specific information bytes
+ * @param length - length of output keying material in bytes.
+ *   RFC 5869 §2.3 allows `0..255*HashLen`, so `0` returns an empty OKM.
+ * @returns Output keying material derived from the input key.
+ * @throws If the requested output length exceeds the HKDF limit
+ *   for the selected hash. {@link Error}
+ * @example
+ * HKDF (RFC 5869): derive keys from an initial input.
+ * ```ts
+ * import { hkdf } from '@noble/hashes/hkdf.js';
+ * import { sha256 } from '@noble/hashes/sha2.js';
+ * import { randomBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+ * const inputKey = randomBytes(32);
+ * const salt = randomBytes(32);
+ * const info = utf8ToBytes('application-key');
+ * const okm = hkdf(sha256, inputKey, salt, info, 32);
+ * ```
+ */
+const hkdf = (hash, ikm, salt, info, length) => {
+    ahash(hash);
+    if (salt === undefined)
+        salt = new Uint8Array(hash.outputLen);
+    const HMAC = hmac_hmac.create(hash, salt).update(ikm);
+    // The intermediate PRK is secret key material; wipe it instead of
+    // leaving it for GC.
+    return expand(hash, HMAC.digest(), info, length, HMAC); // expand() owns and consumes it.
+};
+
+;// CONCATENATED MODULE: ./node_modules/@noble/hashes/_u64.js
+const U32_MASK64 = /* @__PURE__ */ (() => BigInt(2 ** 32 - 1))();
+const _32n = /* @__PURE__ */ BigInt(32);
+// Split bigint into two 32-bit halves. With `le=true`, returned fields become `{ h: low, l: high
+// }` to match little-endian word order rather than the property names.
+function fromBig(n, le = false) {
+    if (le)
+        return { h: Number(n & U32_MASK64), l: Number((n >> _32n) & U32_MASK64) };
+    return { h: Number((n >> _32n) & U32_MASK64) | 0, l: Number(n & U32_MASK64) | 0 };
+}
+// Split bigint list into `[highWords, lowWords]` when `le=false`; with `le=true`, the first array
+// holds the low halves because `fromBig(...)` swaps the semantic meaning of `h` and `l`.
+function split(lst, le = false) {
+    const len = lst.length;
+    let Ah = new Uint32Array(len);
+    let Al = new Uint32Array(len);
+    for (let i = 0; i < len; i++) {
+        const { h, l } = fromBig(lst[i], le);
+        [Ah[i], Al[i]] = [h, l];
+    }
+    return [Ah, Al];
+}
+// Combine explicit `(high, low)` 32-bit halves into a bigint; `>>> 0` normalizes signed JS
+// bitwise results back to uint32 first, and little-endian callers must swap.
+const toBig = (h, l) => (BigInt(h >>> 0) << _32n) | BigInt(l >>> 0);
+// Split a JS number into u32 halves without a BigInt allocation. Exact only for integers
+// `0 <= n < 2**53`; callers use it on byte / bit counters, which JS length math caps far below
+// that (an ArrayBuffer cannot exceed 2**53 - 1 bytes).
+const fromNumH = (n) => (n / 2 ** 32) | 0;
+const fromNumL = (n) => n >>> 0;
+// Drop-in replacement for `view.setBigUint64(byteOffset, BigInt(n), isLE)` without the per-call
+// BigInt allocation. Same `n < 2**53` precondition as `fromNumH`/`fromNumL`.
+function setU64FromNum(view, byteOffset, n, isLE) {
+    const h = fromNumH(n);
+    const l = fromNumL(n);
+    view.setUint32(byteOffset, isLE ? l : h, isLE);
+    view.setUint32(byteOffset + 4, isLE ? h : l, isLE);
+}
+// High 32-bit half of a 64-bit logical right shift for `s` in `0..31`.
+const shrSH = (h, _l, s) => h >>> s;
+// Low 32-bit half of a 64-bit logical right shift, valid for `s` in `1..31`.
+const shrSL = (h, l, s) => (h << (32 - s)) | (l >>> s);
+// High 32-bit half of a 64-bit right rotate, valid for `s` in `1..31`.
+const rotrSH = (h, l, s) => (h >>> s) | (l << (32 - s));
+// Low 32-bit half of a 64-bit right rotate, valid for `s` in `1..31`.
+const rotrSL = (h, l, s) => (h << (32 - s)) | (l >>> s);
+// High 32-bit half of a 64-bit right rotate, valid for `s` in `33..63`; `32` uses `rotr32*`.
+const rotrBH = (h, l, s) => (h << (64 - s)) | (l >>> (s - 32));
+// Low 32-bit half of a 64-bit right rotate, valid for `s` in `33..63`; `32` uses `rotr32*`.
+const rotrBL = (h, l, s) => (h >>> (s - 32)) | (l << (64 - s));
+// High 32-bit half of a 64-bit right rotate for `s === 32`; this is just the swapped low half.
+const rotr32H = (_h, l) => l;
+// Low 32-bit half of a 64-bit right rotate for `s === 32`; this is just the swapped high half.
+const rotr32L = (h, _l) => h;
+// 64-bit left rotates (rotl*) are not defined here: sha3.ts, their only consumer, keeps
+// local copies so V8 inlines them into keccakP.
+// Add two split 64-bit words and return the split `{ h, l }` sum.
+// JS uses 32-bit signed integers for bitwise operations, so we cannot simply shift the carry out
+// of the low sum and instead use division.
+function add(Ah, Al, Bh, Bl) {
+    const l = (Al >>> 0) + (Bl >>> 0);
+    return { h: (Ah + Bh + ((l / 2 ** 32) | 0)) | 0, l: l | 0 };
+}
+// Addition with more than 2 elements
+// Unmasked low-word accumulator for 3-way addition; pass the raw result into `add3H(...)`.
+const add3L = (Al, Bl, Cl) => (Al >>> 0) + (Bl >>> 0) + (Cl >>> 0);
+// High-word finalize step for 3-way addition; `low` must be the untruncated output of `add3L(...)`.
+const add3H = (low, Ah, Bh, Ch) => (Ah + Bh + Ch + ((low / 2 ** 32) | 0)) | 0;
+// Unmasked low-word accumulator for 4-way addition; pass the raw result into `add4H(...)`.
+const add4L = (Al, Bl, Cl, Dl) => (Al >>> 0) + (Bl >>> 0) + (Cl >>> 0) + (Dl >>> 0);
+// High-word finalize step for 4-way addition; `low` must be the untruncated output of `add4L(...)`.
+const add4H = (low, Ah, Bh, Ch, Dh) => (Ah + Bh + Ch + Dh + ((low / 2 ** 32) | 0)) | 0;
+// Unmasked low-word accumulator for 5-way addition; pass the raw result into `add5H(...)`.
+const add5L = (Al, Bl, Cl, Dl, El) => (Al >>> 0) + (Bl >>> 0) + (Cl >>> 0) + (Dl >>> 0) + (El >>> 0);
+// High-word finalize step for 5-way addition; `low` must be the untruncated output of `add5L(...)`.
+const add5H = (low, Ah, Bh, Ch, Dh, Eh) => (Ah + Bh + Ch + Dh + Eh + ((low / 2 ** 32) | 0)) | 0;
+// prettier-ignore
+
+
+;// CONCATENATED MODULE: ./node_modules/@noble/hashes/_md.js
+/**
+ * Internal Merkle-Damgard hash utils.
+ * @module
+ */
+
+
+/**
+ * Shared 32-bit conditional boolean primitive reused by SHA-256, SHA-1, and MD5 `F`.
+ * Returns bits from `b` when `a` is set, otherwise from `c`.
+ * The XOR form is equivalent to MD5's `F(X,Y,Z) = XY v not(X)Z` because the masked terms never
+ * set the same bit.
+ * @param a - selector word
+ * @param b - word chosen when selector bit is set
+ * @param c - word chosen when selector bit is clear
+ * @returns Mixed 32-bit word.
+ * @example
+ * Combine three words with the shared 32-bit choice primitive.
+ * ```ts
+ * Chi(0xffffffff, 0x12345678, 0x87654321);
+ * ```
+ */
+function Chi(a, b, c) {
+    return (a & b) ^ (~a & c);
+}
+/**
+ * Shared 32-bit majority primitive reused by SHA-256 and SHA-1.
+ * Returns bits shared by at least two inputs.
+ * @param a - first input word
+ * @param b - second input word
+ * @param c - third input word
+ * @returns Mixed 32-bit word.
+ * @example
+ * Combine three words with the shared 32-bit majority primitive.
+ * ```ts
+ * Maj(0xffffffff, 0x12345678, 0x87654321);
+ * ```
+ */
+function Maj(a, b, c) {
+    return (a & b) ^ (a & c) ^ (b & c);
+}
+/**
+ * Merkle-Damgard hash construction base class.
+ * Could be used to create MD5, RIPEMD, SHA1, SHA2.
+ * Accepts only byte-aligned `Uint8Array` input, even when the underlying spec describes bit
+ * strings with partial-byte tails.
+ * @param blockLen - internal block size in bytes
+ * @param outputLen - digest size in bytes
+ * @param padOffset - trailing length field size in bytes
+ * @param isLE - whether length and state words are encoded in little-endian
+ * @example
+ * Use a concrete subclass to get the shared Merkle-Damgard update/digest flow.
+ * ```ts
+ * import { _SHA1 } from '@noble/hashes/legacy.js';
+ * const hash = new _SHA1();
+ * hash.update(new Uint8Array([97, 98, 99]));
+ * hash.digest();
+ * ```
+ */
+class HashMD {
+    blockLen;
+    outputLen;
+    canXOF = false;
+    padOffset;
+    isLE;
+    // For partial updates less than block size
+    buffer;
+    view;
+    finished = false;
+    length = 0;
+    pos = 0;
+    destroyed = false;
+    constructor(blockLen, outputLen, padOffset, isLE) {
+        this.blockLen = blockLen;
+        this.outputLen = outputLen;
+        this.padOffset = padOffset;
+        this.isLE = isLE;
+        this.buffer = new Uint8Array(blockLen);
+        this.view = createView(this.buffer);
+    }
+    update(data) {
+        aexists(this);
+        utils_abytes(data);
+        const { view, buffer, blockLen } = this;
+        const len = data.length;
+        let processed = false;
+        for (let pos = 0; pos < len;) {
+            const take = Math.min(blockLen - this.pos, len - pos);
+            // Fast path only when there is no buffered partial block: `take === blockLen` implies
+            // `this.pos === 0`, so we can process full blocks directly from the input view.
+            if (take === blockLen) {
+                const dataView = createView(data);
+                for (; blockLen <= len - pos; pos += blockLen)
+                    this.process(dataView, pos);
+                processed = true;
+                continue;
+            }
+            // When the whole input is buffered in one go (common for short messages), passing `data`
+            // directly avoids allocating a subarray view.
+            buffer.set(pos === 0 && take === len ? data : data.subarray(pos, pos + take), this.pos);
+            this.pos += take;
+            pos += take;
+            if (this.pos === blockLen) {
+                this.process(view, 0);
+                this.pos = 0;
+                processed = true;
+            }
+        }
+        this.length += data.length;
+        // Shared schedule buffers only pick up input-derived words inside process(); if everything
+        // was buffered without processing, there is nothing to zero.
+        if (processed)
+            this.roundClean();
+        return this;
+    }
+    digestInto(out) {
+        aexists(this);
+        aoutput(out, this);
+        this.finished = true;
+        // Padding
+        // We can avoid allocation of buffer for padding completely if it
+        // was previously not allocated here. But it won't change performance.
+        const { buffer, view, blockLen, isLE } = this;
+        let { pos } = this;
+        // append the bit '1' to the message, then zero-pad the rest of the block
+        buffer[pos++] = 0b10000000;
+        buffer.fill(0, pos);
+        // we have less than padOffset left in buffer, so we cannot put length in
+        // current block, need process it and pad again
+        if (this.padOffset > blockLen - pos) {
+            this.process(view, 0);
+            buffer.fill(0);
+        }
+        // `padOffset` reserves the whole length field. For SHA-384/512 the high 64 bits stay zero from
+        // the padding fill above, and JS will overflow before user input can make that half non-zero.
+        // So we only need to write the low 64 bits here (`length * 8` only scales the exponent of an
+        // integer below 2**53, so the split inside the helper stays exact).
+        setU64FromNum(view, blockLen - 8, this.length * 8, isLE);
+        this.process(view, 0);
+        // The final block above is processed outside update(), so the shared message-schedule
+        // buffers (e.g. SHA256_W) would otherwise retain input-derived words after digest().
+        this.roundClean();
+        // digest() passes our own `buffer` as `out`; reuse its cached view instead of allocating one.
+        const oview = out === buffer ? view : createView(out);
+        const len = this.outputLen;
+        // NOTE: we do division by 4 later, which must be fused in single op with modulo by JIT
+        const outLen = len / 4;
+        const state = this.get();
+        // Subclass-misconfiguration invariant: outputLen must be 32-bit aligned and fit the state.
+        if (len % 4 || outLen > state.length)
+            throw new Error('invalid outputLen');
+        for (let i = 0; i < outLen; i++)
+            oview.setUint32(4 * i, state[i], isLE);
+    }
+    digest() {
+        const { buffer, outputLen } = this;
+        this.digestInto(buffer);
+        // Copy before destroy(): subclasses wipe `buffer` during cleanup, but `digest()` must return
+        // fresh bytes to the caller.
+        const res = buffer.slice(0, outputLen);
+        this.destroy();
+        return res;
+    }
+    _cloneIntoMeta(to) {
+        const { buffer, length, finished, destroyed, pos } = this;
+        to.destroyed = destroyed;
+        to.finished = finished;
+        to.length = length;
+        to.pos = pos;
+        // Only partial-block bytes need copying: when `length % blockLen === 0`, `pos === 0` and
+        // later `update()` / `digestInto()` overwrite `to.buffer` from the start before reading it.
+        if (pos)
+            to.buffer.set(buffer); // Avoid a hot modulo guard.
+        return to;
+    }
+    clone() {
+        return this._cloneInto();
+    }
+}
+/**
+ * Initial SHA-2 state: fractional parts of square roots of first 16 primes 2..53.
+ * Check out `test/misc/sha2-gen-iv.js` for recomputation guide.
+ */
+/** Initial SHA256 state from RFC 6234 §6.1: the first 32 bits of the fractional parts of the
+ * square roots of the first eight prime numbers. Exported as a shared table; callers must treat
+ * it as read-only because constructors copy words from it by index. */
+const SHA256_IV = /* @__PURE__ */ Uint32Array.from([
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+]);
+/** Initial SHA224 state `H(0)` from RFC 6234 §6.1. Exported as a shared table; callers must
+ * treat it as read-only because constructors copy words from it by index. */
+const SHA224_IV = /* @__PURE__ */ Uint32Array.from([
+    0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939, 0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4,
+]);
+/** Initial SHA384 state from RFC 6234 §6.3: eight RFC 64-bit `H(0)` words stored as sixteen
+ * big-endian 32-bit halves. Derived from the fractional parts of the square roots of the ninth
+ * through sixteenth prime numbers. Exported as a shared table; callers must treat it as read-only
+ * because constructors copy halves from it by index. */
+const SHA384_IV = /* @__PURE__ */ Uint32Array.from([
+    0xcbbb9d5d, 0xc1059ed8, 0x629a292a, 0x367cd507, 0x9159015a, 0x3070dd17, 0x152fecd8, 0xf70e5939,
+    0x67332667, 0xffc00b31, 0x8eb44a87, 0x68581511, 0xdb0c2e0d, 0x64f98fa7, 0x47b5481d, 0xbefa4fa4,
+]);
+/** Initial SHA512 state from RFC 6234 §6.3: eight RFC 64-bit `H(0)` words stored as sixteen
+ * big-endian 32-bit halves. Derived from the fractional parts of the square roots of the first
+ * eight prime numbers. Exported as a shared table; callers must treat it as read-only because
+ * constructors copy halves from it by index. */
+const SHA512_IV = /* @__PURE__ */ Uint32Array.from([
+    0x6a09e667, 0xf3bcc908, 0xbb67ae85, 0x84caa73b, 0x3c6ef372, 0xfe94f82b, 0xa54ff53a, 0x5f1d36f1,
+    0x510e527f, 0xade682d1, 0x9b05688c, 0x2b3e6c1f, 0x1f83d9ab, 0xfb41bd6b, 0x5be0cd19, 0x137e2179,
+]);
+
+;// CONCATENATED MODULE: ./node_modules/@noble/hashes/sha2.js
+/**
+ * SHA2 hash function. A.k.a. sha256, sha384, sha512, sha512_224, sha512_256.
+ * SHA256 is the fastest hash implementable in JS, even faster than Blake3.
+ * Check out {@link https://www.rfc-editor.org/rfc/rfc4634 | RFC 4634} and
+ * {@link https://nvlpubs.nist.gov/nistpubs/FIPS/NIST.FIPS.180-4.pdf | FIPS 180-4}.
+ * @module
+ */
+
+
+
+/**
+ * SHA-224 / SHA-256 round constants from RFC 6234 §5.1: the first 32 bits
+ * of the cube roots of the first 64 primes (2..311).
+ */
+// prettier-ignore
+const SHA256_K = /* @__PURE__ */ Uint32Array.from([
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2
+]);
+/** Reusable SHA-224 / SHA-256 message schedule buffer `W_t` from RFC 6234 §6.2 step 1. */
+const SHA256_W = /* @__PURE__ */ new Uint32Array(64);
+/** Internal SHA-224 / SHA-256 compression engine from RFC 6234 §6.2. */
+class SHA2_32B extends HashMD {
+    // We cannot use array here since array allows indexing by variable
+    // which means optimizer/compiler cannot use registers.
+    // Numeric initializers matter: starting the fields as `undefined` changes
+    // V8's field representation and makes sha256 3x slower (measured).
+    A = 0;
+    B = 0;
+    C = 0;
+    D = 0;
+    E = 0;
+    F = 0;
+    G = 0;
+    H = 0;
+    constructor(outputLen, IV) {
+        super(64, outputLen, 8, false);
+        this.A = IV[0] | 0;
+        this.B = IV[1] | 0;
+        this.C = IV[2] | 0;
+        this.D = IV[3] | 0;
+        this.E = IV[4] | 0;
+        this.F = IV[5] | 0;
+        this.G = IV[6] | 0;
+        this.H = IV[7] | 0;
+    }
+    get() {
+        const { A, B, C, D, E, F, G, H } = this;
+        return [A, B, C, D, E, F, G, H];
+    }
+    // prettier-ignore
+    set(A, B, C, D, E, F, G, H) {
+        this.A = A | 0;
+        this.B = B | 0;
+        this.C = C | 0;
+        this.D = D | 0;
+        this.E = E | 0;
+        this.F = F | 0;
+        this.G = G | 0;
+        this.H = H | 0;
+    }
+    _cloneInto(to) {
+        (to ||= new this.constructor()).set(...this.get());
+        return this._cloneIntoMeta(to);
+    }
+    process(view, offset) {
+        // Extend the first 16 words into the remaining 48 words w[16..63] of the message schedule array
+        for (let i = 0; i < 16; i++, offset += 4)
+            SHA256_W[i] = view.getUint32(offset, false);
+        for (let i = 16; i < 64; i++) {
+            const W15 = SHA256_W[i - 15];
+            const W2 = SHA256_W[i - 2];
+            const s0 = rotr(W15, 7) ^ rotr(W15, 18) ^ (W15 >>> 3);
+            const s1 = rotr(W2, 17) ^ rotr(W2, 19) ^ (W2 >>> 10);
+            SHA256_W[i] = (s1 + SHA256_W[i - 7] + s0 + SHA256_W[i - 16]) | 0;
+        }
+        // Compression function main loop, 64 rounds
+        let { A, B, C, D, E, F, G, H } = this;
+        for (let i = 0; i < 64; i++) {
+            const sigma1 = rotr(E, 6) ^ rotr(E, 11) ^ rotr(E, 25);
+            const T1 = (H + sigma1 + Chi(E, F, G) + SHA256_K[i] + SHA256_W[i]) | 0;
+            const sigma0 = rotr(A, 2) ^ rotr(A, 13) ^ rotr(A, 22);
+            const T2 = (sigma0 + Maj(A, B, C)) | 0;
+            H = G;
+            G = F;
+            F = E;
+            E = (D + T1) | 0;
+            D = C;
+            C = B;
+            B = A;
+            A = (T1 + T2) | 0;
+        }
+        // Add the compressed chunk to the current hash value
+        A = (A + this.A) | 0;
+        B = (B + this.B) | 0;
+        C = (C + this.C) | 0;
+        D = (D + this.D) | 0;
+        E = (E + this.E) | 0;
+        F = (F + this.F) | 0;
+        G = (G + this.G) | 0;
+        H = (H + this.H) | 0;
+        this.set(A, B, C, D, E, F, G, H);
+    }
+    roundClean() {
+        utils_clean(SHA256_W);
+    }
+    destroy() {
+        // HashMD callers route post-destroy usability through `destroyed`; zeroizing alone still leaves
+        // update()/digest() callable on reused instances.
+        this.destroyed = true;
+        this.set(0, 0, 0, 0, 0, 0, 0, 0);
+        utils_clean(this.buffer);
+    }
+}
+/** Internal SHA-256 hash class grounded in RFC 6234 §6.2. */
+class _SHA256 extends SHA2_32B {
+    constructor() {
+        super(32, SHA256_IV);
+    }
+}
+/** Internal SHA-224 hash class grounded in RFC 6234 §6.2 and §8.5. */
+class _SHA224 extends SHA2_32B {
+    constructor() {
+        super(28, SHA224_IV);
+    }
+}
+// SHA2-512 is slower than sha256 in js because u64 operations are slow.
+// SHA-384 / SHA-512 round constants from RFC 6234 §5.2:
+// 80 full 64-bit words split into high/low halves.
+// prettier-ignore
+const K512 = /* @__PURE__ */ (() => split([
+    '0x428a2f98d728ae22', '0x7137449123ef65cd', '0xb5c0fbcfec4d3b2f', '0xe9b5dba58189dbbc',
+    '0x3956c25bf348b538', '0x59f111f1b605d019', '0x923f82a4af194f9b', '0xab1c5ed5da6d8118',
+    '0xd807aa98a3030242', '0x12835b0145706fbe', '0x243185be4ee4b28c', '0x550c7dc3d5ffb4e2',
+    '0x72be5d74f27b896f', '0x80deb1fe3b1696b1', '0x9bdc06a725c71235', '0xc19bf174cf692694',
+    '0xe49b69c19ef14ad2', '0xefbe4786384f25e3', '0x0fc19dc68b8cd5b5', '0x240ca1cc77ac9c65',
+    '0x2de92c6f592b0275', '0x4a7484aa6ea6e483', '0x5cb0a9dcbd41fbd4', '0x76f988da831153b5',
+    '0x983e5152ee66dfab', '0xa831c66d2db43210', '0xb00327c898fb213f', '0xbf597fc7beef0ee4',
+    '0xc6e00bf33da88fc2', '0xd5a79147930aa725', '0x06ca6351e003826f', '0x142929670a0e6e70',
+    '0x27b70a8546d22ffc', '0x2e1b21385c26c926', '0x4d2c6dfc5ac42aed', '0x53380d139d95b3df',
+    '0x650a73548baf63de', '0x766a0abb3c77b2a8', '0x81c2c92e47edaee6', '0x92722c851482353b',
+    '0xa2bfe8a14cf10364', '0xa81a664bbc423001', '0xc24b8b70d0f89791', '0xc76c51a30654be30',
+    '0xd192e819d6ef5218', '0xd69906245565a910', '0xf40e35855771202a', '0x106aa07032bbd1b8',
+    '0x19a4c116b8d2d0c8', '0x1e376c085141ab53', '0x2748774cdf8eeb99', '0x34b0bcb5e19b48a8',
+    '0x391c0cb3c5c95a63', '0x4ed8aa4ae3418acb', '0x5b9cca4f7763e373', '0x682e6ff3d6b2b8a3',
+    '0x748f82ee5defb2fc', '0x78a5636f43172f60', '0x84c87814a1f0ab72', '0x8cc702081a6439ec',
+    '0x90befffa23631e28', '0xa4506cebde82bde9', '0xbef9a3f7b2c67915', '0xc67178f2e372532b',
+    '0xca273eceea26619c', '0xd186b8c721c0c207', '0xeada7dd6cde0eb1e', '0xf57d4f7fee6ed178',
+    '0x06f067aa72176fba', '0x0a637dc5a2c898a6', '0x113f9804bef90dae', '0x1b710b35131c471b',
+    '0x28db77f523047d84', '0x32caab7b40c72493', '0x3c9ebe0a15c9bebc', '0x431d67c49c100d4c',
+    '0x4cc5d4becb3e42b6', '0x597f299cfc657e2a', '0x5fcb6fab3ad6faec', '0x6c44198c4a475817'
+].map(n => BigInt(n))))();
+const SHA512_Kh = /* @__PURE__ */ (() => K512[0])();
+const SHA512_Kl = /* @__PURE__ */ (() => K512[1])();
+// Reusable high-half schedule buffer for the RFC 6234 §6.4 64-bit `W_t` words.
+const SHA512_W_H = /* @__PURE__ */ new Uint32Array(80);
+// Reusable low-half schedule buffer for the RFC 6234 §6.4 64-bit `W_t` words.
+const SHA512_W_L = /* @__PURE__ */ new Uint32Array(80);
+/** Internal SHA-384 / SHA-512 compression engine from RFC 6234 §6.4. */
+class SHA2_64B extends HashMD {
+    // We cannot use array here since array allows indexing by variable
+    // which means optimizer/compiler cannot use registers.
+    // h -- high 32 bits, l -- low 32 bits
+    // Numeric initializers matter: starting the fields as `undefined` changes
+    // V8's field representation and slows hashing down (measured on sha256).
+    Ah = 0;
+    Al = 0;
+    Bh = 0;
+    Bl = 0;
+    Ch = 0;
+    Cl = 0;
+    Dh = 0;
+    Dl = 0;
+    Eh = 0;
+    El = 0;
+    Fh = 0;
+    Fl = 0;
+    Gh = 0;
+    Gl = 0;
+    Hh = 0;
+    Hl = 0;
+    constructor(outputLen, IV) {
+        super(128, outputLen, 16, false);
+        this.Ah = IV[0] | 0;
+        this.Al = IV[1] | 0;
+        this.Bh = IV[2] | 0;
+        this.Bl = IV[3] | 0;
+        this.Ch = IV[4] | 0;
+        this.Cl = IV[5] | 0;
+        this.Dh = IV[6] | 0;
+        this.Dl = IV[7] | 0;
+        this.Eh = IV[8] | 0;
+        this.El = IV[9] | 0;
+        this.Fh = IV[10] | 0;
+        this.Fl = IV[11] | 0;
+        this.Gh = IV[12] | 0;
+        this.Gl = IV[13] | 0;
+        this.Hh = IV[14] | 0;
+        this.Hl = IV[15] | 0;
+    }
+    // prettier-ignore
+    get() {
+        const { Ah, Al, Bh, Bl, Ch, Cl, Dh, Dl, Eh, El, Fh, Fl, Gh, Gl, Hh, Hl } = this;
+        return [Ah, Al, Bh, Bl, Ch, Cl, Dh, Dl, Eh, El, Fh, Fl, Gh, Gl, Hh, Hl];
+    }
+    // prettier-ignore
+    set(Ah, Al, Bh, Bl, Ch, Cl, Dh, Dl, Eh, El, Fh, Fl, Gh, Gl, Hh, Hl) {
+        this.Ah = Ah | 0;
+        this.Al = Al | 0;
+        this.Bh = Bh | 0;
+        this.Bl = Bl | 0;
+        this.Ch = Ch | 0;
+        this.Cl = Cl | 0;
+        this.Dh = Dh | 0;
+        this.Dl = Dl | 0;
+        this.Eh = Eh | 0;
+        this.El = El | 0;
+        this.Fh = Fh | 0;
+        this.Fl = Fl | 0;
+        this.Gh = Gh | 0;
+        this.Gl = Gl | 0;
+        this.Hh = Hh | 0;
+        this.Hl = Hl | 0;
+    }
+    _cloneInto(to) {
+        (to ||= new this.constructor()).set(...this.get());
+        return this._cloneIntoMeta(to);
+    }
+    process(view, offset) {
+        // Extend the first 16 words into the remaining 64 words w[16..79] of the message schedule array
+        for (let i = 0; i < 16; i++, offset += 4) {
+            SHA512_W_H[i] = view.getUint32(offset);
+            SHA512_W_L[i] = view.getUint32((offset += 4));
+        }
+        for (let i = 16; i < 80; i++) {
+            // s0 := (w[i-15] rightrotate 1) xor (w[i-15] rightrotate 8) xor (w[i-15] rightshift 7)
+            const W15h = SHA512_W_H[i - 15] | 0;
+            const W15l = SHA512_W_L[i - 15] | 0;
+            const s0h = rotrSH(W15h, W15l, 1) ^ rotrSH(W15h, W15l, 8) ^ shrSH(W15h, W15l, 7);
+            const s0l = rotrSL(W15h, W15l, 1) ^ rotrSL(W15h, W15l, 8) ^ shrSL(W15h, W15l, 7);
+            // s1 := (w[i-2] rightrotate 19) xor (w[i-2] rightrotate 61) xor (w[i-2] rightshift 6)
+            const W2h = SHA512_W_H[i - 2] | 0;
+            const W2l = SHA512_W_L[i - 2] | 0;
+            const s1h = rotrSH(W2h, W2l, 19) ^ rotrBH(W2h, W2l, 61) ^ shrSH(W2h, W2l, 6);
+            const s1l = rotrSL(W2h, W2l, 19) ^ rotrBL(W2h, W2l, 61) ^ shrSL(W2h, W2l, 6);
+            // SHA512_W[i] = s0 + s1 + SHA512_W[i - 7] + SHA512_W[i - 16];
+            const SUMl = add4L(s0l, s1l, SHA512_W_L[i - 7], SHA512_W_L[i - 16]);
+            const SUMh = add4H(SUMl, s0h, s1h, SHA512_W_H[i - 7], SHA512_W_H[i - 16]);
+            SHA512_W_H[i] = SUMh | 0;
+            SHA512_W_L[i] = SUMl | 0;
+        }
+        let { Ah, Al, Bh, Bl, Ch, Cl, Dh, Dl, Eh, El, Fh, Fl, Gh, Gl, Hh, Hl } = this;
+        // Compression function main loop, 80 rounds
+        for (let i = 0; i < 80; i++) {
+            // S1 := (e rightrotate 14) xor (e rightrotate 18) xor (e rightrotate 41)
+            const sigma1h = rotrSH(Eh, El, 14) ^ rotrSH(Eh, El, 18) ^ rotrBH(Eh, El, 41);
+            const sigma1l = rotrSL(Eh, El, 14) ^ rotrSL(Eh, El, 18) ^ rotrBL(Eh, El, 41);
+            //const T1 = (H + sigma1 + Chi(E, F, G) + SHA256_K[i] + SHA256_W[i]) | 0;
+            const CHIh = (Eh & Fh) ^ (~Eh & Gh);
+            const CHIl = (El & Fl) ^ (~El & Gl);
+            // T1 = H + sigma1 + Chi(E, F, G) + SHA512_K[i] + SHA512_W[i]
+            // prettier-ignore
+            const T1ll = add5L(Hl, sigma1l, CHIl, SHA512_Kl[i], SHA512_W_L[i]);
+            const T1h = add5H(T1ll, Hh, sigma1h, CHIh, SHA512_Kh[i], SHA512_W_H[i]);
+            const T1l = T1ll | 0;
+            // S0 := (a rightrotate 28) xor (a rightrotate 34) xor (a rightrotate 39)
+            const sigma0h = rotrSH(Ah, Al, 28) ^ rotrBH(Ah, Al, 34) ^ rotrBH(Ah, Al, 39);
+            const sigma0l = rotrSL(Ah, Al, 28) ^ rotrBL(Ah, Al, 34) ^ rotrBL(Ah, Al, 39);
+            const MAJh = (Ah & Bh) ^ (Ah & Ch) ^ (Bh & Ch);
+            const MAJl = (Al & Bl) ^ (Al & Cl) ^ (Bl & Cl);
+            Hh = Gh | 0;
+            Hl = Gl | 0;
+            Gh = Fh | 0;
+            Gl = Fl | 0;
+            Fh = Eh | 0;
+            Fl = El | 0;
+            ({ h: Eh, l: El } = add(Dh | 0, Dl | 0, T1h | 0, T1l | 0));
+            Dh = Ch | 0;
+            Dl = Cl | 0;
+            Ch = Bh | 0;
+            Cl = Bl | 0;
+            Bh = Ah | 0;
+            Bl = Al | 0;
+            const All = add3L(T1l, sigma0l, MAJl);
+            Ah = add3H(All, T1h, sigma0h, MAJh);
+            Al = All | 0;
+        }
+        // Add the compressed chunk to the current hash value
+        ({ h: Ah, l: Al } = add(this.Ah | 0, this.Al | 0, Ah | 0, Al | 0));
+        ({ h: Bh, l: Bl } = add(this.Bh | 0, this.Bl | 0, Bh | 0, Bl | 0));
+        ({ h: Ch, l: Cl } = add(this.Ch | 0, this.Cl | 0, Ch | 0, Cl | 0));
+        ({ h: Dh, l: Dl } = add(this.Dh | 0, this.Dl | 0, Dh | 0, Dl | 0));
+        ({ h: Eh, l: El } = add(this.Eh | 0, this.El | 0, Eh | 0, El | 0));
+        ({ h: Fh, l: Fl } = add(this.Fh | 0, this.Fl | 0, Fh | 0, Fl | 0));
+        ({ h: Gh, l: Gl } = add(this.Gh | 0, this.Gl | 0, Gh | 0, Gl | 0));
+        ({ h: Hh, l: Hl } = add(this.Hh | 0, this.Hl | 0, Hh | 0, Hl | 0));
+        this.set(Ah, Al, Bh, Bl, Ch, Cl, Dh, Dl, Eh, El, Fh, Fl, Gh, Gl, Hh, Hl);
+    }
+    roundClean() {
+        utils_clean(SHA512_W_H, SHA512_W_L);
+    }
+    destroy() {
+        // HashMD callers route post-destroy usability through `destroyed`; zeroizing alone still leaves
+        // update()/digest() callable on reused instances.
+        this.destroyed = true;
+        utils_clean(this.buffer);
+        this.set(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    }
+}
+/** Internal SHA-512 hash class grounded in RFC 6234 §6.3 and §6.4. */
+class _SHA512 extends SHA2_64B {
+    constructor() {
+        super(64, SHA512_IV);
+    }
+}
+/** Internal SHA-384 hash class grounded in RFC 6234 §6.3 and §6.4. */
+class _SHA384 extends SHA2_64B {
+    constructor() {
+        super(48, SHA384_IV);
+    }
+}
+/**
+ * Truncated SHA512/256 and SHA512/224.
+ * SHA512_IV is XORed with 0xa5a5a5a5a5a5a5a5, then used as "intermediary" IV of SHA512/t.
+ * Then t hashes string to produce result IV.
+ * See the repo-side derivation recipe in `test/misc/sha2-gen-iv.js`.
+ * These IV literals are checked against that script rather than a dedicated
+ * local RFC section.
+ */
+/** SHA-512/224 IV derived by the SHA-512/t recipe in `test/misc/sha2-gen-iv.js` and
+ * stored as sixteen big-endian 32-bit halves. */
+const T224_IV = /* @__PURE__ */ Uint32Array.from([
+    0x8c3d37c8, 0x19544da2, 0x73e19966, 0x89dcd4d6, 0x1dfab7ae, 0x32ff9c82, 0x679dd514, 0x582f9fcf,
+    0x0f6d2b69, 0x7bd44da8, 0x77e36f73, 0x04c48942, 0x3f9d85a8, 0x6a1d36c8, 0x1112e6ad, 0x91d692a1,
+]);
+/** SHA-512/256 IV derived by the SHA-512/t recipe in `test/misc/sha2-gen-iv.js` and
+ * stored as sixteen big-endian 32-bit halves. */
+const T256_IV = /* @__PURE__ */ Uint32Array.from([
+    0x22312194, 0xfc2bf72c, 0x9f555fa3, 0xc84c64c2, 0x2393b86b, 0x6f53b151, 0x96387719, 0x5940eabd,
+    0x96283ee2, 0xa88effe3, 0xbe5e1e25, 0x53863992, 0x2b0199fc, 0x2c85b8aa, 0x0eb72ddc, 0x81c52ca2,
+]);
+/** Internal SHA-512/224 hash class using the derived `T224_IV` and the shared
+ * RFC 6234 §6.4 compression engine. */
+class _SHA512_224 extends SHA2_64B {
+    constructor() {
+        super(28, T224_IV);
+    }
+}
+/** Internal SHA-512/256 hash class using the derived `T256_IV` and the shared
+ * RFC 6234 §6.4 compression engine. */
+class _SHA512_256 extends SHA2_64B {
+    constructor() {
+        super(32, T256_IV);
+    }
+}
+/**
+ * SHA2-256 hash function from RFC 4634. In JS it's the fastest: even faster than Blake3. Some info:
+ *
+ * - Trying 2^128 hashes would get 50% chance of collision, using birthday attack.
+ * - BTC network is doing 2^70 hashes/sec (2^95 hashes/year) as per 2025.
+ * - Each sha256 hash is executing 2^18 bit operations.
+ * - Good 2024 ASICs can do 200Th/sec with 3500 watts of power, corresponding to 2^36 hashes/joule.
+ * @param msg - message bytes to hash
+ * @param opts - Reserved hash options.
+ * @returns Digest bytes.
+ * @example
+ * Hash a message with SHA2-256.
+ * ```ts
+ * sha256(new Uint8Array([97, 98, 99]));
+ * ```
+ */
+const sha2_sha256 = /* @__PURE__ */ utils_createHasher(() => new _SHA256(), 
+/* @__PURE__ */ utils_oidNist(0x01));
+/**
+ * SHA2-224 hash function from RFC 4634.
+ * @param msg - message bytes to hash
+ * @param opts - Reserved hash options.
+ * @returns Digest bytes.
+ * @example
+ * Hash a message with SHA2-224.
+ * ```ts
+ * sha224(new Uint8Array([97, 98, 99]));
+ * ```
+ */
+const sha224 = /* @__PURE__ */ (/* unused pure expression or super */ null && (createHasher(() => new _SHA224(), 
+/* @__PURE__ */ oidNist(0x04))));
+/**
+ * SHA2-512 hash function from RFC 4634.
+ * @param msg - message bytes to hash
+ * @param opts - Reserved hash options.
+ * @returns Digest bytes.
+ * @example
+ * Hash a message with SHA2-512.
+ * ```ts
+ * sha512(new Uint8Array([97, 98, 99]));
+ * ```
+ */
+const sha2_sha512 = /* @__PURE__ */ utils_createHasher(() => new _SHA512(), 
+/* @__PURE__ */ utils_oidNist(0x03));
+/**
+ * SHA2-384 hash function from RFC 4634.
+ * @param msg - message bytes to hash
+ * @param opts - Reserved hash options.
+ * @returns Digest bytes.
+ * @example
+ * Hash a message with SHA2-384.
+ * ```ts
+ * sha384(new Uint8Array([97, 98, 99]));
+ * ```
+ */
+const sha2_sha384 = /* @__PURE__ */ (/* unused pure expression or super */ null && (createHasher(() => new _SHA384(), 
+/* @__PURE__ */ oidNist(0x02))));
+/**
+ * SHA2-512/256 "truncated" hash function, with improved resistance to length extension attacks.
+ * See the paper on {@link https://eprint.iacr.org/2010/548.pdf | truncated SHA512}.
+ * @param msg - message bytes to hash
+ * @param opts - Reserved hash options.
+ * @returns Digest bytes.
+ * @example
+ * Hash a message with SHA2-512/256.
+ * ```ts
+ * sha512_256(new Uint8Array([97, 98, 99]));
+ * ```
+ */
+const sha512_256 = /* @__PURE__ */ (/* unused pure expression or super */ null && (createHasher(() => new _SHA512_256(), 
+/* @__PURE__ */ oidNist(0x06))));
+/**
+ * SHA2-512/224 "truncated" hash function, with improved resistance to length extension attacks.
+ * See the paper on {@link https://eprint.iacr.org/2010/548.pdf | truncated SHA512}.
+ * @param msg - message bytes to hash
+ * @param opts - Reserved hash options.
+ * @returns Digest bytes.
+ * @example
+ * Hash a message with SHA2-512/224.
+ * ```ts
+ * sha512_224(new Uint8Array([97, 98, 99]));
+ * ```
+ */
+const sha512_224 = /* @__PURE__ */ (/* unused pure expression or super */ null && (createHasher(() => new _SHA512_224(), 
+/* @__PURE__ */ oidNist(0x05))));
+
+;// CONCATENATED MODULE: ./node_modules/@scure/base/index.js
+/*! scure-base - MIT License (c) 2022 Paul Miller (paulmillr.com) */
+// Freeze the result of a thunk. `/* @__PURE__ */ freeze(() => expr)` keeps the whole
+// initializer tree-shakable: the annotated call's only argument is a function literal,
+// so bundlers drop everything (inner chain()/alphabet() calls included) when unused.
+const freeze = (fn) => Object.freeze(fn());
+function base_isBytes(a) {
+    // Plain `instanceof Uint8Array` is too strict for some Buffer / proxy / cross-realm cases. The
+    // fallback still requires a real ArrayBuffer view, so plain JSON-deserialized
+    // `{ constructor: ... }` spoofing is rejected. `BYTES_PER_ELEMENT === 1` keeps the
+    // fallback on byte-oriented views.
+    return (a instanceof Uint8Array ||
+        (ArrayBuffer.isView(a) &&
+            a.constructor.name === 'Uint8Array' &&
+            'BYTES_PER_ELEMENT' in a &&
+            a.BYTES_PER_ELEMENT === 1));
+}
+/** Asserts something is Uint8Array. */
+function base_abytes(b) {
+    if (!base_isBytes(b))
+        throw new TypeError('Uint8Array expected');
+}
+function isArrayOf(isString, arr) {
+    if (!Array.isArray(arr))
+        return false;
+    if (arr.length === 0)
+        return true;
+    if (isString) {
+        return arr.every((item) => typeof item === 'string');
+    }
+    else {
+        return arr.every((item) => Number.isSafeInteger(item));
+    }
+}
+function afn(input) {
+    if (typeof input !== 'function')
+        throw new TypeError('function expected');
+    return true;
+}
+function astr(label, input) {
+    if (typeof input !== 'string')
+        throw new TypeError(`${label}: string expected`);
+    return true;
+}
+function base_anumber(n, title = 'number') {
+    if (typeof n !== 'number')
+        throw new TypeError(`${title}: expected number, got ${typeof n}`);
+    if (!Number.isSafeInteger(n))
+        throw new RangeError(`${title}: expected safe integer, got ${n}`);
+}
+function anumArr(label, input) {
+    if (!isArrayOf(false, input))
+        throw new TypeError(`${label}: array of numbers expected`);
+}
+function chain(...args) {
+    const id = (a) => a;
+    // Wrap call in closure so JIT can inline calls
+    const wrap = (a, b) => (c) => a(b(c));
+    // Construct chain of args[-1].encode(args[-2].encode([...]))
+    const encode = args.map((x) => x.encode).reduceRight(wrap, id);
+    // Construct chain of args[0].decode(args[1].decode(...))
+    const decode = args.map((x) => x.decode).reduce(wrap, id);
+    return { encode, decode };
+}
+function normalize(fn) {
+    afn(fn);
+    return { encode: (from) => from, decode: (to) => fn(to) };
+}
+const powers = /* @__PURE__ */ (() => {
+    let res = [];
+    for (let i = 0; i < 40; i++)
+        res.push(2 ** i);
+    return res;
+})();
+// Indexed copy loops instead of Array.from / Uint8Array.from: those go through the
+// iterator protocol on typed arrays, which is ~10x slower and would swamp the fast
+// links' gains on the conversion boundaries.
+function u8ToNumArr(u8, len = u8.length) {
+    const res = new Array(len);
+    for (let i = 0; i < len; i++)
+        res[i] = u8[i];
+    return res;
+}
+// UTF-8 TextDecoder builds a string from ASCII codes 2x faster than `TextDecoder('latin1')`
+// (4x on freshly allocated, our exact case).
+// All codes here are < 128 (range is validated elsewhere): UTF-8 agrees with ASCII byte-for-byte.
+// UTF-8 needs no ICU, so the probe only guards runtimes without TextDecoder at all (Hermes).
+const asciiDecoder = /* @__PURE__ */ (() => {
+    try {
+        const decoder = new TextDecoder();
+        // Self-check on the domain we use (codes < 128): reject broken polyfills at
+        // probe time instead of producing corrupted codec output later.
+        return decoder.decode(Uint8Array.of(0x41, 0x30, 0x2b, 0x7f)) === 'A0+\x7f'
+            ? decoder
+            : undefined;
+    }
+    catch (e) {
+        return undefined;
+    }
+})();
+const B2S_CHUNK = 8192; // char codes per String.fromCharCode call, avoids arg-count limits
+function charcodesToString(codes) {
+    const len = codes.length;
+    // Measured crossover: the TextDecoder's per-call setup dominates below ~12 chars,
+    // where String.fromCharCode wins (bech32 checksums, base58xmr blocks).
+    if (asciiDecoder !== undefined && len >= 12)
+        return asciiDecoder.decode(codes);
+    if (len <= B2S_CHUNK)
+        return String.fromCharCode.apply(null, codes);
+    let res = '';
+    for (let i = 0; i < len; i += B2S_CHUNK)
+        res += String.fromCharCode.apply(null, codes.subarray(i, i + B2S_CHUNK));
+    return res;
+}
+/**
+ * Linear 8 <-> bits regrouping (radix2Slow semantics), with Uint8Array digits and
+ * preallocated output.
+ */
+function radix2(bits) {
+    base_anumber(bits);
+    if (bits <= 0 || bits > 8)
+        throw new RangeError('radix2: bits should be in (0..8]');
+    const mask = powers[bits] - 1;
+    return {
+        encode: (bytes) => {
+            base_abytes(bytes);
+            const len = bytes.length;
+            // 8->bits with zero-bit padding of the last digit, like convertRadix2(padding=true)
+            const res = new Uint8Array(Math.ceil((len * 8) / bits));
+            let carry = 0;
+            let pos = 0;
+            let j = 0;
+            for (let i = 0; i < len;) {
+                // At most 7 residual bits plus 24 new bits fit in the signed 32-bit carry.
+                if (i + 2 < len) {
+                    carry = (carry << 24) | (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+                    pos += 24;
+                    i += 3;
+                }
+                else {
+                    // Constant mask instead of convertRadix2's exact powers[pos]-1 cleanup: with
+                    // bits <= 8 the residual is pos <= 7 bits, so carry needs at most pos + 8 <= 15
+                    // meaningful bits. Stale bits in [pos, 16) shift to >= bits on extraction and
+                    // are removed by `& mask` there and in the tail below.
+                    carry = ((carry << 8) | bytes[i]) & 0xffff;
+                    pos += 8;
+                    i++;
+                }
+                // Each input adds at least `bits`, so the first extraction is unconditional.
+                for (;;) {
+                    pos -= bits;
+                    res[j++] = (carry >> pos) & mask;
+                    if (pos < bits)
+                        break;
+                }
+            }
+            if (pos > 0)
+                res[j] = (carry << (bits - pos)) & mask;
+            return res;
+        },
+        decode: (digits) => {
+            // bits->8, strict canonical form, like convertRadix2(padding=false):
+            // rejects leftover whole input words and non-zero pad bits.
+            const len = digits.length;
+            const res = new Uint8Array(Math.floor((len * bits) / 8));
+            let carry = 0;
+            let pos = 0;
+            let j = 0;
+            for (let i = 0; i < len; i++) {
+                // Same constant-mask carry bound as encode: pos <= 7 residual plus bits <= 8
+                // incoming keeps meaningful carry within 15 bits; stale bits above pos are
+                // masked out on extraction and in the tail check below.
+                carry = ((carry << bits) | digits[i]) & 0xffff;
+                pos += bits;
+                for (; pos >= 8; pos -= 8)
+                    res[j++] = (carry >> (pos - 8)) & 0xff;
+            }
+            carry = (carry << (8 - pos)) & 0xff;
+            if (pos >= bits)
+                throw new Error('Excess padding');
+            if (carry > 0)
+                throw new Error(`Non-zero padding: ${carry}`);
+            return res;
+        },
+    };
+}
+/**
+ * Digit <-> letter mapping fused with string join (chain(alphabetSlow(letters), join(''))
+ * semantics), via char-code lookup tables.
+ */
+function alphabet(letters, aliases) {
+    const len = letters.length;
+    // Larger indexes would wrap in the Int8Array reverse table and decode to wrong digits.
+    if (len > 128)
+        throw new Error('alphabet: max 128 letters');
+    const encTable = new Uint8Array(len);
+    const decTable = new Int8Array(128).fill(-1);
+    for (let i = 0; i < len; i++) {
+        const code = letters.charCodeAt(i);
+        if (letters.codePointAt(i) !== code || code > 127)
+            throw new Error('alphabet: single-char ASCII letters only');
+        encTable[i] = code;
+        decTable[code] = i;
+    }
+    // Aliases decode like their canonical letter (e.g. hex case-folding), without a
+    // separate normalization pass over the input string.
+    if (aliases !== undefined) {
+        for (const alias of Object.keys(aliases)) {
+            const code = alias.charCodeAt(0);
+            const target = decTable[aliases[alias].charCodeAt(0)];
+            if (alias.length !== 1 || code > 127 || target === undefined || target === -1)
+                throw new Error(`alphabet: invalid alias ${alias}`);
+            decTable[code] = target;
+        }
+    }
+    return {
+        encode: (digits) => {
+            const codes = new Uint8Array(digits.length);
+            for (let i = 0; i < digits.length; i++) {
+                const d = digits[i];
+                const code = encTable[d];
+                // Reuse the table lookup's bounds result for the required per-digit range check.
+                // Chained radix2 always emits digits < 2**bits === len; check anyway so a
+                // mismatched chain throws (like alphabetSlow) instead of silently emitting letter 0.
+                if (code === undefined)
+                    throw new Error(`alphabet.encode: invalid digit ${d}`);
+                codes[i] = code;
+            }
+            return charcodesToString(codes);
+        },
+        decode: (input) => {
+            // Uniform label: this is the decode entry link for nopad codecs, padding for padded
+            // ones. Keeps "decode: string expected" identical across all built-in codecs
+            // (released 2.x said "join.decode: string expected").
+            astr('decode', input);
+            const slen = input.length;
+            const digits = new Uint8Array(slen);
+            for (let i = 0; i < slen; i++) {
+                const code = input.charCodeAt(i);
+                const digit = code < 128 ? decTable[code] : -1;
+                if (digit === -1)
+                    throw new Error(`Unknown letter "${input[i]}". Allowed: ${letters}`);
+                digits[i] = digit;
+            }
+            return digits;
+        },
+    };
+}
+/**
+ * Pad / unpad (paddingSlow semantics), on the joined string.
+ */
+function padding(bits, chr = '=') {
+    base_anumber(bits);
+    astr('padding', chr);
+    return {
+        encode(data) {
+            while ((data.length * bits) % 8)
+                data += chr;
+            return data;
+        },
+        decode(input) {
+            // Uniform label, see alphabet.decode above.
+            astr('decode', input);
+            let end = input.length;
+            if ((end * bits) % 8)
+                throw new Error('padding: invalid length');
+            for (; end > 0 && input[end - 1] === chr; end--) {
+                const byte = (end - 1) * bits;
+                if (byte % 8 === 0)
+                    throw new Error('padding: excess padding');
+            }
+            return input.slice(0, end);
+        },
+    };
+}
+function unsafeWrapper(fn) {
+    afn(fn);
+    return function (...args) {
+        // Only for *Unsafe APIs that intentionally collapse validation failures to `undefined`.
+        // Do not wrap code that needs to preserve exception details.
+        try {
+            return fn.apply(null, args);
+        }
+        catch (e) { }
+    };
+}
+function checksum(len, fn) {
+    base_anumber(len);
+    // Reject degenerate zero-byte checksums up front so callers don't accidentally
+    // build a no-op checksum stage.
+    if (len <= 0)
+        throw new RangeError(`checksum length must be positive: ${len}`);
+    afn(fn);
+    const _fn = fn;
+    // Uses the first `len` bytes of fn(data) in both directions.
+    // Current call sites rely on `len > 0` and checksum functions that return at least that many bytes.
+    return {
+        encode(data) {
+            base_abytes(data);
+            const sum = _fn(data).slice(0, len);
+            const res = new Uint8Array(data.length + len);
+            res.set(data);
+            res.set(sum, data.length);
+            return res;
+        },
+        decode(data) {
+            base_abytes(data);
+            const payload = data.slice(0, -len);
+            const oldChecksum = data.slice(-len);
+            const newChecksum = _fn(payload).slice(0, len);
+            for (let i = 0; i < len; i++)
+                if (newChecksum[i] !== oldChecksum[i])
+                    throw new Error('Invalid checksum');
+            return payload;
+        },
+    };
+}
+// RFC 4648 aka RFC 3548
+// ---------------------
+/**
+ * base16 encoding from RFC 4648.
+ * This codec uses RFC 4648 Table 5's uppercase alphabet directly.
+ * RFC 4648 §8 calls base16 "case-insensitive hex encoding", but we intentionally do not case-fold decode input here.
+ * Use `hex` for case-insensitive hex decoding.
+ * @example
+ * ```js
+ * base16.encode(Uint8Array.from([0x12, 0xab]));
+ * // => '12AB'
+ * ```
+ */
+const base16 = /* @__PURE__ */ (/* unused pure expression or super */ null && (freeze(() => chain(radix2(4), alphabet('0123456789ABCDEF')))));
+/**
+ * base32 encoding from RFC 4648. Has padding.
+ * RFC 4648 §6 Table 3 uses uppercase letters, and RFC 4648 §3.4 allows applications to choose
+ * upper- or lowercase alphabets. We keep the published uppercase table and do not case-fold decode input.
+ * Use `base32nopad` for unpadded version.
+ * Also check out `base32hex`, `base32hexnopad`, `base32crockford`.
+ * @example
+ * ```js
+ * base32.encode(Uint8Array.from([0x12, 0xab]));
+ * // => 'CKVQ===='
+ * base32.decode('CKVQ====');
+ * // => Uint8Array.from([0x12, 0xab])
+ * ```
+ */
+const base32 = /* @__PURE__ */ (/* unused pure expression or super */ null && (freeze(() => chain(radix2(5), alphabet('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'), padding(5)))));
+/**
+ * base32 encoding from RFC 4648. No padding.
+ * This variant inherits RFC 4648 base32's uppercase table and intentionally does not case-fold decode input.
+ * Use `base32` for padded version.
+ * Also check out `base32hex`, `base32hexnopad`, `base32crockford`.
+ * @example
+ * ```js
+ * base32nopad.encode(Uint8Array.from([0x12, 0xab]));
+ * // => 'CKVQ'
+ * base32nopad.decode('CKVQ');
+ * // => Uint8Array.from([0x12, 0xab])
+ * ```
+ */
+const base32nopad = /* @__PURE__ */ (/* unused pure expression or super */ null && (freeze(() => chain(radix2(5), alphabet('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567')))));
+/**
+ * base32 encoding from RFC 4648. Padded. Compared to ordinary `base32`, slightly different alphabet.
+ * RFC 4648 §7 Table 4 uses uppercase letters, and we intentionally keep that table without case-folding decode input.
+ * Use `base32hexnopad` for unpadded version.
+ * @example
+ * ```js
+ * base32hex.encode(Uint8Array.from([0x12, 0xab]));
+ * // => '2ALG===='
+ * base32hex.decode('2ALG====');
+ * // => Uint8Array.from([0x12, 0xab])
+ * ```
+ */
+const base32hex = /* @__PURE__ */ (/* unused pure expression or super */ null && (freeze(() => chain(radix2(5), alphabet('0123456789ABCDEFGHIJKLMNOPQRSTUV'), padding(5)))));
+/**
+ * base32 encoding from RFC 4648. No padding. Compared to ordinary `base32`, slightly different alphabet.
+ * This variant inherits RFC 4648 base32hex's uppercase table and intentionally does not case-fold decode input.
+ * Use `base32hex` for padded version.
+ * @example
+ * ```js
+ * base32hexnopad.encode(Uint8Array.from([0x12, 0xab]));
+ * // => '2ALG'
+ * base32hexnopad.decode('2ALG');
+ * // => Uint8Array.from([0x12, 0xab])
+ * ```
+ */
+const base32hexnopad = /* @__PURE__ */ (/* unused pure expression or super */ null && (freeze(() => chain(radix2(5), alphabet('0123456789ABCDEFGHIJKLMNOPQRSTUV')))));
+const BASE32_CROCKFORD_ASCII = /^[\x00-\x7f]*$/;
+/**
+ * base32 encoding from RFC 4648. Doug Crockford's version.
+ * See {@link https://www.crockford.com/base32.html | Douglas Crockford's Base32}.
+ * @example
+ * ```js
+ * base32crockford.encode(Uint8Array.from([0x12, 0xab]));
+ * // => '2ANG'
+ * base32crockford.decode('2ANG');
+ * // => Uint8Array.from([0x12, 0xab])
+ * ```
+ */
+const base32crockford = /* @__PURE__ */ (/* unused pure expression or super */ null && (freeze(() => chain(radix2(5), alphabet('0123456789ABCDEFGHJKMNPQRSTVWXYZ'), normalize((s) => {
+    astr('base32crockford.decode', s);
+    const upper = s.toUpperCase();
+    if (s !== upper && !BASE32_CROCKFORD_ASCII.test(s))
+        throw new Error('base32crockford.decode: ASCII expected');
+    return upper.replace(/O/g, '0').replace(/[IL]/g, '1');
+})))));
+// Built-in base64 conversion https://caniuse.com/mdn-javascript_builtins_uint8array_frombase64
+// Require both directions before taking the native fast path, so base64/base64url don't mix native and JS behavior.
+// prettier-ignore
+const hasBase64Builtin = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => typeof Uint8Array.from([]).toBase64 === 'function' &&
+    typeof Uint8Array.fromBase64 === 'function')()));
+// Native `Uint8Array.fromBase64()` accepts these ASCII whitespace chars.
+// Reject them first so the native base64 path still follows RFC 4648 §3.3.
+// ASCII whitespace is U+0009 TAB, U+000A LF, U+000C FF, U+000D CR, or U+0020 SPACE
+const ASCII_WHITESPACE = /[\t\n\f\r ]/;
+const decodeBase64Builtin = (s, isUrl) => {
+    astr('base64', s);
+    const alphabet = isUrl ? 'base64url' : 'base64';
+    // Per spec, .fromBase64 already throws on any other non-alphabet symbols except ASCII whitespace
+    // And checking just for whitespace makes decoding about 3x faster than a full range check.
+    // lastChunkHandling: 'strict' rejects loose tails and non-zero pad bits so native decoding stays canonical.
+    if (s.length > 0 && ASCII_WHITESPACE.test(s))
+        throw new Error('invalid base64');
+    return Uint8Array.fromBase64(s, { alphabet, lastChunkHandling: 'strict' });
+};
+/** base64 from RFC 4648. Padded. Pure JS version */
+const base64Fallback = /* @__PURE__ */ (/* unused pure expression or super */ null && (freeze(() => chain(radix2(6), alphabet('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'), padding(6)))));
+/** base64url from RFC 4648. Padded. Pure JS version */
+const base64urlFallback = /* @__PURE__ */ (/* unused pure expression or super */ null && (freeze(() => chain(radix2(6), alphabet('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'), padding(6)))));
+/**
+ * base64 from RFC 4648. Padded.
+ * Alternative variants: `base64nopad`, `base64url`, `base64urlnopad`.
+ * Utilizes native `Uint8Array.fromBase64` builtin, otherwise falls back to `base64fallback` when it's unavailable.
+ * @example
+ * ```js
+ * base64.encode(Uint8Array.from([0x12, 0xab]));
+ * // => 'Eqs='
+ * base64.decode('Eqs=');
+ * // => Uint8Array.from([0x12, 0xab])
+ * ```
+ */
+// prettier-ignore
+const base_base64 = /* @__PURE__ */ (/* unused pure expression or super */ null && (freeze(() => hasBase64Builtin ? {
+    encode(b) { base_abytes(b); return b.toBase64(); },
+    decode(s) { return decodeBase64Builtin(s, false); },
+} : base64Fallback)));
+/**
+ * base64 from RFC 4648. No padding.
+ * Use `base64` for padded version.
+ * @example
+ * ```js
+ * base64nopad.encode(Uint8Array.from([0x12, 0xab]));
+ * // => 'Eqs'
+ * base64nopad.decode('Eqs');
+ * // => Uint8Array.from([0x12, 0xab])
+ * ```
+ */
+const base_base64nopad = /* @__PURE__ */ freeze(() => chain(radix2(6), alphabet('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/')));
+/**
+ * base64 from RFC 4648, using URL-safe alphabet. Padded.
+ * Use `base64urlnopad` for unpadded version.
+ * Falls back to built-in function, when available.
+ * @example
+ * ```js
+ * base64url.encode(Uint8Array.from([0x12, 0xab]));
+ * // => 'Eqs='
+ * base64url.decode('Eqs=');
+ * // => Uint8Array.from([0x12, 0xab])
+ * ```
+ */
+// prettier-ignore
+const base_base64url = /* @__PURE__ */ (/* unused pure expression or super */ null && (freeze(() => hasBase64Builtin ? {
+    encode(b) { base_abytes(b); return b.toBase64({ alphabet: 'base64url' }); },
+    decode(s) { return decodeBase64Builtin(s, true); },
+} : base64urlFallback)));
+/**
+ * base64 from RFC 4648, using URL-safe alphabet. No padding.
+ * Use `base64url` for padded version.
+ * @example
+ * ```js
+ * base64urlnopad.encode(Uint8Array.from([0x12, 0xab]));
+ * // => 'Eqs'
+ * base64urlnopad.decode('Eqs');
+ * // => Uint8Array.from([0x12, 0xab])
+ * ```
+ */
+const base64urlnopad = /* @__PURE__ */ (/* unused pure expression or super */ null && (freeze(() => chain(radix2(6), alphabet('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_')))));
+// baseN radix code (base58, base36)
+// ---------------------------------
+// Base conversion 256 <-> BASE done on 16-bit limbs, five baseN digits (one divmod by
+// BASE**5) per pass, ~10x fewer inner-loop iterations than digit-at-a-time conversion.
+// Exactness: every intermediate is a non-negative integer below 2**53, so float64
+// arithmetic (including Math.floor of the quotients) is exact for any GROUP = BASE**5 < 2**30:
+// - encode: carry * 2**16 + limb < BASE**5 * 2**16 < 2**46
+// - decode: limb * BASE**5 + carry < 2**16 * BASE**5 + 2**30 < 2**46
+// Still O(n^2) overall like any positional-base conversion — see the base58 DoS note.
+// GROUP literals (not `BASE ** 5`) so bundlers can drop unused coders as dead code.
+const B58_GROUP = 656356768; // 58**5 < 2**30
+const B36_GROUP = 60466176; // 36**5 < 2**26
+const RADIX_BASE_N_MAX_LENGTH = 65536;
+const BASE_N_MAX_BYTES = 2048;
+const BASE_N_MAX_CHARS = 4096;
+const radixBaseN = (BASE, GROUP) => ({
+    encode: (bytes) => {
+        base_abytes(bytes);
+        const blen = bytes.length;
+        if (blen === 0)
+            return new Uint8Array(0);
+        if (blen >= RADIX_BASE_N_MAX_LENGTH)
+            throw new Error('invalid length');
+        // Leading zero bytes map 1:1 to leading zero digits (at most blen-1 explicit zeros;
+        // an all-zero value still contributes one digit below).
+        let zeros = 0;
+        while (zeros < blen - 1 && bytes[zeros] === 0)
+            zeros++;
+        // Pack big-endian 16-bit limbs; odd length makes the top limb a single byte.
+        const nlimbs = Math.ceil(blen / 2);
+        const limbs = new Uint16Array(nlimbs);
+        const odd = blen & 1;
+        if (odd)
+            limbs[0] = bytes[0];
+        for (let i = odd, j = odd; i < blen; i += 2, j++)
+            limbs[j] = (bytes[i] << 8) | bytes[i + 1];
+        // Repeated divmod by BASE**5; each pass emits one 5-digit group, least significant
+        // first. No carry-overflow guard like convertRadix had: that one faced arbitrary
+        // caller-chosen bases, while these bounds are static and proven exact above.
+        const groups = [];
+        let pos = 0; // limbs before pos are known zero
+        while (pos < nlimbs) {
+            let carry = 0;
+            for (let i = pos; i < nlimbs; i++) {
+                const cur = carry * 0x10000 + limbs[i];
+                const q = Math.floor(cur / GROUP);
+                carry = cur - q * GROUP;
+                limbs[i] = q;
+                if (q === 0 && i === pos)
+                    pos++;
+            }
+            groups.push(carry);
+        }
+        // The top group is nonzero unless the whole value is zero, so total significant
+        // digit count is 5 per full group plus the top group's own width. (Writing 5 digits
+        // per group and trimming via subarray is smaller code, but the offset view slows
+        // encode ~25% and base58xmr 2x — measured.)
+        const top = groups.length - 1;
+        let sig = top * 5;
+        for (let v = groups[top];; v = Math.floor(v / BASE)) {
+            sig++;
+            if (v < BASE)
+                break;
+        }
+        const res = new Uint8Array(zeros + sig); // leading zero digits are already 0
+        let j = res.length - 1;
+        for (let g = 0; g < top; g++) {
+            let v = groups[g];
+            for (let k = 0; k < 5; k++) {
+                res[j--] = v % BASE;
+                v = Math.floor(v / BASE);
+            }
+        }
+        for (let v = groups[top]; j >= zeros; v = Math.floor(v / BASE))
+            res[j--] = v % BASE;
+        return res;
+    },
+    decode: (digits) => {
+        base_abytes(digits);
+        const dlen = digits.length;
+        if (dlen === 0)
+            return new Uint8Array(0);
+        if (dlen >= RADIX_BASE_N_MAX_LENGTH)
+            throw new Error('invalid length');
+        let zeros = 0;
+        while (zeros < dlen - 1 && digits[zeros] === 0)
+            zeros++;
+        // Multiply-accumulate 16-bit limbs (little-endian, `used` live) group by group,
+        // most significant group first; the first group may be shorter than 5 digits, and
+        // its BASE**group factor falls out of the digit fold.
+        const limbs = new Uint16Array(Math.ceil((dlen * 6) / 16) + 1);
+        let used = 0;
+        let i = 0;
+        let group = dlen % 5 || 5;
+        while (i < dlen) {
+            let gval = 0;
+            let factor = 1;
+            for (const end = i + group; i < end; i++) {
+                const d = digits[i];
+                // Unreachable through the public chain (alphabet emits digits < BASE); guards
+                // internal misuse from silently corrupting output.
+                if (d >= BASE)
+                    throw new Error(`invalid integer: ${d}`);
+                gval = gval * BASE + d;
+                factor *= BASE;
+            }
+            group = 5;
+            let carry = gval;
+            for (let k = 0; k < used; k++) {
+                const cur = limbs[k] * factor + carry;
+                carry = Math.floor(cur / 0x10000);
+                limbs[k] = cur - carry * 0x10000;
+            }
+            for (; carry > 0; carry = Math.floor(carry / 0x10000))
+                limbs[used++] = carry % 0x10000;
+        }
+        // used === 0 means the value is zero: it still contributes one byte, like a lone
+        // zero digit does.
+        const valueBytes = used === 0 ? 1 : used * 2 - (limbs[used - 1] < 256 ? 1 : 0);
+        const res = new Uint8Array(zeros + valueBytes); // leading zero bytes are already 0
+        let j = res.length - 1;
+        for (let k = 0; k < used; k++) {
+            const limb = limbs[k];
+            res[j--] = limb & 0xff;
+            if (j >= zeros)
+                res[j--] = limb >> 8;
+        }
+        return res;
+    },
+});
+const genBaseN = (radix, abc) => {
+    const letters = alphabet(abc);
+    return {
+        encode(bytes) {
+            base_abytes(bytes);
+            if (bytes.length > BASE_N_MAX_BYTES)
+                throw new Error('invalid length');
+            return letters.encode(radix.encode(bytes));
+        },
+        decode(str) {
+            astr('baseN.decode', str);
+            if (str.length > BASE_N_MAX_CHARS)
+                throw new Error('invalid length');
+            return radix.decode(letters.decode(str));
+        },
+    };
+};
+const radix58 = /* @__PURE__ */ (/* unused pure expression or super */ null && (radixBaseN(58, B58_GROUP)));
+/**
+ * base36: lowercase alphanumeric, big-endian positional (multibase `k` payload,
+ * used by e.g. IPNS/CID addresses). Leading zero bytes map to leading `0` digits.
+ * Quadratic (O(n^2)) - so, can't be used on large inputs.
+ * @example
+ * ```js
+ * const text = base36.encode(Uint8Array.from([0, 1, 2]));
+ * base36.decode(text);
+ * // => Uint8Array.from([0, 1, 2])
+ * ```
+ */
+const base36 = /* @__PURE__ */ (/* unused pure expression or super */ null && (freeze(() => genBaseN(radixBaseN(36, B36_GROUP), '0123456789abcdefghijklmnopqrstuvwxyz'))));
+const genBase58 = (abc) => genBaseN(radix58, abc);
+/**
+ * base58: base64 without ambigous characters +, /, 0, O, I, l.
+ * Quadratic (O(n^2)) - so, can't be used on large inputs.
+ * @example
+ * ```js
+ * const text = base58.encode(Uint8Array.from([0, 1, 2]));
+ * base58.decode(text);
+ * // => Uint8Array.from([0, 1, 2])
+ * ```
+ */
+const base58 = /* @__PURE__ */ (/* unused pure expression or super */ null && (freeze(() => genBase58('123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'))));
+/**
+ * base58: flickr version. Check out `base58`.
+ * @example
+ * Round-trip bytes with the Flickr alphabet.
+ * ```ts
+ * const text = base58flickr.encode(Uint8Array.from([0, 1, 2]));
+ * base58flickr.decode(text);
+ * ```
+ */
+const base58flickr = /* @__PURE__ */ (/* unused pure expression or super */ null && (freeze(() => genBase58('123456789abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ'))));
+/**
+ * base58: XRP version. Check out `base58`.
+ * @example
+ * Round-trip bytes with the XRP alphabet.
+ * ```ts
+ * const text = base58xrp.encode(Uint8Array.from([0, 1, 2]));
+ * base58xrp.decode(text);
+ * ```
+ */
+const base58xrp = /* @__PURE__ */ (/* unused pure expression or super */ null && (freeze(() => genBase58('rpshnaf39wBUDNEGHJKLM4PQRST7VWXYZ2bcdeCg65jkm8oFqi1tuvAxyz'))));
+// Data len (index) -> encoded block len.
+// Monero pads each 1..8-byte block to this fixed base58 width so decode can recover the tail length.
+const XMR_BLOCK_LEN = (/* unused pure expression or super */ null && ([0, 2, 3, 5, 6, 7, 9, 10, 11]));
+/**
+ * base58: XMR version. Check out `base58`.
+ * Done in 8-byte blocks (which equals 11 chars in decoding). Last (non-full) block padded with '1' to size in XMR_BLOCK_LEN.
+ * Block encoding significantly reduces quadratic complexity of base58.
+ * @example
+ * Round-trip bytes with the Monero block codec.
+ * ```ts
+ * const text = base58xmr.encode(Uint8Array.from([0, 1, 2]));
+ * base58xmr.decode(text);
+ * ```
+ */
+const base58xmr = /* @__PURE__ */ (/* unused pure expression or super */ null && (freeze(() => ({
+    encode(data) {
+        base_abytes(data);
+        let res = '';
+        for (let i = 0; i < data.length; i += 8) {
+            const block = data.subarray(i, i + 8);
+            res += base58.encode(block).padStart(XMR_BLOCK_LEN[block.length], '1');
+        }
+        return res;
+    },
+    decode(str) {
+        astr('base58xmr.decode', str);
+        const strLen = str.length;
+        // Only the last block may be short, and only to one of the XMR_BLOCK_LEN widths —
+        // so the output length is known up front and blocks write into place. Growing a
+        // number[] via concat per block was quadratic; this keeps decode linear like the
+        // block encoding always intended.
+        const tailChars = strLen % 11;
+        const tailBytes = tailChars === 0 ? 0 : XMR_BLOCK_LEN.indexOf(tailChars);
+        if (tailBytes === -1)
+            throw new Error(`base58xmr: invalid block length ${tailChars}`);
+        const res = new Uint8Array(Math.floor(strLen / 11) * 8 + tailBytes);
+        let w = 0;
+        for (let i = 0; i < strLen; i += 11) {
+            const slice = str.slice(i, i + 11);
+            const blockLen = slice.length === 11 ? 8 : tailBytes;
+            const block = base58.decode(slice);
+            for (let j = 0; j < block.length - blockLen; j++) {
+                if (block[j] !== 0)
+                    throw new Error('base58xmr: wrong padding');
+            }
+            for (let j = block.length - blockLen; j < block.length; j++)
+                res[w++] = block[j];
+        }
+        return res;
+    },
+}))));
+/**
+ * Method, which creates base58check encoder.
+ * Requires function, calculating sha256.
+ * Callers must include any version bytes in `data`; this helper only applies the
+ * 4-byte double-SHA256 checksum used by Bitcoin Base58Check.
+ * @param sha256 - Function used to calculate the checksum hash.
+ * @returns base58check codec using 4 checksum bytes.
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Create a base58check codec from a SHA-256 implementation.
+ * ```ts
+ * import { createBase58check } from '@scure/base';
+ * import { sha256 } from '@noble/hashes/sha2.js';
+ * const coder = createBase58check(sha256);
+ * coder.encode(Uint8Array.from([1, 2, 3]));
+ * ```
+ */
+const createBase58check = (sha256) => {
+    // Validate the hash function at construction time so wrong inputs fail before returning a coder.
+    afn(sha256);
+    const _sha256 = sha256;
+    return chain(checksum(4, (data) => _sha256(_sha256(data))), base58);
+};
+/**
+ * Use `createBase58check` instead.
+ * @deprecated Use {@link createBase58check} instead.
+ * Callers must include any version bytes in `data`; this alias keeps the same
+ * 4-byte double-SHA256 checksum behavior as `createBase58check`.
+ * @param sha256 - Function used to calculate the checksum hash.
+ * @returns base58check codec using 4 checksum bytes.
+ * @example
+ * Create a base58check codec with the deprecated alias.
+ * ```ts
+ * import { base58check } from '@scure/base';
+ * import { sha256 } from '@noble/hashes/sha2.js';
+ * const coder = base58check(sha256);
+ * coder.encode(Uint8Array.from([1, 2, 3]));
+ * ```
+ */
+const base58check = (/* unused pure expression or super */ null && (createBase58check));
+// BIP 173 character table.
+// Callers adapt the public number[] words API to Uint8Array at the edges (wordsToU8 below):
+// feeding number[] into alphabet.encode would work at runtime, but it turns the shared
+// hot loop polymorphic and measurably slows the RFC 4648 codecs using the same literal.
+const BECH_ALPHABET = /* @__PURE__ */ alphabet('qpzry9x8gf2tvdw0s3jn54khce6mua7l');
+const BECH_UPPERCASE_PRINTABLE = /^[\x21-\x60\x7b-\x7e]+$/;
+function assertBech32Printable(label, value) {
+    for (let i = 0; i < value.length; i++) {
+        const c = value.charCodeAt(i);
+        if (c < 33 || c > 126)
+            throw new Error(`${label}: printable ASCII expected`);
+    }
+}
+// Range-checks while packing: a plain copy would silently wrap out-of-range words
+// (256 -> 0 would encode to a valid letter). Same message the old slow alphabet threw.
+function wordsToU8(words) {
+    const len = words.length;
+    const res = new Uint8Array(len);
+    for (let i = 0; i < len; i++) {
+        const w = words[i];
+        if (w < 0 || w >= 32)
+            throw new Error(`alphabet.encode: invalid digit ${w}`);
+        res[i] = w;
+    }
+    return res;
+}
+// BIP 173 `bech32_polymod` GEN coefficients.
+const POLYMOD_GENERATORS = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
+// BIP 173 step split: this applies the polymod state transition before callers xor in the next 5-bit value.
+function bech32Polymod(pre) {
+    const b = pre >> 25;
+    let chk = (pre & 0x1ffffff) << 5;
+    for (let i = 0; i < POLYMOD_GENERATORS.length; i++) {
+        if (((b >> i) & 1) === 1)
+            chk ^= POLYMOD_GENERATORS[i];
+    }
+    return chk;
+}
+function bechChecksum(prefix, words, encodingConst = 1) {
+    const len = prefix.length;
+    let chk = 1;
+    for (let i = 0; i < len; i++) {
+        const c = prefix.charCodeAt(i);
+        if (c < 33 || c > 126)
+            throw new Error(`Invalid prefix (${prefix})`);
+        chk = bech32Polymod(chk) ^ (c >> 5);
+    }
+    chk = bech32Polymod(chk);
+    for (let i = 0; i < len; i++)
+        chk = bech32Polymod(chk) ^ (prefix.charCodeAt(i) & 0x1f);
+    for (let v of words)
+        chk = bech32Polymod(chk) ^ v;
+    for (let i = 0; i < 6; i++)
+        chk = bech32Polymod(chk);
+    // BIP 173/BIP 350: xor the final checksum constant, then emit the 30-bit state as six 5-bit symbols.
+    chk ^= encodingConst;
+    const sum = new Uint8Array(6);
+    for (let i = 0; i < 6; i++)
+        sum[i] = (chk >>> (5 * (5 - i))) & 31;
+    return BECH_ALPHABET.encode(sum);
+}
+function genBech32(encoding) {
+    // BIP 173 uses final xor constant 1; BIP 350 swaps in 0x2bc830a3 for Bech32m.
+    const ENCODING_CONST = encoding === 'bech32' ? 1 : 0x2bc830a3;
+    // Public API words are number[], so adapt the fast radix2's Uint8Array protocol at the edge.
+    const _words = radix2(5);
+    const toWords = (from) => {
+        base_abytes(from);
+        // Dedicated 8->5 regrouping (radix2(5).encode semantics) writing the public number[]
+        // directly; encode-into-Uint8Array plus a copy loop measurably regressed this hot path.
+        const len = from.length;
+        const res = new Array(Math.ceil((len * 8) / 5));
+        let carry = 0;
+        let pos = 0;
+        let j = 0;
+        for (let i = 0; i < len; i++) {
+            // No carry cleanup needed: stale bits sit above pos and every extraction (including
+            // the tail below) masks with `& 31`, so they never reach the output. Masking carry
+            // here measurably slowed the loop.
+            carry = (carry << 8) | from[i];
+            pos += 8;
+            for (; pos >= 5; pos -= 5)
+                res[j++] = (carry >> (pos - 5)) & 31;
+        }
+        if (pos > 0)
+            res[j] = (carry << (5 - pos)) & 31;
+        return res;
+    };
+    const fromWords = (to) => {
+        anumArr('radix2.decode', to);
+        // Range-check while packing into the byte buffer: a plain copy would silently
+        // truncate out-of-range words. Rejecting negatives is a deliberate fix — the old
+        // convertRadix2 path silently corrupted output for them.
+        const len = to.length;
+        const digits = new Uint8Array(len);
+        for (let i = 0; i < len; i++) {
+            const w = to[i];
+            if (w < 0 || w >= 32)
+                throw new Error(`convertRadix2: invalid word=${w}`);
+            digits[i] = w;
+        }
+        return _words.decode(digits);
+    };
+    const fromWordsUnsafe = unsafeWrapper(fromWords);
+    function encode(prefix, words, limit = 90) {
+        astr('bech32.encode prefix', prefix);
+        if (limit !== false)
+            base_anumber(limit, 'limit');
+        if (base_isBytes(words))
+            words = u8ToNumArr(words);
+        anumArr('bech32.encode', words);
+        const plen = prefix.length;
+        if (plen === 0)
+            throw new TypeError(`Invalid prefix length ${plen}`);
+        // Total output is hrp + `1` separator + payload words + 6 checksum chars.
+        const actualLength = plen + 7 + words.length;
+        if (limit !== false && actualLength > limit)
+            throw new TypeError(`Length ${actualLength} exceeds limit ${limit}`);
+        assertBech32Printable('bech32.encode prefix', prefix);
+        const lowered = prefix.toLowerCase();
+        const sum = bechChecksum(lowered, words, ENCODING_CONST);
+        return `${lowered}1${BECH_ALPHABET.encode(wordsToU8(words))}${sum}`;
+    }
+    function decode(str, limit = 90) {
+        astr('bech32.decode input', str);
+        if (limit !== false)
+            base_anumber(limit, 'limit');
+        const slen = str.length;
+        // Minimum length is 1-char hrp + `1` separator + 6-char checksum.
+        if (slen < 8 || (limit !== false && slen > limit))
+            throw new TypeError(`invalid string length ${slen}, expected (8..${limit})`);
+        // don't allow mixed case
+        const lowered = str.toLowerCase();
+        if (str !== lowered) {
+            // Case folding is the only way a non-ASCII input can become valid: unchanged
+            // characters are rejected by the prefix and alphabet checks below.
+            if (!BECH_UPPERCASE_PRINTABLE.test(str)) {
+                assertBech32Printable('bech32.decode input', str);
+                throw new Error(`mixed-case string not allowed`);
+            }
+        }
+        const sepIndex = lowered.lastIndexOf('1');
+        if (sepIndex === 0 || sepIndex === -1)
+            throw new Error(`invalid separator "1"`);
+        const prefix = lowered.slice(0, sepIndex);
+        const data = lowered.slice(sepIndex + 1);
+        if (data.length < 6)
+            throw new Error('invalid data length');
+        const digits = BECH_ALPHABET.decode(data);
+        const words = u8ToNumArr(digits, digits.length - 6);
+        const sum = bechChecksum(prefix, words, ENCODING_CONST);
+        if (!data.endsWith(sum))
+            throw new Error(`Invalid checksum in ${str}`);
+        return { prefix, words };
+    }
+    const decodeUnsafe = unsafeWrapper(decode);
+    function decodeToBytes(str, limit = 90) {
+        const { prefix, words } = decode(str, limit);
+        return {
+            prefix,
+            words,
+            bytes: fromWords(words),
+        };
+    }
+    function encodeFromBytes(prefix, bytes) {
+        // Keep the convenience wrapper on encode()'s default 90-char cap; custom limits should call encode(prefix, toWords(bytes), limit).
+        return encode(prefix, toWords(bytes));
+    }
+    return {
+        encode,
+        decode,
+        encodeFromBytes,
+        decodeToBytes,
+        decodeUnsafe,
+        fromWords,
+        fromWordsUnsafe,
+        toWords,
+    };
+}
+/**
+ * bech32 from BIP 173. Operates on words.
+ * For high-level helpers, check out {@link https://github.com/paulmillr/scure-btc-signer | scure-btc-signer}.
+ * @example
+ * Convert bytes to words, encode them, then decode back.
+ * ```ts
+ * const words = bech32.toWords(Uint8Array.from([1, 2, 3]));
+ * const text = bech32.encode('bc', words);
+ * bech32.decode(text);
+ * ```
+ */
+const base_bech32 = /* @__PURE__ */ freeze(() => genBech32('bech32'));
+/**
+ * bech32m from BIP 350. Operates on words.
+ * It was to mitigate `bech32` weaknesses.
+ * For high-level helpers, check out {@link https://github.com/paulmillr/scure-btc-signer | scure-btc-signer}.
+ * @example
+ * Convert bytes to words, encode them with bech32m, then decode back.
+ * ```ts
+ * const words = bech32m.toWords(Uint8Array.from([1, 2, 3]));
+ * const text = bech32m.encode('bc', words);
+ * bech32m.decode(text);
+ * ```
+ */
+const bech32m = /* @__PURE__ */ (/* unused pure expression or super */ null && (freeze(() => genBech32('bech32m'))));
+/**
+ * ASCII-to-byte decoder. Rejects non-ASCII text and bytes instead of doing UTF-8 replacement.
+ * Method names follow `BytesCoder`, so `encode(bytes)` returns a string and `decode(string)` returns bytes.
+ * @example
+ * ```js
+ * const b = ascii.decode("ABC"); // => new Uint8Array([ 65, 66, 67 ])
+ * const str = ascii.encode(b); // "ABC"
+ * ```
+ */
+const ascii = /* @__PURE__ */ (/* unused pure expression or super */ null && (freeze(() => ({
+    encode(data) {
+        base_abytes(data);
+        for (let i = 0; i < data.length; i++) {
+            const byte = data[i];
+            // ASCII is 7-bit; reject bytes outside 0x00..0x7f instead of silently widening to
+            // Latin-1/UTF-8. Validating up front keeps the error position exact while the
+            // string itself is built in bulk (~3x faster at 1KB than per-char concat).
+            if (byte > 127)
+                throw new RangeError(`non-ASCII byte ${byte} at ${i}`);
+        }
+        return charcodesToString(data);
+    },
+    decode(str) {
+        if (typeof str !== 'string')
+            throw new TypeError('ascii string expected, got ' + typeof str);
+        const res = new Uint8Array(str.length);
+        for (let i = 0; i < str.length; i++) {
+            // Indexed access is much faster than Uint8Array.from(str, mapFn) here and keeps
+            // exact error positions.
+            const charCode = str.charCodeAt(i);
+            if (charCode > 127)
+                throw new RangeError(`non-ASCII char "${str[i]}" (${charCode}) at ${i}`);
+            res[i] = charCode;
+        }
+        return res;
+    },
+}))));
+const _isWellFormedShim = (str) => {
+    // encodeURI rejects malformed UTF-16, giving a compact fallback that matches native
+    // isWellFormed on our tests/fuzz corpus.
+    try {
+        return encodeURI(str) !== null;
+    }
+    catch {
+        return false;
+    }
+};
+const _isWellFormed = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => 
+// Pick the native check once so utf8.decode doesn't re-probe String.prototype on every call.
+typeof ''.isWellFormed === 'function'
+    ? (str) => str.isWellFormed()
+    : _isWellFormedShim)()));
+// This fallback stays small because strict UTF-8 only needs fatal decoding plus well-formed
+// UTF-16 checks, not the replacement, streaming, or legacy-encoding behavior of full platform
+// text codecs.
+const utf8err = (i) => new TypeError(`invalid utf8 at byte ${i}`);
+const utf8Fallback = /* @__PURE__ */ (/* unused pure expression or super */ null && (freeze(() => ({
+    encode(data) {
+        base_abytes(data);
+        let res = '';
+        for (let i = 0; i < data.length;) {
+            const a = data[i++];
+            if (a < 0b1000_0000) {
+                res += String.fromCharCode(a);
+                continue;
+            }
+            if (a < 0b1100_0010 || i >= data.length)
+                throw utf8err(i - 1);
+            const b = data[i++];
+            if ((b & 0b1100_0000) !== 0b1000_0000)
+                throw utf8err(i - 1);
+            let cp = ((a & 0b0001_1111) << 6) | (b & 0b0011_1111);
+            if (a >= 0b1110_0000) {
+                if (i >= data.length)
+                    throw utf8err(i - 1);
+                const c = data[i++];
+                if ((c & 0b1100_0000) !== 0b1000_0000 ||
+                    (a === 0b1110_0000 && b < 0b1010_0000) ||
+                    (a === 0xed && b >= 0b1010_0000))
+                    throw utf8err(i - 1);
+                cp = ((a & 0b0000_1111) << 12) | ((b & 0b0011_1111) << 6) | (c & 0b0011_1111);
+                if (a >= 0b1111_0000) {
+                    if (i >= data.length)
+                        throw utf8err(i - 1);
+                    const d = data[i++];
+                    if (a > 0b1111_0100 ||
+                        (d & 0b1100_0000) !== 0b1000_0000 ||
+                        (a === 0b1111_0000 && b < 0b1001_0000) ||
+                        (a === 0b1111_0100 && b >= 0b1001_0000))
+                        throw utf8err(i - 1);
+                    cp =
+                        ((a & 7) << 18) |
+                            ((b & 0b0011_1111) << 12) |
+                            ((c & 0b0011_1111) << 6) |
+                            (d & 0b0011_1111);
+                }
+            }
+            if (cp < 0x10000)
+                res += String.fromCharCode(cp);
+            else {
+                cp -= 0x10000;
+                res += String.fromCharCode((cp >> 10) + 0xd800, (cp & 0x3ff) + 0xdc00);
+            }
+        }
+        return res;
+    },
+    decode(str) {
+        astr('utf8', str);
+        if (!_isWellFormed(str))
+            throw new TypeError('utf8 expected well-formed string');
+        // Direct Uint8Array writes are much faster than number[] + Uint8Array.from on Hermes and
+        // large Node inputs.
+        const res = new Uint8Array(str.length * 3);
+        let pos = 0;
+        for (let i = 0; i < str.length; i++) {
+            let c = str.charCodeAt(i);
+            if (c < 0b1000_0000) {
+                res[pos++] = c;
+                continue;
+            }
+            if (c >= 0xd800 && c <= 0xdfff) {
+                const d = str.charCodeAt(++i);
+                c = 0x10000 + ((c - 0xd800) << 10) + d - 0xdc00;
+            }
+            if (c >= 0x10000) {
+                res[pos++] = (c >> 18) | 0b1111_0000;
+                res[pos++] = ((c >> 12) & 0b0011_1111) | 0b1000_0000;
+            }
+            else if (c >= 0x800)
+                res[pos++] = (c >> 12) | 0b1110_0000;
+            else
+                res[pos++] = (c >> 6) | 0b1100_0000;
+            if (c >= 0x800)
+                res[pos++] = ((c >> 6) & 0b0011_1111) | 0b1000_0000;
+            res[pos++] = (c & 0b0011_1111) | 0b1000_0000;
+        }
+        return res.subarray(0, pos);
+    },
+}))));
+/**
+ * Strict UTF-8-to-byte decoder. Uses built-in TextDecoder / TextEncoder when available.
+ * Method names follow `BytesCoder`, so `encode(bytes)` returns a string and
+ * `decode(string)` returns bytes.
+ * `encode(bytes)` requires Uint8Array input, preserves an explicit leading BOM, and
+ *   throws on invalid UTF-8 bytes.
+ * `decode(string)` requires a primitive string and throws on malformed UTF-16 strings with
+ *   lone surrogates.
+ * @example
+ * ```js
+ * const b = utf8.decode("hey"); // => new Uint8Array([ 104, 101, 121 ])
+ * const str = utf8.encode(b); // "hey"
+ * ```
+ */
+const base_utf8 = /* @__PURE__ */ (/* unused pure expression or super */ null && (freeze(() => {
+    let _utf8Encoder;
+    let _utf8Decoder;
+    const utf8Builtin = {
+        // ignoreBOM preserves an explicit leading U+FEFF;
+        // fatal rejects invalid UTF-8 bytes instead of replacing them.
+        encode(data) {
+            base_abytes(data);
+            return (_utf8Decoder || (_utf8Decoder = new TextDecoder('utf-8', { ignoreBOM: true, fatal: true }))).decode(data);
+        },
+        decode(str) {
+            astr('utf8', str);
+            if (!_isWellFormed(str))
+                throw new TypeError('utf8 expected well-formed string');
+            return (_utf8Encoder || (_utf8Encoder = new TextEncoder())).encode(str);
+        },
+    };
+    return {
+        // Select each direction once at module init, since
+        // TextEncoder and TextDecoder can exist independently.
+        encode: typeof TextDecoder === 'function' ? utf8Builtin.encode : utf8Fallback.encode,
+        decode: typeof TextEncoder === 'function' ? utf8Builtin.decode : utf8Fallback.decode,
+    };
+})));
+/** Lowercase hex with case-insensitive decoding. Pure JS version. */
+const hexFallback = /* @__PURE__ */ (/* unused pure expression or super */ null && (freeze(() => chain(radix2(4), 
+// Case-insensitive decode via table aliases instead of a toLowerCase pass.
+alphabet('0123456789abcdef', { A: 'a', B: 'b', C: 'c', D: 'd', E: 'e', F: 'f' }), normalize((s) => {
+    // astr first: same non-string message as the native path, and no `s.length`
+    // access on null / undefined while building the error.
+    astr('hex', s);
+    if (s.length % 2 !== 0)
+        throw new TypeError(`hex.decode: odd-length string (${s.length})`);
+    return s;
+})))));
+// Keep internal parity probes behind a test-only export.
+const __TESTS = /* @__PURE__ */ (/* unused pure expression or super */ null && (freeze(() => ({
+    alphabet: alphabet,
+    base64Fallback: base64Fallback,
+    base64urlFallback: base64urlFallback,
+    hexFallback: hexFallback,
+    radix2: radix2,
+    radix58: radix58,
+    checksum: checksum,
+    utf8Fallback: utf8Fallback,
+    _isWellFormedShim: _isWellFormedShim,
+}))));
+// Built-in hex conversion https://caniuse.com/mdn-javascript_builtins_uint8array_fromhex
+// prettier-ignore
+const base_hasHexBuiltin = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => 
+// Require both directions before enabling the native hex path so encode/decode stay symmetric.
+typeof Uint8Array.from([]).toHex === 'function' &&
+    typeof Uint8Array.fromHex === 'function')()));
+// prettier-ignore
+const hexBuiltin = {
+    // Keep local type guards so the native path preserves library-level input errors.
+    // Native toHex emits lowercase hex, matching the fallback alphabet and Node's hex strings.
+    encode(data) { base_abytes(data); return data.toHex(); },
+    // Native fromHex accepts either hex case and rejects odd-length / non-hex syntax.
+    decode(s) { astr('hex', s); return Uint8Array.fromHex(s); },
+};
+/**
+ * hex string decoder. Uses built-in function, when available.
+ * Lowercase codec; unlike `base16`, this variant accepts either hex case and emits lowercase.
+ * @example
+ * ```js
+ * const b = hex.decode("0102ff"); // => new Uint8Array([ 1, 2, 255 ])
+ * const str = hex.encode(b); // "0102ff"
+ * ```
+ */
+const base_hex = /* @__PURE__ */ (/* unused pure expression or super */ null && (freeze(() => base_hasHexBuiltin ? hexBuiltin : hexFallback)));
+
+;// CONCATENATED MODULE: ./node_modules/@noble/hashes/pbkdf2.js
+/**
+ * PBKDF (RFC 2898). Can be used to create a key from password and salt.
+ * @module
+ */
+
+// prettier-ignore
+
+// Common validation and per-call state setup for sync/async functions.
+function pbkdf2Init(hash, _password, _salt, _opts) {
+    ahash(hash);
+    const opts = checkOpts({ dkLen: 32, asyncTick: 10 }, _opts);
+    const { c, dkLen, asyncTick } = opts;
+    utils_anumber(c, 'c');
+    utils_anumber(dkLen, 'dkLen');
+    utils_anumber(asyncTick, 'asyncTick');
+    if (c < 1)
+        throw new Error('"c" (iterations) must be >= 1');
+    // RFC 8018 §5.2 defines `dkLen` as "a positive integer".
+    if (dkLen < 1)
+        throw new Error('"dkLen" must be >= 1');
+    // RFC 8018 §5.2 step 1 requires rejecting oversize `dkLen`
+    // before allocating the destination buffer.
+    if (dkLen > (2 ** 32 - 1) * hash.outputLen)
+        throw new Error('derived key too long');
+    const p = kdfInputToBytes(_password, 'password');
+    try {
+        const s = kdfInputToBytes(_salt, 'salt');
+        try {
+            // DK = PBKDF2(PRF, Password, Salt, c, dkLen);
+            const DK = new Uint8Array(dkLen);
+            const { iHash, oHash, outputLen } = hmac_hmac.create(hash, p);
+            // Drive keyed hashes directly; the wrapper is only needed to initialize their HMAC midstates.
+            const u = new Uint8Array(outputLen);
+            const eng = pbkdf2Engine(iHash, oHash, s, u);
+            return { c, dkLen, asyncTick, DK, outputLen, eng };
+        }
+        finally {
+            // Uint8Array inputs belong to the caller; only wipe our UTF-8 conversion.
+            if (typeof _salt === 'string')
+                utils_clean(s);
+        }
+    }
+    finally {
+        if (typeof _password === 'string')
+            utils_clean(p);
+    }
+}
+// Per-call PRF driver writes U1 into both `u` and `Ti`, then later digests into `u`;
+// shared by the sync and async variants.
+function pbkdf2Engine(iHash, oHash, salt, u) {
+    const counter = new Uint8Array(4);
+    const view = createView(counter);
+    // Full clones retain tree/config state; absorb salt before async yields without cloning input.
+    const salted = iHash._cloneInto().update(salt);
+    // u1() overwrites the worker before reading it. Seed from the outer midstate so a long salt
+    // cannot pre-populate a tree stack that the first reset would abandon without wiping.
+    const work = oHash._cloneInto();
+    const iClone = iHash._cloneInto; // Capture before mixed feedback can materialize state tuples.
+    const oClone = oHash._cloneInto;
+    return {
+        u1: (ti, Ti) => {
+            view.setInt32(0, ti, false);
+            salted._cloneInto(work).update(counter).digestInto(u);
+            oHash._cloneInto(work).update(u).digestInto(u);
+            Ti.set(u.subarray(0, Ti.length));
+        },
+        // Whole `F` inner loop for the sync variant: one optimized function owns the hot loop.
+        rounds: (c, Ti) => {
+            for (let ui = 1; ui < c; ui++) {
+                iClone.call(iHash, work).update(u).digestInto(u);
+                oClone.call(oHash, work).update(u).digestInto(u);
+                for (let i = 0; i < Ti.length; i++)
+                    Ti[i] ^= u[i];
+            }
+        },
+        output: (DK) => {
+            // Keyed templates and derived worker states are secret material.
+            iHash.destroy();
+            oHash.destroy();
+            salted.destroy();
+            work.destroy();
+            // Shared sync/async cleanup point: wipe transient PRF state
+            // while preserving the derived key buffer.
+            utils_clean(u);
+            return DK;
+        },
+    };
+}
+/**
+ * PBKDF2-HMAC: RFC 8018 key derivation function.
+ * @param hash - hash function that would be used e.g. sha256
+ * @param password - password from which a derived key is generated;
+ *   JS string inputs are UTF-8 encoded first
+ * @param salt - cryptographic salt; JS string inputs are UTF-8 encoded first
+ * @param opts - PBKDF2 work factor and output settings. `dkLen`, if provided,
+ *   must be `>= 1` per RFC 8018 §5.2. See {@link Pbkdf2Opt}.
+ * @returns Derived key bytes.
+ * @throws If the PBKDF2 iteration count or derived-key settings are invalid. {@link Error}
+ * @example
+ * PBKDF2-HMAC: RFC 2898 key derivation function.
+ * ```ts
+ * import { pbkdf2 } from '@noble/hashes/pbkdf2.js';
+ * import { sha256 } from '@noble/hashes/sha2.js';
+ * const key = pbkdf2(sha256, 'password', 'salt', { dkLen: 32, c: Math.pow(2, 18) });
+ * ```
+ */
+function pbkdf2(hash, password, salt, opts) {
+    const { c, dkLen, DK, outputLen, eng } = pbkdf2Init(hash, password, salt, opts);
+    // DK = T1 + T2 + ⋯ + Tdklen/hlen
+    for (let ti = 1, pos = 0; pos < dkLen; ti++, pos += outputLen) {
+        // Ti = F(Password, Salt, c, i)
+        // The last Ti view can be shorter than hLen, which applies
+        // RFC 8018 §5.2 step 4's T_l<0..r-1> truncation without extra copies.
+        const Ti = DK.subarray(pos, pos + outputLen);
+        // F(Password, Salt, c, i) = U1 ^ U2 ^ ⋯ ^ Uc
+        // U1 = PRF(Password, Salt + INT_32_BE(i))
+        eng.u1(ti, Ti);
+        // Uc = PRF(Password, Uc−1); Ti ^= Uc
+        eng.rounds(c, Ti);
+    }
+    return eng.output(DK);
+}
+/**
+ * PBKDF2-HMAC: RFC 8018 key derivation function. Async version.
+ * @param hash - hash function that would be used e.g. sha256
+ * @param password - password from which a derived key is generated;
+ *   JS string inputs are UTF-8 encoded first
+ * @param salt - cryptographic salt; JS string inputs are UTF-8 encoded first
+ * @param opts - PBKDF2 work factor and output settings. `dkLen`, if provided,
+ *   must be `>= 1` per RFC 8018 §5.2. `asyncTick` is only a local
+ *   scheduler-yield knob for this JS wrapper, not part of RFC 8018.
+ *   See {@link Pbkdf2Opt}.
+ * @returns Promise resolving to derived key bytes.
+ * @throws If the PBKDF2 iteration count or derived-key settings are invalid. {@link Error}
+ * @example
+ * PBKDF2-HMAC: RFC 2898 key derivation function.
+ * ```ts
+ * import { pbkdf2Async } from '@noble/hashes/pbkdf2.js';
+ * import { sha256 } from '@noble/hashes/sha2.js';
+ * const key = await pbkdf2Async(sha256, 'password', 'salt', { dkLen: 32, c: 500_000 });
+ * ```
+ * @example
+ * Tune the async PBKDF2 scheduler for short UI tasks.
+ * ```ts
+ * import { pbkdf2Async } from '@noble/hashes/pbkdf2.js';
+ * import { sha256 } from '@noble/hashes/sha2.js';
+ * const key = await pbkdf2Async(sha256, 'password', 'salt', {
+ *   dkLen: 32,
+ *   c: 32,
+ *   asyncTick: 1,
+ * });
+ * ```
+ */
+async function pbkdf2Async(hash, password, salt, opts) {
+    const { c, dkLen, asyncTick, DK, outputLen, eng } = pbkdf2Init(hash, password, salt, opts);
+    // Reuse normal state destruction, then wipe the incomplete output if a host yield aborts.
+    const abort = () => {
+        eng.output(DK);
+        clean(DK);
+    };
+    // DK = T1 + T2 + ⋯ + Tdklen/hlen
+    for (let ti = 1, pos = 0; pos < dkLen; ti++, pos += outputLen) {
+        // Ti = F(Password, Salt, c, i)
+        // The last Ti view can be shorter than hLen, which applies
+        // RFC 8018 §5.2 step 4's T_l<0..r-1> truncation without extra copies.
+        const Ti = DK.subarray(pos, pos + outputLen);
+        // F(Password, Salt, c, i) = U1 ^ U2 ^ ⋯ ^ Uc
+        // U1 = PRF(Password, Salt + INT_32_BE(i))
+        eng.u1(ti, Ti);
+        await asyncLoop(c - 1, asyncTick, () => {
+            // Uc = PRF(Password, Uc−1)
+            eng.rounds(2, Ti); // c=2 runs exactly one PRF iteration per callback.
+        }, abort);
+    }
+    return eng.output(DK);
+}
+
+;// CONCATENATED MODULE: ./node_modules/@noble/hashes/scrypt.js
+/**
+ * RFC 7914 Scrypt KDF. Can be used to create a key from password and salt.
+ * @module
+ */
+
+
+// prettier-ignore
+
+// The main Scrypt loop: uses Salsa extensively.
+// Six versions of the function were tried, this is the fastest one.
+// RFC 7914 §3 / §4 step 2 applies Salsa20/8 to one 16-word (64-byte) block
+// after xor'ing two such blocks.
+// The local `y*` snapshot keeps the xor input stable even when `out` aliases `prev` or `input`.
+// prettier-ignore
+function XorAndSalsa(prev, pi, input, ii, out, oi) {
+    // Based on https://cr.yp.to/salsa20.html and RFC 7914's Salsa20/8 core.
+    // Xor blocks
+    let y00 = prev[pi++] ^ input[ii++], y01 = prev[pi++] ^ input[ii++];
+    let y02 = prev[pi++] ^ input[ii++], y03 = prev[pi++] ^ input[ii++];
+    let y04 = prev[pi++] ^ input[ii++], y05 = prev[pi++] ^ input[ii++];
+    let y06 = prev[pi++] ^ input[ii++], y07 = prev[pi++] ^ input[ii++];
+    let y08 = prev[pi++] ^ input[ii++], y09 = prev[pi++] ^ input[ii++];
+    let y10 = prev[pi++] ^ input[ii++], y11 = prev[pi++] ^ input[ii++];
+    let y12 = prev[pi++] ^ input[ii++], y13 = prev[pi++] ^ input[ii++];
+    let y14 = prev[pi++] ^ input[ii++], y15 = prev[pi++] ^ input[ii++];
+    // Save state to temporary variables (salsa)
+    let x00 = y00, x01 = y01, x02 = y02, x03 = y03, x04 = y04, x05 = y05, x06 = y06, x07 = y07, x08 = y08, x09 = y09, x10 = y10, x11 = y11, x12 = y12, x13 = y13, x14 = y14, x15 = y15;
+    // Main loop (salsa)
+    for (let i = 0; i < 8; i += 2) {
+        x04 ^= rotl(x00 + x12 | 0, 7);
+        x08 ^= rotl(x04 + x00 | 0, 9);
+        x12 ^= rotl(x08 + x04 | 0, 13);
+        x00 ^= rotl(x12 + x08 | 0, 18);
+        x09 ^= rotl(x05 + x01 | 0, 7);
+        x13 ^= rotl(x09 + x05 | 0, 9);
+        x01 ^= rotl(x13 + x09 | 0, 13);
+        x05 ^= rotl(x01 + x13 | 0, 18);
+        x14 ^= rotl(x10 + x06 | 0, 7);
+        x02 ^= rotl(x14 + x10 | 0, 9);
+        x06 ^= rotl(x02 + x14 | 0, 13);
+        x10 ^= rotl(x06 + x02 | 0, 18);
+        x03 ^= rotl(x15 + x11 | 0, 7);
+        x07 ^= rotl(x03 + x15 | 0, 9);
+        x11 ^= rotl(x07 + x03 | 0, 13);
+        x15 ^= rotl(x11 + x07 | 0, 18);
+        x01 ^= rotl(x00 + x03 | 0, 7);
+        x02 ^= rotl(x01 + x00 | 0, 9);
+        x03 ^= rotl(x02 + x01 | 0, 13);
+        x00 ^= rotl(x03 + x02 | 0, 18);
+        x06 ^= rotl(x05 + x04 | 0, 7);
+        x07 ^= rotl(x06 + x05 | 0, 9);
+        x04 ^= rotl(x07 + x06 | 0, 13);
+        x05 ^= rotl(x04 + x07 | 0, 18);
+        x11 ^= rotl(x10 + x09 | 0, 7);
+        x08 ^= rotl(x11 + x10 | 0, 9);
+        x09 ^= rotl(x08 + x11 | 0, 13);
+        x10 ^= rotl(x09 + x08 | 0, 18);
+        x12 ^= rotl(x15 + x14 | 0, 7);
+        x13 ^= rotl(x12 + x15 | 0, 9);
+        x14 ^= rotl(x13 + x12 | 0, 13);
+        x15 ^= rotl(x14 + x13 | 0, 18);
+    }
+    // Write output (salsa)
+    out[oi++] = (y00 + x00) | 0;
+    out[oi++] = (y01 + x01) | 0;
+    out[oi++] = (y02 + x02) | 0;
+    out[oi++] = (y03 + x03) | 0;
+    out[oi++] = (y04 + x04) | 0;
+    out[oi++] = (y05 + x05) | 0;
+    out[oi++] = (y06 + x06) | 0;
+    out[oi++] = (y07 + x07) | 0;
+    out[oi++] = (y08 + x08) | 0;
+    out[oi++] = (y09 + x09) | 0;
+    out[oi++] = (y10 + x10) | 0;
+    out[oi++] = (y11 + x11) | 0;
+    out[oi++] = (y12 + x12) | 0;
+    out[oi++] = (y13 + x13) | 0;
+    out[oi++] = (y14 + x14) | 0;
+    out[oi++] = (y15 + x15) | 0;
+}
+function BlockMix(input, ii, out, oi, r) {
+    // The block B is `r` 128-byte chunks, i.e. `2r` 16-word (64-byte) Salsa blocks.
+    let head = oi + 0;
+    let tail = oi + 16 * r;
+    for (let i = 0; i < 16; i++)
+        out[tail + i] = input[ii + (2 * r - 1) * 16 + i]; // X ← B[2r−1]
+    for (let i = 0; i < r; i++, head += 16, ii += 16) {
+        // RFC 7914 §4 step 3 outputs `Y[0], Y[2], ...` first, then `Y[1], Y[3], ...`;
+        // `head` and `tail` lay out those even/odd halves in place.
+        XorAndSalsa(out, tail, input, ii, out, head); // head[i] = Salsa(blockIn[2*i] ^ tail[i-1])
+        if (i > 0)
+            tail += 16; // First iteration overwrites tmp value in tail
+        // tail[i] = Salsa(blockIn[2*i+1] ^ head[i])
+        XorAndSalsa(out, head, input, (ii += 16), out, tail);
+    }
+}
+// 128*r*(N+p+1) for N=2**20, r=8, p=1: 1 GiB main table plus 2 KiB workspace.
+const SCRYPT_DEFAULT_MAXMEM = 128 * 8 * (2 ** 20 + 1 + 1);
+// Common prologue and epilogue for sync/async functions
+function scryptInit(password, salt, _opts) {
+    const opts = checkOpts({
+        dkLen: 32,
+        asyncTick: 10,
+        maxmem: SCRYPT_DEFAULT_MAXMEM,
+    }, _opts);
+    const { N, r, p, dkLen, asyncTick, maxmem, onProgress } = opts;
+    utils_anumber(N, 'N');
+    utils_anumber(r, 'r');
+    utils_anumber(p, 'p');
+    utils_anumber(dkLen, 'dkLen');
+    utils_anumber(asyncTick, 'asyncTick');
+    utils_anumber(maxmem, 'maxmem');
+    if (onProgress !== undefined && typeof onProgress !== 'function')
+        throw new Error('"onProgress" must be a function');
+    // Without this, r=0 slips through: blockSize=0 turns the `p` upper bound into
+    // Infinity and the failure surfaces later as a confusing pbkdf2 dkLen error.
+    if (r < 1)
+        throw new Error('"r" expected integer >= 1');
+    const blockSize = 128 * r;
+    const blockSize32 = blockSize / 4;
+    // Max N is 2^32 (Integrify is 32-bit).
+    // Real limit can be 2^22: some JS engines limit Uint8Array to 4GB.
+    // Spec check `N >= 2^(blockSize / 8)` is not done for compat with popular libs,
+    // which used incorrect r: 1, p: 8. Also, the check seems to be a spec error:
+    // https://www.rfc-editor.org/errata_search.php?rfc=7914
+    const pow32 = Math.pow(2, 32);
+    if (N <= 1 || (N & (N - 1)) !== 0 || N > pow32)
+        throw new Error('"N" expected a power of 2, and 2^1 <= N <= 2^32');
+    if (p < 1 || p > ((pow32 - 1) * 32) / blockSize)
+        throw new Error('"p" expected integer 1..((2^32 - 1) * 32) / (128 * r)');
+    // RFC 7914 §2 defines `dkLen` as a positive integer.
+    if (dkLen < 1 || dkLen > (pow32 - 1) * 32)
+        throw new Error('"dkLen" expected integer 1..(2^32 - 1) * 32');
+    // Include the shared `tmp` scratch block so `maxmem` matches noble's actual temporary allocation.
+    // Node requires more headroom here, so this accounting is intentionally noble-specific.
+    const memUsed = blockSize * (N + p + 1);
+    if (memUsed > maxmem)
+        throw new Error('"maxmem" limit was hit: memUsed(128*r*(N+p+1))=' + memUsed + ', maxmem=' + maxmem);
+    // [B0...Bp−1] ← PBKDF2HMAC-SHA256(Passphrase, Salt, 1, blockSize*ParallelizationFactor)
+    // Since it has only one iteration there is no reason to use async variant
+    const B = pbkdf2(sha2_sha256, password, salt, { c: 1, dkLen: blockSize * p });
+    const B32 = u32(B);
+    // Re-used between parallel iterations. Array(iterations) of B
+    const V = u32(new Uint8Array(blockSize * N));
+    const tmp = u32(new Uint8Array(blockSize));
+    let blockMixCb = () => { };
+    if (onProgress) {
+        const totalBlockMix = 2 * N * p;
+        // Invoke callback if progress changes from 10.01 to 10.02
+        // Allows to draw smooth progress bar on up to 8K screen
+        const callbackPer = Math.max(Math.floor(totalBlockMix / 10000), 1);
+        let blockMixCnt = 0;
+        blockMixCb = () => {
+            blockMixCnt++;
+            if (onProgress && (!(blockMixCnt % callbackPer) || blockMixCnt === totalBlockMix)) {
+                // Wiping here instead of a try/catch around the main loops keeps them
+                // try-free: measured ~1% slower at N=2^21 with the loops inside a try.
+                // onProgress is the only user code that can throw mid-derivation.
+                try {
+                    onProgress(blockMixCnt / totalBlockMix);
+                }
+                catch (e) {
+                    utils_clean(B, V, tmp);
+                    throw e;
+                }
+            }
+        };
+    }
+    return { N, r, p, dkLen, blockSize32, V, B32, B, tmp, blockMixCb, asyncTick };
+}
+function scryptOutput(password, dkLen, B, V, tmp) {
+    // Shared final PBKDF2-and-cleanup step: keep the derived key, wipe the scrypt workspace.
+    const res = pbkdf2(sha2_sha256, password, B, { c: 1, dkLen });
+    utils_clean(B, V, tmp);
+    return res;
+}
+/**
+ * Scrypt KDF from RFC 7914. See {@link ScryptOpts}.
+ * @param password - password or key material to derive from;
+ *   JS string inputs are UTF-8 encoded first
+ * @param salt - unique salt bytes or string; JS string inputs are UTF-8 encoded first
+ * @param opts - Scrypt cost and memory parameters. `dkLen`, if provided,
+ *   must be `>= 1` per RFC 7914 §2. See {@link ScryptOpts}.
+ * @returns Derived key bytes.
+ * @throws If the Scrypt cost, memory, or callback options are invalid. {@link Error}
+ * @example
+ * Derive a key with scrypt.
+ * ```ts
+ * scrypt('password', 'salt', { N: 2**18, r: 8, p: 1, dkLen: 32 });
+ * ```
+ * @example
+ * Derive a key with small demo costs and progress/memory controls.
+ * ```ts
+ * const progressLog: number[] = [];
+ * scrypt('password', 'salt', {
+ *   N: 16,
+ *   r: 8,
+ *   p: 1,
+ *   dkLen: 32,
+ *   maxmem: 1024 * 1024,
+ *   asyncTick: 10,
+ *   onProgress(progress) {
+ *     progressLog.push(progress);
+ *   },
+ * });
+ * ```
+ */
+function scrypt(password, salt, opts) {
+    const { N, r, p, dkLen, blockSize32, V, B32, B, tmp, blockMixCb } = scryptInit(password, salt, opts);
+    utils_swap32IfBE(B32);
+    for (let pi = 0; pi < p; pi++) {
+        const Pi = blockSize32 * pi;
+        for (let i = 0; i < blockSize32; i++)
+            V[i] = B32[Pi + i]; // V[0] = B[i]
+        for (let i = 0, pos = 0; i < N - 1; i++) {
+            BlockMix(V, pos, V, (pos += blockSize32), r); // V[i] = BlockMix(V[i-1]);
+            blockMixCb();
+        }
+        BlockMix(V, (N - 1) * blockSize32, B32, Pi, r); // Process last element
+        blockMixCb();
+        for (let i = 0; i < N; i++) {
+            // First u32 of the last 64-byte block (u32 is LE)
+            // RFC 7914 Integerify(X) uses the whole last 64-byte block, but mod N
+            // only depends on the low word here because N is a power of two and
+            // this implementation caps N at 2^32.
+            // & (N - 1) is % N as N is a power of 2, N & (N - 1) = 0 is checked
+            // above; >>> 0 for unsigned, input fits in u32.
+            const j = (B32[Pi + blockSize32 - 16] & (N - 1)) >>> 0; // j = Integrify(X) % iterations
+            // tmp = B ^ V[j]
+            for (let k = 0; k < blockSize32; k++)
+                tmp[k] = B32[Pi + k] ^ V[j * blockSize32 + k];
+            BlockMix(tmp, 0, B32, Pi, r); // B = BlockMix(B ^ V[j])
+            blockMixCb();
+        }
+    }
+    utils_swap32IfBE(B32);
+    return scryptOutput(password, dkLen, B, V, tmp);
+}
+/**
+ * Scrypt KDF from RFC 7914. Async version. See {@link ScryptOpts}.
+ * @param password - password or key material to derive from;
+ *   JS string inputs are UTF-8 encoded first
+ * @param salt - unique salt bytes or string; JS string inputs are UTF-8 encoded first
+ * @param opts - Scrypt cost and memory parameters. `dkLen`, if provided,
+ *   must be `>= 1` per RFC 7914 §2. `asyncTick` is only a local
+ *   scheduler-yield control for this JS wrapper, not part of RFC 7914.
+ *   See {@link ScryptOpts}.
+ * @returns Promise resolving to derived key bytes.
+ * @throws If the Scrypt cost, memory, or callback options are invalid. {@link Error}
+ * @example
+ * Derive a key with scrypt asynchronously.
+ * ```ts
+ * await scryptAsync('password', 'salt', { N: 2**18, r: 8, p: 1, dkLen: 32 });
+ * ```
+ * @example
+ * Derive a key asynchronously with small demo costs and progress/memory controls.
+ * ```ts
+ * await scryptAsync('password', 'salt', {
+ *   N: 16,
+ *   r: 8,
+ *   p: 1,
+ *   dkLen: 32,
+ *   maxmem: 1024 * 1024,
+ *   asyncTick: 1,
+ *   onProgress(progress) {
+ *     if (progress > 1) throw new Error('invalid progress');
+ *   },
+ * });
+ * ```
+ */
+async function scryptAsync(password, salt, opts) {
+    const { N, r, p, dkLen, blockSize32, V, B32, B, tmp, blockMixCb, asyncTick } = scryptInit(password, salt, opts);
+    // One failure handler covers both yield boundaries without putting the hot loops in a try block.
+    const abort = () => clean(B, V, tmp);
+    swap32IfBE(B32);
+    for (let pi = 0; pi < p; pi++) {
+        const Pi = blockSize32 * pi;
+        for (let i = 0; i < blockSize32; i++)
+            V[i] = B32[Pi + i]; // V[0] = B[i]
+        let pos = 0;
+        await asyncLoop(N - 1, asyncTick, () => {
+            BlockMix(V, pos, V, (pos += blockSize32), r); // V[i] = BlockMix(V[i-1]);
+            blockMixCb();
+        }, abort);
+        BlockMix(V, (N - 1) * blockSize32, B32, Pi, r); // Process last element
+        blockMixCb();
+        await asyncLoop(N, asyncTick, () => {
+            // First u32 of the last 64-byte block (u32 is LE)
+            // RFC 7914 Integerify(X) uses the whole last 64-byte block, but mod N
+            // only depends on the low word here because N is a power of two and
+            // this implementation caps N at 2^32.
+            // & (N - 1) is % N as N is a power of 2, N & (N - 1) = 0 is checked
+            // above; >>> 0 for unsigned, input fits in u32.
+            const j = (B32[Pi + blockSize32 - 16] & (N - 1)) >>> 0; // j = Integrify(X) % iterations
+            // tmp = B ^ V[j]
+            for (let k = 0; k < blockSize32; k++)
+                tmp[k] = B32[Pi + k] ^ V[j * blockSize32 + k];
+            BlockMix(tmp, 0, B32, Pi, r); // B = BlockMix(B ^ V[j])
+            blockMixCb();
+        }, abort);
+    }
+    swap32IfBE(B32);
+    return scryptOutput(password, dkLen, B, V, tmp);
+}
+
+;// CONCATENATED MODULE: ./node_modules/@noble/ciphers/utils.js
+/**
+ * Utilities for hex, bytes, CSPRNG.
+ * @module
+ */
+/*! noble-ciphers - MIT License (c) 2023 Paul Miller (paulmillr.com) */
+function utils_aarray(item, title, inner = () => { }) {
+    if (!Array.isArray(item))
+        throw new TypeError(`"${title}" expected array, got type=${typeof item}`);
+    for (let i = 0; i < item.length; i++)
+        inner(item[i], `${title}[${i}]`);
+    return item;
+}
+/**
+ * Checks if something is Uint8Array. Be careful: nodejs Buffer will return true.
+ * @param a - Value to inspect.
+ * @returns `true` when the value is a Uint8Array view, including Node's `Buffer`.
+ * @example
+ * Guards a value before treating it as raw key material.
+ *
+ * ```ts
+ * isBytes(new Uint8Array());
+ * ```
+ */
+function ciphers_utils_isBytes(a) {
+    // Plain `instanceof Uint8Array` is too strict for some Buffer / proxy /
+    // cross-realm cases. The fallback still requires a real ArrayBuffer view
+    // so plain JSON-deserialized `{ constructor: ... }`
+    // spoofing is rejected, and `BYTES_PER_ELEMENT === 1` keeps the fallback on byte-oriented views.
+    return (a instanceof Uint8Array ||
+        (ArrayBuffer.isView(a) &&
+            a.constructor.name === 'Uint8Array' &&
+            'BYTES_PER_ELEMENT' in a &&
+            a.BYTES_PER_ELEMENT === 1));
+}
+// Shared error-message prefix builder. Only called on throw paths, so assert
+// success paths never pay for the string concatenation.
+const utils_atitle = (title) => (title ? `"${title}" ` : '');
+/**
+ * Asserts something is boolean.
+ * @param value - Value to validate.
+ * @returns The validated boolean.
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Validates a boolean option before branching on it.
+ *
+ * ```ts
+ * abool(true);
+ * ```
+ */
+function utils_abool(value, title = '') {
+    if (typeof value !== 'boolean')
+        throw new TypeError(utils_atitle(title) + 'expected boolean, got type=' + typeof value);
+    return value;
+}
+/**
+ * Asserts something is a non-negative safe integer.
+ * @param n - Value to validate.
+ * @returns The validated number.
+ * @throws On wrong argument types. {@link TypeError}
+ * @throws On wrong argument ranges or values. {@link RangeError}
+ * @example
+ * Validates a non-negative length or counter.
+ *
+ * ```ts
+ * anumber(1);
+ * ```
+ */
+function ciphers_utils_anumber(n, title = '') {
+    if (typeof n !== 'number')
+        throw new TypeError(utils_atitle(title) + 'expected number, got ' + typeof n);
+    if (!Number.isSafeInteger(n) || n < 0)
+        throw new RangeError(utils_atitle(title) + 'expected integer >= 0, got ' + n);
+    return n;
+}
+/**
+ * Asserts something is Uint8Array.
+ * @param value - Value to validate.
+ * @param length - Expected byte length.
+ * @param title - Optional label used in error messages.
+ * @returns The validated byte array.
+ * On Node, `Buffer` is accepted too because it is a Uint8Array view.
+ * @throws On wrong argument types. {@link TypeError}
+ * @throws On wrong argument lengths. {@link RangeError}
+ * @example
+ * Validates a fixed-length nonce or key buffer.
+ *
+ * ```ts
+ * abytes(new Uint8Array([1, 2]), 2);
+ * ```
+ */
+function ciphers_utils_abytes(value, length, title = '') {
+    // Success path first: this runs at the start of every update() / digestInto(), and the
+    // common `abytes(data)` form must not pay for length handling it does not use.
+    if (ciphers_utils_isBytes(value) && (length === undefined || value.length === length))
+        return value;
+    // Error path: recompute freely to build the exact message.
+    if (length !== undefined)
+        ciphers_utils_anumber(length, 'length');
+    const bytes = ciphers_utils_isBytes(value);
+    const ofLen = length !== undefined ? ` of length ${length}` : '';
+    const got = bytes ? `length=${value.length}` : `type=${typeof value}`;
+    const message = utils_atitle(title) + 'expected Uint8Array' + ofLen + ', got ' + got;
+    if (!bytes)
+        throw new TypeError(message);
+    throw new RangeError(message);
+}
+const utils_aobject = (value, label) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+        throw new TypeError(label === 'object'
+            ? 'expected valid options object'
+            : `"${label}" expected object, got type=${typeof value}`);
+};
+/**
+ * Asserts a hash- or MAC-like instance has not been destroyed or finished.
+ * @param instance - Stateful instance to validate.
+ * @param checkFinished - Whether to reject finished instances.
+ * When `false`, only `destroyed` is checked.
+ * @throws If the hash instance has already been destroyed or finalized. {@link Error}
+ * @example
+ * Guards against calling `update()` or `digest()` on a finished hash.
+ *
+ * ```ts
+ * aexists({ destroyed: false, finished: false });
+ * ```
+ */
+function utils_aexists(instance, checkFinished = true) {
+    // Runs on every update()/digestInto(); the flags are library-owned booleans, so only their
+    // truthiness is checked - re-validating their type per call was pure hot-path overhead.
+    if (instance.destroyed)
+        throw new Error('hash was destroyed');
+    if (checkFinished && instance.finished)
+        throw new Error('digest() was already called');
+}
+/**
+ * Asserts output is a sufficiently-sized byte array.
+ * @param out - Output buffer to validate.
+ * @param instance - Hash-like instance providing `outputLen`.
+ * This is the relaxed `digestInto()`-style contract: output must be at least `outputLen`,
+ * unlike one-shot cipher helpers elsewhere in the repo that often require exact lengths.
+ * @throws On wrong argument types. {@link TypeError}
+ * @throws On wrong output buffer lengths. {@link RangeError}
+ * @example
+ * Verifies that a caller-provided output buffer is large enough.
+ *
+ * ```ts
+ * aoutput(new Uint8Array(16), { outputLen: 16 });
+ * ```
+ */
+function utils_aoutput(out, instance) {
+    ciphers_utils_abytes(out, undefined, 'output');
+    // `outputLen` is a library-owned readonly number; the negated comparison keeps failing fast
+    // when it is missing/NaN (comparisons with undefined/NaN are false) without an anumber() call.
+    const min = instance.outputLen;
+    if (!(out.length >= min)) {
+        throw new RangeError('"output" expected length >= ' + min);
+    }
+}
+/**
+ * Asserts output is a sufficiently-sized, 4-byte-aligned byte array.
+ * {@link aoutput} plus an {@link isAligned32} check, for `digestInto()` paths
+ * that write through zero-allocation `u32` word views.
+ * @param out - Output buffer to validate.
+ * @param instance - Hash-like instance providing `outputLen`.
+ * @throws On wrong argument types. {@link TypeError}
+ * @throws On wrong output buffer lengths. {@link RangeError}
+ * @throws On wrong output buffer alignment. {@link Error}
+ * @example
+ * Verifies that a caller-provided output buffer is large enough and aligned.
+ *
+ * ```ts
+ * aoutput32(new Uint8Array(16), { outputLen: 16 });
+ * ```
+ */
+function aoutput32(out, instance) {
+    utils_aoutput(out, instance);
+    if (!isAligned32(out))
+        throw new Error('invalid output, must be aligned');
+}
+/**
+ * Casts a typed-array view to Uint8Array.
+ * @param arr - Typed-array view to reinterpret.
+ * @returns Uint8Array view over the same bytes.
+ * @example
+ * Views 32-bit words as raw bytes without copying.
+ *
+ * ```ts
+ * u8(new Uint32Array([1]));
+ * ```
+ */
+function utils_u8(arr) {
+    return new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength);
+}
+/**
+ * Casts a typed-array view to Uint32Array.
+ * @param arr - Typed-array view to reinterpret.
+ * @returns Uint32Array view over the same bytes. Callers are expected to provide a
+ * 4-byte-aligned offset; trailing `1..3` bytes are silently dropped.
+ * @example
+ * Views a byte buffer as 32-bit words for block processing.
+ *
+ * ```ts
+ * u32(new Uint8Array(4));
+ * ```
+ */
+function utils_u32(arr) {
+    return new Uint32Array(arr.buffer, arr.byteOffset, Math.floor(arr.byteLength / 4));
+}
+/**
+ * Zeroizes typed arrays in place.
+ * Warning: JS provides no guarantees.
+ * @param arrays - Arrays to wipe.
+ * @example
+ * Wipes a temporary key buffer after use.
+ *
+ * ```ts
+ * const bytes = new Uint8Array([1]);
+ * clean(bytes);
+ * ```
+ */
+function ciphers_utils_clean(...arrays) {
+    for (let i = 0; i < arrays.length; i++) {
+        arrays[i].fill(0);
+    }
+}
+/**
+ * Creates a DataView for byte-level manipulation.
+ * @param arr - Typed-array view to wrap.
+ * @returns DataView over the same bytes.
+ * @example
+ * Creates an endian-aware view for length encoding.
+ *
+ * ```ts
+ * createView(new Uint8Array(4));
+ * ```
+ */
+function utils_createView(arr) {
+    return new DataView(arr.buffer, arr.byteOffset, arr.byteLength);
+}
+/**
+ * Whether the current platform is little-endian.
+ * Most are; some IBM systems are not.
+ */
+const utils_isLE = /* @__PURE__ */ (() => new Uint8Array(new Uint32Array([0x11223344]).buffer)[0] === 0x44)();
+/**
+ * Reverses byte order of one 32-bit word.
+ * @param word - Unsigned 32-bit word to swap.
+ * @returns The same word with bytes reversed.
+ * @example
+ * Swaps a big-endian word into little-endian byte order.
+ *
+ * ```ts
+ * byteSwap(0x11223344);
+ * ```
+ */
+function utils_byteSwap(word) {
+    return (((word << 24) & 0xff000000) |
+        ((word << 8) & 0xff0000) |
+        ((word >>> 8) & 0xff00) |
+        ((word >>> 24) & 0xff));
+}
+/**
+ * Normalizes one 32-bit word to the little-endian representation expected by cipher cores.
+ * @param n - Unsigned 32-bit word to normalize.
+ * @returns Little-endian normalized word on big-endian hosts, else the input word unchanged.
+ * @example
+ * Normalizes a host-endian word before passing it into an ARX/AES core.
+ *
+ * ```ts
+ * swap8IfBE(0x11223344);
+ * ```
+ */
+const utils_swap8IfBE = (/* unused pure expression or super */ null && (utils_isLE
+    ? (n) => n
+    : (n) => utils_byteSwap(n) >>> 0));
+/**
+ * Byte-swaps every word of a Uint32Array in place.
+ * @param arr - Uint32Array whose words should be swapped.
+ * @returns The same array after in-place byte swapping.
+ * @example
+ * Swaps every 32-bit word in a word-view buffer.
+ *
+ * ```ts
+ * byteSwap32(new Uint32Array([0x11223344]));
+ * ```
+ */
+function utils_byteSwap32(arr) {
+    for (let i = 0; i < arr.length; i++) {
+        arr[i] = utils_byteSwap(arr[i]);
+    }
+    return arr;
+}
+/**
+ * Normalizes a Uint32Array view to the little-endian representation expected by cipher cores.
+ * @param u - Word view to normalize in place.
+ * @returns Little-endian normalized word view.
+ * @example
+ * Normalizes a word-view buffer before block processing.
+ *
+ * ```ts
+ * swap32IfBE(new Uint32Array([0x11223344]));
+ * ```
+ */
+const ciphers_utils_swap32IfBE = utils_isLE
+    ? (u) => u
+    : utils_byteSwap32;
+// Built-in hex conversion:
+// {@link https://caniuse.com/mdn-javascript_builtins_uint8array_fromhex | caniuse entry}
+const utils_hasHexBuiltin = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => 
+// @ts-ignore
+typeof Uint8Array.from([]).toHex === 'function' && typeof Uint8Array.fromHex === 'function')()));
+// Array where index 0xf0 (240) is mapped to string 'f0'
+const utils_hexes = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+/**
+ * Convert byte array to hex string. Uses built-in function, when available.
+ * @param bytes - Bytes to encode.
+ * @returns Lowercase hexadecimal string.
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Formats ciphertext bytes for logs or test vectors.
+ *
+ * ```ts
+ * bytesToHex(Uint8Array.from([0xca, 0xfe, 0x01, 0x23])); // 'cafe0123'
+ * ```
+ */
+function utils_bytesToHex(bytes) {
+    ciphers_utils_abytes(bytes);
+    // @ts-ignore
+    if (utils_hasHexBuiltin)
+        return bytes.toHex();
+    // pre-caching improves the speed 6x
+    let hex = '';
+    for (let i = 0; i < bytes.length; i++) {
+        hex += utils_hexes[bytes[i]];
+    }
+    return hex;
+}
+// Strict ASCII nibble parser: non-ASCII hex lookalikes are rejected as undefined.
+// ASCII codes: '0'..'9' = 48..57, 'A'..'F' = 65..70, 'a'..'f' = 97..102.
+// prettier-ignore
+function utils_asciiToBase16(ch) {
+    return ch >= 48 && ch <= 57 ? ch - 48 // '2' => 50-48
+        : ch >= 65 && ch <= 70 ? ch - (65 - 10) // 'B' => 66-(65-10)
+            : ch >= 97 && ch <= 102 ? ch - (97 - 10) // 'b' => 98-(97-10)
+                : undefined;
+}
+/**
+ * Convert hex string to byte array. Uses built-in function, when available.
+ * @param hex - hexadecimal string to decode
+ * @returns Decoded bytes.
+ * @throws On wrong argument types. {@link TypeError}
+ * @throws On wrong argument ranges or values. {@link RangeError}
+ * @example
+ * Decode lowercase hexadecimal into bytes.
+ * ```ts
+ * hexToBytes('cafe0123'); // Uint8Array.from([0xca, 0xfe, 0x01, 0x23])
+ * ```
+ */
+function utils_hexToBytes(hex) {
+    if (typeof hex !== 'string')
+        throw new TypeError('hex string expected, got ' + typeof hex);
+    if (utils_hasHexBuiltin) {
+        try {
+            return Uint8Array.fromHex(hex);
+        }
+        catch (error) {
+            if (error instanceof SyntaxError)
+                throw new RangeError(error.message);
+            throw error;
+        }
+    }
+    const hl = hex.length;
+    const al = hl / 2;
+    if (hl % 2)
+        throw new RangeError('hex string expected, got unpadded hex of length ' + hl);
+    const array = new Uint8Array(al);
+    for (let ai = 0, hi = 0; ai < al; ai++, hi += 2) {
+        const n1 = utils_asciiToBase16(hex.charCodeAt(hi)); // parse first char, multiply it by 16
+        const n2 = utils_asciiToBase16(hex.charCodeAt(hi + 1)); // parse second char
+        if (n1 === undefined || n2 === undefined) {
+            const char = hex[hi] + hex[hi + 1];
+            throw new RangeError('hex string expected, got non-hex character "' + char + '" at index ' + hi);
+        }
+        array[ai] = n1 * 16 + n2; // example: 'A9' => 10*16 + 9
+    }
+    return array;
+}
+const _0n = /* @__PURE__ */ (/* unused pure expression or super */ null && (BigInt(0)));
+// Used in ff1, via bytesToNumberBE
+/**
+ * Converts a big-endian hex string into bigint.
+ * @param hex - Hexadecimal string without `0x`.
+ * @returns Parsed bigint value. The empty string is treated as `0n`.
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Parses a big-endian field element or counter from hex.
+ *
+ * ```ts
+ * hexToNumber('ff');
+ * ```
+ */
+function hexToNumber(hex) {
+    if (typeof hex !== 'string')
+        throw new TypeError('hex string expected, got ' + typeof hex);
+    // Numeric parser, not byte-hex decoder: odd-length forms like 'f' are valid,
+    // and malformed syntax follows BigInt's native error behavior.
+    return hex === '' ? _0n : BigInt('0x' + hex); // Big Endian
+}
+// Used in ff1
+// BE: Big Endian, LE: Little Endian
+/**
+ * Converts big-endian bytes into bigint.
+ * @param bytes - Big-endian bytes.
+ * @returns Parsed bigint value. Empty input is treated as `0n`.
+ * @throws On invalid byte input passed to the internal hex conversion. {@link TypeError}
+ * @example
+ * Reads a big-endian integer from serialized bytes.
+ *
+ * ```ts
+ * bytesToNumberBE(new Uint8Array([1, 0]));
+ * ```
+ */
+function utils_bytesToNumberBE(bytes) {
+    return hexToNumber(utils_bytesToHex(bytes));
+}
+/**
+ * Validates that a value is a non-negative bigint or safe integer.
+ * @param n - Value to validate.
+ * @returns The same validated value.
+ * @throws On wrong argument ranges or values. {@link RangeError}
+ */
+function abignumber(n) {
+    if (typeof n === 'bigint') {
+        if (!(_0n <= n))
+            throw new RangeError('positive bigint expected, got ' + n);
+    }
+    else
+        ciphers_utils_anumber(n);
+    return n;
+}
+// Used in ff1
+/**
+ * Converts a number into big-endian bytes of fixed length.
+ * @param n - Number to encode.
+ * @param len - Output length in bytes. Must be greater than zero.
+ * @returns Big-endian bytes padded to `len`.
+ * Negative values, `len = 0`, and values that do not fit are rejected before
+ * downstream hex parsing.
+ * @throws On wrong argument ranges or values. {@link RangeError}
+ * @throws If a documented runtime validation or state check fails. {@link Error}
+ * @example
+ * Encodes a counter as fixed-width big-endian bytes.
+ *
+ * ```ts
+ * numberToBytesBE(1, 2);
+ * ```
+ */
+function numberToBytesBE(n, len) {
+    ciphers_utils_anumber(len);
+    if (len === 0)
+        throw new Error('zero output length is invalid');
+    n = abignumber(n);
+    const expectedLen = len * 2;
+    const hex = n.toString(16);
+    // Detect overflow before hex parsing so oversized values don't leak the shared odd-hex error.
+    if (hex.length > expectedLen)
+        throw new RangeError('number is too large');
+    return utils_hexToBytes(hex.padStart(expectedLen, '0'));
+}
+/**
+ * Converts string to bytes using UTF8 encoding.
+ * @param str - String to encode.
+ * @returns UTF-8 bytes in a detached fresh Uint8Array copy.
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Encodes application text before encryption or MACing.
+ *
+ * ```ts
+ * utf8ToBytes('abc'); // new Uint8Array([97, 98, 99])
+ * ```
+ */
+function utils_utf8ToBytes(str) {
+    if (typeof str !== 'string')
+        throw new TypeError('string expected');
+    return new Uint8Array(new TextEncoder().encode(str)); // {@link https://bugzil.la/1681809 | Firefox bug 1681809}
+}
+/**
+ * Converts bytes to string using UTF8 encoding.
+ * @param bytes - UTF-8 bytes.
+ * @returns Decoded string. Input validation is delegated to `TextDecoder`, and malformed
+ * UTF-8 is replacement-decoded instead of rejected.
+ * @example
+ * Decodes UTF-8 plaintext back into a string.
+ *
+ * ```ts
+ * bytesToUtf8(new Uint8Array([97, 98, 99])); // 'abc'
+ * ```
+ */
+function bytesToUtf8(bytes) {
+    return new TextDecoder().decode(bytes);
+}
+/**
+ * Checks if two U8A use same underlying buffer and overlaps.
+ * This is invalid and can corrupt data.
+ * @param a - First byte view.
+ * @param b - Second byte view.
+ * @returns `true` when the views overlap in memory.
+ * @example
+ * Detects whether two slices alias the same backing buffer.
+ *
+ * ```ts
+ * overlapBytes(new Uint8Array(4), new Uint8Array(4));
+ * ```
+ */
+function overlapBytes(a, b) {
+    // Zero-length views cannot overwrite anything, even if their offset sits inside another range.
+    if (!a.byteLength || !b.byteLength)
+        return false;
+    return (a.buffer === b.buffer && // best we can do, may fail with an obscure Proxy
+        a.byteOffset < b.byteOffset + b.byteLength && // a starts before b end
+        b.byteOffset < a.byteOffset + a.byteLength // b starts before a end
+    );
+}
+/**
+ * If input and output overlap and input starts before output, we will overwrite end of input before
+ * we start processing it, so this is not supported by forward-processing ciphers.
+ * @param input - Input bytes.
+ * @param output - Output bytes.
+ * @throws If the output view would overwrite unread input bytes. {@link Error}
+ * @example
+ * Rejects an in-place layout that would overwrite unread input bytes.
+ *
+ * ```ts
+ * const buffer = new Uint8Array(8);
+ * complexOverlapBytes(buffer.subarray(0, 4), buffer.subarray(2, 6));
+ * ```
+ */
+function complexOverlapBytes(input, output) {
+    // This is very cursed. It works somehow, but I'm completely unsure,
+    // reasoning about overlapping aligned windows is very hard.
+    if (overlapBytes(input, output) && input.byteOffset < output.byteOffset)
+        throw new Error('complex overlap of input and output is not supported');
+}
+/**
+ * Copies several Uint8Arrays into one.
+ * @param arrays - Byte arrays to concatenate.
+ * @returns Combined byte array.
+ * @throws On wrong argument types inside the byte-array list. {@link TypeError}
+ * @example
+ * Builds a `nonce || ciphertext` style buffer.
+ *
+ * ```ts
+ * concatBytes(new Uint8Array([1]), new Uint8Array([2]));
+ * ```
+ */
+function ciphers_utils_concatBytes(...arrays) {
+    let sum = 0;
+    for (let i = 0; i < arrays.length; i++) {
+        const a = arrays[i];
+        ciphers_utils_abytes(a);
+        sum += a.length;
+    }
+    const res = new Uint8Array(sum);
+    for (let i = 0, pad = 0; i < arrays.length; i++) {
+        const a = arrays[i];
+        res.set(a, pad);
+        pad += a.length;
+    }
+    return res;
+}
+/**
+ * Merges user options into defaults.
+ * @param defaults - Default option values.
+ * @param opts - User-provided overrides.
+ * @returns Combined options object.
+ * `defaults` is a library-owned mutable object; user-provided `opts` only need to be
+ * object-shaped, since "plain object" checks reject valid proxy/cross-realm containers.
+ * The merge mutates `defaults` in place and returns the same object, so direct callers
+ * should pass a fresh defaults object unless they intentionally want shared state updated.
+ * @throws If options are missing or not an object. {@link Error}
+ * @example
+ * Applies user overrides to the default cipher options.
+ *
+ * ```ts
+ * checkOpts({ rounds: 20 }, { rounds: 8 });
+ * ```
+ */
+function utils_checkOpts(defaults, opts) {
+    utils_aobject(defaults, 'defaults');
+    utils_aobject(opts, 'opts');
+    // Mutates defaults by design. __proto__ follows Object.assign semantics here and can only
+    // affect this local option object; callers already control this low-level options surface.
+    const merged = Object.assign(defaults, opts);
+    return merged;
+}
+/**
+ * Compares two byte arrays in kinda constant time once lengths already match.
+ * @param a - First byte array.
+ * @param b - Second byte array.
+ * @returns `true` when the arrays contain the same bytes. Different lengths still return early.
+ * @example
+ * Compares an expected authentication tag with the received one.
+ *
+ * ```ts
+ * equalBytes(new Uint8Array([1]), new Uint8Array([1]));
+ * ```
+ */
+function equalBytes(a, b) {
+    a = ciphers_utils_abytes(a);
+    b = ciphers_utils_abytes(b);
+    if (a.length !== b.length)
+        return false;
+    let diff = 0;
+    for (let i = 0; i < a.length; i++)
+        diff |= a[i] ^ b[i];
+    return diff === 0;
+}
+/**
+ * Wraps a keyed MAC constructor into a one-shot helper with `.create()`.
+ * @param keyLen - Valid probe-key length used to read static metadata once.
+ * The probe key is only used for `outputLen` / `blockLen`, so callers with several valid key sizes
+ * can pass any representative size as long as those values stay fixed.
+ * @param macCons - Keyed MAC constructor or factory.
+ * @param fromMsg - Optional adapter that derives extra constructor args from the one-shot message.
+ * @returns Callable MAC helper with `.create()`.
+ */
+function wrapMacConstructor(keyLen, macCons, fromMsg) {
+    const mac = macCons;
+    const getArgs = (fromMsg || (() => []));
+    const macC = (msg, key) => mac(key, ...getArgs(msg))
+        .update(msg)
+        .digest();
+    const tmp = mac(new Uint8Array(keyLen), ...getArgs(new Uint8Array(0)));
+    macC.outputLen = tmp.outputLen;
+    macC.blockLen = tmp.blockLen;
+    macC.create = (key, ...args) => mac(key, ...args);
+    return macC;
+}
+/**
+ * Wraps a cipher: validates args, ensures encrypt() can only be called once.
+ * Used internally by the exported cipher constructors.
+ * Output-buffer support is inferred from the wrapped `encrypt` / `decrypt`
+ * arity (`fn.length === 2`), so wrapped output-capable methods must use a normal
+ * second parameter, not a default/rest parameter. AAD support is explicit in
+ * `params.withAAD`; optional AAD starts after the nonce slot when one is present.
+ * @__NO_SIDE_EFFECTS__
+ * @param params - Static cipher metadata. See {@link CipherParams}.
+ * @param constructor - Cipher constructor.
+ * @returns Wrapped constructor with validation.
+ */
+const wrapCipher = (params, constructor) => {
+    function wrappedCipher(key, ...args) {
+        // Validate key
+        ciphers_utils_abytes(key, undefined, 'key');
+        // Validate nonce if nonceLength is present
+        if (params.nonceLength !== undefined) {
+            const nonce = args[0];
+            ciphers_utils_abytes(nonce, params.varSizeNonce ? undefined : params.nonceLength, 'nonce');
+        }
+        // Keep tag length available for decrypt-size checks after constructor validation.
+        const tagl = params.tagLength;
+        const aadStart = params.nonceLength !== undefined ? 1 : 0;
+        // No-AAD constructors otherwise silently ignore byte args meant as AAD.
+        if (!params.withAAD) {
+            for (let i = aadStart; i < args.length; i++)
+                if (ciphers_utils_isBytes(args[i]))
+                    throw new Error('AAD not supported');
+        }
+        // Validate the first AAD slot early; rest-arg AAD constructors validate the tail themselves.
+        if (params.withAAD && args[aadStart] !== undefined)
+            ciphers_utils_abytes(args[aadStart], undefined, 'AAD');
+        const cipher = constructor(key, ...args);
+        const checkOutput = (fnLength, output) => {
+            if (output !== undefined) {
+                if (fnLength !== 2)
+                    throw new Error('cipher output not supported');
+                ciphers_utils_abytes(output, undefined, 'output');
+            }
+        };
+        // Create wrapped cipher with validation and single-use encryption
+        let called = false;
+        const wrCipher = {
+            encrypt(data, output) {
+                if (called)
+                    throw new Error('cannot encrypt() twice with same key + nonce');
+                // Any encrypt attempt consumes the instance, even if validation rejects below.
+                called = true;
+                ciphers_utils_abytes(data, undefined, 'data');
+                checkOutput(cipher.encrypt.length, output);
+                return cipher.encrypt(data, output);
+            },
+            decrypt(data, output) {
+                ciphers_utils_abytes(data, undefined, 'data');
+                if (tagl && data.length < tagl)
+                    throw new Error('"ciphertext" expected length >= tagLength=' + tagl);
+                checkOutput(cipher.decrypt.length, output);
+                return cipher.decrypt(data, output);
+            },
+        };
+        return wrCipher;
+    }
+    Object.assign(wrappedCipher, params);
+    return wrappedCipher;
+};
+/**
+ * By default, returns u8a of length.
+ * When out is available, it checks it for validity and uses it.
+ * @param expectedLength - Required output length.
+ * @param out - Optional destination buffer.
+ * @param onlyAligned - Whether `out` must be 4-byte aligned.
+ * @returns Output buffer ready for writing.
+ * @throws On wrong argument types. {@link TypeError}
+ * @throws If the provided output buffer has the wrong size. {@link RangeError}
+ * @throws If the provided output buffer has the wrong alignment. {@link Error}
+ * @example
+ * Reuses a caller-provided output buffer when lengths match.
+ *
+ * ```ts
+ * getOutput(16, new Uint8Array(16));
+ * ```
+ */
+function getOutput(expectedLength, out, onlyAligned = true) {
+    if (out === undefined)
+        return new Uint8Array(expectedLength);
+    // Keep Buffer/cross-realm Uint8Array support here instead of trusting a shape-compatible object.
+    ciphers_utils_abytes(out, expectedLength, 'output');
+    if (onlyAligned && !isAligned32(out))
+        throw new Error('invalid output, must be aligned');
+    return out;
+}
+/**
+ * Encodes data and AAD lengths into a 16-byte buffer.
+ * @param dataLength - Data length. Units are caller-defined: GCM passes bit
+ * lengths, ChaCha20-Poly1305 passes byte lengths — the helper writes the raw values.
+ * @param aadLength - AAD length, same unit convention as `dataLength`.
+ * The serialized block is still `aadLength || dataLength`, matching GCM/Poly1305
+ * conventions even though the helper parameter order is `(dataLength, aadLength)`.
+ * @param isLE - Whether to encode lengths as little-endian.
+ * @returns 16-byte length block.
+ * @throws On wrong argument types passed to the endian validator. {@link TypeError}
+ * @throws On wrong argument ranges or values. {@link RangeError}
+ * @example
+ * Builds the length block appended by GCM and Poly1305.
+ *
+ * ```ts
+ * u64Lengths(16, 8, true);
+ * ```
+ */
+function u64Lengths(dataLength, aadLength, isLE) {
+    // Reject coercible non-number lengths like '10' and true before BigInt(...) accepts them.
+    ciphers_utils_anumber(dataLength);
+    ciphers_utils_anumber(aadLength);
+    utils_abool(isLE);
+    const num = new Uint8Array(16);
+    const view = utils_createView(num);
+    view.setBigUint64(0, BigInt(aadLength), isLE);
+    view.setBigUint64(8, BigInt(dataLength), isLE);
+    return num;
+}
+/**
+ * Checks whether a byte array is aligned to a 4-byte offset.
+ * @param bytes - Byte array to inspect.
+ * @returns `true` when the view is 4-byte aligned.
+ * @example
+ * Checks whether a buffer can be safely viewed as Uint32Array.
+ *
+ * ```ts
+ * isAligned32(new Uint8Array(4));
+ * ```
+ */
+function isAligned32(bytes) {
+    return bytes.byteOffset % 4 === 0;
+}
+/**
+ * Copies bytes into a new Uint8Array.
+ * @param bytes - Bytes to copy.
+ * @returns Copied byte array.
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Copies input into an aligned Uint8Array before block processing.
+ *
+ * ```ts
+ * copyBytes(new Uint8Array([1, 2]));
+ * ```
+ */
+function ciphers_utils_copyBytes(bytes) {
+    // `Uint8Array.from(...)` would also accept arrays / other typed arrays. Keep this helper strict
+    // because callers use it at byte-validation boundaries before mutating the detached copy.
+    return Uint8Array.from(ciphers_utils_abytes(bytes));
+}
+/**
+ * Cryptographically secure PRNG backed by `crypto.getRandomValues`.
+ * @param bytesLength - number of random bytes to generate
+ * @returns Random bytes.
+ * The platform `getRandomValues()` implementation still defines any
+ * single-call length cap, and this helper rejects oversize requests
+ * with a stable library `RangeError` instead of host-specific errors.
+ * @throws On wrong argument types. {@link TypeError}
+ * @throws On wrong argument ranges or values. {@link RangeError}
+ * @throws If the current runtime does not provide `crypto.getRandomValues`. {@link Error}
+ * @example
+ * Generate a fresh random key or nonce.
+ * ```ts
+ * const key = randomBytes(16);
+ * ```
+ */
+function ciphers_utils_randomBytes(bytesLength = 32) {
+    // Match the repo's other length-taking helpers instead of relying on Uint8Array coercion.
+    ciphers_utils_anumber(bytesLength, 'bytesLength');
+    const cr = typeof globalThis === 'object' ? globalThis.crypto : null;
+    if (typeof cr?.getRandomValues !== 'function')
+        throw new Error('crypto.getRandomValues must be defined');
+    // Web Cryptography API Level 2 §10.1.1:
+    // if `byteLength > 65536`, throw `QuotaExceededError`.
+    // Keep the guard explicit so callers can see the quota in code
+    // instead of discovering it by reading the spec or host errors.
+    // This wrapper surfaces the same quota as a stable library RangeError.
+    if (bytesLength > 65536)
+        throw new RangeError(`"bytesLength" expected <= 65536, got ${bytesLength}`);
+    return cr.getRandomValues(new Uint8Array(bytesLength));
+}
+/**
+ * Uses CSPRNG for nonce, nonce injected in ciphertext.
+ * For `encrypt`, a `nonceBytes`-length buffer is fetched from CSPRNG and
+ * prepended to encrypted ciphertext. For `decrypt`, first `nonceBytes` of ciphertext
+ * are treated as nonce. The wrapper always allocates a fresh `nonce || ciphertext`
+ * buffer on encrypt and intentionally does not support caller-provided destination buffers.
+ * Too-short decrypt inputs are split into short/empty nonce views and then delegated
+ * to the wrapped cipher instead of being rejected here first.
+ *
+ * NOTE: Under the same key, using random nonces (e.g. `managedNonce`) with AES-GCM and ChaCha
+ * should be limited to `2**23` (8M) messages to get a collision chance of
+ * `2**-50`. Stretching to `2**32` (4B) messages would raise that chance to
+ * `2**-33`, still negligible but creeping up.
+ * @param fn - Cipher constructor that expects a nonce.
+ * @param randomBytes_ - Random-byte source used for nonce generation.
+ * @returns Cipher constructor that prepends the nonce to ciphertext.
+ * @throws On wrong argument types. {@link TypeError}
+ * @throws On invalid nonce lengths observed at wrapper construction or use. {@link RangeError}
+ * @example
+ * Prepends a fresh random nonce to every ciphertext.
+ *
+ * ```ts
+ * import { gcm } from '@noble/ciphers/aes.js';
+ * import { managedNonce, randomBytes } from '@noble/ciphers/utils.js';
+ * const wrapped = managedNonce(gcm);
+ * const key = randomBytes(16);
+ * const ciphertext = wrapped(key).encrypt(new Uint8Array([1, 2, 3]));
+ * wrapped(key).decrypt(ciphertext);
+ * ```
+ */
+function managedNonce(fn, randomBytes_ = ciphers_utils_randomBytes) {
+    if (typeof fn !== 'function')
+        throw new TypeError('"fn" expected cipher constructor, got type=' + typeof fn);
+    if (typeof randomBytes_ !== 'function')
+        throw new TypeError('"randomBytes_" expected function, got type=' + typeof randomBytes_);
+    const { nonceLength } = fn;
+    ciphers_utils_anumber(nonceLength, 'fn.nonceLength');
+    const addNonce = (nonce, ciphertext, plaintext) => {
+        const out = ciphers_utils_concatBytes(nonce, ciphertext);
+        // Wrapped ciphers may alias caller plaintext on encrypt(); never zero
+        // caller-owned buffers here.
+        if (!overlapBytes(plaintext, ciphertext))
+            ciphertext.fill(0);
+        return out;
+    };
+    // NOTE: we cannot support DST here, it would be mistake:
+    // - we don't know how much dst length cipher requires
+    // - nonce may unalign dst and break everything
+    // - we create new u8a anyway (concatBytes)
+    // - previously we passed all args to cipher, but that was mistake!
+    const res = ((key, ...args) => ({
+        encrypt(plaintext) {
+            ciphers_utils_abytes(plaintext, undefined, 'data');
+            const nonce = randomBytes_(nonceLength);
+            const encrypted = fn(key, nonce, ...args).encrypt(plaintext);
+            // @ts-ignore
+            if (encrypted instanceof Promise)
+                return encrypted.then((ct) => addNonce(nonce, ct, plaintext));
+            return addNonce(nonce, encrypted, plaintext);
+        },
+        decrypt(ciphertext) {
+            ciphers_utils_abytes(ciphertext, undefined, 'data');
+            const nonce = ciphertext.subarray(0, nonceLength);
+            const decrypted = ciphertext.subarray(nonceLength);
+            return fn(key, nonce, ...args).decrypt(decrypted);
+        },
+    }));
+    // Auto-nonce wrappers still preserve the wrapped payload geometry.
+    if ('blockSize' in fn)
+        res.blockSize = fn.blockSize;
+    if ('tagLength' in fn)
+        res.tagLength = fn.tagLength;
+    if ('withAAD' in fn)
+        res.withAAD = fn.withAAD;
+    return res;
+}
+
+;// CONCATENATED MODULE: ./node_modules/@noble/ciphers/_arx.js
+/**
+ * Basic utils for ARX (add-rotate-xor) salsa and chacha ciphers.
+
+RFC8439 requires multi-step cipher stream, where
+authKey starts with counter: 0, actual msg with counter: 1.
+
+For this, we need a way to re-use nonce / counter:
+
+    const counter = new Uint8Array(4);
+    chacha(..., counter, ...); // counter is now 1
+    chacha(..., counter, ...); // counter is now 2
+
+This is complicated:
+
+- 32-bit counters are enough, no need for 64-bit: max ArrayBuffer size in JS is 4GB
+- Original papers don't allow mutating counters
+- Counter overflow is undefined [^1]
+- Idea A: allow providing (nonce | counter) instead of just nonce, re-use it
+- Caveat: Cannot be re-used through all cases:
+- * chacha has (counter | nonce)
+- * xchacha has (nonce16 | counter | nonce16)
+- Idea B: separate nonce / counter and provide separate API for counter re-use
+- Caveat: there are different counter sizes depending on an algorithm.
+- salsa & chacha also differ in structures of key & sigma:
+  salsa20:      s[0] | k(4) | s[1] | nonce(2) | cnt(2) | s[2] | k(4) | s[3]
+  chacha:       s(4) | k(8) | cnt(1) | nonce(3)
+  chacha20orig: s(4) | k(8) | cnt(2) | nonce(2)
+- Idea C: helper method such as `setSalsaState(key, nonce, sigma, data)`
+- Caveat: we can't re-use counter array
+
+xchacha uses the subkey and remaining 8 byte nonce with ChaCha20 as normal
+(prefixed by 4 NUL bytes, since RFC8439 specifies a 12-byte nonce).
+Counter overflow is undefined; see {@link https://mailarchive.ietf.org/arch/msg/cfrg/gsOnTJzcbgG6OqD8Sc0GO5aR_tU/ | the CFRG thread}.
+Current noble policy is strict non-wrap for the shared 32-bit counter path:
+exported ARX ciphers reject initial `0xffffffff` and stop before any implicit
+wrap back to zero.
+See {@link https://datatracker.ietf.org/doc/html/draft-irtf-cfrg-xchacha#appendix-A.2 | the XChaCha appendix} for the extended-nonce construction.
+
+ * @module
+ */
+
+// Replaces `TextEncoder` for ASCII literals, which is enough for sigma constants.
+// Non-ASCII input would not match UTF-8 `TextEncoder` output.
+const encodeStr = (str) => Uint8Array.from(str.split(''), (c) => c.charCodeAt(0));
+// Raw `createCipher(...)` exports consume these native-endian `u32(...)` views directly.
+// Public `wrapCipher(...)` APIs reject non-little-endian platforms before reaching this path.
+// RFC 8439 §2.3 / RFC 7539 §2.3 only define the 256-bit-key constants; this 16-byte sigma is
+// kept for legacy allowShortKeys Salsa/ChaCha variants.
+const sigma16_32 = /* @__PURE__ */ (() => ciphers_utils_swap32IfBE(utils_u32(encodeStr('expand 16-byte k'))))();
+// RFC 8439 §2.3 / RFC 7539 §2.3 define words 0-3 as
+// `0x61707865 0x3320646e 0x79622d32 0x6b206574`, i.e. `expand 32-byte k`.
+const sigma32_32 = /* @__PURE__ */ (() => ciphers_utils_swap32IfBE(utils_u32(encodeStr('expand 32-byte k'))))();
+/**
+ * Rotates a 32-bit word left.
+ * @param a - Input word.
+ * @param b - Rotation count in bits.
+ * @returns Rotated 32-bit word.
+ * @example
+ * Moves the top byte of `0x12345678` into the low byte position.
+ * ```ts
+ * rotl(0x12345678, 8);
+ * ```
+ */
+function _arx_rotl(a, b) {
+    return (a << b) | (a >>> (32 - b));
+}
+// Salsa and Chacha block length is always 512-bit
+const BLOCK_LEN = 64;
+// RFC 8439 §2.2 / RFC 7539 §2.2: the ChaCha state has 16 32-bit words.
+const BLOCK_LEN32 = 16;
+// Counter policy for the shared public `counter` argument:
+// - RFC/IETF ChaCha20 uses a 32-bit counter.
+// - OpenSSL/Node `chacha20` instead treat the full 16-byte IV as a 128-bit
+//   counter state and carry into the next word.
+// - Raw `chacha20orig`, `salsa20`, `xsalsa20`, and `xchacha20` use 64-bit counters in libsodium
+//   and libtomcrypt, while some libs (for example libtomcrypt's RFC/IETF path) reject the max
+//   boundary instead of carrying.
+// - AEAD wrappers diverge too: libsodium `xchacha20poly1305` uses the IETF payload counter from
+//   block 1, while `secretstream_xchacha20poly1305` is a different protocol with rekey/reset.
+// Noble intentionally throws instead of silently picking one wrap model for users. In the default
+// path, even a 32-bit boundary would take 2^32 blocks * 64 bytes = 256 GiB, which is practically
+// unreachable for normal JS callers; advanced users who pass `counter` explicitly can implement
+// whatever wider carry / wrap policy they need on top.
+const MAX_COUNTER = /* @__PURE__ */ (() => 2 ** 32 - 1)();
+const U32_EMPTY = /* @__PURE__ */ Uint32Array.of();
+function runCipher(core, sigma, key, nonce, data, output, counter, rounds) {
+    const len = data.length;
+    const block = new Uint8Array(BLOCK_LEN);
+    const b32 = utils_u32(block);
+    // Make sure that buffers aligned to 4 bytes
+    const isAligned = utils_isLE && isAligned32(data) && isAligned32(output);
+    const d32 = isAligned ? utils_u32(data) : U32_EMPTY;
+    const o32 = isAligned ? utils_u32(output) : U32_EMPTY;
+    // RFC 8439 §2.4.1 / RFC 7539 §2.4.1 allow XORing one keystream block at a time and
+    // truncating the final partial block instead of materializing the whole keystream.
+    if (!utils_isLE) {
+        for (let pos = 0; pos < len; counter++) {
+            core(sigma, key, nonce, b32, counter, rounds);
+            // RFC 8439 §2.4 / RFC 7539 §2.4 serialize keystream words in little-endian order.
+            ciphers_utils_swap32IfBE(b32);
+            if (counter >= MAX_COUNTER)
+                throw new Error('arx: counter overflow');
+            const take = Math.min(BLOCK_LEN, len - pos);
+            for (let j = 0, posj; j < take; j++) {
+                posj = pos + j;
+                output[posj] = data[posj] ^ block[j];
+            }
+            pos += take;
+        }
+        return;
+    }
+    for (let pos = 0; pos < len; counter++) {
+        core(sigma, key, nonce, b32, counter, rounds);
+        // See MAX_COUNTER policy note above: never silently wrap the shared public counter.
+        if (counter >= MAX_COUNTER)
+            throw new Error('arx: counter overflow');
+        const take = Math.min(BLOCK_LEN, len - pos);
+        // aligned to 4 bytes
+        if (isAligned && take === BLOCK_LEN) {
+            const pos32 = pos / 4;
+            if (pos % 4 !== 0)
+                throw new Error('arx: invalid block position');
+            for (let j = 0, posj; j < BLOCK_LEN32; j++) {
+                posj = pos32 + j;
+                o32[posj] = d32[posj] ^ b32[j];
+            }
+            pos += BLOCK_LEN;
+            continue;
+        }
+        for (let j = 0, posj; j < take; j++) {
+            posj = pos + j;
+            output[posj] = data[posj] ^ block[j];
+        }
+        pos += take;
+    }
+}
+/**
+ * Creates an ARX stream cipher from a 32-bit core permutation.
+ * Used internally to build the exported Salsa and ChaCha stream ciphers.
+ * @param core - Core function that fills one keystream block.
+ * @param opts - Cipher layout and nonce-extension options. See {@link CipherOpts}.
+ * @returns Stream cipher function over byte arrays.
+ * @throws If the core callback, key size, counter, or output sizing is invalid. {@link Error}
+ */
+function createCipher(core, opts) {
+    const { allowShortKeys, extendNonceFn, counterLength, counterRight, rounds } = utils_checkOpts({ allowShortKeys: false, counterLength: 8, counterRight: false, rounds: 20 }, opts);
+    if (typeof core !== 'function')
+        throw new Error('core must be a function');
+    ciphers_utils_anumber(counterLength);
+    ciphers_utils_anumber(rounds);
+    utils_abool(counterRight);
+    utils_abool(allowShortKeys);
+    return (key, nonce, data, output, counter = 0) => {
+        ciphers_utils_abytes(key, undefined, 'key');
+        ciphers_utils_abytes(nonce, undefined, 'nonce');
+        ciphers_utils_abytes(data, undefined, 'data');
+        const len = data.length;
+        // Raw XorStream APIs return ciphertext/plaintext bytes directly, so caller-provided outputs
+        // must match the logical result length exactly instead of returning an oversized workspace.
+        const hasOutput = output !== undefined;
+        output = getOutput(len, output, false);
+        if (hasOutput)
+            complexOverlapBytes(data, output);
+        ciphers_utils_anumber(counter);
+        // See MAX_COUNTER policy note above: reject advanced explicit-counter requests before any wrap.
+        if (counter < 0 || counter >= MAX_COUNTER)
+            throw new Error('arx: counter overflow');
+        const toClean = [];
+        // Key & sigma
+        // key=16 -> sigma16, k=key|key
+        // key=32 -> sigma32, k=key
+        let l = key.length;
+        let k;
+        let sigma;
+        if (l === 32) {
+            // Copy caller keys too: big-endian normalization, extended-nonce subkey derivation, and
+            // final clean(...) all mutate or wipe the temporary buffer in place.
+            toClean.push((k = ciphers_utils_copyBytes(key)));
+            sigma = sigma32_32;
+        }
+        else if (l === 16 && allowShortKeys) {
+            k = new Uint8Array(32);
+            k.set(key);
+            k.set(key, 16);
+            sigma = sigma16_32;
+            toClean.push(k);
+        }
+        else {
+            ciphers_utils_abytes(key, 32, 'arx key');
+            throw new Error('invalid key size');
+            // throw new Error(`"arx key" expected Uint8Array of length 32, got length=${l}`);
+        }
+        // Nonce
+        // salsa20:      8   (8-byte counter)
+        // chacha20orig: 8   (8-byte counter)
+        // chacha20:     12  (4-byte counter)
+        // xsalsa20:     24  (16 -> hsalsa,  8 -> old nonce)
+        // xchacha20:    24  (16 -> hchacha, 8 -> old nonce)
+        // Copy before taking u32(...) views on misaligned inputs, and on big-endian so later
+        // swap32IfBE(...) never mutates caller nonce bytes in place.
+        if (!utils_isLE || !isAligned32(nonce))
+            toClean.push((nonce = ciphers_utils_copyBytes(nonce)));
+        let k32 = utils_u32(k);
+        // hsalsa & hchacha: handle extended nonce
+        if (extendNonceFn) {
+            if (nonce.length !== 24)
+                throw new Error('arx: extended nonce must be 24 bytes');
+            const n16 = nonce.subarray(0, 16);
+            if (utils_isLE)
+                extendNonceFn(sigma, k32, utils_u32(n16), k32);
+            else {
+                const sigmaRaw = ciphers_utils_swap32IfBE(Uint32Array.from(sigma));
+                extendNonceFn(sigmaRaw, k32, utils_u32(n16), k32);
+                ciphers_utils_clean(sigmaRaw);
+                ciphers_utils_swap32IfBE(k32);
+            }
+            nonce = nonce.subarray(16);
+        }
+        else if (!utils_isLE)
+            ciphers_utils_swap32IfBE(k32);
+        // Handle nonce counter
+        const nonceNcLen = 16 - counterLength;
+        if (nonceNcLen !== nonce.length)
+            throw new Error(`arx: nonce must be ${nonceNcLen} or 16 bytes`);
+        // Normalize 64-bit-nonce layouts to the 12-byte core input: ChaCha/XChaCha prefix 4 zero
+        // counter bytes, while Salsa/XSalsa append them after the nonce words.
+        if (nonceNcLen !== 12) {
+            const nc = new Uint8Array(12);
+            nc.set(nonce, counterRight ? 0 : 12 - nonce.length);
+            nonce = nc;
+            toClean.push(nonce);
+        }
+        const n32 = ciphers_utils_swap32IfBE(utils_u32(nonce));
+        // Ensure temporary key/nonce copies are wiped even if the remaining
+        // runtime guard in runCipher(...) throws on counter overflow.
+        try {
+            runCipher(core, sigma, k32, n32, data, output, counter, rounds);
+            return output;
+        }
+        finally {
+            ciphers_utils_clean(...toClean);
+        }
+    };
+}
+/** Internal class which wraps chacha20 or chacha8 to create CSPRNG. */
+class _XorStreamPRG {
+    blockLen;
+    keyLen;
+    nonceLen;
+    state;
+    buf;
+    key;
+    nonce;
+    pos;
+    ctr;
+    cipher;
+    destroyed = false;
+    constructor(cipher, blockLen, keyLen, nonceLen, seed) {
+        this.cipher = cipher;
+        this.blockLen = blockLen;
+        this.keyLen = keyLen;
+        this.nonceLen = nonceLen;
+        this.state = new Uint8Array(this.keyLen + this.nonceLen);
+        this.reseed(seed);
+        this.ctr = 0;
+        this.pos = this.blockLen;
+        this.buf = new Uint8Array(this.blockLen);
+        // Keep a single key||nonce backing buffer so reseed/addEntropy/clean update the live cipher
+        // inputs in place through these subarray views.
+        this.key = this.state.subarray(0, this.keyLen);
+        this.nonce = this.state.subarray(this.keyLen);
+    }
+    reseed(seed) {
+        abytes(seed, undefined, 'seed');
+        if (!seed || seed.length === 0)
+            throw new Error('entropy required');
+        // Mix variable-length entropy cyclically across the whole key||nonce state, then restart the
+        // keystream so buffered leftovers from the previous state are never reused.
+        for (let i = 0; i < seed.length; i++)
+            this.state[i % this.state.length] ^= seed[i];
+        this.ctr = 0;
+        this.pos = this.blockLen;
+    }
+    addEntropy(seed) {
+        if (this.destroyed)
+            throw new Error('cannot use destroyed PRG');
+        // Reject empty entropy before re-keying, otherwise a throwing call would still advance state.
+        abytes(seed, undefined, 'seed');
+        if (seed.length === 0)
+            throw new Error('entropy required');
+        // Re-key from the current stream first, then mix external entropy into the fresh key||nonce
+        // state through reseed() so stale buffered bytes are discarded.
+        this.state.set(this.randomBytes(this.state.length));
+        this.reseed(seed);
+    }
+    randomBytes(len) {
+        if (this.destroyed)
+            throw new Error('cannot use destroyed PRG');
+        anumber(len);
+        if (len === 0)
+            return new Uint8Array(0);
+        const avail = this.pos < this.blockLen ? this.blockLen - this.pos : 0;
+        const blocks = Math.ceil(Math.max(0, len - avail) / this.blockLen);
+        // Preflight overflow so failed reads don't partially consume keystream
+        // and leave the PRG repeating blocks.
+        if (blocks > 0 && this.ctr > MAX_COUNTER - blocks)
+            throw new Error('arx: counter overflow');
+        const out = new Uint8Array(len);
+        let outPos = 0;
+        // `out` starts zero-filled, and `buf.fill(0)` below does the same for leftovers: XOR-stream
+        // ciphers then emit raw keystream bytes directly into those buffers.
+        // Serve buffered leftovers first so split reads stay identical to one larger read.
+        if (this.pos < this.blockLen) {
+            const take = Math.min(len, this.blockLen - this.pos);
+            out.set(this.buf.subarray(this.pos, this.pos + take), 0);
+            this.pos += take;
+            outPos += take;
+            if (outPos === len)
+                return out; // fast path
+        }
+        // Full blocks directly to out
+        const full = Math.floor((len - outPos) / this.blockLen);
+        if (full > 0) {
+            const blockBytes = full * this.blockLen;
+            const b = out.subarray(outPos, outPos + blockBytes);
+            this.cipher(this.key, this.nonce, b, b, this.ctr);
+            this.ctr += full;
+            outPos += blockBytes;
+        }
+        // Save leftovers
+        const left = len - outPos;
+        if (left > 0) {
+            this.buf.fill(0);
+            // NOTE: cipher will handle overflow
+            this.cipher(this.key, this.nonce, this.buf, this.buf, this.ctr++);
+            out.set(this.buf.subarray(0, left), outPos);
+            this.pos = left;
+        }
+        return out;
+    }
+    // Clone seeds the new instance from this stream, so the source PRG advances too.
+    clone() {
+        if (this.destroyed)
+            throw new Error('cannot use destroyed PRG');
+        return new _XorStreamPRG(this.cipher, this.blockLen, this.keyLen, this.nonceLen, this.randomBytes(this.state.length));
+    }
+    // Zeroes the current state, leftover buffer, and marks the instance destroyed.
+    // The instance fails closed: any later randomBytes()/addEntropy()/clone() throws instead
+    // of silently continuing from zero key||nonce state (which would yield predictable output).
+    clean() {
+        this.pos = 0;
+        this.ctr = 0;
+        this.buf.fill(0);
+        this.state.fill(0);
+        this.destroyed = true;
+    }
+}
+/**
+ * Creates a PRG constructor from a stream cipher.
+ * @param cipher - Stream cipher used to fill output blocks.
+ * @param blockLen - Keystream block length in bytes.
+ * @param keyLen - Internal key length in bytes.
+ * @param nonceLen - Internal nonce length in bytes.
+ * @returns PRG factory for seeded concrete `_XorStreamPRG` instances.
+ * @example
+ * Builds a PRG from XChaCha20 and reads bytes from a randomly seeded instance.
+ * ```ts
+ * import { xchacha20 } from '@noble/ciphers/chacha.js';
+ * import { createPRG } from '@noble/ciphers/_arx.js';
+ * import { randomBytes } from '@noble/ciphers/utils.js';
+ * const seed = randomBytes(32);
+ * const init = createPRG(xchacha20, 64, 32, 24);
+ * const prg = init(seed);
+ * prg.randomBytes(8);
+ * ```
+ */
+const _arx_createPRG = (cipher, blockLen, keyLen, nonceLen) => {
+    return ((seed = randomBytes(32)) => new _XorStreamPRG(cipher, blockLen, keyLen, nonceLen, seed));
+};
+
+;// CONCATENATED MODULE: ./node_modules/@noble/ciphers/_poly1305.js
+/**
+ * Poly1305 ({@link https://cr.yp.to/mac/poly1305-20050329.pdf | PDF},
+ * {@link https://en.wikipedia.org/wiki/Poly1305 | wiki})
+ * is a fast and parallel secret-key message-authentication code suitable for
+ * a wide variety of applications. It was standardized in
+ * {@link https://www.rfc-editor.org/rfc/rfc8439 | RFC 8439} and is now used in TLS 1.3.
+ *
+ * Polynomial MACs are not perfect for every situation:
+ * they lack Random Key Robustness: the MAC can be forged, and can't be used in PAKE schemes.
+ * See {@link https://keymaterial.net/2020/09/07/invisible-salamanders-in-aes-gcm-siv/ | the invisible salamanders attack writeup}.
+ * To combat invisible salamanders, `hash(key)` can be included in ciphertext,
+ * however, this would violate ciphertext indistinguishability:
+ * an attacker would know which key was used - so `HKDF(key, i)`
+ * could be used instead.
+ *
+ * Check out the {@link https://cr.yp.to/mac.html | original website}.
+ * Based on public-domain {@link https://github.com/floodyberry/poly1305-donna | poly1305-donna}.
+ * @module
+ */
+// prettier-ignore
+
+// A simple-loop reference version (`poly1305_small`) lives in
+// `test/misc/micro-ciphers.ts`, provided for auditability.
+// Little-endian 2-byte load used by the Poly1305 limb decomposition.
+function u8to16(a, i) {
+    return (a[i++] & 0xff) | ((a[i++] & 0xff) << 8);
+}
+/**
+ * Incremental Poly1305 MAC state.
+ * Prefer `poly1305()` for one-shot use.
+ * @param key - 32-byte Poly1305 one-time key.
+ * @example
+ * Feeds one chunk into an incremental Poly1305 state with a fresh one-time key.
+ *
+ * ```ts
+ * import { Poly1305 } from '@noble/ciphers/_poly1305.js';
+ * import { randomBytes } from '@noble/ciphers/utils.js';
+ * const key = randomBytes(32);
+ * const mac = new Poly1305(key);
+ * mac.update(new Uint8Array([1, 2, 3]));
+ * mac.digest();
+ * ```
+ */
+class Poly1305 {
+    blockLen = 16;
+    outputLen = 16;
+    buffer = new Uint8Array(16);
+    r = new Uint16Array(10); // Allocating 1 array with .subarray() here is slower than 3
+    h = new Uint16Array(10);
+    pad = new Uint16Array(8);
+    pos = 0;
+    finished = false;
+    destroyed = false;
+    // Can be speed-up using BigUint64Array, at the cost of complexity
+    constructor(key) {
+        key = ciphers_utils_copyBytes(ciphers_utils_abytes(key, 32, 'key'));
+        const t0 = u8to16(key, 0);
+        const t1 = u8to16(key, 2);
+        const t2 = u8to16(key, 4);
+        const t3 = u8to16(key, 6);
+        const t4 = u8to16(key, 8);
+        const t5 = u8to16(key, 10);
+        const t6 = u8to16(key, 12);
+        const t7 = u8to16(key, 14);
+        // RFC 8439 §2.5.1 / RFC 7539 §2.5.1 clamp r before multiplication.
+        // These masks unpack that clamped value into 13-bit limbs, while pad
+        // keeps the raw s half for finalize().
+        // {@link https://github.com/floodyberry/poly1305-donna/blob/e6ad6e091d30d7f4ec2d4f978be1fcfcbce72781/poly1305-donna-16.h#L47 | poly1305-donna reference}
+        this.r[0] = t0 & 0x1fff;
+        this.r[1] = ((t0 >>> 13) | (t1 << 3)) & 0x1fff;
+        this.r[2] = ((t1 >>> 10) | (t2 << 6)) & 0x1f03;
+        this.r[3] = ((t2 >>> 7) | (t3 << 9)) & 0x1fff;
+        this.r[4] = ((t3 >>> 4) | (t4 << 12)) & 0x00ff;
+        this.r[5] = (t4 >>> 1) & 0x1ffe;
+        this.r[6] = ((t4 >>> 14) | (t5 << 2)) & 0x1fff;
+        this.r[7] = ((t5 >>> 11) | (t6 << 5)) & 0x1f81;
+        this.r[8] = ((t6 >>> 8) | (t7 << 8)) & 0x1fff;
+        this.r[9] = (t7 >>> 5) & 0x007f;
+        for (let i = 0; i < 8; i++)
+            this.pad[i] = u8to16(key, 16 + 2 * i);
+    }
+    process(data, offset, isLast = false) {
+        // RFC 8439 §2.5 / §2.5.1 and RFC 7539 §2.5 / §2.5.1 add an extra high
+        // bit to every full 16-byte block. The final partial block gets its
+        // explicit `1` byte during digestInto(), so `hibit` stays zero there.
+        const hibit = isLast ? 0 : 1 << 11;
+        const { h, r } = this;
+        const r0 = r[0];
+        const r1 = r[1];
+        const r2 = r[2];
+        const r3 = r[3];
+        const r4 = r[4];
+        const r5 = r[5];
+        const r6 = r[6];
+        const r7 = r[7];
+        const r8 = r[8];
+        const r9 = r[9];
+        const t0 = u8to16(data, offset + 0);
+        const t1 = u8to16(data, offset + 2);
+        const t2 = u8to16(data, offset + 4);
+        const t3 = u8to16(data, offset + 6);
+        const t4 = u8to16(data, offset + 8);
+        const t5 = u8to16(data, offset + 10);
+        const t6 = u8to16(data, offset + 12);
+        const t7 = u8to16(data, offset + 14);
+        let h0 = h[0] + (t0 & 0x1fff);
+        let h1 = h[1] + (((t0 >>> 13) | (t1 << 3)) & 0x1fff);
+        let h2 = h[2] + (((t1 >>> 10) | (t2 << 6)) & 0x1fff);
+        let h3 = h[3] + (((t2 >>> 7) | (t3 << 9)) & 0x1fff);
+        let h4 = h[4] + (((t3 >>> 4) | (t4 << 12)) & 0x1fff);
+        let h5 = h[5] + ((t4 >>> 1) & 0x1fff);
+        let h6 = h[6] + (((t4 >>> 14) | (t5 << 2)) & 0x1fff);
+        let h7 = h[7] + (((t5 >>> 11) | (t6 << 5)) & 0x1fff);
+        let h8 = h[8] + (((t6 >>> 8) | (t7 << 8)) & 0x1fff);
+        let h9 = h[9] + ((t7 >>> 5) | hibit);
+        let c = 0;
+        let d0 = c + h0 * r0 + h1 * (5 * r9) + h2 * (5 * r8) + h3 * (5 * r7) + h4 * (5 * r6);
+        c = d0 >>> 13;
+        d0 &= 0x1fff;
+        d0 += h5 * (5 * r5) + h6 * (5 * r4) + h7 * (5 * r3) + h8 * (5 * r2) + h9 * (5 * r1);
+        c += d0 >>> 13;
+        d0 &= 0x1fff;
+        let d1 = c + h0 * r1 + h1 * r0 + h2 * (5 * r9) + h3 * (5 * r8) + h4 * (5 * r7);
+        c = d1 >>> 13;
+        d1 &= 0x1fff;
+        d1 += h5 * (5 * r6) + h6 * (5 * r5) + h7 * (5 * r4) + h8 * (5 * r3) + h9 * (5 * r2);
+        c += d1 >>> 13;
+        d1 &= 0x1fff;
+        let d2 = c + h0 * r2 + h1 * r1 + h2 * r0 + h3 * (5 * r9) + h4 * (5 * r8);
+        c = d2 >>> 13;
+        d2 &= 0x1fff;
+        d2 += h5 * (5 * r7) + h6 * (5 * r6) + h7 * (5 * r5) + h8 * (5 * r4) + h9 * (5 * r3);
+        c += d2 >>> 13;
+        d2 &= 0x1fff;
+        let d3 = c + h0 * r3 + h1 * r2 + h2 * r1 + h3 * r0 + h4 * (5 * r9);
+        c = d3 >>> 13;
+        d3 &= 0x1fff;
+        d3 += h5 * (5 * r8) + h6 * (5 * r7) + h7 * (5 * r6) + h8 * (5 * r5) + h9 * (5 * r4);
+        c += d3 >>> 13;
+        d3 &= 0x1fff;
+        let d4 = c + h0 * r4 + h1 * r3 + h2 * r2 + h3 * r1 + h4 * r0;
+        c = d4 >>> 13;
+        d4 &= 0x1fff;
+        d4 += h5 * (5 * r9) + h6 * (5 * r8) + h7 * (5 * r7) + h8 * (5 * r6) + h9 * (5 * r5);
+        c += d4 >>> 13;
+        d4 &= 0x1fff;
+        let d5 = c + h0 * r5 + h1 * r4 + h2 * r3 + h3 * r2 + h4 * r1;
+        c = d5 >>> 13;
+        d5 &= 0x1fff;
+        d5 += h5 * r0 + h6 * (5 * r9) + h7 * (5 * r8) + h8 * (5 * r7) + h9 * (5 * r6);
+        c += d5 >>> 13;
+        d5 &= 0x1fff;
+        let d6 = c + h0 * r6 + h1 * r5 + h2 * r4 + h3 * r3 + h4 * r2;
+        c = d6 >>> 13;
+        d6 &= 0x1fff;
+        d6 += h5 * r1 + h6 * r0 + h7 * (5 * r9) + h8 * (5 * r8) + h9 * (5 * r7);
+        c += d6 >>> 13;
+        d6 &= 0x1fff;
+        let d7 = c + h0 * r7 + h1 * r6 + h2 * r5 + h3 * r4 + h4 * r3;
+        c = d7 >>> 13;
+        d7 &= 0x1fff;
+        d7 += h5 * r2 + h6 * r1 + h7 * r0 + h8 * (5 * r9) + h9 * (5 * r8);
+        c += d7 >>> 13;
+        d7 &= 0x1fff;
+        let d8 = c + h0 * r8 + h1 * r7 + h2 * r6 + h3 * r5 + h4 * r4;
+        c = d8 >>> 13;
+        d8 &= 0x1fff;
+        d8 += h5 * r3 + h6 * r2 + h7 * r1 + h8 * r0 + h9 * (5 * r9);
+        c += d8 >>> 13;
+        d8 &= 0x1fff;
+        let d9 = c + h0 * r9 + h1 * r8 + h2 * r7 + h3 * r6 + h4 * r5;
+        c = d9 >>> 13;
+        d9 &= 0x1fff;
+        d9 += h5 * r4 + h6 * r3 + h7 * r2 + h8 * r1 + h9 * r0;
+        c += d9 >>> 13;
+        d9 &= 0x1fff;
+        c = ((c << 2) + c) | 0;
+        c = (c + d0) | 0;
+        d0 = c & 0x1fff;
+        c = c >>> 13;
+        d1 += c;
+        h[0] = d0;
+        h[1] = d1;
+        h[2] = d2;
+        h[3] = d3;
+        h[4] = d4;
+        h[5] = d5;
+        h[6] = d6;
+        h[7] = d7;
+        h[8] = d8;
+        h[9] = d9;
+    }
+    finalize() {
+        const { h, pad } = this;
+        const g = new Uint16Array(10);
+        let c = h[1] >>> 13;
+        h[1] &= 0x1fff;
+        for (let i = 2; i < 10; i++) {
+            h[i] += c;
+            c = h[i] >>> 13;
+            h[i] &= 0x1fff;
+        }
+        h[0] += c * 5;
+        c = h[0] >>> 13;
+        h[0] &= 0x1fff;
+        h[1] += c;
+        c = h[1] >>> 13;
+        h[1] &= 0x1fff;
+        h[2] += c;
+        // RFC 8439 §2.5 / RFC 7539 §2.5 reduce modulo 2^130-5 before repacking
+        // to 16-bit words and adding the raw s half.
+        g[0] = h[0] + 5;
+        c = g[0] >>> 13;
+        g[0] &= 0x1fff;
+        for (let i = 1; i < 10; i++) {
+            g[i] = h[i] + c;
+            c = g[i] >>> 13;
+            g[i] &= 0x1fff;
+        }
+        g[9] -= 1 << 13;
+        let mask = (c ^ 1) - 1;
+        for (let i = 0; i < 10; i++)
+            g[i] &= mask;
+        mask = ~mask;
+        for (let i = 0; i < 10; i++)
+            h[i] = (h[i] & mask) | g[i];
+        h[0] = (h[0] | (h[1] << 13)) & 0xffff;
+        h[1] = ((h[1] >>> 3) | (h[2] << 10)) & 0xffff;
+        h[2] = ((h[2] >>> 6) | (h[3] << 7)) & 0xffff;
+        h[3] = ((h[3] >>> 9) | (h[4] << 4)) & 0xffff;
+        h[4] = ((h[4] >>> 12) | (h[5] << 1) | (h[6] << 14)) & 0xffff;
+        h[5] = ((h[6] >>> 2) | (h[7] << 11)) & 0xffff;
+        h[6] = ((h[7] >>> 5) | (h[8] << 8)) & 0xffff;
+        h[7] = ((h[8] >>> 8) | (h[9] << 5)) & 0xffff;
+        let f = h[0] + pad[0];
+        h[0] = f & 0xffff;
+        for (let i = 1; i < 8; i++) {
+            f = (((h[i] + pad[i]) | 0) + (f >>> 16)) | 0;
+            h[i] = f & 0xffff;
+        }
+        ciphers_utils_clean(g);
+    }
+    update(data) {
+        utils_aexists(this);
+        ciphers_utils_abytes(data);
+        data = ciphers_utils_copyBytes(data);
+        const { buffer, blockLen } = this;
+        const len = data.length;
+        for (let pos = 0; pos < len;) {
+            const take = Math.min(blockLen - this.pos, len - pos);
+            // Fast path: we have at least one block in input
+            if (take === blockLen) {
+                for (; blockLen <= len - pos; pos += blockLen)
+                    this.process(data, pos);
+                continue;
+            }
+            buffer.set(data.subarray(pos, pos + take), this.pos);
+            this.pos += take;
+            pos += take;
+            if (this.pos === blockLen) {
+                this.process(buffer, 0, false);
+                this.pos = 0;
+            }
+        }
+        return this;
+    }
+    destroy() {
+        // `aexists(this)` guards update/digest paths, so destroy must mark the instance unusable too.
+        this.destroyed = true;
+        ciphers_utils_clean(this.h, this.r, this.buffer, this.pad);
+    }
+    digestInto(out) {
+        utils_aexists(this);
+        utils_aoutput(out, this);
+        this.finished = true;
+        const { buffer, h } = this;
+        let { pos } = this;
+        if (pos) {
+            // RFC 8439 §2.5 / RFC 7539 §2.5: the final short block appends a
+            // single `0x01` byte and zero-fills the remaining bytes before the
+            // last multiplication step.
+            buffer[pos++] = 1;
+            for (; pos < 16; pos++)
+                buffer[pos] = 0;
+            this.process(buffer, 0, true);
+        }
+        this.finalize();
+        let opos = 0;
+        for (let i = 0; i < 8; i++) {
+            out[opos++] = h[i] >>> 0;
+            out[opos++] = h[i] >>> 8;
+        }
+    }
+    digest() {
+        const { buffer, outputLen } = this;
+        this.digestInto(buffer);
+        // Copy out before destroy() zeroes the internal buffer.
+        const res = buffer.slice(0, outputLen);
+        this.destroy();
+        return res;
+    }
+}
+/**
+ * Poly1305 MAC from RFC 8439.
+ * @param msg - Message bytes to authenticate.
+ * @param key - 32-byte Poly1305 one-time key.
+ * @returns 16-byte authentication tag.
+ * @example
+ * Authenticates one message with a one-shot Poly1305 call and a fresh key.
+ *
+ * ```ts
+ * import { poly1305 } from '@noble/ciphers/_poly1305.js';
+ * import { randomBytes } from '@noble/ciphers/utils.js';
+ * const key = randomBytes(32);
+ * poly1305(new Uint8Array(), key);
+ * ```
+ */
+const poly1305 = /* @__PURE__ */ wrapMacConstructor(32, (key) => new Poly1305(key));
+
+;// CONCATENATED MODULE: ./node_modules/@noble/ciphers/chacha.js
+/**
+ * ChaCha stream cipher, released
+ * in 2008. Developed after Salsa20, ChaCha aims to increase diffusion per round.
+ * It was standardized in
+ * {@link https://www.rfc-editor.org/rfc/rfc8439 | RFC 8439} and
+ * is now used in TLS 1.3.
+ *
+ * {@link https://datatracker.ietf.org/doc/html/draft-irtf-cfrg-xchacha | XChaCha20}
+ * extended-nonce variant is also provided. Similar to XSalsa, it's safe to use with
+ * randomly-generated nonces.
+ *
+ * Check out
+ * {@link http://cr.yp.to/chacha/chacha-20080128.pdf | PDF},
+ * {@link https://en.wikipedia.org/wiki/Salsa20 | wiki}, and
+ * {@link https://cr.yp.to/chacha.html | website}.
+ *
+ * @module
+ */
+
+
+
+/**
+ * ChaCha core function. Uses an unrolled loop (chachaCore, hchacha) - 4x
+ * faster than a simple loop, but larger & harder to read. A simple-loop
+ * reference version lives in `test/misc/micro-ciphers.ts`;
+ * `test/arx.test.ts` keeps the two aligned.
+ * The specific implementation is selected in `createCipher` below.
+ */
+/** RFC 8439 §2.3 block core for `state = constants | key | counter | nonce`. */
+// prettier-ignore
+function chachaCore(s, k, n, out, cnt, rounds = 20) {
+    let y00 = s[0], y01 = s[1], y02 = s[2], y03 = s[3], // "expa"   "nd 3"  "2-by"  "te k"
+    y04 = k[0], y05 = k[1], y06 = k[2], y07 = k[3], // Key      Key     Key     Key
+    y08 = k[4], y09 = k[5], y10 = k[6], y11 = k[7], // Key      Key     Key     Key
+    y12 = cnt, y13 = n[0], y14 = n[1], y15 = n[2]; // Counter  Nonce   Nonce   Nonce
+    // Save state to temporary variables
+    let x00 = y00, x01 = y01, x02 = y02, x03 = y03, x04 = y04, x05 = y05, x06 = y06, x07 = y07, x08 = y08, x09 = y09, x10 = y10, x11 = y11, x12 = y12, x13 = y13, x14 = y14, x15 = y15;
+    for (let r = 0; r < rounds; r += 2) {
+        x00 = (x00 + x04) | 0;
+        x12 = _arx_rotl(x12 ^ x00, 16);
+        x08 = (x08 + x12) | 0;
+        x04 = _arx_rotl(x04 ^ x08, 12);
+        x00 = (x00 + x04) | 0;
+        x12 = _arx_rotl(x12 ^ x00, 8);
+        x08 = (x08 + x12) | 0;
+        x04 = _arx_rotl(x04 ^ x08, 7);
+        x01 = (x01 + x05) | 0;
+        x13 = _arx_rotl(x13 ^ x01, 16);
+        x09 = (x09 + x13) | 0;
+        x05 = _arx_rotl(x05 ^ x09, 12);
+        x01 = (x01 + x05) | 0;
+        x13 = _arx_rotl(x13 ^ x01, 8);
+        x09 = (x09 + x13) | 0;
+        x05 = _arx_rotl(x05 ^ x09, 7);
+        x02 = (x02 + x06) | 0;
+        x14 = _arx_rotl(x14 ^ x02, 16);
+        x10 = (x10 + x14) | 0;
+        x06 = _arx_rotl(x06 ^ x10, 12);
+        x02 = (x02 + x06) | 0;
+        x14 = _arx_rotl(x14 ^ x02, 8);
+        x10 = (x10 + x14) | 0;
+        x06 = _arx_rotl(x06 ^ x10, 7);
+        x03 = (x03 + x07) | 0;
+        x15 = _arx_rotl(x15 ^ x03, 16);
+        x11 = (x11 + x15) | 0;
+        x07 = _arx_rotl(x07 ^ x11, 12);
+        x03 = (x03 + x07) | 0;
+        x15 = _arx_rotl(x15 ^ x03, 8);
+        x11 = (x11 + x15) | 0;
+        x07 = _arx_rotl(x07 ^ x11, 7);
+        x00 = (x00 + x05) | 0;
+        x15 = _arx_rotl(x15 ^ x00, 16);
+        x10 = (x10 + x15) | 0;
+        x05 = _arx_rotl(x05 ^ x10, 12);
+        x00 = (x00 + x05) | 0;
+        x15 = _arx_rotl(x15 ^ x00, 8);
+        x10 = (x10 + x15) | 0;
+        x05 = _arx_rotl(x05 ^ x10, 7);
+        x01 = (x01 + x06) | 0;
+        x12 = _arx_rotl(x12 ^ x01, 16);
+        x11 = (x11 + x12) | 0;
+        x06 = _arx_rotl(x06 ^ x11, 12);
+        x01 = (x01 + x06) | 0;
+        x12 = _arx_rotl(x12 ^ x01, 8);
+        x11 = (x11 + x12) | 0;
+        x06 = _arx_rotl(x06 ^ x11, 7);
+        x02 = (x02 + x07) | 0;
+        x13 = _arx_rotl(x13 ^ x02, 16);
+        x08 = (x08 + x13) | 0;
+        x07 = _arx_rotl(x07 ^ x08, 12);
+        x02 = (x02 + x07) | 0;
+        x13 = _arx_rotl(x13 ^ x02, 8);
+        x08 = (x08 + x13) | 0;
+        x07 = _arx_rotl(x07 ^ x08, 7);
+        x03 = (x03 + x04) | 0;
+        x14 = _arx_rotl(x14 ^ x03, 16);
+        x09 = (x09 + x14) | 0;
+        x04 = _arx_rotl(x04 ^ x09, 12);
+        x03 = (x03 + x04) | 0;
+        x14 = _arx_rotl(x14 ^ x03, 8);
+        x09 = (x09 + x14) | 0;
+        x04 = _arx_rotl(x04 ^ x09, 7);
+    }
+    // RFC 8439 §2.3 / §2.3.1: add the original state words back in state order.
+    let oi = 0;
+    out[oi++] = (y00 + x00) | 0;
+    out[oi++] = (y01 + x01) | 0;
+    out[oi++] = (y02 + x02) | 0;
+    out[oi++] = (y03 + x03) | 0;
+    out[oi++] = (y04 + x04) | 0;
+    out[oi++] = (y05 + x05) | 0;
+    out[oi++] = (y06 + x06) | 0;
+    out[oi++] = (y07 + x07) | 0;
+    out[oi++] = (y08 + x08) | 0;
+    out[oi++] = (y09 + x09) | 0;
+    out[oi++] = (y10 + x10) | 0;
+    out[oi++] = (y11 + x11) | 0;
+    out[oi++] = (y12 + x12) | 0;
+    out[oi++] = (y13 + x13) | 0;
+    out[oi++] = (y14 + x14) | 0;
+    out[oi++] = (y15 + x15) | 0;
+}
+/**
+ * hchacha hashes key and nonce into key' and nonce' for xchacha20.
+ * Algorithmically identical to `hchacha_small` from `test/misc/micro-ciphers.ts`,
+ * but this exported path normalizes word order on big-endian hosts.
+ * Reuses `chachaCore` and subtracts its feed-forward, keeping the hot per-block
+ * path untouched.
+ * @param s - Sigma constants as 32-bit words.
+ * @param k - Key words.
+ * @param i - Nonce-prefix words.
+ * @param out - Output buffer for the derived subkey.
+ * @example
+ * Derives the XChaCha subkey from sigma, key, and nonce-prefix words.
+ *
+ * ```ts
+ * const sigma = new Uint32Array(4);
+ * const key = new Uint32Array(8);
+ * const nonce = new Uint32Array(4);
+ * const out = new Uint32Array(8);
+ * hchacha(sigma, key, nonce, out);
+ * ```
+ */
+// prettier-ignore
+function hchacha(s, k, i, out) {
+    // Runs the shared chachaCore permutation, then subtracts the RFC 8439 feed-forward
+    // it applies, recovering the raw permutation words hchacha needs.
+    // LE hosts read the caller arrays in place (no copies); BE hosts get
+    // byte-swapped scratch copies, wiped before returning.
+    const s2 = utils_isLE ? s : ciphers_utils_swap32IfBE(s.slice(0, 4));
+    const k2 = utils_isLE ? k : ciphers_utils_swap32IfBE(k.slice(0, 8));
+    const i2 = utils_isLE ? i : ciphers_utils_swap32IfBE(i.slice(0, 4));
+    const t = new Uint32Array(16);
+    chachaCore(s2, k2, i2.subarray(1), t, i2[0]);
+    let oi = 0;
+    out[oi++] = (t[0] - s2[0]) | 0;
+    out[oi++] = (t[1] - s2[1]) | 0;
+    out[oi++] = (t[2] - s2[2]) | 0;
+    out[oi++] = (t[3] - s2[3]) | 0;
+    out[oi++] = (t[12] - i2[0]) | 0;
+    out[oi++] = (t[13] - i2[1]) | 0;
+    out[oi++] = (t[14] - i2[2]) | 0;
+    out[oi++] = (t[15] - i2[3]) | 0;
+    ciphers_utils_swap32IfBE(out);
+    if (!utils_isLE)
+        ciphers_utils_clean(s2, k2, i2);
+    ciphers_utils_clean(t);
+}
+/**
+ * Original, non-RFC chacha20 from DJB. 8-byte nonce, 8-byte counter.
+ * The nonce/counter layout still reserves 8 counter bytes internally, but the shared public
+ * `counter` argument follows noble's strict non-wrapping 32-bit policy. See `src/_arx.ts`
+ * near `MAX_COUNTER` for the full counter-policy rationale.
+ * @param key - 16-byte or 32-byte key.
+ * @param nonce - 8-byte nonce.
+ * @param data - Input bytes to xor with the keystream.
+ * @param output - Optional destination buffer.
+ * @param counter - Initial block counter.
+ * @returns Encrypted or decrypted bytes.
+ * @example
+ * Encrypts bytes with the original 8-byte-nonce ChaCha variant and a fresh key/nonce.
+ *
+ * ```ts
+ * import { chacha20orig } from '@noble/ciphers/chacha.js';
+ * import { randomBytes } from '@noble/ciphers/utils.js';
+ * const key = randomBytes(32);
+ * const nonce = randomBytes(8);
+ * chacha20orig(key, nonce, new Uint8Array(4));
+ * ```
+ */
+const chacha20orig = /* @__PURE__ */ createCipher(chachaCore, {
+    counterRight: false,
+    counterLength: 8,
+    allowShortKeys: true,
+});
+/**
+ * ChaCha stream cipher. Conforms to RFC 8439 (IETF, TLS). 12-byte nonce, 4-byte counter.
+ * With smaller nonce, it's not safe to make it random (CSPRNG), due to collision chance.
+ * @param key - 32-byte key.
+ * @param nonce - 12-byte nonce.
+ * @param data - Input bytes to xor with the keystream.
+ * @param output - Optional destination buffer.
+ * @param counter - Initial block counter.
+ * @returns Encrypted or decrypted bytes.
+ * @example
+ * Encrypts bytes with the RFC 8439 ChaCha20 stream cipher and a fresh key/nonce.
+ *
+ * ```ts
+ * import { chacha20 } from '@noble/ciphers/chacha.js';
+ * import { randomBytes } from '@noble/ciphers/utils.js';
+ * const key = randomBytes(32);
+ * const nonce = randomBytes(12);
+ * chacha20(key, nonce, new Uint8Array(4));
+ * ```
+ */
+const chacha20 = /* @__PURE__ */ createCipher(chachaCore, {
+    counterRight: false,
+    counterLength: 4,
+    allowShortKeys: false,
+});
+/**
+ * XChaCha eXtended-nonce ChaCha. With 24-byte nonce, it's safe to make it random (CSPRNG).
+ * See {@link https://datatracker.ietf.org/doc/html/draft-irtf-cfrg-xchacha | the IRTF draft}.
+ * The nonce/counter layout still reserves 8 counter bytes internally, but the shared public
+ * `counter` argument follows noble's strict non-wrapping 32-bit policy. See `src/_arx.ts`
+ * near `MAX_COUNTER` for the full counter-policy rationale.
+ * @param key - 32-byte key.
+ * @param nonce - 24-byte extended nonce.
+ * @param data - Input bytes to xor with the keystream.
+ * @param output - Optional destination buffer.
+ * @param counter - Initial block counter.
+ * @returns Encrypted or decrypted bytes.
+ * @example
+ * Encrypts bytes with XChaCha20 using a fresh key and random 24-byte nonce.
+ *
+ * ```ts
+ * import { xchacha20 } from '@noble/ciphers/chacha.js';
+ * import { randomBytes } from '@noble/ciphers/utils.js';
+ * const key = randomBytes(32);
+ * const nonce = randomBytes(24);
+ * xchacha20(key, nonce, new Uint8Array(4));
+ * ```
+ */
+const xchacha20 = /* @__PURE__ */ createCipher(chachaCore, {
+    counterRight: false,
+    counterLength: 8,
+    extendNonceFn: hchacha,
+    allowShortKeys: false,
+});
+/**
+ * Reduced 8-round chacha, described in original paper.
+ * @param key - 32-byte key.
+ * @param nonce - 12-byte nonce.
+ * @param data - Input bytes to xor with the keystream.
+ * @param output - Optional destination buffer.
+ * @param counter - Initial block counter.
+ * @returns Encrypted or decrypted bytes.
+ * @example
+ * Uses the reduced 8-round variant for non-critical workloads with a fresh key/nonce.
+ *
+ * ```ts
+ * import { chacha8 } from '@noble/ciphers/chacha.js';
+ * import { randomBytes } from '@noble/ciphers/utils.js';
+ * const key = randomBytes(32);
+ * const nonce = randomBytes(12);
+ * chacha8(key, nonce, new Uint8Array(4));
+ * ```
+ */
+const chacha8 = /* @__PURE__ */ createCipher(chachaCore, {
+    counterRight: false,
+    counterLength: 4,
+    rounds: 8,
+});
+/**
+ * Reduced 12-round chacha, described in original paper.
+ * @param key - 32-byte key.
+ * @param nonce - 12-byte nonce.
+ * @param data - Input bytes to xor with the keystream.
+ * @param output - Optional destination buffer.
+ * @param counter - Initial block counter.
+ * @returns Encrypted or decrypted bytes.
+ * @example
+ * Uses the reduced 12-round variant for non-critical workloads with a fresh key/nonce.
+ *
+ * ```ts
+ * import { chacha12 } from '@noble/ciphers/chacha.js';
+ * import { randomBytes } from '@noble/ciphers/utils.js';
+ * const key = randomBytes(32);
+ * const nonce = randomBytes(12);
+ * chacha12(key, nonce, new Uint8Array(4));
+ * ```
+ */
+const chacha12 = /* @__PURE__ */ createCipher(chachaCore, {
+    counterRight: false,
+    counterLength: 4,
+    rounds: 12,
+});
+// Test-only hook: exposes the unrolled production core so tests can compare it
+// with the simple/reference core from `test/misc/micro-ciphers.ts`.
+const chacha_TESTS = /* @__PURE__ */ Object.freeze({ chachaCore });
+// RFC 8439 §2.8.1 pad16(x): shared zero block for AAD/ciphertext padding.
+const ZEROS16 = /* @__PURE__ */ new Uint8Array(16);
+// RFC 8439 §2.8 / §2.8.1: aligned inputs add nothing, otherwise append 16-(len%16) zero bytes.
+const updatePadded = (h, msg) => {
+    h.update(msg);
+    const leftover = msg.length % 16;
+    if (leftover)
+        h.update(ZEROS16.subarray(leftover));
+};
+// RFC 8439 §2.6.1 poly1305_key_gen returns `block[0..31]`, so AEAD key
+// generation only needs 32 zero bytes.
+const ZEROS32 = /* @__PURE__ */ new Uint8Array(32);
+function computeTag(fn, key, nonce, ciphertext, AAD) {
+    if (AAD !== undefined)
+        ciphers_utils_abytes(AAD, undefined, 'AAD');
+    // RFC 8439 §2.6 / §2.8: derive the Poly1305 one-time key from counter 0,
+    // then MAC AAD || pad16(AAD) || ciphertext || pad16(ciphertext) || len(AAD) || len(ciphertext).
+    const authKey = fn(key, nonce, ZEROS32);
+    const lengths = u64Lengths(ciphertext.length, AAD ? AAD.length : 0, true);
+    // Methods below can be replaced with
+    // `return poly1305_computeTag_small(authKey, lengths, ciphertext, AAD)`
+    // from `test/misc/micro-ciphers.ts`.
+    const h = poly1305.create(authKey);
+    if (AAD)
+        updatePadded(h, AAD);
+    updatePadded(h, ciphertext);
+    h.update(lengths);
+    const res = h.digest();
+    ciphers_utils_clean(authKey, lengths);
+    return res;
+}
+/**
+ * AEAD algorithm from RFC 8439.
+ * Salsa20 and chacha (RFC 8439) use poly1305 differently.
+ * We could have composed them, but it's hard because of authKey:
+ * In salsa20, authKey changes position in salsa stream.
+ * In chacha, authKey can't be computed inside computeTag, it modifies the counter.
+ */
+const _poly1305_aead = (xorStream) => (key, nonce, AAD) => {
+    // This borrows caller key/nonce/AAD buffers by reference; mutating them after construction
+    // changes future encrypt/decrypt results.
+    const tagLength = 16;
+    return {
+        encrypt(plaintext, output) {
+            const plength = plaintext.length;
+            output = getOutput(plength + tagLength, output, false);
+            output.set(plaintext);
+            const oPlain = output.subarray(0, -tagLength);
+            // RFC 8439 §2.8: payload encryption starts at counter 1 because counter 0 produced the OTK.
+            xorStream(key, nonce, oPlain, oPlain, 1);
+            const tag = computeTag(xorStream, key, nonce, oPlain, AAD);
+            output.set(tag, plength); // append tag
+            ciphers_utils_clean(tag);
+            return output;
+        },
+        decrypt(ciphertext, output) {
+            output = getOutput(ciphertext.length - tagLength, output, false);
+            const data = ciphertext.subarray(0, -tagLength);
+            const passedTag = ciphertext.subarray(-tagLength);
+            const tag = computeTag(xorStream, key, nonce, data, AAD);
+            // RFC 8439 §2.8 / §4: authenticate ciphertext before decrypting it, and compare tags with
+            // the constant-time equalBytes() helper rather than decrypting speculative plaintext first.
+            if (!equalBytes(passedTag, tag)) {
+                ciphers_utils_clean(tag);
+                throw new Error('invalid tag');
+            }
+            output.set(ciphertext.subarray(0, -tagLength));
+            // Actual decryption
+            xorStream(key, nonce, output, output, 1); // start stream with i=1
+            ciphers_utils_clean(tag);
+            return output;
+        },
+    };
+};
+/**
+ * ChaCha20-Poly1305 from RFC 8439.
+ *
+ * Unsafe to use random nonces under the same key, due to collision chance.
+ * Prefer XChaCha instead.
+ * @param key - 32-byte key.
+ * @param nonce - 12-byte nonce.
+ * @param AAD - Additional authenticated data.
+ * @returns AEAD cipher instance.
+ * @example
+ * Encrypts and authenticates plaintext with a fresh key and nonce.
+ *
+ * ```ts
+ * import { chacha20poly1305 } from '@noble/ciphers/chacha.js';
+ * import { randomBytes } from '@noble/ciphers/utils.js';
+ * const key = randomBytes(32);
+ * const nonce = randomBytes(12);
+ * const aad = new TextEncoder().encode('session metadata');
+ * const cipher = chacha20poly1305(key, nonce, aad);
+ * cipher.encrypt(new Uint8Array([1, 2, 3]));
+ * ```
+ */
+const chacha20poly1305 = /* @__PURE__ */ wrapCipher({ blockSize: 64, nonceLength: 12, tagLength: 16, withAAD: true }, 
+/* @__PURE__ */ _poly1305_aead(chacha20));
+/**
+ * XChaCha20-Poly1305 extended-nonce chacha.
+ *
+ * Can be safely used with random nonces (CSPRNG).
+ * See {@link https://datatracker.ietf.org/doc/html/draft-irtf-cfrg-xchacha | the IRTF draft}.
+ * @param key - 32-byte key.
+ * @param nonce - 24-byte nonce.
+ * @param AAD - Additional authenticated data.
+ * @returns AEAD cipher instance.
+ * @example
+ * Encrypts and authenticates plaintext with a fresh key and random 24-byte nonce.
+ *
+ * ```ts
+ * import { xchacha20poly1305 } from '@noble/ciphers/chacha.js';
+ * import { randomBytes } from '@noble/ciphers/utils.js';
+ * const key = randomBytes(32);
+ * const nonce = randomBytes(24);
+ * const aad = new TextEncoder().encode('session metadata');
+ * const cipher = xchacha20poly1305(key, nonce, aad);
+ * cipher.encrypt(new Uint8Array([1, 2, 3]));
+ * ```
+ */
+const xchacha20poly1305 = /* @__PURE__ */ wrapCipher({ blockSize: 64, nonceLength: 24, tagLength: 16, withAAD: true }, 
+/* @__PURE__ */ _poly1305_aead(xchacha20));
+/**
+ * Chacha20 CSPRNG (cryptographically secure pseudorandom number generator).
+ * It's best to limit usage to non-production, non-critical cases: for example, test-only.
+ * Compatible with libtomcrypt. It does not have a specification, so unclear how secure it is.
+ * @param seed - Optional seed bytes mixed into the internal `key || nonce` state. When omitted,
+ * only 32 random bytes are mixed into the 40-byte state.
+ * @returns Seeded concrete `_XorStreamPRG` instance, including `clone()`.
+ * @example
+ * Seeds the test-only ChaCha20 DRBG from fresh entropy.
+ *
+ * ```ts
+ * import { rngChacha20 } from '@noble/ciphers/chacha.js';
+ * import { randomBytes } from '@noble/ciphers/utils.js';
+ * const seed = randomBytes(32);
+ * const prg = rngChacha20(seed);
+ * prg.randomBytes(8);
+ * ```
+ */
+const rngChacha20 = /* @__PURE__ */ (/* unused pure expression or super */ null && (createPRG(chacha20orig, 64, 32, 8)));
+/**
+ * Chacha20/8 CSPRNG (cryptographically secure pseudorandom number generator).
+ * It's best to limit usage to non-production, non-critical cases: for example, test-only.
+ * Faster than `rngChacha20`.
+ * @param seed - Optional seed bytes mixed into the internal `key || nonce` state. When omitted,
+ * only 32 random bytes are mixed into the 44-byte state.
+ * @returns Seeded concrete `_XorStreamPRG` instance, including `clone()`.
+ * @example
+ * Seeds the faster test-only ChaCha8 DRBG from fresh entropy.
+ *
+ * ```ts
+ * import { rngChacha8 } from '@noble/ciphers/chacha.js';
+ * import { randomBytes } from '@noble/ciphers/utils.js';
+ * const seed = randomBytes(32);
+ * const prg = rngChacha8(seed);
+ * prg.randomBytes(8);
+ * ```
+ */
+const rngChacha8 = /* @__PURE__ */ (/* unused pure expression or super */ null && (createPRG(chacha8, 64, 32, 12)));
+
+;// CONCATENATED MODULE: ./node_modules/@noble/post-quantum/node_modules/@noble/hashes/utils.js
+/**
+ * Utilities for hex, bytes, CSPRNG.
+ * @module
+ */
+/*! noble-hashes - MIT License (c) 2022 Paul Miller (paulmillr.com) */
+/** Checks if something is Uint8Array. Be careful: nodejs Buffer will return true. */
+function hashes_utils_isBytes(a) {
+    return a instanceof Uint8Array || (ArrayBuffer.isView(a) && a.constructor.name === 'Uint8Array');
+}
+/** Asserts something is positive integer. */
+function hashes_utils_anumber(n, title = '') {
+    if (!Number.isSafeInteger(n) || n < 0) {
+        const prefix = title && `"${title}" `;
+        throw new Error(`${prefix}expected integer >= 0, got ${n}`);
+    }
+}
+/** Asserts something is Uint8Array. */
+function hashes_utils_abytes(value, length, title = '') {
+    const bytes = hashes_utils_isBytes(value);
+    const len = value?.length;
+    const needsLen = length !== undefined;
+    if (!bytes || (needsLen && len !== length)) {
+        const prefix = title && `"${title}" `;
+        const ofLen = needsLen ? ` of length ${length}` : '';
+        const got = bytes ? `length=${len}` : `type=${typeof value}`;
+        throw new Error(prefix + 'expected Uint8Array' + ofLen + ', got ' + got);
+    }
+    return value;
+}
+/** Asserts something is hash */
+function utils_ahash(h) {
+    if (typeof h !== 'function' || typeof h.create !== 'function')
+        throw new Error('Hash must wrapped by utils.createHasher');
+    hashes_utils_anumber(h.outputLen);
+    hashes_utils_anumber(h.blockLen);
+}
+/** Asserts a hash instance has not been destroyed / finished */
+function hashes_utils_aexists(instance, checkFinished = true) {
+    if (instance.destroyed)
+        throw new Error('Hash instance has been destroyed');
+    if (checkFinished && instance.finished)
+        throw new Error('Hash#digest() has already been called');
+}
+/** Asserts output is properly-sized byte array */
+function hashes_utils_aoutput(out, instance) {
+    hashes_utils_abytes(out, undefined, 'digestInto() output');
+    const min = instance.outputLen;
+    if (out.length < min) {
+        throw new Error('"digestInto() output" expected to be of length >=' + min);
+    }
+}
+/** Cast u8 / u16 / u32 to u8. */
+function hashes_utils_u8(arr) {
+    return new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength);
+}
+/** Cast u8 / u16 / u32 to u32. */
+function hashes_utils_u32(arr) {
+    return new Uint32Array(arr.buffer, arr.byteOffset, Math.floor(arr.byteLength / 4));
+}
+/** Zeroize a byte array. Warning: JS provides no guarantees. */
+function hashes_utils_clean(...arrays) {
+    for (let i = 0; i < arrays.length; i++) {
+        arrays[i].fill(0);
+    }
+}
+/** Create DataView of an array for easy byte-level manipulation. */
+function hashes_utils_createView(arr) {
+    return new DataView(arr.buffer, arr.byteOffset, arr.byteLength);
+}
+/** The rotate right (circular right shift) operation for uint32 */
+function utils_rotr(word, shift) {
+    return (word << (32 - shift)) | (word >>> shift);
+}
+/** The rotate left (circular left shift) operation for uint32 */
+function utils_rotl(word, shift) {
+    return (word << shift) | ((word >>> (32 - shift)) >>> 0);
+}
+/** Is current platform little-endian? Most are. Big-Endian platform: IBM */
+const hashes_utils_isLE = /* @__PURE__ */ (() => new Uint8Array(new Uint32Array([0x11223344]).buffer)[0] === 0x44)();
+/** The byte swap operation for uint32 */
+function hashes_utils_byteSwap(word) {
+    return (((word << 24) & 0xff000000) |
+        ((word << 8) & 0xff0000) |
+        ((word >>> 8) & 0xff00) |
+        ((word >>> 24) & 0xff));
+}
+/** Conditionally byte swap if on a big-endian platform */
+const hashes_utils_swap8IfBE = (/* unused pure expression or super */ null && (hashes_utils_isLE
+    ? (n) => n
+    : (n) => hashes_utils_byteSwap(n)));
+/** In place byte swap for Uint32Array */
+function hashes_utils_byteSwap32(arr) {
+    for (let i = 0; i < arr.length; i++) {
+        arr[i] = hashes_utils_byteSwap(arr[i]);
+    }
+    return arr;
+}
+const hashes_utils_swap32IfBE = hashes_utils_isLE
+    ? (u) => u
+    : hashes_utils_byteSwap32;
+// Built-in hex conversion https://caniuse.com/mdn-javascript_builtins_uint8array_fromhex
+const hashes_utils_hasHexBuiltin = /* @__PURE__ */ (() => 
+// @ts-ignore
+typeof Uint8Array.from([]).toHex === 'function' && typeof Uint8Array.fromHex === 'function')();
+// Array where index 0xf0 (240) is mapped to string 'f0'
+const hashes_utils_hexes = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+/**
+ * Convert byte array to hex string. Uses built-in function, when available.
+ * @example bytesToHex(Uint8Array.from([0xca, 0xfe, 0x01, 0x23])) // 'cafe0123'
+ */
+function hashes_utils_bytesToHex(bytes) {
+    hashes_utils_abytes(bytes);
+    // @ts-ignore
+    if (hashes_utils_hasHexBuiltin)
+        return bytes.toHex();
+    // pre-caching improves the speed 6x
+    let hex = '';
+    for (let i = 0; i < bytes.length; i++) {
+        hex += hashes_utils_hexes[bytes[i]];
+    }
+    return hex;
+}
+// We use optimized technique to convert hex string to byte array
+const asciis = { _0: 48, _9: 57, A: 65, F: 70, a: 97, f: 102 };
+function hashes_utils_asciiToBase16(ch) {
+    if (ch >= asciis._0 && ch <= asciis._9)
+        return ch - asciis._0; // '2' => 50-48
+    if (ch >= asciis.A && ch <= asciis.F)
+        return ch - (asciis.A - 10); // 'B' => 66-(65-10)
+    if (ch >= asciis.a && ch <= asciis.f)
+        return ch - (asciis.a - 10); // 'b' => 98-(97-10)
+    return;
+}
+/**
+ * Convert hex string to byte array. Uses built-in function, when available.
+ * @example hexToBytes('cafe0123') // Uint8Array.from([0xca, 0xfe, 0x01, 0x23])
+ */
+function hashes_utils_hexToBytes(hex) {
+    if (typeof hex !== 'string')
+        throw new Error('hex string expected, got ' + typeof hex);
+    // @ts-ignore
+    if (hashes_utils_hasHexBuiltin)
+        return Uint8Array.fromHex(hex);
+    const hl = hex.length;
+    const al = hl / 2;
+    if (hl % 2)
+        throw new Error('hex string expected, got unpadded hex of length ' + hl);
+    const array = new Uint8Array(al);
+    for (let ai = 0, hi = 0; ai < al; ai++, hi += 2) {
+        const n1 = hashes_utils_asciiToBase16(hex.charCodeAt(hi));
+        const n2 = hashes_utils_asciiToBase16(hex.charCodeAt(hi + 1));
+        if (n1 === undefined || n2 === undefined) {
+            const char = hex[hi] + hex[hi + 1];
+            throw new Error('hex string expected, got non-hex character "' + char + '" at index ' + hi);
+        }
+        array[ai] = n1 * 16 + n2; // multiply first octet, e.g. 'a3' => 10*16+3 => 160 + 3 => 163
+    }
+    return array;
+}
+/**
+ * There is no setImmediate in browser and setTimeout is slow.
+ * Call of async fn will return Promise, which will be fullfiled only on
+ * next scheduler queue processing step and this is exactly what we need.
+ */
+const utils_nextTick = async () => { };
+/** Returns control to thread each 'tick' ms to avoid blocking. */
+async function hashes_utils_asyncLoop(iters, tick, cb) {
+    let ts = Date.now();
+    for (let i = 0; i < iters; i++) {
+        cb(i);
+        // Date.now() is not monotonic, so in case if clock goes backwards we return return control too
+        const diff = Date.now() - ts;
+        if (diff >= 0 && diff < tick)
+            continue;
+        await utils_nextTick();
+        ts += diff;
+    }
+}
+/**
+ * Converts string to bytes using UTF8 encoding.
+ * Built-in doesn't validate input to be string: we do the check.
+ * @example utf8ToBytes('abc') // Uint8Array.from([97, 98, 99])
+ */
+function hashes_utils_utf8ToBytes(str) {
+    if (typeof str !== 'string')
+        throw new Error('string expected');
+    return new Uint8Array(new TextEncoder().encode(str)); // https://bugzil.la/1681809
+}
+/**
+ * Helper for KDFs: consumes uint8array or string.
+ * When string is passed, does utf8 decoding, using TextDecoder.
+ */
+function utils_kdfInputToBytes(data, errorTitle = '') {
+    if (typeof data === 'string')
+        return hashes_utils_utf8ToBytes(data);
+    return hashes_utils_abytes(data, undefined, errorTitle);
+}
+/** Copies several Uint8Arrays into one. */
+function hashes_utils_concatBytes(...arrays) {
+    let sum = 0;
+    for (let i = 0; i < arrays.length; i++) {
+        const a = arrays[i];
+        hashes_utils_abytes(a);
+        sum += a.length;
+    }
+    const res = new Uint8Array(sum);
+    for (let i = 0, pad = 0; i < arrays.length; i++) {
+        const a = arrays[i];
+        res.set(a, pad);
+        pad += a.length;
+    }
+    return res;
+}
+/** Merges default options and passed options. */
+function hashes_utils_checkOpts(defaults, opts) {
+    if (opts !== undefined && {}.toString.call(opts) !== '[object Object]')
+        throw new Error('options must be object or undefined');
+    const merged = Object.assign(defaults, opts);
+    return merged;
+}
+/** Creates function with outputLen, blockLen, create properties from a class constructor. */
+function hashes_utils_createHasher(hashCons, info = {}) {
+    const hashC = (msg, opts) => hashCons(opts).update(msg).digest();
+    const tmp = hashCons(undefined);
+    hashC.outputLen = tmp.outputLen;
+    hashC.blockLen = tmp.blockLen;
+    hashC.create = (opts) => hashCons(opts);
+    Object.assign(hashC, info);
+    return Object.freeze(hashC);
+}
+/** Cryptographically secure PRNG. Uses internal OS-level `crypto.getRandomValues`. */
+function hashes_utils_randomBytes(bytesLength = 32) {
+    const cr = typeof globalThis === 'object' ? globalThis.crypto : null;
+    if (typeof cr?.getRandomValues !== 'function')
+        throw new Error('crypto.getRandomValues must be defined');
+    return cr.getRandomValues(new Uint8Array(bytesLength));
+}
+/** Creates OID opts for NIST hashes, with prefix 06 09 60 86 48 01 65 03 04 02. */
+const hashes_utils_oidNist = (suffix) => ({
+    oid: Uint8Array.from([0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, suffix]),
+});
+//# sourceMappingURL=utils.js.map
+;// CONCATENATED MODULE: ./node_modules/@noble/post-quantum/node_modules/@noble/hashes/_md.js
+/**
+ * Internal Merkle-Damgard hash utils.
+ * @module
+ */
+
+/** Choice: a ? b : c */
+function _md_Chi(a, b, c) {
+    return (a & b) ^ (~a & c);
+}
+/** Majority function, true if any two inputs is true. */
+function _md_Maj(a, b, c) {
+    return (a & b) ^ (a & c) ^ (b & c);
+}
+/**
+ * Merkle-Damgard hash construction base class.
+ * Could be used to create MD5, RIPEMD, SHA1, SHA2.
+ */
+class _md_HashMD {
+    blockLen;
+    outputLen;
+    padOffset;
+    isLE;
+    // For partial updates less than block size
+    buffer;
+    view;
+    finished = false;
+    length = 0;
+    pos = 0;
+    destroyed = false;
+    constructor(blockLen, outputLen, padOffset, isLE) {
+        this.blockLen = blockLen;
+        this.outputLen = outputLen;
+        this.padOffset = padOffset;
+        this.isLE = isLE;
+        this.buffer = new Uint8Array(blockLen);
+        this.view = hashes_utils_createView(this.buffer);
+    }
+    update(data) {
+        hashes_utils_aexists(this);
+        hashes_utils_abytes(data);
+        const { view, buffer, blockLen } = this;
+        const len = data.length;
+        for (let pos = 0; pos < len;) {
+            const take = Math.min(blockLen - this.pos, len - pos);
+            // Fast path: we have at least one block in input, cast it to view and process
+            if (take === blockLen) {
+                const dataView = hashes_utils_createView(data);
+                for (; blockLen <= len - pos; pos += blockLen)
+                    this.process(dataView, pos);
+                continue;
+            }
+            buffer.set(data.subarray(pos, pos + take), this.pos);
+            this.pos += take;
+            pos += take;
+            if (this.pos === blockLen) {
+                this.process(view, 0);
+                this.pos = 0;
+            }
+        }
+        this.length += data.length;
+        this.roundClean();
+        return this;
+    }
+    digestInto(out) {
+        hashes_utils_aexists(this);
+        hashes_utils_aoutput(out, this);
+        this.finished = true;
+        // Padding
+        // We can avoid allocation of buffer for padding completely if it
+        // was previously not allocated here. But it won't change performance.
+        const { buffer, view, blockLen, isLE } = this;
+        let { pos } = this;
+        // append the bit '1' to the message
+        buffer[pos++] = 0b10000000;
+        hashes_utils_clean(this.buffer.subarray(pos));
+        // we have less than padOffset left in buffer, so we cannot put length in
+        // current block, need process it and pad again
+        if (this.padOffset > blockLen - pos) {
+            this.process(view, 0);
+            pos = 0;
+        }
+        // Pad until full block byte with zeros
+        for (let i = pos; i < blockLen; i++)
+            buffer[i] = 0;
+        // Note: sha512 requires length to be 128bit integer, but length in JS will overflow before that
+        // You need to write around 2 exabytes (u64_max / 8 / (1024**6)) for this to happen.
+        // So we just write lowest 64 bits of that value.
+        view.setBigUint64(blockLen - 8, BigInt(this.length * 8), isLE);
+        this.process(view, 0);
+        const oview = hashes_utils_createView(out);
+        const len = this.outputLen;
+        // NOTE: we do division by 4 later, which must be fused in single op with modulo by JIT
+        if (len % 4)
+            throw new Error('_sha2: outputLen must be aligned to 32bit');
+        const outLen = len / 4;
+        const state = this.get();
+        if (outLen > state.length)
+            throw new Error('_sha2: outputLen bigger than state');
+        for (let i = 0; i < outLen; i++)
+            oview.setUint32(4 * i, state[i], isLE);
+    }
+    digest() {
+        const { buffer, outputLen } = this;
+        this.digestInto(buffer);
+        const res = buffer.slice(0, outputLen);
+        this.destroy();
+        return res;
+    }
+    _cloneInto(to) {
+        to ||= new this.constructor();
+        to.set(...this.get());
+        const { blockLen, buffer, length, finished, destroyed, pos } = this;
+        to.destroyed = destroyed;
+        to.finished = finished;
+        to.length = length;
+        to.pos = pos;
+        if (length % blockLen)
+            to.buffer.set(buffer);
+        return to;
+    }
+    clone() {
+        return this._cloneInto();
+    }
+}
+/**
+ * Initial SHA-2 state: fractional parts of square roots of first 16 primes 2..53.
+ * Check out `test/misc/sha2-gen-iv.js` for recomputation guide.
+ */
+/** Initial SHA256 state. Bits 0..32 of frac part of sqrt of primes 2..19 */
+const _md_SHA256_IV = /* @__PURE__ */ Uint32Array.from([
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+]);
+/** Initial SHA224 state. Bits 32..64 of frac part of sqrt of primes 23..53 */
+const _md_SHA224_IV = /* @__PURE__ */ Uint32Array.from([
+    0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939, 0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4,
+]);
+/** Initial SHA384 state. Bits 0..64 of frac part of sqrt of primes 23..53 */
+const _md_SHA384_IV = /* @__PURE__ */ Uint32Array.from([
+    0xcbbb9d5d, 0xc1059ed8, 0x629a292a, 0x367cd507, 0x9159015a, 0x3070dd17, 0x152fecd8, 0xf70e5939,
+    0x67332667, 0xffc00b31, 0x8eb44a87, 0x68581511, 0xdb0c2e0d, 0x64f98fa7, 0x47b5481d, 0xbefa4fa4,
+]);
+/** Initial SHA512 state. Bits 0..64 of frac part of sqrt of primes 2..19 */
+const _md_SHA512_IV = /* @__PURE__ */ Uint32Array.from([
+    0x6a09e667, 0xf3bcc908, 0xbb67ae85, 0x84caa73b, 0x3c6ef372, 0xfe94f82b, 0xa54ff53a, 0x5f1d36f1,
+    0x510e527f, 0xade682d1, 0x9b05688c, 0x2b3e6c1f, 0x1f83d9ab, 0xfb41bd6b, 0x5be0cd19, 0x137e2179,
+]);
+//# sourceMappingURL=_md.js.map
+;// CONCATENATED MODULE: ./node_modules/@noble/post-quantum/node_modules/@noble/hashes/_u64.js
+/**
+ * Internal helpers for u64. BigUint64Array is too slow as per 2025, so we implement it using Uint32Array.
+ * @todo re-check https://issues.chromium.org/issues/42212588
+ * @module
+ */
+const _u64_U32_MASK64 = /* @__PURE__ */ BigInt(2 ** 32 - 1);
+const _u64_32n = /* @__PURE__ */ BigInt(32);
+function _u64_fromBig(n, le = false) {
+    if (le)
+        return { h: Number(n & _u64_U32_MASK64), l: Number((n >> _u64_32n) & _u64_U32_MASK64) };
+    return { h: Number((n >> _u64_32n) & _u64_U32_MASK64) | 0, l: Number(n & _u64_U32_MASK64) | 0 };
+}
+function _u64_split(lst, le = false) {
+    const len = lst.length;
+    let Ah = new Uint32Array(len);
+    let Al = new Uint32Array(len);
+    for (let i = 0; i < len; i++) {
+        const { h, l } = _u64_fromBig(lst[i], le);
+        [Ah[i], Al[i]] = [h, l];
+    }
+    return [Ah, Al];
+}
+const _u64_toBig = (h, l) => (BigInt(h >>> 0) << _u64_32n) | BigInt(l >>> 0);
+// for Shift in [0, 32)
+const _u64_shrSH = (h, _l, s) => h >>> s;
+const _u64_shrSL = (h, l, s) => (h << (32 - s)) | (l >>> s);
+// Right rotate for Shift in [1, 32)
+const _u64_rotrSH = (h, l, s) => (h >>> s) | (l << (32 - s));
+const _u64_rotrSL = (h, l, s) => (h << (32 - s)) | (l >>> s);
+// Right rotate for Shift in (32, 64), NOTE: 32 is special case.
+const _u64_rotrBH = (h, l, s) => (h << (64 - s)) | (l >>> (s - 32));
+const _u64_rotrBL = (h, l, s) => (h >>> (s - 32)) | (l << (64 - s));
+// Right rotate for shift===32 (just swaps l&h)
+const _u64_rotr32H = (_h, l) => l;
+const _u64_rotr32L = (h, _l) => h;
+// Left rotate for Shift in [1, 32)
+const rotlSH = (h, l, s) => (h << s) | (l >>> (32 - s));
+const rotlSL = (h, l, s) => (l << s) | (h >>> (32 - s));
+// Left rotate for Shift in (32, 64), NOTE: 32 is special case.
+const rotlBH = (h, l, s) => (l << (s - 32)) | (h >>> (64 - s));
+const rotlBL = (h, l, s) => (h << (s - 32)) | (l >>> (64 - s));
+// JS uses 32-bit signed integers for bitwise operations which means we cannot
+// simple take carry out of low bit sum by shift, we need to use division.
+function _u64_add(Ah, Al, Bh, Bl) {
+    const l = (Al >>> 0) + (Bl >>> 0);
+    return { h: (Ah + Bh + ((l / 2 ** 32) | 0)) | 0, l: l | 0 };
+}
+// Addition with more than 2 elements
+const _u64_add3L = (Al, Bl, Cl) => (Al >>> 0) + (Bl >>> 0) + (Cl >>> 0);
+const _u64_add3H = (low, Ah, Bh, Ch) => (Ah + Bh + Ch + ((low / 2 ** 32) | 0)) | 0;
+const _u64_add4L = (Al, Bl, Cl, Dl) => (Al >>> 0) + (Bl >>> 0) + (Cl >>> 0) + (Dl >>> 0);
+const _u64_add4H = (low, Ah, Bh, Ch, Dh) => (Ah + Bh + Ch + Dh + ((low / 2 ** 32) | 0)) | 0;
+const _u64_add5L = (Al, Bl, Cl, Dl, El) => (Al >>> 0) + (Bl >>> 0) + (Cl >>> 0) + (Dl >>> 0) + (El >>> 0);
+const _u64_add5H = (low, Ah, Bh, Ch, Dh, Eh) => (Ah + Bh + Ch + Dh + Eh + ((low / 2 ** 32) | 0)) | 0;
+// prettier-ignore
+
+// prettier-ignore
+const u64 = {
+    fromBig: _u64_fromBig, split: _u64_split, toBig: _u64_toBig,
+    shrSH: _u64_shrSH, shrSL: _u64_shrSL,
+    rotrSH: _u64_rotrSH, rotrSL: _u64_rotrSL, rotrBH: _u64_rotrBH, rotrBL: _u64_rotrBL,
+    rotr32H: _u64_rotr32H, rotr32L: _u64_rotr32L,
+    rotlSH, rotlSL, rotlBH, rotlBL,
+    add: _u64_add, add3L: _u64_add3L, add3H: _u64_add3H, add4L: _u64_add4L, add4H: _u64_add4H, add5H: _u64_add5H, add5L: _u64_add5L,
+};
+/* harmony default export */ const _u64 = ((/* unused pure expression or super */ null && (u64)));
+//# sourceMappingURL=_u64.js.map
+;// CONCATENATED MODULE: ./node_modules/@noble/post-quantum/node_modules/@noble/hashes/sha2.js
+/**
+ * SHA2 hash function. A.k.a. sha256, sha384, sha512, sha512_224, sha512_256.
+ * SHA256 is the fastest hash implementable in JS, even faster than Blake3.
+ * Check out [RFC 4634](https://www.rfc-editor.org/rfc/rfc4634) and
+ * [FIPS 180-4](https://nvlpubs.nist.gov/nistpubs/FIPS/NIST.FIPS.180-4.pdf).
+ * @module
+ */
+
+
+
+/**
+ * Round constants:
+ * First 32 bits of fractional parts of the cube roots of the first 64 primes 2..311)
+ */
+// prettier-ignore
+const sha2_SHA256_K = /* @__PURE__ */ Uint32Array.from([
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2
+]);
+/** Reusable temporary buffer. "W" comes straight from spec. */
+const sha2_SHA256_W = /* @__PURE__ */ new Uint32Array(64);
+/** Internal 32-byte base SHA2 hash class. */
+class sha2_SHA2_32B extends _md_HashMD {
+    constructor(outputLen) {
+        super(64, outputLen, 8, false);
+    }
+    get() {
+        const { A, B, C, D, E, F, G, H } = this;
+        return [A, B, C, D, E, F, G, H];
+    }
+    // prettier-ignore
+    set(A, B, C, D, E, F, G, H) {
+        this.A = A | 0;
+        this.B = B | 0;
+        this.C = C | 0;
+        this.D = D | 0;
+        this.E = E | 0;
+        this.F = F | 0;
+        this.G = G | 0;
+        this.H = H | 0;
+    }
+    process(view, offset) {
+        // Extend the first 16 words into the remaining 48 words w[16..63] of the message schedule array
+        for (let i = 0; i < 16; i++, offset += 4)
+            sha2_SHA256_W[i] = view.getUint32(offset, false);
+        for (let i = 16; i < 64; i++) {
+            const W15 = sha2_SHA256_W[i - 15];
+            const W2 = sha2_SHA256_W[i - 2];
+            const s0 = utils_rotr(W15, 7) ^ utils_rotr(W15, 18) ^ (W15 >>> 3);
+            const s1 = utils_rotr(W2, 17) ^ utils_rotr(W2, 19) ^ (W2 >>> 10);
+            sha2_SHA256_W[i] = (s1 + sha2_SHA256_W[i - 7] + s0 + sha2_SHA256_W[i - 16]) | 0;
+        }
+        // Compression function main loop, 64 rounds
+        let { A, B, C, D, E, F, G, H } = this;
+        for (let i = 0; i < 64; i++) {
+            const sigma1 = utils_rotr(E, 6) ^ utils_rotr(E, 11) ^ utils_rotr(E, 25);
+            const T1 = (H + sigma1 + _md_Chi(E, F, G) + sha2_SHA256_K[i] + sha2_SHA256_W[i]) | 0;
+            const sigma0 = utils_rotr(A, 2) ^ utils_rotr(A, 13) ^ utils_rotr(A, 22);
+            const T2 = (sigma0 + _md_Maj(A, B, C)) | 0;
+            H = G;
+            G = F;
+            F = E;
+            E = (D + T1) | 0;
+            D = C;
+            C = B;
+            B = A;
+            A = (T1 + T2) | 0;
+        }
+        // Add the compressed chunk to the current hash value
+        A = (A + this.A) | 0;
+        B = (B + this.B) | 0;
+        C = (C + this.C) | 0;
+        D = (D + this.D) | 0;
+        E = (E + this.E) | 0;
+        F = (F + this.F) | 0;
+        G = (G + this.G) | 0;
+        H = (H + this.H) | 0;
+        this.set(A, B, C, D, E, F, G, H);
+    }
+    roundClean() {
+        hashes_utils_clean(sha2_SHA256_W);
+    }
+    destroy() {
+        this.set(0, 0, 0, 0, 0, 0, 0, 0);
+        hashes_utils_clean(this.buffer);
+    }
+}
+/** Internal SHA2-256 hash class. */
+class sha2_SHA256 extends sha2_SHA2_32B {
+    // We cannot use array here since array allows indexing by variable
+    // which means optimizer/compiler cannot use registers.
+    A = _md_SHA256_IV[0] | 0;
+    B = _md_SHA256_IV[1] | 0;
+    C = _md_SHA256_IV[2] | 0;
+    D = _md_SHA256_IV[3] | 0;
+    E = _md_SHA256_IV[4] | 0;
+    F = _md_SHA256_IV[5] | 0;
+    G = _md_SHA256_IV[6] | 0;
+    H = _md_SHA256_IV[7] | 0;
+    constructor() {
+        super(32);
+    }
+}
+/** Internal SHA2-224 hash class. */
+class sha2_SHA224 extends sha2_SHA2_32B {
+    A = _md_SHA224_IV[0] | 0;
+    B = _md_SHA224_IV[1] | 0;
+    C = _md_SHA224_IV[2] | 0;
+    D = _md_SHA224_IV[3] | 0;
+    E = _md_SHA224_IV[4] | 0;
+    F = _md_SHA224_IV[5] | 0;
+    G = _md_SHA224_IV[6] | 0;
+    H = _md_SHA224_IV[7] | 0;
+    constructor() {
+        super(28);
+    }
+}
+// SHA2-512 is slower than sha256 in js because u64 operations are slow.
+// Round contants
+// First 32 bits of the fractional parts of the cube roots of the first 80 primes 2..409
+// prettier-ignore
+const sha2_K512 = /* @__PURE__ */ (() => _u64_split([
+    '0x428a2f98d728ae22', '0x7137449123ef65cd', '0xb5c0fbcfec4d3b2f', '0xe9b5dba58189dbbc',
+    '0x3956c25bf348b538', '0x59f111f1b605d019', '0x923f82a4af194f9b', '0xab1c5ed5da6d8118',
+    '0xd807aa98a3030242', '0x12835b0145706fbe', '0x243185be4ee4b28c', '0x550c7dc3d5ffb4e2',
+    '0x72be5d74f27b896f', '0x80deb1fe3b1696b1', '0x9bdc06a725c71235', '0xc19bf174cf692694',
+    '0xe49b69c19ef14ad2', '0xefbe4786384f25e3', '0x0fc19dc68b8cd5b5', '0x240ca1cc77ac9c65',
+    '0x2de92c6f592b0275', '0x4a7484aa6ea6e483', '0x5cb0a9dcbd41fbd4', '0x76f988da831153b5',
+    '0x983e5152ee66dfab', '0xa831c66d2db43210', '0xb00327c898fb213f', '0xbf597fc7beef0ee4',
+    '0xc6e00bf33da88fc2', '0xd5a79147930aa725', '0x06ca6351e003826f', '0x142929670a0e6e70',
+    '0x27b70a8546d22ffc', '0x2e1b21385c26c926', '0x4d2c6dfc5ac42aed', '0x53380d139d95b3df',
+    '0x650a73548baf63de', '0x766a0abb3c77b2a8', '0x81c2c92e47edaee6', '0x92722c851482353b',
+    '0xa2bfe8a14cf10364', '0xa81a664bbc423001', '0xc24b8b70d0f89791', '0xc76c51a30654be30',
+    '0xd192e819d6ef5218', '0xd69906245565a910', '0xf40e35855771202a', '0x106aa07032bbd1b8',
+    '0x19a4c116b8d2d0c8', '0x1e376c085141ab53', '0x2748774cdf8eeb99', '0x34b0bcb5e19b48a8',
+    '0x391c0cb3c5c95a63', '0x4ed8aa4ae3418acb', '0x5b9cca4f7763e373', '0x682e6ff3d6b2b8a3',
+    '0x748f82ee5defb2fc', '0x78a5636f43172f60', '0x84c87814a1f0ab72', '0x8cc702081a6439ec',
+    '0x90befffa23631e28', '0xa4506cebde82bde9', '0xbef9a3f7b2c67915', '0xc67178f2e372532b',
+    '0xca273eceea26619c', '0xd186b8c721c0c207', '0xeada7dd6cde0eb1e', '0xf57d4f7fee6ed178',
+    '0x06f067aa72176fba', '0x0a637dc5a2c898a6', '0x113f9804bef90dae', '0x1b710b35131c471b',
+    '0x28db77f523047d84', '0x32caab7b40c72493', '0x3c9ebe0a15c9bebc', '0x431d67c49c100d4c',
+    '0x4cc5d4becb3e42b6', '0x597f299cfc657e2a', '0x5fcb6fab3ad6faec', '0x6c44198c4a475817'
+].map(n => BigInt(n))))();
+const sha2_SHA512_Kh = /* @__PURE__ */ (() => sha2_K512[0])();
+const sha2_SHA512_Kl = /* @__PURE__ */ (() => sha2_K512[1])();
+// Reusable temporary buffers
+const sha2_SHA512_W_H = /* @__PURE__ */ new Uint32Array(80);
+const sha2_SHA512_W_L = /* @__PURE__ */ new Uint32Array(80);
+/** Internal 64-byte base SHA2 hash class. */
+class sha2_SHA2_64B extends _md_HashMD {
+    constructor(outputLen) {
+        super(128, outputLen, 16, false);
+    }
+    // prettier-ignore
+    get() {
+        const { Ah, Al, Bh, Bl, Ch, Cl, Dh, Dl, Eh, El, Fh, Fl, Gh, Gl, Hh, Hl } = this;
+        return [Ah, Al, Bh, Bl, Ch, Cl, Dh, Dl, Eh, El, Fh, Fl, Gh, Gl, Hh, Hl];
+    }
+    // prettier-ignore
+    set(Ah, Al, Bh, Bl, Ch, Cl, Dh, Dl, Eh, El, Fh, Fl, Gh, Gl, Hh, Hl) {
+        this.Ah = Ah | 0;
+        this.Al = Al | 0;
+        this.Bh = Bh | 0;
+        this.Bl = Bl | 0;
+        this.Ch = Ch | 0;
+        this.Cl = Cl | 0;
+        this.Dh = Dh | 0;
+        this.Dl = Dl | 0;
+        this.Eh = Eh | 0;
+        this.El = El | 0;
+        this.Fh = Fh | 0;
+        this.Fl = Fl | 0;
+        this.Gh = Gh | 0;
+        this.Gl = Gl | 0;
+        this.Hh = Hh | 0;
+        this.Hl = Hl | 0;
+    }
+    process(view, offset) {
+        // Extend the first 16 words into the remaining 64 words w[16..79] of the message schedule array
+        for (let i = 0; i < 16; i++, offset += 4) {
+            sha2_SHA512_W_H[i] = view.getUint32(offset);
+            sha2_SHA512_W_L[i] = view.getUint32((offset += 4));
+        }
+        for (let i = 16; i < 80; i++) {
+            // s0 := (w[i-15] rightrotate 1) xor (w[i-15] rightrotate 8) xor (w[i-15] rightshift 7)
+            const W15h = sha2_SHA512_W_H[i - 15] | 0;
+            const W15l = sha2_SHA512_W_L[i - 15] | 0;
+            const s0h = _u64_rotrSH(W15h, W15l, 1) ^ _u64_rotrSH(W15h, W15l, 8) ^ _u64_shrSH(W15h, W15l, 7);
+            const s0l = _u64_rotrSL(W15h, W15l, 1) ^ _u64_rotrSL(W15h, W15l, 8) ^ _u64_shrSL(W15h, W15l, 7);
+            // s1 := (w[i-2] rightrotate 19) xor (w[i-2] rightrotate 61) xor (w[i-2] rightshift 6)
+            const W2h = sha2_SHA512_W_H[i - 2] | 0;
+            const W2l = sha2_SHA512_W_L[i - 2] | 0;
+            const s1h = _u64_rotrSH(W2h, W2l, 19) ^ _u64_rotrBH(W2h, W2l, 61) ^ _u64_shrSH(W2h, W2l, 6);
+            const s1l = _u64_rotrSL(W2h, W2l, 19) ^ _u64_rotrBL(W2h, W2l, 61) ^ _u64_shrSL(W2h, W2l, 6);
+            // SHA256_W[i] = s0 + s1 + SHA256_W[i - 7] + SHA256_W[i - 16];
+            const SUMl = _u64_add4L(s0l, s1l, sha2_SHA512_W_L[i - 7], sha2_SHA512_W_L[i - 16]);
+            const SUMh = _u64_add4H(SUMl, s0h, s1h, sha2_SHA512_W_H[i - 7], sha2_SHA512_W_H[i - 16]);
+            sha2_SHA512_W_H[i] = SUMh | 0;
+            sha2_SHA512_W_L[i] = SUMl | 0;
+        }
+        let { Ah, Al, Bh, Bl, Ch, Cl, Dh, Dl, Eh, El, Fh, Fl, Gh, Gl, Hh, Hl } = this;
+        // Compression function main loop, 80 rounds
+        for (let i = 0; i < 80; i++) {
+            // S1 := (e rightrotate 14) xor (e rightrotate 18) xor (e rightrotate 41)
+            const sigma1h = _u64_rotrSH(Eh, El, 14) ^ _u64_rotrSH(Eh, El, 18) ^ _u64_rotrBH(Eh, El, 41);
+            const sigma1l = _u64_rotrSL(Eh, El, 14) ^ _u64_rotrSL(Eh, El, 18) ^ _u64_rotrBL(Eh, El, 41);
+            //const T1 = (H + sigma1 + Chi(E, F, G) + SHA256_K[i] + SHA256_W[i]) | 0;
+            const CHIh = (Eh & Fh) ^ (~Eh & Gh);
+            const CHIl = (El & Fl) ^ (~El & Gl);
+            // T1 = H + sigma1 + Chi(E, F, G) + SHA512_K[i] + SHA512_W[i]
+            // prettier-ignore
+            const T1ll = _u64_add5L(Hl, sigma1l, CHIl, sha2_SHA512_Kl[i], sha2_SHA512_W_L[i]);
+            const T1h = _u64_add5H(T1ll, Hh, sigma1h, CHIh, sha2_SHA512_Kh[i], sha2_SHA512_W_H[i]);
+            const T1l = T1ll | 0;
+            // S0 := (a rightrotate 28) xor (a rightrotate 34) xor (a rightrotate 39)
+            const sigma0h = _u64_rotrSH(Ah, Al, 28) ^ _u64_rotrBH(Ah, Al, 34) ^ _u64_rotrBH(Ah, Al, 39);
+            const sigma0l = _u64_rotrSL(Ah, Al, 28) ^ _u64_rotrBL(Ah, Al, 34) ^ _u64_rotrBL(Ah, Al, 39);
+            const MAJh = (Ah & Bh) ^ (Ah & Ch) ^ (Bh & Ch);
+            const MAJl = (Al & Bl) ^ (Al & Cl) ^ (Bl & Cl);
+            Hh = Gh | 0;
+            Hl = Gl | 0;
+            Gh = Fh | 0;
+            Gl = Fl | 0;
+            Fh = Eh | 0;
+            Fl = El | 0;
+            ({ h: Eh, l: El } = _u64_add(Dh | 0, Dl | 0, T1h | 0, T1l | 0));
+            Dh = Ch | 0;
+            Dl = Cl | 0;
+            Ch = Bh | 0;
+            Cl = Bl | 0;
+            Bh = Ah | 0;
+            Bl = Al | 0;
+            const All = _u64_add3L(T1l, sigma0l, MAJl);
+            Ah = _u64_add3H(All, T1h, sigma0h, MAJh);
+            Al = All | 0;
+        }
+        // Add the compressed chunk to the current hash value
+        ({ h: Ah, l: Al } = _u64_add(this.Ah | 0, this.Al | 0, Ah | 0, Al | 0));
+        ({ h: Bh, l: Bl } = _u64_add(this.Bh | 0, this.Bl | 0, Bh | 0, Bl | 0));
+        ({ h: Ch, l: Cl } = _u64_add(this.Ch | 0, this.Cl | 0, Ch | 0, Cl | 0));
+        ({ h: Dh, l: Dl } = _u64_add(this.Dh | 0, this.Dl | 0, Dh | 0, Dl | 0));
+        ({ h: Eh, l: El } = _u64_add(this.Eh | 0, this.El | 0, Eh | 0, El | 0));
+        ({ h: Fh, l: Fl } = _u64_add(this.Fh | 0, this.Fl | 0, Fh | 0, Fl | 0));
+        ({ h: Gh, l: Gl } = _u64_add(this.Gh | 0, this.Gl | 0, Gh | 0, Gl | 0));
+        ({ h: Hh, l: Hl } = _u64_add(this.Hh | 0, this.Hl | 0, Hh | 0, Hl | 0));
+        this.set(Ah, Al, Bh, Bl, Ch, Cl, Dh, Dl, Eh, El, Fh, Fl, Gh, Gl, Hh, Hl);
+    }
+    roundClean() {
+        hashes_utils_clean(sha2_SHA512_W_H, sha2_SHA512_W_L);
+    }
+    destroy() {
+        hashes_utils_clean(this.buffer);
+        this.set(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    }
+}
+/** Internal SHA2-512 hash class. */
+class sha2_SHA512 extends sha2_SHA2_64B {
+    Ah = _md_SHA512_IV[0] | 0;
+    Al = _md_SHA512_IV[1] | 0;
+    Bh = _md_SHA512_IV[2] | 0;
+    Bl = _md_SHA512_IV[3] | 0;
+    Ch = _md_SHA512_IV[4] | 0;
+    Cl = _md_SHA512_IV[5] | 0;
+    Dh = _md_SHA512_IV[6] | 0;
+    Dl = _md_SHA512_IV[7] | 0;
+    Eh = _md_SHA512_IV[8] | 0;
+    El = _md_SHA512_IV[9] | 0;
+    Fh = _md_SHA512_IV[10] | 0;
+    Fl = _md_SHA512_IV[11] | 0;
+    Gh = _md_SHA512_IV[12] | 0;
+    Gl = _md_SHA512_IV[13] | 0;
+    Hh = _md_SHA512_IV[14] | 0;
+    Hl = _md_SHA512_IV[15] | 0;
+    constructor() {
+        super(64);
+    }
+}
+/** Internal SHA2-384 hash class. */
+class sha2_SHA384 extends sha2_SHA2_64B {
+    Ah = _md_SHA384_IV[0] | 0;
+    Al = _md_SHA384_IV[1] | 0;
+    Bh = _md_SHA384_IV[2] | 0;
+    Bl = _md_SHA384_IV[3] | 0;
+    Ch = _md_SHA384_IV[4] | 0;
+    Cl = _md_SHA384_IV[5] | 0;
+    Dh = _md_SHA384_IV[6] | 0;
+    Dl = _md_SHA384_IV[7] | 0;
+    Eh = _md_SHA384_IV[8] | 0;
+    El = _md_SHA384_IV[9] | 0;
+    Fh = _md_SHA384_IV[10] | 0;
+    Fl = _md_SHA384_IV[11] | 0;
+    Gh = _md_SHA384_IV[12] | 0;
+    Gl = _md_SHA384_IV[13] | 0;
+    Hh = _md_SHA384_IV[14] | 0;
+    Hl = _md_SHA384_IV[15] | 0;
+    constructor() {
+        super(48);
+    }
+}
+/**
+ * Truncated SHA512/256 and SHA512/224.
+ * SHA512_IV is XORed with 0xa5a5a5a5a5a5a5a5, then used as "intermediary" IV of SHA512/t.
+ * Then t hashes string to produce result IV.
+ * See `test/misc/sha2-gen-iv.js`.
+ */
+/** SHA512/224 IV */
+const sha2_T224_IV = /* @__PURE__ */ Uint32Array.from([
+    0x8c3d37c8, 0x19544da2, 0x73e19966, 0x89dcd4d6, 0x1dfab7ae, 0x32ff9c82, 0x679dd514, 0x582f9fcf,
+    0x0f6d2b69, 0x7bd44da8, 0x77e36f73, 0x04c48942, 0x3f9d85a8, 0x6a1d36c8, 0x1112e6ad, 0x91d692a1,
+]);
+/** SHA512/256 IV */
+const sha2_T256_IV = /* @__PURE__ */ Uint32Array.from([
+    0x22312194, 0xfc2bf72c, 0x9f555fa3, 0xc84c64c2, 0x2393b86b, 0x6f53b151, 0x96387719, 0x5940eabd,
+    0x96283ee2, 0xa88effe3, 0xbe5e1e25, 0x53863992, 0x2b0199fc, 0x2c85b8aa, 0x0eb72ddc, 0x81c52ca2,
+]);
+/** Internal SHA2-512/224 hash class. */
+class sha2_SHA512_224 extends sha2_SHA2_64B {
+    Ah = sha2_T224_IV[0] | 0;
+    Al = sha2_T224_IV[1] | 0;
+    Bh = sha2_T224_IV[2] | 0;
+    Bl = sha2_T224_IV[3] | 0;
+    Ch = sha2_T224_IV[4] | 0;
+    Cl = sha2_T224_IV[5] | 0;
+    Dh = sha2_T224_IV[6] | 0;
+    Dl = sha2_T224_IV[7] | 0;
+    Eh = sha2_T224_IV[8] | 0;
+    El = sha2_T224_IV[9] | 0;
+    Fh = sha2_T224_IV[10] | 0;
+    Fl = sha2_T224_IV[11] | 0;
+    Gh = sha2_T224_IV[12] | 0;
+    Gl = sha2_T224_IV[13] | 0;
+    Hh = sha2_T224_IV[14] | 0;
+    Hl = sha2_T224_IV[15] | 0;
+    constructor() {
+        super(28);
+    }
+}
+/** Internal SHA2-512/256 hash class. */
+class sha2_SHA512_256 extends sha2_SHA2_64B {
+    Ah = sha2_T256_IV[0] | 0;
+    Al = sha2_T256_IV[1] | 0;
+    Bh = sha2_T256_IV[2] | 0;
+    Bl = sha2_T256_IV[3] | 0;
+    Ch = sha2_T256_IV[4] | 0;
+    Cl = sha2_T256_IV[5] | 0;
+    Dh = sha2_T256_IV[6] | 0;
+    Dl = sha2_T256_IV[7] | 0;
+    Eh = sha2_T256_IV[8] | 0;
+    El = sha2_T256_IV[9] | 0;
+    Fh = sha2_T256_IV[10] | 0;
+    Fl = sha2_T256_IV[11] | 0;
+    Gh = sha2_T256_IV[12] | 0;
+    Gl = sha2_T256_IV[13] | 0;
+    Hh = sha2_T256_IV[14] | 0;
+    Hl = sha2_T256_IV[15] | 0;
+    constructor() {
+        super(32);
+    }
+}
+/**
+ * SHA2-256 hash function from RFC 4634. In JS it's the fastest: even faster than Blake3. Some info:
+ *
+ * - Trying 2^128 hashes would get 50% chance of collision, using birthday attack.
+ * - BTC network is doing 2^70 hashes/sec (2^95 hashes/year) as per 2025.
+ * - Each sha256 hash is executing 2^18 bit operations.
+ * - Good 2024 ASICs can do 200Th/sec with 3500 watts of power, corresponding to 2^36 hashes/joule.
+ */
+const hashes_sha2_sha256 = /* @__PURE__ */ hashes_utils_createHasher(() => new sha2_SHA256(), 
+/* @__PURE__ */ hashes_utils_oidNist(0x01));
+/** SHA2-224 hash function from RFC 4634 */
+const sha2_sha224 = /* @__PURE__ */ (/* unused pure expression or super */ null && (createHasher(() => new sha2_SHA224(), 
+/* @__PURE__ */ oidNist(0x04))));
+/** SHA2-512 hash function from RFC 4634. */
+const hashes_sha2_sha512 = /* @__PURE__ */ hashes_utils_createHasher(() => new sha2_SHA512(), 
+/* @__PURE__ */ hashes_utils_oidNist(0x03));
+/** SHA2-384 hash function from RFC 4634. */
+const hashes_sha2_sha384 = /* @__PURE__ */ hashes_utils_createHasher(() => new sha2_SHA384(), 
+/* @__PURE__ */ hashes_utils_oidNist(0x02));
+/**
+ * SHA2-512/256 "truncated" hash function, with improved resistance to length extension attacks.
+ * See the paper on [truncated SHA512](https://eprint.iacr.org/2010/548.pdf).
+ */
+const sha2_sha512_256 = /* @__PURE__ */ (/* unused pure expression or super */ null && (createHasher(() => new sha2_SHA512_256(), 
+/* @__PURE__ */ oidNist(0x06))));
+/**
+ * SHA2-512/224 "truncated" hash function, with improved resistance to length extension attacks.
+ * See the paper on [truncated SHA512](https://eprint.iacr.org/2010/548.pdf).
+ */
+const sha2_sha512_224 = /* @__PURE__ */ (/* unused pure expression or super */ null && (createHasher(() => new sha2_SHA512_224(), 
+/* @__PURE__ */ oidNist(0x05))));
+//# sourceMappingURL=sha2.js.map
+;// CONCATENATED MODULE: ./node_modules/@noble/post-quantum/node_modules/@noble/curves/utils.js
+/**
+ * Hex, bytes and number utilities.
+ * @module
+ */
+/*! noble-curves - MIT License (c) 2022 Paul Miller (paulmillr.com) */
+
+
+const utils_0n = /* @__PURE__ */ BigInt(0);
+const _1n = /* @__PURE__ */ BigInt(1);
+function curves_utils_abool(value, title = '') {
+    if (typeof value !== 'boolean') {
+        const prefix = title && `"${title}" `;
+        throw new Error(prefix + 'expected boolean, got type=' + typeof value);
+    }
+    return value;
+}
+// Used in weierstrass, der
+function utils_abignumber(n) {
+    if (typeof n === 'bigint') {
+        if (!isPosBig(n))
+            throw new Error('positive bigint expected, got ' + n);
+    }
+    else
+        hashes_utils_anumber(n);
+    return n;
+}
+function utils_asafenumber(value, title = '') {
+    if (!Number.isSafeInteger(value)) {
+        const prefix = title && `"${title}" `;
+        throw new Error(prefix + 'expected safe integer, got type=' + typeof value);
+    }
+}
+function numberToHexUnpadded(num) {
+    const hex = utils_abignumber(num).toString(16);
+    return hex.length & 1 ? '0' + hex : hex;
+}
+function utils_hexToNumber(hex) {
+    if (typeof hex !== 'string')
+        throw new Error('hex string expected, got ' + typeof hex);
+    return hex === '' ? utils_0n : BigInt('0x' + hex); // Big Endian
+}
+// BE: Big Endian, LE: Little Endian
+function curves_utils_bytesToNumberBE(bytes) {
+    return utils_hexToNumber(hashes_utils_bytesToHex(bytes));
+}
+function bytesToNumberLE(bytes) {
+    return utils_hexToNumber(hashes_utils_bytesToHex(curves_utils_copyBytes(hashes_utils_abytes(bytes)).reverse()));
+}
+function utils_numberToBytesBE(n, len) {
+    hashes_utils_anumber(len);
+    n = utils_abignumber(n);
+    const res = hashes_utils_hexToBytes(n.toString(16).padStart(len * 2, '0'));
+    if (res.length !== len)
+        throw new Error('number too large');
+    return res;
+}
+function numberToBytesLE(n, len) {
+    return utils_numberToBytesBE(n, len).reverse();
+}
+// Unpadded, rarely used
+function numberToVarBytesBE(n) {
+    return hexToBytes_(numberToHexUnpadded(utils_abignumber(n)));
+}
+// Compares 2 u8a-s in kinda constant time
+function utils_equalBytes(a, b) {
+    if (a.length !== b.length)
+        return false;
+    let diff = 0;
+    for (let i = 0; i < a.length; i++)
+        diff |= a[i] ^ b[i];
+    return diff === 0;
+}
+/**
+ * Copies Uint8Array. We can't use u8a.slice(), because u8a can be Buffer,
+ * and Buffer#slice creates mutable copy. Never use Buffers!
+ */
+function curves_utils_copyBytes(bytes) {
+    return Uint8Array.from(bytes);
+}
+/**
+ * Decodes 7-bit ASCII string to Uint8Array, throws on non-ascii symbols
+ * Should be safe to use for things expected to be ASCII.
+ * Returns exact same result as `TextEncoder` for ASCII or throws.
+ */
+function utils_asciiToBytes(ascii) {
+    return Uint8Array.from(ascii, (c, i) => {
+        const charCode = c.charCodeAt(0);
+        if (c.length !== 1 || charCode > 127) {
+            throw new Error(`string contains non-ASCII character "${ascii[i]}" with code ${charCode} at position ${i}`);
+        }
+        return charCode;
+    });
+}
+// Is positive bigint
+const isPosBig = (n) => typeof n === 'bigint' && utils_0n <= n;
+function inRange(n, min, max) {
+    return isPosBig(n) && isPosBig(min) && isPosBig(max) && min <= n && n < max;
+}
+/**
+ * Asserts min <= n < max. NOTE: It's < max and not <= max.
+ * @example
+ * aInRange('x', x, 1n, 256n); // would assume x is in (1n..255n)
+ */
+function aInRange(title, n, min, max) {
+    // Why min <= n < max and not a (min < n < max) OR b (min <= n <= max)?
+    // consider P=256n, min=0n, max=P
+    // - a for min=0 would require -1:          `inRange('x', x, -1n, P)`
+    // - b would commonly require subtraction:  `inRange('x', x, 0n, P - 1n)`
+    // - our way is the cleanest:               `inRange('x', x, 0n, P)
+    if (!inRange(n, min, max))
+        throw new Error('expected valid ' + title + ': ' + min + ' <= n < ' + max + ', got ' + n);
+}
+// Bit operations
+/**
+ * Calculates amount of bits in a bigint.
+ * Same as `n.toString(2).length`
+ * TODO: merge with nLength in modular
+ */
+function utils_bitLen(n) {
+    let len;
+    for (len = 0; n > utils_0n; n >>= _1n, len += 1)
+        ;
+    return len;
+}
+/**
+ * Gets single bit at position.
+ * NOTE: first bit position is 0 (same as arrays)
+ * Same as `!!+Array.from(n.toString(2)).reverse()[pos]`
+ */
+function bitGet(n, pos) {
+    return (n >> BigInt(pos)) & _1n;
+}
+/**
+ * Sets single bit at position.
+ */
+function bitSet(n, pos, value) {
+    return n | ((value ? _1n : utils_0n) << BigInt(pos));
+}
+/**
+ * Calculate mask for N bits. Not using ** operator with bigints because of old engines.
+ * Same as BigInt(`0b${Array(i).fill('1').join('')}`)
+ */
+const utils_bitMask = (n) => (_1n << BigInt(n)) - _1n;
+/**
+ * Minimal HMAC-DRBG from NIST 800-90 for RFC6979 sigs.
+ * @returns function that will call DRBG until 2nd arg returns something meaningful
+ * @example
+ *   const drbg = createHmacDRBG<Key>(32, 32, hmac);
+ *   drbg(seed, bytesToKey); // bytesToKey must return Key or undefined
+ */
+function createHmacDrbg(hashLen, qByteLen, hmacFn) {
+    hashes_utils_anumber(hashLen, 'hashLen');
+    hashes_utils_anumber(qByteLen, 'qByteLen');
+    if (typeof hmacFn !== 'function')
+        throw new Error('hmacFn must be a function');
+    const u8n = (len) => new Uint8Array(len); // creates Uint8Array
+    const NULL = Uint8Array.of();
+    const byte0 = Uint8Array.of(0x00);
+    const byte1 = Uint8Array.of(0x01);
+    const _maxDrbgIters = 1000;
+    // Step B, Step C: set hashLen to 8*ceil(hlen/8)
+    let v = u8n(hashLen); // Minimal non-full-spec HMAC-DRBG from NIST 800-90 for RFC6979 sigs.
+    let k = u8n(hashLen); // Steps B and C of RFC6979 3.2: set hashLen, in our case always same
+    let i = 0; // Iterations counter, will throw when over 1000
+    const reset = () => {
+        v.fill(1);
+        k.fill(0);
+        i = 0;
+    };
+    const h = (...msgs) => hmacFn(k, hashes_utils_concatBytes(v, ...msgs)); // hmac(k)(v, ...values)
+    const reseed = (seed = NULL) => {
+        // HMAC-DRBG reseed() function. Steps D-G
+        k = h(byte0, seed); // k = hmac(k || v || 0x00 || seed)
+        v = h(); // v = hmac(k || v)
+        if (seed.length === 0)
+            return;
+        k = h(byte1, seed); // k = hmac(k || v || 0x01 || seed)
+        v = h(); // v = hmac(k || v)
+    };
+    const gen = () => {
+        // HMAC-DRBG generate() function
+        if (i++ >= _maxDrbgIters)
+            throw new Error('drbg: tried max amount of iterations');
+        let len = 0;
+        const out = [];
+        while (len < qByteLen) {
+            v = h();
+            const sl = v.slice();
+            out.push(sl);
+            len += v.length;
+        }
+        return hashes_utils_concatBytes(...out);
+    };
+    const genUntil = (seed, pred) => {
+        reset();
+        reseed(seed); // Steps D-G
+        let res = undefined; // Step H: grind until k is in [1..n-1]
+        while (!(res = pred(gen())))
+            reseed();
+        reset();
+        return res;
+    };
+    return genUntil;
+}
+function curves_utils_validateObject(object, fields = {}, optFields = {}) {
+    if (!object || typeof object !== 'object')
+        throw new Error('expected valid options object');
+    function checkField(fieldName, expectedType, isOpt) {
+        const val = object[fieldName];
+        if (isOpt && val === undefined)
+            return;
+        const current = typeof val;
+        if (current !== expectedType || val === null)
+            throw new Error(`param "${fieldName}" is invalid: expected ${expectedType}, got ${current}`);
+    }
+    const iter = (f, isOpt) => Object.entries(f).forEach(([k, v]) => checkField(k, v, isOpt));
+    iter(fields, false);
+    iter(optFields, true);
+}
+/**
+ * throws not implemented error
+ */
+const notImplemented = () => {
+    throw new Error('not implemented');
+};
+/**
+ * Memoizes (caches) computation result.
+ * Uses WeakMap: the value is going auto-cleaned by GC after last reference is removed.
+ */
+function memoized(fn) {
+    const map = new WeakMap();
+    return (arg, ...args) => {
+        const val = map.get(arg);
+        if (val !== undefined)
+            return val;
+        const computed = fn(arg, ...args);
+        map.set(arg, computed);
+        return computed;
+    };
+}
+//# sourceMappingURL=utils.js.map
+;// CONCATENATED MODULE: ./node_modules/@noble/post-quantum/node_modules/@noble/curves/abstract/modular.js
+/**
+ * Utils for modular division and fields.
+ * Field over 11 is a finite (Galois) field is integer number operations `mod 11`.
+ * There is no division: it is replaced by modular multiplicative inverse.
+ * @module
+ */
+/*! noble-curves - MIT License (c) 2022 Paul Miller (paulmillr.com) */
+
+// Numbers aren't used in x25519 / x448 builds
+// prettier-ignore
+const modular_0n = /* @__PURE__ */ BigInt(0), modular_1n = /* @__PURE__ */ BigInt(1), _2n = /* @__PURE__ */ BigInt(2);
+// prettier-ignore
+const _3n = /* @__PURE__ */ BigInt(3), _4n = /* @__PURE__ */ BigInt(4), _5n = /* @__PURE__ */ BigInt(5);
+// prettier-ignore
+const _7n = /* @__PURE__ */ BigInt(7), _8n = /* @__PURE__ */ BigInt(8), _9n = /* @__PURE__ */ BigInt(9);
+const _16n = /* @__PURE__ */ BigInt(16);
+// Calculates a modulo b
+function modular_mod(a, b) {
+    const result = a % b;
+    return result >= modular_0n ? result : b + result;
+}
+/**
+ * Efficiently raise num to power and do modular division.
+ * Unsafe in some contexts: uses ladder, so can expose bigint bits.
+ * @example
+ * pow(2n, 6n, 11n) // 64n % 11n == 9n
+ */
+function pow(num, power, modulo) {
+    return FpPow(Field(modulo), num, power);
+}
+/** Does `x^(2^power)` mod p. `pow2(30, 4)` == `30^(2^4)` */
+function pow2(x, power, modulo) {
+    let res = x;
+    while (power-- > modular_0n) {
+        res *= res;
+        res %= modulo;
+    }
+    return res;
+}
+/**
+ * Inverses number over modulo.
+ * Implemented using [Euclidean GCD](https://brilliant.org/wiki/extended-euclidean-algorithm/).
+ */
+function invert(number, modulo) {
+    if (number === modular_0n)
+        throw new Error('invert: expected non-zero number');
+    if (modulo <= modular_0n)
+        throw new Error('invert: expected positive modulus, got ' + modulo);
+    // Fermat's little theorem "CT-like" version inv(n) = n^(m-2) mod m is 30x slower.
+    let a = modular_mod(number, modulo);
+    let b = modulo;
+    // prettier-ignore
+    let x = modular_0n, y = modular_1n, u = modular_1n, v = modular_0n;
+    while (a !== modular_0n) {
+        // JIT applies optimization if those two lines follow each other
+        const q = b / a;
+        const r = b % a;
+        const m = x - u * q;
+        const n = y - v * q;
+        // prettier-ignore
+        b = a, a = r, x = u, y = v, u = m, v = n;
+    }
+    const gcd = b;
+    if (gcd !== modular_1n)
+        throw new Error('invert: does not exist');
+    return modular_mod(x, modulo);
+}
+function assertIsSquare(Fp, root, n) {
+    if (!Fp.eql(Fp.sqr(root), n))
+        throw new Error('Cannot find square root');
+}
+// Not all roots are possible! Example which will throw:
+// const NUM =
+// n = 72057594037927816n;
+// Fp = Field(BigInt('0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab'));
+function sqrt3mod4(Fp, n) {
+    const p1div4 = (Fp.ORDER + modular_1n) / _4n;
+    const root = Fp.pow(n, p1div4);
+    assertIsSquare(Fp, root, n);
+    return root;
+}
+function sqrt5mod8(Fp, n) {
+    const p5div8 = (Fp.ORDER - _5n) / _8n;
+    const n2 = Fp.mul(n, _2n);
+    const v = Fp.pow(n2, p5div8);
+    const nv = Fp.mul(n, v);
+    const i = Fp.mul(Fp.mul(nv, _2n), v);
+    const root = Fp.mul(nv, Fp.sub(i, Fp.ONE));
+    assertIsSquare(Fp, root, n);
+    return root;
+}
+// Based on RFC9380, Kong algorithm
+// prettier-ignore
+function sqrt9mod16(P) {
+    const Fp_ = Field(P);
+    const tn = tonelliShanks(P);
+    const c1 = tn(Fp_, Fp_.neg(Fp_.ONE)); //  1. c1 = sqrt(-1) in F, i.e., (c1^2) == -1 in F
+    const c2 = tn(Fp_, c1); //  2. c2 = sqrt(c1) in F, i.e., (c2^2) == c1 in F
+    const c3 = tn(Fp_, Fp_.neg(c1)); //  3. c3 = sqrt(-c1) in F, i.e., (c3^2) == -c1 in F
+    const c4 = (P + _7n) / _16n; //  4. c4 = (q + 7) / 16        # Integer arithmetic
+    return (Fp, n) => {
+        let tv1 = Fp.pow(n, c4); //  1. tv1 = x^c4
+        let tv2 = Fp.mul(tv1, c1); //  2. tv2 = c1 * tv1
+        const tv3 = Fp.mul(tv1, c2); //  3. tv3 = c2 * tv1
+        const tv4 = Fp.mul(tv1, c3); //  4. tv4 = c3 * tv1
+        const e1 = Fp.eql(Fp.sqr(tv2), n); //  5.  e1 = (tv2^2) == x
+        const e2 = Fp.eql(Fp.sqr(tv3), n); //  6.  e2 = (tv3^2) == x
+        tv1 = Fp.cmov(tv1, tv2, e1); //  7. tv1 = CMOV(tv1, tv2, e1)  # Select tv2 if (tv2^2) == x
+        tv2 = Fp.cmov(tv4, tv3, e2); //  8. tv2 = CMOV(tv4, tv3, e2)  # Select tv3 if (tv3^2) == x
+        const e3 = Fp.eql(Fp.sqr(tv2), n); //  9.  e3 = (tv2^2) == x
+        const root = Fp.cmov(tv1, tv2, e3); // 10.  z = CMOV(tv1, tv2, e3)   # Select sqrt from tv1 & tv2
+        assertIsSquare(Fp, root, n);
+        return root;
+    };
+}
+/**
+ * Tonelli-Shanks square root search algorithm.
+ * 1. https://eprint.iacr.org/2012/685.pdf (page 12)
+ * 2. Square Roots from 1; 24, 51, 10 to Dan Shanks
+ * @param P field order
+ * @returns function that takes field Fp (created from P) and number n
+ */
+function tonelliShanks(P) {
+    // Initialization (precomputation).
+    // Caching initialization could boost perf by 7%.
+    if (P < _3n)
+        throw new Error('sqrt is not defined for small field');
+    // Factor P - 1 = Q * 2^S, where Q is odd
+    let Q = P - modular_1n;
+    let S = 0;
+    while (Q % _2n === modular_0n) {
+        Q /= _2n;
+        S++;
+    }
+    // Find the first quadratic non-residue Z >= 2
+    let Z = _2n;
+    const _Fp = Field(P);
+    while (FpLegendre(_Fp, Z) === 1) {
+        // Basic primality test for P. After x iterations, chance of
+        // not finding quadratic non-residue is 2^x, so 2^1000.
+        if (Z++ > 1000)
+            throw new Error('Cannot find square root: probably non-prime P');
+    }
+    // Fast-path; usually done before Z, but we do "primality test".
+    if (S === 1)
+        return sqrt3mod4;
+    // Slow-path
+    // TODO: test on Fp2 and others
+    let cc = _Fp.pow(Z, Q); // c = z^Q
+    const Q1div2 = (Q + modular_1n) / _2n;
+    return function tonelliSlow(Fp, n) {
+        if (Fp.is0(n))
+            return n;
+        // Check if n is a quadratic residue using Legendre symbol
+        if (FpLegendre(Fp, n) !== 1)
+            throw new Error('Cannot find square root');
+        // Initialize variables for the main loop
+        let M = S;
+        let c = Fp.mul(Fp.ONE, cc); // c = z^Q, move cc from field _Fp into field Fp
+        let t = Fp.pow(n, Q); // t = n^Q, first guess at the fudge factor
+        let R = Fp.pow(n, Q1div2); // R = n^((Q+1)/2), first guess at the square root
+        // Main loop
+        // while t != 1
+        while (!Fp.eql(t, Fp.ONE)) {
+            if (Fp.is0(t))
+                return Fp.ZERO; // if t=0 return R=0
+            let i = 1;
+            // Find the smallest i >= 1 such that t^(2^i) ≡ 1 (mod P)
+            let t_tmp = Fp.sqr(t); // t^(2^1)
+            while (!Fp.eql(t_tmp, Fp.ONE)) {
+                i++;
+                t_tmp = Fp.sqr(t_tmp); // t^(2^2)...
+                if (i === M)
+                    throw new Error('Cannot find square root');
+            }
+            // Calculate the exponent for b: 2^(M - i - 1)
+            const exponent = modular_1n << BigInt(M - i - 1); // bigint is important
+            const b = Fp.pow(c, exponent); // b = 2^(M - i - 1)
+            // Update variables
+            M = i;
+            c = Fp.sqr(b); // c = b^2
+            t = Fp.mul(t, c); // t = (t * b^2)
+            R = Fp.mul(R, b); // R = R*b
+        }
+        return R;
+    };
+}
+/**
+ * Square root for a finite field. Will try optimized versions first:
+ *
+ * 1. P ≡ 3 (mod 4)
+ * 2. P ≡ 5 (mod 8)
+ * 3. P ≡ 9 (mod 16)
+ * 4. Tonelli-Shanks algorithm
+ *
+ * Different algorithms can give different roots, it is up to user to decide which one they want.
+ * For example there is FpSqrtOdd/FpSqrtEven to choice root based on oddness (used for hash-to-curve).
+ */
+function FpSqrt(P) {
+    // P ≡ 3 (mod 4) => √n = n^((P+1)/4)
+    if (P % _4n === _3n)
+        return sqrt3mod4;
+    // P ≡ 5 (mod 8) => Atkin algorithm, page 10 of https://eprint.iacr.org/2012/685.pdf
+    if (P % _8n === _5n)
+        return sqrt5mod8;
+    // P ≡ 9 (mod 16) => Kong algorithm, page 11 of https://eprint.iacr.org/2012/685.pdf (algorithm 4)
+    if (P % _16n === _9n)
+        return sqrt9mod16(P);
+    // Tonelli-Shanks algorithm
+    return tonelliShanks(P);
+}
+// Little-endian check for first LE bit (last BE bit);
+const isNegativeLE = (num, modulo) => (modular_mod(num, modulo) & modular_1n) === modular_1n;
+// prettier-ignore
+const FIELD_FIELDS = [
+    'create', 'isValid', 'is0', 'neg', 'inv', 'sqrt', 'sqr',
+    'eql', 'add', 'sub', 'mul', 'pow', 'div',
+    'addN', 'subN', 'mulN', 'sqrN'
+];
+function modular_validateField(field) {
+    const initial = {
+        ORDER: 'bigint',
+        BYTES: 'number',
+        BITS: 'number',
+    };
+    const opts = FIELD_FIELDS.reduce((map, val) => {
+        map[val] = 'function';
+        return map;
+    }, initial);
+    curves_utils_validateObject(field, opts);
+    // const max = 16384;
+    // if (field.BYTES < 1 || field.BYTES > max) throw new Error('invalid field');
+    // if (field.BITS < 1 || field.BITS > 8 * max) throw new Error('invalid field');
+    return field;
+}
+// Generic field functions
+/**
+ * Same as `pow` but for Fp: non-constant-time.
+ * Unsafe in some contexts: uses ladder, so can expose bigint bits.
+ */
+function FpPow(Fp, num, power) {
+    if (power < modular_0n)
+        throw new Error('invalid exponent, negatives unsupported');
+    if (power === modular_0n)
+        return Fp.ONE;
+    if (power === modular_1n)
+        return num;
+    let p = Fp.ONE;
+    let d = num;
+    while (power > modular_0n) {
+        if (power & modular_1n)
+            p = Fp.mul(p, d);
+        d = Fp.sqr(d);
+        power >>= modular_1n;
+    }
+    return p;
+}
+/**
+ * Efficiently invert an array of Field elements.
+ * Exception-free. Will return `undefined` for 0 elements.
+ * @param passZero map 0 to 0 (instead of undefined)
+ */
+function modular_FpInvertBatch(Fp, nums, passZero = false) {
+    const inverted = new Array(nums.length).fill(passZero ? Fp.ZERO : undefined);
+    // Walk from first to last, multiply them by each other MOD p
+    const multipliedAcc = nums.reduce((acc, num, i) => {
+        if (Fp.is0(num))
+            return acc;
+        inverted[i] = acc;
+        return Fp.mul(acc, num);
+    }, Fp.ONE);
+    // Invert last element
+    const invertedAcc = Fp.inv(multipliedAcc);
+    // Walk from last to first, multiply them by inverted each other MOD p
+    nums.reduceRight((acc, num, i) => {
+        if (Fp.is0(num))
+            return acc;
+        inverted[i] = Fp.mul(acc, inverted[i]);
+        return Fp.mul(acc, num);
+    }, invertedAcc);
+    return inverted;
+}
+// TODO: remove
+function FpDiv(Fp, lhs, rhs) {
+    return Fp.mul(lhs, typeof rhs === 'bigint' ? invert(rhs, Fp.ORDER) : Fp.inv(rhs));
+}
+/**
+ * Legendre symbol.
+ * Legendre constant is used to calculate Legendre symbol (a | p)
+ * which denotes the value of a^((p-1)/2) (mod p).
+ *
+ * * (a | p) ≡ 1    if a is a square (mod p), quadratic residue
+ * * (a | p) ≡ -1   if a is not a square (mod p), quadratic non residue
+ * * (a | p) ≡ 0    if a ≡ 0 (mod p)
+ */
+function FpLegendre(Fp, n) {
+    // We can use 3rd argument as optional cache of this value
+    // but seems unneeded for now. The operation is very fast.
+    const p1mod2 = (Fp.ORDER - modular_1n) / _2n;
+    const powered = Fp.pow(n, p1mod2);
+    const yes = Fp.eql(powered, Fp.ONE);
+    const zero = Fp.eql(powered, Fp.ZERO);
+    const no = Fp.eql(powered, Fp.neg(Fp.ONE));
+    if (!yes && !zero && !no)
+        throw new Error('invalid Legendre symbol result');
+    return yes ? 1 : zero ? 0 : -1;
+}
+// This function returns True whenever the value x is a square in the field F.
+function modular_FpIsSquare(Fp, n) {
+    const l = FpLegendre(Fp, n);
+    return l === 1;
+}
+// CURVE.n lengths
+function nLength(n, nBitLength) {
+    // Bit size, byte size of CURVE.n
+    if (nBitLength !== undefined)
+        hashes_utils_anumber(nBitLength);
+    const _nBitLength = nBitLength !== undefined ? nBitLength : n.toString(2).length;
+    const nByteLength = Math.ceil(_nBitLength / 8);
+    return { nBitLength: _nBitLength, nByteLength };
+}
+class _Field {
+    ORDER;
+    BITS;
+    BYTES;
+    isLE;
+    ZERO = modular_0n;
+    ONE = modular_1n;
+    _lengths;
+    _sqrt; // cached sqrt
+    _mod;
+    constructor(ORDER, opts = {}) {
+        if (ORDER <= modular_0n)
+            throw new Error('invalid field: expected ORDER > 0, got ' + ORDER);
+        let _nbitLength = undefined;
+        this.isLE = false;
+        if (opts != null && typeof opts === 'object') {
+            if (typeof opts.BITS === 'number')
+                _nbitLength = opts.BITS;
+            if (typeof opts.sqrt === 'function')
+                this.sqrt = opts.sqrt;
+            if (typeof opts.isLE === 'boolean')
+                this.isLE = opts.isLE;
+            if (opts.allowedLengths)
+                this._lengths = opts.allowedLengths?.slice();
+            if (typeof opts.modFromBytes === 'boolean')
+                this._mod = opts.modFromBytes;
+        }
+        const { nBitLength, nByteLength } = nLength(ORDER, _nbitLength);
+        if (nByteLength > 2048)
+            throw new Error('invalid field: expected ORDER of <= 2048 bytes');
+        this.ORDER = ORDER;
+        this.BITS = nBitLength;
+        this.BYTES = nByteLength;
+        this._sqrt = undefined;
+        Object.preventExtensions(this);
+    }
+    create(num) {
+        return modular_mod(num, this.ORDER);
+    }
+    isValid(num) {
+        if (typeof num !== 'bigint')
+            throw new Error('invalid field element: expected bigint, got ' + typeof num);
+        return modular_0n <= num && num < this.ORDER; // 0 is valid element, but it's not invertible
+    }
+    is0(num) {
+        return num === modular_0n;
+    }
+    // is valid and invertible
+    isValidNot0(num) {
+        return !this.is0(num) && this.isValid(num);
+    }
+    isOdd(num) {
+        return (num & modular_1n) === modular_1n;
+    }
+    neg(num) {
+        return modular_mod(-num, this.ORDER);
+    }
+    eql(lhs, rhs) {
+        return lhs === rhs;
+    }
+    sqr(num) {
+        return modular_mod(num * num, this.ORDER);
+    }
+    add(lhs, rhs) {
+        return modular_mod(lhs + rhs, this.ORDER);
+    }
+    sub(lhs, rhs) {
+        return modular_mod(lhs - rhs, this.ORDER);
+    }
+    mul(lhs, rhs) {
+        return modular_mod(lhs * rhs, this.ORDER);
+    }
+    pow(num, power) {
+        return FpPow(this, num, power);
+    }
+    div(lhs, rhs) {
+        return modular_mod(lhs * invert(rhs, this.ORDER), this.ORDER);
+    }
+    // Same as above, but doesn't normalize
+    sqrN(num) {
+        return num * num;
+    }
+    addN(lhs, rhs) {
+        return lhs + rhs;
+    }
+    subN(lhs, rhs) {
+        return lhs - rhs;
+    }
+    mulN(lhs, rhs) {
+        return lhs * rhs;
+    }
+    inv(num) {
+        return invert(num, this.ORDER);
+    }
+    sqrt(num) {
+        // Caching _sqrt speeds up sqrt9mod16 by 5x and tonneli-shanks by 10%
+        if (!this._sqrt)
+            this._sqrt = FpSqrt(this.ORDER);
+        return this._sqrt(this, num);
+    }
+    toBytes(num) {
+        return this.isLE ? numberToBytesLE(num, this.BYTES) : utils_numberToBytesBE(num, this.BYTES);
+    }
+    fromBytes(bytes, skipValidation = false) {
+        hashes_utils_abytes(bytes);
+        const { _lengths: allowedLengths, BYTES, isLE, ORDER, _mod: modFromBytes } = this;
+        if (allowedLengths) {
+            if (!allowedLengths.includes(bytes.length) || bytes.length > BYTES) {
+                throw new Error('Field.fromBytes: expected ' + allowedLengths + ' bytes, got ' + bytes.length);
+            }
+            const padded = new Uint8Array(BYTES);
+            // isLE add 0 to right, !isLE to the left.
+            padded.set(bytes, isLE ? 0 : padded.length - bytes.length);
+            bytes = padded;
+        }
+        if (bytes.length !== BYTES)
+            throw new Error('Field.fromBytes: expected ' + BYTES + ' bytes, got ' + bytes.length);
+        let scalar = isLE ? bytesToNumberLE(bytes) : curves_utils_bytesToNumberBE(bytes);
+        if (modFromBytes)
+            scalar = modular_mod(scalar, ORDER);
+        if (!skipValidation)
+            if (!this.isValid(scalar))
+                throw new Error('invalid field element: outside of range 0..ORDER');
+        // NOTE: we don't validate scalar here, please use isValid. This done such way because some
+        // protocol may allow non-reduced scalar that reduced later or changed some other way.
+        return scalar;
+    }
+    // TODO: we don't need it here, move out to separate fn
+    invertBatch(lst) {
+        return modular_FpInvertBatch(this, lst);
+    }
+    // We can't move this out because Fp6, Fp12 implement it
+    // and it's unclear what to return in there.
+    cmov(a, b, condition) {
+        return condition ? b : a;
+    }
+}
+/**
+ * Creates a finite field. Major performance optimizations:
+ * * 1. Denormalized operations like mulN instead of mul.
+ * * 2. Identical object shape: never add or remove keys.
+ * * 3. `Object.freeze`.
+ * Fragile: always run a benchmark on a change.
+ * Security note: operations don't check 'isValid' for all elements for performance reasons,
+ * it is caller responsibility to check this.
+ * This is low-level code, please make sure you know what you're doing.
+ *
+ * Note about field properties:
+ * * CHARACTERISTIC p = prime number, number of elements in main subgroup.
+ * * ORDER q = similar to cofactor in curves, may be composite `q = p^m`.
+ *
+ * @param ORDER field order, probably prime, or could be composite
+ * @param bitLen how many bits the field consumes
+ * @param isLE (default: false) if encoding / decoding should be in little-endian
+ * @param redef optional faster redefinitions of sqrt and other methods
+ */
+function Field(ORDER, opts = {}) {
+    return new _Field(ORDER, opts);
+}
+// Generic random scalar, we can do same for other fields if via Fp2.mul(Fp2.ONE, Fp2.random)?
+// This allows unsafe methods like ignore bias or zero. These unsafe, but often used in different protocols (if deterministic RNG).
+// which mean we cannot force this via opts.
+// Not sure what to do with randomBytes, we can accept it inside opts if wanted.
+// Probably need to export getMinHashLength somewhere?
+// random(bytes?: Uint8Array, unsafeAllowZero = false, unsafeAllowBias = false) {
+//   const LEN = !unsafeAllowBias ? getMinHashLength(ORDER) : BYTES;
+//   if (bytes === undefined) bytes = randomBytes(LEN); // _opts.randomBytes?
+//   const num = isLE ? bytesToNumberLE(bytes) : bytesToNumberBE(bytes);
+//   // `mod(x, 11)` can sometimes produce 0. `mod(x, 10) + 1` is the same, but no 0
+//   const reduced = unsafeAllowZero ? mod(num, ORDER) : mod(num, ORDER - _1n) + _1n;
+//   return reduced;
+// },
+function FpSqrtOdd(Fp, elm) {
+    if (!Fp.isOdd)
+        throw new Error("Field doesn't have isOdd");
+    const root = Fp.sqrt(elm);
+    return Fp.isOdd(root) ? root : Fp.neg(root);
+}
+function modular_FpSqrtEven(Fp, elm) {
+    if (!Fp.isOdd)
+        throw new Error("Field doesn't have isOdd");
+    const root = Fp.sqrt(elm);
+    return Fp.isOdd(root) ? Fp.neg(root) : root;
+}
+/**
+ * Returns total number of bytes consumed by the field element.
+ * For example, 32 bytes for usual 256-bit weierstrass curve.
+ * @param fieldOrder number of field elements, usually CURVE.n
+ * @returns byte length of field
+ */
+function getFieldBytesLength(fieldOrder) {
+    if (typeof fieldOrder !== 'bigint')
+        throw new Error('field order must be bigint');
+    const bitLength = fieldOrder.toString(2).length;
+    return Math.ceil(bitLength / 8);
+}
+/**
+ * Returns minimal amount of bytes that can be safely reduced
+ * by field order.
+ * Should be 2^-128 for 128-bit curve such as P256.
+ * @param fieldOrder number of field elements, usually CURVE.n
+ * @returns byte length of target hash
+ */
+function getMinHashLength(fieldOrder) {
+    const length = getFieldBytesLength(fieldOrder);
+    return length + Math.ceil(length / 2);
+}
+/**
+ * "Constant-time" private key generation utility.
+ * Can take (n + n/2) or more bytes of uniform input e.g. from CSPRNG or KDF
+ * and convert them into private scalar, with the modulo bias being negligible.
+ * Needs at least 48 bytes of input for 32-byte private key.
+ * https://research.kudelskisecurity.com/2020/07/28/the-definitive-guide-to-modulo-bias-and-how-to-avoid-it/
+ * FIPS 186-5, A.2 https://csrc.nist.gov/publications/detail/fips/186/5/final
+ * RFC 9380, https://www.rfc-editor.org/rfc/rfc9380#section-5
+ * @param hash hash output from SHA3 or a similar function
+ * @param groupOrder size of subgroup - (e.g. secp256k1.Point.Fn.ORDER)
+ * @param isLE interpret hash bytes as LE num
+ * @returns valid private scalar
+ */
+function mapHashToField(key, fieldOrder, isLE = false) {
+    hashes_utils_abytes(key);
+    const len = key.length;
+    const fieldLen = getFieldBytesLength(fieldOrder);
+    const minLen = getMinHashLength(fieldOrder);
+    // No small numbers: need to understand bias story. No huge numbers: easier to detect JS timings.
+    if (len < 16 || len < minLen || len > 1024)
+        throw new Error('expected ' + minLen + '-1024 bytes of input, got ' + len);
+    const num = isLE ? bytesToNumberLE(key) : curves_utils_bytesToNumberBE(key);
+    // `mod(x, 11)` can sometimes produce 0. `mod(x, 10) + 1` is the same, but no 0
+    const reduced = modular_mod(num, fieldOrder - modular_1n) + modular_1n;
+    return isLE ? numberToBytesLE(reduced, fieldLen) : utils_numberToBytesBE(reduced, fieldLen);
+}
+//# sourceMappingURL=modular.js.map
+;// CONCATENATED MODULE: ./node_modules/@noble/post-quantum/node_modules/@noble/curves/abstract/curve.js
+/**
+ * Methods for elliptic curve multiplication by scalars.
+ * Contains wNAF, pippenger.
+ * @module
+ */
+/*! noble-curves - MIT License (c) 2022 Paul Miller (paulmillr.com) */
+
+
+const curve_0n = /* @__PURE__ */ BigInt(0);
+const curve_1n = /* @__PURE__ */ BigInt(1);
+function negateCt(condition, item) {
+    const neg = item.negate();
+    return condition ? neg : item;
+}
+/**
+ * Takes a bunch of Projective Points but executes only one
+ * inversion on all of them. Inversion is very slow operation,
+ * so this improves performance massively.
+ * Optimization: converts a list of projective points to a list of identical points with Z=1.
+ */
+function normalizeZ(c, points) {
+    const invertedZs = modular_FpInvertBatch(c.Fp, points.map((p) => p.Z));
+    return points.map((p, i) => c.fromAffine(p.toAffine(invertedZs[i])));
+}
+function validateW(W, bits) {
+    if (!Number.isSafeInteger(W) || W <= 0 || W > bits)
+        throw new Error('invalid window size, expected [1..' + bits + '], got W=' + W);
+}
+function calcWOpts(W, scalarBits) {
+    validateW(W, scalarBits);
+    const windows = Math.ceil(scalarBits / W) + 1; // W=8 33. Not 32, because we skip zero
+    const windowSize = 2 ** (W - 1); // W=8 128. Not 256, because we skip zero
+    const maxNumber = 2 ** W; // W=8 256
+    const mask = utils_bitMask(W); // W=8 255 == mask 0b11111111
+    const shiftBy = BigInt(W); // W=8 8
+    return { windows, windowSize, mask, maxNumber, shiftBy };
+}
+function calcOffsets(n, window, wOpts) {
+    const { windowSize, mask, maxNumber, shiftBy } = wOpts;
+    let wbits = Number(n & mask); // extract W bits.
+    let nextN = n >> shiftBy; // shift number by W bits.
+    // What actually happens here:
+    // const highestBit = Number(mask ^ (mask >> 1n));
+    // let wbits2 = wbits - 1; // skip zero
+    // if (wbits2 & highestBit) { wbits2 ^= Number(mask); // (~);
+    // split if bits > max: +224 => 256-32
+    if (wbits > windowSize) {
+        // we skip zero, which means instead of `>= size-1`, we do `> size`
+        wbits -= maxNumber; // -32, can be maxNumber - wbits, but then we need to set isNeg here.
+        nextN += curve_1n; // +256 (carry)
+    }
+    const offsetStart = window * windowSize;
+    const offset = offsetStart + Math.abs(wbits) - 1; // -1 because we skip zero
+    const isZero = wbits === 0; // is current window slice a 0?
+    const isNeg = wbits < 0; // is current window slice negative?
+    const isNegF = window % 2 !== 0; // fake random statement for noise
+    const offsetF = offsetStart; // fake offset for noise
+    return { nextN, offset, isZero, isNeg, isNegF, offsetF };
+}
+function validateMSMPoints(points, c) {
+    if (!Array.isArray(points))
+        throw new Error('array expected');
+    points.forEach((p, i) => {
+        if (!(p instanceof c))
+            throw new Error('invalid point at index ' + i);
+    });
+}
+function validateMSMScalars(scalars, field) {
+    if (!Array.isArray(scalars))
+        throw new Error('array of scalars expected');
+    scalars.forEach((s, i) => {
+        if (!field.isValid(s))
+            throw new Error('invalid scalar at index ' + i);
+    });
+}
+// Since points in different groups cannot be equal (different object constructor),
+// we can have single place to store precomputes.
+// Allows to make points frozen / immutable.
+const pointPrecomputes = new WeakMap();
+const pointWindowSizes = new WeakMap();
+function getW(P) {
+    // To disable precomputes:
+    // return 1;
+    return pointWindowSizes.get(P) || 1;
+}
+function assert0(n) {
+    if (n !== curve_0n)
+        throw new Error('invalid wNAF');
+}
+/**
+ * Elliptic curve multiplication of Point by scalar. Fragile.
+ * Table generation takes **30MB of ram and 10ms on high-end CPU**,
+ * but may take much longer on slow devices. Actual generation will happen on
+ * first call of `multiply()`. By default, `BASE` point is precomputed.
+ *
+ * Scalars should always be less than curve order: this should be checked inside of a curve itself.
+ * Creates precomputation tables for fast multiplication:
+ * - private scalar is split by fixed size windows of W bits
+ * - every window point is collected from window's table & added to accumulator
+ * - since windows are different, same point inside tables won't be accessed more than once per calc
+ * - each multiplication is 'Math.ceil(CURVE_ORDER / 𝑊) + 1' point additions (fixed for any scalar)
+ * - +1 window is neccessary for wNAF
+ * - wNAF reduces table size: 2x less memory + 2x faster generation, but 10% slower multiplication
+ *
+ * @todo Research returning 2d JS array of windows, instead of a single window.
+ * This would allow windows to be in different memory locations
+ */
+class wNAF {
+    BASE;
+    ZERO;
+    Fn;
+    bits;
+    // Parametrized with a given Point class (not individual point)
+    constructor(Point, bits) {
+        this.BASE = Point.BASE;
+        this.ZERO = Point.ZERO;
+        this.Fn = Point.Fn;
+        this.bits = bits;
+    }
+    // non-const time multiplication ladder
+    _unsafeLadder(elm, n, p = this.ZERO) {
+        let d = elm;
+        while (n > curve_0n) {
+            if (n & curve_1n)
+                p = p.add(d);
+            d = d.double();
+            n >>= curve_1n;
+        }
+        return p;
+    }
+    /**
+     * Creates a wNAF precomputation window. Used for caching.
+     * Default window size is set by `utils.precompute()` and is equal to 8.
+     * Number of precomputed points depends on the curve size:
+     * 2^(𝑊−1) * (Math.ceil(𝑛 / 𝑊) + 1), where:
+     * - 𝑊 is the window size
+     * - 𝑛 is the bitlength of the curve order.
+     * For a 256-bit curve and window size 8, the number of precomputed points is 128 * 33 = 4224.
+     * @param point Point instance
+     * @param W window size
+     * @returns precomputed point tables flattened to a single array
+     */
+    precomputeWindow(point, W) {
+        const { windows, windowSize } = calcWOpts(W, this.bits);
+        const points = [];
+        let p = point;
+        let base = p;
+        for (let window = 0; window < windows; window++) {
+            base = p;
+            points.push(base);
+            // i=1, bc we skip 0
+            for (let i = 1; i < windowSize; i++) {
+                base = base.add(p);
+                points.push(base);
+            }
+            p = base.double();
+        }
+        return points;
+    }
+    /**
+     * Implements ec multiplication using precomputed tables and w-ary non-adjacent form.
+     * More compact implementation:
+     * https://github.com/paulmillr/noble-secp256k1/blob/47cb1669b6e506ad66b35fe7d76132ae97465da2/index.ts#L502-L541
+     * @returns real and fake (for const-time) points
+     */
+    wNAF(W, precomputes, n) {
+        // Scalar should be smaller than field order
+        if (!this.Fn.isValid(n))
+            throw new Error('invalid scalar');
+        // Accumulators
+        let p = this.ZERO;
+        let f = this.BASE;
+        // This code was first written with assumption that 'f' and 'p' will never be infinity point:
+        // since each addition is multiplied by 2 ** W, it cannot cancel each other. However,
+        // there is negate now: it is possible that negated element from low value
+        // would be the same as high element, which will create carry into next window.
+        // It's not obvious how this can fail, but still worth investigating later.
+        const wo = calcWOpts(W, this.bits);
+        for (let window = 0; window < wo.windows; window++) {
+            // (n === _0n) is handled and not early-exited. isEven and offsetF are used for noise
+            const { nextN, offset, isZero, isNeg, isNegF, offsetF } = calcOffsets(n, window, wo);
+            n = nextN;
+            if (isZero) {
+                // bits are 0: add garbage to fake point
+                // Important part for const-time getPublicKey: add random "noise" point to f.
+                f = f.add(negateCt(isNegF, precomputes[offsetF]));
+            }
+            else {
+                // bits are 1: add to result point
+                p = p.add(negateCt(isNeg, precomputes[offset]));
+            }
+        }
+        assert0(n);
+        // Return both real and fake points: JIT won't eliminate f.
+        // At this point there is a way to F be infinity-point even if p is not,
+        // which makes it less const-time: around 1 bigint multiply.
+        return { p, f };
+    }
+    /**
+     * Implements ec unsafe (non const-time) multiplication using precomputed tables and w-ary non-adjacent form.
+     * @param acc accumulator point to add result of multiplication
+     * @returns point
+     */
+    wNAFUnsafe(W, precomputes, n, acc = this.ZERO) {
+        const wo = calcWOpts(W, this.bits);
+        for (let window = 0; window < wo.windows; window++) {
+            if (n === curve_0n)
+                break; // Early-exit, skip 0 value
+            const { nextN, offset, isZero, isNeg } = calcOffsets(n, window, wo);
+            n = nextN;
+            if (isZero) {
+                // Window bits are 0: skip processing.
+                // Move to next window.
+                continue;
+            }
+            else {
+                const item = precomputes[offset];
+                acc = acc.add(isNeg ? item.negate() : item); // Re-using acc allows to save adds in MSM
+            }
+        }
+        assert0(n);
+        return acc;
+    }
+    getPrecomputes(W, point, transform) {
+        // Calculate precomputes on a first run, reuse them after
+        let comp = pointPrecomputes.get(point);
+        if (!comp) {
+            comp = this.precomputeWindow(point, W);
+            if (W !== 1) {
+                // Doing transform outside of if brings 15% perf hit
+                if (typeof transform === 'function')
+                    comp = transform(comp);
+                pointPrecomputes.set(point, comp);
+            }
+        }
+        return comp;
+    }
+    cached(point, scalar, transform) {
+        const W = getW(point);
+        return this.wNAF(W, this.getPrecomputes(W, point, transform), scalar);
+    }
+    unsafe(point, scalar, transform, prev) {
+        const W = getW(point);
+        if (W === 1)
+            return this._unsafeLadder(point, scalar, prev); // For W=1 ladder is ~x2 faster
+        return this.wNAFUnsafe(W, this.getPrecomputes(W, point, transform), scalar, prev);
+    }
+    // We calculate precomputes for elliptic curve point multiplication
+    // using windowed method. This specifies window size and
+    // stores precomputed values. Usually only base point would be precomputed.
+    createCache(P, W) {
+        validateW(W, this.bits);
+        pointWindowSizes.set(P, W);
+        pointPrecomputes.delete(P);
+    }
+    hasCache(elm) {
+        return getW(elm) !== 1;
+    }
+}
+/**
+ * Endomorphism-specific multiplication for Koblitz curves.
+ * Cost: 128 dbl, 0-256 adds.
+ */
+function mulEndoUnsafe(Point, point, k1, k2) {
+    let acc = point;
+    let p1 = Point.ZERO;
+    let p2 = Point.ZERO;
+    while (k1 > curve_0n || k2 > curve_0n) {
+        if (k1 & curve_1n)
+            p1 = p1.add(acc);
+        if (k2 & curve_1n)
+            p2 = p2.add(acc);
+        acc = acc.double();
+        k1 >>= curve_1n;
+        k2 >>= curve_1n;
+    }
+    return { p1, p2 };
+}
+/**
+ * Pippenger algorithm for multi-scalar multiplication (MSM, Pa + Qb + Rc + ...).
+ * 30x faster vs naive addition on L=4096, 10x faster than precomputes.
+ * For N=254bit, L=1, it does: 1024 ADD + 254 DBL. For L=5: 1536 ADD + 254 DBL.
+ * Algorithmically constant-time (for same L), even when 1 point + scalar, or when scalar = 0.
+ * @param c Curve Point constructor
+ * @param fieldN field over CURVE.N - important that it's not over CURVE.P
+ * @param points array of L curve points
+ * @param scalars array of L scalars (aka secret keys / bigints)
+ */
+function pippenger(c, points, scalars) {
+    // If we split scalars by some window (let's say 8 bits), every chunk will only
+    // take 256 buckets even if there are 4096 scalars, also re-uses double.
+    // TODO:
+    // - https://eprint.iacr.org/2024/750.pdf
+    // - https://tches.iacr.org/index.php/TCHES/article/view/10287
+    // 0 is accepted in scalars
+    const fieldN = c.Fn;
+    validateMSMPoints(points, c);
+    validateMSMScalars(scalars, fieldN);
+    const plength = points.length;
+    const slength = scalars.length;
+    if (plength !== slength)
+        throw new Error('arrays of points and scalars must have equal length');
+    // if (plength === 0) throw new Error('array must be of length >= 2');
+    const zero = c.ZERO;
+    const wbits = bitLen(BigInt(plength));
+    let windowSize = 1; // bits
+    if (wbits > 12)
+        windowSize = wbits - 3;
+    else if (wbits > 4)
+        windowSize = wbits - 2;
+    else if (wbits > 0)
+        windowSize = 2;
+    const MASK = bitMask(windowSize);
+    const buckets = new Array(Number(MASK) + 1).fill(zero); // +1 for zero array
+    const lastBits = Math.floor((fieldN.BITS - 1) / windowSize) * windowSize;
+    let sum = zero;
+    for (let i = lastBits; i >= 0; i -= windowSize) {
+        buckets.fill(zero);
+        for (let j = 0; j < slength; j++) {
+            const scalar = scalars[j];
+            const wbits = Number((scalar >> BigInt(i)) & MASK);
+            buckets[wbits] = buckets[wbits].add(points[j]);
+        }
+        let resI = zero; // not using this will do small speed-up, but will lose ct
+        // Skip first bucket, because it is zero
+        for (let j = buckets.length - 1, sumI = zero; j > 0; j--) {
+            sumI = sumI.add(buckets[j]);
+            resI = resI.add(sumI);
+        }
+        sum = sum.add(resI);
+        if (i !== 0)
+            for (let j = 0; j < windowSize; j++)
+                sum = sum.double();
+    }
+    return sum;
+}
+/**
+ * Precomputed multi-scalar multiplication (MSM, Pa + Qb + Rc + ...).
+ * @param c Curve Point constructor
+ * @param fieldN field over CURVE.N - important that it's not over CURVE.P
+ * @param points array of L curve points
+ * @returns function which multiplies points with scaars
+ */
+function precomputeMSMUnsafe(c, points, windowSize) {
+    /**
+     * Performance Analysis of Window-based Precomputation
+     *
+     * Base Case (256-bit scalar, 8-bit window):
+     * - Standard precomputation requires:
+     *   - 31 additions per scalar × 256 scalars = 7,936 ops
+     *   - Plus 255 summary additions = 8,191 total ops
+     *   Note: Summary additions can be optimized via accumulator
+     *
+     * Chunked Precomputation Analysis:
+     * - Using 32 chunks requires:
+     *   - 255 additions per chunk
+     *   - 256 doublings
+     *   - Total: (255 × 32) + 256 = 8,416 ops
+     *
+     * Memory Usage Comparison:
+     * Window Size | Standard Points | Chunked Points
+     * ------------|-----------------|---------------
+     *     4-bit   |     520         |      15
+     *     8-bit   |    4,224        |     255
+     *    10-bit   |   13,824        |   1,023
+     *    16-bit   |  557,056        |  65,535
+     *
+     * Key Advantages:
+     * 1. Enables larger window sizes due to reduced memory overhead
+     * 2. More efficient for smaller scalar counts:
+     *    - 16 chunks: (16 × 255) + 256 = 4,336 ops
+     *    - ~2x faster than standard 8,191 ops
+     *
+     * Limitations:
+     * - Not suitable for plain precomputes (requires 256 constant doublings)
+     * - Performance degrades with larger scalar counts:
+     *   - Optimal for ~256 scalars
+     *   - Less efficient for 4096+ scalars (Pippenger preferred)
+     */
+    const fieldN = c.Fn;
+    validateW(windowSize, fieldN.BITS);
+    validateMSMPoints(points, c);
+    const zero = c.ZERO;
+    const tableSize = 2 ** windowSize - 1; // table size (without zero)
+    const chunks = Math.ceil(fieldN.BITS / windowSize); // chunks of item
+    const MASK = bitMask(windowSize);
+    const tables = points.map((p) => {
+        const res = [];
+        for (let i = 0, acc = p; i < tableSize; i++) {
+            res.push(acc);
+            acc = acc.add(p);
+        }
+        return res;
+    });
+    return (scalars) => {
+        validateMSMScalars(scalars, fieldN);
+        if (scalars.length > points.length)
+            throw new Error('array of scalars must be smaller than array of points');
+        let res = zero;
+        for (let i = 0; i < chunks; i++) {
+            // No need to double if accumulator is still zero.
+            if (res !== zero)
+                for (let j = 0; j < windowSize; j++)
+                    res = res.double();
+            const shiftBy = BigInt(chunks * windowSize - (i + 1) * windowSize);
+            for (let j = 0; j < scalars.length; j++) {
+                const n = scalars[j];
+                const curr = Number((n >> shiftBy) & MASK);
+                if (!curr)
+                    continue; // skip zero scalars chunks
+                res = res.add(tables[j][curr - 1]);
+            }
+        }
+        return res;
+    };
+}
+function createField(order, field, isLE) {
+    if (field) {
+        if (field.ORDER !== order)
+            throw new Error('Field.ORDER must match order: Fp == p, Fn == n');
+        modular_validateField(field);
+        return field;
+    }
+    else {
+        return Field(order, { isLE });
+    }
+}
+/** Validates CURVE opts and creates fields */
+function createCurveFields(type, CURVE, curveOpts = {}, FpFnLE) {
+    if (FpFnLE === undefined)
+        FpFnLE = type === 'edwards';
+    if (!CURVE || typeof CURVE !== 'object')
+        throw new Error(`expected valid ${type} CURVE object`);
+    for (const p of ['p', 'n', 'h']) {
+        const val = CURVE[p];
+        if (!(typeof val === 'bigint' && val > curve_0n))
+            throw new Error(`CURVE.${p} must be positive bigint`);
+    }
+    const Fp = createField(CURVE.p, curveOpts.Fp, FpFnLE);
+    const Fn = createField(CURVE.n, curveOpts.Fn, FpFnLE);
+    const _b = type === 'weierstrass' ? 'b' : 'd';
+    const params = ['Gx', 'Gy', 'a', _b];
+    for (const p of params) {
+        // @ts-ignore
+        if (!Fp.isValid(CURVE[p]))
+            throw new Error(`CURVE.${p} must be valid field element of CURVE.Fp`);
+    }
+    CURVE = Object.freeze(Object.assign({}, CURVE));
+    return { CURVE, Fp, Fn };
+}
+function createKeygen(randomSecretKey, getPublicKey) {
+    return function keygen(seed) {
+        const secretKey = randomSecretKey(seed);
+        return { secretKey, publicKey: getPublicKey(secretKey) };
+    };
+}
+//# sourceMappingURL=curve.js.map
+;// CONCATENATED MODULE: ./node_modules/@noble/post-quantum/node_modules/@noble/curves/abstract/edwards.js
+/**
+ * Twisted Edwards curve. The formula is: ax² + y² = 1 + dx²y².
+ * For design rationale of types / exports, see weierstrass module documentation.
+ * Untwisted Edwards curves exist, but they aren't used in real-world protocols.
+ * @module
+ */
+/*! noble-curves - MIT License (c) 2022 Paul Miller (paulmillr.com) */
+
+
+
+// Be friendly to bad ECMAScript parsers by not using bigint literals
+// prettier-ignore
+const edwards_0n = BigInt(0), edwards_1n = BigInt(1), edwards_2n = BigInt(2), edwards_8n = BigInt(8);
+function isEdValidXY(Fp, CURVE, x, y) {
+    const x2 = Fp.sqr(x);
+    const y2 = Fp.sqr(y);
+    const left = Fp.add(Fp.mul(CURVE.a, x2), y2);
+    const right = Fp.add(Fp.ONE, Fp.mul(CURVE.d, Fp.mul(x2, y2)));
+    return Fp.eql(left, right);
+}
+function edwards(params, extraOpts = {}) {
+    const validated = createCurveFields('edwards', params, extraOpts, extraOpts.FpFnLE);
+    const { Fp, Fn } = validated;
+    let CURVE = validated.CURVE;
+    const { h: cofactor } = CURVE;
+    curves_utils_validateObject(extraOpts, {}, { uvRatio: 'function' });
+    // Important:
+    // There are some places where Fp.BYTES is used instead of nByteLength.
+    // So far, everything has been tested with curves of Fp.BYTES == nByteLength.
+    // TODO: test and find curves which behave otherwise.
+    const MASK = edwards_2n << (BigInt(Fn.BYTES * 8) - edwards_1n);
+    const modP = (n) => Fp.create(n); // Function overrides
+    // sqrt(u/v)
+    const uvRatio = extraOpts.uvRatio ||
+        ((u, v) => {
+            try {
+                return { isValid: true, value: Fp.sqrt(Fp.div(u, v)) };
+            }
+            catch (e) {
+                return { isValid: false, value: edwards_0n };
+            }
+        });
+    // Validate whether the passed curve params are valid.
+    // equation ax² + y² = 1 + dx²y² should work for generator point.
+    if (!isEdValidXY(Fp, CURVE, CURVE.Gx, CURVE.Gy))
+        throw new Error('bad curve params: generator point');
+    /**
+     * Asserts coordinate is valid: 0 <= n < MASK.
+     * Coordinates >= Fp.ORDER are allowed for zip215.
+     */
+    function acoord(title, n, banZero = false) {
+        const min = banZero ? edwards_1n : edwards_0n;
+        aInRange('coordinate ' + title, n, min, MASK);
+        return n;
+    }
+    function aedpoint(other) {
+        if (!(other instanceof Point))
+            throw new Error('EdwardsPoint expected');
+    }
+    // Converts Extended point to default (x, y) coordinates.
+    // Can accept precomputed Z^-1 - for example, from invertBatch.
+    const toAffineMemo = memoized((p, iz) => {
+        const { X, Y, Z } = p;
+        const is0 = p.is0();
+        if (iz == null)
+            iz = is0 ? edwards_8n : Fp.inv(Z); // 8 was chosen arbitrarily
+        const x = modP(X * iz);
+        const y = modP(Y * iz);
+        const zz = Fp.mul(Z, iz);
+        if (is0)
+            return { x: edwards_0n, y: edwards_1n };
+        if (zz !== edwards_1n)
+            throw new Error('invZ was invalid');
+        return { x, y };
+    });
+    const assertValidMemo = memoized((p) => {
+        const { a, d } = CURVE;
+        if (p.is0())
+            throw new Error('bad point: ZERO'); // TODO: optimize, with vars below?
+        // Equation in affine coordinates: ax² + y² = 1 + dx²y²
+        // Equation in projective coordinates (X/Z, Y/Z, Z):  (aX² + Y²)Z² = Z⁴ + dX²Y²
+        const { X, Y, Z, T } = p;
+        const X2 = modP(X * X); // X²
+        const Y2 = modP(Y * Y); // Y²
+        const Z2 = modP(Z * Z); // Z²
+        const Z4 = modP(Z2 * Z2); // Z⁴
+        const aX2 = modP(X2 * a); // aX²
+        const left = modP(Z2 * modP(aX2 + Y2)); // (aX² + Y²)Z²
+        const right = modP(Z4 + modP(d * modP(X2 * Y2))); // Z⁴ + dX²Y²
+        if (left !== right)
+            throw new Error('bad point: equation left != right (1)');
+        // In Extended coordinates we also have T, which is x*y=T/Z: check X*Y == Z*T
+        const XY = modP(X * Y);
+        const ZT = modP(Z * T);
+        if (XY !== ZT)
+            throw new Error('bad point: equation left != right (2)');
+        return true;
+    });
+    // Extended Point works in extended coordinates: (X, Y, Z, T) ∋ (x=X/Z, y=Y/Z, T=xy).
+    // https://en.wikipedia.org/wiki/Twisted_Edwards_curve#Extended_coordinates
+    class Point {
+        // base / generator point
+        static BASE = new Point(CURVE.Gx, CURVE.Gy, edwards_1n, modP(CURVE.Gx * CURVE.Gy));
+        // zero / infinity / identity point
+        static ZERO = new Point(edwards_0n, edwards_1n, edwards_1n, edwards_0n); // 0, 1, 1, 0
+        // math field
+        static Fp = Fp;
+        // scalar field
+        static Fn = Fn;
+        X;
+        Y;
+        Z;
+        T;
+        constructor(X, Y, Z, T) {
+            this.X = acoord('x', X);
+            this.Y = acoord('y', Y);
+            this.Z = acoord('z', Z, true);
+            this.T = acoord('t', T);
+            Object.freeze(this);
+        }
+        static CURVE() {
+            return CURVE;
+        }
+        static fromAffine(p) {
+            if (p instanceof Point)
+                throw new Error('extended point not allowed');
+            const { x, y } = p || {};
+            acoord('x', x);
+            acoord('y', y);
+            return new Point(x, y, edwards_1n, modP(x * y));
+        }
+        // Uses algo from RFC8032 5.1.3.
+        static fromBytes(bytes, zip215 = false) {
+            const len = Fp.BYTES;
+            const { a, d } = CURVE;
+            bytes = curves_utils_copyBytes(hashes_utils_abytes(bytes, len, 'point'));
+            curves_utils_abool(zip215, 'zip215');
+            const normed = curves_utils_copyBytes(bytes); // copy again, we'll manipulate it
+            const lastByte = bytes[len - 1]; // select last byte
+            normed[len - 1] = lastByte & ~0x80; // clear last bit
+            const y = bytesToNumberLE(normed);
+            // zip215=true is good for consensus-critical apps. =false follows RFC8032 / NIST186-5.
+            // RFC8032 prohibits >= p, but ZIP215 doesn't
+            // zip215=true:  0 <= y < MASK (2^256 for ed25519)
+            // zip215=false: 0 <= y < P (2^255-19 for ed25519)
+            const max = zip215 ? MASK : Fp.ORDER;
+            aInRange('point.y', y, edwards_0n, max);
+            // Ed25519: x² = (y²-1)/(dy²+1) mod p. Ed448: x² = (y²-1)/(dy²-1) mod p. Generic case:
+            // ax²+y²=1+dx²y² => y²-1=dx²y²-ax² => y²-1=x²(dy²-a) => x²=(y²-1)/(dy²-a)
+            const y2 = modP(y * y); // denominator is always non-0 mod p.
+            const u = modP(y2 - edwards_1n); // u = y² - 1
+            const v = modP(d * y2 - a); // v = d y² + 1.
+            let { isValid, value: x } = uvRatio(u, v); // √(u/v)
+            if (!isValid)
+                throw new Error('bad point: invalid y coordinate');
+            const isXOdd = (x & edwards_1n) === edwards_1n; // There are 2 square roots. Use x_0 bit to select proper
+            const isLastByteOdd = (lastByte & 0x80) !== 0; // x_0, last bit
+            if (!zip215 && x === edwards_0n && isLastByteOdd)
+                // if x=0 and x_0 = 1, fail
+                throw new Error('bad point: x=0 and x_0=1');
+            if (isLastByteOdd !== isXOdd)
+                x = modP(-x); // if x_0 != x mod 2, set x = p-x
+            return Point.fromAffine({ x, y });
+        }
+        static fromHex(hex, zip215 = false) {
+            return Point.fromBytes(hashes_utils_hexToBytes(hex), zip215);
+        }
+        get x() {
+            return this.toAffine().x;
+        }
+        get y() {
+            return this.toAffine().y;
+        }
+        precompute(windowSize = 8, isLazy = true) {
+            wnaf.createCache(this, windowSize);
+            if (!isLazy)
+                this.multiply(edwards_2n); // random number
+            return this;
+        }
+        // Useful in fromAffine() - not for fromBytes(), which always created valid points.
+        assertValidity() {
+            assertValidMemo(this);
+        }
+        // Compare one point to another.
+        equals(other) {
+            aedpoint(other);
+            const { X: X1, Y: Y1, Z: Z1 } = this;
+            const { X: X2, Y: Y2, Z: Z2 } = other;
+            const X1Z2 = modP(X1 * Z2);
+            const X2Z1 = modP(X2 * Z1);
+            const Y1Z2 = modP(Y1 * Z2);
+            const Y2Z1 = modP(Y2 * Z1);
+            return X1Z2 === X2Z1 && Y1Z2 === Y2Z1;
+        }
+        is0() {
+            return this.equals(Point.ZERO);
+        }
+        negate() {
+            // Flips point sign to a negative one (-x, y in affine coords)
+            return new Point(modP(-this.X), this.Y, this.Z, modP(-this.T));
+        }
+        // Fast algo for doubling Extended Point.
+        // https://hyperelliptic.org/EFD/g1p/auto-twisted-extended.html#doubling-dbl-2008-hwcd
+        // Cost: 4M + 4S + 1*a + 6add + 1*2.
+        double() {
+            const { a } = CURVE;
+            const { X: X1, Y: Y1, Z: Z1 } = this;
+            const A = modP(X1 * X1); // A = X12
+            const B = modP(Y1 * Y1); // B = Y12
+            const C = modP(edwards_2n * modP(Z1 * Z1)); // C = 2*Z12
+            const D = modP(a * A); // D = a*A
+            const x1y1 = X1 + Y1;
+            const E = modP(modP(x1y1 * x1y1) - A - B); // E = (X1+Y1)2-A-B
+            const G = D + B; // G = D+B
+            const F = G - C; // F = G-C
+            const H = D - B; // H = D-B
+            const X3 = modP(E * F); // X3 = E*F
+            const Y3 = modP(G * H); // Y3 = G*H
+            const T3 = modP(E * H); // T3 = E*H
+            const Z3 = modP(F * G); // Z3 = F*G
+            return new Point(X3, Y3, Z3, T3);
+        }
+        // Fast algo for adding 2 Extended Points.
+        // https://hyperelliptic.org/EFD/g1p/auto-twisted-extended.html#addition-add-2008-hwcd
+        // Cost: 9M + 1*a + 1*d + 7add.
+        add(other) {
+            aedpoint(other);
+            const { a, d } = CURVE;
+            const { X: X1, Y: Y1, Z: Z1, T: T1 } = this;
+            const { X: X2, Y: Y2, Z: Z2, T: T2 } = other;
+            const A = modP(X1 * X2); // A = X1*X2
+            const B = modP(Y1 * Y2); // B = Y1*Y2
+            const C = modP(T1 * d * T2); // C = T1*d*T2
+            const D = modP(Z1 * Z2); // D = Z1*Z2
+            const E = modP((X1 + Y1) * (X2 + Y2) - A - B); // E = (X1+Y1)*(X2+Y2)-A-B
+            const F = D - C; // F = D-C
+            const G = D + C; // G = D+C
+            const H = modP(B - a * A); // H = B-a*A
+            const X3 = modP(E * F); // X3 = E*F
+            const Y3 = modP(G * H); // Y3 = G*H
+            const T3 = modP(E * H); // T3 = E*H
+            const Z3 = modP(F * G); // Z3 = F*G
+            return new Point(X3, Y3, Z3, T3);
+        }
+        subtract(other) {
+            return this.add(other.negate());
+        }
+        // Constant-time multiplication.
+        multiply(scalar) {
+            // 1 <= scalar < L
+            if (!Fn.isValidNot0(scalar))
+                throw new Error('invalid scalar: expected 1 <= sc < curve.n');
+            const { p, f } = wnaf.cached(this, scalar, (p) => normalizeZ(Point, p));
+            return normalizeZ(Point, [p, f])[0];
+        }
+        // Non-constant-time multiplication. Uses double-and-add algorithm.
+        // It's faster, but should only be used when you don't care about
+        // an exposed private key e.g. sig verification.
+        // Does NOT allow scalars higher than CURVE.n.
+        // Accepts optional accumulator to merge with multiply (important for sparse scalars)
+        multiplyUnsafe(scalar, acc = Point.ZERO) {
+            // 0 <= scalar < L
+            if (!Fn.isValid(scalar))
+                throw new Error('invalid scalar: expected 0 <= sc < curve.n');
+            if (scalar === edwards_0n)
+                return Point.ZERO;
+            if (this.is0() || scalar === edwards_1n)
+                return this;
+            return wnaf.unsafe(this, scalar, (p) => normalizeZ(Point, p), acc);
+        }
+        // Checks if point is of small order.
+        // If you add something to small order point, you will have "dirty"
+        // point with torsion component.
+        // Multiplies point by cofactor and checks if the result is 0.
+        isSmallOrder() {
+            return this.multiplyUnsafe(cofactor).is0();
+        }
+        // Multiplies point by curve order and checks if the result is 0.
+        // Returns `false` is the point is dirty.
+        isTorsionFree() {
+            return wnaf.unsafe(this, CURVE.n).is0();
+        }
+        // Converts Extended point to default (x, y) coordinates.
+        // Can accept precomputed Z^-1 - for example, from invertBatch.
+        toAffine(invertedZ) {
+            return toAffineMemo(this, invertedZ);
+        }
+        clearCofactor() {
+            if (cofactor === edwards_1n)
+                return this;
+            return this.multiplyUnsafe(cofactor);
+        }
+        toBytes() {
+            const { x, y } = this.toAffine();
+            // Fp.toBytes() allows non-canonical encoding of y (>= p).
+            const bytes = Fp.toBytes(y);
+            // Each y has 2 valid points: (x, y), (x,-y).
+            // When compressing, it's enough to store y and use the last byte to encode sign of x
+            bytes[bytes.length - 1] |= x & edwards_1n ? 0x80 : 0;
+            return bytes;
+        }
+        toHex() {
+            return hashes_utils_bytesToHex(this.toBytes());
+        }
+        toString() {
+            return `<Point ${this.is0() ? 'ZERO' : this.toHex()}>`;
+        }
+    }
+    const wnaf = new wNAF(Point, Fn.BITS);
+    Point.BASE.precompute(8); // Enable precomputes. Slows down first publicKey computation by 20ms.
+    return Point;
+}
+/**
+ * Base class for prime-order points like Ristretto255 and Decaf448.
+ * These points eliminate cofactor issues by representing equivalence classes
+ * of Edwards curve points.
+ */
+class PrimeEdwardsPoint {
+    static BASE;
+    static ZERO;
+    static Fp;
+    static Fn;
+    ep;
+    constructor(ep) {
+        this.ep = ep;
+    }
+    // Static methods that must be implemented by subclasses
+    static fromBytes(_bytes) {
+        notImplemented();
+    }
+    static fromHex(_hex) {
+        notImplemented();
+    }
+    get x() {
+        return this.toAffine().x;
+    }
+    get y() {
+        return this.toAffine().y;
+    }
+    // Common implementations
+    clearCofactor() {
+        // no-op for prime-order groups
+        return this;
+    }
+    assertValidity() {
+        this.ep.assertValidity();
+    }
+    toAffine(invertedZ) {
+        return this.ep.toAffine(invertedZ);
+    }
+    toHex() {
+        return hashes_utils_bytesToHex(this.toBytes());
+    }
+    toString() {
+        return this.toHex();
+    }
+    isTorsionFree() {
+        return true;
+    }
+    isSmallOrder() {
+        return false;
+    }
+    add(other) {
+        this.assertSame(other);
+        return this.init(this.ep.add(other.ep));
+    }
+    subtract(other) {
+        this.assertSame(other);
+        return this.init(this.ep.subtract(other.ep));
+    }
+    multiply(scalar) {
+        return this.init(this.ep.multiply(scalar));
+    }
+    multiplyUnsafe(scalar) {
+        return this.init(this.ep.multiplyUnsafe(scalar));
+    }
+    double() {
+        return this.init(this.ep.double());
+    }
+    negate() {
+        return this.init(this.ep.negate());
+    }
+    precompute(windowSize, isLazy) {
+        return this.init(this.ep.precompute(windowSize, isLazy));
+    }
+}
+/**
+ * Initializes EdDSA signatures over given Edwards curve.
+ */
+function eddsa(Point, cHash, eddsaOpts = {}) {
+    if (typeof cHash !== 'function')
+        throw new Error('"hash" function param is required');
+    curves_utils_validateObject(eddsaOpts, {}, {
+        adjustScalarBytes: 'function',
+        randomBytes: 'function',
+        domain: 'function',
+        prehash: 'function',
+        mapToCurve: 'function',
+    });
+    const { prehash } = eddsaOpts;
+    const { BASE, Fp, Fn } = Point;
+    const randomBytes = eddsaOpts.randomBytes || hashes_utils_randomBytes;
+    const adjustScalarBytes = eddsaOpts.adjustScalarBytes || ((bytes) => bytes);
+    const domain = eddsaOpts.domain ||
+        ((data, ctx, phflag) => {
+            curves_utils_abool(phflag, 'phflag');
+            if (ctx.length || phflag)
+                throw new Error('Contexts/pre-hash are not supported');
+            return data;
+        }); // NOOP
+    // Little-endian SHA512 with modulo n
+    function modN_LE(hash) {
+        return Fn.create(bytesToNumberLE(hash)); // Not Fn.fromBytes: it has length limit
+    }
+    // Get the hashed private scalar per RFC8032 5.1.5
+    function getPrivateScalar(key) {
+        const len = lengths.secretKey;
+        hashes_utils_abytes(key, lengths.secretKey, 'secretKey');
+        // Hash private key with curve's hash function to produce uniformingly random input
+        // Check byte lengths: ensure(64, h(ensure(32, key)))
+        const hashed = hashes_utils_abytes(cHash(key), 2 * len, 'hashedSecretKey');
+        const head = adjustScalarBytes(hashed.slice(0, len)); // clear first half bits, produce FE
+        const prefix = hashed.slice(len, 2 * len); // second half is called key prefix (5.1.6)
+        const scalar = modN_LE(head); // The actual private scalar
+        return { head, prefix, scalar };
+    }
+    /** Convenience method that creates public key from scalar. RFC8032 5.1.5 */
+    function getExtendedPublicKey(secretKey) {
+        const { head, prefix, scalar } = getPrivateScalar(secretKey);
+        const point = BASE.multiply(scalar); // Point on Edwards curve aka public key
+        const pointBytes = point.toBytes();
+        return { head, prefix, scalar, point, pointBytes };
+    }
+    /** Calculates EdDSA pub key. RFC8032 5.1.5. */
+    function getPublicKey(secretKey) {
+        return getExtendedPublicKey(secretKey).pointBytes;
+    }
+    // int('LE', SHA512(dom2(F, C) || msgs)) mod N
+    function hashDomainToScalar(context = Uint8Array.of(), ...msgs) {
+        const msg = hashes_utils_concatBytes(...msgs);
+        return modN_LE(cHash(domain(msg, hashes_utils_abytes(context, undefined, 'context'), !!prehash)));
+    }
+    /** Signs message with secret key. RFC8032 5.1.6 */
+    function sign(msg, secretKey, options = {}) {
+        msg = hashes_utils_abytes(msg, undefined, 'message');
+        if (prehash)
+            msg = prehash(msg); // for ed25519ph etc.
+        const { prefix, scalar, pointBytes } = getExtendedPublicKey(secretKey);
+        const r = hashDomainToScalar(options.context, prefix, msg); // r = dom2(F, C) || prefix || PH(M)
+        const R = BASE.multiply(r).toBytes(); // R = rG
+        const k = hashDomainToScalar(options.context, R, pointBytes, msg); // R || A || PH(M)
+        const s = Fn.create(r + k * scalar); // S = (r + k * s) mod L
+        if (!Fn.isValid(s))
+            throw new Error('sign failed: invalid s'); // 0 <= s < L
+        const rs = hashes_utils_concatBytes(R, Fn.toBytes(s));
+        return hashes_utils_abytes(rs, lengths.signature, 'result');
+    }
+    // verification rule is either zip215 or rfc8032 / nist186-5. Consult fromHex:
+    const verifyOpts = { zip215: true };
+    /**
+     * Verifies EdDSA signature against message and public key. RFC8032 5.1.7.
+     * An extended group equation is checked.
+     */
+    function verify(sig, msg, publicKey, options = verifyOpts) {
+        const { context, zip215 } = options;
+        const len = lengths.signature;
+        sig = hashes_utils_abytes(sig, len, 'signature');
+        msg = hashes_utils_abytes(msg, undefined, 'message');
+        publicKey = hashes_utils_abytes(publicKey, lengths.publicKey, 'publicKey');
+        if (zip215 !== undefined)
+            curves_utils_abool(zip215, 'zip215');
+        if (prehash)
+            msg = prehash(msg); // for ed25519ph, etc
+        const mid = len / 2;
+        const r = sig.subarray(0, mid);
+        const s = bytesToNumberLE(sig.subarray(mid, len));
+        let A, R, SB;
+        try {
+            // zip215=true is good for consensus-critical apps. =false follows RFC8032 / NIST186-5.
+            // zip215=true:  0 <= y < MASK (2^256 for ed25519)
+            // zip215=false: 0 <= y < P (2^255-19 for ed25519)
+            A = Point.fromBytes(publicKey, zip215);
+            R = Point.fromBytes(r, zip215);
+            SB = BASE.multiplyUnsafe(s); // 0 <= s < l is done inside
+        }
+        catch (error) {
+            return false;
+        }
+        if (!zip215 && A.isSmallOrder())
+            return false; // zip215 allows public keys of small order
+        const k = hashDomainToScalar(context, R.toBytes(), A.toBytes(), msg);
+        const RkA = R.add(A.multiplyUnsafe(k));
+        // Extended group equation
+        // [8][S]B = [8]R + [8][k]A'
+        return RkA.subtract(SB).clearCofactor().is0();
+    }
+    const _size = Fp.BYTES; // 32 for ed25519, 57 for ed448
+    const lengths = {
+        secretKey: _size,
+        publicKey: _size,
+        signature: 2 * _size,
+        seed: _size,
+    };
+    function randomSecretKey(seed = randomBytes(lengths.seed)) {
+        return hashes_utils_abytes(seed, lengths.seed, 'seed');
+    }
+    function isValidSecretKey(key) {
+        return hashes_utils_isBytes(key) && key.length === Fn.BYTES;
+    }
+    function isValidPublicKey(key, zip215) {
+        try {
+            return !!Point.fromBytes(key, zip215);
+        }
+        catch (error) {
+            return false;
+        }
+    }
+    const utils = {
+        getExtendedPublicKey,
+        randomSecretKey,
+        isValidSecretKey,
+        isValidPublicKey,
+        /**
+         * Converts ed public key to x public key. Uses formula:
+         * - ed25519:
+         *   - `(u, v) = ((1+y)/(1-y), sqrt(-486664)*u/x)`
+         *   - `(x, y) = (sqrt(-486664)*u/v, (u-1)/(u+1))`
+         * - ed448:
+         *   - `(u, v) = ((y-1)/(y+1), sqrt(156324)*u/x)`
+         *   - `(x, y) = (sqrt(156324)*u/v, (1+u)/(1-u))`
+         */
+        toMontgomery(publicKey) {
+            const { y } = Point.fromBytes(publicKey);
+            const size = lengths.publicKey;
+            const is25519 = size === 32;
+            if (!is25519 && size !== 57)
+                throw new Error('only defined for 25519 and 448');
+            const u = is25519 ? Fp.div(edwards_1n + y, edwards_1n - y) : Fp.div(y - edwards_1n, y + edwards_1n);
+            return Fp.toBytes(u);
+        },
+        toMontgomerySecret(secretKey) {
+            const size = lengths.secretKey;
+            hashes_utils_abytes(secretKey, size);
+            const hashed = cHash(secretKey.subarray(0, size));
+            return adjustScalarBytes(hashed).subarray(0, size);
+        },
+    };
+    return Object.freeze({
+        keygen: createKeygen(randomSecretKey, getPublicKey),
+        getPublicKey,
+        sign,
+        verify,
+        utils,
+        Point,
+        lengths,
+    });
+}
+//# sourceMappingURL=edwards.js.map
+;// CONCATENATED MODULE: ./node_modules/@noble/post-quantum/node_modules/@noble/curves/abstract/hash-to-curve.js
+
+
+// Octet Stream to Integer. "spec" implementation of os2ip is 2.5x slower vs bytesToNumberBE.
+const os2ip = (/* unused pure expression or super */ null && (bytesToNumberBE));
+// Integer to Octet Stream (numberToBytesBE)
+function i2osp(value, length) {
+    utils_asafenumber(value);
+    utils_asafenumber(length);
+    if (value < 0 || value >= 1 << (8 * length))
+        throw new Error('invalid I2OSP input: ' + value);
+    const res = Array.from({ length }).fill(0);
+    for (let i = length - 1; i >= 0; i--) {
+        res[i] = value & 0xff;
+        value >>>= 8;
+    }
+    return new Uint8Array(res);
+}
+function strxor(a, b) {
+    const arr = new Uint8Array(a.length);
+    for (let i = 0; i < a.length; i++) {
+        arr[i] = a[i] ^ b[i];
+    }
+    return arr;
+}
+// User can always use utf8 if they want, by passing Uint8Array.
+// If string is passed, we treat it as ASCII: other formats are likely a mistake.
+function normDST(DST) {
+    if (!hashes_utils_isBytes(DST) && typeof DST !== 'string')
+        throw new Error('DST must be Uint8Array or ascii string');
+    return typeof DST === 'string' ? utils_asciiToBytes(DST) : DST;
+}
+/**
+ * Produces a uniformly random byte string using a cryptographic hash function H that outputs b bits.
+ * [RFC 9380 5.3.1](https://www.rfc-editor.org/rfc/rfc9380#section-5.3.1).
+ */
+function expand_message_xmd(msg, DST, lenInBytes, H) {
+    hashes_utils_abytes(msg);
+    utils_asafenumber(lenInBytes);
+    DST = normDST(DST);
+    // https://www.rfc-editor.org/rfc/rfc9380#section-5.3.3
+    if (DST.length > 255)
+        DST = H(hashes_utils_concatBytes(utils_asciiToBytes('H2C-OVERSIZE-DST-'), DST));
+    const { outputLen: b_in_bytes, blockLen: r_in_bytes } = H;
+    const ell = Math.ceil(lenInBytes / b_in_bytes);
+    if (lenInBytes > 65535 || ell > 255)
+        throw new Error('expand_message_xmd: invalid lenInBytes');
+    const DST_prime = hashes_utils_concatBytes(DST, i2osp(DST.length, 1));
+    const Z_pad = i2osp(0, r_in_bytes);
+    const l_i_b_str = i2osp(lenInBytes, 2); // len_in_bytes_str
+    const b = new Array(ell);
+    const b_0 = H(hashes_utils_concatBytes(Z_pad, msg, l_i_b_str, i2osp(0, 1), DST_prime));
+    b[0] = H(hashes_utils_concatBytes(b_0, i2osp(1, 1), DST_prime));
+    for (let i = 1; i <= ell; i++) {
+        const args = [strxor(b_0, b[i - 1]), i2osp(i + 1, 1), DST_prime];
+        b[i] = H(hashes_utils_concatBytes(...args));
+    }
+    const pseudo_random_bytes = hashes_utils_concatBytes(...b);
+    return pseudo_random_bytes.slice(0, lenInBytes);
+}
+/**
+ * Produces a uniformly random byte string using an extendable-output function (XOF) H.
+ * 1. The collision resistance of H MUST be at least k bits.
+ * 2. H MUST be an XOF that has been proved indifferentiable from
+ *    a random oracle under a reasonable cryptographic assumption.
+ * [RFC 9380 5.3.2](https://www.rfc-editor.org/rfc/rfc9380#section-5.3.2).
+ */
+function expand_message_xof(msg, DST, lenInBytes, k, H) {
+    abytes(msg);
+    asafenumber(lenInBytes);
+    DST = normDST(DST);
+    // https://www.rfc-editor.org/rfc/rfc9380#section-5.3.3
+    // DST = H('H2C-OVERSIZE-DST-' || a_very_long_DST, Math.ceil((lenInBytes * k) / 8));
+    if (DST.length > 255) {
+        const dkLen = Math.ceil((2 * k) / 8);
+        DST = H.create({ dkLen }).update(asciiToBytes('H2C-OVERSIZE-DST-')).update(DST).digest();
+    }
+    if (lenInBytes > 65535 || DST.length > 255)
+        throw new Error('expand_message_xof: invalid lenInBytes');
+    return (H.create({ dkLen: lenInBytes })
+        .update(msg)
+        .update(i2osp(lenInBytes, 2))
+        // 2. DST_prime = DST || I2OSP(len(DST), 1)
+        .update(DST)
+        .update(i2osp(DST.length, 1))
+        .digest());
+}
+/**
+ * Hashes arbitrary-length byte strings to a list of one or more elements of a finite field F.
+ * [RFC 9380 5.2](https://www.rfc-editor.org/rfc/rfc9380#section-5.2).
+ * @param msg a byte string containing the message to hash
+ * @param count the number of elements of F to output
+ * @param options `{DST: string, p: bigint, m: number, k: number, expand: 'xmd' | 'xof', hash: H}`, see above
+ * @returns [u_0, ..., u_(count - 1)], a list of field elements.
+ */
+function hash_to_field(msg, count, options) {
+    validateObject(options, {
+        p: 'bigint',
+        m: 'number',
+        k: 'number',
+        hash: 'function',
+    });
+    const { p, k, m, hash, expand, DST } = options;
+    asafenumber(hash.outputLen, 'valid hash');
+    abytes(msg);
+    asafenumber(count);
+    const log2p = p.toString(2).length;
+    const L = Math.ceil((log2p + k) / 8); // section 5.1 of ietf draft link above
+    const len_in_bytes = count * m * L;
+    let prb; // pseudo_random_bytes
+    if (expand === 'xmd') {
+        prb = expand_message_xmd(msg, DST, len_in_bytes, hash);
+    }
+    else if (expand === 'xof') {
+        prb = expand_message_xof(msg, DST, len_in_bytes, k, hash);
+    }
+    else if (expand === '_internal_pass') {
+        // for internal tests only
+        prb = msg;
+    }
+    else {
+        throw new Error('expand must be "xmd" or "xof"');
+    }
+    const u = new Array(count);
+    for (let i = 0; i < count; i++) {
+        const e = new Array(m);
+        for (let j = 0; j < m; j++) {
+            const elm_offset = L * (j + i * m);
+            const tv = prb.subarray(elm_offset, elm_offset + L);
+            e[j] = mod(os2ip(tv), p);
+        }
+        u[i] = e;
+    }
+    return u;
+}
+function isogenyMap(field, map) {
+    // Make same order as in spec
+    const coeff = map.map((i) => Array.from(i).reverse());
+    return (x, y) => {
+        const [xn, xd, yn, yd] = coeff.map((val) => val.reduce((acc, i) => field.add(field.mul(acc, x), i)));
+        // 6.6.3
+        // Exceptional cases of iso_map are inputs that cause the denominator of
+        // either rational function to evaluate to zero; such cases MUST return
+        // the identity point on E.
+        const [xd_inv, yd_inv] = FpInvertBatch(field, [xd, yd], true);
+        x = field.mul(xn, xd_inv); // xNum / xDen
+        y = field.mul(y, field.mul(yn, yd_inv)); // y * (yNum / yDev)
+        return { x, y };
+    };
+}
+const _DST_scalar = utils_asciiToBytes('HashToScalar-');
+/** Creates hash-to-curve methods from EC Point and mapToCurve function. See {@link H2CHasher}. */
+function hash_to_curve_createHasher(Point, mapToCurve, defaults) {
+    if (typeof mapToCurve !== 'function')
+        throw new Error('mapToCurve() must be defined');
+    function map(num) {
+        return Point.fromAffine(mapToCurve(num));
+    }
+    function clear(initial) {
+        const P = initial.clearCofactor();
+        if (P.equals(Point.ZERO))
+            return Point.ZERO; // zero will throw in assert
+        P.assertValidity();
+        return P;
+    }
+    return {
+        defaults: Object.freeze(defaults),
+        Point,
+        hashToCurve(msg, options) {
+            const opts = Object.assign({}, defaults, options);
+            const u = hash_to_field(msg, 2, opts);
+            const u0 = map(u[0]);
+            const u1 = map(u[1]);
+            return clear(u0.add(u1));
+        },
+        encodeToCurve(msg, options) {
+            const optsDst = defaults.encodeDST ? { DST: defaults.encodeDST } : {};
+            const opts = Object.assign({}, defaults, optsDst, options);
+            const u = hash_to_field(msg, 1, opts);
+            const u0 = map(u[0]);
+            return clear(u0);
+        },
+        /** See {@link H2CHasher} */
+        mapToCurve(scalars) {
+            // Curves with m=1 accept only single scalar
+            if (defaults.m === 1) {
+                if (typeof scalars !== 'bigint')
+                    throw new Error('expected bigint (m=1)');
+                return clear(map([scalars]));
+            }
+            if (!Array.isArray(scalars))
+                throw new Error('expected array of bigints');
+            for (const i of scalars)
+                if (typeof i !== 'bigint')
+                    throw new Error('expected array of bigints');
+            return clear(map(scalars));
+        },
+        // hash_to_scalar can produce 0: https://www.rfc-editor.org/errata/eid8393
+        // RFC 9380, draft-irtf-cfrg-bbs-signatures-08
+        hashToScalar(msg, options) {
+            // @ts-ignore
+            const N = Point.Fn.ORDER;
+            const opts = Object.assign({}, defaults, { p: N, m: 1, DST: _DST_scalar }, options);
+            return hash_to_field(msg, 1, opts)[0][0];
+        },
+    };
+}
+//# sourceMappingURL=hash-to-curve.js.map
+;// CONCATENATED MODULE: ./node_modules/@noble/post-quantum/node_modules/@noble/curves/abstract/montgomery.js
+/**
+ * Montgomery curve methods. It's not really whole montgomery curve,
+ * just bunch of very specific methods for X25519 / X448 from
+ * [RFC 7748](https://www.rfc-editor.org/rfc/rfc7748)
+ * @module
+ */
+/*! noble-curves - MIT License (c) 2022 Paul Miller (paulmillr.com) */
+
+
+
+const montgomery_0n = BigInt(0);
+const montgomery_1n = BigInt(1);
+const montgomery_2n = BigInt(2);
+function validateOpts(curve) {
+    curves_utils_validateObject(curve, {
+        adjustScalarBytes: 'function',
+        powPminus2: 'function',
+    });
+    return Object.freeze({ ...curve });
+}
+function montgomery(curveDef) {
+    const CURVE = validateOpts(curveDef);
+    const { P, type, adjustScalarBytes, powPminus2, randomBytes: rand } = CURVE;
+    const is25519 = type === 'x25519';
+    if (!is25519 && type !== 'x448')
+        throw new Error('invalid type');
+    const randomBytes_ = rand || hashes_utils_randomBytes;
+    const montgomeryBits = is25519 ? 255 : 448;
+    const fieldLen = is25519 ? 32 : 56;
+    const Gu = is25519 ? BigInt(9) : BigInt(5);
+    // RFC 7748 #5:
+    // The constant a24 is (486662 - 2) / 4 = 121665 for curve25519/X25519 and
+    // (156326 - 2) / 4 = 39081 for curve448/X448
+    // const a = is25519 ? 156326n : 486662n;
+    const a24 = is25519 ? BigInt(121665) : BigInt(39081);
+    // RFC: x25519 "the resulting integer is of the form 2^254 plus
+    // eight times a value between 0 and 2^251 - 1 (inclusive)"
+    // x448: "2^447 plus four times a value between 0 and 2^445 - 1 (inclusive)"
+    const minScalar = is25519 ? montgomery_2n ** BigInt(254) : montgomery_2n ** BigInt(447);
+    const maxAdded = is25519
+        ? BigInt(8) * montgomery_2n ** BigInt(251) - montgomery_1n
+        : BigInt(4) * montgomery_2n ** BigInt(445) - montgomery_1n;
+    const maxScalar = minScalar + maxAdded + montgomery_1n; // (inclusive)
+    const modP = (n) => modular_mod(n, P);
+    const GuBytes = encodeU(Gu);
+    function encodeU(u) {
+        return numberToBytesLE(modP(u), fieldLen);
+    }
+    function decodeU(u) {
+        const _u = curves_utils_copyBytes(hashes_utils_abytes(u, fieldLen, 'uCoordinate'));
+        // RFC: When receiving such an array, implementations of X25519
+        // (but not X448) MUST mask the most significant bit in the final byte.
+        if (is25519)
+            _u[31] &= 127; // 0b0111_1111
+        // RFC: Implementations MUST accept non-canonical values and process them as
+        // if they had been reduced modulo the field prime.  The non-canonical
+        // values are 2^255 - 19 through 2^255 - 1 for X25519 and 2^448 - 2^224
+        // - 1 through 2^448 - 1 for X448.
+        return modP(bytesToNumberLE(_u));
+    }
+    function decodeScalar(scalar) {
+        return bytesToNumberLE(adjustScalarBytes(curves_utils_copyBytes(hashes_utils_abytes(scalar, fieldLen, 'scalar'))));
+    }
+    function scalarMult(scalar, u) {
+        const pu = montgomeryLadder(decodeU(u), decodeScalar(scalar));
+        // Some public keys are useless, of low-order. Curve author doesn't think
+        // it needs to be validated, but we do it nonetheless.
+        // https://cr.yp.to/ecdh.html#validate
+        if (pu === montgomery_0n)
+            throw new Error('invalid private or public key received');
+        return encodeU(pu);
+    }
+    // Computes public key from private. By doing scalar multiplication of base point.
+    function scalarMultBase(scalar) {
+        return scalarMult(scalar, GuBytes);
+    }
+    const getPublicKey = scalarMultBase;
+    const getSharedSecret = scalarMult;
+    // cswap from RFC7748 "example code"
+    function cswap(swap, x_2, x_3) {
+        // dummy = mask(swap) AND (x_2 XOR x_3)
+        // Where mask(swap) is the all-1 or all-0 word of the same length as x_2
+        // and x_3, computed, e.g., as mask(swap) = 0 - swap.
+        const dummy = modP(swap * (x_2 - x_3));
+        x_2 = modP(x_2 - dummy); // x_2 = x_2 XOR dummy
+        x_3 = modP(x_3 + dummy); // x_3 = x_3 XOR dummy
+        return { x_2, x_3 };
+    }
+    /**
+     * Montgomery x-only multiplication ladder.
+     * @param pointU u coordinate (x) on Montgomery Curve 25519
+     * @param scalar by which the point would be multiplied
+     * @returns new Point on Montgomery curve
+     */
+    function montgomeryLadder(u, scalar) {
+        aInRange('u', u, montgomery_0n, P);
+        aInRange('scalar', scalar, minScalar, maxScalar);
+        const k = scalar;
+        const x_1 = u;
+        let x_2 = montgomery_1n;
+        let z_2 = montgomery_0n;
+        let x_3 = u;
+        let z_3 = montgomery_1n;
+        let swap = montgomery_0n;
+        for (let t = BigInt(montgomeryBits - 1); t >= montgomery_0n; t--) {
+            const k_t = (k >> t) & montgomery_1n;
+            swap ^= k_t;
+            ({ x_2, x_3 } = cswap(swap, x_2, x_3));
+            ({ x_2: z_2, x_3: z_3 } = cswap(swap, z_2, z_3));
+            swap = k_t;
+            const A = x_2 + z_2;
+            const AA = modP(A * A);
+            const B = x_2 - z_2;
+            const BB = modP(B * B);
+            const E = AA - BB;
+            const C = x_3 + z_3;
+            const D = x_3 - z_3;
+            const DA = modP(D * A);
+            const CB = modP(C * B);
+            const dacb = DA + CB;
+            const da_cb = DA - CB;
+            x_3 = modP(dacb * dacb);
+            z_3 = modP(x_1 * modP(da_cb * da_cb));
+            x_2 = modP(AA * BB);
+            z_2 = modP(E * (AA + modP(a24 * E)));
+        }
+        ({ x_2, x_3 } = cswap(swap, x_2, x_3));
+        ({ x_2: z_2, x_3: z_3 } = cswap(swap, z_2, z_3));
+        const z2 = powPminus2(z_2); // `Fp.pow(x, P - _2n)` is much slower equivalent
+        return modP(x_2 * z2); // Return x_2 * (z_2^(p - 2))
+    }
+    const lengths = {
+        secretKey: fieldLen,
+        publicKey: fieldLen,
+        seed: fieldLen,
+    };
+    const randomSecretKey = (seed = randomBytes_(fieldLen)) => {
+        hashes_utils_abytes(seed, lengths.seed, 'seed');
+        return seed;
+    };
+    const utils = { randomSecretKey };
+    return Object.freeze({
+        keygen: createKeygen(randomSecretKey, getPublicKey),
+        getSharedSecret,
+        getPublicKey,
+        scalarMult,
+        scalarMultBase,
+        utils,
+        GuBytes: GuBytes.slice(),
+        lengths,
+    });
+}
+//# sourceMappingURL=montgomery.js.map
+;// CONCATENATED MODULE: ./node_modules/@noble/post-quantum/node_modules/@noble/curves/ed25519.js
+/**
+ * ed25519 Twisted Edwards curve with following addons:
+ * - X25519 ECDH
+ * - Ristretto cofactor elimination
+ * - Elligator hash-to-group / point indistinguishability
+ * @module
+ */
+/*! noble-curves - MIT License (c) 2022 Paul Miller (paulmillr.com) */
+
+
+
+
+
+
+
+
+
+// prettier-ignore
+const ed25519_0n = /* @__PURE__ */ BigInt(0), ed25519_1n = BigInt(1), ed25519_2n = BigInt(2), ed25519_3n = /* @__PURE__ */ BigInt(3);
+// prettier-ignore
+const ed25519_5n = BigInt(5), ed25519_8n = BigInt(8);
+// P = 2n**255n - 19n
+const ed25519_CURVE_p = BigInt('0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffed');
+// N = 2n**252n + 27742317777372353535851937790883648493n
+// a = Fp.create(BigInt(-1))
+// d = -121665/121666 a.k.a. Fp.neg(121665 * Fp.inv(121666))
+const ed25519_CURVE = /* @__PURE__ */ (() => ({
+    p: ed25519_CURVE_p,
+    n: BigInt('0x1000000000000000000000000000000014def9dea2f79cd65812631a5cf5d3ed'),
+    h: ed25519_8n,
+    a: BigInt('0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffec'),
+    d: BigInt('0x52036cee2b6ffe738cc740797779e89800700a4d4141d8ab75eb4dca135978a3'),
+    Gx: BigInt('0x216936d3cd6e53fec0a4e231fdd6dc5c692cc7609525a7b2c9562d608f25d51a'),
+    Gy: BigInt('0x6666666666666666666666666666666666666666666666666666666666666658'),
+}))();
+function ed25519_pow_2_252_3(x) {
+    // prettier-ignore
+    const _10n = BigInt(10), _20n = BigInt(20), _40n = BigInt(40), _80n = BigInt(80);
+    const P = ed25519_CURVE_p;
+    const x2 = (x * x) % P;
+    const b2 = (x2 * x) % P; // x^3, 11
+    const b4 = (pow2(b2, ed25519_2n, P) * b2) % P; // x^15, 1111
+    const b5 = (pow2(b4, ed25519_1n, P) * x) % P; // x^31
+    const b10 = (pow2(b5, ed25519_5n, P) * b5) % P;
+    const b20 = (pow2(b10, _10n, P) * b10) % P;
+    const b40 = (pow2(b20, _20n, P) * b20) % P;
+    const b80 = (pow2(b40, _40n, P) * b40) % P;
+    const b160 = (pow2(b80, _80n, P) * b80) % P;
+    const b240 = (pow2(b160, _80n, P) * b80) % P;
+    const b250 = (pow2(b240, _10n, P) * b10) % P;
+    const pow_p_5_8 = (pow2(b250, ed25519_2n, P) * x) % P;
+    // ^ To pow to (p+3)/8, multiply it by x.
+    return { pow_p_5_8, b2 };
+}
+function adjustScalarBytes(bytes) {
+    // Section 5: For X25519, in order to decode 32 random bytes as an integer scalar,
+    // set the three least significant bits of the first byte
+    bytes[0] &= 248; // 0b1111_1000
+    // and the most significant bit of the last to zero,
+    bytes[31] &= 127; // 0b0111_1111
+    // set the second most significant bit of the last byte to 1
+    bytes[31] |= 64; // 0b0100_0000
+    return bytes;
+}
+// √(-1) aka √(a) aka 2^((p-1)/4)
+// Fp.sqrt(Fp.neg(1))
+const ED25519_SQRT_M1 = /* @__PURE__ */ BigInt('19681161376707505956807079304988542015446066515923890162744021073123829784752');
+// sqrt(u/v)
+function uvRatio(u, v) {
+    const P = ed25519_CURVE_p;
+    const v3 = modular_mod(v * v * v, P); // v³
+    const v7 = modular_mod(v3 * v3 * v, P); // v⁷
+    // (p+3)/8 and (p-5)/8
+    const pow = ed25519_pow_2_252_3(u * v7).pow_p_5_8;
+    let x = modular_mod(u * v3 * pow, P); // (uv³)(uv⁷)^(p-5)/8
+    const vx2 = modular_mod(v * x * x, P); // vx²
+    const root1 = x; // First root candidate
+    const root2 = modular_mod(x * ED25519_SQRT_M1, P); // Second root candidate
+    const useRoot1 = vx2 === u; // If vx² = u (mod p), x is a square root
+    const useRoot2 = vx2 === modular_mod(-u, P); // If vx² = -u, set x <-- x * 2^((p-1)/4)
+    const noRoot = vx2 === modular_mod(-u * ED25519_SQRT_M1, P); // There is no valid root, vx² = -u√(-1)
+    if (useRoot1)
+        x = root1;
+    if (useRoot2 || noRoot)
+        x = root2; // We return root2 anyway, for const-time
+    if (isNegativeLE(x, P))
+        x = modular_mod(-x, P);
+    return { isValid: useRoot1 || useRoot2, value: x };
+}
+const ed25519_Point = /* @__PURE__ */ edwards(ed25519_CURVE, { uvRatio });
+const Fp = /* @__PURE__ */ (() => ed25519_Point.Fp)();
+const Fn = /* @__PURE__ */ (() => ed25519_Point.Fn)();
+function ed25519_domain(data, ctx, phflag) {
+    if (ctx.length > 255)
+        throw new Error('Context is too big');
+    return hashes_utils_concatBytes(utils_asciiToBytes('SigEd25519 no Ed25519 collisions'), new Uint8Array([phflag ? 1 : 0, ctx.length]), ctx, data);
+}
+function ed(opts) {
+    return eddsa(ed25519_Point, hashes_sha2_sha512, Object.assign({ adjustScalarBytes }, opts));
+}
+/**
+ * ed25519 curve with EdDSA signatures.
+ * @example
+ * ```js
+ * import { ed25519 } from '@noble/curves/ed25519.js';
+ * const { secretKey, publicKey } = ed25519.keygen();
+ * // const publicKey = ed25519.getPublicKey(secretKey);
+ * const msg = new TextEncoder().encode('hello noble');
+ * const sig = ed25519.sign(msg, secretKey);
+ * const isValid = ed25519.verify(sig, msg, pub); // ZIP215
+ * // RFC8032 / FIPS 186-5
+ * const isValid2 = ed25519.verify(sig, msg, pub, { zip215: false });
+ * ```
+ */
+const ed25519 = /* @__PURE__ */ ed({});
+/** Context version of ed25519 (ctx for domain separation). See {@link ed25519} */
+const ed25519ctx = /* @__PURE__ */ ed({ domain: ed25519_domain });
+/** Prehashed version of ed25519. See {@link ed25519} */
+const ed25519ph = /* @__PURE__ */ ed({ domain: ed25519_domain, prehash: hashes_sha2_sha512 });
+/**
+ * ECDH using curve25519 aka x25519.
+ * @example
+ * ```js
+ * import { x25519 } from '@noble/curves/ed25519.js';
+ * const alice = x25519.keygen();
+ * const bob = x25519.keygen();
+ * const shared = x25519.getSharedSecret(alice.secretKey, bob.publicKey);
+ * ```
+ */
+const x25519 = /* @__PURE__ */ (() => {
+    const P = ed25519_CURVE_p;
+    return montgomery({
+        P,
+        type: 'x25519',
+        powPminus2: (x) => {
+            // x^(p-2) aka x^(2^255-21)
+            const { pow_p_5_8, b2 } = ed25519_pow_2_252_3(x);
+            return modular_mod(pow2(pow_p_5_8, ed25519_3n, P) * b2, P);
+        },
+        adjustScalarBytes,
+    });
+})();
+// Hash To Curve Elligator2 Map (NOTE: different from ristretto255 elligator)
+// NOTE: very important part is usage of FpSqrtEven for ELL2_C1_EDWARDS, since
+// SageMath returns different root first and everything falls apart
+const ELL2_C1 = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => (ed25519_CURVE_p + ed25519_3n) / ed25519_8n)())); // 1. c1 = (q + 3) / 8       # Integer arithmetic
+const ELL2_C2 = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => Fp.pow(ed25519_2n, ELL2_C1))())); // 2. c2 = 2^c1
+const ELL2_C3 = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => Fp.sqrt(Fp.neg(Fp.ONE)))())); // 3. c3 = sqrt(-1)
+/**
+ * RFC 9380 method `map_to_curve_elligator2_curve25519`. Experimental name: may be renamed later.
+ * @private
+ */
+// prettier-ignore
+function _map_to_curve_elligator2_curve25519(u) {
+    const ELL2_C4 = (ed25519_CURVE_p - ed25519_5n) / ed25519_8n; // 4. c4 = (q - 5) / 8       # Integer arithmetic
+    const ELL2_J = BigInt(486662);
+    let tv1 = Fp.sqr(u); //  1.  tv1 = u^2
+    tv1 = Fp.mul(tv1, ed25519_2n); //  2.  tv1 = 2 * tv1
+    let xd = Fp.add(tv1, Fp.ONE); //  3.   xd = tv1 + 1         # Nonzero: -1 is square (mod p), tv1 is not
+    let x1n = Fp.neg(ELL2_J); //  4.  x1n = -J              # x1 = x1n / xd = -J / (1 + 2 * u^2)
+    let tv2 = Fp.sqr(xd); //  5.  tv2 = xd^2
+    let gxd = Fp.mul(tv2, xd); //  6.  gxd = tv2 * xd        # gxd = xd^3
+    let gx1 = Fp.mul(tv1, ELL2_J); //  7.  gx1 = J * tv1         # x1n + J * xd
+    gx1 = Fp.mul(gx1, x1n); //  8.  gx1 = gx1 * x1n       # x1n^2 + J * x1n * xd
+    gx1 = Fp.add(gx1, tv2); //  9.  gx1 = gx1 + tv2       # x1n^2 + J * x1n * xd + xd^2
+    gx1 = Fp.mul(gx1, x1n); //  10. gx1 = gx1 * x1n       # x1n^3 + J * x1n^2 * xd + x1n * xd^2
+    let tv3 = Fp.sqr(gxd); //  11. tv3 = gxd^2
+    tv2 = Fp.sqr(tv3); //  12. tv2 = tv3^2           # gxd^4
+    tv3 = Fp.mul(tv3, gxd); //  13. tv3 = tv3 * gxd       # gxd^3
+    tv3 = Fp.mul(tv3, gx1); //  14. tv3 = tv3 * gx1       # gx1 * gxd^3
+    tv2 = Fp.mul(tv2, tv3); //  15. tv2 = tv2 * tv3       # gx1 * gxd^7
+    let y11 = Fp.pow(tv2, ELL2_C4); //  16. y11 = tv2^c4        # (gx1 * gxd^7)^((p - 5) / 8)
+    y11 = Fp.mul(y11, tv3); //  17. y11 = y11 * tv3       # gx1*gxd^3*(gx1*gxd^7)^((p-5)/8)
+    let y12 = Fp.mul(y11, ELL2_C3); //  18. y12 = y11 * c3
+    tv2 = Fp.sqr(y11); //  19. tv2 = y11^2
+    tv2 = Fp.mul(tv2, gxd); //  20. tv2 = tv2 * gxd
+    let e1 = Fp.eql(tv2, gx1); //  21.  e1 = tv2 == gx1
+    let y1 = Fp.cmov(y12, y11, e1); //  22.  y1 = CMOV(y12, y11, e1)  # If g(x1) is square, this is its sqrt
+    let x2n = Fp.mul(x1n, tv1); //  23. x2n = x1n * tv1       # x2 = x2n / xd = 2 * u^2 * x1n / xd
+    let y21 = Fp.mul(y11, u); //  24. y21 = y11 * u
+    y21 = Fp.mul(y21, ELL2_C2); //  25. y21 = y21 * c2
+    let y22 = Fp.mul(y21, ELL2_C3); //  26. y22 = y21 * c3
+    let gx2 = Fp.mul(gx1, tv1); //  27. gx2 = gx1 * tv1       # g(x2) = gx2 / gxd = 2 * u^2 * g(x1)
+    tv2 = Fp.sqr(y21); //  28. tv2 = y21^2
+    tv2 = Fp.mul(tv2, gxd); //  29. tv2 = tv2 * gxd
+    let e2 = Fp.eql(tv2, gx2); //  30.  e2 = tv2 == gx2
+    let y2 = Fp.cmov(y22, y21, e2); //  31.  y2 = CMOV(y22, y21, e2)  # If g(x2) is square, this is its sqrt
+    tv2 = Fp.sqr(y1); //  32. tv2 = y1^2
+    tv2 = Fp.mul(tv2, gxd); //  33. tv2 = tv2 * gxd
+    let e3 = Fp.eql(tv2, gx1); //  34.  e3 = tv2 == gx1
+    let xn = Fp.cmov(x2n, x1n, e3); //  35.  xn = CMOV(x2n, x1n, e3)  # If e3, x = x1, else x = x2
+    let y = Fp.cmov(y2, y1, e3); //  36.   y = CMOV(y2, y1, e3)    # If e3, y = y1, else y = y2
+    let e4 = Fp.isOdd(y); //  37.  e4 = sgn0(y) == 1        # Fix sign of y
+    y = Fp.cmov(y, Fp.neg(y), e3 !== e4); //  38.   y = CMOV(y, -y, e3 XOR e4)
+    return { xMn: xn, xMd: xd, yMn: y, yMd: ed25519_1n }; //  39. return (xn, xd, y, 1)
+}
+const ELL2_C1_EDWARDS = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => FpSqrtEven(Fp, Fp.neg(BigInt(486664))))())); // sgn0(c1) MUST equal 0
+function map_to_curve_elligator2_edwards25519(u) {
+    const { xMn, xMd, yMn, yMd } = _map_to_curve_elligator2_curve25519(u); //  1.  (xMn, xMd, yMn, yMd) =
+    // map_to_curve_elligator2_curve25519(u)
+    let xn = Fp.mul(xMn, yMd); //  2.  xn = xMn * yMd
+    xn = Fp.mul(xn, ELL2_C1_EDWARDS); //  3.  xn = xn * c1
+    let xd = Fp.mul(xMd, yMn); //  4.  xd = xMd * yMn    # xn / xd = c1 * xM / yM
+    let yn = Fp.sub(xMn, xMd); //  5.  yn = xMn - xMd
+    let yd = Fp.add(xMn, xMd); //  6.  yd = xMn + xMd    # (n / d - 1) / (n / d + 1) = (n - d) / (n + d)
+    let tv1 = Fp.mul(xd, yd); //  7. tv1 = xd * yd
+    let e = Fp.eql(tv1, Fp.ZERO); //  8.   e = tv1 == 0
+    xn = Fp.cmov(xn, Fp.ZERO, e); //  9.  xn = CMOV(xn, 0, e)
+    xd = Fp.cmov(xd, Fp.ONE, e); //  10. xd = CMOV(xd, 1, e)
+    yn = Fp.cmov(yn, Fp.ONE, e); //  11. yn = CMOV(yn, 1, e)
+    yd = Fp.cmov(yd, Fp.ONE, e); //  12. yd = CMOV(yd, 1, e)
+    const [xd_inv, yd_inv] = FpInvertBatch(Fp, [xd, yd], true); // batch division
+    return { x: Fp.mul(xn, xd_inv), y: Fp.mul(yn, yd_inv) }; //  13. return (xn, xd, yn, yd)
+}
+/** Hashing to ed25519 points / field. RFC 9380 methods. */
+const ed25519_hasher = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => createHasher(ed25519_Point, (scalars) => map_to_curve_elligator2_edwards25519(scalars[0]), {
+    DST: 'edwards25519_XMD:SHA-512_ELL2_RO_',
+    encodeDST: 'edwards25519_XMD:SHA-512_ELL2_NU_',
+    p: ed25519_CURVE_p,
+    m: 1,
+    k: 128,
+    expand: 'xmd',
+    hash: sha512,
+}))()));
+// √(-1) aka √(a) aka 2^((p-1)/4)
+const SQRT_M1 = ED25519_SQRT_M1;
+// √(ad - 1)
+const SQRT_AD_MINUS_ONE = /* @__PURE__ */ BigInt('25063068953384623474111414158702152701244531502492656460079210482610430750235');
+// 1 / √(a-d)
+const INVSQRT_A_MINUS_D = /* @__PURE__ */ BigInt('54469307008909316920995813868745141605393597292927456921205312896311721017578');
+// 1-d²
+const ONE_MINUS_D_SQ = /* @__PURE__ */ BigInt('1159843021668779879193775521855586647937357759715417654439879720876111806838');
+// (d-1)²
+const D_MINUS_ONE_SQ = /* @__PURE__ */ BigInt('40440834346308536858101042469323190826248399146238708352240133220865137265952');
+// Calculates 1/√(number)
+const invertSqrt = (number) => uvRatio(ed25519_1n, number);
+const MAX_255B = /* @__PURE__ */ BigInt('0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff');
+const bytes255ToNumberLE = (bytes) => Fp.create(bytesToNumberLE(bytes) & MAX_255B);
+/**
+ * Computes Elligator map for Ristretto255.
+ * Described in [RFC9380](https://www.rfc-editor.org/rfc/rfc9380#appendix-B) and on
+ * the [website](https://ristretto.group/formulas/elligator.html).
+ */
+function calcElligatorRistrettoMap(r0) {
+    const { d } = ed25519_CURVE;
+    const P = ed25519_CURVE_p;
+    const mod = (n) => Fp.create(n);
+    const r = mod(SQRT_M1 * r0 * r0); // 1
+    const Ns = mod((r + ed25519_1n) * ONE_MINUS_D_SQ); // 2
+    let c = BigInt(-1); // 3
+    const D = mod((c - d * r) * mod(r + d)); // 4
+    let { isValid: Ns_D_is_sq, value: s } = uvRatio(Ns, D); // 5
+    let s_ = mod(s * r0); // 6
+    if (!isNegativeLE(s_, P))
+        s_ = mod(-s_);
+    if (!Ns_D_is_sq)
+        s = s_; // 7
+    if (!Ns_D_is_sq)
+        c = r; // 8
+    const Nt = mod(c * (r - ed25519_1n) * D_MINUS_ONE_SQ - D); // 9
+    const s2 = s * s;
+    const W0 = mod((s + s) * D); // 10
+    const W1 = mod(Nt * SQRT_AD_MINUS_ONE); // 11
+    const W2 = mod(ed25519_1n - s2); // 12
+    const W3 = mod(ed25519_1n + s2); // 13
+    return new ed25519_Point(mod(W0 * W3), mod(W2 * W1), mod(W1 * W3), mod(W0 * W2));
+}
+/**
+ * Wrapper over Edwards Point for ristretto255.
+ *
+ * Each ed25519/EdwardsPoint has 8 different equivalent points. This can be
+ * a source of bugs for protocols like ring signatures. Ristretto was created to solve this.
+ * Ristretto point operates in X:Y:Z:T extended coordinates like EdwardsPoint,
+ * but it should work in its own namespace: do not combine those two.
+ * See [RFC9496](https://www.rfc-editor.org/rfc/rfc9496).
+ */
+class _RistrettoPoint extends PrimeEdwardsPoint {
+    // Do NOT change syntax: the following gymnastics is done,
+    // because typescript strips comments, which makes bundlers disable tree-shaking.
+    // prettier-ignore
+    static BASE = 
+    /* @__PURE__ */ (() => new _RistrettoPoint(ed25519_Point.BASE))();
+    // prettier-ignore
+    static ZERO = 
+    /* @__PURE__ */ (() => new _RistrettoPoint(ed25519_Point.ZERO))();
+    // prettier-ignore
+    static Fp = 
+    /* @__PURE__ */ (() => Fp)();
+    // prettier-ignore
+    static Fn = 
+    /* @__PURE__ */ (() => Fn)();
+    constructor(ep) {
+        super(ep);
+    }
+    static fromAffine(ap) {
+        return new _RistrettoPoint(ed25519_Point.fromAffine(ap));
+    }
+    assertSame(other) {
+        if (!(other instanceof _RistrettoPoint))
+            throw new Error('RistrettoPoint expected');
+    }
+    init(ep) {
+        return new _RistrettoPoint(ep);
+    }
+    static fromBytes(bytes) {
+        hashes_utils_abytes(bytes, 32);
+        const { a, d } = ed25519_CURVE;
+        const P = ed25519_CURVE_p;
+        const mod = (n) => Fp.create(n);
+        const s = bytes255ToNumberLE(bytes);
+        // 1. Check that s_bytes is the canonical encoding of a field element, or else abort.
+        // 3. Check that s is non-negative, or else abort
+        if (!utils_equalBytes(Fp.toBytes(s), bytes) || isNegativeLE(s, P))
+            throw new Error('invalid ristretto255 encoding 1');
+        const s2 = mod(s * s);
+        const u1 = mod(ed25519_1n + a * s2); // 4 (a is -1)
+        const u2 = mod(ed25519_1n - a * s2); // 5
+        const u1_2 = mod(u1 * u1);
+        const u2_2 = mod(u2 * u2);
+        const v = mod(a * d * u1_2 - u2_2); // 6
+        const { isValid, value: I } = invertSqrt(mod(v * u2_2)); // 7
+        const Dx = mod(I * u2); // 8
+        const Dy = mod(I * Dx * v); // 9
+        let x = mod((s + s) * Dx); // 10
+        if (isNegativeLE(x, P))
+            x = mod(-x); // 10
+        const y = mod(u1 * Dy); // 11
+        const t = mod(x * y); // 12
+        if (!isValid || isNegativeLE(t, P) || y === ed25519_0n)
+            throw new Error('invalid ristretto255 encoding 2');
+        return new _RistrettoPoint(new ed25519_Point(x, y, ed25519_1n, t));
+    }
+    /**
+     * Converts ristretto-encoded string to ristretto point.
+     * Described in [RFC9496](https://www.rfc-editor.org/rfc/rfc9496#name-decode).
+     * @param hex Ristretto-encoded 32 bytes. Not every 32-byte string is valid ristretto encoding
+     */
+    static fromHex(hex) {
+        return _RistrettoPoint.fromBytes(hashes_utils_hexToBytes(hex));
+    }
+    /**
+     * Encodes ristretto point to Uint8Array.
+     * Described in [RFC9496](https://www.rfc-editor.org/rfc/rfc9496#name-encode).
+     */
+    toBytes() {
+        let { X, Y, Z, T } = this.ep;
+        const P = ed25519_CURVE_p;
+        const mod = (n) => Fp.create(n);
+        const u1 = mod(mod(Z + Y) * mod(Z - Y)); // 1
+        const u2 = mod(X * Y); // 2
+        // Square root always exists
+        const u2sq = mod(u2 * u2);
+        const { value: invsqrt } = invertSqrt(mod(u1 * u2sq)); // 3
+        const D1 = mod(invsqrt * u1); // 4
+        const D2 = mod(invsqrt * u2); // 5
+        const zInv = mod(D1 * D2 * T); // 6
+        let D; // 7
+        if (isNegativeLE(T * zInv, P)) {
+            let _x = mod(Y * SQRT_M1);
+            let _y = mod(X * SQRT_M1);
+            X = _x;
+            Y = _y;
+            D = mod(D1 * INVSQRT_A_MINUS_D);
+        }
+        else {
+            D = D2; // 8
+        }
+        if (isNegativeLE(X * zInv, P))
+            Y = mod(-Y); // 9
+        let s = mod((Z - Y) * D); // 10 (check footer's note, no sqrt(-a))
+        if (isNegativeLE(s, P))
+            s = mod(-s);
+        return Fp.toBytes(s); // 11
+    }
+    /**
+     * Compares two Ristretto points.
+     * Described in [RFC9496](https://www.rfc-editor.org/rfc/rfc9496#name-equals).
+     */
+    equals(other) {
+        this.assertSame(other);
+        const { X: X1, Y: Y1 } = this.ep;
+        const { X: X2, Y: Y2 } = other.ep;
+        const mod = (n) => Fp.create(n);
+        // (x1 * y2 == y1 * x2) | (y1 * y2 == x1 * x2)
+        const one = mod(X1 * Y2) === mod(Y1 * X2);
+        const two = mod(Y1 * Y2) === mod(X1 * X2);
+        return one || two;
+    }
+    is0() {
+        return this.equals(_RistrettoPoint.ZERO);
+    }
+}
+const ristretto255 = { Point: _RistrettoPoint };
+/** Hashing to ristretto255 points / field. RFC 9380 methods. */
+const ristretto255_hasher = {
+    Point: _RistrettoPoint,
+    /**
+    * Spec: https://www.rfc-editor.org/rfc/rfc9380.html#name-hashing-to-ristretto255. Caveats:
+    * * There are no test vectors
+    * * encodeToCurve / mapToCurve is undefined
+    * * mapToCurve would be `calcElligatorRistrettoMap(scalars[0])`, not ristretto255_map!
+    * * hashToScalar is undefined too, so we just use OPRF implementation
+    * * We cannot re-use 'createHasher', because ristretto255_map is different algorithm/RFC
+      (os2ip -> bytes255ToNumberLE)
+    * * mapToCurve == calcElligatorRistrettoMap, hashToCurve == ristretto255_map
+    * * hashToScalar is undefined in RFC9380 for ristretto, we are using version from OPRF here, using bytes255ToNumblerLE will create different result if we use bytes255ToNumberLE as os2ip
+    * * current version is closest to spec.
+    */
+    hashToCurve(msg, options) {
+        // == 'hash_to_ristretto255'
+        const DST = options?.DST || 'ristretto255_XMD:SHA-512_R255MAP_RO_';
+        const xmd = expand_message_xmd(msg, DST, 64, hashes_sha2_sha512);
+        // NOTE: RFC 9380 incorrectly calls this function 'ristretto255_map', in RFC 9496 map was function inside (per point)
+        // That also lead to confustion that ristretto255_map is mapToCurve (it is not! it is old hashToCurve)
+        return ristretto255_hasher.deriveToCurve(xmd);
+    },
+    hashToScalar(msg, options = { DST: _DST_scalar }) {
+        const xmd = expand_message_xmd(msg, options.DST, 64, hashes_sha2_sha512);
+        return Fn.create(bytesToNumberLE(xmd));
+    },
+    /**
+     * HashToCurve-like construction based on RFC 9496 (Element Derivation).
+     * Converts 64 uniform random bytes into a curve point.
+     *
+     * WARNING: This represents an older hash-to-curve construction, preceding the finalization of RFC 9380.
+     * It was later reused as a component in the newer `hash_to_ristretto255` function defined in RFC 9380.
+     */
+    deriveToCurve(bytes) {
+        // https://www.rfc-editor.org/rfc/rfc9496.html#name-element-derivation
+        hashes_utils_abytes(bytes, 64);
+        const r1 = bytes255ToNumberLE(bytes.subarray(0, 32));
+        const R1 = calcElligatorRistrettoMap(r1);
+        const r2 = bytes255ToNumberLE(bytes.subarray(32, 64));
+        const R2 = calcElligatorRistrettoMap(r2);
+        return new _RistrettoPoint(R1.add(R2));
+    },
+};
+/** ristretto255 OPRF, defined in RFC 9497. */
+const ristretto255_oprf = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => createORPF({
+    name: 'ristretto255-SHA512',
+    Point: _RistrettoPoint,
+    hash: sha512,
+    hashToGroup: ristretto255_hasher.hashToCurve,
+    hashToScalar: ristretto255_hasher.hashToScalar,
+}))()));
+/**
+ * Weird / bogus points, useful for debugging.
+ * All 8 ed25519 points of 8-torsion subgroup can be generated from the point
+ * T = `26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05`.
+ * ⟨T⟩ = { O, T, 2T, 3T, 4T, 5T, 6T, 7T }
+ */
+const ED25519_TORSION_SUBGROUP = (/* unused pure expression or super */ null && ([
+    '0100000000000000000000000000000000000000000000000000000000000000',
+    'c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a',
+    '0000000000000000000000000000000000000000000000000000000000000080',
+    '26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05',
+    'ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f',
+    '26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85',
+    '0000000000000000000000000000000000000000000000000000000000000000',
+    'c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa',
+]));
+//# sourceMappingURL=ed25519.js.map
+;// CONCATENATED MODULE: ./node_modules/@noble/post-quantum/node_modules/@noble/hashes/hmac.js
+/**
+ * HMAC: RFC2104 message authentication code.
+ * @module
+ */
+
+/** Internal class for HMAC. */
+class hmac_HMAC {
+    oHash;
+    iHash;
+    blockLen;
+    outputLen;
+    finished = false;
+    destroyed = false;
+    constructor(hash, key) {
+        utils_ahash(hash);
+        hashes_utils_abytes(key, undefined, 'key');
+        this.iHash = hash.create();
+        if (typeof this.iHash.update !== 'function')
+            throw new Error('Expected instance of class which extends utils.Hash');
+        this.blockLen = this.iHash.blockLen;
+        this.outputLen = this.iHash.outputLen;
+        const blockLen = this.blockLen;
+        const pad = new Uint8Array(blockLen);
+        // blockLen can be bigger than outputLen
+        pad.set(key.length > blockLen ? hash.create().update(key).digest() : key);
+        for (let i = 0; i < pad.length; i++)
+            pad[i] ^= 0x36;
+        this.iHash.update(pad);
+        // By doing update (processing of first block) of outer hash here we can re-use it between multiple calls via clone
+        this.oHash = hash.create();
+        // Undo internal XOR && apply outer XOR
+        for (let i = 0; i < pad.length; i++)
+            pad[i] ^= 0x36 ^ 0x5c;
+        this.oHash.update(pad);
+        hashes_utils_clean(pad);
+    }
+    update(buf) {
+        hashes_utils_aexists(this);
+        this.iHash.update(buf);
+        return this;
+    }
+    digestInto(out) {
+        hashes_utils_aexists(this);
+        hashes_utils_abytes(out, this.outputLen, 'output');
+        this.finished = true;
+        this.iHash.digestInto(out);
+        this.oHash.update(out);
+        this.oHash.digestInto(out);
+        this.destroy();
+    }
+    digest() {
+        const out = new Uint8Array(this.oHash.outputLen);
+        this.digestInto(out);
+        return out;
+    }
+    _cloneInto(to) {
+        // Create new instance without calling constructor since key already in state and we don't know it.
+        to ||= Object.create(Object.getPrototypeOf(this), {});
+        const { oHash, iHash, finished, destroyed, blockLen, outputLen } = this;
+        to = to;
+        to.finished = finished;
+        to.destroyed = destroyed;
+        to.blockLen = blockLen;
+        to.outputLen = outputLen;
+        to.oHash = oHash._cloneInto(to.oHash);
+        to.iHash = iHash._cloneInto(to.iHash);
+        return to;
+    }
+    clone() {
+        return this._cloneInto();
+    }
+    destroy() {
+        this.destroyed = true;
+        this.oHash.destroy();
+        this.iHash.destroy();
+    }
+}
+/**
+ * HMAC: RFC2104 message authentication code.
+ * @param hash - function that would be used e.g. sha256
+ * @param key - message key
+ * @param message - message data
+ * @example
+ * import { hmac } from '@noble/hashes/hmac';
+ * import { sha256 } from '@noble/hashes/sha2';
+ * const mac1 = hmac(sha256, 'key', 'message');
+ */
+const hashes_hmac_hmac = (hash, key, message) => new hmac_HMAC(hash, key).update(message).digest();
+hashes_hmac_hmac.create = (hash, key) => new hmac_HMAC(hash, key);
+//# sourceMappingURL=hmac.js.map
+;// CONCATENATED MODULE: ./node_modules/@noble/post-quantum/node_modules/@noble/curves/abstract/weierstrass.js
+/**
+ * Short Weierstrass curve methods. The formula is: y² = x³ + ax + b.
+ *
+ * ### Design rationale for types
+ *
+ * * Interaction between classes from different curves should fail:
+ *   `k256.Point.BASE.add(p256.Point.BASE)`
+ * * For this purpose we want to use `instanceof` operator, which is fast and works during runtime
+ * * Different calls of `curve()` would return different classes -
+ *   `curve(params) !== curve(params)`: if somebody decided to monkey-patch their curve,
+ *   it won't affect others
+ *
+ * TypeScript can't infer types for classes created inside a function. Classes is one instance
+ * of nominative types in TypeScript and interfaces only check for shape, so it's hard to create
+ * unique type for every function call.
+ *
+ * We can use generic types via some param, like curve opts, but that would:
+ *     1. Enable interaction between `curve(params)` and `curve(params)` (curves of same params)
+ *     which is hard to debug.
+ *     2. Params can be generic and we can't enforce them to be constant value:
+ *     if somebody creates curve from non-constant params,
+ *     it would be allowed to interact with other curves with non-constant params
+ *
+ * @todo https://www.typescriptlang.org/docs/handbook/release-notes/typescript-2-7.html#unique-symbol
+ * @module
+ */
+/*! noble-curves - MIT License (c) 2022 Paul Miller (paulmillr.com) */
+
+
+
+
+
+// We construct basis in such way that den is always positive and equals n, but num sign depends on basis (not on secret value)
+const divNearest = (num, den) => (num + (num >= 0 ? den : -den) / weierstrass_2n) / den;
+/**
+ * Splits scalar for GLV endomorphism.
+ */
+function _splitEndoScalar(k, basis, n) {
+    // Split scalar into two such that part is ~half bits: `abs(part) < sqrt(N)`
+    // Since part can be negative, we need to do this on point.
+    // TODO: verifyScalar function which consumes lambda
+    const [[a1, b1], [a2, b2]] = basis;
+    const c1 = divNearest(b2 * k, n);
+    const c2 = divNearest(-b1 * k, n);
+    // |k1|/|k2| is < sqrt(N), but can be negative.
+    // If we do `k1 mod N`, we'll get big scalar (`> sqrt(N)`): so, we do cheaper negation instead.
+    let k1 = k - c1 * a1 - c2 * a2;
+    let k2 = -c1 * b1 - c2 * b2;
+    const k1neg = k1 < weierstrass_0n;
+    const k2neg = k2 < weierstrass_0n;
+    if (k1neg)
+        k1 = -k1;
+    if (k2neg)
+        k2 = -k2;
+    // Double check that resulting scalar less than half bits of N: otherwise wNAF will fail.
+    // This should only happen on wrong basises. Also, math inside is too complex and I don't trust it.
+    const MAX_NUM = utils_bitMask(Math.ceil(utils_bitLen(n) / 2)) + weierstrass_1n; // Half bits of N
+    if (k1 < weierstrass_0n || k1 >= MAX_NUM || k2 < weierstrass_0n || k2 >= MAX_NUM) {
+        throw new Error('splitScalar (endomorphism): failed, k=' + k);
+    }
+    return { k1neg, k1, k2neg, k2 };
+}
+function validateSigFormat(format) {
+    if (!['compact', 'recovered', 'der'].includes(format))
+        throw new Error('Signature format must be "compact", "recovered", or "der"');
+    return format;
+}
+function validateSigOpts(opts, def) {
+    const optsn = {};
+    for (let optName of Object.keys(def)) {
+        // @ts-ignore
+        optsn[optName] = opts[optName] === undefined ? def[optName] : opts[optName];
+    }
+    curves_utils_abool(optsn.lowS, 'lowS');
+    curves_utils_abool(optsn.prehash, 'prehash');
+    if (optsn.format !== undefined)
+        validateSigFormat(optsn.format);
+    return optsn;
+}
+class DERErr extends Error {
+    constructor(m = '') {
+        super(m);
+    }
+}
+/**
+ * ASN.1 DER encoding utilities. ASN is very complex & fragile. Format:
+ *
+ *     [0x30 (SEQUENCE), bytelength, 0x02 (INTEGER), intLength, R, 0x02 (INTEGER), intLength, S]
+ *
+ * Docs: https://letsencrypt.org/docs/a-warm-welcome-to-asn1-and-der/, https://luca.ntop.org/Teaching/Appunti/asn1.html
+ */
+const DER = {
+    // asn.1 DER encoding utils
+    Err: DERErr,
+    // Basic building block is TLV (Tag-Length-Value)
+    _tlv: {
+        encode: (tag, data) => {
+            const { Err: E } = DER;
+            if (tag < 0 || tag > 256)
+                throw new E('tlv.encode: wrong tag');
+            if (data.length & 1)
+                throw new E('tlv.encode: unpadded data');
+            const dataLen = data.length / 2;
+            const len = numberToHexUnpadded(dataLen);
+            if ((len.length / 2) & 0b1000_0000)
+                throw new E('tlv.encode: long form length too big');
+            // length of length with long form flag
+            const lenLen = dataLen > 127 ? numberToHexUnpadded((len.length / 2) | 0b1000_0000) : '';
+            const t = numberToHexUnpadded(tag);
+            return t + lenLen + len + data;
+        },
+        // v - value, l - left bytes (unparsed)
+        decode(tag, data) {
+            const { Err: E } = DER;
+            let pos = 0;
+            if (tag < 0 || tag > 256)
+                throw new E('tlv.encode: wrong tag');
+            if (data.length < 2 || data[pos++] !== tag)
+                throw new E('tlv.decode: wrong tlv');
+            const first = data[pos++];
+            const isLong = !!(first & 0b1000_0000); // First bit of first length byte is flag for short/long form
+            let length = 0;
+            if (!isLong)
+                length = first;
+            else {
+                // Long form: [longFlag(1bit), lengthLength(7bit), length (BE)]
+                const lenLen = first & 0b0111_1111;
+                if (!lenLen)
+                    throw new E('tlv.decode(long): indefinite length not supported');
+                if (lenLen > 4)
+                    throw new E('tlv.decode(long): byte length is too big'); // this will overflow u32 in js
+                const lengthBytes = data.subarray(pos, pos + lenLen);
+                if (lengthBytes.length !== lenLen)
+                    throw new E('tlv.decode: length bytes not complete');
+                if (lengthBytes[0] === 0)
+                    throw new E('tlv.decode(long): zero leftmost byte');
+                for (const b of lengthBytes)
+                    length = (length << 8) | b;
+                pos += lenLen;
+                if (length < 128)
+                    throw new E('tlv.decode(long): not minimal encoding');
+            }
+            const v = data.subarray(pos, pos + length);
+            if (v.length !== length)
+                throw new E('tlv.decode: wrong value length');
+            return { v, l: data.subarray(pos + length) };
+        },
+    },
+    // https://crypto.stackexchange.com/a/57734 Leftmost bit of first byte is 'negative' flag,
+    // since we always use positive integers here. It must always be empty:
+    // - add zero byte if exists
+    // - if next byte doesn't have a flag, leading zero is not allowed (minimal encoding)
+    _int: {
+        encode(num) {
+            const { Err: E } = DER;
+            if (num < weierstrass_0n)
+                throw new E('integer: negative integers are not allowed');
+            let hex = numberToHexUnpadded(num);
+            // Pad with zero byte if negative flag is present
+            if (Number.parseInt(hex[0], 16) & 0b1000)
+                hex = '00' + hex;
+            if (hex.length & 1)
+                throw new E('unexpected DER parsing assertion: unpadded hex');
+            return hex;
+        },
+        decode(data) {
+            const { Err: E } = DER;
+            if (data[0] & 0b1000_0000)
+                throw new E('invalid signature integer: negative');
+            if (data[0] === 0x00 && !(data[1] & 0b1000_0000))
+                throw new E('invalid signature integer: unnecessary leading zero');
+            return curves_utils_bytesToNumberBE(data);
+        },
+    },
+    toSig(bytes) {
+        // parse DER signature
+        const { Err: E, _int: int, _tlv: tlv } = DER;
+        const data = hashes_utils_abytes(bytes, undefined, 'signature');
+        const { v: seqBytes, l: seqLeftBytes } = tlv.decode(0x30, data);
+        if (seqLeftBytes.length)
+            throw new E('invalid signature: left bytes after parsing');
+        const { v: rBytes, l: rLeftBytes } = tlv.decode(0x02, seqBytes);
+        const { v: sBytes, l: sLeftBytes } = tlv.decode(0x02, rLeftBytes);
+        if (sLeftBytes.length)
+            throw new E('invalid signature: left bytes after parsing');
+        return { r: int.decode(rBytes), s: int.decode(sBytes) };
+    },
+    hexFromSig(sig) {
+        const { _tlv: tlv, _int: int } = DER;
+        const rs = tlv.encode(0x02, int.encode(sig.r));
+        const ss = tlv.encode(0x02, int.encode(sig.s));
+        const seq = rs + ss;
+        return tlv.encode(0x30, seq);
+    },
+};
+// Be friendly to bad ECMAScript parsers by not using bigint literals
+// prettier-ignore
+const weierstrass_0n = BigInt(0), weierstrass_1n = BigInt(1), weierstrass_2n = BigInt(2), weierstrass_3n = BigInt(3), weierstrass_4n = BigInt(4);
+/**
+ * Creates weierstrass Point constructor, based on specified curve options.
+ *
+ * See {@link WeierstrassOpts}.
+ *
+ * @example
+```js
+const opts = {
+  p: 0xfffffffffffffffffffffffffffffffeffffac73n,
+  n: 0x100000000000000000001b8fa16dfab9aca16b6b3n,
+  h: 1n,
+  a: 0n,
+  b: 7n,
+  Gx: 0x3b4c382ce37aa192a4019e763036f4f5dd4d7ebbn,
+  Gy: 0x938cf935318fdced6bc28286531733c3f03c4feen,
+};
+const secp160k1_Point = weierstrass(opts);
+```
+ */
+function weierstrass_weierstrass(params, extraOpts = {}) {
+    const validated = createCurveFields('weierstrass', params, extraOpts);
+    const { Fp, Fn } = validated;
+    let CURVE = validated.CURVE;
+    const { h: cofactor, n: CURVE_ORDER } = CURVE;
+    curves_utils_validateObject(extraOpts, {}, {
+        allowInfinityPoint: 'boolean',
+        clearCofactor: 'function',
+        isTorsionFree: 'function',
+        fromBytes: 'function',
+        toBytes: 'function',
+        endo: 'object',
+    });
+    const { endo } = extraOpts;
+    if (endo) {
+        // validateObject(endo, { beta: 'bigint', splitScalar: 'function' });
+        if (!Fp.is0(CURVE.a) || typeof endo.beta !== 'bigint' || !Array.isArray(endo.basises)) {
+            throw new Error('invalid endo: expected "beta": bigint and "basises": array');
+        }
+    }
+    const lengths = getWLengths(Fp, Fn);
+    function assertCompressionIsSupported() {
+        if (!Fp.isOdd)
+            throw new Error('compression is not supported: Field does not have .isOdd()');
+    }
+    // Implements IEEE P1363 point encoding
+    function pointToBytes(_c, point, isCompressed) {
+        const { x, y } = point.toAffine();
+        const bx = Fp.toBytes(x);
+        curves_utils_abool(isCompressed, 'isCompressed');
+        if (isCompressed) {
+            assertCompressionIsSupported();
+            const hasEvenY = !Fp.isOdd(y);
+            return hashes_utils_concatBytes(pprefix(hasEvenY), bx);
+        }
+        else {
+            return hashes_utils_concatBytes(Uint8Array.of(0x04), bx, Fp.toBytes(y));
+        }
+    }
+    function pointFromBytes(bytes) {
+        hashes_utils_abytes(bytes, undefined, 'Point');
+        const { publicKey: comp, publicKeyUncompressed: uncomp } = lengths; // e.g. for 32-byte: 33, 65
+        const length = bytes.length;
+        const head = bytes[0];
+        const tail = bytes.subarray(1);
+        // No actual validation is done here: use .assertValidity()
+        if (length === comp && (head === 0x02 || head === 0x03)) {
+            const x = Fp.fromBytes(tail);
+            if (!Fp.isValid(x))
+                throw new Error('bad point: is not on curve, wrong x');
+            const y2 = weierstrassEquation(x); // y² = x³ + ax + b
+            let y;
+            try {
+                y = Fp.sqrt(y2); // y = y² ^ (p+1)/4
+            }
+            catch (sqrtError) {
+                const err = sqrtError instanceof Error ? ': ' + sqrtError.message : '';
+                throw new Error('bad point: is not on curve, sqrt error' + err);
+            }
+            assertCompressionIsSupported();
+            const evenY = Fp.isOdd(y);
+            const evenH = (head & 1) === 1; // ECDSA-specific
+            if (evenH !== evenY)
+                y = Fp.neg(y);
+            return { x, y };
+        }
+        else if (length === uncomp && head === 0x04) {
+            // TODO: more checks
+            const L = Fp.BYTES;
+            const x = Fp.fromBytes(tail.subarray(0, L));
+            const y = Fp.fromBytes(tail.subarray(L, L * 2));
+            if (!isValidXY(x, y))
+                throw new Error('bad point: is not on curve');
+            return { x, y };
+        }
+        else {
+            throw new Error(`bad point: got length ${length}, expected compressed=${comp} or uncompressed=${uncomp}`);
+        }
+    }
+    const encodePoint = extraOpts.toBytes || pointToBytes;
+    const decodePoint = extraOpts.fromBytes || pointFromBytes;
+    function weierstrassEquation(x) {
+        const x2 = Fp.sqr(x); // x * x
+        const x3 = Fp.mul(x2, x); // x² * x
+        return Fp.add(Fp.add(x3, Fp.mul(x, CURVE.a)), CURVE.b); // x³ + a * x + b
+    }
+    // TODO: move top-level
+    /** Checks whether equation holds for given x, y: y² == x³ + ax + b */
+    function isValidXY(x, y) {
+        const left = Fp.sqr(y); // y²
+        const right = weierstrassEquation(x); // x³ + ax + b
+        return Fp.eql(left, right);
+    }
+    // Validate whether the passed curve params are valid.
+    // Test 1: equation y² = x³ + ax + b should work for generator point.
+    if (!isValidXY(CURVE.Gx, CURVE.Gy))
+        throw new Error('bad curve params: generator point');
+    // Test 2: discriminant Δ part should be non-zero: 4a³ + 27b² != 0.
+    // Guarantees curve is genus-1, smooth (non-singular).
+    const _4a3 = Fp.mul(Fp.pow(CURVE.a, weierstrass_3n), weierstrass_4n);
+    const _27b2 = Fp.mul(Fp.sqr(CURVE.b), BigInt(27));
+    if (Fp.is0(Fp.add(_4a3, _27b2)))
+        throw new Error('bad curve params: a or b');
+    /** Asserts coordinate is valid: 0 <= n < Fp.ORDER. */
+    function acoord(title, n, banZero = false) {
+        if (!Fp.isValid(n) || (banZero && Fp.is0(n)))
+            throw new Error(`bad point coordinate ${title}`);
+        return n;
+    }
+    function aprjpoint(other) {
+        if (!(other instanceof Point))
+            throw new Error('Weierstrass Point expected');
+    }
+    function splitEndoScalarN(k) {
+        if (!endo || !endo.basises)
+            throw new Error('no endo');
+        return _splitEndoScalar(k, endo.basises, Fn.ORDER);
+    }
+    // Memoized toAffine / validity check. They are heavy. Points are immutable.
+    // Converts Projective point to affine (x, y) coordinates.
+    // Can accept precomputed Z^-1 - for example, from invertBatch.
+    // (X, Y, Z) ∋ (x=X/Z, y=Y/Z)
+    const toAffineMemo = memoized((p, iz) => {
+        const { X, Y, Z } = p;
+        // Fast-path for normalized points
+        if (Fp.eql(Z, Fp.ONE))
+            return { x: X, y: Y };
+        const is0 = p.is0();
+        // If invZ was 0, we return zero point. However we still want to execute
+        // all operations, so we replace invZ with a random number, 1.
+        if (iz == null)
+            iz = is0 ? Fp.ONE : Fp.inv(Z);
+        const x = Fp.mul(X, iz);
+        const y = Fp.mul(Y, iz);
+        const zz = Fp.mul(Z, iz);
+        if (is0)
+            return { x: Fp.ZERO, y: Fp.ZERO };
+        if (!Fp.eql(zz, Fp.ONE))
+            throw new Error('invZ was invalid');
+        return { x, y };
+    });
+    // NOTE: on exception this will crash 'cached' and no value will be set.
+    // Otherwise true will be return
+    const assertValidMemo = memoized((p) => {
+        if (p.is0()) {
+            // (0, 1, 0) aka ZERO is invalid in most contexts.
+            // In BLS, ZERO can be serialized, so we allow it.
+            // (0, 0, 0) is invalid representation of ZERO.
+            if (extraOpts.allowInfinityPoint && !Fp.is0(p.Y))
+                return;
+            throw new Error('bad point: ZERO');
+        }
+        // Some 3rd-party test vectors require different wording between here & `fromCompressedHex`
+        const { x, y } = p.toAffine();
+        if (!Fp.isValid(x) || !Fp.isValid(y))
+            throw new Error('bad point: x or y not field elements');
+        if (!isValidXY(x, y))
+            throw new Error('bad point: equation left != right');
+        if (!p.isTorsionFree())
+            throw new Error('bad point: not in prime-order subgroup');
+        return true;
+    });
+    function finishEndo(endoBeta, k1p, k2p, k1neg, k2neg) {
+        k2p = new Point(Fp.mul(k2p.X, endoBeta), k2p.Y, k2p.Z);
+        k1p = negateCt(k1neg, k1p);
+        k2p = negateCt(k2neg, k2p);
+        return k1p.add(k2p);
+    }
+    /**
+     * Projective Point works in 3d / projective (homogeneous) coordinates:(X, Y, Z) ∋ (x=X/Z, y=Y/Z).
+     * Default Point works in 2d / affine coordinates: (x, y).
+     * We're doing calculations in projective, because its operations don't require costly inversion.
+     */
+    class Point {
+        // base / generator point
+        static BASE = new Point(CURVE.Gx, CURVE.Gy, Fp.ONE);
+        // zero / infinity / identity point
+        static ZERO = new Point(Fp.ZERO, Fp.ONE, Fp.ZERO); // 0, 1, 0
+        // math field
+        static Fp = Fp;
+        // scalar field
+        static Fn = Fn;
+        X;
+        Y;
+        Z;
+        /** Does NOT validate if the point is valid. Use `.assertValidity()`. */
+        constructor(X, Y, Z) {
+            this.X = acoord('x', X);
+            this.Y = acoord('y', Y, true);
+            this.Z = acoord('z', Z);
+            Object.freeze(this);
+        }
+        static CURVE() {
+            return CURVE;
+        }
+        /** Does NOT validate if the point is valid. Use `.assertValidity()`. */
+        static fromAffine(p) {
+            const { x, y } = p || {};
+            if (!p || !Fp.isValid(x) || !Fp.isValid(y))
+                throw new Error('invalid affine point');
+            if (p instanceof Point)
+                throw new Error('projective point not allowed');
+            // (0, 0) would've produced (0, 0, 1) - instead, we need (0, 1, 0)
+            if (Fp.is0(x) && Fp.is0(y))
+                return Point.ZERO;
+            return new Point(x, y, Fp.ONE);
+        }
+        static fromBytes(bytes) {
+            const P = Point.fromAffine(decodePoint(hashes_utils_abytes(bytes, undefined, 'point')));
+            P.assertValidity();
+            return P;
+        }
+        static fromHex(hex) {
+            return Point.fromBytes(hashes_utils_hexToBytes(hex));
+        }
+        get x() {
+            return this.toAffine().x;
+        }
+        get y() {
+            return this.toAffine().y;
+        }
+        /**
+         *
+         * @param windowSize
+         * @param isLazy true will defer table computation until the first multiplication
+         * @returns
+         */
+        precompute(windowSize = 8, isLazy = true) {
+            wnaf.createCache(this, windowSize);
+            if (!isLazy)
+                this.multiply(weierstrass_3n); // random number
+            return this;
+        }
+        // TODO: return `this`
+        /** A point on curve is valid if it conforms to equation. */
+        assertValidity() {
+            assertValidMemo(this);
+        }
+        hasEvenY() {
+            const { y } = this.toAffine();
+            if (!Fp.isOdd)
+                throw new Error("Field doesn't support isOdd");
+            return !Fp.isOdd(y);
+        }
+        /** Compare one point to another. */
+        equals(other) {
+            aprjpoint(other);
+            const { X: X1, Y: Y1, Z: Z1 } = this;
+            const { X: X2, Y: Y2, Z: Z2 } = other;
+            const U1 = Fp.eql(Fp.mul(X1, Z2), Fp.mul(X2, Z1));
+            const U2 = Fp.eql(Fp.mul(Y1, Z2), Fp.mul(Y2, Z1));
+            return U1 && U2;
+        }
+        /** Flips point to one corresponding to (x, -y) in Affine coordinates. */
+        negate() {
+            return new Point(this.X, Fp.neg(this.Y), this.Z);
+        }
+        // Renes-Costello-Batina exception-free doubling formula.
+        // There is 30% faster Jacobian formula, but it is not complete.
+        // https://eprint.iacr.org/2015/1060, algorithm 3
+        // Cost: 8M + 3S + 3*a + 2*b3 + 15add.
+        double() {
+            const { a, b } = CURVE;
+            const b3 = Fp.mul(b, weierstrass_3n);
+            const { X: X1, Y: Y1, Z: Z1 } = this;
+            let X3 = Fp.ZERO, Y3 = Fp.ZERO, Z3 = Fp.ZERO; // prettier-ignore
+            let t0 = Fp.mul(X1, X1); // step 1
+            let t1 = Fp.mul(Y1, Y1);
+            let t2 = Fp.mul(Z1, Z1);
+            let t3 = Fp.mul(X1, Y1);
+            t3 = Fp.add(t3, t3); // step 5
+            Z3 = Fp.mul(X1, Z1);
+            Z3 = Fp.add(Z3, Z3);
+            X3 = Fp.mul(a, Z3);
+            Y3 = Fp.mul(b3, t2);
+            Y3 = Fp.add(X3, Y3); // step 10
+            X3 = Fp.sub(t1, Y3);
+            Y3 = Fp.add(t1, Y3);
+            Y3 = Fp.mul(X3, Y3);
+            X3 = Fp.mul(t3, X3);
+            Z3 = Fp.mul(b3, Z3); // step 15
+            t2 = Fp.mul(a, t2);
+            t3 = Fp.sub(t0, t2);
+            t3 = Fp.mul(a, t3);
+            t3 = Fp.add(t3, Z3);
+            Z3 = Fp.add(t0, t0); // step 20
+            t0 = Fp.add(Z3, t0);
+            t0 = Fp.add(t0, t2);
+            t0 = Fp.mul(t0, t3);
+            Y3 = Fp.add(Y3, t0);
+            t2 = Fp.mul(Y1, Z1); // step 25
+            t2 = Fp.add(t2, t2);
+            t0 = Fp.mul(t2, t3);
+            X3 = Fp.sub(X3, t0);
+            Z3 = Fp.mul(t2, t1);
+            Z3 = Fp.add(Z3, Z3); // step 30
+            Z3 = Fp.add(Z3, Z3);
+            return new Point(X3, Y3, Z3);
+        }
+        // Renes-Costello-Batina exception-free addition formula.
+        // There is 30% faster Jacobian formula, but it is not complete.
+        // https://eprint.iacr.org/2015/1060, algorithm 1
+        // Cost: 12M + 0S + 3*a + 3*b3 + 23add.
+        add(other) {
+            aprjpoint(other);
+            const { X: X1, Y: Y1, Z: Z1 } = this;
+            const { X: X2, Y: Y2, Z: Z2 } = other;
+            let X3 = Fp.ZERO, Y3 = Fp.ZERO, Z3 = Fp.ZERO; // prettier-ignore
+            const a = CURVE.a;
+            const b3 = Fp.mul(CURVE.b, weierstrass_3n);
+            let t0 = Fp.mul(X1, X2); // step 1
+            let t1 = Fp.mul(Y1, Y2);
+            let t2 = Fp.mul(Z1, Z2);
+            let t3 = Fp.add(X1, Y1);
+            let t4 = Fp.add(X2, Y2); // step 5
+            t3 = Fp.mul(t3, t4);
+            t4 = Fp.add(t0, t1);
+            t3 = Fp.sub(t3, t4);
+            t4 = Fp.add(X1, Z1);
+            let t5 = Fp.add(X2, Z2); // step 10
+            t4 = Fp.mul(t4, t5);
+            t5 = Fp.add(t0, t2);
+            t4 = Fp.sub(t4, t5);
+            t5 = Fp.add(Y1, Z1);
+            X3 = Fp.add(Y2, Z2); // step 15
+            t5 = Fp.mul(t5, X3);
+            X3 = Fp.add(t1, t2);
+            t5 = Fp.sub(t5, X3);
+            Z3 = Fp.mul(a, t4);
+            X3 = Fp.mul(b3, t2); // step 20
+            Z3 = Fp.add(X3, Z3);
+            X3 = Fp.sub(t1, Z3);
+            Z3 = Fp.add(t1, Z3);
+            Y3 = Fp.mul(X3, Z3);
+            t1 = Fp.add(t0, t0); // step 25
+            t1 = Fp.add(t1, t0);
+            t2 = Fp.mul(a, t2);
+            t4 = Fp.mul(b3, t4);
+            t1 = Fp.add(t1, t2);
+            t2 = Fp.sub(t0, t2); // step 30
+            t2 = Fp.mul(a, t2);
+            t4 = Fp.add(t4, t2);
+            t0 = Fp.mul(t1, t4);
+            Y3 = Fp.add(Y3, t0);
+            t0 = Fp.mul(t5, t4); // step 35
+            X3 = Fp.mul(t3, X3);
+            X3 = Fp.sub(X3, t0);
+            t0 = Fp.mul(t3, t1);
+            Z3 = Fp.mul(t5, Z3);
+            Z3 = Fp.add(Z3, t0); // step 40
+            return new Point(X3, Y3, Z3);
+        }
+        subtract(other) {
+            return this.add(other.negate());
+        }
+        is0() {
+            return this.equals(Point.ZERO);
+        }
+        /**
+         * Constant time multiplication.
+         * Uses wNAF method. Windowed method may be 10% faster,
+         * but takes 2x longer to generate and consumes 2x memory.
+         * Uses precomputes when available.
+         * Uses endomorphism for Koblitz curves.
+         * @param scalar by which the point would be multiplied
+         * @returns New point
+         */
+        multiply(scalar) {
+            const { endo } = extraOpts;
+            if (!Fn.isValidNot0(scalar))
+                throw new Error('invalid scalar: out of range'); // 0 is invalid
+            let point, fake; // Fake point is used to const-time mult
+            const mul = (n) => wnaf.cached(this, n, (p) => normalizeZ(Point, p));
+            /** See docs for {@link EndomorphismOpts} */
+            if (endo) {
+                const { k1neg, k1, k2neg, k2 } = splitEndoScalarN(scalar);
+                const { p: k1p, f: k1f } = mul(k1);
+                const { p: k2p, f: k2f } = mul(k2);
+                fake = k1f.add(k2f);
+                point = finishEndo(endo.beta, k1p, k2p, k1neg, k2neg);
+            }
+            else {
+                const { p, f } = mul(scalar);
+                point = p;
+                fake = f;
+            }
+            // Normalize `z` for both points, but return only real one
+            return normalizeZ(Point, [point, fake])[0];
+        }
+        /**
+         * Non-constant-time multiplication. Uses double-and-add algorithm.
+         * It's faster, but should only be used when you don't care about
+         * an exposed secret key e.g. sig verification, which works over *public* keys.
+         */
+        multiplyUnsafe(sc) {
+            const { endo } = extraOpts;
+            const p = this;
+            if (!Fn.isValid(sc))
+                throw new Error('invalid scalar: out of range'); // 0 is valid
+            if (sc === weierstrass_0n || p.is0())
+                return Point.ZERO; // 0
+            if (sc === weierstrass_1n)
+                return p; // 1
+            if (wnaf.hasCache(this))
+                return this.multiply(sc); // precomputes
+            // We don't have method for double scalar multiplication (aP + bQ):
+            // Even with using Strauss-Shamir trick, it's 35% slower than naïve mul+add.
+            if (endo) {
+                const { k1neg, k1, k2neg, k2 } = splitEndoScalarN(sc);
+                const { p1, p2 } = mulEndoUnsafe(Point, p, k1, k2); // 30% faster vs wnaf.unsafe
+                return finishEndo(endo.beta, p1, p2, k1neg, k2neg);
+            }
+            else {
+                return wnaf.unsafe(p, sc);
+            }
+        }
+        /**
+         * Converts Projective point to affine (x, y) coordinates.
+         * @param invertedZ Z^-1 (inverted zero) - optional, precomputation is useful for invertBatch
+         */
+        toAffine(invertedZ) {
+            return toAffineMemo(this, invertedZ);
+        }
+        /**
+         * Checks whether Point is free of torsion elements (is in prime subgroup).
+         * Always torsion-free for cofactor=1 curves.
+         */
+        isTorsionFree() {
+            const { isTorsionFree } = extraOpts;
+            if (cofactor === weierstrass_1n)
+                return true;
+            if (isTorsionFree)
+                return isTorsionFree(Point, this);
+            return wnaf.unsafe(this, CURVE_ORDER).is0();
+        }
+        clearCofactor() {
+            const { clearCofactor } = extraOpts;
+            if (cofactor === weierstrass_1n)
+                return this; // Fast-path
+            if (clearCofactor)
+                return clearCofactor(Point, this);
+            return this.multiplyUnsafe(cofactor);
+        }
+        isSmallOrder() {
+            // can we use this.clearCofactor()?
+            return this.multiplyUnsafe(cofactor).is0();
+        }
+        toBytes(isCompressed = true) {
+            curves_utils_abool(isCompressed, 'isCompressed');
+            this.assertValidity();
+            return encodePoint(Point, this, isCompressed);
+        }
+        toHex(isCompressed = true) {
+            return hashes_utils_bytesToHex(this.toBytes(isCompressed));
+        }
+        toString() {
+            return `<Point ${this.is0() ? 'ZERO' : this.toHex()}>`;
+        }
+    }
+    const bits = Fn.BITS;
+    const wnaf = new wNAF(Point, extraOpts.endo ? Math.ceil(bits / 2) : bits);
+    Point.BASE.precompute(8); // Enable precomputes. Slows down first publicKey computation by 20ms.
+    return Point;
+}
+// Points start with byte 0x02 when y is even; otherwise 0x03
+function pprefix(hasEvenY) {
+    return Uint8Array.of(hasEvenY ? 0x02 : 0x03);
+}
+/**
+ * Implementation of the Shallue and van de Woestijne method for any weierstrass curve.
+ * TODO: check if there is a way to merge this with uvRatio in Edwards; move to modular.
+ * b = True and y = sqrt(u / v) if (u / v) is square in F, and
+ * b = False and y = sqrt(Z * (u / v)) otherwise.
+ * @param Fp
+ * @param Z
+ * @returns
+ */
+function SWUFpSqrtRatio(Fp, Z) {
+    // Generic implementation
+    const q = Fp.ORDER;
+    let l = weierstrass_0n;
+    for (let o = q - weierstrass_1n; o % weierstrass_2n === weierstrass_0n; o /= weierstrass_2n)
+        l += weierstrass_1n;
+    const c1 = l; // 1. c1, the largest integer such that 2^c1 divides q - 1.
+    // We need 2n ** c1 and 2n ** (c1-1). We can't use **; but we can use <<.
+    // 2n ** c1 == 2n << (c1-1)
+    const _2n_pow_c1_1 = weierstrass_2n << (c1 - weierstrass_1n - weierstrass_1n);
+    const _2n_pow_c1 = _2n_pow_c1_1 * weierstrass_2n;
+    const c2 = (q - weierstrass_1n) / _2n_pow_c1; // 2. c2 = (q - 1) / (2^c1)  # Integer arithmetic
+    const c3 = (c2 - weierstrass_1n) / weierstrass_2n; // 3. c3 = (c2 - 1) / 2            # Integer arithmetic
+    const c4 = _2n_pow_c1 - weierstrass_1n; // 4. c4 = 2^c1 - 1                # Integer arithmetic
+    const c5 = _2n_pow_c1_1; // 5. c5 = 2^(c1 - 1)                  # Integer arithmetic
+    const c6 = Fp.pow(Z, c2); // 6. c6 = Z^c2
+    const c7 = Fp.pow(Z, (c2 + weierstrass_1n) / weierstrass_2n); // 7. c7 = Z^((c2 + 1) / 2)
+    let sqrtRatio = (u, v) => {
+        let tv1 = c6; // 1. tv1 = c6
+        let tv2 = Fp.pow(v, c4); // 2. tv2 = v^c4
+        let tv3 = Fp.sqr(tv2); // 3. tv3 = tv2^2
+        tv3 = Fp.mul(tv3, v); // 4. tv3 = tv3 * v
+        let tv5 = Fp.mul(u, tv3); // 5. tv5 = u * tv3
+        tv5 = Fp.pow(tv5, c3); // 6. tv5 = tv5^c3
+        tv5 = Fp.mul(tv5, tv2); // 7. tv5 = tv5 * tv2
+        tv2 = Fp.mul(tv5, v); // 8. tv2 = tv5 * v
+        tv3 = Fp.mul(tv5, u); // 9. tv3 = tv5 * u
+        let tv4 = Fp.mul(tv3, tv2); // 10. tv4 = tv3 * tv2
+        tv5 = Fp.pow(tv4, c5); // 11. tv5 = tv4^c5
+        let isQR = Fp.eql(tv5, Fp.ONE); // 12. isQR = tv5 == 1
+        tv2 = Fp.mul(tv3, c7); // 13. tv2 = tv3 * c7
+        tv5 = Fp.mul(tv4, tv1); // 14. tv5 = tv4 * tv1
+        tv3 = Fp.cmov(tv2, tv3, isQR); // 15. tv3 = CMOV(tv2, tv3, isQR)
+        tv4 = Fp.cmov(tv5, tv4, isQR); // 16. tv4 = CMOV(tv5, tv4, isQR)
+        // 17. for i in (c1, c1 - 1, ..., 2):
+        for (let i = c1; i > weierstrass_1n; i--) {
+            let tv5 = i - weierstrass_2n; // 18.    tv5 = i - 2
+            tv5 = weierstrass_2n << (tv5 - weierstrass_1n); // 19.    tv5 = 2^tv5
+            let tvv5 = Fp.pow(tv4, tv5); // 20.    tv5 = tv4^tv5
+            const e1 = Fp.eql(tvv5, Fp.ONE); // 21.    e1 = tv5 == 1
+            tv2 = Fp.mul(tv3, tv1); // 22.    tv2 = tv3 * tv1
+            tv1 = Fp.mul(tv1, tv1); // 23.    tv1 = tv1 * tv1
+            tvv5 = Fp.mul(tv4, tv1); // 24.    tv5 = tv4 * tv1
+            tv3 = Fp.cmov(tv2, tv3, e1); // 25.    tv3 = CMOV(tv2, tv3, e1)
+            tv4 = Fp.cmov(tvv5, tv4, e1); // 26.    tv4 = CMOV(tv5, tv4, e1)
+        }
+        return { isValid: isQR, value: tv3 };
+    };
+    if (Fp.ORDER % weierstrass_4n === weierstrass_3n) {
+        // sqrt_ratio_3mod4(u, v)
+        const c1 = (Fp.ORDER - weierstrass_3n) / weierstrass_4n; // 1. c1 = (q - 3) / 4     # Integer arithmetic
+        const c2 = Fp.sqrt(Fp.neg(Z)); // 2. c2 = sqrt(-Z)
+        sqrtRatio = (u, v) => {
+            let tv1 = Fp.sqr(v); // 1. tv1 = v^2
+            const tv2 = Fp.mul(u, v); // 2. tv2 = u * v
+            tv1 = Fp.mul(tv1, tv2); // 3. tv1 = tv1 * tv2
+            let y1 = Fp.pow(tv1, c1); // 4. y1 = tv1^c1
+            y1 = Fp.mul(y1, tv2); // 5. y1 = y1 * tv2
+            const y2 = Fp.mul(y1, c2); // 6. y2 = y1 * c2
+            const tv3 = Fp.mul(Fp.sqr(y1), v); // 7. tv3 = y1^2; 8. tv3 = tv3 * v
+            const isQR = Fp.eql(tv3, u); // 9. isQR = tv3 == u
+            let y = Fp.cmov(y2, y1, isQR); // 10. y = CMOV(y2, y1, isQR)
+            return { isValid: isQR, value: y }; // 11. return (isQR, y) isQR ? y : y*c2
+        };
+    }
+    // No curves uses that
+    // if (Fp.ORDER % _8n === _5n) // sqrt_ratio_5mod8
+    return sqrtRatio;
+}
+/**
+ * Simplified Shallue-van de Woestijne-Ulas Method
+ * https://www.rfc-editor.org/rfc/rfc9380#section-6.6.2
+ */
+function weierstrass_mapToCurveSimpleSWU(Fp, opts) {
+    validateField(Fp);
+    const { A, B, Z } = opts;
+    if (!Fp.isValid(A) || !Fp.isValid(B) || !Fp.isValid(Z))
+        throw new Error('mapToCurveSimpleSWU: invalid opts');
+    const sqrtRatio = SWUFpSqrtRatio(Fp, Z);
+    if (!Fp.isOdd)
+        throw new Error('Field does not have .isOdd()');
+    // Input: u, an element of F.
+    // Output: (x, y), a point on E.
+    return (u) => {
+        // prettier-ignore
+        let tv1, tv2, tv3, tv4, tv5, tv6, x, y;
+        tv1 = Fp.sqr(u); // 1.  tv1 = u^2
+        tv1 = Fp.mul(tv1, Z); // 2.  tv1 = Z * tv1
+        tv2 = Fp.sqr(tv1); // 3.  tv2 = tv1^2
+        tv2 = Fp.add(tv2, tv1); // 4.  tv2 = tv2 + tv1
+        tv3 = Fp.add(tv2, Fp.ONE); // 5.  tv3 = tv2 + 1
+        tv3 = Fp.mul(tv3, B); // 6.  tv3 = B * tv3
+        tv4 = Fp.cmov(Z, Fp.neg(tv2), !Fp.eql(tv2, Fp.ZERO)); // 7.  tv4 = CMOV(Z, -tv2, tv2 != 0)
+        tv4 = Fp.mul(tv4, A); // 8.  tv4 = A * tv4
+        tv2 = Fp.sqr(tv3); // 9.  tv2 = tv3^2
+        tv6 = Fp.sqr(tv4); // 10. tv6 = tv4^2
+        tv5 = Fp.mul(tv6, A); // 11. tv5 = A * tv6
+        tv2 = Fp.add(tv2, tv5); // 12. tv2 = tv2 + tv5
+        tv2 = Fp.mul(tv2, tv3); // 13. tv2 = tv2 * tv3
+        tv6 = Fp.mul(tv6, tv4); // 14. tv6 = tv6 * tv4
+        tv5 = Fp.mul(tv6, B); // 15. tv5 = B * tv6
+        tv2 = Fp.add(tv2, tv5); // 16. tv2 = tv2 + tv5
+        x = Fp.mul(tv1, tv3); // 17.   x = tv1 * tv3
+        const { isValid, value } = sqrtRatio(tv2, tv6); // 18. (is_gx1_square, y1) = sqrt_ratio(tv2, tv6)
+        y = Fp.mul(tv1, u); // 19.   y = tv1 * u  -> Z * u^3 * y1
+        y = Fp.mul(y, value); // 20.   y = y * y1
+        x = Fp.cmov(x, tv3, isValid); // 21.   x = CMOV(x, tv3, is_gx1_square)
+        y = Fp.cmov(y, value, isValid); // 22.   y = CMOV(y, y1, is_gx1_square)
+        const e1 = Fp.isOdd(u) === Fp.isOdd(y); // 23.  e1 = sgn0(u) == sgn0(y)
+        y = Fp.cmov(Fp.neg(y), y, e1); // 24.   y = CMOV(-y, y, e1)
+        const tv4_inv = FpInvertBatch(Fp, [tv4], true)[0];
+        x = Fp.mul(x, tv4_inv); // 25.   x = x / tv4
+        return { x, y };
+    };
+}
+function getWLengths(Fp, Fn) {
+    return {
+        secretKey: Fn.BYTES,
+        publicKey: 1 + Fp.BYTES,
+        publicKeyUncompressed: 1 + 2 * Fp.BYTES,
+        publicKeyHasPrefix: true,
+        signature: 2 * Fn.BYTES,
+    };
+}
+/**
+ * Sometimes users only need getPublicKey, getSharedSecret, and secret key handling.
+ * This helper ensures no signature functionality is present. Less code, smaller bundle size.
+ */
+function ecdh(Point, ecdhOpts = {}) {
+    const { Fn } = Point;
+    const randomBytes_ = ecdhOpts.randomBytes || hashes_utils_randomBytes;
+    const lengths = Object.assign(getWLengths(Point.Fp, Fn), { seed: getMinHashLength(Fn.ORDER) });
+    function isValidSecretKey(secretKey) {
+        try {
+            const num = Fn.fromBytes(secretKey);
+            return Fn.isValidNot0(num);
+        }
+        catch (error) {
+            return false;
+        }
+    }
+    function isValidPublicKey(publicKey, isCompressed) {
+        const { publicKey: comp, publicKeyUncompressed } = lengths;
+        try {
+            const l = publicKey.length;
+            if (isCompressed === true && l !== comp)
+                return false;
+            if (isCompressed === false && l !== publicKeyUncompressed)
+                return false;
+            return !!Point.fromBytes(publicKey);
+        }
+        catch (error) {
+            return false;
+        }
+    }
+    /**
+     * Produces cryptographically secure secret key from random of size
+     * (groupLen + ceil(groupLen / 2)) with modulo bias being negligible.
+     */
+    function randomSecretKey(seed = randomBytes_(lengths.seed)) {
+        return mapHashToField(hashes_utils_abytes(seed, lengths.seed, 'seed'), Fn.ORDER);
+    }
+    /**
+     * Computes public key for a secret key. Checks for validity of the secret key.
+     * @param isCompressed whether to return compact (default), or full key
+     * @returns Public key, full when isCompressed=false; short when isCompressed=true
+     */
+    function getPublicKey(secretKey, isCompressed = true) {
+        return Point.BASE.multiply(Fn.fromBytes(secretKey)).toBytes(isCompressed);
+    }
+    /**
+     * Quick and dirty check for item being public key. Does not validate hex, or being on-curve.
+     */
+    function isProbPub(item) {
+        const { secretKey, publicKey, publicKeyUncompressed } = lengths;
+        if (!hashes_utils_isBytes(item))
+            return undefined;
+        if (('_lengths' in Fn && Fn._lengths) || secretKey === publicKey)
+            return undefined;
+        const l = hashes_utils_abytes(item, undefined, 'key').length;
+        return l === publicKey || l === publicKeyUncompressed;
+    }
+    /**
+     * ECDH (Elliptic Curve Diffie Hellman).
+     * Computes shared public key from secret key A and public key B.
+     * Checks: 1) secret key validity 2) shared key is on-curve.
+     * Does NOT hash the result.
+     * @param isCompressed whether to return compact (default), or full key
+     * @returns shared public key
+     */
+    function getSharedSecret(secretKeyA, publicKeyB, isCompressed = true) {
+        if (isProbPub(secretKeyA) === true)
+            throw new Error('first arg must be private key');
+        if (isProbPub(publicKeyB) === false)
+            throw new Error('second arg must be public key');
+        const s = Fn.fromBytes(secretKeyA);
+        const b = Point.fromBytes(publicKeyB); // checks for being on-curve
+        return b.multiply(s).toBytes(isCompressed);
+    }
+    const utils = {
+        isValidSecretKey,
+        isValidPublicKey,
+        randomSecretKey,
+    };
+    const keygen = createKeygen(randomSecretKey, getPublicKey);
+    return Object.freeze({ getPublicKey, getSharedSecret, keygen, Point, utils, lengths });
+}
+/**
+ * Creates ECDSA signing interface for given elliptic curve `Point` and `hash` function.
+ *
+ * @param Point created using {@link weierstrass} function
+ * @param hash used for 1) message prehash-ing 2) k generation in `sign`, using hmac_drbg(hash)
+ * @param ecdsaOpts rarely needed, see {@link ECDSAOpts}
+ *
+ * @example
+ * ```js
+ * const p256_Point = weierstrass(...);
+ * const p256_sha256 = ecdsa(p256_Point, sha256);
+ * const p256_sha224 = ecdsa(p256_Point, sha224);
+ * const p256_sha224_r = ecdsa(p256_Point, sha224, { randomBytes: (length) => { ... } });
+ * ```
+ */
+function weierstrass_ecdsa(Point, hash, ecdsaOpts = {}) {
+    utils_ahash(hash);
+    curves_utils_validateObject(ecdsaOpts, {}, {
+        hmac: 'function',
+        lowS: 'boolean',
+        randomBytes: 'function',
+        bits2int: 'function',
+        bits2int_modN: 'function',
+    });
+    ecdsaOpts = Object.assign({}, ecdsaOpts);
+    const randomBytes = ecdsaOpts.randomBytes || hashes_utils_randomBytes;
+    const hmac = ecdsaOpts.hmac || ((key, msg) => hashes_hmac_hmac(hash, key, msg));
+    const { Fp, Fn } = Point;
+    const { ORDER: CURVE_ORDER, BITS: fnBits } = Fn;
+    const { keygen, getPublicKey, getSharedSecret, utils, lengths } = ecdh(Point, ecdsaOpts);
+    const defaultSigOpts = {
+        prehash: true,
+        lowS: typeof ecdsaOpts.lowS === 'boolean' ? ecdsaOpts.lowS : true,
+        format: 'compact',
+        extraEntropy: false,
+    };
+    const hasLargeCofactor = CURVE_ORDER * weierstrass_2n < Fp.ORDER; // Won't CURVE().h > 2n be more effective?
+    function isBiggerThanHalfOrder(number) {
+        const HALF = CURVE_ORDER >> weierstrass_1n;
+        return number > HALF;
+    }
+    function validateRS(title, num) {
+        if (!Fn.isValidNot0(num))
+            throw new Error(`invalid signature ${title}: out of range 1..Point.Fn.ORDER`);
+        return num;
+    }
+    function assertSmallCofactor() {
+        // ECDSA recovery is hard for cofactor > 1 curves.
+        // In sign, `r = q.x mod n`, and here we recover q.x from r.
+        // While recovering q.x >= n, we need to add r+n for cofactor=1 curves.
+        // However, for cofactor>1, r+n may not get q.x:
+        // r+n*i would need to be done instead where i is unknown.
+        // To easily get i, we either need to:
+        // a. increase amount of valid recid values (4, 5...); OR
+        // b. prohibit non-prime-order signatures (recid > 1).
+        if (hasLargeCofactor)
+            throw new Error('"recovered" sig type is not supported for cofactor >2 curves');
+    }
+    function validateSigLength(bytes, format) {
+        validateSigFormat(format);
+        const size = lengths.signature;
+        const sizer = format === 'compact' ? size : format === 'recovered' ? size + 1 : undefined;
+        return hashes_utils_abytes(bytes, sizer);
+    }
+    /**
+     * ECDSA signature with its (r, s) properties. Supports compact, recovered & DER representations.
+     */
+    class Signature {
+        r;
+        s;
+        recovery;
+        constructor(r, s, recovery) {
+            this.r = validateRS('r', r); // r in [1..N-1];
+            this.s = validateRS('s', s); // s in [1..N-1];
+            if (recovery != null) {
+                assertSmallCofactor();
+                if (![0, 1, 2, 3].includes(recovery))
+                    throw new Error('invalid recovery id');
+                this.recovery = recovery;
+            }
+            Object.freeze(this);
+        }
+        static fromBytes(bytes, format = defaultSigOpts.format) {
+            validateSigLength(bytes, format);
+            let recid;
+            if (format === 'der') {
+                const { r, s } = DER.toSig(hashes_utils_abytes(bytes));
+                return new Signature(r, s);
+            }
+            if (format === 'recovered') {
+                recid = bytes[0];
+                format = 'compact';
+                bytes = bytes.subarray(1);
+            }
+            const L = lengths.signature / 2;
+            const r = bytes.subarray(0, L);
+            const s = bytes.subarray(L, L * 2);
+            return new Signature(Fn.fromBytes(r), Fn.fromBytes(s), recid);
+        }
+        static fromHex(hex, format) {
+            return this.fromBytes(hashes_utils_hexToBytes(hex), format);
+        }
+        assertRecovery() {
+            const { recovery } = this;
+            if (recovery == null)
+                throw new Error('invalid recovery id: must be present');
+            return recovery;
+        }
+        addRecoveryBit(recovery) {
+            return new Signature(this.r, this.s, recovery);
+        }
+        recoverPublicKey(messageHash) {
+            const { r, s } = this;
+            const recovery = this.assertRecovery();
+            const radj = recovery === 2 || recovery === 3 ? r + CURVE_ORDER : r;
+            if (!Fp.isValid(radj))
+                throw new Error('invalid recovery id: sig.r+curve.n != R.x');
+            const x = Fp.toBytes(radj);
+            const R = Point.fromBytes(hashes_utils_concatBytes(pprefix((recovery & 1) === 0), x));
+            const ir = Fn.inv(radj); // r^-1
+            const h = bits2int_modN(hashes_utils_abytes(messageHash, undefined, 'msgHash')); // Truncate hash
+            const u1 = Fn.create(-h * ir); // -hr^-1
+            const u2 = Fn.create(s * ir); // sr^-1
+            // (sr^-1)R-(hr^-1)G = -(hr^-1)G + (sr^-1). unsafe is fine: there is no private data.
+            const Q = Point.BASE.multiplyUnsafe(u1).add(R.multiplyUnsafe(u2));
+            if (Q.is0())
+                throw new Error('invalid recovery: point at infinify');
+            Q.assertValidity();
+            return Q;
+        }
+        // Signatures should be low-s, to prevent malleability.
+        hasHighS() {
+            return isBiggerThanHalfOrder(this.s);
+        }
+        toBytes(format = defaultSigOpts.format) {
+            validateSigFormat(format);
+            if (format === 'der')
+                return hashes_utils_hexToBytes(DER.hexFromSig(this));
+            const { r, s } = this;
+            const rb = Fn.toBytes(r);
+            const sb = Fn.toBytes(s);
+            if (format === 'recovered') {
+                assertSmallCofactor();
+                return hashes_utils_concatBytes(Uint8Array.of(this.assertRecovery()), rb, sb);
+            }
+            return hashes_utils_concatBytes(rb, sb);
+        }
+        toHex(format) {
+            return hashes_utils_bytesToHex(this.toBytes(format));
+        }
+    }
+    // RFC6979: ensure ECDSA msg is X bytes and < N. RFC suggests optional truncating via bits2octets.
+    // FIPS 186-4 4.6 suggests the leftmost min(nBitLen, outLen) bits, which matches bits2int.
+    // bits2int can produce res>N, we can do mod(res, N) since the bitLen is the same.
+    // int2octets can't be used; pads small msgs with 0: unacceptatble for trunc as per RFC vectors
+    const bits2int = ecdsaOpts.bits2int ||
+        function bits2int_def(bytes) {
+            // Our custom check "just in case", for protection against DoS
+            if (bytes.length > 8192)
+                throw new Error('input is too large');
+            // For curves with nBitLength % 8 !== 0: bits2octets(bits2octets(m)) !== bits2octets(m)
+            // for some cases, since bytes.length * 8 is not actual bitLength.
+            const num = curves_utils_bytesToNumberBE(bytes); // check for == u8 done here
+            const delta = bytes.length * 8 - fnBits; // truncate to nBitLength leftmost bits
+            return delta > 0 ? num >> BigInt(delta) : num;
+        };
+    const bits2int_modN = ecdsaOpts.bits2int_modN ||
+        function bits2int_modN_def(bytes) {
+            return Fn.create(bits2int(bytes)); // can't use bytesToNumberBE here
+        };
+    // Pads output with zero as per spec
+    const ORDER_MASK = utils_bitMask(fnBits);
+    /** Converts to bytes. Checks if num in `[0..ORDER_MASK-1]` e.g.: `[0..2^256-1]`. */
+    function int2octets(num) {
+        // IMPORTANT: the check ensures working for case `Fn.BYTES != Fn.BITS * 8`
+        aInRange('num < 2^' + fnBits, num, weierstrass_0n, ORDER_MASK);
+        return Fn.toBytes(num);
+    }
+    function validateMsgAndHash(message, prehash) {
+        hashes_utils_abytes(message, undefined, 'message');
+        return prehash ? hashes_utils_abytes(hash(message), undefined, 'prehashed message') : message;
+    }
+    /**
+     * Steps A, D of RFC6979 3.2.
+     * Creates RFC6979 seed; converts msg/privKey to numbers.
+     * Used only in sign, not in verify.
+     *
+     * Warning: we cannot assume here that message has same amount of bytes as curve order,
+     * this will be invalid at least for P521. Also it can be bigger for P224 + SHA256.
+     */
+    function prepSig(message, secretKey, opts) {
+        const { lowS, prehash, extraEntropy } = validateSigOpts(opts, defaultSigOpts);
+        message = validateMsgAndHash(message, prehash); // RFC6979 3.2 A: h1 = H(m)
+        // We can't later call bits2octets, since nested bits2int is broken for curves
+        // with fnBits % 8 !== 0. Because of that, we unwrap it here as int2octets call.
+        // const bits2octets = (bits) => int2octets(bits2int_modN(bits))
+        const h1int = bits2int_modN(message);
+        const d = Fn.fromBytes(secretKey); // validate secret key, convert to bigint
+        if (!Fn.isValidNot0(d))
+            throw new Error('invalid private key');
+        const seedArgs = [int2octets(d), int2octets(h1int)];
+        // extraEntropy. RFC6979 3.6: additional k' (optional).
+        if (extraEntropy != null && extraEntropy !== false) {
+            // K = HMAC_K(V || 0x00 || int2octets(x) || bits2octets(h1) || k')
+            // gen random bytes OR pass as-is
+            const e = extraEntropy === true ? randomBytes(lengths.secretKey) : extraEntropy;
+            seedArgs.push(hashes_utils_abytes(e, undefined, 'extraEntropy')); // check for being bytes
+        }
+        const seed = hashes_utils_concatBytes(...seedArgs); // Step D of RFC6979 3.2
+        const m = h1int; // no need to call bits2int second time here, it is inside truncateHash!
+        // Converts signature params into point w r/s, checks result for validity.
+        // To transform k => Signature:
+        // q = k⋅G
+        // r = q.x mod n
+        // s = k^-1(m + rd) mod n
+        // Can use scalar blinding b^-1(bm + bdr) where b ∈ [1,q−1] according to
+        // https://tches.iacr.org/index.php/TCHES/article/view/7337/6509. We've decided against it:
+        // a) dependency on CSPRNG b) 15% slowdown c) doesn't really help since bigints are not CT
+        function k2sig(kBytes) {
+            // RFC 6979 Section 3.2, step 3: k = bits2int(T)
+            // Important: all mod() calls here must be done over N
+            const k = bits2int(kBytes); // Cannot use fields methods, since it is group element
+            if (!Fn.isValidNot0(k))
+                return; // Valid scalars (including k) must be in 1..N-1
+            const ik = Fn.inv(k); // k^-1 mod n
+            const q = Point.BASE.multiply(k).toAffine(); // q = k⋅G
+            const r = Fn.create(q.x); // r = q.x mod n
+            if (r === weierstrass_0n)
+                return;
+            const s = Fn.create(ik * Fn.create(m + r * d)); // s = k^-1(m + rd) mod n
+            if (s === weierstrass_0n)
+                return;
+            let recovery = (q.x === r ? 0 : 2) | Number(q.y & weierstrass_1n); // recovery bit (2 or 3 when q.x>n)
+            let normS = s;
+            if (lowS && isBiggerThanHalfOrder(s)) {
+                normS = Fn.neg(s); // if lowS was passed, ensure s is always in the bottom half of N
+                recovery ^= 1;
+            }
+            return new Signature(r, normS, hasLargeCofactor ? undefined : recovery);
+        }
+        return { seed, k2sig };
+    }
+    /**
+     * Signs message hash with a secret key.
+     *
+     * ```
+     * sign(m, d) where
+     *   k = rfc6979_hmac_drbg(m, d)
+     *   (x, y) = G × k
+     *   r = x mod n
+     *   s = (m + dr) / k mod n
+     * ```
+     */
+    function sign(message, secretKey, opts = {}) {
+        const { seed, k2sig } = prepSig(message, secretKey, opts); // Steps A, D of RFC6979 3.2.
+        const drbg = createHmacDrbg(hash.outputLen, Fn.BYTES, hmac);
+        const sig = drbg(seed, k2sig); // Steps B, C, D, E, F, G
+        return sig.toBytes(opts.format);
+    }
+    /**
+     * Verifies a signature against message and public key.
+     * Rejects lowS signatures by default: see {@link ECDSAVerifyOpts}.
+     * Implements section 4.1.4 from https://www.secg.org/sec1-v2.pdf:
+     *
+     * ```
+     * verify(r, s, h, P) where
+     *   u1 = hs^-1 mod n
+     *   u2 = rs^-1 mod n
+     *   R = u1⋅G + u2⋅P
+     *   mod(R.x, n) == r
+     * ```
+     */
+    function verify(signature, message, publicKey, opts = {}) {
+        const { lowS, prehash, format } = validateSigOpts(opts, defaultSigOpts);
+        publicKey = hashes_utils_abytes(publicKey, undefined, 'publicKey');
+        message = validateMsgAndHash(message, prehash);
+        if (!hashes_utils_isBytes(signature)) {
+            const end = signature instanceof Signature ? ', use sig.toBytes()' : '';
+            throw new Error('verify expects Uint8Array signature' + end);
+        }
+        validateSigLength(signature, format); // execute this twice because we want loud error
+        try {
+            const sig = Signature.fromBytes(signature, format);
+            const P = Point.fromBytes(publicKey);
+            if (lowS && sig.hasHighS())
+                return false;
+            const { r, s } = sig;
+            const h = bits2int_modN(message); // mod n, not mod p
+            const is = Fn.inv(s); // s^-1 mod n
+            const u1 = Fn.create(h * is); // u1 = hs^-1 mod n
+            const u2 = Fn.create(r * is); // u2 = rs^-1 mod n
+            const R = Point.BASE.multiplyUnsafe(u1).add(P.multiplyUnsafe(u2)); // u1⋅G + u2⋅P
+            if (R.is0())
+                return false;
+            const v = Fn.create(R.x); // v = r.x mod n
+            return v === r;
+        }
+        catch (e) {
+            return false;
+        }
+    }
+    function recoverPublicKey(signature, message, opts = {}) {
+        const { prehash } = validateSigOpts(opts, defaultSigOpts);
+        message = validateMsgAndHash(message, prehash);
+        return Signature.fromBytes(signature, 'recovered').recoverPublicKey(message).toBytes();
+    }
+    return Object.freeze({
+        keygen,
+        getPublicKey,
+        getSharedSecret,
+        utils,
+        lengths,
+        Point,
+        sign,
+        verify,
+        recoverPublicKey,
+        Signature,
+        hash,
+    });
+}
+//# sourceMappingURL=weierstrass.js.map
+;// CONCATENATED MODULE: ./node_modules/@noble/post-quantum/node_modules/@noble/curves/nist.js
+/**
+ * Internal module for NIST P256, P384, P521 curves.
+ * Do not use for now.
+ * @module
+ */
+/*! noble-curves - MIT License (c) 2022 Paul Miller (paulmillr.com) */
+
+
+
+
+
+// p = 2n**224n * (2n**32n-1n) + 2n**192n + 2n**96n - 1n
+// a = Fp256.create(BigInt('-3'));
+const p256_CURVE = /* @__PURE__ */ (() => ({
+    p: BigInt('0xffffffff00000001000000000000000000000000ffffffffffffffffffffffff'),
+    n: BigInt('0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551'),
+    h: BigInt(1),
+    a: BigInt('0xffffffff00000001000000000000000000000000fffffffffffffffffffffffc'),
+    b: BigInt('0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b'),
+    Gx: BigInt('0x6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296'),
+    Gy: BigInt('0x4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5'),
+}))();
+// p = 2n**384n - 2n**128n - 2n**96n + 2n**32n - 1n
+const p384_CURVE = /* @__PURE__ */ (() => ({
+    p: BigInt('0xfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000ffffffff'),
+    n: BigInt('0xffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973'),
+    h: BigInt(1),
+    a: BigInt('0xfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000fffffffc'),
+    b: BigInt('0xb3312fa7e23ee7e4988e056be3f82d19181d9c6efe8141120314088f5013875ac656398d8a2ed19d2a85c8edd3ec2aef'),
+    Gx: BigInt('0xaa87ca22be8b05378eb1c71ef320ad746e1d3b628ba79b9859f741e082542a385502f25dbf55296c3a545e3872760ab7'),
+    Gy: BigInt('0x3617de4a96262c6f5d9e98bf9292dc29f8f41dbd289a147ce9da3113b5f0b8c00a60b1ce1d7e819d7a431d7c90ea0e5f'),
+}))();
+// p = 2n**521n - 1n
+const p521_CURVE = /* @__PURE__ */ (() => ({
+    p: BigInt('0x1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff'),
+    n: BigInt('0x01fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffa51868783bf2f966b7fcc0148f709a5d03bb5c9b8899c47aebb6fb71e91386409'),
+    h: BigInt(1),
+    a: BigInt('0x1fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffc'),
+    b: BigInt('0x0051953eb9618e1c9a1f929a21a0b68540eea2da725b99b315f3b8b489918ef109e156193951ec7e937b1652c0bd3bb1bf073573df883d2c34f1ef451fd46b503f00'),
+    Gx: BigInt('0x00c6858e06b70404e9cd9e3ecb662395b4429c648139053fb521f828af606b4d3dbaa14b5e77efe75928fe1dc127a2ffa8de3348b3c1856a429bf97e7e31c2e5bd66'),
+    Gy: BigInt('0x011839296a789a3bc0045c8a5fb42c7d1bd998f54449579b446817afbd17273e662c97ee72995ef42640c550b9013fad0761353c7086a272c24088be94769fd16650'),
+}))();
+function createSWU(Point, opts) {
+    const map = mapToCurveSimpleSWU(Point.Fp, opts);
+    return (scalars) => map(scalars[0]);
+}
+// NIST P256
+const p256_Point = /* @__PURE__ */ weierstrass_weierstrass(p256_CURVE);
+/**
+ * NIST P256 (aka secp256r1, prime256v1) curve, ECDSA and ECDH methods.
+ * Hashes inputs with sha256 by default.
+ *
+ * @example
+ * ```js
+ * import { p256 } from '@noble/curves/nist.js';
+ * const { secretKey, publicKey } = p256.keygen();
+ * // const publicKey = p256.getPublicKey(secretKey);
+ * const msg = new TextEncoder().encode('hello noble');
+ * const sig = p256.sign(msg, secretKey);
+ * const isValid = p256.verify(sig, msg, publicKey);
+ * // const sigKeccak = p256.sign(keccak256(msg), secretKey, { prehash: false });
+ * ```
+ */
+const p256 = /* @__PURE__ */ weierstrass_ecdsa(p256_Point, hashes_sha2_sha256);
+/** Hashing / encoding to p256 points / field. RFC 9380 methods. */
+const p256_hasher = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => {
+    return createHasher(p256_Point, createSWU(p256_Point, {
+        A: p256_CURVE.a,
+        B: p256_CURVE.b,
+        Z: p256_Point.Fp.create(BigInt('-10')),
+    }), {
+        DST: 'P256_XMD:SHA-256_SSWU_RO_',
+        encodeDST: 'P256_XMD:SHA-256_SSWU_NU_',
+        p: p256_CURVE.p,
+        m: 1,
+        k: 128,
+        expand: 'xmd',
+        hash: sha256,
+    });
+})()));
+/** p256 OPRF, defined in RFC 9497. */
+const p256_oprf = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => createORPF({
+    name: 'P256-SHA256',
+    Point: p256_Point,
+    hash: sha256,
+    hashToGroup: p256_hasher.hashToCurve,
+    hashToScalar: p256_hasher.hashToScalar,
+}))()));
+// NIST P384
+const p384_Point = /* @__PURE__ */ weierstrass_weierstrass(p384_CURVE);
+/** NIST P384 (aka secp384r1) curve, ECDSA and ECDH methods. Hashes inputs with sha384 by default. */
+const nist_p384 = /* @__PURE__ */ weierstrass_ecdsa(p384_Point, hashes_sha2_sha384);
+/** Hashing / encoding to p384 points / field. RFC 9380 methods. */
+const p384_hasher = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => {
+    return createHasher(p384_Point, createSWU(p384_Point, {
+        A: p384_CURVE.a,
+        B: p384_CURVE.b,
+        Z: p384_Point.Fp.create(BigInt('-12')),
+    }), {
+        DST: 'P384_XMD:SHA-384_SSWU_RO_',
+        encodeDST: 'P384_XMD:SHA-384_SSWU_NU_',
+        p: p384_CURVE.p,
+        m: 1,
+        k: 192,
+        expand: 'xmd',
+        hash: sha384,
+    });
+})()));
+/** p384 OPRF, defined in RFC 9497. */
+const p384_oprf = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => createORPF({
+    name: 'P384-SHA384',
+    Point: p384_Point,
+    hash: sha384,
+    hashToGroup: p384_hasher.hashToCurve,
+    hashToScalar: p384_hasher.hashToScalar,
+}))()));
+// NIST P521
+const Fn521 = /* @__PURE__ */ (() => Field(p521_CURVE.n, { allowedLengths: [65, 66] }))();
+const p521_Point = /* @__PURE__ */ weierstrass_weierstrass(p521_CURVE, { Fn: Fn521 });
+/** NIST P521 (aka secp521r1) curve, ECDSA and ECDH methods. Hashes inputs with sha512 by default. */
+const p521 = /* @__PURE__ */ (/* unused pure expression or super */ null && (ecdsa(p521_Point, sha512)));
+/** Hashing / encoding to p521 points / field. RFC 9380 methods. */
+const p521_hasher = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => {
+    return createHasher(p521_Point, createSWU(p521_Point, {
+        A: p521_CURVE.a,
+        B: p521_CURVE.b,
+        Z: p521_Point.Fp.create(BigInt('-4')),
+    }), {
+        DST: 'P521_XMD:SHA-512_SSWU_RO_',
+        encodeDST: 'P521_XMD:SHA-512_SSWU_NU_',
+        p: p521_CURVE.p,
+        m: 1,
+        k: 256,
+        expand: 'xmd',
+        hash: sha512,
+    });
+})()));
+/** p521 OPRF, defined in RFC 9497. */
+const p521_oprf = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => createORPF({
+    name: 'P521-SHA512',
+    Point: p521_Point,
+    hash: sha512,
+    hashToGroup: p521_hasher.hashToCurve,
+    hashToScalar: p521_hasher.hashToScalar, // produces L=98 just like in RFC
+}))()));
+//# sourceMappingURL=nist.js.map
+;// CONCATENATED MODULE: ./node_modules/@noble/post-quantum/node_modules/@noble/hashes/hkdf.js
+/**
+ * HKDF (RFC 5869): extract + expand in one step.
+ * See https://soatok.blog/2021/11/17/understanding-hkdf/.
+ * @module
+ */
+
+
+/**
+ * HKDF-extract from spec. Less important part. `HKDF-Extract(IKM, salt) -> PRK`
+ * Arguments position differs from spec (IKM is first one, since it is not optional)
+ * @param hash - hash function that would be used (e.g. sha256)
+ * @param ikm - input keying material, the initial key
+ * @param salt - optional salt value (a non-secret random value)
+ */
+function hashes_hkdf_extract(hash, ikm, salt) {
+    utils_ahash(hash);
+    // NOTE: some libraries treat zero-length array as 'not provided';
+    // we don't, since we have undefined as 'not provided'
+    // https://github.com/RustCrypto/KDFs/issues/15
+    if (salt === undefined)
+        salt = new Uint8Array(hash.outputLen);
+    return hashes_hmac_hmac(hash, salt, ikm);
+}
+const hkdf_HKDF_COUNTER = /* @__PURE__ */ Uint8Array.of(0);
+const hkdf_EMPTY_BUFFER = /* @__PURE__ */ Uint8Array.of();
+/**
+ * HKDF-expand from the spec. The most important part. `HKDF-Expand(PRK, info, L) -> OKM`
+ * @param hash - hash function that would be used (e.g. sha256)
+ * @param prk - a pseudorandom key of at least HashLen octets (usually, the output from the extract step)
+ * @param info - optional context and application specific information (can be a zero-length string)
+ * @param length - length of output keying material in bytes
+ */
+function hkdf_expand(hash, prk, info, length = 32) {
+    utils_ahash(hash);
+    hashes_utils_anumber(length, 'length');
+    const olen = hash.outputLen;
+    if (length > 255 * olen)
+        throw new Error('Length must be <= 255*HashLen');
+    const blocks = Math.ceil(length / olen);
+    if (info === undefined)
+        info = hkdf_EMPTY_BUFFER;
+    else
+        hashes_utils_abytes(info, undefined, 'info');
+    // first L(ength) octets of T
+    const okm = new Uint8Array(blocks * olen);
+    // Re-use HMAC instance between blocks
+    const HMAC = hashes_hmac_hmac.create(hash, prk);
+    const HMACTmp = HMAC._cloneInto();
+    const T = new Uint8Array(HMAC.outputLen);
+    for (let counter = 0; counter < blocks; counter++) {
+        hkdf_HKDF_COUNTER[0] = counter + 1;
+        // T(0) = empty string (zero length)
+        // T(N) = HMAC-Hash(PRK, T(N-1) | info | N)
+        HMACTmp.update(counter === 0 ? hkdf_EMPTY_BUFFER : T)
+            .update(info)
+            .update(hkdf_HKDF_COUNTER)
+            .digestInto(T);
+        okm.set(T, olen * counter);
+        HMAC._cloneInto(HMACTmp);
+    }
+    HMAC.destroy();
+    HMACTmp.destroy();
+    hashes_utils_clean(T, hkdf_HKDF_COUNTER);
+    return okm.slice(0, length);
+}
+/**
+ * HKDF (RFC 5869): derive keys from an initial input.
+ * Combines hkdf_extract + hkdf_expand in one step
+ * @param hash - hash function that would be used (e.g. sha256)
+ * @param ikm - input keying material, the initial key
+ * @param salt - optional salt value (a non-secret random value)
+ * @param info - optional context and application specific information (can be a zero-length string)
+ * @param length - length of output keying material in bytes
+ * @example
+ * import { hkdf } from '@noble/hashes/hkdf';
+ * import { sha256 } from '@noble/hashes/sha2';
+ * import { randomBytes } from '@noble/hashes/utils';
+ * const inputKey = randomBytes(32);
+ * const salt = randomBytes(32);
+ * const info = 'application-key';
+ * const hk1 = hkdf(sha256, inputKey, salt, info, 32);
+ */
+const hkdf_hkdf = (hash, ikm, salt, info, length) => hkdf_expand(hash, hashes_hkdf_extract(hash, ikm, salt), info, length);
+//# sourceMappingURL=hkdf.js.map
+;// CONCATENATED MODULE: ./node_modules/@noble/post-quantum/node_modules/@noble/hashes/sha3.js
+/**
+ * SHA3 (keccak) hash function, based on a new "Sponge function" design.
+ * Different from older hashes, the internal state is bigger than output size.
+ *
+ * Check out [FIPS-202](https://nvlpubs.nist.gov/nistpubs/FIPS/NIST.FIPS.202.pdf),
+ * [Website](https://keccak.team/keccak.html),
+ * [the differences between SHA-3 and Keccak](https://crypto.stackexchange.com/questions/15727/what-are-the-key-differences-between-the-draft-sha-3-standard-and-the-keccak-sub).
+ *
+ * Check out `sha3-addons` module for cSHAKE, k12, and others.
+ * @module
+ */
+
+// prettier-ignore
+
+// No __PURE__ annotations in sha3 header:
+// EVERYTHING is in fact used on every export.
+// Various per round constants calculations
+const sha3_0n = BigInt(0);
+const sha3_1n = BigInt(1);
+const sha3_2n = BigInt(2);
+const sha3_7n = BigInt(7);
+const _256n = BigInt(256);
+const _0x71n = BigInt(0x71);
+const SHA3_PI = [];
+const SHA3_ROTL = [];
+const _SHA3_IOTA = []; // no pure annotation: var is always used
+for (let round = 0, R = sha3_1n, x = 1, y = 0; round < 24; round++) {
+    // Pi
+    [x, y] = [y, (2 * x + 3 * y) % 5];
+    SHA3_PI.push(2 * (5 * y + x));
+    // Rotational
+    SHA3_ROTL.push((((round + 1) * (round + 2)) / 2) % 64);
+    // Iota
+    let t = sha3_0n;
+    for (let j = 0; j < 7; j++) {
+        R = ((R << sha3_1n) ^ ((R >> sha3_7n) * _0x71n)) % _256n;
+        if (R & sha3_2n)
+            t ^= sha3_1n << ((sha3_1n << BigInt(j)) - sha3_1n);
+    }
+    _SHA3_IOTA.push(t);
+}
+const IOTAS = _u64_split(_SHA3_IOTA, true);
+const SHA3_IOTA_H = IOTAS[0];
+const SHA3_IOTA_L = IOTAS[1];
+// Left rotation (without 0, 32, 64)
+const rotlH = (h, l, s) => (s > 32 ? rotlBH(h, l, s) : rotlSH(h, l, s));
+const rotlL = (h, l, s) => (s > 32 ? rotlBL(h, l, s) : rotlSL(h, l, s));
+/** `keccakf1600` internal function, additionally allows to adjust round count. */
+function keccakP(s, rounds = 24) {
+    const B = new Uint32Array(5 * 2);
+    // NOTE: all indices are x2 since we store state as u32 instead of u64 (bigints to slow in js)
+    for (let round = 24 - rounds; round < 24; round++) {
+        // Theta θ
+        for (let x = 0; x < 10; x++)
+            B[x] = s[x] ^ s[x + 10] ^ s[x + 20] ^ s[x + 30] ^ s[x + 40];
+        for (let x = 0; x < 10; x += 2) {
+            const idx1 = (x + 8) % 10;
+            const idx0 = (x + 2) % 10;
+            const B0 = B[idx0];
+            const B1 = B[idx0 + 1];
+            const Th = rotlH(B0, B1, 1) ^ B[idx1];
+            const Tl = rotlL(B0, B1, 1) ^ B[idx1 + 1];
+            for (let y = 0; y < 50; y += 10) {
+                s[x + y] ^= Th;
+                s[x + y + 1] ^= Tl;
+            }
+        }
+        // Rho (ρ) and Pi (π)
+        let curH = s[2];
+        let curL = s[3];
+        for (let t = 0; t < 24; t++) {
+            const shift = SHA3_ROTL[t];
+            const Th = rotlH(curH, curL, shift);
+            const Tl = rotlL(curH, curL, shift);
+            const PI = SHA3_PI[t];
+            curH = s[PI];
+            curL = s[PI + 1];
+            s[PI] = Th;
+            s[PI + 1] = Tl;
+        }
+        // Chi (χ)
+        for (let y = 0; y < 50; y += 10) {
+            for (let x = 0; x < 10; x++)
+                B[x] = s[y + x];
+            for (let x = 0; x < 10; x++)
+                s[y + x] ^= ~B[(x + 2) % 10] & B[(x + 4) % 10];
+        }
+        // Iota (ι)
+        s[0] ^= SHA3_IOTA_H[round];
+        s[1] ^= SHA3_IOTA_L[round];
+    }
+    hashes_utils_clean(B);
+}
+/** Keccak sponge function. */
+class Keccak {
+    state;
+    pos = 0;
+    posOut = 0;
+    finished = false;
+    state32;
+    destroyed = false;
+    blockLen;
+    suffix;
+    outputLen;
+    enableXOF = false;
+    rounds;
+    // NOTE: we accept arguments in bytes instead of bits here.
+    constructor(blockLen, suffix, outputLen, enableXOF = false, rounds = 24) {
+        this.blockLen = blockLen;
+        this.suffix = suffix;
+        this.outputLen = outputLen;
+        this.enableXOF = enableXOF;
+        this.rounds = rounds;
+        // Can be passed from user as dkLen
+        hashes_utils_anumber(outputLen, 'outputLen');
+        // 1600 = 5x5 matrix of 64bit.  1600 bits === 200 bytes
+        // 0 < blockLen < 200
+        if (!(0 < blockLen && blockLen < 200))
+            throw new Error('only keccak-f1600 function is supported');
+        this.state = new Uint8Array(200);
+        this.state32 = hashes_utils_u32(this.state);
+    }
+    clone() {
+        return this._cloneInto();
+    }
+    keccak() {
+        hashes_utils_swap32IfBE(this.state32);
+        keccakP(this.state32, this.rounds);
+        hashes_utils_swap32IfBE(this.state32);
+        this.posOut = 0;
+        this.pos = 0;
+    }
+    update(data) {
+        hashes_utils_aexists(this);
+        hashes_utils_abytes(data);
+        const { blockLen, state } = this;
+        const len = data.length;
+        for (let pos = 0; pos < len;) {
+            const take = Math.min(blockLen - this.pos, len - pos);
+            for (let i = 0; i < take; i++)
+                state[this.pos++] ^= data[pos++];
+            if (this.pos === blockLen)
+                this.keccak();
+        }
+        return this;
+    }
+    finish() {
+        if (this.finished)
+            return;
+        this.finished = true;
+        const { state, suffix, pos, blockLen } = this;
+        // Do the padding
+        state[pos] ^= suffix;
+        if ((suffix & 0x80) !== 0 && pos === blockLen - 1)
+            this.keccak();
+        state[blockLen - 1] ^= 0x80;
+        this.keccak();
+    }
+    writeInto(out) {
+        hashes_utils_aexists(this, false);
+        hashes_utils_abytes(out);
+        this.finish();
+        const bufferOut = this.state;
+        const { blockLen } = this;
+        for (let pos = 0, len = out.length; pos < len;) {
+            if (this.posOut >= blockLen)
+                this.keccak();
+            const take = Math.min(blockLen - this.posOut, len - pos);
+            out.set(bufferOut.subarray(this.posOut, this.posOut + take), pos);
+            this.posOut += take;
+            pos += take;
+        }
+        return out;
+    }
+    xofInto(out) {
+        // Sha3/Keccak usage with XOF is probably mistake, only SHAKE instances can do XOF
+        if (!this.enableXOF)
+            throw new Error('XOF is not possible for this instance');
+        return this.writeInto(out);
+    }
+    xof(bytes) {
+        hashes_utils_anumber(bytes);
+        return this.xofInto(new Uint8Array(bytes));
+    }
+    digestInto(out) {
+        hashes_utils_aoutput(out, this);
+        if (this.finished)
+            throw new Error('digest() was already called');
+        this.writeInto(out);
+        this.destroy();
+        return out;
+    }
+    digest() {
+        return this.digestInto(new Uint8Array(this.outputLen));
+    }
+    destroy() {
+        this.destroyed = true;
+        hashes_utils_clean(this.state);
+    }
+    _cloneInto(to) {
+        const { blockLen, suffix, outputLen, rounds, enableXOF } = this;
+        to ||= new Keccak(blockLen, suffix, outputLen, enableXOF, rounds);
+        to.state32.set(this.state32);
+        to.pos = this.pos;
+        to.posOut = this.posOut;
+        to.finished = this.finished;
+        to.rounds = rounds;
+        // Suffix can change in cSHAKE
+        to.suffix = suffix;
+        to.outputLen = outputLen;
+        to.enableXOF = enableXOF;
+        to.destroyed = this.destroyed;
+        return to;
+    }
+}
+const genKeccak = (suffix, blockLen, outputLen, info = {}) => hashes_utils_createHasher(() => new Keccak(blockLen, suffix, outputLen), info);
+/** SHA3-224 hash function. */
+const sha3_224 = /* @__PURE__ */ (/* unused pure expression or super */ null && (genKeccak(0x06, 144, 28, 
+/* @__PURE__ */ oidNist(0x07))));
+/** SHA3-256 hash function. Different from keccak-256. */
+const sha3_256 = /* @__PURE__ */ genKeccak(0x06, 136, 32, 
+/* @__PURE__ */ hashes_utils_oidNist(0x08));
+/** SHA3-384 hash function. */
+const sha3_384 = /* @__PURE__ */ (/* unused pure expression or super */ null && (genKeccak(0x06, 104, 48, 
+/* @__PURE__ */ oidNist(0x09))));
+/** SHA3-512 hash function. */
+const sha3_512 = /* @__PURE__ */ genKeccak(0x06, 72, 64, 
+/* @__PURE__ */ hashes_utils_oidNist(0x0a));
+/** keccak-224 hash function. */
+const keccak_224 = /* @__PURE__ */ (/* unused pure expression or super */ null && (genKeccak(0x01, 144, 28)));
+/** keccak-256 hash function. Different from SHA3-256. */
+const keccak_256 = /* @__PURE__ */ (/* unused pure expression or super */ null && (genKeccak(0x01, 136, 32)));
+/** keccak-384 hash function. */
+const keccak_384 = /* @__PURE__ */ (/* unused pure expression or super */ null && (genKeccak(0x01, 104, 48)));
+/** keccak-512 hash function. */
+const keccak_512 = /* @__PURE__ */ (/* unused pure expression or super */ null && (genKeccak(0x01, 72, 64)));
+const genShake = (suffix, blockLen, outputLen, info = {}) => hashes_utils_createHasher((opts = {}) => new Keccak(blockLen, suffix, opts.dkLen === undefined ? outputLen : opts.dkLen, true), info);
+/** SHAKE128 XOF with 128-bit security. */
+const shake128 = 
+/* @__PURE__ */
+genShake(0x1f, 168, 16, /* @__PURE__ */ hashes_utils_oidNist(0x0b));
+/** SHAKE256 XOF with 256-bit security. */
+const sha3_shake256 = 
+/* @__PURE__ */
+genShake(0x1f, 136, 32, /* @__PURE__ */ hashes_utils_oidNist(0x0c));
+/** SHAKE128 XOF with 256-bit output (NIST version). */
+const shake128_32 = 
+/* @__PURE__ */
+(/* unused pure expression or super */ null && (genShake(0x1f, 168, 32, /* @__PURE__ */ oidNist(0x0b))));
+/** SHAKE256 XOF with 512-bit output (NIST version). */
+const shake256_64 = 
+/* @__PURE__ */
+(/* unused pure expression or super */ null && (genShake(0x1f, 136, 64, /* @__PURE__ */ oidNist(0x0c))));
+//# sourceMappingURL=sha3.js.map
+;// CONCATENATED MODULE: ./node_modules/@noble/post-quantum/node_modules/@noble/curves/abstract/fft.js
+function checkU32(n) {
+    // 0xff_ff_ff_ff
+    if (!Number.isSafeInteger(n) || n < 0 || n > 0xffffffff)
+        throw new Error('wrong u32 integer:' + n);
+    return n;
+}
+/** Checks if integer is in form of `1 << X` */
+function isPowerOfTwo(x) {
+    checkU32(x);
+    return (x & (x - 1)) === 0 && x !== 0;
+}
+function nextPowerOfTwo(n) {
+    checkU32(n);
+    if (n <= 1)
+        return 1;
+    return (1 << (log2(n - 1) + 1)) >>> 0;
+}
+function reverseBits(n, bits) {
+    checkU32(n);
+    let reversed = 0;
+    for (let i = 0; i < bits; i++, n >>>= 1)
+        reversed = (reversed << 1) | (n & 1);
+    return reversed;
+}
+/** Similar to `bitLen(x)-1` but much faster for small integers, like indices */
+function log2(n) {
+    checkU32(n);
+    return 31 - Math.clz32(n);
+}
+/**
+ * Moves lowest bit to highest position, which at first step splits
+ * array on even and odd indices, then it applied again to each part,
+ * which is core of fft
+ */
+function bitReversalInplace(values) {
+    const n = values.length;
+    if (n < 2 || !isPowerOfTwo(n))
+        throw new Error('n must be a power of 2 and greater than 1. Got ' + n);
+    const bits = log2(n);
+    for (let i = 0; i < n; i++) {
+        const j = reverseBits(i, bits);
+        if (i < j) {
+            const tmp = values[i];
+            values[i] = values[j];
+            values[j] = tmp;
+        }
+    }
+    return values;
+}
+function bitReversalPermutation(values) {
+    return bitReversalInplace(values.slice());
+}
+const fft_1n = /** @__PURE__ */ BigInt(1);
+function findGenerator(field) {
+    let G = BigInt(2);
+    for (; field.eql(field.pow(G, field.ORDER >> fft_1n), field.ONE); G++)
+        ;
+    return G;
+}
+/** We limit roots up to 2**31, which is a lot: 2-billion polynomimal should be rare. */
+function rootsOfUnity(field, generator) {
+    // Factor field.ORDER-1 as oddFactor * 2^powerOfTwo
+    let oddFactor = field.ORDER - fft_1n;
+    let powerOfTwo = 0;
+    for (; (oddFactor & fft_1n) !== fft_1n; powerOfTwo++, oddFactor >>= fft_1n)
+        ;
+    // Find non quadratic residue
+    let G = generator !== undefined ? BigInt(generator) : findGenerator(field);
+    // Powers of generator
+    const omegas = new Array(powerOfTwo + 1);
+    omegas[powerOfTwo] = field.pow(G, oddFactor);
+    for (let i = powerOfTwo; i > 0; i--)
+        omegas[i - 1] = field.sqr(omegas[i]);
+    // Compute all roots of unity for powers up to maxPower
+    const rootsCache = [];
+    const checkBits = (bits) => {
+        checkU32(bits);
+        if (bits > 31 || bits > powerOfTwo)
+            throw new Error('rootsOfUnity: wrong bits ' + bits + ' powerOfTwo=' + powerOfTwo);
+        return bits;
+    };
+    const precomputeRoots = (maxPower) => {
+        checkBits(maxPower);
+        for (let power = maxPower; power >= 0; power--) {
+            if (rootsCache[power])
+                continue; // Skip if we've already computed roots for this power
+            const rootsAtPower = [];
+            for (let j = 0, cur = field.ONE; j < 2 ** power; j++, cur = field.mul(cur, omegas[power]))
+                rootsAtPower.push(cur);
+            rootsCache[power] = rootsAtPower;
+        }
+        return rootsCache[maxPower];
+    };
+    const brpCache = new Map();
+    const inverseCache = new Map();
+    // NOTE: we use bits instead of power, because power = 2**bits,
+    // but power is not neccesary isPowerOfTwo(power)!
+    return {
+        info: { G, powerOfTwo, oddFactor },
+        roots: (bits) => {
+            const b = checkBits(bits);
+            return precomputeRoots(b);
+        },
+        brp(bits) {
+            const b = checkBits(bits);
+            if (brpCache.has(b))
+                return brpCache.get(b);
+            else {
+                const res = bitReversalPermutation(this.roots(b));
+                brpCache.set(b, res);
+                return res;
+            }
+        },
+        inverse(bits) {
+            const b = checkBits(bits);
+            if (inverseCache.has(b))
+                return inverseCache.get(b);
+            else {
+                const res = field.invertBatch(this.roots(b));
+                inverseCache.set(b, res);
+                return res;
+            }
+        },
+        omega: (bits) => omegas[checkBits(bits)],
+        clear: () => {
+            rootsCache.splice(0, rootsCache.length);
+            brpCache.clear();
+        },
+    };
+}
+/**
+ * Constructs different flavors of FFT. radix2 implementation of low level mutating API. Flavors:
+ *
+ * - DIT (Decimation-in-Time): Bottom-Up (leaves -> root), Cool-Turkey
+ * - DIF (Decimation-in-Frequency): Top-Down (root -> leaves), Gentleman–Sande
+ *
+ * DIT takes brp input, returns natural output.
+ * DIF takes natural input, returns brp output.
+ *
+ * The output is actually identical. Time / frequence distinction is not meaningful
+ * for Polynomial multiplication in fields.
+ * Which means if protocol supports/needs brp output/inputs, then we can skip this step.
+ *
+ * Cyclic NTT: Rq = Zq[x]/(x^n-1). butterfly_DIT+loop_DIT OR butterfly_DIF+loop_DIT, roots are omega
+ * Negacyclic NTT: Rq = Zq[x]/(x^n+1). butterfly_DIT+loop_DIF, at least for mlkem / mldsa
+ */
+const FFTCore = (F, coreOpts) => {
+    const { N, roots, dit, invertButterflies = false, skipStages = 0, brp = true } = coreOpts;
+    const bits = log2(N);
+    if (!isPowerOfTwo(N))
+        throw new Error('FFT: Polynomial size should be power of two');
+    const isDit = dit !== invertButterflies;
+    isDit;
+    return (values) => {
+        if (values.length !== N)
+            throw new Error('FFT: wrong Polynomial length');
+        if (dit && brp)
+            bitReversalInplace(values);
+        for (let i = 0, g = 1; i < bits - skipStages; i++) {
+            // For each stage s (sub-FFT length m = 2^s)
+            const s = dit ? i + 1 + skipStages : bits - i;
+            const m = 1 << s;
+            const m2 = m >> 1;
+            const stride = N >> s;
+            // Loop over each subarray of length m
+            for (let k = 0; k < N; k += m) {
+                // Loop over each butterfly within the subarray
+                for (let j = 0, grp = g++; j < m2; j++) {
+                    const rootPos = invertButterflies ? (dit ? N - grp : grp) : j * stride;
+                    const i0 = k + j;
+                    const i1 = k + j + m2;
+                    const omega = roots[rootPos];
+                    const b = values[i1];
+                    const a = values[i0];
+                    // Inlining gives us 10% perf in kyber vs functions
+                    if (isDit) {
+                        const t = F.mul(b, omega); // Standard DIT butterfly
+                        values[i0] = F.add(a, t);
+                        values[i1] = F.sub(a, t);
+                    }
+                    else if (invertButterflies) {
+                        values[i0] = F.add(b, a); // DIT loop + inverted butterflies (Kyber decode)
+                        values[i1] = F.mul(F.sub(b, a), omega);
+                    }
+                    else {
+                        values[i0] = F.add(a, b); // Standard DIF butterfly
+                        values[i1] = F.mul(F.sub(a, b), omega);
+                    }
+                }
+            }
+        }
+        if (!dit && brp)
+            bitReversalInplace(values);
+        return values;
+    };
+};
+/**
+ * NTT aka FFT over finite field (NOT over complex numbers).
+ * Naming mirrors other libraries.
+ */
+function FFT(roots, opts) {
+    const getLoop = (N, roots, brpInput = false, brpOutput = false) => {
+        if (brpInput && brpOutput) {
+            // we cannot optimize this case, but lets support it anyway
+            return (values) => FFTCore(opts, { N, roots, dit: false, brp: false })(bitReversalInplace(values));
+        }
+        if (brpInput)
+            return FFTCore(opts, { N, roots, dit: true, brp: false });
+        if (brpOutput)
+            return FFTCore(opts, { N, roots, dit: false, brp: false });
+        return FFTCore(opts, { N, roots, dit: true, brp: true }); // all natural
+    };
+    return {
+        direct(values, brpInput = false, brpOutput = false) {
+            const N = values.length;
+            if (!isPowerOfTwo(N))
+                throw new Error('FFT: Polynomial size should be power of two');
+            const bits = log2(N);
+            return getLoop(N, roots.roots(bits), brpInput, brpOutput)(values.slice());
+        },
+        inverse(values, brpInput = false, brpOutput = false) {
+            const N = values.length;
+            const bits = log2(N);
+            const res = getLoop(N, roots.inverse(bits), brpInput, brpOutput)(values.slice());
+            const ivm = opts.inv(BigInt(values.length)); // scale
+            // we can get brp output if we use dif instead of dit!
+            for (let i = 0; i < res.length; i++)
+                res[i] = opts.mul(res[i], ivm);
+            // Allows to re-use non-inverted roots, but is VERY fragile
+            // return [res[0]].concat(res.slice(1).reverse());
+            // inverse calculated as pow(-1), which transforms into ω^{-kn} (-> reverses indices)
+            return res;
+        },
+    };
+}
+function poly(field, roots, create, fft, length) {
+    const F = field;
+    const _create = create ||
+        ((len, elm) => new Array(len).fill(elm ?? F.ZERO));
+    const isPoly = (x) => Array.isArray(x) || ArrayBuffer.isView(x);
+    const checkLength = (...lst) => {
+        if (!lst.length)
+            return 0;
+        for (const i of lst)
+            if (!isPoly(i))
+                throw new Error('poly: not polynomial: ' + i);
+        const L = lst[0].length;
+        for (let i = 1; i < lst.length; i++)
+            if (lst[i].length !== L)
+                throw new Error(`poly: mismatched lengths ${L} vs ${lst[i].length}`);
+        if (length !== undefined && L !== length)
+            throw new Error(`poly: expected fixed length ${length}, got ${L}`);
+        return L;
+    };
+    function findOmegaIndex(x, n, brp = false) {
+        const bits = log2(n);
+        const omega = brp ? roots.brp(bits) : roots.roots(bits);
+        for (let i = 0; i < n; i++)
+            if (F.eql(x, omega[i]))
+                return i;
+        return -1;
+    }
+    // TODO: mutating versions for mlkem/mldsa
+    return {
+        roots,
+        create: _create,
+        length,
+        extend: (a, len) => {
+            checkLength(a);
+            const out = _create(len, F.ZERO);
+            for (let i = 0; i < a.length; i++)
+                out[i] = a[i];
+            return out;
+        },
+        degree: (a) => {
+            checkLength(a);
+            for (let i = a.length - 1; i >= 0; i--)
+                if (!F.is0(a[i]))
+                    return i;
+            return -1;
+        },
+        add: (a, b) => {
+            const len = checkLength(a, b);
+            const out = _create(len);
+            for (let i = 0; i < len; i++)
+                out[i] = F.add(a[i], b[i]);
+            return out;
+        },
+        sub: (a, b) => {
+            const len = checkLength(a, b);
+            const out = _create(len);
+            for (let i = 0; i < len; i++)
+                out[i] = F.sub(a[i], b[i]);
+            return out;
+        },
+        dot: (a, b) => {
+            const len = checkLength(a, b);
+            const out = _create(len);
+            for (let i = 0; i < len; i++)
+                out[i] = F.mul(a[i], b[i]);
+            return out;
+        },
+        mul: (a, b) => {
+            if (isPoly(b)) {
+                const len = checkLength(a, b);
+                if (fft) {
+                    const A = fft.direct(a, false, true);
+                    const B = fft.direct(b, false, true);
+                    for (let i = 0; i < A.length; i++)
+                        A[i] = F.mul(A[i], B[i]);
+                    return fft.inverse(A, true, false);
+                }
+                else {
+                    // NOTE: this is quadratic and mostly for compat tests with FFT
+                    const res = _create(len);
+                    for (let i = 0; i < len; i++) {
+                        for (let j = 0; j < len; j++) {
+                            const k = (i + j) % len; // wrap mod length
+                            res[k] = F.add(res[k], F.mul(a[i], b[j]));
+                        }
+                    }
+                    return res;
+                }
+            }
+            else {
+                const out = _create(checkLength(a));
+                for (let i = 0; i < out.length; i++)
+                    out[i] = F.mul(a[i], b);
+                return out;
+            }
+        },
+        convolve(a, b) {
+            const len = nextPowerOfTwo(a.length + b.length - 1);
+            return this.mul(this.extend(a, len), this.extend(b, len));
+        },
+        shift(p, factor) {
+            const out = _create(checkLength(p));
+            out[0] = p[0];
+            for (let i = 1, power = F.ONE; i < p.length; i++) {
+                power = F.mul(power, factor);
+                out[i] = F.mul(p[i], power);
+            }
+            return out;
+        },
+        clone: (a) => {
+            checkLength(a);
+            const out = _create(a.length);
+            for (let i = 0; i < a.length; i++)
+                out[i] = a[i];
+            return out;
+        },
+        eval: (a, basis) => {
+            checkLength(a);
+            let acc = F.ZERO;
+            for (let i = 0; i < a.length; i++)
+                acc = F.add(acc, F.mul(a[i], basis[i]));
+            return acc;
+        },
+        monomial: {
+            basis: (x, n) => {
+                const out = _create(n);
+                let pow = F.ONE;
+                for (let i = 0; i < n; i++) {
+                    out[i] = pow;
+                    pow = F.mul(pow, x);
+                }
+                return out;
+            },
+            eval: (a, x) => {
+                checkLength(a);
+                // Same as eval(a, monomialBasis(x, a.length)), but it is faster this way
+                let acc = F.ZERO;
+                for (let i = a.length - 1; i >= 0; i--)
+                    acc = F.add(F.mul(acc, x), a[i]);
+                return acc;
+            },
+        },
+        lagrange: {
+            basis: (x, n, brp = false, weights) => {
+                const bits = log2(n);
+                const cache = weights || brp ? roots.brp(bits) : roots.roots(bits); // [ω⁰, ω¹, ..., ωⁿ⁻¹]
+                const out = _create(n);
+                // Fast Kronecker-δ shortcut
+                const idx = findOmegaIndex(x, n, brp);
+                if (idx !== -1) {
+                    out[idx] = F.ONE;
+                    return out;
+                }
+                const tm = F.pow(x, BigInt(n));
+                const c = F.mul(F.sub(tm, F.ONE), F.inv(BigInt(n))); // c = (xⁿ - 1)/n
+                const denom = _create(n);
+                for (let i = 0; i < n; i++)
+                    denom[i] = F.sub(x, cache[i]);
+                const inv = F.invertBatch(denom);
+                for (let i = 0; i < n; i++)
+                    out[i] = F.mul(c, F.mul(cache[i], inv[i]));
+                return out;
+            },
+            eval(a, x, brp = false) {
+                checkLength(a);
+                const idx = findOmegaIndex(x, a.length, brp);
+                if (idx !== -1)
+                    return a[idx]; // fast path
+                const L = this.basis(x, a.length, brp); // Lᵢ(x)
+                let acc = F.ZERO;
+                for (let i = 0; i < a.length; i++)
+                    if (!F.is0(a[i]))
+                        acc = F.add(acc, F.mul(a[i], L[i]));
+                return acc;
+            },
+        },
+        vanishing(roots) {
+            checkLength(roots);
+            const out = _create(roots.length + 1, F.ZERO);
+            out[0] = F.ONE;
+            for (const r of roots) {
+                const neg = F.neg(r);
+                for (let j = out.length - 1; j > 0; j--)
+                    out[j] = F.add(F.mul(out[j], neg), out[j - 1]);
+                out[0] = F.mul(out[0], neg);
+            }
+            return out;
+        },
+    };
+}
+//# sourceMappingURL=fft.js.map
+;// CONCATENATED MODULE: ./node_modules/@noble/post-quantum/utils.js
+/**
+ * Utilities for hex, bytearray and number handling.
+ * @module
+ */
+/*! noble-post-quantum - MIT License (c) 2024 Paul Miller (paulmillr.com) */
+
+
+
+const post_quantum_utils_randomBytes = hashes_utils_randomBytes;
+// Compares 2 u8a-s in kinda constant time
+function post_quantum_utils_equalBytes(a, b) {
+    if (a.length !== b.length)
+        return false;
+    let diff = 0;
+    for (let i = 0; i < a.length; i++)
+        diff |= a[i] ^ b[i];
+    return diff === 0;
+}
+// copy bytes to new u8a (aligned). Because Buffer.slice is broken.
+function post_quantum_utils_copyBytes(bytes) {
+    return Uint8Array.from(bytes);
+}
+function utils_validateOpts(opts) {
+    // We try to catch u8a, since it was previously valid argument at this position
+    if (typeof opts !== 'object' || opts === null || isBytes(opts))
+        throw new Error('expected opts to be an object');
+}
+function validateVerOpts(opts) {
+    utils_validateOpts(opts);
+    if (opts.context !== undefined)
+        abytes(opts.context, undefined, 'opts.context');
+}
+function utils_validateSigOpts(opts) {
+    validateVerOpts(opts);
+    if (opts.extraEntropy !== false && opts.extraEntropy !== undefined)
+        abytes(opts.extraEntropy, undefined, 'opts.extraEntropy');
+}
+function splitCoder(label, ...lengths) {
+    const getLength = (c) => (typeof c === 'number' ? c : c.bytesLen);
+    const bytesLen = lengths.reduce((sum, a) => sum + getLength(a), 0);
+    return {
+        bytesLen,
+        encode: (bufs) => {
+            const res = new Uint8Array(bytesLen);
+            for (let i = 0, pos = 0; i < lengths.length; i++) {
+                const c = lengths[i];
+                const l = getLength(c);
+                const b = typeof c === 'number' ? bufs[i] : c.encode(bufs[i]);
+                hashes_utils_abytes(b, l, label);
+                res.set(b, pos);
+                if (typeof c !== 'number')
+                    b.fill(0); // clean
+                pos += l;
+            }
+            return res;
+        },
+        decode: (buf) => {
+            hashes_utils_abytes(buf, bytesLen, label);
+            const res = [];
+            for (const c of lengths) {
+                const l = getLength(c);
+                const b = buf.subarray(0, l);
+                res.push(typeof c === 'number' ? b : c.decode(b));
+                buf = buf.subarray(l);
+            }
+            return res;
+        },
+    };
+}
+// nano-packed.array (fixed size)
+function vecCoder(c, vecLen) {
+    const bytesLen = vecLen * c.bytesLen;
+    return {
+        bytesLen,
+        encode: (u) => {
+            if (u.length !== vecLen)
+                throw new Error(`vecCoder.encode: wrong length=${u.length}. Expected: ${vecLen}`);
+            const res = new Uint8Array(bytesLen);
+            for (let i = 0, pos = 0; i < u.length; i++) {
+                const b = c.encode(u[i]);
+                res.set(b, pos);
+                b.fill(0); // clean
+                pos += b.length;
+            }
+            return res;
+        },
+        decode: (a) => {
+            hashes_utils_abytes(a, bytesLen);
+            const r = [];
+            for (let i = 0; i < a.length; i += c.bytesLen)
+                r.push(c.decode(a.subarray(i, i + c.bytesLen)));
+            return r;
+        },
+    };
+}
+// cleanBytes(Uint8Array.of(), [Uint16Array.of(), Uint32Array.of()])
+function cleanBytes(...list) {
+    for (const t of list) {
+        if (Array.isArray(t))
+            for (const b of t)
+                b.fill(0);
+        else
+            t.fill(0);
+    }
+}
+function getMask(bits) {
+    return (1 << bits) - 1; // 4 -> 0b1111
+}
+const EMPTY = Uint8Array.of();
+function getMessage(msg, ctx = EMPTY) {
+    abytes_(msg);
+    abytes_(ctx);
+    if (ctx.length > 255)
+        throw new Error('context should be less than 255 bytes');
+    return concatBytes(new Uint8Array([0, ctx.length]), ctx, msg);
+}
+// 06 09 60 86 48 01 65 03 04 02
+const oidNistP = /* @__PURE__ */ (/* unused pure expression or super */ null && (Uint8Array.from([6, 9, 0x60, 0x86, 0x48, 1, 0x65, 3, 4, 2])));
+function checkHash(hash, requiredStrength = 0) {
+    if (!hash.oid || !post_quantum_utils_equalBytes(hash.oid.subarray(0, 10), oidNistP))
+        throw new Error('hash.oid is invalid: expected NIST hash');
+    const collisionResistance = (hash.outputLen * 8) / 2;
+    if (requiredStrength > collisionResistance) {
+        throw new Error('Pre-hash security strength too low: ' +
+            collisionResistance +
+            ', required: ' +
+            requiredStrength);
+    }
+}
+function getMessagePrehash(hash, msg, ctx = EMPTY) {
+    abytes_(msg);
+    abytes_(ctx);
+    if (ctx.length > 255)
+        throw new Error('context should be less than 255 bytes');
+    const hashed = hash(msg);
+    return concatBytes(new Uint8Array([1, ctx.length]), ctx, hash.oid, hashed);
+}
+//# sourceMappingURL=utils.js.map
+;// CONCATENATED MODULE: ./node_modules/@noble/post-quantum/_crystals.js
+/**
+ * Internal methods for lattice-based ML-KEM and ML-DSA.
+ * @module
+ */
+/*! noble-post-quantum - MIT License (c) 2024 Paul Miller (paulmillr.com) */
+
+
+
+const genCrystals = (opts) => {
+    // isKyber: true means Kyber, false means Dilithium
+    const { newPoly, N, Q, F, ROOT_OF_UNITY, brvBits, isKyber } = opts;
+    const mod = (a, modulo = Q) => {
+        const result = a % modulo | 0;
+        return (result >= 0 ? result | 0 : (modulo + result) | 0) | 0;
+    };
+    // -(Q-1)/2 < a <= (Q-1)/2
+    const smod = (a, modulo = Q) => {
+        const r = mod(a, modulo) | 0;
+        return (r > modulo >> 1 ? (r - modulo) | 0 : r) | 0;
+    };
+    // Generate zettas (different from roots of unity, negacyclic uses phi, where acyclic uses omega)
+    function getZettas() {
+        const out = newPoly(N);
+        for (let i = 0; i < N; i++) {
+            const b = reverseBits(i, brvBits);
+            const p = BigInt(ROOT_OF_UNITY) ** BigInt(b) % BigInt(Q);
+            out[i] = Number(p) | 0;
+        }
+        return out;
+    }
+    const nttZetas = getZettas();
+    // Number-Theoretic Transform
+    // Explained: https://electricdusk.com/ntt.html
+    // Kyber has slightly different params, since there is no 512th primitive root of unity mod q,
+    // only 256th primitive root of unity mod. Which also complicates MultiplyNTT.
+    const field = {
+        add: (a, b) => mod((a | 0) + (b | 0)) | 0,
+        sub: (a, b) => mod((a | 0) - (b | 0)) | 0,
+        mul: (a, b) => mod((a | 0) * (b | 0)) | 0,
+        inv: (_a) => {
+            throw new Error('not implemented');
+        },
+    };
+    const nttOpts = {
+        N,
+        roots: nttZetas,
+        invertButterflies: true,
+        skipStages: isKyber ? 1 : 0,
+        brp: false,
+    };
+    const dif = FFTCore(field, { dit: false, ...nttOpts });
+    const dit = FFTCore(field, { dit: true, ...nttOpts });
+    const NTT = {
+        encode: (r) => {
+            return dif(r);
+        },
+        decode: (r) => {
+            dit(r);
+            // kyber uses 128 here, because brv && stuff
+            for (let i = 0; i < r.length; i++)
+                r[i] = mod(F * r[i]);
+            return r;
+        },
+    };
+    // Encode polynominal as bits
+    const bitsCoder = (d, c) => {
+        const mask = getMask(d);
+        const bytesLen = d * (N / 8);
+        return {
+            bytesLen,
+            encode: (poly) => {
+                const r = new Uint8Array(bytesLen);
+                for (let i = 0, buf = 0, bufLen = 0, pos = 0; i < poly.length; i++) {
+                    buf |= (c.encode(poly[i]) & mask) << bufLen;
+                    bufLen += d;
+                    for (; bufLen >= 8; bufLen -= 8, buf >>= 8)
+                        r[pos++] = buf & getMask(bufLen);
+                }
+                return r;
+            },
+            decode: (bytes) => {
+                const r = newPoly(N);
+                for (let i = 0, buf = 0, bufLen = 0, pos = 0; i < bytes.length; i++) {
+                    buf |= bytes[i] << bufLen;
+                    bufLen += 8;
+                    for (; bufLen >= d; bufLen -= d, buf >>= d)
+                        r[pos++] = c.decode(buf & mask);
+                }
+                return r;
+            },
+        };
+    };
+    return { mod, smod, nttZetas, NTT, bitsCoder };
+};
+const createXofShake = (shake) => (seed, blockLen) => {
+    if (!blockLen)
+        blockLen = shake.blockLen;
+    // Optimizations that won't mater:
+    // - cached seed update (two .update(), on start and on the end)
+    // - another cache which cloned into working copy
+    // Faster than multiple updates, since seed less than blockLen
+    const _seed = new Uint8Array(seed.length + 2);
+    _seed.set(seed);
+    const seedLen = seed.length;
+    const buf = new Uint8Array(blockLen); // == shake128.blockLen
+    let h = shake.create({});
+    let calls = 0;
+    let xofs = 0;
+    return {
+        stats: () => ({ calls, xofs }),
+        get: (x, y) => {
+            _seed[seedLen + 0] = x;
+            _seed[seedLen + 1] = y;
+            h.destroy();
+            h = shake.create({}).update(_seed);
+            calls++;
+            return () => {
+                xofs++;
+                return h.xofInto(buf);
+            };
+        },
+        clean: () => {
+            h.destroy();
+            cleanBytes(buf, _seed);
+        },
+    };
+};
+const XOF128 = /* @__PURE__ */ createXofShake(shake128);
+const XOF256 = /* @__PURE__ */ (/* unused pure expression or super */ null && (createXofShake(shake256)));
+//# sourceMappingURL=_crystals.js.map
+;// CONCATENATED MODULE: ./node_modules/@noble/post-quantum/ml-kem.js
+/**
+ * ML-KEM: Module Lattice-based Key Encapsulation Mechanism from
+ * [FIPS-203](https://csrc.nist.gov/pubs/fips/203/ipd). A.k.a. CRYSTALS-Kyber.
+ *
+ * Key encapsulation is similar to DH / ECDH (think X25519), with important differences:
+ * * Unlike in ECDH, we can't verify if it was "Bob" who've sent the shared secret
+ * * Unlike ECDH, it is probabalistic and relies on quality of randomness (CSPRNG).
+ * * Decapsulation never throws an error, even when shared secret was
+ *   encrypted by a different public key. It will just return a different shared secret.
+ *
+ * There are some concerns with regards to security: see
+ * [djb blog](https://blog.cr.yp.to/20231003-countcorrectly.html) and
+ * [mailing list](https://groups.google.com/a/list.nist.gov/g/pqc-forum/c/W2VOzy0wz_E).
+ *
+ * Has similar internals to ML-DSA, but their keys and params are different.
+ *
+ * Check out [official site](https://www.pq-crystals.org/kyber/resources.shtml),
+ * [repo](https://github.com/pq-crystals/kyber),
+ * [spec](https://datatracker.ietf.org/doc/draft-cfrg-schwabe-kyber/).
+ * @module
+ */
+/*! noble-post-quantum - MIT License (c) 2024 Paul Miller (paulmillr.com) */
+
+
+
+
+/** Key encapsulation mechanism interface */
+const N = 256; // Kyber (not FIPS-203) supports different lengths, but all std modes were using 256
+const Q = 3329; // 13*(2**8)+1, modulo prime
+const F = 3303; // 3303 ≡ 128**(−1) mod q (FIPS-203)
+const ROOT_OF_UNITY = 17; // ζ = 17 ∈ Zq is a primitive 256-th root of unity modulo Q. ζ**128 ≡−1
+const { mod: ml_kem_mod, nttZetas, NTT, bitsCoder } = genCrystals({
+    N,
+    Q,
+    F,
+    ROOT_OF_UNITY,
+    newPoly: (n) => new Uint16Array(n),
+    brvBits: 7,
+    isKyber: true,
+});
+/** Internal params of ML-KEM versions */
+// prettier-ignore
+const PARAMS = {
+    512: { N, Q, K: 2, ETA1: 3, ETA2: 2, du: 10, dv: 4, RBGstrength: 128 },
+    768: { N, Q, K: 3, ETA1: 2, ETA2: 2, du: 10, dv: 4, RBGstrength: 192 },
+    1024: { N, Q, K: 4, ETA1: 2, ETA2: 2, du: 11, dv: 5, RBGstrength: 256 },
+};
+// FIPS-203: compress/decompress
+const ml_kem_compress = (d) => {
+    // Special case, no need to compress, pass as is, but strip high bytes on compression
+    if (d >= 12)
+        return { encode: (i) => i, decode: (i) => i };
+    // NOTE: we don't use float arithmetic (forbidden by FIPS-203 and high chance of bugs).
+    // Comments map to python implementation in RFC (draft-cfrg-schwabe-kyber)
+    // const round = (i: number) => Math.floor(i + 0.5) | 0;
+    const a = 2 ** (d - 1);
+    return {
+        // const compress = (i: number) => round((2 ** d / Q) * i) % 2 ** d;
+        encode: (i) => ((i << d) + Q / 2) / Q,
+        // const decompress = (i: number) => round((Q / 2 ** d) * i);
+        decode: (i) => (i * Q + a) >>> d,
+    };
+};
+// NOTE: we merge encoding and compress because it is faster, also both require same d param
+// Converts between bytes and d-bits compressed representation. Kinda like convertRadix2 from @scure/base
+// decode(encode(t)) == t, but there is loss of information on encode(decode(t))
+const polyCoder = (d) => bitsCoder(d, ml_kem_compress(d));
+function polyAdd(a, b) {
+    for (let i = 0; i < N; i++)
+        a[i] = ml_kem_mod(a[i] + b[i]); // a += b
+}
+function polySub(a, b) {
+    for (let i = 0; i < N; i++)
+        a[i] = ml_kem_mod(a[i] - b[i]); // a -= b
+}
+// FIPS-203: Computes the product of two degree-one polynomials with respect to a quadratic modulus
+function BaseCaseMultiply(a0, a1, b0, b1, zeta) {
+    const c0 = ml_kem_mod(a1 * b1 * zeta + a0 * b0);
+    const c1 = ml_kem_mod(a0 * b1 + a1 * b0);
+    return { c0, c1 };
+}
+// FIPS-203: Computes the product (in the ring Tq) of two NTT representations. NOTE: works inplace for f
+// NOTE: since multiply defined only for NTT representation, we need to convert to NTT, multiply and convert back
+function MultiplyNTTs(f, g) {
+    for (let i = 0; i < N / 2; i++) {
+        let z = nttZetas[64 + (i >> 1)];
+        if (i & 1)
+            z = -z;
+        const { c0, c1 } = BaseCaseMultiply(f[2 * i + 0], f[2 * i + 1], g[2 * i + 0], g[2 * i + 1], z);
+        f[2 * i + 0] = c0;
+        f[2 * i + 1] = c1;
+    }
+    return f;
+}
+// Return poly in NTT representation
+function SampleNTT(xof) {
+    const r = new Uint16Array(N);
+    for (let j = 0; j < N;) {
+        const b = xof();
+        if (b.length % 3)
+            throw new Error('SampleNTT: unaligned block');
+        for (let i = 0; j < N && i + 3 <= b.length; i += 3) {
+            const d1 = ((b[i + 0] >> 0) | (b[i + 1] << 8)) & 0xfff;
+            const d2 = ((b[i + 1] >> 4) | (b[i + 2] << 4)) & 0xfff;
+            if (d1 < Q)
+                r[j++] = d1;
+            if (j < N && d2 < Q)
+                r[j++] = d2;
+        }
+    }
+    return r;
+}
+// Sampling from the centered binomial distribution
+// Returns poly with small coefficients (noise/errors)
+function sampleCBD(PRF, seed, nonce, eta) {
+    const buf = PRF((eta * N) / 4, seed, nonce);
+    const r = new Uint16Array(N);
+    const b32 = hashes_utils_u32(buf);
+    let len = 0;
+    for (let i = 0, p = 0, bb = 0, t0 = 0; i < b32.length; i++) {
+        let b = b32[i];
+        for (let j = 0; j < 32; j++) {
+            bb += b & 1;
+            b >>= 1;
+            len += 1;
+            if (len === eta) {
+                t0 = bb;
+                bb = 0;
+            }
+            else if (len === 2 * eta) {
+                r[p++] = ml_kem_mod(t0 - bb);
+                bb = 0;
+                len = 0;
+            }
+        }
+    }
+    if (len)
+        throw new Error(`sampleCBD: leftover bits: ${len}`);
+    return r;
+}
+// K-PKE
+// As per FIPS-203, it doesn't perform any input validation and can't be used in standalone fashion.
+const genKPKE = (opts) => {
+    const { K, PRF, XOF, HASH512, ETA1, ETA2, du, dv } = opts;
+    const poly1 = polyCoder(1);
+    const polyV = polyCoder(dv);
+    const polyU = polyCoder(du);
+    const publicCoder = splitCoder('publicKey', vecCoder(polyCoder(12), K), 32);
+    const secretCoder = vecCoder(polyCoder(12), K);
+    const cipherCoder = splitCoder('ciphertext', vecCoder(polyU, K), polyV);
+    const seedCoder = splitCoder('seed', 32, 32);
+    return {
+        secretCoder,
+        lengths: {
+            secretKey: secretCoder.bytesLen,
+            publicKey: publicCoder.bytesLen,
+            cipherText: cipherCoder.bytesLen,
+        },
+        keygen: (seed) => {
+            hashes_utils_abytes(seed, 32, 'seed');
+            const seedDst = new Uint8Array(33);
+            seedDst.set(seed);
+            seedDst[32] = K;
+            const seedHash = HASH512(seedDst);
+            const [rho, sigma] = seedCoder.decode(seedHash);
+            const sHat = [];
+            const tHat = [];
+            for (let i = 0; i < K; i++)
+                sHat.push(NTT.encode(sampleCBD(PRF, sigma, i, ETA1)));
+            const x = XOF(rho);
+            for (let i = 0; i < K; i++) {
+                const e = NTT.encode(sampleCBD(PRF, sigma, K + i, ETA1));
+                for (let j = 0; j < K; j++) {
+                    const aji = SampleNTT(x.get(j, i)); // A[j][i], inplace
+                    polyAdd(e, MultiplyNTTs(aji, sHat[j]));
+                }
+                tHat.push(e); // t ← A ◦ s + e
+            }
+            x.clean();
+            const res = {
+                publicKey: publicCoder.encode([tHat, rho]),
+                secretKey: secretCoder.encode(sHat),
+            };
+            cleanBytes(rho, sigma, sHat, tHat, seedDst, seedHash);
+            return res;
+        },
+        encrypt: (publicKey, msg, seed) => {
+            const [tHat, rho] = publicCoder.decode(publicKey);
+            const rHat = [];
+            for (let i = 0; i < K; i++)
+                rHat.push(NTT.encode(sampleCBD(PRF, seed, i, ETA1)));
+            const x = XOF(rho);
+            const tmp2 = new Uint16Array(N);
+            const u = [];
+            for (let i = 0; i < K; i++) {
+                const e1 = sampleCBD(PRF, seed, K + i, ETA2);
+                const tmp = new Uint16Array(N);
+                for (let j = 0; j < K; j++) {
+                    const aij = SampleNTT(x.get(i, j)); // A[i][j], inplace
+                    polyAdd(tmp, MultiplyNTTs(aij, rHat[j])); // t += aij * rHat[j]
+                }
+                polyAdd(e1, NTT.decode(tmp)); // e1 += tmp
+                u.push(e1);
+                polyAdd(tmp2, MultiplyNTTs(tHat[i], rHat[i])); // t2 += tHat[i] * rHat[i]
+                cleanBytes(tmp);
+            }
+            x.clean();
+            const e2 = sampleCBD(PRF, seed, 2 * K, ETA2);
+            polyAdd(e2, NTT.decode(tmp2)); // e2 += tmp2
+            const v = poly1.decode(msg); // encode plaintext m into polynomial v
+            polyAdd(v, e2); // v += e2
+            cleanBytes(tHat, rHat, tmp2, e2);
+            return cipherCoder.encode([u, v]);
+        },
+        decrypt: (cipherText, privateKey) => {
+            const [u, v] = cipherCoder.decode(cipherText);
+            const sk = secretCoder.decode(privateKey); // s  ← ByteDecode_12(dkPKE)
+            const tmp = new Uint16Array(N);
+            for (let i = 0; i < K; i++)
+                polyAdd(tmp, MultiplyNTTs(sk[i], NTT.encode(u[i]))); // tmp += sk[i] * u[i]
+            polySub(v, NTT.decode(tmp)); // v += tmp
+            cleanBytes(tmp, sk, u);
+            return poly1.encode(v);
+        },
+    };
+};
+function createKyber(opts) {
+    const KPKE = genKPKE(opts);
+    const { HASH256, HASH512, KDF } = opts;
+    const { secretCoder: KPKESecretCoder, lengths } = KPKE;
+    const secretCoder = splitCoder('secretKey', lengths.secretKey, lengths.publicKey, 32, 32);
+    const msgLen = 32;
+    const seedLen = 64;
+    return {
+        info: { type: 'ml-kem' },
+        lengths: {
+            ...lengths,
+            seed: 64,
+            msg: msgLen,
+            msgRand: msgLen,
+            secretKey: secretCoder.bytesLen,
+        },
+        keygen: (seed = post_quantum_utils_randomBytes(seedLen)) => {
+            hashes_utils_abytes(seed, seedLen, 'seed');
+            const { publicKey, secretKey: sk } = KPKE.keygen(seed.subarray(0, 32));
+            const publicKeyHash = HASH256(publicKey);
+            // (dkPKE||ek||H(ek)||z)
+            const secretKey = secretCoder.encode([sk, publicKey, publicKeyHash, seed.subarray(32)]);
+            cleanBytes(sk, publicKeyHash);
+            return { publicKey, secretKey };
+        },
+        getPublicKey: (secretKey) => {
+            const [_sk, publicKey, _publicKeyHash, _z] = secretCoder.decode(secretKey);
+            return Uint8Array.from(publicKey);
+        },
+        encapsulate: (publicKey, msg = post_quantum_utils_randomBytes(msgLen)) => {
+            hashes_utils_abytes(publicKey, lengths.publicKey, 'publicKey');
+            hashes_utils_abytes(msg, msgLen, 'message');
+            // FIPS-203 includes additional verification check for modulus
+            const eke = publicKey.subarray(0, 384 * opts.K);
+            const ek = KPKESecretCoder.encode(KPKESecretCoder.decode(post_quantum_utils_copyBytes(eke))); // Copy because of inplace encoding
+            // (Modulus check.) Perform the computation ek ← ByteEncode12(ByteDecode12(eke)).
+            // If ek = ̸ eke, the input is invalid. (See Section 4.2.1.)
+            if (!post_quantum_utils_equalBytes(ek, eke)) {
+                cleanBytes(ek);
+                throw new Error('ML-KEM.encapsulate: wrong publicKey modulus');
+            }
+            cleanBytes(ek);
+            const kr = HASH512.create().update(msg).update(HASH256(publicKey)).digest(); // derive randomness
+            const cipherText = KPKE.encrypt(publicKey, msg, kr.subarray(32, 64));
+            cleanBytes(kr.subarray(32));
+            return { cipherText, sharedSecret: kr.subarray(0, 32) };
+        },
+        decapsulate: (cipherText, secretKey) => {
+            hashes_utils_abytes(secretKey, secretCoder.bytesLen, 'secretKey'); // 768*k + 96
+            hashes_utils_abytes(cipherText, lengths.cipherText, 'cipherText'); // 32(du*k + dv)
+            // test ← H(dk[384𝑘 ∶ 768𝑘 + 32])) .
+            const k768 = secretCoder.bytesLen - 96;
+            const start = k768 + 32;
+            const test = HASH256(secretKey.subarray(k768 / 2, start));
+            // If test ≠ dk[768𝑘 + 32 ∶ 768𝑘 + 64], then input checking has failed.
+            if (!post_quantum_utils_equalBytes(test, secretKey.subarray(start, start + 32)))
+                throw new Error('invalid secretKey: hash check failed');
+            const [sk, publicKey, publicKeyHash, z] = secretCoder.decode(secretKey);
+            const msg = KPKE.decrypt(cipherText, sk);
+            const kr = HASH512.create().update(msg).update(publicKeyHash).digest(); // derive randomness, Khat, rHat = G(mHat || h)
+            const Khat = kr.subarray(0, 32);
+            const cipherText2 = KPKE.encrypt(publicKey, msg, kr.subarray(32, 64)); // re-encrypt using the derived randomness
+            const isValid = post_quantum_utils_equalBytes(cipherText, cipherText2); // if ciphertexts do not match, “implicitly reject”
+            const Kbar = KDF.create({ dkLen: 32 }).update(z).update(cipherText).digest();
+            cleanBytes(msg, cipherText2, !isValid ? Khat : Kbar);
+            return isValid ? Khat : Kbar;
+        },
+    };
+}
+function shakePRF(dkLen, key, nonce) {
+    return sha3_shake256
+        .create({ dkLen })
+        .update(key)
+        .update(new Uint8Array([nonce]))
+        .digest();
+}
+const opts = {
+    HASH256: sha3_256,
+    HASH512: sha3_512,
+    KDF: sha3_shake256,
+    XOF: XOF128,
+    PRF: shakePRF,
+};
+/** ML-KEM-512 for 128-bit security level. Not recommended after 2030, as per ASD. */
+const ml_kem512 = /* @__PURE__ */ createKyber({
+    ...opts,
+    ...PARAMS[512],
+});
+/** ML-KEM-768, for 192-bit security level. Not recommended after 2030, as per ASD. */
+const ml_kem768 = /* @__PURE__ */ createKyber({
+    ...opts,
+    ...PARAMS[768],
+});
+/** ML-KEM-1024 for 256-bit security level. OK after 2030, as per ASD. */
+const ml_kem_ml_kem1024 = /* @__PURE__ */ createKyber({
+    ...opts,
+    ...PARAMS[1024],
+});
+//# sourceMappingURL=ml-kem.js.map
+;// CONCATENATED MODULE: ./node_modules/@noble/post-quantum/hybrid.js
+/**
+ * Post-Quantum Hybrid Cryptography
+ *
+ * The current implementation is flawed and likely redundant. We should offer
+ * a small, generic API to compose hybrid schemes instead of reimplementing
+ * protocol-specific logic (SSH, GPG, etc.) with ad hoc encodings.
+ *
+ * 1. Core Issues
+ *    - sign/verify: implemented as two separate operations with different keys.
+ *    - EC getSharedSecret: could be refactored into a proper KEM.
+ *    - Multiple calls: keys, signatures, and shared secrets could be
+ *      concatenated to reduce the number of API invocations.
+ *    - Reinvention: most libraries add strange domain separations and
+ *      encodings instead of simple byte concatenation.
+ *
+ * 2. API Goals
+ *    - Provide primitives to build hybrids generically.
+ *    - Avoid embedding SSH- or GPG-specific formats in the core API.
+ *
+ * 3. Edge Cases
+ *    • Variable-length signatures:
+ *      - DER-encoded (Weierstrass curves).
+ *      - Falcon (unpadded).
+ *      - Concatenation works only if length is fixed; otherwise a length
+ *        prefix is required (but that breaks compatibility).
+ *
+ *    • getSharedSecret:
+ *      - Default: non-KEM (authenticated ECDH).
+ *      - KEM conversion: generate a random SK to remove implicit auth.
+ *
+ * 4. Common Pitfalls
+ *    - Seed expansion:
+ *      • Expanding a small seed into multiple keys reduces entropy.
+ *      • API should allow identity mapping (no expansion).
+ *
+ *    - Skipping full point encoding:
+ *      • Some omit the compression byte (parity) for WebCrypto compatibility.
+ *      • Better: hash the raw secret; coordinate output is already non-uniform.
+ *      • Some curves (e.g., X448) produce secrets that must be re-hashed to match
+ *        symmetric-key lengths.
+ *
+ *    - Combiner inconsistencies:
+ *      • Different domain separations and encodings across libraries.
+ *      • Should live at the application layer, since key lengths vary.
+ *
+ * 5. Protocol Examples
+ *    - SSH:
+ *      • Concatenate keys.
+ *      • Combiner: SHA-512.
+ *
+ *    - GPG:
+ *      • Concatenate keys.
+ *      • Combiner: SHA3-256(kemShare || ecdhShare || ciphertext || pubKey || algId || domSep || len(domSep))
+ *
+ *    - TLS:
+ *      • Transcript-based derivation (HKDF).
+ *
+ * 6. Relevant Specs & Implementations
+ *    - IETF Hybrid KEM drafts:
+ *      • draft-irtf-cfrg-hybrid-kems
+ *      • draft-connolly-cfrg-xwing-kem
+ *      • draft-westerbaan-tls-xyber768d00
+ *
+ *    - PQC Libraries:
+ *      • superdilithium (cyph/pqcrypto.js) – low adoption.
+ *      • hybrid-pqc (DogeProtocol, quantumcoinproject) – complex encodings.
+ *
+ * 7. Signatures
+ *    - Ed25519: fixed-size, easy to support.
+ *    - Variable-size: introduces custom format requirements; best left to
+ *      higher-level code.
+ *
+ * @module
+ */
+/*! noble-post-quantum - MIT License (c) 2024 Paul Miller (paulmillr.com) */
+
+
+
+
+
+
+
+
+
+
+
+
+// Can re-use if decide to signatures support, on other hand getSecretKey is specific and ugly
+function ecKeygen(curve, allowZeroKey = false) {
+    const lengths = curve.lengths;
+    let keygen = curve.keygen;
+    if (allowZeroKey) {
+        // This is ugly, but we need to return exact results here.
+        const wCurve = curve;
+        const Fn = wCurve.Point.Fn;
+        if (!Fn)
+            throw new Error('No Point.Fn');
+        keygen = (seed = post_quantum_utils_randomBytes(lengths.seed)) => {
+            hashes_utils_abytes(seed, lengths.seed, 'seed');
+            const seedScalar = Fn.isLE ? bytesToNumberLE(seed) : curves_utils_bytesToNumberBE(seed);
+            const secretKey = Fn.toBytes(Fn.create(seedScalar)); // Fixes modulo bias, but not zero
+            return { secretKey, publicKey: curve.getPublicKey(secretKey) };
+        };
+    }
+    return {
+        lengths: { secretKey: lengths.secretKey, publicKey: lengths.publicKey, seed: lengths.seed },
+        keygen,
+        getPublicKey: (secretKey) => curve.getPublicKey(secretKey),
+    };
+}
+function ecdhKem(curve, allowZeroKey = false) {
+    const kg = ecKeygen(curve, allowZeroKey);
+    if (!curve.getSharedSecret)
+        throw new Error('wrong curve'); // ed25519 doesn't have one!
+    return {
+        lengths: { ...kg.lengths, msg: kg.lengths.seed, cipherText: kg.lengths.publicKey },
+        keygen: kg.keygen,
+        getPublicKey: kg.getPublicKey,
+        encapsulate(publicKey, rand = post_quantum_utils_randomBytes(curve.lengths.seed)) {
+            const ek = this.keygen(rand).secretKey;
+            const sharedSecret = this.decapsulate(publicKey, ek);
+            const cipherText = curve.getPublicKey(ek);
+            cleanBytes(ek);
+            return { sharedSecret, cipherText };
+        },
+        decapsulate(cipherText, secretKey) {
+            const res = curve.getSharedSecret(secretKey, cipherText);
+            return curve.lengths.publicKeyHasPrefix ? res.subarray(1) : res;
+        },
+    };
+}
+function ecSigner(curve, allowZeroKey = false) {
+    const kg = ecKeygen(curve, allowZeroKey);
+    if (!curve.sign || !curve.verify)
+        throw new Error('wrong curve'); // ed25519 doesn't have one!
+    return {
+        lengths: { ...kg.lengths, signature: curve.lengths.signature, signRand: 0 },
+        keygen: kg.keygen,
+        getPublicKey: kg.getPublicKey,
+        sign: (message, secretKey) => curve.sign(message, secretKey),
+        verify: (signature, message, publicKey) => curve.verify(signature, message, publicKey),
+    };
+}
+function splitLengths(lst, name) {
+    return splitCoder(name, ...lst.map((i) => {
+        if (typeof i.lengths[name] !== 'number')
+            throw new Error('wrong length: ' + name);
+        return i.lengths[name];
+    }));
+}
+// It is XOF for most cases, but can be more complex!
+function expandSeedXof(xof) {
+    return (seed, seedLen) => xof(seed, { dkLen: seedLen });
+}
+function combineKeys(realSeedLen, // how much bytes expandSeed expects
+expandSeed, ...ck) {
+    const seedCoder = splitLengths(ck, 'seed');
+    const pkCoder = splitLengths(ck, 'publicKey');
+    // Allows to use identity functions for combiner/expandSeed
+    if (realSeedLen === undefined)
+        realSeedLen = seedCoder.bytesLen;
+    hashes_utils_anumber(realSeedLen);
+    function expandDecapsulationKey(seed) {
+        hashes_utils_abytes(seed, realSeedLen);
+        const expanded = seedCoder.decode(expandSeed(seed, seedCoder.bytesLen));
+        const keys = ck.map((i, j) => i.keygen(expanded[j]));
+        const secretKey = keys.map((i) => i.secretKey);
+        const publicKey = keys.map((i) => i.publicKey);
+        return { secretKey, publicKey };
+    }
+    return {
+        info: { lengths: { seed: realSeedLen, publicKey: pkCoder.bytesLen, secretKey: realSeedLen } },
+        getPublicKey(secretKey) {
+            return this.keygen(secretKey).publicKey;
+        },
+        keygen(seed = post_quantum_utils_randomBytes(realSeedLen)) {
+            const { publicKey: pk, secretKey } = expandDecapsulationKey(seed);
+            const publicKey = pkCoder.encode(pk);
+            cleanBytes(pk);
+            cleanBytes(secretKey);
+            return { secretKey: seed, publicKey };
+        },
+        expandDecapsulationKey,
+        realSeedLen,
+    };
+}
+// This generic function that combines multiple KEMs into single one
+function combineKEMS(realSeedLen, // how much bytes expandSeed expects
+realMsgLen, // how much bytes combiner returns
+expandSeed, combiner, ...kems) {
+    const keys = combineKeys(realSeedLen, expandSeed, ...kems);
+    const ctCoder = splitLengths(kems, 'cipherText');
+    const pkCoder = splitLengths(kems, 'publicKey');
+    const msgCoder = splitLengths(kems, 'msg');
+    if (realMsgLen === undefined)
+        realMsgLen = msgCoder.bytesLen;
+    hashes_utils_anumber(realMsgLen);
+    return {
+        lengths: {
+            ...keys.info.lengths,
+            msg: realMsgLen,
+            msgRand: msgCoder.bytesLen,
+            cipherText: ctCoder.bytesLen,
+        },
+        getPublicKey: keys.getPublicKey,
+        keygen: keys.keygen,
+        encapsulate(pk, randomness = post_quantum_utils_randomBytes(msgCoder.bytesLen)) {
+            const pks = pkCoder.decode(pk);
+            const rand = msgCoder.decode(randomness);
+            const enc = kems.map((i, j) => i.encapsulate(pks[j], rand[j]));
+            const sharedSecret = enc.map((i) => i.sharedSecret);
+            const cipherText = enc.map((i) => i.cipherText);
+            const res = {
+                sharedSecret: combiner(pks, cipherText, sharedSecret),
+                cipherText: ctCoder.encode(cipherText),
+            };
+            cleanBytes(sharedSecret, cipherText);
+            return res;
+        },
+        decapsulate(ct, seed) {
+            const cts = ctCoder.decode(ct);
+            const { publicKey, secretKey } = keys.expandDecapsulationKey(seed);
+            const sharedSecret = kems.map((i, j) => i.decapsulate(cts[j], secretKey[j]));
+            return combiner(publicKey, cts, sharedSecret);
+        },
+    };
+}
+// There is no specs for this, but can be useful
+// realSeedLen: how much bytes expandSeed expects.
+function combineSigners(realSeedLen, expandSeed, ...signers) {
+    const keys = combineKeys(realSeedLen, expandSeed, ...signers);
+    const sigCoder = splitLengths(signers, 'signature');
+    const pkCoder = splitLengths(signers, 'publicKey');
+    return {
+        lengths: { ...keys.info.lengths, signature: sigCoder.bytesLen, signRand: 0 },
+        getPublicKey: keys.getPublicKey,
+        keygen: keys.keygen,
+        sign(message, seed) {
+            const { secretKey } = keys.expandDecapsulationKey(seed);
+            // NOTE: we probably can make different hashes for different algorithms
+            // same way as we do for kem, but not sure if this a good idea.
+            const sigs = signers.map((i, j) => i.sign(message, secretKey[j]));
+            return sigCoder.encode(sigs);
+        },
+        verify: (signature, message, publicKey) => {
+            const pks = pkCoder.decode(publicKey);
+            const sigs = sigCoder.decode(signature);
+            for (let i = 0; i < signers.length; i++) {
+                if (!signers[i].verify(sigs[i], message, pks[i]))
+                    return false;
+            }
+            return true;
+        },
+    };
+}
+function QSF(label, pqc, curveKEM, xof, kdf) {
+    utils_ahash(xof);
+    utils_ahash(kdf);
+    return combineKEMS(32, 32, expandSeedXof(xof), (pk, ct, ss) => kdf(hashes_utils_concatBytes(ss[0], ss[1], ct[1], pk[1], utils_asciiToBytes(label))), pqc, curveKEM);
+}
+const QSF_ml_kem768_p256 = QSF('QSF-KEM(ML-KEM-768,P-256)-XOF(SHAKE256)-KDF(SHA3-256)', ml_kem768, ecdhKem(p256, true), sha3_shake256, sha3_256);
+const QSF_ml_kem1024_p384 = QSF('QSF-KEM(ML-KEM-1024,P-384)-XOF(SHAKE256)-KDF(SHA3-256)', ml_kem_ml_kem1024, ecdhKem(nist_p384, true), sha3_shake256, sha3_256);
+function createKitchenSink(label, pqc, curveKEM, xof, hash) {
+    utils_ahash(xof);
+    utils_ahash(hash);
+    return combineKEMS(32, 32, expandSeedXof(xof), (pk, ct, ss) => {
+        const preimage = hashes_utils_concatBytes(ss[0], ss[1], ct[0], pk[0], ct[1], pk[1], utils_asciiToBytes(label));
+        const len = 32;
+        const ikm = hashes_utils_concatBytes(utils_asciiToBytes('hybrid_prk'), preimage);
+        const prk = hashes_hkdf_extract(hash, ikm);
+        const info = hashes_utils_concatBytes(utils_numberToBytesBE(len, 2), utils_asciiToBytes('shared_secret'), utils_asciiToBytes(''));
+        const res = hkdf_expand(hash, prk, info, len);
+        cleanBytes(prk, info, ikm, preimage);
+        return res;
+    }, pqc, curveKEM);
+}
+const x25519kem = ecdhKem(x25519);
+const KitchenSink_ml_kem768_x25519 = createKitchenSink('KitchenSink-KEM(ML-KEM-768,X25519)-XOF(SHAKE256)-KDF(HKDF-SHA-256)', ml_kem768, x25519kem, sha3_shake256, hashes_sha2_sha256);
+// Always X25519 and ML-KEM - 768, no point to export
+const ml_kem768_x25519 = /* @__PURE__ */ (() => combineKEMS(32, 32, expandSeedXof(sha3_shake256), 
+// Awesome label, so much escaping hell in a single line.
+(pk, ct, ss) => sha3_256(hashes_utils_concatBytes(ss[0], ss[1], ct[1], pk[1], utils_asciiToBytes('\\.//^\\'))), ml_kem768, x25519kem))();
+function nistCurveKem(curve, scalarLen, elemLen, nseed) {
+    const Fn = curve.Point.Fn;
+    if (!Fn)
+        throw new Error('no Point.Fn');
+    function rejectionSampling(seed) {
+        let sk;
+        for (let start = 0, end = scalarLen;; start = end, end += scalarLen) {
+            if (end > seed.length)
+                throw new Error('rejection sampling failed');
+            sk = Fn.fromBytes(seed.subarray(start, end), true);
+            if (Fn.isValidNot0(sk))
+                break;
+        }
+        const secretKey = Fn.toBytes(Fn.create(sk));
+        const publicKey = curve.getPublicKey(secretKey, false);
+        return { secretKey, publicKey };
+    }
+    return {
+        lengths: {
+            secretKey: scalarLen,
+            publicKey: elemLen,
+            seed: nseed,
+            msg: nseed,
+            cipherText: elemLen,
+        },
+        keygen(seed = post_quantum_utils_randomBytes(nseed)) {
+            hashes_utils_abytes(seed, nseed, 'seed');
+            return rejectionSampling(seed);
+        },
+        getPublicKey(secretKey) {
+            return curve.getPublicKey(secretKey, false);
+        },
+        encapsulate(publicKey, rand = post_quantum_utils_randomBytes(nseed)) {
+            hashes_utils_abytes(rand, nseed, 'rand');
+            const { secretKey: ek } = rejectionSampling(rand);
+            const sharedSecret = this.decapsulate(publicKey, ek);
+            const cipherText = curve.getPublicKey(ek, false);
+            cleanBytes(ek);
+            return { sharedSecret, cipherText };
+        },
+        decapsulate(cipherText, secretKey) {
+            const full = curve.getSharedSecret(secretKey, cipherText);
+            return full.subarray(1);
+        },
+    };
+}
+function concreteHybridKem(label, mlkem, curve, nseed) {
+    const { secretKey: scalarLen, publicKeyUncompressed: elemLen } = curve.lengths;
+    if (!scalarLen || !elemLen)
+        throw new Error('wrong curve');
+    const curveKem = nistCurveKem(curve, scalarLen, elemLen, nseed);
+    const mlkemSeedLen = 64;
+    const totalSeedLen = mlkemSeedLen + nseed;
+    return combineKEMS(32, 32, (seed) => {
+        hashes_utils_abytes(seed, 32);
+        const expanded = sha3_shake256(seed, { dkLen: totalSeedLen });
+        const mlkemSeed = expanded.subarray(0, mlkemSeedLen);
+        const curveSeed = expanded.subarray(mlkemSeedLen, totalSeedLen);
+        return hashes_utils_concatBytes(mlkemSeed, curveSeed);
+    }, (pk, ct, ss) => sha3_256(hashes_utils_concatBytes(ss[0], ss[1], ct[1], pk[1], utils_asciiToBytes(label))), mlkem, curveKem);
+}
+const ml_kem768_p256 = /* @__PURE__ */ (() => concreteHybridKem('MLKEM768-P256', ml_kem768, p256, 128))();
+const ml_kem1024_p384 = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => concreteHybridKem('MLKEM1024-P384', ml_kem1024, p384, 48))()));
+// Legacy aliases
+const XWing = (/* unused pure expression or super */ null && (ml_kem768_x25519));
+const MLKEM768X25519 = ml_kem768_x25519;
+const MLKEM768P256 = ml_kem768_p256;
+const MLKEM1024P384 = (/* unused pure expression or super */ null && (ml_kem1024_p384));
+const QSFMLKEM768P256 = (/* unused pure expression or super */ null && (QSF_ml_kem768_p256));
+const QSFMLKEM1024P384 = (/* unused pure expression or super */ null && (QSF_ml_kem1024_p384));
+const KitchenSinkMLKEM768X25519 = (/* unused pure expression or super */ null && (KitchenSink_ml_kem768_x25519));
+//# sourceMappingURL=hybrid.js.map
+;// CONCATENATED MODULE: ./node_modules/@noble/curves/utils.js
+/**
+ * Hex, bytes and number utilities.
+ * @module
+ */
+/*! noble-curves - MIT License (c) 2022 Paul Miller (paulmillr.com) */
+
+/**
+ * Validates that a value is an array, optionally validating each element.
+ * @param item - Value to validate.
+ * @param title - Label included in thrown errors.
+ * @param inner - Optional per-element validator, called with the element and its label.
+ * @returns The validated array.
+ * @example
+ * Validate an array of points before batch processing.
+ *
+ * ```ts
+ * aarray([1n, 2n], 'scalars');
+ * ```
+ */
+function curves_utils_aarray(item, title, inner = () => { }) {
+    if (!Array.isArray(item))
+        throw new TypeError(`"${title}" expected array, got type=${typeof item}`);
+    for (let i = 0; i < item.length; i++)
+        inner(item[i], `${title}[${i}]`);
+    return item;
+}
+/**
+ * Validates that a value is a byte array.
+ * @param value - Value to validate.
+ * @param length - Optional exact byte length.
+ * @param title - Optional field name.
+ * @returns Original byte array.
+ * @example
+ * Reject non-byte input before passing data into curve code.
+ *
+ * ```ts
+ * abytes(new Uint8Array(1));
+ * ```
+ */
+const curves_utils_abytes = (value, length, title) => utils_abytes(value, length, title);
+/**
+ * Validates that a value is a non-negative safe integer.
+ * @param n - Value to validate.
+ * @param title - Optional field name.
+ * @returns The validated number.
+ * @example
+ * Validate a numeric length before allocating buffers.
+ *
+ * ```ts
+ * anumber(1);
+ * ```
+ */
+const curves_utils_anumber = utils_anumber;
+/**
+ * Asserts something is a string.
+ * @param value - Value to validate.
+ * @param title - Label included in thrown errors.
+ * @returns The validated string.
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Validate a label string.
+ *
+ * ```ts
+ * astring('example', 'label');
+ * ```
+ */
+function astring(value, title = '') {
+    if (typeof value !== 'string') {
+        const prefix = title && `"${title}" `;
+        throw new TypeError(prefix + 'expected string, got type=' + typeof value);
+    }
+    return value;
+}
+/**
+ * Asserts something is a plain object-ish value, not null or array.
+ * @param value - Value to validate.
+ * @param title - Label included in thrown errors.
+ * @returns The validated object.
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Validate an options object before checking fields.
+ *
+ * ```ts
+ * aobject({ flag: true });
+ * ```
+ */
+function curves_utils_aobject(value, title = 'object') {
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+        throw new TypeError(title === 'object'
+            ? 'expected valid options object'
+            : `"${title}" expected object, got type=${typeof value}`);
+    return value;
+}
+/**
+ * Asserts something is a function.
+ * @param value - Value to validate.
+ * @param title - Label included in thrown errors.
+ * @returns The validated function.
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Validate a required method before calling it.
+ *
+ * ```ts
+ * afunction(() => true, 'predicate');
+ * ```
+ */
+function afunction(value, title) {
+    if (typeof value !== 'function')
+        throw new TypeError(`"${title}" is invalid: expected function, got ${typeof value}`);
+    return value;
+}
+/**
+ * Encodes bytes as lowercase hex.
+ * @param bytes - Bytes to encode.
+ * @returns Lowercase hex string.
+ * @example
+ * Serialize bytes as hex for logging or fixtures.
+ *
+ * ```ts
+ * bytesToHex(Uint8Array.of(1, 2, 3));
+ * ```
+ */
+const curves_utils_bytesToHex = bytesToHex;
+/**
+ * Concatenates byte arrays.
+ * @param arrays - Byte arrays to join.
+ * @returns Concatenated bytes.
+ * @example
+ * Join domain-separated chunks into one buffer.
+ *
+ * ```ts
+ * concatBytes(Uint8Array.of(1), Uint8Array.of(2));
+ * ```
+ */
+const curves_utils_concatBytes = (...arrays) => utils_concatBytes(...arrays);
+/**
+ * Decodes lowercase or uppercase hex into bytes.
+ * @param hex - Hex string to decode.
+ * @returns Decoded bytes.
+ * @example
+ * Parse fixture hex into bytes before hashing.
+ *
+ * ```ts
+ * hexToBytes('0102');
+ * ```
+ */
+const curves_utils_hexToBytes = (hex) => hexToBytes(hex);
+/**
+ * Checks whether a value is a Uint8Array.
+ * @param a - Value to inspect.
+ * @returns `true` when `a` is a Uint8Array.
+ * @example
+ * Branch on byte input before decoding it.
+ *
+ * ```ts
+ * isBytes(new Uint8Array(1));
+ * ```
+ */
+const curves_utils_isBytes = utils_isBytes;
+/**
+ * Reads random bytes from the platform CSPRNG.
+ * @param bytesLength - Number of random bytes to read.
+ * @returns Fresh random bytes.
+ * @example
+ * Generate a random seed for a keypair.
+ *
+ * ```ts
+ * randomBytes(2);
+ * ```
+ */
+const curves_utils_randomBytes = (bytesLength) => utils_randomBytes(bytesLength);
+const curves_utils_0n = /* @__PURE__ */ BigInt(0);
+const utils_1n = /* @__PURE__ */ BigInt(1);
+// Shared error-message prefix builder. Only called on throw paths, so assert
+// success paths never pay for the string concatenation.
+const curves_utils_atitle = (title) => (title ? `"${title}" ` : '');
+/**
+ * Validates that a flag is boolean.
+ * @param value - Value to validate.
+ * @param title - Optional field name.
+ * @returns Original value.
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Reject non-boolean option flags early.
+ *
+ * ```ts
+ * abool(true);
+ * ```
+ */
+function _noble_curves_utils_abool(value, title = '') {
+    if (typeof value !== 'boolean')
+        throw new TypeError(curves_utils_atitle(title) + 'expected boolean, got type=' + typeof value);
+    return value;
+}
+/**
+ * Validates that a value is a non-negative bigint or safe integer.
+ * @param n - Value to validate.
+ * @returns The same validated value.
+ * @throws On wrong argument ranges or values. {@link RangeError}
+ * @example
+ * Validate one integer-like value before serializing it.
+ *
+ * ```ts
+ * abignumber(1n);
+ * ```
+ */
+function curves_utils_abignumber(n) {
+    if (typeof n === 'bigint') {
+        if (!utils_isPosBig(n))
+            throw new RangeError('positive bigint expected, got ' + n);
+    }
+    else
+        curves_utils_anumber(n);
+    return n;
+}
+/**
+ * Validates that a value is a safe integer.
+ * @param value - Integer to validate.
+ * @param title - Optional field name.
+ * @throws On wrong argument types. {@link TypeError}
+ * @throws On wrong argument ranges or values. {@link RangeError}
+ * @example
+ * Validate a window size before scalar arithmetic uses it.
+ *
+ * ```ts
+ * asafenumber(1);
+ * ```
+ */
+function curves_utils_asafenumber(value, title = '') {
+    if (typeof value !== 'number') {
+        const prefix = title && `"${title}" `;
+        throw new TypeError(prefix + 'expected number, got type=' + typeof value);
+    }
+    if (!Number.isSafeInteger(value)) {
+        const prefix = title && `"${title}" `;
+        throw new RangeError(prefix + 'expected safe integer, got ' + value);
+    }
+}
+/**
+ * Encodes a bigint into even-length big-endian hex.
+ * The historical "unpadded" name only means "no fixed-width field padding"; odd-length hex still
+ * gets one leading zero nibble so the result always represents whole bytes.
+ * @param num - Number to encode.
+ * @returns Big-endian hex string.
+ * @throws On wrong argument ranges or values. {@link RangeError}
+ * @example
+ * Encode a scalar into hex without a `0x` prefix.
+ *
+ * ```ts
+ * numberToHexUnpadded(255n);
+ * ```
+ */
+function utils_numberToHexUnpadded(num) {
+    const hex = curves_utils_abignumber(num).toString(16);
+    return hex.length & 1 ? '0' + hex : hex;
+}
+/**
+ * Parses a big-endian hex string into bigint.
+ * Accepts odd-length hex through the native `BigInt('0x' + hex)` parser and currently surfaces the
+ * same native `SyntaxError` for malformed hex instead of wrapping it in a library-specific error.
+ * @param hex - Hex string without `0x`.
+ * @returns Parsed bigint value.
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Parse a scalar from fixture hex.
+ *
+ * ```ts
+ * hexToNumber('ff');
+ * ```
+ */
+function curves_utils_hexToNumber(hex) {
+    if (typeof hex !== 'string')
+        throw new TypeError('hex string expected, got ' + typeof hex);
+    return hex === '' ? curves_utils_0n : BigInt('0x' + hex); // Big Endian
+}
+// BE: Big Endian, LE: Little Endian
+/**
+ * Parses big-endian bytes into bigint.
+ * @param bytes - Bytes in big-endian order.
+ * @returns Parsed bigint value.
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Read a scalar encoded in network byte order.
+ *
+ * ```ts
+ * bytesToNumberBE(Uint8Array.of(1, 0));
+ * ```
+ */
+function _noble_curves_utils_bytesToNumberBE(bytes) {
+    return curves_utils_hexToNumber(bytesToHex(bytes));
+}
+/**
+ * Parses little-endian bytes into bigint.
+ * @param bytes - Bytes in little-endian order.
+ * @returns Parsed bigint value.
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Read a scalar encoded in little-endian form.
+ *
+ * ```ts
+ * bytesToNumberLE(Uint8Array.of(1, 0));
+ * ```
+ */
+function utils_bytesToNumberLE(bytes) {
+    return curves_utils_hexToNumber(bytesToHex(_noble_curves_utils_copyBytes(utils_abytes(bytes)).reverse()));
+}
+/**
+ * Encodes a bigint into fixed-length big-endian bytes.
+ * @param n - Number to encode.
+ * @param len - Output length in bytes. Must be greater than zero.
+ * @returns Big-endian byte array.
+ * @throws On wrong argument ranges or values. {@link RangeError}
+ * @throws If a documented runtime validation or state check fails. {@link Error}
+ * @example
+ * Serialize a scalar into a 32-byte field element.
+ *
+ * ```ts
+ * numberToBytesBE(255n, 2);
+ * ```
+ */
+function curves_utils_numberToBytesBE(n, len) {
+    utils_anumber(len);
+    if (len === 0)
+        throw new Error('zero output length is invalid');
+    n = curves_utils_abignumber(n);
+    const expectedLen = len * 2;
+    const hex = n.toString(16);
+    // Detect overflow before hex parsing so oversized values don't leak the shared odd-hex error.
+    if (hex.length > expectedLen)
+        throw new RangeError('number is too large');
+    return hexToBytes(hex.padStart(expectedLen, '0'));
+}
+/**
+ * Encodes a bigint into fixed-length little-endian bytes.
+ * @param n - Number to encode.
+ * @param len - Output length in bytes.
+ * @returns Little-endian byte array.
+ * @throws On wrong argument ranges or values. {@link RangeError}
+ * @throws If a documented runtime validation or state check fails. {@link Error}
+ * @example
+ * Serialize a scalar for little-endian protocols.
+ *
+ * ```ts
+ * numberToBytesLE(255n, 2);
+ * ```
+ */
+function utils_numberToBytesLE(n, len) {
+    return curves_utils_numberToBytesBE(n, len).reverse();
+}
+// Unpadded, rarely used
+/**
+ * Encodes a bigint into variable-length big-endian bytes.
+ * @param n - Number to encode.
+ * @returns Variable-length big-endian bytes.
+ * @throws On wrong argument ranges or values. {@link RangeError}
+ * @example
+ * Serialize a bigint without fixed-width padding.
+ *
+ * ```ts
+ * numberToVarBytesBE(255n);
+ * ```
+ */
+function utils_numberToVarBytesBE(n) {
+    return hexToBytes_(utils_numberToHexUnpadded(curves_utils_abignumber(n)));
+}
+// Compares 2 u8a-s in kinda constant time
+/**
+ * Compares two byte arrays in constant-ish time.
+ * @param a - Left byte array.
+ * @param b - Right byte array.
+ * @returns `true` when bytes match.
+ * @example
+ * Compare two encoded points without early exit.
+ *
+ * ```ts
+ * equalBytes(Uint8Array.of(1), Uint8Array.of(1));
+ * ```
+ */
+function curves_utils_equalBytes(a, b) {
+    a = curves_utils_abytes(a);
+    b = curves_utils_abytes(b);
+    if (a.length !== b.length)
+        return false;
+    let diff = 0;
+    for (let i = 0; i < a.length; i++)
+        diff |= a[i] ^ b[i];
+    return diff === 0;
+}
+/**
+ * Copies Uint8Array. We can't use u8a.slice(), because u8a can be Buffer,
+ * and Buffer#slice creates mutable copy. Never use Buffers!
+ * @param bytes - Bytes to copy.
+ * @returns Detached copy.
+ * @example
+ * Make an isolated copy before mutating serialized bytes.
+ *
+ * ```ts
+ * copyBytes(Uint8Array.of(1, 2, 3));
+ * ```
+ */
+function _noble_curves_utils_copyBytes(bytes) {
+    // `Uint8Array.from(...)` would also accept arrays / other typed arrays. Keep this helper strict
+    // because callers use it at byte-validation boundaries before mutating the detached copy.
+    return Uint8Array.from(curves_utils_abytes(bytes));
+}
+/**
+ * Decodes 7-bit ASCII string to Uint8Array, throws on non-ascii symbols
+ * Should be safe to use for things expected to be ASCII.
+ * Returns exact same result as `TextEncoder` for ASCII or throws.
+ * @param ascii - ASCII input text.
+ * @returns Encoded bytes.
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Encode an ASCII domain-separation tag.
+ *
+ * ```ts
+ * asciiToBytes('ABC');
+ * ```
+ */
+function curves_utils_asciiToBytes(ascii) {
+    if (typeof ascii !== 'string')
+        throw new TypeError('ascii string expected, got ' + typeof ascii);
+    return Uint8Array.from(ascii, (c, i) => {
+        const charCode = c.charCodeAt(0);
+        if (c.length !== 1 || charCode > 127) {
+            throw new RangeError(`string contains non-ASCII character "${ascii[i]}" with code ${charCode} at position ${i}`);
+        }
+        return charCode;
+    });
+}
+/**
+ * Checks whether n is non-negative bigint. Historical name.
+ * @param n - candidate value
+ * @returns `true` when the value is bigint and 0 or larger
+ * @example
+ * Check a candidate scalar before range validation.
+ *
+ * ```ts
+ * isPosBig(2n);
+ * ```
+ */
+function utils_isPosBig(n) {
+    return typeof n === 'bigint' && curves_utils_0n <= n;
+}
+/**
+ * Checks whether a bigint lies inside a half-open range.
+ * @param n - Candidate value.
+ * @param min - Inclusive lower bound.
+ * @param max - Exclusive upper bound.
+ * @returns `true` when the value is inside the range.
+ * @example
+ * Check whether a candidate scalar fits the field order.
+ *
+ * ```ts
+ * inRange(2n, 1n, 3n);
+ * ```
+ */
+function utils_inRange(n, min, max) {
+    return utils_isPosBig(n) && utils_isPosBig(min) && utils_isPosBig(max) && min <= n && n < max;
+}
+/**
+ * Asserts `min <= n < max`. NOTE: upper bound is exclusive.
+ * @param title - Value label for error messages.
+ * @param n - Candidate value.
+ * @param min - Inclusive lower bound.
+ * @param max - Exclusive upper bound.
+ * Wrong-type inputs are not separated from out-of-range values here: they still flow through the
+ * shared `RangeError` path because this is only a throwing wrapper around `inRange(...)`.
+ * @throws On wrong argument ranges or values. {@link RangeError}
+ * @example
+ * Assert that a bigint stays within one half-open range.
+ *
+ * ```ts
+ * aInRange('x', 2n, 1n, 256n);
+ * ```
+ */
+function utils_aInRange(title, n, min, max) {
+    // Why min <= n < max and not a (min < n < max) OR b (min <= n <= max)?
+    // consider P=256n, min=0n, max=P
+    // - a for min=0 would require -1:          `inRange('x', x, -1n, P)`
+    // - b would commonly require subtraction:  `inRange('x', x, 0n, P - 1n)`
+    // - our way is the cleanest:               `inRange('x', x, 0n, P)
+    if (!utils_inRange(n, min, max))
+        throw new RangeError('expected valid ' + title + ': ' + min + ' <= n < ' + max + ', got ' + n);
+}
+// Bit operations
+/**
+ * Calculates amount of bits in a bigint.
+ * Same as `n.toString(2).length`
+ * TODO: merge with nLength in modular
+ * @param n - Value to inspect.
+ * @returns Bit length.
+ * @throws If the value is negative. {@link Error}
+ * @example
+ * Measure the bit length of a scalar before serialization.
+ *
+ * ```ts
+ * bitLen(8n);
+ * ```
+ */
+function curves_utils_bitLen(n) {
+    // Size callers in this repo only use non-negative orders / scalars, so negative inputs are a
+    // contract bug and must not silently collapse to zero bits.
+    if (n < curves_utils_0n)
+        throw new Error('expected non-negative bigint, got ' + n);
+    // Native radix conversion beats a shift loop at every size, and the loop is quadratic in bits.
+    return n === curves_utils_0n ? 0 : n.toString(2).length;
+}
+/**
+ * Gets single bit at position.
+ * NOTE: first bit position is 0 (same as arrays)
+ * Same as `!!+Array.from(n.toString(2)).reverse()[pos]`
+ * @param n - Source value.
+ * @param pos - Bit position. Negative positions are passed through to raw
+ *   bigint shift semantics; because the mask is built as `1n << pos`,
+ *   they currently collapse to `0n` and make the helper a no-op.
+ * @returns Bit as bigint.
+ * @example
+ * Gets single bit at position.
+ *
+ * ```ts
+ * bitGet(5n, 0);
+ * ```
+ */
+function utils_bitGet(n, pos) {
+    if (typeof n !== 'bigint')
+        throw new TypeError('"n" expected bigint, got type=' + typeof n);
+    curves_utils_asafenumber(pos, 'pos');
+    return (n >> BigInt(pos)) & utils_1n;
+}
+/**
+ * Sets single bit at position.
+ * @param n - Source value.
+ * @param pos - Bit position. Negative positions are passed through to raw bigint shift semantics,
+ *   so they currently behave like left shifts.
+ * @param value - Whether the bit should be set.
+ * @returns Updated bigint.
+ * @example
+ * Sets single bit at position.
+ *
+ * ```ts
+ * bitSet(0n, 1, true);
+ * ```
+ */
+function utils_bitSet(n, pos, value) {
+    if (typeof n !== 'bigint')
+        throw new TypeError('"n" expected bigint, got type=' + typeof n);
+    curves_utils_asafenumber(pos, 'pos');
+    _noble_curves_utils_abool(value, 'value');
+    const mask = utils_1n << BigInt(pos);
+    // Clearing needs AND-not here; OR with zero leaves an already-set bit untouched.
+    return value ? n | mask : n & ~mask;
+}
+/**
+ * Calculate mask for N bits. Not using ** operator with bigints because of old engines.
+ * Same as BigInt(`0b${Array(i).fill('1').join('')}`)
+ * @param n - Number of bits. Negative widths are currently passed through to raw bigint shift
+ *   semantics and therefore produce `-1n`.
+ * @returns Bitmask value.
+ * @example
+ * Calculate mask for N bits.
+ *
+ * ```ts
+ * bitMask(4);
+ * ```
+ */
+const curves_utils_bitMask = (n) => {
+    curves_utils_asafenumber(n, 'n');
+    return (utils_1n << BigInt(n)) - utils_1n;
+};
+/**
+ * Minimal HMAC-DRBG from NIST 800-90 for RFC6979 sigs.
+ * @param hashLen - Hash output size in bytes. Callers are expected to pass a positive length; `0`
+ *   is not rejected here and would make the internal generate loop non-progressing.
+ * @param qByteLen - Requested output size in bytes. Callers are expected to pass a positive length.
+ * @param hmacFn - HMAC implementation.
+ * @returns Function that will call DRBG until the predicate returns anything
+ *   other than `undefined`.
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Build a deterministic nonce generator for RFC6979-style signing.
+ *
+ * ```ts
+ * import { createHmacDrbg } from '@noble/curves/utils.js';
+ * import { hmac } from '@noble/hashes/hmac.js';
+ * import { sha256 } from '@noble/hashes/sha2.js';
+ * const hmacFn = (key: Uint8Array, msg: Uint8Array) => hmac(sha256, key, msg);
+ * const drbg = createHmacDrbg(32, 32, hmacFn);
+ * const seed = new Uint8Array(32);
+ * drbg(seed, (bytes) => bytes);
+ * ```
+ */
+function utils_createHmacDrbg(hashLen, qByteLen, hmacFn) {
+    utils_anumber(hashLen, 'hashLen');
+    utils_anumber(qByteLen, 'qByteLen');
+    if (typeof hmacFn !== 'function')
+        throw new TypeError('hmacFn must be a function');
+    // creates Uint8Array
+    const u8n = (len) => new Uint8Array(len);
+    const NULL = Uint8Array.of();
+    const byte0 = Uint8Array.of(0x00);
+    const byte1 = Uint8Array.of(0x01);
+    const _maxDrbgIters = 1000;
+    // Step B, Step C: set hashLen to 8*ceil(hlen/8).
+    // Minimal non-full-spec HMAC-DRBG from NIST 800-90 for RFC6979 signatures.
+    let v = u8n(hashLen);
+    // Steps B and C of RFC6979 3.2.
+    let k = u8n(hashLen);
+    let i = 0; // Iterations counter, will throw when over 1000
+    const reset = () => {
+        v.fill(1);
+        k.fill(0);
+        i = 0;
+    };
+    // hmac(k)(v, ...values)
+    const h = (...msgs) => hmacFn(k, curves_utils_concatBytes(v, ...msgs));
+    const reseed = (seed = NULL) => {
+        // HMAC-DRBG reseed() function. Steps D-G
+        k = h(byte0, seed); // k = hmac(k || v || 0x00 || seed)
+        v = h(); // v = hmac(k || v)
+        if (seed.length === 0)
+            return;
+        k = h(byte1, seed); // k = hmac(k || v || 0x01 || seed)
+        v = h(); // v = hmac(k || v)
+    };
+    const gen = () => {
+        // HMAC-DRBG generate() function
+        if (i++ >= _maxDrbgIters)
+            throw new Error('drbg: tried max amount of iterations');
+        let len = 0;
+        const out = [];
+        while (len < qByteLen) {
+            v = h();
+            const sl = v.slice();
+            out.push(sl);
+            len += v.length;
+        }
+        return curves_utils_concatBytes(...out);
+    };
+    const genUntil = (seed, pred) => {
+        reset();
+        reseed(seed); // Steps D-G
+        let res = undefined; // Step H: grind until the predicate accepts a candidate.
+        // Falsy values like 0 are valid outputs.
+        while ((res = pred(gen())) === undefined)
+            reseed();
+        reset();
+        return res;
+    };
+    return genUntil;
+}
+/**
+ * Validates declared required and optional field types on a plain object.
+ * Extra keys are intentionally ignored because many callers validate only the subset they use from
+ * richer option bags or runtime objects.
+ * This walks field schemas and formats detailed errors, so avoid it on hot paths; use direct
+ * one-line guards such as `aobject()`, `afunction()`, `abool()`, or `asafenumber()` instead.
+ * @param object - Object to validate.
+ * @param fields - Required field types.
+ * @param optFields - Optional field types.
+ * @param title - Object label included in thrown errors.
+ * @throws On wrong argument types. {@link TypeError}
+ * @example
+ * Check user options before building a curve helper.
+ *
+ * ```ts
+ * validateObject({ flag: true }, { flag: 'boolean' });
+ * ```
+ */
+function _noble_curves_utils_validateObject(object, fields = {}, optFields = {}, title = 'object') {
+    curves_utils_aobject(object, title);
+    curves_utils_aobject(fields, 'fields');
+    curves_utils_aobject(optFields, 'optFields');
+    function checkField(fieldName, expectedType, isOpt) {
+        const label = title === 'object' ? `param "${String(fieldName)}"` : `"${title}.${String(fieldName)}"`;
+        // Config fields must be explicit own properties. Optional inherited values are rejected too
+        // because callers keep reading the same options object after validation.
+        const val = object[fieldName];
+        // Runtime objects such as Field instances intentionally satisfy required method slots
+        // via their shared prototype.
+        if (!Object.hasOwn(object, fieldName) &&
+            (isOpt ? val !== undefined : expectedType !== 'function')) {
+            throw new TypeError(`${label} is invalid: expected own property`);
+        }
+        if (isOpt && val === undefined)
+            return;
+        const current = typeof val;
+        if (current !== expectedType || val === null)
+            throw new TypeError(`${label} is invalid: expected ${expectedType}, got ${current}`);
+    }
+    const iter = (f, isOpt) => Object.entries(f).forEach(([k, v]) => checkField(k, v, isOpt));
+    iter(fields, false);
+    iter(optFields, true);
+}
+/**
+ * Throws not implemented error.
+ * @returns Never returns.
+ * @throws If the unfinished code path is reached. {@link Error}
+ * @example
+ * Surface the placeholder error from an unfinished code path.
+ *
+ * ```ts
+ * try {
+ *   notImplemented();
+ * } catch {}
+ * ```
+ */
+const utils_notImplemented = () => {
+    throw new Error('not implemented');
+};
+
+;// CONCATENATED MODULE: ./node_modules/@noble/curves/abstract/modular.js
+/**
+ * Utils for modular division and fields.
+ * Field over 11 is a finite (Galois) field is integer number operations `mod 11`.
+ * There is no division: it is replaced by modular multiplicative inverse.
+ * @module
+ */
+/*! noble-curves - MIT License (c) 2022 Paul Miller (paulmillr.com) */
+
+// Numbers aren't used in x25519 / x448 builds
+// prettier-ignore
+const abstract_modular_0n = /* @__PURE__ */ BigInt(0), abstract_modular_1n = /* @__PURE__ */ BigInt(1), modular_2n = /* @__PURE__ */ BigInt(2);
+// prettier-ignore
+const modular_3n = /* @__PURE__ */ BigInt(3), modular_4n = /* @__PURE__ */ BigInt(4), modular_5n = /* @__PURE__ */ BigInt(5);
+// prettier-ignore
+const modular_7n = /* @__PURE__ */ BigInt(7), modular_8n = /* @__PURE__ */ BigInt(8), modular_9n = /* @__PURE__ */ BigInt(9);
+const _15n = /* @__PURE__ */ BigInt(15), modular_16n = /* @__PURE__ */ BigInt(16);
+// 2^64: exponents below this use plain square-and-multiply in pow()/FpPow(); the windowed path's
+// table build (14 multiplications) only pays off for longer exponents (break-even ~50 bits).
+const POW_WINDOWED_MIN = /* @__PURE__ */ BigInt('0x10000000000000000');
+/**
+ * @param a - Dividend value.
+ * @param b - Positive modulus.
+ * @returns Reduced value in `[0, b)` only when `b` is positive.
+ * @throws If the modulus is not positive. {@link Error}
+ * @example
+ * Normalize a bigint into one field residue.
+ *
+ * ```ts
+ * mod(-1n, 5n);
+ * ```
+ */
+function abstract_modular_mod(a, b) {
+    if (b <= abstract_modular_0n)
+        throw new Error('mod: expected positive modulus, got ' + b);
+    const result = a % b;
+    return result >= abstract_modular_0n ? result : b + result;
+}
+/**
+ * Efficiently raise num to a power with modular reduction.
+ * Unsafe in some contexts: uses ladder, so can expose bigint bits.
+ * Low-level helper: callers that need canonical residues must pass a valid `num` for the chosen
+ * modulus instead of relying on the `power===0/1` fast paths to normalize it.
+ * @param num - Base value.
+ * @param power - Exponent value.
+ * @param modulo - Reduction modulus.
+ * @returns Modular exponentiation result.
+ * @throws If the modulus or exponent is invalid. {@link Error}
+ * @example
+ * Raise one bigint to a modular power.
+ *
+ * ```ts
+ * pow(2n, 6n, 11n) // 64n % 11n == 9n
+ * ```
+ */
+function modular_pow(num, power, modulo) {
+    if (modulo <= abstract_modular_1n)
+        throw new Error('pow: expected modulus > 1, got ' + modulo);
+    // Non-bigint exponents coerce every comparison below to false and would silently return 1.
+    if (typeof power !== 'bigint')
+        throw new TypeError('invalid exponent: expected bigint, got ' + typeof power);
+    if (power < abstract_modular_0n)
+        throw new Error('invalid exponent, negatives unsupported');
+    if (power === abstract_modular_0n)
+        return abstract_modular_1n;
+    if (power === abstract_modular_1n)
+        return num;
+    let d = num % modulo;
+    if (d < abstract_modular_0n)
+        d += modulo;
+    // Control flow in both branches below depends only on the exponent, never on `num` — invertCt()
+    // relies on that for its (public-exponent) secret-independence guarantee.
+    if (power < POW_WINDOWED_MIN) {
+        // Square-and-multiply: cheaper than the windowed path for short exponents.
+        let p = abstract_modular_1n;
+        while (power > abstract_modular_0n) {
+            if (power & abstract_modular_1n)
+                p = (p * d) % modulo;
+            d = (d * d) % modulo;
+            power >>= abstract_modular_1n;
+        }
+        return p;
+    }
+    // Fixed 4-bit windows, MSB-first: a 14-multiplication table drops per-window cost to <1
+    // multiplication (vs ~2 per window for square-and-multiply), ~25-30% faster for the dense
+    // 256-bit exponents of sqrt / Legendre / invertCt.
+    const digits = [];
+    while (power > abstract_modular_0n) {
+        digits.push(Number(power & _15n));
+        power >>= modular_4n;
+    }
+    const table = new Array(16);
+    table[0] = abstract_modular_1n;
+    table[1] = d;
+    for (let i = 2; i < 16; i++)
+        table[i] = (table[i - 1] * d) % modulo;
+    let p = table[digits[digits.length - 1]]; // top digit is nonzero: the loop above stops on 0
+    for (let w = digits.length - 2; w >= 0; w--) {
+        p = (p * p) % modulo;
+        p = (p * p) % modulo;
+        p = (p * p) % modulo;
+        p = (p * p) % modulo;
+        const digit = digits[w];
+        if (digit !== 0)
+            p = (p * table[digit]) % modulo;
+    }
+    return p;
+}
+/**
+ * Does `x^(2^power)` mod p. `pow2(30, 4)` == `30^(2^4)`.
+ * Low-level helper: callers that need canonical residues must pass a valid `x` for the chosen
+ * modulus; the `power===0` fast path intentionally returns the input unchanged.
+ * @param x - Base value.
+ * @param power - Number of squarings.
+ * @param modulo - Reduction modulus.
+ * @returns Repeated-squaring result.
+ * @throws If the exponent is negative. {@link Error}
+ * @example
+ * Apply repeated squaring inside one field.
+ *
+ * ```ts
+ * pow2(3n, 2n, 11n);
+ * ```
+ */
+function modular_pow2(x, power, modulo) {
+    if (modulo <= abstract_modular_1n)
+        throw new Error('pow2: expected modulus > 1, got ' + modulo);
+    if (power < abstract_modular_0n)
+        throw new Error('pow2: expected non-negative exponent, got ' + power);
+    let res = x;
+    while (power-- > abstract_modular_0n) {
+        res *= res;
+        res %= modulo;
+    }
+    return res;
+}
+/**
+ * Inverses number over modulo.
+ * Implemented using the {@link https://brilliant.org/wiki/extended-euclidean-algorithm/ | extended Euclidean algorithm}.
+ * @param number - Value to invert.
+ * @param modulo - Modulus greater than 1.
+ * @returns Multiplicative inverse.
+ * @throws If the modulus is invalid or the inverse does not exist. {@link Error}
+ * @example
+ * Compute one modular inverse with the extended Euclidean algorithm.
+ *
+ * ```ts
+ * invert(3n, 11n);
+ * ```
+ */
+function modular_invert(number, modulo) {
+    if (number === abstract_modular_0n)
+        throw new Error('invert: expected non-zero number');
+    // modulo = 1 is the zero ring: gcd(x, 1) = 1 makes the loop below "succeed" and return the
+    // useless inverse 0. Reject it like pow() and invertCt() do.
+    if (modulo <= abstract_modular_1n)
+        throw new Error('invert: expected modulus > 1, got ' + modulo);
+    // This is variable-time: the loop count depends on `number`. For a secret-independent
+    // (Fermat) alternative over a prime modulus, see {@link invertCt} (~4x slower).
+    let a = abstract_modular_mod(number, modulo);
+    let b = modulo;
+    // Only the Bézout coefficient of `number` (x/u chain) is tracked; the coefficient of `modulo`
+    // never affects the output, so it is not computed.
+    // prettier-ignore
+    let x = abstract_modular_0n, u = abstract_modular_1n;
+    while (a !== abstract_modular_0n) {
+        const q = b / a;
+        const r = b - a * q;
+        const m = x - u * q;
+        // prettier-ignore
+        b = a, a = r, x = u, u = m;
+    }
+    const gcd = b;
+    if (gcd !== abstract_modular_1n)
+        throw new Error('invert: does not exist');
+    return abstract_modular_mod(x, modulo);
+}
+/**
+ * Inverses number over modulo using Fermat's little theorem: `a^(p-2) ≡ a⁻¹ (mod p)`.
+ *
+ * Unlike {@link invert} (extended Euclidean), the exponent `p-2` is a public constant, so the
+ * underlying square-and-multiply has the same control flow for every secret `a`: there is no
+ * data-dependent branching or loop count that could leak `a` through timing (e.g. Minerva-style
+ * ECDSA nonce-inversion attacks). This is only "algorithmically" constant-time — JS bigint
+ * multiplication/reduction is still value-dependent — and it is roughly 4x slower than
+ * {@link invert}.
+ *
+ * REQUIRES a prime modulus; Fermat's theorem does not hold otherwise. The result is verified to be
+ * a real inverse, so a non-prime modulus (or a non-invertible input) fails closed with an error
+ * instead of returning a wrong value.
+ * @param a - Value to invert.
+ * @param prime - Prime modulus.
+ * @returns Multiplicative inverse in `[1, prime)`.
+ * @throws If the modulus is below 2, the input reduces to zero, or the inverse does not exist.
+ *   {@link Error}
+ * @example
+ * Compute one modular inverse without secret-dependent branching.
+ *
+ * ```ts
+ * invertCt(3n, 11n); // 4n, since 3 * 4 = 12 ≡ 1 (mod 11)
+ * ```
+ */
+function invertCt(a, prime) {
+    if (prime <= abstract_modular_1n)
+        throw new Error('invertCt: expected prime modulus > 1, got ' + prime);
+    const an = abstract_modular_mod(a, prime);
+    if (an === abstract_modular_0n)
+        throw new Error('invertCt: expected non-zero number');
+    // Exponent (prime - 2) is public, so FpPow's square-and-multiply is secret-independent.
+    const inverse = modular_pow(an, prime - modular_2n, prime);
+    // O(1) safety net: verifies the inverse and rejects composite moduli where a^(p-2) is not one.
+    if (abstract_modular_mod(an * inverse, prime) !== abstract_modular_1n)
+        throw new Error('invertCt: does not exist');
+    return inverse;
+}
+function modular_assertIsSquare(Fp, root, n) {
+    const F = Fp;
+    if (!F.eql(F.sqr(root), n))
+        throw new Error('Cannot find square root');
+}
+// The Legendre symbol and every sqrt variant here are only defined over an odd (prime) modulus.
+// An even ORDER makes their integer divisions — (p-1)/2, (p+1)/4, (p-5)/8, (p+7)/16 — truncate and
+// silently return a wrong result, so reject it explicitly at the entry points instead. This is a
+// cheap necessary-condition check, not a primality test (composite odd moduli are caught later by
+// the Legendre-result / assertIsSquare checks).
+function aoddModulus(order, fnName) {
+    if ((order & abstract_modular_1n) === abstract_modular_0n)
+        throw new Error(fnName + ': expected odd modulus, got ' + order);
+}
+// Not all roots are possible! Example which will throw:
+// const NUM =
+// n = 72057594037927816n;
+// Fp = Field(BigInt('0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab'));
+function modular_sqrt3mod4(Fp, n) {
+    const F = Fp;
+    const p1div4 = (F.ORDER + abstract_modular_1n) / modular_4n;
+    const root = F.pow(n, p1div4);
+    modular_assertIsSquare(F, root, n);
+    return root;
+}
+// Equivalent `q = 5 (mod 8)` square-root formula (Atkin-style), not the RFC Appendix I.2 CMOV
+// pseudocode verbatim.
+function modular_sqrt5mod8(Fp, n) {
+    const F = Fp;
+    const p5div8 = (F.ORDER - modular_5n) / modular_8n;
+    const n2 = F.mul(n, modular_2n);
+    const v = F.pow(n2, p5div8);
+    const nv = F.mul(n, v);
+    const i = F.mul(F.mul(nv, modular_2n), v);
+    const root = F.mul(nv, F.sub(i, F.ONE));
+    modular_assertIsSquare(F, root, n);
+    return root;
+}
+// Based on RFC9380, Kong algorithm
+// prettier-ignore
+function modular_sqrt9mod16(P) {
+    const Fp_ = abstract_modular_Field(P);
+    const tn = modular_tonelliShanks(P);
+    const c1 = tn(Fp_, Fp_.neg(Fp_.ONE)); //  1. c1 = sqrt(-1) in F, i.e., (c1^2) == -1 in F
+    const c2 = tn(Fp_, c1); //  2. c2 = sqrt(c1) in F, i.e., (c2^2) == c1 in F
+    const c3 = tn(Fp_, Fp_.neg(c1)); //  3. c3 = sqrt(-c1) in F, i.e., (c3^2) == -c1 in F
+    const c4 = (P + modular_7n) / modular_16n; //  4. c4 = (q + 7) / 16        # Integer arithmetic
+    return ((Fp, n) => {
+        const F = Fp;
+        let tv1 = F.pow(n, c4); //  1. tv1 = x^c4
+        let tv2 = F.mul(tv1, c1); //  2. tv2 = c1 * tv1
+        const tv3 = F.mul(tv1, c2); //  3. tv3 = c2 * tv1
+        const tv4 = F.mul(tv1, c3); //  4. tv4 = c3 * tv1
+        const e1 = F.eql(F.sqr(tv2), n); //  5.  e1 = (tv2^2) == x
+        const e2 = F.eql(F.sqr(tv3), n); //  6.  e2 = (tv3^2) == x
+        tv1 = F.cmov(tv1, tv2, e1); //  7. tv1 = CMOV(tv1, tv2, e1)  # Select tv2 if (tv2^2) == x
+        tv2 = F.cmov(tv4, tv3, e2); //  8. tv2 = CMOV(tv4, tv3, e2)  # Select tv3 if (tv3^2) == x
+        const e3 = F.eql(F.sqr(tv2), n); //  9.  e3 = (tv2^2) == x
+        const root = F.cmov(tv1, tv2, e3); // 10.  z = CMOV(tv1, tv2, e3)   # Select sqrt from tv1 & tv2
+        modular_assertIsSquare(F, root, n);
+        return root;
+    });
+}
+/**
+ * Tonelli-Shanks square root search algorithm.
+ * This implementation is variable-time: it searches data-dependently for the first non-residue `Z`
+ * and for the smallest `i` in the main loop, unlike RFC 9380 Appendix I.4's constant-time shape.
+ * 1. {@link https://eprint.iacr.org/2012/685.pdf | eprint 2012/685}, page 12
+ * 2. Square Roots from 1; 24, 51, 10 to Dan Shanks
+ * @param P - field order
+ * @returns function that takes field Fp (created from P) and number n
+ * @throws If the field is too small, non-prime, or the square root does not exist. {@link Error}
+ * @example
+ * Construct a square-root helper for primes that need Tonelli-Shanks.
+ *
+ * ```ts
+ * import { Field, tonelliShanks } from '@noble/curves/abstract/modular.js';
+ * const Fp = Field(17n);
+ * const sqrt = tonelliShanks(17n)(Fp, 4n);
+ * ```
+ */
+function modular_tonelliShanks(P) {
+    // Initialization (precomputation).
+    // Caching initialization could boost perf by 7%.
+    if (P < modular_3n)
+        throw new Error('sqrt is not defined for small field');
+    aoddModulus(P, 'tonelliShanks');
+    // Factor P - 1 = Q * 2^S, where Q is odd
+    let Q = P - abstract_modular_1n;
+    let S = 0;
+    while (Q % modular_2n === abstract_modular_0n) {
+        Q /= modular_2n;
+        S++;
+    }
+    // Find the first quadratic non-residue Z >= 2
+    let Z = modular_2n;
+    const _Fp = abstract_modular_Field(P);
+    while (modular_FpLegendre(_Fp, Z) === 1) {
+        // Basic primality test for P. After x iterations, chance of
+        // not finding quadratic non-residue is 2^x, so 2^1000.
+        if (Z++ > 1000)
+            throw new Error('Cannot find square root: probably non-prime P');
+    }
+    // Fast-path; usually done before Z, but we do "primality test".
+    if (S === 1)
+        return modular_sqrt3mod4;
+    // Slow-path
+    // TODO: test on Fp2 and others
+    let cc = _Fp.pow(Z, Q); // c = z^Q
+    const Q1div2 = (Q + abstract_modular_1n) / modular_2n;
+    return function tonelliSlow(Fp, n) {
+        const F = Fp;
+        if (F.is0(n))
+            return n;
+        // Check if n is a quadratic residue using Legendre symbol
+        if (modular_FpLegendre(F, n) !== 1)
+            throw new Error('Cannot find square root');
+        // Initialize variables for the main loop
+        let M = S;
+        let c = F.mul(F.ONE, cc); // c = z^Q, move cc from field _Fp into field Fp
+        let t = F.pow(n, Q); // t = n^Q, first guess at the fudge factor
+        let R = F.pow(n, Q1div2); // R = n^((Q+1)/2), first guess at the square root
+        // Main loop
+        // while t != 1
+        while (!F.eql(t, F.ONE)) {
+            // Unreachable over a genuine field (no zero divisors; n=0 already returned above). A zero t
+            // means composite ORDER, where a fabricated root would be wrong: fail closed instead.
+            if (F.is0(t))
+                throw new Error('Cannot find square root: probably non-prime P');
+            let i = 1;
+            // Find the smallest i >= 1 such that t^(2^i) ≡ 1 (mod P)
+            let t_tmp = F.sqr(t); // t^(2^1)
+            while (!F.eql(t_tmp, F.ONE)) {
+                i++;
+                t_tmp = F.sqr(t_tmp); // t^(2^2)...
+                if (i === M)
+                    throw new Error('Cannot find square root');
+            }
+            // Calculate the exponent for b: 2^(M - i - 1)
+            const exponent = abstract_modular_1n << BigInt(M - i - 1); // bigint is important
+            const b = F.pow(c, exponent); // b = 2^(M - i - 1)
+            // Update variables
+            M = i;
+            c = F.sqr(b); // c = b^2
+            t = F.mul(t, c); // t = (t * b^2)
+            R = F.mul(R, b); // R = R*b
+        }
+        return R;
+    };
+}
+/**
+ * Square root for a finite field. Will try optimized versions first:
+ *
+ * 1. P ≡ 3 (mod 4)
+ * 2. P ≡ 5 (mod 8)
+ * 3. P ≡ 9 (mod 16)
+ * 4. Tonelli-Shanks algorithm
+ *
+ * Different algorithms can give different roots, it is up to user to decide which one they want.
+ * For example there is FpSqrtOdd/FpSqrtEven to choose a root by oddness
+ * (used for hash-to-curve).
+ * @param P - Field order.
+ * @returns Square-root helper. The generic fallback inherits Tonelli-Shanks' variable-time
+ *   behavior and this selector assumes prime-field-style integer moduli.
+ * @throws If the field is unsupported or the square root does not exist. {@link Error}
+ * @example
+ * Choose the square-root helper appropriate for one field modulus.
+ *
+ * ```ts
+ * import { Field, FpSqrt } from '@noble/curves/abstract/modular.js';
+ * const Fp = Field(17n);
+ * const sqrt = FpSqrt(17n)(Fp, 4n);
+ * ```
+ */
+function modular_FpSqrt(P) {
+    aoddModulus(P, 'Fp.sqrt');
+    // P ≡ 3 (mod 4) => √n = n^((P+1)/4)
+    if (P % modular_4n === modular_3n)
+        return modular_sqrt3mod4;
+    // P ≡ 5 (mod 8) => Atkin algorithm, page 10 of https://eprint.iacr.org/2012/685.pdf
+    if (P % modular_8n === modular_5n)
+        return modular_sqrt5mod8;
+    // P ≡ 9 (mod 16) => Kong algorithm, page 11 of https://eprint.iacr.org/2012/685.pdf (algorithm 4)
+    if (P % modular_16n === modular_9n)
+        return modular_sqrt9mod16(P);
+    // Tonelli-Shanks algorithm
+    return modular_tonelliShanks(P);
+}
+/**
+ * @param num - Value to inspect.
+ * @param modulo - Field modulus.
+ * @returns `true` when the least-significant little-endian bit is set.
+ * @throws If the modulus is invalid for `mod(...)`. {@link Error}
+ * @example
+ * Inspect the low bit used by little-endian sign conventions.
+ *
+ * ```ts
+ * isNegativeLE(3n, 11n);
+ * ```
+ */
+const modular_isNegativeLE = (num, modulo) => (abstract_modular_mod(num, modulo) & abstract_modular_1n) === abstract_modular_1n;
+// prettier-ignore
+// Arithmetic-only subset checked by validateField(). This is intentionally not the full runtime
+// IField contract: helpers like `isValidNot0`, `invertBatch`, `toBytes`, `fromBytes`, `cmov`, and
+// field-specific extras like `isOdd` are left to the callers that actually need them.
+const modular_FIELD_FIELDS = [
+    'create', 'isValid', 'is0', 'neg', 'inv', 'sqrt', 'sqr',
+    'eql', 'add', 'sub', 'mul', 'pow', 'div',
+    'addN', 'subN', 'mulN', 'sqrN'
+];
+/**
+ * @param field - Field implementation.
+ * @returns Validated field. This only checks the arithmetic subset needed by generic helpers; it
+ *   does not guarantee full runtime-method coverage for serialization, batching, `cmov`, or
+ *   field-specific extras beyond positive `BYTES` / `BITS`.
+ * @throws If the field shape or numeric metadata are invalid. {@link Error}
+ * @example
+ * Check that a field implementation exposes the operations curve code expects.
+ *
+ * ```ts
+ * import { Field, validateField } from '@noble/curves/abstract/modular.js';
+ * const Fp = validateField(Field(17n));
+ * ```
+ */
+function abstract_modular_validateField(field) {
+    curves_utils_aobject(field, 'field');
+    if (typeof field.ORDER !== 'bigint')
+        throw new TypeError('param "ORDER" is invalid: expected bigint, got ' + typeof field.ORDER);
+    // Runtime field implementations must expose real integer byte/bit sizes; fractional / NaN /
+    // infinite metadata breaks encoders and caches.
+    curves_utils_asafenumber(field.BYTES, 'BYTES');
+    curves_utils_asafenumber(field.BITS, 'BITS');
+    for (const name of modular_FIELD_FIELDS)
+        afunction(field[name], 'field.' + name);
+    // Runtime field implementations must expose positive byte/bit sizes; zero leaks through the
+    // numeric shape checks above but still breaks encoding helpers and cached-length assumptions.
+    if (field.BYTES < 1 || field.BITS < 1)
+        throw new Error('invalid field: expected BYTES/BITS > 0');
+    if (field.ORDER <= abstract_modular_1n)
+        throw new Error('invalid field: expected ORDER > 1, got ' + field.ORDER);
+    return field;
+}
+// Generic field functions
+/**
+ * Same as `pow` but for Fp: non-constant-time.
+ * Unsafe in some contexts: uses ladder, so can expose bigint bits.
+ * @param Fp - Field implementation.
+ * @param num - Base value.
+ * @param power - Exponent value.
+ * @returns Powered field element.
+ * @throws If the exponent is negative. {@link Error}
+ * @example
+ * Raise one field element to a public exponent.
+ *
+ * ```ts
+ * import { Field, FpPow } from '@noble/curves/abstract/modular.js';
+ * const Fp = Field(17n);
+ * const x = FpPow(Fp, 3n, 5n);
+ * ```
+ */
+function modular_FpPow(Fp, num, power) {
+    abstract_modular_validateField(Fp);
+    const F = Fp;
+    // Non-bigint exponents (e.g. an accidental field element) coerce every comparison below to
+    // false and would silently return ONE.
+    if (typeof power !== 'bigint')
+        throw new TypeError('invalid exponent: expected bigint, got ' + typeof power);
+    if (power < abstract_modular_0n)
+        throw new Error('invalid exponent, negatives unsupported');
+    if (power === abstract_modular_0n)
+        return F.ONE;
+    if (power === abstract_modular_1n)
+        return num;
+    if (power < POW_WINDOWED_MIN) {
+        // Square-and-multiply: cheaper than the windowed path for short exponents (e.g. poseidon
+        // sbox x^5), which would waste the 14-multiplication table build.
+        let p = F.ONE;
+        let d = num;
+        while (power > abstract_modular_0n) {
+            if (power & abstract_modular_1n)
+                p = F.mul(p, d);
+            d = F.sqr(d);
+            power >>= abstract_modular_1n;
+        }
+        return p;
+    }
+    // Fixed 4-bit windows, MSB-first — same shape as pow() above, over generic field ops.
+    // Speeds up dense long exponents (extension-field sqrt / Legendre, e.g. Fp2 decompression).
+    const digits = [];
+    while (power > abstract_modular_0n) {
+        digits.push(Number(power & _15n));
+        power >>= modular_4n;
+    }
+    const table = new Array(16);
+    table[0] = F.ONE;
+    table[1] = num;
+    for (let i = 2; i < 16; i++)
+        table[i] = F.mul(table[i - 1], num);
+    let p = table[digits[digits.length - 1]]; // top digit is nonzero: the loop above stops on 0
+    for (let w = digits.length - 2; w >= 0; w--) {
+        p = F.sqr(F.sqr(F.sqr(F.sqr(p))));
+        const digit = digits[w];
+        if (digit !== 0)
+            p = F.mul(p, table[digit]);
+    }
+    return p;
+}
+function abstract_modular_FpInvertBatch(Fp, nums, passZero = false) {
+    abstract_modular_validateField(Fp);
+    curves_utils_aarray(nums, 'nums');
+    _noble_curves_utils_abool(passZero, 'passZero');
+    const F = Fp;
+    const inverted = new Array(nums.length).fill(passZero ? F.ZERO : undefined);
+    // Walk from first to last, multiply them by each other MOD p
+    const multipliedAcc = nums.reduce((acc, num, i) => {
+        if (F.is0(num))
+            return acc;
+        inverted[i] = acc;
+        return F.mul(acc, num);
+    }, F.ONE);
+    // Invert last element
+    const invertedAcc = F.inv(multipliedAcc);
+    // Walk from last to first, multiply them by inverted each other MOD p
+    nums.reduceRight((acc, num, i) => {
+        if (F.is0(num))
+            return acc;
+        // Non-zero `num` means the forward pass already stored a defined prefix product at index i.
+        inverted[i] = F.mul(acc, inverted[i]);
+        return F.mul(acc, num);
+    }, invertedAcc);
+    return inverted;
+}
+/**
+ * @param Fp - Field implementation.
+ * @param lhs - Dividend value.
+ * @param rhs - Divisor value.
+ * @returns Division result.
+ * @throws If the divisor is non-invertible. {@link Error}
+ * @example
+ * Divide one field element by another.
+ *
+ * ```ts
+ * import { Field, FpDiv } from '@noble/curves/abstract/modular.js';
+ * const Fp = Field(17n);
+ * const x = FpDiv(Fp, 6n, 3n);
+ * ```
+ */
+function modular_FpDiv(Fp, lhs, rhs) {
+    abstract_modular_validateField(Fp);
+    const F = Fp;
+    return F.mul(lhs, typeof rhs === 'bigint' ? modular_invert(rhs, F.ORDER) : F.inv(rhs));
+}
+/**
+ * Legendre symbol.
+ * Legendre constant is used to calculate Legendre symbol (a | p)
+ * which denotes the value of a^((p-1)/2) (mod p).
+ *
+ * * (a | p) ≡ 1    if a is a square (mod p), quadratic residue
+ * * (a | p) ≡ -1   if a is not a square (mod p), quadratic non residue
+ * * (a | p) ≡ 0    if a ≡ 0 (mod p)
+ * @param Fp - Field implementation.
+ * @param n - Value to inspect.
+ * @returns Legendre symbol.
+ * @throws If the powered value does not match a valid Legendre symbol. {@link Error}
+ * @example
+ * Compute the Legendre symbol of one field element.
+ *
+ * ```ts
+ * import { Field, FpLegendre } from '@noble/curves/abstract/modular.js';
+ * const Fp = Field(17n);
+ * const symbol = FpLegendre(Fp, 4n);
+ * ```
+ */
+function modular_FpLegendre(Fp, n) {
+    abstract_modular_validateField(Fp);
+    const F = Fp;
+    aoddModulus(F.ORDER, 'FpLegendre');
+    // We can use 3rd argument as optional cache of this value
+    // but seems unneeded for now. The operation is very fast.
+    const p1mod2 = (F.ORDER - abstract_modular_1n) / modular_2n;
+    const powered = F.pow(n, p1mod2);
+    const yes = F.eql(powered, F.ONE);
+    const zero = F.eql(powered, F.ZERO);
+    const no = F.eql(powered, F.neg(F.ONE));
+    if (!yes && !zero && !no)
+        throw new Error('invalid Legendre symbol result');
+    return yes ? 1 : zero ? 0 : -1;
+}
+/**
+ * @param Fp - Field implementation.
+ * @param n - Value to inspect.
+ * @returns `true` when `Fp.sqrt(n)` exists. This includes `0`, even though strict "quadratic
+ *   residue" terminology often reserves that name for the non-zero square class.
+ * @throws If the field returns an invalid Legendre symbol value. {@link Error}
+ * @example
+ * Check whether one field element has a square root in the field.
+ *
+ * ```ts
+ * import { Field, FpIsSquare } from '@noble/curves/abstract/modular.js';
+ * const Fp = Field(17n);
+ * const isSquare = FpIsSquare(Fp, 4n);
+ * ```
+ */
+function abstract_modular_FpIsSquare(Fp, n) {
+    const l = modular_FpLegendre(Fp, n);
+    // Zero is a square too: 0 = 0^2, and Fp.sqrt(0) already returns 0.
+    return l !== -1;
+}
+/**
+ * @param n - Curve order. Callers are expected to pass a positive order.
+ * @param nBitLength - Optional cached bit length. Callers are expected to pass a positive cached
+ *   value when overriding the derived bit length.
+ * @returns Byte and bit lengths.
+ * @throws If the order or cached bit length is invalid. {@link Error}
+ * @example
+ * Measure the encoding sizes needed for one modulus.
+ *
+ * ```ts
+ * nLength(255n);
+ * ```
+ */
+function modular_nLength(n, nBitLength) {
+    // Bit size, byte size of CURVE.n
+    if (nBitLength !== undefined)
+        curves_utils_anumber(nBitLength);
+    if (n <= abstract_modular_0n)
+        throw new Error('invalid n length: expected positive n, got ' + n);
+    if (nBitLength !== undefined && nBitLength < 1)
+        throw new Error('invalid n length: expected positive bit length, got ' + nBitLength);
+    const bits = curves_utils_bitLen(n);
+    // Cached bit lengths smaller than ORDER would truncate serialized scalars/elements and poison
+    // any math that relies on the derived field metadata.
+    if (nBitLength !== undefined && nBitLength < bits)
+        throw new Error(`invalid n length: expected nBitLength (${nBitLength}) >= bitLen(n) (${bits})`);
+    const _nBitLength = nBitLength !== undefined ? nBitLength : bits;
+    const nByteLength = Math.ceil(_nBitLength / 8);
+    return { nBitLength: _nBitLength, nByteLength };
+}
+// Keep the lazy sqrt cache off-instance so Field(...) can return a frozen object. Otherwise the
+// cached helper write would keep the field surface externally mutable.
+const FIELD_SQRT = new WeakMap();
+class modular_Field {
+    ORDER;
+    BITS;
+    BYTES;
+    isLE;
+    ZERO = abstract_modular_0n;
+    ONE = abstract_modular_1n;
+    _lengths;
+    _mod;
+    constructor(ORDER, opts = {}) {
+        // ORDER <= 1 is degenerate: ONE would not be a valid field element and helpers like pow/inv
+        // would stop modeling field arithmetic.
+        if (ORDER <= abstract_modular_1n)
+            throw new Error('invalid field: expected ORDER > 1, got ' + ORDER);
+        let _nbitLength = undefined;
+        this.isLE = false;
+        if (opts != null && typeof opts === 'object') {
+            // Cached bit lengths are trusted here and should already be positive / consistent with ORDER.
+            if (typeof opts.BITS === 'number')
+                _nbitLength = opts.BITS;
+            if (typeof opts.sqrt === 'function')
+                // `_Field.prototype` is frozen below, so custom sqrt hooks must become own properties
+                // explicitly instead of relying on writable prototype shadowing via assignment.
+                Object.defineProperty(this, 'sqrt', { value: opts.sqrt, enumerable: true });
+            if (typeof opts.isLE === 'boolean')
+                this.isLE = opts.isLE;
+            if (opts.allowedLengths)
+                this._lengths = Object.freeze(opts.allowedLengths.slice());
+            if (typeof opts.modFromBytes === 'boolean')
+                this._mod = opts.modFromBytes;
+        }
+        const { nBitLength, nByteLength } = modular_nLength(ORDER, _nbitLength);
+        if (nByteLength > 2048)
+            throw new Error('invalid field: expected ORDER of <= 2048 bytes');
+        this.ORDER = ORDER;
+        this.BITS = nBitLength;
+        this.BYTES = nByteLength;
+        Object.freeze(this);
+    }
+    create(num) {
+        return abstract_modular_mod(num, this.ORDER);
+    }
+    isValid(num) {
+        if (typeof num !== 'bigint')
+            throw new TypeError('invalid field element: expected bigint, got ' + typeof num);
+        return abstract_modular_0n <= num && num < this.ORDER; // 0 is valid element, but it's not invertible
+    }
+    is0(num) {
+        return num === abstract_modular_0n;
+    }
+    // is valid and invertible
+    isValidNot0(num) {
+        return !this.is0(num) && this.isValid(num);
+    }
+    isOdd(num) {
+        return (num & abstract_modular_1n) === abstract_modular_1n;
+    }
+    neg(num) {
+        return abstract_modular_mod(-num, this.ORDER);
+    }
+    eql(lhs, rhs) {
+        return lhs === rhs;
+    }
+    sqr(num) {
+        return abstract_modular_mod(num * num, this.ORDER);
+    }
+    add(lhs, rhs) {
+        return abstract_modular_mod(lhs + rhs, this.ORDER);
+    }
+    sub(lhs, rhs) {
+        return abstract_modular_mod(lhs - rhs, this.ORDER);
+    }
+    mul(lhs, rhs) {
+        return abstract_modular_mod(lhs * rhs, this.ORDER);
+    }
+    pow(num, power) {
+        return modular_pow(num, power, this.ORDER);
+    }
+    div(lhs, rhs) {
+        return abstract_modular_mod(lhs * modular_invert(rhs, this.ORDER), this.ORDER);
+    }
+    // Same as above, but doesn't normalize
+    sqrN(num) {
+        return num * num;
+    }
+    addN(lhs, rhs) {
+        return lhs + rhs;
+    }
+    subN(lhs, rhs) {
+        return lhs - rhs;
+    }
+    mulN(lhs, rhs) {
+        return lhs * rhs;
+    }
+    inv(num) {
+        return modular_invert(num, this.ORDER);
+    }
+    sqrt(num) {
+        // Caching sqrt helpers speeds up sqrt9mod16 by 5x and Tonelli-Shanks by about 10% without keeping
+        // the field instance itself mutable.
+        let sqrt = FIELD_SQRT.get(this);
+        if (!sqrt)
+            FIELD_SQRT.set(this, (sqrt = modular_FpSqrt(this.ORDER)));
+        return sqrt(this, num);
+    }
+    toBytes(num) {
+        // Serialize fixed-width limbs without re-validating the field range. Callers that need a
+        // canonical encoding must pass a valid element; some protocols intentionally serialize raw
+        // residues here and reduce or validate them elsewhere.
+        return this.isLE ? utils_numberToBytesLE(num, this.BYTES) : curves_utils_numberToBytesBE(num, this.BYTES);
+    }
+    fromBytes(bytes, skipValidation = false) {
+        curves_utils_abytes(bytes);
+        const { _lengths: allowedLengths, BYTES, isLE, ORDER, _mod: modFromBytes } = this;
+        if (allowedLengths) {
+            // `allowedLengths` must list real positive byte lengths; otherwise empty input would get
+            // padded into zero and silently decode as a field element.
+            if (bytes.length < 1 || !allowedLengths.includes(bytes.length) || bytes.length > BYTES) {
+                throw new Error('Field.fromBytes: expected ' + allowedLengths + ' bytes, got ' + bytes.length);
+            }
+            const padded = new Uint8Array(BYTES);
+            // isLE add 0 to right, !isLE to the left.
+            padded.set(bytes, isLE ? 0 : padded.length - bytes.length);
+            bytes = padded;
+        }
+        if (bytes.length !== BYTES)
+            throw new Error('Field.fromBytes: expected ' + BYTES + ' bytes, got ' + bytes.length);
+        let scalar = isLE ? utils_bytesToNumberLE(bytes) : _noble_curves_utils_bytesToNumberBE(bytes);
+        if (modFromBytes)
+            scalar = abstract_modular_mod(scalar, ORDER);
+        if (!skipValidation)
+            if (!this.isValid(scalar))
+                throw new Error('invalid field element: outside of range 0..ORDER');
+        // Range validation is optional here because some protocols intentionally decode raw residues
+        // and reduce or validate them elsewhere.
+        return scalar;
+    }
+    // TODO: we don't need it here, move out to separate fn
+    invertBatch(lst) {
+        // `passZero` keeps the `bigint[]` contract honest: zero inputs map to `0` instead of leaking
+        // `undefined` into a `bigint[]`. Callers that must distinguish non-invertible inputs should use
+        // `FpInvertBatch` directly, whose default omits `passZero` and returns `(bigint | undefined)[]`.
+        return abstract_modular_FpInvertBatch(this, lst, true);
+    }
+    // We can't move this out because Fp6, Fp12 implement it
+    // and it's unclear what to return in there.
+    cmov(a, b, condition) {
+        // Field elements have `isValid(...)`; the CMOV branch bit is a direct runtime input, so reject
+        // non-boolean selectors here instead of letting JS truthiness silently change arithmetic.
+        _noble_curves_utils_abool(condition, 'condition');
+        return condition ? b : a;
+    }
+}
+/**
+ * Creates a finite field. Major performance optimizations:
+ * * 1. Denormalized operations like mulN instead of mul.
+ * * 2. Identical object shape: never add or remove keys.
+ * * 3. Frozen stable object shape; the lazy sqrt cache lives in a module-level `WeakMap`.
+ * Fragile: always run a benchmark on a change.
+ * Security note: operations and low-level serializers like `toBytes` don't check `isValid` for
+ * all elements for performance and protocol-flexibility reasons; callers are responsible for
+ * supplying valid elements when they need canonical field behavior.
+ * This is low-level code, please make sure you know what you're doing.
+ *
+ * Note about field properties:
+ * * CHARACTERISTIC p = prime number, number of elements in main subgroup.
+ * * ORDER q = similar to cofactor in curves, may be composite `q = p^m`.
+ *
+ * @param ORDER - field order, probably prime, or could be composite
+ * @param opts - Field options such as bit length or endianness. See {@link FieldOpts}.
+ * @returns Frozen field instance with a stable object shape. This wrapper forwards `opts` straight
+ *   into `_Field`, so it inherits `_Field`'s assumptions about cached sizes and `allowedLengths`.
+ * @example
+ * Construct one prime field with optional overrides.
+ *
+ * ```ts
+ * Field(11n);
+ * ```
+ */
+function abstract_modular_Field(ORDER, opts = {}) {
+    // Freeze the shared method surface before any instance is reachable; otherwise callers can
+    // poison every Field instance by monkey-patching `_Field.prototype` even if each instance is
+    // frozen. Freezing here instead of module scope keeps `_Field` tree-shakeable for importers
+    // that never construct a field; the call is idempotent and cheap.
+    Object.freeze(modular_Field.prototype);
+    return new modular_Field(ORDER, opts);
+}
+/**
+ * @param Fp - Field implementation.
+ * @param elm - Value to square-root.
+ * @returns Odd square root when two roots exist. The special case `elm = 0` still returns `0`,
+ *   which is the only square root but is not odd.
+ * @throws If the field lacks oddness checks or the square root does not exist. {@link Error}
+ * @example
+ * Select the odd square root when two roots exist.
+ *
+ * ```ts
+ * import { Field, FpSqrtOdd } from '@noble/curves/abstract/modular.js';
+ * const Fp = Field(17n);
+ * const root = FpSqrtOdd(Fp, 4n);
+ * ```
+ */
+function modular_FpSqrtOdd(Fp, elm) {
+    abstract_modular_validateField(Fp);
+    const F = Fp;
+    if (!F.isOdd)
+        throw new Error("Field doesn't have isOdd");
+    const root = F.sqrt(elm);
+    return F.isOdd(root) ? root : F.neg(root);
+}
+/**
+ * @param Fp - Field implementation.
+ * @param elm - Value to square-root.
+ * @returns Even square root.
+ * @throws If the field lacks oddness checks or the square root does not exist. {@link Error}
+ * @example
+ * Select the even square root when two roots exist.
+ *
+ * ```ts
+ * import { Field, FpSqrtEven } from '@noble/curves/abstract/modular.js';
+ * const Fp = Field(17n);
+ * const root = FpSqrtEven(Fp, 4n);
+ * ```
+ */
+function abstract_modular_FpSqrtEven(Fp, elm) {
+    abstract_modular_validateField(Fp);
+    const F = Fp;
+    if (!F.isOdd)
+        throw new Error("Field doesn't have isOdd");
+    const root = F.sqrt(elm);
+    return F.isOdd(root) ? F.neg(root) : root;
+}
+/**
+ * Returns total number of bytes consumed by the field element.
+ * For example, 32 bytes for usual 256-bit weierstrass curve.
+ * @param fieldOrder - number of field elements, usually CURVE.n. Callers are expected to pass an
+ *   order greater than 1.
+ * @returns byte length of field
+ * @throws If the field order is not a bigint. {@link Error}
+ * @example
+ * Read the fixed-width byte length of one field.
+ *
+ * ```ts
+ * getFieldBytesLength(255n);
+ * ```
+ */
+function modular_getFieldBytesLength(fieldOrder) {
+    if (typeof fieldOrder !== 'bigint')
+        throw new Error('field order must be bigint');
+    // Valid field elements are in 0..ORDER-1, so ORDER <= 1 would make the encoded range degenerate.
+    if (fieldOrder <= abstract_modular_1n)
+        throw new Error('field order must be greater than 1');
+    // Valid field elements are < ORDER, so the maximal encoded element is ORDER - 1.
+    const bitLength = curves_utils_bitLen(fieldOrder - abstract_modular_1n);
+    return Math.ceil(bitLength / 8);
+}
+/**
+ * Returns minimal amount of bytes that can be safely reduced
+ * by field order.
+ * Should be 2^-128 for 128-bit curve such as P256.
+ * This is the reduction / modulo-bias lower bound; higher-level helpers may still impose a larger
+ * absolute floor for policy reasons.
+ * @param fieldOrder - number of field elements greater than 1, usually CURVE.n.
+ * @returns byte length of target hash
+ * @throws If the field order is invalid. {@link Error}
+ * @example
+ * Compute the minimum hash length needed for field reduction.
+ *
+ * ```ts
+ * getMinHashLength(255n);
+ * ```
+ */
+function modular_getMinHashLength(fieldOrder) {
+    const length = modular_getFieldBytesLength(fieldOrder);
+    return length + Math.ceil(length / 2);
+}
+/**
+ * "Constant-time" private key generation utility.
+ * Can take (n + n/2) or more bytes of uniform input e.g. from CSPRNG or KDF
+ * and convert them into private scalar, with the modulo bias being negligible.
+ * Needs at least 48 bytes of input for 32-byte private key. The implementation also keeps a hard
+ * 16-byte minimum even when `getMinHashLength(...)` is smaller, so toy-small inputs do not look
+ * accidentally acceptable for real scalar derivation.
+ * See {@link https://research.kudelskisecurity.com/2020/07/28/the-definitive-guide-to-modulo-bias-and-how-to-avoid-it/ | Kudelski's modulo-bias guide},
+ * {@link https://csrc.nist.gov/publications/detail/fips/186/5/final | FIPS 186-5 appendix A.2}, and
+ * {@link https://www.rfc-editor.org/rfc/rfc9380#section-5 | RFC 9380 section 5}. Unlike RFC 9380
+ * `hash_to_field`, this helper intentionally maps into the non-zero private-scalar range `1..n-1`.
+ * @param key - Uniform input bytes.
+ * @param fieldOrder - Size of subgroup.
+ * @param isLE - interpret hash bytes as LE num
+ * @returns valid private scalar
+ * @throws If the hash length or field order is invalid for scalar reduction. {@link Error}
+ * @example
+ * Map hash output into a private scalar range.
+ *
+ * ```ts
+ * mapHashToField(new Uint8Array(48).fill(1), 255n);
+ * ```
+ */
+function modular_mapHashToField(key, fieldOrder, isLE = false) {
+    curves_utils_abytes(key);
+    const len = key.length;
+    const fieldLen = modular_getFieldBytesLength(fieldOrder);
+    const minLen = Math.max(modular_getMinHashLength(fieldOrder), 16);
+    // No toy-small inputs: the helper is for real scalar derivation, not tiny test curves. No huge
+    // inputs: easier to reason about JS timing / allocation behavior.
+    if (len < minLen || len > 1024)
+        throw new Error('expected ' + minLen + '-1024 bytes of input, got ' + len);
+    const num = isLE ? utils_bytesToNumberLE(key) : _noble_curves_utils_bytesToNumberBE(key);
+    // Map into the non-zero scalar range [1, fieldOrder-1]: reduce mod (fieldOrder-1) to land in
+    // [0, fieldOrder-2], then add 1. This shifts the range off zero; it is NOT equal to
+    // `mod(num, fieldOrder)` (which spans [0, fieldOrder-1] and can be 0). A residual modulo bias
+    // remains but is negligible (~2^-(nBits/2), e.g. ~2^-128 for a 256-bit order) because `key` is
+    // required to be at least `getMinHashLength(fieldOrder)` (~1.5x field size) bytes of input.
+    const reduced = abstract_modular_mod(num, fieldOrder - abstract_modular_1n) + abstract_modular_1n;
+    return isLE ? utils_numberToBytesLE(reduced, fieldLen) : curves_utils_numberToBytesBE(reduced, fieldLen);
+}
+
+;// CONCATENATED MODULE: ./node_modules/@noble/curves/abstract/curve.js
+/**
+ * Methods for elliptic curve multiplication by scalars.
+ * Contains wNAF-based ScalarMultiplier, pippenger.
+ * @module
+ */
+/*! noble-curves - MIT License (c) 2022 Paul Miller (paulmillr.com) */
+
+
+const abstract_curve_0n = /* @__PURE__ */ BigInt(0);
+const abstract_curve_1n = /* @__PURE__ */ BigInt(1);
+const curve_4n = /* @__PURE__ */ BigInt(4);
+const BLIND_BYTES = 16;
+const BLIND_BITS = 128;
+// Fixed-window width for the constant-time multiply of un-precomputed points (W===1).
+// A flat 2^FW_WINDOW table has a small, scalar-independent build cost that amortizes over a single
+// multiply, unlike the larger per-point wNAF tables that only pay off when cached.
+const FW_WINDOW = 5;
+// Precompute tables are capped at ~2 GiB of estimated heap. Rejecting larger windows up front
+// turns a typo'd window size into an immediate error instead of a multi-GB allocation (or an
+// effective hang) when the lazy table is built on first multiply.
+const TABLE_BYTES_MAX = /* @__PURE__ */ (() => 2 ** 31)();
+/**
+ * Validates the static surface of a point constructor.
+ * This is only a cheap sanity check for the constructor hooks and fields consumed by generic
+ * factories; it does not certify `BASE`/`ZERO` semantics or prove the curve implementation itself.
+ * @param Point - Runtime point constructor.
+ * @throws On missing constructor hooks or malformed field metadata. {@link TypeError}
+ * @example
+ * Check that one point constructor exposes the static hooks generic helpers need.
+ *
+ * ```ts
+ * import { ed25519 } from '@noble/curves/ed25519.js';
+ * import { validatePointCons } from '@noble/curves/abstract/curve.js';
+ * validatePointCons(ed25519.Point);
+ * ```
+ */
+function validatePointCons(Point) {
+    const pc = Point;
+    if (typeof pc !== 'function')
+        throw new TypeError('"Point" expected constructor, got type=' + typeof Point);
+    afunction(pc.fromAffine, 'Point.fromAffine');
+    afunction(pc.fromBytes, 'Point.fromBytes');
+    afunction(pc.fromHex, 'Point.fromHex');
+    // Generic helpers (ScalarMultiplier, normalizeZ, MSM) dereference BASE / ZERO:
+    // fail here with a typed error instead of an `undefined` access later.
+    curves_utils_aobject(pc.BASE, 'Point.BASE');
+    curves_utils_aobject(pc.ZERO, 'Point.ZERO');
+    abstract_modular_validateField(pc.Fp);
+    abstract_modular_validateField(pc.Fn);
+}
+/**
+ * Takes a bunch of Projective Points but executes only one
+ * inversion on all of them. Inversion is very slow operation,
+ * so this improves performance massively.
+ * Optimization: converts a list of projective points to a list of identical points with Z=1.
+ * Input points are left unchanged; the normalized points are returned as fresh instances.
+ * @param c - Point constructor.
+ * @param points - Projective points.
+ * @returns Fresh projective points reconstructed from normalized affine coordinates.
+ * @example
+ * Batch-normalize projective points with a single shared inversion.
+ *
+ * ```ts
+ * import { normalizeZ } from '@noble/curves/abstract/curve.js';
+ * import { p256 } from '@noble/curves/nist.js';
+ * const points = normalizeZ(p256.Point, [p256.Point.BASE, p256.Point.BASE.double()]);
+ * ```
+ */
+function curve_normalizeZ(c, points) {
+    // Match MSM helpers: reject malformed public inputs before reading projective internals.
+    validatePointCons(c);
+    curve_validateMSMPoints(points, c);
+    // Identity points (Z=0) rely on an implicit contract: FpInvertBatch without `passZero`
+    // yields `undefined` for zero inputs, and `toAffine(undefined)` falls back to its internal
+    // is0 handling instead of using the batch inverse.
+    const invertedZs = abstract_modular_FpInvertBatch(c.Fp, points.map((p) => p.Z));
+    return points.map((p, i) => c.fromAffine(p.toAffine(invertedZs[i])));
+}
+function curve_validateW(W, bits, min = 1) {
+    if (!Number.isSafeInteger(W) || W < min || W > bits)
+        throw new Error('invalid window size, expected [' + min + '..' + bits + '], got W=' + W);
+}
+// Rough per-point heap estimate for the {@link TABLE_BYTES_MAX} cap: up to 4 projective/extended
+// coordinates of Fp.BYTES each, plus bigint/object overhead. Callers pass the point count of the
+// largest table the checked parameters can produce.
+function validateTableBytes(numPoints, fpBytes) {
+    const bytes = numPoints * (4 * fpBytes + 128);
+    if (bytes > TABLE_BYTES_MAX)
+        throw new Error('invalid window size: table would need ~' +
+            Math.ceil(bytes / 2 ** 20) +
+            ' MiB, max ' +
+            TABLE_BYTES_MAX / 2 ** 20 +
+            ' MiB');
+}
+/**
+ * Probes an RNG once, at construction time: returns `undefined` when it is unavailable —
+ * throws or returns malformed bytes — so callers can downgrade to their unblinded /
+ * deterministic constant-time fallback. Blinding is defense-in-depth (DPA/template
+ * hardening), not a correctness or key-secrecy requirement, so availability-based
+ * downgrade is acceptable.
+ *
+ * The downgrade decision is deliberately static. After a successful probe the RNG becomes
+ * part of the trusted contract: later misbehavior must fail closed in per-call validation
+ * (throw), never downgrade — a dynamic fallback would let a tampered RNG silently strip
+ * blinding on demand. A probe can only ever classify broken environments, not adversarial
+ * RNGs: a stateful RNG can always behave while probed and misbehave later.
+ * @param randomBytes - RNG to probe, or `undefined` when the environment provides none.
+ * @param length - Byte length requested from the probe call.
+ * @returns The RNG when the probe produced `length` valid bytes; `undefined` otherwise.
+ * @example
+ * Probe an RNG once before enabling scalar blinding.
+ *
+ * ```ts
+ * import { probeRandomBytes } from '@noble/curves/abstract/curve.js';
+ * import { randomBytes } from '@noble/hashes/utils.js';
+ * const rng = probeRandomBytes(randomBytes, 16);
+ * ```
+ */
+function probeRandomBytes(randomBytes, length) {
+    if (randomBytes === undefined)
+        return undefined;
+    afunction(randomBytes, 'randomBytes');
+    try {
+        const probe = randomBytes(length);
+        if (!curves_utils_isBytes(probe) || probe.length !== length)
+            return undefined;
+    }
+    catch {
+        return undefined;
+    }
+    return randomBytes;
+}
+function curve_validateMSMPoints(points, c) {
+    curves_utils_aarray(points, 'points');
+    points.forEach((p, i) => {
+        if (!(p instanceof c))
+            throw new Error('invalid point at index ' + i);
+    });
+}
+// Default bound is field membership (0 <= s < field.ORDER); a `maxScalar` override widens it
+// to 0 <= s < maxScalar for callers that accept oversized scalars.
+function curve_validateMSMScalars(scalars, field, maxScalar) {
+    if (!Array.isArray(scalars))
+        throw new Error('array of scalars expected');
+    scalars.forEach((s, i) => {
+        const ok = maxScalar === undefined ? field.isValid(s) : utils_isPosBig(s) && s < maxScalar;
+        if (!ok)
+            throw new Error('invalid scalar at index ' + i);
+    });
+}
+const curve_pointWindowSizes = new WeakMap();
+function getWindowSize(P) {
+    // `1` is the uncached sentinel: use the non-precomputed (wNAF / fixed-window) path.
+    return curve_pointWindowSizes.get(P) || 1;
+}
+/** Table of odd multiples [1P, 3P, ..., (2⋅size−1)P]; width-W wNAF uses size = 2^(W−2). */
+function oddMultiples(p, size) {
+    const dbl = p.double();
+    const t = [p];
+    for (let j = 1; j < size; j++)
+        t.push(t[j - 1].add(dbl));
+    return t;
+}
+/**
+ * Width-W wNAF signed-digit recoding (W >= 2), LSB-first: digits are 0 or odd with
+ * |digit| < 2^(W−1); nonzero density ~1/(W+1) (a nonzero digit is followed by W−1 zeros).
+ */
+function wnafDigits(n, W) {
+    const size = 2 ** W;
+    const half = size / 2;
+    const mask = BigInt(size - 1);
+    const d = [];
+    while (n > abstract_curve_0n) {
+        let w = 0;
+        if (n & abstract_curve_1n) {
+            w = Number(n & mask); // n mod 2^W, odd
+            if (w >= half)
+                w -= size; // signed residue
+            n -= BigInt(w); // n - w ≡ 0 mod 2^W: next W−1 digits are zero
+        }
+        d.push(w);
+        n >>= abstract_curve_1n;
+    }
+    return d;
+}
+/**
+ * Fixed-position signed-window recoding for precomputed wNAF: `n = Σ digits[w]⋅2^(w⋅W)` with
+ * digits in `[−2^(W−1)+1, 2^(W−1)]`. Digit count is fixed by `windows` (callers reserve one
+ * extra window for the final carry), so recoding length does not depend on the scalar.
+ */
+function signedWindowDigits(n, W, windows) {
+    const size = 2 ** W;
+    const half = size / 2;
+    const mask = BigInt(size - 1);
+    const shiftBy = BigInt(W);
+    const d = [];
+    for (let w = 0; w < windows; w++) {
+        let v = Number(n & mask);
+        n >>= shiftBy;
+        if (v > half) {
+            v -= size; // negative digit, carry into the next window
+            n += abstract_curve_1n;
+        }
+        d.push(v);
+    }
+    // Internal invariant: leftover bits mean the window count did not cover the scalar.
+    if (n !== abstract_curve_0n)
+        throw new Error('invalid wnaf');
+    return d;
+}
+/**
+ * Shared vartime walk over per-scalar wNAF digit streams: one doubling of a single shared
+ * accumulator per bit position of the longest recoding, one signed table addition per
+ * nonzero digit. `tables[i]` must hold the odd multiples of the i-th point.
+ */
+function wnafWalk(zero, tables, digits) {
+    let max = 0;
+    for (const d of digits)
+        max = Math.max(max, d.length);
+    let acc = zero;
+    for (let bit = max - 1; bit >= 0; bit--) {
+        if (bit !== max - 1)
+            acc = acc.double();
+        for (let i = 0; i < digits.length; i++) {
+            const w = digits[i][bit]; // reads past shorter recodings yield undefined, skipped below
+            if (w) {
+                const item = tables[i][(Math.abs(w) - 1) >> 1];
+                acc = acc.add(w < 0 ? item.negate() : item);
+            }
+        }
+    }
+    return acc;
+}
+/**
+ * Elliptic curve multiplication of Point by scalar.
+ * Routes between cached-table, fixed-window, and one-shot wNAF paths; entry points validate
+ * their own scalars (`mulCT`/`mulCTBlinded`: `1 <= s < Fn.ORDER`; `mulUnsafe`: up to the
+ * `Fn.ORDER^4` DoS cap via {@link mulAddUnsafe}).
+ * Table generation is expensive and happens on first call of `multiply()`
+ * (or eagerly via `precompute(W, false)`). By default, `BASE` point is precomputed.
+ *
+ * Cached algorithm is signed fixed-window wNAF:
+ * - table stores, for every window w, the multiples `[1..2^(W−1)]⋅2^(w⋅W)⋅P` — all doublings
+ *   are baked in, so a multiplication is exactly one table addition per window
+ * - window count is fixed (`ceil(bits/W) + 1`), so the point-operation count is scalar-independent
+ *   (basis of the constant-time path)
+ * - for a 256-bit curve and W=6: 44⋅32 = 1408 table points, 44 additions per multiply
+ * - secret scalars are additionally blinded (see {@link ScalarMultiplier.mulCTBlinded}), which
+ *   widens tables by 128 bits
+ * @param Point - Point constructor.
+ * @param randomBytes - RNG used for scalar blinding; required by the blinded secret path.
+ * @example
+ * Elliptic curve multiplication of Point by scalar.
+ *
+ * ```ts
+ * import { ScalarMultiplier } from '@noble/curves/abstract/curve.js';
+ * import { p256 } from '@noble/curves/nist.js';
+ * const mul = new ScalarMultiplier(p256.Point);
+ * ```
+ */
+class ScalarMultiplier {
+    Point;
+    BASE;
+    ZERO;
+    randomBytes;
+    wnafPrecomputes = new WeakMap();
+    baseCanBeBlinded;
+    bits;
+    // Parametrized with a given Point class (not individual point)
+    constructor(Point, randomBytes) {
+        validatePointCons(Point);
+        // Probe the RNG once (see {@link probeRandomBytes}): in environments without working
+        // randomness (e.g. no WebCrypto), shouldBlind() then routes secret multiplication to the
+        // unblinded constant-time path instead of throwing on every multiply(). The shape of
+        // returned bytes is still validated on every blinded call, where breakage fails closed.
+        this.randomBytes = probeRandomBytes(randomBytes, BLIND_BYTES);
+        this.Point = Point;
+        this.BASE = Point.BASE;
+        this.ZERO = Point.ZERO;
+        this.bits = Point.Fn.BITS;
+    }
+    /**
+     * Creates a signed fixed-window wNAF precomputation table: for every window w, the
+     * multiples `[1..2^(W−1)]⋅2^(w⋅W)⋅P`, flattened. All doublings are baked into the table,
+     * so cached multiplication is additions-only. `windows = ceil(bits/W) + 1`: the extra
+     * window absorbs the final carry of signed-digit recoding.
+     * For a 256-bit curve and W=6, the table is 44⋅32 = 1408 points.
+     * @param point - Point instance
+     * @param W - window size
+     * @param bits - scalar bitlength the table must cover
+     */
+    buildWnafTable(point, W, bits) {
+        // W needs no re-validation: its only source is setWindowSize(), which enforces
+        // 1 <= W <= Fn.BITS <= bits (the blinded path only ever widens bits) and caps the
+        // resulting table at ~2 GiB (sized against the wider blinded layout).
+        const windows = Math.ceil(bits / W) + 1;
+        const half = 2 ** (W - 1);
+        const comp = [];
+        let base = point;
+        for (let w = 0; w < windows; w++) {
+            let acc = base;
+            for (let i = 0; i < half; i++) {
+                comp.push(acc);
+                acc = acc.add(base);
+            }
+            base = comp[comp.length - 1].double(); // 2⋅(2^(W−1)⋅base) = next window's base
+        }
+        return { W, bits, windows, comp };
+    }
+    /**
+     * Implements ec multiplication using precomputed signed fixed-window wNAF tables.
+     * Constant-time: fixed window count with one table addition per window — zero digits feed
+     * the fake accumulator — and no doublings; the lookup scans the whole window slice.
+     * Scalar bounds are validated by the public entry points ({@link ScalarMultiplier.mulCT},
+     * {@link ScalarMultiplier.mulCTBlinded}, {@link ScalarMultiplier.mulUnsafe});
+     * signedWindowDigits throws if `n` exceeds the table.
+     * @returns real and fake (for const-time) points
+     */
+    wnafCachedCT(precomputes, n) {
+        const { W, windows, comp } = precomputes;
+        const half = 2 ** (W - 1);
+        const digits = signedWindowDigits(n, W, windows);
+        let p = this.ZERO;
+        let f = this.BASE;
+        for (let w = 0; w < windows; w++) {
+            const digit = digits[w];
+            const start = w * half;
+            // Data-oblivious select: touch every entry of the window before the digit branch.
+            const idx = Math.abs(digit) - 1; // -1 for zero digits: matches nothing, `sel` unused
+            let sel = comp[start];
+            for (let i = 1; i < half; i++)
+                sel = i === idx ? comp[start + i] : sel;
+            const neg = sel.negate(); // compute both signs; the digit only picks one
+            if (digit === 0)
+                f = f.add(comp[start]);
+            else
+                p = p.add(digit < 0 ? neg : sel);
+        }
+        return { p, f };
+    }
+    // Cache key is point identity plus (W, bits); at most two entries exist per point (public-width
+    // `Fn.BITS` and blinded `Fn.BITS + BLIND_BITS`). Callers must not reuse the same point with
+    // incompatible `transform(...)` layouts and expect a separate cache entry.
+    getWnafPrecomputes(W, point, bits, transform) {
+        let entries = this.wnafPrecomputes.get(point);
+        let comp = entries?.find((entry) => entry.W === W && entry.bits === bits);
+        if (!comp) {
+            comp = this.buildWnafTable(point, W, bits);
+            if (typeof transform === 'function')
+                comp = { ...comp, comp: transform(comp.comp) };
+            if (!entries) {
+                entries = [];
+                this.wnafPrecomputes.set(point, entries);
+            }
+            entries.push(comp);
+        }
+        return comp;
+    }
+    assertPoint(point) {
+        if (!(point instanceof this.Point))
+            throw new TypeError('"point" expected Point instance, got type=' + typeof point);
+    }
+    // Shared prologue of the constant-time entry points. Rejects scalar 0: in key/signature-style
+    // callers a zero scalar means broken upstream plumbing, and concrete Points already reject it.
+    // Uses inRange instead of Fn.isValidNot0: validateField() only certifies the arithmetic subset.
+    validateMulInput(point, scalar) {
+        this.assertPoint(point);
+        if (!utils_inRange(scalar, abstract_curve_1n, this.Point.Fn.ORDER))
+            throw new Error('invalid scalar');
+    }
+    // Constant-time dispatch shared by mulCT / mulCTBlinded. Un-precomputed points (W===1, e.g.
+    // ECDH peer keys) skip building a throwaway cached table in favor of a small fixed-window
+    // multiply. `n` must be < 2^bits.
+    runCT(point, n, bits, transform) {
+        const W = getWindowSize(point);
+        if (W === 1)
+            return this.fixedWindowCT(point, n, bits);
+        return this.wnafCachedCT(this.getWnafPrecomputes(W, point, bits, transform), n);
+    }
+    mulCT(point, scalar, transform) {
+        this.validateMulInput(point, scalar);
+        return this.runCT(point, scalar, this.bits, transform);
+    }
+    mulCTBlinded(point, scalar, transform) {
+        this.validateMulInput(point, scalar);
+        // Blinding computes n = scalar + blind*Fn.ORDER, then n*P via a constant-time multiply. This
+        // equals scalar*P only when Fn.ORDER*P == O; callers guarantee that via shouldBlind() (always
+        // for cofactor-1 curves; for cofactored curves only BASE, and only after checking BASE*n == O).
+        // Fail before building the (large) precompute table if randomness is unavailable.
+        if (this.randomBytes === undefined)
+            throw new Error('randomBytes is required for scalar blinding');
+        const bits = this.Point.Fn.BITS + BLIND_BITS;
+        const blind = this.randomBytes(BLIND_BYTES);
+        if (!curves_utils_isBytes(blind) || blind.length !== BLIND_BYTES)
+            throw new Error('randomBytes returned invalid byte array');
+        // Force the top two bits of the 128-bit blind to 10xxxxxx, so blind is in [2^127, 1.5*2^127):
+        // * `| 0x80` (bit 127 = 1) is the load-bearing part: it guarantees blind >= 2^127, so the blind
+        //   is always a full-width, nonzero factor and the scalar is masked even with a degenerate RNG.
+        // * `& 0x3f` (bit 126 = 0) is a safety margin: it caps blind < 1.5*2^127, keeping
+        //   blind*Fn.ORDER + scalar < 0.75*2^(nBits+128), i.e. ~half a window below the 2^(nBits+128)
+        //   ceiling. Not strictly required for the bound (see below), but it reserves headroom so the
+        //   guarantee does not rest on the tight `Fn.ORDER < 2^Fn.BITS` fact and the final carry window
+        //   only ever holds a small carry, never a full digit.
+        blind[0] = (blind[0] & 0x3f) | 0x80;
+        // Even at the extreme (blind < 2^128, scalar < Fn.ORDER < 2^nBits): n <= 2^128*Fn.ORDER - 1 <
+        // 2^(nBits+128), so n stays below 2^bits and within the blinded table's
+        // window count. Both cached CT kernels run a fixed number of windows/rows with one point-add
+        // each, so the add count is independent of scalar (constant-time).
+        const n = scalar + _noble_curves_utils_bytesToNumberBE(blind) * this.Point.Fn.ORDER;
+        return this.runCT(point, n, bits, transform);
+    }
+    /**
+     * Constant-time multiplication `n*point` for an un-precomputed point, via a small fixed window.
+     * A cached wNAF table only pays off when reused; a flat 2^FW_WINDOW table (`size-1` adds) is
+     * far cheaper to build for a single use. The point-operation sequence is independent of `n`:
+     * build the table, then per window exactly FW_WINDOW doublings, a data-oblivious scan over
+     * every table entry, and one addition (adds the identity when the window digit is 0 — never
+     * skipped).
+     *
+     * `n` must be `< 2^bits`. Assumes complete addition (adding the identity costs the same as any
+     * add), which holds for the Weierstrass/Edwards point types used here. The table is left in
+     * projective form (no normalizeZ): normalizing this small a table costs more than the
+     * mixed-add savings it would buy for a single multiply.
+     * @returns real point `p`; `f` duplicates it only to match {@link wnafCachedCT}'s return shape
+     * (this path needs no fake accumulator — its op-count is already scalar-independent).
+     */
+    fixedWindowCT(point, n, bits) {
+        const W = FW_WINDOW;
+        const size = 1 << W;
+        const mask = curves_utils_bitMask(W);
+        // Flat table [O, point, 2*point, ..., (size-1)*point].
+        const table = new Array(size);
+        table[0] = this.ZERO;
+        for (let i = 1; i < size; i++)
+            table[i] = table[i - 1].add(point);
+        // Horner MSB->LSB. windows*W >= bits and n < 2^bits, so every bit of n is consumed.
+        const windows = Math.ceil(bits / W);
+        let acc = this.ZERO;
+        for (let window = windows - 1; window >= 0; window--) {
+            // W doublings per window; skipped for the first (topmost) window, where acc is still the
+            // identity. The skip is scalar-independent: it depends only on the loop index.
+            if (window !== windows - 1)
+                for (let d = 0; d < W; d++)
+                    acc = acc.double();
+            const digit = Number((n >> BigInt(window * W)) & mask);
+            // Data-oblivious select: touch every entry, same as wnafCachedCT.
+            let sel = table[0];
+            for (let i = 1; i < size; i++)
+                sel = i === digit ? table[i] : sel;
+            acc = acc.add(sel); // one add per window, even for digit 0
+        }
+        return { p: acc, f: acc };
+    }
+    shouldBlind(point, cofactor) {
+        // No usable RNG (probed in the constructor): blinding is impossible, use the plain CT path.
+        if (this.randomBytes === undefined)
+            return false;
+        if (cofactor === abstract_curve_1n)
+            return true;
+        if (point !== this.BASE)
+            return false;
+        if (this.baseCanBeBlinded === undefined)
+            this.baseCanBeBlinded = this.mulUnsafe(this.BASE, this.Point.Fn.ORDER).is0();
+        return this.baseCanBeBlinded;
+    }
+    mulSecret(point, scalar, cofactor, transform) {
+        return this.shouldBlind(point, cofactor)
+            ? this.mulCTBlinded(point, scalar, transform)
+            : this.mulCT(point, scalar, transform);
+    }
+    mulUnsafe(point, scalar, transform) {
+        this.assertPoint(point);
+        if (!utils_isPosBig(scalar))
+            throw new Error('invalid scalar');
+        const W = getWindowSize(point);
+        // W === 1 (un-precomputed): one-shot width-4 wNAF via {@link mulAddUnsafe} with L=1 —
+        // a cached table would be thrown away after one use. `allowOversized` swaps the
+        // `s < Fn.ORDER` check for mulAddUnsafe's `Fn.ORDER^4` DoS cap.
+        //
+        // Oversized scalar could happen when:
+        // a) user passes large scalar on their own (rare)
+        // b) `assertValidity()` calls `isTorsionFree()`, which multiplies point by `Fn.ORDER`
+        if (W === 1 || scalar >= this.Point.Fn.ORDER)
+            return mulAddUnsafe(this.Point, [point], [scalar], true);
+        // Precomputed points reuse the CT kernel (fake accumulator discarded): with W=6 only
+        // ~1/64 of window-adds are skippable, so a dedicated vartime kernel saved just ~6% on
+        // this path while doubling the cached-table code surface.
+        const precomputes = this.getWnafPrecomputes(W, point, this.bits, transform);
+        return this.wnafCachedCT(precomputes, scalar).p;
+    }
+    // Remembers the window size used for precomputed wNAF multiplication of the given point
+    // and drops any previously built tables. Usually only the base point is precomputed.
+    // W=1 resets the point to the un-precomputed (table-less) paths.
+    // W is additionally capped so tables stay under ~2 GiB ({@link TABLE_BYTES_MAX}).
+    setWindowSize(point, W) {
+        this.assertPoint(point);
+        curve_validateW(W, this.bits);
+        // Size against the widest table this W can produce: the blinded path adds BLIND_BITS.
+        const windows = Math.ceil((this.bits + BLIND_BITS) / W) + 1;
+        validateTableBytes(windows * 2 ** (W - 1), this.Point.Fp.BYTES);
+        curve_pointWindowSizes.set(point, W);
+        this.wnafPrecomputes.delete(point);
+    }
+    // True when a window size is set: tables themselves are built lazily on first multiply.
+    hasWindowSize(point) {
+        return getWindowSize(point) !== 1;
+    }
+}
+/**
+ * Combined multi-scalar multiplication `Σ scalars[i]⋅points[i]` via interleaved width-4 wNAF
+ * (Strauss–Shamir). Every input gets its own table of odd multiples `[1P, 3P, 5P, 7P]` and
+ * signed-digit recoding, but all walks share one doubling chain, so total cost is
+ * `~bits` doublings + `L⋅bits/5` additions instead of `L⋅bits` doublings for separate
+ * multiplications. Intended for the 2-4 point shapes of signature verification
+ * (`R = u1⋅G + u2⋅P`); use {@link pippenger} for larger batches.
+ *
+ * Not constant-time: only for public inputs. Scalars must satisfy `0 <= s < Fn.ORDER`;
+ * fold negative signs into the points before calling.
+ * @param c - Point constructor.
+ * @param points - Array of curve points.
+ * @param scalars - Array of non-negative scalars, same length as points.
+ * @param allowOversized - Replace the `s < Fn.ORDER` scalar check with a `Fn.ORDER^4` DoS cap.
+ *   Off by default. For scalars that must NOT be reduced mod ORDER: torsion checks
+ *   (`Fn.ORDER⋅P ≟ O`) and cofactor-clearing multiples. Walk length grows with `bitLen(s)`.
+ * @returns Combined multiplication result; identity for empty input.
+ * @throws If the point set or scalar set is invalid. {@link Error}
+ * @example
+ * Combined multi-scalar multiplication via Strauss–Shamir.
+ *
+ * ```ts
+ * import { mulAddUnsafe } from '@noble/curves/abstract/curve.js';
+ * import { p256 } from '@noble/curves/nist.js';
+ * const G = p256.Point.BASE;
+ * const R = mulAddUnsafe(p256.Point, [G, G.double()], [2n, 3n]); // 2⋅G + 3⋅(2⋅G)
+ * ```
+ */
+function mulAddUnsafe(c, points, scalars, allowOversized = false) {
+    validatePointCons(c);
+    curve_validateMSMPoints(points, c);
+    _noble_curves_utils_abool(allowOversized, 'allowOversized');
+    // Oversized cap is ORDER^4: hard bound to mitigate DoS, walk length grows with bitLen(s).
+    curve_validateMSMScalars(scalars, c.Fn, allowOversized ? c.Fn.ORDER ** curve_4n : undefined);
+    if (points.length !== scalars.length)
+        throw new Error('arrays of points and scalars must have equal length');
+    const tables = points.map((p) => oddMultiples(p, 4));
+    const digits = scalars.map((n) => wnafDigits(n, 4));
+    return wnafWalk(c.ZERO, tables, digits);
+}
+/**
+ * Pippenger algorithm for multi-scalar multiplication (MSM, Pa + Qb + Rc + ...).
+ * 30x faster vs naive addition on L=4096, 10x faster than precomputes.
+ * For N=254bit, L=1, it does: 1024 ADD + 254 DBL. For L=5: 1536 ADD + 254 DBL.
+ * Point-operation count is scalar-independent (for same L), even when 1 point + scalar, or when
+ * scalar = 0 — but bucket indices are scalar windows, so the memory-access pattern is
+ * scalar-dependent: do not rely on this for secret scalars.
+ *
+ * A repaired LFG bucket-set variant from ePrint 2024/750 was benchmarked on BLS12-381 G1
+ * against this implementation: ~1.4x faster at 2048 points and ~1.1-1.25x faster at
+ * 4096-32768 points, at the cost of extra recoding and multiplier-table complexity.
+ * @param c - Curve Point constructor
+ * @param points - array of L curve points
+ * @param scalars - array of L scalars (aka secret keys / bigints)
+ * @returns MSM result point. Empty input is accepted and returns the identity.
+ * @throws If the point set, scalar set, or MSM sizing is invalid. {@link Error}
+ * @example
+ * Pippenger algorithm for multi-scalar multiplication (MSM, Pa + Qb + Rc + ...).
+ *
+ * ```ts
+ * import { pippenger } from '@noble/curves/abstract/curve.js';
+ * import { p256 } from '@noble/curves/nist.js';
+ * const point = pippenger(p256.Point, [p256.Point.BASE, p256.Point.BASE.double()], [2n, 3n]);
+ * ```
+ */
+function curve_pippenger(c, points, scalars) {
+    // 0 is accepted in scalars
+    validatePointCons(c);
+    const fieldN = c.Fn;
+    curve_validateMSMPoints(points, c);
+    curve_validateMSMScalars(scalars, fieldN);
+    const plength = points.length;
+    const slength = scalars.length;
+    if (plength !== slength)
+        throw new Error('arrays of points and scalars must have equal length');
+    const zero = c.ZERO;
+    // Without this, the window loop below would still run ~Fn.BITS doublings of ZERO.
+    if (plength === 0)
+        return zero;
+    const wbits = bitLen(BigInt(plength));
+    let windowSize = 1; // bits
+    if (wbits > 12)
+        windowSize = wbits - 3;
+    else if (wbits > 4)
+        windowSize = wbits - 2;
+    else if (wbits > 0)
+        windowSize = 2;
+    const MASK = bitMask(windowSize);
+    const buckets = new Array(Number(MASK) + 1).fill(zero); // +1 for zero array
+    const lastBits = Math.floor((fieldN.BITS - 1) / windowSize) * windowSize;
+    let sum = zero;
+    for (let i = lastBits; i >= 0; i -= windowSize) {
+        buckets.fill(zero);
+        for (let j = 0; j < slength; j++) {
+            const scalar = scalars[j];
+            const wbits = Number((scalar >> BigInt(i)) & MASK);
+            buckets[wbits] = buckets[wbits].add(points[j]);
+        }
+        let resI = zero; // not using this will do small speed-up, but will lose ct
+        // Skip first bucket, because it is zero
+        for (let j = buckets.length - 1, sumI = zero; j > 0; j--) {
+            sumI = sumI.add(buckets[j]);
+            resI = resI.add(sumI);
+        }
+        sum = sum.add(resI);
+        if (i !== 0)
+            for (let j = 0; j < windowSize; j++)
+                sum = sum.double();
+    }
+    return sum;
+}
+/**
+ * Interleaved wNAF multi-scalar multiplication (MSM, Pa + Qb + Rc + ...) over a FIXED set
+ * of points: each point gets a one-time table of odd multiples
+ * `[1P, 3P, ..., (2^(W−1)−1)P]`, and the returned closure evaluates MSMs against those
+ * tables. All scalars share one doubling chain (Straus 1964) — one doubling per scalar bit
+ * plus one signed table addition per nonzero width-W wNAF digit (density ~1/(W+1)) — the
+ * "interleaving" method of Möller, "Algorithms for multi-exponentiation" (SAC 2001).
+ *
+ * Table memory is `L⋅2^(W−2)` points, capped at ~2 GiB. Prefer this over {@link pippenger}
+ * when the same points are reused across many MSMs (fixed-base commitments etc.) and up to a
+ * few hundred points; prefer pippenger for one-shot MSMs or thousands of points, where
+ * bucketing beats per-point tables.
+ *
+ * Not constant-time (zero digits are skipped): public inputs only.
+ * @param c - Curve Point constructor
+ * @param points - array of L curve points, captured by the returned closure
+ * @param windowSize - window width W in bits, from 2 to Fn.BITS; also capped so the
+ *   per-closure tables stay under ~2 GiB
+ * @returns Function which multiplies points with scalars. The closure accepts at most
+ *   `points.length` scalars, and omitted trailing scalars are treated as zero.
+ * @throws If the point set or precompute window is invalid. {@link Error}
+ * @example
+ * Interleaved wNAF multi-scalar multiplication (MSM, Pa + Qb + Rc + ...).
+ *
+ * ```ts
+ * import { interleavedMSMUnsafe } from '@noble/curves/abstract/curve.js';
+ * import { p256 } from '@noble/curves/nist.js';
+ * const msm = interleavedMSMUnsafe(p256.Point, [p256.Point.BASE], 4);
+ * const point = msm([3n]);
+ * ```
+ */
+function interleavedMSMUnsafe(c, points, windowSize) {
+    validatePointCons(c);
+    const fieldN = c.Fn;
+    // Signed odd digits need at least width 2 (W=2 is plain NAF with a single-entry table).
+    curve_validateW(windowSize, fieldN.BITS, 2);
+    curve_validateMSMPoints(points, c);
+    validateTableBytes(points.length * 2 ** (windowSize - 2), c.Fp.BYTES);
+    const tables = points.map((p) => oddMultiples(p, 2 ** (windowSize - 2)));
+    return (scalars) => {
+        curve_validateMSMScalars(scalars, fieldN);
+        if (scalars.length > points.length)
+            throw new Error('array of scalars must not be larger than array of points');
+        return wnafWalk(c.ZERO, tables, scalars.map((n) => wnafDigits(n, windowSize)));
+    };
+}
+function curve_createField(order, field, isLE) {
+    if (field) {
+        // Reuse supplied field overrides as-is; `isLE` only affects freshly constructed fallback
+        // fields, and validateField() below only checks the arithmetic subset, not full byte/cmov
+        // behavior.
+        if (field.ORDER !== order)
+            throw new Error('Field.ORDER must match order: Fp == p, Fn == n');
+        abstract_modular_validateField(field);
+        return field;
+    }
+    else {
+        return abstract_modular_Field(order, { isLE });
+    }
+}
+/**
+ * Validates basic CURVE shape and field membership, then creates fields.
+ * This does not prove that the generator is on-curve, that subgroup/order data are consistent, or
+ * that the curve equation itself is otherwise sane.
+ * @param type - Curve family.
+ * @param CURVE - Curve parameters.
+ * @param curveOpts - Optional field overrides. See {@link FpFn}:
+ *   - `Fp` (optional): Optional base-field override.
+ *   - `Fn` (optional): Optional scalar-field override.
+ * @param FpFnLE - Whether field encoding is little-endian.
+ * @returns Frozen curve parameters and fields.
+ * @throws If the curve parameters or field overrides are invalid. {@link Error}
+ * @example
+ * Build curve fields from raw constants before constructing a curve instance.
+ *
+ * ```ts
+ * const curve = createCurveFields('weierstrass', {
+ *   p: 17n,
+ *   n: 19n,
+ *   h: 1n,
+ *   a: 2n,
+ *   b: 2n,
+ *   Gx: 5n,
+ *   Gy: 1n,
+ * });
+ * ```
+ */
+function curve_createCurveFields(type, CURVE, curveOpts = {}, FpFnLE) {
+    if (type !== 'weierstrass' && type !== 'edwards')
+        throw new Error('expected curve type "weierstrass" or "edwards"');
+    if (FpFnLE === undefined)
+        FpFnLE = type === 'edwards';
+    if (!CURVE || typeof CURVE !== 'object')
+        throw new Error(`expected valid ${type} CURVE object`);
+    // Validate before reading Fp/Fn so explicit null fails with an options-object error.
+    _noble_curves_utils_validateObject(curveOpts);
+    for (const p of ['p', 'n', 'h']) {
+        const val = CURVE[p];
+        if (!(utils_isPosBig(val) && val !== abstract_curve_0n))
+            throw new Error(`CURVE.${p} must be positive bigint`);
+    }
+    const Fp = curve_createField(CURVE.p, curveOpts.Fp, FpFnLE);
+    const Fn = curve_createField(CURVE.n, curveOpts.Fn, FpFnLE);
+    const _b = type === 'weierstrass' ? 'b' : 'd';
+    const params = ['Gx', 'Gy', 'a', _b];
+    for (const p of params) {
+        // @ts-ignore
+        if (!Fp.isValid(CURVE[p]))
+            throw new Error(`CURVE.${p} must be valid field element of CURVE.Fp`);
+    }
+    CURVE = Object.freeze(Object.assign({}, CURVE));
+    return { CURVE, Fp, Fn };
+}
+/**
+ * @param randomSecretKey - Secret-key generator.
+ * @param getPublicKey - Public-key derivation helper.
+ * @returns Keypair generator.
+ * @example
+ * Build a `keygen()` helper from existing secret-key and public-key primitives.
+ *
+ * ```ts
+ * import { createKeygen } from '@noble/curves/abstract/curve.js';
+ * import { p256 } from '@noble/curves/nist.js';
+ * const keygen = createKeygen(p256.utils.randomSecretKey, p256.getPublicKey);
+ * const pair = keygen();
+ * ```
+ */
+function curve_createKeygen(randomSecretKey, getPublicKey) {
+    return function keygen(seed) {
+        const secretKey = randomSecretKey(seed);
+        return { secretKey, publicKey: getPublicKey(secretKey) };
+    };
+}
+
+;// CONCATENATED MODULE: ./node_modules/@noble/curves/abstract/der.js
+/**
+ * ASN.1 DER (Distinguished Encoding Rules) helpers for ECDSA signatures.
+ * Only implements the tiny subset needed for `SEQUENCE(INTEGER r, INTEGER s)`.
+ * @module
+ */
+/*! noble-curves - MIT License (c) 2022 Paul Miller (paulmillr.com) */
+
+const der_0n = /* @__PURE__ */ BigInt(0);
+/**
+ * @param m - Error message.
+ * @example
+ * Throw a DER-specific error when signature parsing encounters invalid bytes.
+ *
+ * ```ts
+ * new DERErr('bad der');
+ * ```
+ */
+class der_DERErr extends Error {
+    constructor(m = '') {
+        super(m);
+    }
+}
+// Plain const so the freezes can live inside the pure initializer of the `DER` export below:
+// bare top-level `Object.freeze(...)` calls would defeat tree-shaking for every importer.
+const _DER = {
+    // asn.1 DER encoding utils
+    Err: der_DERErr,
+    // Basic building block is TLV (Tag-Length-Value)
+    _tlv: {
+        encode: (tag, data) => {
+            const { Err: E } = _DER;
+            curves_utils_asafenumber(tag, 'tag');
+            if (tag < 0 || tag > 255)
+                throw new E('tlv.encode: wrong tag');
+            astring(data, 'data');
+            // Internal helper: callers hand this already-validated hex payload, so we only enforce
+            // byte alignment here instead of re-validating every nibble.
+            if (data.length & 1)
+                throw new E('tlv.encode: unpadded data');
+            const dataLen = data.length / 2;
+            const len = utils_numberToHexUnpadded(dataLen);
+            if ((len.length / 2) & 0b1000_0000)
+                throw new E('tlv.encode: long form length too big');
+            // length of length with long form flag
+            const lenLen = dataLen > 127 ? utils_numberToHexUnpadded((len.length / 2) | 0b1000_0000) : '';
+            const t = utils_numberToHexUnpadded(tag);
+            return t + lenLen + len + data;
+        },
+        // v - value, l - left bytes (unparsed)
+        decode(tag, data) {
+            const { Err: E } = _DER;
+            data = curves_utils_abytes(data, undefined, 'DER data');
+            let pos = 0;
+            if (tag < 0 || tag > 255)
+                throw new E('tlv.decode: wrong tag');
+            if (data.length < 2 || data[pos++] !== tag)
+                throw new E('tlv.decode: wrong tlv');
+            const first = data[pos++];
+            // First bit of first length byte is the short/long form flag.
+            const isLong = !!(first & 0b1000_0000);
+            let length = 0;
+            if (!isLong)
+                length = first;
+            else {
+                // Long form: [longFlag(1bit), lengthLength(7bit), length (BE)]
+                const lenLen = first & 0b0111_1111;
+                if (!lenLen)
+                    throw new E('tlv.decode(long): indefinite length not supported');
+                // This would overflow u32 in JS.
+                if (lenLen > 4)
+                    throw new E('tlv.decode(long): byte length is too big');
+                const lengthBytes = data.subarray(pos, pos + lenLen);
+                if (lengthBytes.length !== lenLen)
+                    throw new E('tlv.decode: length bytes not complete');
+                if (lengthBytes[0] === 0)
+                    throw new E('tlv.decode(long): zero leftmost byte');
+                for (const b of lengthBytes)
+                    length = (length << 8) | b;
+                pos += lenLen;
+                if (length < 128)
+                    throw new E('tlv.decode(long): not minimal encoding');
+            }
+            const v = data.subarray(pos, pos + length);
+            if (v.length !== length)
+                throw new E('tlv.decode: wrong value length');
+            return { v, l: data.subarray(pos + length) };
+        },
+    },
+    // https://crypto.stackexchange.com/a/57734 Leftmost bit of first byte is 'negative' flag,
+    // since we always use positive integers here. It must always be empty:
+    // - add zero byte if exists
+    // - if next byte doesn't have a flag, leading zero is not allowed (minimal encoding)
+    _int: {
+        encode(num) {
+            const { Err: E } = _DER;
+            curves_utils_abignumber(num);
+            if (num < der_0n)
+                throw new E('integer: negative integers are not allowed');
+            let hex = utils_numberToHexUnpadded(num);
+            // Pad with zero byte if negative flag is present
+            if (Number.parseInt(hex[0], 16) & 0b1000)
+                hex = '00' + hex;
+            if (hex.length & 1)
+                throw new E('unexpected DER parsing assertion: unpadded hex');
+            return hex;
+        },
+        decode(data) {
+            const { Err: E } = _DER;
+            if (data.length < 1)
+                throw new E('invalid signature integer: empty');
+            if (data[0] & 0b1000_0000)
+                throw new E('invalid signature integer: negative');
+            // Single-byte zero `00` is the canonical DER INTEGER encoding for zero.
+            if (data.length > 1 && data[0] === 0x00 && !(data[1] & 0b1000_0000))
+                throw new E('invalid signature integer: unnecessary leading zero');
+            return _noble_curves_utils_bytesToNumberBE(data);
+        },
+    },
+    toSig(bytes, maxScalarBytes) {
+        // parse DER signature
+        const { Err: E, _int: int, _tlv: tlv } = _DER;
+        if (maxScalarBytes !== undefined) {
+            curves_utils_asafenumber(maxScalarBytes, 'maxScalarBytes');
+            if (maxScalarBytes < 1)
+                throw new E('invalid signature: maxScalarBytes must be positive');
+        }
+        const data = curves_utils_abytes(bytes, undefined, 'signature');
+        const { v: seqBytes, l: seqLeftBytes } = tlv.decode(0x30, data);
+        if (seqLeftBytes.length)
+            throw new E('invalid signature: left bytes after parsing');
+        const { v: rBytes, l: rLeftBytes } = tlv.decode(0x02, seqBytes);
+        const { v: sBytes, l: sLeftBytes } = tlv.decode(0x02, rLeftBytes);
+        if (sLeftBytes.length)
+            throw new E('invalid signature: left bytes after parsing');
+        // Enforce curve-provided bounds before bytes-to-hex-to-BigInt conversion can amplify memory.
+        if (maxScalarBytes !== undefined &&
+            (rBytes.length > maxScalarBytes || sBytes.length > maxScalarBytes))
+            throw new E('invalid signature: integer too large');
+        return { r: int.decode(rBytes), s: int.decode(sBytes) };
+    },
+    hexFromSig(sig) {
+        const { _tlv: tlv, _int: int } = _DER;
+        _noble_curves_utils_validateObject(sig, { r: 'bigint', s: 'bigint' }, {}, 'sig');
+        const rs = tlv.encode(0x02, int.encode(sig.r));
+        const ss = tlv.encode(0x02, int.encode(sig.s));
+        const seq = rs + ss;
+        return tlv.encode(0x30, seq);
+    },
+};
+/**
+ * ASN.1 DER encoding utilities. ASN is very complex & fragile. Format:
+ *
+ *     [0x30 (SEQUENCE), bytelength, 0x02 (INTEGER), intLength, R, 0x02 (INTEGER), intLength, S]
+ *
+ * Docs: {@link https://letsencrypt.org/docs/a-warm-welcome-to-asn1-and-der/ | Let's Encrypt ASN.1 guide} and
+ * {@link https://luca.ntop.org/Teaching/Appunti/asn1.html | Luca Deri's ASN.1 notes}.
+ * @example
+ * ASN.1 DER encoding utilities.
+ *
+ * ```ts
+ * const der = DER.hexFromSig({ r: 1n, s: 2n });
+ * ```
+ */
+const der_DER = /* @__PURE__ */ (() => {
+    Object.freeze(_DER._tlv);
+    Object.freeze(_DER._int);
+    return Object.freeze(_DER);
+})();
+
+;// CONCATENATED MODULE: ./node_modules/@noble/curves/abstract/weierstrass.js
+/**
+ * Short Weierstrass curve methods. The formula is: y² = x³ + ax + b.
+ *
+ * ### Design rationale for types
+ *
+ * * Interaction between classes from different curves should fail:
+ *   `k256.Point.BASE.add(p256.Point.BASE)`
+ * * For this purpose we want to use `instanceof` operator, which is fast and works during runtime
+ * * Different calls of `curve()` would return different classes -
+ *   `curve(params) !== curve(params)`: if somebody decided to monkey-patch their curve,
+ *   it won't affect others
+ *
+ * TypeScript can't infer types for classes created inside a function. Classes is one instance
+ * of nominative types in TypeScript and interfaces only check for shape, so it's hard to create
+ * unique type for every function call.
+ *
+ * We can use generic types via some param, like curve opts, but that would:
+ *     1. Enable interaction between `curve(params)` and `curve(params)` (curves of same params)
+ *     which is hard to debug.
+ *     2. Params can be generic and we can't enforce them to be constant value:
+ *     if somebody creates curve from non-constant params,
+ *     it would be allowed to interact with other curves with non-constant params
+ *
+ * @todo https://www.typescriptlang.org/docs/handbook/release-notes/typescript-2-7.html#unique-symbol
+ * @module
+ */
+/*! noble-curves - MIT License (c) 2022 Paul Miller (paulmillr.com) */
+
+
+
+
+
+
+// DER codec lives in der.ts; re-exported here because ECDSA signatures are its main consumer.
+
+// We construct the basis so `den` is always positive and equals `n`,
+// but the `num` sign depends on the basis, not on the secret value.
+// Exact half-way cases round away from zero, which keeps the split symmetric
+// around the reduced-basis boundaries used by endomorphism decomposition.
+const weierstrass_divNearest = (num, den) => (num + (num >= 0 ? den : -den) / abstract_weierstrass_2n) / den;
+/** Splits scalar for GLV endomorphism. */
+function weierstrass_splitEndoScalar(k, basis, n) {
+    // Split scalar into two such that part is ~half bits: `abs(part) < sqrt(N)`
+    // Since part can be negative, we need to do this on point.
+    // Callers must provide a reduced GLV basis whose vectors satisfy
+    // `a + b * lambda ≡ 0 (mod n)`; this helper only sees the basis and `n`.
+    // Reject unreduced scalars instead of silently treating them mod n.
+    utils_aInRange('scalar', k, abstract_weierstrass_0n, n);
+    // TODO: verifyScalar function which consumes lambda
+    const [[a1, b1], [a2, b2]] = basis;
+    const c1 = weierstrass_divNearest(b2 * k, n);
+    const c2 = weierstrass_divNearest(-b1 * k, n);
+    // |k1|/|k2| is < sqrt(N), but can be negative.
+    // If we do `k1 mod N`, we'll get big scalar (`> sqrt(N)`): so, we do cheaper negation instead.
+    let k1 = k - c1 * a1 - c2 * a2;
+    let k2 = -c1 * b1 - c2 * b2;
+    const k1neg = k1 < abstract_weierstrass_0n;
+    const k2neg = k2 < abstract_weierstrass_0n;
+    if (k1neg)
+        k1 = -k1;
+    if (k2neg)
+        k2 = -k2;
+    // Double check that resulting scalar is less than half bits of N: the wNAF pair walk
+    // relies on the halves being short. This should only happen on wrong bases.
+    // Also, the math inside is complex enough that this guard is worth keeping.
+    const MAX_NUM = curves_utils_bitMask(Math.ceil(curves_utils_bitLen(n) / 2)) + abstract_weierstrass_1n; // Half bits of N
+    if (k1 < abstract_weierstrass_0n || k1 >= MAX_NUM || k2 < abstract_weierstrass_0n || k2 >= MAX_NUM) {
+        throw new Error('splitScalar (endomorphism): failed for k');
+    }
+    return { k1neg, k1, k2neg, k2 };
+}
+function weierstrass_validateSigFormat(format) {
+    if (!['compact', 'recovered', 'der'].includes(format))
+        throw new Error('Signature format must be "compact", "recovered", or "der"');
+    return format;
+}
+function weierstrass_validateSigOpts(opts, def) {
+    _noble_curves_utils_validateObject(opts);
+    const optsn = {};
+    // Normalize only the declared option subset from `def`; unknown keys are
+    // intentionally ignored so shared / superset option bags stay valid here too.
+    // `extraEntropy` stays an opaque payload until the signing path consumes it.
+    for (let optName of Object.keys(def)) {
+        // @ts-ignore
+        optsn[optName] = opts[optName] === undefined ? def[optName] : opts[optName];
+    }
+    _noble_curves_utils_abool(optsn.lowS, 'lowS');
+    _noble_curves_utils_abool(optsn.prehash, 'prehash');
+    if (optsn.format !== undefined)
+        weierstrass_validateSigFormat(optsn.format);
+    return optsn;
+}
+// Be friendly to bad ECMAScript parsers by not using bigint literals
+// prettier-ignore
+const abstract_weierstrass_0n = /* @__PURE__ */ BigInt(0), abstract_weierstrass_1n = /* @__PURE__ */ BigInt(1), abstract_weierstrass_2n = /* @__PURE__ */ BigInt(2), abstract_weierstrass_3n = /* @__PURE__ */ BigInt(3), abstract_weierstrass_4n = /* @__PURE__ */ BigInt(4);
+/**
+ * Creates weierstrass Point constructor, based on specified curve options.
+ *
+ * See {@link WeierstrassOpts}.
+ * @param params - Curve parameters. See {@link WeierstrassOpts}.
+ * @param extraOpts - Optional helpers and overrides. See {@link WeierstrassExtraOpts}.
+ * @returns Weierstrass point constructor.
+ * @throws If the curve parameters, overrides, or point codecs are invalid. {@link Error}
+ *
+ * @example
+ * Construct a point type from explicit Weierstrass curve parameters.
+ *
+ * ```js
+ * const opts = {
+ *   p: 0xfffffffffffffffffffffffffffffffeffffac73n,
+ *   n: 0x100000000000000000001b8fa16dfab9aca16b6b3n,
+ *   h: 1n,
+ *   a: 0n,
+ *   b: 7n,
+ *   Gx: 0x3b4c382ce37aa192a4019e763036f4f5dd4d7ebbn,
+ *   Gy: 0x938cf935318fdced6bc28286531733c3f03c4feen,
+ * };
+ * const secp160k1_Point = weierstrass(opts);
+ * ```
+ */
+function abstract_weierstrass_weierstrass(params, extraOpts = {}) {
+    const validated = curve_createCurveFields('weierstrass', params, extraOpts);
+    const Fp = validated.Fp;
+    const Fn = validated.Fn;
+    let CURVE = validated.CURVE;
+    const { h: cofactor, n: CURVE_ORDER } = CURVE;
+    _noble_curves_utils_validateObject(extraOpts, {}, {
+        allowInfinityPoint: 'boolean',
+        clearCofactor: 'function',
+        isTorsionFree: 'function',
+        fromBytes: 'function',
+        toBytes: 'function',
+        endo: 'object',
+        randomBytes: 'function',
+    });
+    // Snapshot every hook and take an owned copy of nested GLV configuration. Later mutations of
+    // the caller's options must not change arithmetic, subgroup, or codec policy.
+    const { endo: endoOpts, allowInfinityPoint, clearCofactor, isTorsionFree, fromBytes, toBytes, } = extraOpts;
+    const randomBytes = extraOpts.randomBytes === undefined ? curves_utils_randomBytes : extraOpts.randomBytes;
+    if (endoOpts) {
+        if (!Fp.is0(CURVE.a) || typeof endoOpts.beta !== 'bigint' || !Array.isArray(endoOpts.basises)) {
+            throw new Error('invalid endo: expected "beta": bigint and "basises": array');
+        }
+    }
+    const endo = endoOpts
+        ? {
+            beta: endoOpts.beta,
+            basises: endoOpts.basises.map((basis) => [...basis]),
+        }
+        : undefined;
+    const lengths = weierstrass_getWLengths(Fp, Fn);
+    function assertCompressionIsSupported() {
+        if (!Fp.isOdd)
+            throw new Error('compression is not supported: Field does not have .isOdd()');
+    }
+    // Implements IEEE P1363 point encoding
+    function pointToBytes(_c, point, isCompressed) {
+        // Handle infinity before toAffine(), which maps ZERO to (0, 0) silently: without this the
+        // encoder would emit an all-zero byte string that decodes back as a different point. Only
+        // curves that opt into infinity as a public point value get the SEC 1 byte form.
+        if (point.is0()) {
+            if (!allowInfinityPoint)
+                throw new Error('bad point: ZERO');
+            return Uint8Array.of(0); // SEC 1 v2.0 §2.3.3
+        }
+        const { x, y } = point.toAffine();
+        const bx = Fp.toBytes(x);
+        _noble_curves_utils_abool(isCompressed, 'isCompressed');
+        if (isCompressed) {
+            assertCompressionIsSupported();
+            const hasEvenY = !Fp.isOdd(y);
+            return curves_utils_concatBytes(weierstrass_pprefix(hasEvenY), bx);
+        }
+        else {
+            return curves_utils_concatBytes(Uint8Array.of(0x04), bx, Fp.toBytes(y));
+        }
+    }
+    function pointFromBytes(bytes) {
+        curves_utils_abytes(bytes, undefined, 'Point');
+        const { publicKey: comp, publicKeyUncompressed: uncomp } = lengths; // e.g. for 32-byte: 33, 65
+        const length = bytes.length;
+        const head = bytes[0];
+        const tail = bytes.subarray(1);
+        // SEC 1 v2.0 §2.3.4 decodes 0x00 as infinity, but §3.2.2 rejects infinity as a public key.
+        // Leaving 0x00 undecodable by default makes that rejection structural rather than a check:
+        // callers reuse this parser as the strict key boundary, and infinity is simply not
+        // expressible. Curves where infinity is a real wire value opt into the codec instead.
+        // secp256k1 crosstests show OpenSSL raw point codecs accept 0x00 too.
+        if (allowInfinityPoint && length === 1 && head === 0x00)
+            return { x: Fp.ZERO, y: Fp.ZERO };
+        // No actual validation is done here: use .assertValidity()
+        if (length === comp && (head === 0x02 || head === 0x03)) {
+            const x = Fp.fromBytes(tail);
+            if (!Fp.isValid(x))
+                throw new Error('bad point: is not on curve, wrong x');
+            const y2 = weierstrassEquation(x); // y² = x³ + ax + b
+            let y;
+            try {
+                y = Fp.sqrt(y2); // y = y² ^ (p+1)/4
+            }
+            catch (sqrtError) {
+                const err = sqrtError instanceof Error ? ': ' + sqrtError.message : '';
+                throw new Error('bad point: is not on curve, sqrt error' + err);
+            }
+            assertCompressionIsSupported();
+            const evenY = Fp.isOdd(y);
+            const evenH = (head & 1) === 1; // ECDSA-specific
+            if (evenH !== evenY)
+                y = Fp.neg(y);
+            return { x, y };
+        }
+        else if (length === uncomp && head === 0x04) {
+            // TODO: more checks
+            const L = Fp.BYTES;
+            const x = Fp.fromBytes(tail.subarray(0, L));
+            const y = Fp.fromBytes(tail.subarray(L, L * 2));
+            if (!isValidXY(x, y))
+                throw new Error('bad point: is not on curve');
+            return { x, y };
+        }
+        else {
+            throw new Error(`bad point: got length ${length}, expected compressed=${comp} or uncompressed=${uncomp}`);
+        }
+    }
+    const encodePoint = toBytes === undefined ? pointToBytes : toBytes;
+    const decodePoint = fromBytes === undefined ? pointFromBytes : fromBytes;
+    // Hoisted from double() / add(): curve params never change after construction.
+    // Koblitz curves (a=0, e.g. secp256k1) skip the three a-multiplications per operation;
+    // the selection depends only on public curve constants.
+    const b3 = Fp.mul(CURVE.b, abstract_weierstrass_3n);
+    const mulA = Fp.is0(CURVE.a) ? (_) => Fp.ZERO : (x) => Fp.mul(CURVE.a, x);
+    function weierstrassEquation(x) {
+        const x2 = Fp.sqr(x);
+        const x3 = Fp.mul(x2, x);
+        return Fp.add(Fp.add(x3, Fp.mul(x, CURVE.a)), CURVE.b); // x³ + a * x + b
+    }
+    // TODO: move top-level
+    /** Checks whether equation holds for given x, y: y² == x³ + ax + b */
+    function isValidXY(x, y) {
+        const left = Fp.sqr(y);
+        const right = weierstrassEquation(x); // x³ + ax + b
+        return Fp.eql(left, right);
+    }
+    // Keep constructor-time generator validation cheap: callers are responsible for supplying the
+    // correct prime-order base point, while eager subgroup checks here would slow heavy module imports.
+    // Test 1: equation y² = x³ + ax + b should work for generator point.
+    if (!isValidXY(CURVE.Gx, CURVE.Gy))
+        throw new Error('bad curve params: generator point');
+    // Test 2: discriminant Δ part should be non-zero: 4a³ + 27b² != 0.
+    // Guarantees curve is genus-1, smooth (non-singular).
+    const _4a3 = Fp.mul(Fp.pow(CURVE.a, abstract_weierstrass_3n), abstract_weierstrass_4n);
+    const _27b2 = Fp.mul(Fp.sqr(CURVE.b), BigInt(27));
+    if (Fp.is0(Fp.add(_4a3, _27b2)))
+        throw new Error('bad curve params: a or b');
+    /** Asserts coordinate is valid: 0 <= n < Fp.ORDER. */
+    function acoord(title, n, banZero = false) {
+        if (!Fp.isValid(n) || (banZero && Fp.is0(n)))
+            throw new Error(`bad point coordinate ${title}`);
+        // Extension-field elements are objects. Keep point coordinates detached from caller-owned
+        // objects so their mutation cannot invalidate cached on-curve / subgroup checks. Primitive
+        // field elements (bigints in shipped prime fields) are already immutable values.
+        return typeof n === 'object' && n !== null ? Fp.create(n) : n;
+    }
+    function aprjpoint(other) {
+        if (!(other instanceof Point))
+            throw new Error('Weierstrass Point expected');
+    }
+    function splitEndoScalarN(k) {
+        if (!endo || !endo.basises)
+            throw new Error('no endo');
+        return weierstrass_splitEndoScalar(k, endo.basises, Fn.ORDER);
+    }
+    /**
+     * Appends a (point, scalar) pair to the inputs of a vartime wNAF walk
+     * ({@link mulAddUnsafe}). With GLV endomorphism the scalar is split into two half-width
+     * pairs against P and ψ(P) = (β⋅x, y), halving the walk's shared doubling chain;
+     * split signs fold into the points.
+     */
+    function pushWnafPair(points, scalars, p, k) {
+        if (!Fn.isValid(k))
+            throw new RangeError('invalid scalar: out of range'); // 0 is valid
+        if (endo) {
+            const { k1neg, k1, k2neg, k2 } = splitEndoScalarN(k);
+            const psi = new Point(Fp.mul(p.X, endo.beta), p.Y, p.Z);
+            points.push(k1neg ? p.negate() : p, k2neg ? psi.negate() : psi);
+            scalars.push(k1, k2);
+        }
+        else {
+            points.push(p);
+            scalars.push(k);
+        }
+    }
+    // Successful assertValidity() results are cached: Point instances are frozen at construction,
+    // so on-curve + subgroup facts cannot change afterwards. Only success is cached — invalid
+    // points re-throw on every call. This matters most for pairing curves, where subgroup checks
+    // cost a scalar multiplication and the same instance is re-validated across layers
+    // (signature fromBytes, pairingBatch) or across repeated verifies with a cached public key.
+    const validityCache = new WeakSet();
+    /**
+     * Projective Point works in 3d / projective (homogeneous) coordinates:(X, Y, Z) ∋ (x=X/Z, y=Y/Z).
+     * Default Point works in 2d / affine coordinates: (x, y).
+     * We're doing calculations in projective, because its operations don't require costly inversion.
+     */
+    class Point {
+        static BASE = new Point(CURVE.Gx, CURVE.Gy, Fp.ONE);
+        static ZERO = new Point(Fp.ZERO, Fp.ONE, Fp.ZERO);
+        static Fp = Fp;
+        static Fn = Fn;
+        X;
+        Y;
+        Z;
+        /** Does NOT validate if the point is valid. Use `.assertValidity()`. */
+        constructor(X, Y, Z) {
+            this.X = acoord('x', X);
+            // This is not just about ZERO / infinity: ambient curves can have real
+            // finite points with y=0. Those points are 2-torsion, so they cannot lie
+            // in the odd prime-order subgroups this point type is meant to represent.
+            this.Y = acoord('y', Y, true);
+            this.Z = acoord('z', Z);
+            Object.freeze(this);
+        }
+        static CURVE() {
+            return CURVE;
+        }
+        /** Does NOT validate if the point is valid. Use `.assertValidity()`. */
+        static fromAffine(p) {
+            const { x, y } = p || {};
+            if (!p || !Fp.isValid(x) || !Fp.isValid(y))
+                throw new Error('invalid affine point');
+            if (p instanceof Point)
+                throw new Error('projective point not allowed');
+            // (0, 0) would've produced (0, 0, 1) - instead, we need (0, 1, 0)
+            if (Fp.is0(x) && Fp.is0(y))
+                return Point.ZERO;
+            return new Point(x, y, Fp.ONE);
+        }
+        static fromBytes(bytes) {
+            const P = Point.fromAffine(decodePoint(curves_utils_abytes(bytes, undefined, 'point')));
+            P.assertValidity();
+            return P;
+        }
+        static fromHex(hex) {
+            return Point.fromBytes(curves_utils_hexToBytes(hex));
+        }
+        get x() {
+            return this.toAffine().x;
+        }
+        get y() {
+            return this.toAffine().y;
+        }
+        /**
+         * @param isLazy - true will defer table computation until the first multiplication
+         */
+        precompute(windowSize = 6, isLazy = true) {
+            wnaf.setWindowSize(this, windowSize);
+            if (!isLazy)
+                this.multiply(abstract_weierstrass_3n); // random number
+            return this;
+        }
+        // TODO: return `this`
+        /** A point on curve is valid if it conforms to equation. */
+        assertValidity() {
+            const p = this;
+            if (p.is0()) {
+                // (0, 1, 0) aka ZERO is invalid in most contexts.
+                // In BLS, ZERO can be serialized, so we allow it.
+                // Keep the accepted infinity encoding canonical: projective-equivalent (X, Y, 0) points
+                // like (1, 1, 0) compare equal to ZERO, but only (0, 1, 0) should pass this guard.
+                if (allowInfinityPoint && Fp.is0(p.X) && Fp.eql(p.Y, Fp.ONE) && Fp.is0(p.Z))
+                    return;
+                throw new Error('bad point: ZERO');
+            }
+            if (validityCache.has(p))
+                return;
+            // Some 3rd-party test vectors require different wording between here & `fromCompressedHex`
+            const { x, y } = p.toAffine();
+            if (!Fp.isValid(x) || !Fp.isValid(y))
+                throw new Error('bad point: x or y not field elements');
+            if (!isValidXY(x, y))
+                throw new Error('bad point: equation left != right');
+            if (!p.isTorsionFree())
+                throw new Error('bad point: not in prime-order subgroup');
+            validityCache.add(p);
+        }
+        hasEvenY() {
+            const { y } = this.toAffine();
+            if (!Fp.isOdd)
+                throw new Error("Field doesn't support isOdd");
+            return !Fp.isOdd(y);
+        }
+        /** Compare one point to another. */
+        equals(other) {
+            aprjpoint(other);
+            const { X: X1, Y: Y1, Z: Z1 } = this;
+            const { X: X2, Y: Y2, Z: Z2 } = other;
+            const U1 = Fp.eql(Fp.mul(X1, Z2), Fp.mul(X2, Z1));
+            const U2 = Fp.eql(Fp.mul(Y1, Z2), Fp.mul(Y2, Z1));
+            return U1 && U2;
+        }
+        /** Flips point to one corresponding to (x, -y) in Affine coordinates. */
+        negate() {
+            return new Point(this.X, Fp.neg(this.Y), this.Z);
+        }
+        // Renes-Costello-Batina exception-free doubling formula.
+        // There is 30% faster Jacobian formula, but it is not complete.
+        // https://eprint.iacr.org/2015/1060, algorithm 3
+        // Cost: 8M + 3S + 3*a + 2*b3 + 15add.
+        double() {
+            const { X: X1, Y: Y1, Z: Z1 } = this;
+            let X3 = Fp.ZERO, Y3 = Fp.ZERO, Z3 = Fp.ZERO; // prettier-ignore
+            let t0 = Fp.mul(X1, X1); // step 1
+            let t1 = Fp.mul(Y1, Y1);
+            let t2 = Fp.mul(Z1, Z1);
+            let t3 = Fp.mul(X1, Y1);
+            t3 = Fp.add(t3, t3); // step 5
+            Z3 = Fp.mul(X1, Z1);
+            Z3 = Fp.add(Z3, Z3);
+            X3 = mulA(Z3);
+            Y3 = Fp.mul(b3, t2);
+            Y3 = Fp.add(X3, Y3); // step 10
+            X3 = Fp.sub(t1, Y3);
+            Y3 = Fp.add(t1, Y3);
+            Y3 = Fp.mul(X3, Y3);
+            X3 = Fp.mul(t3, X3);
+            Z3 = Fp.mul(b3, Z3); // step 15
+            t2 = mulA(t2);
+            t3 = Fp.sub(t0, t2);
+            t3 = mulA(t3);
+            t3 = Fp.add(t3, Z3);
+            Z3 = Fp.add(t0, t0); // step 20
+            t0 = Fp.add(Z3, t0);
+            t0 = Fp.add(t0, t2);
+            t0 = Fp.mul(t0, t3);
+            Y3 = Fp.add(Y3, t0);
+            t2 = Fp.mul(Y1, Z1); // step 25
+            t2 = Fp.add(t2, t2);
+            t0 = Fp.mul(t2, t3);
+            X3 = Fp.sub(X3, t0);
+            Z3 = Fp.mul(t2, t1);
+            Z3 = Fp.add(Z3, Z3); // step 30
+            Z3 = Fp.add(Z3, Z3);
+            return new Point(X3, Y3, Z3);
+        }
+        // Renes-Costello-Batina exception-free addition formula.
+        // There is 30% faster Jacobian formula, but it is not complete.
+        // https://eprint.iacr.org/2015/1060, algorithm 1
+        // Cost: 12M + 0S + 3*a + 3*b3 + 23add.
+        add(other) {
+            aprjpoint(other);
+            const { X: X1, Y: Y1, Z: Z1 } = this;
+            const { X: X2, Y: Y2, Z: Z2 } = other;
+            let X3 = Fp.ZERO, Y3 = Fp.ZERO, Z3 = Fp.ZERO; // prettier-ignore
+            let t0 = Fp.mul(X1, X2); // step 1
+            let t1 = Fp.mul(Y1, Y2);
+            let t2 = Fp.mul(Z1, Z2);
+            let t3 = Fp.add(X1, Y1);
+            let t4 = Fp.add(X2, Y2); // step 5
+            t3 = Fp.mul(t3, t4);
+            t4 = Fp.add(t0, t1);
+            t3 = Fp.sub(t3, t4);
+            t4 = Fp.add(X1, Z1);
+            let t5 = Fp.add(X2, Z2); // step 10
+            t4 = Fp.mul(t4, t5);
+            t5 = Fp.add(t0, t2);
+            t4 = Fp.sub(t4, t5);
+            t5 = Fp.add(Y1, Z1);
+            X3 = Fp.add(Y2, Z2); // step 15
+            t5 = Fp.mul(t5, X3);
+            X3 = Fp.add(t1, t2);
+            t5 = Fp.sub(t5, X3);
+            Z3 = mulA(t4);
+            X3 = Fp.mul(b3, t2); // step 20
+            Z3 = Fp.add(X3, Z3);
+            X3 = Fp.sub(t1, Z3);
+            Z3 = Fp.add(t1, Z3);
+            Y3 = Fp.mul(X3, Z3);
+            t1 = Fp.add(t0, t0); // step 25
+            t1 = Fp.add(t1, t0);
+            t2 = mulA(t2);
+            t4 = Fp.mul(b3, t4);
+            t1 = Fp.add(t1, t2);
+            t2 = Fp.sub(t0, t2); // step 30
+            t2 = mulA(t2);
+            t4 = Fp.add(t4, t2);
+            t0 = Fp.mul(t1, t4);
+            Y3 = Fp.add(Y3, t0);
+            t0 = Fp.mul(t5, t4); // step 35
+            X3 = Fp.mul(t3, X3);
+            X3 = Fp.sub(X3, t0);
+            t0 = Fp.mul(t3, t1);
+            Z3 = Fp.mul(t5, Z3);
+            Z3 = Fp.add(Z3, t0); // step 40
+            return new Point(X3, Y3, Z3);
+        }
+        subtract(other) {
+            // Validate before calling `negate()` so wrong inputs fail with the point guard
+            // instead of leaking a foreign `negate()` error.
+            aprjpoint(other);
+            return this.add(other.negate());
+        }
+        is0() {
+            return this.equals(Point.ZERO);
+        }
+        /**
+         * Constant time multiplication.
+         * Uses precomputed tables (signed fixed-window wNAF) when available.
+         * Uses scalar blinding and avoids endomorphism splitting in the secret-scalar path.
+         * @param scalar - by which the point would be multiplied
+         * @returns New point
+         */
+        multiply(scalar) {
+            // Keep the subgroup-scalar contract strict instead of reducing 0 / n to ZERO.
+            // In key/signature-style callers, those values usually mean broken hash/scalar plumbing,
+            // and failing closed is safer than silently producing the identity point.
+            if (!Fn.isValidNot0(scalar))
+                throw new RangeError('invalid scalar: out of range'); // 0 is invalid
+            const { p, f } = wnaf.mulSecret(this, scalar, cofactor, normalize);
+            return normalize([p, f])[0];
+        }
+        /**
+         * Non-constant-time multiplication. Uses width-4 wNAF with GLV endomorphism splitting
+         * when available (two half-width scalars sharing one halved doubling chain).
+         * It's faster, but should only be used when you don't care about
+         * an exposed secret key e.g. sig verification, which works over *public* keys.
+         */
+        multiplyUnsafe(scalar) {
+            const p = this;
+            const sc = scalar;
+            // Public-scalar callers may need 0, but n and larger values stay rejected here too.
+            // Reducing them mod n would turn bad caller input into an accidental identity point.
+            if (!Fn.isValid(sc))
+                throw new RangeError('invalid scalar: out of range'); // 0 is valid
+            if (sc === abstract_weierstrass_0n || p.is0())
+                return Point.ZERO;
+            if (sc === abstract_weierstrass_1n)
+                return p;
+            if (wnaf.hasWindowSize(this))
+                return wnaf.mulUnsafe(p, sc, normalize); // precomputes
+            const points = [];
+            const scalars = [];
+            pushWnafPair(points, scalars, p, sc);
+            return mulAddUnsafe(Point, points, scalars);
+        }
+        /**
+         * Non-constant-time double-scalar multiplication `a⋅this + b⋅other` (Strauss–Shamir).
+         * Both walks share one doubling chain via {@link mulAddUnsafe}, and GLV endomorphism
+         * (when available) halves the chain again by splitting each scalar into two half-width
+         * parts. Used by ECDSA verification and public-key recovery for `R = u1⋅G + u2⋅P`.
+         * Only for public scalars.
+         */
+        mulAddUnsafe(a, other, b) {
+            aprjpoint(other);
+            const points = [];
+            const scalars = [];
+            pushWnafPair(points, scalars, this, a);
+            pushWnafPair(points, scalars, other, b);
+            return mulAddUnsafe(Point, points, scalars);
+        }
+        /**
+         * Converts Projective point to affine (x, y) coordinates.
+         * (X, Y, Z) ∋ (x=X/Z, y=Y/Z).
+         * @param invertedZ - Z^-1 (inverted zero) - optional, precomputation is useful for invertBatch
+         */
+        toAffine(invertedZ) {
+            const p = this;
+            let iz = invertedZ;
+            if (iz != null && !Fp.isValid(iz))
+                throw new RangeError('"invertedZ" expected valid field element');
+            const { X, Y, Z } = p;
+            // Fast-path for normalized points
+            if (Fp.eql(Z, Fp.ONE))
+                return { x: X, y: Y };
+            const is0 = p.is0();
+            // If invZ was 0, we return zero point. However we still want to execute
+            // all operations, so we replace invZ with a random number, 1.
+            if (iz == null)
+                iz = is0 ? Fp.ONE : Fp.inv(Z);
+            const x = Fp.mul(X, iz);
+            const y = Fp.mul(Y, iz);
+            const zz = Fp.mul(Z, iz);
+            if (is0)
+                return { x: Fp.ZERO, y: Fp.ZERO };
+            if (!Fp.eql(zz, Fp.ONE))
+                throw new Error('invZ was invalid');
+            return { x, y };
+        }
+        /**
+         * Checks whether Point is free of torsion elements (is in prime subgroup).
+         * Always torsion-free for cofactor=1 curves.
+         */
+        isTorsionFree() {
+            if (cofactor === abstract_weierstrass_1n)
+                return true;
+            if (isTorsionFree)
+                return isTorsionFree(Point, this);
+            // unsafe() will use the uncached wNAF path internally, since CURVE_ORDER >= Fn.ORDER
+            return wnaf.mulUnsafe(this, CURVE_ORDER).is0();
+        }
+        clearCofactor() {
+            if (cofactor === abstract_weierstrass_1n)
+                return this; // Fast-path
+            if (clearCofactor)
+                return clearCofactor(Point, this);
+            // Default fallback assumes the cofactor fits the usual subgroup-scalar
+            // multiplyUnsafe() contract. Curves with larger / structured cofactors
+            // should define a clearCofactor override anyway (e.g. psi/Frobenius maps).
+            return this.multiplyUnsafe(cofactor);
+        }
+        isSmallOrder() {
+            if (cofactor === abstract_weierstrass_1n)
+                return this.is0(); // Fast-path
+            return this.clearCofactor().is0();
+        }
+        toBytes(isCompressed = true) {
+            _noble_curves_utils_abool(isCompressed, 'isCompressed');
+            // assertValidity() covers on-curve and subgroup membership. The encoder below repeats the
+            // infinity check rather than relying on this call, so it stays correct for any caller.
+            this.assertValidity();
+            return encodePoint(Point, this, isCompressed);
+        }
+        toHex(isCompressed = true) {
+            return curves_utils_bytesToHex(this.toBytes(isCompressed));
+        }
+        toString() {
+            return `<Point ${this.is0() ? 'ZERO' : this.toHex()}>`;
+        }
+    }
+    const normalize = (points) => curve_normalizeZ(Point, points);
+    const wnaf = new ScalarMultiplier(Point, randomBytes);
+    // Enable W=6 wNAF precomputes. Slows down first publicKey computation.
+    // Disable for tiny toy curves, with scalar fields < 6 bits.
+    if (wnaf.bits >= 6)
+        Point.BASE.precompute(6);
+    Object.freeze(Point.prototype);
+    Object.freeze(Point);
+    return Point;
+}
+// Points start with byte 0x02 when y is even; otherwise 0x03
+function weierstrass_pprefix(hasEvenY) {
+    return Uint8Array.of(hasEvenY ? 0x02 : 0x03);
+}
+function weierstrass_getWLengths(Fp, Fn) {
+    return {
+        secretKey: Fn.BYTES,
+        publicKey: 1 + Fp.BYTES,
+        publicKeyUncompressed: 1 + 2 * Fp.BYTES,
+        publicKeyHasPrefix: true,
+        // Raw compact `(r || s)` signature width; DER and recovered signatures use
+        // different lengths outside this helper.
+        signature: 2 * Fn.BYTES,
+    };
+}
+/**
+ * Sometimes users only need getPublicKey, getSharedSecret, and secret key handling.
+ * This helper ensures no signature functionality is present. Less code, smaller bundle size.
+ * @param Point - Weierstrass point constructor.
+ * @param ecdhOpts - Optional randomness helpers:
+ *   - `randomBytes` (optional): Optional RNG override.
+ * @returns ECDH helper namespace.
+ * @example
+ * Sometimes users only need getPublicKey, getSharedSecret, and secret key handling.
+ *
+ * ```ts
+ * import { ecdh } from '@noble/curves/abstract/weierstrass.js';
+ * import { p256 } from '@noble/curves/nist.js';
+ * const dh = ecdh(p256.Point);
+ * const alice = dh.keygen();
+ * const shared = dh.getSharedSecret(alice.secretKey, alice.publicKey);
+ * ```
+ */
+function weierstrass_ecdh(Point, ecdhOpts = {}) {
+    validatePointCons(Point);
+    const { Fn } = Point;
+    const randomBytes_ = ecdhOpts.randomBytes === undefined ? curves_utils_randomBytes : ecdhOpts.randomBytes;
+    // Keep the advertised seed length aligned with mapHashToField(), which keeps a hard 16-byte
+    // minimum even on toy curves.
+    const lengths = Object.assign(weierstrass_getWLengths(Point.Fp, Fn), {
+        seed: Math.max(modular_getMinHashLength(Fn.ORDER), 16),
+    });
+    function isValidSecretKey(secretKey) {
+        try {
+            const num = Fn.fromBytes(secretKey);
+            return Fn.isValidNot0(num);
+        }
+        catch (error) {
+            return false;
+        }
+    }
+    function isValidPublicKey(publicKey, isCompressed) {
+        const { publicKey: comp, publicKeyUncompressed } = lengths;
+        try {
+            const l = publicKey.length;
+            if (isCompressed === true && l !== comp)
+                return false;
+            if (isCompressed === false && l !== publicKeyUncompressed)
+                return false;
+            // SEC 1 §3.2.2: the identity is never a valid public key, even on curves whose codec
+            // can decode it.
+            return !Point.fromBytes(publicKey).is0();
+        }
+        catch (error) {
+            return false;
+        }
+    }
+    /**
+     * Produces cryptographically secure secret key from random of size
+     * (groupLen + ceil(groupLen / 2)) with modulo bias being negligible.
+     */
+    function randomSecretKey(seed) {
+        seed = seed === undefined ? randomBytes_(lengths.seed) : seed;
+        return modular_mapHashToField(curves_utils_abytes(seed, lengths.seed, 'seed'), Fn.ORDER);
+    }
+    /**
+     * Computes public key for a secret key. Checks for validity of the secret key.
+     * @param isCompressed - whether to return compact (default), or full key
+     * @returns Public key, full when isCompressed=false; short when isCompressed=true
+     */
+    function getPublicKey(secretKey, isCompressed = true) {
+        return Point.BASE.multiply(Fn.fromBytes(secretKey)).toBytes(isCompressed);
+    }
+    /**
+     * Quick and dirty check for item being public key. Does not validate hex, or being on-curve.
+     */
+    function isProbPub(item) {
+        const { secretKey, publicKey, publicKeyUncompressed } = lengths;
+        const allowedLengths = Fn._lengths;
+        if (!curves_utils_isBytes(item))
+            return undefined;
+        const l = curves_utils_abytes(item, undefined, 'key').length;
+        const isPub = l === publicKey || l === publicKeyUncompressed;
+        const isSec = l === secretKey || !!allowedLengths?.includes(l);
+        // P-521 accepts both 65- and 66-byte secret keys, so overlapping lengths stay ambiguous.
+        if (isPub && isSec)
+            return undefined;
+        return isPub;
+    }
+    /**
+     * ECDH (Elliptic Curve Diffie Hellman).
+     * Computes encoded shared point from secret key A and public key B.
+     * Checks: 1) secret key validity 2) shared key is on-curve.
+     * Does NOT hash the result or expose the SEC 1 x-coordinate-only `z`.
+     * Returns the encoded shared point on purpose: callers that need `x_P`
+     * can derive it from the encoded point, but `x_P` alone cannot recover the
+     * point/parity back.
+     * This helper only exposes the fully validated public-key path, not cofactor DH.
+     * @param isCompressed - whether to return compact (default), or full key
+     * @returns shared point encoding
+     */
+    function getSharedSecret(secretKeyA, publicKeyB, isCompressed = true) {
+        if (isProbPub(secretKeyA) === true)
+            throw new Error('first arg must be private key');
+        if (isProbPub(publicKeyB) === false)
+            throw new Error('second arg must be public key');
+        const s = Fn.fromBytes(secretKeyA);
+        const b = Point.fromBytes(publicKeyB); // checks for being on-curve
+        if (b.is0())
+            throw new Error('invalid public key: point at infinity');
+        return b.multiply(s).toBytes(isCompressed);
+    }
+    const utils = {
+        isValidSecretKey,
+        isValidPublicKey,
+        randomSecretKey,
+    };
+    const keygen = curve_createKeygen(randomSecretKey, getPublicKey);
+    Object.freeze(utils);
+    Object.freeze(lengths);
+    return Object.freeze({ getPublicKey, getSharedSecret, keygen, Point, utils, lengths });
+}
+/**
+ * Creates ECDSA signing interface for given elliptic curve `Point` and `hash` function.
+ *
+ * @param Point - created using {@link weierstrass} function
+ * @param hash - used for 1) message prehash-ing 2) k generation in `sign`, using hmac_drbg(hash)
+ * @param ecdsaOpts - rarely needed, see {@link ECDSAOpts}:
+ *   - `lowS`: Default low-S policy.
+ *   - `hmac`: HMAC implementation used by RFC6979 DRBG.
+ *   - `randomBytes`: Optional RNG override.
+ *   - `bits2int`: Optional hash-to-int conversion override.
+ *   - `bits2int_modN`: Optional hash-to-int-mod-n conversion override.
+ *
+ * @returns ECDSA helper namespace.
+ * @example
+ * Create an ECDSA signer/verifier bundle for one curve implementation.
+ *
+ * ```ts
+ * import { ecdsa } from '@noble/curves/abstract/weierstrass.js';
+ * import { p256 } from '@noble/curves/nist.js';
+ * import { sha256 } from '@noble/hashes/sha2.js';
+ * const p256ecdsa = ecdsa(p256.Point, sha256);
+ * const { secretKey, publicKey } = p256ecdsa.keygen();
+ * const msg = new TextEncoder().encode('hello noble');
+ * const sig = p256ecdsa.sign(msg, secretKey);
+ * const isValid = p256ecdsa.verify(sig, msg, publicKey);
+ * ```
+ */
+function abstract_weierstrass_ecdsa(Point, hash, ecdsaOpts = {}) {
+    validatePointCons(Point);
+    // Custom hash / bits2int hooks are treated as pure functions over validated caller-owned bytes.
+    const hash_ = hash;
+    ahash(hash_);
+    _noble_curves_utils_validateObject(ecdsaOpts, {}, {
+        hmac: 'function',
+        lowS: 'boolean',
+        randomBytes: 'function',
+        bits2int: 'function',
+        bits2int_modN: 'function',
+    });
+    const opts = Object.assign({}, ecdsaOpts);
+    const randomBytes = opts.randomBytes === undefined ? curves_utils_randomBytes : opts.randomBytes;
+    const hmac = opts.hmac === undefined
+        ? (key, msg) => hmac_hmac(hash_, key, msg)
+        : opts.hmac;
+    const { Fp, Fn } = Point;
+    const { ORDER: CURVE_ORDER, BITS: fnBits } = Fn;
+    // Nonce-inversion blinding in k2sig draws `getMinHashLength(n)` bytes per sign. Probe the RNG
+    // once (see {@link probeRandomBytes}, shared with ScalarMultiplier): in environments without
+    // working randomness, signing downgrades to Fermat inversion (invertCt) instead of throwing on
+    // every sign(). The shape of returned bytes is still validated (by mapHashToField) on every
+    // blinded call, where breakage fails closed.
+    const blindLength = modular_getMinHashLength(CURVE_ORDER);
+    const csprng = probeRandomBytes(randomBytes, blindLength);
+    const { keygen, getPublicKey, getSharedSecret, utils, lengths } = weierstrass_ecdh(Point, opts);
+    const defaultSigOpts = {
+        prehash: true,
+        lowS: typeof opts.lowS === 'boolean' ? opts.lowS : true,
+        format: 'compact',
+        extraEntropy: false,
+    };
+    // SEC 1 4.1.6 public-key recovery tries x = r + jn for j = 0..h. Our recovered-signature
+    // format only stores one overflow bit, so it can only distinguish q.x = r from q.x = r + n.
+    // A third lift would have the form q.x = r + 2n. Since valid ECDSA r is in 1..n-1, the
+    // smallest such lift is 1 + 2n, not 2n.
+    const hasLargeRecoveryLifts = CURVE_ORDER * abstract_weierstrass_2n + abstract_weierstrass_1n < Fp.ORDER;
+    function isBiggerThanHalfOrder(number) {
+        const HALF = CURVE_ORDER >> abstract_weierstrass_1n;
+        return number > HALF;
+    }
+    function validateRS(title, num) {
+        if (!Fn.isValidNot0(num))
+            throw new Error(`invalid signature ${title}: out of range 1..Point.Fn.ORDER`);
+        return num;
+    }
+    function assertFieldSignIsSupported() {
+        if (!Fp.isOdd)
+            throw new Error("Field doesn't support isOdd");
+    }
+    // Recovery id of an affine point (x, y) whose x reduces to signature `r` mod n:
+    // bit 0 = y parity, bit 1 = x overflowed the group order (x = r + n).
+    function getRecoveryBit(x, y, r) {
+        assertFieldSignIsSupported();
+        return (x === r ? 0 : 2) | Number(Fp.isOdd(y));
+    }
+    function assertRecoverableCurve() {
+        // ECDSA recovery only supports curves where the current recovery id can distinguish
+        // q.x = r and q.x = r + n; larger lifts may need additional `r + n*i` branches.
+        // SEC 1 4.1.6 recovers candidates via x = r + jn, but this format only encodes j = 0 or 1.
+        // The next possible candidate is q.x = r + 2n, and its smallest valid value is 1 + 2n.
+        // To easily get i, we either need to:
+        // a. increase amount of valid recid values (4, 5...); OR
+        // b. prohibit recovered signatures for those curves.
+        if (hasLargeRecoveryLifts)
+            throw new Error('"recovered" sig type is not supported for cofactor >2 curves');
+    }
+    function validateSigLength(bytes, format) {
+        weierstrass_validateSigFormat(format);
+        const size = lengths.signature;
+        const sizer = format === 'compact' ? size : format === 'recovered' ? size + 1 : undefined;
+        return curves_utils_abytes(bytes, sizer);
+    }
+    /**
+     * ECDSA signature with its (r, s) properties. Supports compact, recovered & DER representations.
+     */
+    class Signature {
+        r;
+        s;
+        recovery;
+        constructor(r, s, recovery) {
+            this.r = validateRS('r', r); // r in [1..N-1];
+            this.s = validateRS('s', s); // s in [1..N-1];
+            if (recovery != null) {
+                assertRecoverableCurve();
+                if (![0, 1, 2, 3].includes(recovery))
+                    throw new Error('invalid recovery id');
+                this.recovery = recovery;
+            }
+            Object.freeze(this);
+        }
+        static fromBytes(bytes, format = defaultSigOpts.format) {
+            validateSigLength(bytes, format);
+            let recid;
+            if (format === 'der') {
+                // Valid scalar INTEGERs use at most Fn.BYTES plus one DER sign-padding byte. Keep the
+                // total bound conservative so malformed inputs are rejected before parsing any INTEGER.
+                if (bytes.length > 2 * Fn.BYTES + 16)
+                    throw new der_DER.Err('invalid signature: DER signature too long');
+                const { r, s } = der_DER.toSig(curves_utils_abytes(bytes), Fn.BYTES + 1);
+                return new Signature(r, s);
+            }
+            if (format === 'recovered') {
+                recid = bytes[0];
+                format = 'compact';
+                bytes = bytes.subarray(1);
+            }
+            const L = lengths.signature / 2;
+            const r = bytes.subarray(0, L);
+            const s = bytes.subarray(L, L * 2);
+            return new Signature(Fn.fromBytes(r), Fn.fromBytes(s), recid);
+        }
+        static fromHex(hex, format) {
+            return this.fromBytes(curves_utils_hexToBytes(hex), format);
+        }
+        assertRecovery() {
+            const { recovery } = this;
+            if (recovery == null)
+                throw new Error('invalid recovery id: must be present');
+            return recovery;
+        }
+        addRecoveryBit(recovery) {
+            return new Signature(this.r, this.s, recovery);
+        }
+        // Unlike the top-level helper below, this method expects a digest that has
+        // already been hashed to the curve's message representative.
+        recoverPublicKey(messageHash) {
+            const { r, s } = this;
+            const recovery = this.assertRecovery();
+            const radj = recovery === 2 || recovery === 3 ? r + CURVE_ORDER : r;
+            if (!Fp.isValid(radj))
+                throw new Error('invalid recovery id: sig.r+curve.n != R.x');
+            const x = Fp.toBytes(radj);
+            const R = Point.fromBytes(curves_utils_concatBytes(weierstrass_pprefix((recovery & 1) === 0), x));
+            const ir = Fn.inv(radj); // r^-1
+            const h = bits2int_modN(curves_utils_abytes(messageHash, undefined, 'msgHash')); // Truncate hash
+            const u1 = Fn.create(-h * ir); // -hr^-1
+            const u2 = Fn.create(s * ir); // sr^-1
+            // (sr^-1)R-(hr^-1)G = -(hr^-1)G + (sr^-1). unsafe is fine: there is no private data.
+            const Q = Point.BASE.mulAddUnsafe(u1, R, u2);
+            if (Q.is0())
+                throw new Error('invalid recovery: point at infinify');
+            Q.assertValidity();
+            return Q;
+        }
+        // Signatures should be low-s, to prevent malleability.
+        hasHighS() {
+            return isBiggerThanHalfOrder(this.s);
+        }
+        toBytes(format = defaultSigOpts.format) {
+            weierstrass_validateSigFormat(format);
+            if (format === 'der')
+                return curves_utils_hexToBytes(der_DER.hexFromSig(this));
+            const { r, s } = this;
+            const rb = Fn.toBytes(r);
+            const sb = Fn.toBytes(s);
+            if (format === 'recovered') {
+                assertRecoverableCurve();
+                return curves_utils_concatBytes(Uint8Array.of(this.assertRecovery()), rb, sb);
+            }
+            return curves_utils_concatBytes(rb, sb);
+        }
+        toHex(format) {
+            return curves_utils_bytesToHex(this.toBytes(format));
+        }
+    }
+    Object.freeze(Signature.prototype);
+    Object.freeze(Signature);
+    // RFC6979: ensure ECDSA msg is X bytes and < N. RFC suggests optional truncating via bits2octets.
+    // FIPS 186-4 4.6 suggests the leftmost min(nBitLen, outLen) bits, which matches bits2int.
+    // bits2int can produce res>N, we can do mod(res, N) since the bitLen is the same.
+    // int2octets can't be used; pads small msgs with 0: unacceptatble for trunc as per RFC vectors
+    const bits2int = opts.bits2int === undefined
+        ? function bits2int_def(bytes) {
+            // Our custom check "just in case", for protection against DoS
+            if (bytes.length > 8192)
+                throw new Error('input is too large');
+            // For curves with nBitLength % 8 !== 0: bits2octets(bits2octets(m)) !== bits2octets(m)
+            // for some cases, since bytes.length * 8 is not actual bitLength.
+            const num = _noble_curves_utils_bytesToNumberBE(bytes); // check for == u8 done here
+            const delta = bytes.length * 8 - fnBits; // truncate to nBitLength leftmost bits
+            return delta > 0 ? num >> BigInt(delta) : num;
+        }
+        : opts.bits2int;
+    const bits2int_modN = opts.bits2int_modN === undefined
+        ? function bits2int_modN_def(bytes) {
+            return Fn.create(bits2int(bytes)); // can't use bytesToNumberBE here
+        }
+        : opts.bits2int_modN;
+    const ORDER_MASK = curves_utils_bitMask(fnBits);
+    // Pads output with zero as per spec.
+    /** Converts to bytes. Checks if num in `[0..ORDER_MASK-1]` e.g.: `[0..2^256-1]`. */
+    function int2octets(num) {
+        utils_aInRange('num < 2^' + fnBits, num, abstract_weierstrass_0n, ORDER_MASK);
+        return Fn.toBytes(num);
+    }
+    function validateMsgAndHash(message, prehash) {
+        curves_utils_abytes(message, undefined, 'message');
+        return (prehash ? curves_utils_abytes(hash_(message), undefined, 'prehashed message') : message);
+    }
+    /**
+     * Steps A, D of RFC6979 3.2.
+     * Creates RFC6979 seed; converts msg/privKey to numbers.
+     * Used only in sign, not in verify.
+     *
+     * Warning: we cannot assume here that message has same amount of bytes as curve order,
+     * this will be invalid at least for P521. Also it can be bigger for P224 + SHA256.
+     */
+    function prepSig(message, secretKey, opts) {
+        const { lowS, prehash, extraEntropy } = weierstrass_validateSigOpts(opts, defaultSigOpts);
+        message = validateMsgAndHash(message, prehash); // RFC6979 3.2 A: h1 = H(m)
+        // We can't later call bits2octets, since nested bits2int is broken for curves
+        // with fnBits % 8 !== 0. Because of that, we unwrap it here as int2octets call.
+        // const bits2octets = (bits) => int2octets(bits2int_modN(bits))
+        const h1int = bits2int_modN(message);
+        const d = Fn.fromBytes(secretKey); // validate secret key, convert to bigint
+        if (!Fn.isValidNot0(d))
+            throw new Error('invalid private key');
+        const seedArgs = [int2octets(d), int2octets(h1int)];
+        // extraEntropy. RFC6979 3.6: additional k' (optional).
+        if (extraEntropy != null && extraEntropy !== false) {
+            // K = HMAC_K(V || 0x00 || int2octets(x) || bits2octets(h1) || k')
+            // gen random bytes OR pass as-is
+            const e = extraEntropy === true ? randomBytes(lengths.secretKey) : extraEntropy;
+            seedArgs.push(curves_utils_abytes(e, undefined, 'extraEntropy')); // check for being bytes
+        }
+        const seed = curves_utils_concatBytes(...seedArgs); // Step D of RFC6979 3.2
+        const m = h1int; // no need to call bits2int second time here, it is inside truncateHash!
+        // Converts signature params into point w r/s, checks result for validity.
+        // To transform k => Signature:
+        // q = k⋅G
+        // r = q.x mod n
+        // s = k^-1(m + rd) mod n
+        // The nonce inversion is blinded: with random b ∈ [1,n−1], s = (bk)^-1(bm + bdr) per
+        // https://tches.iacr.org/index.php/TCHES/article/view/7337/6509. Fn.inv()'s extended-Euclidean
+        // loop count depends on its input (cf. Minerva), but here it only ever sees b·k — uniformly
+        // random, independent of k — so its timing reveals nothing about the nonce; b also masks d in
+        // the products. Without a CSPRNG (probed in ecdsa()) we fall back to Fermat inversion
+        // (invertCt), whose control flow is data-independent, at ~4x the inversion cost.
+        function k2sig(kBytes) {
+            // RFC 6979 Section 3.2, step 3: k = bits2int(T)
+            // Important: all mod() calls here must be done over N
+            const k = bits2int(kBytes); // Cannot use fields methods, since it is group element
+            if (!Fn.isValidNot0(k))
+                return; // Valid scalars (including k) must be in 1..N-1
+            const q = Point.BASE.multiply(k).toAffine(); // q = k⋅G
+            const r = Fn.create(q.x); // r = q.x mod n
+            if (r === abstract_weierstrass_0n)
+                return;
+            let s;
+            if (csprng !== undefined) {
+                // mapHashToField maps 1.5x-order-length uniform bytes into [1, n-1], negligible bias.
+                const b = _noble_curves_utils_bytesToNumberBE(modular_mapHashToField(csprng(blindLength), CURVE_ORDER));
+                const ibk = Fn.inv(Fn.mul(b, k)); // (bk)^-1: inversion input is decorrelated from k
+                const bm = Fn.mul(b, m);
+                const bd = Fn.mul(b, d);
+                s = Fn.create(ibk * Fn.create(bm + bd * r)); // s = (bk)^-1(bm + bdr) = k^-1(m + rd) mod n
+            }
+            else {
+                const ik = invertCt(k, CURVE_ORDER); // k^-1 mod n with data-independent control flow
+                s = Fn.create(ik * Fn.create(m + r * d)); // s = k^-1(m + rd) mod n
+            }
+            if (s === abstract_weierstrass_0n)
+                return;
+            let recovery = getRecoveryBit(q.x, q.y, r); // recovery bit (2 or 3 when q.x>n)
+            let normS = s;
+            if (lowS && isBiggerThanHalfOrder(s)) {
+                normS = Fn.neg(s); // if lowS was passed, ensure s is always in the bottom half of N
+                recovery ^= 1;
+            }
+            return new Signature(r, normS, hasLargeRecoveryLifts ? undefined : recovery);
+        }
+        return { seed, k2sig };
+    }
+    /**
+     * Signs a message or message hash with a secret key.
+     * With the default `prehash: true`, raw message bytes are hashed internally;
+     * only `{ prehash: false }` expects a caller-supplied digest.
+     *
+     * ```
+     * sign(m, d) where
+     *   k = rfc6979_hmac_drbg(m, d)
+     *   (x, y) = G × k
+     *   r = x mod n
+     *   s = (m + dr) / k mod n
+     * ```
+     */
+    function sign(message, secretKey, opts = {}) {
+        const { seed, k2sig } = prepSig(message, secretKey, opts); // Steps A, D of RFC6979 3.2.
+        const drbg = utils_createHmacDrbg(hash_.outputLen, Fn.BYTES, hmac);
+        const sig = drbg(seed, k2sig); // Steps B, C, D, E, F, G
+        return sig.toBytes(opts.format);
+    }
+    /**
+     * Verifies a signature against message and public key.
+     * Rejects lowS signatures by default: see {@link ECDSAVerifyOpts}.
+     * Implements section 4.1.4 from https://www.secg.org/sec1-v2.pdf:
+     *
+     * ```
+     * verify(r, s, h, P) where
+     *   u1 = hs^-1 mod n
+     *   u2 = rs^-1 mod n
+     *   R = u1⋅G + u2⋅P
+     *   mod(R.x, n) == r
+     * ```
+     */
+    function verify(signature, message, publicKey, opts = {}) {
+        const { lowS, prehash, format } = weierstrass_validateSigOpts(opts, defaultSigOpts);
+        publicKey = curves_utils_abytes(publicKey, undefined, 'publicKey');
+        message = validateMsgAndHash(message, prehash);
+        if (!curves_utils_isBytes(signature)) {
+            const end = signature instanceof Signature ? ', use sig.toBytes()' : '';
+            throw new Error('verify expects Uint8Array signature' + end);
+        }
+        validateSigLength(signature, format); // execute this twice because we want loud error
+        try {
+            const sig = Signature.fromBytes(signature, format);
+            const P = Point.fromBytes(publicKey);
+            // SEC 1 verification keys must not be the identity, even when the generic point decoder
+            // permits infinity for another protocol (for example, a pairing curve).
+            if (P.is0())
+                return false;
+            if (lowS && sig.hasHighS())
+                return false;
+            const { r, s } = sig;
+            const h = bits2int_modN(message); // mod n, not mod p
+            const is = Fn.inv(s); // s^-1 mod n
+            const u1 = Fn.create(h * is); // u1 = hs^-1 mod n
+            const u2 = Fn.create(r * is); // u2 = rs^-1 mod n
+            const R = Point.BASE.mulAddUnsafe(u1, P, u2); // u1⋅G + u2⋅P, joint Strauss–Shamir
+            if (R.is0())
+                return false;
+            const q = R.toAffine();
+            const v = Fn.create(q.x); // v = R.x mod n
+            if (v !== r)
+                return false;
+            // R is the exact point `recoverPublicKey(r, recid)` reconstructs (sR = hG + rP),
+            // so binding the signature to its recovery id only needs R's parity/overflow bits.
+            if (format === 'recovered' && sig.recovery !== getRecoveryBit(q.x, q.y, r))
+                return false;
+            return true;
+        }
+        catch (e) {
+            return false;
+        }
+    }
+    function recoverPublicKey(signature, message, opts = {}) {
+        // Top-level recovery mirrors `sign()` / `verify()`: it hashes raw message
+        // bytes first unless the caller passes `{ prehash: false }`.
+        const { prehash } = weierstrass_validateSigOpts(opts, defaultSigOpts);
+        message = validateMsgAndHash(message, prehash);
+        return Signature.fromBytes(signature, 'recovered').recoverPublicKey(message).toBytes();
+    }
+    // utils.isValidPublicKey() already rejects the identity, so ECDSA needs no shadow copy.
+    return Object.freeze({
+        keygen,
+        getPublicKey,
+        getSharedSecret,
+        utils,
+        lengths,
+        Point,
+        sign,
+        verify,
+        recoverPublicKey,
+        Signature,
+        hash: hash_,
+    });
+}
+
+;// CONCATENATED MODULE: ./node_modules/@noble/curves/nist.js
+/**
+ * NIST P256, P384, P521 curves.
+ * https://www.secg.org/sec2-v2.pdf, https://neuromancer.sk/std/nist/P-256
+ * @module
+ */
+/*! noble-curves - MIT License (c) 2022 Paul Miller (paulmillr.com) */
+
+
+
+
+
+
+// p = 2n**224n * (2n**32n-1n) + 2n**192n + 2n**96n - 1n
+// a = Fp256.create(BigInt('-3'));
+const nist_p256_CURVE = /* @__PURE__ */ (() => ({
+    p: BigInt('0xffffffff00000001000000000000000000000000ffffffffffffffffffffffff'),
+    n: BigInt('0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551'),
+    h: BigInt(1),
+    a: BigInt('0xffffffff00000001000000000000000000000000fffffffffffffffffffffffc'),
+    b: BigInt('0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b'),
+    Gx: BigInt('0x6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296'),
+    Gy: BigInt('0x4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5'),
+}))();
+// p = 2n**384n - 2n**128n - 2n**96n + 2n**32n - 1n
+const nist_p384_CURVE = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => ({
+    p: BigInt('0xfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000ffffffff'),
+    n: BigInt('0xffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973'),
+    h: BigInt(1),
+    a: BigInt('0xfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000fffffffc'),
+    b: BigInt('0xb3312fa7e23ee7e4988e056be3f82d19181d9c6efe8141120314088f5013875ac656398d8a2ed19d2a85c8edd3ec2aef'),
+    Gx: BigInt('0xaa87ca22be8b05378eb1c71ef320ad746e1d3b628ba79b9859f741e082542a385502f25dbf55296c3a545e3872760ab7'),
+    Gy: BigInt('0x3617de4a96262c6f5d9e98bf9292dc29f8f41dbd289a147ce9da3113b5f0b8c00a60b1ce1d7e819d7a431d7c90ea0e5f'),
+}))()));
+// p = 2n**521n - 1n
+const nist_p521_CURVE = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => ({
+    p: BigInt('0x1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff'),
+    n: BigInt('0x01fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffa51868783bf2f966b7fcc0148f709a5d03bb5c9b8899c47aebb6fb71e91386409'),
+    h: BigInt(1),
+    a: BigInt('0x1fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffc'),
+    b: BigInt('0x0051953eb9618e1c9a1f929a21a0b68540eea2da725b99b315f3b8b489918ef109e156193951ec7e937b1652c0bd3bb1bf073573df883d2c34f1ef451fd46b503f00'),
+    Gx: BigInt('0x00c6858e06b70404e9cd9e3ecb662395b4429c648139053fb521f828af606b4d3dbaa14b5e77efe75928fe1dc127a2ffa8de3348b3c1856a429bf97e7e31c2e5bd66'),
+    Gy: BigInt('0x011839296a789a3bc0045c8a5fb42c7d1bd998f54449579b446817afbd17273e662c97ee72995ef42640c550b9013fad0761353c7086a272c24088be94769fd16650'),
+}))()));
+function nist_createSWU(Point, opts) {
+    let map;
+    // RFC 9380's NIST suites here all use m = 1, so createHasher passes one field element per map.
+    // Building the SWU sqrt-ratio helper eagerly adds noticeable `nist.js` import cost, so defer it
+    // to first use; after that the cached mapper is reused directly.
+    return (scalars) => (map || (map = mapToCurveSimpleSWU(Point.Fp, opts)))(scalars[0]);
+}
+// NIST P256
+const nist_p256_Point = /* @__PURE__ */ abstract_weierstrass_weierstrass(nist_p256_CURVE);
+/**
+ * NIST P256 (aka secp256r1, prime256v1) curve, ECDSA and ECDH methods.
+ * Hashes inputs with sha256 by default.
+ *
+ * @example
+ * Generate one P-256 keypair, sign a message, and verify it.
+ *
+ * ```js
+ * import { p256 } from '@noble/curves/nist.js';
+ * const { secretKey, publicKey } = p256.keygen();
+ * const recovered = p256.getPublicKey(secretKey);
+ * const peer = p256.keygen();
+ * const shared = p256.getSharedSecret(secretKey, peer.publicKey);
+ * const msg = new TextEncoder().encode('hello noble');
+ * const sig = p256.sign(msg, secretKey, { lowS: true, prehash: true });
+ * const isValid = p256.verify(sig, msg, publicKey);
+ * // const sigKeccak = p256.sign(keccak256(msg), secretKey, { prehash: false });
+ * ```
+ */
+const nist_p256 = /* @__PURE__ */ abstract_weierstrass_ecdsa(nist_p256_Point, sha2_sha256);
+/**
+ * Hashing / encoding to p256 points / field. RFC 9380 methods.
+ * @example
+ * Hash one message onto the P-256 curve.
+ *
+ * ```ts
+ * const point = p256_hasher.hashToCurve(new TextEncoder().encode('hello noble'));
+ * ```
+ */
+const nist_p256_hasher = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => {
+    return createHasher(nist_p256_Point, nist_createSWU(nist_p256_Point, {
+        A: nist_p256_CURVE.a,
+        B: nist_p256_CURVE.b,
+        Z: nist_p256_Point.Fp.neg(BigInt(10)),
+    }), {
+        DST: 'P256_XMD:SHA-256_SSWU_RO_',
+        encodeDST: 'P256_XMD:SHA-256_SSWU_NU_',
+        p: nist_p256_CURVE.p,
+        m: 1,
+        k: 128,
+        expand: 'xmd',
+        hash: sha256,
+    });
+})()));
+/**
+ * p256 OPRF, defined in RFC 9497.
+ * @example
+ * Run one blind/evaluate/finalize OPRF round over P-256.
+ *
+ * ```ts
+ * const input = new TextEncoder().encode('hello noble');
+ * const keys = p256_oprf.oprf.generateKeyPair();
+ * const blind = p256_oprf.oprf.blind(input);
+ * const evaluated = p256_oprf.oprf.blindEvaluate(keys.secretKey, blind.blinded);
+ * const output = p256_oprf.oprf.finalize(input, blind.blind, evaluated);
+ * ```
+ */
+const nist_p256_oprf = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => createOPRF({
+    name: 'P256-SHA256',
+    Point: nist_p256_Point,
+    hash: sha256,
+    hashToGroup: nist_p256_hasher.hashToCurve,
+    hashToScalar: nist_p256_hasher.hashToScalar,
+}))()));
+/**
+ * FROST threshold signatures over p256. RFC 9591.
+ * @example
+ * Create one trusted-dealer package for 2-of-3 p256 signing.
+ *
+ * ```ts
+ * const alice = p256_FROST.Identifier.derive('alice@example.com');
+ * const bob = p256_FROST.Identifier.derive('bob@example.com');
+ * const carol = p256_FROST.Identifier.derive('carol@example.com');
+ * const deal = p256_FROST.trustedDealer({ min: 2, max: 3 }, [alice, bob, carol]);
+ * ```
+ */
+const p256_FROST = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => createFROST({
+    name: 'FROST-P256-SHA256-v1',
+    Point: nist_p256_Point,
+    hashToScalar: nist_p256_hasher.hashToScalar,
+    hash: sha256,
+}))()));
+const nist_p384_Point = /* @__PURE__ */ (/* unused pure expression or super */ null && (weierstrass(nist_p384_CURVE)));
+/**
+ * NIST P384 (aka secp384r1) curve, ECDSA and ECDH methods. Hashes inputs with sha384 by default.
+ * @example
+ * Generate one P-384 keypair, sign a message, and verify it.
+ *
+ * ```ts
+ * const { secretKey, publicKey } = p384.keygen();
+ * const msg = new TextEncoder().encode('hello noble');
+ * const sig = p384.sign(msg, secretKey);
+ * const isValid = p384.verify(sig, msg, publicKey);
+ * ```
+ */
+const curves_nist_p384 = /* @__PURE__ */ (/* unused pure expression or super */ null && (ecdsa(nist_p384_Point, sha384)));
+/**
+ * Hashing / encoding to p384 points / field. RFC 9380 methods.
+ * @example
+ * Hash one message onto the P-384 curve.
+ *
+ * ```ts
+ * const point = p384_hasher.hashToCurve(new TextEncoder().encode('hello noble'));
+ * ```
+ */
+const nist_p384_hasher = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => {
+    return createHasher(nist_p384_Point, nist_createSWU(nist_p384_Point, {
+        A: nist_p384_CURVE.a,
+        B: nist_p384_CURVE.b,
+        Z: nist_p384_Point.Fp.neg(BigInt(12)),
+    }), {
+        DST: 'P384_XMD:SHA-384_SSWU_RO_',
+        encodeDST: 'P384_XMD:SHA-384_SSWU_NU_',
+        p: nist_p384_CURVE.p,
+        m: 1,
+        k: 192,
+        expand: 'xmd',
+        hash: sha384,
+    });
+})()));
+/**
+ * p384 OPRF, defined in RFC 9497.
+ * @example
+ * Run one blind/evaluate/finalize OPRF round over P-384.
+ *
+ * ```ts
+ * const input = new TextEncoder().encode('hello noble');
+ * const keys = p384_oprf.oprf.generateKeyPair();
+ * const blind = p384_oprf.oprf.blind(input);
+ * const evaluated = p384_oprf.oprf.blindEvaluate(keys.secretKey, blind.blinded);
+ * const output = p384_oprf.oprf.finalize(input, blind.blind, evaluated);
+ * ```
+ */
+const nist_p384_oprf = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => createOPRF({
+    name: 'P384-SHA384',
+    Point: nist_p384_Point,
+    hash: sha384,
+    hashToGroup: nist_p384_hasher.hashToCurve,
+    hashToScalar: nist_p384_hasher.hashToScalar,
+}))()));
+// NIST P521
+// RFC 7518 fixes the canonical JWK/JOSE width at 66 bytes:
+// - Section 3.4 says ECDSA octet strings must not omit leading zero octets
+// - Sections 6.2.1.2/6.2.1.3 say P-521 coordinates "x"/"y" must be 66 octets
+// - Section 6.2.2.1 says private scalar "d" must be ceil(log2(n)/8) octets, i.e. 66 for P-521
+// NIST FIPS 186-5 Appendix A.3.3 also routes deterministic ECDSA private keys through Appendix
+// B.2.3, whose Integer-to-Octet-String output has explicit fixed length L; for P-521 that is the
+// same 66-byte order width.
+// RFC 6979 matches that width too: private key x is an integer, while `int2octets(x)` uses
+// rlen = 8 * ceil(qlen/8); for P-521, qlen = 521 so the canonical octet width is 66 bytes.
+// Wycheproof ECDH stores private values as integers, not fixed-width scalar bytes, so it does not
+// require a dedicated 65-byte parser path; the repo tests now normalize those integer fixtures to
+// the canonical 66-byte width before use. There is no good standards or oracle reason to accept
+// exactly 65 bytes here: the coherent choices are canonical 66 only, or a broader integer-style
+// parser across many widths. Since this field parser is fixed-width, keep it canonical and use the
+// default exact-66-byte scalar field path.
+// A dedicated MersenneField primitive would allow speed-ups here: +40% getPublicKey, +23% sign,
+// +53% verify, +53% getSharedSecret.
+const nist_p521_Point = /* @__PURE__ */ (/* unused pure expression or super */ null && (weierstrass(nist_p521_CURVE)));
+/**
+ * NIST P521 (aka secp521r1) curve, ECDSA and ECDH methods. Hashes inputs with sha512 by default.
+ * Deterministic `keygen(seed)` expects 99 seed bytes here because the generic scalar-derivation
+ * helper uses `getMinHashLength(n)`, not the 66-byte canonical secret-key width.
+ * @example
+ * Generate one P-521 keypair, sign a message, and verify it.
+ *
+ * ```ts
+ * const { secretKey, publicKey } = p521.keygen();
+ * const msg = new TextEncoder().encode('hello noble');
+ * const sig = p521.sign(msg, secretKey);
+ * const isValid = p521.verify(sig, msg, publicKey);
+ * ```
+ */
+const nist_p521 = /* @__PURE__ */ (/* unused pure expression or super */ null && (ecdsa(nist_p521_Point, sha512)));
+/**
+ * Hashing / encoding to p521 points / field. RFC 9380 methods.
+ * @example
+ * Hash one message onto the P-521 curve.
+ *
+ * ```ts
+ * const point = p521_hasher.hashToCurve(new TextEncoder().encode('hello noble'));
+ * ```
+ */
+const nist_p521_hasher = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => {
+    return createHasher(nist_p521_Point, nist_createSWU(nist_p521_Point, {
+        A: nist_p521_CURVE.a,
+        B: nist_p521_CURVE.b,
+        Z: nist_p521_Point.Fp.neg(BigInt(4)),
+    }), {
+        DST: 'P521_XMD:SHA-512_SSWU_RO_',
+        encodeDST: 'P521_XMD:SHA-512_SSWU_NU_',
+        p: nist_p521_CURVE.p,
+        m: 1,
+        k: 256,
+        expand: 'xmd',
+        hash: sha512,
+    });
+})()));
+/**
+ * p521 OPRF, defined in RFC 9497.
+ * @example
+ * Run one blind/evaluate/finalize OPRF round over P-521.
+ *
+ * ```ts
+ * const input = new TextEncoder().encode('hello noble');
+ * const keys = p521_oprf.oprf.generateKeyPair();
+ * const blind = p521_oprf.oprf.blind(input);
+ * const evaluated = p521_oprf.oprf.blindEvaluate(keys.secretKey, blind.blinded);
+ * const output = p521_oprf.oprf.finalize(input, blind.blind, evaluated);
+ * ```
+ */
+const nist_p521_oprf = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => createOPRF({
+    name: 'P521-SHA512',
+    Point: nist_p521_Point,
+    hash: sha512,
+    hashToGroup: nist_p521_hasher.hashToCurve,
+    hashToScalar: nist_p521_hasher.hashToScalar, // produces L=98 just like in RFC
+}))()));
+
+;// CONCATENATED MODULE: ./node_modules/@noble/curves/abstract/edwards.js
+/**
+ * Twisted Edwards curve. The formula is: ax² + y² = 1 + dx²y².
+ * For design rationale of types / exports, see weierstrass module documentation.
+ * Untwisted Edwards curves exist, but they aren't used in real-world protocols.
+ * @module
+ */
+/*! noble-curves - MIT License (c) 2022 Paul Miller (paulmillr.com) */
+
+
+
+// Be friendly to bad ECMAScript parsers by not using bigint literals
+// prettier-ignore
+const abstract_edwards_0n = /* @__PURE__ */ BigInt(0), abstract_edwards_1n = /* @__PURE__ */ BigInt(1), abstract_edwards_2n = /* @__PURE__ */ BigInt(2), edwards_4n = /* @__PURE__ */ BigInt(4), abstract_edwards_8n = /* @__PURE__ */ BigInt(8);
+// Affine Edwards-equation check only; this does not prove subgroup membership, canonical
+// encoding, prime-order base-point requirements, or identity exclusion.
+function edwards_isEdValidXY(Fp, CURVE, x, y) {
+    const x2 = Fp.sqr(x);
+    const y2 = Fp.sqr(y);
+    const left = Fp.add(Fp.mul(CURVE.a, x2), y2);
+    const right = Fp.add(Fp.ONE, Fp.mul(CURVE.d, Fp.mul(x2, y2)));
+    return Fp.eql(left, right);
+}
+/**
+ * @param params - Curve parameters. See {@link EdwardsOpts}.
+ * @param extraOpts - Optional helpers and overrides. See {@link EdwardsExtraOpts}.
+ * @returns Edwards point constructor. Generator validation here only checks
+ *   that `(Gx, Gy)` satisfies the affine Edwards equation.
+ *   RFC 8032 base-point constraints like `B != (0,1)` and `[L]B = 0`
+ *   are left to the caller's chosen parameters, since eager subgroup
+ *   validation here adds about 10-15ms to heavyweight imports like ed448.
+ *   The returned constructor also eagerly marks `Point.BASE` for W=6
+ *   precompute caching. Some code paths still assume
+ *   `Fp.BYTES === Fn.BYTES`, so mismatched byte lengths are not fully audited here.
+ * @throws If the curve parameters or Edwards overrides are invalid. {@link Error}
+ * @example
+ * ```ts
+ * import { edwards } from '@noble/curves/abstract/edwards.js';
+ * import { jubjub } from '@noble/curves/misc.js';
+ * // Build a point constructor from explicit curve parameters, then use its base point.
+ * const Point = edwards(jubjub.Point.CURVE());
+ * Point.BASE.toHex();
+ * ```
+ */
+function edwards_edwards(params, extraOpts = {}) {
+    _noble_curves_utils_validateObject(extraOpts, {}, {}, 'extraOpts');
+    const opts = extraOpts;
+    const validated = curve_createCurveFields('edwards', params, opts, opts.FpFnLE);
+    const { Fp, Fn } = validated;
+    let CURVE = validated.CURVE;
+    const { h: cofactor } = CURVE;
+    // The unified add-2008-hwcd formulas (see EdwardsPoint.add/double) are complete —
+    // exception-free for every input pair — only when a is a square and d a non-square in Fp
+    // (Bernstein–Birkner–Joye–Lange–Peters, "Twisted Edwards curves", thm 3.3). The constant-time
+    // kernels in curve.ts assume completeness, so an incomplete curve could silently produce
+    // wrong results on exceptional inputs. Fail construction instead.
+    if (modular_FpLegendre(Fp, CURVE.a) !== 1)
+        throw new Error('edwards: CURVE.a must be a square in Fp for complete addition formulas');
+    if (modular_FpLegendre(Fp, CURVE.d) !== -1)
+        throw new Error('edwards: CURVE.d must be a non-square in Fp for complete addition formulas');
+    _noble_curves_utils_validateObject(opts, {}, { uvRatio: 'function', randomBytes: 'function' });
+    const randomBytes = opts.randomBytes === undefined ? curves_utils_randomBytes : opts.randomBytes;
+    // Coordinate and ZIP-215 bounds follow the base-field byte container, not scalar bytes.
+    const MASK = abstract_edwards_2n << (BigInt(Fp.BYTES * 8) - abstract_edwards_1n);
+    function isOdd(n) {
+        if (!Fp.isOdd)
+            throw new Error('Field does not have .isOdd()');
+        return Fp.isOdd(n);
+    }
+    // sqrt(u/v)
+    const uvRatio = opts.uvRatio === undefined
+        ? (u, v) => {
+            try {
+                return { isValid: true, value: Fp.sqrt(Fp.div(u, v)) };
+            }
+            catch (e) {
+                return { isValid: false, value: abstract_edwards_0n };
+            }
+        }
+        : opts.uvRatio;
+    // Validate whether the passed curve params are valid.
+    // equation ax² + y² = 1 + dx²y² should work for generator point.
+    if (!edwards_isEdValidXY(Fp, CURVE, CURVE.Gx, CURVE.Gy))
+        throw new Error('bad curve params: generator point');
+    // Multiplication by param `a` sits on the double() / add() hot paths. For the common twists
+    // a=-1 (ed25519, jubjub) and a=1 (ed448) the full field multiplication is replaced with
+    // negation / identity. Selection depends only on public curve constants.
+    const mulA = Fp.eql(CURVE.a, Fp.neg(Fp.ONE)) ? (x) => Fp.neg(x)
+        : Fp.eql(CURVE.a, Fp.ONE) ? (x) => x
+            : (x) => Fp.mul(CURVE.a, x); // prettier-ignore
+    /**
+     * Asserts coordinate is valid: 0 <= n < MASK.
+     * Coordinates >= Fp.ORDER are allowed for zip215.
+     */
+    function acoord(title, n, banZero = false) {
+        const min = banZero ? abstract_edwards_1n : abstract_edwards_0n;
+        utils_aInRange('coordinate ' + title, n, min, MASK);
+        return n;
+    }
+    function aedpoint(other) {
+        if (!(other instanceof Point))
+            throw new Error('EdwardsPoint expected');
+    }
+    // Extended Point works in extended coordinates: (X, Y, Z, T) ∋ (x=X/Z, y=Y/Z, T=xy).
+    // https://en.wikipedia.org/wiki/Twisted_Edwards_curve#Extended_coordinates
+    class Point {
+        static BASE = new Point(CURVE.Gx, CURVE.Gy, Fp.ONE, Fp.mul(CURVE.Gx, CURVE.Gy));
+        static ZERO = new Point(Fp.ZERO, Fp.ONE, Fp.ONE, Fp.ZERO);
+        static Fp = Fp;
+        static Fn = Fn;
+        X;
+        Y;
+        Z;
+        T;
+        constructor(X, Y, Z, T) {
+            this.X = acoord('x', X);
+            this.Y = acoord('y', Y);
+            this.Z = acoord('z', Z, true);
+            this.T = acoord('t', T);
+            Object.freeze(this);
+        }
+        static CURVE() {
+            return CURVE;
+        }
+        /**
+         * Create one extended Edwards point from affine coordinates.
+         * Does NOT validate that the point is on-curve or torsion-free.
+         * Use `.assertValidity()` on adversarial inputs.
+         */
+        static fromAffine(p) {
+            if (p instanceof Point)
+                throw new Error('extended point not allowed');
+            const { x, y } = p || {};
+            acoord('x', x);
+            acoord('y', y);
+            return new Point(x, y, Fp.ONE, Fp.mul(x, y));
+        }
+        // Uses algo from RFC8032 5.1.3.
+        static fromBytes(bytes, zip215 = false) {
+            const len = Fp.BYTES;
+            const { a, d } = CURVE;
+            bytes = _noble_curves_utils_copyBytes(curves_utils_abytes(bytes, len, 'point'));
+            _noble_curves_utils_abool(zip215, 'zip215');
+            const normed = _noble_curves_utils_copyBytes(bytes); // copy again, we'll manipulate it
+            const lastByte = bytes[len - 1]; // select last byte
+            normed[len - 1] = lastByte & ~0x80; // clear last bit
+            const y = utils_bytesToNumberLE(normed);
+            // zip215=true is good for consensus-critical apps. =false follows RFC8032 / NIST186-5.
+            // RFC8032 prohibits >= p, but ZIP215 doesn't
+            // zip215=true:  0 <= y < MASK (2^256 for ed25519)
+            // zip215=false: 0 <= y < P (2^255-19 for ed25519)
+            const max = zip215 ? MASK : Fp.ORDER;
+            utils_aInRange('point.y', y, abstract_edwards_0n, max);
+            // Ed25519: x² = (y²-1)/(dy²+1) mod p. Ed448: x² = (y²-1)/(dy²-1) mod p. Generic case:
+            // ax²+y²=1+dx²y² => y²-1=dx²y²-ax² => y²-1=x²(dy²-a) => x²=(y²-1)/(dy²-a)
+            const y2 = Fp.sqr(y); // denominator is always non-0 mod p.
+            const u = Fp.sub(y2, Fp.ONE); // u = y² - 1
+            const v = Fp.sub(Fp.mulN(d, y2), a); // v = d y² - a.
+            let { isValid, value: x } = uvRatio(u, v); // √(u/v)
+            if (!isValid)
+                throw new Error('bad point: invalid y coordinate');
+            const isXOdd = isOdd(x); // There are 2 square roots. Use x_0 bit to select proper
+            const isLastByteOdd = (lastByte & 0x80) !== 0; // x_0, last bit
+            if (!zip215 && Fp.is0(x) && isLastByteOdd)
+                // if x=0 and x_0 = 1, fail
+                throw new Error('bad point: x=0 and x_0=1');
+            if (isLastByteOdd !== isXOdd)
+                x = Fp.neg(x); // if x_0 != x mod 2, set x = p-x
+            return Point.fromAffine({ x, y });
+        }
+        static fromHex(hex, zip215 = false) {
+            return Point.fromBytes(curves_utils_hexToBytes(hex), zip215);
+        }
+        get x() {
+            return this.toAffine().x;
+        }
+        get y() {
+            return this.toAffine().y;
+        }
+        precompute(windowSize = 6, isLazy = true) {
+            wnaf.setWindowSize(this, windowSize);
+            if (!isLazy)
+                this.multiply(abstract_edwards_2n); // random number
+            return this;
+        }
+        // Useful in fromAffine() - not for fromBytes(), which always created valid points.
+        assertValidity() {
+            const p = this;
+            const { a, d } = CURVE;
+            // Keep generic Edwards validation fail-closed on the neutral point.
+            // Even though ZERO is algebraically valid and can roundtrip through encodings, higher-level
+            // callers often reach it only through broken hash/scalar plumbing; rejecting it here avoids
+            // silently treating that degenerate state as an ordinary public point.
+            if (p.is0())
+                throw new Error('bad point: ZERO'); // TODO: optimize, with vars below?
+            // Equation in affine coordinates: ax² + y² = 1 + dx²y²
+            // Equation in projective coordinates (X/Z, Y/Z, Z):  (aX² + Y²)Z² = Z⁴ + dX²Y²
+            const { X, Y, Z, T } = p;
+            const X2 = Fp.sqr(X); // X²
+            const Y2 = Fp.sqr(Y); // Y²
+            const Z2 = Fp.sqr(Z); // Z²
+            const Z4 = Fp.sqr(Z2); // Z⁴
+            const aX2 = Fp.mul(X2, a); // aX²
+            const left = Fp.mul(Fp.add(aX2, Y2), Z2); // (aX² + Y²)Z²
+            const right = Fp.add(Z4, Fp.mul(d, Fp.mul(X2, Y2))); // Z⁴ + dX²Y²
+            if (!Fp.eql(left, right))
+                throw new Error('bad point: equation left != right (1)');
+            // In Extended coordinates we also have T, which is x*y=T/Z: check X*Y == Z*T
+            const XY = Fp.mul(X, Y);
+            const ZT = Fp.mul(Z, T);
+            if (!Fp.eql(XY, ZT))
+                throw new Error('bad point: equation left != right (2)');
+        }
+        // Compare one point to another.
+        equals(other) {
+            aedpoint(other);
+            const { X: X1, Y: Y1, Z: Z1 } = this;
+            const { X: X2, Y: Y2, Z: Z2 } = other;
+            const X1Z2 = Fp.mul(X1, Z2);
+            const X2Z1 = Fp.mul(X2, Z1);
+            const Y1Z2 = Fp.mul(Y1, Z2);
+            const Y2Z1 = Fp.mul(Y2, Z1);
+            return Fp.eql(X1Z2, X2Z1) && Fp.eql(Y1Z2, Y2Z1);
+        }
+        is0() {
+            return this.equals(Point.ZERO);
+        }
+        negate() {
+            // Flips point sign to a negative one (-x, y in affine coords)
+            return new Point(Fp.neg(this.X), this.Y, this.Z, Fp.neg(this.T));
+        }
+        // Fast algo for doubling Extended Point.
+        // https://hyperelliptic.org/EFD/g1p/auto-twisted-extended.html#doubling-dbl-2008-hwcd
+        // Cost: 4M + 4S + 1*a + 6add + 1*2.
+        double() {
+            const { X: X1, Y: Y1, Z: Z1 } = this;
+            const A = Fp.sqr(X1); // A = X12
+            const B = Fp.sqr(Y1); // B = Y12
+            const C = Fp.mul(Fp.sqr(Z1), abstract_edwards_2n); // C = 2*Z12
+            const D = mulA(A); // D = a*A
+            const x1y1 = Fp.addN(X1, Y1);
+            const E = Fp.sub(Fp.subN(Fp.sqr(x1y1), A), B); // E = (X1+Y1)2-A-B
+            const G = Fp.addN(D, B); // G = D+B
+            const F = Fp.subN(G, C); // F = G-C
+            const H = Fp.subN(D, B); // H = D-B
+            const X3 = Fp.mul(E, F); // X3 = E*F
+            const Y3 = Fp.mul(G, H); // Y3 = G*H
+            const T3 = Fp.mul(E, H); // T3 = E*H
+            const Z3 = Fp.mul(F, G); // Z3 = F*G
+            return new Point(X3, Y3, Z3, T3);
+        }
+        // Fast algo for adding 2 Extended Points.
+        // https://hyperelliptic.org/EFD/g1p/auto-twisted-extended.html#addition-add-2008-hwcd
+        // Cost: 9M + 1*a + 1*d + 7add.
+        add(other) {
+            aedpoint(other);
+            const { d } = CURVE;
+            const { X: X1, Y: Y1, Z: Z1, T: T1 } = this;
+            const { X: X2, Y: Y2, Z: Z2, T: T2 } = other;
+            const A = Fp.mul(X1, X2); // A = X1*X2
+            const B = Fp.mul(Y1, Y2); // B = Y1*Y2
+            const C = Fp.mul(Fp.mulN(T1, d), T2); // C = T1*d*T2
+            const D = Fp.mul(Z1, Z2); // D = Z1*Z2
+            // E = (X1+Y1)*(X2+Y2)-A-B
+            const E = Fp.sub(Fp.subN(Fp.mulN(Fp.addN(X1, Y1), Fp.addN(X2, Y2)), A), B);
+            const F = Fp.subN(D, C); // F = D-C
+            const G = Fp.addN(D, C); // G = D+C
+            const H = Fp.sub(B, mulA(A)); // H = B-a*A
+            const X3 = Fp.mul(E, F); // X3 = E*F
+            const Y3 = Fp.mul(G, H); // Y3 = G*H
+            const T3 = Fp.mul(E, H); // T3 = E*H
+            const Z3 = Fp.mul(F, G); // Z3 = F*G
+            return new Point(X3, Y3, Z3, T3);
+        }
+        subtract(other) {
+            // Validate before calling `negate()` so wrong inputs fail with the point guard
+            // instead of leaking a foreign `negate()` error.
+            aedpoint(other);
+            return this.add(other.negate());
+        }
+        // Constant-time multiplication.
+        multiply(scalar) {
+            // 1 <= scalar < L
+            // Keep the subgroup-scalar contract strict instead of reducing 0 / n to ZERO.
+            // In keygen/signing-style callers, those values usually mean broken hash/scalar plumbing,
+            // and failing closed is safer than silently producing the identity point.
+            if (!Fn.isValidNot0(scalar))
+                throw new RangeError('invalid scalar: expected 1 <= sc < curve.n');
+            const { p, f } = wnaf.mulSecret(this, scalar, cofactor, normalize);
+            return normalize([p, f])[0];
+        }
+        // Non-constant-time multiplication. Uses double-and-add algorithm.
+        // It's faster, but should only be used when you don't care about
+        // an exposed private key e.g. sig verification.
+        // Keeps the same subgroup-scalar contract: 0 is allowed for public-scalar callers, but
+        // n and larger values are rejected instead of being reduced mod n to the identity point.
+        multiplyUnsafe(scalar) {
+            // 0 <= scalar < L
+            if (!Fn.isValid(scalar))
+                throw new RangeError('invalid scalar: expected 0 <= sc < curve.n');
+            if (scalar === abstract_edwards_0n)
+                return Point.ZERO;
+            if (this.is0() || scalar === abstract_edwards_1n)
+                return this;
+            return wnaf.mulUnsafe(this, scalar, normalize);
+        }
+        // Checks if point is of small order.
+        // If you add something to small order point, you will have "dirty"
+        // point with torsion component.
+        // Clears cofactor and checks if the result is 0.
+        isSmallOrder() {
+            return this.clearCofactor().is0();
+        }
+        // Multiplies point by curve order and checks if the result is 0.
+        // Returns `false` is the point is dirty.
+        isTorsionFree() {
+            return wnaf.mulUnsafe(this, CURVE.n).is0();
+        }
+        // Converts Extended point to default (x, y) coordinates.
+        // Can accept precomputed Z^-1 - for example, from invertBatch.
+        toAffine(invertedZ) {
+            const p = this;
+            let iz = invertedZ;
+            if (iz != null && typeof iz !== 'bigint')
+                throw new TypeError('"invertedZ" expected bigint, got type=' + typeof iz);
+            const { X, Y, Z } = p;
+            const is0 = p.is0();
+            if (iz == null)
+                iz = is0 ? Fp.create(abstract_edwards_8n) : Fp.inv(Z);
+            const x = Fp.mul(X, iz);
+            const y = Fp.mul(Y, iz);
+            const zz = Fp.mul(Z, iz);
+            if (is0)
+                return { x: Fp.ZERO, y: Fp.ONE };
+            if (!Fp.eql(zz, Fp.ONE))
+                throw new Error('invZ was invalid');
+            return { x, y };
+        }
+        clearCofactor() {
+            if (cofactor === abstract_edwards_1n)
+                return this;
+            // 2.8-3.8x speed-up vs naive
+            if (cofactor === abstract_edwards_2n)
+                return this.double();
+            if (cofactor === edwards_4n)
+                return this.double().double();
+            if (cofactor === abstract_edwards_8n)
+                return this.double().double().double();
+            return this.multiplyUnsafe(cofactor);
+        }
+        toBytes() {
+            const { x, y } = this.toAffine();
+            // Fp.toBytes() allows non-canonical encoding of y (>= p).
+            const bytes = Fp.toBytes(y);
+            // Each y has 2 valid points: (x, y), (x,-y).
+            // When compressing, it's enough to store y and use the last byte to encode sign of x
+            bytes[bytes.length - 1] |= isOdd(x) ? 0x80 : 0;
+            return bytes;
+        }
+        toHex() {
+            return curves_utils_bytesToHex(this.toBytes());
+        }
+        toString() {
+            return `<Point ${this.is0() ? 'ZERO' : this.toHex()}>`;
+        }
+    }
+    // Keep constructor work cheap: subgroup/generator validation belongs to the caller's curve
+    // parameters, and doing the extra checks here adds about 10-15ms to heavy module imports.
+    // Callers that construct custom curves are responsible for supplying the correct base point.
+    // try {
+    //   Point.BASE.assertValidity();
+    //   if (!Point.BASE.isTorsionFree()) throw new Error('bad point: not in prime-order subgroup');
+    // } catch {
+    //   throw new Error('bad curve params: generator point');
+    // }
+    const normalize = (points) => curve_normalizeZ(Point, points);
+    const wnaf = new ScalarMultiplier(Point, randomBytes);
+    // Enable W=6 wNAF precomputes. Slows down first publicKey computation.
+    // Disable for tiny toy curves, with scalar fields < 6 bits.
+    if (wnaf.bits >= 6)
+        Point.BASE.precompute(6);
+    Object.freeze(Point.prototype);
+    Object.freeze(Point);
+    return Point;
+}
+/**
+ * Base class for prime-order points like Ristretto255 and Decaf448.
+ * These points eliminate cofactor issues by representing equivalence classes
+ * of Edwards curve points. Multiple Edwards representatives can describe the
+ * same abstract wrapper element, so wrapper validity is not the same thing as
+ * the hidden representative being torsion-free.
+ * @param ep - Backing Edwards point.
+ * @example
+ * Base class for prime-order points like Ristretto255 and Decaf448.
+ *
+ * ```ts
+ * import { ristretto255 } from '@noble/curves/ed25519.js';
+ * const point = ristretto255.Point.BASE.multiply(2n);
+ * ```
+ */
+class edwards_PrimeEdwardsPoint {
+    static BASE;
+    static ZERO;
+    static Fp;
+    static Fn;
+    ep;
+    /**
+     * Wrap one internal Edwards representative directly.
+     * This is not a canonical encoding boundary: alternate Edwards
+     * representatives may still describe the same abstract wrapper element.
+     */
+    constructor(ep) {
+        this.ep = ep;
+    }
+    // Static methods that must be implemented by subclasses
+    static fromBytes(_bytes) {
+        utils_notImplemented();
+    }
+    static fromHex(_hex) {
+        utils_notImplemented();
+    }
+    get x() {
+        return this.toAffine().x;
+    }
+    get y() {
+        return this.toAffine().y;
+    }
+    // Common implementations
+    clearCofactor() {
+        // no-op for the abstract prime-order wrapper group; this is about the
+        // wrapper element, not the hidden Edwards representative.
+        return this;
+    }
+    assertValidity() {
+        // Keep wrapper validity at the abstract-group boundary. Canonical decode
+        // may choose Edwards representatives that differ by small torsion, so
+        // checking `this.ep.isTorsionFree()` here would reject valid wrapper points.
+        this.ep.assertValidity();
+    }
+    /**
+     * Return affine coordinates of the current internal Edwards representative.
+     * This is a convenience helper, not a canonical Ristretto/Decaf encoding.
+     * Equal abstract elements may expose different `x` / `y`; use
+     * `toBytes()` / `fromBytes()` for canonical roundtrips.
+     */
+    toAffine(invertedZ) {
+        return this.ep.toAffine(invertedZ);
+    }
+    toHex() {
+        return curves_utils_bytesToHex(this.toBytes());
+    }
+    toString() {
+        return this.toHex();
+    }
+    isTorsionFree() {
+        // Abstract Ristretto/Decaf elements are already prime-order even when the
+        // hidden Edwards representative is not torsion-free.
+        return true;
+    }
+    isSmallOrder() {
+        return false;
+    }
+    add(other) {
+        this.assertSame(other);
+        return this.init(this.ep.add(other.ep));
+    }
+    subtract(other) {
+        this.assertSame(other);
+        return this.init(this.ep.subtract(other.ep));
+    }
+    multiply(scalar) {
+        return this.init(this.ep.multiply(scalar));
+    }
+    multiplyUnsafe(scalar) {
+        return this.init(this.ep.multiplyUnsafe(scalar));
+    }
+    double() {
+        return this.init(this.ep.double());
+    }
+    negate() {
+        return this.init(this.ep.negate());
+    }
+    precompute(windowSize, isLazy) {
+        this.ep.precompute(windowSize, isLazy);
+        // Keep the wrapper identity stable like the backing Edwards API instead of
+        // allocating a fresh wrapper around the same cached point.
+        return this;
+    }
+}
+/**
+ * Initializes EdDSA signatures over given Edwards curve.
+ * @param Point - Edwards point constructor.
+ * @param cHash - Hash function.
+ * @param eddsaOpts - Optional signature helpers. See {@link EdDSAOpts}.
+ * @returns EdDSA helper namespace.
+ * @throws If the hash function, options, or derived point operations are invalid. {@link Error}
+ * @example
+ * Initializes EdDSA signatures over given Edwards curve.
+ *
+ * ```ts
+ * import { eddsa } from '@noble/curves/abstract/edwards.js';
+ * import { jubjub } from '@noble/curves/misc.js';
+ * import { sha512 } from '@noble/hashes/sha2.js';
+ * const sigs = eddsa(jubjub.Point, sha512);
+ * const { secretKey, publicKey } = sigs.keygen();
+ * const msg = new TextEncoder().encode('hello noble');
+ * const sig = sigs.sign(msg, secretKey);
+ * const isValid = sigs.verify(sig, msg, publicKey);
+ * ```
+ */
+function edwards_eddsa(Point, cHash, eddsaOpts = {}) {
+    validatePointCons(Point);
+    if (typeof cHash !== 'function')
+        throw new Error('"hash" function param is required');
+    const hash = cHash;
+    const opts = eddsaOpts;
+    _noble_curves_utils_validateObject(opts, {}, {
+        adjustScalarBytes: 'function',
+        randomBytes: 'function',
+        domain: 'function',
+        prehash: 'function',
+        zip215: 'boolean',
+        mapToCurve: 'function',
+        toMontgomery: 'function',
+        toMontgomerySecret: 'function',
+    });
+    const { prehash } = opts;
+    const { BASE, Fp, Fn } = Point;
+    const outputLen = hash.outputLen;
+    const expectedLen = 2 * Fp.BYTES;
+    // When hash metadata is available, reject incompatible EdDSA wrappers at construction time
+    // instead of deferring the mismatch until the first keygen/sign call.
+    if (outputLen !== undefined) {
+        curves_utils_asafenumber(outputLen, 'hash.outputLen');
+        if (outputLen !== expectedLen)
+            throw new Error(`hash.outputLen must be ${expectedLen}, got ${outputLen}`);
+    }
+    const randomBytes = opts.randomBytes === undefined ? curves_utils_randomBytes : opts.randomBytes;
+    const toMontgomery = opts.toMontgomery;
+    const toMontgomerySecret = opts.toMontgomerySecret;
+    const adjustScalarBytes = opts.adjustScalarBytes === undefined
+        ? (bytes) => bytes
+        : opts.adjustScalarBytes;
+    const domain = opts.domain === undefined
+        ? (data, ctx, phflag) => {
+            _noble_curves_utils_abool(phflag, 'phflag');
+            if (ctx.length || phflag)
+                throw new Error('Contexts/pre-hash are not supported');
+            return data;
+        }
+        : opts.domain; // NOOP
+    // Parse an EdDSA digest as a little-endian integer and reduce it modulo the scalar field order.
+    function modN_LE(hash) {
+        return Fn.create(utils_bytesToNumberLE(hash)); // Not Fn.fromBytes: it has length limit
+    }
+    // Get the hashed private scalar per RFC8032 5.1.5
+    function getPrivateScalar(key) {
+        const len = lengths.secretKey;
+        curves_utils_abytes(key, lengths.secretKey, 'secretKey');
+        // Hash private key with curve's hash function to produce uniformingly random input
+        // Check byte lengths: ensure(64, h(ensure(32, key)))
+        const hashed = curves_utils_abytes(hash(key), 2 * len, 'hashedSecretKey');
+        // Slice before clamping so in-place adjustors don't corrupt the prefix half.
+        const head = adjustScalarBytes(hashed.slice(0, len)); // clear first half bits, produce FE
+        const prefix = hashed.slice(len, 2 * len); // second half is called key prefix (5.1.6)
+        const scalar = modN_LE(head); // The actual private scalar
+        return { head, prefix, scalar };
+    }
+    /** Convenience method that creates public key from scalar. RFC8032 5.1.5
+     * Also exposes the derived scalar/prefix tuple and point form reused by sign().
+     */
+    function getExtendedPublicKey(secretKey) {
+        const { head, prefix, scalar } = getPrivateScalar(secretKey);
+        const point = BASE.multiply(scalar); // Point on Edwards curve aka public key
+        const pointBytes = point.toBytes();
+        return { head, prefix, scalar, point, pointBytes };
+    }
+    /** Calculates EdDSA pub key. RFC8032 5.1.5. */
+    function getPublicKey(secretKey) {
+        return getExtendedPublicKey(secretKey).pointBytes;
+    }
+    // Hash domain-separated chunks into a little-endian scalar modulo the group order.
+    function hashDomainToScalar(context = Uint8Array.of(), ...msgs) {
+        const msg = curves_utils_concatBytes(...msgs);
+        return modN_LE(hash(domain(msg, curves_utils_abytes(context, undefined, 'context'), !!prehash)));
+    }
+    /** Signs message with secret key. RFC8032 5.1.6 */
+    function sign(msg, secretKey, options = {}) {
+        _noble_curves_utils_validateObject(options, {}, {}, 'options');
+        // Snapshot once: nonce and challenge must use the same invocation-time message bytes.
+        msg = _noble_curves_utils_copyBytes(curves_utils_abytes(msg, undefined, 'message'));
+        if (prehash)
+            msg = prehash(msg); // for ed25519ph etc.
+        const { prefix, scalar, pointBytes } = getExtendedPublicKey(secretKey);
+        const r = hashDomainToScalar(options.context, prefix, msg); // r = dom2(F, C) || prefix || PH(M)
+        // RFC 8032 5.1.6 allows r mod L = 0, and SUPERCOP ref10 accepts the resulting identity-point
+        // signature.
+        // We intentionally keep the safe multiply() rejection here so a miswired all-zero hash provider
+        // fails loudly instead of silently producing a degenerate signature.
+        const R = BASE.multiply(r).toBytes(); // R = rG
+        const k = hashDomainToScalar(options.context, R, pointBytes, msg); // R || A || PH(M)
+        const s = Fn.create(r + k * scalar); // S = (r + k * s) mod L
+        if (!Fn.isValid(s))
+            throw new Error('sign failed: invalid s'); // 0 <= s < L
+        const rs = curves_utils_concatBytes(R, Fn.toBytes(s));
+        return curves_utils_abytes(rs, lengths.signature, 'result');
+    }
+    // Keep the shared helper strict by default: RFC 8032 / NIST-style wrappers should reject
+    // non-canonical encodings unless they explicitly opt into ZIP-215's more permissive decode rules.
+    const verifyOpts = {
+        zip215: opts.zip215,
+    };
+    /**
+     * Verifies EdDSA signature against message and public key. RFC 8032 §§5.1.7 and 5.2.7.
+     * A cofactored verification equation is checked.
+     */
+    function verify(sig, msg, publicKey, options = verifyOpts) {
+        // Validate before destructuring so explicit null follows the standard options error.
+        _noble_curves_utils_validateObject(options);
+        // Preserve the wrapper-selected default for `{}` / `{ zip215: undefined }`, not just omitted opts.
+        const { context } = options;
+        const zip215 = options.zip215 === undefined ? !!verifyOpts.zip215 : options.zip215;
+        const len = lengths.signature;
+        sig = curves_utils_abytes(sig, len, 'signature');
+        msg = curves_utils_abytes(msg, undefined, 'message');
+        publicKey = curves_utils_abytes(publicKey, lengths.publicKey, 'publicKey');
+        if (zip215 !== undefined)
+            _noble_curves_utils_abool(zip215, 'zip215');
+        if (prehash)
+            msg = prehash(msg); // for ed25519ph, etc
+        const mid = len / 2;
+        const r = sig.subarray(0, mid);
+        const s = utils_bytesToNumberLE(sig.subarray(mid, len));
+        let A, R, SB;
+        try {
+            // ZIP-215 is more permissive than RFC 8032 / NIST186-5. Use it only for wrappers that
+            // explicitly want consensus-style unreduced encoding acceptance.
+            // zip215=true:  0 <= y < MASK (2^256 for ed25519)
+            // zip215=false: 0 <= y < P (2^255-19 for ed25519)
+            A = Point.fromBytes(publicKey, zip215);
+            R = Point.fromBytes(r, zip215);
+            SB = BASE.multiplyUnsafe(s); // 0 <= s < l is done inside
+        }
+        catch (error) {
+            return false;
+        }
+        // RFC 8032 §§5.1.7/5.2.7 and FIPS 186-5 §§7.7.2/7.8.2 only decode A' and check the cofactored
+        // verification equation; they do not add a separate low-order-public-key rejection here.
+        // Strict mode still rejects small-order A' intentionally for SBS-style non-repudiation and to
+        // avoid ambiguous verification outcomes where unusual low-order keys can make distinct
+        // key/signature/message combinations verify.
+        if (!zip215 && A.isSmallOrder())
+            return false;
+        // ZIP-215 accepts noncanonical / unreduced point encodings, so the challenge hash must use the
+        // exact signature/public-key bytes rather than canonicalized re-encodings of the decoded points.
+        const k = hashDomainToScalar(context, r, publicKey, msg);
+        const RkA = R.add(A.multiplyUnsafe(k));
+        // Check the cofactored verification equation via the curve cofactor h.
+        // [h][S]B = [h]R + [h][k]A'
+        return RkA.subtract(SB).clearCofactor().is0();
+    }
+    const _size = Fp.BYTES; // 32 for ed25519, 57 for ed448
+    const lengths = {
+        secretKey: _size,
+        publicKey: _size,
+        signature: 2 * _size,
+        seed: _size,
+    };
+    function randomSecretKey(seed) {
+        seed = seed === undefined ? randomBytes(lengths.seed) : seed;
+        return curves_utils_abytes(seed, lengths.seed, 'seed');
+    }
+    function isValidSecretKey(key) {
+        return curves_utils_isBytes(key) && key.length === lengths.secretKey;
+    }
+    function isValidPublicKey(key, zip215) {
+        try {
+            // Preserve the wrapper-selected default for omitted / `undefined` ZIP-215 flags here too.
+            return !!Point.fromBytes(key, zip215 === undefined ? verifyOpts.zip215 : zip215);
+        }
+        catch (error) {
+            return false;
+        }
+    }
+    const utils = {
+        getExtendedPublicKey,
+        randomSecretKey,
+        isValidSecretKey,
+        isValidPublicKey,
+        /** Converts an Edwards public key to a companion Montgomery public key. */
+        toMontgomery(publicKey) {
+            if (toMontgomery === undefined)
+                throw new Error('Montgomery conversion is not supported for this curve');
+            return toMontgomery(Point.fromBytes(publicKey));
+        },
+        toMontgomerySecret(secretKey) {
+            if (toMontgomerySecret === undefined)
+                throw new Error('Montgomery conversion is not supported for this curve');
+            return toMontgomerySecret(secretKey);
+        },
+    };
+    Object.freeze(lengths);
+    Object.freeze(utils);
+    return Object.freeze({
+        keygen: curve_createKeygen(randomSecretKey, getPublicKey),
+        getPublicKey,
+        sign,
+        verify,
+        utils,
+        Point,
+        lengths,
+    });
+}
+
+;// CONCATENATED MODULE: ./node_modules/@noble/curves/abstract/hash-to-curve.js
+
+
+// prettier-ignore
+const hash_to_curve_0n = /* @__PURE__ */ (/* unused pure expression or super */ null && (BigInt(0))), hash_to_curve_1n = /* @__PURE__ */ (/* unused pure expression or super */ null && (BigInt(1))), hash_to_curve_2n = /* @__PURE__ */ (/* unused pure expression or super */ null && (BigInt(2))), hash_to_curve_3n = /* @__PURE__ */ (/* unused pure expression or super */ null && (BigInt(3))), hash_to_curve_4n = /* @__PURE__ */ (/* unused pure expression or super */ null && (BigInt(4)));
+// Octet Stream to Integer. "spec" implementation of os2ip is 2.5x slower vs bytesToNumberBE.
+const hash_to_curve_os2ip = (/* unused pure expression or super */ null && (bytesToNumberBE));
+// Integer to Octet Stream (numberToBytesBE).
+function hash_to_curve_i2osp(value, length) {
+    curves_utils_asafenumber(value);
+    curves_utils_asafenumber(length);
+    // This helper stays on the JS bitwise/u32 fast-path. Callers that need wider encodings should
+    // use bigint + numberToBytesBE instead of routing large widths through this small helper.
+    if (length < 0 || length > 4)
+        throw new Error('invalid I2OSP length: ' + length);
+    if (value < 0 || value > 2 ** (8 * length) - 1)
+        throw new Error('invalid I2OSP input: ' + value);
+    const res = Array.from({ length }).fill(0);
+    for (let i = length - 1; i >= 0; i--) {
+        res[i] = value & 0xff;
+        value >>>= 8;
+    }
+    return new Uint8Array(res);
+}
+// RFC 9380 only applies strxor() to equal-length strings; callers must preserve that invariant.
+function hash_to_curve_strxor(a, b) {
+    const arr = new Uint8Array(a.length);
+    for (let i = 0; i < a.length; i++) {
+        arr[i] = a[i] ^ b[i];
+    }
+    return arr;
+}
+// User can always use utf8 if they want, by passing Uint8Array.
+// If string is passed, we treat it as ASCII: other formats are likely a mistake.
+function hash_to_curve_normDST(DST) {
+    if (!curves_utils_isBytes(DST) && typeof DST !== 'string')
+        throw new Error('DST must be Uint8Array or ascii string');
+    const dst = typeof DST === 'string' ? curves_utils_asciiToBytes(DST) : DST;
+    // RFC 9380 §3.1 requirement 2: tags "MUST have nonzero length".
+    if (dst.length === 0)
+        throw new Error('DST must be non-empty');
+    return dst;
+}
+/**
+ * Produces a uniformly random byte string using a cryptographic hash
+ * function H that outputs b bits.
+ * See {@link https://www.rfc-editor.org/rfc/rfc9380#section-5.3.1 | RFC 9380 section 5.3.1}.
+ * @param msg - Input message.
+ * @param DST - Domain separation tag. This helper normalizes DST, rejects empty DSTs, and
+ *   oversize-hashes DST when needed.
+ * @param lenInBytes - Output length.
+ * @param H - Hash function.
+ * @returns Uniform byte string.
+ * @throws If the message, DST, hash, or output length is invalid. {@link Error}
+ * @example
+ * Expand one message into uniform bytes with the XMD construction.
+ *
+ * ```ts
+ * import { expand_message_xmd } from '@noble/curves/abstract/hash-to-curve.js';
+ * import { sha256 } from '@noble/hashes/sha2.js';
+ * const uniform = expand_message_xmd(new TextEncoder().encode('hello noble'), 'DST', 32, sha256);
+ * ```
+ */
+function hash_to_curve_expand_message_xmd(msg, DST, lenInBytes, H) {
+    curves_utils_abytes(msg);
+    curves_utils_asafenumber(lenInBytes);
+    if (typeof H !== 'function')
+        throw new Error('expand_message_xmd: expected hash function');
+    curves_utils_asafenumber(H.outputLen, 'hash.outputLen');
+    curves_utils_asafenumber(H.blockLen, 'hash.blockLen');
+    DST = hash_to_curve_normDST(DST);
+    // https://www.rfc-editor.org/rfc/rfc9380#section-5.3.3
+    if (DST.length > 255)
+        DST = H(curves_utils_concatBytes(curves_utils_asciiToBytes('H2C-OVERSIZE-DST-'), DST));
+    const { outputLen: b_in_bytes, blockLen: r_in_bytes } = H;
+    const ell = Math.ceil(lenInBytes / b_in_bytes);
+    if (lenInBytes > 65535 || ell > 255)
+        throw new Error('expand_message_xmd: invalid lenInBytes');
+    const DST_prime = curves_utils_concatBytes(DST, hash_to_curve_i2osp(DST.length, 1));
+    const Z_pad = new Uint8Array(r_in_bytes); // RFC 9380: Z_pad = I2OSP(0, s_in_bytes)
+    const l_i_b_str = hash_to_curve_i2osp(lenInBytes, 2); // len_in_bytes_str
+    const b = new Array(ell);
+    const b_0 = H(curves_utils_concatBytes(Z_pad, msg, l_i_b_str, hash_to_curve_i2osp(0, 1), DST_prime));
+    b[0] = H(curves_utils_concatBytes(b_0, hash_to_curve_i2osp(1, 1), DST_prime));
+    // `b[0]` already stores RFC `b_1`, so only derive `b_2..b_ell` here. The old `<= ell`
+    // loop computed one extra tail block, which was usually sliced away but broke at max `ell=255`
+    // by reaching `I2OSP(256, 1)`.
+    for (let i = 1; i < ell; i++) {
+        const args = [hash_to_curve_strxor(b_0, b[i - 1]), hash_to_curve_i2osp(i + 1, 1), DST_prime];
+        b[i] = H(curves_utils_concatBytes(...args));
+    }
+    const pseudo_random_bytes = curves_utils_concatBytes(...b);
+    return pseudo_random_bytes.slice(0, lenInBytes);
+}
+/**
+ * Produces a uniformly random byte string using an extendable-output function (XOF) H.
+ * 1. The collision resistance of H MUST be at least k bits.
+ * 2. H MUST be an XOF that has been proved indifferentiable from
+ *    a random oracle under a reasonable cryptographic assumption.
+ * See {@link https://www.rfc-editor.org/rfc/rfc9380#section-5.3.2 | RFC 9380 section 5.3.2}.
+ * @param msg - Input message.
+ * @param DST - Domain separation tag. This helper normalizes DST, rejects empty DSTs, and
+ *   oversize-hashes DST when needed.
+ * @param lenInBytes - Output length.
+ * @param k - Target security level.
+ * @param H - XOF hash function.
+ * @returns Uniform byte string.
+ * @throws If the message, DST, XOF, or output length is invalid. {@link Error}
+ * @example
+ * Expand one message into uniform bytes with the XOF construction.
+ *
+ * ```ts
+ * import { expand_message_xof } from '@noble/curves/abstract/hash-to-curve.js';
+ * import { shake256 } from '@noble/hashes/sha3.js';
+ * const uniform = expand_message_xof(
+ *   new TextEncoder().encode('hello noble'),
+ *   'DST',
+ *   32,
+ *   128,
+ *   shake256
+ * );
+ * ```
+ */
+function hash_to_curve_expand_message_xof(msg, DST, lenInBytes, k, H) {
+    abytes(msg);
+    asafenumber(lenInBytes);
+    asafenumber(k, 'k');
+    if (k < 0)
+        throw new Error('expand_message_xof: invalid k');
+    if (typeof H !== 'function')
+        throw new Error('expand_message_xof: expected XOF function');
+    if (typeof H.create !== 'function')
+        throw new Error('expand_message_xof: expected XOF create');
+    DST = hash_to_curve_normDST(DST);
+    if (lenInBytes < 0 || lenInBytes > 65535)
+        throw new Error('expand_message_xof: invalid lenInBytes');
+    // https://www.rfc-editor.org/rfc/rfc9380#section-5.3.3
+    // RFC 9380 §5.3.3: DST = H("H2C-OVERSIZE-DST-" || a_very_long_DST, ceil(2 * k / 8)).
+    if (DST.length > 255) {
+        const dkLen = Math.ceil((2 * k) / 8);
+        DST = H.create({ dkLen }).update(asciiToBytes('H2C-OVERSIZE-DST-')).update(DST).digest();
+    }
+    // Oversize DSTs are compressed above; fail closed if a custom XOF still returns one
+    // (possible when k > 1020 makes the compression dkLen itself exceed 255 bytes).
+    if (DST.length > 255)
+        throw new Error('expand_message_xof: invalid DST');
+    return (H.create({ dkLen: lenInBytes })
+        .update(msg)
+        .update(hash_to_curve_i2osp(lenInBytes, 2))
+        // 2. DST_prime = DST || I2OSP(len(DST), 1)
+        .update(DST)
+        .update(hash_to_curve_i2osp(DST.length, 1))
+        .digest());
+}
+/**
+ * Hashes arbitrary-length byte strings to a list of one or more elements of a finite field F.
+ * See {@link https://www.rfc-editor.org/rfc/rfc9380#section-5.2 | RFC 9380 section 5.2}.
+ * @param msg - Input message bytes.
+ * @param count - Number of field elements to derive. Must be `>= 1`.
+ * @param options - RFC 9380 options. See {@link H2COpts}. `m` must be `>= 1`.
+ * @returns `[u_0, ..., u_(count - 1)]`, a list of field elements.
+ * @throws If the expander choice or RFC 9380 options are invalid. {@link Error}
+ * @example
+ * Hash one message into field elements before mapping it onto a curve.
+ *
+ * ```ts
+ * import { hash_to_field } from '@noble/curves/abstract/hash-to-curve.js';
+ * import { sha256 } from '@noble/hashes/sha2.js';
+ * const scalars = hash_to_field(new TextEncoder().encode('hello noble'), 2, {
+ *   DST: 'DST',
+ *   p: 17n,
+ *   m: 1,
+ *   k: 128,
+ *   expand: 'xmd',
+ *   hash: sha256,
+ * });
+ * ```
+ */
+function hash_to_curve_hash_to_field(msg, count, options) {
+    validateObject(options, {
+        p: 'bigint',
+        m: 'number',
+        k: 'number',
+        hash: 'function',
+    });
+    const { p, k, m, hash, expand, DST } = options;
+    asafenumber(hash.outputLen, 'valid hash');
+    abytes(msg);
+    asafenumber(count);
+    asafenumber(m, 'm');
+    asafenumber(k, 'k');
+    // RFC 9380 §5.2 defines hash_to_field over a list of one or more field elements and an integer
+    // extension degree `m >= 1`; rejecting here avoids degenerate `[]` / `[[]]` helper outputs.
+    // The RFC also treats `p` as a finite-field characteristic; bad values degenerate log2/mod.
+    if (p <= BigInt(1))
+        throw new Error('hash_to_field: expected valid field characteristic');
+    if (count < 1)
+        throw new Error('hash_to_field: expected count >= 1');
+    if (m < 1)
+        throw new Error('hash_to_field: expected m >= 1');
+    if (k < 0)
+        throw new Error('hash_to_field: invalid k');
+    const log2p = p.toString(2).length;
+    const L = Math.ceil((log2p + k) / 8); // section 5.1 of ietf draft link above
+    const len_in_bytes = count * m * L;
+    let prb; // pseudo_random_bytes
+    if (expand === 'xmd') {
+        prb = hash_to_curve_expand_message_xmd(msg, DST, len_in_bytes, hash);
+    }
+    else if (expand === 'xof') {
+        prb = hash_to_curve_expand_message_xof(msg, DST, len_in_bytes, k, hash);
+    }
+    else if (expand === '_internal_pass') {
+        // for internal tests only: msg is used as the uniform bytes directly. Short msg is allowed
+        // on purpose (subarray() slices are short): zkcrypto map_scalar vectors feed empty okm.
+        prb = msg;
+    }
+    else {
+        throw new Error('expand must be "xmd" or "xof"');
+    }
+    const u = new Array(count);
+    for (let i = 0; i < count; i++) {
+        const e = new Array(m);
+        for (let j = 0; j < m; j++) {
+            const elm_offset = L * (j + i * m);
+            const tv = prb.subarray(elm_offset, elm_offset + L);
+            e[j] = mod(hash_to_curve_os2ip(tv), p);
+        }
+        u[i] = e;
+    }
+    return u;
+}
+/**
+ * @param field - Field implementation.
+ * @param map - Isogeny coefficients.
+ * @returns Isogeny mapping helper.
+ * @example
+ * Build one rational isogeny map, then apply it to affine x/y coordinates.
+ *
+ * ```ts
+ * import { isogenyMap } from '@noble/curves/abstract/hash-to-curve.js';
+ * import { Field } from '@noble/curves/abstract/modular.js';
+ * const Fp = Field(17n);
+ * const iso = isogenyMap(Fp, [[0n, 1n], [1n], [1n], [1n]]);
+ * const point = iso(3n, 5n);
+ * ```
+ */
+function hash_to_curve_isogenyMap(field, map) {
+    validateField(field);
+    // Make same order as in spec
+    aarray(map, 'map');
+    const coeff = map.map((i, row) => {
+        aarray(i, 'map[' + row + ']');
+        if (i.length < 1)
+            throw new Error('isogenyMap: expected non-empty coefficients');
+        return Array.from(i).reverse();
+    });
+    return (x, y) => {
+        const [xn, xd, yn, yd] = coeff.map((val) => val.reduce((acc, i) => field.add(field.mul(acc, x), i)));
+        const isZero = field.is0(xd) || field.is0(yd);
+        // Shipped Weierstrass consumers encode that affine identity as all-zero
+        // coordinates, so `passZero=true` intentionally collapses zero
+        // denominators to `{ x: 0, y: 0 }`.
+        const [xd_inv, yd_inv] = FpInvertBatch(field, [xd, yd], true);
+        x = field.mul(xn, xd_inv); // xNum / xDen
+        y = field.mul(y, field.mul(yn, yd_inv)); // y * (yNum / yDev)
+        // RFC 9380 §6.6.3: if the denominator of either isogeny rational function is
+        // zero, the exceptional case must return the identity point on E.
+        return isZero ? { x: field.ZERO, y: field.ZERO } : { x, y };
+    };
+}
+// Keep the shared DST removable when the selected bundle never hashes to scalar.
+// Callers that need protocol-specific scalar domain separation must override this generic default.
+// RFC 9497 §§4.1-4.5 use this ASCII prefix before appending the ciphersuite context string.
+// Export a string instead of mutable bytes so callers cannot poison default hash-to-scalar behavior
+// by mutating a shared Uint8Array in place.
+const hash_to_curve_DST_scalar = 'HashToScalar-';
+/**
+ * Creates hash-to-curve methods from EC Point and mapToCurve function. See {@link H2CHasher}.
+ * @param Point - Point constructor.
+ * @param mapToCurve - Map-to-curve function.
+ * @param defaults - Default hash-to-curve options. A frozen detached snapshot is reused as the
+ *   shared defaults bundle for the returned helpers.
+ * @returns Hash-to-curve helper namespace.
+ * @throws If the map-to-curve callback or default hash-to-curve options are invalid. {@link Error}
+ * @example
+ * Bundle hash-to-curve, hash-to-scalar, and encode-to-curve helpers for one curve.
+ *
+ * ```ts
+ * import { createHasher } from '@noble/curves/abstract/hash-to-curve.js';
+ * import { p256 } from '@noble/curves/nist.js';
+ * import { sha256 } from '@noble/hashes/sha2.js';
+ * const hasher = createHasher(p256.Point, () => p256.Point.BASE.toAffine(), {
+ *   DST: 'P256_XMD:SHA-256_SSWU_RO_',
+ *   encodeDST: 'P256_XMD:SHA-256_SSWU_NU_',
+ *   p: p256.Point.Fp.ORDER,
+ *   m: 1,
+ *   k: 128,
+ *   expand: 'xmd',
+ *   hash: sha256,
+ * });
+ * const point = hasher.encodeToCurve(new TextEncoder().encode('hello noble'));
+ * ```
+ */
+function abstract_hash_to_curve_createHasher(Point, mapToCurve, defaults) {
+    if (typeof mapToCurve !== 'function')
+        throw new Error('mapToCurve() must be defined');
+    validateObject(defaults);
+    // `Point` is intentionally not shape-validated eagerly here: point constructors vary across
+    // curve families, so this helper only checks the hooks it can validate cheaply. Misconfigured
+    // suites fail later when hashing first touches Point.fromAffine / Point.ZERO / clearCofactor().
+    const snapshot = (src) => Object.freeze({
+        ...src,
+        DST: isBytes(src.DST) ? copyBytes(src.DST) : src.DST,
+        ...(src.encodeDST === undefined
+            ? {}
+            : { encodeDST: isBytes(src.encodeDST) ? copyBytes(src.encodeDST) : src.encodeDST }),
+    });
+    // Keep one private defaults snapshot for actual hashing and expose fresh
+    // detached snapshots via the public getter.
+    // Otherwise a caller could mutate `hasher.defaults.DST` in place and poison
+    // the singleton hasher for every other consumer in the same process.
+    const safeDefaults = snapshot(defaults);
+    // Per-call options are H2CDSTOpts: only DST may be overridden. Copying just that key keeps
+    // off-type option objects from silently replacing suite parameters (p/m/k/hash/expand) at
+    // runtime — same pinning hashToScalar always did for p/m.
+    const dstOverride = (options) => options && options.DST !== undefined ? { DST: options.DST } : undefined;
+    function map(num) {
+        return Point.fromAffine(mapToCurve(num));
+    }
+    function clear(initial) {
+        const P = initial.clearCofactor();
+        // Keep ZERO as the algebraic cofactor-clearing result here; strict public point-validity
+        // surfaces may still reject it later, but createHasher.clear() itself is not that boundary.
+        if (P.equals(Point.ZERO))
+            return Point.ZERO;
+        P.assertValidity();
+        return P;
+    }
+    return Object.freeze({
+        get defaults() {
+            return snapshot(safeDefaults);
+        },
+        Point,
+        hashToCurve(msg, options) {
+            const opts = Object.assign({}, safeDefaults, dstOverride(options));
+            const u = hash_to_curve_hash_to_field(msg, 2, opts);
+            const u0 = map(u[0]);
+            const u1 = map(u[1]);
+            return clear(u0.add(u1));
+        },
+        encodeToCurve(msg, options) {
+            const optsDst = safeDefaults.encodeDST === undefined ? {} : { DST: safeDefaults.encodeDST };
+            const opts = Object.assign({}, safeDefaults, optsDst, dstOverride(options));
+            const u = hash_to_curve_hash_to_field(msg, 1, opts);
+            const u0 = map(u[0]);
+            return clear(u0);
+        },
+        /** See {@link H2CHasher} */
+        mapToCurve(scalars) {
+            // Curves with m=1 accept only single scalar
+            if (safeDefaults.m === 1) {
+                if (typeof scalars !== 'bigint')
+                    throw new Error('expected bigint (m=1)');
+                return clear(map([scalars]));
+            }
+            if (!Array.isArray(scalars))
+                throw new Error('expected array of bigints');
+            // RFC 9380 represents one GF(p^m) element as exactly m base-field scalars.
+            if (scalars.length !== safeDefaults.m)
+                throw new Error(`expected array of ${safeDefaults.m} bigints`);
+            for (const i of scalars)
+                if (typeof i !== 'bigint')
+                    throw new Error('expected array of bigints');
+            return clear(map(scalars));
+        },
+        // hash_to_scalar can produce 0: https://www.rfc-editor.org/errata/eid8393
+        // RFC 9380, draft-irtf-cfrg-bbs-signatures-08. Default scalar DST is the shared generic
+        // `HashToScalar-` prefix above unless the caller overrides it per invocation.
+        hashToScalar(msg, options) {
+            // @ts-ignore
+            const N = Point.Fn.ORDER;
+            const opts = Object.assign({}, safeDefaults, { DST: hash_to_curve_DST_scalar }, dstOverride(options), {
+                p: N,
+                m: 1,
+            });
+            return hash_to_curve_hash_to_field(msg, 1, opts)[0][0];
+        },
+    });
+}
+/**
+ * Implementation of the Shallue and van de Woestijne method for any weierstrass curve.
+ * TODO: check if there is a way to merge this with uvRatio in Edwards; move to modular.
+ * b = True and y = sqrt(u / v) if (u / v) is square in F, and
+ * b = False and y = sqrt(Z * (u / v)) otherwise.
+ * RFC 9380 expects callers to provide `v != 0`; this helper does not enforce it.
+ * @param Fp - Field implementation.
+ * @param Z - Simplified SWU map parameter.
+ * @returns Square-root ratio helper.
+ * @example
+ * Build the square-root ratio helper used by SWU map implementations.
+ *
+ * ```ts
+ * import { SWUFpSqrtRatio } from '@noble/curves/abstract/hash-to-curve.js';
+ * import { Field } from '@noble/curves/abstract/modular.js';
+ * const Fp = Field(17n);
+ * const sqrtRatio = SWUFpSqrtRatio(Fp, 3n);
+ * const out = sqrtRatio(4n, 1n);
+ * ```
+ */
+function hash_to_curve_SWUFpSqrtRatio(Fp, Z) {
+    // Fail with the usual field-shape error before touching pow/cmov on malformed field shims.
+    const F = validateField(Fp);
+    // Generic implementation
+    const q = F.ORDER;
+    let l = hash_to_curve_0n;
+    for (let o = q - hash_to_curve_1n; o % hash_to_curve_2n === hash_to_curve_0n; o /= hash_to_curve_2n)
+        l += hash_to_curve_1n;
+    const c1 = l; // 1. c1, the largest integer such that 2^c1 divides q - 1.
+    // We need 2n ** c1 and 2n ** (c1-1). We can't use **; but we can use <<.
+    // 2n ** c1 == 2n << (c1-1)
+    const _2n_pow_c1_1 = hash_to_curve_2n << (c1 - hash_to_curve_1n - hash_to_curve_1n);
+    const _2n_pow_c1 = _2n_pow_c1_1 * hash_to_curve_2n;
+    const c2 = (q - hash_to_curve_1n) / _2n_pow_c1; // 2. c2 = (q - 1) / (2^c1)  # Integer arithmetic
+    const c3 = (c2 - hash_to_curve_1n) / hash_to_curve_2n; // 3. c3 = (c2 - 1) / 2            # Integer arithmetic
+    const c4 = _2n_pow_c1 - hash_to_curve_1n; // 4. c4 = 2^c1 - 1                # Integer arithmetic
+    const c5 = _2n_pow_c1_1; // 5. c5 = 2^(c1 - 1)                  # Integer arithmetic
+    const c6 = F.pow(Z, c2); // 6. c6 = Z^c2
+    const c7 = F.pow(Z, (c2 + hash_to_curve_1n) / hash_to_curve_2n); // 7. c7 = Z^((c2 + 1) / 2)
+    // RFC 9380 Appendix F.2.1.1 defines sqrt_ratio(u, v) only for v != 0.
+    // We keep v=0 on the regular result path with isValid=false instead of
+    // throwing so the helper stays closer to the RFC's fixed control flow.
+    let sqrtRatio = (u, v) => {
+        let tv1 = c6; // 1. tv1 = c6
+        let tv2 = F.pow(v, c4); // 2. tv2 = v^c4
+        let tv3 = F.sqr(tv2); // 3. tv3 = tv2^2
+        tv3 = F.mul(tv3, v); // 4. tv3 = tv3 * v
+        let tv5 = F.mul(u, tv3); // 5. tv5 = u * tv3
+        tv5 = F.pow(tv5, c3); // 6. tv5 = tv5^c3
+        tv5 = F.mul(tv5, tv2); // 7. tv5 = tv5 * tv2
+        tv2 = F.mul(tv5, v); // 8. tv2 = tv5 * v
+        tv3 = F.mul(tv5, u); // 9. tv3 = tv5 * u
+        let tv4 = F.mul(tv3, tv2); // 10. tv4 = tv3 * tv2
+        tv5 = F.pow(tv4, c5); // 11. tv5 = tv4^c5
+        let isQR = F.eql(tv5, F.ONE); // 12. isQR = tv5 == 1
+        tv2 = F.mul(tv3, c7); // 13. tv2 = tv3 * c7
+        tv5 = F.mul(tv4, tv1); // 14. tv5 = tv4 * tv1
+        tv3 = F.cmov(tv2, tv3, isQR); // 15. tv3 = CMOV(tv2, tv3, isQR)
+        tv4 = F.cmov(tv5, tv4, isQR); // 16. tv4 = CMOV(tv5, tv4, isQR)
+        // 17. for i in (c1, c1 - 1, ..., 2):
+        for (let i = c1; i > hash_to_curve_1n; i--) {
+            let tv5 = i - hash_to_curve_2n; // 18.    tv5 = i - 2
+            tv5 = hash_to_curve_2n << (tv5 - hash_to_curve_1n); // 19.    tv5 = 2^tv5
+            let tvv5 = F.pow(tv4, tv5); // 20.    tv5 = tv4^tv5
+            const e1 = F.eql(tvv5, F.ONE); // 21.    e1 = tv5 == 1
+            tv2 = F.mul(tv3, tv1); // 22.    tv2 = tv3 * tv1
+            tv1 = F.mul(tv1, tv1); // 23.    tv1 = tv1 * tv1
+            tvv5 = F.mul(tv4, tv1); // 24.    tv5 = tv4 * tv1
+            tv3 = F.cmov(tv2, tv3, e1); // 25.    tv3 = CMOV(tv2, tv3, e1)
+            tv4 = F.cmov(tvv5, tv4, e1); // 26.    tv4 = CMOV(tv5, tv4, e1)
+        }
+        // RFC 9380 Appendix F.2.1.1 defines sqrt_ratio(u, v) for v != 0.
+        // When u = 0 and v != 0, u / v = 0 is square and the computed root is
+        // still 0, so widen only the final flag and keep the full control flow.
+        return { isValid: !F.is0(v) && (isQR || F.is0(u)), value: tv3 };
+    };
+    if (F.ORDER % hash_to_curve_4n === hash_to_curve_3n) {
+        // sqrt_ratio_3mod4(u, v)
+        const c1 = (F.ORDER - hash_to_curve_3n) / hash_to_curve_4n; // 1. c1 = (q - 3) / 4     # Integer arithmetic
+        const c2 = F.sqrt(F.neg(Z)); // 2. c2 = sqrt(-Z)
+        sqrtRatio = (u, v) => {
+            let tv1 = F.sqr(v); // 1. tv1 = v^2
+            const tv2 = F.mul(u, v); // 2. tv2 = u * v
+            tv1 = F.mul(tv1, tv2); // 3. tv1 = tv1 * tv2
+            let y1 = F.pow(tv1, c1); // 4. y1 = tv1^c1
+            y1 = F.mul(y1, tv2); // 5. y1 = y1 * tv2
+            const y2 = F.mul(y1, c2); // 6. y2 = y1 * c2
+            const tv3 = F.mul(F.sqr(y1), v); // 7. tv3 = y1^2; 8. tv3 = tv3 * v
+            const isQR = F.eql(tv3, u); // 9. isQR = tv3 == u
+            let y = F.cmov(y2, y1, isQR); // 10. y = CMOV(y2, y1, isQR)
+            return { isValid: !F.is0(v) && isQR, value: y }; // 11. return (isQR, y) isQR ? y : y*c2
+        };
+    }
+    // No curves uses that
+    // if (Fp.ORDER % _8n === _5n) // sqrt_ratio_5mod8
+    return sqrtRatio;
+}
+/**
+ * Simplified Shallue-van de Woestijne-Ulas Method
+ * See {@link https://www.rfc-editor.org/rfc/rfc9380#section-6.6.2 | RFC 9380 section 6.6.2}.
+ * @param Fp - Field implementation.
+ * @param opts - SWU parameters:
+ *   - `A`: Curve parameter `A`.
+ *   - `B`: Curve parameter `B`.
+ *   - `Z`: Simplified SWU map parameter.
+ * @returns Deterministic map-to-curve function.
+ * @throws If the SWU parameters are invalid or the field lacks the required helpers. {@link Error}
+ * @example
+ * Map one field element to a Weierstrass curve point with the SWU recipe.
+ *
+ * ```ts
+ * import { mapToCurveSimpleSWU } from '@noble/curves/abstract/hash-to-curve.js';
+ * import { Field } from '@noble/curves/abstract/modular.js';
+ * const Fp = Field(17n);
+ * const map = mapToCurveSimpleSWU(Fp, { A: 1n, B: 2n, Z: 3n });
+ * const point = map(5n);
+ * ```
+ */
+function hash_to_curve_mapToCurveSimpleSWU(Fp, opts) {
+    const F = validateField(Fp);
+    validateObject(opts, {}, {}, 'opts');
+    const { A, B, Z } = opts;
+    if (!F.isValidNot0(A) || !F.isValidNot0(B) || !F.isValid(Z))
+        throw new Error('mapToCurveSimpleSWU: invalid opts');
+    // RFC 9380 §6.6.2 and Appendix H.2 require:
+    // 1. Z is non-square in F
+    // 2. Z != -1 in F
+    // 3. g(x) - Z is irreducible over F
+    // 4. g(B / (Z * A)) is square in F
+    // We can enforce 1, 2, and 4 with the current field API.
+    // Criterion 3 is not checked here because generic `IField<T>` does not expose
+    // polynomial-ring / irreducibility operations, and this helper is used for
+    // both prime and extension fields.
+    if (F.eql(Z, F.neg(F.ONE)) || FpIsSquare(F, Z))
+        throw new Error('mapToCurveSimpleSWU: invalid opts');
+    // RFC 9380 Appendix H.2 criterion 4: g(B / (Z * A)) is square in F.
+    // x = B / (Z * A)
+    const x = F.mul(B, F.inv(F.mul(Z, A)));
+    // g(x) = x^3 + A*x + B
+    const gx = F.add(F.add(F.mul(F.sqr(x), x), F.mul(A, x)), B);
+    if (!FpIsSquare(F, gx))
+        throw new Error('mapToCurveSimpleSWU: invalid opts');
+    const sqrtRatio = hash_to_curve_SWUFpSqrtRatio(F, Z);
+    if (!F.isOdd)
+        throw new Error('Field does not have .isOdd()');
+    // Input: u, an element of F.
+    // Output: (x, y), a point on E.
+    return (u) => {
+        // prettier-ignore
+        let tv1, tv2, tv3, tv4, tv5, tv6, x, y;
+        tv1 = F.sqr(u); // 1.  tv1 = u^2
+        tv1 = F.mul(tv1, Z); // 2.  tv1 = Z * tv1
+        tv2 = F.sqr(tv1); // 3.  tv2 = tv1^2
+        tv2 = F.add(tv2, tv1); // 4.  tv2 = tv2 + tv1
+        tv3 = F.add(tv2, F.ONE); // 5.  tv3 = tv2 + 1
+        tv3 = F.mul(tv3, B); // 6.  tv3 = B * tv3
+        tv4 = F.cmov(Z, F.neg(tv2), !F.eql(tv2, F.ZERO)); // 7.  tv4 = CMOV(Z, -tv2, tv2 != 0)
+        tv4 = F.mul(tv4, A); // 8.  tv4 = A * tv4
+        tv2 = F.sqr(tv3); // 9.  tv2 = tv3^2
+        tv6 = F.sqr(tv4); // 10. tv6 = tv4^2
+        tv5 = F.mul(tv6, A); // 11. tv5 = A * tv6
+        tv2 = F.add(tv2, tv5); // 12. tv2 = tv2 + tv5
+        tv2 = F.mul(tv2, tv3); // 13. tv2 = tv2 * tv3
+        tv6 = F.mul(tv6, tv4); // 14. tv6 = tv6 * tv4
+        tv5 = F.mul(tv6, B); // 15. tv5 = B * tv6
+        tv2 = F.add(tv2, tv5); // 16. tv2 = tv2 + tv5
+        x = F.mul(tv1, tv3); // 17.   x = tv1 * tv3
+        const { isValid, value } = sqrtRatio(tv2, tv6); // 18. (is_gx1_square, y1) = sqrt_ratio(tv2, tv6)
+        y = F.mul(tv1, u); // 19.   y = tv1 * u  -> Z * u^3 * y1
+        y = F.mul(y, value); // 20.   y = y * y1
+        x = F.cmov(x, tv3, isValid); // 21.   x = CMOV(x, tv3, is_gx1_square)
+        y = F.cmov(y, value, isValid); // 22.   y = CMOV(y, y1, is_gx1_square)
+        const e1 = F.isOdd(u) === F.isOdd(y); // 23.  e1 = sgn0(u) == sgn0(y)
+        y = F.cmov(F.neg(y), y, e1); // 24.   y = CMOV(-y, y, e1)
+        const tv4_inv = FpInvertBatch(F, [tv4], true)[0];
+        x = F.mul(x, tv4_inv); // 25.   x = x / tv4
+        return { x, y };
+    };
+}
+
+;// CONCATENATED MODULE: ./node_modules/@noble/curves/abstract/montgomery.js
+/**
+ * Montgomery curve methods. It's not really whole montgomery curve,
+ * just bunch of very specific methods for X25519 / X448 from
+ * [RFC 7748](https://www.rfc-editor.org/rfc/rfc7748)
+ * @module
+ */
+/*! noble-curves - MIT License (c) 2022 Paul Miller (paulmillr.com) */
+
+
+
+const abstract_montgomery_0n = /* @__PURE__ */ BigInt(0);
+const abstract_montgomery_1n = /* @__PURE__ */ BigInt(1);
+const abstract_montgomery_2n = /* @__PURE__ */ BigInt(2);
+// cswap from RFC7748 "example code", adapted to BigInt.
+//
+// RFC: "dummy = mask(swap) AND (x_2 XOR x_3), where mask(swap) is the all-1 or all-0 word of the
+// same length as x_2 and x_3". On fixed-width machine words both cases cost the same. BigInt has
+// no fixed width, so a {0n, 1n} selector does not: V8 short-circuits `0n * v` - and, identically,
+// `0n & v`, `v + 0n`, `v - 0n` - to a no-op, while `1n * v` is a real multiply. The ladder calls
+// this with swap = k_t XOR k_(t+1), which would make total running time a linear function of how
+// often adjacent bits of the secret scalar differ: remotely measurable, and worth ~4 bits of a
+// long-term key.
+//
+// So select with a full-width mask instead, and interpolate rather than mask off a dummy.
+/**
+ * Selector for cswap(): `P` to keep, `P + 1` to swap, chosen by the low bit of `swap`.
+ * Higher bits are ignored, and `swap` is passed in whole rather than as a {0n, 1n} bit on
+ * purpose: `P + (swap & _1n)` would short-circuit the addition whenever the bit is clear, which
+ * is the very leak this construction avoids, one round-trip further down. Subtracting `swap`
+ * with its low bit cleared keeps every operand full-width instead.
+ * @param P - Field modulus.
+ * @param swap - Value whose low bit selects; ignored above that bit.
+ * @returns `P` when the low bit is clear, `P + 1` when it is set.
+ */
+function cmask(P, swap) {
+    return P + swap - ((swap >> abstract_montgomery_1n) << abstract_montgomery_1n);
+}
+/**
+ * Swap two field elements when `mask` is `P + 1`, keep them when it is `P`:
+ *
+ *   d    = 6P + x_3 - x_2
+ *   x_2' = d * mask + x_2   (mod P)      x_3' = (x_2 + x_3) - x_2'
+ *
+ * The extra `6P * mask` vanishes modulo P, so `mask === P` leaves x_2 and `mask === P + 1`
+ * leaves x_3. Without the offset, the reduction dividend changes sign with input order and crosses
+ * BigInt limb boundaries; those classes measured differently on the tested Node/V8 build. For
+ * canonical inputs, the deliberately left-associative `offset + x_3 - x_2` is between 5P and 7P,
+ * keeping the dividend positive and in one word-count band for both RFC fields and masks. Six is
+ * the smallest coefficient `c` for which the shared offset `cP` has that property.
+ *
+ * This reduced the tested sign/size timing ratios, but JavaScript BigInt has no constant-time
+ * contract and the contents of the multiply and remainder still vary. Valid ladder states can
+ * contain genuine zero coordinates; this construction does not mask those value-shape effects.
+ * Computing `x_3'` independently as `((6P + x_2 - x_3) * mask + x_3) % P` is more symmetric.
+ * On the tested Node/V8 build, it reduced the timing difference between keeping `(0, v)` and
+ * swapping `(v, 0)`—both return `(0, v)`—from about 10%/13% for X25519/X448 to about 3%.
+ * Successful calls cannot reach that zero-in-the-first-output case. For the case they can reach,
+ * swapping `(0, v)` and keeping `(v, 0)` both return `(v, 0)`; the difference instead grew from
+ * about 0.7%/1.1% to 2.7%/2.8%. The extra multiply/remainder also made public
+ * `getSharedSecret()` about 16% slower. The retained one-remainder form measured about 2.5%
+ * slower than the prior helper for public X25519 `getSharedSecret()` in the same environment.
+ * x_3' falls out of the sum, which a swap leaves invariant: no second multiply or reduction is
+ * needed. Bind `6P` once per field so production and the timing regression exercise the same
+ * configured helper without paying for the multiplication in every ladder round.
+ *
+ * The returned function is called twice per ladder round, so it validates nothing. Both elements
+ * MUST already be reduced mod P; unreduced input silently corrupts the kept-side output.
+ * @param P - Field modulus.
+ * @returns A field-bound swap function taking mask, x_2, and x_3.
+ */
+function cswap(P) {
+    const offset = BigInt(6) * P;
+    return (mask, x_2, x_3) => {
+        const sum = x_2 + x_3;
+        const d = offset + x_3 - x_2;
+        const a = (d * mask + x_2) % P;
+        return { x_2: a, x_3: sum - a };
+    };
+}
+/** Internal helpers, exported for tests only. Not part of the public API. */
+const __TEST = /* @__PURE__ */ Object.freeze({
+    cmask,
+    cswap,
+});
+function montgomery_validateOpts(curve) {
+    // Validate constructor config eagerly, but do not call user-provided hooks here:
+    // `randomBytes` may be transcript-backed or otherwise contextual. Runtime type checks are
+    // enough to fail fast on malformed configs without consuming user state.
+    _noble_curves_utils_validateObject(curve, {
+        P: 'bigint',
+        type: 'string',
+        adjustScalarBytes: 'function',
+        powPminus2: 'function',
+    }, {
+        randomBytes: 'function',
+        scalarMultBase: 'function',
+    });
+    return Object.freeze({ ...curve });
+}
+/**
+ * @param curveDef - Montgomery curve definition.
+ * @returns ECDH helper namespace.
+ * @throws If the curve definition or derived shared point is invalid. {@link Error}
+ * @example
+ * Build an X25519 helper from curve parameters, then derive one public key.
+ *
+ * ```ts
+ * import { montgomery } from '@noble/curves/abstract/montgomery.js';
+ * const P = 2n ** 255n - 19n;
+ * const mod = (num: bigint) => {
+ *   const out = num % P;
+ *   return out >= 0n ? out : out + P;
+ * };
+ * const pow = (num: bigint, power: bigint) => {
+ *   let res = 1n;
+ *   for (; power > 0n; power >>= 1n) {
+ *     if (power & 1n) res = mod(res * num);
+ *     num = mod(num * num);
+ *   }
+ *   return res;
+ * };
+ * const x25519 = montgomery({
+ *   P,
+ *   type: 'x25519',
+ *   adjustScalarBytes(bytes: Uint8Array) {
+ *     bytes[0] &= 248;
+ *     bytes[31] &= 127;
+ *     bytes[31] |= 64;
+ *     return bytes;
+ *   },
+ *   powPminus2(x) {
+ *     return pow(x, P - 2n);
+ *   },
+ * });
+ * const publicKey = x25519.getPublicKey(new Uint8Array(32).fill(1));
+ * ```
+ */
+function montgomery_montgomery(curveDef) {
+    const CURVE = montgomery_validateOpts(curveDef);
+    const { P, type, adjustScalarBytes, powPminus2, randomBytes: rand } = CURVE;
+    const mulBaseHook = CURVE.scalarMultBase;
+    const is25519 = type === 'x25519';
+    if (!is25519 && type !== 'x448')
+        throw new Error('invalid type');
+    const randomBytes_ = rand === undefined ? curves_utils_randomBytes : rand;
+    const montgomeryBits = is25519 ? 255 : 448;
+    const swap = cswap(P);
+    const fieldLen = is25519 ? 32 : 56;
+    const Gu = is25519 ? BigInt(9) : BigInt(5);
+    // RFC 7748 #5:
+    // The constant a24 is (486662 - 2) / 4 = 121665 for curve25519/X25519 and
+    // (156326 - 2) / 4 = 39081 for curve448/X448
+    // const a = is25519 ? 486662n : 156326n;
+    const a24 = is25519 ? BigInt(121665) : BigInt(39081);
+    // RFC: x25519 "the resulting integer is of the form 2^254 plus
+    // eight times a value between 0 and 2^251 - 1 (inclusive)"
+    // x448: "2^447 plus four times a value between 0 and 2^445 - 1 (inclusive)"
+    const minScalar = is25519 ? abstract_montgomery_2n ** BigInt(254) : abstract_montgomery_2n ** BigInt(447);
+    const maxAdded = is25519
+        ? BigInt(8) * (abstract_montgomery_2n ** BigInt(251) - abstract_montgomery_1n)
+        : BigInt(4) * (abstract_montgomery_2n ** BigInt(445) - abstract_montgomery_1n);
+    const maxScalar = minScalar + maxAdded + abstract_montgomery_1n; // (inclusive)
+    const modP = (n) => abstract_modular_mod(n, P);
+    const GuBytes = encodeU(Gu);
+    function encodeU(u) {
+        return utils_numberToBytesLE(modP(u), fieldLen);
+    }
+    function decodeU(u) {
+        const _u = _noble_curves_utils_copyBytes(curves_utils_abytes(u, fieldLen, 'uCoordinate'));
+        // RFC: When receiving such an array, implementations of X25519
+        // (but not X448) MUST mask the most significant bit in the final byte.
+        if (is25519)
+            _u[31] &= 127; // 0b0111_1111
+        // RFC: Implementations MUST accept non-canonical values and process them as
+        // if they had been reduced modulo the field prime.  The non-canonical
+        // values are 2^255 - 19 through 2^255 - 1 for X25519 and 2^448 - 2^224
+        // - 1 through 2^448 - 1 for X448.
+        return modP(utils_bytesToNumberLE(_u));
+    }
+    function decodeScalar(scalar) {
+        return utils_bytesToNumberLE(adjustScalarBytes(_noble_curves_utils_copyBytes(curves_utils_abytes(scalar, fieldLen, 'scalar'))));
+    }
+    /**
+     * u coordinates whose order divides the cofactor, on the curve and on its quadratic twist -
+     * the ladder sends every one of them to zero. Same blocklist libsodium and post-CVE-2017-0379
+     * Libgcrypt carry. decodeU() reduces mod P first, so the non-canonical encodings P and P + 1
+     * collapse onto 0 and 1, and `type` admits no curve beyond these two, so both lists are total.
+     *
+     * Complete by construction: x-only doubling sends u to (u^2 - 1)^2 / 4u(u^2 + a*u + 1). Order 4
+     * therefore needs (u^2 - 1)^2 === 0, i.e. u = +-1; order 2 needs u(u^2 + a*u + 1) === 0, and
+     * a^2 - 4 is a non-residue on both curves, leaving u = 0. curve448 stops there (cofactor 4);
+     * curve25519 (cofactor 8) adds the two order-8 roots below. Cross-checked by clearing the
+     * cofactor with those same doublings over 200k random u: no sixth value exists.
+     */
+    const lowOrderU = new Set(is25519
+        ? [
+            abstract_montgomery_0n,
+            abstract_montgomery_1n,
+            P - abstract_montgomery_1n,
+            BigInt('325606250916557431795983626356110631294008115727848805560023387167927233504'),
+            BigInt('39382357235489614581723060781553021112529911719440698176882885853963445705823'),
+        ]
+        : [abstract_montgomery_0n, abstract_montgomery_1n, P - abstract_montgomery_1n]);
+    function scalarMult(scalar, u) {
+        // Some public keys are useless, of low-order. Curve author doesn't think
+        // it needs to be validated, but we do it nonetheless.
+        // https://cr.yp.to/ecdh.html#validate
+        //
+        // Reject them BEFORE the ladder. RFC 7748 #6.1 also permits detecting them from the
+        // all-zero output, but that first runs all 255 rounds against the long-term secret,
+        // handing an unauthenticated attacker a free timing oracle. Low-order inputs also drive
+        // the ladder into a degenerate state (x_2 + z_2 === 0) whose extra zero-operand
+        // multiplications amplify any residual key-dependent timing.
+        const pointU = decodeU(u);
+        if (lowOrderU.has(pointU))
+            throw new Error('invalid private or public key received');
+        const pu = montgomeryLadder(pointU, decodeScalar(scalar));
+        // Unreachable for RFC 7748 clamped scalars, which are cofactor multiples smaller than the
+        // group order; kept because adjustScalarBytes is caller-supplied.
+        if (pu === abstract_montgomery_0n)
+            throw new Error('invalid private or public key received');
+        return encodeU(pu);
+    }
+    // Computes public key from private. By doing scalar multiplication of base point.
+    // With a curve-provided fixed-base hook (Edwards tables), the ladder is skipped, but the
+    // contract — scalar validation, low-order rejection, encoding — stays identical.
+    function scalarMultBase(scalar) {
+        if (mulBaseHook === undefined)
+            return scalarMult(scalar, GuBytes);
+        const k = decodeScalar(scalar);
+        utils_aInRange('scalar', k, minScalar, maxScalar);
+        const pu = modP(mulBaseHook(k));
+        if (pu === abstract_montgomery_0n)
+            throw new Error('invalid private or public key received');
+        return encodeU(pu);
+    }
+    const getPublicKey = scalarMultBase;
+    const getSharedSecret = scalarMult;
+    /**
+     * Montgomery x-only multiplication ladder for the selected X25519/X448 curve.
+     * @param pointU - decoded Montgomery u coordinate for the selected curve
+     * @param scalar - decoded clamped scalar by which the point is multiplied
+     * @returns resulting Montgomery u coordinate for the selected curve
+     */
+    function montgomeryLadder(u, scalar) {
+        utils_aInRange('u', u, abstract_montgomery_0n, P);
+        utils_aInRange('scalar', scalar, minScalar, maxScalar);
+        const k = scalar;
+        const x_1 = u;
+        let x_2 = abstract_montgomery_1n;
+        let z_2 = abstract_montgomery_0n;
+        let x_3 = u;
+        let z_3 = abstract_montgomery_1n;
+        // The RFC tracks `swap` across rounds to hold k_t XOR k_(t+1); the low bit of `kx >> t` is
+        // the same value, without the carried state. aInRange above pins bit (montgomeryBits - 1)
+        // of k set and everything above it clear, so `kx >> t` is never zero and its width is a
+        // function of t alone - never of a secret bit.
+        const kx = k ^ (k >> abstract_montgomery_1n);
+        for (let t = BigInt(montgomeryBits - 1); t >= abstract_montgomery_0n; t--) {
+            const mask = cmask(P, kx >> t);
+            ({ x_2, x_3 } = swap(mask, x_2, x_3));
+            ({ x_2: z_2, x_3: z_3 } = swap(mask, z_2, z_3));
+            const A = x_2 + z_2;
+            const AA = modP(A * A);
+            const B = x_2 - z_2;
+            const BB = modP(B * B);
+            const E = AA - BB;
+            const C = x_3 + z_3;
+            const D = x_3 - z_3;
+            const DA = modP(D * A);
+            const CB = modP(C * B);
+            const dacb = DA + CB;
+            const da_cb = DA - CB;
+            x_3 = modP(dacb * dacb);
+            z_3 = modP(x_1 * modP(da_cb * da_cb));
+            x_2 = modP(AA * BB);
+            z_2 = modP(E * (AA + modP(a24 * E)));
+        }
+        // trailing cswap: the RFC's `swap` holds k_0 here, which is the low bit of k
+        const mask = cmask(P, k);
+        ({ x_2, x_3 } = swap(mask, x_2, x_3));
+        ({ x_2: z_2, x_3: z_3 } = swap(mask, z_2, z_3));
+        const z2 = powPminus2(z_2); // `Fp.pow(x, P - _2n)` is much slower equivalent
+        return modP(x_2 * z2); // Return x_2 * (z_2^(p - 2))
+    }
+    const lengths = {
+        secretKey: fieldLen,
+        publicKey: fieldLen,
+        seed: fieldLen,
+    };
+    const randomSecretKey = (seed) => {
+        seed = seed === undefined ? randomBytes_(fieldLen) : seed;
+        curves_utils_abytes(seed, lengths.seed, 'seed');
+        // Reuse caller-supplied seed bytes verbatim; clamping is deferred until
+        // decodeScalar(...) when the secret key is actually used.
+        return seed;
+    };
+    const utils = { randomSecretKey };
+    Object.freeze(lengths);
+    Object.freeze(utils);
+    return Object.freeze({
+        keygen: curve_createKeygen(randomSecretKey, getPublicKey),
+        getSharedSecret,
+        getPublicKey,
+        scalarMult,
+        scalarMultBase,
+        utils,
+        GuBytes: GuBytes.slice(),
+        lengths,
+    });
+}
+
+;// CONCATENATED MODULE: ./node_modules/@noble/curves/ed25519.js
+/**
+ * ed25519 Twisted Edwards curve with following addons:
+ * - X25519 ECDH
+ * - Ristretto cofactor elimination
+ * - Elligator hash-to-group / point indistinguishability
+ * @module
+ */
+/*! noble-curves - MIT License (c) 2022 Paul Miller (paulmillr.com) */
+
+
+
+
+
+
+
+
+
+
+// prettier-ignore
+const curves_ed25519_0n = /* @__PURE__ */ BigInt(0), curves_ed25519_1n = /* @__PURE__ */ BigInt(1), curves_ed25519_2n = /* @__PURE__ */ BigInt(2), curves_ed25519_3n = /* @__PURE__ */ BigInt(3);
+// prettier-ignore
+const curves_ed25519_5n = /* @__PURE__ */ BigInt(5), curves_ed25519_8n = /* @__PURE__ */ BigInt(8);
+// P = 2n**255n - 19n
+const ed25519_ed25519_CURVE_p = /* @__PURE__ */ BigInt('0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffed');
+// N = 2n**252n + 27742317777372353535851937790883648493n
+// a = Fp.create(BigInt(-1))
+// d = -121665/121666 a.k.a. Fp.neg(121665 * Fp.inv(121666))
+const ed25519_ed25519_CURVE = /* @__PURE__ */ (() => ({
+    p: ed25519_ed25519_CURVE_p,
+    n: BigInt('0x1000000000000000000000000000000014def9dea2f79cd65812631a5cf5d3ed'),
+    h: curves_ed25519_8n,
+    a: BigInt('0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffec'),
+    d: BigInt('0x52036cee2b6ffe738cc740797779e89800700a4d4141d8ab75eb4dca135978a3'),
+    Gx: BigInt('0x216936d3cd6e53fec0a4e231fdd6dc5c692cc7609525a7b2c9562d608f25d51a'),
+    Gy: BigInt('0x6666666666666666666666666666666666666666666666666666666666666658'),
+}))();
+function ed25519_ed25519_pow_2_252_3(x) {
+    // prettier-ignore
+    const _10n = BigInt(10), _20n = BigInt(20), _40n = BigInt(40), _80n = BigInt(80);
+    const P = ed25519_ed25519_CURVE_p;
+    const x2 = (x * x) % P;
+    const b2 = (x2 * x) % P; // x^3, 11
+    const b4 = (modular_pow2(b2, curves_ed25519_2n, P) * b2) % P; // x^15, 1111
+    const b5 = (modular_pow2(b4, curves_ed25519_1n, P) * x) % P; // x^31
+    const b10 = (modular_pow2(b5, curves_ed25519_5n, P) * b5) % P;
+    const b20 = (modular_pow2(b10, _10n, P) * b10) % P;
+    const b40 = (modular_pow2(b20, _20n, P) * b20) % P;
+    const b80 = (modular_pow2(b40, _40n, P) * b40) % P;
+    const b160 = (modular_pow2(b80, _80n, P) * b80) % P;
+    const b240 = (modular_pow2(b160, _80n, P) * b80) % P;
+    const b250 = (modular_pow2(b240, _10n, P) * b10) % P;
+    const pow_p_5_8 = (modular_pow2(b250, curves_ed25519_2n, P) * x) % P;
+    // ^ This is x^((p-5)/8); multiply by x once more to get x^((p+3)/8).
+    return { pow_p_5_8, b2 };
+}
+// Mutates and returns the provided 32-byte buffer in place.
+function ed25519_adjustScalarBytes(bytes) {
+    // Section 5: For X25519, in order to decode 32 random bytes as an integer scalar,
+    // set the three least significant bits of the first byte
+    bytes[0] &= 248; // 0b1111_1000
+    // and the most significant bit of the last to zero,
+    bytes[31] &= 127; // 0b0111_1111
+    // set the second most significant bit of the last byte to 1
+    bytes[31] |= 64; // 0b0100_0000
+    return bytes;
+}
+// √(-1) aka √(a) aka 2^((p-1)/4)
+// Fp.sqrt(Fp.neg(1))
+const ed25519_ED25519_SQRT_M1 = /* @__PURE__ */ BigInt('19681161376707505956807079304988542015446066515923890162744021073123829784752');
+// sqrt(u/v). Returns `{ isValid, value }`; on non-squares `value` is still a
+// dummy root-shaped field element so callers can stay constant-time.
+function ed25519_uvRatio(u, v) {
+    const P = ed25519_ed25519_CURVE_p;
+    const v3 = abstract_modular_mod(v * v * v, P); // v³
+    const v7 = abstract_modular_mod(v3 * v3 * v, P); // v⁷
+    // (p+3)/8 and (p-5)/8
+    const pow = ed25519_ed25519_pow_2_252_3(u * v7).pow_p_5_8;
+    let x = abstract_modular_mod(u * v3 * pow, P); // (uv³)(uv⁷)^(p-5)/8
+    const vx2 = abstract_modular_mod(v * x * x, P); // vx²
+    const root1 = x; // First root candidate
+    const root2 = abstract_modular_mod(x * ed25519_ED25519_SQRT_M1, P); // Second root candidate
+    const useRoot1 = vx2 === u; // If vx² = u (mod p), x is a square root
+    const useRoot2 = vx2 === abstract_modular_mod(-u, P); // If vx² = -u, set x <-- x * 2^((p-1)/4)
+    const noRoot = vx2 === abstract_modular_mod(-u * ed25519_ED25519_SQRT_M1, P); // There is no valid root, vx² = -u√(-1)
+    if (useRoot1)
+        x = root1;
+    if (useRoot2 || noRoot)
+        x = root2; // We return root2 anyway, for const-time
+    if (modular_isNegativeLE(x, P))
+        x = abstract_modular_mod(-x, P);
+    return { isValid: useRoot1 || useRoot2, value: x };
+}
+const ed25519_ed25519_Point = /* @__PURE__ */ edwards_edwards(ed25519_ed25519_CURVE, { uvRatio: ed25519_uvRatio });
+// Public field alias stays stricter than the RFC 8032 Appendix A sample code:
+// `Fp.inv(0)` throws instead of returning `0`.
+const ed25519_Fp = /* @__PURE__ */ (() => ed25519_ed25519_Point.Fp)();
+function toMontgomery(point) {
+    // Birational map from Ed25519 to Curve25519 / X25519:
+    //   (u, v) = ((1 + y) / (1 - y), sqrt(-486664) * u / x)
+    //   (x, y) = (sqrt(-486664) * u / v, (u - 1) / (u + 1))
+    const { y } = point;
+    return ed25519_Fp.toBytes(ed25519_Fp.div(curves_ed25519_1n + y, curves_ed25519_1n - y));
+}
+function toMontgomerySecret(secretKey) {
+    const size = ed25519_ed25519_Point.Fp.BYTES;
+    utils_abytes(secretKey, size);
+    return ed25519_adjustScalarBytes(sha2_sha512(secretKey.subarray(0, size))).subarray(0, size);
+}
+const ed25519_Fn = /* @__PURE__ */ (() => ed25519_ed25519_Point.Fn)();
+// RFC 8032 `dom2` helper for ctx/ph variants only. Plain Ed25519 keeps the
+// empty-domain path in `ed()` and would be wrong if routed through this helper.
+function ed25519_ed25519_domain(data, ctx, phflag) {
+    if (ctx.length > 255)
+        throw new Error('Context is too big');
+    return utils_concatBytes(curves_utils_asciiToBytes('SigEd25519 no Ed25519 collisions'), new Uint8Array([phflag ? 1 : 0, ctx.length]), ctx, data);
+}
+function ed25519_ed(opts) {
+    // Ed25519 keeps ZIP-215 default verification semantics for consensus compatibility.
+    return edwards_eddsa(ed25519_ed25519_Point, sha2_sha512, Object.assign({ adjustScalarBytes: ed25519_adjustScalarBytes, toMontgomery, toMontgomerySecret, zip215: true }, opts));
+}
+/**
+ * ed25519 curve with EdDSA signatures.
+ * Seeded `keygen(seed)` / `utils.randomSecretKey(seed)` reuse the provided
+ * 32-byte seed buffer instead of copying it.
+ * @example
+ * Generate one Ed25519 keypair, sign a message, and verify it.
+ *
+ * ```js
+ * import { ed25519 } from '@noble/curves/ed25519.js';
+ * const { secretKey, publicKey } = ed25519.keygen();
+ * // const publicKey = ed25519.getPublicKey(secretKey);
+ * const msg = new TextEncoder().encode('hello noble');
+ * const sig = ed25519.sign(msg, secretKey);
+ * const isValid = ed25519.verify(sig, msg, publicKey); // ZIP215
+ * // RFC8032 / FIPS 186-5
+ * const isValid2 = ed25519.verify(sig, msg, publicKey, { zip215: false });
+ * ```
+ */
+const ed25519_ed25519 = /* @__PURE__ */ ed25519_ed({});
+/**
+ * Context version of ed25519 (ctx for domain separation). See {@link ed25519}
+ * Seeded `keygen(seed)` / `utils.randomSecretKey(seed)` reuse the provided
+ * 32-byte seed buffer instead of copying it.
+ * @example
+ * Sign and verify with Ed25519ctx under one explicit context.
+ *
+ * ```ts
+ * const context = new TextEncoder().encode('docs');
+ * const { secretKey, publicKey } = ed25519ctx.keygen();
+ * const msg = new TextEncoder().encode('hello noble');
+ * const sig = ed25519ctx.sign(msg, secretKey, { context });
+ * const isValid = ed25519ctx.verify(sig, msg, publicKey, { context });
+ * ```
+ */
+const ed25519_ed25519ctx = /* @__PURE__ */ ed25519_ed({ domain: ed25519_ed25519_domain });
+/**
+ * Prehashed version of ed25519. See {@link ed25519}
+ * Seeded `keygen(seed)` / `utils.randomSecretKey(seed)` reuse the provided
+ * 32-byte seed buffer instead of copying it.
+ * @example
+ * Use the prehashed Ed25519 variant for one message.
+ *
+ * ```ts
+ * const { secretKey, publicKey } = ed25519ph.keygen();
+ * const msg = new TextEncoder().encode('hello noble');
+ * const sig = ed25519ph.sign(msg, secretKey);
+ * const isValid = ed25519ph.verify(sig, msg, publicKey);
+ * ```
+ */
+const ed25519_ed25519ph = /* @__PURE__ */ ed25519_ed({ domain: ed25519_ed25519_domain, prehash: sha2_sha512 });
+/**
+ * FROST threshold signatures over ed25519. RFC 9591.
+ * @example
+ * Create one trusted-dealer package for 2-of-3 ed25519 signing.
+ *
+ * ```ts
+ * const alice = ed25519_FROST.Identifier.derive('alice@example.com');
+ * const bob = ed25519_FROST.Identifier.derive('bob@example.com');
+ * const carol = ed25519_FROST.Identifier.derive('carol@example.com');
+ * const deal = ed25519_FROST.trustedDealer({ min: 2, max: 3 }, [alice, bob, carol]);
+ * ```
+ */
+const ed25519_FROST = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => createFROST({
+    name: 'FROST-ED25519-SHA512-v1',
+    Point: ed25519_ed25519_Point,
+    validatePoint: (p) => {
+        p.assertValidity();
+        if (!p.isTorsionFree())
+            throw new Error('bad point: not torsion-free');
+    },
+    hash: sha512,
+    // RFC 9591 keeps H2 undecorated here for RFC 8032 compatibility. In createFROST(),
+    // `H2: ''` becomes an empty DST prefix; the built-in hashToScalar fallback treats
+    // that the same as omitted DST, even though custom hooks can still observe the empty bag.
+    H2: '',
+}))()));
+/**
+ * ECDH using curve25519 aka x25519.
+ * `getSharedSecret()` rejects low-order peer inputs by default, and seeded
+ * `keygen(seed)` reuses the provided 32-byte seed buffer instead of copying it.
+ * @example
+ * Derive one shared secret between two X25519 peers.
+ *
+ * ```js
+ * import { x25519 } from '@noble/curves/ed25519.js';
+ * const alice = x25519.keygen();
+ * const bob = x25519.keygen();
+ * const alicePublic = x25519.getPublicKey(alice.secretKey);
+ * const shared = x25519.getSharedSecret(alice.secretKey, bob.publicKey);
+ * ```
+ */
+const ed25519_x25519 = /* @__PURE__ */ (() => {
+    const P = ed25519_ed25519_CURVE_p;
+    const powPminus2 = (x) => {
+        // x^(p-2) aka x^(2^255-21)
+        const { pow_p_5_8, b2 } = ed25519_ed25519_pow_2_252_3(x);
+        return abstract_modular_mod(modular_pow2(pow_p_5_8, curves_ed25519_3n, P) * b2, P);
+    };
+    return montgomery_montgomery({
+        P,
+        type: 'x25519',
+        powPminus2,
+        adjustScalarBytes: ed25519_adjustScalarBytes,
+        // ~3x faster fixed-base: [k]B on the birationally-equivalent Edwards curve using cached
+        // base tables, mapped back via u = (1+y)/(1-y) = (Z+Y)/(Z-Y) with one Fermat inversion.
+        // Same construction as libsodium's crypto_scalarmult_curve25519_base.
+        scalarMultBase: (k) => {
+            // Clamped k (≈2^254) exceeds n, but B has prime order n, so [k]B == [k mod n]B.
+            const kn = abstract_modular_mod(k, ed25519_ed25519_Point.Fn.ORDER);
+            // k ≡ 0 (mod n): [k]B is the point at infinity, whose u is 0 in the x-only ladder;
+            // returning 0 makes montgomery() reject it exactly like the ladder path.
+            if (kn === curves_ed25519_0n)
+                return curves_ed25519_0n;
+            const p = ed25519_ed25519_Point.BASE.multiply(kn);
+            // Z-Y == 0 only at the identity, which kn != 0 excludes.
+            return abstract_modular_mod((p.Z + p.Y) * powPminus2(abstract_modular_mod(p.Z - p.Y, P)), P);
+        },
+    });
+})();
+// Hash To Curve Elligator2 Map (NOTE: different from ristretto255 elligator)
+// RFC 9380 Appendix G.2.2 / Err4730 requires `sgn0(c1) = 0` for the Edwards
+// map constant below, so use the even root explicitly.
+// 1. c1 = (q + 3) / 8 # Integer arithmetic
+const ed25519_ELL2_C1 = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => (ed25519_ed25519_CURVE_p + curves_ed25519_3n) / curves_ed25519_8n)()));
+const ed25519_ELL2_C2 = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => ed25519_Fp.pow(curves_ed25519_2n, ed25519_ELL2_C1))())); // 2. c2 = 2^c1
+const ed25519_ELL2_C3 = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => ed25519_Fp.sqrt(ed25519_Fp.neg(ed25519_Fp.ONE)))())); // 3. c3 = sqrt(-1)
+const ELL2_J = /* @__PURE__ */ (/* unused pure expression or super */ null && (BigInt(486662)));
+/**
+ * RFC 9380 method `map_to_curve_elligator2_curve25519`. Experimental name: may be renamed later.
+ * @private
+ */
+// prettier-ignore
+function ed25519_map_to_curve_elligator2_curve25519(u) {
+    // 4. c4 = (q - 5) / 8: tv2^c4 below reuses the ed25519_pow_2_252_3 addition chain,
+    // whose pow_p_5_8 output is exactly x^((p-5)/8).
+    let tv1 = ed25519_Fp.sqr(u); //  1.  tv1 = u^2
+    tv1 = ed25519_Fp.mul(tv1, curves_ed25519_2n); //  2.  tv1 = 2 * tv1
+    // 3. xd = tv1 + 1 # Nonzero: -1 is square (mod p), tv1 is not
+    let xd = ed25519_Fp.add(tv1, ed25519_Fp.ONE);
+    let x1n = ed25519_Fp.neg(ELL2_J); //  4.  x1n = -J              # x1 = x1n / xd = -J / (1 + 2 * u^2)
+    let tv2 = ed25519_Fp.sqr(xd); //  5.  tv2 = xd^2
+    let gxd = ed25519_Fp.mul(tv2, xd); //  6.  gxd = tv2 * xd        # gxd = xd^3
+    let gx1 = ed25519_Fp.mul(tv1, ELL2_J); //  7.  gx1 = J * tv1         # x1n + J * xd
+    gx1 = ed25519_Fp.mul(gx1, x1n); //  8.  gx1 = gx1 * x1n       # x1n^2 + J * x1n * xd
+    gx1 = ed25519_Fp.add(gx1, tv2); //  9.  gx1 = gx1 + tv2       # x1n^2 + J * x1n * xd + xd^2
+    gx1 = ed25519_Fp.mul(gx1, x1n); //  10. gx1 = gx1 * x1n       # x1n^3 + J * x1n^2 * xd + x1n * xd^2
+    let tv3 = ed25519_Fp.sqr(gxd); //  11. tv3 = gxd^2
+    tv2 = ed25519_Fp.sqr(tv3); //  12. tv2 = tv3^2           # gxd^4
+    tv3 = ed25519_Fp.mul(tv3, gxd); //  13. tv3 = tv3 * gxd       # gxd^3
+    tv3 = ed25519_Fp.mul(tv3, gx1); //  14. tv3 = tv3 * gx1       # gx1 * gxd^3
+    tv2 = ed25519_Fp.mul(tv2, tv3); //  15. tv2 = tv2 * tv3       # gx1 * gxd^7
+    let y11 = ed25519_ed25519_pow_2_252_3(tv2).pow_p_5_8; //  16. y11 = tv2^c4  # (gx1 * gxd^7)^((p - 5) / 8)
+    y11 = ed25519_Fp.mul(y11, tv3); //  17. y11 = y11 * tv3       # gx1*gxd^3*(gx1*gxd^7)^((p-5)/8)
+    let y12 = ed25519_Fp.mul(y11, ed25519_ELL2_C3); //  18. y12 = y11 * c3
+    tv2 = ed25519_Fp.sqr(y11); //  19. tv2 = y11^2
+    tv2 = ed25519_Fp.mul(tv2, gxd); //  20. tv2 = tv2 * gxd
+    let e1 = ed25519_Fp.eql(tv2, gx1); //  21.  e1 = tv2 == gx1
+    // 22. y1 = CMOV(y12, y11, e1) # If g(x1) is square, this is its sqrt
+    let y1 = ed25519_Fp.cmov(y12, y11, e1);
+    let x2n = ed25519_Fp.mul(x1n, tv1); //  23. x2n = x1n * tv1       # x2 = x2n / xd = 2 * u^2 * x1n / xd
+    let y21 = ed25519_Fp.mul(y11, u); //  24. y21 = y11 * u
+    y21 = ed25519_Fp.mul(y21, ed25519_ELL2_C2); //  25. y21 = y21 * c2
+    let y22 = ed25519_Fp.mul(y21, ed25519_ELL2_C3); //  26. y22 = y21 * c3
+    let gx2 = ed25519_Fp.mul(gx1, tv1); //  27. gx2 = gx1 * tv1       # g(x2) = gx2 / gxd = 2 * u^2 * g(x1)
+    tv2 = ed25519_Fp.sqr(y21); //  28. tv2 = y21^2
+    tv2 = ed25519_Fp.mul(tv2, gxd); //  29. tv2 = tv2 * gxd
+    let e2 = ed25519_Fp.eql(tv2, gx2); //  30.  e2 = tv2 == gx2
+    // 31. y2 = CMOV(y22, y21, e2) # If g(x2) is square, this is its sqrt
+    let y2 = ed25519_Fp.cmov(y22, y21, e2);
+    tv2 = ed25519_Fp.sqr(y1); //  32. tv2 = y1^2
+    tv2 = ed25519_Fp.mul(tv2, gxd); //  33. tv2 = tv2 * gxd
+    let e3 = ed25519_Fp.eql(tv2, gx1); //  34.  e3 = tv2 == gx1
+    let xn = ed25519_Fp.cmov(x2n, x1n, e3); //  35.  xn = CMOV(x2n, x1n, e3)  # If e3, x = x1, else x = x2
+    let y = ed25519_Fp.cmov(y2, y1, e3); //  36.   y = CMOV(y2, y1, e3)    # If e3, y = y1, else y = y2
+    let e4 = ed25519_Fp.isOdd(y); //  37.  e4 = sgn0(y) == 1        # Fix sign of y
+    y = ed25519_Fp.cmov(y, ed25519_Fp.neg(y), e3 !== e4); //  38.   y = CMOV(y, -y, e3 XOR e4)
+    return { xMn: xn, xMd: xd, yMn: y, yMd: curves_ed25519_1n }; //  39. return (xn, xd, y, 1)
+}
+// sgn0(c1) MUST equal 0
+const ed25519_ELL2_C1_EDWARDS = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => FpSqrtEven(ed25519_Fp, ed25519_Fp.neg(BigInt(486664))))()));
+function ed25519_map_to_curve_elligator2_edwards25519(u) {
+    // 1. (xMn, xMd, yMn, yMd) = map_to_curve_elligator2_curve25519(u)
+    const { xMn, xMd, yMn, yMd } = ed25519_map_to_curve_elligator2_curve25519(u);
+    // map_to_curve_elligator2_curve25519(u)
+    let xn = ed25519_Fp.mul(xMn, yMd); //  2.  xn = xMn * yMd
+    xn = ed25519_Fp.mul(xn, ed25519_ELL2_C1_EDWARDS); //  3.  xn = xn * c1
+    let xd = ed25519_Fp.mul(xMd, yMn); //  4.  xd = xMd * yMn    # xn / xd = c1 * xM / yM
+    let yn = ed25519_Fp.sub(xMn, xMd); //  5.  yn = xMn - xMd
+    // 6. yd = xMn + xMd # (n / d - 1) / (n / d + 1) = (n - d) / (n + d)
+    let yd = ed25519_Fp.add(xMn, xMd);
+    let tv1 = ed25519_Fp.mul(xd, yd); //  7. tv1 = xd * yd
+    let e = ed25519_Fp.eql(tv1, ed25519_Fp.ZERO); //  8.   e = tv1 == 0
+    xn = ed25519_Fp.cmov(xn, ed25519_Fp.ZERO, e); //  9.  xn = CMOV(xn, 0, e)
+    xd = ed25519_Fp.cmov(xd, ed25519_Fp.ONE, e); //  10. xd = CMOV(xd, 1, e)
+    yn = ed25519_Fp.cmov(yn, ed25519_Fp.ONE, e); //  11. yn = CMOV(yn, 1, e)
+    yd = ed25519_Fp.cmov(yd, ed25519_Fp.ONE, e); //  12. yd = CMOV(yd, 1, e)
+    const [xd_inv, yd_inv] = FpInvertBatch(ed25519_Fp, [xd, yd], true); // batch division
+    // Noble normalizes the RFC rational representation to affine `{ x, y }`
+    // before returning from the internal helper.
+    return { x: ed25519_Fp.mul(xn, xd_inv), y: ed25519_Fp.mul(yn, yd_inv) }; //  13. return (xn, xd, yn, yd)
+}
+/**
+ * Hashing to ed25519 points / field. RFC 9380 methods.
+ * Public `mapToCurve()` returns the cofactor-cleared subgroup point; the
+ * internal map callback below consumes one field element bigint, not `[bigint]`.
+ * @example
+ * Hash one message onto the ed25519 curve.
+ *
+ * ```ts
+ * const point = ed25519_hasher.hashToCurve(new TextEncoder().encode('hello noble'));
+ * ```
+ */
+const ed25519_ed25519_hasher = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => createHasher(ed25519_ed25519_Point, (scalars) => ed25519_map_to_curve_elligator2_edwards25519(scalars[0]), {
+    DST: 'edwards25519_XMD:SHA-512_ELL2_RO_',
+    encodeDST: 'edwards25519_XMD:SHA-512_ELL2_NU_',
+    p: ed25519_ed25519_CURVE_p,
+    m: 1,
+    k: 128,
+    expand: 'xmd',
+    hash: sha512,
+}))()));
+// √(-1) aka √(a) aka 2^((p-1)/4)
+const ed25519_SQRT_M1 = ed25519_ED25519_SQRT_M1;
+// √(ad - 1)
+const ed25519_SQRT_AD_MINUS_ONE = /* @__PURE__ */ BigInt('25063068953384623474111414158702152701244531502492656460079210482610430750235');
+// 1 / √(a-d)
+const ed25519_INVSQRT_A_MINUS_D = /* @__PURE__ */ BigInt('54469307008909316920995813868745141605393597292927456921205312896311721017578');
+// 1-d²
+const ed25519_ONE_MINUS_D_SQ = /* @__PURE__ */ BigInt('1159843021668779879193775521855586647937357759715417654439879720876111806838');
+// (d-1)²
+const ed25519_D_MINUS_ONE_SQ = /* @__PURE__ */ BigInt('40440834346308536858101042469323190826248399146238708352240133220865137265952');
+// `SQRT_RATIO_M1(1, number)` specialization. Returns `{ isValid, value }`,
+// where non-squares get the nonnegative `sqrt(SQRT_M1 / number)` branch.
+const ed25519_invertSqrt = (number) => ed25519_uvRatio(curves_ed25519_1n, number);
+const ed25519_MAX_255B = /* @__PURE__ */ BigInt('0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff');
+// RFC 9496 §4.3.4 MAP parser: masks bit 255 and reduces modulo p for element
+// derivation. The decode path has the opposite contract and rejects that bit.
+const ed25519_bytes255ToNumberLE = (bytes) => ed25519_Fp.create(utils_bytesToNumberLE(bytes) & ed25519_MAX_255B);
+/**
+ * Computes Elligator map for Ristretto255.
+ * Primary formula source is RFC 9496 §4.3.4 MAP; RFC 9380 Appendix B builds
+ * `hash_to_ristretto255` on top of this helper.
+ * Returns an internal Edwards representative, not a public `_RistrettoPoint`.
+ */
+function ed25519_calcElligatorRistrettoMap(r0) {
+    const { d } = ed25519_ed25519_CURVE;
+    const r = ed25519_Fp.mul(ed25519_Fp.mulN(ed25519_SQRT_M1, r0), r0); // 1
+    const Ns = ed25519_Fp.mul(ed25519_Fp.addN(r, curves_ed25519_1n), ed25519_ONE_MINUS_D_SQ); // 2
+    let c = BigInt(-1); // 3
+    const D = ed25519_Fp.mul(ed25519_Fp.subN(c, ed25519_Fp.mulN(d, r)), ed25519_Fp.add(r, d)); // 4
+    let { isValid: Ns_D_is_sq, value: s } = ed25519_uvRatio(Ns, D); // 5
+    let s_ = ed25519_Fp.mul(s, r0); // 6
+    if (!ed25519_Fp.isOdd(s_))
+        s_ = ed25519_Fp.neg(s_);
+    if (!Ns_D_is_sq)
+        s = s_; // 7
+    if (!Ns_D_is_sq)
+        c = r; // 8
+    const Nt = ed25519_Fp.sub(ed25519_Fp.mulN(ed25519_Fp.mulN(c, ed25519_Fp.subN(r, curves_ed25519_1n)), ed25519_D_MINUS_ONE_SQ), D); // 9
+    const s2 = ed25519_Fp.sqrN(s);
+    const W0 = ed25519_Fp.mul(ed25519_Fp.addN(s, s), D); // 10
+    const W1 = ed25519_Fp.mul(Nt, ed25519_SQRT_AD_MINUS_ONE); // 11
+    const W2 = ed25519_Fp.sub(curves_ed25519_1n, s2); // 12
+    const W3 = ed25519_Fp.add(curves_ed25519_1n, s2); // 13
+    return new ed25519_ed25519_Point(ed25519_Fp.mul(W0, W3), ed25519_Fp.mul(W2, W1), ed25519_Fp.mul(W1, W3), ed25519_Fp.mul(W0, W2));
+}
+/**
+ * Wrapper over Edwards Point for ristretto255.
+ *
+ * Each ed25519/EdwardsPoint has 8 different equivalent points. This can be
+ * a source of bugs for protocols like ring signatures. Ristretto was created to solve this.
+ * Ristretto point operates in X:Y:Z:T extended coordinates like EdwardsPoint,
+ * but it should work in its own namespace: do not combine those two.
+ * See [RFC9496](https://www.rfc-editor.org/rfc/rfc9496).
+ */
+class ed25519_RistrettoPoint extends edwards_PrimeEdwardsPoint {
+    // Do NOT change syntax: the following gymnastics is done,
+    // because typescript strips comments, which makes bundlers disable tree-shaking.
+    // prettier-ignore
+    static BASE = 
+    /* @__PURE__ */ (() => new ed25519_RistrettoPoint(ed25519_ed25519_Point.BASE))();
+    // prettier-ignore
+    static ZERO = 
+    /* @__PURE__ */ (() => new ed25519_RistrettoPoint(ed25519_ed25519_Point.ZERO))();
+    // prettier-ignore
+    static Fp = 
+    /* @__PURE__ */ (() => ed25519_Fp)();
+    // prettier-ignore
+    static Fn = 
+    /* @__PURE__ */ (() => ed25519_Fn)();
+    constructor(ep) {
+        super(ep);
+    }
+    /**
+     * Create one Ristretto255 point from affine Edwards coordinates.
+     * This wraps the internal Edwards representative directly and is not a
+     * canonical ristretto255 decoding path.
+     * Use `toBytes()` / `fromBytes()` if canonical ristretto255 bytes matter.
+     */
+    static fromAffine(ap) {
+        return new ed25519_RistrettoPoint(ed25519_ed25519_Point.fromAffine(ap));
+    }
+    assertSame(other) {
+        if (!(other instanceof ed25519_RistrettoPoint))
+            throw new Error('RistrettoPoint expected');
+    }
+    init(ep) {
+        return new ed25519_RistrettoPoint(ep);
+    }
+    static fromBytes(bytes) {
+        utils_abytes(bytes, 32);
+        const { a, d } = ed25519_ed25519_CURVE;
+        const s = ed25519_bytes255ToNumberLE(bytes);
+        // 1. Check that s_bytes is the canonical encoding of a field element, or else abort.
+        // 3. Check that s is non-negative, or else abort
+        if (!curves_utils_equalBytes(ed25519_Fp.toBytes(s), bytes) || ed25519_Fp.isOdd(s))
+            throw new Error('invalid ristretto255 encoding 1');
+        const s2 = ed25519_Fp.sqr(s);
+        const u1 = ed25519_Fp.add(curves_ed25519_1n, ed25519_Fp.mulN(a, s2)); // 4 (a is -1)
+        const u2 = ed25519_Fp.sub(curves_ed25519_1n, ed25519_Fp.mulN(a, s2)); // 5
+        const u1_2 = ed25519_Fp.sqr(u1);
+        const u2_2 = ed25519_Fp.sqr(u2);
+        const v = ed25519_Fp.sub(ed25519_Fp.mulN(ed25519_Fp.mulN(a, d), u1_2), u2_2); // 6
+        const { isValid, value: I } = ed25519_invertSqrt(ed25519_Fp.mul(v, u2_2)); // 7
+        const Dx = ed25519_Fp.mul(I, u2); // 8
+        const Dy = ed25519_Fp.mul(ed25519_Fp.mulN(I, Dx), v); // 9
+        let x = ed25519_Fp.mul(ed25519_Fp.addN(s, s), Dx); // 10
+        if (ed25519_Fp.isOdd(x))
+            x = ed25519_Fp.neg(x); // 10
+        const y = ed25519_Fp.mul(u1, Dy); // 11
+        const t = ed25519_Fp.mul(x, y); // 12
+        if (!isValid || ed25519_Fp.isOdd(t) || ed25519_Fp.is0(y))
+            throw new Error('invalid ristretto255 encoding 2');
+        return new ed25519_RistrettoPoint(new ed25519_ed25519_Point(x, y, ed25519_Fp.ONE, t));
+    }
+    /**
+     * Converts ristretto-encoded string to ristretto point.
+     * Described in [RFC9496](https://www.rfc-editor.org/rfc/rfc9496#name-decode).
+     * @param hex - Ristretto-encoded 32 bytes. Not every 32-byte string is valid ristretto encoding
+     */
+    static fromHex(hex) {
+        return ed25519_RistrettoPoint.fromBytes(hexToBytes(hex));
+    }
+    /**
+     * Encodes ristretto point to Uint8Array.
+     * Described in [RFC9496](https://www.rfc-editor.org/rfc/rfc9496#name-encode).
+     */
+    toBytes() {
+        let { X, Y, Z, T } = this.ep;
+        const u1 = ed25519_Fp.mul(ed25519_Fp.add(Z, Y), ed25519_Fp.sub(Z, Y)); // 1
+        const u2 = ed25519_Fp.mul(X, Y); // 2
+        // Square root always exists
+        const u2sq = ed25519_Fp.sqr(u2);
+        const { value: invsqrt } = ed25519_invertSqrt(ed25519_Fp.mul(u1, u2sq)); // 3
+        const D1 = ed25519_Fp.mul(invsqrt, u1); // 4
+        const D2 = ed25519_Fp.mul(invsqrt, u2); // 5
+        const zInv = ed25519_Fp.mul(ed25519_Fp.mulN(D1, D2), T); // 6
+        let D; // 7
+        if (ed25519_Fp.isOdd(ed25519_Fp.mul(T, zInv))) {
+            let _x = ed25519_Fp.mul(Y, ed25519_SQRT_M1);
+            let _y = ed25519_Fp.mul(X, ed25519_SQRT_M1);
+            X = _x;
+            Y = _y;
+            D = ed25519_Fp.mul(D1, ed25519_INVSQRT_A_MINUS_D);
+        }
+        else {
+            D = D2; // 8
+        }
+        if (ed25519_Fp.isOdd(ed25519_Fp.mul(X, zInv)))
+            Y = ed25519_Fp.neg(Y); // 9
+        let s = ed25519_Fp.mul(ed25519_Fp.subN(Z, Y), D); // 10 (check footer's note, no sqrt(-a))
+        if (ed25519_Fp.isOdd(s))
+            s = ed25519_Fp.neg(s);
+        return ed25519_Fp.toBytes(s); // 11
+    }
+    /**
+     * Compares two Ristretto points.
+     * Described in [RFC9496](https://www.rfc-editor.org/rfc/rfc9496#name-equals).
+     */
+    equals(other) {
+        this.assertSame(other);
+        const { X: X1, Y: Y1 } = this.ep;
+        const { X: X2, Y: Y2 } = other.ep;
+        // (x1 * y2 == y1 * x2) | (y1 * y2 == x1 * x2)
+        const one = ed25519_Fp.eql(ed25519_Fp.mul(X1, Y2), ed25519_Fp.mul(Y1, X2));
+        const two = ed25519_Fp.eql(ed25519_Fp.mul(Y1, Y2), ed25519_Fp.mul(X1, X2));
+        return one || two;
+    }
+    is0() {
+        return this.equals(ed25519_RistrettoPoint.ZERO);
+    }
+}
+/** Prime-order Ristretto255 group bundle. */
+const ed25519_ristretto255 = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => {
+    Object.freeze(ed25519_RistrettoPoint.BASE);
+    Object.freeze(ed25519_RistrettoPoint.ZERO);
+    Object.freeze(ed25519_RistrettoPoint.prototype);
+    Object.freeze(ed25519_RistrettoPoint);
+    return Object.freeze({ Point: ed25519_RistrettoPoint });
+})()));
+/**
+ * Hashing to ristretto255 points / field. RFC 9380 methods.
+ * `hashToCurve()` is RFC 9380 Appendix B, `deriveToCurve()` is the RFC 9496
+ * §4.3.4 element-derivation building block, and `hashToScalar()` is a
+ * library-specific helper for OPRF-style use.
+ * @example
+ * Hash one message onto ristretto255.
+ *
+ * ```ts
+ * const point = ristretto255_hasher.hashToCurve(new TextEncoder().encode('hello noble'));
+ * ```
+ */
+const ed25519_ristretto255_hasher = 
+/* @__PURE__ */ Object.freeze({
+    Point: ed25519_RistrettoPoint,
+    /**
+  * Spec: https://www.rfc-editor.org/rfc/rfc9380.html#name-hashing-to-ristretto255. Caveats:
+  * * There are no test vectors
+  * * encodeToCurve / mapToCurve is undefined
+  * * mapToCurve would be `calcElligatorRistrettoMap(scalars[0])`, not ristretto255_map!
+  * * hashToScalar is undefined too, so we just use OPRF implementation
+  * * We cannot re-use 'createHasher', because ristretto255_map is different algorithm/RFC
+    (os2ip -> bytes255ToNumberLE)
+  * * mapToCurve == calcElligatorRistrettoMap, hashToCurve == ristretto255_map
+  * * hashToScalar is undefined in RFC9380 for ristretto, so we use the OPRF
+    version here. Using `bytes255ToNumblerLE` will create a different result
+    if we use `bytes255ToNumberLE` as os2ip
+  * * current version is closest to spec.
+  */
+    hashToCurve(msg, options) {
+        // == 'hash_to_ristretto255'
+        // Preserve explicit empty/invalid DST overrides so expand_message_xmd() can reject them.
+        const DST = options?.DST === undefined ? 'ristretto255_XMD:SHA-512_R255MAP_RO_' : options.DST;
+        const xmd = hash_to_curve_expand_message_xmd(msg, DST, 64, sha2_sha512);
+        // NOTE: RFC 9380 incorrectly calls this function `ristretto255_map`.
+        // In RFC 9496, `map` was the per-point function inside the construction.
+        // That also led to confusion that `ristretto255_map` is `mapToCurve`.
+        // It is not: it is the older hash-to-curve construction.
+        return ed25519_ristretto255_hasher.deriveToCurve(xmd);
+    },
+    hashToScalar(msg, options) {
+        const DST = options?.DST === undefined ? hash_to_curve_DST_scalar : options.DST;
+        const xmd = hash_to_curve_expand_message_xmd(msg, DST, 64, sha2_sha512);
+        return ed25519_Fn.create(utils_bytesToNumberLE(xmd));
+    },
+    /**
+     * HashToCurve-like construction based on RFC 9496 (Element Derivation).
+     * Converts 64 uniform random bytes into a curve point.
+     *
+     * WARNING: This represents an older hash-to-curve construction from before
+     * RFC 9380 was finalized.
+     * It was later reused as a component in the newer
+     * `hash_to_ristretto255` function defined in RFC 9380.
+     */
+    deriveToCurve(bytes) {
+        // https://www.rfc-editor.org/rfc/rfc9496.html#name-element-derivation
+        utils_abytes(bytes, 64);
+        const r1 = ed25519_bytes255ToNumberLE(bytes.subarray(0, 32));
+        const R1 = ed25519_calcElligatorRistrettoMap(r1);
+        const r2 = ed25519_bytes255ToNumberLE(bytes.subarray(32, 64));
+        const R2 = ed25519_calcElligatorRistrettoMap(r2);
+        return new ed25519_RistrettoPoint(R1.add(R2));
+    },
+});
+/**
+ * ristretto255 OPRF/VOPRF/POPRF bundle, defined in RFC 9497.
+ * @example
+ * Run one blind/evaluate/finalize OPRF round over ristretto255.
+ *
+ * ```ts
+ * const input = new TextEncoder().encode('hello noble');
+ * const keys = ristretto255_oprf.oprf.generateKeyPair();
+ * const blind = ristretto255_oprf.oprf.blind(input);
+ * const evaluated = ristretto255_oprf.oprf.blindEvaluate(keys.secretKey, blind.blinded);
+ * const output = ristretto255_oprf.oprf.finalize(input, blind.blind, evaluated);
+ * ```
+ */
+const ed25519_ristretto255_oprf = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => createOPRF({
+    name: 'ristretto255-SHA512',
+    Point: ed25519_RistrettoPoint,
+    hash: sha512,
+    hashToGroup: ed25519_ristretto255_hasher.hashToCurve,
+    hashToScalar: ed25519_ristretto255_hasher.hashToScalar,
+}))()));
+/**
+ * FROST threshold signatures over ristretto255. RFC 9591.
+ * @example
+ * Create one trusted-dealer package for 2-of-3 ristretto255 signing.
+ *
+ * ```ts
+ * const alice = ristretto255_FROST.Identifier.derive('alice@example.com');
+ * const bob = ristretto255_FROST.Identifier.derive('bob@example.com');
+ * const carol = ristretto255_FROST.Identifier.derive('carol@example.com');
+ * const deal = ristretto255_FROST.trustedDealer({ min: 2, max: 3 }, [alice, bob, carol]);
+ * ```
+ */
+const ristretto255_FROST = /* @__PURE__ */ (/* unused pure expression or super */ null && ((() => createFROST({
+    name: 'FROST-RISTRETTO255-SHA512-v1',
+    Point: ed25519_RistrettoPoint,
+    validatePoint: (p) => {
+        // Prime-order wrappers are torsion-free at the abstract-group level.
+        p.assertValidity();
+    },
+    hash: sha512,
+}))()));
+/**
+ * Weird / bogus points, useful for debugging.
+ * All 8 ed25519 points of 8-torsion subgroup can be generated from the point
+ * T = `26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05`.
+ * The subgroup generated by `T` is `{ O, T, 2T, 3T, 4T, 5T, 6T, 7T }`; the
+ * array below is that set, not the powers in that exact index order.
+ * @example
+ * Decode one known torsion point for debugging.
+ *
+ * ```ts
+ * import { ED25519_TORSION_SUBGROUP, ed25519 } from '@noble/curves/ed25519.js';
+ * const point = ed25519.Point.fromHex(ED25519_TORSION_SUBGROUP[1]);
+ * ```
+ */
+const ed25519_ED25519_TORSION_SUBGROUP = /* @__PURE__ */ (/* unused pure expression or super */ null && (Object.freeze([
+    '0100000000000000000000000000000000000000000000000000000000000000',
+    'c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a',
+    '0000000000000000000000000000000000000000000000000000000000000080',
+    '26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05',
+    'ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f',
+    '26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85',
+    '0000000000000000000000000000000000000000000000000000000000000000',
+    'c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa',
+])));
+
+;// CONCATENATED MODULE: ./node_modules/age-encryption/dist/x25519.js
+
+const exportable = false;
+let webCryptoOff = false;
+function forceWebCryptoOff(off) {
+    webCryptoOff = off;
+}
+async function webCryptoFallback(func, fallback) {
+    if (webCryptoOff) {
+        return await fallback();
+    }
+    // We can't reliably detect X25519 support in WebCrypto in a performant way
+    // because Bun implemented importKey, but not deriveBits.
+    // https://github.com/oven-sh/bun/issues/20148
+    try {
+        return await func();
+    }
+    catch (error) {
+        if (error instanceof ReferenceError ||
+            error instanceof DOMException && error.name === "NotSupportedError") {
+            return await fallback();
+        }
+        else {
+            throw error;
+        }
+    }
+}
+async function scalarMult(scalar, u) {
+    return await webCryptoFallback(async () => {
+        const key = isCryptoKey(scalar) ? scalar : await importX25519Key(scalar);
+        const peer = await crypto.subtle.importKey("raw", domBuffer(u), { name: "X25519" }, exportable, []);
+        // 256 bits is the fixed size of a X25519 shared secret. It's kind of
+        // worrying that the WebCrypto API encourages truncating it.
+        return new Uint8Array(await crypto.subtle.deriveBits({ name: "X25519", public: peer }, key, 256));
+    }, () => {
+        if (isCryptoKey(scalar)) {
+            throw new Error("CryptoKey provided but X25519 WebCrypto is not supported");
+        }
+        return ed25519_x25519.scalarMult(scalar, u);
+    });
+}
+async function scalarMultBase(scalar) {
+    return await webCryptoFallback(async () => {
+        // The WebCrypto API simply doesn't support deriving public keys from
+        // private keys. importKey returns only a CryptoKey (unlike generateKey
+        // which returns a CryptoKeyPair) despite deriving the public key internally
+        // (judging from the banchmarks, at least on Node.js). Our options are
+        // exporting as JWK, deleting jwk.d, and re-importing (which only works for
+        // exportable keys), or (re-)doing a scalar multiplication by the basepoint
+        // manually. Here we do the latter.
+        return scalarMult(scalar, ed25519_x25519.GuBytes);
+    }, () => {
+        if (isCryptoKey(scalar)) {
+            throw new Error("CryptoKey provided but X25519 WebCrypto is not supported");
+        }
+        return ed25519_x25519.scalarMultBase(scalar);
+    });
+}
+const pkcs8Prefix = /* @__PURE__ */ new Uint8Array([
+    0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06,
+    0x03, 0x2b, 0x65, 0x6e, 0x04, 0x22, 0x04, 0x20
+]);
+async function importX25519Key(key) {
+    // For some reason, the WebCrypto API only supports importing X25519 private
+    // keys as PKCS #8 or JWK (even if it supports importing public keys as raw).
+    // Thankfully since they are always the same length, we can just prepend a
+    // fixed ASN.1 prefix for PKCS #8.
+    if (key.length !== 32) {
+        throw new Error("X25519 private key must be 32 bytes");
+    }
+    const pkcs8 = new Uint8Array([...pkcs8Prefix, ...key]);
+    // Annoyingly, importKey (at least on Node.js) computes the public key, which
+    // is a waste if we're only going to run deriveBits.
+    return crypto.subtle.importKey("pkcs8", pkcs8, { name: "X25519" }, exportable, ["deriveBits"]);
+}
+function isCryptoKey(key) {
+    return typeof CryptoKey !== "undefined" && key instanceof CryptoKey;
+}
+// TypeScript 5.9+ made Uint8Array generic, defaulting to Uint8Array<ArrayBufferLike>.
+// DOM APIs like crypto.subtle require Uint8Array<ArrayBuffer> (no SharedArrayBuffer).
+// This helper narrows the type while still catching non-Uint8Array arguments.
+function domBuffer(arr) {
+    return arr;
+}
+
+;// CONCATENATED MODULE: ./node_modules/age-encryption/dist/io.js
+
+class LineReader {
+    s;
+    transcript = [];
+    buf = new Uint8Array(0);
+    constructor(stream) {
+        this.s = stream.getReader();
+    }
+    async readLine() {
+        const line = [];
+        while (true) {
+            const i = this.buf.indexOf("\n".charCodeAt(0));
+            if (i >= 0) {
+                line.push(this.buf.subarray(0, i));
+                this.transcript.push(this.buf.subarray(0, i + 1));
+                this.buf = this.buf.subarray(i + 1);
+                return asciiString(flatten(line));
+            }
+            if (this.buf.length > 0) {
+                line.push(this.buf);
+                this.transcript.push(this.buf);
+            }
+            const next = await this.s.read();
+            if (next.done) {
+                this.buf = flatten(line);
+                return null;
+            }
+            this.buf = next.value;
+        }
+    }
+    close() {
+        this.s.releaseLock();
+        return { rest: this.buf, transcript: flatten(this.transcript) };
+    }
+}
+function asciiString(bytes) {
+    bytes.forEach((b) => {
+        if (b < 32 || b > 126) {
+            throw Error("invalid non-ASCII byte in header");
+        }
+    });
+    return new TextDecoder().decode(bytes);
+}
+function flatten(arr) {
+    const len = arr.reduce(((sum, line) => sum + line.length), 0);
+    const out = new Uint8Array(len);
+    let n = 0;
+    for (const a of arr) {
+        out.set(a, n);
+        n += a.length;
+    }
+    return out;
+}
+function prepend(s, ...prefixes) {
+    return s.pipeThrough(new TransformStream({
+        start(controller) {
+            for (const p of prefixes) {
+                controller.enqueue(p);
+            }
+        }
+    }));
+}
+function stream(a) {
+    // https://developer.mozilla.org/en-US/docs/Web/API/ReadableStream/from_static
+    return new ReadableStream({
+        start(controller) {
+            controller.enqueue(a);
+            controller.close();
+        }
+    });
+}
+async function readAll(stream) {
+    if (!(stream instanceof ReadableStream)) {
+        throw new Error("readAll expects a ReadableStream<Uint8Array>");
+    }
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+async function readAllString(stream) {
+    if (!(stream instanceof ReadableStream)) {
+        throw new Error("readAllString expects a ReadableStream<Uint8Array>");
+    }
+    return await new Response(stream).text();
+}
+async function read(stream, n) {
+    const reader = stream.getReader();
+    const chunks = [];
+    let readBytes = 0;
+    while (readBytes < n) {
+        const { done, value } = await reader.read();
+        if (done) {
+            throw Error("stream ended before reading " + n.toString() + " bytes");
+        }
+        chunks.push(value);
+        readBytes += value.length;
+    }
+    reader.releaseLock();
+    const buf = flatten(chunks);
+    const data = buf.subarray(0, n);
+    const rest = prepend(stream, buf.subarray(n));
+    return { data, rest };
+}
+function randomBytesStream(n, chunk) {
+    return new ReadableStream({
+        start(controller) {
+            for (let i = 0; i < n; i += chunk) {
+                controller.enqueue(randomBytes(Math.min(chunk, n - i)));
+            }
+            controller.close();
+        }
+    });
+}
+
+;// CONCATENATED MODULE: ./node_modules/age-encryption/dist/format.js
+
+
+/**
+ * A stanza is a section of an age header. This is part of the low-level
+ * {@link Recipient} and {@link Identity} APIs.
+ */
+class format_Stanza {
+    /**
+     * All space-separated arguments on the first line of the stanza.
+     * Each argument is a string that does not contain spaces.
+     * The first argument is often a recipient type, which should look like
+     * `example.com/...` to avoid collisions.
+     */
+    args;
+    /**
+     * The raw body of the stanza. This is automatically base64-encoded and
+     * split into lines of 48 characters each.
+     */
+    body;
+    constructor(args, body) {
+        this.args = args;
+        this.body = body;
+    }
+}
+async function parseNextStanza(hdr) {
+    const argsLine = await hdr.readLine();
+    if (argsLine === null) {
+        throw Error("invalid stanza");
+    }
+    const args = argsLine.split(" ");
+    if (args.length < 2 || args.shift() !== "->") {
+        return { next: argsLine };
+    }
+    for (const arg of args) {
+        if (arg.length === 0) {
+            throw Error("invalid stanza");
+        }
+    }
+    const bodyLines = [];
+    for (;;) {
+        const nextLine = await hdr.readLine();
+        if (nextLine === null) {
+            throw Error("invalid stanza");
+        }
+        const line = base_base64nopad.decode(nextLine);
+        if (line.length > 48) {
+            throw Error("invalid stanza");
+        }
+        bodyLines.push(line);
+        if (line.length < 48) {
+            break;
+        }
+    }
+    const body = flatten(bodyLines);
+    return { s: new format_Stanza(args, body) };
+}
+async function parseHeader(header) {
+    const hdr = new LineReader(header);
+    const versionLine = await hdr.readLine();
+    if (versionLine !== "age-encryption.org/v1") {
+        throw Error("invalid version " + (versionLine ?? "line"));
+    }
+    const stanzas = [];
+    for (;;) {
+        const { s, next: macLine } = await parseNextStanza(hdr);
+        if (s !== undefined) {
+            stanzas.push(s);
+            continue;
+        }
+        if (!macLine.startsWith("--- ")) {
+            throw Error("invalid header");
+        }
+        const MAC = base_base64nopad.decode(macLine.slice(4));
+        const { rest, transcript } = hdr.close();
+        const headerNoMAC = transcript.slice(0, transcript.length - 1 - macLine.length + 3);
+        return { stanzas, headerNoMAC, MAC, headerSize: transcript.length, rest: prepend(header, rest) };
+    }
+}
+function encodeHeaderNoMAC(recipients) {
+    const lines = [];
+    lines.push("age-encryption.org/v1\n");
+    for (const s of recipients) {
+        lines.push("-> " + s.args.join(" ") + "\n");
+        for (let i = 0; i < s.body.length; i += 48) {
+            let end = i + 48;
+            if (end > s.body.length)
+                end = s.body.length;
+            lines.push(base_base64nopad.encode(s.body.subarray(i, end)) + "\n");
+        }
+        if (s.body.length % 48 === 0)
+            lines.push("\n");
+    }
+    lines.push("---");
+    return new TextEncoder().encode(lines.join(""));
+}
+function encodeHeader(recipients, MAC) {
+    return flatten([
+        encodeHeaderNoMAC(recipients),
+        new TextEncoder().encode(" " + base_base64nopad.encode(MAC) + "\n")
+    ]);
+}
+
+;// CONCATENATED MODULE: ./node_modules/age-encryption/dist/recipients.js
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * Generate a new native age identity.
+ *
+ * Currently, this returns an X25519 identity. In the future, this may return a
+ * post-quantum hybrid identity like {@link generateHybridIdentity}. To
+ * explicitly generate an X25519 identity, use {@link generateX25519Identity}.
+ *
+ * @returns A promise that resolves to the new identity, a string starting with
+ * `AGE-SECRET-KEY-1...`. Use {@link identityToRecipient} to produce the
+ * corresponding recipient.
+ */
+function generateIdentity() {
+    return generateX25519Identity();
+}
+/**
+ * Generate a new X25519 native age identity.
+ *
+ * @returns A promise that resolves to the new identity, a string starting with
+ * `AGE-SECRET-KEY-1...`. Use {@link identityToRecipient} to produce the
+ * corresponding recipient.
+ */
+function generateX25519Identity() {
+    const scalar = utils_randomBytes(32);
+    const identity = base_bech32.encodeFromBytes("AGE-SECRET-KEY-", scalar).toUpperCase();
+    return Promise.resolve(identity);
+}
+/**
+ * Generate a new post-quantum hybrid native age identity.
+ *
+ * @returns A promise that resolves to the new identity, a string starting with
+ * `AGE-SECRET-KEY-PQ-1...`. Use {@link identityToRecipient} to produce the
+ * corresponding recipient.
+ */
+function generateHybridIdentity() {
+    const scalar = randomBytes(32);
+    const identity = bech32.encodeFromBytes("AGE-SECRET-KEY-PQ-", scalar).toUpperCase();
+    return Promise.resolve(identity);
+}
+/**
+ * Convert an age identity to a recipient.
+ *
+ * @param identity - An age identity, a string starting with
+ * `AGE-SECRET-KEY-PQ-1...` or `AGE-SECRET-KEY-1...` or an X25519 private
+ * {@link https://developer.mozilla.org/en-US/docs/Web/API/CryptoKey | CryptoKey}
+ * object.
+ *
+ * @returns A promise that resolves to the corresponding recipient, a string
+ * starting with `age1...`.
+ *
+ * @see {@link generateIdentity}
+ * @see {@link Decrypter.addIdentity}
+ */
+async function identityToRecipient(identity) {
+    let scalar;
+    if (recipients_isCryptoKey(identity)) {
+        scalar = identity;
+    }
+    else if (identity.startsWith("AGE-SECRET-KEY-PQ-1")) {
+        const res = base_bech32.decodeToBytes(identity);
+        if (res.prefix.toUpperCase() !== "AGE-SECRET-KEY-PQ-" ||
+            res.bytes.length !== 32) {
+            throw Error("invalid identity");
+        }
+        const recipient = MLKEM768X25519.getPublicKey(res.bytes);
+        // Use encode directly to disable the 90 character bech32 limit.
+        return base_bech32.encode("age1pq", base_bech32.toWords(recipient), false);
+    }
+    else {
+        const res = base_bech32.decodeToBytes(identity);
+        if (!identity.startsWith("AGE-SECRET-KEY-1") ||
+            res.prefix.toUpperCase() !== "AGE-SECRET-KEY-" ||
+            res.bytes.length !== 32) {
+            throw Error("invalid identity");
+        }
+        scalar = res.bytes;
+    }
+    const recipient = await scalarMultBase(scalar);
+    return base_bech32.encodeFromBytes("age", recipient);
+}
+class HybridRecipient {
+    recipient;
+    constructor(s) {
+        const { prefix, words } = base_bech32.decode(s, false);
+        const bytes = base_bech32.fromWords(words);
+        if (!s.startsWith("age1pq1") ||
+            prefix.toLowerCase() !== "age1pq" ||
+            bytes.length !== 1216) {
+            throw Error("invalid recipient");
+        }
+        this.recipient = bytes;
+    }
+    wrapFileKey(fileKey) {
+        const { cipherText: encapsulatedKey, sharedSecret } = MLKEM768X25519.encapsulate(this.recipient);
+        const label = new TextEncoder().encode("age-encryption.org/mlkem768x25519");
+        const { key, nonce } = hpkeContext(hpkeMLKEM768X25519, sharedSecret, label);
+        const ciphertext = chacha20poly1305(key, nonce).encrypt(fileKey);
+        return [new format_Stanza(["mlkem768x25519", base_base64nopad.encode(encapsulatedKey)], ciphertext)];
+    }
+}
+class HybridIdentity {
+    identity;
+    constructor(s) {
+        const res = base_bech32.decodeToBytes(s);
+        if (!s.startsWith("AGE-SECRET-KEY-PQ-1") ||
+            res.prefix.toUpperCase() !== "AGE-SECRET-KEY-PQ-" ||
+            res.bytes.length !== 32) {
+            throw Error("invalid identity");
+        }
+        this.identity = res.bytes;
+    }
+    unwrapFileKey(stanzas) {
+        for (const s of stanzas) {
+            if (s.args.length < 1 || s.args[0] !== "mlkem768x25519") {
+                continue;
+            }
+            if (s.args.length !== 2) {
+                throw Error("invalid mlkem768x25519 stanza");
+            }
+            const share = base_base64nopad.decode(s.args[1]);
+            if (share.length !== 1120) {
+                throw Error("invalid mlkem768x25519 stanza");
+            }
+            if (s.body.length !== 32) {
+                throw Error("invalid mlkem768x25519 stanza");
+            }
+            const sharedSecret = MLKEM768X25519.decapsulate(share, this.identity);
+            const label = new TextEncoder().encode("age-encryption.org/mlkem768x25519");
+            const { key, nonce } = hpkeContext(hpkeMLKEM768X25519, sharedSecret, label);
+            try {
+                return chacha20poly1305(key, nonce).decrypt(s.body);
+            }
+            catch {
+                continue;
+            }
+        }
+        return null;
+    }
+}
+const hpkeMLKEM768X25519 = 0x647a;
+const hpkeMLKEM768P256 = 0x0050;
+const hpkeDHKEMP256 = 0x0010;
+function hpkeContext(kemID, sharedSecret, info) {
+    const suiteID = hpkeSuiteID(kemID);
+    const pskIDHash = hpkeLabeledExtract(suiteID, undefined, "psk_id_hash", new Uint8Array(0));
+    const infoHash = hpkeLabeledExtract(suiteID, undefined, "info_hash", info);
+    const ksContext = new Uint8Array(1 + pskIDHash.length + infoHash.length);
+    ksContext[0] = 0x00; // mode_base
+    ksContext.set(pskIDHash, 1);
+    ksContext.set(infoHash, 1 + pskIDHash.length);
+    const secret = hpkeLabeledExtract(suiteID, sharedSecret, "secret", new Uint8Array(0));
+    const key = hpkeLabeledExpand(suiteID, secret, "key", ksContext, 32);
+    const nonce = hpkeLabeledExpand(suiteID, secret, "base_nonce", ksContext, 12);
+    return { key, nonce };
+}
+function hpkeSuiteID(kemID) {
+    const suiteID = new Uint8Array(10);
+    suiteID.set(new TextEncoder().encode("HPKE"), 0);
+    suiteID[4] = (kemID >> 8) & 0xff;
+    suiteID[5] = kemID & 0xff;
+    // KDF ID for HKDF-SHA256 is 0x0001
+    suiteID[6] = 0x00;
+    suiteID[7] = 0x01;
+    // AEAD ID for ChaCha20Poly1305 is 0x0003
+    suiteID[8] = 0x00;
+    suiteID[9] = 0x03;
+    return suiteID;
+}
+function hpkeLabeledExtract(suiteID, salt, label, ikm) {
+    const labeledIKM = new Uint8Array(7 + suiteID.length + label.length + ikm.length);
+    let offset = 0;
+    labeledIKM.set(new TextEncoder().encode("HPKE-v1"), offset);
+    offset += "HPKE-v1".length;
+    labeledIKM.set(suiteID, offset);
+    offset += suiteID.length;
+    labeledIKM.set(new TextEncoder().encode(label), offset);
+    offset += label.length;
+    labeledIKM.set(ikm, offset);
+    return hkdf_extract(sha2_sha256, labeledIKM, salt);
+}
+function hpkeLabeledExpand(suiteID, prk, label, info, length) {
+    const labeledInfo = new Uint8Array(2 + 7 + suiteID.length + label.length + info.length);
+    let offset = 0;
+    labeledInfo[offset] = (length >> 8) & 0xff;
+    labeledInfo[offset + 1] = length & 0xff;
+    offset += 2;
+    labeledInfo.set(new TextEncoder().encode("HPKE-v1"), offset);
+    offset += "HPKE-v1".length;
+    labeledInfo.set(suiteID, offset);
+    offset += suiteID.length;
+    labeledInfo.set(new TextEncoder().encode(label), offset);
+    offset += label.length;
+    labeledInfo.set(info, offset);
+    return expand(sha2_sha256, prk, labeledInfo, length);
+}
+function hpkeDHKEMP256Encapsulate(recipient) {
+    if (recipient.length !== nist_p256.lengths.publicKeyUncompressed) {
+        recipient = nist_p256.Point.fromBytes(recipient).toBytes(false);
+    }
+    const ephemeral = nist_p256.utils.randomSecretKey();
+    const encapsulatedKey = nist_p256.getPublicKey(ephemeral, false);
+    const ss = nist_p256.getSharedSecret(ephemeral, recipient, true).subarray(1);
+    const kemContext = new Uint8Array(encapsulatedKey.length + recipient.length);
+    kemContext.set(encapsulatedKey, 0);
+    kemContext.set(recipient, encapsulatedKey.length);
+    const suiteID = new Uint8Array(5);
+    suiteID.set(new TextEncoder().encode("KEM"), 0);
+    suiteID[3] = hpkeDHKEMP256 >> 8;
+    suiteID[4] = hpkeDHKEMP256 & 0xff;
+    const eaePRK = hpkeLabeledExtract(suiteID, undefined, "eae_prk", ss);
+    const sharedSecret = hpkeLabeledExpand(suiteID, eaePRK, "shared_secret", kemContext, 32);
+    return { encapsulatedKey, sharedSecret };
+}
+class TagRecipient {
+    recipient;
+    constructor(s) {
+        const res = base_bech32.decodeToBytes(s);
+        if (!s.startsWith("age1tag1") ||
+            res.prefix.toLowerCase() !== "age1tag" ||
+            res.bytes.length !== 33) {
+            throw Error("invalid recipient");
+        }
+        this.recipient = res.bytes;
+    }
+    wrapFileKey(fileKey) {
+        const { encapsulatedKey, sharedSecret } = hpkeDHKEMP256Encapsulate(this.recipient);
+        const label = new TextEncoder().encode("age-encryption.org/p256tag");
+        const tag = (() => {
+            const recipientHash = sha2_sha256(this.recipient).subarray(0, 4);
+            const ikm = new Uint8Array(encapsulatedKey.length + recipientHash.length);
+            ikm.set(encapsulatedKey, 0);
+            ikm.set(recipientHash, encapsulatedKey.length);
+            return hkdf_extract(sha2_sha256, ikm, label).subarray(0, 4);
+        })();
+        const { key, nonce } = hpkeContext(hpkeDHKEMP256, sharedSecret, label);
+        const ciphertext = chacha20poly1305(key, nonce).encrypt(fileKey);
+        return [new format_Stanza(["p256tag", base_base64nopad.encode(tag), base_base64nopad.encode(encapsulatedKey)], ciphertext)];
+    }
+}
+class HybridTagRecipient {
+    recipient;
+    constructor(s) {
+        const { prefix, words } = base_bech32.decode(s, false);
+        const bytes = base_bech32.fromWords(words);
+        if (!s.startsWith("age1tagpq1") ||
+            prefix.toLowerCase() !== "age1tagpq" ||
+            bytes.length !== 1249) {
+            throw Error("invalid recipient");
+        }
+        this.recipient = bytes;
+    }
+    wrapFileKey(fileKey) {
+        const { cipherText: encapsulatedKey, sharedSecret } = MLKEM768P256.encapsulate(this.recipient);
+        const label = new TextEncoder().encode("age-encryption.org/mlkem768p256tag");
+        const tag = (() => {
+            const recipientHash = sha2_sha256(this.recipient.subarray(1184)).subarray(0, 4);
+            const ikm = new Uint8Array(encapsulatedKey.length + recipientHash.length);
+            ikm.set(encapsulatedKey, 0);
+            ikm.set(recipientHash, encapsulatedKey.length);
+            return hkdf_extract(sha2_sha256, ikm, label).subarray(0, 4);
+        })();
+        const { key, nonce } = hpkeContext(hpkeMLKEM768P256, sharedSecret, label);
+        const ciphertext = chacha20poly1305(key, nonce).encrypt(fileKey);
+        return [new format_Stanza(["mlkem768p256tag", base_base64nopad.encode(tag), base_base64nopad.encode(encapsulatedKey)], ciphertext)];
+    }
+}
+class X25519Recipient {
+    recipient;
+    constructor(s) {
+        const res = base_bech32.decodeToBytes(s);
+        if (!s.startsWith("age1") ||
+            res.prefix.toLowerCase() !== "age" ||
+            res.bytes.length !== 32) {
+            throw Error("invalid recipient");
+        }
+        this.recipient = res.bytes;
+    }
+    async wrapFileKey(fileKey) {
+        const ephemeral = utils_randomBytes(32);
+        const share = await scalarMultBase(ephemeral);
+        const secret = await scalarMult(ephemeral, this.recipient);
+        const salt = new Uint8Array(share.length + this.recipient.length);
+        salt.set(share);
+        salt.set(this.recipient, share.length);
+        const label = new TextEncoder().encode("age-encryption.org/v1/X25519");
+        const key = hkdf(sha2_sha256, secret, salt, label, 32);
+        return [new format_Stanza(["X25519", base_base64nopad.encode(share)], recipients_encryptFileKey(fileKey, key))];
+    }
+}
+class X25519Identity {
+    identity;
+    recipient;
+    constructor(s) {
+        if (recipients_isCryptoKey(s)) {
+            this.identity = s;
+            this.recipient = scalarMultBase(s);
+            return;
+        }
+        const res = base_bech32.decodeToBytes(s);
+        if (!s.startsWith("AGE-SECRET-KEY-1") ||
+            res.prefix.toUpperCase() !== "AGE-SECRET-KEY-" ||
+            res.bytes.length !== 32) {
+            throw Error("invalid identity");
+        }
+        this.identity = res.bytes;
+        this.recipient = scalarMultBase(res.bytes);
+    }
+    async unwrapFileKey(stanzas) {
+        for (const s of stanzas) {
+            if (s.args.length < 1 || s.args[0] !== "X25519") {
+                continue;
+            }
+            if (s.args.length !== 2) {
+                throw Error("invalid X25519 stanza");
+            }
+            const share = base_base64nopad.decode(s.args[1]);
+            if (share.length !== 32) {
+                throw Error("invalid X25519 stanza");
+            }
+            const secret = await scalarMult(this.identity, share);
+            const recipient = await this.recipient;
+            const salt = new Uint8Array(share.length + recipient.length);
+            salt.set(share);
+            salt.set(recipient, share.length);
+            const label = new TextEncoder().encode("age-encryption.org/v1/X25519");
+            const key = hkdf(sha2_sha256, secret, salt, label, 32);
+            const fileKey = recipients_decryptFileKey(s.body, key);
+            if (fileKey !== null)
+                return fileKey;
+        }
+        return null;
+    }
+}
+class ScryptRecipient {
+    passphrase;
+    logN;
+    constructor(passphrase, logN) {
+        this.passphrase = passphrase;
+        this.logN = logN;
+    }
+    wrapFileKey(fileKey) {
+        const salt = utils_randomBytes(16);
+        const label = "age-encryption.org/v1/scrypt";
+        const labelAndSalt = new Uint8Array(label.length + 16);
+        labelAndSalt.set(new TextEncoder().encode(label));
+        labelAndSalt.set(salt, label.length);
+        const key = scrypt(this.passphrase, labelAndSalt, { N: 2 ** this.logN, r: 8, p: 1, dkLen: 32 });
+        return [new format_Stanza(["scrypt", base_base64nopad.encode(salt), this.logN.toString()], recipients_encryptFileKey(fileKey, key))];
+    }
+}
+class ScryptIdentity {
+    passphrase;
+    constructor(passphrase) {
+        this.passphrase = passphrase;
+    }
+    unwrapFileKey(stanzas) {
+        for (const s of stanzas) {
+            if (s.args.length < 1 || s.args[0] !== "scrypt") {
+                continue;
+            }
+            if (stanzas.length !== 1) {
+                throw Error("scrypt recipient is not the only one in the header");
+            }
+            if (s.args.length !== 3) {
+                throw Error("invalid scrypt stanza");
+            }
+            if (!/^[1-9][0-9]*$/.test(s.args[2])) {
+                throw Error("invalid scrypt stanza");
+            }
+            const salt = base_base64nopad.decode(s.args[1]);
+            if (salt.length !== 16) {
+                throw Error("invalid scrypt stanza");
+            }
+            const logN = Number(s.args[2]);
+            if (logN > 20) {
+                throw Error("scrypt work factor is too high");
+            }
+            const label = "age-encryption.org/v1/scrypt";
+            const labelAndSalt = new Uint8Array(label.length + 16);
+            labelAndSalt.set(new TextEncoder().encode(label));
+            labelAndSalt.set(salt, label.length);
+            const key = scrypt(this.passphrase, labelAndSalt, { N: 2 ** logN, r: 8, p: 1, dkLen: 32 });
+            const fileKey = recipients_decryptFileKey(s.body, key);
+            if (fileKey !== null)
+                return fileKey;
+        }
+        return null;
+    }
+}
+function recipients_encryptFileKey(fileKey, key) {
+    const nonce = new Uint8Array(12);
+    return chacha20poly1305(key, nonce).encrypt(fileKey);
+}
+function recipients_decryptFileKey(body, key) {
+    if (body.length !== 32) {
+        throw Error("invalid stanza");
+    }
+    const nonce = new Uint8Array(12);
+    try {
+        return chacha20poly1305(key, nonce).decrypt(body);
+    }
+    catch {
+        return null;
+    }
+}
+function recipients_isCryptoKey(key) {
+    return typeof CryptoKey !== "undefined" && key instanceof CryptoKey;
+}
+
+;// CONCATENATED MODULE: ./node_modules/age-encryption/dist/stream.js
+
+const chacha20poly1305Overhead = 16;
+const chunkSize = /* @__PURE__ */ (() => 64 * 1024)();
+const chunkSizeWithOverhead = /* @__PURE__ */ (() => chunkSize + chacha20poly1305Overhead)();
+function decryptSTREAM(key) {
+    const streamNonce = new Uint8Array(12);
+    const incNonce = () => {
+        for (let i = streamNonce.length - 2; i >= 0; i--) {
+            streamNonce[i]++;
+            if (streamNonce[i] !== 0)
+                break;
+        }
+    };
+    let firstChunk = true;
+    const ciphertextBuffer = new Uint8Array(chunkSizeWithOverhead);
+    let ciphertextBufferUsed = 0;
+    return new TransformStream({
+        transform(chunk, controller) {
+            while (chunk.length > 0) {
+                if (ciphertextBufferUsed === ciphertextBuffer.length) {
+                    const decryptedChunk = chacha20poly1305(key, streamNonce)
+                        .decrypt(ciphertextBuffer);
+                    controller.enqueue(decryptedChunk);
+                    incNonce();
+                    ciphertextBufferUsed = 0;
+                    firstChunk = false;
+                }
+                const n = Math.min(ciphertextBuffer.length - ciphertextBufferUsed, chunk.length);
+                ciphertextBuffer.set(chunk.subarray(0, n), ciphertextBufferUsed);
+                ciphertextBufferUsed += n;
+                chunk = chunk.subarray(n);
+            }
+        },
+        flush(controller) {
+            streamNonce[11] = 1; // Last chunk flag.
+            const decryptedChunk = chacha20poly1305(key, streamNonce)
+                .decrypt(ciphertextBuffer.subarray(0, ciphertextBufferUsed));
+            if (!firstChunk && decryptedChunk.length === 0) {
+                // The final chunk can only be empty if it's the first one.
+                throw new Error("final chunk is empty");
+            }
+            controller.enqueue(decryptedChunk);
+        },
+    });
+}
+function plaintextSize(ciphertextSize) {
+    if (ciphertextSize < chacha20poly1305Overhead) {
+        throw Error("ciphertext is too small");
+    }
+    if (ciphertextSize === chacha20poly1305Overhead) {
+        return 0; // Empty plaintext.
+    }
+    const fullChunks = Math.floor(ciphertextSize / chunkSizeWithOverhead);
+    const lastChunk = ciphertextSize % chunkSizeWithOverhead;
+    if (0 < lastChunk && lastChunk <= chacha20poly1305Overhead) {
+        throw Error("ciphertext size is invalid");
+    }
+    let size = ciphertextSize;
+    size -= fullChunks * chacha20poly1305Overhead;
+    size -= lastChunk > 0 ? chacha20poly1305Overhead : 0;
+    return size;
+}
+function encryptSTREAM(key) {
+    const streamNonce = new Uint8Array(12);
+    const incNonce = () => {
+        for (let i = streamNonce.length - 2; i >= 0; i--) {
+            streamNonce[i]++;
+            if (streamNonce[i] !== 0)
+                break;
+        }
+    };
+    const plaintextBuffer = new Uint8Array(chunkSize);
+    let plaintextBufferUsed = 0;
+    return new TransformStream({
+        transform(chunk, controller) {
+            while (chunk.length > 0) {
+                if (plaintextBufferUsed === plaintextBuffer.length) {
+                    const encryptedChunk = chacha20poly1305(key, streamNonce)
+                        .encrypt(plaintextBuffer);
+                    controller.enqueue(encryptedChunk);
+                    incNonce();
+                    plaintextBufferUsed = 0;
+                }
+                const n = Math.min(plaintextBuffer.length - plaintextBufferUsed, chunk.length);
+                plaintextBuffer.set(chunk.subarray(0, n), plaintextBufferUsed);
+                plaintextBufferUsed += n;
+                chunk = chunk.subarray(n);
+            }
+        },
+        flush(controller) {
+            streamNonce[11] = 1; // Last chunk flag.
+            const encryptedChunk = chacha20poly1305(key, streamNonce)
+                .encrypt(plaintextBuffer.subarray(0, plaintextBufferUsed));
+            controller.enqueue(encryptedChunk);
+        },
+    });
+}
+function ciphertextSize(plaintextSize) {
+    const chunks = Math.max(1, Math.ceil(plaintextSize / chunkSize));
+    return plaintextSize + chacha20poly1305Overhead * chunks;
+}
+
+;// CONCATENATED MODULE: ./node_modules/age-encryption/dist/armor.js
+
+// eslint-disable-next-line @typescript-eslint/no-unused-vars
+
+/**
+ * Encode an age encrypted file using the ASCII armor format, a strict subset of
+ * PEM that starts with `-----BEGIN AGE ENCRYPTED FILE-----`.
+ *
+ * @param file - The raw encrypted file (returned by {@link Encrypter.encrypt}).
+ *
+ * @returns The ASCII armored file, with a final newline.
+ */
+function armor_encode(file) {
+    const lines = [];
+    lines.push("-----BEGIN AGE ENCRYPTED FILE-----\n");
+    for (let i = 0; i < file.length; i += 48) {
+        let end = i + 48;
+        if (end > file.length)
+            end = file.length;
+        lines.push(base64.encode(file.subarray(i, end)) + "\n");
+    }
+    lines.push("-----END AGE ENCRYPTED FILE-----\n");
+    return lines.join("");
+}
+/**
+ * Decode an age encrypted file from the ASCII armor format, a strict subset of
+ * PEM that starts with `-----BEGIN AGE ENCRYPTED FILE-----`.
+ *
+ * Extra whitespace before and after the file is ignored, and newlines can be
+ * CRLF or LF, but otherwise the format is parsed strictly.
+ *
+ * @param file - The ASCII armored file.
+ *
+ * @returns The raw encrypted file (to be passed to {@link Decrypter.decrypt}).
+ */
+function armor_decode(file) {
+    const lines = file.trim().replaceAll("\r\n", "\n").split("\n");
+    if (lines.shift() !== "-----BEGIN AGE ENCRYPTED FILE-----") {
+        throw Error("invalid header");
+    }
+    if (lines.pop() !== "-----END AGE ENCRYPTED FILE-----") {
+        throw Error("invalid footer");
+    }
+    function isLineLengthValid(i, l) {
+        if (i === lines.length - 1) {
+            return l.length > 0 && l.length <= 64 && l.length % 4 === 0;
+        }
+        return l.length === 64;
+    }
+    if (!lines.every((l, i) => isLineLengthValid(i, l))) {
+        throw Error("invalid line length");
+    }
+    if (!lines.every((l) => /^[A-Za-z0-9+/=]+$/.test(l))) {
+        throw Error("invalid base64");
+    }
+    return base64.decode(lines.join(""));
+}
+
+;// CONCATENATED MODULE: ./node_modules/age-encryption/dist/webauthn.js
+
+
+
+
+
+
+
+
+// We don't actually use the public key, so declare support for all default
+// algorithms that might be supported by authenticators.
+const defaultAlgorithms = [
+    { type: "public-key", alg: -8 }, // Ed25519
+    { type: "public-key", alg: -7 }, // ECDSA with P-256 and SHA-256
+    { type: "public-key", alg: -257 }, // RSA PKCS#1 v1.5 with SHA-256
+];
+/**
+ * Creates a new WebAuthn credential which can be used for encryption and
+ * decryption.
+ *
+ * @returns The identity string to use for encryption or decryption.
+ *
+ * This string begins with `AGE-PLUGIN-FIDO2PRF-1...` and encodes the credential ID,
+ * the relying party ID, and the transport hint.
+ *
+ * If the credential was created with {@link CreationOptions."type"} set to the
+ * default `passkey`, this string is mostly a hint to make selecting the
+ * credential easier. If the credential was created with `security-key`, this
+ * string is required to encrypt and decrypt files, and can't be regenerated if
+ * lost.
+ *
+ * @see {@link Options.identity}
+ * @experimental
+ */
+async function createCredential(options) {
+    const cred = await navigator.credentials.create({
+        publicKey: {
+            rp: { name: "", id: options.rpId },
+            user: {
+                name: options.keyName,
+                id: webauthn_domBuffer(randomBytes(8)), // avoid overwriting existing keys
+                displayName: "",
+            },
+            pubKeyCredParams: defaultAlgorithms,
+            authenticatorSelection: {
+                requireResidentKey: options.type !== "security-key",
+                residentKey: options.type !== "security-key" ? "required" : "discouraged",
+                userVerification: "required", // prf requires UV
+            },
+            hints: options.type === "security-key" ? ["security-key"] : [],
+            extensions: { prf: {} },
+            challenge: new Uint8Array([0]).buffer, // unused without attestation
+        },
+    });
+    if (!cred.getClientExtensionResults().prf?.enabled) {
+        throw Error("PRF extension not available (need macOS 15+, Chrome 132+)");
+    }
+    // Annoyingly, it doesn't seem possible to get the RP ID from the
+    // credential, so we have to hope we get the default right.
+    const rpId = options.rpId ?? new URL(window.origin).hostname;
+    return encodeIdentity(cred, rpId);
+}
+const prefix = "AGE-PLUGIN-FIDO2PRF-";
+function encodeIdentity(credential, rpId) {
+    const res = credential.response;
+    const version = cbor.encodeUint(1);
+    const credId = cbor.encodeByteString(new Uint8Array(credential.rawId));
+    const rp = cbor.encodeTextString(rpId);
+    const transports = cbor.encodeArray(res.getTransports());
+    const identityData = new Uint8Array([...version, ...credId, ...rp, ...transports]);
+    return bech32.encode(prefix, bech32.toWords(identityData), false).toUpperCase();
+}
+function decodeIdentity(identity) {
+    const { words } = bech32.decode(identity, false);
+    const bytes = bech32.fromWords(words);
+    if (!identity.startsWith(prefix + "1")) {
+        throw Error("invalid identity");
+    }
+    const [version, rest1] = cbor.readUint(bytes);
+    if (version !== 1) {
+        throw Error("unsupported identity version");
+    }
+    const [credId, rest2] = cbor.readByteString(rest1);
+    const [rpId, rest3] = cbor.readTextString(rest2);
+    const [transports,] = cbor.readArray(rest3);
+    return [credId, rpId, transports];
+}
+const label = "age-encryption.org/fido2prf";
+class WebAuthnInternal {
+    credId;
+    transports;
+    rpId;
+    constructor(options) {
+        if (options?.identity) {
+            const [credId, rpId, transports] = decodeIdentity(options.identity);
+            this.credId = credId;
+            this.transports = transports;
+            this.rpId = rpId;
+        }
+        else {
+            this.rpId = options?.rpId;
+        }
+    }
+    async getCredential(nonce) {
+        const assertion = await navigator.credentials.get({
+            publicKey: {
+                allowCredentials: this.credId ? [{
+                        id: webauthn_domBuffer(this.credId),
+                        transports: this.transports,
+                        type: "public-key"
+                    }] : [],
+                challenge: webauthn_domBuffer(randomBytes(16)),
+                extensions: { prf: { eval: prfInputs(nonce) } },
+                userVerification: "required", // prf requires UV
+                rpId: this.rpId,
+            },
+        });
+        const results = assertion.getClientExtensionResults().prf?.results;
+        if (results === undefined) {
+            throw Error("PRF extension not available (need macOS 15+, Chrome 132+)");
+        }
+        return results;
+    }
+}
+// For the WebAuthnRecipient and WebAuthnIdentity TSDoc links.
+// eslint-disable-next-line @typescript-eslint/no-unused-vars
+
+/**
+ * A {@link Recipient} that symmetrically encrypts file keys using a WebAuthn
+ * credential, such as a passkey or a security key.
+ *
+ * The credential needs to already exist, and support the PRF extension.
+ * Usually, it would have been created with {@link createCredential}.
+ *
+ * @see {@link Encrypter.addRecipient}
+ * @experimental
+ */
+class WebAuthnRecipient extends (/* unused pure expression or super */ null && (WebAuthnInternal)) {
+    /**
+     * Implements {@link Recipient.wrapFileKey}.
+     */
+    async wrapFileKey(fileKey) {
+        const nonce = randomBytes(16);
+        const results = await this.getCredential(nonce);
+        const key = deriveKey(results);
+        return [new Stanza([label, base64nopad.encode(nonce)], encryptFileKey(fileKey, key))];
+    }
+}
+/**
+ * An {@link Identity} that symmetrically decrypts file keys using a WebAuthn
+ * credential, such as a passkey or a security key.
+ *
+ * The credential needs to already exist, and support the PRF extension.
+ * Usually, it would have been created with {@link createCredential}.
+ *
+ * @see {@link Decrypter.addIdentity}
+ * @experimental
+ */
+class WebAuthnIdentity extends (/* unused pure expression or super */ null && (WebAuthnInternal)) {
+    /**
+     * Implements {@link Identity.unwrapFileKey}.
+     */
+    async unwrapFileKey(stanzas) {
+        for (const s of stanzas) {
+            if (s.args.length < 1 || s.args[0] !== label) {
+                continue;
+            }
+            if (s.args.length !== 2) {
+                throw Error("invalid prf stanza");
+            }
+            const nonce = base64nopad.decode(s.args[1]);
+            if (nonce.length !== 16) {
+                throw Error("invalid prf stanza");
+            }
+            const results = await this.getCredential(nonce);
+            const key = deriveKey(results);
+            const fileKey = decryptFileKey(s.body, key);
+            if (fileKey !== null)
+                return fileKey;
+        }
+        return null;
+    }
+}
+// We use both first and second to prevent an attacker from decrypting two files
+// at once with a single user presence check.
+function prfInputs(nonce) {
+    const prefix = new TextEncoder().encode(label);
+    const first = new Uint8Array(prefix.length + nonce.length + 1);
+    first.set(prefix, 0);
+    first[prefix.length] = 0x01;
+    first.set(nonce, prefix.length + 1);
+    const second = new Uint8Array(prefix.length + nonce.length + 1);
+    second.set(prefix, 0);
+    second[prefix.length] = 0x02;
+    second.set(nonce, prefix.length + 1);
+    return { first, second };
+}
+function deriveKey(results) {
+    if (results.second === undefined) {
+        throw Error("Missing second PRF result");
+    }
+    const first = prfResultToBytes(results.first);
+    const second = prfResultToBytes(results.second);
+    const prf = new Uint8Array(first.byteLength + second.byteLength);
+    prf.set(first, 0);
+    prf.set(second, first.byteLength);
+    return extract(sha256, prf, new TextEncoder().encode(label));
+}
+function prfResultToBytes(result) {
+    if (result instanceof ArrayBuffer) {
+        return new Uint8Array(result);
+    }
+    if (ArrayBuffer.isView(result)) {
+        return new Uint8Array(result.buffer, result.byteOffset, result.byteLength);
+    }
+    // This is for the noncompliant 1Password browser extension that returns a number
+    // array instead of a BufferSource. See https://github.com/FiloSottile/typage/pull/50.
+    if (Array.isArray(result)) {
+        return Uint8Array.from(result);
+    }
+    throw Error("PRF result is not a BufferSource");
+}
+// TypeScript 5.9+ made Uint8Array generic, defaulting to Uint8Array<ArrayBufferLike>.
+// DOM APIs like WebAuthn require Uint8Array<ArrayBuffer> (no SharedArrayBuffer).
+// This helper narrows the type while still catching non-Uint8Array arguments.
+function webauthn_domBuffer(arr) {
+    return arr;
+}
+
+;// CONCATENATED MODULE: ./node_modules/age-encryption/dist/index.js
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * Encrypts a file using the given passphrase or recipients.
+ *
+ * First, call {@link Encrypter.setPassphrase} to set a passphrase for symmetric
+ * encryption, or {@link Encrypter.addRecipient} to specify one or more
+ * recipients. Then, call {@link Encrypter.encrypt} one or more times to encrypt
+ * files using the configured passphrase or recipients.
+ */
+class Encrypter {
+    passphrase = null;
+    scryptWorkFactor = 18;
+    recipients = [];
+    /**
+     * Set the passphrase to encrypt the file(s) with. This method can only be
+     * called once, and can't be called if {@link Encrypter.addRecipient} has
+     * been called.
+     *
+     * The passphrase is passed through the scrypt key derivation function, but
+     * it needs to have enough entropy to resist offline brute-force attacks.
+     * You should use at least 8-10 random alphanumeric characters, or 4-5
+     * random words from a list of at least 2000 words.
+     *
+     * @param s - The passphrase to encrypt the file with.
+     */
+    setPassphrase(s) {
+        if (this.passphrase !== null) {
+            throw new Error("can encrypt to at most one passphrase");
+        }
+        if (this.recipients.length !== 0) {
+            throw new Error("can't encrypt to both recipients and passphrases");
+        }
+        this.passphrase = s;
+    }
+    /**
+     * Set the scrypt work factor to use when encrypting the file(s) with a
+     * passphrase. The default is 18. Using a lower value will require stronger
+     * passphrases to resist offline brute-force attacks.
+     *
+     * @param logN - The base-2 logarithm of the scrypt work factor.
+     */
+    setScryptWorkFactor(logN) {
+        this.scryptWorkFactor = logN;
+    }
+    /**
+     * Add a recipient to encrypt the file(s) for. This method can be called
+     * multiple times to encrypt the file(s) for multiple recipients.
+     *
+     * This version supports native X25519 recipients (`age1...`), hybrid
+     * post-quantum recipients (`age1pq1...`), tag recipients (`age1tag1...`),
+     * and hybrid tag recipients (`age1tagpq1...`).
+     *
+     * @param s - The recipient to encrypt the file for. Either a string
+     * beginning with `age1...` or an object implementing the {@link Recipient}
+     * interface.
+     */
+    addRecipient(s) {
+        if (this.passphrase !== null) {
+            throw new Error("can't encrypt to both recipients and passphrases");
+        }
+        if (typeof s === "string") {
+            if (s.startsWith("age1pq1")) {
+                this.recipients.push(new HybridRecipient(s));
+            }
+            else if (s.startsWith("age1tag1")) {
+                this.recipients.push(new TagRecipient(s));
+            }
+            else if (s.startsWith("age1tagpq1")) {
+                this.recipients.push(new HybridTagRecipient(s));
+            }
+            else if (s.startsWith("age1")) {
+                this.recipients.push(new X25519Recipient(s));
+            }
+            else {
+                throw new Error("unrecognized recipient type");
+            }
+        }
+        else {
+            this.recipients.push(s);
+        }
+    }
+    async encrypt(file) {
+        const fileKey = utils_randomBytes(16);
+        const stanzas = [];
+        let recipients = this.recipients;
+        if (this.passphrase !== null) {
+            recipients = [new ScryptRecipient(this.passphrase, this.scryptWorkFactor)];
+        }
+        for (const recipient of recipients) {
+            stanzas.push(...await recipient.wrapFileKey(fileKey));
+        }
+        const labelHeader = new TextEncoder().encode("header");
+        const hmacKey = hkdf(sha2_sha256, fileKey, undefined, labelHeader, 32);
+        const mac = hmac_hmac(sha2_sha256, hmacKey, encodeHeaderNoMAC(stanzas));
+        const header = encodeHeader(stanzas, mac);
+        const nonce = utils_randomBytes(16);
+        const labelPayload = new TextEncoder().encode("payload");
+        const streamKey = hkdf(sha2_sha256, fileKey, nonce, labelPayload, 32);
+        const encrypter = encryptSTREAM(streamKey);
+        if (!(file instanceof ReadableStream)) {
+            if (typeof file === "string")
+                file = new TextEncoder().encode(file);
+            return await readAll(prepend(stream(file).pipeThrough(encrypter), header, nonce));
+        }
+        return Object.assign(prepend(file.pipeThrough(encrypter), header, nonce), {
+            size: (size) => ciphertextSize(size) + header.length + nonce.length
+        });
+    }
+}
+/**
+ * Decrypts a file using the given identities.
+ *
+ * First, call {@link Decrypter.addPassphrase} to set a passphrase for symmetric
+ * decryption, and/or {@link Decrypter.addIdentity} to specify one or more
+ * identities. All passphrases and/or identities are tried in parallel for each
+ * file. Then, call {@link Decrypter.decrypt} one or more times to decrypt files
+ * using the configured passphrase and/or identities.
+ */
+class Decrypter {
+    identities = [];
+    /**
+     * Add a passphrase to decrypt password-encrypted file(s) with. This method
+     * can be called multiple times to try multiple passphrases.
+     *
+     * @param s - The passphrase to decrypt the file with.
+     */
+    addPassphrase(s) {
+        this.identities.push(new ScryptIdentity(s));
+    }
+    /**
+     * Add an identity to decrypt file(s) with. This method can be called
+     * multiple times to try multiple identities.
+     *
+     * @param s - The identity to decrypt the file with. Either a string
+     * beginning with `AGE-SECRET-KEY-PQ-1...` or `AGE-SECRET-KEY-1...`, an
+     * X25519 private
+     * {@link https://developer.mozilla.org/en-US/docs/Web/API/CryptoKey | CryptoKey}
+     * object, or an object implementing the {@link Identity} interface.
+     *
+     * A CryptoKey object must have
+     * {@link https://developer.mozilla.org/en-US/docs/Web/API/CryptoKey/type | type}
+     * `private`,
+     * {@link https://developer.mozilla.org/en-US/docs/Web/API/CryptoKey/algorithm | algorithm}
+     * `{name: 'X25519'}`, and
+     * {@link https://developer.mozilla.org/en-US/docs/Web/API/CryptoKey/usages | usages}
+     * `["deriveBits"]`. For example:
+     * ```js
+     * const keyPair = await crypto.subtle.generateKey({ name: "X25519" }, false, ["deriveBits"])
+     * decrypter.addIdentity(key.privateKey)
+     * ```
+     */
+    addIdentity(s) {
+        if (dist_isCryptoKey(s)) {
+            this.identities.push(new X25519Identity(s));
+        }
+        else if (typeof s === "string") {
+            if (s.startsWith("AGE-SECRET-KEY-1")) {
+                this.identities.push(new X25519Identity(s));
+            }
+            else if (s.startsWith("AGE-SECRET-KEY-PQ-1")) {
+                this.identities.push(new HybridIdentity(s));
+            }
+            else {
+                throw new Error("unrecognized identity type");
+            }
+        }
+        else {
+            this.identities.push(s);
+        }
+    }
+    async decrypt(file, outputFormat) {
+        const s = file instanceof ReadableStream ? file : stream(file);
+        const { fileKey, headerSize, rest } = await this.decryptHeaderInternal(s);
+        const { data: nonce, rest: payload } = await read(rest, 16);
+        const label = new TextEncoder().encode("payload");
+        const streamKey = hkdf(sha2_sha256, fileKey, nonce, label, 32);
+        const decrypter = decryptSTREAM(streamKey);
+        const out = payload.pipeThrough(decrypter);
+        const outWithSize = Object.assign(out, {
+            size: (size) => plaintextSize(size - headerSize - nonce.length)
+        });
+        if (file instanceof ReadableStream)
+            return outWithSize;
+        if (outputFormat === "text")
+            return await readAllString(out);
+        return await readAll(out);
+    }
+    /**
+     * Decrypt the file key from a detached header. This is a low-level
+     * function that can be used to implement delegated decryption logic.
+     * Most users won't need this.
+     *
+     * It is the caller's responsibility to keep track of what file the
+     * returned file key decrypts, and to ensure the file key is not used
+     * for any other purpose.
+     *
+     * @param header - The file's textual header, including the MAC.
+     *
+     * @returns The file key used to encrypt the file.
+     */
+    async decryptHeader(header) {
+        return (await this.decryptHeaderInternal(stream(header))).fileKey;
+    }
+    async decryptHeaderInternal(file) {
+        const h = await parseHeader(file);
+        const fileKey = await this.unwrapFileKey(h.stanzas);
+        if (fileKey === null)
+            throw Error("no identity matched any of the file's recipients");
+        const label = new TextEncoder().encode("header");
+        const hmacKey = hkdf(sha2_sha256, fileKey, undefined, label, 32);
+        const mac = hmac_hmac(sha2_sha256, hmacKey, h.headerNoMAC);
+        if (!compareBytes(h.MAC, mac))
+            throw Error("invalid header HMAC");
+        return { fileKey, headerSize: h.headerSize, rest: h.rest };
+    }
+    async unwrapFileKey(stanzas) {
+        for (const identity of this.identities) {
+            const fileKey = await identity.unwrapFileKey(stanzas);
+            if (fileKey !== null)
+                return fileKey;
+        }
+        return null;
+    }
+}
+function compareBytes(a, b) {
+    if (a.length !== b.length) {
+        return false;
+    }
+    let acc = 0;
+    for (let i = 0; i < a.length; i++) {
+        acc |= a[i] ^ b[i];
+    }
+    return acc === 0;
+}
+function dist_isCryptoKey(key) {
+    return typeof CryptoKey !== "undefined" && key instanceof CryptoKey;
 }
 
 // EXTERNAL MODULE: external "node:zlib"
@@ -64794,6 +85079,134 @@ async function writeFileExclusive(path, data, mode) {
     finally {
         await handle.close();
     }
+}
+
+;// CONCATENATED MODULE: ./src/witness/sealed.ts
+// age-encryption: the reference TypeScript implementation of the age format (age-encryption.org/v1)
+// by the format's author; maintained, pure JS (noble ciphers/curves), runs on Node 20 and bundles with ncc.
+
+
+
+
+
+/**
+ * The encrypted part of a witness pack. A sealed pack keeps its public part in the clear
+ * (witness.json, the reproduction tests, anything else) and holds its secret part as one file,
+ * `hidden.age`: the age encryption of a reproducible `.tar.gz` (src/witness/archive.ts) of
+ *
+ *   - the hidden tests, at the manifest's `hidden.path`, and
+ *   - `sealed/…`: a generic place for other secret grader data (sealed expectations, pinned hidden
+ *     ids). It is never written to disk: `ResolvedWitness.sealed` holds it in memory.
+ *
+ * The pack digest covers `hidden.age` like any file, so it binds the ciphertext and, through it, the
+ * plaintext (age is authenticated: a changed ciphertext does not decrypt). The witness key is an age
+ * X25519 identity (`AGE-SECRET-KEY-1…`); the pack is sealed to its recipient (`age1…`).
+ */
+/** The encrypted part's file name, at the pack root. */
+const SEALED_HIDDEN_FILE = 'hidden.age';
+/** The folder (in the plain pack, and inside the encrypted archive) for other secret grader data. */
+const SEALED_FOLDER = 'sealed';
+const IDENTITY = /^AGE-SECRET-KEY-1[0-9A-Z]+$/;
+const RECIPIENT = /^age1[0-9a-z]+$/;
+/** A new witness key: the identity file's text (comment and key line) and its recipient. */
+async function generateWitnessKey() {
+    const identity = await generateX25519Identity();
+    const recipient = await identityToRecipient(identity);
+    return { fileText: `# PatchProof witness key (age identity); public recipient: ${recipient}\n${identity}\n`, recipient };
+}
+/**
+ * The one identity in a key file's text: lines starting with `#` and blank lines are ignored; exactly
+ * one `AGE-SECRET-KEY-1…` line must remain. ConfigurationError names `what` (the flag or input).
+ */
+function parseWitnessKey(text, what) {
+    const lines = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+    if (lines.length !== 1 || !IDENTITY.test(lines[0])) {
+        throw new ConfigurationError(`${what} does not hold one age identity; expected a key file with a single AGE-SECRET-KEY-1… line (patchproof witness keygen --out FILE makes one)`);
+    }
+    return lines[0];
+}
+/** The public recipient of a witness key. */
+async function witnessKeyRecipient(identity) {
+    return identityToRecipient(identity);
+}
+/** Check recipients given on the command line. */
+function parseRecipients(values, what) {
+    if (values.length === 0)
+        throw new ConfigurationError(`${what} is required: give one or more age recipients (age1…), comma-separated`);
+    for (const value of values) {
+        if (!RECIPIENT.test(value))
+            throw new ConfigurationError(`${what} ${quoteForMessage(value, 80)} is not an age X25519 recipient; expected age1… (witness keygen prints it)`);
+    }
+    return [...values];
+}
+/** Encrypt bytes to recipients (age, binary format). */
+async function encryptTo(recipients, data) {
+    const encrypter = new Encrypter();
+    for (const recipient of recipients)
+        encrypter.addRecipient(recipient);
+    return encrypter.encrypt(data);
+}
+/** Decrypt age bytes with a witness key; a wrong key or altered bytes is a one-line ConfigurationError. */
+async function decryptWith(identity, data, what) {
+    const decrypter = new Decrypter();
+    decrypter.addIdentity(identity);
+    try {
+        return await decrypter.decrypt(data);
+    }
+    catch (error) {
+        const detail = error.message.split('\n')[0] ?? 'failed';
+        throw new ConfigurationError(`${what} could not be decrypted with the witness key (${detail}); give the key it was sealed for`);
+    }
+}
+const under = (path, folder) => path.startsWith(`${folder}/`);
+/**
+ * Seal a plain pack: the files under `hiddenPath/` and `sealed/` go into `hidden.age`, encrypted to
+ * `recipients`; every other file stays as it is. Refuses a pack that is already sealed or has no
+ * hidden tests.
+ */
+async function sealHiddenEntries(entries, hiddenPath, recipients) {
+    if (entries.some((entry) => entry.path === SEALED_HIDDEN_FILE)) {
+        throw new ConfigurationError(`the pack already has ${SEALED_HIDDEN_FILE}; seal a plain pack (its hidden tests in ${hiddenPath}/)`);
+    }
+    const secret = entries.filter((entry) => under(entry.path, hiddenPath) || under(entry.path, SEALED_FOLDER));
+    if (!secret.some((entry) => under(entry.path, hiddenPath))) {
+        throw new ConfigurationError(`the pack has no files in ${quoteForMessage(hiddenPath)}; a sealed pack needs hidden tests to seal`);
+    }
+    const archive = await packWitnessEntries(secret);
+    const ciphertext = await encryptTo(recipients, archive);
+    const open = entries.filter((entry) => !secret.includes(entry));
+    return [...open, { path: SEALED_HIDDEN_FILE, mode: '100644', data: ciphertext }];
+}
+/** Is this a sealed pack? */
+function isSealed(entries) {
+    return entries.some((entry) => entry.path === SEALED_HIDDEN_FILE);
+}
+/**
+ * Open a sealed pack's entries (already digest-checked) in memory: the hidden tests join the public
+ * entries; `sealed/…` is returned apart. Refuses, before anything is written: a missing key, a key
+ * that does not open the file, a plain part that also holds hidden tests or `sealed/`, an archive
+ * entry outside `hiddenPath/` and `sealed/` (witness_unsafe), and everything readWitnessArchive refuses.
+ */
+async function openSealedEntries(entries, hiddenPath, identity, limits = {}) {
+    const file = entries.find((entry) => entry.path === SEALED_HIDDEN_FILE);
+    if (file === undefined)
+        return { entries: [...entries], sealed: [] };
+    if (identity === undefined) {
+        throw new ConfigurationError(`the witness pack's hidden tests are encrypted (${SEALED_HIDDEN_FILE}); give the witness key: --witness-key-file FILE, or the action input witness-key from a secret`);
+    }
+    if (entries.some((entry) => under(entry.path, hiddenPath) || under(entry.path, SEALED_FOLDER))) {
+        throw unsafe(`the pack has ${SEALED_HIDDEN_FILE} and also plain files in ${hiddenPath}/ or ${SEALED_FOLDER}/; a sealed pack keeps them only inside ${SEALED_HIDDEN_FILE}`);
+    }
+    const plaintext = await decryptWith(identity, file.data, `the witness pack's ${SEALED_HIDDEN_FILE}`);
+    const bounds = packLimits(limits);
+    const inner = await readWitnessArchive(plaintext, bounds);
+    const stray = inner.find((entry) => !under(entry.path, hiddenPath) && !under(entry.path, SEALED_FOLDER));
+    if (stray !== undefined)
+        throw unsafe(`${SEALED_HIDDEN_FILE} holds ${quoteForMessage(stray.path)}, outside ${hiddenPath}/ and ${SEALED_FOLDER}/`);
+    const all = [...entries.filter((entry) => entry !== file), ...inner.filter((entry) => under(entry.path, hiddenPath))];
+    if (all.length > bounds.maxFiles)
+        throw unsafe(`the opened pack holds ${all.length} files, more than the limit of ${bounds.maxFiles}`);
+    return { entries: all, sealed: inner.filter((entry) => under(entry.path, SEALED_FOLDER)) };
 }
 
 ;// CONCATENATED MODULE: ./src/witness/manifest.ts
@@ -68988,6 +89401,7 @@ function pack_cache_messageOf(error) {
 
 
 
+
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 /**
  * Resolve the pack at `source` and check it is the one bound to the run: its digest must equal
@@ -69021,7 +89435,14 @@ async function resolveWitness(source, expectedDigest, options = {}) {
         entries = kind === 'dir' ? await readWitnessFolder(source, limits) : await readWitnessArchive(await readArchive(source, limits), limits);
         checkDigest(entries, expected, source);
     }
-    const manifest = manifestOf(entries);
+    const files = witnessRecords(entries);
+    const manifest = parsedManifestOf(entries);
+    // A sealed pack is opened in memory, before anything is written: a wrong or missing key leaves nothing behind.
+    const sealedPack = isSealed(entries);
+    const leave = sealedPack && options.leaveSealed === true && options.witnessKey === undefined;
+    const opened = leave ? { entries, sealed: [] } : await openSealedEntries(entries, manifest.hidden.path, options.witnessKey, limits);
+    entries = opened.entries;
+    checkTestFolders(manifest, entries, leave ? ['reproduction'] : ['reproduction', 'hidden']);
     const dir = await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(tempRoot, 'patchproof-witness-'));
     try {
         await writeWitnessEntries(entries, dir);
@@ -69035,7 +89456,9 @@ async function resolveWitness(source, expectedDigest, options = {}) {
         digest: expected,
         manifest,
         source: { kind, location: source },
-        files: witnessRecords(entries),
+        files,
+        sealed: opened.sealed,
+        ...(sealedPack && options.witnessKey !== undefined ? { witnessKey: options.witnessKey } : {}),
         dispose: () => (0,promises_namespaceObject.rm)(dir, { recursive: true, force: true, maxRetries: 3 })
     };
 }
@@ -69109,8 +89532,8 @@ async function fromUrl(url, expected, limits, tempRoot, cache) {
         await (0,promises_namespaceObject.rm)(folder, { recursive: true, force: true });
     }
 }
-/** The manifest from the verified entries, and a check that its test folders hold files. */
-function manifestOf(entries) {
+/** The manifest from the verified entries. */
+function parsedManifestOf(entries) {
     const file = entries.find((entry) => entry.path === WITNESS_MANIFEST_FILE);
     if (file === undefined) {
         throw new ConfigurationError(`the witness pack has no ${WITNESS_MANIFEST_FILE} at its root; add one (inside a git work tree only tracked files count: git add the pack)`);
@@ -69122,14 +89545,16 @@ function manifestOf(entries) {
     catch {
         throw new ConfigurationError(`the witness pack's ${WITNESS_MANIFEST_FILE} is not UTF-8 JSON; expected a JSON object`);
     }
-    const manifest = parseWitnessManifest(value, `witness pack ${WITNESS_MANIFEST_FILE}`);
-    for (const set of ['reproduction', 'hidden']) {
+    return parseWitnessManifest(value, `witness pack ${WITNESS_MANIFEST_FILE}`);
+}
+/** Check that the manifest's test folders hold files (a sealed pack: once opened). */
+function checkTestFolders(manifest, entries, sets) {
+    for (const set of sets) {
         const folder = manifest[set].path;
         if (!entries.some((entry) => entry.path.startsWith(`${folder}/`))) {
             throw new ConfigurationError(`witness pack ${WITNESS_MANIFEST_FILE}: ${set}.path ${quoteForMessage(folder)} is not a folder of files in the pack; expected the pack folder holding the ${set} tests`);
         }
     }
-    return manifest;
 }
 
 ;// CONCATENATED MODULE: ./src/witness/scaffold.ts
@@ -69250,10 +89675,14 @@ const USAGE = `usage:
                       --runner local|docker [--image REF] --out DIR
                       [--timeout SECONDS] [--output-limit BYTES] [--concurrency N]
                       [--max-diff-bytes N] [--max-diff-files N] [--setup-cache DIR]
+                      [--witness-key-file FILE]   (a sealed pack: the age identity that opens hidden.age)
   patchproof verify-receipt FILE
   patchproof witness init DIR --adapter ${ADAPTER_NAMES.join('|')} [--reproduction DIR] [--hidden DIR]
   patchproof witness digest DIR
   patchproof witness pack DIR --out FILE.tar.gz
+  patchproof witness keygen --out FILE
+  patchproof witness seal-hidden DIR --recipient age1…[,age1…] --out DIR
+  patchproof hidden-detail FILE --witness-key-file FILE
 
 exit codes: 0 passed (verify-receipt: valid), 1 failed (verify-receipt: invalid), 2 refused, 3 inconclusive`;
 /** Per-run defaults, documented in the README's CLI reference. */
@@ -69354,7 +89783,7 @@ function readSettings(argv) {
         case 'validate': {
             const { values, positionals } = settings_parse(rest, {
                 repo: str, proposal: str, approval: str, witness: str, 'witness-digest': str, reproduction: str, hidden: str, adapter: str,
-                runner: str, image: str, out: str, timeout: str, 'output-limit': str, concurrency: str, 'setup-cache': str, ...diffLimitOptions
+                runner: str, image: str, out: str, timeout: str, 'output-limit': str, concurrency: str, 'setup-cache': str, 'witness-key-file': str, ...diffLimitOptions
             });
             noPositionals(positionals);
             const repo = settings_required(values, 'repo', 'the repository folder');
@@ -69387,7 +89816,8 @@ function readSettings(argv) {
                 ...(maxDiffBytes !== undefined ? { maxDiffBytes } : {}),
                 ...(maxDiffFiles !== undefined ? { maxDiffFiles } : {}),
                 concurrency: positiveInt(values, 'concurrency', DEFAULT_CONCURRENCY, 16),
-                ...(values['setup-cache'] !== undefined ? { setupCache: values['setup-cache'] } : {})
+                ...(values['setup-cache'] !== undefined ? { setupCache: values['setup-cache'] } : {}),
+                ...(values['witness-key-file'] !== undefined ? { witnessKeyFile: values['witness-key-file'] } : {})
             };
         }
         case 'witness': {
@@ -69416,7 +89846,20 @@ function readSettings(argv) {
                     throw new ConfigurationError('witness pack takes exactly one pack folder: patchproof witness pack DIR --out FILE.tar.gz');
                 return { command: 'witness-pack', dir: positionals[0], out: settings_required(values, 'out', 'the .tar.gz file to write') };
             }
-            throw new ConfigurationError(`unknown witness command '${verb ?? ''}'; use witness init, witness digest or witness pack`);
+            if (verb === 'keygen') {
+                const { values, positionals } = settings_parse(args, { out: str });
+                if (positionals.length > 0)
+                    throw new ConfigurationError('witness keygen takes no folder: patchproof witness keygen --out FILE');
+                return { command: 'witness-keygen', out: settings_required(values, 'out', 'the key file to create') };
+            }
+            if (verb === 'seal-hidden') {
+                const { values, positionals } = settings_parse(args, { recipient: str, out: str });
+                if (positionals.length !== 1)
+                    throw new ConfigurationError('witness seal-hidden takes exactly one pack folder: patchproof witness seal-hidden DIR --recipient age1… --out DIR');
+                const recipients = settings_required(values, 'recipient', 'one or more age recipients (age1…), comma-separated').split(',').map((r) => r.trim()).filter((r) => r !== '');
+                return { command: 'witness-seal-hidden', dir: positionals[0], recipients, out: settings_required(values, 'out', 'the sealed pack folder to create') };
+            }
+            throw new ConfigurationError(`unknown witness command '${verb ?? ''}'; use witness init, digest, pack, keygen or seal-hidden`);
         }
         case 'verify-receipt': {
             const { positionals } = settings_parse(rest, {});
@@ -69424,8 +89867,14 @@ function readSettings(argv) {
                 throw new ConfigurationError('verify-receipt takes exactly one receipt file');
             return { command, file: positionals[0] };
         }
+        case 'hidden-detail': {
+            const { values, positionals } = settings_parse(rest, { 'witness-key-file': str });
+            if (positionals.length !== 1)
+                throw new ConfigurationError('hidden-detail takes exactly one hidden-detail.age file');
+            return { command, file: positionals[0], witnessKeyFile: settings_required(values, 'witness-key-file', 'the witness key file the pack was sealed for') };
+        }
         default:
-            throw new ConfigurationError(`unknown command '${command}'; use propose, approve, validate, verify-receipt or witness`);
+            throw new ConfigurationError(`unknown command '${command}'; use propose, approve, validate, verify-receipt, witness or hidden-detail`);
     }
 }
 
@@ -69452,6 +89901,12 @@ function readSettings(argv) {
 
 
 
+
+
+
+
+/** The maintainers' encrypted hidden detail, written beside receipt.json when the pack was sealed. */
+const HIDDEN_DETAIL_FILE = 'hidden-detail.age';
 
 /** Documented exit codes. */
 const EXIT = { passed: 0, failed: 1, refused: 2, inconclusive: 3 };
@@ -69480,28 +89935,43 @@ async function createRunner(settings) {
         return createLocalRunner();
     return createDockerRunner({ image: settings.image });
 }
-/** The grader: a digest-verified witness pack, or a pack built from two folders. */
-async function openWitness(settings) {
+/** A witness key file's one age identity (refused with the fix when it is not one). */
+async function readWitnessKey(path, flag) {
+    return parseWitnessKey(await readTextFile(path, flag), `${flag} '${path}'`);
+}
+/** The grader: a digest-verified witness pack (a sealed one opened with its key), or a pack built from two folders. */
+async function openWitness(settings, witnessKey) {
     const source = settings.witness;
     if (source.kind === 'folders') {
         const reproduction = await existingDir(source.reproduction, '--reproduction');
         const hidden = await existingDir(source.hidden, '--hidden');
         const pack = await witnessFromFolders(reproduction, hidden, source.adapter);
-        return { witness: pack, dispose: () => pack.dispose() };
+        return { witness: { ...pack, ...(witnessKey !== undefined ? { witnessKey } : {}) }, dispose: () => pack.dispose() };
     }
-    const resolved = await resolveWitness(source.source, source.digest);
+    const resolved = await resolveWitness(source.source, source.digest, witnessKey !== undefined ? { witnessKey } : {});
     if (source.adapter !== undefined && source.adapter !== resolved.manifest.adapter) {
         await resolved.dispose();
         throw new ConfigurationError(`--adapter ${source.adapter} does not match the witness pack's adapter ${resolved.manifest.adapter}; drop --adapter or use the pack's`);
     }
-    return { witness: resolved, dispose: () => resolved.dispose() };
+    return { witness: { ...resolved, ...(witnessKey !== undefined ? { witnessKey } : {}) }, dispose: () => resolved.dispose() };
+}
+/** The maintainers' hidden detail, encrypted to the witness key's recipient (canonical JSON inside). */
+function hiddenDetailSealer(witnessKey) {
+    if (witnessKey === undefined)
+        return undefined;
+    return async (detail) => encryptTo([await witnessKeyRecipient(witnessKey)], new TextEncoder().encode(canonicalJson(detail)));
 }
 async function validateCommand(settings, io) {
+    // The key is read and the pack opened before any candidate-side work.
+    const witnessKey = settings.witnessKeyFile !== undefined ? await readWitnessKey(settings.witnessKeyFile, '--witness-key-file') : undefined;
     const repo = await existingDir(settings.repo, '--repo');
     await assertOutside(settings.out, repo, '--out');
+    // The key must not be a file the candidate's copy could hold.
+    if (settings.witnessKeyFile !== undefined)
+        await assertOutside(settings.witnessKeyFile, repo, '--witness-key-file');
     const proposal = parseProposal(await readJsonFile(settings.proposal, '--proposal'), settings.proposal);
     const approval = parseApproval(await readJsonFile(settings.approval, '--approval'), settings.approval, proposal);
-    const { witness, dispose } = await openWitness(settings);
+    const { witness, dispose } = await openWitness(settings, witnessKey);
     try {
         const manifest = witness.manifest;
         const adapter = await witnessAdapter(manifest, witness.dir);
@@ -69512,7 +89982,8 @@ async function validateCommand(settings, io) {
             process.exit(code);
         });
         try {
-            const receipt = await validate_validate({
+            const sealer = hiddenDetailSealer(witnessKey);
+            const { receipt, hiddenDetail } = await validateWithDetail({
                 repoDir: repo,
                 proposal,
                 approval,
@@ -69525,12 +89996,15 @@ async function validateCommand(settings, io) {
                     diff: { maxBytes: settings.maxDiffBytes ?? manifest.limits.diff_max_bytes, maxFiles: settings.maxDiffFiles ?? manifest.limits.diff_max_files }
                 },
                 concurrency: settings.concurrency,
+                ...(sealer !== undefined ? { encryptHiddenDetail: sealer } : {}),
                 ...(settings.setupCache !== undefined ? { setupCacheDir: await setupCacheDir(settings.setupCache, repo) } : {})
             }, { snapshot: (dir) => takeSnapshot(dir), now: () => new Date(), log: (line) => io.err(`${line}\n`), nonce: () => (0,external_node_crypto_.randomBytes)(16).toString('hex') });
             const text = serializeReceipt(receipt);
             const check = verifyReceiptText(text);
             await writeFileAtomic((0,external_node_path_namespaceObject.join)(settings.out, 'receipt.json'), text);
             await writeFileAtomic((0,external_node_path_namespaceObject.join)(settings.out, 'report.md'), renderReport(receipt));
+            if (hiddenDetail !== undefined)
+                await writeBytesAtomic((0,external_node_path_namespaceObject.join)(settings.out, HIDDEN_DETAIL_FILE), hiddenDetail);
             io.out(`${renderPhaseTable(receipt, check.integrity_valid)}\n`);
             if (!check.integrity_valid) {
                 io.err(`patchproof: the receipt failed its own verification: ${check.errors.join('; ')}\n`);
@@ -69562,9 +90036,27 @@ async function witnessCommand(settings, io) {
             const dir = await existingDir(settings.dir, 'witness digest DIR');
             // Checked the same way validate checks it: the folder must be a well-formed pack.
             const { digest } = await digestWitnessFolder(dir);
-            const resolved = await resolveWitness(dir, digest);
+            const resolved = await resolveWitness(dir, digest, { leaveSealed: true });
             await resolved.dispose();
             io.out(`${digest}\n`);
+            return EXIT.passed;
+        }
+        case 'witness-keygen': {
+            const key = await generateWitnessKey();
+            await writeSecretFile(settings.out, key.fileText);
+            io.out(`written: ${settings.out} (keep it secret: a repository secret for the trusted job)\nrecipient: ${key.recipient}\n`);
+            return EXIT.passed;
+        }
+        case 'witness-seal-hidden': {
+            const recipients = parseRecipients(settings.recipients, '--recipient');
+            const dir = await existingDir(settings.dir, 'witness seal-hidden DIR');
+            // The plain pack is checked as validate would check it before it is sealed.
+            const { digest: plainDigest } = await digestWitnessFolder(dir);
+            const plain = await resolveWitness(dir, plainDigest);
+            await plain.dispose();
+            const sealed = await sealHiddenEntries(await readWitnessFolder(dir), plain.manifest.hidden.path, recipients);
+            await writeWitnessEntries(sealed, settings.out);
+            io.out(`written: ${settings.out} (hidden tests encrypted in ${SEALED_HIDDEN_FILE})\nwitness_digest: ${digestWitnessEntries(sealed)}\n`);
             return EXIT.passed;
         }
         case 'witness-pack': {
@@ -69575,6 +90067,26 @@ async function witnessCommand(settings, io) {
             io.out(`written: ${settings.out} (${bytes.length} bytes)\nwitness_digest: ${digest}\n`);
             return EXIT.passed;
         }
+    }
+}
+async function hiddenDetailCommand(settings, io) {
+    const witnessKey = await readWitnessKey(settings.witnessKeyFile, '--witness-key-file');
+    const bytes = await (0,promises_namespaceObject.readFile)(settings.file).catch((error) => {
+        throw new ConfigurationError(`hidden-detail file '${settings.file}' cannot be read (${error.message}); give the ${HIDDEN_DETAIL_FILE} written beside the receipt`);
+    });
+    const plain = await decryptWith(witnessKey, bytes, `'${settings.file}'`);
+    io.out(`${JSON.stringify(JSON.parse(new TextDecoder().decode(plain)), null, 2)}\n`);
+    return EXIT.passed;
+}
+/** A new secret file: mode 0600, never over an existing file. */
+async function writeSecretFile(path, text) {
+    try {
+        await (0,promises_namespaceObject.writeFile)(path, text, { mode: 0o600, flag: 'wx' });
+    }
+    catch (error) {
+        if (error.code === 'EEXIST')
+            throw new ConfigurationError(`--out '${path}' exists; give a new file (a key is never overwritten)`);
+        throw new InfrastructureError(`could not write '${path}': ${error.message}`, { cause: error });
     }
 }
 async function verifyCommand(settings, io) {
@@ -69606,7 +90118,11 @@ async function run_run(argv, io) {
             case 'witness-init':
             case 'witness-digest':
             case 'witness-pack':
+            case 'witness-keygen':
+            case 'witness-seal-hidden':
                 return await witnessCommand(settings, io);
+            case 'hidden-detail':
+                return await hiddenDetailCommand(settings, io);
         }
     }
     catch (error) {
