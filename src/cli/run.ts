@@ -98,12 +98,11 @@ function hiddenDetailSealer(witnessKey: string | undefined): ((detail: HiddenDet
 }
 
 async function validateCommand(settings: ValidateSettings, io: Console): Promise<number> {
-  // The key is read and the pack opened before any candidate-side work.
-  const witnessKey = settings.witnessKeyFile !== undefined ? await readWitnessKey(settings.witnessKeyFile, '--witness-key-file') : undefined;
   const repo = await existingDir(settings.repo, '--repo');
   await assertOutside(settings.out, repo, '--out');
-  // The key must not be a file the candidate's copy could hold.
+  // The key must not be a file the candidate's copy could hold; it is read, and the pack opened, before any candidate-side work.
   if (settings.witnessKeyFile !== undefined) await assertOutside(settings.witnessKeyFile, repo, '--witness-key-file');
+  const witnessKey = settings.witnessKeyFile !== undefined ? await readWitnessKey(settings.witnessKeyFile, '--witness-key-file') : undefined;
   const proposal = parseProposal(await readJsonFile(settings.proposal, '--proposal'), settings.proposal);
   const approval = parseApproval(await readJsonFile(settings.approval, '--approval'), settings.approval, proposal);
   const { witness, dispose } = await openWitness(settings, witnessKey);
