@@ -18,6 +18,7 @@ const CANDIDATES = join(FIXTURES, 'rust-textclip', 'candidates');
 const SOURCE_PACK = join(ROOT, 'witness-packs', 'rust-textclip');
 
 interface ReceiptView {
+  bindings: { witness_digest: string };
   verdict: string;
   reasons: string[];
   proof_grade: boolean;

@@ -25,6 +25,7 @@ interface ResultView {
 }
 
 interface ReceiptView {
+  bindings: { witness_digest: string };
   verdict: string;
   reasons: string[];
   proof_grade: boolean;
