@@ -49398,7 +49398,45 @@ function setupErrors(setup) {
     return errors;
 }
 
+;// CONCATENATED MODULE: ./src/core/markdown.ts
+/**
+ * The one escaper for untrusted text (test ids, failure messages, locations, skip reasons, paths
+ * and anything else that comes from the candidate or from test output) placed as plain text in
+ * Markdown: the check run, the job summary and report.md. Pure.
+ *
+ * Written here rather than taken from a library: the libraries that exist escape for one renderer's
+ * idea of "special" characters (and several leave `|`, `:` or `<` alone); CommonMark itself allows
+ * a backslash before *every* ASCII punctuation character and guarantees it is then literal, so the
+ * safe rule is one line: escape them all. That stops headings, lists, emphasis, links, images, raw
+ * HTML, entities, table cells (`\|`) and GFM autolinks (`http\:`, `www\.`) alike. Control and
+ * line-separator characters become spaces (nothing can start a new block), and bidirectional
+ * overrides become U+FFFD (nothing can reorder what is shown). Text is clipped first.
+ *
+ * The result is for plain-text positions only: inside a code span backslashes show as they are
+ * (code spans are safe on their own, see `codeSpan` in the renderers).
+ */
+/** Default clip for one piece of untrusted text, in UTF-16 code units. */
+const UNTRUSTED_TEXT_LIMIT = 500;
+const markdown_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g;
+/** `text` cut to at most `max` code units (never inside a surrogate pair), with `…` where it was cut. */
+function clipText(text, max = UNTRUSTED_TEXT_LIMIT) {
+    if (text.length <= max)
+        return text;
+    let end = Math.max(0, max - 1);
+    const unit = text.charCodeAt(end - 1);
+    if (unit >= 0xd800 && unit <= 0xdbff)
+        end -= 1;
+    return `${text.slice(0, end)}…`;
+}
+/** Untrusted text as inert, one-line Markdown (see the module comment). */
+function escapeMarkdown(text, max = UNTRUSTED_TEXT_LIMIT) {
+    return clipText(text, max).replace(markdown_CONTROL, ' ').replace(BIDI, '\ufffd').replace(ASCII_PUNCTUATION, (c) => `\\${c}`);
+}
+
 ;// CONCATENATED MODULE: ./src/core/report.ts
+
 /**
  * Human-facing renderings of a receipt: the console phase table and the bilingual (zh/en) report.
  * Pure: receipt in, text out.
@@ -49460,14 +49498,19 @@ function renderPhaseTable(receipt, integrityVerified) {
     lines.push('', `validation: ${receipt.verdict.toUpperCase()}${receipt.reasons.length > 0 ? ` (${receipt.reasons.join(', ')})` : ''}`, `repository unchanged: ${receipt.repository.unchanged ? 'YES' : 'NO'}`, `receipt integrity: ${integrityVerified ? 'VERIFIED' : 'INVALID'}`, `proof grade: ${proofGradeLine(receipt)}`, `receipt: ${receipt.receipt_digest}`);
     return lines.join('\n');
 }
-function escapeCell(text) {
-    return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+/** A code span for untrusted text: clipped, one line, a fence longer than any backtick run, pipes escaped. */
+function codeSpan(text) {
+    const flat = clipText(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').replace(/\|/g, '\\|');
+    const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(longest + 1);
+    const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+    return `${fence}${pad}${flat}${pad}${fence}`;
 }
 function failingTests(phase, limit) {
     const bad = phase.results.filter((t) => (phase.name === 'reproduction_before' ? t.status === 'passed' || t.status === 'skipped' : t.status !== 'passed'));
     const shown = bad.slice(0, limit).map((t) => {
         const detail = [t.failure_kind, t.location, t.message].filter((x) => x !== undefined && x !== '').join(' · ');
-        return `- \`${escapeCell(t.id)}\` — ${t.status}${detail ? ` (${escapeCell(detail)})` : ''}`;
+        return `- ${codeSpan(t.id)} — ${t.status}${detail ? ` (${escapeMarkdown(detail)})` : ''}`;
     });
     if (bad.length > limit)
         shown.push(`- … ${bad.length - limit} more`);
@@ -49500,8 +49543,8 @@ function renderReport(receipt, options = {}) {
     if (surface.findings.length > 0) {
         out.push('', '## 测试面 / Test surface', '', '候选补丁触及的测试面（判定前已重置为基线）/ What the candidate touched on the test surface (reset to the base before judging):', '');
         for (const f of surface.findings.slice(0, limit)) {
-            const markers = f.skip_markers.map((m) => `line ${m.line}: \`${escapeCell(m.text.trim())}\``).join('; ');
-            out.push(`- \`${escapeCell(f.path)}\` — ${f.change}, ${f.categories.join('+')}${markers ? ` (skip markers: ${markers})` : ''}`);
+            const markers = f.skip_markers.map((m) => `line ${m.line}: ${codeSpan(m.text.trim())}`).join('; ');
+            out.push(`- ${codeSpan(f.path)} — ${f.change}, ${f.categories.join('+')}${markers ? ` (skip markers: ${markers})` : ''}`);
         }
         if (surface.findings.length > limit)
             out.push(`- … ${surface.findings.length - limit} more`);
@@ -49512,9 +49555,9 @@ function renderReport(receipt, options = {}) {
         const lines = failingTests(phase, limit);
         const extra = [];
         if (phase.flaky && phase.flaky.length > 0)
-            extra.push(`不稳定 / flaky: ${phase.flaky.map((id) => `\`${escapeCell(id)}\``).join(', ')}`);
+            extra.push(`不稳定 / flaky: ${phase.flaky.map((id) => codeSpan(id)).join(', ')}`);
         if (phase.regressions && phase.regressions.length > 0)
-            extra.push(`退化 / regressions: ${phase.regressions.map((id) => `\`${escapeCell(id)}\``).join(', ')}`);
+            extra.push(`退化 / regressions: ${phase.regressions.map((id) => codeSpan(id)).join(', ')}`);
         if (phase.preexisting_failures && phase.preexisting_failures.length > 0) {
             extra.push(`基线已失败（不归咎于补丁）/ failing at baseline (not blamed on the patch): ${phase.preexisting_failures.length}`);
         }
@@ -49522,7 +49565,7 @@ function renderReport(receipt, options = {}) {
             continue;
         out.push('', `## ${PHASE_TITLES[phase.name].zh} / ${PHASE_TITLES[phase.name].en}`, '', ...extra.map((e) => `${e}  `), ...lines);
     }
-    out.push('', '## 绑定 / Bindings', '', `- proposal_hash: \`${receipt.bindings.proposal_hash}\``, `- approved_by (declared, not authenticated / 声明式，未认证): ${escapeCell(receipt.bindings.approved_by)}`, `- base_snapshot: \`${receipt.bindings.base_snapshot}\``, `- diff_digest: \`${receipt.bindings.diff_digest}\``, `- witness_digest: \`${receipt.bindings.witness_digest}\` (${receipt.witness.source.kind}: ${escapeCell(receipt.witness.source.location)})`, `- runner: ${receipt.runner.kind} (isolated: ${receipt.runner.isolated})${receipt.runner.image_id ? `, image ${receipt.runner.image_id}` : ''}`, `- 仓库未变 / repository unchanged: ${receipt.repository.unchanged ? 'YES' : 'NO'}`, `- receipt_digest: \`${receipt.receipt_digest}\``, '', '回执哈希可发现内容变化，但不认证执行者或审批人。/ The receipt digest detects changes; it does not authenticate who ran or approved the validation.', '');
+    out.push('', '## 绑定 / Bindings', '', `- proposal_hash: \`${receipt.bindings.proposal_hash}\``, `- approved_by (declared, not authenticated / 声明式，未认证): ${escapeMarkdown(receipt.bindings.approved_by)}`, `- base_snapshot: \`${receipt.bindings.base_snapshot}\``, `- diff_digest: \`${receipt.bindings.diff_digest}\``, `- witness_digest: \`${receipt.bindings.witness_digest}\` (${receipt.witness.source.kind}: ${escapeMarkdown(receipt.witness.source.location)})`, `- runner: ${receipt.runner.kind} (isolated: ${receipt.runner.isolated})${receipt.runner.image_id ? `, image ${receipt.runner.image_id}` : ''}`, `- 仓库未变 / repository unchanged: ${receipt.repository.unchanged ? 'YES' : 'NO'}`, `- receipt_digest: \`${receipt.receipt_digest}\``, '', '回执哈希可发现内容变化，但不认证执行者或审批人。/ The receipt digest detects changes; it does not authenticate who ran or approved the validation.', '');
     return out.join('\n');
 }
 
@@ -89962,13 +90005,12 @@ function hiddenDetailSealer(witnessKey) {
     return async (detail) => encryptTo([await witnessKeyRecipient(witnessKey)], new TextEncoder().encode(canonicalJson(detail)));
 }
 async function validateCommand(settings, io) {
-    // The key is read and the pack opened before any candidate-side work.
-    const witnessKey = settings.witnessKeyFile !== undefined ? await readWitnessKey(settings.witnessKeyFile, '--witness-key-file') : undefined;
     const repo = await existingDir(settings.repo, '--repo');
     await assertOutside(settings.out, repo, '--out');
-    // The key must not be a file the candidate's copy could hold.
+    // The key must not be a file the candidate's copy could hold; it is read, and the pack opened, before any candidate-side work.
     if (settings.witnessKeyFile !== undefined)
         await assertOutside(settings.witnessKeyFile, repo, '--witness-key-file');
+    const witnessKey = settings.witnessKeyFile !== undefined ? await readWitnessKey(settings.witnessKeyFile, '--witness-key-file') : undefined;
     const proposal = parseProposal(await readJsonFile(settings.proposal, '--proposal'), settings.proposal);
     const approval = parseApproval(await readJsonFile(settings.approval, '--approval'), settings.approval, proposal);
     const { witness, dispose } = await openWitness(settings, witnessKey);
