@@ -10,7 +10,8 @@ import { applyFileChanges, checkTargets } from './core/patch-apply.js';
 import type { Approval, Proposal } from './core/proposal.js';
 import { sealReceipt } from './core/receipt.js';
 import { setupReasons } from './core/receipt.js';
-import type { Receipt, RunRecord, SetupRecord } from './core/receipt-schema.js';
+import { RECEIPT_SCHEMA, type Receipt, type ReceiptBody, type RunRecord, type SetupRecord } from './core/receipt-schema.js';
+import { deriveHiddenIdKey, redactHidden, type HiddenDetail } from './core/hidden-ids.js';
 import { diffSnapshots, snapshotDigest, type Snapshot, type SnapshotEntry } from './core/snapshot-record.js';
 import { analyseSurface, defaultProtected, resetPlan, surfaceReasons } from './core/surface.js';
 import { errorExcerpt, excerptSha256 } from './core/base-failure.js';
@@ -50,6 +51,11 @@ export interface WitnessInput {
   source: { kind: 'dir' | 'archive' | 'url' | 'folders'; location: string };
   /** Where the pack lives in the repository under validation (path and ref packs): protected by default. */
   repoPath?: string;
+  /**
+   * The witness key (an age identity) when the pack's hidden part was encrypted: hidden test ids are
+   * keyed with a key derived from it (src/core/hidden-ids.ts). Absent: a plain pack.
+   */
+  witnessKey?: string;
 }
 
 export interface ValidationRequest {
@@ -64,6 +70,17 @@ export interface ValidationRequest {
   concurrency: number;
   /** Where the dependency stage keeps its outputs between validations; absent: this validation only. */
   setupCacheDir?: string;
+  /**
+   * Encrypts the hidden detail for maintainers (hidden-detail.age); its SHA-256 is bound in the
+   * receipt. Absent: the detail is not kept (a plain pack has nothing secret to keep it for).
+   */
+  encryptHiddenDetail?: (detail: HiddenDetail) => Promise<Uint8Array>;
+}
+
+/** A sealed receipt, and the encrypted hidden detail when one was made. */
+export interface ValidationResult {
+  receipt: Receipt;
+  hiddenDetail?: Uint8Array;
 }
 
 /** Why the base tree could not be graded: one base run's excerpt, as its record's digest covers it. */
@@ -397,6 +414,11 @@ async function dependencyStage(
  * without tests) throw before any test runs; everything after that ends in a sealed receipt.
  */
 export async function validate(request: ValidationRequest, deps: ValidationDeps): Promise<Receipt> {
+  return (await validateWithDetail(request, deps)).receipt;
+}
+
+/** validate(), with the maintainers' encrypted hidden detail. */
+export async function validateWithDetail(request: ValidationRequest, deps: ValidationDeps): Promise<ValidationResult> {
   const { proposal, approval, witness, adapter } = request;
   const manifest = witness.manifest;
   if (approval.proposal_hash !== proposal.proposal_hash) {
@@ -511,8 +533,8 @@ export async function validate(request: ValidationRequest, deps: ValidationDeps)
     const idsOf = (label: RunLabel): string[] => [...new Set(byLabel[label][0]?.evidence.parsed?.tests.map((t) => t.id) ?? [])].sort();
     const runner = request.runner.description;
     const allowed = (Object.keys(manifest.allow) as (keyof typeof manifest.allow)[]).filter((key) => manifest.allow[key]).sort();
-    return sealReceipt({
-      schema: 'patchproof.receipt/v1',
+    const unredacted: Omit<ReceiptBody, 'hidden_ids'> = {
+      schema: RECEIPT_SCHEMA,
       tool_version: TOOL_VERSION,
       run_id: approval.run_id,
       started_at: startedAt.toISOString(),
@@ -567,7 +589,12 @@ export async function validate(request: ValidationRequest, deps: ValidationDeps)
         diff_max_files: request.limits.diff.maxFiles
       },
       phases: judgement.phases.map((p) => ({ ...p, runs: runsOf[p.name] ?? [], grading: grading[p.name] }))
-    });
+    };
+    // Hidden means hidden: the public receipt keeps statuses, counts and keyed ids only.
+    const redacted = redactHidden(unredacted, deriveHiddenIdKey(witness.witnessKey, witness.digest));
+    const hiddenDetail = request.encryptHiddenDetail !== undefined ? await request.encryptHiddenDetail(redacted.detail) : undefined;
+    const receipt = sealReceipt({ ...redacted.body, ...(hiddenDetail !== undefined ? { hidden_detail_sha256: createHash('sha256').update(hiddenDetail).digest('hex') } : {}) });
+    return { receipt, ...(hiddenDetail !== undefined ? { hiddenDetail } : {}) };
   } finally {
     await scratch.dispose();
   }

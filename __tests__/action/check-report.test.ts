@@ -166,13 +166,13 @@ describe('renderCheck', () => {
     expect(check.text).not.toContain(TRUNCATED_MARKER);
   });
 
-  it('trims what cannot degrade (a huge declared approver) at a line or code point, with a visible marker', () => {
+  it('clips what cannot degrade (a huge declared approver) to the untrusted-text limit, with a visible marker', () => {
+    // Deliberate change (one escaper, item 9): untrusted text is clipped where it is rendered.
     const receipt = structuredClone(receiptFrom(passingRuns()));
     receipt.bindings.approved_by = '审'.repeat(40_000);
     const check = renderCheck(receipt);
     expectWithinLimits(check, receipt);
-    expect(check.summary).toContain(TRUNCATED_MARKER);
-    expect(check.summary).toMatch(/- approved_by \(declared, not authenticated \/ 声明式，未认证\): 审+\n\n\*… truncated/);
+    expect(check.summary).toMatch(/- approved_by \(declared, not authenticated \/ 声明式，未认证\): 审{499}…\n/);
   });
 
   it('honours a smaller maxChars, and refuses one too small to hold the verdict', () => {
@@ -281,7 +281,8 @@ describe('renderRefusal', () => {
     const huge = renderRefusal('bad_input', '路'.repeat(100_000));
     expect(bytes(huge.summary)).toBeLessThanOrEqual(CHECK_OUTPUT_LIMIT);
     expect(huge.summary).toContain('**结论 / Verdict: 拒绝 / REFUSED**');
-    expect(huge.summary).toContain(TRUNCATED_MARKER);
+    // Deliberate change: a message is clipped to the untrusted-text limit before it is rendered.
+    expect(huge.summary).toContain(`${'路'.repeat(499)}…`);
   });
 });
 

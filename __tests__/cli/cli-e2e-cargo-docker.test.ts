@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FIXTURES, ROOT, ensureCli, treeListing } from '../helpers/cli.js';
+import { publicHiddenIds } from '../helpers/hidden.js';
 import { stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
 import { dockerGate } from '../hostile/hostile-support.js';
 
@@ -17,6 +18,7 @@ const CANDIDATES = join(FIXTURES, 'rust-textclip', 'candidates');
 const SOURCE_PACK = join(ROOT, 'witness-packs', 'rust-textclip');
 
 interface ReceiptView {
+  bindings: { witness_digest: string };
   verdict: string;
   reasons: string[];
   proof_grade: boolean;
@@ -94,11 +96,11 @@ gate.describeDocker('cargo witness pack in the Docker runner', () => {
     expect(receipt).toMatchObject({ verdict: 'failed', reasons: ['hidden_failed'], proof_grade: false, adapter: 'cargo' });
     expect(status).toBe(1);
     const hidden = receipt.phases.find((p) => p.name === 'hidden')?.results ?? [];
-    expect(hidden.filter((t) => t.status !== 'passed').map((t) => t.id).sort()).toEqual([
+    expect(hidden.filter((t) => t.status !== 'passed').map((t) => t.id).sort()).toEqual(publicHiddenIds(receipt, [
       '.patchproof/hidden/columns_unicode.rs::a_clipped_cell_is_as_wide_as_its_column',
       '.patchproof/hidden/columns_unicode.rs::fits_and_lines_up_accented_cells',
       '.patchproof/hidden/columns_unicode.rs::pads_accented_text_to_the_width',
       '.patchproof/hidden/columns_unicode.rs::width_counts_characters'
-    ]);
+    ]));
   }, 900_000);
 });

@@ -15,6 +15,7 @@ import {
   type Approved,
   type CliResult
 } from '../helpers/cli.js';
+import { deriveHiddenIdKey, hiddenId } from '../../src/core/hidden-ids.js';
 
 /**
  * End to end: the bundled CLI proposes, approves, validates (trusted-local runner) and re-verifies
@@ -233,7 +234,9 @@ for (const c of CASES) {
       expect(reproBefore.results.every((t) => t.status !== 'passed')).toBe(true);
       expect(reproAfter.results.every((t) => t.status === 'passed')).toBe(c.phases[1] === 'passed');
       expect(regression.regressions).toEqual(c.regressions);
-      expect(hidden.results.filter((t) => t.status !== 'passed').map((t) => t.id).sort()).toEqual([...c.hiddenFailing].sort());
+      // Receipt v2: hidden ids are keyed digests (a folder pack has no witness key: keyed by its digest).
+      const key = deriveHiddenIdKey(undefined, receipt.bindings.witness_digest as string);
+      expect(hidden.results.filter((t) => t.status !== 'passed').map((t) => t.id).sort()).toEqual(c.hiddenFailing.map((id) => hiddenId(key, id)).sort());
     });
 
     it('is never proof grade on the trusted-local runner', () => {

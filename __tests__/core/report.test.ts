@@ -27,7 +27,9 @@ describe('report rendering', () => {
     const report = renderReport(receipt);
     expect(report).toContain('**结论 / Verdict: 失败 / FAILED**');
     expect(report).toContain('- `hidden_failed`: 隐藏测试失败 / a hidden test fails');
-    expect(report).toContain('`hidden > handles 1.5ms` — failed (assertion · boom)');
+    // Hidden means hidden (receipt v2): a keyed digest and the failure kind, never the name or message.
+    expect(report).toMatch(/`hmac-sha256:[0-9a-f]{64}` — failed \(assertion\)/);
+    expect(report).not.toContain('handles 1.5ms');
     expect(report).toContain('approved_by (declared, not authenticated');
   });
 
@@ -44,7 +46,7 @@ describe('report rendering', () => {
     runs.hidden = [run('hidden', Array.from({ length: 80 }, (_, i) => fail(`hidden > t${i}`)))];
     const report = renderReport(receiptFrom(runs), { maxTestsPerPhase: 10 });
     expect(report).toContain('- … 70 more');
-    expect(report.match(/`hidden > t\d+`/g)).toHaveLength(10);
+    expect(report.match(/`hmac-sha256:[0-9a-f]{64}`/g)).toHaveLength(10);
   });
 });
 

@@ -2,6 +2,7 @@ import type { TestCaseResult } from '../../src/core/test-results.js';
 import { countTests } from '../../src/core/test-results.js';
 import { judge, type RunEvidence, type RunLabel, type RunsByLabel } from '../../src/core/verdict.js';
 import { allowancesOf, sealReceipt, setupReasons } from '../../src/core/receipt.js';
+import { deriveHiddenIdKey, redactHidden } from '../../src/core/hidden-ids.js';
 import { surfaceReasons, type SurfaceAllowances, type SurfaceFinding } from '../../src/core/surface.js';
 import type { Receipt, RunRecord, SetupRecord, SetupRunRecord } from '../../src/core/receipt-schema.js';
 
@@ -95,8 +96,8 @@ export function receiptFrom(runs: RunsByLabel, options: ReceiptOptions = {}): Re
     hidden: runs.hidden.map(record)
   };
   const ids = (label: keyof RunsByLabel): string[] => (runs[label][0]?.parsed?.tests ?? []).map((t) => t.id).sort();
-  return sealReceipt({
-    schema: 'patchproof.receipt/v1',
+  return sealReceipt(redactHidden({
+    schema: 'patchproof.receipt/v2',
     tool_version: '0.1.0',
     run_id: 'test-run',
     started_at: '2026-11-29T00:00:00.000Z',
@@ -139,7 +140,7 @@ export function receiptFrom(runs: RunsByLabel, options: ReceiptOptions = {}): Re
     ...(options.setup !== undefined ? { setup: options.setup } : {}),
     limits: { timeout_ms: 1000, output_limit_bytes: 1000, diff_max_bytes: 1000, diff_max_files: 10 },
     phases: judgement.phases.map((p) => ({ ...p, runs: runsOf[p.name] ?? [] }))
-  });
+  }, deriveHiddenIdKey(undefined, SNAP)).body);
 }
 
 export { countTests };

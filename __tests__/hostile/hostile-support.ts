@@ -64,6 +64,7 @@ export interface ReceiptView {
   proof_grade: boolean;
   repository: { unchanged: boolean };
   runner: { isolated: boolean; image_id?: string };
+  bindings: { witness_digest: string };
   phases: { name: string; status: string; reasons: string[] }[];
 }
 

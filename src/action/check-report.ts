@@ -1,4 +1,5 @@
 import { allowancesOf } from '../core/receipt.js';
+import { clipText, escapeMarkdown } from '../core/markdown.js';
 import type { PhaseRecord, Receipt } from '../core/receipt-schema.js';
 import { renderReport } from '../core/report.js';
 import { surfaceReasons } from '../core/surface.js';
@@ -129,7 +130,7 @@ export function fitMarkdown(markdown: string, max: number): string {
 
 /** A code span that survives any backticks in `text` and stays on one line. */
 function codeSpan(text: string): string {
-  const flat = text.replace(/\r\n|\r|\n/g, ' ');
+  const flat = clipText(text, 500).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
   let longest = 0;
   for (const run of flat.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
   const fence = '`'.repeat(longest + 1);
@@ -137,9 +138,9 @@ function codeSpan(text: string): string {
   return `${fence}${pad}${flat}${pad}${fence}`;
 }
 
-/** Text for a table cell: one line, pipes escaped, no raw HTML. */
+/** A table cell around a code span: one line, pipes escaped (plain untrusted text goes through escapeMarkdown). */
 function cell(text: string): string {
-  return text.replace(/\r\n|\r|\n/g, ' ').replace(/\|/g, '\\|').replace(/</g, '&lt;');
+  return text.replace(/\r\n|\r|\n/g, ' ').replace(/\|/g, '\\|');
 }
 
 /** Does this test meet its phase's requirement (`ok`), break it (`bad`), or neither (`neutral`: a baseline failure, a new test)? */
@@ -258,7 +259,7 @@ function runRows(phase: PhaseRecord, detail: Detail): string[] {
     ].join('; ');
     const exit = `${run.exit_code ?? '—'}${run.signal !== null ? ` (${run.signal})` : ''}`;
     rows.push(
-      `| ${run.label} #${run.attempt} | ${cell(exit)} | ${run.output_bytes} bytes | ${run.duration_ms} ms | pass: ${run.canary.pass}, fail: ${run.canary.fail} | ${cell((detail.clip ? clip(problems, CLIP_BYTES) : problems) || '—')} |`
+      `| ${run.label} #${run.attempt} | ${cell(exit)} | ${run.output_bytes} bytes | ${run.duration_ms} ms | pass: ${run.canary.pass}, fail: ${run.canary.fail} | ${escapeMarkdown(detail.clip ? clip(problems, CLIP_BYTES) : problems) || '—'} |`
     );
   }
   return rows;
@@ -275,7 +276,7 @@ function testRows(phase: PhaseRecord, detail: Detail): string[] {
       const t = detail.clip ? clipResult(raw) : raw;
       const result = `${t.status}${t.failure_kind !== undefined ? ` (${t.failure_kind})` : ''}`;
       const message = t.message ?? t.skip_reason ?? '';
-      out.push(`| ${MARK[judged(phase, raw)]} | ${cell(codeSpan(t.id))} | ${result} | ${t.location !== undefined ? cell(codeSpan(t.location)) : '—'} | ${cell(message) || '—'} |`);
+      out.push(`| ${MARK[judged(phase, raw)]} | ${cell(codeSpan(t.id))} | ${result} | ${t.location !== undefined ? cell(codeSpan(t.location)) : '—'} | ${escapeMarkdown(message) || '—'} |`);
     }
   }
   if (listed.length > shown.length) out.push('', `*… ${listed.length - shown.length} more / 另有 ${listed.length - shown.length} 项*`);

@@ -45,6 +45,9 @@ async function runMode(settings: ActionSettings, outcome: StepOutcome): Promise<
 /** Run the action. Anything thrown, of any type, fails the step: nothing ends green by accident. */
 export async function run(outcome: StepOutcome = stepOutcome()): Promise<void> {
   try {
+    // The witness key is masked in every log line before anything else can print it.
+    const key = core.getInput('witness-key');
+    if (key !== '') core.setSecret(key);
     const settings = readActionSettings((name) => core.getInput(name));
     const result = await runMode(settings, outcome);
     outcome.setOutput('verdict', result.verdict);

@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import { clipText } from '../core/markdown.js';
 import { verifyReceiptText, type ReceiptCheck } from '../core/receipt.js';
 import { receiptSchema, type Receipt } from '../core/receipt-schema.js';
 import { ConfigurationError, InfrastructureError, VerificationError, isRefusal } from '../errors.js';
@@ -112,7 +113,7 @@ const REJECTION_TEXT: Record<RejectionReason, { en: string; zh: string }> = {
 
 /** A code span that survives backticks and stays on one line. */
 export function codeSpan(text: string): string {
-  const flat = text.replace(/\r\n|\r|\n/g, ' ');
+  const flat = clipText(text, 1000).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
   const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longest + 1);
   const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';

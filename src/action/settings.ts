@@ -1,5 +1,6 @@
 import { DIGEST_PATTERN, HEX64_PATTERN } from '../core/hashing.js';
 import { ConfigurationError } from '../errors.js';
+import { parseWitnessKey } from '../witness/sealed.js';
 
 /**
  * The one place that reads the action's inputs. `readActionSettings` takes an input reader (in
@@ -19,6 +20,11 @@ export interface ActionSettings {
   mode: ActionMode;
   /** validate/reverify with replay: the grader and its pinned digest. */
   witness?: { pack: WitnessPackInput; digest: string };
+  /**
+   * The witness key (an age identity) that opens a sealed pack's hidden.age: a secret only the
+   * trusted job holds (input `witness-key`, from a repository secret). Never passed to the candidate.
+   */
+  witnessKey?: string;
   runner: 'docker' | 'local';
   /** Docker runner: `name@sha256:<digest>` or `sha256:<64 hex>`. */
   image?: string;
@@ -145,6 +151,8 @@ export function readActionSettings(read: InputReader): ActionSettings {
   if (digest !== undefined && !DIGEST_PATTERN.test(digest)) {
     throw new ConfigurationError(`witness-digest '${digest}' is not valid; give sha256: and 64 lowercase hex digits`);
   }
+  const keyText = optional(read, 'witness-key');
+  const witnessKey = keyText !== undefined ? parseWitnessKey(keyText, 'witness-key') : undefined;
   const image = optional(read, 'image');
   if (needsWitness && runner === 'docker' && image === undefined) {
     throw new ConfigurationError('image is required with runner docker: give name@sha256:<digest> or a local image ID sha256:<64 hex>');
@@ -168,6 +176,7 @@ export function readActionSettings(read: InputReader): ActionSettings {
   return {
     mode,
     ...(packValue !== undefined && digest !== undefined ? { witness: { pack: parseWitnessPack(packValue), digest } } : {}),
+    ...(witnessKey !== undefined ? { witnessKey } : {}),
     runner,
     ...(image !== undefined ? { image } : {}),
     token,

@@ -8,12 +8,15 @@ import { serializeReceipt, verifyReceiptText } from '../core/receipt.js';
 import type { Receipt } from '../core/receipt-schema.js';
 import { renderReport } from '../core/report.js';
 import { ConfigurationError, InfrastructureError, VerificationError, isRefusal } from '../errors.js';
-import { writeFileAtomic } from '../io/files.js';
+import { writeBytesAtomic, writeFileAtomic } from '../io/files.js';
+import { canonicalJson } from '../core/hashing.js';
+import type { HiddenDetail } from '../core/hidden-ids.js';
+import { encryptTo, witnessKeyRecipient } from '../witness/sealed.js';
 import { takeSnapshot } from '../io/snapshot.js';
 import { createDockerRunner, installSignalCleanup } from '../runners/docker-runner.js';
 import { createLocalRunner } from '../runners/local-runner.js';
 import type { Runner } from '../runners/runner.js';
-import { validate, type WitnessInput } from '../validate.js';
+import { validateWithDetail, type WitnessInput } from '../validate.js';
 import { TOOL_VERSION } from '../version.js';
 import { resolveWitness, type ResolvedWitness } from '../witness/fetch.js';
 import { createReceiptArtifacts } from './artifacts.js';
@@ -120,24 +123,35 @@ function inside(root: string, path: string, what: string): string {
  * the pull request's head nor a commit holding it, and never a `refs/pull/` ref, which the
  * candidate's author controls.
  */
-async function openWitness(pack: WitnessPackInput, digest: string, git: GitSource, context: RunnerContext, candidate: Candidate, payload: unknown, repoDir: string): Promise<WitnessInput & { dispose(): Promise<void> }> {
+async function openWitness(
+  pack: WitnessPackInput,
+  digest: string,
+  git: GitSource,
+  context: RunnerContext,
+  candidate: Candidate,
+  payload: unknown,
+  repoDir: string,
+  witnessKey: string | undefined
+): Promise<WitnessInput & { dispose(): Promise<void> }> {
   const tempDir = context.runnerTemp;
+  const keyed = witnessKey !== undefined ? { witnessKey } : {};
   const described = (resolved: ResolvedWitness, location: string, repoPath?: string): WitnessInput & { dispose(): Promise<void> } => ({
     dir: resolved.dir,
     digest: resolved.digest,
     manifest: resolved.manifest,
     source: { kind: resolved.source.kind, location },
     ...(repoPath !== undefined ? { repoPath } : {}),
+    ...keyed,
     dispose: () => resolved.dispose()
   });
   switch (pack.kind) {
     case 'url':
-      return described(await resolveWitness(pack.url, digest, { tempDir }), pack.url);
+      return described(await resolveWitness(pack.url, digest, { tempDir, ...keyed }), pack.url);
     case 'path': {
       const full = inside(context.workspace, pack.path, 'witness-pack');
       const inRepo = relative(repoDir, full);
       const repoPath = inRepo.startsWith('..') || isAbsolute(inRepo) ? undefined : inRepo.split(sep).join('/');
-      return described(await resolveWitness(full, digest, { tempDir }), pack.path, repoPath);
+      return described(await resolveWitness(full, digest, { tempDir, ...keyed }), pack.path, repoPath);
     }
     case 'ref': {
       if (pack.ref.startsWith('refs/pull/')) {
@@ -152,7 +166,7 @@ async function openWitness(pack: WitnessPackInput, digest: string, git: GitSourc
       const folder = await mkdtemp(join(tempDir, 'patchproof-ref-'));
       try {
         await git.writeTree(`${commit}:${pack.path}`, folder);
-        return described(await resolveWitness(folder, digest, { tempDir }), `ref:${pack.ref}:${pack.path} (${commit})`, pack.path);
+        return described(await resolveWitness(folder, digest, { tempDir, ...keyed }), `ref:${pack.ref}:${pack.path} (${commit})`, pack.path);
       } finally {
         await rm(folder, { recursive: true, force: true });
       }
@@ -174,7 +188,7 @@ async function validateCandidate(settings: ActionSettings, outcome: StepOutcome,
   const repoDir = inside(context.workspace, settings.repositoryPath, 'repository-path');
   const git = deps.gitSource(repoDir, { token: settings.token, serverUrl: context.serverUrl });
   await git.fetchCommits(candidate.base, candidate.head, candidate.pullNumber);
-  const witness = await openWitness(settings.witness.pack, settings.witness.digest, git, context, candidate, payload, repoDir);
+  const witness = await openWitness(settings.witness.pack, settings.witness.digest, git, context, candidate, payload, repoDir, settings.witnessKey);
   let work: string | undefined;
   try {
     const manifest = witness.manifest;
@@ -206,11 +220,17 @@ async function validateCandidate(settings: ActionSettings, outcome: StepOutcome,
     const runner = await deps.createRunner(settings);
     const removeHandlers = installSignalCleanup(runner);
     let receipt: Receipt;
+    let hiddenDetail: Uint8Array | undefined;
     try {
-      receipt = await validate(
-        { repoDir: baseDir, proposal, approval, witness, adapter: await witnessAdapter(manifest, witness.dir), runner, limits, concurrency: 2 },
+      const witnessKey = settings.witnessKey;
+      const encryptHiddenDetail =
+        witnessKey !== undefined
+          ? async (detail: HiddenDetail) => encryptTo([await witnessKeyRecipient(witnessKey)], new TextEncoder().encode(canonicalJson(detail)))
+          : undefined;
+      ({ receipt, hiddenDetail } = await validateWithDetail(
+        { repoDir: baseDir, proposal, approval, witness, adapter: await witnessAdapter(manifest, witness.dir), runner, limits, concurrency: 2, ...(encryptHiddenDetail !== undefined ? { encryptHiddenDetail } : {}) },
         { snapshot: (dir) => takeSnapshot(dir), now: () => new Date(), log: (line) => outcome.info(line), nonce: deps.nonce }
-      );
+      ));
     } finally {
       await runner.dispose();
       removeHandlers();
@@ -222,6 +242,8 @@ async function validateCandidate(settings: ActionSettings, outcome: StepOutcome,
     const reportPath = join(out, 'report.md');
     await writeFileAtomic(receiptPath, text);
     await writeFileAtomic(reportPath, renderReport(receipt));
+    // The maintainers' hidden detail, encrypted to the witness key (not yet added to the uploaded artifact).
+    if (hiddenDetail !== undefined) await writeBytesAtomic(join(out, 'hidden-detail.age'), hiddenDetail);
     return { receipt, receiptPath, reportPath, integrityErrors: check.integrity_valid ? [] : check.errors };
   } finally {
     await Promise.all([witness.dispose(), ...(work !== undefined ? [rm(work, { recursive: true, force: true, maxRetries: 3 })] : [])]);

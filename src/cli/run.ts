@@ -12,7 +12,12 @@ import type { Runner } from '../runners/runner.js';
 import { takeSnapshot } from '../io/snapshot.js';
 import { removeLiveScratchSync } from '../io/workspace.js';
 import { assertOutside, existingDir, readJsonFile, readTextFile, writeBytesAtomic, writeFileAtomic } from '../io/files.js';
-import { validate, type BaseFailure, type WitnessInput } from '../validate.js';
+import { validateWithDetail, type BaseFailure, type WitnessInput } from '../validate.js';
+import type { HiddenDetail } from '../core/hidden-ids.js';
+import { decryptWith, encryptTo, generateWitnessKey, parseRecipients, parseWitnessKey, sealHiddenEntries, SEALED_HIDDEN_FILE, witnessKeyRecipient } from '../witness/sealed.js';
+import { readWitnessFolder } from '../witness/folder.js';
+import { writeWitnessEntries } from '../witness/archive.js';
+import { digestWitnessEntries } from '../witness/digest.js';
 import { resolveWitness } from '../witness/fetch.js';
 import { witnessFromFolders } from '../witness/shortcut.js';
 import { initWitness } from '../witness/scaffold.js';
@@ -21,9 +26,12 @@ import { packWitness } from '../witness/archive.js';
 import { sealPack } from '../oracle/seal.js';
 import { randomBytes } from 'node:crypto';
 import { ConfigurationError, InfrastructureError, isRefusal } from '../errors.js';
-import { USAGE, readSettings, type ApproveSettings, type ProposeSettings, type ValidateSettings, type VerifySettings, type WitnessDigestSettings, type WitnessInitSettings, type WitnessPackSettings, type WitnessSealSettings } from './settings.js';
-import { mkdir } from 'node:fs/promises';
+import { USAGE, readSettings, type HiddenDetailSettings, type WitnessKeygenSettings, type WitnessSealHiddenSettings, type WitnessSealSettings, type ApproveSettings, type ProposeSettings, type ValidateSettings, type VerifySettings, type WitnessDigestSettings, type WitnessInitSettings, type WitnessPackSettings } from './settings.js';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+
+/** The maintainers' encrypted hidden detail, written beside receipt.json when the pack was sealed. */
+export const HIDDEN_DETAIL_FILE = 'hidden-detail.age';
 
 /** Where the CLI writes. Tests hand in recording streams. */
 export interface Console {
@@ -69,29 +77,43 @@ function packInRepo(repo: string, settings: ValidateSettings): { repoPath?: stri
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? {} : { repoPath: rel.split(sep).join('/') };
 }
 
-/** The grader: a digest-verified witness pack, or a pack built from two folders. */
-async function openWitness(settings: ValidateSettings): Promise<{ witness: WitnessInput; dispose(): Promise<void> }> {
+/** A witness key file's one age identity (refused with the fix when it is not one). */
+async function readWitnessKey(path: string, flag: string): Promise<string> {
+  return parseWitnessKey(await readTextFile(path, flag), `${flag} '${path}'`);
+}
+
+/** The grader: a digest-verified witness pack (a sealed one opened with its key), or a pack built from two folders. */
+async function openWitness(settings: ValidateSettings, witnessKey: string | undefined): Promise<{ witness: WitnessInput; dispose(): Promise<void> }> {
   const source = settings.witness;
   if (source.kind === 'folders') {
     const reproduction = await existingDir(source.reproduction, '--reproduction');
     const hidden = await existingDir(source.hidden, '--hidden');
     const pack = await witnessFromFolders(reproduction, hidden, source.adapter);
-    return { witness: pack, dispose: () => pack.dispose() };
+    return { witness: { ...pack, ...(witnessKey !== undefined ? { witnessKey } : {}) }, dispose: () => pack.dispose() };
   }
-  const resolved = await resolveWitness(source.source, source.digest);
+  const resolved = await resolveWitness(source.source, source.digest, witnessKey !== undefined ? { witnessKey } : {});
   if (source.adapter !== undefined && source.adapter !== resolved.manifest.adapter) {
     await resolved.dispose();
     throw new ConfigurationError(`--adapter ${source.adapter} does not match the witness pack's adapter ${resolved.manifest.adapter}; drop --adapter or use the pack's`);
   }
-  return { witness: resolved, dispose: () => resolved.dispose() };
+  return { witness: { ...resolved, ...(witnessKey !== undefined ? { witnessKey } : {}) }, dispose: () => resolved.dispose() };
+}
+
+/** The maintainers' hidden detail, encrypted to the witness key's recipient (canonical JSON inside). */
+function hiddenDetailSealer(witnessKey: string | undefined): ((detail: HiddenDetail) => Promise<Uint8Array>) | undefined {
+  if (witnessKey === undefined) return undefined;
+  return async (detail) => encryptTo([await witnessKeyRecipient(witnessKey)], new TextEncoder().encode(canonicalJson(detail)));
 }
 
 async function validateCommand(settings: ValidateSettings, io: Console): Promise<number> {
   const repo = await existingDir(settings.repo, '--repo');
   await assertOutside(settings.out, repo, '--out');
+  // The key must not be a file the candidate's copy could hold; it is read, and the pack opened, before any candidate-side work.
+  if (settings.witnessKeyFile !== undefined) await assertOutside(settings.witnessKeyFile, repo, '--witness-key-file');
+  const witnessKey = settings.witnessKeyFile !== undefined ? await readWitnessKey(settings.witnessKeyFile, '--witness-key-file') : undefined;
   const proposal = parseProposal(await readJsonFile(settings.proposal, '--proposal'), settings.proposal);
   const approval = parseApproval(await readJsonFile(settings.approval, '--approval'), settings.approval, proposal);
-  const { witness, dispose } = await openWitness(settings);
+  const { witness, dispose } = await openWitness(settings, witnessKey);
   try {
     const manifest = witness.manifest;
     const adapter = await witnessAdapter(manifest, witness.dir);
@@ -103,7 +125,8 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
     });
     let baseFailure: BaseFailure | undefined;
     try {
-      const receipt = await validate(
+      const sealer = hiddenDetailSealer(witnessKey);
+      const { receipt, hiddenDetail } = await validateWithDetail(
         {
           repoDir: repo,
           proposal,
@@ -117,6 +140,7 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
             diff: { maxBytes: settings.maxDiffBytes ?? manifest.limits.diff_max_bytes, maxFiles: settings.maxDiffFiles ?? manifest.limits.diff_max_files }
           },
           concurrency: settings.concurrency,
+          ...(sealer !== undefined ? { encryptHiddenDetail: sealer } : {}),
           ...(settings.setupCache !== undefined ? { setupCacheDir: await setupCacheDir(settings.setupCache, repo) } : {})
         },
         {
@@ -133,6 +157,7 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
       const check = verifyReceiptText(text);
       await writeFileAtomic(join(settings.out, 'receipt.json'), text);
       await writeFileAtomic(join(settings.out, 'report.md'), renderReport(receipt, baseFailure === undefined ? {} : { baseFailure }));
+      if (hiddenDetail !== undefined) await writeBytesAtomic(join(settings.out, HIDDEN_DETAIL_FILE), hiddenDetail);
       io.out(`${renderPhaseTable(receipt, check.integrity_valid)}\n`);
       if (baseFailure !== undefined) {
         const lines = baseFailure.excerpt === '' ? ['(no output)'] : baseFailure.excerpt.split('\n');
@@ -152,7 +177,10 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
   }
 }
 
-async function witnessCommand(settings: WitnessInitSettings | WitnessDigestSettings | WitnessPackSettings | WitnessSealSettings, io: Console): Promise<number> {
+async function witnessCommand(
+  settings: WitnessInitSettings | WitnessDigestSettings | WitnessPackSettings | WitnessKeygenSettings | WitnessSealHiddenSettings | WitnessSealSettings,
+  io: Console
+): Promise<number> {
   switch (settings.command) {
     case 'witness-seal': {
       const dir = await existingDir(settings.dir, 'witness seal DIR');
@@ -182,9 +210,27 @@ async function witnessCommand(settings: WitnessInitSettings | WitnessDigestSetti
       const dir = await existingDir(settings.dir, 'witness digest DIR');
       // Checked the same way validate checks it: the folder must be a well-formed pack.
       const { digest } = await digestWitnessFolder(dir);
-      const resolved = await resolveWitness(dir, digest);
+      const resolved = await resolveWitness(dir, digest, { leaveSealed: true });
       await resolved.dispose();
       io.out(`${digest}\n`);
+      return EXIT.passed;
+    }
+    case 'witness-keygen': {
+      const key = await generateWitnessKey();
+      await writeSecretFile(settings.out, key.fileText);
+      io.out(`written: ${settings.out} (keep it secret: a repository secret for the trusted job)\nrecipient: ${key.recipient}\n`);
+      return EXIT.passed;
+    }
+    case 'witness-seal-hidden': {
+      const recipients = parseRecipients(settings.recipients, '--recipient');
+      const dir = await existingDir(settings.dir, 'witness seal-hidden DIR');
+      // The plain pack is checked as validate would check it before it is sealed.
+      const { digest: plainDigest } = await digestWitnessFolder(dir);
+      const plain = await resolveWitness(dir, plainDigest);
+      await plain.dispose();
+      const sealed = await sealHiddenEntries(await readWitnessFolder(dir), plain.manifest.hidden.path, recipients);
+      await writeWitnessEntries(sealed, settings.out);
+      io.out(`written: ${settings.out} (hidden tests encrypted in ${SEALED_HIDDEN_FILE})\nwitness_digest: ${digestWitnessEntries(sealed)}\n`);
       return EXIT.passed;
     }
     case 'witness-pack': {
@@ -195,6 +241,26 @@ async function witnessCommand(settings: WitnessInitSettings | WitnessDigestSetti
       io.out(`written: ${settings.out} (${bytes.length} bytes)\nwitness_digest: ${digest}\n`);
       return EXIT.passed;
     }
+  }
+}
+
+async function hiddenDetailCommand(settings: HiddenDetailSettings, io: Console): Promise<number> {
+  const witnessKey = await readWitnessKey(settings.witnessKeyFile, '--witness-key-file');
+  const bytes = await readFile(settings.file).catch((error: unknown) => {
+    throw new ConfigurationError(`hidden-detail file '${settings.file}' cannot be read (${(error as Error).message}); give the ${HIDDEN_DETAIL_FILE} written beside the receipt`);
+  });
+  const plain = await decryptWith(witnessKey, bytes, `'${settings.file}'`);
+  io.out(`${JSON.stringify(JSON.parse(new TextDecoder().decode(plain)), null, 2)}\n`);
+  return EXIT.passed;
+}
+
+/** A new secret file: mode 0600, never over an existing file. */
+async function writeSecretFile(path: string, text: string): Promise<void> {
+  try {
+    await writeFile(path, text, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new ConfigurationError(`--out '${path}' exists; give a new file (a key is never overwritten)`);
+    throw new InfrastructureError(`could not write '${path}': ${(error as Error).message}`, { cause: error });
   }
 }
 
@@ -229,7 +295,11 @@ export async function run(argv: readonly string[], io: Console): Promise<number>
       case 'witness-digest':
       case 'witness-pack':
       case 'witness-seal':
+      case 'witness-keygen':
+      case 'witness-seal-hidden':
         return await witnessCommand(settings, io);
+      case 'hidden-detail':
+        return await hiddenDetailCommand(settings, io);
     }
   } catch (error) {
     if (isRefusal(error)) {

@@ -17,11 +17,15 @@ export const USAGE = `usage:
                       --runner local|docker [--image REF] --out DIR
                       [--timeout SECONDS] [--output-limit BYTES] [--concurrency N]
                       [--max-diff-bytes N] [--max-diff-files N] [--setup-cache DIR]
+                      [--witness-key-file FILE]   (a sealed pack: the age identity that opens hidden.age)
   patchproof verify-receipt FILE
   patchproof witness init DIR --adapter ${ADAPTER_NAMES.join('|')} [--reproduction DIR] [--hidden DIR]
   patchproof witness digest DIR
   patchproof witness pack DIR --out FILE.tar.gz
   patchproof witness seal DIR
+  patchproof witness keygen --out FILE
+  patchproof witness seal-hidden DIR --recipient age1…[,age1…] --out DIR
+  patchproof hidden-detail FILE --witness-key-file FILE
 
 exit codes: 0 passed (verify-receipt: valid), 1 failed (verify-receipt: invalid), 2 refused, 3 inconclusive`;
 
@@ -72,6 +76,31 @@ export interface ValidateSettings {
   concurrency: number;
   /** Where the pack's dependency stage keeps its outputs between runs; absent: one validation only. */
   setupCache?: string;
+  /** A sealed pack's witness key file (an age identity); never readable by the candidate. */
+  witnessKeyFile?: string;
+}
+
+export interface WitnessKeygenSettings {
+  command: 'witness-keygen';
+  /** The identity file to create (mode 0600; refused if it exists). */
+  out: string;
+}
+
+export interface WitnessSealHiddenSettings {
+  command: 'witness-seal-hidden';
+  /** The plain pack folder. */
+  dir: string;
+  /** age recipients (age1…) the hidden part is encrypted to. */
+  recipients: string[];
+  /** The sealed pack folder to create (must not exist). */
+  out: string;
+}
+
+export interface HiddenDetailSettings {
+  command: 'hidden-detail';
+  /** hidden-detail.age, written beside a receipt. */
+  file: string;
+  witnessKeyFile: string;
 }
 
 export interface VerifySettings {
@@ -112,7 +141,10 @@ export type Settings =
   | VerifySettings
   | WitnessInitSettings
   | WitnessDigestSettings
-  | WitnessPackSettings;
+  | WitnessPackSettings
+  | WitnessKeygenSettings
+  | WitnessSealHiddenSettings
+  | HiddenDetailSettings;
 
 /** Per-run defaults, documented in the README's CLI reference. */
 export const DEFAULT_CONCURRENCY = 2;
@@ -215,7 +247,7 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
     case 'validate': {
       const { values, positionals } = parse(rest, {
         repo: str, proposal: str, approval: str, witness: str, 'witness-digest': str, reproduction: str, hidden: str, adapter: str,
-        runner: str, image: str, out: str, timeout: str, 'output-limit': str, concurrency: str, 'setup-cache': str, ...diffLimitOptions
+        runner: str, image: str, out: str, timeout: str, 'output-limit': str, concurrency: str, 'setup-cache': str, 'witness-key-file': str, ...diffLimitOptions
       });
       noPositionals(positionals);
       const repo = required(values, 'repo', 'the repository folder');
@@ -246,7 +278,8 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
         ...(maxDiffBytes !== undefined ? { maxDiffBytes } : {}),
         ...(maxDiffFiles !== undefined ? { maxDiffFiles } : {}),
         concurrency: positiveInt(values, 'concurrency', DEFAULT_CONCURRENCY, 16),
-        ...(values['setup-cache'] !== undefined ? { setupCache: values['setup-cache'] } : {})
+        ...(values['setup-cache'] !== undefined ? { setupCache: values['setup-cache'] } : {}),
+        ...(values['witness-key-file'] !== undefined ? { witnessKeyFile: values['witness-key-file'] } : {})
       };
     }
     case 'witness': {
@@ -277,14 +310,30 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
         if (positionals.length !== 1) throw new ConfigurationError('witness seal takes exactly one pack folder: patchproof witness seal DIR');
         return { command: 'witness-seal', dir: positionals[0] as string };
       }
-      throw new ConfigurationError(`unknown witness command '${verb ?? ''}'; use witness init, witness digest, witness pack or witness seal`);
+      if (verb === 'keygen') {
+        const { values, positionals } = parse(args, { out: str });
+        if (positionals.length > 0) throw new ConfigurationError('witness keygen takes no folder: patchproof witness keygen --out FILE');
+        return { command: 'witness-keygen', out: required(values, 'out', 'the key file to create') };
+      }
+      if (verb === 'seal-hidden') {
+        const { values, positionals } = parse(args, { recipient: str, out: str });
+        if (positionals.length !== 1) throw new ConfigurationError('witness seal-hidden takes exactly one pack folder: patchproof witness seal-hidden DIR --recipient age1… --out DIR');
+        const recipients = required(values, 'recipient', 'one or more age recipients (age1…), comma-separated').split(',').map((r) => r.trim()).filter((r) => r !== '');
+        return { command: 'witness-seal-hidden', dir: positionals[0] as string, recipients, out: required(values, 'out', 'the sealed pack folder to create') };
+      }
+      throw new ConfigurationError(`unknown witness command '${verb ?? ''}'; use witness init, digest, pack, seal, keygen or seal-hidden`);
     }
     case 'verify-receipt': {
       const { positionals } = parse(rest, {});
       if (positionals.length !== 1) throw new ConfigurationError('verify-receipt takes exactly one receipt file');
       return { command, file: positionals[0] as string };
     }
+    case 'hidden-detail': {
+      const { values, positionals } = parse(rest, { 'witness-key-file': str });
+      if (positionals.length !== 1) throw new ConfigurationError('hidden-detail takes exactly one hidden-detail.age file');
+      return { command, file: positionals[0] as string, witnessKeyFile: required(values, 'witness-key-file', 'the witness key file the pack was sealed for') };
+    }
     default:
-      throw new ConfigurationError(`unknown command '${command}'; use propose, approve, validate, verify-receipt or witness`);
+      throw new ConfigurationError(`unknown command '${command}'; use propose, approve, validate, verify-receipt, witness or hidden-detail`);
   }
 }

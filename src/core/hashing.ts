@@ -17,6 +17,7 @@ export type HashDomain =
   | 'patchproof/proposal/v1'
   | 'patchproof/approval/v1'
   | 'patchproof/receipt/v1'
+  | 'patchproof/receipt/v2'
   | 'patchproof/tests/v1'
   | 'patchproof/witness/v1'
   | 'patchproof/setup-cache/v1';

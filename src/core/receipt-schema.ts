@@ -3,11 +3,17 @@ import { DIGEST_PATTERN, HEX64_PATTERN } from './hashing.js';
 import { PHASE_NAMES, REASON_CODES, RUN_LABELS } from './verdict.js';
 
 /**
- * The receipt, version 1: a strict zod schema. Every key is documented in docs/receipt.md; adding a
- * key means a new schema version, because verify-receipt refuses unknown keys.
+ * The receipt, version 2 (the current one): a strict zod schema. Every key is documented in
+ * docs/receipt.md. v1 is frozen in src/core/receipt-v1.ts; verify-receipt dispatches on `schema`.
+ *
+ * v2 over v1: the hidden phase is public as statuses, counts and keyed digests only (`hidden_ids`;
+ * see src/core/hidden-ids.ts), and the digest domain is 'patchproof/receipt/v2'.
  */
 
-export const RECEIPT_SCHEMA = 'patchproof.receipt/v1';
+export const RECEIPT_SCHEMA = 'patchproof.receipt/v2';
+
+/** A hidden test's public id: HMAC-SHA256 of its real id under the pack's hidden-id key. */
+export const HIDDEN_ID_PATTERN = /^hmac-sha256:[0-9a-f]{64}$/;
 
 const digest = z.string().regex(DIGEST_PATTERN);
 const hex64 = z.string().regex(HEX64_PATTERN);
@@ -192,6 +198,16 @@ export const receiptSchema = z.strictObject({
   setup: setupSchema.optional(),
   limits: z.strictObject({ timeout_ms: count, output_limit_bytes: count, diff_max_bytes: count, diff_max_files: count }),
   phases: z.array(phaseSchema).length(PHASE_NAMES.length),
+  /** How the hidden tests' ids were keyed (their names, messages and locations are never public). */
+  hidden_ids: z.strictObject({
+    scheme: z.literal('hmac-sha256'),
+    /** `witness_key`: derived from the secret witness key; `pack_digest`: a plain pack, not secret. */
+    key: z.enum(['witness_key', 'pack_digest']),
+    /** HMAC of a fixed label under the key: tells which key made the ids, reveals nothing of it. */
+    key_check: hex64
+  }),
+  /** SHA-256 of hidden-detail.age, the maintainers' encrypted detail; absent for a plain pack. */
+  hidden_detail_sha256: hex64.optional(),
   receipt_digest: digest
 });
 

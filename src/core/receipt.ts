@@ -1,14 +1,17 @@
 import { twinBehaved } from './twins.js';
 import { canonicalJson, digestJson, type Digest } from './hashing.js';
-import { receiptSchema, type Receipt, type ReceiptBody, type PhaseRecord, type SetupRecord } from './receipt-schema.js';
+import { HIDDEN_ID_PATTERN, RECEIPT_SCHEMA, receiptSchema, type Receipt, type ReceiptBody, type PhaseRecord, type SetupRecord } from './receipt-schema.js';
 import { RIGHT_REASON_FAILURES, countTests } from './test-results.js';
 import { PHASE_NAMES, decideVerdict, type ReasonCode } from './verdict.js';
 import { surfaceReasons, type SurfaceAllowances } from './surface.js';
+import { hiddenLeaks } from './hidden-ids.js';
+import { RECEIPT_V1_SCHEMA, verifyReceiptV1Text } from './receipt-v1.js';
 
 /**
  * Sealing and verifying receipts. A receipt is canonical JSON (RFC 8785) whose `receipt_digest` is
  * the domain-separated SHA-256 of everything else; the file holds exactly the canonical text plus a
- * newline, so any change of any byte is caught.
+ * newline, so any change of any byte is caught. Receipts are written as v2; verification dispatches
+ * on `schema`, and v1 receipts are checked by the frozen rules of src/core/receipt-v1.ts.
  */
 
 /** The pack's allowances as the flags surfaceReasons takes. */
@@ -18,7 +21,7 @@ export function allowancesOf(allowed: readonly string[]): SurfaceAllowances {
 }
 
 export function receiptDigest(body: ReceiptBody): Digest {
-  return digestJson('patchproof/receipt/v1', body);
+  return digestJson('patchproof/receipt/v2', body);
 }
 
 /** Add the content digest. */
@@ -83,6 +86,22 @@ function phaseErrors(phase: PhaseRecord): string[] {
  * semantics, and that verdict, reasons and proof_grade follow from the phases.
  */
 export function verifyReceiptText(text: string): ReceiptCheck {
+  let schema: unknown;
+  try {
+    const value: unknown = JSON.parse(text);
+    schema = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)['schema'] : undefined;
+  } catch {
+    schema = undefined;
+  }
+  if (schema === RECEIPT_V1_SCHEMA) return verifyReceiptV1Text(text);
+  if (schema !== RECEIPT_SCHEMA && typeof schema === 'string') {
+    return { integrity_valid: false, verdict: null, proof_grade: false, receipt_digest: null, errors: [`schema ${JSON.stringify(schema.slice(0, 80))} is unknown; this verifier knows ${RECEIPT_V1_SCHEMA} and ${RECEIPT_SCHEMA}`] };
+  }
+  return verifyReceiptV2Text(text);
+}
+
+/** The current (v2) rules. */
+function verifyReceiptV2Text(text: string): ReceiptCheck {
   const fail = (errors: string[], receipt?: Receipt): ReceiptCheck => ({
     integrity_valid: false,
     verdict: receipt?.verdict ?? null,
@@ -108,6 +127,8 @@ export function verifyReceiptText(text: string): ReceiptCheck {
   const names = receipt.phases.map((p) => p.name).join(',');
   if (names !== PHASE_NAMES.join(',')) errors.push(`phases must be ${PHASE_NAMES.join(',')} in order, found ${names}`);
   for (const phase of receipt.phases) errors.push(...phaseErrors(phase));
+  const hidden = receipt.phases.find((p) => p.name === 'hidden');
+  if (hidden !== undefined) errors.push(...hiddenLeaks(hidden, receipt.inventory.test_ids.hidden, HIDDEN_ID_PATTERN));
   const surface = surfaceReasons(receipt.surface.findings, allowancesOf(receipt.witness.allow));
   if (surface.reasons.join(',') !== receipt.surface.reasons.join(',') || surface.relaxed.join(',') !== receipt.surface.relaxed.join(',')) {
     errors.push('surface reasons or relaxations do not follow from the findings and the pack\'s allowances');

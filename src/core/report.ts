@@ -1,5 +1,6 @@
 import type { Receipt, PhaseRecord } from './receipt-schema.js';
 import type { PhaseName, ReasonCode } from './verdict.js';
+import { clipText, escapeMarkdown } from './markdown.js';
 
 /**
  * Human-facing renderings of a receipt: the console phase table and the bilingual (zh/en) report.
@@ -79,15 +80,20 @@ export function renderPhaseTable(receipt: Receipt, integrityVerified: boolean): 
   return lines.join('\n');
 }
 
-function escapeCell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+/** A code span for untrusted text: clipped, one line, a fence longer than any backtick run, pipes escaped. */
+function codeSpan(text: string): string {
+  const flat = clipText(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').replace(/\|/g, '\\|');
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
 }
 
 function failingTests(phase: PhaseRecord, limit: number): string[] {
   const bad = phase.results.filter((t) => (phase.name === 'reproduction_before' ? t.status === 'passed' || t.status === 'skipped' : t.status !== 'passed'));
   const shown = bad.slice(0, limit).map((t) => {
     const detail = [t.failure_kind, t.location, t.message].filter((x) => x !== undefined && x !== '').join(' · ');
-    return `- \`${escapeCell(t.id)}\` — ${t.status}${detail ? ` (${escapeCell(detail)})` : ''}`;
+    return `- ${codeSpan(t.id)} — ${t.status}${detail ? ` (${escapeMarkdown(detail)})` : ''}`;
   });
   if (bad.length > limit) shown.push(`- … ${bad.length - limit} more`);
   return shown;
@@ -137,8 +143,8 @@ export function renderReport(
   if (surface.findings.length > 0) {
     out.push('', '## 测试面 / Test surface', '', '候选补丁触及的测试面（判定前已重置为基线）/ What the candidate touched on the test surface (reset to the base before judging):', '');
     for (const f of surface.findings.slice(0, limit)) {
-      const markers = f.skip_markers.map((m) => `line ${m.line}: \`${escapeCell(m.text.trim())}\``).join('; ');
-      out.push(`- \`${escapeCell(f.path)}\` — ${f.change}, ${f.categories.join('+')}${markers ? ` (skip markers: ${markers})` : ''}`);
+      const markers = f.skip_markers.map((m) => `line ${m.line}: ${codeSpan(m.text.trim())}`).join('; ');
+      out.push(`- ${codeSpan(f.path)} — ${f.change}, ${f.categories.join('+')}${markers ? ` (skip markers: ${markers})` : ''}`);
     }
     if (surface.findings.length > limit) out.push(`- … ${surface.findings.length - limit} more`);
     if (surface.relaxed.length > 0) out.push('', `放宽规则 / relaxed by the witness pack: ${surface.relaxed.join(', ')}`);
@@ -146,8 +152,8 @@ export function renderReport(
   for (const phase of receipt.phases) {
     const lines = failingTests(phase, limit);
     const extra: string[] = [];
-    if (phase.flaky && phase.flaky.length > 0) extra.push(`不稳定 / flaky: ${phase.flaky.map((id) => `\`${escapeCell(id)}\``).join(', ')}`);
-    if (phase.regressions && phase.regressions.length > 0) extra.push(`退化 / regressions: ${phase.regressions.map((id) => `\`${escapeCell(id)}\``).join(', ')}`);
+    if (phase.flaky && phase.flaky.length > 0) extra.push(`不稳定 / flaky: ${phase.flaky.map((id) => codeSpan(id)).join(', ')}`);
+    if (phase.regressions && phase.regressions.length > 0) extra.push(`退化 / regressions: ${phase.regressions.map((id) => codeSpan(id)).join(', ')}`);
     if (phase.preexisting_failures && phase.preexisting_failures.length > 0) {
       extra.push(`基线已失败（不归咎于补丁）/ failing at baseline (not blamed on the patch): ${phase.preexisting_failures.length}`);
     }
@@ -159,10 +165,10 @@ export function renderReport(
     '## 绑定 / Bindings',
     '',
     `- proposal_hash: \`${receipt.bindings.proposal_hash}\``,
-    `- approved_by (declared, not authenticated / 声明式，未认证): ${escapeCell(receipt.bindings.approved_by)}`,
+    `- approved_by (declared, not authenticated / 声明式，未认证): ${escapeMarkdown(receipt.bindings.approved_by)}`,
     `- base_snapshot: \`${receipt.bindings.base_snapshot}\``,
     `- diff_digest: \`${receipt.bindings.diff_digest}\``,
-    `- witness_digest: \`${receipt.bindings.witness_digest}\` (${receipt.witness.source.kind}: ${escapeCell(receipt.witness.source.location)})`,
+    `- witness_digest: \`${receipt.bindings.witness_digest}\` (${receipt.witness.source.kind}: ${escapeMarkdown(receipt.witness.source.location)})`,
     `- runner: ${receipt.runner.kind} (isolated: ${receipt.runner.isolated})${receipt.runner.image_id ? `, image ${receipt.runner.image_id}` : ''}`,
     `- 仓库未变 / repository unchanged: ${receipt.repository.unchanged ? 'YES' : 'NO'}`,
     `- receipt_digest: \`${receipt.receipt_digest}\``,

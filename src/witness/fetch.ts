@@ -9,6 +9,7 @@ import { readWitnessArchive, writeWitnessEntries } from './archive.js';
 import { digestWitnessEntries, witnessRecords } from './digest.js';
 import { packLimits, unsafe, type PackLimits, type WitnessEntry } from './entries.js';
 import { readWitnessFolder } from './folder.js';
+import { isSealed, openSealedEntries } from './sealed.js';
 import { parseWitnessManifest, WITNESS_MANIFEST_FILE, type WitnessManifest } from './manifest.js';
 import { createToolCachePackCache, type PackCache } from './pack-cache.js';
 
@@ -29,8 +30,12 @@ export interface ResolvedWitness {
   digest: Digest;
   manifest: WitnessManifest;
   source: { kind: WitnessSourceKind; location: string };
-  /** The pack's file records, sorted by path as UTF-8 bytes. */
+  /** The pack's file records, sorted by path as UTF-8 bytes (a sealed pack: with hidden.age, as digested). */
   files: readonly SnapshotEntry[];
+  /** A sealed pack's `sealed/…` files, decrypted, in memory only (never on disk); empty otherwise. */
+  sealed: readonly WitnessEntry[];
+  /** The witness key, when the pack was sealed (it keys the receipt's hidden ids). */
+  witnessKey?: string;
   /** Removes the folders this resolution created. */
   dispose(): Promise<void>;
 }
@@ -42,6 +47,10 @@ export interface ResolveWitnessOptions {
   tempDir?: string;
   /** Download and cache for URL sources. Default `createToolCachePackCache()`. */
   cache?: PackCache;
+  /** The witness key (an age identity) that opens a sealed pack's hidden.age. */
+  witnessKey?: string;
+  /** Check a sealed pack without its key (witness digest): hidden.age stays closed and nothing is written. */
+  leaveSealed?: boolean;
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -79,7 +88,14 @@ export async function resolveWitness(source: string, expectedDigest: string, opt
     entries = kind === 'dir' ? await readWitnessFolder(source, limits) : await readWitnessArchive(await readArchive(source, limits), limits);
     checkDigest(entries, expected, source);
   }
-  const manifest = manifestOf(entries);
+  const files = witnessRecords(entries);
+  const manifest = parsedManifestOf(entries);
+  // A sealed pack is opened in memory, before anything is written: a wrong or missing key leaves nothing behind.
+  const sealedPack = isSealed(entries);
+  const leave = sealedPack && options.leaveSealed === true && options.witnessKey === undefined;
+  const opened = leave ? { entries, sealed: [] } : await openSealedEntries(entries, manifest.hidden.path, options.witnessKey, limits);
+  entries = opened.entries;
+  checkTestFolders(manifest, entries, leave ? ['reproduction'] : ['reproduction', 'hidden']);
   const dir = await mkdtemp(join(tempRoot, 'patchproof-witness-'));
   try {
     await writeWitnessEntries(entries, dir);
@@ -92,7 +108,9 @@ export async function resolveWitness(source: string, expectedDigest: string, opt
     digest: expected,
     manifest,
     source: { kind, location: source },
-    files: witnessRecords(entries),
+    files,
+    sealed: opened.sealed,
+    ...(sealedPack && options.witnessKey !== undefined ? { witnessKey: options.witnessKey } : {}),
     dispose: () => rm(dir, { recursive: true, force: true, maxRetries: 3 })
   };
 }
@@ -167,8 +185,8 @@ async function fromUrl(url: string, expected: Digest, limits: PackLimits, tempRo
   }
 }
 
-/** The manifest from the verified entries, and a check that its test folders hold files. */
-function manifestOf(entries: readonly WitnessEntry[]): WitnessManifest {
+/** The manifest from the verified entries. */
+function parsedManifestOf(entries: readonly WitnessEntry[]): WitnessManifest {
   const file = entries.find((entry) => entry.path === WITNESS_MANIFEST_FILE);
   if (file === undefined) {
     throw new ConfigurationError(`the witness pack has no ${WITNESS_MANIFEST_FILE} at its root; add one (inside a git work tree only tracked files count: git add the pack)`);
@@ -179,8 +197,12 @@ function manifestOf(entries: readonly WitnessEntry[]): WitnessManifest {
   } catch {
     throw new ConfigurationError(`the witness pack's ${WITNESS_MANIFEST_FILE} is not UTF-8 JSON; expected a JSON object`);
   }
-  const manifest = parseWitnessManifest(value, `witness pack ${WITNESS_MANIFEST_FILE}`);
-  for (const set of ['reproduction', 'hidden'] as const) {
+  return parseWitnessManifest(value, `witness pack ${WITNESS_MANIFEST_FILE}`);
+}
+
+/** Check that the manifest's test folders hold files (a sealed pack: once opened). */
+function checkTestFolders(manifest: WitnessManifest, entries: readonly WitnessEntry[], sets: readonly ('reproduction' | 'hidden')[]): void {
+  for (const set of sets) {
     const folder = manifest[set].path;
     if (!entries.some((entry) => entry.path.startsWith(`${folder}/`))) {
       throw new ConfigurationError(
@@ -188,5 +210,4 @@ function manifestOf(entries: readonly WitnessEntry[]): WitnessManifest {
       );
     }
   }
-  return manifest;
 }

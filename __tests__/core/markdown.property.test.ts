@@ -1,0 +1,45 @@
+import fc from 'fast-check';
+import { clipText, escapeMarkdown, UNTRUSTED_TEXT_LIMIT } from '../../src/core/markdown.js';
+
+/** What is left of escaped text once every backslash escape is taken out. */
+const unescaped = (text: string): string => text.replace(/\\[!-/:-@[-`{-~]/g, '');
+
+describe('escapeMarkdown, the one escaper', () => {
+  it('leaves no unescaped ASCII punctuation, no line break or control character, no bidi override (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
+        const out = escapeMarkdown(text);
+        const rest = unescaped(out);
+        expect(rest).not.toMatch(/[!-/:-@[-`{-~]/);
+        expect(out).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+      }),
+      { numRuns: 500 }
+    );
+  });
+
+  it('keeps the text readable: taking the backslashes out gives the (clipped, one-line) input back (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (text) => {
+        const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
+        expect(escapeMarkdown(text).replace(/\\([!-/:-@[-`{-~])/g, '$1')).toBe(flat);
+      })
+    );
+  });
+
+  it('clips at the limit without splitting a surrogate pair', () => {
+    const long = '😀'.repeat(UNTRUSTED_TEXT_LIMIT);
+    const clipped = clipText(long);
+    expect(clipped.length).toBeLessThanOrEqual(UNTRUSTED_TEXT_LIMIT);
+    expect(clipped.endsWith('…')).toBe(true);
+    expect(clipped.slice(0, -1)).toBe('😀'.repeat((clipped.length - 1) / 2));
+    expect(escapeMarkdown('x'.repeat(10_000)).length).toBe(UNTRUSTED_TEXT_LIMIT);
+  });
+
+  it('turns markup into text: headings, tables, links, images, HTML, autolinks', () => {
+    expect(escapeMarkdown('<h2>PASSED</h2><table><tr><td>ok</td></tr></table>')).toBe('\\<h2\\>PASSED\\<\\/h2\\>\\<table\\>\\<tr\\>\\<td\\>ok\\<\\/td\\>\\<\\/tr\\>\\<\\/table\\>');
+    expect(escapeMarkdown('# PASSED\n| a | b |')).toBe('\\# PASSED \\| a \\| b \\|');
+    expect(escapeMarkdown('[click](https://evil.example) ![x](http://e/i.png) www.evil.example')).toBe(
+      '\\[click\\]\\(https\\:\\/\\/evil\\.example\\) \\!\\[x\\]\\(http\\:\\/\\/e\\/i\\.png\\) www\\.evil\\.example'
+    );
+  });
+});

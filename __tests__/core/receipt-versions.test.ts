@@ -1,0 +1,120 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fail, pass, passingRuns, receiptFrom, run } from '../helpers/evidence.js';
+import { sealReceipt, serializeReceipt, verifyReceiptText } from '../../src/core/receipt.js';
+import { deriveHiddenIdKey, hiddenId, hiddenKeyCheck, HIDDEN_MARKER } from '../../src/core/hidden-ids.js';
+import { RECEIPT_V1_SCHEMA, verifyReceiptV1Text } from '../../src/core/receipt-v1.js';
+import type { Receipt } from '../../src/core/receipt-schema.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+/** Every receipt.json committed in the repository (not node_modules, not dist). */
+function committedReceipts(dir = ROOT): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (['node_modules', '.git', 'dist'].includes(entry.name)) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...committedReceipts(path));
+    else if (entry.name === 'receipt.json') out.push(path);
+  }
+  return out;
+}
+
+function reseal(receipt: Receipt, edit: (r: Receipt) => void): string {
+  const copy = structuredClone(receipt);
+  edit(copy);
+  const { receipt_digest: _, ...body } = copy;
+  return serializeReceipt(sealReceipt(body));
+}
+
+describe('receipt versions', () => {
+  const receipts = committedReceipts();
+
+  it('finds the committed receipts (the h11 integration among them)', () => {
+    expect(receipts.map((p) => relative(ROOT, p))).toContain(join('integrations', 'h11-chunked-encoding', 'receipt.json'));
+  });
+
+  it.each(receipts.map((p) => [relative(ROOT, p), p]))('every committed receipt still verifies: %s', (_name, path) => {
+    const text = readFileSync(path, 'utf8');
+    const check = verifyReceiptText(text);
+    expect(check.errors).toEqual([]);
+    expect(check.integrity_valid).toBe(true);
+  });
+
+  it('checks v1 receipts by the frozen v1 rules: an edit is caught, a v1 receipt relabelled v2 is refused', () => {
+    const path = join(ROOT, 'integrations', 'h11-chunked-encoding', 'receipt.json');
+    const text = readFileSync(path, 'utf8');
+    expect(JSON.parse(text).schema).toBe(RECEIPT_V1_SCHEMA);
+    expect(verifyReceiptV1Text(text).integrity_valid).toBe(true);
+    expect(verifyReceiptText(text.replace('"verdict":"passed"', '"verdict":"failed"')).integrity_valid).toBe(false);
+    const relabelled = verifyReceiptText(text.replace(`"schema":"${RECEIPT_V1_SCHEMA}"`, '"schema":"patchproof.receipt/v2"'));
+    expect(relabelled.integrity_valid).toBe(false);
+  });
+
+  it('refuses an unknown schema with one line naming the known ones', () => {
+    const check = verifyReceiptText('{"schema":"patchproof.receipt/v9"}');
+    expect(check.integrity_valid).toBe(false);
+    expect(check.errors[0]).toMatch(/patchproof\.receipt\/v9.*unknown.*v1.*v2/);
+  });
+
+  it('writes v2 receipts whose v2 digest domain a v1 verifier does not accept', () => {
+    const text = serializeReceipt(receiptFrom(passingRuns()));
+    expect(JSON.parse(text).schema).toBe('patchproof.receipt/v2');
+    expect(verifyReceiptText(text).integrity_valid).toBe(true);
+    expect(verifyReceiptV1Text(text).integrity_valid).toBe(false);
+  });
+});
+
+describe('receipt v2: hidden means hidden', () => {
+  const runs = passingRuns();
+  runs.hidden = [run('hidden', [fail('hidden > secret_case_name', 'assertion'), pass('hidden > other')])];
+  const receipt = receiptFrom(runs);
+
+  it('keeps statuses and counts of the hidden phase, with keyed ids only', () => {
+    const hidden = receipt.phases.find((p) => p.name === 'hidden');
+    expect(hidden?.tests).toEqual({ passed: 1, failed: 1, errored: 0, skipped: 0 });
+    expect(hidden?.results.every((t) => /^hmac-sha256:[0-9a-f]{64}$/.test(t.id) && t.message === undefined && t.location === undefined)).toBe(true);
+    expect(hidden?.runs.every((r) => r.argv.length === 1 && r.argv[0] === HIDDEN_MARKER)).toBe(true);
+    expect(serializeReceipt(receipt)).not.toContain('secret_case_name');
+    expect(receipt.verdict).toBe('failed');
+    expect(verifyReceiptText(serializeReceipt(receipt)).integrity_valid).toBe(true);
+  });
+
+  it('refuses a resealed receipt that puts a hidden name, message, location or argv back', () => {
+    const edits: ((r: Receipt) => void)[] = [
+      (r) => {
+        (r.phases[3] as Receipt['phases'][number]).results[0]!.id = 'hidden > secret_case_name';
+      },
+      (r) => {
+        (r.phases[3] as Receipt['phases'][number]).results[0]!.message = 'def test_secret(): ...';
+      },
+      (r) => {
+        (r.phases[3] as Receipt['phases'][number]).results[0]!.location = 'hidden/test_secret.py:3';
+      },
+      (r) => {
+        (r.phases[3] as Receipt['phases'][number]).runs[0]!.argv = ['pytest', 'hidden/test_secret.py'];
+      },
+      (r) => {
+        r.inventory.test_ids.hidden = ['hidden > secret_case_name'];
+      }
+    ];
+    for (const edit of edits) {
+      const check = verifyReceiptText(reseal(receipt, edit));
+      expect(check.integrity_valid).toBe(false);
+      expect(check.errors.join('\n')).toMatch(/phase hidden/);
+    }
+  });
+
+  it('keys ids per witness key and pack: another key or pack gives other ids; the key check names the key', () => {
+    const pack = `sha256:${'1'.repeat(64)}`;
+    const a = deriveHiddenIdKey('AGE-SECRET-KEY-1AAAA', pack);
+    const b = deriveHiddenIdKey('AGE-SECRET-KEY-1BBBB', pack);
+    const c = deriveHiddenIdKey('AGE-SECRET-KEY-1AAAA', `sha256:${'2'.repeat(64)}`);
+    const ids = [a, b, c].map((k) => hiddenId(k, 'tests/test_x.py::test_y'));
+    expect(new Set(ids).size).toBe(3);
+    expect(hiddenId(a, 'tests/test_x.py::test_y')).toBe(ids[0]);
+    expect(hiddenKeyCheck(a)).not.toBe(hiddenKeyCheck(b));
+    expect(a.source).toBe('witness_key');
+    expect(deriveHiddenIdKey(undefined, pack).source).toBe('pack_digest');
+  });
+});

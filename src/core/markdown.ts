@@ -1,0 +1,37 @@
+/**
+ * The one escaper for untrusted text (test ids, failure messages, locations, skip reasons, paths
+ * and anything else that comes from the candidate or from test output) placed as plain text in
+ * Markdown: the check run, the job summary and report.md. Pure.
+ *
+ * Written here rather than taken from a library: the libraries that exist escape for one renderer's
+ * idea of "special" characters (and several leave `|`, `:` or `<` alone); CommonMark itself allows
+ * a backslash before *every* ASCII punctuation character and guarantees it is then literal, so the
+ * safe rule is one line: escape them all. That stops headings, lists, emphasis, links, images, raw
+ * HTML, entities, table cells (`\|`) and GFM autolinks (`http\:`, `www\.`) alike. Control and
+ * line-separator characters become spaces (nothing can start a new block), and bidirectional
+ * overrides become U+FFFD (nothing can reorder what is shown). Text is clipped first.
+ *
+ * The result is for plain-text positions only: inside a code span backslashes show as they are
+ * (code spans are safe on their own, see `codeSpan` in the renderers).
+ */
+
+/** Default clip for one piece of untrusted text, in UTF-16 code units. */
+export const UNTRUSTED_TEXT_LIMIT = 500;
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g;
+
+/** `text` cut to at most `max` code units (never inside a surrogate pair), with `…` where it was cut. */
+export function clipText(text: string, max: number = UNTRUSTED_TEXT_LIMIT): string {
+  if (text.length <= max) return text;
+  let end = Math.max(0, max - 1);
+  const unit = text.charCodeAt(end - 1);
+  if (unit >= 0xd800 && unit <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
+}
+
+/** Untrusted text as inert, one-line Markdown (see the module comment). */
+export function escapeMarkdown(text: string, max: number = UNTRUSTED_TEXT_LIMIT): string {
+  return clipText(text, max).replace(CONTROL, ' ').replace(BIDI, '\ufffd').replace(ASCII_PUNCTUATION, (c) => `\\${c}`);
+}
