@@ -201,9 +201,10 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
       outputLimitBytes: limits.outputLimitBytes,
       label: `${plan.label}-${plan.attempt}`,
       mounts,
-      execTmp: adapter.execTmp === true
+      execTmp: adapter.execTmp === true,
+      resultFiles: command.resultFiles
     });
-    const read = await readResults(results, MAX_RESULT_BYTES);
+    const read = await readResults(results, MAX_RESULT_BYTES, command.resultFiles);
     const parsed: ParsedResults & { canary: CanaryOutcome } = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary });
     parsed.problems.push(...read.problems);
     const { canary: canaryOutcome, ...results_ } = parsed;

@@ -50119,6 +50119,7 @@ function cargoCommand(request) {
             ...request.files
         ],
         env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1' },
+        resultFiles: [CARGO_RUN_FILE, CARGO_BUILD_FILE, 't+([0-9])-list.jsonl', 't+([0-9])-run.jsonl'],
         stage: {
             [cargoTargetPath(request.canary)]: cargoTargetSource(external, request.canary),
             [cargoCanaryFallbackPath(request.canary)]: cargoCanaryFallbackSource(request.canary)
@@ -50734,7 +50735,7 @@ function goCommand(request) {
         // Every target starts with './', so none can be read as a flag. (`--` would end the package list.)
         ...targets
     ];
-    return { argv, env: { ...GO_ENV }, stage };
+    return { argv, env: { ...GO_ENV }, stage, resultFiles: [GO_RESULTS_FILE, GO_VERSION_FILE] };
 }
 /** The go adapter (stateless). */
 const goAdapter = {
@@ -51360,6 +51361,7 @@ function jestCommand(request) {
             ...files.map((file) => external_node_path_default().posix.join(workdir, wrapperPath('jest', file)))
         ],
         env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1', CI: 'true', NODE_ENV: 'test' },
+        resultFiles: [JEST_RESULTS_FILE],
         stage
     };
 }
@@ -59064,7 +59066,8 @@ function junitAdapter(config, canaryFiles) {
         return {
             argv: expandJunitArgv(config.argv, { workdir, results: resultsDir, files: [...request.files, ...canaryTests] }),
             env: { TZ: 'UTC', LANG: 'C.UTF-8' },
-            stage: {}
+            stage: {},
+            resultFiles: [config.report]
         };
     };
     return {
@@ -59086,6 +59089,7 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: ./src/io/workspace.ts
+
 
 
 
@@ -59229,11 +59233,13 @@ async function stageFiles(copy, files) {
     }
 }
 /** Read every file a run left in its results folder (names relative to it), as UTF-8 text. */
-async function readResults(dir, maxBytes) {
+async function readResults(dir, maxBytes, expected = ['**']) {
     const files = {};
     const problems = [];
     let total = 0;
-    for (const name of await listFiles(dir)) {
+    // Only the adapter's expected result files are read; whatever else a run left there is ignored.
+    const isExpected = expected.length === 0 ? () => false : picomatch_default()([...expected], { dot: true });
+    for (const name of (await listFiles(dir)).filter((file) => isExpected(file))) {
         const data = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(dir, ...name.split('/')));
         total += data.length;
         if (total > maxBytes) {
@@ -59932,6 +59938,7 @@ function nodeTestCommand(request) {
             entry
         ],
         env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1' },
+        resultFiles: [NODE_TEST_RESULTS_FILE],
         stage: { [entry]: nodeTestEntrySource(request.files, request.canary) }
     };
 }
@@ -60316,7 +60323,8 @@ function pytestCommand(request) {
             TZ: 'UTC',
             LANG: 'C.UTF-8'
         },
-        stage: {}
+        stage: {},
+        resultFiles: [PYTEST_RESULTS_FILE]
     };
 }
 /** The pytest adapter (stateless). */
@@ -60874,7 +60882,8 @@ function unittestCommand(request) {
     return {
         argv,
         env: { PYTHONDONTWRITEBYTECODE: '1', PYTHONHASHSEED: '0', PYTHONNOUSERSITE: '1', PYTHONIOENCODING: 'utf-8', TZ: 'UTC', LANG: 'C.UTF-8' },
-        stage: {}
+        stage: {},
+        resultFiles: [UNITTEST_RESULTS_FILE]
     };
 }
 /** The unittest adapter (stateless). */
@@ -61264,6 +61273,7 @@ function vitestCommand(request) {
             ...files.map((file) => wrapperPath('vitest', file))
         ],
         env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1', CI: 'true', NODE_ENV: 'test' },
+        resultFiles: [VITEST_RESULTS_FILE, VITEST_CLAIMS_FILE],
         stage
     };
 }
@@ -61997,49 +62007,82 @@ var external_node_util_ = __nccwpck_require__(7975);
 
 
 
+
 /**
  * The one host-backed writable mount a container gets, bounded in size. The per-file `fsize` ulimit
  * does not bound how many files a candidate writes, so:
- *  - as root, the container writes into a size-capped tmpfs mounted on the host for that run; what
- *    it wrote (regular files only) is copied to the results folder and the tmpfs is unmounted;
- *  - in every case a watchdog sums the folder's size while the run goes on and stops the run when
- *    it passes the cap (a non-root host cannot mount; the overshoot is bounded by the poll interval).
+ *  - as root, the container writes into a tmpfs capped in bytes (`size=`) and in files (`nr_inodes=`:
+ *    without it a tmpfs takes millions of empty files) mounted on the host for that run; only the
+ *    adapter's expected result files (regular files matching its globs) are copied to the results
+ *    folder, within a deadline, and the tmpfs is unmounted;
+ *  - in every case a watchdog sums the folder's size and counts its entries while the run goes on
+ *    and stops the run when either passes its cap (a non-root host cannot mount; the overshoot is
+ *    bounded by the poll interval). Every walk stops at the file cap, so no walk is unbounded.
  */
 const run = (0,external_node_util_.promisify)(external_node_child_process_namespaceObject.execFile);
 /** Default cap on everything a run may write to its results mount. */
 const DEFAULT_RESULTS_LIMIT_BYTES = 64 * 1024 * 1024;
+/** Default cap on how many files and folders a run may create in its results mount. */
+const DEFAULT_RESULTS_LIMIT_FILES = 4096;
 const WATCH_INTERVAL_MS = 100;
-/** Total bytes of regular files under `dir`, never following links. */
-async function folderBytes(dir) {
-    let total = 0;
-    const entries = await (0,promises_namespaceObject.readdir)(dir, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-        const path = (0,external_node_path_namespaceObject.join)(dir, entry.name);
-        if (entry.isDirectory())
-            total += await folderBytes(path);
-        else if (entry.isFile())
-            total += (await (0,promises_namespaceObject.lstat)(path).catch(() => ({ size: 0 }))).size;
-    }
-    return total;
+/** Bytes of regular files and count of entries under `dir`, never following links, stopping at `maxEntries`. */
+async function folderUsage(dir, maxEntries) {
+    const usage = { bytes: 0, entries: 0 };
+    const walk = async (folder) => {
+        const entries = await (0,promises_namespaceObject.readdir)(folder, { withFileTypes: true }).catch(() => []);
+        for (const entry of entries) {
+            usage.entries += 1;
+            if (usage.entries >= maxEntries)
+                return;
+            const path = (0,external_node_path_namespaceObject.join)(folder, entry.name);
+            if (entry.isDirectory())
+                await walk(path);
+            else if (entry.isFile())
+                usage.bytes += (await (0,promises_namespaceObject.lstat)(path).catch(() => ({ size: 0 }))).size;
+            if (usage.entries >= maxEntries)
+                return;
+        }
+    };
+    await walk(dir);
+    return usage;
 }
-/** Copy regular files and folders from `from` to `to`; links and special files are left behind. */
-async function copyRegular(from, to) {
+/**
+ * Copy the regular files matching `collect.expected` from `from` to `to`; links, special files and
+ * anything else are left behind. False when it stopped early (more than `maxEntries` entries
+ * walked, or past the deadline).
+ */
+async function copyExpected(from, to, collect, maxEntries) {
+    const isExpected = collect.expected.length === 0 ? () => false : picomatch_default()([...collect.expected], { dot: true });
+    let walked = 0;
+    const walk = async (folder, prefix) => {
+        for (const entry of await (0,promises_namespaceObject.readdir)(folder, { withFileTypes: true })) {
+            walked += 1;
+            if (walked > maxEntries || Date.now() > collect.deadline)
+                return false;
+            const name = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+            const source = (0,external_node_path_namespaceObject.join)(folder, entry.name);
+            if (entry.isDirectory()) {
+                if (!(await walk(source, name)))
+                    return false;
+            }
+            else if (entry.isFile() && isExpected(name)) {
+                const target = (0,external_node_path_namespaceObject.join)(to, ...name.split('/'));
+                await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.join)(target, '..'), { recursive: true });
+                await (0,promises_namespaceObject.copyFile)(source, target);
+            }
+        }
+        return true;
+    };
     await (0,promises_namespaceObject.mkdir)(to, { recursive: true });
-    for (const entry of await (0,promises_namespaceObject.readdir)(from, { withFileTypes: true })) {
-        const source = (0,external_node_path_namespaceObject.join)(from, entry.name);
-        const target = (0,external_node_path_namespaceObject.join)(to, entry.name);
-        if (entry.isDirectory())
-            await copyRegular(source, target);
-        else if (entry.isFile())
-            await (0,promises_namespaceObject.copyFile)(source, target);
-    }
+    return walk(from, '');
 }
 /**
  * Prepare the results mount for one run. `resultsDir` is where the orchestrator reads results;
  * it is made world-writable because the container's uid 65534 owns nothing on the host (the
  * orchestrator keeps it inside a private 0700 folder).
  */
-async function prepareResultsMount(resultsDir, limitBytes) {
+async function prepareResultsMount(resultsDir, limits) {
+    const { bytes: limitBytes, files: limitFiles } = limits;
     try {
         await (0,promises_namespaceObject.mkdir)(resultsDir, { recursive: true });
         await (0,promises_namespaceObject.chmod)(resultsDir, 0o777);
@@ -62054,7 +62097,7 @@ async function prepareResultsMount(resultsDir, limitBytes) {
         await (0,promises_namespaceObject.mkdir)(mountpoint, { recursive: true });
         const sizeKiB = Math.max(1, Math.ceil(limitBytes / 1024));
         try {
-            await run('mount', ['-t', 'tmpfs', '-o', `size=${sizeKiB}k,mode=0777,nosuid,nodev,noexec`, 'patchproof-results', mountpoint]);
+            await run('mount', ['-t', 'tmpfs', '-o', `size=${sizeKiB}k,nr_inodes=${limitFiles + 1},mode=0777,nosuid,nodev,noexec`, 'patchproof-results', mountpoint]);
             hostDir = mountpoint;
             mounted = true;
         }
@@ -62066,11 +62109,12 @@ async function prepareResultsMount(resultsDir, limitBytes) {
     let timer;
     // One finish for everyone: dispose() must wait for a finish the run itself already began.
     let finishing;
-    const release = async () => {
+    const release = async (collect) => {
         if (!mounted)
-            return;
+            return true;
         try {
-            await copyRegular(hostDir, resultsDir);
+            // Without a collection (dispose(), a refused run) nothing is read: the results are discarded.
+            return collect === undefined ? true : await copyExpected(hostDir, resultsDir, collect, limitFiles);
         }
         finally {
             await run('umount', [hostDir]).catch(() => run('umount', ['-l', hostDir]));
@@ -62086,9 +62130,9 @@ async function prepareResultsMount(resultsDir, limitBytes) {
                 if (busy || fired)
                     return;
                 busy = true;
-                void folderBytes(hostDir)
-                    .then((bytes) => {
-                    if (bytes >= limitBytes && !fired) {
+                void folderUsage(hostDir, limitFiles)
+                    .then(({ bytes, entries }) => {
+                    if ((bytes >= limitBytes || entries >= limitFiles) && !fired) {
                         fired = true;
                         onExceeded();
                     }
@@ -62100,12 +62144,13 @@ async function prepareResultsMount(resultsDir, limitBytes) {
             timer.unref();
         },
         async full() {
-            return (await folderBytes(hostDir)) >= limitBytes;
+            const { bytes, entries } = await folderUsage(hostDir, limitFiles);
+            return bytes >= limitBytes || entries >= limitFiles;
         },
-        finish() {
+        finish(collect) {
             if (timer)
                 clearInterval(timer);
-            finishing ??= release();
+            finishing ??= release(collect);
             return finishing;
         }
     };
@@ -62129,6 +62174,8 @@ async function prepareResultsMount(resultsDir, limitBytes) {
 const RUNNER_ID_LABEL = 'patchproof.runner';
 /** Label carrying the request's label (`reproduction_before`...), for logs and lookups. */
 const RUN_LABEL = 'patchproof.label';
+/** Time copying results may take past the run's own timeout: post-run work stays within the budget. */
+const RESULTS_COLLECTION_GRACE_MS = 2_000;
 /**
  * Create the Docker runner. Resolves the image first (ConfigurationError when it is malformed or
  * not present locally; nothing is pulled).
@@ -62144,15 +62191,21 @@ async function createDockerRunner(options) {
         fileSizeMiB: options.fileSizeMiB ?? DEFAULT_DOCKER_LIMITS.fileSizeMiB,
         tmpNoexec: options.tmpNoexec ?? DEFAULT_DOCKER_LIMITS.tmpNoexec
     };
-    const resultsLimitBytes = options.resultsLimitBytes ?? DEFAULT_RESULTS_LIMIT_BYTES;
-    const settings = [...describeDockerSettings(limits, DEFAULT_USER), `results-limit=${resultsLimitBytes}`];
+    const resultsLimits = {
+        bytes: options.resultsLimitBytes ?? DEFAULT_RESULTS_LIMIT_BYTES,
+        files: options.resultsLimitFiles ?? DEFAULT_RESULTS_LIMIT_FILES
+    };
+    if (!Number.isSafeInteger(resultsLimits.files) || resultsLimits.files <= 0) {
+        throw new ConfigurationError(`Invalid results file limit ${String(resultsLimits.files)}. Expected a positive integer.`);
+    }
+    const settings = [...describeDockerSettings(limits, DEFAULT_USER), `results-limit=${resultsLimits.bytes}`, `results-files-limit=${resultsLimits.files}`];
     const resolved = await resolveImage(image);
-    return new DockerRunner(resolved.ref, resolved.imageId, limits, settings, resultsLimitBytes);
+    return new DockerRunner(resolved.ref, resolved.imageId, limits, settings, resultsLimits);
 }
 class DockerRunner {
     imageId;
     limits;
-    resultsLimitBytes;
+    resultsLimits;
     description;
     runnerId = (0,external_node_crypto_.randomBytes)(8).toString('hex');
     /** Containers of runs in flight, with the controller that kills their client. */
@@ -62162,10 +62215,10 @@ class DockerRunner {
     /** `dispose()` calls begun, and those still in progress. */
     disposals = 0;
     disposing = 0;
-    constructor(image, imageId, limits, settings, resultsLimitBytes) {
+    constructor(image, imageId, limits, settings, resultsLimits) {
         this.imageId = imageId;
         this.limits = limits;
-        this.resultsLimitBytes = resultsLimitBytes;
+        this.resultsLimits = resultsLimits;
         this.description = { kind: 'docker', isolated: true, image, image_id: imageId, settings };
     }
     view() {
@@ -62174,7 +62227,8 @@ class DockerRunner {
     async run(request) {
         const epoch = this.disposals;
         await checkDirectory(request.hostWorkdir);
-        const results = await prepareResultsMount(request.hostResultsDir, this.resultsLimitBytes);
+        const started = Date.now();
+        const results = await prepareResultsMount(request.hostResultsDir, this.resultsLimits);
         this.mounts.add(results);
         const containerName = `patchproof-${request.label.replace(/[^a-zA-Z0-9_.-]/g, '_').slice(0, 40)}-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
         const args = buildDockerRunArgs({
@@ -62224,6 +62278,15 @@ class DockerRunner {
             }
             // Writing up to the results cap is judged like output past the output cap: never a pass.
             if (!resultsOverflow && (await results.full()))
+                resultsOverflow = true;
+            // Every process of the run has ended before a single result is read: the container goes first.
+            this.live.delete(containerName);
+            await removeContainers([containerName]);
+            const complete = await results.finish({
+                expected: request.resultFiles ?? ['**'],
+                deadline: started + request.timeoutMs + RESULTS_COLLECTION_GRACE_MS
+            });
+            if (!complete)
                 resultsOverflow = true;
             return resultsOverflow ? { ...outcome, outputTruncated: true } : outcome;
         }
@@ -64081,9 +64144,10 @@ async function executeRun(plan, request, deps, scratch, trees) {
             outputLimitBytes: limits.outputLimitBytes,
             label: `${plan.label}-${plan.attempt}`,
             mounts,
-            execTmp: adapter.execTmp === true
+            execTmp: adapter.execTmp === true,
+            resultFiles: command.resultFiles
         });
-        const read = await readResults(results, MAX_RESULT_BYTES);
+        const read = await readResults(results, MAX_RESULT_BYTES, command.resultFiles);
         const parsed = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary });
         parsed.problems.push(...read.problems);
         const { canary: canaryOutcome, ...results_ } = parsed;

@@ -54,6 +54,11 @@ export interface TestCommand {
   env: Record<string, string>;
   /** Generated files to write into the copy before the run (repository-relative path → text). */
   stage: Record<string, string>;
+  /**
+   * Globs (picomatch, relative to the results directory) of the only result files `parse` reads;
+   * nothing else the run writes there is collected or read.
+   */
+  resultFiles: readonly string[];
 }
 
 export interface ParseRequest {

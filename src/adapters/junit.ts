@@ -68,7 +68,8 @@ export function junitAdapter(config: JunitConfig, canaryFiles: Readonly<Record<s
     return {
       argv: expandJunitArgv(config.argv, { workdir, results: resultsDir, files: [...request.files, ...canaryTests] }),
       env: { TZ: 'UTC', LANG: 'C.UTF-8' },
-      stage: {}
+      stage: {},
+      resultFiles: [config.report]
     };
   };
   return {

@@ -33,6 +33,7 @@ function nodeTestCommand(request: CommandRequest): TestCommand {
       entry
     ],
     env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1' },
+    resultFiles: [NODE_TEST_RESULTS_FILE],
     stage: { [entry]: nodeTestEntrySource(request.files, request.canary) }
   };
 }

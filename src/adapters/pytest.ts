@@ -61,7 +61,8 @@ function pytestCommand(request: CommandRequest): TestCommand {
       TZ: 'UTC',
       LANG: 'C.UTF-8'
     },
-    stage: {}
+    stage: {},
+    resultFiles: [PYTEST_RESULTS_FILE]
   };
 }
 

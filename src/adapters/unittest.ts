@@ -56,7 +56,8 @@ function unittestCommand(request: CommandRequest): TestCommand {
   return {
     argv,
     env: { PYTHONDONTWRITEBYTECODE: '1', PYTHONHASHSEED: '0', PYTHONNOUSERSITE: '1', PYTHONIOENCODING: 'utf-8', TZ: 'UTC', LANG: 'C.UTF-8' },
-    stage: {}
+    stage: {},
+    resultFiles: [UNITTEST_RESULTS_FILE]
   };
 }
 
