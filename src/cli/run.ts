@@ -8,6 +8,7 @@ import { canonicalJson } from '../core/hashing.js';
 import { witnessAdapter } from '../adapters/registry.js';
 import { createLocalRunner } from '../runners/local-runner.js';
 import { createDockerRunner, installSignalCleanup } from '../runners/docker-runner.js';
+import { containerWorkdirFor, DEFAULT_CONTAINER_ENV } from '../runners/docker-args.js';
 import type { Runner } from '../runners/runner.js';
 import { takeSnapshot } from '../io/snapshot.js';
 import { removeLiveScratchSync } from '../io/workspace.js';
@@ -22,7 +23,7 @@ import { randomBytes } from 'node:crypto';
 import { ConfigurationError, InfrastructureError, isRefusal } from '../errors.js';
 import { USAGE, readSettings, type ApproveSettings, type ProposeSettings, type ValidateSettings, type VerifySettings, type WitnessDigestSettings, type WitnessInitSettings, type WitnessPackSettings } from './settings.js';
 import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 
 /** Where the CLI writes. Tests hand in recording streams. */
 export interface Console {
@@ -58,7 +59,10 @@ async function approve(settings: ApproveSettings, io: Console): Promise<number> 
 
 async function createRunner(settings: ValidateSettings): Promise<Runner> {
   if (settings.runner === 'local') return createLocalRunner();
-  return createDockerRunner({ image: settings.image as string });
+  const { env, ...paths } = settings.container;
+  // The default workdir names the repository like a CI job's checkout: /home/runner/work/<repo>/<repo>.
+  const workdir = paths.workdir ?? containerWorkdirFor(basename(resolve(settings.repo)));
+  return createDockerRunner({ image: settings.image as string, layout: { ...paths, workdir, env: { ...DEFAULT_CONTAINER_ENV, ...env } } });
 }
 
 /** The grader: a digest-verified witness pack, or a pack built from two folders. */

@@ -4,11 +4,11 @@ import { ConfigurationError, InfrastructureError } from '../errors.js';
 import { runCappedProcess } from './capped-process.js';
 import {
   buildDockerRunArgs,
-  CONTAINER_RESULTS_DIR,
-  CONTAINER_WORKDIR,
+  checkContainerLayout,
   DEFAULT_DOCKER_LIMITS,
-  DEFAULT_USER,
+  defaultContainerLayout,
   describeDockerSettings,
+  type ContainerLayout,
   type DockerLimits
 } from './docker-args.js';
 import { dockerCli, dockerClientEnv } from './docker-available.js';
@@ -35,6 +35,8 @@ export interface DockerRunnerOptions extends Partial<DockerLimits> {
   resultsLimitBytes?: number;
   /** Cap on the files and folders one run creates in its results mount (default 4096). */
   resultsLimitFiles?: number;
+  /** Paths, user and added environment of the test process; default `defaultContainerLayout()`. */
+  layout?: Partial<ContainerLayout>;
 }
 
 /** Time copying results may take past the run's own timeout: post-run work stays within the budget. */
@@ -62,9 +64,12 @@ export async function createDockerRunner(options: DockerRunnerOptions): Promise<
   if (!Number.isSafeInteger(resultsLimits.files) || resultsLimits.files <= 0) {
     throw new ConfigurationError(`Invalid results file limit ${String(resultsLimits.files)}. Expected a positive integer.`);
   }
-  const settings = [...describeDockerSettings(limits, DEFAULT_USER), `results-limit=${resultsLimits.bytes}`, `results-files-limit=${resultsLimits.files}`];
+  const base = defaultContainerLayout();
+  const layout: ContainerLayout = { ...base, ...options.layout, env: { ...base.env, ...options.layout?.env } };
+  checkContainerLayout(layout);
+  const settings = [...describeDockerSettings(limits, layout), `results-limit=${resultsLimits.bytes}`, `results-files-limit=${resultsLimits.files}`];
   const resolved = await resolveImage(image);
-  return new DockerRunner(resolved.ref, resolved.imageId, limits, settings, resultsLimits);
+  return new DockerRunner(resolved.ref, resolved.imageId, limits, settings, resultsLimits, layout);
 }
 
 class DockerRunner implements Runner {
@@ -83,13 +88,14 @@ class DockerRunner implements Runner {
     private readonly imageId: string,
     private readonly limits: DockerLimits,
     settings: string[],
-    private readonly resultsLimits: ResultsLimits
+    private readonly resultsLimits: ResultsLimits,
+    private readonly layout: ContainerLayout
   ) {
     this.description = { kind: 'docker', isolated: true, image, image_id: imageId, settings };
   }
 
   view(): RunView {
-    return { workdir: CONTAINER_WORKDIR, resultsDir: CONTAINER_RESULTS_DIR };
+    return { workdir: this.layout.workdir, resultsDir: this.layout.resultsDir };
   }
 
   async run(request: RunRequest): Promise<RunOutcome> {
@@ -104,11 +110,15 @@ class DockerRunner implements Runner {
       containerName,
       hostWorkdir: request.hostWorkdir,
       hostResultsDir: results.hostDir,
+      containerWorkdir: this.layout.workdir,
+      containerResultsDir: this.layout.resultsDir,
+      user: this.layout.user,
+      home: this.layout.home,
       limits: request.execTmp === true ? { ...this.limits, tmpNoexec: false } : this.limits,
-      mounts: (request.mounts ?? []).map((m) => ({ source: m.hostDir, target: `${CONTAINER_WORKDIR}/${m.path}`, writable: m.writable })),
+      mounts: (request.mounts ?? []).map((m) => ({ source: m.hostDir, target: `${this.layout.workdir}/${m.path}`, writable: m.writable })),
       network: request.network === true,
-      // Inside the read-only root only /tmp is writable: HOME and TMPDIR must point there.
-      env: { ...request.env, HOME: '/tmp', TMPDIR: '/tmp' },
+      // Inside the read-only root only /tmp and the home tmpfs are writable.
+      env: { ...this.layout.env, ...request.env, HOME: this.layout.home, TMPDIR: '/tmp' },
       argv: request.argv,
       labels: { [RUNNER_ID_LABEL]: this.runnerId, [RUN_LABEL]: request.label.replace(/[\0\n\r]/g, ' ') }
     });
