@@ -61629,12 +61629,32 @@ async function makeWritable(path) {
  * The `docker run` argument list: a pure function of a typed settings object, so every
  * security-relevant flag is unit-tested and nothing else decides what reaches the daemon.
  */
-/** Where the repository copy is mounted (read-only) and the process starts. */
-const CONTAINER_WORKDIR = '/patchproof/repo';
-/** The only writable bind mount. */
-const CONTAINER_RESULTS_DIR = '/patchproof/results';
-/** `nobody:nogroup`: owns nothing in the image or on the host. */
-const DEFAULT_USER = '65534:65534';
+/**
+ * The container's layout looks like an ordinary CI job's (a GitHub-hosted runner's paths and uid),
+ * so "am I being graded" is not a one-line check on a fixed path or uid. This is a limit, not a
+ * fix: in-process code can still probe the image, the mounts and the missing credentials.
+ */
+/** The home folder: a private tmpfs, like a runner's writable home. */
+const CONTAINER_HOME = '/home/runner';
+/** The repository name used in the default workdir when none is given. */
+const DEFAULT_REPO_NAME = 'project';
+/** Where the repository copy is mounted (read-only) and the process starts, for a repository `name`. */
+function containerWorkdirFor(name = DEFAULT_REPO_NAME) {
+    const safe = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(name) && !/^\.+$/.test(name) ? name : DEFAULT_REPO_NAME;
+    return `${CONTAINER_HOME}/work/${safe}/${safe}`;
+}
+/** The default workdir: `/home/runner/work/project/project`. */
+const CONTAINER_WORKDIR = containerWorkdirFor();
+/** The only writable bind mount, where a runner keeps its temporary files. */
+const CONTAINER_RESULTS_DIR = `${CONTAINER_HOME}/work/_temp/test-results`;
+/** uid:gid of a hosted runner's `runner` user; it owns nothing in the image or on the host. */
+const DEFAULT_USER = '1001:1001';
+/** Variables every ordinary CI job has; no credential-shaped variable is ever invented. */
+const DEFAULT_CONTAINER_ENV = Object.freeze({ CI: 'true' });
+/** The default layout for a repository `name`. */
+function defaultContainerLayout(name) {
+    return { workdir: containerWorkdirFor(name), resultsDir: CONTAINER_RESULTS_DIR, home: CONTAINER_HOME, user: DEFAULT_USER, env: { ...DEFAULT_CONTAINER_ENV } };
+}
 /** Processes and threads in the container; stops fork bombs (Node alone starts ~11 threads). */
 const DEFAULT_PIDS_LIMIT = 512;
 /** Memory in MiB, swap included (memory-swap = memory: no swap); tmpfs pages count against it. */
@@ -61670,9 +61690,12 @@ const LABEL_KEY = /^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$/;
  * The security flags, in the order they are passed: shared by `buildDockerRunArgs` and
  * `describeDockerSettings` so the receipt records exactly what ran.
  */
-function securityFlags(limits, user, network = false) {
+function securityFlags(limits, user, network = false, home) {
     // Docker mounts a --tmpfs noexec unless told `exec`: leaving `noexec` out is not enough.
     const tmpOptions = ['rw', 'nosuid', 'nodev', limits.tmpNoexec ? 'noexec' : 'exec', `size=${limits.tmpfsMiB}m`, 'mode=1777'];
+    const [uid, gid] = user.split(':');
+    // HOME is a second tmpfs of the same size, owned by the test user (its pages count against --memory).
+    const homeOptions = ['rw', 'nosuid', 'nodev', limits.tmpNoexec ? 'noexec' : 'exec', `size=${limits.tmpfsMiB}m`, 'mode=0755', `uid=${uid}`, `gid=${gid}`];
     return [
         // Never fetch anything: the image must already be the local one whose ID was pinned.
         '--pull=never',
@@ -61690,6 +61713,7 @@ function securityFlags(limits, user, network = false) {
         `--memory-swap=${limits.memoryMiB}m`,
         `--cpus=${limits.cpus}`,
         `--tmpfs=/tmp:${tmpOptions.join(',')}`,
+        ...(home === undefined ? [] : [`--tmpfs=${home}:${homeOptions.join(',')}`]),
         // A private IPC namespace. `--ipc=none` also isolates but leaves no /dev/shm, which breaks
         // Python's multiprocessing locks; private mounts a capped nosuid,nodev,noexec /dev/shm.
         '--ipc=private',
@@ -61708,15 +61732,46 @@ function securityFlags(limits, user, network = false) {
     ];
 }
 /** The security-relevant settings as `flag=value` strings, for `RunnerDescription.settings`. */
-function describeDockerSettings(limits, user = DEFAULT_USER) {
+function describeDockerSettings(limits, layout = defaultContainerLayout()) {
     checkLimits(limits);
-    checkUser(user);
+    checkUser(layout.user);
     return [
-        ...securityFlags(limits, user).map((flag) => flag.replace(/^--/, '')),
-        `mount=${CONTAINER_WORKDIR}:ro`,
-        `mount=${CONTAINER_RESULTS_DIR}:rw`,
-        'env=explicit-only'
+        ...securityFlags(limits, layout.user, false, layout.home).map((flag) => flag.replace(/^--/, '')),
+        `mount=${layout.workdir}:ro`,
+        `mount=${layout.resultsDir}:rw`,
+        'env=explicit-only',
+        ...Object.keys(layout.env)
+            .sort()
+            .map((key) => `env.${key}=${layout.env[key] ?? ''}`)
     ];
+}
+/**
+ * Check a layout given on the command line: absolute, distinct paths without mount-option
+ * characters, the workdir and results outside each other, a numeric user and valid variable names.
+ */
+function checkContainerLayout(layout) {
+    checkUser(layout.user);
+    for (const [what, path] of [
+        ['container workdir', layout.workdir],
+        ['container results dir', layout.resultsDir],
+        ['container home', layout.home]
+    ]) {
+        checkMountPath(what, path);
+        if (path === '/' || path.split('/').some((part) => part === '..' || part === '.') || /^\/(proc|sys|dev|tmp)(\/|$)/.test(path)) {
+            throw new ConfigurationError(`Invalid ${what} '${path}'. Expected an absolute path outside /, /proc, /sys, /dev and /tmp, without . or .. parts.`);
+        }
+    }
+    const inside = (a, b) => a === b || a.startsWith(`${b}/`);
+    if (inside(layout.workdir, layout.resultsDir) || inside(layout.resultsDir, layout.workdir)) {
+        throw new ConfigurationError(`The container workdir '${layout.workdir}' and results dir '${layout.resultsDir}' must not contain each other.`);
+    }
+    for (const key of Object.keys(layout.env)) {
+        if (!ENV_KEY.test(key))
+            throw new ConfigurationError(`Invalid environment variable name '${key}'. Expected [A-Za-z_][A-Za-z0-9_]*.`);
+        if (['HOME', 'PATH', 'TMPDIR'].includes(key))
+            throw new ConfigurationError(`--container-env cannot set ${key}: the runner sets it.`);
+        checkNoNul(`environment variable ${key}`, layout.env[key] ?? '');
+    }
 }
 /**
  * Build the argument list of `docker run` (without the leading `docker`). Every value goes into
@@ -61739,7 +61794,8 @@ function buildDockerRunArgs(settings) {
         ['host workdir', settings.hostWorkdir],
         ['host results dir', settings.hostResultsDir],
         ['container workdir', workdir],
-        ['container results dir', resultsDir]
+        ['container results dir', resultsDir],
+        ...(settings.home === undefined ? [] : [['container home', settings.home]])
     ]) {
         checkMountPath(what, path);
     }
@@ -61779,7 +61835,7 @@ function buildDockerRunArgs(settings) {
     return [
         'run',
         `--name=${settings.containerName}`,
-        ...securityFlags(settings.limits, user, settings.network === true),
+        ...securityFlags(settings.limits, user, settings.network === true, settings.home),
         `--mount=type=bind,source=${settings.hostWorkdir},target=${workdir},readonly`,
         `--mount=type=bind,source=${settings.hostResultsDir},target=${resultsDir}`,
         ...(settings.mounts ?? []).map((m) => `--mount=type=bind,source=${m.source},target=${m.target}${m.writable ? '' : ',readonly'}`),
@@ -62198,14 +62254,18 @@ async function createDockerRunner(options) {
     if (!Number.isSafeInteger(resultsLimits.files) || resultsLimits.files <= 0) {
         throw new ConfigurationError(`Invalid results file limit ${String(resultsLimits.files)}. Expected a positive integer.`);
     }
-    const settings = [...describeDockerSettings(limits, DEFAULT_USER), `results-limit=${resultsLimits.bytes}`, `results-files-limit=${resultsLimits.files}`];
+    const base = defaultContainerLayout();
+    const layout = { ...base, ...options.layout, env: { ...base.env, ...options.layout?.env } };
+    checkContainerLayout(layout);
+    const settings = [...describeDockerSettings(limits, layout), `results-limit=${resultsLimits.bytes}`, `results-files-limit=${resultsLimits.files}`];
     const resolved = await resolveImage(image);
-    return new DockerRunner(resolved.ref, resolved.imageId, limits, settings, resultsLimits);
+    return new DockerRunner(resolved.ref, resolved.imageId, limits, settings, resultsLimits, layout);
 }
 class DockerRunner {
     imageId;
     limits;
     resultsLimits;
+    layout;
     description;
     runnerId = (0,external_node_crypto_.randomBytes)(8).toString('hex');
     /** Containers of runs in flight, with the controller that kills their client. */
@@ -62215,14 +62275,15 @@ class DockerRunner {
     /** `dispose()` calls begun, and those still in progress. */
     disposals = 0;
     disposing = 0;
-    constructor(image, imageId, limits, settings, resultsLimits) {
+    constructor(image, imageId, limits, settings, resultsLimits, layout) {
         this.imageId = imageId;
         this.limits = limits;
         this.resultsLimits = resultsLimits;
+        this.layout = layout;
         this.description = { kind: 'docker', isolated: true, image, image_id: imageId, settings };
     }
     view() {
-        return { workdir: CONTAINER_WORKDIR, resultsDir: CONTAINER_RESULTS_DIR };
+        return { workdir: this.layout.workdir, resultsDir: this.layout.resultsDir };
     }
     async run(request) {
         const epoch = this.disposals;
@@ -62236,11 +62297,15 @@ class DockerRunner {
             containerName,
             hostWorkdir: request.hostWorkdir,
             hostResultsDir: results.hostDir,
+            containerWorkdir: this.layout.workdir,
+            containerResultsDir: this.layout.resultsDir,
+            user: this.layout.user,
+            home: this.layout.home,
             limits: request.execTmp === true ? { ...this.limits, tmpNoexec: false } : this.limits,
-            mounts: (request.mounts ?? []).map((m) => ({ source: m.hostDir, target: `${CONTAINER_WORKDIR}/${m.path}`, writable: m.writable })),
+            mounts: (request.mounts ?? []).map((m) => ({ source: m.hostDir, target: `${this.layout.workdir}/${m.path}`, writable: m.writable })),
             network: request.network === true,
-            // Inside the read-only root only /tmp is writable: HOME and TMPDIR must point there.
-            env: { ...request.env, HOME: '/tmp', TMPDIR: '/tmp' },
+            // Inside the read-only root only /tmp and the home tmpfs are writable.
+            env: { ...this.layout.env, ...request.env, HOME: this.layout.home, TMPDIR: '/tmp' },
             argv: request.argv,
             labels: { [RUNNER_ID_LABEL]: this.runnerId, [RUN_LABEL]: request.label.replace(/[\0\n\r]/g, ' ') }
         });
@@ -69314,6 +69379,8 @@ const USAGE = `usage:
                       --runner local|docker [--image REF] --out DIR
                       [--timeout SECONDS] [--output-limit BYTES] [--concurrency N]
                       [--max-diff-bytes N] [--max-diff-files N] [--setup-cache DIR]
+                      [--container-workdir PATH] [--container-results PATH] [--container-home PATH]
+                      [--container-user UID:GID] [--container-env NAME=VALUE]...
   patchproof verify-receipt FILE
   patchproof witness init DIR --adapter ${ADAPTER_NAMES.join('|')} [--reproduction DIR] [--hidden DIR]
   patchproof witness digest DIR
@@ -69416,9 +69483,26 @@ function readSettings(argv) {
             };
         }
         case 'validate': {
-            const { values, positionals } = settings_parse(rest, {
+            // --container-env may repeat: taken out before the single-valued options are parsed.
+            const containerEnv = {};
+            const others = [];
+            for (let i = 0; i < rest.length; i++) {
+                const arg = rest[i] ?? '';
+                const inline = arg.startsWith('--container-env=') ? arg.slice('--container-env='.length) : undefined;
+                if (arg !== '--container-env' && inline === undefined) {
+                    others.push(arg);
+                    continue;
+                }
+                const pair = inline ?? rest[++i];
+                const eq = pair === undefined ? -1 : pair.indexOf('=');
+                if (pair === undefined || eq <= 0)
+                    throw new ConfigurationError(`--container-env '${pair ?? ''}' is malformed. Expected NAME=VALUE.`);
+                containerEnv[pair.slice(0, eq)] = pair.slice(eq + 1);
+            }
+            const { values, positionals } = settings_parse(others, {
                 repo: str, proposal: str, approval: str, witness: str, 'witness-digest': str, reproduction: str, hidden: str, adapter: str,
-                runner: str, image: str, out: str, timeout: str, 'output-limit': str, concurrency: str, 'setup-cache': str, ...diffLimitOptions
+                runner: str, image: str, out: str, timeout: str, 'output-limit': str, concurrency: str, 'setup-cache': str, ...diffLimitOptions,
+                'container-workdir': str, 'container-results': str, 'container-home': str, 'container-user': str
             });
             noPositionals(positionals);
             const repo = settings_required(values, 'repo', 'the repository folder');
@@ -69433,6 +69517,10 @@ function readSettings(argv) {
             }
             if (runner === 'local' && values.image !== undefined)
                 throw new ConfigurationError('--image is only for --runner docker');
+            const containerGiven = ['container-workdir', 'container-results', 'container-home', 'container-user'].some((name) => values[name] !== undefined);
+            if (runner === 'local' && (containerGiven || Object.keys(containerEnv).length > 0)) {
+                throw new ConfigurationError('--container-* options are only for --runner docker');
+            }
             const timeout = optionalInt(values, 'timeout', 24 * 3600);
             const outputLimit = optionalInt(values, 'output-limit', 1024 * 1024 * 1024);
             const maxDiffBytes = optionalInt(values, 'max-diff-bytes', 256 * 1024 * 1024);
@@ -69451,7 +69539,14 @@ function readSettings(argv) {
                 ...(maxDiffBytes !== undefined ? { maxDiffBytes } : {}),
                 ...(maxDiffFiles !== undefined ? { maxDiffFiles } : {}),
                 concurrency: positiveInt(values, 'concurrency', DEFAULT_CONCURRENCY, 16),
-                ...(values['setup-cache'] !== undefined ? { setupCache: values['setup-cache'] } : {})
+                ...(values['setup-cache'] !== undefined ? { setupCache: values['setup-cache'] } : {}),
+                container: {
+                    ...(values['container-workdir'] !== undefined ? { workdir: values['container-workdir'] } : {}),
+                    ...(values['container-results'] !== undefined ? { resultsDir: values['container-results'] } : {}),
+                    ...(values['container-home'] !== undefined ? { home: values['container-home'] } : {}),
+                    ...(values['container-user'] !== undefined ? { user: values['container-user'] } : {}),
+                    env: containerEnv
+                }
             };
         }
         case 'witness': {
@@ -69517,6 +69612,7 @@ function readSettings(argv) {
 
 
 
+
 /** Documented exit codes. */
 const EXIT = { passed: 0, failed: 1, refused: 2, inconclusive: 3 };
 const VERDICT_EXIT = { passed: EXIT.passed, failed: EXIT.failed, inconclusive: EXIT.inconclusive };
@@ -69542,7 +69638,10 @@ async function approve(settings, io) {
 async function createRunner(settings) {
     if (settings.runner === 'local')
         return createLocalRunner();
-    return createDockerRunner({ image: settings.image });
+    const { env, ...paths } = settings.container;
+    // The default workdir names the repository like a CI job's checkout: /home/runner/work/<repo>/<repo>.
+    const workdir = paths.workdir ?? containerWorkdirFor((0,external_node_path_namespaceObject.basename)((0,external_node_path_namespaceObject.resolve)(settings.repo)));
+    return createDockerRunner({ image: settings.image, layout: { ...paths, workdir, env: { ...DEFAULT_CONTAINER_ENV, ...env } } });
 }
 /** The grader: a digest-verified witness pack, or a pack built from two folders. */
 async function openWitness(settings) {
