@@ -60,8 +60,12 @@ export function renderPhaseTable(receipt: Receipt, integrityVerified: boolean): 
   const surface = receipt.surface;
   if (surface.findings.length > 0) {
     const mark = `[${surface.reasons.length > 0 ? 'FAIL' : 'PASS'}]`.padEnd(15);
-    const touched = surface.findings.slice(0, 3).map((f) => `${f.path} (${f.change})`).join(', ') + (surface.findings.length > 3 ? ', …' : '');
-    lines.push(`${mark}${'grader untouched (reset to the base)'.padEnd(38)}(${surface.findings.length} path${surface.findings.length === 1 ? '' : 's'}: ${touched})${surface.reasons.length > 0 ? `  ${surface.reasons.join(', ')}` : ''}`);
+    // "reset" only for paths that were reset: a dependency manifest is left to the dependency stage.
+    const wasReset = resetPaths(surface);
+    const notReset = surface.findings.filter((f) => !wasReset.has(f.path)).length;
+    const touched = surface.findings.slice(0, 3).map((f) => `${f.path} (${f.change}${wasReset.has(f.path) ? '' : ', not reset'})`).join(', ') + (surface.findings.length > 3 ? ', …' : '');
+    const title = notReset === 0 ? 'grader untouched (reset to the base)' : `grader untouched (${surface.findings.length - notReset} reset, ${notReset} not)`;
+    lines.push(`${mark}${title.padEnd(38)}(${surface.findings.length} path${surface.findings.length === 1 ? '' : 's'}: ${touched})${surface.reasons.length > 0 ? `  ${surface.reasons.join(', ')}` : ''}`);
   }
   lines.push(
     '',
@@ -112,10 +116,13 @@ export function renderReport(receipt: Receipt, options: { maxTestsPerPhase?: num
   }
   const surface = receipt.surface;
   if (surface.findings.length > 0) {
-    out.push('', '## 测试面 / Test surface', '', '候选补丁触及的测试面（判定前已重置为基线）/ What the candidate touched on the test surface (reset to the base before judging):', '');
+    out.push('', '## 测试面 / Test surface', '', '候选补丁触及的测试面（每条注明是否已在判定前重置为基线）/ What the candidate touched on the test surface (each says whether it was reset to the base before judging):', '');
+    const restored = new Set(surface.restored);
+    const removed = new Set(surface.removed);
     for (const f of surface.findings.slice(0, limit)) {
       const markers = f.skip_markers.map((m) => `line ${m.line}: \`${escapeCell(m.text.trim())}\``).join('; ');
-      out.push(`- \`${escapeCell(f.path)}\` — ${f.change}, ${f.categories.join('+')}${markers ? ` (skip markers: ${markers})` : ''}`);
+      const fate = restored.has(f.path) ? '已恢复 / reset: restored' : removed.has(f.path) ? '已移除 / reset: removed' : '未重置 / not reset';
+      out.push(`- \`${escapeCell(f.path)}\` — ${f.change}, ${f.categories.join('+')}, ${fate}${markers ? ` (skip markers: ${markers})` : ''}`);
     }
     if (surface.findings.length > limit) out.push(`- … ${surface.findings.length - limit} more`);
     if (surface.relaxed.length > 0) out.push('', `放宽规则 / relaxed by the witness pack: ${surface.relaxed.join(', ')}`);
@@ -148,4 +155,8 @@ export function renderReport(receipt: Receipt, options: { maxTestsPerPhase?: num
     ''
   );
   return out.join('\n');
+}
+
+function resetPaths(surface: Receipt['surface']): Set<string> {
+  return new Set([...surface.restored, ...surface.removed]);
 }
