@@ -11,7 +11,7 @@ import { sealReceipt } from './core/receipt.js';
 import { setupReasons } from './core/receipt.js';
 import type { Receipt, RunRecord, SetupRecord } from './core/receipt-schema.js';
 import { diffSnapshots, snapshotDigest, type Snapshot, type SnapshotEntry } from './core/snapshot-record.js';
-import { analyseSurface, resetPlan, surfaceReasons } from './core/surface.js';
+import { analyseSurface, resetPlan, surfaceReasons, topLevelModule } from './core/surface.js';
 import type { ParsedResults } from './core/test-results.js';
 import { judge, RUN_LABELS, type RunEvidence, type RunLabel, type RunsByLabel } from './core/verdict.js';
 import type { Digest } from './core/hashing.js';
@@ -353,7 +353,8 @@ export async function validate(request: ValidationRequest, deps: ValidationDeps)
       // The dependency outputs are the grader's too: a candidate's files there would be hidden by them.
       protected: [...manifest.protected, ...(manifest.setup?.outputs ?? []).flatMap((output) => [output, `${output}/**`])],
       placements: [manifest.reproduction.placement, manifest.hidden.placement],
-      skipMarkers: adapter.skipMarkers
+      skipMarkers: adapter.skipMarkers,
+      stagedModules: await stagedModuleNames(witness.dir, [manifest.reproduction.path, manifest.hidden.path])
     });
     const surface = surfaceReasons(findings, manifest.allow);
     const reset = resetPlan(findings, (path) => tracked.has(path));
@@ -469,4 +470,13 @@ export async function validate(request: ValidationRequest, deps: ValidationDeps)
   } finally {
     await scratch.dispose();
   }
+}
+
+/** Top-level module names of every staged test file (reproduction and hidden), for shadowing checks. */
+async function stagedModuleNames(witnessDir: string, folders: readonly string[]): Promise<string[]> {
+  const names = new Set<string>();
+  for (const folder of folders) {
+    for (const file of await listFiles(join(witnessDir, ...folder.split('/')))) names.add(topLevelModule(file));
+  }
+  return [...names].sort();
 }

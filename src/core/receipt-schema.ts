@@ -94,7 +94,7 @@ export const phaseSchema = z.strictObject({
 export const surfaceFindingSchema = z.strictObject({
   path: z.string().min(1),
   change: z.enum(['add', 'modify', 'delete']),
-  categories: z.array(z.enum(['test', 'config', 'protected', 'placement', 'dependency'])).min(1),
+  categories: z.array(z.enum(['test', 'config', 'protected', 'placement', 'dependency', 'shadow'])).min(1),
   skip_markers: z.array(z.strictObject({ line: z.number().int().min(1), text: z.string() }))
 });
 
