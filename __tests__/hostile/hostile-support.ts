@@ -111,6 +111,8 @@ export interface ValidateOptions {
   extra?: string[];
   /** The fixture the candidate patches (default js-duration). */
   fixture?: keyof typeof FIXTURE_ADAPTER;
+  /** Another adapter for the fixture's tests (py-calculator's unittest-style tests also run under pytest). */
+  adapter?: string;
 }
 
 /** `validate` argv for the js-duration fixture with one candidate. */
@@ -119,7 +121,7 @@ export function validateArgv(approved: Approved, out: string, options: Omit<Vali
   const target = name === 'js-duration' ? JS : PY;
   return [
     'validate', '--repo', target.repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath,
-    '--reproduction', target.reproduction, '--hidden', target.hidden, '--adapter', FIXTURE_ADAPTER[name],
+    '--reproduction', target.reproduction, '--hidden', target.hidden, '--adapter', options.adapter ?? FIXTURE_ADAPTER[name],
     '--runner', options.runner, ...(options.runner === 'docker' ? ['--image', options.imageId ?? ''] : []),
     '--timeout', String(options.timeoutSeconds), '--out', out, ...(options.extra ?? [])
   ];

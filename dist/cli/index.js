@@ -48534,7 +48534,7 @@ const phaseSchema = strictObject({
 const surfaceFindingSchema = strictObject({
     path: schemas_string().min(1),
     change: schemas_enum(['add', 'modify', 'delete']),
-    categories: array(schemas_enum(['test', 'config', 'protected', 'placement', 'dependency'])).min(1),
+    categories: array(schemas_enum(['test', 'config', 'protected', 'placement', 'dependency', 'shadow'])).min(1),
     skip_markers: array(strictObject({ line: schemas_number().int().min(1), text: schemas_string() }))
 });
 const allowance = schemas_enum(['test_edits', 'test_removal', 'skips', 'config_edits', 'dependency_changes']);
@@ -48613,6 +48613,30 @@ var picomatch = __nccwpck_require__(4006);
 var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 ;// CONCATENATED MODULE: ./src/core/surface.ts
 
+/**
+ * Files that change how tests run in any ecosystem, wherever they are: Python's importable
+ * metadata and startup hooks (a `*.dist-info` on `sys.path` autoloads pytest plugins; a `.pth` or
+ * `sitecustomize.py` runs at interpreter start), `conftest.py` anywhere, and a `node_modules`
+ * inside the repository (it would stand in for the test runner's own dependencies). They count as
+ * test configuration: reset to the base, and `grader_tampered` unless the pack allows config edits.
+ */
+const IMPORTABLE_SURFACE = Object.freeze([
+    '**/*.dist-info/**',
+    '**/*.egg-info/**',
+    '**/*.egg-link',
+    '**/*.pth',
+    '**/sitecustomize.py',
+    '**/usercustomize.py',
+    '**/conftest.py',
+    '**/node_modules/**'
+]);
+/** File extensions a staged test's top-level name is compared without (`test_x.py` → `test_x`). */
+const MODULE_EXTENSION = /\.(py|pyc|pyi|so|pyd|js|mjs|cjs|ts|mts|cts|jsx|tsx)$/;
+/** The top-level module or package a repository path defines (`test_x.py`, `test_x/…` → `test_x`). */
+function topLevelModule(path) {
+    const first = path.split('/')[0] ?? '';
+    return path.includes('/') ? first : first.replace(MODULE_EXTENSION, '').replace(/\.cpython-[^.]*$/, '');
+}
 function matcher(globs) {
     if (globs.length === 0)
         return () => false;
@@ -48638,7 +48662,8 @@ function addedLines(change) {
 /** Classify every change that touches the test surface; changes elsewhere are not listed. */
 function analyseSurface(changes, rules) {
     const isTest = matcher(rules.tests);
-    const isConfig = matcher(rules.config);
+    const isConfig = matcher([...rules.config, ...IMPORTABLE_SURFACE]);
+    const staged = new Set(rules.stagedModules ?? []);
     const isDependency = matcher(rules.dependencies);
     const isProtected = matcher(rules.protected);
     const findings = [];
@@ -48654,6 +48679,8 @@ function analyseSurface(changes, rules) {
             categories.push('test');
         if (isDependency(change.path))
             categories.push('dependency');
+        if (change.op !== 'delete' && staged.has(topLevelModule(change.path)) && !underAny(change.path, rules.placements))
+            categories.push('shadow');
         if (categories.length === 0)
             continue;
         const skip_markers = categories.includes('test')
@@ -48679,8 +48706,8 @@ function surfaceReasons(findings, allow) {
     };
     for (const finding of findings) {
         const has = (category) => finding.categories.includes(category);
-        // Placement and protected paths cannot be relaxed: they are the grader itself.
-        if (has('placement') || has('protected'))
+        // Placement and protected paths, and modules shadowing staged tests, cannot be relaxed: they are the grader itself.
+        if (has('placement') || has('protected') || has('shadow'))
             reasons.add('grader_tampered');
         if (has('config'))
             rule('config_edits', 'grader_tampered');
@@ -48937,8 +48964,12 @@ function renderPhaseTable(receipt, integrityVerified) {
     const surface = receipt.surface;
     if (surface.findings.length > 0) {
         const mark = `[${surface.reasons.length > 0 ? 'FAIL' : 'PASS'}]`.padEnd(15);
-        const touched = surface.findings.slice(0, 3).map((f) => `${f.path} (${f.change})`).join(', ') + (surface.findings.length > 3 ? ', …' : '');
-        lines.push(`${mark}${'grader untouched (reset to the base)'.padEnd(38)}(${surface.findings.length} path${surface.findings.length === 1 ? '' : 's'}: ${touched})${surface.reasons.length > 0 ? `  ${surface.reasons.join(', ')}` : ''}`);
+        // "reset" only for paths that were reset: a dependency manifest is left to the dependency stage.
+        const wasReset = resetPaths(surface);
+        const notReset = surface.findings.filter((f) => !wasReset.has(f.path)).length;
+        const touched = surface.findings.slice(0, 3).map((f) => `${f.path} (${f.change}${wasReset.has(f.path) ? '' : ', not reset'})`).join(', ') + (surface.findings.length > 3 ? ', …' : '');
+        const title = notReset === 0 ? 'grader untouched (reset to the base)' : `grader untouched (${surface.findings.length - notReset} reset, ${notReset} not)`;
+        lines.push(`${mark}${title.padEnd(38)}(${surface.findings.length} path${surface.findings.length === 1 ? '' : 's'}: ${touched})${surface.reasons.length > 0 ? `  ${surface.reasons.join(', ')}` : ''}`);
     }
     lines.push('', `validation: ${receipt.verdict.toUpperCase()}${receipt.reasons.length > 0 ? ` (${receipt.reasons.join(', ')})` : ''}`, `repository unchanged: ${receipt.repository.unchanged ? 'YES' : 'NO'}`, `receipt integrity: ${integrityVerified ? 'VERIFIED' : 'INVALID'}`, `proof grade: ${proofGradeLine(receipt)}`, `receipt: ${receipt.receipt_digest}`);
     return lines.join('\n');
@@ -48981,10 +49012,13 @@ function renderReport(receipt, options = {}) {
     }
     const surface = receipt.surface;
     if (surface.findings.length > 0) {
-        out.push('', '## 测试面 / Test surface', '', '候选补丁触及的测试面（判定前已重置为基线）/ What the candidate touched on the test surface (reset to the base before judging):', '');
+        out.push('', '## 测试面 / Test surface', '', '候选补丁触及的测试面（每条注明是否已在判定前重置为基线）/ What the candidate touched on the test surface (each says whether it was reset to the base before judging):', '');
+        const restored = new Set(surface.restored);
+        const removed = new Set(surface.removed);
         for (const f of surface.findings.slice(0, limit)) {
             const markers = f.skip_markers.map((m) => `line ${m.line}: \`${escapeCell(m.text.trim())}\``).join('; ');
-            out.push(`- \`${escapeCell(f.path)}\` — ${f.change}, ${f.categories.join('+')}${markers ? ` (skip markers: ${markers})` : ''}`);
+            const fate = restored.has(f.path) ? '已恢复 / reset: restored' : removed.has(f.path) ? '已移除 / reset: removed' : '未重置 / not reset';
+            out.push(`- \`${escapeCell(f.path)}\` — ${f.change}, ${f.categories.join('+')}, ${fate}${markers ? ` (skip markers: ${markers})` : ''}`);
         }
         if (surface.findings.length > limit)
             out.push(`- … ${surface.findings.length - limit} more`);
@@ -49007,6 +49041,9 @@ function renderReport(receipt, options = {}) {
     }
     out.push('', '## 绑定 / Bindings', '', `- proposal_hash: \`${receipt.bindings.proposal_hash}\``, `- approved_by (declared, not authenticated / 声明式，未认证): ${escapeCell(receipt.bindings.approved_by)}`, `- base_snapshot: \`${receipt.bindings.base_snapshot}\``, `- diff_digest: \`${receipt.bindings.diff_digest}\``, `- witness_digest: \`${receipt.bindings.witness_digest}\` (${receipt.witness.source.kind}: ${escapeCell(receipt.witness.source.location)})`, `- runner: ${receipt.runner.kind} (isolated: ${receipt.runner.isolated})${receipt.runner.image_id ? `, image ${receipt.runner.image_id}` : ''}`, `- 仓库未变 / repository unchanged: ${receipt.repository.unchanged ? 'YES' : 'NO'}`, `- receipt_digest: \`${receipt.receipt_digest}\``, '', '回执哈希可发现内容变化，但不认证执行者或审批人。/ The receipt digest detects changes; it does not authenticate who ran or approved the validation.', '');
     return out.join('\n');
+}
+function resetPaths(surface) {
+    return new Set([...surface.restored, ...surface.removed]);
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/adapter.ts
@@ -50263,7 +50300,8 @@ function goPackageFolders(files) {
 /** The go test surface (see TestSurface). go.mod, go.sum and vendored code are dependencies. */
 const GO_SURFACE = {
     tests: ['**/*_test.go', '**/testdata/**'],
-    config: ['.github/**', 'go.work', 'go.work.sum'],
+    // A vendor/ folder replaces the module cache the graded build reads: test surface as well.
+    config: ['.github/**', 'go.work', 'go.work.sum', '**/vendor/**'],
     dependencies: ['**/go.mod', '**/go.sum', '**/vendor/**']
 };
 /**
@@ -60316,6 +60354,8 @@ function pytestCommand(request) {
         env: {
             PYTHONPATH: external_node_path_default().posix.join(workdir, HARNESS_DIR),
             [PYTEST_CANARY_ENV]: pytestCanaryOrder(request),
+            // Only the plugins named with -p load: no entry point of any *.dist-info on sys.path.
+            PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1',
             PYTHONDONTWRITEBYTECODE: '1',
             PYTHONHASHSEED: '0',
             PYTHONNOUSERSITE: '1',
@@ -64344,7 +64384,8 @@ async function validate_validate(request, deps) {
             // The dependency outputs are the grader's too: a candidate's files there would be hidden by them.
             protected: [...manifest.protected, ...(manifest.setup?.outputs ?? []).flatMap((output) => [output, `${output}/**`])],
             placements: [manifest.reproduction.placement, manifest.hidden.placement],
-            skipMarkers: adapter.skipMarkers
+            skipMarkers: adapter.skipMarkers,
+            stagedModules: await stagedModuleNames(witness.dir, [manifest.reproduction.path, manifest.hidden.path])
         });
         const surface = surfaceReasons(findings, manifest.allow);
         const reset = resetPlan(findings, (path) => tracked.has(path));
@@ -64459,6 +64500,15 @@ async function validate_validate(request, deps) {
     finally {
         await scratch.dispose();
     }
+}
+/** Top-level module names of every staged test file (reproduction and hidden), for shadowing checks. */
+async function stagedModuleNames(witnessDir, folders) {
+    const names = new Set();
+    for (const folder of folders) {
+        for (const file of await listFiles((0,external_node_path_namespaceObject.join)(witnessDir, ...folder.split('/'))))
+            names.add(topLevelModule(file));
+    }
+    return [...names].sort();
 }
 
 // EXTERNAL MODULE: external "node:zlib"
