@@ -399,6 +399,10 @@ export async function validate(request: ValidationRequest, deps: ValidationDeps)
     const delta = diffSnapshots(before, after);
     const judgement = judge(evidence, unchanged, {
       ...(manifest.reproduction.expected_failing ? { expectedFailing: manifest.reproduction.expected_failing } : {}),
+      pinned: {
+        ...(manifest.reproduction.ids ? { reproduction: manifest.reproduction.ids } : {}),
+        ...(manifest.hidden.ids ? { hidden: manifest.hidden.ids } : {})
+      },
       surfaceReasons: [...surface.reasons, ...setupReasons(setup.record)]
     });
     const recordsOf = (...labels: RunLabel[]): RunRecord[] => labels.flatMap((label) => byLabel[label].map((o) => o.record));
@@ -436,6 +440,14 @@ export async function validate(request: ValidationRequest, deps: ValidationDeps)
         hidden_repeat: manifest.hidden.repeat,
         regression_retries: manifest.regression.retries,
         ...(manifest.reproduction.expected_failing ? { expected_failing: [...manifest.reproduction.expected_failing] } : {}),
+        ...(manifest.reproduction.ids || manifest.hidden.ids
+          ? {
+              pinned_ids: {
+                ...(manifest.reproduction.ids ? { reproduction: [...manifest.reproduction.ids] } : {}),
+                ...(manifest.hidden.ids ? { hidden: [...manifest.hidden.ids] } : {})
+              }
+            }
+          : {}),
         protected: [...manifest.protected],
         allow: allowed
       },

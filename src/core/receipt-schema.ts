@@ -127,6 +127,8 @@ export const receiptSchema = z.strictObject({
     hidden_repeat: z.number().int().min(1),
     regression_retries: z.number().int().min(0),
     expected_failing: z.array(z.string()).optional(),
+    /** The pack's pinned test ids (witness.json `reproduction.ids`, `hidden.ids`). Optional in v1; required (possibly empty) in v2. */
+    pinned_ids: z.strictObject({ reproduction: z.array(z.string()).optional(), hidden: z.array(z.string()).optional() }).optional(),
     protected: z.array(z.string()),
     /** Relaxations of the test-surface rules the pack declares; `surface.relaxed` says which were used. */
     allow: z.array(allowance)

@@ -25,6 +25,10 @@ const REASON_TEXT: Record<ReasonCode, { en: string; zh: string }> = {
   tests_removed: { en: 'the candidate removed tests (a file, or ids present at baseline and gone after)', zh: '候选补丁删除了测试' },
   tests_skipped: { en: 'the candidate skipped, focused or expect-failed tests', zh: '候选补丁跳过或聚焦了测试' },
   grader_tampered: { en: 'the candidate touched tests, test configuration, protected paths or the witness placement', zh: '候选补丁改动了测试、测试配置、受保护路径或见证测试位置' },
+  test_ids_mismatch: {
+    en: "the run's test ids are not the ids the witness pack pins (missing, extra or renamed)",
+    zh: '运行的测试 ID 与见证包固定的 ID 不符（缺失、多余或改名）'
+  },
   grader_compromised: { en: 'a grader canary did not behave, or results disagree with the exit code or counts: the test framework was tampered with', zh: '评分金丝雀异常或结果与退出码/计数不符：测试框架被篡改' },
   dependency_changed: { en: 'the candidate changed dependency manifests or lockfiles', zh: '候选补丁修改了依赖清单或锁文件' },
   dependency_setup_failed: { en: "the dependency stage failed on the candidate's manifests", zh: '依赖阶段在候选补丁的依赖清单上失败' },

@@ -34,6 +34,7 @@ export const REASON_CODES = [
   'timeout',
   'output_limit',
   'results_inconsistent',
+  'test_ids_mismatch',
   'infra_error',
   'repository_changed'
 ] as const;
@@ -148,7 +149,7 @@ const isRightReason = (t: TestCaseResult): boolean =>
  * Reproduction before the patch must fail, for the right reason, in every run: every test, or
  * exactly the ids the witness pack lists as expected to fail.
  */
-export function judgeReproductionBefore(runs: readonly RunEvidence[], expectedFailing?: readonly string[]): PhaseJudgement {
+export function judgeReproductionBefore(runs: readonly RunEvidence[], expectedFailing?: readonly string[], pinned?: readonly string[]): PhaseJudgement {
   const results = resultsOf(runs[0]);
   const anomalies = anomaliesOf(runs);
   if (anomalies.includes('infra_error')) return phase('reproduction_before', 'inconclusive', ['infra_error'], results);
@@ -158,6 +159,7 @@ export function judgeReproductionBefore(runs: readonly RunEvidence[], expectedFa
   }
   const flaky = flakyIds(runs);
   const reasons: ReasonCode[] = flaky.length > 0 ? ['flaky'] : [];
+  if (pinned !== undefined && runs.some((run) => idsDiffer(resultsOf(run), pinned))) reasons.push('test_ids_mismatch');
   for (const run of runs) {
     const tests = resultsOf(run);
     const judged = expectedFailing === undefined ? tests : tests.filter((t) => expectedFailing.includes(t.id));
@@ -166,6 +168,13 @@ export function judgeReproductionBefore(runs: readonly RunEvidence[], expectedFa
     if (judged.some((t) => t.status !== 'passed' && !isRightReason(t))) reasons.push('repro_wrong_failure');
   }
   return phase('reproduction_before', reasons.length === 0 ? 'passed' : 'failed', reasons, results, flaky.length > 0 ? { flaky } : {});
+}
+
+/** True when a run's ids are not exactly the pinned ones (missing, extra, renamed or repeated). */
+function idsDiffer(results: readonly TestCaseResult[], pinned: readonly string[]): boolean {
+  const seen = results.map((t) => t.id);
+  const want = new Set(pinned);
+  return seen.length !== want.size || new Set(seen).size !== seen.length || seen.some((id) => !want.has(id));
 }
 
 /** Compare a run against ids that must be present; absent ids become failed entries. */
@@ -177,7 +186,15 @@ function withMissing(results: TestCaseResult[], expectedIds: Iterable<string>): 
 }
 
 /** Tests that must pass in every run (reproduction after the patch, hidden), ids seen before included. */
-function judgeMustPass(name: 'reproduction_after' | 'hidden', runs: readonly RunEvidence[], failReason: ReasonCode, expectedIds: readonly string[]): PhaseJudgement {
+function judgeMustPass(
+  name: 'reproduction_after' | 'hidden',
+  runs: readonly RunEvidence[],
+  failReason: ReasonCode,
+  seenIds: readonly string[],
+  pinned?: readonly string[]
+): PhaseJudgement {
+  // A pinned id that never ran is a failed test, like an id seen before the patch and gone after.
+  const expectedIds = [...seenIds, ...(pinned ?? [])];
   const first = withMissing(resultsOf(runs[0]), expectedIds);
   const verdict = judgeAnomalies(anomaliesOf(runs));
   if (verdict) return phase(name, verdict.status, verdict.reasons, first.all, { missing: first.missing });
@@ -187,17 +204,18 @@ function judgeMustPass(name: 'reproduction_after' | 'hidden', runs: readonly Run
   // Failing in every run is the candidate's failure; failing in some runs only is flakiness.
   const alwaysFails = [...ids].some((id) => perRun.every((tests) => tests.every((t) => t.id !== id || t.status !== 'passed')));
   const reasons: ReasonCode[] = [...(alwaysFails ? [failReason] : []), ...(flaky.length > 0 ? (['flaky'] as const) : [])];
+  if (pinned !== undefined && runs.some((run) => idsDiffer(resultsOf(run), pinned))) reasons.push('test_ids_mismatch');
   return phase(name, reasons.length === 0 ? 'passed' : 'failed', reasons, first.all, { missing: first.missing, ...(flaky.length > 0 ? { flaky } : {}) });
 }
 
 /** Reproduction after the patch must pass in every run, including every id seen before the patch. */
-export function judgeReproductionAfter(runs: readonly RunEvidence[], before: readonly RunEvidence[]): PhaseJudgement {
-  return judgeMustPass('reproduction_after', runs, 'not_fixed', resultsOf(before[0]).map((t) => t.id));
+export function judgeReproductionAfter(runs: readonly RunEvidence[], before: readonly RunEvidence[], pinned?: readonly string[]): PhaseJudgement {
+  return judgeMustPass('reproduction_after', runs, 'not_fixed', resultsOf(before[0]).map((t) => t.id), pinned);
 }
 
 /** Hidden tests the candidate never saw must all pass, in every run. */
-export function judgeHidden(runs: readonly RunEvidence[]): PhaseJudgement {
-  return judgeMustPass('hidden', runs, 'hidden_failed', []);
+export function judgeHidden(runs: readonly RunEvidence[], pinned?: readonly string[]): PhaseJudgement {
+  return judgeMustPass('hidden', runs, 'hidden_failed', [], pinned);
 }
 
 /**
@@ -253,13 +271,18 @@ export interface Judgement {
 export function judge(
   runs: RunsByLabel,
   repositoryUnchanged: boolean,
-  options: { expectedFailing?: readonly string[]; surfaceReasons?: readonly ReasonCode[] } = {}
+  options: {
+    expectedFailing?: readonly string[];
+    surfaceReasons?: readonly ReasonCode[];
+    /** The pack's pinned ids (witness.json `reproduction.ids`, `hidden.ids`). */
+    pinned?: { reproduction?: readonly string[]; hidden?: readonly string[] };
+  } = {}
 ): Judgement {
   const phases = [
-    judgeReproductionBefore(runs.reproduction_before, options.expectedFailing),
-    judgeReproductionAfter(runs.reproduction_after, runs.reproduction_before),
+    judgeReproductionBefore(runs.reproduction_before, options.expectedFailing, options.pinned?.reproduction),
+    judgeReproductionAfter(runs.reproduction_after, runs.reproduction_before, options.pinned?.reproduction),
     judgeRegression(runs.regression_before[0] as RunEvidence, runs.regression_after),
-    judgeHidden(runs.hidden)
+    judgeHidden(runs.hidden, options.pinned?.hidden)
   ];
   return { phases, ...decideVerdict(phases, repositoryUnchanged, options.surfaceReasons ?? []) };
 }
