@@ -205,7 +205,7 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
       resultFiles: command.resultFiles
     });
     const read = await readResults(results, MAX_RESULT_BYTES, command.resultFiles);
-    const parsed: ParsedResults & { canary: CanaryOutcome } = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary });
+    const parsed: ParsedResults & { canary: CanaryOutcome } = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary, output: outcome.output });
     parsed.problems.push(...read.problems);
     const { canary: canaryOutcome, ...results_ } = parsed;
     return {
@@ -230,7 +230,8 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
         output_sha256: outcome.outputSha256,
         duration_ms: Math.round(outcome.durationMs),
         problems: results_.problems,
-        canary: { nonce, ...canaryOutcome }
+        canary: { nonce, ...canaryOutcome },
+        ...(results_.channel ? { channel: results_.channel } : {})
       }
     };
   } catch (error) {

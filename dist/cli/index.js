@@ -48261,6 +48261,7 @@ const REASON_CODES = [
     'timeout',
     'output_limit',
     'results_inconsistent',
+    'test_ids_mismatch',
     'infra_error',
     'repository_changed'
 ];
@@ -48285,7 +48286,9 @@ function runAnomalies(run) {
         (claimed.passed !== counts.passed || claimed.failed + claimed.errored !== counts.failed + counts.errored);
     if (tests.length === 0)
         anomalies.push('no_results');
-    if (canaryWrong || claimDisagrees)
+    // A results file that disagrees with what the harness streamed as the tests finished was rewritten.
+    const channelDisagrees = (run.parsed.channel?.disagreements.length ?? 0) > 0;
+    if (canaryWrong || claimDisagrees || channelDisagrees)
         anomalies.push('grader_compromised');
     if (problems.length > 0)
         anomalies.push('results_inconsistent');
@@ -48325,7 +48328,7 @@ const isRightReason = (t) => (t.status === 'failed' || t.status === 'errored') &
  * Reproduction before the patch must fail, for the right reason, in every run: every test, or
  * exactly the ids the witness pack lists as expected to fail.
  */
-function judgeReproductionBefore(runs, expectedFailing) {
+function judgeReproductionBefore(runs, expectedFailing, pinned) {
     const results = resultsOf(runs[0]);
     const anomalies = anomaliesOf(runs);
     if (anomalies.includes('infra_error'))
@@ -48336,6 +48339,8 @@ function judgeReproductionBefore(runs, expectedFailing) {
     }
     const flaky = flakyIds(runs);
     const reasons = flaky.length > 0 ? ['flaky'] : [];
+    if (pinned !== undefined && runs.some((run) => idsDiffer(resultsOf(run), pinned)))
+        reasons.push('test_ids_mismatch');
     for (const run of runs) {
         const tests = resultsOf(run);
         const judged = expectedFailing === undefined ? tests : tests.filter((t) => expectedFailing.includes(t.id));
@@ -48348,6 +48353,12 @@ function judgeReproductionBefore(runs, expectedFailing) {
     }
     return phase('reproduction_before', reasons.length === 0 ? 'passed' : 'failed', reasons, results, flaky.length > 0 ? { flaky } : {});
 }
+/** True when a run's ids are not exactly the pinned ones (missing, extra, renamed or repeated). */
+function idsDiffer(results, pinned) {
+    const seen = results.map((t) => t.id);
+    const want = new Set(pinned);
+    return seen.length !== want.size || new Set(seen).size !== seen.length || seen.some((id) => !want.has(id));
+}
 /** Compare a run against ids that must be present; absent ids become failed entries. */
 function withMissing(results, expectedIds) {
     const present = new Set(results.map((t) => t.id));
@@ -48356,7 +48367,9 @@ function withMissing(results, expectedIds) {
     return { all, missing };
 }
 /** Tests that must pass in every run (reproduction after the patch, hidden), ids seen before included. */
-function judgeMustPass(name, runs, failReason, expectedIds) {
+function judgeMustPass(name, runs, failReason, seenIds, pinned) {
+    // A pinned id that never ran is a failed test, like an id seen before the patch and gone after.
+    const expectedIds = [...seenIds, ...(pinned ?? [])];
     const first = withMissing(resultsOf(runs[0]), expectedIds);
     const verdict = judgeAnomalies(anomaliesOf(runs));
     if (verdict)
@@ -48367,15 +48380,17 @@ function judgeMustPass(name, runs, failReason, expectedIds) {
     // Failing in every run is the candidate's failure; failing in some runs only is flakiness.
     const alwaysFails = [...ids].some((id) => perRun.every((tests) => tests.every((t) => t.id !== id || t.status !== 'passed')));
     const reasons = [...(alwaysFails ? [failReason] : []), ...(flaky.length > 0 ? ['flaky'] : [])];
+    if (pinned !== undefined && runs.some((run) => idsDiffer(resultsOf(run), pinned)))
+        reasons.push('test_ids_mismatch');
     return phase(name, reasons.length === 0 ? 'passed' : 'failed', reasons, first.all, { missing: first.missing, ...(flaky.length > 0 ? { flaky } : {}) });
 }
 /** Reproduction after the patch must pass in every run, including every id seen before the patch. */
-function judgeReproductionAfter(runs, before) {
-    return judgeMustPass('reproduction_after', runs, 'not_fixed', resultsOf(before[0]).map((t) => t.id));
+function judgeReproductionAfter(runs, before, pinned) {
+    return judgeMustPass('reproduction_after', runs, 'not_fixed', resultsOf(before[0]).map((t) => t.id), pinned);
 }
 /** Hidden tests the candidate never saw must all pass, in every run. */
-function judgeHidden(runs) {
-    return judgeMustPass('hidden', runs, 'hidden_failed', []);
+function judgeHidden(runs, pinned) {
+    return judgeMustPass('hidden', runs, 'hidden_failed', [], pinned);
 }
 /**
  * Regression (PASS_TO_PASS): every test that passed in the base suite still passes after the patch.
@@ -48423,10 +48438,10 @@ function judgeRegression(before, after) {
 /** Judge all four phases from the runs, then the verdict (with the test-surface reasons). */
 function judge(runs, repositoryUnchanged, options = {}) {
     const phases = [
-        judgeReproductionBefore(runs.reproduction_before, options.expectedFailing),
-        judgeReproductionAfter(runs.reproduction_after, runs.reproduction_before),
+        judgeReproductionBefore(runs.reproduction_before, options.expectedFailing, options.pinned?.reproduction),
+        judgeReproductionAfter(runs.reproduction_after, runs.reproduction_before, options.pinned?.reproduction),
         judgeRegression(runs.regression_before[0], runs.regression_after),
-        judgeHidden(runs.hidden)
+        judgeHidden(runs.hidden, options.pinned?.hidden)
     ];
     return { phases, ...decideVerdict(phases, repositoryUnchanged, options.surfaceReasons ?? []) };
 }
@@ -48488,6 +48503,8 @@ const runRecordSchema = strictObject({
         pass: schemas_enum(['passed', 'failed', 'errored', 'skipped', 'missing']),
         fail: schemas_enum(['passed', 'failed', 'errored', 'skipped', 'missing'])
     }),
+    /** The results channel's cross-check (adapters that stream frames). Optional in v1. */
+    channel: strictObject({ frames: count, disagreements: array(schemas_string()), after_end_bytes: count }).optional(),
     infra_error: schemas_string().optional()
 });
 /** One run of the dependency stage (or its cached result). */
@@ -48565,6 +48582,8 @@ const receiptSchema = strictObject({
         hidden_repeat: schemas_number().int().min(1),
         regression_retries: schemas_number().int().min(0),
         expected_failing: array(schemas_string()).optional(),
+        /** The pack's pinned test ids (witness.json `reproduction.ids`, `hidden.ids`). Optional in v1; required (possibly empty) in v2. */
+        pinned_ids: strictObject({ reproduction: array(schemas_string()).optional(), hidden: array(schemas_string()).optional() }).optional(),
         protected: array(schemas_string()),
         /** Relaxations of the test-surface rules the pack declares; `surface.relaxed` says which were used. */
         allow: array(allowance)
@@ -48931,6 +48950,10 @@ const REASON_TEXT = {
     tests_removed: { en: 'the candidate removed tests (a file, or ids present at baseline and gone after)', zh: '候选补丁删除了测试' },
     tests_skipped: { en: 'the candidate skipped, focused or expect-failed tests', zh: '候选补丁跳过或聚焦了测试' },
     grader_tampered: { en: 'the candidate touched tests, test configuration, protected paths or the witness placement', zh: '候选补丁改动了测试、测试配置、受保护路径或见证测试位置' },
+    test_ids_mismatch: {
+        en: "the run's test ids are not the ids the witness pack pins (missing, extra or renamed)",
+        zh: '运行的测试 ID 与见证包固定的 ID 不符（缺失、多余或改名）'
+    },
     grader_compromised: { en: 'a grader canary did not behave, or results disagree with the exit code or counts: the test framework was tampered with', zh: '评分金丝雀异常或结果与退出码/计数不符：测试框架被篡改' },
     dependency_changed: { en: 'the candidate changed dependency manifests or lockfiles', zh: '候选补丁修改了依赖清单或锁文件' },
     dependency_setup_failed: { en: "the dependency stage failed on the candidate's manifests", zh: '依赖阶段在候选补丁的依赖清单上失败' },
@@ -60404,6 +60427,8 @@ const UNITTEST_HARNESS_FILE = 'patchproof_unittest.py';
 /** The `format` tag of the harness's JSON. */
 const UNITTEST_REPORT_FORMAT = 'patchproof-unittest/1';
 /** Source of the harness (Python 3, standard library only). */
+/** The mark that starts every frame of the unittest harness's results channel. */
+const UNITTEST_FRAME_MARK = '@@patchproof-frame';
 const UNITTEST_HARNESS_SOURCE = String.raw `"""PatchProof unittest harness: runs unittest discovery and writes one JSON result per test.
 
 Generated from src/adapters/unittest-harness.ts and staged by PatchProof into a disposable
@@ -60412,6 +60437,7 @@ Exit status: 0 when tests ran and all passed, 1 when any failed, 2 on a harness 
 5 when no test was found (as unittest does from 3.12 on).
 """
 import argparse
+import hashlib
 import inspect
 import json
 import os
@@ -60422,6 +60448,20 @@ import traceback
 import unittest
 
 FORMAT = "${UNITTEST_REPORT_FORMAT}"
+# The results channel: one framed line per finished test on a copy of the original stdout, which
+# the host reads (and timestamps) as the run goes; the final frame seals the results file's digest.
+CHANNEL = None
+NONCE = None
+
+
+def frame(kind, value):
+    if CHANNEL is None:
+        return
+    line = "\n${UNITTEST_FRAME_MARK} %s %s %s\n" % (NONCE, kind, json.dumps(value, ensure_ascii=True, sort_keys=True))
+    try:
+        os.write(CHANNEL, line.encode("ascii"))
+    except OSError:
+        pass
 MAX_TEXT = 2000
 MAX_FRAMES = 64
 FIXTURE_METHODS = ("setUp", "tearDown", "asyncSetUp", "asyncTearDown")
@@ -60536,6 +60576,7 @@ class RecordingResult(unittest.TextTestResult):
             entry["exception"] = {"type": "NoOutcome", "failure_exception": False,
                                   "message": "the test reported no outcome", "frames": []}
         self.records.append(entry)
+        frame("test", {"id": entry["id"], "status": entry["status"]})
 
     def settle(self, test, status, err=None, skip_reason=None):
         subtest = None
@@ -60640,9 +60681,11 @@ def canary_tests(nonce):
 def write_results(path, payload):
     directory = os.path.dirname(path) or "."
     temporary = os.path.join(directory, ".%s.partial" % os.path.basename(path))
-    with open(temporary, "w", encoding="utf-8") as handle:
-        json.dump(payload, handle, ensure_ascii=False)
+    data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+    with open(temporary, "wb") as handle:
+        handle.write(data)
     os.replace(temporary, path)
+    frame("end", {"tests": len(payload["tests"]), "sha256": hashlib.sha256(data).hexdigest()})
 
 
 def main(argv):
@@ -60656,6 +60699,9 @@ def main(argv):
     args = parser.parse_args(argv)
     if args.canary is not None and not re.fullmatch(r"[0-9a-f]{32,}", args.canary):
         parser.error("--canary takes at least 32 lowercase hex digits")
+    global CHANNEL, NONCE
+    if args.canary is not None:
+        CHANNEL, NONCE = os.dup(1), args.canary
 
     repo = os.path.abspath(args.repo)
     start = os.path.abspath(args.start) if args.start else repo
@@ -60705,7 +60751,73 @@ if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
 `;
 
+;// CONCATENATED MODULE: ./src/adapters/results-channel.ts
+
+function framesOf(output, mark, nonce) {
+    const frames = [];
+    const prefix = `${mark} ${nonce} `;
+    let at = 0;
+    for (const line of output.split('\n')) {
+        const end = at + line.length + 1;
+        if (line.startsWith(prefix)) {
+            const rest = line.slice(prefix.length);
+            const space = rest.indexOf(' ');
+            if (space > 0) {
+                try {
+                    frames.push({ kind: rest.slice(0, space), value: JSON.parse(rest.slice(space + 1)), end });
+                }
+                catch {
+                    frames.push({ kind: 'malformed', value: null, end });
+                }
+            }
+        }
+        at = end;
+    }
+    return frames;
+}
+const key = (id, status) => JSON.stringify([id, status]);
+/**
+ * Cross-check a run's stream against its results file: the final frame must be there, once, and
+ * seal exactly the file's bytes; the tests framed before it must be exactly the file's tests.
+ */
+function checkResultsChannel(output, mark, nonce, fileText, records) {
+    const frames = framesOf(output, mark, nonce);
+    const disagreements = [];
+    const endIndex = frames.findIndex((f) => f.kind === 'end');
+    const final = endIndex < 0 ? undefined : frames[endIndex];
+    const sealed = endIndex < 0 ? frames : frames.slice(0, endIndex);
+    const late = endIndex < 0 ? [] : frames.slice(endIndex + 1);
+    if (frames.some((f) => f.kind === 'malformed'))
+        disagreements.push('a frame of the results channel is malformed');
+    if (final === undefined) {
+        disagreements.push("the harness's final frame is missing from the results channel");
+    }
+    else {
+        const value = final.value;
+        const digest = fileText === undefined ? undefined : (0,external_node_crypto_.createHash)('sha256').update(fileText, 'utf8').digest('hex');
+        if (digest !== value.sha256)
+            disagreements.push('the results file is not the one the harness sealed in its final frame (rewritten after the run)');
+        if (value.tests !== records.length)
+            disagreements.push(`the final frame counts ${String(value.tests)} tests; the results file holds ${records.length}`);
+    }
+    if (late.length > 0)
+        disagreements.push(`${late.length} frame(s) after the harness's final frame`);
+    const streamed = sealed
+        .filter((f) => f.kind === 'test')
+        .map((f) => {
+        const v = f.value;
+        return key(String(v.id), String(v.status));
+    })
+        .sort();
+    const filed = records.map((r) => key(r.id, String(r.status))).sort();
+    if (streamed.length !== filed.length || streamed.some((k, i) => k !== filed[i])) {
+        disagreements.push('the tests streamed as they finished differ from the results file (ids or outcomes)');
+    }
+    return { frames: frames.length, disagreements, after_end_bytes: final === undefined ? 0 : Math.max(0, Buffer.byteLength(output.slice(final.end), 'utf8')) };
+}
+
 ;// CONCATENATED MODULE: ./src/adapters/unittest-results.ts
+
 
 
 
@@ -60864,7 +60976,8 @@ function parseUnittestResults(request) {
         problems.push(`the unittest harness exited ${request.exitCode ?? 'abnormally'}; its results imply exit code ${expected}`);
     }
     const { tests, canary } = takeCanaries(results, canaryIds);
-    return { tests, ...(document.claimed === undefined ? {} : { claimed: document.claimed }), problems, canary };
+    const channel = request.output === undefined ? undefined : checkResultsChannel(request.output, UNITTEST_FRAME_MARK, request.canary.nonce, text, document.tests);
+    return { tests, ...(document.claimed === undefined ? {} : { claimed: document.claimed }), problems, canary, ...(channel ? { channel } : {}) };
 }
 
 ;// CONCATENATED MODULE: ./src/adapters/unittest.ts
@@ -64253,7 +64366,7 @@ async function executeRun(plan, request, deps, scratch, trees) {
             resultFiles: command.resultFiles
         });
         const read = await readResults(results, MAX_RESULT_BYTES, command.resultFiles);
-        const parsed = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary });
+        const parsed = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary, output: outcome.output });
         parsed.problems.push(...read.problems);
         const { canary: canaryOutcome, ...results_ } = parsed;
         return {
@@ -64278,7 +64391,8 @@ async function executeRun(plan, request, deps, scratch, trees) {
                 output_sha256: outcome.outputSha256,
                 duration_ms: Math.round(outcome.durationMs),
                 problems: results_.problems,
-                canary: { nonce, ...canaryOutcome }
+                canary: { nonce, ...canaryOutcome },
+                ...(results_.channel ? { channel: results_.channel } : {})
             }
         };
     }
@@ -64428,6 +64542,10 @@ async function validate_validate(request, deps) {
         const delta = diffSnapshots(before, after);
         const judgement = judge(evidence, unchanged, {
             ...(manifest.reproduction.expected_failing ? { expectedFailing: manifest.reproduction.expected_failing } : {}),
+            pinned: {
+                ...(manifest.reproduction.ids ? { reproduction: manifest.reproduction.ids } : {}),
+                ...(manifest.hidden.ids ? { hidden: manifest.hidden.ids } : {})
+            },
             surfaceReasons: [...surface.reasons, ...setupReasons(setup.record)]
         });
         const recordsOf = (...labels) => labels.flatMap((label) => byLabel[label].map((o) => o.record));
@@ -64465,6 +64583,14 @@ async function validate_validate(request, deps) {
                 hidden_repeat: manifest.hidden.repeat,
                 regression_retries: manifest.regression.retries,
                 ...(manifest.reproduction.expected_failing ? { expected_failing: [...manifest.reproduction.expected_failing] } : {}),
+                ...(manifest.reproduction.ids || manifest.hidden.ids
+                    ? {
+                        pinned_ids: {
+                            ...(manifest.reproduction.ids ? { reproduction: [...manifest.reproduction.ids] } : {}),
+                            ...(manifest.hidden.ids ? { hidden: [...manifest.hidden.ids] } : {})
+                        }
+                    }
+                    : {}),
                 protected: [...manifest.protected],
                 allow: allowed
             },
@@ -65004,16 +65130,18 @@ const FORMS = {
     '': 'a JSON object with at least "schema" and "adapter"',
     schema: JSON.stringify(WITNESS_SCHEMA),
     adapter: `one of ${ADAPTER_NAMES.map((name) => JSON.stringify(name)).join(', ')}`,
-    reproduction: 'an object with path, placement, repeat and expected_failing, all optional',
+    reproduction: 'an object with path, placement, repeat, expected_failing and ids, all optional',
     'reproduction.path': 'a pack-relative folder such as "reproduction" (no "..", "." or empty segments)',
     'reproduction.placement': `a repository-relative folder such as "${WITNESS_DEFAULTS.reproduction.placement}"`,
     'reproduction.repeat': 'a whole number from 1 to 10',
     'reproduction.expected_failing': 'a non-empty list of distinct test ids; omit it to expect every reproduction test to fail',
     'reproduction.expected_failing[]': 'a test id: a non-empty string',
-    hidden: 'an object with path, placement and repeat, all optional',
+    hidden: 'an object with path, placement, repeat and ids, all optional',
     'hidden.path': 'a pack-relative folder such as "hidden" (no "..", "." or empty segments)',
     'hidden.placement': `a repository-relative folder such as "${WITNESS_DEFAULTS.hidden.placement}"`,
     'hidden.repeat': 'a whole number from 1 to 10',
+    'reproduction.ids': 'a non-empty list of distinct test ids, every reproduction test exactly once',
+    'hidden.ids': 'a non-empty list of distinct test ids, every hidden test exactly once',
     regression: 'an object with include, exclude and retries, all optional',
     'regression.include': "a non-empty list of glob patterns; omit it to run the adapter's own suite",
     'regression.include[]': 'a glob pattern',
@@ -65064,12 +65192,14 @@ const reproductionSchema = strictObject({
     path: manifest_text.default(WITNESS_DEFAULTS.reproduction.path),
     placement: manifest_text.default(WITNESS_DEFAULTS.reproduction.placement),
     repeat: repeat.default(WITNESS_DEFAULTS.reproduction.repeat),
-    expected_failing: array(manifest_text).min(1).optional()
+    expected_failing: array(manifest_text).min(1).optional(),
+    ids: array(manifest_text).min(1).optional()
 });
 const hiddenSchema = strictObject({
     path: manifest_text.default(WITNESS_DEFAULTS.hidden.path),
     placement: manifest_text.default(WITNESS_DEFAULTS.hidden.placement),
-    repeat: repeat.default(WITNESS_DEFAULTS.hidden.repeat)
+    repeat: repeat.default(WITNESS_DEFAULTS.hidden.repeat),
+    ids: array(manifest_text).min(1).optional()
 });
 const flag = schemas_boolean().default(false);
 const argvSchema = array(schemas_string().min(1).refine((arg) => !arg.includes('\0'))).min(1);
@@ -65278,6 +65408,17 @@ function checkFolders(manifest, source) {
     const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);
     if (duplicate !== undefined) {
         manifest_refuse(source, 'reproduction.expected_failing', `lists ${shown(duplicate)} twice`, FORMS['reproduction.expected_failing']);
+    }
+    for (const field of ['reproduction', 'hidden']) {
+        const pinned = manifest[field].ids ?? [];
+        const twice = pinned.find((id, index) => pinned.indexOf(id) !== index);
+        if (twice !== undefined)
+            manifest_refuse(source, `${field}.ids`, `lists ${shown(twice)} twice`, FORMS[`${field}.ids`]);
+    }
+    const pinnedRepro = manifest.reproduction.ids;
+    const outside = pinnedRepro === undefined ? undefined : ids.find((id) => !pinnedRepro.includes(id));
+    if (outside !== undefined) {
+        manifest_refuse(source, 'reproduction.expected_failing', `lists ${shown(outside)}, which is not among reproduction.ids`, 'ids among reproduction.ids');
     }
 }
 function checkGlobs(manifest, source) {

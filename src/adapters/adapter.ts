@@ -72,6 +72,8 @@ export interface ParseRequest {
   testRoots: string[];
   /** The canary the command was built with; its tests are taken out of `tests` into `canary`. */
   canary: CanaryPlan;
+  /** The run's combined output, read by the host as it came (the results channel's frames). */
+  output?: string;
 }
 
 /**

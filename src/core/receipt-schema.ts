@@ -44,6 +44,8 @@ export const runRecordSchema = z.strictObject({
     pass: z.enum(['passed', 'failed', 'errored', 'skipped', 'missing']),
     fail: z.enum(['passed', 'failed', 'errored', 'skipped', 'missing'])
   }),
+  /** The results channel's cross-check (adapters that stream frames). Optional in v1. */
+  channel: z.strictObject({ frames: count, disagreements: z.array(z.string()), after_end_bytes: count }).optional(),
   infra_error: z.string().optional()
 });
 

@@ -105,7 +105,9 @@ export function runAnomalies(run: RunEvidence): Anomaly[] {
     claimed !== undefined &&
     (claimed.passed !== counts.passed || claimed.failed + claimed.errored !== counts.failed + counts.errored);
   if (tests.length === 0) anomalies.push('no_results');
-  if (canaryWrong || claimDisagrees) anomalies.push('grader_compromised');
+  // A results file that disagrees with what the harness streamed as the tests finished was rewritten.
+  const channelDisagrees = (run.parsed.channel?.disagreements.length ?? 0) > 0;
+  if (canaryWrong || claimDisagrees || channelDisagrees) anomalies.push('grader_compromised');
   if (problems.length > 0) anomalies.push('results_inconsistent');
   return anomalies;
 }
