@@ -41,6 +41,12 @@ const SECTIONS = [
     description:
       'patchproof validate --runner docker of go-paginate fix.diff (a pack with a dependency stage) with a warm --setup-cache against a cold one',
     run: benchSetupCache
+  },
+  {
+    name: 'results-flood',
+    description:
+      'patchproof validate --runner docker of js-duration with a candidate that creates 100,000 empty files in the results mount then hangs, against one that only hangs, under the same --timeout',
+    run: benchResultsFlood
   }
 ];
 
@@ -568,4 +574,52 @@ async function benchSetupCache(context) {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// results-flood: the inode flood (fixtures/hostile/inode-flood.diff) against a plain hang
+// (fixtures/hostile/busy-loop.diff), both under --timeout 10. Before the results mount capped
+// inodes, the flood took about three times its timeout (post-run copying had no limit); now the
+// watchdog stops it as output_limit, so its ratio to the plain hang must stay at or below 1.
+
+async function benchResultsFlood(context) {
+  const docker = dockerAndImage('results-flood');
+  if (docker === null) return;
+  const { imageId } = docker;
+  const cli = join(PROJECT, 'dist', 'cli', 'index.js');
+  const fixture = join(PROJECT, 'fixtures', 'js-duration');
+  const work = join(context.dataDir, 'results-flood');
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const timeoutSeconds = 10;
+  const node = (args) => run(process.execPath, [cli, ...args], { cwd: PROJECT });
+  const prepared = {};
+  for (const name of ['inode-flood', 'busy-loop']) {
+    const dir = join(work, name);
+    mkdirSync(dir);
+    const proposalPath = join(dir, 'proposal.json');
+    const approvalPath = join(dir, 'approval.json');
+    node(['propose', '--repo', join(fixture, 'repo'), '--diff', join(PROJECT, 'fixtures', 'hostile', `${name}.diff`), '--out', proposalPath]);
+    const proposalHash = JSON.parse(readFileSync(proposalPath, 'utf8')).proposal_hash;
+    node(['approve', '--proposal', proposalPath, '--proposal-hash', proposalHash, '--approved-by', 'bench', '--run-id', `bench-${name}`, '--out', approvalPath]);
+    prepared[name] = { dir, proposalPath, approvalPath };
+  }
+  const reasons = {};
+  const validate = (name) => () => {
+    const { dir, proposalPath, approvalPath } = prepared[name];
+    const out = join(dir, `out-${randomBytes(4).toString('hex')}`);
+    const result = spawnSync(process.execPath, [
+      cli, 'validate', '--repo', join(fixture, 'repo'), '--proposal', proposalPath, '--approval', approvalPath,
+      '--reproduction', join(PROJECT, 'witness-packs', 'js-duration', 'reproduction'), '--hidden', join(PROJECT, 'witness-packs', 'js-duration', 'hidden'),
+      '--adapter', 'node-test', '--runner', 'docker', '--image', imageId, '--timeout', String(timeoutSeconds), '--out', out
+    ], { cwd: PROJECT, encoding: 'utf8', timeout: 20 * timeoutSeconds * 1000 });
+    if (result.status !== 1) throw new Error(`validate of ${name} exited ${result.status} (expected 1, failed): ${String(result.stderr).trim()}`);
+    reasons[name] = JSON.parse(readFileSync(join(out, 'receipt.json'), 'utf8')).reasons;
+  };
+  const times = await alternate(Math.max(1, Math.min(context.runs, 3)), { flood: validate('inode-flood'), hang: validate('busy-loop') });
+  if (!reasons['inode-flood'].includes('output_limit')) throw new Error(`the flood ended without output_limit: ${JSON.stringify(reasons['inode-flood'])}`);
+  console.log(
+    `results-flood: flood ${times.flood.toFixed(2)} s (${reasons['inode-flood'].join(',')}), plain hang ${times.hang.toFixed(2)} s (${reasons['busy-loop'].join(',')}), ` +
+      `timeout ${timeoutSeconds} s, ratio ${(times.flood / times.hang).toFixed(2)} (median of ${Math.max(1, Math.min(context.runs, 3))})`
+  );
 }

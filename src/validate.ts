@@ -13,7 +13,7 @@ import { setupReasons } from './core/receipt.js';
 import { RECEIPT_SCHEMA, type Receipt, type ReceiptBody, type RunRecord, type SetupRecord } from './core/receipt-schema.js';
 import { deriveHiddenIdKey, redactHidden, type HiddenDetail } from './core/hidden-ids.js';
 import { diffSnapshots, snapshotDigest, type Snapshot, type SnapshotEntry } from './core/snapshot-record.js';
-import { analyseSurface, defaultProtected, resetPlan, surfaceReasons } from './core/surface.js';
+import { analyseSurface, defaultProtected, resetPlan, surfaceReasons, topLevelModule } from './core/surface.js';
 import { errorExcerpt, excerptSha256 } from './core/base-failure.js';
 import type { ParsedResults } from './core/test-results.js';
 import { judge, RUN_LABELS, type RunEvidence, type RunLabel, type RunsByLabel } from './core/verdict.js';
@@ -274,10 +274,11 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
       outputLimitBytes: limits.outputLimitBytes,
       label: `${plan.label}-${plan.attempt}`,
       mounts,
-      execTmp: adapter.execTmp === true
+      execTmp: adapter.execTmp === true,
+      resultFiles: command.resultFiles
     });
-    const read = await readResults(results, MAX_RESULT_BYTES);
-    const parsed: ParsedResults & { canary: CanaryOutcome } = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary });
+    const read = await readResults(results, MAX_RESULT_BYTES, command.resultFiles);
+    const parsed: ParsedResults & { canary: CanaryOutcome } = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary, output: outcome.output });
     parsed.problems.push(...read.problems);
     const { canary: canaryBase, ...parsedRest } = parsed;
     // Twin and mutant canaries come out of the tests here; their roles never left the host.
@@ -326,7 +327,8 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
         duration_ms: Math.round(outcome.durationMs),
         problems: [...results_.problems, ...(sealed?.problems ?? [])],
         canary: { nonce, ...canaryOutcome },
-        ...(oracleRecord !== undefined ? { oracle: oracleRecord } : {})
+        ...(oracleRecord !== undefined ? { oracle: oracleRecord } : {}),
+        ...(results_.channel ? { channel: results_.channel } : {})
       }
     };
   } catch (error) {
@@ -459,7 +461,8 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
         ...(manifest.setup?.outputs ?? []).flatMap((output) => [output, `${output}/**`])
       ],
       placements: [manifest.reproduction.placement, manifest.hidden.placement],
-      skipMarkers: adapter.skipMarkers
+      skipMarkers: adapter.skipMarkers,
+      stagedModules: await stagedModuleNames(witness.dir, [manifest.reproduction.path, manifest.hidden.path])
     });
     const surface = surfaceReasons(findings, manifest.allow);
     const reset = resetPlan(findings, (path) => tracked.has(path));
@@ -505,6 +508,10 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
     const delta = diffSnapshots(before, after);
     const judgement = judge(evidence, unchanged, {
       ...(manifest.reproduction.expected_failing ? { expectedFailing: manifest.reproduction.expected_failing } : {}),
+      pinned: {
+        ...(manifest.reproduction.ids ? { reproduction: manifest.reproduction.ids } : {}),
+        ...(manifest.hidden.ids ? { hidden: manifest.hidden.ids } : {})
+      },
       surfaceReasons: [...surface.reasons, ...setupReasons(setup.record)]
     });
     if (judgement.reasons.includes('base_unrunnable')) {
@@ -559,6 +566,14 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
         hidden_repeat: manifest.hidden.repeat,
         regression_retries: manifest.regression.retries,
         ...(manifest.reproduction.expected_failing ? { expected_failing: [...manifest.reproduction.expected_failing] } : {}),
+        ...(manifest.reproduction.ids || manifest.hidden.ids
+          ? {
+              pinned_ids: {
+                ...(manifest.reproduction.ids ? { reproduction: [...manifest.reproduction.ids] } : {}),
+                ...(manifest.hidden.ids ? { hidden: [...manifest.hidden.ids] } : {})
+              }
+            }
+          : {}),
         protected: [...manifest.protected],
         allow: allowed
       },
@@ -598,4 +613,13 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
   } finally {
     await scratch.dispose();
   }
+}
+
+/** Top-level module names of every staged test file (reproduction and hidden), for shadowing checks. */
+async function stagedModuleNames(witnessDir: string, folders: readonly string[]): Promise<string[]> {
+  const names = new Set<string>();
+  for (const folder of folders) {
+    for (const file of await listFiles(join(witnessDir, ...folder.split('/')))) names.add(topLevelModule(file));
+  }
+  return [...names].sort();
 }

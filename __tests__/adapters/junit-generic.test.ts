@@ -174,7 +174,8 @@ describe('junitAdapter', () => {
     expect(command).toEqual({
       argv: ['node', '--test', '--test-reporter=junit', '--test-reporter-destination=/results/junit.xml', '.patchproof/reproduction/a.test.js', `${HARNESS_DIR}/canary/grader.test.js`],
       env: { TZ: 'UTC', LANG: 'C.UTF-8' },
-      stage: {}
+      stage: {},
+      resultFiles: ['junit.xml']
     });
     expect(() => adapter.command({ view: { workdir: '/w', resultsDir: '/r' }, files: [], suite: true, testRoots: [], canary: { nonce: '0'.repeat(32) } })).toThrow(ConfigurationError);
   });

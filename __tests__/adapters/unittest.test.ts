@@ -337,14 +337,15 @@ describe('unittest command', () => {
   ];
 
   it('discovers the repository suite from the root, whatever files it is told about', () => {
-    expect(unittestAdapter.command({ view, files: ['tests/test_a.py'], suite: true, testRoots: [], canary })).toEqual({ argv: base, env, stage: {} });
+    expect(unittestAdapter.command({ view, files: ['tests/test_a.py'], suite: true, testRoots: [], canary })).toEqual({ argv: base, env, stage: {}, resultFiles: ['unittest.json'] });
   });
 
   it('discovers staged tests from their folder', () => {
     expect(unittestAdapter.command({ view, files: [`${ROOT}/test_a.py`], suite: false, testRoots: [ROOT], canary })).toEqual({
       argv: [...base, '--start', `/patchproof/repo/${ROOT}`, '--top', `/patchproof/repo/${ROOT}`],
       env,
-      stage: {}
+      stage: {},
+      resultFiles: ['unittest.json']
     });
   });
 

@@ -7,9 +7,17 @@ describe('readSettings', () => {
   it('reads validate with the folder shortcut; limits stay the witness pack\'s unless given', () => {
     expect(readSettings(validateArgs)).toEqual({
       command: 'validate', repo: 'r', proposal: 'p', approval: 'a', runner: 'local', out: 'o', concurrency: 2,
-      witness: { kind: 'folders', reproduction: 'rep', hidden: 'h', adapter: 'node-test' }
+      witness: { kind: 'folders', reproduction: 'rep', hidden: 'h', adapter: 'node-test' },
+      container: { env: {} }
     });
     expect(readSettings([...validateArgs, '--timeout', '30', '--max-diff-files', '5'])).toMatchObject({ timeoutMs: 30_000, maxDiffFiles: 5 });
+  });
+  it('reads the container layout options (docker only), --container-env repeatable', () => {
+    const docker = validateArgs.map((arg) => (arg === 'local' ? 'docker' : arg));
+    const args = [...docker, '--image', `sha256:${'b'.repeat(64)}`, '--container-workdir', '/w/x', '--container-user', '1000:1000', '--container-env', 'A=1', '--container-env=B=x=y'];
+    expect(readSettings(args)).toMatchObject({ container: { workdir: '/w/x', user: '1000:1000', env: { A: '1', B: 'x=y' } } });
+    expect(() => readSettings([...docker, '--image', `sha256:${'b'.repeat(64)}`, '--container-env', 'novalue'])).toThrow(/NAME=VALUE/);
+    expect(() => readSettings([...validateArgs, '--container-user', '1:1'])).toThrow(/only for --runner docker/);
   });
   it('reads validate with a witness pack and its digest', () => {
     const args = ['validate', '--repo', 'r', '--proposal', 'p', '--approval', 'a', '--witness', 'pack.tar.gz', '--witness-digest', `sha256:${'a'.repeat(64)}`, '--runner', 'local', '--out', 'o'];

@@ -58,6 +58,22 @@ describe('report rendering of the test surface', () => {
     const table = renderPhaseTable(receipt, true);
     expect(table).toContain('[FAIL]         grader untouched (reset to the base)  (1 path: test/duration.test.js (modify))  grader_tampered, tests_skipped');
     const report = renderReport(receipt);
-    expect(report).toContain("- `test/duration.test.js` — modify, test (skip markers: line 4: `test.skip('x', () => {`)");
+    expect(report).toContain("- `test/duration.test.js` — modify, test, 已恢复 / reset: restored (skip markers: line 4: `test.skip('x', () => {`)");
+  });
+
+  it('says "reset" only for paths that were reset: a dependency manifest is listed as not reset', () => {
+    const receipt = receiptFrom(passingRuns(), {
+      findings: [
+        { path: 'package-lock.json', change: 'modify', categories: ['dependency'], skip_markers: [] },
+        { path: 'test/duration.test.js', change: 'modify', categories: ['test'], skip_markers: [] }
+      ]
+    });
+    const table = renderPhaseTable(receipt, true);
+    expect(table).not.toContain('(reset to the base)');
+    expect(table).toContain('grader untouched (1 reset, 1 not)');
+    expect(table).toContain('package-lock.json (modify, not reset)');
+    const report = renderReport(receipt);
+    expect(report).toContain('- `package-lock.json` — modify, dependency, 未重置 / not reset');
+    expect(report).toContain('- `test/duration.test.js` — modify, test, 已恢复 / reset: restored');
   });
 });

@@ -217,3 +217,26 @@ describe('verdict', () => {
     expect(decideVerdict([{ status: 'passed', reasons: [] }], true).verdict).toBe('inconclusive');
   });
 });
+
+describe('pinned test ids (witness.json reproduction.ids, hidden.ids)', () => {
+  const pinned = ['t > a', 't > b'];
+  it('hidden: exactly the pinned ids pass; a pinned id that never ran counts as failed', () => {
+    expect(judgeHidden([run('hidden', [pass('t > a'), pass('t > b')])], pinned)).toMatchObject({ status: 'passed', reasons: [] });
+    const never = judgeHidden([run('hidden', [pass('t > a')])], pinned);
+    expect(never).toMatchObject({ status: 'failed', reasons: ['hidden_failed', 'test_ids_mismatch'], missing: ['t > b'] });
+    expect(never.tests.failed).toBe(1);
+  });
+  it('hidden: an extra or renamed id fails the phase even when everything passed', () => {
+    expect(judgeHidden([run('hidden', [pass('t > a'), pass('t > b'), pass('t > c')])], pinned)).toMatchObject({ status: 'failed', reasons: ['test_ids_mismatch'] });
+    expect(judgeHidden([run('hidden', [pass('t > a'), pass('t > B')])], pinned).reasons).toEqual(['hidden_failed', 'test_ids_mismatch']);
+  });
+  it('reproduction before and after: the pinned set holds in every run', () => {
+    const before = [run('reproduction_before', [fail('t > a'), fail('t > b')]), run('reproduction_before', [fail('t > a'), fail('t > b')])];
+    expect(judgeReproductionBefore(before, undefined, pinned).status).toBe('passed');
+    const renamed = [run('reproduction_before', [fail('t > a'), fail('t > b2')])];
+    expect(judgeReproductionBefore(renamed, undefined, pinned).reasons).toContain('test_ids_mismatch');
+    const afterExtra = [run('reproduction_after', [pass('t > a'), pass('t > b'), pass('t > x')])];
+    expect(judgeReproductionAfter(afterExtra, before, pinned)).toMatchObject({ status: 'failed', reasons: ['test_ids_mismatch'] });
+    expect(judgeReproductionAfter([run('reproduction_after', [pass('t > a'), pass('t > b')])], before, pinned).status).toBe('passed');
+  });
+});

@@ -3,7 +3,7 @@ import { countTests } from '../../src/core/test-results.js';
 import { judge, type RunEvidence, type RunLabel, type RunsByLabel } from '../../src/core/verdict.js';
 import { allowancesOf, sealReceipt, setupReasons } from '../../src/core/receipt.js';
 import { deriveHiddenIdKey, redactHidden } from '../../src/core/hidden-ids.js';
-import { surfaceReasons, type SurfaceAllowances, type SurfaceFinding } from '../../src/core/surface.js';
+import { resetPlan, surfaceReasons, type SurfaceAllowances, type SurfaceFinding } from '../../src/core/surface.js';
 import type { Receipt, RunRecord, SetupRecord, SetupRunRecord } from '../../src/core/receipt-schema.js';
 
 /** Builders for judge and receipt tests: evidence as the orchestrator would hand it over. */
@@ -123,7 +123,8 @@ export function receiptFrom(runs: RunsByLabel, options: ReceiptOptions = {}): Re
       protected: [],
       allow
     },
-    surface: { findings, reasons: surface.reasons, relaxed: surface.relaxed, restored: [], removed: [] },
+    // As validate() records it: the reset plan of the findings (a path the candidate added has no base version).
+    surface: { findings, reasons: surface.reasons, relaxed: surface.relaxed, ...resetPlanOf(findings) },
     inventory: {
       suite_files: { base: ['test/a.test.js'], patched: ['test/a.test.js'] },
       test_ids: {
@@ -162,4 +163,9 @@ export function setupRun(tree: 'base' | 'patched', status: 'ok' | 'failed' = 'ok
     duration_ms: 100,
     outputs_digest: status === 'ok' ? SNAP : null
   };
+}
+
+function resetPlanOf(findings: readonly SurfaceFinding[]): { restored: string[]; removed: string[] } {
+  const plan = resetPlan(findings, (path) => findings.some((f) => f.path === path && f.change !== 'add'));
+  return { restored: plan.restore, removed: plan.remove };
 }

@@ -134,6 +134,7 @@ gate.describeDocker('escape attempts in the Docker runner', () => {
       ...hostPaths,
       // The repository mount, as the container sees it, and files of the real checkout (appended to).
       `/patchproof/repo/${name}`,
+      `/home/runner/work/repo/repo/${name}`,
       join(JS.repo, 'src', 'duration.js'),
       join(JS.repo, 'README.md')
     ];

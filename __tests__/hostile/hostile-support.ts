@@ -28,6 +28,9 @@ const exec = promisify(execFile);
  */
 
 export const JS = fixture('js-duration');
+/** The Python fixture (unittest adapter), for hostile candidates of a real Python suite. */
+export const PY = fixture('py-calculator');
+const FIXTURE_ADAPTER = { 'js-duration': 'node-test', 'py-calculator': 'unittest' } as const;
 export const HOSTILE = join(FIXTURES, 'hostile');
 
 /** A hostile diff in fixtures/hostile. */
@@ -107,13 +110,19 @@ export interface ValidateOptions {
   /** `--timeout` in seconds. */
   timeoutSeconds: number;
   extra?: string[];
+  /** The fixture the candidate patches (default js-duration). */
+  fixture?: keyof typeof FIXTURE_ADAPTER;
+  /** Another adapter for the fixture's tests (py-calculator's unittest-style tests also run under pytest). */
+  adapter?: string;
 }
 
 /** `validate` argv for the js-duration fixture with one candidate. */
 export function validateArgv(approved: Approved, out: string, options: Omit<ValidateOptions, 'diff'>): string[] {
+  const name = options.fixture ?? 'js-duration';
+  const target = name === 'js-duration' ? JS : PY;
   return [
-    'validate', '--repo', JS.repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath,
-    '--reproduction', JS.reproduction, '--hidden', JS.hidden, '--adapter', 'node-test',
+    'validate', '--repo', target.repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath,
+    '--reproduction', target.reproduction, '--hidden', target.hidden, '--adapter', options.adapter ?? FIXTURE_ADAPTER[name],
     '--runner', options.runner, ...(options.runner === 'docker' ? ['--image', options.imageId ?? ''] : []),
     '--timeout', String(options.timeoutSeconds), '--out', out, ...(options.extra ?? [])
   ];
@@ -121,7 +130,7 @@ export function validateArgv(approved: Approved, out: string, options: Omit<Vali
 
 /** Propose, approve and validate one candidate through the bundled CLI, then verify its receipt. */
 export async function validateCandidate(where: Area, options: ValidateOptions): Promise<Validation> {
-  const approved = await proposeAndApprove(JS.repo, options.diff, where.dir, where.tmp, `hostile-${Date.now()}`);
+  const approved = await proposeAndApprove((options.fixture ?? 'js-duration') === 'js-duration' ? JS.repo : PY.repo, options.diff, where.dir, where.tmp, `hostile-${Date.now()}`);
   const out = join(where.dir, 'out');
   const started = Date.now();
   // Generous outer bound: the CLI's own per-run timeouts must end it long before this.

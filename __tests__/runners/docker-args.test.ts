@@ -2,6 +2,9 @@ import fc from 'fast-check';
 import { ConfigurationError } from '../../src/errors.js';
 import {
   buildDockerRunArgs,
+  checkContainerLayout,
+  containerWorkdirFor,
+  defaultContainerLayout,
   CONTAINER_RESULTS_DIR,
   CONTAINER_WORKDIR,
   DEFAULT_DOCKER_LIMITS,
@@ -26,7 +29,7 @@ function settings(overrides: Partial<DockerRunSettings> = {}): DockerRunSettings
 }
 
 /** The flags every run must carry, whatever the settings. */
-function requiredFlags(limits: DockerLimits, user = '65534:65534'): string[] {
+function requiredFlags(limits: DockerLimits, user = '1001:1001'): string[] {
   return [
     '--pull=never',
     '--network=none',
@@ -57,7 +60,7 @@ describe('buildDockerRunArgs', () => {
       '--pull=never',
       '--network=none',
       '--read-only',
-      '--user=65534:65534',
+      '--user=1001:1001',
       '--cap-drop=ALL',
       '--security-opt=no-new-privileges',
       '--pids-limit=512',
@@ -72,9 +75,9 @@ describe('buildDockerRunArgs', () => {
       '--ulimit=core=0',
       '--ulimit=fsize=134217728',
       '--stop-timeout=1',
-      '--mount=type=bind,source=/tmp/copy,target=/patchproof/repo,readonly',
-      '--mount=type=bind,source=/tmp/results,target=/patchproof/results',
-      '--workdir=/patchproof/repo',
+      '--mount=type=bind,source=/tmp/copy,target=/home/runner/work/project/project,readonly',
+      '--mount=type=bind,source=/tmp/results,target=/home/runner/work/_temp/test-results',
+      '--workdir=/home/runner/work/project/project',
       '--label=patchproof=1',
       '--env=CI=true',
       IMAGE,
@@ -199,7 +202,7 @@ describe('buildDockerRunArgs', () => {
           for (const flag of requiredFlags(limits, user)) {
             expect(flags.filter((arg) => arg === flag)).toHaveLength(1);
           }
-          expect(flags).toContain('--mount=type=bind,source=/tmp/copy,target=/patchproof/repo,readonly');
+          expect(flags).toContain('--mount=type=bind,source=/tmp/copy,target=/home/runner/work/project/project,readonly');
           expect(flags.filter((arg) => arg.startsWith('--env='))).toHaveLength(Object.keys(env).length);
           expect(args.slice(imageAt + 1)).toEqual(argv);
         }
@@ -216,7 +219,7 @@ describe('describeDockerSettings', () => {
       expect.arrayContaining([
         'network=none',
         'read-only',
-        'user=65534:65534',
+        'user=1001:1001',
         'cap-drop=ALL',
         'security-opt=no-new-privileges',
         'pids-limit=512',
@@ -225,8 +228,8 @@ describe('describeDockerSettings', () => {
         'cpus=1',
         'pull=never',
         'log-driver=none',
-        'mount=/patchproof/repo:ro',
-        'mount=/patchproof/results:rw',
+        'mount=/home/runner/work/project/project:ro',
+        'mount=/home/runner/work/_temp/test-results:rw',
         'env=explicit-only'
       ])
     );
@@ -267,5 +270,43 @@ describe('buildDockerRunArgs: dependency-stage mounts and network', () => {
     ['a relative source', { source: 'cache/x', target: `${CONTAINER_WORKDIR}/x`, writable: false }]
   ])('refuses a mount %s', (_what, mount) => {
     expect(() => buildDockerRunArgs(settings({ mounts: [mount] }))).toThrow(ConfigurationError);
+  });
+});
+
+describe('the container layout (neutral defaults, configurable)', () => {
+  it('defaults look like a CI job: /home/runner/work/<repo>/<repo>, uid 1001, CI=true, no credential-shaped variable', () => {
+    const layout = defaultContainerLayout('h11');
+    expect(layout).toEqual({
+      workdir: '/home/runner/work/h11/h11',
+      resultsDir: '/home/runner/work/_temp/test-results',
+      home: '/home/runner',
+      user: '1001:1001',
+      env: { CI: 'true' }
+    });
+    expect(Object.keys(layout.env).some((key) => /TOKEN|SECRET|PASSWORD|KEY/i.test(key))).toBe(false);
+    // A repository name that is not a plain folder name falls back instead of reaching a mount path.
+    expect(containerWorkdirFor('../x,y')).toBe('/home/runner/work/project/project');
+    expect(containerWorkdirFor('..')).toBe('/home/runner/work/project/project');
+  });
+  it('mounts HOME as a private tmpfs owned by the test user, exec only when /tmp is', () => {
+    const args = buildDockerRunArgs(settings({ user: '1001:1001', home: '/home/runner' }));
+    expect(args).toContain('--tmpfs=/home/runner:rw,nosuid,nodev,noexec,size=256m,mode=0755,uid=1001,gid=1001');
+    const exec = buildDockerRunArgs(settings({ limits: { ...DEFAULT_DOCKER_LIMITS, tmpNoexec: false }, home: '/home/runner' }));
+    expect(exec.find((arg) => arg.startsWith('--tmpfs=/home/runner:'))).toContain(',exec,');
+  });
+  it('refuses layouts that would overlap, escape or override the runner', () => {
+    const ok = defaultContainerLayout();
+    expect(() => checkContainerLayout(ok)).not.toThrow();
+    expect(() => checkContainerLayout({ ...ok, resultsDir: `${ok.workdir}/out` })).toThrow(ConfigurationError);
+    expect(() => checkContainerLayout({ ...ok, workdir: '/tmp/repo' })).toThrow(ConfigurationError);
+    expect(() => checkContainerLayout({ ...ok, home: '/home/a/../b' })).toThrow(ConfigurationError);
+    expect(() => checkContainerLayout({ ...ok, user: 'root' })).toThrow(ConfigurationError);
+    expect(() => checkContainerLayout({ ...ok, env: { HOME: '/x' } })).toThrow(ConfigurationError);
+    expect(() => checkContainerLayout({ ...ok, env: { 'A-B': '1' } })).toThrow(ConfigurationError);
+  });
+  it('records the layout in the receipt settings', () => {
+    const settings = describeDockerSettings(DEFAULT_DOCKER_LIMITS, defaultContainerLayout('r'));
+    expect(settings).toEqual(expect.arrayContaining(['user=1001:1001', 'mount=/home/runner/work/r/r:ro', 'env.CI=true']));
+    expect(settings.some((s) => s.startsWith('tmpfs=/home/runner:'))).toBe(true);
   });
 });

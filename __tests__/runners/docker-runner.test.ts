@@ -1,6 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,7 +122,7 @@ describeDocker('createDockerRunner (real Docker engine)', () => {
     expect(outcome.exitCode).toBe(3);
     expect(outcome.timedOut).toBe(false);
     const [cwd, node, python] = outcome.output.trim().split('\n');
-    expect(cwd).toBe('/patchproof/repo');
+    expect(cwd).toBe('/home/runner/work/project/project');
     expect(node).toMatch(/^v20\./);
     expect(python).toBe('(3, 13)');
     expect(outcome.outputSha256).toBe(createHash('sha256').update(outcome.output).digest('hex'));
@@ -257,18 +257,18 @@ describeDocker('createDockerRunner (real Docker engine)', () => {
       'def write(path):',
       '    return lambda: open(path, "w").write("pwned")',
       'out = [',
-      '    attempt("repo-new", write("/patchproof/repo/new.txt")),',
-      '    attempt("repo-overwrite", write("/patchproof/repo/src/app.py")),',
-      '    attempt("repo-delete", lambda: os.remove("/patchproof/repo/README.md")),',
-      '    attempt("repo-chmod", lambda: os.chmod("/patchproof/repo/README.md", 0o777)),',
-      '    attempt("repo-mkdir", lambda: os.mkdir("/patchproof/repo/dir")),',
+      '    attempt("repo-new", write("/home/runner/work/project/project/new.txt")),',
+      '    attempt("repo-overwrite", write("/home/runner/work/project/project/src/app.py")),',
+      '    attempt("repo-delete", lambda: os.remove("/home/runner/work/project/project/README.md")),',
+      '    attempt("repo-chmod", lambda: os.chmod("/home/runner/work/project/project/README.md", 0o777)),',
+      '    attempt("repo-mkdir", lambda: os.mkdir("/home/runner/work/project/project/dir")),',
       '    attempt("root", write("/evil")),',
       '    attempt("etc", write("/etc/evil")),',
       '    attempt("etc-passwd", write("/etc/passwd")),',
       '    attempt("root-home", write("/root/x")),',
       '    attempt("usr-bin", write("/usr/bin/evil")),',
       '    attempt("var-tmp", write("/var/tmp/evil")),',
-      '    attempt("results", write("/patchproof/results/ok.txt")),',
+      '    attempt("results", write("/home/runner/work/_temp/test-results/ok.txt")),',
       '    attempt("tmp", write("/tmp/ok.txt")),',
       ']',
       'print(json.dumps(dict(out)))'
@@ -289,7 +289,7 @@ describeDocker('createDockerRunner (real Docker engine)', () => {
     expect((await stat(results)).mode & 0o777).toBe(0o777);
   }, 30_000);
 
-  it('runs as 65534 with no capabilities, no-new-privileges and seccomp', async () => {
+  it('runs as 1001 (the default, the uid of a CI runner) with no capabilities, no-new-privileges and seccomp', async () => {
     const outcome = await runner.run(request(['cat', '/proc/self/status']));
     const status = Object.fromEntries(
       outcome.output
@@ -297,8 +297,8 @@ describeDocker('createDockerRunner (real Docker engine)', () => {
         .map((line) => line.split(':\t'))
         .filter((parts) => parts.length === 2)
     ) as Record<string, string>;
-    expect(status.Uid).toBe('65534\t65534\t65534\t65534');
-    expect(status.Gid).toBe('65534\t65534\t65534\t65534');
+    expect(status.Uid).toBe('1001\t1001\t1001\t1001');
+    expect(status.Gid).toBe('1001\t1001\t1001\t1001');
     for (const set of ['CapInh', 'CapPrm', 'CapEff', 'CapBnd', 'CapAmb']) expect(status[set]).toBe('0000000000000000');
     expect(status.NoNewPrivs).toBe('1');
     expect(status.Seccomp).toBe('2');
@@ -315,8 +315,8 @@ describeDocker('createDockerRunner (real Docker engine)', () => {
       expect(outcome.output).not.toContain('host-secret-marker');
       const env = JSON.parse(outcome.output) as Record<string, string>;
       // HOSTNAME is set by Docker, PATH and LANG come from the image.
-      expect(Object.keys(env).sort()).toEqual(['FOO', 'HOME', 'HOSTNAME', 'LANG', 'MULTI', 'PATH', 'TMPDIR']);
-      expect(env).toMatchObject({ FOO: 'bar --privileged', MULTI: 'a\nb', HOME: '/tmp', TMPDIR: '/tmp' });
+      expect(Object.keys(env).sort()).toEqual(['CI', 'FOO', 'HOME', 'HOSTNAME', 'LANG', 'MULTI', 'PATH', 'TMPDIR']);
+      expect(env).toMatchObject({ FOO: 'bar --privileged', MULTI: 'a\nb', CI: 'true', HOME: '/home/runner', TMPDIR: '/tmp' });
     } finally {
       delete process.env.PATCHPROOF_LEAK_MARKER;
     }
@@ -368,6 +368,8 @@ describeDocker('createDockerRunner (real Docker engine)', () => {
       '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--types', 'node', '--strict'
     ]);
     await writeFile(join(build, 'package.json'), '{"type":"module"}');
+    // The runner imports packages (picomatch): the compiled copy resolves them from the project.
+    await symlink(join(process.cwd(), 'node_modules'), join(build, 'node_modules'));
     const cli = join(build, 'cli.js');
     await writeFile(
       cli,

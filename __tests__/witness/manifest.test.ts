@@ -92,8 +92,8 @@ describe('parseWitnessManifest refusals', () => {
 
   it.each([
     ['', { ...minimal, extra: 1 }, 'unknown field extra; expected only schema, adapter, reproduction, hidden, regression, protected, allow, limits, junit, oracle, setup'],
-    ['reproduction', withField('reproduction.paths', 'x'), 'unknown field reproduction.paths; expected only path, placement, repeat, expected_failing'],
-    ['hidden', withField('hidden.expected_failing', ['x']), 'unknown field hidden.expected_failing; expected only path, placement, repeat'],
+    ['reproduction', withField('reproduction.paths', 'x'), 'unknown field reproduction.paths; expected only path, placement, repeat, expected_failing, ids'],
+    ['hidden', withField('hidden.expected_failing', ['x']), 'unknown field hidden.expected_failing; expected only path, placement, repeat, ids'],
     ['regression', withField('regression.retry', 1), 'unknown field regression.retry; expected only include, exclude, retries'],
     ['allow', withField('allow.everything', true), 'unknown field allow.everything; expected only test_edits, test_removal, skips, config_edits, dependency_changes, workflow_edits'],
     ['limits', withField('limits.memory', 1), 'unknown field limits.memory; expected only timeout_seconds, output_limit_bytes, diff_max_bytes, diff_max_files']
@@ -102,8 +102,8 @@ describe('parseWitnessManifest refusals', () => {
   });
 
   it.each([
-    ['reproduction', 'x', 'reproduction is \'x\'; expected an object with path, placement, repeat and expected_failing, all optional'],
-    ['hidden', null, 'hidden is null; expected an object with path, placement and repeat, all optional'],
+    ['reproduction', 'x', 'reproduction is \'x\'; expected an object with path, placement, repeat, expected_failing and ids, all optional'],
+    ['hidden', null, 'hidden is null; expected an object with path, placement, repeat and ids, all optional'],
     ['regression', [], 'regression is an empty list; expected an object with include, exclude and retries, all optional'],
     ['allow', true, 'allow is true; expected an object with test_edits'],
     ['limits', 1, "limits is 1; expected an object with timeout_seconds"],
@@ -237,5 +237,17 @@ describe('parseWitnessManifest: oracle', () => {
     ['../expected.json', /oracle.expected/]
   ])('refuses %s', (expected, message) => {
     expect(() => parseWitnessManifest({ ...base, oracle: { expected } }, 'witness.json')).toThrow(message);
+  });
+});
+
+describe('pinned ids', () => {
+  it('reads reproduction.ids and hidden.ids, refusing duplicates and expected_failing outside the pin', () => {
+    const base = { schema: 'patchproof.witness/v1', adapter: 'unittest' };
+    const ok = parseWitnessManifest(({ ...base, reproduction: { ids: ['a', 'b'], expected_failing: ['a'] }, hidden: { ids: ['h'] } }), 'witness.json');
+    expect(ok.reproduction.ids).toEqual(['a', 'b']);
+    expect(ok.hidden.ids).toEqual(['h']);
+    expect(() => parseWitnessManifest(({ ...base, hidden: { ids: ['h', 'h'] } }), 'witness.json')).toThrow(/hidden\.ids.*twice/);
+    expect(() => parseWitnessManifest(({ ...base, reproduction: { ids: ['a'], expected_failing: ['z'] } }), 'witness.json')).toThrow(/not among reproduction\.ids/);
+    expect(() => parseWitnessManifest(({ ...base, hidden: { ids: [] } }), 'witness.json')).toThrow();
   });
 });

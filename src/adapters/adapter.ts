@@ -83,6 +83,11 @@ export interface TestCommand {
   stage: Record<string, string>;
   /** Twin and mutant canaries placed into staged test files (their roles never enter the container). */
   twins?: TwinCanary[];
+  /**
+   * Globs (picomatch, relative to the results directory) of the only result files `parse` reads;
+   * nothing else the run writes there is collected or read.
+   */
+  resultFiles: readonly string[];
 }
 
 export interface ParseRequest {
@@ -96,6 +101,8 @@ export interface ParseRequest {
   testRoots: string[];
   /** The canary the command was built with; its tests are taken out of `tests` into `canary`. */
   canary: CanaryPlan;
+  /** The run's combined output, read by the host as it came (the results channel's frames). */
+  output?: string;
 }
 
 /**

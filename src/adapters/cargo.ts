@@ -4,7 +4,7 @@ import type { CommandRequest, TestAdapter, TestCommand } from './adapter.js';
 import { checkCanaryPlan } from './canary.js';
 import { cargoCanaryFallbackPath, cargoCanaryFallbackSource, cargoTargetName, cargoTargetPath, cargoTargetSource } from './cargo-entry.js';
 import { CARGO_SKIP_MARKERS, CARGO_SURFACE, cargoSuiteFiles, isCargoTestFile } from './cargo-files.js';
-import { CARGO_HARNESS_FILE, CARGO_HARNESS_SOURCE } from './cargo-harness.js';
+import { CARGO_BUILD_FILE, CARGO_HARNESS_FILE, CARGO_HARNESS_SOURCE, CARGO_RUN_FILE } from './cargo-harness.js';
 import { parseCargoResults } from './cargo-results.js';
 import { checkTestFiles } from './test-files.js';
 
@@ -44,6 +44,7 @@ function cargoCommand(request: CommandRequest): TestCommand {
       ...request.files
     ],
     env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1' },
+    resultFiles: [CARGO_RUN_FILE, CARGO_BUILD_FILE, 't+([0-9])-list.jsonl', 't+([0-9])-run.jsonl'],
     stage: {
       [cargoTargetPath(request.canary)]: cargoTargetSource(external, request.canary),
       [cargoCanaryFallbackPath(request.canary)]: cargoCanaryFallbackSource(request.canary)

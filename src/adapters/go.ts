@@ -120,7 +120,7 @@ function goCommand(request: CommandRequest): TestCommand {
     // Every target starts with './', so none can be read as a flag. (`--` would end the package list.)
     ...targets
   ];
-  return { argv, env: { ...GO_ENV }, stage };
+  return { argv, env: { ...GO_ENV }, stage, resultFiles: [GO_RESULTS_FILE, GO_VERSION_FILE] };
 }
 
 /** The go adapter (stateless). */

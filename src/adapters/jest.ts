@@ -58,6 +58,7 @@ function jestCommand(request: CommandRequest): TestCommand {
       ...files.map((file) => path.posix.join(workdir, wrapperPath('jest', file)))
     ],
     env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1', CI: 'true', NODE_ENV: 'test' },
+    resultFiles: [JEST_RESULTS_FILE],
     stage,
     ...(twinned.twins.length > 0 ? { twins: twinned.twins } : {})
   };

@@ -72,6 +72,7 @@ export function junitAdapter(config: JunitConfig, canaryFiles: Readonly<Record<s
     return {
       argv: expandJunitArgv(config.argv, { workdir, results: resultsDir, files: [...request.files, ...canaryTests] }),
       env: { TZ: 'UTC', LANG: 'C.UTF-8' },
+      resultFiles: [config.report],
       stage,
       ...(twins.length > 0 ? { twins } : {})
     };

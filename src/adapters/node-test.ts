@@ -36,6 +36,7 @@ function nodeTestCommand(request: CommandRequest): TestCommand {
       entry
     ],
     env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1' },
+    resultFiles: [NODE_TEST_RESULTS_FILE],
     stage: { ...stage, [entry]: nodeTestEntrySource(request.files, request.canary) },
     ...(twins.length > 0 ? { twins } : {})
   };

@@ -57,6 +57,8 @@ function pytestCommand(request: CommandRequest): TestCommand {
     env: {
       PYTHONPATH: path.posix.join(workdir, HARNESS_DIR),
       [PYTEST_CANARY_ENV]: pytestCanaryOrder(request),
+      // Only the plugins named with -p load: no entry point of any *.dist-info on sys.path.
+      PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1',
       PYTHONDONTWRITEBYTECODE: '1',
       PYTHONHASHSEED: '0',
       PYTHONNOUSERSITE: '1',
@@ -64,6 +66,7 @@ function pytestCommand(request: CommandRequest): TestCommand {
       TZ: 'UTC',
       LANG: 'C.UTF-8'
     },
+    resultFiles: [PYTEST_RESULTS_FILE],
     stage,
     ...(twins.length > 0 ? { twins } : {})
   };

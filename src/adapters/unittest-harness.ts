@@ -25,6 +25,9 @@ export const UNITTEST_HARNESS_FILE = 'patchproof_unittest.py';
 export const UNITTEST_REPORT_FORMAT = 'patchproof-unittest/1';
 
 /** Source of the harness (Python 3, standard library only). */
+/** The mark that starts every frame of the unittest harness's results channel. */
+export const UNITTEST_FRAME_MARK = '@@patchproof-frame';
+
 export const UNITTEST_HARNESS_SOURCE = String.raw`"""PatchProof unittest harness: runs unittest discovery and writes one JSON result per test.
 
 Generated from src/adapters/unittest-harness.ts and staged by PatchProof into a disposable
@@ -33,6 +36,7 @@ Exit status: 0 when tests ran and all passed, 1 when any failed, 2 on a harness 
 5 when no test was found (as unittest does from 3.12 on).
 """
 import argparse
+import hashlib
 import inspect
 import json
 import os
@@ -43,6 +47,20 @@ import traceback
 import unittest
 
 FORMAT = "${UNITTEST_REPORT_FORMAT}"
+# The results channel: one framed line per finished test on a copy of the original stdout, which
+# the host reads (and timestamps) as the run goes; the final frame seals the results file's digest.
+CHANNEL = None
+NONCE = None
+
+
+def frame(kind, value):
+    if CHANNEL is None:
+        return
+    line = "\n${UNITTEST_FRAME_MARK} %s %s %s\n" % (NONCE, kind, json.dumps(value, ensure_ascii=True, sort_keys=True))
+    try:
+        os.write(CHANNEL, line.encode("ascii"))
+    except OSError:
+        pass
 MAX_TEXT = 2000
 MAX_FRAMES = 64
 FIXTURE_METHODS = ("setUp", "tearDown", "asyncSetUp", "asyncTearDown")
@@ -157,6 +175,7 @@ class RecordingResult(unittest.TextTestResult):
             entry["exception"] = {"type": "NoOutcome", "failure_exception": False,
                                   "message": "the test reported no outcome", "frames": []}
         self.records.append(entry)
+        frame("test", {"id": entry["id"], "status": entry["status"]})
 
     def settle(self, test, status, err=None, skip_reason=None):
         subtest = None
@@ -261,9 +280,11 @@ def canary_tests(nonce):
 def write_results(path, payload):
     directory = os.path.dirname(path) or "."
     temporary = os.path.join(directory, ".%s.partial" % os.path.basename(path))
-    with open(temporary, "w", encoding="utf-8") as handle:
-        json.dump(payload, handle, ensure_ascii=False)
+    data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+    with open(temporary, "wb") as handle:
+        handle.write(data)
     os.replace(temporary, path)
+    frame("end", {"tests": len(payload["tests"]), "sha256": hashlib.sha256(data).hexdigest()})
 
 
 def main(argv):
@@ -277,6 +298,9 @@ def main(argv):
     args = parser.parse_args(argv)
     if args.canary is not None and not re.fullmatch(r"[0-9a-f]{32,}", args.canary):
         parser.error("--canary takes at least 32 lowercase hex digits")
+    global CHANNEL, NONCE
+    if args.canary is not None:
+        CHANNEL, NONCE = os.dup(1), args.canary
 
     repo = os.path.abspath(args.repo)
     start = os.path.abspath(args.start) if args.start else repo

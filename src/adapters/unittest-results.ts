@@ -4,7 +4,8 @@ import type { CanaryOutcome, CanaryPlan, ParseRequest } from './adapter.js';
 import { canaryNames, takeCanaries } from './canary.js';
 import { exceptionSite, messageLine, repoRelative, statusForFailure } from './exception-site.js';
 import type { TestScope } from './exception-site.js';
-import { UNITTEST_REPORT_FORMAT } from './unittest-harness.js';
+import { UNITTEST_FRAME_MARK, UNITTEST_REPORT_FORMAT } from './unittest-harness.js';
+import { checkResultsChannel } from './results-channel.js';
 
 /**
  * Turns the unittest harness's JSON (unittest-harness.ts) into PatchProof's test results.
@@ -173,5 +174,7 @@ export function parseUnittestResults(request: ParseRequest): ParsedResults & { c
     problems.push(`the unittest harness exited ${request.exitCode ?? 'abnormally'}; its results imply exit code ${expected}`);
   }
   const { tests, canary } = takeCanaries(results, canaryIds);
-  return { tests, ...(document.claimed === undefined ? {} : { claimed: document.claimed }), problems, canary };
+  const channel =
+    request.output === undefined ? undefined : checkResultsChannel(request.output, UNITTEST_FRAME_MARK, request.canary.nonce, text, document.tests);
+  return { tests, ...(document.claimed === undefined ? {} : { claimed: document.claimed }), problems, canary, ...(channel ? { channel } : {}) };
 }

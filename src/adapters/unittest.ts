@@ -59,6 +59,7 @@ function unittestCommand(request: CommandRequest): TestCommand {
   return {
     argv,
     env: { PYTHONDONTWRITEBYTECODE: '1', PYTHONHASHSEED: '0', PYTHONNOUSERSITE: '1', PYTHONIOENCODING: 'utf-8', TZ: 'UTC', LANG: 'C.UTF-8' },
+    resultFiles: [UNITTEST_RESULTS_FILE],
     stage,
     ...(twins.length > 0 ? { twins } : {})
   };

@@ -39,6 +39,7 @@ function vitestCommand(request: CommandRequest): TestCommand {
       ...files.map((file) => wrapperPath('vitest', file))
     ],
     env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1', CI: 'true', NODE_ENV: 'test' },
+    resultFiles: [VITEST_RESULTS_FILE, VITEST_CLAIMS_FILE],
     stage,
     ...(twinned.twins.length > 0 ? { twins: twinned.twins } : {})
   };

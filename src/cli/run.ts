@@ -8,6 +8,7 @@ import { canonicalJson } from '../core/hashing.js';
 import { witnessAdapter } from '../adapters/registry.js';
 import { createLocalRunner } from '../runners/local-runner.js';
 import { createDockerRunner, installSignalCleanup } from '../runners/docker-runner.js';
+import { containerWorkdirFor, DEFAULT_CONTAINER_ENV } from '../runners/docker-args.js';
 import type { Runner } from '../runners/runner.js';
 import { takeSnapshot } from '../io/snapshot.js';
 import { removeLiveScratchSync } from '../io/workspace.js';
@@ -28,7 +29,7 @@ import { randomBytes } from 'node:crypto';
 import { ConfigurationError, InfrastructureError, isRefusal } from '../errors.js';
 import { USAGE, readSettings, type HiddenDetailSettings, type WitnessKeygenSettings, type WitnessSealHiddenSettings, type WitnessSealSettings, type ApproveSettings, type ProposeSettings, type ValidateSettings, type VerifySettings, type WitnessDigestSettings, type WitnessInitSettings, type WitnessPackSettings } from './settings.js';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** The maintainers' encrypted hidden detail, written beside receipt.json when the pack was sealed. */
 export const HIDDEN_DETAIL_FILE = 'hidden-detail.age';
@@ -67,7 +68,10 @@ async function approve(settings: ApproveSettings, io: Console): Promise<number> 
 
 async function createRunner(settings: ValidateSettings): Promise<Runner> {
   if (settings.runner === 'local') return createLocalRunner();
-  return createDockerRunner({ image: settings.image as string });
+  const { env, ...paths } = settings.container;
+  // The default workdir names the repository like a CI job's checkout: /home/runner/work/<repo>/<repo>.
+  const workdir = paths.workdir ?? containerWorkdirFor(basename(resolve(settings.repo)));
+  return createDockerRunner({ image: settings.image as string, layout: { ...paths, workdir, env: { ...DEFAULT_CONTAINER_ENV, ...env } } });
 }
 
 /** A pack folder inside the repository under validation: protected by default (src/core/surface.ts). */

@@ -18,6 +18,8 @@ export const USAGE = `usage:
                       [--timeout SECONDS] [--output-limit BYTES] [--concurrency N]
                       [--max-diff-bytes N] [--max-diff-files N] [--setup-cache DIR]
                       [--witness-key-file FILE]   (a sealed pack: the age identity that opens hidden.age)
+                      [--container-workdir PATH] [--container-results PATH] [--container-home PATH]
+                      [--container-user UID:GID] [--container-env NAME=VALUE]...
   patchproof verify-receipt FILE
   patchproof witness init DIR --adapter ${ADAPTER_NAMES.join('|')} [--reproduction DIR] [--hidden DIR]
   patchproof witness digest DIR
@@ -78,6 +80,11 @@ export interface ValidateSettings {
   setupCache?: string;
   /** A sealed pack's witness key file (an age identity); never readable by the candidate. */
   witnessKeyFile?: string;
+  /**
+   * Docker only: the test process's paths, user and added variables (`--container-*`); each absent
+   * part keeps the default (`/home/runner/work/<repo>/<repo>`, uid 1001, CI=true).
+   */
+  container: { workdir?: string; resultsDir?: string; home?: string; user?: string; env: Record<string, string> };
 }
 
 export interface WitnessKeygenSettings {
@@ -245,9 +252,25 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
       };
     }
     case 'validate': {
-      const { values, positionals } = parse(rest, {
+      // --container-env may repeat: taken out before the single-valued options are parsed.
+      const containerEnv: Record<string, string> = {};
+      const others: string[] = [];
+      for (let i = 0; i < rest.length; i++) {
+        const arg = rest[i] ?? '';
+        const inline = arg.startsWith('--container-env=') ? arg.slice('--container-env='.length) : undefined;
+        if (arg !== '--container-env' && inline === undefined) {
+          others.push(arg);
+          continue;
+        }
+        const pair = inline ?? rest[++i];
+        const eq = pair === undefined ? -1 : pair.indexOf('=');
+        if (pair === undefined || eq <= 0) throw new ConfigurationError(`--container-env '${pair ?? ''}' is malformed. Expected NAME=VALUE.`);
+        containerEnv[pair.slice(0, eq)] = pair.slice(eq + 1);
+      }
+      const { values, positionals } = parse(others, {
         repo: str, proposal: str, approval: str, witness: str, 'witness-digest': str, reproduction: str, hidden: str, adapter: str,
-        runner: str, image: str, out: str, timeout: str, 'output-limit': str, concurrency: str, 'setup-cache': str, 'witness-key-file': str, ...diffLimitOptions
+        runner: str, image: str, out: str, timeout: str, 'output-limit': str, concurrency: str, 'setup-cache': str, ...diffLimitOptions, 'witness-key-file': str,
+        'container-workdir': str, 'container-results': str, 'container-home': str, 'container-user': str
       });
       noPositionals(positionals);
       const repo = required(values, 'repo', 'the repository folder');
@@ -260,6 +283,10 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
         throw new ConfigurationError('--image is required with --runner docker: give name@sha256:<digest> or a local image ID sha256:<64 hex>');
       }
       if (runner === 'local' && values.image !== undefined) throw new ConfigurationError('--image is only for --runner docker');
+      const containerGiven = ['container-workdir', 'container-results', 'container-home', 'container-user'].some((name) => values[name] !== undefined);
+      if (runner === 'local' && (containerGiven || Object.keys(containerEnv).length > 0)) {
+        throw new ConfigurationError('--container-* options are only for --runner docker');
+      }
       const timeout = optionalInt(values, 'timeout', 24 * 3600);
       const outputLimit = optionalInt(values, 'output-limit', 1024 * 1024 * 1024);
       const maxDiffBytes = optionalInt(values, 'max-diff-bytes', 256 * 1024 * 1024);
@@ -279,7 +306,14 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
         ...(maxDiffFiles !== undefined ? { maxDiffFiles } : {}),
         concurrency: positiveInt(values, 'concurrency', DEFAULT_CONCURRENCY, 16),
         ...(values['setup-cache'] !== undefined ? { setupCache: values['setup-cache'] } : {}),
-        ...(values['witness-key-file'] !== undefined ? { witnessKeyFile: values['witness-key-file'] } : {})
+        ...(values['witness-key-file'] !== undefined ? { witnessKeyFile: values['witness-key-file'] } : {}),
+        container: {
+          ...(values['container-workdir'] !== undefined ? { workdir: values['container-workdir'] } : {}),
+          ...(values['container-results'] !== undefined ? { resultsDir: values['container-results'] } : {}),
+          ...(values['container-home'] !== undefined ? { home: values['container-home'] } : {}),
+          ...(values['container-user'] !== undefined ? { user: values['container-user'] } : {}),
+          env: containerEnv
+        }
       };
     }
     case 'witness': {

@@ -65,6 +65,8 @@ export const runRecordSchema = z.strictObject({
       )
       .optional()
   }),
+  /** The results channel's cross-check (adapters that stream frames). */
+  channel: z.strictObject({ frames: count, disagreements: z.array(z.string()), after_end_bytes: count }).optional(),
   infra_error: z.string().optional(),
   /** Sealed runs only: the observation nonce, the phase's sealed cases, the lines read and the cases matched. */
   oracle: z
@@ -125,7 +127,7 @@ export const phaseSchema = z.strictObject({
 export const surfaceFindingSchema = z.strictObject({
   path: z.string().min(1),
   change: z.enum(['add', 'modify', 'delete']),
-  categories: z.array(z.enum(['test', 'config', 'protected', 'placement', 'dependency'])).min(1),
+  categories: z.array(z.enum(['test', 'config', 'protected', 'placement', 'dependency', 'shadow'])).min(1),
   skip_markers: z.array(z.strictObject({ line: z.number().int().min(1), text: z.string() }))
 });
 
@@ -158,6 +160,8 @@ export const receiptSchema = z.strictObject({
     hidden_repeat: z.number().int().min(1),
     regression_retries: z.number().int().min(0),
     expected_failing: z.array(z.string()).optional(),
+    /** The pack's pinned test ids (witness.json `reproduction.ids`, `hidden.ids`). Optional in v1; required (possibly empty) in v2. */
+    pinned_ids: z.strictObject({ reproduction: z.array(z.string()).optional(), hidden: z.array(z.string()).optional() }).optional(),
     protected: z.array(z.string()),
     /** Relaxations of the test-surface rules the pack declares; `surface.relaxed` says which were used. */
     allow: z.array(allowance)

@@ -26,6 +26,10 @@ const REASON_TEXT: Record<ReasonCode, { en: string; zh: string }> = {
   tests_removed: { en: 'the candidate removed tests (a file, or ids present at baseline and gone after)', zh: '候选补丁删除了测试' },
   tests_skipped: { en: 'the candidate skipped, focused or expect-failed tests', zh: '候选补丁跳过或聚焦了测试' },
   grader_tampered: { en: 'the candidate touched tests, test configuration, protected paths or the witness placement', zh: '候选补丁改动了测试、测试配置、受保护路径或见证测试位置' },
+  test_ids_mismatch: {
+    en: "the run's test ids are not the ids the witness pack pins (missing, extra or renamed)",
+    zh: '运行的测试 ID 与见证包固定的 ID 不符（缺失、多余或改名）'
+  },
   grader_compromised: { en: 'a grader canary did not behave, or results disagree with the exit code or counts: the test framework was tampered with', zh: '评分金丝雀异常或结果与退出码/计数不符：测试框架被篡改' },
   dependency_changed: { en: 'the candidate changed dependency manifests or lockfiles', zh: '候选补丁修改了依赖清单或锁文件' },
   dependency_setup_failed: { en: "the dependency stage failed on the candidate's manifests", zh: '依赖阶段在候选补丁的依赖清单上失败' },
@@ -66,8 +70,12 @@ export function renderPhaseTable(receipt: Receipt, integrityVerified: boolean): 
   const surface = receipt.surface;
   if (surface.findings.length > 0) {
     const mark = `[${surface.reasons.length > 0 ? 'FAIL' : 'PASS'}]`.padEnd(15);
-    const touched = surface.findings.slice(0, 3).map((f) => `${f.path} (${f.change})`).join(', ') + (surface.findings.length > 3 ? ', …' : '');
-    lines.push(`${mark}${'grader untouched (reset to the base)'.padEnd(38)}(${surface.findings.length} path${surface.findings.length === 1 ? '' : 's'}: ${touched})${surface.reasons.length > 0 ? `  ${surface.reasons.join(', ')}` : ''}`);
+    // "reset" only for paths that were reset: a dependency manifest is left to the dependency stage.
+    const wasReset = resetPaths(surface);
+    const notReset = surface.findings.filter((f) => !wasReset.has(f.path)).length;
+    const touched = surface.findings.slice(0, 3).map((f) => `${f.path} (${f.change}${wasReset.has(f.path) ? '' : ', not reset'})`).join(', ') + (surface.findings.length > 3 ? ', …' : '');
+    const title = notReset === 0 ? 'grader untouched (reset to the base)' : `grader untouched (${surface.findings.length - notReset} reset, ${notReset} not)`;
+    lines.push(`${mark}${title.padEnd(38)}(${surface.findings.length} path${surface.findings.length === 1 ? '' : 's'}: ${touched})${surface.reasons.length > 0 ? `  ${surface.reasons.join(', ')}` : ''}`);
   }
   lines.push(
     '',
@@ -141,10 +149,13 @@ export function renderReport(
   }
   const surface = receipt.surface;
   if (surface.findings.length > 0) {
-    out.push('', '## 测试面 / Test surface', '', '候选补丁触及的测试面（判定前已重置为基线）/ What the candidate touched on the test surface (reset to the base before judging):', '');
+    out.push('', '## 测试面 / Test surface', '', '候选补丁触及的测试面（每条注明是否已在判定前重置为基线）/ What the candidate touched on the test surface (each says whether it was reset to the base before judging):', '');
+    const restored = new Set(surface.restored);
+    const removed = new Set(surface.removed);
     for (const f of surface.findings.slice(0, limit)) {
       const markers = f.skip_markers.map((m) => `line ${m.line}: ${codeSpan(m.text.trim())}`).join('; ');
-      out.push(`- ${codeSpan(f.path)} — ${f.change}, ${f.categories.join('+')}${markers ? ` (skip markers: ${markers})` : ''}`);
+      const fate = restored.has(f.path) ? '已恢复 / reset: restored' : removed.has(f.path) ? '已移除 / reset: removed' : '未重置 / not reset';
+      out.push(`- ${codeSpan(f.path)} — ${f.change}, ${f.categories.join('+')}, ${fate}${markers ? ` (skip markers: ${markers})` : ''}`);
     }
     if (surface.findings.length > limit) out.push(`- … ${surface.findings.length - limit} more`);
     if (surface.relaxed.length > 0) out.push('', `放宽规则 / relaxed by the witness pack: ${surface.relaxed.join(', ')}`);
@@ -177,4 +188,8 @@ export function renderReport(
     ''
   );
   return out.join('\n');
+}
+
+function resetPaths(surface: Receipt['surface']): Set<string> {
+  return new Set([...surface.restored, ...surface.removed]);
 }

@@ -10,7 +10,34 @@ import type { FileChange } from './diff-policy.js';
  * `dot: true` so `.github/**` and `.patchproof/**` match like any other folder.
  */
 
-export type SurfaceCategory = 'test' | 'config' | 'protected' | 'placement' | 'dependency';
+export type SurfaceCategory = 'test' | 'config' | 'protected' | 'placement' | 'dependency' | 'shadow';
+
+/**
+ * Files that change how tests run in any ecosystem, wherever they are: Python's importable
+ * metadata and startup hooks (a `*.dist-info` on `sys.path` autoloads pytest plugins; a `.pth` or
+ * `sitecustomize.py` runs at interpreter start), `conftest.py` anywhere, and a `node_modules`
+ * inside the repository (it would stand in for the test runner's own dependencies). They count as
+ * test configuration: reset to the base, and `grader_tampered` unless the pack allows config edits.
+ */
+export const IMPORTABLE_SURFACE: readonly string[] = Object.freeze([
+  '**/*.dist-info/**',
+  '**/*.egg-info/**',
+  '**/*.egg-link',
+  '**/*.pth',
+  '**/sitecustomize.py',
+  '**/usercustomize.py',
+  '**/conftest.py',
+  '**/node_modules/**'
+]);
+
+/** File extensions a staged test's top-level name is compared without (`test_x.py` → `test_x`). */
+const MODULE_EXTENSION = /\.(py|pyc|pyi|so|pyd|js|mjs|cjs|ts|mts|cts|jsx|tsx)$/;
+
+/** The top-level module or package a repository path defines (`test_x.py`, `test_x/…` → `test_x`). */
+export function topLevelModule(path: string): string {
+  const first = path.split('/')[0] ?? '';
+  return path.includes('/') ? first : first.replace(MODULE_EXTENSION, '').replace(/\.cpython-[^.]*$/, '');
+}
 
 /** One changed path on the test surface. */
 export interface SurfaceFinding {
@@ -39,6 +66,12 @@ export interface SurfaceRules {
   /** Repository-relative folders where witness tests are staged. */
   placements: readonly string[];
   skipMarkers: readonly RegExp[];
+  /**
+   * Top-level module names of the staged tests (see `topLevelModule`). A candidate's top-level
+   * module or package of the same name could be imported in place of the staged test: it is
+   * reported under the candidate's own path (never the hidden name), removed, and always fails.
+   */
+  stagedModules?: readonly string[];
 }
 
 export type SurfaceReason = 'tests_removed' | 'tests_skipped' | 'grader_tampered' | 'dependency_changed';
@@ -85,7 +118,8 @@ function addedLines(change: FileChange): { line: number; text: string }[] {
 /** Classify every change that touches the test surface; changes elsewhere are not listed. */
 export function analyseSurface(changes: readonly FileChange[], rules: SurfaceRules): SurfaceFinding[] {
   const isTest = matcher(rules.tests);
-  const isConfig = matcher(rules.config);
+  const isConfig = matcher([...rules.config, ...IMPORTABLE_SURFACE]);
+  const staged = new Set(rules.stagedModules ?? []);
   const isDependency = matcher(rules.dependencies);
   const isProtected = matcher(rules.protected);
   const findings: SurfaceFinding[] = [];
@@ -96,6 +130,7 @@ export function analyseSurface(changes: readonly FileChange[], rules: SurfaceRul
     if (isConfig(change.path)) categories.push('config');
     if (isTest(change.path)) categories.push('test');
     if (isDependency(change.path)) categories.push('dependency');
+    if (change.op !== 'delete' && staged.has(topLevelModule(change.path)) && !underAny(change.path, rules.placements)) categories.push('shadow');
     if (categories.length === 0) continue;
     const skip_markers = categories.includes('test')
       ? addedLines(change).filter(({ text }) => rules.skipMarkers.some((re) => re.test(text)))
@@ -119,8 +154,8 @@ export function surfaceReasons(findings: readonly SurfaceFinding[], allow: Surfa
   };
   for (const finding of findings) {
     const has = (category: SurfaceCategory): boolean => finding.categories.includes(category);
-    // Placement and protected paths cannot be relaxed: they are the grader itself.
-    if (has('placement') || has('protected')) reasons.add('grader_tampered');
+    // Placement and protected paths, and modules shadowing staged tests, cannot be relaxed: they are the grader itself.
+    if (has('placement') || has('protected') || has('shadow')) reasons.add('grader_tampered');
     if (has('config')) rule('config_edits', 'grader_tampered');
     if (has('test')) {
       if (finding.change === 'delete') rule('test_removal', 'tests_removed');

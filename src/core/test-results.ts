@@ -54,6 +54,11 @@ export interface ParsedResults {
   claimed?: TestCounts;
   /** Problems with the result files: missing, malformed, duplicated ids. Any problem fails closed. */
   problems: string[];
+  /**
+   * The results channel's cross-check, for adapters whose harness streams frames (unittest):
+   * any disagreement is `grader_compromised`. Undefined when the adapter has no channel.
+   */
+  channel?: { frames: number; disagreements: string[]; after_end_bytes: number };
 }
 
 export function countTests(tests: readonly TestCaseResult[]): TestCounts {

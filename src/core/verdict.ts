@@ -36,6 +36,7 @@ export const REASON_CODES = [
   'timeout',
   'output_limit',
   'results_inconsistent',
+  'test_ids_mismatch',
   'infra_error',
   'repository_changed',
   'base_unrunnable',
@@ -119,7 +120,9 @@ export function runAnomalies(run: RunEvidence): Anomaly[] {
     claimed !== undefined &&
     (claimed.passed !== counts.passed || claimed.failed + claimed.errored !== counts.failed + counts.errored);
   if (tests.length === 0) anomalies.push('no_results');
-  if (canaryWrong || claimDisagrees) anomalies.push('grader_compromised');
+  // A results file that disagrees with what the harness streamed as the tests finished was rewritten.
+  const channelDisagrees = (run.parsed.channel?.disagreements.length ?? 0) > 0;
+  if (canaryWrong || claimDisagrees || channelDisagrees) anomalies.push('grader_compromised');
   if (problems.length > 0) anomalies.push('results_inconsistent');
   if (run.sealed !== undefined && run.sealed.problems.length > 0) anomalies.push('observations_invalid');
   return anomalies;
@@ -172,7 +175,7 @@ const isRightReason = (t: TestCaseResult): boolean =>
  * Reproduction before the patch must fail, for the right reason, in every run: every test, or
  * exactly the ids the witness pack lists as expected to fail.
  */
-export function judgeReproductionBefore(runs: readonly RunEvidence[], expectedFailing?: readonly string[]): PhaseJudgement {
+export function judgeReproductionBefore(runs: readonly RunEvidence[], expectedFailing?: readonly string[], pinned?: readonly string[]): PhaseJudgement {
   const results = resultsOf(runs[0]);
   const anomalies = anomaliesOf(runs);
   if (anomalies.includes('infra_error')) return phase('reproduction_before', 'inconclusive', ['infra_error'], results);
@@ -182,6 +185,7 @@ export function judgeReproductionBefore(runs: readonly RunEvidence[], expectedFa
   }
   const flaky = flakyIds(runs);
   const reasons: ReasonCode[] = flaky.length > 0 ? ['flaky'] : [];
+  if (pinned !== undefined && runs.some((run) => idsDiffer(resultsOf(run), pinned))) reasons.push('test_ids_mismatch');
   for (const run of runs) {
     const tests = resultsOf(run);
     const judged = expectedFailing === undefined ? tests : tests.filter((t) => expectedFailing.includes(t.id));
@@ -190,6 +194,13 @@ export function judgeReproductionBefore(runs: readonly RunEvidence[], expectedFa
     if (judged.some((t) => t.status !== 'passed' && !isRightReason(t))) reasons.push('repro_wrong_failure');
   }
   return phase('reproduction_before', reasons.length === 0 ? 'passed' : 'failed', reasons, results, flaky.length > 0 ? { flaky } : {});
+}
+
+/** True when a run's ids are not exactly the pinned ones (missing, extra, renamed or repeated). */
+function idsDiffer(results: readonly TestCaseResult[], pinned: readonly string[]): boolean {
+  const seen = results.map((t) => t.id);
+  const want = new Set(pinned);
+  return seen.length !== want.size || new Set(seen).size !== seen.length || seen.some((id) => !want.has(id));
 }
 
 /** Compare a run against ids that must be present; absent ids become failed entries. */
@@ -201,7 +212,15 @@ function withMissing(results: TestCaseResult[], expectedIds: Iterable<string>, a
 }
 
 /** Tests that must pass in every run (reproduction after the patch, hidden), ids seen before included. */
-function judgeMustPass(name: 'reproduction_after' | 'hidden', runs: readonly RunEvidence[], failReason: ReasonCode, expectedIds: readonly string[]): PhaseJudgement {
+function judgeMustPass(
+  name: 'reproduction_after' | 'hidden',
+  runs: readonly RunEvidence[],
+  failReason: ReasonCode,
+  seenIds: readonly string[],
+  pinned?: readonly string[]
+): PhaseJudgement {
+  // A pinned id that never ran is a failed test, like an id seen before the patch and gone after.
+  const expectedIds = [...seenIds, ...(pinned ?? [])];
   // In a sealed run a framework test that passed is left out of the results, yet it is present.
   const frameworkOf = (run: RunEvidence | undefined): TestCaseResult[] => (run?.sealed !== undefined ? (run.parsed?.tests ?? []) : []);
   const first = withMissing(resultsOf(runs[0]), expectedIds, frameworkOf(runs[0]));
@@ -213,17 +232,18 @@ function judgeMustPass(name: 'reproduction_after' | 'hidden', runs: readonly Run
   // Failing in every run is the candidate's failure; failing in some runs only is flakiness.
   const alwaysFails = [...ids].some((id) => perRun.every((tests) => tests.every((t) => t.id !== id || t.status !== 'passed')));
   const reasons: ReasonCode[] = [...(alwaysFails ? [failReason] : []), ...(flaky.length > 0 ? (['flaky'] as const) : [])];
+  if (pinned !== undefined && runs.some((run) => idsDiffer(resultsOf(run), pinned))) reasons.push('test_ids_mismatch');
   return phase(name, reasons.length === 0 ? 'passed' : 'failed', reasons, first.all, { missing: first.missing, ...(flaky.length > 0 ? { flaky } : {}) });
 }
 
 /** Reproduction after the patch must pass in every run, including every id seen before the patch. */
-export function judgeReproductionAfter(runs: readonly RunEvidence[], before: readonly RunEvidence[]): PhaseJudgement {
-  return judgeMustPass('reproduction_after', runs, 'not_fixed', resultsOf(before[0]).map((t) => t.id));
+export function judgeReproductionAfter(runs: readonly RunEvidence[], before: readonly RunEvidence[], pinned?: readonly string[]): PhaseJudgement {
+  return judgeMustPass('reproduction_after', runs, 'not_fixed', resultsOf(before[0]).map((t) => t.id), pinned);
 }
 
 /** Hidden tests the candidate never saw must all pass, in every run. */
-export function judgeHidden(runs: readonly RunEvidence[]): PhaseJudgement {
-  return judgeMustPass('hidden', runs, 'hidden_failed', []);
+export function judgeHidden(runs: readonly RunEvidence[], pinned?: readonly string[]): PhaseJudgement {
+  return judgeMustPass('hidden', runs, 'hidden_failed', [], pinned);
 }
 
 /**
@@ -288,13 +308,18 @@ export interface Judgement {
 export function judge(
   runs: RunsByLabel,
   repositoryUnchanged: boolean,
-  options: { expectedFailing?: readonly string[]; surfaceReasons?: readonly ReasonCode[] } = {}
+  options: {
+    expectedFailing?: readonly string[];
+    surfaceReasons?: readonly ReasonCode[];
+    /** The pack's pinned ids (witness.json `reproduction.ids`, `hidden.ids`). */
+    pinned?: { reproduction?: readonly string[]; hidden?: readonly string[] };
+  } = {}
 ): Judgement {
   const judged = [
-    judgeReproductionBefore(runs.reproduction_before, options.expectedFailing),
-    judgeReproductionAfter(runs.reproduction_after, runs.reproduction_before),
+    judgeReproductionBefore(runs.reproduction_before, options.expectedFailing, options.pinned?.reproduction),
+    judgeReproductionAfter(runs.reproduction_after, runs.reproduction_before, options.pinned?.reproduction),
     judgeRegression(runs.regression_before[0] as RunEvidence, runs.regression_after),
-    judgeHidden(runs.hidden)
+    judgeHidden(runs.hidden, options.pinned?.hidden)
   ];
   // The grader cannot run on the base tree: nothing can be held against the candidate.
   const phases = baseUnrunnable(runs) ? judged.map((p): PhaseJudgement => ({ ...p, status: 'inconclusive', reasons: ['base_unrunnable'] })) : judged;

@@ -4,6 +4,7 @@ import { chmod, cp, lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, syml
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { InfrastructureError, VerificationError } from '../errors.js';
+import picomatch from 'picomatch';
 import type { SnapshotEntry } from '../core/snapshot-record.js';
 
 /**
@@ -163,11 +164,17 @@ export async function stageFiles(copy: string, files: Readonly<Record<string, st
 }
 
 /** Read every file a run left in its results folder (names relative to it), as UTF-8 text. */
-export async function readResults(dir: string, maxBytes: number): Promise<{ files: Record<string, string>; problems: string[] }> {
+export async function readResults(
+  dir: string,
+  maxBytes: number,
+  expected: readonly string[] = ['**']
+): Promise<{ files: Record<string, string>; problems: string[] }> {
   const files: Record<string, string> = {};
   const problems: string[] = [];
   let total = 0;
-  for (const name of await listFiles(dir)) {
+  // Only the adapter's expected result files are read; whatever else a run left there is ignored.
+  const isExpected = expected.length === 0 ? () => false : picomatch([...expected], { dot: true });
+  for (const name of (await listFiles(dir)).filter((file) => isExpected(file))) {
     const data = await readFile(join(dir, ...name.split('/')));
     total += data.length;
     if (total > maxBytes) {

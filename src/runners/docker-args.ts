@@ -5,12 +5,45 @@ import { ConfigurationError } from '../errors.js';
  * security-relevant flag is unit-tested and nothing else decides what reaches the daemon.
  */
 
-/** Where the repository copy is mounted (read-only) and the process starts. */
-export const CONTAINER_WORKDIR = '/patchproof/repo';
-/** The only writable bind mount. */
-export const CONTAINER_RESULTS_DIR = '/patchproof/results';
-/** `nobody:nogroup`: owns nothing in the image or on the host. */
-export const DEFAULT_USER = '65534:65534';
+/**
+ * The container's layout looks like an ordinary CI job's (a GitHub-hosted runner's paths and uid),
+ * so "am I being graded" is not a one-line check on a fixed path or uid. This is a limit, not a
+ * fix: in-process code can still probe the image, the mounts and the missing credentials.
+ */
+/** The home folder: a private tmpfs, like a runner's writable home. */
+export const CONTAINER_HOME = '/home/runner';
+/** The repository name used in the default workdir when none is given. */
+export const DEFAULT_REPO_NAME = 'project';
+/** Where the repository copy is mounted (read-only) and the process starts, for a repository `name`. */
+export function containerWorkdirFor(name: string = DEFAULT_REPO_NAME): string {
+  const safe = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(name) && !/^\.+$/.test(name) ? name : DEFAULT_REPO_NAME;
+  return `${CONTAINER_HOME}/work/${safe}/${safe}`;
+}
+/** The default workdir: `/home/runner/work/project/project`. */
+export const CONTAINER_WORKDIR = containerWorkdirFor();
+/** The only writable bind mount, where a runner keeps its temporary files. */
+export const CONTAINER_RESULTS_DIR = `${CONTAINER_HOME}/work/_temp/test-results`;
+/** uid:gid of a hosted runner's `runner` user; it owns nothing in the image or on the host. */
+export const DEFAULT_USER = '1001:1001';
+/** Variables every ordinary CI job has; no credential-shaped variable is ever invented. */
+export const DEFAULT_CONTAINER_ENV: Readonly<Record<string, string>> = Object.freeze({ CI: 'true' });
+
+/** Where the test process runs, as whom, and what it sees; each part configurable (`--container-*`). */
+export interface ContainerLayout {
+  workdir: string;
+  resultsDir: string;
+  /** `HOME`, a private tmpfs owned by `user`. */
+  home: string;
+  /** `uid:gid`, numeric. */
+  user: string;
+  /** Variables added to every run (adapters' own variables win). */
+  env: Record<string, string>;
+}
+
+/** The default layout for a repository `name`. */
+export function defaultContainerLayout(name?: string): ContainerLayout {
+  return { workdir: containerWorkdirFor(name), resultsDir: CONTAINER_RESULTS_DIR, home: CONTAINER_HOME, user: DEFAULT_USER, env: { ...DEFAULT_CONTAINER_ENV } };
+}
 /** Processes and threads in the container; stops fork bombs (Node alone starts ~11 threads). */
 export const DEFAULT_PIDS_LIMIT = 512;
 /** Memory in MiB, swap included (memory-swap = memory: no swap); tmpfs pages count against it. */
@@ -76,6 +109,8 @@ export interface DockerRunSettings {
   containerResultsDir?: string;
   /** `uid:gid`, numeric; defaults to DEFAULT_USER. */
   user?: string;
+  /** A private tmpfs owned by `user` (HOME); none when absent. */
+  home?: string;
   limits: DockerLimits;
   /** The complete environment of the test process. */
   env: Record<string, string>;
@@ -106,9 +141,12 @@ const LABEL_KEY = /^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$/;
  * The security flags, in the order they are passed: shared by `buildDockerRunArgs` and
  * `describeDockerSettings` so the receipt records exactly what ran.
  */
-function securityFlags(limits: DockerLimits, user: string, network = false): string[] {
+function securityFlags(limits: DockerLimits, user: string, network = false, home?: string): string[] {
   // Docker mounts a --tmpfs noexec unless told `exec`: leaving `noexec` out is not enough.
   const tmpOptions = ['rw', 'nosuid', 'nodev', limits.tmpNoexec ? 'noexec' : 'exec', `size=${limits.tmpfsMiB}m`, 'mode=1777'];
+  const [uid, gid] = user.split(':');
+  // HOME is a second tmpfs of the same size, owned by the test user (its pages count against --memory).
+  const homeOptions = ['rw', 'nosuid', 'nodev', limits.tmpNoexec ? 'noexec' : 'exec', `size=${limits.tmpfsMiB}m`, 'mode=0755', `uid=${uid}`, `gid=${gid}`];
   return [
     // Never fetch anything: the image must already be the local one whose ID was pinned.
     '--pull=never',
@@ -126,6 +164,7 @@ function securityFlags(limits: DockerLimits, user: string, network = false): str
     `--memory-swap=${limits.memoryMiB}m`,
     `--cpus=${limits.cpus}`,
     `--tmpfs=/tmp:${tmpOptions.join(',')}`,
+    ...(home === undefined ? [] : [`--tmpfs=${home}:${homeOptions.join(',')}`]),
     // A private IPC namespace. `--ipc=none` also isolates but leaves no /dev/shm, which breaks
     // Python's multiprocessing locks; private mounts a capped nosuid,nodev,noexec /dev/shm.
     '--ipc=private',
@@ -145,15 +184,45 @@ function securityFlags(limits: DockerLimits, user: string, network = false): str
 }
 
 /** The security-relevant settings as `flag=value` strings, for `RunnerDescription.settings`. */
-export function describeDockerSettings(limits: DockerLimits, user: string = DEFAULT_USER): string[] {
+export function describeDockerSettings(limits: DockerLimits, layout: ContainerLayout = defaultContainerLayout()): string[] {
   checkLimits(limits);
-  checkUser(user);
+  checkUser(layout.user);
   return [
-    ...securityFlags(limits, user).map((flag) => flag.replace(/^--/, '')),
-    `mount=${CONTAINER_WORKDIR}:ro`,
-    `mount=${CONTAINER_RESULTS_DIR}:rw`,
-    'env=explicit-only'
+    ...securityFlags(limits, layout.user, false, layout.home).map((flag) => flag.replace(/^--/, '')),
+    `mount=${layout.workdir}:ro`,
+    `mount=${layout.resultsDir}:rw`,
+    'env=explicit-only',
+    ...Object.keys(layout.env)
+      .sort()
+      .map((key) => `env.${key}=${layout.env[key] ?? ''}`)
   ];
+}
+
+/**
+ * Check a layout given on the command line: absolute, distinct paths without mount-option
+ * characters, the workdir and results outside each other, a numeric user and valid variable names.
+ */
+export function checkContainerLayout(layout: ContainerLayout): void {
+  checkUser(layout.user);
+  for (const [what, path] of [
+    ['container workdir', layout.workdir],
+    ['container results dir', layout.resultsDir],
+    ['container home', layout.home]
+  ] as const) {
+    checkMountPath(what, path);
+    if (path === '/' || path.split('/').some((part) => part === '..' || part === '.') || /^\/(proc|sys|dev|tmp)(\/|$)/.test(path)) {
+      throw new ConfigurationError(`Invalid ${what} '${path}'. Expected an absolute path outside /, /proc, /sys, /dev and /tmp, without . or .. parts.`);
+    }
+  }
+  const inside = (a: string, b: string): boolean => a === b || a.startsWith(`${b}/`);
+  if (inside(layout.workdir, layout.resultsDir) || inside(layout.resultsDir, layout.workdir)) {
+    throw new ConfigurationError(`The container workdir '${layout.workdir}' and results dir '${layout.resultsDir}' must not contain each other.`);
+  }
+  for (const key of Object.keys(layout.env)) {
+    if (!ENV_KEY.test(key)) throw new ConfigurationError(`Invalid environment variable name '${key}'. Expected [A-Za-z_][A-Za-z0-9_]*.`);
+    if (['HOME', 'PATH', 'TMPDIR'].includes(key)) throw new ConfigurationError(`--container-env cannot set ${key}: the runner sets it.`);
+    checkNoNul(`environment variable ${key}`, layout.env[key] ?? '');
+  }
 }
 
 /**
@@ -178,7 +247,8 @@ export function buildDockerRunArgs(settings: DockerRunSettings): string[] {
     ['host workdir', settings.hostWorkdir],
     ['host results dir', settings.hostResultsDir],
     ['container workdir', workdir],
-    ['container results dir', resultsDir]
+    ['container results dir', resultsDir],
+    ...(settings.home === undefined ? [] : ([['container home', settings.home]] as const))
   ] as const) {
     checkMountPath(what, path);
   }
@@ -217,7 +287,7 @@ export function buildDockerRunArgs(settings: DockerRunSettings): string[] {
   return [
     'run',
     `--name=${settings.containerName}`,
-    ...securityFlags(settings.limits, user, settings.network === true),
+    ...securityFlags(settings.limits, user, settings.network === true, settings.home),
     `--mount=type=bind,source=${settings.hostWorkdir},target=${workdir},readonly`,
     `--mount=type=bind,source=${settings.hostResultsDir},target=${resultsDir}`,
     ...(settings.mounts ?? []).map((m) => `--mount=type=bind,source=${m.source},target=${m.target}${m.writable ? '' : ',readonly'}`),

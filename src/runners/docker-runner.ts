@@ -1,19 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { InfrastructureError } from '../errors.js';
+import { ConfigurationError, InfrastructureError } from '../errors.js';
 import { runCappedProcess } from './capped-process.js';
 import {
   buildDockerRunArgs,
-  CONTAINER_RESULTS_DIR,
-  CONTAINER_WORKDIR,
+  checkContainerLayout,
   DEFAULT_DOCKER_LIMITS,
-  DEFAULT_USER,
+  defaultContainerLayout,
   describeDockerSettings,
+  type ContainerLayout,
   type DockerLimits
 } from './docker-args.js';
 import { dockerCli, dockerClientEnv } from './docker-available.js';
 import { resolveImage } from './image-ref.js';
-import { DEFAULT_RESULTS_LIMIT_BYTES, prepareResultsMount, type ResultsMount } from './results-mount.js';
+import { DEFAULT_RESULTS_LIMIT_BYTES, DEFAULT_RESULTS_LIMIT_FILES, prepareResultsMount, type ResultsLimits, type ResultsMount } from './results-mount.js';
 import type { RunOutcome, RunRequest, Runner, RunnerDescription, RunView } from './runner.js';
 
 /**
@@ -33,7 +33,14 @@ export interface DockerRunnerOptions extends Partial<DockerLimits> {
   image: string;
   /** Cap on everything one run writes to its results mount (default 64 MiB). */
   resultsLimitBytes?: number;
+  /** Cap on the files and folders one run creates in its results mount (default 4096). */
+  resultsLimitFiles?: number;
+  /** Paths, user and added environment of the test process; default `defaultContainerLayout()`. */
+  layout?: Partial<ContainerLayout>;
 }
+
+/** Time copying results may take past the run's own timeout: post-run work stays within the budget. */
+export const RESULTS_COLLECTION_GRACE_MS = 2_000;
 
 /**
  * Create the Docker runner. Resolves the image first (ConfigurationError when it is malformed or
@@ -50,10 +57,19 @@ export async function createDockerRunner(options: DockerRunnerOptions): Promise<
     fileSizeMiB: options.fileSizeMiB ?? DEFAULT_DOCKER_LIMITS.fileSizeMiB,
     tmpNoexec: options.tmpNoexec ?? DEFAULT_DOCKER_LIMITS.tmpNoexec
   };
-  const resultsLimitBytes = options.resultsLimitBytes ?? DEFAULT_RESULTS_LIMIT_BYTES;
-  const settings = [...describeDockerSettings(limits, DEFAULT_USER), `results-limit=${resultsLimitBytes}`];
+  const resultsLimits: ResultsLimits = {
+    bytes: options.resultsLimitBytes ?? DEFAULT_RESULTS_LIMIT_BYTES,
+    files: options.resultsLimitFiles ?? DEFAULT_RESULTS_LIMIT_FILES
+  };
+  if (!Number.isSafeInteger(resultsLimits.files) || resultsLimits.files <= 0) {
+    throw new ConfigurationError(`Invalid results file limit ${String(resultsLimits.files)}. Expected a positive integer.`);
+  }
+  const base = defaultContainerLayout();
+  const layout: ContainerLayout = { ...base, ...options.layout, env: { ...base.env, ...options.layout?.env } };
+  checkContainerLayout(layout);
+  const settings = [...describeDockerSettings(limits, layout), `results-limit=${resultsLimits.bytes}`, `results-files-limit=${resultsLimits.files}`];
   const resolved = await resolveImage(image);
-  return new DockerRunner(resolved.ref, resolved.imageId, limits, settings, resultsLimitBytes);
+  return new DockerRunner(resolved.ref, resolved.imageId, limits, settings, resultsLimits, layout);
 }
 
 class DockerRunner implements Runner {
@@ -72,19 +88,21 @@ class DockerRunner implements Runner {
     private readonly imageId: string,
     private readonly limits: DockerLimits,
     settings: string[],
-    private readonly resultsLimitBytes: number
+    private readonly resultsLimits: ResultsLimits,
+    private readonly layout: ContainerLayout
   ) {
     this.description = { kind: 'docker', isolated: true, image, image_id: imageId, settings };
   }
 
   view(): RunView {
-    return { workdir: CONTAINER_WORKDIR, resultsDir: CONTAINER_RESULTS_DIR };
+    return { workdir: this.layout.workdir, resultsDir: this.layout.resultsDir };
   }
 
   async run(request: RunRequest): Promise<RunOutcome> {
     const epoch = this.disposals;
     await checkDirectory(request.hostWorkdir);
-    const results = await prepareResultsMount(request.hostResultsDir, this.resultsLimitBytes);
+    const started = Date.now();
+    const results = await prepareResultsMount(request.hostResultsDir, this.resultsLimits);
     this.mounts.add(results);
     const containerName = `patchproof-${request.label.replace(/[^a-zA-Z0-9_.-]/g, '_').slice(0, 40)}-${randomBytes(6).toString('hex')}`;
     const args = buildDockerRunArgs({
@@ -92,11 +110,15 @@ class DockerRunner implements Runner {
       containerName,
       hostWorkdir: request.hostWorkdir,
       hostResultsDir: results.hostDir,
+      containerWorkdir: this.layout.workdir,
+      containerResultsDir: this.layout.resultsDir,
+      user: this.layout.user,
+      home: this.layout.home,
       limits: request.execTmp === true ? { ...this.limits, tmpNoexec: false } : this.limits,
-      mounts: (request.mounts ?? []).map((m) => ({ source: m.hostDir, target: `${CONTAINER_WORKDIR}/${m.path}`, writable: m.writable })),
+      mounts: (request.mounts ?? []).map((m) => ({ source: m.hostDir, target: `${this.layout.workdir}/${m.path}`, writable: m.writable })),
       network: request.network === true,
-      // Inside the read-only root only /tmp is writable: HOME and TMPDIR must point there.
-      env: { ...request.env, HOME: '/tmp', TMPDIR: '/tmp' },
+      // Inside the read-only root only /tmp and the home tmpfs are writable.
+      env: { ...this.layout.env, ...request.env, HOME: this.layout.home, TMPDIR: '/tmp' },
       argv: request.argv,
       labels: { [RUNNER_ID_LABEL]: this.runnerId, [RUN_LABEL]: request.label.replace(/[\0\n\r]/g, ' ') }
     });
@@ -135,6 +157,14 @@ class DockerRunner implements Runner {
       }
       // Writing up to the results cap is judged like output past the output cap: never a pass.
       if (!resultsOverflow && (await results.full())) resultsOverflow = true;
+      // Every process of the run has ended before a single result is read: the container goes first.
+      this.live.delete(containerName);
+      await removeContainers([containerName]);
+      const complete = await results.finish({
+        expected: request.resultFiles ?? ['**'],
+        deadline: started + request.timeoutMs + RESULTS_COLLECTION_GRACE_MS
+      });
+      if (!complete) resultsOverflow = true;
       return resultsOverflow ? { ...outcome, outputTruncated: true } : outcome;
     } finally {
       this.live.delete(containerName);

@@ -50,6 +50,12 @@ export interface RunRequest {
   mounts?: RunMount[];
   /** Network for this run: only the dependency stage may ask, and only when its pack opts in. */
   network?: boolean;
+  /**
+   * Globs (picomatch, relative to the results directory) of the result files the adapter reads.
+   * Only these are collected after the run; anything else the run wrote there is discarded.
+   * Absent: everything, still bounded by the runner's file cap and deadline.
+   */
+  resultFiles?: readonly string[];
   /** The toolchain executes what it builds under /tmp (go test, cargo test): /tmp without noexec. */
   execTmp?: boolean;
 }

@@ -26,6 +26,11 @@ export interface WitnessTestSet {
   placement: string;
   /** How many times the tests run per phase; every run must agree. 1..10. */
   repeat: number;
+  /**
+   * The pinned ids of these tests: every run of the set must report exactly these (a missing,
+   * extra or renamed id fails the phase; one that never ran counts as failed). Absent: not pinned.
+   */
+  ids?: string[];
 }
 
 /** The reproduction tests: they must fail on the base and pass after the patch. */
@@ -115,16 +120,18 @@ const FORMS: Readonly<Record<string, string>> = {
   '': 'a JSON object with at least "schema" and "adapter"',
   schema: JSON.stringify(WITNESS_SCHEMA),
   adapter: `one of ${ADAPTER_NAMES.map((name) => JSON.stringify(name)).join(', ')}`,
-  reproduction: 'an object with path, placement, repeat and expected_failing, all optional',
+  reproduction: 'an object with path, placement, repeat, expected_failing and ids, all optional',
   'reproduction.path': 'a pack-relative folder such as "reproduction" (no "..", "." or empty segments)',
   'reproduction.placement': `a repository-relative folder such as "${WITNESS_DEFAULTS.reproduction.placement}"`,
   'reproduction.repeat': 'a whole number from 1 to 10',
   'reproduction.expected_failing': 'a non-empty list of distinct test ids; omit it to expect every reproduction test to fail',
   'reproduction.expected_failing[]': 'a test id: a non-empty string',
-  hidden: 'an object with path, placement and repeat, all optional',
+  hidden: 'an object with path, placement, repeat and ids, all optional',
   'hidden.path': 'a pack-relative folder such as "hidden" (no "..", "." or empty segments)',
   'hidden.placement': `a repository-relative folder such as "${WITNESS_DEFAULTS.hidden.placement}"`,
   'hidden.repeat': 'a whole number from 1 to 10',
+  'reproduction.ids': 'a non-empty list of distinct test ids, every reproduction test exactly once',
+  'hidden.ids': 'a non-empty list of distinct test ids, every hidden test exactly once',
   regression: 'an object with include, exclude and retries, all optional',
   'regression.include': "a non-empty list of glob patterns; omit it to run the adapter's own suite",
   'regression.include[]': 'a glob pattern',
@@ -181,13 +188,15 @@ const reproductionSchema = z.strictObject({
   path: text.default(WITNESS_DEFAULTS.reproduction.path),
   placement: text.default(WITNESS_DEFAULTS.reproduction.placement),
   repeat: repeat.default(WITNESS_DEFAULTS.reproduction.repeat),
-  expected_failing: z.array(text).min(1).optional()
+  expected_failing: z.array(text).min(1).optional(),
+  ids: z.array(text).min(1).optional()
 });
 
 const hiddenSchema = z.strictObject({
   path: text.default(WITNESS_DEFAULTS.hidden.path),
   placement: text.default(WITNESS_DEFAULTS.hidden.placement),
-  repeat: repeat.default(WITNESS_DEFAULTS.hidden.repeat)
+  repeat: repeat.default(WITNESS_DEFAULTS.hidden.repeat),
+  ids: z.array(text).min(1).optional()
 });
 
 const flag = z.boolean().default(false);
@@ -425,6 +434,16 @@ function checkFolders(manifest: WitnessManifest, source: string): void {
   const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);
   if (duplicate !== undefined) {
     refuse(source, 'reproduction.expected_failing', `lists ${shown(duplicate)} twice`, FORMS['reproduction.expected_failing']!);
+  }
+  for (const field of ['reproduction', 'hidden'] as const) {
+    const pinned = manifest[field].ids ?? [];
+    const twice = pinned.find((id, index) => pinned.indexOf(id) !== index);
+    if (twice !== undefined) refuse(source, `${field}.ids`, `lists ${shown(twice)} twice`, FORMS[`${field}.ids`]!);
+  }
+  const pinnedRepro = manifest.reproduction.ids;
+  const outside = pinnedRepro === undefined ? undefined : ids.find((id) => !pinnedRepro.includes(id));
+  if (outside !== undefined) {
+    refuse(source, 'reproduction.expected_failing', `lists ${shown(outside)}, which is not among reproduction.ids`, 'ids among reproduction.ids');
   }
 }
 
