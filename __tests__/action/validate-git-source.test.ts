@@ -55,7 +55,15 @@ describe('createGitSource (real git)', () => {
     expect(lstatSync(join(base, 'src', 'duration.js')).mode & 0o777).toBe(0o644);
 
     const pack = join(out, 'pack');
-    expect((await source.writeTree(`${repos.base}:${PACK_PATH}`, pack)).sort()).toEqual(['hidden/millisecond-unit-hidden.test.js', 'reproduction/millisecond-unit.test.js', 'witness.json']);
+    expect((await source.writeTree(`${repos.base}:${PACK_PATH}`, pack)).sort()).toEqual([
+      'hidden/millisecond-unit-hidden.test.js',
+      // The pack is sealed: its oracle file and the author's originals (issue 11) come with it.
+      'oracle/expected.json',
+      'oracle/original/hidden/millisecond-unit-hidden.test.js',
+      'oracle/original/reproduction/millisecond-unit.test.js',
+      'reproduction/millisecond-unit.test.js',
+      'witness.json'
+    ]);
   });
 
   it('resolves a ref in the checkout, fetches one it lacks, and tells ancestry', async () => {

@@ -81,7 +81,7 @@ describeDocker('resolveImage (real Docker engine)', () => {
     const runner = await createDockerRunner({ image: imageId });
     expect(runner.description).toMatchObject({ kind: 'docker', isolated: true, image: imageId, image_id: imageId });
     expect(runner.description.settings).toEqual(expect.arrayContaining(['network=none', 'read-only', 'cap-drop=ALL']));
-    expect(runner.view('/host/copy', '/host/results')).toEqual({ workdir: '/patchproof/repo', resultsDir: '/patchproof/results' });
+    expect(runner.view('/host/copy', '/host/results')).toEqual({ workdir: '/home/runner/work/project/project', resultsDir: '/home/runner/work/_temp/test-results' });
     // The image must really be local: inspect agrees on the ID.
     expect(execFileSync('docker', ['image', 'inspect', '--format', '{{.Id}}', imageId], { encoding: 'utf8' }).trim()).toBe(imageId);
   });

@@ -19,9 +19,11 @@ export interface TwinOutcome {
 /**
  * A twin must end as its original does (passed, or not passed); a mutant must fail whenever its
  * original passed (when the original did not pass, the mutant proves nothing but must have run).
- * A copy or an original missing from the results is never right.
+ * A copy or an original missing alone is never right; both missing means their file did not load
+ * (that file's own error is in the results, and a missing original is judged by its phase).
  */
 export function twinBehaved(outcome: TwinOutcome): boolean {
+  if (outcome.status === 'missing' && outcome.original === 'missing') return true;
   if (outcome.status === 'missing' || outcome.original === 'missing') return false;
   if (outcome.kind === 'twin') return (outcome.status === 'passed') === (outcome.original === 'passed');
   return outcome.original !== 'passed' || outcome.status === 'failed';

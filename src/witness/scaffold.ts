@@ -41,7 +41,7 @@ export async function initWitness(dir: string, options: InitWitnessOptions): Pro
     hidden: { ...WITNESS_DEFAULTS.hidden },
     regression: { exclude: [], retries: WITNESS_DEFAULTS.regression.retries },
     protected: [],
-    allow: { test_edits: false, test_removal: false, skips: false, config_edits: false, dependency_changes: false },
+    allow: { test_edits: false, test_removal: false, skips: false, config_edits: false, dependency_changes: false, workflow_edits: false },
     limits: { ...WITNESS_DEFAULTS.limits }
   };
   // Fails early on an adapter name the schema does not know.
