@@ -106354,7 +106354,7 @@ async function initWitness(dir, options) {
         hidden: { ...WITNESS_DEFAULTS.hidden },
         regression: { exclude: [], retries: WITNESS_DEFAULTS.regression.retries },
         protected: [],
-        allow: { test_edits: false, test_removal: false, skips: false, config_edits: false, dependency_changes: false },
+        allow: { test_edits: false, test_removal: false, skips: false, config_edits: false, dependency_changes: false, workflow_edits: false },
         limits: { ...WITNESS_DEFAULTS.limits }
     };
     // Fails early on an adapter name the schema does not know.
