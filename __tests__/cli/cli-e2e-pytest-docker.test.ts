@@ -13,7 +13,8 @@ import { dockerGate } from '../hostile/hostile-support.js';
 
 const gate = await dockerGate('pytest Docker end-to-end tests');
 const py = fixtureOf('py-calculator');
-const SOURCE_PACK = join(ROOT, 'witness-packs', 'py-calculator');
+// The unittest pack is sealed (issue 11); this pytest pack is built from the author's in-process originals.
+const SOURCE_PACK = join(ROOT, 'witness-packs', 'py-calculator', 'oracle', 'original');
 
 interface ReceiptView {
   verdict: string;

@@ -20,7 +20,9 @@ import { area, dockerGate, hostileDiff, validateCandidate, type Area } from './h
 
 const gate = await dockerGate('canary twin tests');
 const py = fixtureOf('py-calculator');
-const UNITTEST_PACK = join(ROOT, 'witness-packs', 'py-calculator');
+// The py-calculator pack is sealed (issue 11): twins are for in-process grading, so these packs are
+// built from the author's unsealed originals.
+const ORIGINALS = join(ROOT, 'witness-packs', 'py-calculator', 'oracle', 'original');
 
 interface Twin {
   kind: 'twin' | 'mutant';
@@ -52,13 +54,11 @@ gate.describeDocker.each(['unittest', 'pytest'])('twin canaries, %s pack, in the
   beforeAll(async () => {
     gate.requireDocker();
     await ensureCli();
-    if (adapter === 'unittest') {
-      fixture = await stageFixture('twins-unittest', { repo: py.repo, pack: UNITTEST_PACK });
-    } else {
-      const tmp = await tempDir('twins-pytest');
-      const pack = join(tmp, 'pytest-pack');
+    {
+      const tmp = await tempDir(`twins-${adapter}`);
+      const pack = join(tmp, `${adapter}-pack`);
       const init = await runCli(
-        ['witness', 'init', pack, '--adapter', 'pytest', '--reproduction', join(UNITTEST_PACK, 'reproduction'), '--hidden', join(UNITTEST_PACK, 'hidden')],
+        ['witness', 'init', pack, '--adapter', adapter, '--reproduction', join(ORIGINALS, 'reproduction'), '--hidden', join(ORIGINALS, 'hidden')],
         { tmp }
       );
       expect(init.status).toBe(0);
@@ -74,10 +74,11 @@ gate.describeDocker.each(['unittest', 'pytest'])('twin canaries, %s pack, in the
     return validateInDocker<ReceiptView>(fixture, { diff: py.candidate(candidate), label: `twins-${adapter}-${candidate}`, imageId: gate.imageId, timeoutSeconds: 60, timeoutMs: 150_000 });
   }
 
-  it('the correct fix passes as proof grade, with twins and mutants in every run, all behaved', async () => {
+  it('the correct fix passes (in-process pack: not proof grade), with twins and mutants in every run, all behaved', async () => {
     const { status, receipt } = await validate('fix');
     expect(status).toBe(0);
-    expect(receipt).toMatchObject({ verdict: 'passed', reasons: [], proof_grade: true, adapter });
+    // An in-process pack passes but is never proof grade (issue 11: proof grade needs sealed oracles).
+    expect(receipt).toMatchObject({ verdict: 'passed', reasons: [], proof_grade: false, adapter });
     for (const run of runsOf(receipt)) {
       const twins = run.canary.twins ?? [];
       expect([run.label, twins.some((t) => t.kind === 'mutant'), twins.some((t) => t.kind === 'twin')]).toEqual([run.label, true, true]);
@@ -141,7 +142,10 @@ gate.describeDocker('twin canaries, node:test pack (js-duration), in the Docker 
     expect(receipt.verdict).toBe('failed');
     expect(receipt.proof_grade).toBe(false);
     expect(receipt.reasons).toContain('grader_compromised');
-    const patched = runsOf(receipt).filter((r) => ['reproduction_after', 'hidden', 'regression_after'].includes(r.label));
+    // js-duration's pack is sealed: its reproduction and hidden runs have no twins (the oracle grades
+    // them); the in-process regression suite is where the twins catch the sabotage.
+    const patched = runsOf(receipt).filter((r) => r.label === 'regression_after');
+    expect(patched.length).toBeGreaterThan(0);
     for (const run of patched) {
       expect([run.label, run.canary.pass, run.canary.fail]).toEqual([run.label, 'passed', 'failed']);
       expect([run.label, (run.canary.twins ?? []).some((t) => t.kind === 'mutant' && t.status === 'passed' && t.original === 'passed')]).toEqual([run.label, true]);

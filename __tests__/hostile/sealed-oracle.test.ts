@@ -70,8 +70,10 @@ gate.describeDocker('sealed oracles against hostile candidates (Docker)', () => 
 
     it('hidden tests read at import: passes in-process (the control), fails once sealed', async () => {
       const control = await validateInDocker<Receipt>(unsealed, { diff: candidate('read-tests-at-import'), label: 'read-control', imageId: gate.imageId, timeoutMs: 240_000 });
-      // The attack works against in-process grading: verdict passed (never proof grade, in_process).
-      expect([control.receipt.verdict, control.receipt.proof_grade]).toEqual(['passed', false]);
+      // In-process grading alone (before twin canaries) passed this attack. Since the merge of the
+      // mutant twins, the in-process run fails it too: the candidate answers the mutated copies of
+      // the hidden tests it read as well. Never proof grade, in_process.
+      expect([control.receipt.verdict, control.receipt.proof_grade]).toEqual(['failed', false]);
       expect(grading(control.receipt).hidden).toBe('in_process');
       const attacked = await validateInDocker<Receipt>(sealed, { diff: candidate('read-tests-at-import'), label: 'read-sealed', imageId: gate.imageId, timeoutMs: 240_000 });
       expect(attacked.receipt.verdict).toBe('failed');
