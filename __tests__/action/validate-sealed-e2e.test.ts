@@ -60,9 +60,9 @@ function hostileDuration(prelude: string, hook: string): string {
     '  if (!hostileExists(dir)) return [];',
     "  return hostileList(dir).filter((name) => name.endsWith('.js') && !name.includes('oracle')).map((name) => hostileRead(dir + name, 'utf8'));",
     '}',
-    '/** The hidden names first (so clipping keeps them), then the whole source. */',
+    '/** The hidden names first (so clipping keeps them), then the whole source on the same line (a message keeps its first line). */',
     'function banner(source) {',
-    "  return 'LEAK ' + [...source.matchAll(/^test\\('([^']+)'/gm)].map((m) => m[1]).join(' | ') + '\\n' + source;",
+    "  return 'LEAK ' + [...source.matchAll(/^test\\('([^']+)'/gm)].map((m) => m[1]).join(' | ') + ' ' + JSON.stringify(source);",
     '}',
     prelude,
     'export function parseDuration(input) {',
@@ -185,8 +185,8 @@ async function runScenario(name: Name): Promise<Result> {
     INPUT_REPLAY: 'false'
   };
   const run = await runAction((bundle as { path: string }).path, env, repos.workspace);
-  const artifactFiles = await downloadArtifactFiles(artifacts, github, join(tmp, 'download'));
-  return { repos, run, summary: readFileSync(summaryPath, 'utf8'), github, artifacts, artifactFiles, tmp };
+  // Downloaded later, one run at a time: the client reads the service's address from process.env.
+  return { repos, run, summary: readFileSync(summaryPath, 'utf8'), github, artifacts, artifactFiles: {}, tmp };
 }
 
 beforeAll(async () => {
@@ -204,6 +204,7 @@ beforeAll(async () => {
   sealedDigest = digestWitnessEntries(entries);
   bundle = ensureActionBundle();
   await Promise.all((Object.keys(CANDIDATES) as Name[]).map(async (name) => results.set(name, await runScenario(name))));
+  for (const result of results.values()) result.artifactFiles = await downloadArtifactFiles(result.artifacts, result.github, join(result.tmp, 'download'));
 }, 600_000);
 
 afterAll(async () => {
@@ -250,9 +251,10 @@ describe.each(Object.keys(CANDIDATES) as Name[])('a sealed pack and a candidate 
     const field = name === 'skip' ? 'skip_reason' : 'message';
     const carriers = detail.phase.results.filter((t) => (t[field] ?? '').includes('LEAK '));
     expect(carriers.length).toBeGreaterThan(0);
-    // The names lead the banner, and a long-enough part of the source follows them.
+    // The names lead the banner, and the source follows them (clipped, in a failure message).
     expect(carriers.some((t) => HIDDEN_NAMES.every((n) => (t[field] ?? '').includes(n)))).toBe(true);
-    expect(text).toContain("parseDuration('2m500ms')");
+    expect(text).toContain('on inputs the candidate never saw');
+    if (name === 'skip') expect(text).toContain("parseDuration('2m500ms')");
   });
 
   it('nothing the pull request can read carries the hidden source or the hidden test names', () => {
