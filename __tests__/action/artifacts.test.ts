@@ -77,6 +77,17 @@ describe('receipt artifacts through the real @actions/artifact client', () => {
     expect(artifacts.artifacts()).toEqual([]);
   });
 
+  it('refuses to upload a hidden detail that is plaintext, or ciphertext the receipt does not bind by SHA-256', async () => {
+    const files = await written(passed, 'detail');
+    const plain = join(dirname(files.receipt), 'hidden-detail.age');
+    await writeFile(plain, JSON.stringify({ schema: 'patchproof.hidden-detail/v1', test_ids: ['hidden > secret edge'] }));
+    await expect(store.upload(passed, { ...files, hiddenDetail: plain })).rejects.toThrow(/is not the age-encrypted hidden detail this receipt binds/);
+    // An age file, but this receipt binds no hidden detail (a plain pack's run).
+    await writeFile(plain, 'age-encryption.org/v1\n-> X25519 stub\n');
+    await expect(store.upload(passed, { ...files, hiddenDetail: plain })).rejects.toThrow(VerificationError);
+    expect(artifacts.artifacts()).toEqual([]);
+  });
+
   it('refuses a run without a receipt artifact, naming what it found', async () => {
     await expect(quietly(() => store.download(artifacts.runId))).rejects.toThrow(
       new ConfigurationError(`workflow run ${artifacts.runId} has no patchproof-receipt-* artifact; it has no artifacts. Check run-id, or give artifact-name`)

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { copyFile, lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,15 @@ import type { ReceiptArtifacts } from './ports.js';
  * named after the receipt digest; a later run (reverify) lists that run's artifacts, downloads the receipt with the digest the service recorded,
  * and refuses it when the bytes differ.
  */
+
+/**
+ * The maintainers' hidden detail of a sealed pack's run (age-encrypted to the witness key), kept in
+ * the receipt artifact beside receipt.json; the receipt binds its SHA-256 (hidden_detail_sha256).
+ */
+export const HIDDEN_DETAIL_FILE = 'hidden-detail.age';
+
+/** The first line of every age file (binary format). */
+const AGE_HEADER = 'age-encryption.org/v1\n';
 
 /** Every receipt artifact's name starts with this. */
 export const RECEIPT_ARTIFACT_PREFIX = 'patchproof-receipt-';
@@ -97,7 +107,7 @@ class ToolkitReceiptArtifacts implements ReceiptArtifacts {
     return this.options.tempRoot ?? process.env['RUNNER_TEMP'] ?? tmpdir();
   }
 
-  async upload(receipt: Receipt, files: { receipt: string; report: string; bundle?: string }): Promise<{ id: number; name: string; digest?: string }> {
+  async upload(receipt: Receipt, files: { receipt: string; report: string; bundle?: string; hiddenDetail?: string }): Promise<{ id: number; name: string; digest?: string }> {
     const name = receiptArtifactName(receipt.receipt_digest);
     const onDisk = await this.digestInFile(files.receipt);
     if (onDisk !== receipt.receipt_digest) {
@@ -112,6 +122,16 @@ class ToolkitReceiptArtifacts implements ReceiptArtifacts {
       if (files.bundle !== undefined) {
         await copyFile(files.bundle, join(staging, RECEIPT_BUNDLE_FILE));
         staged.push(join(staging, RECEIPT_BUNDLE_FILE));
+      }
+      if (files.hiddenDetail !== undefined) {
+        // Only ciphertext goes up: refused unless it is an age file whose SHA-256 the receipt binds.
+        const bytes = await readFile(files.hiddenDetail);
+        const bound = (receipt as { hidden_detail_sha256?: string }).hidden_detail_sha256;
+        if (bytes.subarray(0, AGE_HEADER.length).toString('latin1') !== AGE_HEADER || bound === undefined || createHash('sha256').update(bytes).digest('hex') !== bound.replace(/^sha256:/, '')) {
+          throw new VerificationError('bad_input', `${files.hiddenDetail} is not the age-encrypted hidden detail this receipt binds; refusing to upload it under ${name}`);
+        }
+        await copyFile(files.hiddenDetail, join(staging, HIDDEN_DETAIL_FILE));
+        staged.push(join(staging, HIDDEN_DETAIL_FILE));
       }
       const result = await this.client.uploadArtifact(
         name,

@@ -50,8 +50,11 @@ export class ChecksPermissionError extends Error {
 
 /** Receipt artifacts. */
 export interface ReceiptArtifacts {
-  /** Upload receipt.json and report.md (and the receipt's Sigstore bundle, when given) under a name carrying the receipt digest. */
-  upload(receipt: Receipt, files: { receipt: string; report: string; bundle?: string }): Promise<{ id: number; name: string; digest?: string }>;
+  /**
+   * Upload receipt.json and report.md (and the receipt's Sigstore bundle, and the encrypted
+   * hidden-detail.age of a sealed pack's run, when given) under a name carrying the receipt digest.
+   */
+  upload(receipt: Receipt, files: { receipt: string; report: string; bundle?: string; hiddenDetail?: string }): Promise<{ id: number; name: string; digest?: string }>;
   /**
    * Download a run's receipt artifact into a fresh folder under RUNNER_TEMP and return the path of
    * its receipt.json, and of its Sigstore bundle (receipt.sigstore.json next to it) when the

@@ -19,7 +19,7 @@ import type { Runner } from '../runners/runner.js';
 import { validateWithDetail, type WitnessInput } from '../validate.js';
 import { TOOL_VERSION } from '../version.js';
 import { resolveWitness, type ResolvedWitness } from '../witness/fetch.js';
-import { createReceiptArtifacts } from './artifacts.js';
+import { createReceiptArtifacts, HIDDEN_DETAIL_FILE } from './artifacts.js';
 import { checkConclusion, renderCheck, renderRefusal } from './check-report.js';
 import { createChecksClient } from './checks-client.js';
 import { candidateFromEvent, type Candidate } from './event.js';
@@ -179,6 +179,8 @@ interface Validated {
   receipt: Receipt;
   receiptPath: string;
   reportPath: string;
+  /** The maintainers' hidden detail, encrypted to the witness key (a sealed pack's run only). */
+  hiddenDetailPath?: string;
   /** The receipt failed its own verification: never trusted as a pass. */
   integrityErrors: string[];
 }
@@ -242,9 +244,11 @@ async function validateCandidate(settings: ActionSettings, outcome: StepOutcome,
     const reportPath = join(out, 'report.md');
     await writeFileAtomic(receiptPath, text);
     await writeFileAtomic(reportPath, renderReport(receipt));
-    // The maintainers' hidden detail, encrypted to the witness key (not yet added to the uploaded artifact).
-    if (hiddenDetail !== undefined) await writeBytesAtomic(join(out, 'hidden-detail.age'), hiddenDetail);
-    return { receipt, receiptPath, reportPath, integrityErrors: check.integrity_valid ? [] : check.errors };
+    // The maintainers' hidden detail, encrypted to the witness key: uploaded beside the receipt.
+    // Its plaintext is never written, logged or uploaded.
+    const hiddenDetailPath = hiddenDetail !== undefined ? join(out, HIDDEN_DETAIL_FILE) : undefined;
+    if (hiddenDetail !== undefined && hiddenDetailPath !== undefined) await writeBytesAtomic(hiddenDetailPath, hiddenDetail);
+    return { receipt, receiptPath, reportPath, ...(hiddenDetailPath !== undefined ? { hiddenDetailPath } : {}), integrityErrors: check.integrity_valid ? [] : check.errors };
   } finally {
     await Promise.all([witness.dispose(), ...(work !== undefined ? [rm(work, { recursive: true, force: true, maxRetries: 3 })] : [])]);
   }
@@ -311,11 +315,11 @@ function downgradedCheck(check: RenderedCheck, downgrade: { code: string; why: s
 }
 
 async function publishReceipt(settings: ActionSettings, outcome: StepOutcome, deps: ValidateModeDeps, context: RunnerContext, candidate: Candidate, validated: Validated, trust: TrustDecision): Promise<ModeResult> {
-  const { receipt, receiptPath, reportPath } = validated;
+  const { receipt, receiptPath, reportPath, hiddenDetailPath } = validated;
   let artifactId: number | undefined;
   let artifactName: string | undefined;
   try {
-    const uploaded = await deps.receiptArtifacts().upload(receipt, { receipt: receiptPath, report: reportPath });
+    const uploaded = await deps.receiptArtifacts().upload(receipt, { receipt: receiptPath, report: reportPath, ...(hiddenDetailPath !== undefined ? { hiddenDetail: hiddenDetailPath } : {}) });
     artifactId = uploaded.id;
     artifactName = uploaded.name;
     outcome.info(`receipt uploaded as artifact ${uploaded.name} (id ${uploaded.id})`);

@@ -77,10 +77,10 @@ function applyChange(author: string, change: HeadChange): void {
 
 /**
  * Build origin and workspace: the base commit is fixtures/js-duration/repo plus the witness pack at
- * PACK_PATH, preceded by a few commits of history; the head commit applies `change` on top (then
+ * PACK_PATH (or `options.pack`, e.g. a sealed copy), preceded by a few commits of history; the head commit applies `change` on top (then
  * `headCommits - 1` more commits each rewriting NOTES.md).
  */
-export function makePullRequest(change: HeadChange, options: { history?: number; headCommits?: number } = {}): PullRequestRepos {
+export function makePullRequest(change: HeadChange, options: { history?: number; headCommits?: number; pack?: string } = {}): PullRequestRepos {
   const dir = mkdtempSync(join(tmpdir(), 'pp-validate-'));
   const author = join(dir, 'author');
   mkdirSync(author);
@@ -93,7 +93,7 @@ export function makePullRequest(change: HeadChange, options: { history?: number;
     git(author, ['add', '-A']);
     git(author, ['commit', '-q', '-m', `Change ${i + 1}`]);
   }
-  cpSync(JS_PACK, join(author, PACK_PATH), { recursive: true });
+  cpSync(options.pack ?? JS_PACK, join(author, PACK_PATH), { recursive: true });
   git(author, ['add', '-A']);
   git(author, ['commit', '-q', '-m', 'Witness pack for the millisecond bug']);
   const base = git(author, ['rev-parse', 'HEAD']);
