@@ -23,7 +23,7 @@ import { cloneTree, createScratch, listFiles, readResults, stageExternalTests, s
 import type { RunMount, Runner } from './runners/runner.js';
 import { runSetupStage, type SetupStageResult } from './setup-stage.js';
 import type { WitnessManifest } from './witness/manifest.js';
-import { judgeObservations, parseObservations, parseOracleFile, phaseIsSealed, sealedTestResults, type OracleFile, type OraclePhase } from './core/oracle.js';
+import { judgeObservations, mergeOracles, parseObservations, parseOracleFile, phaseIsSealed, sealedTestResults, type OracleFile, type OraclePhase } from './core/oracle.js';
 import { observerFiles } from './oracle/observer.js';
 import type { GradingModel } from './core/verdict.js';
 import { TOOL_VERSION } from './version.js';
@@ -56,6 +56,11 @@ export interface WitnessInput {
    * keyed with a key derived from it (src/core/hidden-ids.ts). Absent: a plain pack.
    */
   witnessKey?: string;
+  /**
+   * A sealed pack's oracle half for the hidden phase, restored from hidden.age in memory (the plain
+   * oracle file then holds the reproduction's half only). Absent: a plain pack.
+   */
+  hiddenOracle?: OracleFile;
 }
 
 export interface ValidationRequest {
@@ -133,7 +138,10 @@ function oraclePhaseOf(label: RunLabel): OraclePhase | undefined {
   return label === 'hidden' ? 'hidden' : undefined;
 }
 
-/** Read and check the pack's oracle file: a pack error is the author's, a ConfigurationError. */
+/**
+ * Read and check the pack's oracle file, with a sealed pack's hidden half (restored from hidden.age)
+ * joined to it: a pack error is the author's, a ConfigurationError.
+ */
 function readOracle(witness: WitnessInput): OracleFile | undefined {
   const expected = witness.manifest.oracle?.expected;
   if (expected === undefined) return undefined;
@@ -144,7 +152,7 @@ function readOracle(witness: WitnessInput): OracleFile | undefined {
     throw new ConfigurationError(`the witness pack's oracle file ${expected} cannot be read; run 'patchproof witness seal' or fix oracle.expected`);
   }
   try {
-    return parseOracleFile(JSON.parse(text));
+    return mergeOracles(parseOracleFile(JSON.parse(text)), witness.hiddenOracle);
   } catch (error) {
     throw new ConfigurationError(`the witness pack's oracle file ${expected} is not a patchproof.oracle/v1 document: ${(error as Error).message}`);
   }

@@ -139,6 +139,7 @@ async function openWitness(
     dir: resolved.dir,
     digest: resolved.digest,
     manifest: resolved.manifest,
+    ...(resolved.hiddenOracle !== undefined ? { hiddenOracle: resolved.hiddenOracle } : {}),
     source: { kind: resolved.source.kind, location },
     ...(repoPath !== undefined ? { repoPath } : {}),
     ...keyed,

@@ -12,7 +12,8 @@ import type { PhaseRecord, ReceiptBody, RunRecord } from './receipt-schema.js';
  *
  * Without the key nobody can tell which test an id stands for, nor test a guess; with it a maintainer
  * can. A plain pack (no witness key) uses the pack digest as ikm: the ids are then only obscured, as
- * the pack itself is readable. Messages, locations and skip reasons are dropped; the hidden runs'
+ * the pack itself is readable. The pack's pinned hidden ids (`witness.pinned_ids.hidden`) are keyed
+ * the same way. Messages, locations and skip reasons are dropped; the hidden runs'
  * argv (it names the hidden files), result problems and infrastructure errors are replaced by a fixed
  * marker. The full detail goes to maintainers only, encrypted (hidden-detail.age).
  */
@@ -90,8 +91,13 @@ export function redactHidden(body: Omit<ReceiptBody, 'hidden_ids'>, key: HiddenI
     };
   });
   const hiddenIds = body.inventory.test_ids.hidden;
+  // The pack's pinned hidden ids name the hidden tests as surely as their results do.
+  const pinned = body.witness.pinned_ids;
+  const witness =
+    pinned?.hidden === undefined ? body.witness : { ...body.witness, pinned_ids: { ...pinned, hidden: pinned.hidden.map(pub).sort() } };
   const redacted: ReceiptBody = {
     ...body,
+    witness,
     inventory: { ...body.inventory, test_ids: { ...body.inventory.test_ids, hidden: hiddenIds.map(pub).sort() } },
     phases,
     hidden_ids: { scheme: 'hmac-sha256', key: key.source, key_check: hiddenKeyCheck(key) }

@@ -12,6 +12,8 @@ import type { TestCaseResult } from './test-results.js';
 
 export const ORACLE_SCHEMA = 'patchproof.oracle/v1';
 export const OBSERVATION_MARKER = 'PATCHPROOF-OBS/1';
+/** Where `witness seal` keeps the author's unsealed originals, one folder per phase (never staged). */
+export const ORACLE_ORIGINALS_DIR = 'oracle/original';
 
 /** The comparators a pack may declare, and nothing else. */
 export const comparatorSchema = z.discriminatedUnion('kind', [
@@ -71,6 +73,12 @@ export function parseOracleFile(value: unknown): OracleFile {
     }
   }
   return parsed.data;
+}
+
+/** A plain oracle file and a sealed pack's hidden half (from hidden.age) as one oracle; a case id twice is refused. */
+export function mergeOracles(plain: OracleFile, hiddenHalf: OracleFile | undefined): OracleFile {
+  if (hiddenHalf === undefined) return plain;
+  return parseOracleFile({ schema: ORACLE_SCHEMA, cases: [...plain.cases, ...hiddenHalf.cases], unsealed: [...plain.unsealed, ...hiddenHalf.unsealed] });
 }
 
 /** A phase is graded `sealed` only when it has cases and no assertion in it stayed unsealed. */

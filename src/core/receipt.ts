@@ -130,7 +130,7 @@ function verifyReceiptV2Text(text: string): ReceiptCheck {
   if (names !== PHASE_NAMES.join(',')) errors.push(`phases must be ${PHASE_NAMES.join(',')} in order, found ${names}`);
   for (const phase of receipt.phases) errors.push(...phaseErrors(phase));
   const hidden = receipt.phases.find((p) => p.name === 'hidden');
-  if (hidden !== undefined) errors.push(...hiddenLeaks(hidden, receipt.inventory.test_ids.hidden, HIDDEN_ID_PATTERN));
+  if (hidden !== undefined) errors.push(...hiddenLeaks(hidden, [...receipt.inventory.test_ids.hidden, ...(receipt.witness.pinned_ids?.hidden ?? [])], HIDDEN_ID_PATTERN));
   const surface = surfaceReasons(receipt.surface.findings, allowancesOf(receipt.witness.allow));
   if (surface.reasons.join(',') !== receipt.surface.reasons.join(',') || surface.relaxed.join(',') !== receipt.surface.relaxed.join(',')) {
     errors.push('surface reasons or relaxations do not follow from the findings and the pack\'s allowances');

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile, cp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ORACLE_SCHEMA, parseOracleFile, type OracleFile } from '../core/oracle.js';
+import { ORACLE_ORIGINALS_DIR, ORACLE_SCHEMA, parseOracleFile, type OracleFile } from '../core/oracle.js';
 import { ConfigurationError, InfrastructureError } from '../errors.js';
 import { listFiles } from '../io/workspace.js';
 import { getAdapter } from '../adapters/registry.js';
@@ -19,7 +19,7 @@ import { sealJs, type SealOutput, type SealedFile } from './seal-js.js';
  */
 
 export const DEFAULT_ORACLE_FILE = 'oracle/expected.json';
-const ORIGINALS = 'oracle/original';
+const ORIGINALS = ORACLE_ORIGINALS_DIR;
 
 const PYTHON_ADAPTERS = new Set(['unittest', 'pytest']);
 const JS_ADAPTERS = new Set(['node-test', 'jest', 'vitest']);

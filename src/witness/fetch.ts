@@ -10,7 +10,9 @@ import { digestWitnessEntries, witnessRecords } from './digest.js';
 import { packLimits, unsafe, type PackLimits, type WitnessEntry } from './entries.js';
 import { readWitnessFolder } from './folder.js';
 import { isSealed, openSealedEntries } from './sealed.js';
-import { parseWitnessManifest, WITNESS_MANIFEST_FILE, type WitnessManifest } from './manifest.js';
+import { manifestEntryOf, plainSecretProblem, restoreSecretParts } from './sealed-parts.js';
+import { WITNESS_MANIFEST_FILE, type WitnessManifest } from './manifest.js';
+import type { OracleFile } from '../core/oracle.js';
 import { createToolCachePackCache, type PackCache } from './pack-cache.js';
 
 /**
@@ -34,6 +36,8 @@ export interface ResolvedWitness {
   files: readonly SnapshotEntry[];
   /** A sealed pack's `sealed/…` files, decrypted, in memory only (never on disk); empty otherwise. */
   sealed: readonly WitnessEntry[];
+  /** A sealed pack's oracle half for the hidden phase, restored from hidden.age (in memory only). */
+  hiddenOracle?: OracleFile;
   /** The witness key, when the pack was sealed (it keys the receipt's hidden ids). */
   witnessKey?: string;
   /** Removes the folders this resolution created. */
@@ -89,11 +93,18 @@ export async function resolveWitness(source: string, expectedDigest: string, opt
     checkDigest(entries, expected, source);
   }
   const files = witnessRecords(entries);
-  const manifest = parsedManifestOf(entries);
+  let manifest = manifestEntryOf(entries).manifest;
   // A sealed pack is opened in memory, before anything is written: a wrong or missing key leaves nothing behind.
   const sealedPack = isSealed(entries);
+  if (sealedPack) {
+    // Its plain part must not give a hidden test away (checked with or without the key).
+    const problem = plainSecretProblem(entries);
+    if (problem !== undefined) throw new ConfigurationError(`the witness pack's hidden tests are encrypted, but ${problem}`);
+  }
   const leave = sealedPack && options.leaveSealed === true && options.witnessKey === undefined;
   const opened = leave ? { entries, sealed: [] } : await openSealedEntries(entries, manifest.hidden.path, options.witnessKey, limits);
+  const restored = sealedPack && !leave ? restoreSecretParts(entries, opened.sealed) : undefined;
+  if (restored !== undefined) manifest = restored.manifest;
   entries = opened.entries;
   checkTestFolders(manifest, entries, leave ? ['reproduction'] : ['reproduction', 'hidden']);
   const dir = await mkdtemp(join(tempRoot, 'patchproof-witness-'));
@@ -110,6 +121,7 @@ export async function resolveWitness(source: string, expectedDigest: string, opt
     source: { kind, location: source },
     files,
     sealed: opened.sealed,
+    ...(restored?.hiddenOracle !== undefined ? { hiddenOracle: restored.hiddenOracle } : {}),
     ...(sealedPack && options.witnessKey !== undefined ? { witnessKey: options.witnessKey } : {}),
     dispose: () => rm(dir, { recursive: true, force: true, maxRetries: 3 })
   };
@@ -183,21 +195,6 @@ async function fromUrl(url: string, expected: Digest, limits: PackLimits, tempRo
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
-}
-
-/** The manifest from the verified entries. */
-function parsedManifestOf(entries: readonly WitnessEntry[]): WitnessManifest {
-  const file = entries.find((entry) => entry.path === WITNESS_MANIFEST_FILE);
-  if (file === undefined) {
-    throw new ConfigurationError(`the witness pack has no ${WITNESS_MANIFEST_FILE} at its root; add one (inside a git work tree only tracked files count: git add the pack)`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(file.data));
-  } catch {
-    throw new ConfigurationError(`the witness pack's ${WITNESS_MANIFEST_FILE} is not UTF-8 JSON; expected a JSON object`);
-  }
-  return parseWitnessManifest(value, `witness pack ${WITNESS_MANIFEST_FILE}`);
 }
 
 /** Check that the manifest's test folders hold files (a sealed pack: once opened). */

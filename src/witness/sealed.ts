@@ -5,6 +5,7 @@ import { quoteForMessage } from '../core/diff-policy.js';
 import { ConfigurationError } from '../errors.js';
 import { packWitnessEntries, readWitnessArchive } from './archive.js';
 import { packLimits, unsafe, type PackLimits, type WitnessEntry } from './entries.js';
+import { splitSecretParts } from './sealed-parts.js';
 
 /**
  * The encrypted part of a witness pack. A sealed pack keeps its public part in the clear
@@ -12,8 +13,9 @@ import { packLimits, unsafe, type PackLimits, type WitnessEntry } from './entrie
  * `hidden.age`: the age encryption of a reproducible `.tar.gz` (src/witness/archive.ts) of
  *
  *   - the hidden tests, at the manifest's `hidden.path`, and
- *   - `sealed/…`: a generic place for other secret grader data (sealed expectations, pinned hidden
- *     ids). It is never written to disk: `ResolvedWitness.sealed` holds it in memory.
+ *   - `sealed/…`: the other secret grader data (the oracle's hidden half, the pinned hidden ids, the
+ *     hidden originals: src/witness/sealed-parts.ts). It is never written to disk:
+ *     `ResolvedWitness.sealed` holds it in memory, and its parts are restored from there.
  *
  * The pack digest covers `hidden.age` like any file, so it binds the ciphertext and, through it, the
  * plaintext (age is authenticated: a changed ciphertext does not decrypt). The witness key is an age
@@ -86,21 +88,25 @@ const under = (path: string, folder: string): boolean => path.startsWith(`${fold
 
 /**
  * Seal a plain pack: the files under `hiddenPath/` and `sealed/` go into `hidden.age`, encrypted to
- * `recipients`; every other file stays as it is. Refuses a pack that is already sealed or has no
- * hidden tests.
+ * `recipients`, together with everything else that would give a hidden test away (the oracle's
+ * hidden half, the hidden originals, the pinned hidden ids: see src/witness/sealed-parts.ts), which
+ * leaves the plain part. Every other file stays as it is. Refuses a pack that is already sealed or
+ * has no hidden tests.
  */
 export async function sealHiddenEntries(entries: readonly WitnessEntry[], hiddenPath: string, recipients: readonly string[]): Promise<WitnessEntry[]> {
   if (entries.some((entry) => entry.path === SEALED_HIDDEN_FILE)) {
     throw new ConfigurationError(`the pack already has ${SEALED_HIDDEN_FILE}; seal a plain pack (its hidden tests in ${hiddenPath}/)`);
   }
-  const secret = entries.filter((entry) => under(entry.path, hiddenPath) || under(entry.path, SEALED_FOLDER));
-  if (!secret.some((entry) => under(entry.path, hiddenPath))) {
+  const hidden = entries.filter((entry) => under(entry.path, hiddenPath) || under(entry.path, SEALED_FOLDER));
+  if (!hidden.some((entry) => under(entry.path, hiddenPath))) {
     throw new ConfigurationError(`the pack has no files in ${quoteForMessage(hiddenPath)}; a sealed pack needs hidden tests to seal`);
   }
-  const archive = await packWitnessEntries(secret);
+  const parts = splitSecretParts(entries.filter((entry) => !hidden.includes(entry)));
+  const clash = parts.secret.find((part) => hidden.some((entry) => entry.path === part.path));
+  if (clash !== undefined) throw new ConfigurationError(`the pack's own ${quoteForMessage(clash.path)} is where seal-hidden keeps a secret part; rename it`);
+  const archive = await packWitnessEntries([...hidden, ...parts.secret]);
   const ciphertext = await encryptTo(recipients, archive);
-  const open = entries.filter((entry) => !secret.includes(entry));
-  return [...open, { path: SEALED_HIDDEN_FILE, mode: '100644', data: ciphertext }];
+  return [...parts.open, { path: SEALED_HIDDEN_FILE, mode: '100644', data: ciphertext }];
 }
 
 /** Is this a sealed pack? */
