@@ -105,6 +105,26 @@ describe('receipt v2: hidden means hidden', () => {
     }
   });
 
+  it('keys the pack\'s pinned hidden ids like the hidden results, and refuses a resealed receipt that puts them back plain', () => {
+    const pinned = receiptFrom(runs, { pinned: { reproduction: ['repro > shown'], hidden: ['hidden > secret_case_name', 'hidden > other'] } });
+    expect(pinned.witness.pinned_ids?.reproduction).toEqual(['repro > shown']);
+    const ids = pinned.witness.pinned_ids?.hidden ?? [];
+    expect(ids).toHaveLength(2);
+    expect(ids.every((id) => /^hmac-sha256:[0-9a-f]{64}$/.test(id))).toBe(true);
+    // The same keyed ids as the hidden results.
+    expect([...ids].sort()).toEqual(pinned.phases[3]?.results.map((t) => t.id).sort());
+    const text = serializeReceipt(pinned);
+    expect(text).not.toContain('secret_case_name');
+    expect(verifyReceiptText(text).integrity_valid).toBe(true);
+    const check = verifyReceiptText(
+      reseal(pinned, (r) => {
+        r.witness.pinned_ids = { ...r.witness.pinned_ids, hidden: ['hidden > secret_case_name'] };
+      })
+    );
+    expect(check.integrity_valid).toBe(false);
+    expect(check.errors.join('\n')).toMatch(/phase hidden: a test id is not a keyed digest/);
+  });
+
   it('keys ids per witness key and pack: another key or pack gives other ids; the key check names the key', () => {
     const pack = `sha256:${'1'.repeat(64)}`;
     const a = deriveHiddenIdKey('AGE-SECRET-KEY-1AAAA', pack);

@@ -79,6 +79,8 @@ export interface ReceiptOptions {
   allow?: (keyof SurfaceAllowances)[];
   /** The dependency stage's record, when the pack had one. */
   setup?: SetupRecord;
+  /** The pack's pinned ids (witness.pinned_ids), as validate() records them before redaction. */
+  pinned?: { reproduction?: string[]; hidden?: string[] };
 }
 
 /** A sealed receipt built through the real judge, as validate() builds it. */
@@ -120,6 +122,7 @@ export function receiptFrom(runs: RunsByLabel, options: ReceiptOptions = {}): Re
       reproduction_repeat: runs.reproduction_before.length,
       hidden_repeat: runs.hidden.length,
       regression_retries: 1,
+      ...(options.pinned !== undefined ? { pinned_ids: options.pinned } : {}),
       protected: [],
       allow
     },
