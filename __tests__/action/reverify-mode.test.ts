@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,9 @@ import { setEnv, quietly } from '../helpers/process-env.js';
 
 const CLI = join(ROOT, 'dist', 'cli', 'index.js');
 const TOKEN = 'ghs_test';
+/** The dedicated GitHub App that may post the check instead of the workflow token (app-token.ts). */
+const APP = { id: 424242, installationId: 9_100_001, installationToken: 'ghs_installation_token_of_the_app' };
+const APP_KEYS = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
 
 function patchproof(args: string[], allow: number[] = [0]): string {
   const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
@@ -138,7 +142,7 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
     git(author, ['push', '-q', repos.origin, 'candidate:refs/pull/8/head']);
 
     artifacts = await startArtifactServer();
-    github = await startGitHubServer({ token: TOKEN, artifacts });
+    github = await startGitHubServer({ token: TOKEN, artifacts, app: { ...APP, publicKey: APP_KEYS.publicKey } });
     const temp = join(work, 'runner-temp');
     mkdirSync(temp);
     // @actions/github reads GITHUB_API_URL once, when first imported: set the env, then import.
@@ -309,6 +313,23 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
       expect(runs[0]).toMatchObject({ head_sha: repos.head, conclusion: 'success' });
       expect(runs[0]?.output.title).toBe('PatchProof re-verified: PASSED — receipt intact and bound to this head (trusted attestation)');
       expect(runs[0]?.output.summary).toContain('https://github.com/octo-org/hello-world/.github/workflows/patchproof.yml@refs/heads/main');
+    });
+
+    it('with app credentials, the success check is posted as the GitHub App: a JWT the server verifies, a checks-only token, and that token on checks/create', async () => {
+      const before = { runs: github.checkRuns().length, requests: github.requests().length };
+      const { result } = await reverify({ ...signed('gate'), 'app-id': String(APP.id), 'app-private-key': APP_KEYS.privateKey });
+      expect(result).toMatchObject({ verdict: 'passed', proofGrade: true });
+      const runs = github.checkRuns().slice(before.runs);
+      expect(runs.map((r) => [r.conclusion, r.app.slug, r.app.id])).toEqual([['success', 'patchproof-test-app', APP.id]]);
+      const requests = github.requests().slice(before.requests);
+      const ops = requests.map((r) => r.operationId).filter((op) => op?.startsWith('apps/') || op?.startsWith('checks/'));
+      expect(ops).toEqual(['apps/get-repo-installation', 'apps/create-installation-access-token', 'checks/create']);
+      expect(requests.find((r) => r.operationId === 'apps/create-installation-access-token')?.body).toEqual({ repositories: ['hello-world'], permissions: { checks: 'write' } });
+      expect(requests.find((r) => r.operationId === 'checks/create')?.headers['authorization']).toBe(`token ${APP.installationToken}`);
+      // Without the app, the same reverify posts as GitHub Actions (the workflow token).
+      const plain = github.checkRuns().length;
+      await reverify(signed('gate'));
+      expect(github.checkRuns().slice(plain).map((r) => r.app.slug)).toEqual(['github-actions']);
     });
 
     it('a trusted root given as JSON lines (gh attestation trusted-root): the attestation verifies under one of them', async () => {

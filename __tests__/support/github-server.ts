@@ -66,6 +66,8 @@ export interface StoredCheckRun {
   annotations: CheckRunAnnotation[];
   /** How many create/update requests touched it. */
   writes: number;
+  /** The app GitHub shows as the check run's source: GitHub Actions for the workflow token, the GitHub App for its installation token. */
+  app: { id: number; slug: string };
 }
 
 /** A pull request to serve from `GET /repos/{owner}/{repo}/pulls/{pull_number}`. */
@@ -193,6 +195,8 @@ interface HandlerContext {
   query: Record<string, string>;
   body: Record<string, unknown>;
   op: OpenApiOperation;
+  /** The token the request authenticated with. */
+  token: string;
 }
 
 const now = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -239,7 +243,12 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
   let baseUrl = '';
   const htmlBase = `https://github.com/${repository}`;
   const example = describedExample('check-run-example-of-completed-conclusion');
-  const app = { ...(example['app'] as object), id: 15368, slug: 'github-actions', name: 'GitHub Actions' };
+  const actionsApp = { ...(example['app'] as object), id: 15368, slug: 'github-actions', name: 'GitHub Actions' };
+  // Who posts with a token: an installation token is its app's; any other token is a workflow's GITHUB_TOKEN.
+  const appOf = (presented: string): { id: number; slug: string; name: string } =>
+    options.app !== undefined && presented === options.app.installationToken
+      ? { id: options.app.id, slug: 'patchproof-test-app', name: 'PatchProof test app' }
+      : { id: 15368, slug: 'github-actions', name: 'GitHub Actions' };
   const pulls = new Map((options.pulls ?? []).map(p => [p.number, p]));
 
   const checkRunBody = (run: StoredCheckRun): object => ({
@@ -261,7 +270,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     },
     name: run.name,
     check_suite: { id: 5000 + run.id },
-    app,
+    app: { ...actionsApp, ...run.app },
     pull_requests: [...pulls.values()]
       .filter(p => p.headSha === run.head_sha && (p.headRepository ?? repository) === repository)
       .map(p => ({
@@ -347,7 +356,8 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
         external_id: null,
         output: { title: null, summary: null, text: null },
         annotations: [],
-        writes: 0
+        writes: 0,
+        app: (({ id, slug }) => ({ id, slug }))(appOf(ctx.token))
       };
       applyWrite(run, ctx.body);
       runs.set(run.id, run);
@@ -531,7 +541,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       record.errors.push(`${op.operationId} is described by GitHub but not implemented by this test server`);
       return { reply: error(501, 'Not implemented by the test server', op), record };
     }
-    const reply = handler({ params: match.pathParams, query, body: (record.body ?? {}) as Record<string, unknown>, op });
+    const reply = handler({ params: match.pathParams, query, body: (record.body ?? {}) as Record<string, unknown>, op, token: presented });
     if (reply.status === 422) record.errors.push(...((reply.body as { errors?: { message: string }[] }).errors ?? []).map(e => e.message));
     record.responseErrors.push(...validateResponse(op, reply.status, reply.body));
     return { reply, record };

@@ -1,10 +1,13 @@
 import { getOctokit } from '@actions/github';
 import { InfrastructureError } from '../errors.js';
+import type { AppTokenTarget } from './app-token.js';
 import { ChecksPermissionError, type CheckAnnotation, type CheckRunTarget, type ChecksClient, type RenderedCheck } from './ports.js';
+import type { ActionSettings, GitHubAppSettings } from './settings.js';
 
 /**
  * The only file that talks to the Checks API: one completed check run per publish, annotations in
- * batches of at most 50 (GitHub's limit per request; updates append them).
+ * batches of at most 50 (GitHub's limit per request; updates append them). `checksClientFor` is the
+ * one place that decides whose credentials post a check run, for every mode.
  */
 
 /** GitHub accepts at most this many annotations per create or update request. */
@@ -86,4 +89,34 @@ class OctokitChecksClient implements ChecksClient {
 /** A Checks API client through @actions/github's octokit, authenticated with `token`. */
 export function createChecksClient(token: string, options: ChecksClientOptions = {}): ChecksClient {
   return new OctokitChecksClient(getOctokit(token, options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}));
+}
+
+/** What `checksClientFor` builds a client from; the modes' deps provide both (tests hand in fakes). */
+export interface ChecksClientSource {
+  checksClient(token: string, baseUrl: string): ChecksClient;
+  /** An installation token of the GitHub App that posts the check run (settings.app). */
+  appToken(app: GitHubAppSettings, target: AppTokenTarget): Promise<string>;
+}
+
+/**
+ * The Checks API client every mode posts with: as the dedicated GitHub App (its installation token
+ * for the check run's repository, minted when the first check run is posted) when `settings.app` is
+ * given, so branch protection can require the check from that app; otherwise with `settings.token`.
+ * A token that cannot be minted is an InfrastructureError from `publish`.
+ */
+export function checksClientFor(settings: Pick<ActionSettings, 'token' | 'app'>, apiUrl: string, source: ChecksClientSource): ChecksClient {
+  const app = settings.app;
+  if (app === undefined) return source.checksClient(settings.token, apiUrl);
+  const clients = new Map<string, Promise<ChecksClient>>();
+  return {
+    publish: async (target, conclusion, check) => {
+      const key = `${target.owner}/${target.repo}`.toLowerCase();
+      let client = clients.get(key);
+      if (client === undefined) {
+        client = source.appToken(app, { owner: target.owner, repo: target.repo, apiUrl }).then((token) => source.checksClient(token, apiUrl));
+        clients.set(key, client);
+      }
+      return (await client).publish(target, conclusion, check);
+    }
+  };
 }

@@ -5,7 +5,8 @@ import { receiptSchema, type Receipt } from '../core/receipt-schema.js';
 import { ConfigurationError, InfrastructureError, VerificationError, isRefusal } from '../errors.js';
 import { createReceiptArtifacts } from './artifacts.js';
 import { ANNOTATION_TITLE_LIMIT, CHECK_OUTPUT_LIMIT, checkConclusion, clipToBytes, fitMarkdown, renderCheck } from './check-report.js';
-import { createChecksClient } from './checks-client.js';
+import { createAppInstallationToken } from './app-token.js';
+import { createChecksClient, type ChecksClientSource } from './checks-client.js';
 import { splitRepository } from './event.js';
 import type { ModeResult } from './main.js';
 import { ChecksPermissionError, type CheckRunTarget, type ChecksClient, type ReceiptArtifacts, type RenderedCheck, type StepOutcome } from './ports.js';
@@ -21,9 +22,8 @@ import type { ActionSettings } from './settings.js';
  */
 
 /** The side effects of the receipt intake, so tests can hand in their own. */
-export interface ReceiptModeDeps {
+export interface ReceiptModeDeps extends ChecksClientSource {
   env: NodeJS.ProcessEnv;
-  checksClient(token: string, baseUrl: string): ChecksClient;
   /** Receipt artifacts, downloading with `token` (actions: read) from any run of the repository. */
   receiptArtifacts(token: string): ReceiptArtifacts;
 }
@@ -32,6 +32,7 @@ export function defaultReceiptModeDeps(): ReceiptModeDeps {
   return {
     env: process.env,
     checksClient: (token, baseUrl) => createChecksClient(token, { baseUrl }),
+    appToken: createAppInstallationToken,
     receiptArtifacts: (token) => createReceiptArtifacts({ token })
   };
 }

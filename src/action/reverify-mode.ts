@@ -7,6 +7,7 @@ import { ConfigurationError, InfrastructureError, PolicyError, VerificationError
 import { takeSnapshot } from '../io/snapshot.js';
 import { RECEIPT_BUNDLE_FILE, verifyReceiptAttestation, type SignerPolicy, type VerifiedAttestation } from '../receipt/attestation.js';
 import { CHECK_OUTPUT_LIMIT, fitMarkdown, renderCheck } from './check-report.js';
+import { checksClientFor } from './checks-client.js';
 import { candidateFromEvent, type Candidate } from './event.js';
 import { createGitSource, type GitSource, type GitSourceOptions } from './git-source.js';
 import type { ModeResult } from './main.js';
@@ -294,7 +295,8 @@ export async function reverifyMode(settings: ActionSettings, outcome: StepOutcom
   if (runId === undefined) throw new ConfigurationError('run-id is required with mode reverify: give the workflow run whose receipt to check');
   const repoDir = inside(requiredEnv(env, 'GITHUB_WORKSPACE'), settings.repositoryPath, 'repository-path');
   const runnerTemp = requiredEnv(env, 'RUNNER_TEMP');
-  const client = deps.checksClient(settings.token, env['GITHUB_API_URL'] || 'https://api.github.com');
+  // The one place that picks the check run's credentials: the GitHub App when configured, as in validate mode.
+  const client = checksClientFor(settings, env['GITHUB_API_URL'] || 'https://api.github.com', deps);
   const target: CheckRunTarget = { owner: candidate.owner, repo: candidate.repo, headSha: candidate.head, name: settings.checkName };
 
   let findings: Findings;

@@ -21,13 +21,13 @@ import { TOOL_VERSION } from '../version.js';
 import { resolveWitness, type ResolvedWitness } from '../witness/fetch.js';
 import { createReceiptArtifacts, HIDDEN_DETAIL_FILE } from './artifacts.js';
 import { checkConclusion, renderCheck, renderRefusal } from './check-report.js';
-import { createChecksClient } from './checks-client.js';
+import { checksClientFor, createChecksClient, type ChecksClientSource } from './checks-client.js';
 import { candidateFromEvent, type Candidate } from './event.js';
 import { createGitSource, type GitSource, type GitSourceOptions } from './git-source.js';
 import type { ModeResult } from './main.js';
-import { ChecksPermissionError, type ChecksClient, type ReceiptArtifacts, type RenderedCheck, type StepOutcome } from './ports.js';
-import type { ActionSettings, GitHubAppSettings, WitnessPackInput } from './settings.js';
-import { createAppInstallationToken, type AppTokenTarget } from './app-token.js';
+import { ChecksPermissionError, type ReceiptArtifacts, type RenderedCheck, type StepOutcome } from './ports.js';
+import type { ActionSettings, WitnessPackInput } from './settings.js';
+import { createAppInstallationToken } from './app-token.js';
 import { decideTrust, unprotectedPackRef, type TrustDecision } from './trust.js';
 
 /**
@@ -40,16 +40,13 @@ import { decideTrust, unprotectedPackRef, type TrustDecision } from './trust.js'
  */
 
 /** The side effects of validate mode, so tests can hand in their own. */
-export interface ValidateModeDeps {
+export interface ValidateModeDeps extends ChecksClientSource {
   env: NodeJS.ProcessEnv;
   gitSource(repoDir: string, options: GitSourceOptions): GitSource;
-  checksClient(token: string, baseUrl: string): ChecksClient;
   receiptArtifacts(): ReceiptArtifacts;
   createRunner(settings: ActionSettings): Promise<Runner>;
   /** A fresh unpredictable nonce per run, for the canaries. */
   nonce(): string;
-  /** An installation token of the GitHub App that posts the check run (settings.app). */
-  appToken(app: GitHubAppSettings, target: AppTokenTarget): Promise<string>;
 }
 
 /** The variables of the runner that validate mode reads (inputs are settings, read elsewhere). */
@@ -275,8 +272,7 @@ async function publishCheck(
   artifactName?: string
 ): Promise<string | undefined> {
   try {
-    const token = settings.app !== undefined ? await deps.appToken(settings.app, { owner: candidate.owner, repo: candidate.repo, apiUrl: context.apiUrl }) : settings.token;
-    const client = deps.checksClient(token, context.apiUrl);
+    const client = checksClientFor(settings, context.apiUrl, deps);
     const id = await client.publish({ owner: candidate.owner, repo: candidate.repo, headSha: candidate.head, name: settings.checkName }, conclusion, check);
     outcome.info(`check run ${id} (${conclusion}) posted on ${candidate.head}`);
     return undefined;
