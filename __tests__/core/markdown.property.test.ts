@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { clipText, escapeMarkdown, UNTRUSTED_TEXT_LIMIT } from '../../src/core/markdown.js';
+import { clipText, escapeMarkdown, plainText, UNTRUSTED_TEXT_LIMIT } from '../../src/core/markdown.js';
 
 /** What is left of escaped text once every backslash escape is taken out. */
 const unescaped = (text: string): string => text.replace(/\\[!-/:-@[-`{-~]/g, '');
@@ -41,5 +41,25 @@ describe('escapeMarkdown, the one escaper', () => {
     expect(escapeMarkdown('[click](https://evil.example) ![x](http://e/i.png) www.evil.example')).toBe(
       '\\[click\\]\\(https\\:\\/\\/evil\\.example\\) \\!\\[x\\]\\(http\\:\\/\\/e\\/i\\.png\\) www\\.evil\\.example'
     );
+  });
+});
+
+describe('plainText, its sibling for plain-text sinks (annotations)', () => {
+  it('leaves no line break, control character, escape sequence or bidi override, and clips (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 600 }), fc.integer({ min: 2, max: 400 }), (text, max) => {
+        const out = plainText(text, max);
+        expect(out.length).toBeLessThanOrEqual(max);
+        expect(out).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+      }),
+      { numRuns: 500 }
+    );
+  });
+
+  it('removes ANSI colours, cursor moves and OSC hyperlinks instead of leaving their bytes as text, and escapes nothing', () => {
+    expect(plainText('\u001b[1;32mPASSED\u001b[0m \u001b[2K\u001b]8;;https://evil.example\u0007link\u001b]8;;\u0007 done')).toBe('PASSED link done');
+    expect(plainText('<h2>PASSED</h2>\n| a |')).toBe('<h2>PASSED</h2> | a |');
+    expect(escapeMarkdown('\u001b[31mred\u001b[0m')).toBe('red');
+    expect(plainText('x'.repeat(100_000), 2_000)).toHaveLength(2_000);
   });
 });

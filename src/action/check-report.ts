@@ -1,5 +1,5 @@
 import { allowancesOf } from '../core/receipt.js';
-import { clipText, escapeMarkdown } from '../core/markdown.js';
+import { clipText, escapeMarkdown, plainText } from '../core/markdown.js';
 import type { PhaseRecord, Receipt } from '../core/receipt-schema.js';
 import { renderReport } from '../core/report.js';
 import { surfaceReasons } from '../core/surface.js';
@@ -22,6 +22,10 @@ export const CHECK_OUTPUT_LIMIT = 65_535;
 export const ANNOTATION_TITLE_LIMIT = 255;
 /** GitHub's limit on an annotation's message is "64 KB", unit unsaid: 64,000 bytes fits either reading. */
 export const ANNOTATION_MESSAGE_LIMIT = 64_000;
+/** One test id, path or skip marker from the candidate or test output, in an annotation (code units). */
+export const ANNOTATION_UNTRUSTED_LIMIT = 300;
+/** One failure message from test output, in an annotation (code units); the full message is in report.md. */
+export const ANNOTATION_UNTRUSTED_MESSAGE_LIMIT = 2_000;
 /** Annotations per check run unless told otherwise: four requests' worth (one create, three updates). */
 export const DEFAULT_MAX_ANNOTATIONS = 200;
 
@@ -331,14 +335,21 @@ function parseLocation(location: string): { path: string; line: number } | undef
   const line = match?.[2] !== undefined ? Number(match[2]) : 1;
   // Annotations address repository-relative paths; anything else cannot be placed.
   if (path === '' || path.startsWith('/') || path.startsWith('\\') || /^[A-Za-z]:[\\/]/.test(path) || /^[a-z]+:\/\//i.test(path)) return undefined;
+  // A path that plainText would change (control characters, ANSI, bidi overrides) or clip names no file to place it on.
+  if (plainText(path, ANNOTATION_UNTRUSTED_LIMIT) !== path) return undefined;
   if (path.includes('\0') || path.split(/[\\/]/).includes('..')) return undefined;
   if (!Number.isSafeInteger(line) || line < 1 || line > 2_147_483_647) return undefined;
   return { path, line };
 }
 
+/**
+ * One annotation. GitHub shows annotations as plain text, so every untrusted piece has already
+ * passed through plainText (src/core/markdown.ts) where the caller built `heading` and `message`;
+ * the path is made one line and clipped here too, and the whole is clipped to GitHub's limits.
+ */
 function annotation(path: string, line: number, level: CheckAnnotation['annotation_level'], heading: string, message: string): CheckAnnotation {
   return {
-    path,
+    path: plainText(path, ANNOTATION_UNTRUSTED_LIMIT),
     start_line: line,
     end_line: line,
     annotation_level: level,
@@ -361,10 +372,17 @@ function surfaceAnnotations(receipt: Receipt): CheckAnnotation[] {
     // Per finding, the same rule the receipt's surface reasons came from: relaxed findings are notices.
     const reasons = surfaceReasons([finding], allow).reasons;
     const reset = '判定前已重置为基线 / it was reset to the base before judging.';
+    const path = plainText(finding.path, ANNOTATION_UNTRUSTED_LIMIT);
     for (const marker of finding.skip_markers) {
       const level = reasons.includes('tests_skipped') ? 'failure' : 'notice';
       out.push(
-        annotation(finding.path, marker.line, level, `PatchProof tests_skipped: ${finding.path}`, `The candidate added a skip, focus or expected-failure marker: ${marker.text.trim()}\n候选补丁添加了跳过/聚焦标记；${reset}`)
+        annotation(
+          finding.path,
+          marker.line,
+          level,
+          `PatchProof tests_skipped: ${path}`,
+          `The candidate added a skip, focus or expected-failure marker: ${plainText(marker.text.trim(), ANNOTATION_UNTRUSTED_LIMIT)}\n候选补丁添加了跳过/聚焦标记；${reset}`
+        )
       );
     }
     const others = reasons.filter((r) => r !== 'tests_skipped');
@@ -374,7 +392,7 @@ function surfaceAnnotations(receipt: Receipt): CheckAnnotation[] {
           finding.path,
           1,
           others.length > 0 ? 'failure' : 'notice',
-          `PatchProof ${others.length > 0 ? others.join(', ') : 'test surface'}: ${finding.path}`,
+          `PatchProof ${others.length > 0 ? others.join(', ') : 'test surface'}: ${path}`,
           `The candidate's diff (${finding.change}) touches the test surface (${finding.categories.join(', ')}).\n候选补丁触及测试面；${reset}${others.length === 0 ? '\nAllowed by the witness pack, or a new test file: reported, not held against the patch.' : ''}`
         )
       );
@@ -392,10 +410,10 @@ function testAnnotations(receipt: Receipt): CheckAnnotation[] {
       const where = parseLocation(test.location);
       if (where === undefined) continue;
       const reason = testReason(phase, test);
-      const outcome = `${test.status}${test.failure_kind !== undefined ? ` (${test.failure_kind})` : ''}${test.message !== undefined ? `: ${test.message}` : ''}`;
-      out.push(
-        annotation(where.path, where.line, 'failure', `PatchProof ${reason}: ${test.id}`, `${phase.name}: ${test.id}\nThis test ${PHASE_REQUIREMENT[phase.name]}. It ${outcome}`)
-      );
+      const id = plainText(test.id, ANNOTATION_UNTRUSTED_LIMIT);
+      const message = test.message !== undefined ? `: ${plainText(test.message, ANNOTATION_UNTRUSTED_MESSAGE_LIMIT)}` : '';
+      const outcome = `${test.status}${test.failure_kind !== undefined ? ` (${test.failure_kind})` : ''}${message}`;
+      out.push(annotation(where.path, where.line, 'failure', `PatchProof ${reason}: ${id}`, `${phase.name}: ${id}\nThis test ${PHASE_REQUIREMENT[phase.name]}. It ${outcome}`));
     }
   }
   return out;

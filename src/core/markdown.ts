@@ -13,12 +13,19 @@
  *
  * The result is for plain-text positions only: inside a code span backslashes show as they are
  * (code spans are safe on their own, see `codeSpan` in the renderers).
+ *
+ * Its sibling `plainText` is for sinks GitHub shows as plain text, not Markdown: a check run's
+ * annotation (title, message, path). There nothing is escaped (a backslash would show), but ANSI
+ * escape sequences are removed, control and line-separator characters become spaces (one piece of
+ * untrusted text is one line), bidirectional overrides become U+FFFD, and the text is clipped.
  */
 
 /** Default clip for one piece of untrusted text, in UTF-16 code units. */
 export const UNTRUSTED_TEXT_LIMIT = 500;
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+// CSI (colours, cursor moves), OSC (titles, hyperlinks; ended by BEL or ST) and two-character escapes.
+const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g;
 
@@ -33,5 +40,10 @@ export function clipText(text: string, max: number = UNTRUSTED_TEXT_LIMIT): stri
 
 /** Untrusted text as inert, one-line Markdown (see the module comment). */
 export function escapeMarkdown(text: string, max: number = UNTRUSTED_TEXT_LIMIT): string {
-  return clipText(text, max).replace(CONTROL, ' ').replace(BIDI, '\ufffd').replace(ASCII_PUNCTUATION, (c) => `\\${c}`);
+  return clipText(text.replace(ANSI, ''), max).replace(CONTROL, ' ').replace(BIDI, '\ufffd').replace(ASCII_PUNCTUATION, (c) => `\\${c}`);
+}
+
+/** Untrusted text for a plain-text sink (an annotation): one line, no ANSI, no bidi overrides, clipped (see the module comment). */
+export function plainText(text: string, max: number = UNTRUSTED_TEXT_LIMIT): string {
+  return clipText(text.replace(ANSI, ''), max).replace(CONTROL, ' ').replace(BIDI, '\ufffd');
 }
