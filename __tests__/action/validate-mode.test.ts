@@ -205,6 +205,10 @@ describe('validateMode: a validation', () => {
     expect(run.summaries).toHaveLength(1);
     expect(run.summaries[0]).toContain(`## ${posted?.check.title}`);
     expect(run.summaries[0]).toContain(posted?.check.summary);
+    // The trust decision is stated in the check run and the job summary.
+    const trusted = "**信任 / Trust: ✅ trusted / 可信** — this pull\\_request\\_target run's workflow file `octo-org/hello-world/.github/workflows/patchproof-gate.yml@refs/heads/main` is out of the pull request's reach, so it may post success.";
+    expect(posted?.check.summary).toContain(trusted);
+    expect(run.summaries[0]).toContain(trusted);
     expect(run.warnings).toEqual([]);
   });
 
@@ -289,6 +293,10 @@ describe('validateMode: refusals publish a failed check run and return failed', 
     const run = await runScenario({ change: fix, eventName: 'pull_request', inputs: { 'approved-proposal-hash': 'c'.repeat(64) }, createRunner: nothingRuns });
     expect(run.warnings).toEqual([expect.stringMatching(/^PatchProof will not post success from this run: on pull_request GitHub runs the workflow files of the pull request's merge commit.*pull_request_target/)]);
     expect(run.published.map((p) => p.conclusion)).toEqual(['failure']);
+    // The refusal's check run and the job summary say the run is untrusted, and why.
+    for (const markdown of [run.published[0]?.check.summary ?? '', run.summaries[0] ?? '']) {
+      expect(markdown).toMatch(/^\*\*信任 \/ Trust: ❌ untrusted \/ 不可信\*\* — a pass is posted as failure: on pull\\_request GitHub runs the workflow files/m);
+    }
   });
 
   it('refuses a ref: pack from the pull request itself', async () => {

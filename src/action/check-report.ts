@@ -471,6 +471,11 @@ export function redactHidden(receipt: Receipt): Receipt {
   };
 }
 
+/** `check` with `markdown` (already escaped) before its summary, still within GitHub's limit. */
+export function withPreamble(check: RenderedCheck, markdown: string): RenderedCheck {
+  return { ...check, summary: fitMarkdown(`${markdown}\n\n${check.summary}`, CHECK_OUTPUT_LIMIT) };
+}
+
 /**
  * A check run for a refusal: nothing ran and no receipt exists (bad input, a policy refusal, a
  * digest mismatch). Publish it with conclusion `failure`.

@@ -1,7 +1,10 @@
+import { escapeMarkdown } from '../core/markdown.js';
+
 /**
  * Whether the running workflow is one the pull request cannot have changed, and which refs a
  * `ref:` witness pack may name. Pure: the event name, GITHUB_WORKFLOW_REF and the event payload
- * (untrusted JSON) in, a decision out. Called from validate mode only (one place).
+ * (untrusted JSON) in, a decision out. Each mode calls it once, at its start; its verdict is stated
+ * in every check run and job summary the mode writes (`trustLine`).
  *
  * Why: on `pull_request` GitHub runs the workflow files of the PR's merge commit, so the PR writes
  * the job, its `with:` inputs and any local reusable workflow; a `workflow_dispatch` runs the file of
@@ -86,6 +89,23 @@ export function decideTrust(input: TrustInput): TrustDecision {
     return untrusted(`the workflow runs from ${ref}, which is the pull request's own head branch`);
   }
   return { trusted: true, workflowRef: input.workflowRef as string };
+}
+
+/**
+ * The trust decision as one line of Markdown for the check run and the job summary, so whoever reads
+ * a failure knows whether the run could have posted success at all. The workflow ref and the reason
+ * (which name branches, which anyone who can push chooses) are escaped.
+ */
+export function trustLine(trust: TrustDecision, eventName: string): string {
+  if (trust.trusted) {
+    return `**信任 / Trust: ✅ trusted / 可信** — this ${escapeMarkdown(eventName, 100)} run's workflow file ${codeSpanOf(trust.workflowRef)} is out of the pull request's reach, so it may post success.`;
+  }
+  return `**信任 / Trust: ❌ untrusted / 不可信** — a pass is posted as failure: ${escapeMarkdown(trust.why, 2_000)}`;
+}
+
+function codeSpanOf(text: string): string {
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029`]/g, ' ').slice(0, 500);
+  return `\`${flat}\``;
 }
 
 /**

@@ -7,6 +7,7 @@ import { approveProposal, createProposal } from '../core/proposal.js';
 import { serializeReceipt, verifyReceiptText } from '../core/receipt.js';
 import type { Receipt } from '../core/receipt-schema.js';
 import { renderReport } from '../core/report.js';
+import { escapeMarkdown } from '../core/markdown.js';
 import { ConfigurationError, InfrastructureError, VerificationError, isRefusal } from '../errors.js';
 import { writeBytesAtomic, writeFileAtomic } from '../io/files.js';
 import { canonicalJson } from '../core/hashing.js';
@@ -20,7 +21,7 @@ import { validateWithDetail, type WitnessInput } from '../validate.js';
 import { TOOL_VERSION } from '../version.js';
 import { resolveWitness, type ResolvedWitness } from '../witness/fetch.js';
 import { createReceiptArtifacts, HIDDEN_DETAIL_FILE } from './artifacts.js';
-import { checkConclusion, renderCheck, renderRefusal } from './check-report.js';
+import { checkConclusion, renderCheck, renderRefusal, withPreamble } from './check-report.js';
 import { checksClientFor, createChecksClient, type ChecksClientSource } from './checks-client.js';
 import { candidateFromEvent, type Candidate } from './event.js';
 import { createGitSource, type GitSource, type GitSourceOptions } from './git-source.js';
@@ -28,7 +29,7 @@ import type { ModeResult } from './main.js';
 import { ChecksPermissionError, type ReceiptArtifacts, type RenderedCheck, type StepOutcome } from './ports.js';
 import type { ActionSettings, WitnessPackInput } from './settings.js';
 import { createAppInstallationToken } from './app-token.js';
-import { decideTrust, unprotectedPackRef, type TrustDecision } from './trust.js';
+import { decideTrust, trustLine, unprotectedPackRef, type TrustDecision } from './trust.js';
 
 /**
  * Validate mode: the pull request's change, validated like `patchproof validate` does it, then
@@ -308,7 +309,9 @@ export function gateDowngrade(receipt: Pick<Receipt, 'verdict' | 'proof_grade'>,
 
 /** The rendered check of a pass that is posted as failure: the why comes first. */
 function downgradedCheck(check: RenderedCheck, downgrade: { code: string; why: string }): RenderedCheck {
-  return { ...check, title: `PatchProof: FAILED — ${downgrade.code}`, summary: `**${downgrade.code}**: ${downgrade.why}\n\n${check.summary}` };
+  // untrusted_workflow's why names refs (branch names) that whoever pushed them chose: escaped.
+  const why = downgrade.code === 'untrusted_workflow' ? escapeMarkdown(downgrade.why, 2_000) : downgrade.why;
+  return { ...withPreamble(check, `**${downgrade.code}**: ${why}`), title: `PatchProof: FAILED — ${downgrade.code}` };
 }
 
 async function publishReceipt(settings: ActionSettings, outcome: StepOutcome, deps: ValidateModeDeps, context: RunnerContext, candidate: Candidate, validated: Validated, trust: TrustDecision): Promise<ModeResult> {
@@ -326,7 +329,8 @@ async function publishReceipt(settings: ActionSettings, outcome: StepOutcome, de
   const trusted = validated.integrityErrors.length === 0;
   const downgrade = trusted ? gateDowngrade(receipt, trust) : undefined;
   const rendered = renderCheck(receipt);
-  const check = downgrade !== undefined ? downgradedCheck(rendered, downgrade) : rendered;
+  const stated = withPreamble(rendered, trustLine(trust, context.eventName));
+  const check = downgrade !== undefined ? downgradedCheck(stated, downgrade) : stated;
   const conclusion = trusted && downgrade === undefined ? checkConclusion(receipt.verdict) : 'failure';
   const publishError = await publishCheck(settings, outcome, deps, context, candidate, conclusion, check, artifactName);
   await writeSummary(outcome, check);
@@ -365,7 +369,7 @@ export async function validateMode(settings: ActionSettings, outcome: StepOutcom
   } catch (error) {
     if (isRefusal(error)) {
       const message = `refused (${error.code}): ${error.message}`;
-      const check = renderRefusal(error.code, error.message);
+      const check = withPreamble(renderRefusal(error.code, error.message), trustLine(trust, context.eventName));
       const publishError = await publishCheck(settings, outcome, deps, context, candidate, 'failure', check);
       await writeSummary(outcome, check);
       return { verdict: 'failed', proofGrade: false, message: publishError === undefined ? message : `${message} (and ${publishError})` };
@@ -373,7 +377,8 @@ export async function validateMode(settings: ActionSettings, outcome: StepOutcom
     if (error instanceof InfrastructureError) {
       // No check run: a failure of the runner or the network says nothing about the candidate.
       const message = `infrastructure error, nothing was judged: ${error.message}`;
-      await writeSummary(outcome, { title: 'PatchProof: INCONCLUSIVE — infrastructure error', summary: `${message}\n\nRe-run the job; the candidate was not judged.`, annotations: [] });
+      const check = { title: 'PatchProof: INCONCLUSIVE — infrastructure error', summary: `${message}\n\nRe-run the job; the candidate was not judged.`, annotations: [] };
+      await writeSummary(outcome, withPreamble(check, trustLine(trust, context.eventName)));
       return { verdict: 'inconclusive', proofGrade: false, message };
     }
     throw error;
