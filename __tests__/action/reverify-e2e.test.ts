@@ -115,6 +115,8 @@ async function reverify(artifactName: string, head = repos.head, extra: Record<s
       GITHUB_ACTIONS: 'true',
       GITHUB_API_URL: github.url,
       GITHUB_EVENT_NAME: 'workflow_dispatch',
+      // reverify.yml dispatched on the default branch: a workflow the pull request cannot change.
+      GITHUB_WORKFLOW_REF: 'octo-org/hello-world/.github/workflows/reverify.yml@refs/heads/main',
       GITHUB_EVENT_PATH: join(tmp, 'event.json'),
       GITHUB_WORKSPACE: repos.workspace,
       GITHUB_OUTPUT: join(tmp, 'output.txt'),

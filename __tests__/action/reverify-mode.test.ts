@@ -150,6 +150,8 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
       ...artifacts.env(),
       GITHUB_API_URL: github.url,
       GITHUB_EVENT_NAME: 'workflow_dispatch',
+      // reverify.yml dispatched on the default branch: a workflow the pull request cannot change.
+      GITHUB_WORKFLOW_REF: 'octo-org/hello-world/.github/workflows/reverify.yml@refs/heads/main',
       GITHUB_WORKSPACE: repos.workspace,
       RUNNER_TEMP: temp,
       GITHUB_ACTOR: 'octocat'
@@ -312,6 +314,7 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
       const runs = github.checkRuns().slice(before);
       expect(runs[0]).toMatchObject({ head_sha: repos.head, conclusion: 'success' });
       expect(runs[0]?.output.title).toBe('PatchProof re-verified: PASSED — receipt intact and bound to this head (trusted attestation)');
+      expect(runs[0]?.output.summary).toMatch(/^\*\*信任 \/ Trust: ✅ trusted \/ 可信\*\* — this workflow\\_dispatch run's workflow file `octo-org\/hello-world\/.github\/workflows\/reverify.yml@refs\/heads\/main`/);
       expect(runs[0]?.output.summary).toContain('https://github.com/octo-org/hello-world/.github/workflows/patchproof.yml@refs/heads/main');
     });
 
@@ -330,6 +333,24 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
       const plain = github.checkRuns().length;
       await reverify(signed('gate'));
       expect(github.checkRuns().slice(plain).map((r) => r.app.slug)).toEqual(['github-actions']);
+    });
+
+    it('the same attested receipt, reverified by a workflow dispatched on another branch: failure (untrusted_workflow), said in the check run and the summary', async () => {
+      const before = github.checkRuns().length;
+      const previous = process.env['GITHUB_WORKFLOW_REF'];
+      process.env['GITHUB_WORKFLOW_REF'] = 'octo-org/hello-world/.github/workflows/reverify.yml@refs/heads/agent-branch';
+      try {
+        const { result, warnings, summaries } = await reverify(signed('gate'));
+        expect(result).toMatchObject({ verdict: 'failed', proofGrade: false });
+        expect(result.message).toMatch(/vouched for \(trusted attestation\), but this run cannot post success: the workflow file runs from the branch refs\/heads\/agent-branch/);
+        expect(warnings).toEqual([expect.stringMatching(/^PatchProof will not post success from this run: the workflow file runs from the branch refs\/heads\/agent-branch.*workflow_dispatch/)]);
+        const runs = github.checkRuns().slice(before);
+        expect(runs.map((r) => r.conclusion)).toEqual(['failure']);
+        expect(runs[0]?.output.title).toBe('PatchProof: FAILED — untrusted_workflow: this run cannot vouch for the receipt');
+        for (const markdown of [runs[0]?.output.summary ?? '', summaries[0] ?? '']) expect(markdown).toMatch(/^\*\*信任 \/ Trust: ❌ untrusted \/ 不可信\*\*/m);
+      } finally {
+        process.env['GITHUB_WORKFLOW_REF'] = previous;
+      }
     });
 
     it('a trusted root given as JSON lines (gh attestation trusted-root): the attestation verifies under one of them', async () => {

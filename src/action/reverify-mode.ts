@@ -6,7 +6,7 @@ import type { Snapshot } from '../core/snapshot-record.js';
 import { ConfigurationError, InfrastructureError, PolicyError, VerificationError } from '../errors.js';
 import { takeSnapshot } from '../io/snapshot.js';
 import { RECEIPT_BUNDLE_FILE, verifyReceiptAttestation, type SignerPolicy, type VerifiedAttestation } from '../receipt/attestation.js';
-import { CHECK_OUTPUT_LIMIT, fitMarkdown, renderCheck } from './check-report.js';
+import { CHECK_OUTPUT_LIMIT, fitMarkdown, renderCheck, withPreamble } from './check-report.js';
 import { checksClientFor } from './checks-client.js';
 import { candidateFromEvent, type Candidate } from './event.js';
 import { createGitSource, type GitSource, type GitSourceOptions } from './git-source.js';
@@ -25,6 +25,7 @@ import {
 } from './receipt-intake.js';
 import type { ActionSettings } from './settings.js';
 import { validateMode } from './validate-mode.js';
+import { decideTrust, trustLine, type TrustDecision } from './trust.js';
 
 /**
  * Reverify mode: take the receipt artifact of an earlier run and decide whether it still speaks for
@@ -207,15 +208,19 @@ const isBound = (findings: Findings): boolean => findings.bindings.every((b) => 
 const replayAgrees = (findings: Findings): boolean => findings.replay === undefined || findings.replay.verdict === findings.receipt.verdict;
 
 /** The check run for a receipt that passed verification: the re-verification table, then the receipt's own rendering. */
-function renderFindings(findings: Findings, replayAsked: boolean): { conclusion: 'success' | 'failure'; check: RenderedCheck; message: string } {
+function renderFindings(findings: Findings, replayAsked: boolean, trust: TrustDecision): { conclusion: 'success' | 'failure'; check: RenderedCheck; message: string } {
   const { receipt, candidate } = findings;
   const bound = isBound(findings);
   const agrees = replayAgrees(findings);
   const evidence = evidenceOf(findings);
-  const success = evidence.accepted;
+  // Accepted evidence is posted as success only by a workflow the pull request cannot have changed.
+  const untrustedRun = evidence.accepted && !trust.trusted;
+  const success = evidence.accepted && trust.trusted;
   const differing = findings.bindings.filter((b) => b.recorded !== b.current).map((b) => b.name);
   const unproven = bound && agrees && receipt.verdict === 'passed' && !success;
-  const title = !bound
+  const title = untrustedRun
+    ? 'PatchProof: FAILED — untrusted_workflow: this run cannot vouch for the receipt'
+    : !bound
     ? `PatchProof: receipt not bound to this head — ${differing.join(', ')} differs`
     : !agrees
       ? `PatchProof: replay disagrees — receipt ${receipt.verdict}, replay ${findings.replay?.verdict ?? ''}`
@@ -271,7 +276,9 @@ function renderFindings(findings: Findings, replayAsked: boolean): { conclusion:
     annotations: bound ? base.annotations : []
   };
   const reasons = receipt.reasons.length > 0 ? ` (${receipt.reasons.join(', ')})` : '';
-  const message = !bound
+  const message = untrustedRun
+    ? `the receipt of run ${findings.runId} is bound, intact and vouched for (${evidence.why}), but this run cannot post success: ${trust.trusted ? '' : trust.why}`
+    : !bound
     ? `the receipt of run ${findings.runId} is not bound to this head: ${differing.join(', ')} differs`
     : !agrees
       ? `replay gave ${findings.replay?.verdict ?? ''} but the receipt says ${receipt.verdict}: ${findings.replay?.message ?? ''}`
@@ -298,12 +305,17 @@ export async function reverifyMode(settings: ActionSettings, outcome: StepOutcom
   // The one place that picks the check run's credentials: the GitHub App when configured, as in validate mode.
   const client = checksClientFor(settings, env['GITHUB_API_URL'] || 'https://api.github.com', deps);
   const target: CheckRunTarget = { owner: candidate.owner, repo: candidate.repo, headSha: candidate.head, name: settings.checkName };
+  // The one trust decision of this run, as in validate mode; stated in every check run and summary.
+  const eventName = requiredEnv(env, 'GITHUB_EVENT_NAME');
+  const trust = decideTrust({ eventName, workflowRef: env['GITHUB_WORKFLOW_REF'], repository: `${candidate.owner}/${candidate.repo}`, payload: await readEventPayload(requiredEnv(env, 'GITHUB_EVENT_PATH')) });
+  const stated = (check: RenderedCheck): RenderedCheck => withPreamble(check, trustLine(trust, eventName));
+  if (!trust.trusted) outcome.warning(`PatchProof will not post success from this run: ${trust.why}`);
 
   let findings: Findings;
   try {
     const intake = await takeReceipt(deps.receiptArtifacts(settings.token), runId, settings.artifactName, settings.witness?.digest);
     if (intake.status === 'rejected') {
-      const check = renderRejection(intake.reason, intake.message, intake.details, [['workflow run / 工作流运行', String(runId)], ['head', codeSpan(candidate.head)]]);
+      const check = stated(renderRejection(intake.reason, intake.message, intake.details, [['workflow run / 工作流运行', String(runId)], ['head', codeSpan(candidate.head)]]));
       await postCheck(client, target, 'failure', check, outcome);
       await writeSummary(outcome, check);
       return { verdict: 'failed', proofGrade: false, ...(intake.receiptPath !== undefined ? { receiptPath: intake.receiptPath } : {}), message: intake.message };
@@ -319,9 +331,10 @@ export async function reverifyMode(settings: ActionSettings, outcome: StepOutcom
     }
     if (settings.replay && !isBound(findings)) outcome.warning('replay skipped: the receipt is not bound to this head, so there is nothing to compare');
     const receiptPath = intake.receiptPath;
-    const rendered = renderFindings(findings, settings.replay);
-    await postCheck(client, target, rendered.conclusion, rendered.check, outcome);
-    await writeSummary(outcome, rendered.check);
+    const rendered = renderFindings(findings, settings.replay, trust);
+    const check = stated(rendered.check);
+    await postCheck(client, target, rendered.conclusion, check, outcome);
+    await writeSummary(outcome, check);
     const receipt = findings.receipt;
     const accepted = rendered.conclusion === 'success';
     // Only an accepted receipt passes; a bound receipt that agrees keeps a failed or inconclusive verdict.
