@@ -40,6 +40,19 @@ const HIDDEN_NAMES = [...HIDDEN_SOURCE.matchAll(/^test\('([^']+)'/gm)].map((m) =
 /** Distinctive lines of the hidden source, beyond the names. */
 const HIDDEN_LINES = ["parseDuration('2m500ms')", "parseDuration(' 750 MS ')", 'on inputs the candidate never saw', 'millisecond-unit-hidden'];
 const HIDDEN_WORDS = [...HIDDEN_NAMES, ...HIDDEN_LINES];
+/** The sealed oracle's hidden cases: their ids (as results and as the pack's pinned hidden ids) and expected values. */
+const ORACLE = JSON.parse(readFileSync(join(JS_PACK, 'oracle', 'expected.json'), 'utf8')) as { cases: { id: string; phase: string; expected: unknown }[] };
+const HIDDEN_CASES = ORACLE.cases.filter((c) => c.phase === 'hidden');
+const PINNED_HIDDEN_IDS = HIDDEN_CASES.map((c) => `oracle > ${c.id}`).sort();
+/** Expected values that only a hidden case has: whole numbers of six digits or more, not among the reproduction's. */
+const HIDDEN_VALUES = HIDDEN_CASES.map((c) => c.expected)
+  .filter((v): v is number => typeof v === 'number' && String(v).length >= 6)
+  .filter((v) => !ORACLE.cases.some((c) => c.phase === 'reproduction' && c.expected === v))
+  .map(String);
+/** The original (unsealed) hidden test, with its literal expectations: witness seal keeps it in oracle/original/hidden/. */
+const HIDDEN_ORIGINAL = readFileSync(join(JS_PACK, 'oracle', 'original', 'hidden', 'millisecond-unit-hidden.test.js'), 'utf8');
+/** A number standing alone (not inside a hex digest or a longer number). */
+const valueIn = (text: string, value: string): boolean => new RegExp(`(?<![0-9a-f])${value}(?![0-9a-f])`).test(text);
 
 /** The fixed duration.js, with `hook` run at the start of every parseDuration call and `prelude` at import. */
 function hostileDuration(prelude: string, hook: string): string {
@@ -96,6 +109,7 @@ let work: string;
 let witnessKey: string;
 let sealedPack: string;
 let sealedDigest: string;
+let plainPack: string;
 let bundle: ReturnType<typeof ensureActionBundle> | undefined;
 const results = new Map<Name, Result>();
 
@@ -193,12 +207,14 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'pp-sealed-e2e-'));
   const key = await generateWitnessKey();
   witnessKey = key.fileText;
-  // The pack as the maintainers commit it: hidden tests only in hidden.age. The author's oracle
-  // originals of the hidden tests are left out (witness seal-hidden does not encrypt them yet).
-  const plain = join(work, 'plain-pack');
-  cpSync(JS_PACK, plain, { recursive: true });
-  rmSync(join(plain, 'oracle', 'original', 'hidden'), { recursive: true, force: true });
-  const entries = await sealHiddenEntries(await readWitnessFolder(plain), 'hidden', [key.recipient]);
+  // The pack as the maintainers commit it, sealed by seal-hidden from the author's whole pack: the
+  // sealed oracle with its originals (oracle/original/), and the hidden ids pinned in witness.json.
+  plainPack = join(work, 'plain-pack');
+  cpSync(JS_PACK, plainPack, { recursive: true });
+  const manifestPath = join(plainPack, 'witness.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { hidden: Record<string, unknown> };
+  writeFileSync(manifestPath, `${JSON.stringify({ ...manifest, hidden: { ...manifest.hidden, ids: PINNED_HIDDEN_IDS } }, null, 2)}\n`);
+  const entries = await sealHiddenEntries(await readWitnessFolder(plainPack), 'hidden', [key.recipient]);
   sealedPack = join(work, 'sealed-pack');
   await writeWitnessEntries(entries, sealedPack);
   sealedDigest = digestWitnessEntries(entries);
@@ -234,6 +250,38 @@ async function openDetail(result: Result): Promise<{ text: string; detail: Opene
   const text = new TextDecoder().decode(await decryptWith(parseWitnessKey(witnessKey, 'test key'), bytes, 'hidden-detail.age'));
   return { text, detail: JSON.parse(text) as OpenedDetail };
 }
+
+/** Every file of a pack folder but hidden.age, as text, with its path. */
+function plainFiles(dir: string, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of readdirSync(join(dir, prefix), { withFileTypes: true })) {
+    const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) Object.assign(out, plainFiles(dir, rel));
+    else if (rel !== 'hidden.age') out[rel] = `${rel}\n${readFileSync(join(dir, rel), 'utf8')}`;
+  }
+  return out;
+}
+
+/** What would give a hidden test away, beyond its names and source lines. */
+const SECRETS = [...HIDDEN_WORDS, ...PINNED_HIDDEN_IDS, ...HIDDEN_CASES.map((c) => c.id), HIDDEN_ORIGINAL.split('\n').find((line) => line.includes('assert.equal(parseDuration(')) ?? '(no assertion line)'].map((line) => line.trim());
+
+describe('the sealed pack the base branch holds', () => {
+  it('the author\'s pack does carry the hidden ids, expectations and originals in plain text (so the next check can fail)', () => {
+    const all = Object.values(plainFiles(plainPack)).join('\n');
+    expect(HIDDEN_VALUES.length).toBeGreaterThanOrEqual(3);
+    for (const secret of SECRETS) expect([secret, all.includes(secret)]).toEqual([secret, true]);
+    for (const value of HIDDEN_VALUES) expect([value, valueIn(all, value)]).toEqual([value, true]);
+  });
+
+  it('no plain file of it holds a hidden test\'s name, source, case id, pinned id, original or expected value', () => {
+    const files = plainFiles(sealedPack);
+    expect(Object.keys(files).sort()).toEqual(['oracle/expected.json', 'oracle/original/reproduction/millisecond-unit.test.js', 'reproduction/millisecond-unit.test.js', 'witness.json']);
+    for (const [path, text] of Object.entries(files)) {
+      for (const secret of SECRETS) expect([path, secret, text.includes(secret)]).toEqual([path, secret, false]);
+      for (const value of HIDDEN_VALUES) expect([path, value, valueIn(text, value)]).toEqual([path, value, false]);
+    }
+  });
+});
 
 describe.each(Object.keys(CANDIDATES) as Name[])('a sealed pack and a candidate leaking the hidden source as a %s', (name) => {
   it('made only requests GitHub\'s description allows, posted one failure check run and uploaded one artifact', () => {
@@ -277,7 +325,8 @@ describe.each(Object.keys(CANDIDATES) as Name[])('a sealed pack and a candidate 
     expect(visible['artifact report.md']).not.toBe('');
     expect(visible['job summary']).toContain('## PatchProof: FAILED');
     for (const [where, text] of Object.entries(visible)) {
-      for (const word of [...HIDDEN_WORDS, 'LEAK ']) expect([where, word, text.includes(word)]).toEqual([where, word, false]);
+      for (const word of [...SECRETS, 'LEAK ']) expect([where, word, text.includes(word)]).toEqual([where, word, false]);
+      for (const value of HIDDEN_VALUES) expect([where, value, valueIn(text, value)]).toEqual([where, value, false]);
     }
   });
 
@@ -292,5 +341,12 @@ describe.each(Object.keys(CANDIDATES) as Name[])('a sealed pack and a candidate 
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(receipt.hidden_detail_sha256);
     const { detail } = await openDetail(result);
     expect(HIDDEN_NAMES.every((n) => Object.values(detail.ids).some((id) => id.includes(n)))).toBe(true);
+    // The pack's pinned hidden ids (restored from hidden.age) are in the receipt as keyed ids only, and the detail maps them back.
+    const pinned = receipt.witness.pinned_ids?.hidden ?? [];
+    expect(pinned).toHaveLength(PINNED_HIDDEN_IDS.length);
+    expect(pinned.every((id) => /^hmac-sha256:[0-9a-f]{64}$/.test(id))).toBe(true);
+    expect(pinned.map((id) => detail.ids[id]).sort()).toEqual(PINNED_HIDDEN_IDS);
+    // The hidden phase was graded by the sealed oracle restored from hidden.age.
+    expect(receipt.phases.find((p) => p.name === 'hidden')?.grading).toBe('sealed');
   });
 });
