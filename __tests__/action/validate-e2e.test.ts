@@ -364,6 +364,11 @@ describe('validate mode, bundled, against loopback GitHub and artifact services'
       ['apps/create-installation-access-token', 201]
     ]);
     expect(requests.find((r) => r.operationId === 'checks/create')?.headers['authorization']).toBe(`token ${APP.installationToken}`);
+    expect(result.github.checkRuns()[0]?.app.slug).toBe('patchproof-test-app');
+    // The trust decision heads the check run's summary and the job summary.
+    const trusted = /^\*\*信任 \/ Trust: ✅ trusted \/ 可信\*\* — this pull\\_request\\_target run's workflow file `octo-org\/hello-world\/\.github\/workflows\/patchproof-gate\.yml@refs\/heads\/main`/m;
+    expect(result.github.checkRuns()[0]?.output.summary).toMatch(trusted);
+    expect(result.summary).toMatch(trusted);
     expect(result.run.stdout).toMatch(/trusted workflow: octo-org\/hello-world\/\.github\/workflows\/patchproof-gate\.yml@refs\/heads\/main/);
     const receipt = JSON.parse(readFileSync(result.outputs['receipt-path'] as string, 'utf8')) as Receipt;
     expect(receipt.runner).toMatchObject({ kind: 'docker', isolated: true, image_id: gate.mode === 'run' ? gate.imageId : '' });
@@ -381,7 +386,9 @@ describe('validate mode, bundled, against loopback GitHub and artifact services'
     const receipt = JSON.parse(readFileSync(result.outputs['receipt-path'] as string, 'utf8')) as Receipt;
     expect(receipt).toMatchObject({ verdict: 'passed', proof_grade: true });
     expect(result.github.checkRuns().map((c) => [c.conclusion, c.output.title])).toEqual([['failure', 'PatchProof: FAILED — untrusted_workflow']]);
-    expect(result.github.checkRuns()[0]?.output.summary).toMatch(/pull_request_target workflow on the default branch/);
+    // The reason names refs a pusher chose, so it is Markdown-escaped (it renders as the same words).
+    expect(result.github.checkRuns()[0]?.output.summary).toMatch(/pull\\_request\\_target workflow on the default branch/);
+    expect(result.github.checkRuns()[0]?.output.summary).toMatch(/^\*\*信任 \/ Trust: ❌ untrusted \/ 不可信\*\*/m);
     expect(result.outputs).toMatchObject({ verdict: 'failed', 'proof-grade': 'false' });
   });
 });

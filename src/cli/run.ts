@@ -234,7 +234,7 @@ async function witnessCommand(
       await plain.dispose();
       const sealed = await sealHiddenEntries(await readWitnessFolder(dir), plain.manifest.hidden.path, recipients);
       await writeWitnessEntries(sealed, settings.out);
-      io.out(`written: ${settings.out} (hidden tests encrypted in ${SEALED_HIDDEN_FILE})\nwitness_digest: ${digestWitnessEntries(sealed)}\n`);
+      io.out(`written: ${settings.out} (hidden tests, and any hidden expectations, hidden originals and pinned hidden ids, encrypted in ${SEALED_HIDDEN_FILE})\nwitness_digest: ${digestWitnessEntries(sealed)}\n`);
       return EXIT.passed;
     }
     case 'witness-pack': {
