@@ -18,6 +18,12 @@
 #   FIXED_FILES       space-separated repository paths whose sections of PATCH make the candidate
 #   SHA_CANDIDATE     the derived candidate, pinned
 #   ORIG_STRIP        optional, path components to strip when unpacking ORIG (default 1)
+#   REBASE            optional, "1": the patch was made on Debian's tree with earlier patches
+#                     applied, so its hunks sit at other lines of the release: the cut is applied
+#                     to a scratch copy of the release with `git apply` (whole context, no fuzz,
+#                     only the line offset may differ) and the candidate is that copy's `git diff`:
+#                     the same lines changed, with the release's line numbers. The raw cut is kept
+#                     as DEST/upstream-fix.upstream.diff; SHA_CANDIDATE pins the rebased one.
 # Writes DEST/repo/ (the release, unpacked), DEST/upstream-fix.diff (the candidate) and
 # DEST/debian-patch.patch (the whole patch, for reference). Any failure: one line on stderr, exit 1.
 # PATCHPROOF_DEBIAN_MIRROR overrides the mirror.
@@ -117,6 +123,16 @@ SOURCES
   cp "$work/debian/$PATCH" "$dest/debian-patch.patch"
   # shellcheck disable=SC2086 # FIXED_FILES is a space-separated list
   fetch_debian_cut "$work/debian/$PATCH" $FIXED_FILES >"$dest/upstream-fix.diff" || fetch_debian_die "could not cut $FIXED_FILES out of $PATCH"
+  if [[ "${REBASE:-}" == "1" ]]; then
+    command -v git >/dev/null 2>&1 || fetch_debian_die "'git' is not installed (needed to rebase the fix on the release)"
+    mv "$dest/upstream-fix.diff" "$dest/upstream-fix.upstream.diff"
+    cp -a "$dest/repo" "$work/rebase"
+    (
+      cd "$work/rebase" && git init -q && git add -A \
+        && git -c user.name=corpus -c user.email=corpus@invalid -c commit.gpgsign=false commit -qm release \
+        && git apply "$dest/upstream-fix.upstream.diff" && git diff
+    ) >"$dest/upstream-fix.diff" 2>"$work/rebase.log" || fetch_debian_die "the fix does not apply to the release: $(head -n 1 "$work/rebase.log")"
+  fi
   fetch_debian_check_sha "$dest/upstream-fix.diff" "$SHA_CANDIDATE"
 
   printf 'fetched %s %s into %s in %d s\n' "$PACKAGE" "$VERSION" "$dest" "$((SECONDS - started))"
