@@ -286,7 +286,7 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
       resultFiles: command.resultFiles
     });
     const read = await readResults(results, MAX_RESULT_BYTES, command.resultFiles);
-    const parsed: ParsedResults & { canary: CanaryOutcome } = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary, output: outcome.output });
+    const parsed: ParsedResults & { canary: CanaryOutcome } = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary, output: outcome.stdout });
     parsed.problems.push(...read.problems);
     const { canary: canaryBase, ...parsedRest } = parsed;
     // Twin and mutant canaries come out of the tests here; their roles never left the host.
@@ -298,8 +298,9 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
     let sealed: RunEvidence['sealed'];
     let oracleRecord: RunRecord['oracle'];
     if (sealedCases.length > 0) {
-      // Read from the output the host collected as the run produced it; never from a results file.
-      const observations = parseObservations(outcome.output, oracleNonce);
+      // Read from the stdout the host collected as the run produced it; never from a results file,
+      // nor from the combined output, where stderr bytes can cut an observation line in two.
+      const observations = parseObservations(outcome.stdout, oracleNonce);
       const judged = judgeObservations(sealedCases, observations);
       sealed = { results: sealedTestResults(judged, plan.tree === 'base'), problems: judged.problems };
       oracleRecord = {

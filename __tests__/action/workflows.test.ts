@@ -230,6 +230,17 @@ describe('the workflows do what the docs say', () => {
     expect(runs).toContain('git diff --exit-code --stat -- dist/');
   });
 
+  it('corpus.yml runs npm run corpus on a fresh build with the local test image, read-only', () => {
+    const corpus = load('corpus.yml');
+    expect(corpus['permissions']).toEqual({});
+    expect(job(corpus, 'corpus')['permissions']).toEqual({ contents: 'read' });
+    const runs = (job(corpus, 'corpus')['steps'] as Mapping[]).map((s) => String(s['run'] ?? ''));
+    const at = (pattern: RegExp): number => runs.findIndex((r) => pattern.test(r));
+    expect(at(/^npm run build$/)).toBeGreaterThan(-1);
+    expect(at(/build-test-image\.sh/)).toBeGreaterThan(at(/^npm run build$/));
+    expect(at(/npm run corpus$/)).toBeGreaterThan(at(/build-test-image\.sh/));
+  });
+
   it('patchproof.yml: a reusable workflow with typed inputs, one job, the attestation permissions', () => {
     const doc = load('patchproof.yml');
     const call = (doc['on'] as Mapping)['workflow_call'] as { inputs: Record<string, Mapping> };

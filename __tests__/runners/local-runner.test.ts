@@ -188,6 +188,34 @@ describe('runCappedProcess', () => {
     expect(reasons).toEqual(['timeout']);
   });
 
+  // Found by the corpus (integrations/idna-oversized-input): a suite writing megabytes to stderr cut
+  // results-channel frames on stdout in the combined output, and lost them (a false grader_compromised).
+  it('keeps stdout apart: a stdout line written in two parts stays whole although stderr bytes arrived in between', async () => {
+    // The child writes the frame's two halves to fd 1 with a stderr line between them, 100 ms apart.
+    const halves = JSON.stringify(['\n@@frame nonce test {"id":', '"t.a"}\n']);
+    const script = `const { writeSync } = require('node:fs'); const [a, b] = ${halves};
+      writeSync(1, a); setTimeout(() => { writeSync(2, 'runTest ... ok\\n'); setTimeout(() => writeSync(1, b), 100); }, 100);`;
+    const outcome = await runCappedProcess({ argv: [NODE, '-e', script], cwd: work, env: {}, timeoutMs: 10_000, outputLimitBytes: 10_000 });
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.stdout).toBe('\n@@frame nonce test {"id":"t.a"}\n');
+    // The combined output (what the receipt digests) has the stderr line inside the frame.
+    expect(outcome.output).toBe('\n@@frame nonce test {"id":runTest ... ok\n"t.a"}\n');
+    expect(outcome.outputBytes).toBe(Buffer.byteLength(outcome.output));
+  });
+
+  it('keeps in stdout only stdout bytes within the output cap', async () => {
+    const outcome = await runCappedProcess({
+      argv: [NODE, '-e', "process.stderr.write('e'.repeat(50), () => process.stdout.write('o'.repeat(100)))"],
+      cwd: work,
+      env: {},
+      timeoutMs: 10_000,
+      outputLimitBytes: 80
+    });
+    expect(outcome.outputTruncated).toBe(true);
+    expect(outcome.output).toBe('e'.repeat(50) + 'o'.repeat(30));
+    expect(outcome.stdout).toBe('o'.repeat(30));
+  });
+
   it('looks the command up on the given PATH only', async () => {
     await expect(
       runCappedProcess({ argv: ['node', '-e', '0'], cwd: work, env: { PATH: join(work, 'empty') }, timeoutMs: 5000, outputLimitBytes: 100 })

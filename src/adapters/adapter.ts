@@ -101,7 +101,7 @@ export interface ParseRequest {
   testRoots: string[];
   /** The canary the command was built with; its tests are taken out of `tests` into `canary`. */
   canary: CanaryPlan;
-  /** The run's combined output, read by the host as it came (the results channel's frames). */
+  /** The run's stdout, read by the host as it came (the results channel's frames); never stderr, whose bytes can cut a stdout line in the combined stream. */
   output?: string;
 }
 

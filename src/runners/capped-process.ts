@@ -56,6 +56,8 @@ export function runCappedProcess(options: CappedProcessOptions): Promise<RunOutc
   return new Promise<RunOutcome>((resolve, reject) => {
     const started = performance.now();
     const kept: Buffer[] = [];
+    // The stdout part of `kept` (the same chunks, not extra bytes): see RunOutcome.stdout.
+    const keptStdout: Buffer[] = [];
     let keptBytes = 0;
     let seenBytes = 0;
     let timedOut = false;
@@ -107,25 +109,27 @@ export function runCappedProcess(options: CappedProcessOptions): Promise<RunOutc
       options.signal?.addEventListener('abort', onAbort, { once: true });
     }
 
-    const onData = (chunk: Buffer): void => {
+    const onData = (chunk: Buffer, fromStdout: boolean): void => {
       seenBytes += chunk.length;
       if (outputTruncated) return;
       const room = outputLimitBytes - keptBytes;
       if (chunk.length <= room) {
         kept.push(chunk);
+        if (fromStdout) keptStdout.push(chunk);
         keptBytes += chunk.length;
         return;
       }
       if (room > 0) {
         kept.push(chunk.subarray(0, room));
+        if (fromStdout) keptStdout.push(chunk.subarray(0, room));
         keptBytes += room;
       }
       // Past the cap: endless output must not fill memory or the run's record.
       outputTruncated = true;
       killFor('output_limit');
     };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
+    child.stdout.on('data', (chunk: Buffer) => onData(chunk, true));
+    child.stderr.on('data', (chunk: Buffer) => onData(chunk, false));
 
     const finish = (): void => {
       if (finished) return;
@@ -143,6 +147,7 @@ export function runCappedProcess(options: CappedProcessOptions): Promise<RunOutc
             timedOut,
             outputTruncated,
             output: bytes.toString('utf8'),
+            stdout: Buffer.concat(keptStdout).toString('utf8'),
             outputBytes: seenBytes,
             outputSha256: createHash('sha256').update(bytes).digest('hex'),
             durationMs

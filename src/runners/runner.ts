@@ -69,6 +69,13 @@ export interface RunOutcome {
   outputTruncated: boolean;
   /** Combined output, at most `outputLimitBytes` bytes (decoded as UTF-8). */
   output: string;
+  /**
+   * The kept bytes that came from the process's stdout alone, in order (decoded as UTF-8). Line
+   * protocols written to stdout (the results channel's frames, sealed-oracle observations) are read
+   * from here: in `output` a line can be cut by stderr bytes that arrived in between (the docker
+   * client forwards a container's stdout in reads that need not end at a line), and is then lost.
+   */
+  stdout: string;
   /** Bytes of output seen (kept or not) and the SHA-256 hex of the kept bytes. */
   outputBytes: number;
   outputSha256: string;

@@ -1,0 +1,165 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { ROOT, ensureCli, runCli, tempDir } from '../helpers/cli.js';
+import { dockerGate } from '../hostile/hostile-support.js';
+
+/**
+ * The real-project corpus (integrations/, `npm run corpus`): every case folder is complete and
+ * uses the shared fetch helper, its committed receipts verify offline and carry the verdict its
+ * case.json expects, the README table is the one those receipts give, and, with Docker, the cases
+ * marked "ci" are fetched and graded again from scratch (every candidate must get its expected
+ * verdict). The Docker part needs the network (Debian's archive): under CI=true a failure fails.
+ */
+
+const exec = promisify(execFile);
+const INTEGRATIONS = join(ROOT, 'integrations');
+const CORPUS = join(ROOT, 'scripts', 'corpus.mjs');
+const ROLES = ['fix', 'overfit', 'regressing', 'tampering'];
+
+interface CaseFile {
+  project: string;
+  version: string;
+  adapter: string;
+  ci?: boolean;
+  upstream_fix: { commit: string; url: string };
+  candidates: { name: string; role: string; diff: string; expect: { verdict: string; reason?: string; proof_grade?: boolean } }[];
+}
+
+interface ReceiptView {
+  verdict: string;
+  reasons: string[];
+  proof_grade: boolean;
+  phases: { name: string; tests: { passed: number; failed: number; errored: number; skipped: number } }[];
+}
+
+const cases = readdirSync(INTEGRATIONS, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && entry.name !== 'lib')
+  .map((entry) => entry.name)
+  .sort();
+
+function readCase(name: string): CaseFile {
+  return JSON.parse(readFileSync(join(INTEGRATIONS, name, 'case.json'), 'utf8')) as CaseFile;
+}
+
+/** The kept receipt's bytes (receipts/NAME.json, or NAME.json.gz for large ones). */
+function receiptBytes(name: string, candidate: string): Buffer {
+  const plain = join(INTEGRATIONS, name, 'receipts', `${candidate}.json`);
+  return existsSync(plain) ? readFileSync(plain) : gunzipSync(readFileSync(`${plain}.gz`));
+}
+
+describe('the corpus folders', () => {
+  it('has at least three cases, each complete: case.json, fetch.sh on the shared helper, a sealed pack and a candidate per role', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(3);
+    for (const name of cases) {
+      const data = readCase(name);
+      expect(data.upstream_fix.commit).toMatch(/^[0-9a-f]{40}$/);
+      expect(data.candidates.map((c) => c.role).sort()).toEqual([...ROLES].sort());
+      for (const candidate of data.candidates) {
+        if (candidate.diff !== 'fetched:upstream-fix.diff') expect(existsSync(join(INTEGRATIONS, name, candidate.diff))).toBe(true);
+      }
+      const fetch = readFileSync(join(INTEGRATIONS, name, 'fetch.sh'), 'utf8');
+      // One fetch implementation: the case's script only pins its files and calls the helper.
+      expect(fetch).toContain('lib/fetch-debian.sh');
+      expect(fetch).toContain('fetch_debian_case "$@"');
+      expect(fetch).not.toMatch(/apt-get -q|sha256sum/);
+      expect(existsSync(join(INTEGRATIONS, name, 'witness-pack', 'witness.json'))).toBe(true);
+    }
+  });
+
+  it('writes no mirror or registry host name into the corpus', () => {
+    const hostLike = /\b[a-z0-9-]+\.(?:debian\.org|npmjs\.(?:org|com))\b/i;
+    const offenders: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const full = join(dir, entry.name);
+        if (entry.isDirectory()) walk(full);
+        else if (/\.(sh|json|md)$/.test(entry.name) && entry.name !== 'receipt.json' && !full.includes('/receipts/') && hostLike.test(readFileSync(full, 'utf8'))) offenders.push(full);
+      }
+    };
+    walk(INTEGRATIONS);
+    // Links to bugs.debian.org and security-tracker pages are citations, not a mirror.
+    expect(offenders.filter((file) => !/README\.md$/.test(file))).toEqual([]);
+  });
+
+  it('the README table is the one the committed receipts give', async () => {
+    await expect(exec(process.execPath, [CORPUS, '--check-table'], { cwd: ROOT })).resolves.toBeDefined();
+  });
+});
+
+describe('the committed receipts of the corpus', () => {
+  let tmp: string;
+
+  beforeAll(async () => {
+    await ensureCli();
+    tmp = await tempDir('corpus-receipts');
+  });
+
+  afterAll(async () => {
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  it.each(cases.filter((name) => readCase(name).ci === true))('%s: every candidate\'s receipt verifies offline and carries its expected verdict', async (name) => {
+    for (const candidate of readCase(name).candidates) {
+      const path = join(tmp, `${name}-${candidate.name}.json`);
+      const bytes = receiptBytes(name, candidate.name);
+      await writeFile(path, bytes);
+      const verify = await runCli(['verify-receipt', path], { tmp });
+      expect({ candidate: candidate.name, status: verify.status }).toEqual({ candidate: candidate.name, status: 0 });
+      const receipt = JSON.parse(bytes.toString('utf8')) as ReceiptView;
+      expect({ candidate: candidate.name, verdict: receipt.verdict }).toEqual({ candidate: candidate.name, verdict: candidate.expect.verdict });
+      if (candidate.expect.reason !== undefined) expect(receipt.reasons).toContain(candidate.expect.reason);
+      else expect(receipt.reasons).toEqual([]);
+      if (candidate.expect.proof_grade !== undefined) expect(receipt.proof_grade).toBe(candidate.expect.proof_grade);
+      // The project's own suite ran: a regression phase with upstream's tests in it.
+      const regression = receipt.phases.find((p) => p.name === 'regression');
+      expect(regression === undefined ? 0 : regression.tests.passed + regression.tests.failed).toBeGreaterThan(10);
+    }
+  }, 120_000);
+});
+
+const gate = await dockerGate('corpus (Docker)');
+
+gate.describeDocker('the corpus cases marked "ci", fetched and graded from scratch in the Docker runner', () => {
+  let tmp: string;
+
+  beforeAll(async () => {
+    gate.requireDocker();
+    await ensureCli();
+    tmp = await tempDir('corpus-run');
+  });
+
+  afterAll(async () => {
+    if (tmp !== undefined) await rm(tmp, { recursive: true, force: true });
+  });
+
+  it('every candidate gets the verdict its case.json expects', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, PATCHPROOF_TEST_IMAGE: gate.imageId, TMPDIR: tmp };
+    delete env.NODE_OPTIONS;
+    let output: string;
+    try {
+      const result = await exec(process.execPath, [CORPUS, '--ci', '--keep', join(tmp, 'work'), '--out', join(tmp, 'receipts')], {
+        cwd: ROOT,
+        env,
+        timeout: 900_000,
+        maxBuffer: 16 * 1024 * 1024
+      });
+      output = result.stdout;
+    } catch (error) {
+      const failed = error as { stdout?: string; stderr?: string };
+      if (process.env.CI !== 'true' && /fetch [a-z0-9]+: /.test(failed.stderr ?? '')) {
+        console.warn(`SKIPPED corpus run: a case could not be fetched: ${failed.stderr?.trim()}`);
+        return;
+      }
+      throw new Error(`npm run corpus --ci failed:\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`);
+    }
+    console.log(output);
+    const ciCases = cases.filter((name) => readCase(name).ci === true);
+    const graded = output.split('\n').filter((line) => line.startsWith('ok   '));
+    expect(graded).toHaveLength(ciCases.reduce((sum, name) => sum + readCase(name).candidates.length, 0));
+    expect(output).not.toMatch(/^FAIL /m);
+  }, 900_000);
+});
