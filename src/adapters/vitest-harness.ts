@@ -68,7 +68,7 @@ const NONCE = /^[0-9a-f]{64}$/.test(process.env.${CHANNEL_ENV} ?? '') ? process.
 function frame(kind, value) {
   if (NONCE === undefined) return;
   try {
-    writeSync(1, '\n${FRAME_MARK} ' + NONCE + ' ' + kind + ' ' + JSON.stringify(value) + '\n');
+    writeSync(1, '\\n${FRAME_MARK} ' + NONCE + ' ' + kind + ' ' + JSON.stringify(value) + '\\n');
   } catch {
     // a closed stdout loses the frames: the host then finds the final frame missing
   }
