@@ -46,7 +46,7 @@ interface ReceiptView {
 
 interface Case {
   adapter: 'unittest' | 'pytest' | 'node-test' | 'jest' | 'vitest';
-  fixture: string;
+  fixture: 'py-calculator' | 'js-duration' | 'jest-money' | 'vitest-chunk';
   diff: string;
   /** Built from the sealed pack's originals (true), or the fixture's own in-process pack. */
   originals: boolean;
@@ -78,7 +78,7 @@ async function stage(c: Case): Promise<StagedFixture> {
   const pack = join(tmp, `${c.adapter}-pack`);
   const init = await runCli(['witness', 'init', pack, '--adapter', c.adapter, '--reproduction', join(originals, 'reproduction'), '--hidden', join(originals, 'hidden')], { tmp });
   expect([init.status, init.stderr]).toEqual([0, init.stderr]);
-  return { tmp, repo: fixtureOf(c.fixture).repo, pack, digest: await packDigest(pack, tmp) };
+  return { tmp, repo: fixtureOf(c.fixture as 'py-calculator' | 'js-duration').repo, pack, digest: await packDigest(pack, tmp) };
 }
 
 gate.describeDocker.each(CASES)('the results channel: $adapter, results rewritten after the harness wrote them', (c) => {
