@@ -7,6 +7,7 @@ import { NODE_TEST_ENTRY_ID, nodeTestEntryPath } from '../../src/adapters/node-t
 import { NODE_TEST_RESULTS_FILE } from '../../src/adapters/node-test-lines.js';
 import { NODE_TEST_REPORTER_FILE } from '../../src/adapters/node-test-reporter.js';
 import { v8StackFiles } from '../../src/adapters/node-test-results.js';
+import { channelNonce } from '../../src/adapters/results-channel.js';
 import { countTests } from '../../src/core/test-results.js';
 import type { TestCaseResult } from '../../src/core/test-results.js';
 import { ConfigurationError } from '../../src/errors.js';
@@ -384,7 +385,8 @@ describe('node-test command', () => {
       '--test-reporter-destination=stdout',
       entry
     ]);
-    expect(command.env).toEqual({ TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1' });
+    // The reporter gets the results channel's nonce (derived from the canary nonce, not the nonce itself).
+    expect(command.env).toEqual({ TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1', PATCHPROOF_CHANNEL: channelNonce(canary) });
     expect(Object.keys(command.stage)).toEqual([entry]);
   });
 

@@ -8,6 +8,8 @@ import type { TestScope } from './exception-site.js';
 import { failedResult, foldCanaries, loadFailureKind, stackFrames, thrownAboveTest, thrownFrom } from './js-runner-failure.js';
 import type { FileCanaries } from './js-runner-failure.js';
 import { wrappedFile } from './js-runner-wrapper.js';
+import { jestFileFrameId, jestFrameId } from './jest-channel.js';
+import { channelNonce, checkChannel, FRAME_MARK } from './results-channel.js';
 
 /**
  * Turns jest's `--json` results (with `--testLocationInResults`) of a run of PatchProof's wrappers
@@ -205,11 +207,18 @@ export function parseJestResults(request: ParseRequest): ParsedResults & { canar
     { passed: 0, failed: 0, skipped: 0, expectedFailures: 0 }
   );
   const claimed = claimedCounts(report, canaryCounts, results);
+  // jest writes the JSON after its reporters ran: nothing to seal, the per-test frames are the check.
+  const records = report.testResults.flatMap((entry) => [
+    ...entry.assertionResults.map((test) => ({ id: jestFrameId(entry.name, test.ancestorTitles, test.title), status: test.status })),
+    { id: jestFileFrameId(entry.name), status: entry.status }
+  ]);
+  const channel = request.output === undefined ? undefined : checkChannel({ output: request.output, mark: FRAME_MARK, nonce: channelNonce(request.canary), sealed: {}, records });
   return {
     tests: results,
     claimed,
     problems: problems.length <= PROBLEM_LIMIT ? problems : [...problems.slice(0, PROBLEM_LIMIT), `and ${problems.length - PROBLEM_LIMIT} more problems`],
-    canary
+    canary,
+    ...(channel ? { channel } : {})
   };
 }
 

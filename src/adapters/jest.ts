@@ -2,10 +2,13 @@ import { jsTwinStage } from './twin-stage.js';
 import path from 'node:path';
 import type { CommandRequest, TestAdapter, TestCommand } from './adapter.js';
 import { checkCanaryPlan } from './canary.js';
+import { JEST_CHANNEL_FILE, JEST_CHANNEL_SOURCE } from './jest-channel.js';
 import { jestWrapperSource } from './jest-entry.js';
 import { JEST_RESULTS_FILE, parseJestResults } from './jest-results.js';
 import { isJestTestFile, JEST_SURFACE, jestSuiteFiles, JS_RUNNER_SKIP_MARKERS } from './js-runner-files.js';
 import { wrapperPath, wrapperRoot } from './js-runner-wrapper.js';
+import { HARNESS_DIR } from './adapter.js';
+import { CHANNEL_ENV, channelNonce } from './results-channel.js';
 import { checkTestFiles } from './test-files.js';
 
 /**
@@ -20,7 +23,8 @@ import { checkTestFiles } from './test-files.js';
  * wrappers under `.patchproof/` are found whatever the configuration says, and
  * `--runTestsByPath` runs exactly them. Nothing is written into the (read-only) copy: `--ci`
  * never writes snapshots, coverage is off, the transform cache is off and the haste map goes to
- * /tmp; watchman is not used. JSON rather than JUnit (jest-junit is not part of jest): it keeps
+ * /tmp; watchman is not used. `--reporters` replaces the configuration's reporters by jest's default
+ * one and the results channel (jest-channel.ts). JSON rather than JUnit (jest-junit is not part of jest): it keeps
  * the describe path as a list, the test's line, jest's matcher result and the raw stack.
  */
 
@@ -51,13 +55,16 @@ function jestCommand(request: CommandRequest): TestCommand {
       '--watchman=false',
       '--coverage=false',
       '--colors=false',
+      // jest's own console output, and the results channel (jest-channel.ts).
+      '--reporters=default',
+      `--reporters=${path.posix.join(workdir, HARNESS_DIR, JEST_CHANNEL_FILE)}`,
       `--roots=${workdir}`,
       `--testMatch=${path.posix.join(workdir, wrapperRoot('jest'))}/**/*.cjs`,
       '--testPathIgnorePatterns=/node_modules/',
       '--runTestsByPath',
       ...files.map((file) => path.posix.join(workdir, wrapperPath('jest', file)))
     ],
-    env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1', CI: 'true', NODE_ENV: 'test' },
+    env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1', CI: 'true', NODE_ENV: 'test', [CHANNEL_ENV]: channelNonce(request.canary) },
     resultFiles: [JEST_RESULTS_FILE],
     stage,
     ...(twinned.twins.length > 0 ? { twins: twinned.twins } : {})
@@ -67,7 +74,7 @@ function jestCommand(request: CommandRequest): TestCommand {
 /** The jest adapter (stateless). */
 export const jestAdapter: TestAdapter = {
   name: 'jest',
-  harness: {},
+  harness: { [JEST_CHANNEL_FILE]: JEST_CHANNEL_SOURCE },
   isTestFile: isJestTestFile,
   suiteFiles: jestSuiteFiles,
   surface: JEST_SURFACE,

@@ -1,3 +1,5 @@
+import { CHANNEL_ENV, FRAME_MARK } from './results-channel.js';
+
 /**
  * The custom reporter PatchProof hands to `node --test`. Node's built-in junit reporter names no
  * file per test and flattens errors to text; this one writes one JSON object per line with the
@@ -8,7 +10,26 @@
  * `end` with the number of lines of each kind written, so a cut-off file is recognisable.
  * A whole-file failure (node reports a test named after the file) carries the last lines that
  * file wrote to stderr, where node 20 puts the SyntaxError or the missing module.
+ *
+ * The results channel (results-channel.ts): the reporter runs in `node --test`'s own process, not
+ * in the test file's child process. With the nonce in PATCHPROOF_CHANNEL it writes, straight to
+ * that process's fd 1, a frame per test line (`nodeTestFrameId`) as the event arrives, and, just
+ * before the `end` line, a final frame with the SHA-256 of every byte it handed to the results
+ * file. A rewrite of the file by the test process (`process.on('exit')`) or by a child it left
+ * behind disagrees.
  */
+
+/**
+ * The channel's id of a reporter `test` line: its file, position, nesting and name (with the
+ * suite, skip and todo flags). The reporter computes the same (FRAME_ID_SOURCE), and a real run
+ * in the adapter tests holds the two to agreement.
+ */
+export function nodeTestFrameId(line: Record<string, unknown>): string {
+  return JSON.stringify([line.file ?? null, line.line ?? null, line.column ?? null, line.nesting ?? null, line.name, line.suite === true, line.skip ?? null, line.todo ?? null]);
+}
+
+const FRAME_ID_SOURCE =
+  '(line) => JSON.stringify([line.file ?? null, line.line ?? null, line.column ?? null, line.nesting ?? null, line.name, line.suite === true, line.skip ?? null, line.todo ?? null])';
 
 /** Name of the staged reporter; it must not match node's default test-file patterns. */
 export const NODE_TEST_REPORTER_FILE = 'patchproof-reporter.mjs';
@@ -18,7 +39,23 @@ export const NODE_TEST_REPORT_FORMAT = 'patchproof-node-test/1';
 
 /** Source of the reporter module (ESM; runs inside `node --test`, so plain JavaScript). */
 export const NODE_TEST_REPORTER_SOURCE = String.raw`// PatchProof reporter for node --test (generated; see src/adapters/node-test-reporter.ts).
+import { createHash } from 'node:crypto';
+import { writeSync } from 'node:fs';
+
 const FORMAT = '${NODE_TEST_REPORT_FORMAT}';
+const NONCE = /^[0-9a-f]{64}$/.test(process.env.${CHANNEL_ENV} ?? '') ? process.env.${CHANNEL_ENV} : undefined;
+
+const frameId = ${FRAME_ID_SOURCE};
+
+function frame(kind, value) {
+  if (NONCE === undefined) return;
+  try {
+    writeSync(1, '\n${FRAME_MARK} ' + NONCE + ' ' + kind + ' ' + JSON.stringify(value) + '\n');
+  } catch {
+    // a closed stdout loses the frames: the host then finds the final frame missing
+  }
+}
+
 const MAX_TEXT = 8000;
 const STDERR_LINES = 40;
 
@@ -74,9 +111,14 @@ function flag(value) {
 
 export default async function* patchproofReporter(source) {
   const stderr = new Map();
+  const digest = createHash('sha256');
+  const out = (text) => {
+    digest.update(text, 'utf8');
+    return text;
+  };
   let tests = 0;
   let diagnostics = 0;
-  yield JSON.stringify({ kind: 'start', format: FORMAT, node: process.version }) + '\n';
+  yield out(JSON.stringify({ kind: 'start', format: FORMAT, node: process.version }) + '\n');
   for await (const event of source) {
     const data = event.data ?? {};
     if (event.type === 'test:stderr' && typeof data.file === 'string') {
@@ -104,12 +146,15 @@ export default async function* patchproofReporter(source) {
         line.stderr = stderr.get(data.file);
       }
       tests += 1;
-      yield JSON.stringify(line) + '\n';
+      frame('test', { id: frameId(line), status: line.event });
+      yield out(JSON.stringify(line) + '\n');
     } else if (event.type === 'test:diagnostic') {
       diagnostics += 1;
-      yield JSON.stringify({ kind: 'diagnostic', nesting: data.nesting, file: text(data.file), message: text(data.message) ?? '' }) + '\n';
+      yield out(JSON.stringify({ kind: 'diagnostic', nesting: data.nesting, file: text(data.file), message: text(data.message) ?? '' }) + '\n');
     }
   }
-  yield JSON.stringify({ kind: 'end', format: FORMAT, tests, diagnostics }) + '\n';
+  const end = out(JSON.stringify({ kind: 'end', format: FORMAT, tests, diagnostics }) + '\n');
+  frame('end', { tests, sha256: digest.digest('hex') });
+  yield end;
 }
 `;

@@ -9,7 +9,8 @@ import type { TestScope } from './exception-site.js';
 import { NODE_TEST_ENTRY_ID, nodeTestEntryPath } from './node-test-entry.js';
 import { buildTrees, NODE_TEST_RESULTS_FILE, readLines, readTotals } from './node-test-lines.js';
 import type { NodeTotals, TestLine, TestNode } from './node-test-lines.js';
-import { NODE_TEST_REPORT_FORMAT } from './node-test-reporter.js';
+import { NODE_TEST_REPORT_FORMAT, nodeTestFrameId } from './node-test-reporter.js';
+import { channelNonce, checkChannel, FRAME_MARK } from './results-channel.js';
 
 /**
  * Turns a node --test run's reporter lines into PatchProof's test results.
@@ -374,10 +375,33 @@ export function parseNodeTestResults(request: ParseRequest): ParsedResults & { c
     pass: `${NODE_TEST_ENTRY_ID}${ID_SEPARATOR}${canaries.pass}`,
     fail: `${NODE_TEST_ENTRY_ID}${ID_SEPARATOR}${canaries.fail}`
   });
+  const channel =
+    request.output === undefined
+      ? undefined
+      : checkChannel({ output: request.output, mark: FRAME_MARK, nonce: channelNonce(request.canary), sealed: { [NODE_TEST_RESULTS_FILE]: text }, records: channelRecords(text) });
   return {
     tests,
     ...(totals === undefined ? {} : { claimed: claimedCounts(totals, events, tests) }),
     problems: capProblems(problems),
-    canary
+    canary,
+    ...(channel ? { channel } : {})
   };
+}
+
+/** The reporter's test lines as the channel frames them (raw, before any reading of their fields). */
+function channelRecords(text: string): { id: string; status: string | null }[] {
+  const records: { id: string; status: string | null }[] = [];
+  for (const line of text.split('\n')) {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'test') {
+      const raw = value as Record<string, unknown>;
+      records.push({ id: nodeTestFrameId(raw), status: typeof raw.event === 'string' ? raw.event : null });
+    }
+  }
+  return records;
 }

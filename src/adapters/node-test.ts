@@ -7,6 +7,7 @@ import { nodeTestEntryPath, nodeTestEntrySource } from './node-test-entry.js';
 import { NODE_TEST_RESULTS_FILE } from './node-test-lines.js';
 import { NODE_TEST_REPORTER_FILE, NODE_TEST_REPORTER_SOURCE } from './node-test-reporter.js';
 import { parseNodeTestResults } from './node-test-results.js';
+import { CHANNEL_ENV, channelNonce } from './results-channel.js';
 import { checkTestFiles } from './test-files.js';
 import { jsTwinStage } from './twin-stage.js';
 
@@ -35,7 +36,8 @@ function nodeTestCommand(request: CommandRequest): TestCommand {
       '--test-reporter-destination=stdout',
       entry
     ],
-    env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1' },
+    // The results channel's nonce, for the reporter (node-test-reporter.ts).
+    env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1', [CHANNEL_ENV]: channelNonce(request.canary) },
     resultFiles: [NODE_TEST_RESULTS_FILE],
     stage: { ...stage, [entry]: nodeTestEntrySource(request.files, request.canary) },
     ...(twins.length > 0 ? { twins } : {})

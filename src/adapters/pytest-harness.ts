@@ -7,7 +7,18 @@
  * `name=fail` pairs) at the END of the collected items, so they run after every test module, and
  * so the code under test, was imported, and under every hook a repository's conftest.py installs.
  * Each canary is a `pytest.Function` of this file; one asserts 1 == 1, the other 1 == 2.
+ *
+ * The results channel (results-channel.ts): with the nonce in PATCHPROOF_CHANNEL, the plugin
+ * writes, to a duplicate of the stdout pytest started with (taken when `-p` imports it, before
+ * pytest's capture replaces fd 1), one frame per finished test (at its teardown report; a module
+ * that did not collect, or was skipped at collection, at its collect report) keyed as pytest's
+ * JUnit XML names it, with a coarse outcome (passed, skipped, failed). A hook wrapper around
+ * `pytest_sessionfinish` runs after the junitxml plugin wrote its file: it reads the file back and
+ * writes the final frame with its SHA-256. An `atexit` or `pytest_unconfigure` rewrite comes later
+ * and disagrees.
  */
+
+import { CHANNEL_ENV, FRAME_MARK } from './results-channel.js';
 
 /** Module name of the plugin, as given to `-p`; it must not match pytest's `test_*.py` pattern. */
 export const PYTEST_PLUGIN_MODULE = 'patchproof_canary';
@@ -25,6 +36,8 @@ Generated from src/adapters/pytest-harness.ts and staged by PatchProof into a di
 repository copy. Appends two generated tests to the end of the collected items: one must pass,
 one must fail with an assertion.
 """
+import hashlib
+import json
 import os
 import re
 from pathlib import Path
@@ -32,6 +45,80 @@ from pathlib import Path
 import pytest
 
 NAME = re.compile(r"^c[0-9a-f]{16}$")
+
+# The results channel: a duplicate of the stdout pytest started with, taken at import (-p loads
+# this module before pytest's capture replaces fd 1).
+_NONCE = os.environ.get("${CHANNEL_ENV}", "")
+_CHANNEL = os.dup(1) if re.fullmatch(r"[0-9a-f]{64}", _NONCE) else None
+_STATUS = {}
+_FRAMED = [0]
+
+
+def _frame(kind, value):
+    if _CHANNEL is None:
+        return
+    line = "\n${FRAME_MARK} %s %s %s\n" % (_NONCE, kind, json.dumps(value, ensure_ascii=True, sort_keys=True))
+    try:
+        os.write(_CHANNEL, line.encode("ascii"))
+    except OSError:
+        pass
+
+
+def _junit_id(report):
+    """The id pytest-results.ts gives this report's <testcase> (junitxml's names, xunit1 file)."""
+    path, bracket, params = report.nodeid.partition("[")
+    names = path.split("::")
+    names[0] = re.sub(r"\.py$", "", names[0].replace("/", "."))
+    names[-1] += bracket + params
+    classname, name = ".".join(names[:-1]), names[-1]
+    file = report.location[0] if report.location else ""
+    if file:
+        module = re.sub(r"\.py$", "", file).replace("/", ".")
+        inner = classname[len(module) + 1:] if classname.startswith(module + ".") else ""
+        return "%s::%s" % (file, name) if inner == "" else "%s::%s::%s" % (file, inner.replace(".", "::"), name)
+    return name if classname == "" else "%s::%s" % (classname, name)
+
+
+def _emit(test_id, status):
+    _FRAMED[0] += 1
+    _frame("test", {"id": test_id, "status": status})
+
+
+def pytest_runtest_logreport(report):
+    key = report.nodeid
+    before = _STATUS.get(key)
+    if report.failed:
+        _STATUS[key] = "failed"
+    elif report.skipped and before != "failed":
+        _STATUS[key] = "skipped"
+    elif before is None and report.when == "call":
+        _STATUS[key] = "passed"
+    if report.when == "teardown":
+        status = _STATUS.pop(key, None)
+        _emit(_junit_id(report), status if status is not None else "skipped")
+
+
+def pytest_collectreport(report):
+    if report.failed:
+        # pytest-results.ts names a module that did not collect by its file.
+        _emit(report.location[0] if report.location else report.nodeid, "failed")
+    elif report.skipped:
+        _emit(_junit_id(report), "skipped")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_sessionfinish(session, exitstatus):
+    yield
+    # Every other sessionfinish has run: the junitxml plugin has written its file.
+    path = getattr(session.config.option, "xmlpath", None)
+    digest = None
+    if path:
+        try:
+            with open(path, "rb") as handle:
+                digest = hashlib.sha256(handle.read()).hexdigest()
+        except OSError:
+            digest = None
+    _frame("end", {"tests": _FRAMED[0], "sha256": digest})
 
 
 def _make(expected):

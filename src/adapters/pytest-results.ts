@@ -7,6 +7,7 @@ import type { TestScope } from './exception-site.js';
 import { parseJunitXml } from './junit-xml.js';
 import type { JunitCase } from './junit-xml.js';
 import { PYTEST_PLUGIN_FILE } from './pytest-harness.js';
+import { channelNonce, checkChannel, FRAME_MARK } from './results-channel.js';
 
 /**
  * Turns pytest's JUnit XML (xunit1 family, `--tb=native`) into PatchProof's test results.
@@ -155,6 +156,12 @@ export function parsePytestResults(request: ParseRequest): ParsedResults & { can
   }
   const canaryCases = report.cases.filter((test) => test.id === canaryIds.pass || test.id === canaryIds.fail);
   const claimed = claimedWithoutCanaries(report.claimed, canaryCases, problems);
+  // The channel frames every test (canaries and twins included) with a coarse outcome.
+  const records = results.map((test) => ({ id: test.id, status: test.status === 'errored' ? 'failed' : test.status }));
+  const channel =
+    request.output === undefined
+      ? undefined
+      : checkChannel({ output: request.output, mark: FRAME_MARK, nonce: channelNonce(request.canary), sealed: { [PYTEST_RESULTS_FILE]: text }, records });
   const { tests, canary } = takeCanaries(results, canaryIds);
-  return { tests, ...(claimed === undefined ? {} : { claimed }), problems, canary };
+  return { tests, ...(claimed === undefined ? {} : { claimed }), problems, canary, ...(channel ? { channel } : {}) };
 }

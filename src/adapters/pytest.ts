@@ -7,6 +7,7 @@ import { pythonTwinStage } from './twin-stage.js';
 import { isPytestFile, PYTEST_SKIP_MARKERS, PYTEST_SURFACE, pytestSuiteFiles } from './pytest-files.js';
 import { PYTEST_CANARY_ENV, PYTEST_PLUGIN_FILE, PYTEST_PLUGIN_MODULE, PYTEST_PLUGIN_SOURCE } from './pytest-harness.js';
 import { parsePytestResults, PYTEST_RESULTS_FILE } from './pytest-results.js';
+import { CHANNEL_ENV, channelNonce } from './results-channel.js';
 
 /**
  * The pytest adapter: runs `python3 -m pytest` on the given test files with JUnit XML output
@@ -57,6 +58,8 @@ function pytestCommand(request: CommandRequest): TestCommand {
     env: {
       PYTHONPATH: path.posix.join(workdir, HARNESS_DIR),
       [PYTEST_CANARY_ENV]: pytestCanaryOrder(request),
+      // The results channel's nonce (pytest-harness.ts frames each finished test with it).
+      [CHANNEL_ENV]: channelNonce(request.canary),
       // Only the plugins named with -p load: no entry point of any *.dist-info on sys.path.
       PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1',
       PYTHONDONTWRITEBYTECODE: '1',

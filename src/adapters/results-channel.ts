@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { CanaryPlan } from './adapter.js';
 
 /**
  * The results channel, host side (pure): a harness writes one framed line per finished test to a
@@ -11,6 +12,29 @@ import { createHash } from 'node:crypto';
  * forgery while the tests run (sealed oracles are for that). Output after the final frame is
  * ignored and counted.
  */
+
+/** The mark that starts every frame of every adapter's results channel. */
+export const FRAME_MARK = '@@patchproof-frame';
+
+/**
+ * The variable that hands the channel's nonce to a harness (pytest, node:test, jest, vitest): the
+ * variable, not argv, because jest's reporters and node's reporters take no arguments.
+ */
+export const CHANNEL_ENV = 'PATCHPROOF_CHANNEL';
+
+/**
+ * The nonce of a run's frames, derived one way from the canary nonce: the test process sees it
+ * (and could forge frames with it, see above), but cannot work the canary nonce back from it, which
+ * seeds the twins' names and positions.
+ */
+export function channelNonce(plan: CanaryPlan): string {
+  return createHash('sha256').update(`patchproof-results-channel\0${plan.nonce}`, 'utf8').digest('hex');
+}
+
+/** The SHA-256 (hex) of a result file's UTF-8 text, as a harness seals it; null for a file that is absent. */
+export function sealOf(text: string | undefined): string | null {
+  return text === undefined ? null : createHash('sha256').update(text, 'utf8').digest('hex');
+}
 
 /** What the cross-check found; any disagreement is `grader_compromised`. */
 export interface ChannelCheck {
@@ -51,37 +75,59 @@ function framesOf(output: string, mark: string, nonce: string): Frame[] {
 
 const key = (id: string, status: string): string => JSON.stringify([id, status]);
 
+/** One run's channel and what it is checked against. */
+export interface ChannelInput {
+  /** The run's combined output, as the host collected it. */
+  output: string;
+  /** The frames' mark and nonce. */
+  mark: string;
+  nonce: string;
+  /**
+   * Result files the final frame must seal, by name, with their text as read after the run
+   * (undefined: absent). The final frame names them in `files`; a harness that seals a single file
+   * may give its digest as `sha256` instead, for the first name here. Empty for a harness that
+   * cannot seal (jest writes its JSON after its reporters have finished): the per-test frames are
+   * the whole check then.
+   */
+  sealed: Readonly<Record<string, string | undefined>>;
+  /** Every test the result files hold (canaries and twins included), keyed as the harness frames them. */
+  records: readonly { id: string; status: string | null }[];
+}
+
 /**
- * Cross-check a run's stream against its results file: the final frame must be there, once, and
- * seal exactly the file's bytes; the tests framed before it must be exactly the file's tests.
+ * Cross-check a run's stream against its result files: the final frame must be there, once, and
+ * seal exactly the files' bytes; the tests framed before it must be exactly the files' tests.
  */
-export function checkResultsChannel(
-  output: string,
-  mark: string,
-  nonce: string,
-  fileText: string | undefined,
-  records: readonly { id: string; status: string | null }[]
-): ChannelCheck {
+export function checkChannel(input: ChannelInput): ChannelCheck {
+  const { output, mark, nonce, sealed, records } = input;
   const frames = framesOf(output, mark, nonce);
   const disagreements: string[] = [];
   const endIndex = frames.findIndex((f) => f.kind === 'end');
   const final = endIndex < 0 ? undefined : frames[endIndex];
-  const sealed = endIndex < 0 ? frames : frames.slice(0, endIndex);
+  const before = endIndex < 0 ? frames : frames.slice(0, endIndex);
   const late = endIndex < 0 ? [] : frames.slice(endIndex + 1);
   if (frames.some((f) => f.kind === 'malformed')) disagreements.push('a frame of the results channel is malformed');
   if (final === undefined) {
     disagreements.push("the harness's final frame is missing from the results channel");
   } else {
-    const value = final.value as { sha256?: unknown; tests?: unknown };
-    const digest = fileText === undefined ? undefined : createHash('sha256').update(fileText, 'utf8').digest('hex');
-    if (digest !== value.sha256) disagreements.push('the results file is not the one the harness sealed in its final frame (rewritten after the run)');
-    if (value.tests !== records.length) disagreements.push(`the final frame counts ${String(value.tests)} tests; the results file holds ${records.length}`);
+    const value = (typeof final.value === 'object' && final.value !== null ? final.value : {}) as { sha256?: unknown; tests?: unknown; files?: unknown };
+    const names = Object.keys(sealed);
+    const digests = (typeof value.files === 'object' && value.files !== null ? value.files : names[0] === undefined ? {} : { [names[0]]: value.sha256 }) as Record<string, unknown>;
+    for (const name of names) {
+      const digest = sealOf(sealed[name]);
+      if (digests[name] !== digest) {
+        disagreements.push(
+          `the results file ${name} is not the one the harness sealed in its final frame (${digests[name] === null ? 'the harness saw none' : 'rewritten after the run'})`
+        );
+      }
+    }
+    if (value.tests !== records.length) disagreements.push(`the final frame counts ${String(value.tests)} tests; the results hold ${records.length}`);
   }
   if (late.length > 0) disagreements.push(`${late.length} frame(s) after the harness's final frame`);
-  const streamed = sealed
+  const streamed = before
     .filter((f) => f.kind === 'test')
     .map((f) => {
-      const v = f.value as { id?: unknown; status?: unknown };
+      const v = (typeof f.value === 'object' && f.value !== null ? f.value : {}) as { id?: unknown; status?: unknown };
       return key(String(v.id), String(v.status));
     })
     .sort();

@@ -5,7 +5,7 @@ import { canaryNames, takeCanaries } from './canary.js';
 import { exceptionSite, messageLine, repoRelative, statusForFailure } from './exception-site.js';
 import type { TestScope } from './exception-site.js';
 import { UNITTEST_FRAME_MARK, UNITTEST_REPORT_FORMAT } from './unittest-harness.js';
-import { checkResultsChannel } from './results-channel.js';
+import { checkChannel } from './results-channel.js';
 
 /**
  * Turns the unittest harness's JSON (unittest-harness.ts) into PatchProof's test results.
@@ -175,6 +175,8 @@ export function parseUnittestResults(request: ParseRequest): ParsedResults & { c
   }
   const { tests, canary } = takeCanaries(results, canaryIds);
   const channel =
-    request.output === undefined ? undefined : checkResultsChannel(request.output, UNITTEST_FRAME_MARK, request.canary.nonce, text, document.tests);
+    request.output === undefined
+      ? undefined
+      : checkChannel({ output: request.output, mark: UNITTEST_FRAME_MARK, nonce: request.canary.nonce, sealed: { [UNITTEST_RESULTS_FILE]: text }, records: document.tests });
   return { tests, ...(document.claimed === undefined ? {} : { claimed: document.claimed }), problems, canary, ...(channel ? { channel } : {}) };
 }

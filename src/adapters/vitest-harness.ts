@@ -1,4 +1,5 @@
 import type { CanaryPlan } from './adapter.js';
+import { CHANNEL_ENV, FRAME_MARK } from './results-channel.js';
 import { checkCanaryPlan } from './canary.js';
 import { canaryDeclarations, environmentDocblock, indentBody, wrapperSpecifier } from './js-runner-wrapper.js';
 
@@ -25,6 +26,14 @@ import { canaryDeclarations, environmentDocblock, indentBody, wrapperSpecifier }
  * results are written. vitest's own JSON reporter writes a second file, whose tallies are the
  * cross-check. Neither JSON nor JUnit from vitest carries a `beforeAll` failure (the tests just
  * read "skipped"), hence the task tree.
+ *
+ * The results channel (results-channel.ts): with the nonce in PATCHPROOF_CHANNEL, once vitest's run
+ * has ended the script writes, straight to its fd 1, one frame per test of the task tree it is about
+ * to write (`vitestFrameId`, and the test's state), then writes the tree, then the final frame with
+ * the SHA-256 of the tree's bytes and of vitest's JSON as it read it. A worker's detached child that
+ * rewrites both files afterwards disagrees. The frames come from the main process's view of the
+ * run once it ended, not test by test as each finished (vitest's reporter hooks for that differ
+ * between 3.0 and 3.2).
  */
 
 /** File name of the staged runner script (under HARNESS_DIR). */
@@ -39,15 +48,47 @@ export const VITEST_CLAIMS_FILE = 'vitest.json';
 /** The `format` field of the task tree file. */
 export const VITEST_RESULTS_FORMAT = 'patchproof-vitest-tasks/v1';
 
+/** The channel's id of one test of the task tree (`file` is the tree's absolute `file`). */
+export function vitestFrameId(file: string, suites: readonly string[], name: string): string {
+  return JSON.stringify([file, ...suites, name]);
+}
+
 /** Source of the runner script: `node vitest-run.mjs <tasks file> <claims file> <wrapper>...` (vitest 3.0 or later). */
 export const VITEST_RUNNER_SOURCE = `// PatchProof vitest runner (generated; see src/adapters/vitest-harness.ts).
-import { existsSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vitestNode from 'vitest/node';
 
 const { startVitest } = vitestNode;
 const [resultsFile, claimsFile, ...wrappers] = process.argv.slice(2);
+const NONCE = /^[0-9a-f]{64}$/.test(process.env.${CHANNEL_ENV} ?? '') ? process.env.${CHANNEL_ENV} : undefined;
+
+function frame(kind, value) {
+  if (NONCE === undefined) return;
+  try {
+    writeSync(1, '\\n${FRAME_MARK} ' + NONCE + ' ' + kind + ' ' + JSON.stringify(value) + '\\n');
+  } catch {
+    // a closed stdout loses the frames: the host then finds the final frame missing
+  }
+}
+
+// One frame per test of the tree about to be written, keyed as vitest-results.ts keys it.
+function frameTests(file, tasks, suites) {
+  let count = 0;
+  for (const one of tasks) {
+    if (one.type === 'suite') {
+      count += frameTests(file, one.tasks ?? [], [...suites, one.name]);
+    } else {
+      count += 1;
+      frame('test', { id: JSON.stringify([file, ...suites, one.name]), status: one.state ?? null });
+    }
+  }
+  return count;
+}
+
+const sha256 = (data) => createHash('sha256').update(data).digest('hex');
 
 function atLeast(version, major, minor) {
   const [a, b] = String(version ?? '0.0').split('.').map((part) => Number.parseInt(part, 10));
@@ -148,7 +189,16 @@ if (vitest === undefined) {
 } else {
   const files = vitest.state.getFiles().map((file) => ({ ...task(file), file: file.filepath }));
   const unhandled = vitest.state.getUnhandledErrors().map(error);
-  writeFileSync(resultsFile, JSON.stringify({ format: '${VITEST_RESULTS_FORMAT}', files, unhandled }));
+  const tests = files.reduce((sum, file) => sum + frameTests(file.file, file.tasks ?? [], []), 0);
+  let claims = null;
+  try {
+    claims = sha256(readFileSync(claimsFile));
+  } catch {
+    claims = null;
+  }
+  const data = JSON.stringify({ format: '${VITEST_RESULTS_FORMAT}', files, unhandled });
+  writeFileSync(resultsFile, data);
+  frame('end', { tests, files: { '${VITEST_RESULTS_FILE}': sha256(data), '${VITEST_CLAIMS_FILE}': claims } });
   await vitest.close();
 }
 `;

@@ -8,7 +8,8 @@ import type { TestScope } from './exception-site.js';
 import { failedResult, foldCanaries, loadFailureKind, stackFrames, thrownFrom } from './js-runner-failure.js';
 import type { FileCanaries } from './js-runner-failure.js';
 import { wrappedFile } from './js-runner-wrapper.js';
-import { VITEST_CLAIMS_FILE, VITEST_RESULTS_FILE, VITEST_RESULTS_FORMAT } from './vitest-harness.js';
+import { VITEST_CLAIMS_FILE, VITEST_RESULTS_FILE, VITEST_RESULTS_FORMAT, vitestFrameId } from './vitest-harness.js';
+import { channelNonce, checkChannel, FRAME_MARK } from './results-channel.js';
 
 /**
  * Turns the vitest runner script's task tree (vitest-harness.ts) into PatchProof's test results,
@@ -233,12 +234,30 @@ export function parseVitestResults(request: ParseRequest): ParsedResults & { can
     problems.push(`vitest exited ${request.exitCode} although ${failing ? 'tests failed' : 'no test failed'}`);
   }
   const claimed = claims === undefined ? undefined : claimedCounts(claims, adjust, tests);
+  const channel =
+    request.output === undefined
+      ? undefined
+      : checkChannel({
+          output: request.output,
+          mark: FRAME_MARK,
+          nonce: channelNonce(request.canary),
+          sealed: { [VITEST_RESULTS_FILE]: request.files[VITEST_RESULTS_FILE], [VITEST_CLAIMS_FILE]: request.files[VITEST_CLAIMS_FILE] },
+          records: report.files.flatMap((entry) => channelRecords(entry.file, entry.tasks ?? [], []))
+        });
   return {
     tests,
     ...(claimed === undefined ? {} : { claimed }),
     problems: problems.length <= PROBLEM_LIMIT ? problems : [...problems.slice(0, PROBLEM_LIMIT), `and ${problems.length - PROBLEM_LIMIT} more problems`],
-    canary
+    canary,
+    ...(channel ? { channel } : {})
   };
+}
+
+/** The tests of a task tree as the runner script frames them (vitest-harness.ts). */
+function channelRecords(file: string, tasks: readonly VitestTask[], suites: readonly string[]): { id: string; status: string | null }[] {
+  return tasks.flatMap((task) =>
+    task.type === 'suite' ? channelRecords(file, task.tasks ?? [], [...suites, task.name]) : [{ id: vitestFrameId(file, suites, task.name), status: task.state ?? null }]
+  );
 }
 
 /**

@@ -5,6 +5,7 @@ import type { CommandRequest, TestAdapter, TestCommand } from './adapter.js';
 import { checkCanaryPlan } from './canary.js';
 import { isVitestTestFile, JS_RUNNER_SKIP_MARKERS, VITEST_SURFACE, vitestSuiteFiles } from './js-runner-files.js';
 import { wrapperPath } from './js-runner-wrapper.js';
+import { CHANNEL_ENV, channelNonce } from './results-channel.js';
 import { checkTestFiles } from './test-files.js';
 import { VITEST_CLAIMS_FILE, VITEST_RESULTS_FILE, VITEST_RUNNER_FILE, VITEST_RUNNER_SOURCE, vitestWrapperSource } from './vitest-harness.js';
 import { parseVitestResults } from './vitest-results.js';
@@ -38,7 +39,7 @@ function vitestCommand(request: CommandRequest): TestCommand {
       path.posix.join(resultsDir, VITEST_CLAIMS_FILE),
       ...files.map((file) => wrapperPath('vitest', file))
     ],
-    env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1', CI: 'true', NODE_ENV: 'test' },
+    env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1', CI: 'true', NODE_ENV: 'test', [CHANNEL_ENV]: channelNonce(request.canary) },
     resultFiles: [VITEST_RESULTS_FILE, VITEST_CLAIMS_FILE],
     stage,
     ...(twinned.twins.length > 0 ? { twins: twinned.twins } : {})
