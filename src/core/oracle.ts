@@ -45,10 +45,30 @@ export const unsealedSchema = z.strictObject({
   text: z.string()
 });
 
+/**
+ * An observation site whose expected values `witness seal` cannot know statically (its expected side
+ * is not a literal, or it sits in a loop or helper so its number of observations is unknown). The
+ * sealed test observes its actual side; `witness record --reference DIFF` runs it with the reference
+ * fix and turns what it observed (`site`, `site#2`, … in order) into cases. Until then the phase is
+ * not sealed, and validate refuses the pack (an observation with no expectation checks nothing).
+ */
+export const pendingSchema = z.strictObject({
+  phase: z.enum(['reproduction', 'hidden']),
+  site: z.string().regex(/^[A-Za-z0-9_./:#@-]{1,200}$/),
+  file: z.string().min(1),
+  line: z.number().int().min(1),
+  text: z.string(),
+  comparator: comparatorSchema.default({ kind: 'exact' }),
+  /** A literal expected value every observation of the site must equal (a literal in a loop). */
+  expected: jsonValue.optional()
+});
+export type PendingSite = z.infer<typeof pendingSchema>;
+
 export const oracleFileSchema = z.strictObject({
   schema: z.literal(ORACLE_SCHEMA),
   cases: z.array(oracleCaseSchema),
-  unsealed: z.array(unsealedSchema).default(() => [])
+  unsealed: z.array(unsealedSchema).default(() => []),
+  pending: z.array(pendingSchema).optional()
 });
 export type OracleFile = z.infer<typeof oracleFileSchema>;
 export type OraclePhase = OracleCase['phase'];
@@ -76,7 +96,12 @@ export function parseOracleFile(value: unknown): OracleFile {
 /** A phase is graded `sealed` only when it has cases and no assertion in it stayed unsealed. */
 export function phaseIsSealed(oracle: OracleFile | undefined, phase: OraclePhase): boolean {
   if (oracle === undefined) return false;
-  return oracle.cases.some((c) => c.phase === phase) && !oracle.unsealed.some((u) => u.phase === phase);
+  return oracle.cases.some((c) => c.phase === phase) && !oracle.unsealed.some((u) => u.phase === phase) && !(oracle.pending ?? []).some((p) => p.phase === phase);
+}
+
+/** The case id of a site's n-th observation (1-based), as the observers number them. */
+export function occurrenceId(site: string, n: number): string {
+  return n === 1 ? site : `${site}#${n}`;
 }
 
 export interface Observation {
