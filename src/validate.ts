@@ -83,6 +83,17 @@ export interface ValidationRequest {
   recordObservations?: (run: RecordedRun) => void;
 }
 
+/** What validateWithDetail returns in record mode; recordRuns() hides it, nobody else sees it. */
+const RECORDED = Object.freeze({ receipt: undefined }) as unknown as ValidationResult;
+
+/**
+ * `witness record --reference`: make the patched tree's observing runs (each phase at least twice)
+ * and hand every run's observations to `recordObservations`. Nothing is judged and no receipt made.
+ */
+export async function recordRuns(request: ValidationRequest & { recordObservations: (run: RecordedRun) => void }, deps: ValidationDeps): Promise<void> {
+  await validateWithDetail(request, deps);
+}
+
 /** One observing run of `witness record`: its phase, attempt and what it observed. */
 export interface RecordedRun {
   phase: OraclePhase;
@@ -533,6 +544,8 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
     const plans = request.recordObservations === undefined ? plansFor(manifest, witness.dir) : recordPlans(manifest, witness.dir);
     deps.log(`base ${before.digest}, patched ${patchedSnapshot}; ${plans.length} runs on the ${request.runner.description.kind} runner`);
     const outputs = await mapLimit(plans, request.concurrency, (plan) => executeRun(plan, request, deps, scratch, trees));
+    // witness record: the observations went to recordObservations; nothing is judged, no receipt is made.
+    if (request.recordObservations !== undefined) return RECORDED;
 
     // A PASS_TO_PASS test failing after the patch is re-run: failing again is a regression.
     const regressionBefore = outputs.find((o) => o.evidence.label === 'regression_before');

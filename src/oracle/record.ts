@@ -10,7 +10,7 @@ import { takeSnapshot } from '../io/snapshot.js';
 import { digestWitnessFolder } from '../witness/digest.js';
 import { resolveWitness } from '../witness/fetch.js';
 import { TOOL_VERSION } from '../version.js';
-import { validateWithDetail } from '../validate.js';
+import { recordRuns } from '../validate.js';
 
 /**
  * `patchproof witness record PACK --reference DIFF --repo REPO`: record a sealed pack's expected
@@ -55,7 +55,7 @@ export async function recordPack(options: RecordOptions): Promise<RecordReport> 
     const proposal = createProposal(options.diff, base.digest, TOOL_VERSION);
     const approval = approveProposal(proposal, proposal.proposal_hash, `record-${randomBytes(4).toString('hex')}`, 'patchproof witness record', TOOL_VERSION);
     const runs: RecordInput[] = [];
-    await validateWithDetail(
+    await recordRuns(
       {
         repoDir: options.repo,
         proposal,
