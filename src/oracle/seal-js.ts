@@ -194,7 +194,7 @@ function eachTable(callee: Node): Node | undefined {
 const LOOPS = new Set(['ForStatement', 'ForInStatement', 'ForOfStatement', 'WhileStatement', 'DoWhileStatement']);
 
 /** Seal the test files of one phase. `files` paths are relative to the phase folder. */
-export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[]): SealOutput {
+export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[]): Required<SealOutput> {
   const out: Required<SealOutput> = { files: [], cases: [], unsealed: [], pending: [] };
   for (const file of files) {
     const ast = parse(file.source, { sourceType: 'unambiguous', plugins: file.path.endsWith('x') ? ['typescript', 'jsx'] : ['typescript'], errorRecovery: false });
