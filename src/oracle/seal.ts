@@ -105,10 +105,15 @@ export async function sealPack(pack: string): Promise<SealReport> {
 
 /** Remove a pack's seal: restore the originals and drop the oracle file (used by tests and authors). */
 export async function unsealPack(pack: string): Promise<void> {
-  const { manifest } = await readManifest(pack);
+  const { raw, manifest } = await readManifest(pack);
   for (const phase of ['reproduction', 'hidden'] as const) {
     const originals = join(pack, ...ORIGINALS.split('/'), phase);
     if (existsSync(originals)) await cp(originals, join(pack, ...manifest[phase].path.split('/')), { recursive: true, force: true });
   }
   await rm(join(pack, 'oracle'), { recursive: true, force: true });
+  // The pack grades in-process again: its manifest names no oracle file.
+  if (manifest.oracle !== undefined) {
+    const { oracle: _dropped, ...rest } = raw;
+    await writeFile(join(pack, WITNESS_MANIFEST_FILE), `${JSON.stringify(rest, null, 2)}\n`);
+  }
 }
