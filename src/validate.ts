@@ -23,7 +23,7 @@ import { cloneTree, createScratch, listFiles, readResults, stageExternalTests, s
 import type { RunMount, Runner } from './runners/runner.js';
 import { runSetupStage, type SetupStageResult } from './setup-stage.js';
 import type { WitnessManifest } from './witness/manifest.js';
-import { judgeObservations, mergeOracles, parseObservations, parseOracleFile, phaseIsSealed, sealedTestResults, type OracleFile, type OraclePhase } from './core/oracle.js';
+import { judgeObservations, mergeOracles, parseObservations, parseOracleFile, phaseIsSealed, sealedTestResults, type Observation, type OracleFile, type OraclePhase } from './core/oracle.js';
 import { observerFiles } from './oracle/observer.js';
 import type { GradingModel } from './core/verdict.js';
 import { TOOL_VERSION } from './version.js';
@@ -80,6 +80,33 @@ export interface ValidationRequest {
    * receipt. Absent: the detail is not kept (a plain pack has nothing secret to keep it for).
    */
   encryptHiddenDetail?: (detail: HiddenDetail) => Promise<Uint8Array>;
+  /**
+   * `witness record --reference`: told every observing run's observations. Only the patched tree's
+   * reproduction and hidden runs are made, each at least twice, and a pack with pending sites is
+   * accepted (it is refused otherwise). The receipt of such a validation is not used.
+   */
+  recordObservations?: (run: RecordedRun) => void;
+}
+
+/** What validateWithDetail returns in record mode; recordRuns() hides it, nobody else sees it. */
+const RECORDED = Object.freeze({ receipt: undefined }) as unknown as ValidationResult;
+
+/**
+ * `witness record --reference`: make the patched tree's observing runs (each phase at least twice)
+ * and hand every run's observations to `recordObservations`. Nothing is judged and no receipt made.
+ */
+export async function recordRuns(request: ValidationRequest & { recordObservations: (run: RecordedRun) => void }, deps: ValidationDeps): Promise<void> {
+  await validateWithDetail(request, deps);
+}
+
+/** One observing run of `witness record`: its phase, attempt and what it observed. */
+export interface RecordedRun {
+  phase: OraclePhase;
+  attempt: number;
+  observations: Observation[];
+  malformed: string[];
+  /** Why the run produced no usable output (Docker, a timeout, a truncated output), if it did not. */
+  problem?: string;
 }
 
 /** A sealed receipt, and the encrypted hidden detail when one was made. */
@@ -241,6 +268,8 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
     let testRoots: string[] = [];
     const oraclePhase = oraclePhaseOf(plan.label);
     const sealedCases = oraclePhase === undefined ? [] : (trees.oracle?.cases ?? []).filter((c) => c.phase === oraclePhase);
+    // A phase observes when it has sealed cases or sites whose values witness record records.
+    const observing = sealedCases.length > 0 || (oraclePhase !== undefined && (trees.oracle?.pending ?? []).some((p) => p.phase === oraclePhase));
     if (plan.tests === 'suite') {
       files = trees.suite[plan.tree];
     } else {
@@ -249,7 +278,7 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
       files = staged.filter((f) => adapter.isTestFile(f.slice(placement.length + 1)));
       testRoots = [placement];
       // The observers beside the sealed tests, with this run's nonce; the expectations stay here.
-      if (sealedCases.length > 0) {
+      if (observing) {
         await stageFiles(copy, Object.fromEntries(Object.entries(observerFiles(oracleNonce)).map(([name, text]) => [`${placement}/${name}`, text])));
       }
     }
@@ -267,7 +296,7 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
     };
     // No twins in a sealed run: a copy of a test that observes would observe its cases twice, and
     // sealing already makes framework sabotage pointless there.
-    const command = adapter.command({ view, files, suite: plan.tests === 'suite', testRoots, canary, readFile, ...(sealedCases.length > 0 ? { twins: false as const } : {}) });
+    const command = adapter.command({ view, files, suite: plan.tests === 'suite', testRoots, canary, readFile, ...(observing ? { twins: false as const } : {}) });
     argv = command.argv;
     await stageFiles(copy, command.stage);
     const mounts = trees.mounts[plan.tree];
@@ -297,7 +326,12 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
     const excerpt = plan.tree === 'base' ? errorExcerpt(outcome.output) : undefined;
     let sealed: RunEvidence['sealed'];
     let oracleRecord: RunRecord['oracle'];
-    if (sealedCases.length > 0) {
+    if (observing && oraclePhase !== undefined && request.recordObservations !== undefined) {
+      const observations = parseObservations(outcome.stdout, oracleNonce);
+      const problem = outcome.timedOut ? 'it timed out' : outcome.outputTruncated ? 'its output was truncated' : undefined;
+      request.recordObservations({ phase: oraclePhase, attempt: plan.attempt, ...observations, ...(problem !== undefined ? { problem } : {}) });
+    }
+    if (observing) {
       // Read from the stdout the host collected as the run produced it; never from a results file,
       // nor from the combined output, where stderr bytes can cut an observation line in two.
       const observations = parseObservations(outcome.stdout, oracleNonce);
@@ -341,6 +375,10 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
       }
     };
   } catch (error) {
+    const phase = oraclePhaseOf(plan.label);
+    if (phase !== undefined && request.recordObservations !== undefined) {
+      request.recordObservations({ phase, attempt: plan.attempt, observations: [], malformed: [], problem: `infrastructure error: ${(error as Error).message}` });
+    }
     // Whatever stopped this run (Docker, the file system), it is never a pass and never the patch's fault.
     return infraOutput(plan, nonce, argv, error);
   }
@@ -358,6 +396,14 @@ function plansFor(manifest: WitnessManifest, witnessDir: string): RunPlan[] {
     ...repeat('regression_after', 'patched', 'suite', 1),
     ...repeat('hidden', 'patched', hidden, manifest.hidden.repeat)
   ];
+}
+
+/** `witness record`: the patched tree's reproduction and hidden runs only, each at least twice (determinism). */
+function recordPlans(manifest: WitnessManifest, witnessDir: string): RunPlan[] {
+  const twice = (n: number): number => Math.max(2, n);
+  return plansFor({ ...manifest, reproduction: { ...manifest.reproduction, repeat: twice(manifest.reproduction.repeat) }, hidden: { ...manifest.hidden, repeat: twice(manifest.hidden.repeat) } }, witnessDir).filter(
+    (plan) => plan.label === 'reproduction_after' || plan.label === 'hidden'
+  );
 }
 
 /** PASS_TO_PASS ids that failed (not skipped, not absent) in the latest patched suite run. */
@@ -450,6 +496,12 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
   await requireTests(join(witness.dir, ...manifest.reproduction.path.split('/')), adapter, 'reproduction');
   await requireTests(join(witness.dir, ...manifest.hidden.path.split('/')), adapter, 'hidden');
   const oracle = readOracle(witness);
+  if ((oracle?.pending ?? []).length > 0 && request.recordObservations === undefined) {
+    // An observation with no expectation checks nothing: such a pack cannot grade.
+    throw new ConfigurationError(
+      `the witness pack's oracle has ${oracle!.pending!.length} site(s) whose expected values are not recorded yet; run 'patchproof witness record PACK --reference DIFF' with the reference fix`
+    );
+  }
 
   const scratch = await createScratch();
   try {
@@ -498,9 +550,11 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
     if (trees.suite.base.length === 0) {
       throw new ConfigurationError(`the repository has no test files the ${adapter.name} adapter runs as its suite; add tests or set regression.include in the witness pack`);
     }
-    const plans = plansFor(manifest, witness.dir);
+    const plans = request.recordObservations === undefined ? plansFor(manifest, witness.dir) : recordPlans(manifest, witness.dir);
     deps.log(`base ${before.digest}, patched ${patchedSnapshot}; ${plans.length} runs on the ${request.runner.description.kind} runner`);
     const outputs = await mapLimit(plans, request.concurrency, (plan) => executeRun(plan, request, deps, scratch, trees));
+    // witness record: the observations went to recordObservations; nothing is judged, no receipt is made.
+    if (request.recordObservations !== undefined) return RECORDED;
 
     // A PASS_TO_PASS test failing after the patch is re-run: failing again is a regression.
     const regressionBefore = outputs.find((o) => o.evidence.label === 'regression_before');

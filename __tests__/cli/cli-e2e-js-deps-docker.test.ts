@@ -22,7 +22,7 @@ interface ReceiptView {
   proof_grade: boolean;
   adapter: string;
   runner: { isolated: boolean };
-  phases: { name: string; status: string; reasons: string[] }[];
+  phases: { name: string; status: string; reasons: string[]; grading?: string }[];
 }
 
 const CASES: readonly { adapter: 'jest' | 'vitest'; name: string }[] = [
@@ -61,9 +61,8 @@ describe.each(CASES)('$adapter witness pack with a dependency stage in the Docke
     it('passes the correct fix as proof grade, leaving the repository unchanged', async () => {
       const before = treeListing(repo);
       const { status, receipt } = await validateCandidate('fix');
-      // This pack has no sealed oracles: its candidate side is graded in-process, so a pass is not proof grade.
-
-      expect(receipt).toMatchObject({ verdict: 'passed', reasons: [], proof_grade: false, adapter, runner: { isolated: true } });
+      // The pack is sealed (witness seal; vitest's loop sites recorded with witness record): proof grade.
+      expect(receipt).toMatchObject({ verdict: 'passed', reasons: [], proof_grade: true, adapter, runner: { isolated: true } });
       expect(receipt.phases.map((p) => p.status)).toEqual(['passed', 'passed', 'passed', 'passed']);
       expect(status).toBe(0);
       expect(treeListing(repo)).toEqual(before);
@@ -72,6 +71,7 @@ describe.each(CASES)('$adapter witness pack with a dependency stage in the Docke
     it('fails the overfitting fix on the hidden tests', async () => {
       const { status, receipt } = await validateCandidate('wrong-fix');
       expect(receipt).toMatchObject({ verdict: 'failed', reasons: ['hidden_failed'], proof_grade: false, adapter });
+      expect(receipt.phases.find((p) => p.name === 'hidden')?.grading).toBe('sealed');
       expect(status).toBe(1);
     }, 900_000);
 

@@ -8,12 +8,12 @@ import { dockerGate } from '../hostile/hostile-support.js';
  * The pytest adapter end to end in the hardened Docker runner: the py-calculator fixture graded by
  * a pytest witness pack (pytest runs unittest-style tests too), through the bundled CLI. The pack is
  * made with `witness init --adapter pytest` from the unittest pack's folders, so the grader's tests
- * exist once in the repository.
+ * exist once in the repository, and sealed with `witness seal` (pytest's form of the observations).
  */
 
 const gate = await dockerGate('pytest Docker end-to-end tests');
 const py = fixtureOf('py-calculator');
-// The unittest pack is sealed (issue 11); this pytest pack is built from the author's in-process originals.
+// The unittest pack is sealed (issue 11); this pytest pack is built from the author's originals and sealed again.
 const SOURCE_PACK = join(ROOT, 'witness-packs', 'py-calculator', 'oracle', 'original');
 
 interface ReceiptView {
@@ -38,6 +38,9 @@ gate.describeDocker('pytest witness pack in the Docker runner', () => {
       { tmp }
     );
     expect(init.status).toBe(0);
+    // Sealed with witness seal: the pytest form of the same tests observes (issue 11), so the fix is proof grade.
+    const seal = await runCli(['witness', 'seal', pack], { tmp });
+    expect({ status: seal.status, stdout: seal.stdout }).toMatchObject({ status: 0, stdout: expect.stringMatching(/reproduction: sealed\nhidden: sealed/) });
     fixture = { tmp, repo: py.repo, pack, digest: await packDigest(pack, tmp) };
   }, 180_000);
 
@@ -53,9 +56,7 @@ gate.describeDocker('pytest witness pack in the Docker runner', () => {
     const before = treeListing(py.repo);
     const { status, receipt } = await validateCandidate('fix');
     expect(status).toBe(0);
-    // This pack has no sealed oracles: its candidate side is graded in-process, so a pass is not proof grade.
-
-    expect(receipt).toMatchObject({ verdict: 'passed', reasons: [], proof_grade: false, adapter: 'pytest', runner: { isolated: true } });
+    expect(receipt).toMatchObject({ verdict: 'passed', reasons: [], proof_grade: true, adapter: 'pytest', runner: { isolated: true } });
     expect(receipt.phases.map((p) => p.status)).toEqual(['passed', 'passed', 'passed', 'passed']);
     expect(treeListing(py.repo)).toEqual(before);
   }, 150_000);

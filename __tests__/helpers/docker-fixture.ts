@@ -1,5 +1,6 @@
 import { cp, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { unsealPack } from '../../src/oracle/seal.js';
 import { proposeAndApprove, readJson, runCli, tempDir } from './cli.js';
 
 /**
@@ -17,13 +18,18 @@ export interface StagedFixture {
   digest: string;
 }
 
-/** Copy `repo` and `pack` into a fresh temp area and print the pack's digest with the CLI. */
-export async function stageFixture(label: string, sources: { repo: string; pack: string }): Promise<StagedFixture> {
+/**
+ * Copy `repo` and `pack` into a fresh temp area and print the pack's digest with the CLI. `unsealed`:
+ * the pack's author originals instead of its sealed tests (unsealPack), for tests of in-process
+ * grading (twin canaries exist only in in-process runs).
+ */
+export async function stageFixture(label: string, sources: { repo: string; pack: string; unsealed?: boolean }): Promise<StagedFixture> {
   const tmp = await tempDir(label);
   const repo = join(tmp, 'repo');
   const pack = join(tmp, 'pack');
   await cp(sources.repo, repo, { recursive: true });
   await cp(sources.pack, pack, { recursive: true });
+  if (sources.unsealed === true) await unsealPack(pack);
   return { tmp, repo, pack, digest: await packDigest(pack, tmp) };
 }
 

@@ -2,9 +2,17 @@ import { describe, expect, test } from '@jest/globals';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseOracleFile } from '../../src/core/oracle.js';
-import { sealJs } from '../../src/oracle/seal-js.js';
+import { parseOracleFile, phaseIsSealed, recordExpectations, type OracleFile, type RecordInput } from '../../src/core/oracle.js';
+import { spawnSync } from 'node:child_process';
+import { sealJs, type SealOutput, type SealedFile } from '../../src/oracle/seal-js.js';
+import { SEAL_PYTHON_SOURCE } from '../../src/oracle/seal-python.js';
 import { sealPack, unsealPack } from '../../src/oracle/seal.js';
+
+function spawnSeal(phase: 'reproduction' | 'hidden', files: SealedFile[]): Required<SealOutput> {
+  const result = spawnSync('python3', ['-I', '-B', '-c', SEAL_PYTHON_SOURCE], { input: JSON.stringify({ phase, files }), encoding: 'utf8' });
+  expect(result.stderr).toBe('');
+  return JSON.parse(result.stdout) as Required<SealOutput>;
+}
 
 describe('sealing JS/TS tests (@babel/parser)', () => {
   test('literal expectations become observations; the rest is listed as unsealed', () => {
@@ -46,7 +54,14 @@ describe('sealing JS/TS tests (@babel/parser)', () => {
       ['13', 0.3, 'float'],
       ['14', 2, 'exact']
     ]);
-    expect(out.unsealed.map((u) => u.line)).toEqual([11, 15, 16]);
+    // `.not` has no observation form; expected sides that are not literals (lines 11, 16) are
+    // observed and their values recorded from a reference fix (witness record).
+    expect(out.unsealed.map((u) => u.line)).toEqual([15]);
+    expect(out.pending.map((p) => [p.line, p.site])).toEqual([
+      [11, 'hidden:sub/a.test.js/11'],
+      [16, 'hidden:sub/a.test.js/16']
+    ]);
+    expect(sealed).toContain('observe("hidden:sub/a.test.js/11", () => (f(4)));');
     expect(() => parseOracleFile({ schema: 'patchproof.oracle/v1', cases: out.cases, unsealed: out.unsealed })).not.toThrow();
   });
 
@@ -120,10 +135,136 @@ describe('sealing a pack (Python through the host python3 ast module)', () => {
         [true, 'exact'],
         [{ a: [1, 2] }, 'exact']
       ]);
-      expect(report.unsealed.map((u) => u.line)).toEqual([10, 11, 12, 13]);
+      // Line 10's expected side is not a literal: its value is recorded from a reference fix.
+      expect(report.unsealed.map((u) => u.line)).toEqual([11, 12, 13]);
+      expect(report.pending.map((p) => p.line)).toEqual([10]);
       expect(report.sealed.hidden).toBe(false);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('sealing repeated sites', () => {
+  test('test.each: the expected column leaves the copy as row tags; each row is a case', () => {
+    const source = [
+      "const { f } = require('../src/f');",
+      'test.each([',
+      "  [1, 'one'],",
+      "  [2, 'two'],",
+      "])('f(%i) is %s', (n, expected) => {",
+      '  expect(f(n)).toBe(expected);',
+      '  expect(f(n + 1)).toBeTruthy();',
+      '});',
+      ''
+    ].join('\n');
+    const out = sealJs('hidden', [{ path: 'e.test.js', source }]);
+    const sealed = out.files[0]!.source;
+    expect(sealed).not.toMatch(/'one'|'two'/);
+    expect(sealed).toContain('[1, "#r1"]');
+    expect(sealed).toContain('observe("hidden:e.test.js/6" + expected, () => (f(n)));');
+    expect(out.cases.map((c) => [c.id, c.expected])).toEqual([
+      ['hidden:e.test.js/6#r1', 'one'],
+      ['hidden:e.test.js/6#r2', 'two'],
+      // a literal expectation in the callback runs once per row
+      ['hidden:e.test.js/7', true],
+      ['hidden:e.test.js/7#2', true]
+    ]);
+    expect(out.pending).toEqual([]);
+  });
+
+  test('test.each: a column also used outside its assertions stays (unsealed), values in place', () => {
+    const source = "test.each([[1, 'a']])('x', (n, expected) => { expect(f(n, expected)).toBe(expected); });\n";
+    const out = sealJs('hidden', [{ path: 'u.test.js', source }]);
+    expect(out.unsealed.map((u) => u.text)).toEqual(["test.each column 'expected' is also used outside its assertions"]);
+    expect(out.files[0]!.source).toContain("[[1, 'a']]");
+  });
+
+  test('sites in loops and helpers are pending, to be recorded; the phase is not sealed until then', () => {
+    const source = [
+      "it('loops', () => {",
+      '  for (const n of [1, 2]) expect(f(n)).toBe(3);',
+      '  const check = (x) => { expect(f(x)).toEqual(g(x)); };',
+      '  check(1);',
+      '});',
+      ''
+    ].join('\n');
+    const out = sealJs('reproduction', [{ path: 'l.test.js', source }]);
+    expect(out.cases).toEqual([]);
+    expect(out.pending.map((p) => [p.line, p.expected])).toEqual([
+      [2, 3],
+      [3, undefined]
+    ]);
+    const oracle: OracleFile = { schema: 'patchproof.oracle/v1', cases: [], unsealed: [], pending: out.pending };
+    expect(phaseIsSealed(oracle, 'reproduction')).toBe(false);
+  });
+
+  test('Python: parametrize counts, a multi-statement pytest.raises block, `is` against a name', () => {
+    const source = [
+      'import pytest',
+      'from lib import f, State, Bad',
+      '',
+      '@pytest.mark.parametrize("n", [1, 2, 3])',
+      '@pytest.mark.parametrize("m", [4, 5])',
+      'def test_p(n, m):',
+      '    assert f(n) == 7',
+      '    assert f(m) is State.DONE',
+      '',
+      'def test_block():',
+      '    with pytest.raises(Bad):',
+      '        for _ in range(3):',
+      '            f(1)',
+      '    assert f(2) == 1',
+      ''
+    ].join('\n');
+    const out = spawnSeal('hidden', [{ path: 'test_p.py', source }]);
+    expect(out.cases.map((c) => c.id.replace('hidden:test_p.py/', ''))).toEqual(['7', '7#2', '7#3', '7#4', '7#5', '7#6', '11', '14']);
+    expect(out.pending.map((p) => p.line)).toEqual([8]);
+    const sealed = out.files[0]!.source;
+    expect(sealed).toContain('    def _patchproof_raises_11():\n        for _ in range(3):\n            f(1)\n    observe_raises("hidden:test_p.py/11", _patchproof_raises_11)\n');
+    expect(sealed).not.toMatch(/== 7|== 1/);
+  });
+});
+
+describe('recording expectations from a reference fix (recordExpectations)', () => {
+  const oracle: OracleFile = {
+    schema: 'patchproof.oracle/v1',
+    cases: [{ id: 'hidden:a/1', phase: 'hidden', expected: 3, comparator: { kind: 'exact' } }],
+    unsealed: [],
+    pending: [{ phase: 'hidden', site: 'hidden:a/2', file: 'a', line: 2, text: 'expect(g(x)).toEqual(h(x))', comparator: { kind: 'exact' } }]
+  };
+  const run = (attempt: number, values: [string, unknown][], extra: Partial<RecordInput> = {}): RecordInput => ({
+    phase: 'hidden',
+    attempt,
+    observations: values.map(([c, value]) => ({ case: c, value })),
+    malformed: [],
+    ...extra
+  });
+  const good: [string, unknown][] = [['hidden:a/1', 3], ['hidden:a/2', [1]], ['hidden:a/2#2', [1, 2]]];
+
+  test('two agreeing runs record every occurrence in order and drop the pending list', () => {
+    const outcome = recordExpectations(oracle, [run(1, good), run(2, good)]);
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    expect(outcome.oracle.pending).toBeUndefined();
+    expect(outcome.oracle.cases.map((c) => [c.id, c.expected])).toEqual([['hidden:a/1', 3], ['hidden:a/2', [1]], ['hidden:a/2#2', [1, 2]]]);
+    expect([outcome.recorded, outcome.checked]).toEqual([2, 1]);
+    expect(phaseIsSealed(outcome.oracle, 'hidden')).toBe(true);
+  });
+
+  test.each([
+    ['one run only', [run(1, good)], /recording needs two/],
+    ['runs that disagree', [run(1, good), run(2, [['hidden:a/1', 3], ['hidden:a/2', [9]], ['hidden:a/2#2', [1, 2]]])], /not deterministic.*hidden:a\/2/],
+    ['a sealed case the reference fails', [run(1, [['hidden:a/1', 4], ...good.slice(1)]), run(2, [['hidden:a/1', 4], ...good.slice(1)])], /does not satisfy sealed case hidden:a\/1/],
+    ['a site never observed', [run(1, good.slice(0, 1)), run(2, good.slice(0, 1))], /never observed/],
+    ['a raise recorded as a value', [run(1, [good[0]!, ['hidden:a/2', { $raised: 'TypeError', message: '' }]]), run(2, [good[0]!, ['hidden:a/2', { $raised: 'TypeError', message: '' }]])], /raised TypeError/],
+    ['an extra observation', [run(1, [...good, ['hidden:zz', 1]]), run(2, [...good, ['hidden:zz', 1]])], /cases the pack does not have: hidden:zz/],
+    ['a malformed line', [run(1, good, { malformed: ['PATCHPROOF-OBS/1 x'] }), run(2, good)], /malformed/],
+    ['a run that timed out', [run(1, good, { problem: 'it timed out' }), run(2, good)], /timed out/]
+  ])('refuses %s', (_name, runs, message) => {
+    const outcome = recordExpectations(oracle, runs as RecordInput[]);
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.problems.join('\n')).toMatch(message as RegExp);
   });
 });

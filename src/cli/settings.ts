@@ -25,6 +25,8 @@ export const USAGE = `usage:
   patchproof witness digest DIR
   patchproof witness pack DIR --out FILE.tar.gz
   patchproof witness seal DIR
+  patchproof witness record DIR --reference DIFF --repo DIR --runner local|docker [--image REF]
+                      [--timeout SECONDS] [--concurrency N] [--setup-cache DIR]
   patchproof witness keygen --out FILE
   patchproof witness seal-hidden DIR --recipient age1…[,age1…] --out DIR
   patchproof hidden-detail FILE --witness-key-file FILE
@@ -140,8 +142,22 @@ export interface WitnessSealSettings {
   dir: string;
 }
 
+/** `witness record DIR --reference DIFF --repo REPO`: record a sealed pack's expected values from a reference fix. */
+export interface WitnessRecordSettings {
+  command: 'witness-record';
+  dir: string;
+  reference: string;
+  repo: string;
+  runner: 'local' | 'docker';
+  image?: string;
+  timeoutMs?: number;
+  concurrency: number;
+  setupCache?: string;
+}
+
 export type Settings =
   | WitnessSealSettings
+  | WitnessRecordSettings
   | ProposeSettings
   | ApproveSettings
   | ValidateSettings
@@ -344,6 +360,28 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
         if (positionals.length !== 1) throw new ConfigurationError('witness seal takes exactly one pack folder: patchproof witness seal DIR');
         return { command: 'witness-seal', dir: positionals[0] as string };
       }
+      if (verb === 'record') {
+        const { values, positionals } = parse(args, { reference: str, repo: str, runner: str, image: str, timeout: str, concurrency: str, 'setup-cache': str });
+        if (positionals.length !== 1) throw new ConfigurationError('witness record takes exactly one pack folder: patchproof witness record DIR --reference DIFF --repo DIR --runner docker --image REF');
+        const runner = required(values, 'runner', 'local or docker');
+        if (runner !== 'local' && runner !== 'docker') throw new ConfigurationError(`--runner '${runner}' is unknown; use local or docker`);
+        if (runner === 'docker' && values.image === undefined) {
+          throw new ConfigurationError('--image is required with --runner docker: give name@sha256:<digest> or a local image ID sha256:<64 hex>');
+        }
+        if (runner === 'local' && values.image !== undefined) throw new ConfigurationError('--image is only for --runner docker');
+        const timeout = optionalInt(values, 'timeout', 24 * 3600);
+        return {
+          command: 'witness-record',
+          dir: positionals[0] as string,
+          reference: required(values, 'reference', 'the reference fix, a unified diff file'),
+          repo: required(values, 'repo', 'the repository folder the reference diff applies to'),
+          runner,
+          ...(values.image !== undefined ? { image: values.image } : {}),
+          ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
+          concurrency: positiveInt(values, 'concurrency', DEFAULT_CONCURRENCY, 16),
+          ...(values['setup-cache'] !== undefined ? { setupCache: values['setup-cache'] } : {})
+        };
+      }
       if (verb === 'keygen') {
         const { values, positionals } = parse(args, { out: str });
         if (positionals.length > 0) throw new ConfigurationError('witness keygen takes no folder: patchproof witness keygen --out FILE');
@@ -355,7 +393,7 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
         const recipients = required(values, 'recipient', 'one or more age recipients (age1…), comma-separated').split(',').map((r) => r.trim()).filter((r) => r !== '');
         return { command: 'witness-seal-hidden', dir: positionals[0] as string, recipients, out: required(values, 'out', 'the sealed pack folder to create') };
       }
-      throw new ConfigurationError(`unknown witness command '${verb ?? ''}'; use witness init, digest, pack, seal, keygen or seal-hidden`);
+      throw new ConfigurationError(`unknown witness command '${verb ?? ''}'; use witness init, digest, pack, seal, record, keygen or seal-hidden`);
     }
     case 'verify-receipt': {
       const { positionals } = parse(rest, {});

@@ -47,10 +47,30 @@ export const unsealedSchema = z.strictObject({
   text: z.string()
 });
 
+/**
+ * An observation site whose expected values `witness seal` cannot know statically (its expected side
+ * is not a literal, or it sits in a loop or helper so its number of observations is unknown). The
+ * sealed test observes its actual side; `witness record --reference DIFF` runs it with the reference
+ * fix and turns what it observed (`site`, `site#2`, … in order) into cases. Until then the phase is
+ * not sealed, and validate refuses the pack (an observation with no expectation checks nothing).
+ */
+export const pendingSchema = z.strictObject({
+  phase: z.enum(['reproduction', 'hidden']),
+  site: z.string().regex(/^[A-Za-z0-9_./:#@-]{1,200}$/),
+  file: z.string().min(1),
+  line: z.number().int().min(1),
+  text: z.string(),
+  comparator: comparatorSchema.default({ kind: 'exact' }),
+  /** A literal expected value every observation of the site must equal (a literal in a loop). */
+  expected: jsonValue.optional()
+});
+export type PendingSite = z.infer<typeof pendingSchema>;
+
 export const oracleFileSchema = z.strictObject({
   schema: z.literal(ORACLE_SCHEMA),
   cases: z.array(oracleCaseSchema),
-  unsealed: z.array(unsealedSchema).default(() => [])
+  unsealed: z.array(unsealedSchema).default(() => []),
+  pending: z.array(pendingSchema).optional()
 });
 export type OracleFile = z.infer<typeof oracleFileSchema>;
 export type OraclePhase = OracleCase['phase'];
@@ -78,13 +98,19 @@ export function parseOracleFile(value: unknown): OracleFile {
 /** A plain oracle file and a sealed pack's hidden half (from hidden.age) as one oracle; a case id twice is refused. */
 export function mergeOracles(plain: OracleFile, hiddenHalf: OracleFile | undefined): OracleFile {
   if (hiddenHalf === undefined) return plain;
-  return parseOracleFile({ schema: ORACLE_SCHEMA, cases: [...plain.cases, ...hiddenHalf.cases], unsealed: [...plain.unsealed, ...hiddenHalf.unsealed] });
+  const pending = [...(plain.pending ?? []), ...(hiddenHalf.pending ?? [])];
+  return parseOracleFile({ schema: ORACLE_SCHEMA, cases: [...plain.cases, ...hiddenHalf.cases], unsealed: [...plain.unsealed, ...hiddenHalf.unsealed], ...(plain.pending === undefined && hiddenHalf.pending === undefined ? {} : { pending }) });
 }
 
 /** A phase is graded `sealed` only when it has cases and no assertion in it stayed unsealed. */
 export function phaseIsSealed(oracle: OracleFile | undefined, phase: OraclePhase): boolean {
   if (oracle === undefined) return false;
-  return oracle.cases.some((c) => c.phase === phase) && !oracle.unsealed.some((u) => u.phase === phase);
+  return oracle.cases.some((c) => c.phase === phase) && !oracle.unsealed.some((u) => u.phase === phase) && !(oracle.pending ?? []).some((p) => p.phase === phase);
+}
+
+/** The case id of a site's n-th observation (1-based), as the observers number them. */
+export function occurrenceId(site: string, n: number): string {
+  return n === 1 ? site : `${site}#${n}`;
 }
 
 export interface Observation {
@@ -263,4 +289,109 @@ export function sealedTestResults(result: SealedRunResult, base: boolean): TestC
           : { id, status: 'failed', failure_kind: 'unknown', message: 'not observed' };
     }
   });
+}
+
+/** What one observing run of `witness record` saw, as the host read it from the run's output. */
+export interface RecordInput {
+  phase: OraclePhase;
+  attempt: number;
+  observations: Observation[];
+  malformed: string[];
+  problem?: string;
+}
+
+export type RecordOutcome = { ok: true; oracle: OracleFile; recorded: number; checked: number } | { ok: false; problems: string[] };
+
+/** A value that must not become an expectation: a raise, a promise, an unencodable or address-bearing value. */
+function unrecordable(value: unknown): string | undefined {
+  const text = canonicalOrUndefined(value);
+  if (text === undefined) return 'has no canonical JSON form';
+  if (raisedOf(value) !== undefined) return `raised ${raisedOf(value)!.type}`;
+  if (/"\$(promise|unencodable)"/.test(text)) return 'is a promise or cannot be encoded';
+  if (/ at 0x[0-9a-f]+/.test(text)) return 'shows a memory address (not deterministic)';
+  return undefined;
+}
+
+/**
+ * `witness record --reference`: turn the observations of the reference fix's runs into expected
+ * values. Refuses (returns the problems) unless every phase that observes ran at least twice with no
+ * problem, every run observed the same cases with the same values, every sealed case is satisfied,
+ * every pending site was observed (`site`, `site#2`, … without gaps), and nothing else was observed.
+ * Pure: the runs are made elsewhere.
+ */
+export function recordExpectations(oracle: OracleFile, runs: readonly RecordInput[]): RecordOutcome {
+  const problems: string[] = [];
+  const pending = oracle.pending ?? [];
+  const recordedCases: OracleCase[] = [];
+  let checked = 0;
+  for (const phase of ['reproduction', 'hidden'] as const) {
+    const cases = oracle.cases.filter((c) => c.phase === phase);
+    const sites = pending.filter((p) => p.phase === phase);
+    if (cases.length === 0 && sites.length === 0) continue;
+    const phaseRuns = runs.filter((r) => r.phase === phase);
+    if (phaseRuns.length < 2) {
+      problems.push(`${phase}: ${phaseRuns.length} run(s); recording needs two, to check the values are deterministic`);
+      continue;
+    }
+    const maps: Map<string, string>[] = [];
+    const values = new Map<string, unknown>();
+    for (const run of phaseRuns) {
+      if (run.problem !== undefined) problems.push(`${phase} run ${run.attempt}: ${run.problem}`);
+      if (run.malformed.length > 0) problems.push(`${phase} run ${run.attempt}: ${run.malformed.length} malformed observation line(s), first: ${run.malformed[0]}`);
+      const map = new Map<string, string>();
+      for (const o of run.observations) {
+        if (map.has(o.case)) problems.push(`${phase} run ${run.attempt}: case ${o.case} observed twice`);
+        map.set(o.case, canonicalOrUndefined(o.value) ?? '(no canonical form)');
+        if (!values.has(o.case)) values.set(o.case, o.value);
+      }
+      maps.push(map);
+    }
+    const [first, ...others] = maps as [Map<string, string>, ...Map<string, string>[]];
+    for (const other of others) {
+      const ids = new Set([...first.keys(), ...other.keys()]);
+      const differing = [...ids].filter((id) => first.get(id) !== other.get(id)).sort();
+      if (differing.length > 0) problems.push(`${phase}: the runs disagree (not deterministic) on ${differing.slice(0, 5).join(', ')}${differing.length > 5 ? ', …' : ''}`);
+    }
+    const claimed = new Set<string>();
+    for (const c of cases) {
+      claimed.add(c.id);
+      if (!first.has(c.id)) problems.push(`${phase}: sealed case ${c.id} was not observed with the reference fix`);
+      else if (!compareValue(values.get(c.id), c.expected, c.comparator)) problems.push(`${phase}: the reference fix does not satisfy sealed case ${c.id}`);
+      else checked += 1;
+    }
+    for (const site of sites) {
+      let n = 1;
+      while (first.has(occurrenceId(site.site, n))) n += 1;
+      const count = n - 1;
+      if (count === 0) {
+        problems.push(`${phase}: ${site.file}:${site.line} was never observed with the reference fix (${site.text})`);
+        continue;
+      }
+      for (let i = 1; i <= count; i++) {
+        const id = occurrenceId(site.site, i);
+        claimed.add(id);
+        const value = values.get(id);
+        if (site.comparator.kind === 'raises' || site.expected !== undefined) {
+          if (!compareValue(value, site.expected ?? null, site.comparator)) {
+            problems.push(`${phase}: observation ${id} (${site.file}:${site.line}) does not satisfy its own assertion with the reference fix`);
+            continue;
+          }
+          recordedCases.push({ id, phase, expected: site.expected ?? null, comparator: site.comparator });
+          continue;
+        }
+        const why = unrecordable(value);
+        if (why !== undefined) {
+          problems.push(`${phase}: observation ${id} (${site.file}:${site.line}) ${why}`);
+          continue;
+        }
+        recordedCases.push({ id, phase, expected: value, comparator: site.comparator });
+      }
+    }
+    const extra = [...first.keys()].filter((id) => !claimed.has(id)).sort();
+    if (extra.length > 0) problems.push(`${phase}: observations of cases the pack does not have: ${extra.slice(0, 5).join(', ')}${extra.length > 5 ? ', …' : ''}`);
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  const { pending: _recorded, ...rest } = oracle;
+  const next = parseOracleFile({ ...rest, cases: [...oracle.cases, ...recordedCases] });
+  return { ok: true, oracle: next, recorded: recordedCases.length, checked };
 }

@@ -59,8 +59,9 @@ _FD = _open_stream()
 def _default(value):
     if isinstance(value, (set, frozenset)):
         return {"$set": sorted(_json.dumps(v, sort_keys=True, default=_default) for v in value)}
-    if isinstance(value, bytes):
-        return {"$bytes": value.hex()}
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        # bytearray == bytes in Python: they observe alike
+        return {"$bytes": bytes(value).hex()}
     return {"$repr": repr(value)}
 
 
@@ -74,8 +75,19 @@ def _emit(case, value):
         data = data[_write(_FD, data):]
 
 
+_COUNTS = {}
+
+
+def _occurrence(case):
+    # A site observed again (a loop, a parametrized test) observes case#2, case#3, ... in order.
+    n = _COUNTS.get(case, 0) + 1
+    _COUNTS[case] = n
+    return case if n == 1 else "%s#%d" % (case, n)
+
+
 def observe(case, thunk):
     """Observe the value of thunk(); an exception is observed as {"$raised": name} and raised again."""
+    case = _occurrence(case)
     try:
         value = thunk()
     except Exception as error:
@@ -87,6 +99,7 @@ def observe(case, thunk):
 
 def observe_raises(case, thunk):
     """Observe that thunk() raises (the host checks which exception); a return is observed as such."""
+    case = _occurrence(case)
     try:
         value = thunk()
     except Exception as error:
@@ -150,8 +163,17 @@ function emit(id, value) {
   while (offset < data.length) offset += writeSync(fd, data, offset);
 }
 
+// A site observed again (a loop, a table row) observes id#2, id#3, ... in order.
+const counts = new Map();
+function occurrence(id) {
+  const n = (counts.get(id) || 0) + 1;
+  counts.set(id, n);
+  return n === 1 ? id : id + '#' + n;
+}
+
 /** Observe the value of thunk(); an exception is observed as {"$raised": name} and thrown again. */
 function observe(id, thunk) {
+  id = occurrence(id);
   let value;
   try {
     value = thunk();
@@ -165,6 +187,7 @@ function observe(id, thunk) {
 
 /** Observe that thunk() throws (the host checks which error); a return is observed as such. */
 function observeThrows(id, thunk) {
+  id = occurrence(id);
   try {
     const value = thunk();
     emit(id, { $returned: value });

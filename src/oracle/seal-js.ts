@@ -1,6 +1,6 @@
 import { parse } from '@babel/parser';
 import { posix } from 'node:path';
-import type { Comparator, OracleCase } from '../core/oracle.js';
+import { occurrenceId, type Comparator, type OracleCase, type PendingSite } from '../core/oracle.js';
 import { JS_OBSERVER_FILE } from './observer.js';
 
 /**
@@ -27,6 +27,8 @@ export interface SealOutput {
   files: SealedFile[];
   cases: OracleCase[];
   unsealed: UnsealedAssertion[];
+  /** Sites whose expected values come from `witness record --reference` (absent: none). */
+  pending?: PendingSite[];
 }
 
 // The AST as plain objects: only the fields read here.
@@ -140,9 +142,60 @@ function assertionLike(call: Node): boolean {
   return false;
 }
 
+/** How many times a site runs, as far as the source says: once, once per table row, or unknown. */
+interface Context {
+  /** Unknown count: a loop, a hook or a helper function. */
+  many: boolean;
+  /** Inside a `test.each(table)(title, fn)` callback: its rows and parameter names. */
+  each?: { rows: number; params: Map<string, EachParam> };
+}
+
+interface EachParam {
+  column: number;
+  values: unknown[];
+  cells: Node[];
+  /** How often the name appears in the callback's body. */
+  uses: number;
+}
+
+/** What one assertion becomes: an observation of its actual side against a literal, a table column or a recorded value. */
+interface Conversion {
+  actual: Node;
+  /** How the observed expression is written, given the site id's source text. */
+  replacement: (idText: string) => string;
+  expected: { literal: unknown } | { param: string } | 'record';
+  comparator: Comparator;
+}
+
+const TEST_ROOTS = new Set(['test', 'it', 'describe', 'suite']);
+const TEST_MODIFIERS = new Set(['only', 'skip', 'concurrent', 'sequential', 'todo', 'fails', 'failing']);
+
+/** `test(…)`, `it.only(…)`, `describe.skip(…)`: a call whose function arguments run once. */
+function isTestCall(callee: Node): boolean {
+  if (callee.type === 'Identifier') return TEST_ROOTS.has(callee.name as string);
+  if (callee.type === 'MemberExpression' && callee.computed !== true) {
+    const property = callee.property as Node;
+    return property.type === 'Identifier' && TEST_MODIFIERS.has(property.name as string) && isTestCall(callee.object as Node);
+  }
+  return false;
+}
+
+/** `test.each(table)` (or `it.only.each(table)`): the table, when the callee is one. */
+function eachTable(callee: Node): Node | undefined {
+  if (callee.type !== 'CallExpression') return undefined;
+  const inner = callee.callee as Node;
+  if (inner.type !== 'MemberExpression' || inner.computed === true) return undefined;
+  const property = inner.property as Node;
+  if (property.type !== 'Identifier' || property.name !== 'each' || !isTestCall(inner.object as Node)) return undefined;
+  const args = callee.arguments as Node[];
+  return args.length === 1 ? args[0] : undefined;
+}
+
+const LOOPS = new Set(['ForStatement', 'ForInStatement', 'ForOfStatement', 'WhileStatement', 'DoWhileStatement']);
+
 /** Seal the test files of one phase. `files` paths are relative to the phase folder. */
-export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[]): SealOutput {
-  const out: SealOutput = { files: [], cases: [], unsealed: [] };
+export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[]): Required<SealOutput> {
+  const out: Required<SealOutput> = { files: [], cases: [], unsealed: [], pending: [] };
   for (const file of files) {
     const ast = parse(file.source, { sourceType: 'unambiguous', plugins: file.path.endsWith('x') ? ['typescript', 'jsx'] : ['typescript'], errorRecovery: false });
     const source = file.source;
@@ -157,109 +210,203 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
       return n === 1 ? base : `${base}.${n}`;
     };
     const text = (node: Node): string => source.slice(node.start, node.end);
+    const firstLine = (node: Node): string => (text(node).split('\n')[0] ?? '').slice(0, 200);
     const unsealed = (node: Node): void => {
-      out.unsealed.push({ phase, file: file.path, line: node.loc.start.line, text: (text(node).split('\n')[0] ?? '').slice(0, 200) });
+      out.unsealed.push({ phase, file: file.path, line: node.loc.start.line, text: firstLine(node) });
     };
-    const observe = (call: Node, actual: Node, expected: unknown, comparator: Comparator, fn = 'observe'): void => {
-      const id = newId(call);
-      out.cases.push({ id, phase, expected, comparator });
-      edits.push({ start: call.start, end: call.end, text: `${fn}(${JSON.stringify(id)}, () => (${text(actual)}))` });
+    const plain = (actual: Node, fn = 'observe') => (id: string) => `${fn}(${id}, () => (${text(actual)}))`;
+    const equality = (actual: Node, expected: Node, context: Context): Conversion => {
+      const comparator: Comparator = { kind: 'exact' };
+      if (isLiteral(expected)) return { actual, replacement: plain(actual), expected: { literal: literalValue(expected) }, comparator };
+      if (expected.type === 'Identifier' && context.each?.params.has(expected.name as string) === true) {
+        return { actual, replacement: plain(actual), expected: { param: expected.name as string }, comparator };
+      }
+      return { actual, replacement: plain(actual), expected: 'record', comparator };
     };
-    const sealCall = (call: Node): boolean => {
+    /** The conversion of an assertion call, or undefined when it has no observation form. */
+    const convert = (call: Node, context: Context): Conversion | undefined => {
       const callee = call.callee as Node;
       const args = call.arguments as Node[];
-      if (args.some((a) => a.type === 'SpreadElement')) return false;
+      if (args.some((a) => a.type === 'SpreadElement')) return undefined;
       // node:assert
       const name = memberName(callee);
       const onAssert = callee.type === 'MemberExpression' && (callee.object as Node).type === 'Identifier' && (callee.object as Node).name === 'assert';
       if (onAssert && name !== undefined && ASSERT_EQUAL.has(name) && args.length >= 2 && args.length <= 3) {
         const [a, b] = args as [Node, Node];
-        if (isLiteral(b) && !isLiteral(a)) return observe(call, a, literalValue(b), { kind: 'exact' }), true;
-        if (isLiteral(a) && !isLiteral(b)) return observe(call, b, literalValue(a), { kind: 'exact' }), true;
-        return false;
+        if (isLiteral(a) && isLiteral(b)) return undefined;
+        return isLiteral(a) ? equality(b, a, context) : equality(a, b, context);
       }
       if (((callee.type === 'Identifier' && callee.name === 'assert') || (onAssert && name === 'ok')) && args.length >= 1 && args.length <= 2 && !isLiteral(args[0] as Node)) {
         const a = args[0] as Node;
-        const id = newId(call);
-        out.cases.push({ id, phase, expected: true, comparator: { kind: 'exact' } });
-        edits.push({ start: call.start, end: call.end, text: `observe(${JSON.stringify(id)}, () => Boolean(${text(a)}))` });
-        return true;
+        return { actual: a, replacement: (id) => `observe(${id}, () => Boolean(${text(a)}))`, expected: { literal: true }, comparator: { kind: 'exact' } };
       }
       if (onAssert && name === 'throws' && (args.length === 1 || args.length === 2) && isFunction(args[0] as Node)) {
         const kind = args[1];
-        if (kind !== undefined && kind.type !== 'Identifier') return false;
-        const id = newId(call);
-        out.cases.push({ id, phase, expected: null, comparator: kind === undefined ? { kind: 'raises', type: 'Error' } : { kind: 'raises', type: kind.name as string } });
-        edits.push({ start: call.start, end: call.end, text: `observeThrows(${JSON.stringify(id)}, ${text(args[0] as Node)})` });
-        return true;
+        if (kind !== undefined && kind.type !== 'Identifier') return undefined;
+        const fn = args[0] as Node;
+        return {
+          actual: fn,
+          replacement: (id) => `observeThrows(${id}, ${text(fn)})`,
+          expected: { literal: null },
+          comparator: kind === undefined ? { kind: 'raises', type: 'Error' } : { kind: 'raises', type: kind.name as string }
+        };
       }
       // expect(actual).matcher(expected)
       if (callee.type === 'MemberExpression' && name !== undefined) {
         const target = callee.object as Node;
-        if (target.type !== 'CallExpression' || (target.callee as Node).type !== 'Identifier' || (target.callee as Node).name !== 'expect') return false;
+        if (target.type !== 'CallExpression' || (target.callee as Node).type !== 'Identifier' || (target.callee as Node).name !== 'expect') return undefined;
         const targetArgs = target.arguments as Node[];
-        if (targetArgs.length !== 1) return false;
+        if (targetArgs.length !== 1) return undefined;
         const actual = targetArgs[0] as Node;
-        if (isLiteral(actual)) return false;
-        if (EXPECT_EQUAL.has(name) && args.length === 1 && isLiteral(args[0] as Node)) {
-          return observe(call, actual, literalValue(args[0] as Node), { kind: 'exact' }), true;
-        }
-        if (name === 'toBeCloseTo' && args.length >= 1 && args.length <= 2 && isLiteral(args[0] as Node)) {
-          const expected = literalValue(args[0] as Node);
-          const digits = args[1] === undefined ? 2 : literalValue(args[1]);
-          if (typeof expected !== 'number' || typeof digits !== 'number') return false;
-          return observe(call, actual, expected, { kind: 'float', abs: 10 ** -digits / 2, rel: 0 }), true;
+        if (isLiteral(actual)) return undefined;
+        if (EXPECT_EQUAL.has(name) && args.length === 1) return equality(actual, args[0] as Node, context);
+        if (name === 'toBeCloseTo' && args.length >= 1 && args.length <= 2) {
+          const digits = args[1] === undefined ? 2 : isLiteral(args[1]) ? literalValue(args[1]) : undefined;
+          if (typeof digits !== 'number') return undefined;
+          const converted = equality(actual, args[0] as Node, context);
+          if ('literal' in (converted.expected as object) && typeof (converted.expected as { literal: unknown }).literal !== 'number') return undefined;
+          return { ...converted, comparator: { kind: 'float', abs: 10 ** -digits / 2, rel: 0 } };
         }
         if (name === 'toHaveLength' && args.length === 1 && (args[0] as Node).type === 'NumericLiteral') {
-          const id = newId(call);
-          out.cases.push({ id, phase, expected: (args[0] as Node).value, comparator: { kind: 'exact' } });
-          edits.push({ start: call.start, end: call.end, text: `observe(${JSON.stringify(id)}, () => (${text(actual)}).length)` });
-          return true;
+          return { actual, replacement: (id) => `observe(${id}, () => (${text(actual)}).length)`, expected: { literal: (args[0] as Node).value }, comparator: { kind: 'exact' } };
         }
         const truth: Record<string, string> = { toBeTruthy: 'Boolean(%)', toBeFalsy: '!(%)', toBeNull: '(%) === null', toBeUndefined: '(%) === undefined', toBeDefined: '(%) !== undefined' };
         if (truth[name] !== undefined && args.length === 0) {
-          const id = newId(call);
-          out.cases.push({ id, phase, expected: true, comparator: { kind: 'exact' } });
-          edits.push({ start: call.start, end: call.end, text: `observe(${JSON.stringify(id)}, () => ${truth[name]!.replace('%', text(actual))})` });
-          return true;
+          return { actual, replacement: (id) => `observe(${id}, () => ${truth[name]!.replace('%', text(actual))})`, expected: { literal: true }, comparator: { kind: 'exact' } };
         }
         if (name === 'toThrow' && isFunction(actual) && args.length <= 1) {
           const kind = args[0];
-          if (kind !== undefined && kind.type !== 'Identifier' && kind.type !== 'StringLiteral') return false;
-          const comparator: Comparator =
-            kind === undefined
-              ? { kind: 'raises', type: 'Error' }
-              : kind.type === 'Identifier'
-                ? { kind: 'raises', type: kind.name as string }
-                : { kind: 'raises', type: 'Error', pattern: escapeRegExp(kind.value as string) };
-          if (comparator.type === 'Error' && kind !== undefined && kind.type === 'StringLiteral') {
-            // toThrow('text') accepts any error class: only the message is sealed.
-            return false;
-          }
-          const id = newId(call);
-          out.cases.push({ id, phase, expected: null, comparator });
-          edits.push({ start: call.start, end: call.end, text: `observeThrows(${JSON.stringify(id)}, ${text(actual)})` });
-          return true;
+          // toThrow('text') accepts any error class: only the message is sealed, which is not enough.
+          if (kind !== undefined && kind.type !== 'Identifier') return undefined;
+          return {
+            actual,
+            replacement: (id) => `observeThrows(${id}, ${text(actual)})`,
+            expected: { literal: null },
+            comparator: kind === undefined ? { kind: 'raises', type: 'Error' } : { kind: 'raises', type: kind.name as string }
+          };
         }
       }
-      return false;
+      return undefined;
     };
-    walk(ast.program, (node) => {
+    /** Table cells to replace by row tags, once every use of their parameter is a sealed expected side. */
+    const paramUses = new Map<string, { sites: number; total: number; cells: Node[] }>();
+    const tableEdits: { param: string; cells: Node[] }[] = [];
+    const sealCall = (call: Node, context: Context): boolean => {
+      const conversion = convert(call, context);
+      if (conversion === undefined) return false;
+      const site = newId(call);
+      const expected = conversion.expected;
+      const { comparator } = conversion;
+      if (expected !== 'record' && 'param' in expected) {
+        const param = context.each!.params.get(expected.param)!;
+        // Each row's cell becomes its tag "#r<n>"; the site observes `site + tag`.
+        param.values.forEach((value, row) => out.cases.push({ id: `${site}#r${row + 1}`, phase, expected: value, comparator }));
+        const uses = paramUses.get(expected.param) ?? { sites: 0, total: param.uses, cells: param.cells };
+        uses.sites += 1;
+        paramUses.set(expected.param, uses);
+        edits.push({ start: call.start, end: call.end, text: conversion.replacement(`${JSON.stringify(site)} + ${expected.param}`) });
+        return true;
+      }
+      edits.push({ start: call.start, end: call.end, text: conversion.replacement(JSON.stringify(site)) });
+      if (expected === 'record' || context.many) {
+        out.pending.push({ phase, site, file: file.path, line: call.loc.start.line, text: firstLine(call), comparator, ...(expected !== 'record' ? { expected: expected.literal } : {}) });
+        return true;
+      }
+      const times = context.each?.rows ?? 1;
+      for (let n = 1; n <= times; n++) out.cases.push({ id: occurrenceId(site, n), phase, expected: expected.literal, comparator });
+      return true;
+    };
+    const visit = (node: unknown, context: Context): void => {
+      if (Array.isArray(node)) {
+        for (const child of node) visit(child, context);
+        return;
+      }
+      if (!isNode(node)) return;
       if (node.type === 'ExpressionStatement' && isNode(node.expression) && (node.expression as Node).type === 'CallExpression') {
         const call = node.expression as Node;
         if (assertionLike(call)) {
           handled.add(call);
-          if (!sealCall(call)) unsealed(call);
-          return false;
+          if (!sealCall(call, context)) unsealed(call);
+          return;
         }
       }
       if (node.type === 'CallExpression' && !handled.has(node) && assertionLike(node)) {
         // awaited, returned or nested assertions (e.g. `await expect(p).resolves…`) stay in-process
         unsealed(node);
-        return false;
+        return;
       }
-      return true;
-    });
+      if (LOOPS.has(node.type)) {
+        for (const [key, value] of Object.entries(node)) if (isChild(key, value)) visit(value, { ...context, many: true });
+        return;
+      }
+      if (node.type === 'CallExpression') {
+        const callee = node.callee as Node;
+        const args = node.arguments as Node[];
+        const table = eachTable(callee);
+        if (isTestCall(callee) || table !== undefined) {
+          visit(callee, context);
+          for (const arg of args) {
+            if (!isFunction(arg)) {
+              visit(arg, context);
+              continue;
+            }
+            const each = table !== undefined ? eachContext(table, arg) : undefined;
+            if (table !== undefined && each === undefined) {
+              visitFunction(arg, { ...context, many: true });
+              continue;
+            }
+            visitFunction(arg, each !== undefined ? { many: context.many, each } : context);
+          }
+          return;
+        }
+      }
+      if (isFunction(node) || node.type === 'FunctionDeclaration' || node.type === 'ObjectMethod' || node.type === 'ClassMethod') {
+        // A helper, a hook or a callback: how often it runs is not in the source.
+        visitFunction(node, { ...context, many: true });
+        return;
+      }
+      for (const [key, value] of Object.entries(node)) if (isChild(key, value)) visit(value, context);
+    };
+    const visitFunction = (fn: Node, context: Context): void => {
+      // Parameters that shadow a table's parameter end its reach.
+      const shadowed = (fn.params as Node[]).some((p) => p.type === 'Identifier' && context.each?.params.has(p.name as string) === true && !isEachOwner(fn, context));
+      visit(fn.body, shadowed ? { many: context.many } : context);
+    };
+    const owners = new Set<Node>();
+    const isEachOwner = (fn: Node, _context: Context): boolean => owners.has(fn);
+    /** The context of a `test.each` callback: a literal table of literal rows and plain parameters. */
+    const eachContext = (table: Node, fn: Node): Context['each'] | undefined => {
+      if (table.type !== 'ArrayExpression') return undefined;
+      const rows = table.elements as (Node | null)[];
+      if (rows.length === 0 || rows.some((r) => r === null || r.type !== 'ArrayExpression')) return undefined;
+      const params = fn.params as Node[];
+      if (params.some((p) => p.type !== 'Identifier')) return undefined;
+      const map = new Map<string, EachParam>();
+      params.forEach((p, column) => {
+        const cells = rows.map((r) => ((r as Node).elements as (Node | null)[])[column]);
+        if (cells.some((c) => c === null || c === undefined || !isLiteral(c))) return;
+        let uses = 0;
+        walk(fn.body, (n) => {
+          if (n.type === 'Identifier' && n.name === p.name) uses += 1;
+          return true;
+        });
+        map.set(p.name as string, { column, cells: cells as Node[], values: (cells as Node[]).map((c) => literalValue(c)), uses });
+      });
+      owners.add(fn);
+      return { rows: rows.length, params: map };
+    };
+    visit(ast.program, { many: false });
+    // A table column whose every use is a sealed expected side leaves the container: its cells become row tags.
+    for (const [param, uses] of paramUses) {
+      if (uses.sites === 0) continue;
+      if (uses.total !== uses.sites) {
+        // Used elsewhere too (in the title's computation, the call): its values would stay in the copy.
+        out.unsealed.push({ phase, file: file.path, line: (uses.cells[0] as Node).loc.start.line, text: `test.each column '${param}' is also used outside its assertions` });
+        continue;
+      }
+      tableEdits.push({ param, cells: uses.cells });
+    }
+    for (const { cells } of tableEdits) cells.forEach((cell, row) => edits.push({ start: cell.start, end: cell.end, text: JSON.stringify(`#r${row + 1}`) }));
     let sealed = source;
     for (const edit of [...edits].sort((x, y) => y.start - x.start)) sealed = sealed.slice(0, edit.start) + edit.text + sealed.slice(edit.end);
     if (edits.length > 0) sealed = withImport(sealed, ast.program as unknown as Node, file.path, edits);
@@ -267,6 +414,9 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
   }
   return out;
 }
+
+const isChild = (key: string, value: unknown): boolean =>
+  key !== 'loc' && key !== 'leadingComments' && key !== 'trailingComments' && key !== 'innerComments' && typeof value === 'object' && value !== null;
 
 const isFunction = (node: Node): boolean => node.type === 'ArrowFunctionExpression' || node.type === 'FunctionExpression';
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -59,13 +59,84 @@ def kw(call, name):
     return None
 
 
+LOOPS = (ast.For, ast.AsyncFor, ast.While)
+
+
+def parametrize_count(func):
+    """How many times pytest calls a test function: the product of its literal parametrize lists, or None."""
+    count = 1
+    for dec in func.decorator_list:
+        if isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute) and dec.func.attr == "parametrize":
+            values = dec.args[1] if len(dec.args) > 1 else kw(dec, "argvalues")
+            if not isinstance(values, (ast.List, ast.Tuple)) or any(isinstance(e, ast.Starred) for e in values.elts):
+                return None
+            count *= len(values.elts)
+    return count
+
+
+def times_run(node, parents):
+    """How many times a statement runs, as far as the source says: a number, or None (a loop, a helper)."""
+    count = 1
+    child = node
+    parent = parents.get(node)
+    while parent is not None:
+        if isinstance(parent, LOOPS) and child not in getattr(parent, "orelse", []):
+            return None
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            owner = parents.get(parent)
+            if not parent.name.startswith("test") or not isinstance(owner, (ast.Module, ast.ClassDef)):
+                return None
+            if isinstance(owner, ast.ClassDef) and parents.get(owner) is not None and not isinstance(parents.get(owner), ast.Module):
+                return None
+            n = parametrize_count(parent)
+            if n is None:
+                return None
+            count *= n
+            if isinstance(owner, ast.ClassDef):
+                n = parametrize_count(owner)
+                if n is None:
+                    return None
+                count *= n
+            return count
+        if isinstance(parent, (ast.Lambda, ast.ClassDef)):
+            return None
+        child = parent
+        parent = parents.get(parent)
+    return count
+
+
+def block_can_move(stmt, parents):
+    """Can a with block's body become a local function? No return, yield, await, global or nonlocal in
+    it, and no name it assigns is read elsewhere in the enclosing function."""
+    body_nodes = set()
+    stored = set()
+    for b in stmt.body:
+        for node in ast.walk(b):
+            body_nodes.add(node)
+            if isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal)):
+                return False
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                stored.add(node.id)
+    scope = parents.get(stmt)
+    while scope is not None and not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+        scope = parents.get(scope)
+    for node in ast.walk(scope):
+        if node not in body_nodes and isinstance(node, ast.Name) and node.id in stored:
+            return False
+    return True
+
+
 def main():
     request = json.load(sys.stdin)
     phase = request["phase"]
-    out = {"files": [], "cases": [], "unsealed": []}
+    out = {"files": [], "cases": [], "unsealed": [], "pending": []}
     for entry in request["files"]:
         path, source = entry["path"], entry["source"]
         tree = ast.parse(source, filename=path)
+        parents = {}
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                parents[child] = node
         lines = source.splitlines(keepends=True)
         starts = [0]
         for line in lines:
@@ -91,9 +162,22 @@ def main():
         def unsealed(node):
             out["unsealed"].append({"phase": phase, "file": path, "line": node.lineno, "text": segment(node).splitlines()[0][:200]})
 
-        def observe(stmt, actual, expected, comparator):
+        def add_cases(stmt, case, expected, comparator, record=False):
+            # A site that runs a known number of times observes case, case#2, ...; otherwise (or when
+            # its expected side is not a literal) witness record --reference records its values.
+            n = times_run(stmt, parents)
+            if record or n is None:
+                site = {"phase": phase, "site": case, "file": path, "line": stmt.lineno, "text": segment(stmt).splitlines()[0][:200], "comparator": comparator}
+                if not record:
+                    site["expected"] = expected
+                out["pending"].append(site)
+                return
+            for i in range(1, n + 1):
+                out["cases"].append({"id": case if i == 1 else "%s#%d" % (case, i), "phase": phase, "expected": expected, "comparator": comparator})
+
+        def observe(stmt, actual, expected, comparator, record=False):
             case = new_id(stmt)
-            out["cases"].append({"id": case, "phase": phase, "expected": expected, "comparator": comparator})
+            add_cases(stmt, case, expected, comparator, record)
             edits.append((offset(stmt.lineno, stmt.col_offset), offset(stmt.end_lineno, stmt.end_col_offset),
                           "observe(%s, lambda: (%s))" % (json.dumps(case), segment(actual))))
 
@@ -112,6 +196,10 @@ def main():
                         actual, expected = a, b
                     elif is_literal(a) and not is_literal(b):
                         actual, expected = b, a
+                    elif not is_literal(a) and name in EQUAL:
+                        # neither side a literal: observe the actual side, record its value from the reference fix
+                        observe(stmt, a, None, {"kind": "exact"}, record=True)
+                        continue
                     else:
                         unsealed(stmt)
                         continue
@@ -137,20 +225,28 @@ def main():
                     a = args[0]
                     expr = {"assertTrue": "bool(%s)", "assertFalse": "not (%s)", "assertIsNone": "(%s) is None", "assertIsNotNone": "(%s) is not None"}[name]
                     case = new_id(stmt)
-                    out["cases"].append({"id": case, "phase": phase, "expected": True, "comparator": {"kind": "exact"}})
+                    add_cases(stmt, case, True, {"kind": "exact"})
                     edits.append((offset(stmt.lineno, stmt.col_offset), offset(stmt.end_lineno, stmt.end_col_offset),
                                   "observe(%s, lambda: %s)" % (json.dumps(case), expr % segment(a))))
                 else:
                     unsealed(stmt)
             elif isinstance(stmt, ast.Assert):
                 test = stmt.test
-                if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq) and stmt.msg is None:
+                if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.Is)) and stmt.msg is None:
                     a, b = test.left, test.comparators[0]
+                    identity = isinstance(test.ops[0], ast.Is)
+                    if identity and not (isinstance(b, ast.Constant) and b.value in (None, True, False)) and is_literal(b):
+                        unsealed(stmt)
+                        continue
                     if is_literal(b) and not is_literal(a):
                         observe(stmt, a, literal(b), {"kind": "exact"})
                         continue
-                    if is_literal(a) and not is_literal(b):
+                    if is_literal(a) and not is_literal(b) and not identity:
                         observe(stmt, b, literal(a), {"kind": "exact"})
+                        continue
+                    if not is_literal(a) and not is_literal(b):
+                        # "assert got == other" or "assert state is h11.DONE": the value is recorded from the reference fix
+                        observe(stmt, a, None, {"kind": "exact"}, record=True)
                         continue
                 unsealed(stmt)
             elif isinstance(stmt, ast.With) and len(stmt.items) == 1 and isinstance(stmt.items[0].context_expr, ast.Call):
@@ -173,7 +269,9 @@ def main():
                     pattern = match.value if ok and match is not None else None
                 elif ok:
                     ok = len(call.args) == 1 and not call.keywords
-                ok = ok and len(body) == 1 and isinstance(body[0], ast.Expr)
+                single = len(body) == 1 and isinstance(body[0], ast.Expr)
+                if ok and not single:
+                    ok = block_can_move(stmt, parents)
                 if not ok:
                     unsealed(stmt)
                     continue
@@ -181,9 +279,19 @@ def main():
                 comparator = {"kind": "raises", "type": exc.attr if isinstance(exc, ast.Attribute) else exc.id}
                 if pattern is not None:
                     comparator["pattern"] = pattern
-                out["cases"].append({"id": case, "phase": phase, "expected": None, "comparator": comparator})
-                edits.append((offset(stmt.lineno, stmt.col_offset), offset(stmt.end_lineno, stmt.end_col_offset),
-                              "observe_raises(%s, lambda: (%s))" % (json.dumps(case), segment(body[0].value))))
+                add_cases(stmt, case, None, comparator)
+                if single:
+                    edits.append((offset(stmt.lineno, stmt.col_offset), offset(stmt.end_lineno, stmt.end_col_offset),
+                                  "observe_raises(%s, lambda: (%s))" % (json.dumps(case), segment(body[0].value))))
+                else:
+                    # The block becomes a local function whose call is observed: the header is replaced,
+                    # the body stays in place (assertions inside it are sealed on their own).
+                    helper = "_patchproof_raises_%d" % stmt.lineno
+                    head_end = source.index(":", offset(call.end_lineno, call.end_col_offset)) + 1
+                    indent = lines[stmt.lineno - 1][:stmt.col_offset]
+                    edits.append((offset(stmt.lineno, stmt.col_offset), head_end, "def %s():" % helper))
+                    at = offset(body[-1].end_lineno, body[-1].end_col_offset)
+                    edits.append((at, at, "\n%sobserve_raises(%s, %s)" % (indent, json.dumps(case), helper)))
         # assertion calls not at statement level (inside expressions) stay in-process
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and id(node) not in handled:

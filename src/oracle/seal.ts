@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile, cp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ORACLE_ORIGINALS_DIR, ORACLE_SCHEMA, parseOracleFile, type OracleFile } from '../core/oracle.js';
+import { ORACLE_ORIGINALS_DIR, ORACLE_SCHEMA, parseOracleFile, phaseIsSealed, type OracleFile } from '../core/oracle.js';
 import { ConfigurationError, InfrastructureError } from '../errors.js';
 import { listFiles } from '../io/workspace.js';
 import { getAdapter } from '../adapters/registry.js';
@@ -28,6 +28,8 @@ export interface SealReport {
   oracleFile: string;
   cases: number;
   unsealed: OracleFile['unsealed'];
+  /** Sites whose expected values `witness record --reference` must record before the phase is sealed. */
+  pending: NonNullable<OracleFile['pending']>;
   /** Per phase: sealed when it has cases and nothing stayed unsealed. */
   sealed: { reproduction: boolean; hidden: boolean };
 }
@@ -65,6 +67,7 @@ export async function sealPack(pack: string): Promise<SealReport> {
   const adapter = getAdapter(manifest.adapter);
   const oracleFile = manifest.oracle?.expected ?? DEFAULT_ORACLE_FILE;
   const out: OracleFile = { schema: ORACLE_SCHEMA, cases: [], unsealed: [] };
+  const pending: NonNullable<OracleFile['pending']> = [];
   for (const phase of ['reproduction', 'hidden'] as const) {
     const folder = join(pack, ...manifest[phase].path.split('/'));
     const originals = join(pack, ...ORIGINALS.split('/'), phase);
@@ -79,7 +82,10 @@ export async function sealPack(pack: string): Promise<SealReport> {
     for (const file of sealed.files) await writeFile(join(folder, ...file.path.split('/')), file.source);
     out.cases.push(...sealed.cases);
     out.unsealed.push(...sealed.unsealed);
+    pending.push(...(sealed.pending ?? []));
   }
+  // Written only when there is something to record, so packs without such sites keep their bytes.
+  if (pending.length > 0) out.pending = pending;
   const checked = parseOracleFile(out);
   const target = join(pack, ...oracleFile.split('/'));
   await mkdir(join(target, '..'), { recursive: true });
@@ -88,16 +94,26 @@ export async function sealPack(pack: string): Promise<SealReport> {
     const { oracle: _ignored, ...rest } = raw;
     await writeFile(join(pack, WITNESS_MANIFEST_FILE), `${JSON.stringify({ ...rest, oracle: { expected: oracleFile } }, null, 2)}\n`);
   }
-  const has = (phase: 'reproduction' | 'hidden'): boolean => checked.cases.some((c) => c.phase === phase) && !checked.unsealed.some((u) => u.phase === phase);
-  return { oracleFile, cases: checked.cases.length, unsealed: checked.unsealed, sealed: { reproduction: has('reproduction'), hidden: has('hidden') } };
+  return {
+    oracleFile,
+    cases: checked.cases.length,
+    unsealed: checked.unsealed,
+    pending,
+    sealed: { reproduction: phaseIsSealed(checked, 'reproduction'), hidden: phaseIsSealed(checked, 'hidden') }
+  };
 }
 
 /** Remove a pack's seal: restore the originals and drop the oracle file (used by tests and authors). */
 export async function unsealPack(pack: string): Promise<void> {
-  const { manifest } = await readManifest(pack);
+  const { raw, manifest } = await readManifest(pack);
   for (const phase of ['reproduction', 'hidden'] as const) {
     const originals = join(pack, ...ORIGINALS.split('/'), phase);
     if (existsSync(originals)) await cp(originals, join(pack, ...manifest[phase].path.split('/')), { recursive: true, force: true });
   }
   await rm(join(pack, 'oracle'), { recursive: true, force: true });
+  // The pack grades in-process again: its manifest names no oracle file.
+  if (manifest.oracle !== undefined) {
+    const { oracle: _dropped, ...rest } = raw;
+    await writeFile(join(pack, WITNESS_MANIFEST_FILE), `${JSON.stringify(rest, null, 2)}\n`);
+  }
 }

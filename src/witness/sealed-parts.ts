@@ -94,7 +94,8 @@ export function splitSecretParts(entries: readonly WitnessEntry[]): { open: Witn
     const half = (phase: 'reproduction' | 'hidden'): OracleFile => ({
       schema: ORACLE_SCHEMA,
       cases: oracle.cases.filter((c) => c.phase === phase),
-      unsealed: oracle.unsealed.filter((u) => u.phase === phase)
+      unsealed: oracle.unsealed.filter((u) => u.phase === phase),
+      ...(oracle.pending === undefined ? {} : { pending: oracle.pending.filter((p) => p.phase === phase) })
     });
     open = open.map((entry) => (entry.path === oraclePath ? { ...entry, data: json(half('reproduction')) } : entry));
     secret.push({ path: SEALED_PARTS.oracle, mode: '100644', data: json(half('hidden')) });
@@ -118,7 +119,7 @@ export function plainSecretProblem(entries: readonly WitnessEntry[]): string | u
   const oracleEntry = oraclePath === undefined ? undefined : entries.find((entry) => entry.path === oraclePath);
   if (oraclePath !== undefined && oracleEntry !== undefined) {
     const oracle = oracleOf(oracleEntry, `oracle file ${oraclePath}`);
-    if (oracle.cases.some((c) => c.phase === 'hidden') || oracle.unsealed.some((u) => u.phase === 'hidden')) {
+    if (oracle.cases.some((c) => c.phase === 'hidden') || oracle.unsealed.some((u) => u.phase === 'hidden') || (oracle.pending ?? []).some((p) => p.phase === 'hidden')) {
       return `its oracle file ${quoteForMessage(oraclePath)} holds hidden expectations in plain text; ${fix}`;
     }
   }

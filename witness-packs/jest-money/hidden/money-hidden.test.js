@@ -1,19 +1,20 @@
+const { observe, observeThrows } = require("./patchproof-oracle.cjs"); // sealed by patchproof witness seal
 const { formatCents, formatMoney } = require('../../src/money');
 
 describe('two decimals, always', () => {
   test.each([
-    [0, '0.00'],
-    [100, '1.00'],
-    [7, '0.07'],
-    [-7, '-0.07'],
-    [200000, '2,000.00'],
-    [123401, '1,234.01'],
-    [99, '0.99']
+    [0, "#r1"],
+    [100, "#r2"],
+    [7, "#r3"],
+    [-7, "#r4"],
+    [200000, "#r5"],
+    [123401, "#r6"],
+    [99, "#r7"]
   ])('formatCents(%i) is %s', (cents, expected) => {
-    expect(formatCents(cents)).toBe(expected);
+    observe("hidden:money-hidden.test.js/13" + expected, () => (formatCents(cents)));
   });
 
   test('formatMoney of whole amounts', () => {
-    expect(formatMoney(-300, '$')).toBe('-$3.00');
+    observe("hidden:money-hidden.test.js/17", () => (formatMoney(-300, '$')));
   });
 });

@@ -1,11 +1,12 @@
+const { observe, observeThrows } = require("./patchproof-oracle.cjs"); // sealed by patchproof witness seal
 const { formatCents, formatMoney } = require('../../src/money');
 
 describe('cents below ten', () => {
   test('formatCents pads them to two digits', () => {
-    expect(formatCents(5)).toBe('0.05');
+    observe("reproduction:money-repro.test.js/5", () => (formatCents(5)));
   });
 
   test('formatMoney pads them after the symbol', () => {
-    expect(formatMoney(1005, '€')).toBe('€10.05');
+    observe("reproduction:money-repro.test.js/9", () => (formatMoney(1005, '€')));
   });
 });

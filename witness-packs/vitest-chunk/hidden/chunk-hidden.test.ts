@@ -1,24 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { chunk } from '../../src/chunk';
+import { observe, observeThrows } from "./patchproof-oracle.cjs"; // sealed by patchproof witness seal
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
 describe('chunk, every remainder', () => {
   it('keeps a remainder of two', () => {
-    expect(chunk([1, 2, 3, 4, 5], 3)).toEqual([[1, 2, 3], [4, 5]]);
+    observe("hidden:chunk-hidden.test.ts/8", () => (chunk([1, 2, 3, 4, 5], 3)));
   });
 
   it('keeps every item for every size', () => {
     for (let length = 0; length <= 12; length += 1) {
       for (let size = 1; size <= 5; size += 1) {
         const groups = chunk(range(length), size);
-        expect(groups.flat()).toEqual(range(length));
-        expect(groups.length).toBe(Math.ceil(length / size));
+        observe("hidden:chunk-hidden.test.ts/15", () => (groups.flat()));
+        observe("hidden:chunk-hidden.test.ts/16", () => (groups.length));
       }
     }
   });
 
   it('gives one short group when the size exceeds the length', () => {
-    expect(chunk(['x', 'y'], 5)).toEqual([['x', 'y']]);
+    observe("hidden:chunk-hidden.test.ts/22", () => (chunk(['x', 'y'], 5)));
   });
 });
