@@ -30,8 +30,9 @@ const TEST_HINTS: Partial<Record<AdapterName, string>> = {
  * Create a pack in `dir` (created; refused when it exists and is not empty): `witness.json` with
  * every default written out, and `reproduction/` and `hidden/` copied from the given folders (the
  * files `takeSnapshot` lists there; symbolic links are refused) or holding a README that says what
- * goes there. Returns the pack digest of what was written. Inside a git work tree only tracked files
- * count towards a folder's digest: `git add` the pack before resolving it from the folder.
+ * goes there. The given folders are read as they are on disk, tracked by git or not. Returns the
+ * pack digest of what was written. Inside a git work tree only tracked files count towards a pack
+ * folder's digest later (`witness digest`, `--witness DIR`): `git add` the pack before resolving it.
  */
 export async function initWitness(dir: string, options: InitWitnessOptions): Promise<Digest> {
   const manifest = {
@@ -70,9 +71,11 @@ async function testSet(set: 'reproduction' | 'hidden', folder: string, from: str
   if (from === undefined) {
     return [{ path: `${folder}/README.md`, mode: '100644', data: Buffer.from(readme(set, options.adapter)) }];
   }
-  const files = await readWitnessFolder(from, options.limits);
+  // Read as it is on disk: a folder of tests given on the command line is often untracked or
+  // ignored inside some git work tree, where a tracked-files listing would find it empty.
+  const files = await readWitnessFolder(from, options.limits, { onDisk: true });
   if (files.length === 0) {
-    throw new ConfigurationError(`the ${set} folder '${from}' holds no files; give a folder of ${set} tests`);
+    throw new ConfigurationError(`the ${set} folder '${from}' holds no files on disk (a .git folder inside does not count); give a folder of ${set} tests`);
   }
   return files.map((file) => ({ ...file, path: `${folder}/${file.path}` }));
 }
