@@ -28,13 +28,19 @@ interface ReceiptView {
   phases: { name: string; status: string; reasons: string[] }[];
 }
 
-/** The image a row runs in; the bookworm variant must be given (see docs/witness-pack.md). */
-function imageOf(row: MatrixRow): string {
+/**
+ * The image a row runs in. The bookworm variant is PATCHPROOF_TEST_IMAGE_BOOKWORM when given, else
+ * built (or reused: the script is idempotent) with PATCHPROOF_IMAGE_SUITE=bookworm.
+ */
+async function imageOf(row: MatrixRow): Promise<string> {
   if (row.image === 'default') return gate.imageId;
-  const id = process.env.PATCHPROOF_TEST_IMAGE_BOOKWORM;
-  if (id === undefined || id === '') {
-    throw new Error(`${row.name} needs the bookworm test image: PATCHPROOF_TEST_IMAGE_BOOKWORM="$(PATCHPROOF_IMAGE_SUITE=bookworm bash scripts/build-test-image.sh | tail -n 1)"`);
-  }
+  const given = process.env.PATCHPROOF_TEST_IMAGE_BOOKWORM;
+  if (given !== undefined && given !== '') return given;
+  const built = await exec('bash', [join(ROOT, 'scripts', 'build-test-image.sh')], { env: { ...process.env, PATCHPROOF_IMAGE_SUITE: 'bookworm' }, timeout: 1_800_000 }).catch((error: { stderr?: string }) => {
+    throw new Error(`${row.name} needs the bookworm test image, and PATCHPROOF_IMAGE_SUITE=bookworm bash scripts/build-test-image.sh failed (it needs root): ${(error.stderr ?? '').slice(-1000)}`);
+  });
+  const id = built.stdout.trim().split('\n').pop() ?? '';
+  expect(id).toMatch(/^sha256:[0-9a-f]{64}$/);
   return id;
 }
 
@@ -66,7 +72,7 @@ function matrixRow(row: MatrixRow): void {
 
   beforeAll(async () => {
     gate.requireDocker();
-    image = imageOf(row);
+    image = await imageOf(row);
     await ensureCli();
     const tmp = await tempDir(`matrix-${row.name}`);
     const repo = join(tmp, 'repo');
