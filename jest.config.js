@@ -6,5 +6,7 @@ export default {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   testMatch: ['<rootDir>/__tests__/**/*.test.ts'],
   testTimeout: 120000,
+  // Builds (or reuses) the Docker test image when an engine is up and PATCHPROOF_TEST_IMAGE is unset.
+  globalSetup: '<rootDir>/scripts/test-image-setup.mjs',
   maxWorkers: 2
 };

@@ -18,6 +18,24 @@ PACKAGES="python3,python3-pytest,nodejs,ca-certificates"
 # Installed afterwards with apt inside the tree (apt resolves and configures them faster and more
 # reliably than debootstrap's own resolver).
 APT_PACKAGES="golang-go cargo"
+TOOLS="usr/bin/python3 usr/bin/node usr/local/bin/npm usr/bin/go usr/bin/cargo"
+TOOL_VERSIONS='python3 --version && node --version && npm --version && go version && cargo --version'
+# PATCHPROOF_IMAGE_SUITE=bookworm builds a second, Python-only image (bookworm's python3-pytest,
+# pytest 7.2) for the version matrix (npm run matrix, row pytest-7.2), tagged patchproof-test:bookworm.
+# The default image's recipe is untouched by this.
+IMAGE_SUITE="${PATCHPROOF_IMAGE_SUITE:-trixie}"
+case "$IMAGE_SUITE" in
+  trixie) ;;
+  bookworm)
+    TAG="patchproof-test:bookworm"
+    SUITE="bookworm"
+    PACKAGES="python3,python3-pytest,ca-certificates"
+    APT_PACKAGES=""
+    TOOLS="usr/bin/python3"
+    TOOL_VERSIONS='python3 --version && python3 -m pytest --version'
+    ;;
+  *) printf 'build-test-image: error: PATCHPROOF_IMAGE_SUITE=%s is not trixie or bookworm\n' "$IMAGE_SUITE" >&2; exit 1 ;;
+esac
 # npm from its own published package (self-contained: it bundles its dependencies), pinned by
 # SHA-256: Debian's npm package pulls in ~400 node-* packages and took minutes to configure.
 NPM_VERSION="10.9.2"
@@ -34,6 +52,7 @@ local_cas=("$LOCAL_CA_DIR"/*.crt)
 shopt -u nullglob
 LOCAL_CA_HASH="$(if ((${#local_cas[@]})); then cat "${local_cas[@]}" | sha256sum | cut -d' ' -f1; else echo none; fi)"
 RECIPE="version=${RECIPE_VERSION} suite=${SUITE} variant=${VARIANT} packages=${PACKAGES} apt=${APT_PACKAGES} npm=${NPM_VERSION}:${NPM_SHA256} local-cas=${LOCAL_CA_HASH} path=${IMAGE_PATH} user=65534:65534 lang=C.UTF-8"
+[[ "$IMAGE_SUITE" == "trixie" ]] || RECIPE="$RECIPE variant-image=$IMAGE_SUITE npm=none"
 RECIPE_HASH="$(printf '%s' "$RECIPE" | sha256sum | cut -d' ' -f1)"
 
 log() { printf 'build-test-image: %s\n' "$*" >&2; }
@@ -92,6 +111,7 @@ log "debootstrap --variant=$VARIANT --include=$PACKAGES $SUITE (this takes a min
 debootstrap --variant="$VARIANT" --include="$PACKAGES" --keyring="$KEYRING" "$SUITE" "$rootfs" "$mirror" >&2
 log "debootstrap done in $((SECONDS - start)) s"
 
+if [[ -n "$APT_PACKAGES" ]]; then
 log "apt-get install $APT_PACKAGES inside the tree"
 cp /etc/resolv.conf "$rootfs/etc/resolv.conf"
 mount -t proc proc "$rootfs/proc"
@@ -109,7 +129,9 @@ umount "$rootfs/proc"
 : > "$rootfs/etc/resolv.conf"
 rm -f "$rootfs/etc/dpkg/dpkg.cfg.d/patchproof-unsafe-io"
 log "apt-get done in $((SECONDS - start)) s"
+fi
 
+if [[ "$IMAGE_SUITE" == "trixie" ]]; then
 log "npm $NPM_VERSION from its published package"
 npm_dir="$workdir/npm"
 mkdir -p "$npm_dir"
@@ -119,12 +141,13 @@ mkdir -p "$rootfs/usr/local/lib/node_modules/npm"
 tar -xzf "$npm_dir/npm-$NPM_VERSION.tgz" -C "$rootfs/usr/local/lib/node_modules/npm" --strip-components=1 --no-same-owner
 printf '#!/bin/sh\nexec node /usr/local/lib/node_modules/npm/bin/npm-cli.js "$@"\n' > "$rootfs/usr/local/bin/npm"
 chmod 755 "$rootfs/usr/local/bin/npm"
+fi
 
 # Shrink: package caches, lists, docs, locales and logs are not needed to run tests.
 rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/cache/apt/*.bin "$rootfs"/var/lib/apt/lists/* \
   "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/* "$rootfs"/usr/share/locale/* \
   "$rootfs"/var/log/* "$rootfs"/debootstrap
-for tool in usr/bin/python3 usr/bin/node usr/local/bin/npm usr/bin/go usr/bin/cargo; do
+for tool in $TOOLS; do
   [[ -x "$rootfs/$tool" ]] || die "/$tool missing from the tree"
 done
 
@@ -149,5 +172,5 @@ fi
 
 log "built $TAG in $((SECONDS - start)) s"
 docker run --rm --pull=never --network=none --read-only --log-driver=none --tmpfs /tmp -e HOME=/tmp --user=65534:65534 "$image_id" \
-  sh -c 'python3 --version && node --version && npm --version && go version && cargo --version' >&2
+  sh -c "$TOOL_VERSIONS" >&2
 echo "$image_id"

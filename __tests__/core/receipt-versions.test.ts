@@ -5,6 +5,7 @@ import { sealReceipt, serializeReceipt, verifyReceiptText } from '../../src/core
 import { deriveHiddenIdKey, hiddenId, hiddenKeyCheck, HIDDEN_MARKER } from '../../src/core/hidden-ids.js';
 import { RECEIPT_V1_SCHEMA, verifyReceiptV1Text } from '../../src/core/receipt-v1.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
+import { canonicalJson, digestJson } from '../../src/core/hashing.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -62,6 +63,37 @@ describe('receipt versions', () => {
     expect(JSON.parse(text).schema).toBe('patchproof.receipt/v2');
     expect(verifyReceiptText(text).integrity_valid).toBe(true);
     expect(verifyReceiptV1Text(text).integrity_valid).toBe(false);
+  });
+});
+
+describe('receipt v1 with expected_failing (issue 12, defect 3: fixed in the frozen rules too)', () => {
+  const H11 = join(ROOT, 'integrations', 'h11-chunked-encoding', 'receipt.json');
+  interface V1Test { id: string; status: string }
+  interface V1 { witness: { expected_failing?: string[] }; receipt_digest?: string; phases: { name: string; results: V1Test[]; tests: Record<string, number> }[] }
+  const CONTROL = '.patchproof/reproduction/test_repro_chunk_footer.py::test_control_passes_on_the_base';
+
+  /** The committed v1 receipt with a reproduction test that passes before the patch, re-sealed by the v1 rules. */
+  function v1With(expectedFailing: ((ids: string[]) => string[]) | undefined): string {
+    const receipt = JSON.parse(readFileSync(H11, 'utf8')) as V1;
+    for (const phase of receipt.phases.filter((p) => p.name.startsWith('reproduction_'))) {
+      phase.results.push({ id: CONTROL, status: 'passed' });
+      phase.tests.passed! += 1;
+    }
+    const ids = receipt.phases.find((p) => p.name === 'reproduction_before')!.results.filter((t) => t.status === 'failed').map((t) => t.id);
+    if (expectedFailing !== undefined) receipt.witness.expected_failing = expectedFailing(ids);
+    delete receipt.receipt_digest;
+    return `${canonicalJson({ ...receipt, receipt_digest: digestJson('patchproof/receipt/v1', receipt) })}\n`;
+  }
+
+  it('verifies when only the expected tests fail before the patch', () => {
+    expect(verifyReceiptText(v1With((ids) => ids))).toMatchObject({ integrity_valid: true, errors: [] });
+  });
+
+  it('is INVALID without the expectation, or with it flipped onto the passing test', () => {
+    expect(verifyReceiptText(v1With(undefined)).errors).toEqual(['phase reproduction_before: passed but not every test failed for the right reason']);
+    expect(verifyReceiptText(v1With((ids) => [ids[0]!, CONTROL])).errors).toEqual(['phase reproduction_before: passed but not every test expected to fail failed for the right reason']);
+    expect(verifyReceiptText(v1With((ids) => [...ids, 'gone::test'])).errors).toEqual(['phase reproduction_before: passed but a test expected to fail is absent from its results']);
+    expect(verifyReceiptText(v1With(() => [])).integrity_valid).toBe(false);
   });
 });
 

@@ -73,3 +73,38 @@ describe('initWitness', () => {
     expect(await listTree(scratch)).toEqual(['empty/']);
   });
 });
+
+describe('initWitness --adapter junit', () => {
+  it('scaffolds a junit block of placeholders, refused until replaced, and a canary README explaining it', async () => {
+    const dir = join(scratch, 'pack');
+    const digest = await initWitness(dir, { adapter: 'junit' });
+    expect(await listTree(dir)).toEqual(['canary/', 'canary/README.md', 'hidden/', 'hidden/README.md', 'reproduction/', 'reproduction/README.md', 'witness.json']);
+    expect(digest).toBe((await digestWitnessFolder(dir)).digest);
+    const written = JSON.parse(await readFile(join(dir, 'witness.json'), 'utf8')) as { junit: { argv: string[]; report: string; tests: string[]; canary: Record<string, string> } };
+    expect(written.junit.report).toBe('junit.xml');
+    expect(written.junit.argv.at(-1)).toBe('{files}');
+    expect(written.junit.canary.path).toBe('canary');
+    for (const value of [written.junit.argv[0], written.junit.tests[0], written.junit.canary.pass, written.junit.canary.fail]) expect(value).toMatch(/^<replace: .+>$/);
+    // A scaffold never grades: the first placeholder is named, with the form expected.
+    expect(() => parseWitnessManifest(written, 'witness.json')).toThrow(/^witness\.json: junit\.argv\[0\] still holds the placeholder .*witness init wrote.*; expected a non-empty string\.$/);
+    const readme = await readFile(join(dir, 'canary', 'README.md'), 'utf8');
+    expect(readme).toContain('one test that must pass and one that must fail');
+    for (const field of ['`argv`', '`report`', '`tests`', '`canary.pass`']) expect(readme).toContain(field);
+    expect(await readFile(join(dir, 'reproduction', 'README.md'), 'utf8')).toContain('`junit.tests`');
+
+    // Filled in as docs/witness-pack.md shows, the same block parses.
+    written.junit.argv = ['node', '--test', '--test-reporter=junit', '--test-reporter-destination={results}/junit.xml', '{files}'];
+    written.junit.tests = ['**/*.test.js'];
+    expect(() => parseWitnessManifest(written, 'witness.json')).toThrow(/junit\.canary\.pass still holds the placeholder/);
+    written.junit.canary = { path: 'canary', pass: 'q7 > test.a41c', fail: 'q7 > test.b7d2' };
+    expect(parseWitnessManifest(written, 'witness.json').junit?.argv[0]).toBe('node');
+  });
+
+  it('is refused by the --reproduction/--hidden shortcut, which says to scaffold a pack', async () => {
+    const folder = join(scratch, 'tests');
+    await mkdir(folder);
+    await writeFile(join(folder, 'a.test.js'), '');
+    const { witnessFromFolders } = await import('../../src/witness/shortcut.js');
+    await expect(witnessFromFolders(folder, folder, 'junit')).rejects.toThrow(/--adapter junit needs a witness pack.*witness init DIR --adapter junit/);
+  });
+});

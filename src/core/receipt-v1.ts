@@ -261,8 +261,12 @@ function decideVerdictV1(
   return { verdict: 'passed', reasons: sorted };
 }
 
-/** Phase semantics: what each status may claim about its own tests. */
-function phaseErrors(phase: PhaseV1): string[] {
+/**
+ * Phase semantics: what each status may claim about its own tests. One deliberate change since v1
+ * was frozen (issue 12, defect 3): with `expected_failing` recorded, only those tests must fail
+ * before the patch, as the v1 judge decided; before, every honest receipt of such a pack read INVALID.
+ */
+function phaseErrors(phase: PhaseV1, expectedFailing?: readonly string[]): string[] {
   const errors: string[] = [];
   const where = `phase ${phase.name}`;
   const counts = countTestsV1(phase.results);
@@ -279,10 +283,17 @@ function phaseErrors(phase: PhaseV1): string[] {
   if (!canariesRight) errors.push(`${where}: passed although a run's grader canaries did not behave`);
   if ((phase.flaky ?? []).length > 0 && phase.name !== 'regression') errors.push(`${where}: passed with flaky tests`);
   if (phase.name === 'reproduction_before') {
-    const rightReason = phase.results.every(
-      (t) => (t.status === 'failed' || t.status === 'errored') && RIGHT_REASON_FAILURES_V1.includes(t.failure_kind ?? 'unknown')
-    );
-    if (!rightReason) errors.push(`${where}: passed but not every test failed for the right reason`);
+    const failedRight = (t: PhaseV1['results'][number]): boolean =>
+      (t.status === 'failed' || t.status === 'errored') && RIGHT_REASON_FAILURES_V1.includes(t.failure_kind ?? 'unknown');
+    if (expectedFailing === undefined) {
+      if (!phase.results.every(failedRight)) errors.push(`${where}: passed but not every test failed for the right reason`);
+    } else {
+      const expected = new Set(expectedFailing);
+      const judged = phase.results.filter((t) => expected.has(t.id));
+      if (expected.size === 0) errors.push(`${where}: passed with an empty expected_failing`);
+      if (judged.length !== expected.size) errors.push(`${where}: passed but a test expected to fail is absent from its results`);
+      if (!judged.every(failedRight)) errors.push(`${where}: passed but not every test expected to fail failed for the right reason`);
+    }
   } else if (phase.name === 'regression') {
     // Tests failing at baseline may keep failing; every PASS_TO_PASS test must pass.
     const baselinePassed = (phase.baseline?.results ?? []).filter((t) => t.status === 'passed').map((t) => t.id);
@@ -326,7 +337,7 @@ export function verifyReceiptV1Text(text: string): ReceiptV1Check {
   if (digestJson('patchproof/receipt/v1', body) !== receipt_digest) errors.push('receipt_digest does not match the content');
   const names = receipt.phases.map((p) => p.name).join(',');
   if (names !== PHASE_NAMES_V1.join(',')) errors.push(`phases must be ${PHASE_NAMES_V1.join(',')} in order, found ${names}`);
-  for (const phase of receipt.phases) errors.push(...phaseErrors(phase));
+  for (const phase of receipt.phases) errors.push(...phaseErrors(phase, receipt.witness.expected_failing));
   const surface = surfaceReasonsV1(receipt.surface.findings, allowancesV1(receipt.witness.allow));
   if (surface.reasons.join(',') !== receipt.surface.reasons.join(',') || surface.relaxed.join(',') !== receipt.surface.relaxed.join(',')) {
     errors.push('surface reasons or relaxations do not follow from the findings and the pack\'s allowances');

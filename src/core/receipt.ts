@@ -43,8 +43,12 @@ export interface ReceiptCheck {
   errors: string[];
 }
 
-/** Phase semantics: what each status may claim about its own tests. */
-function phaseErrors(phase: PhaseRecord): string[] {
+/**
+ * Phase semantics: what each status may claim about its own tests. `expectedFailing` is the pack's
+ * `reproduction.expected_failing` as the receipt records it: only those tests must fail before the
+ * patch (all of them present, each for the right reason); absent, every reproduction test must.
+ */
+function phaseErrors(phase: PhaseRecord, expectedFailing?: readonly string[]): string[] {
   const errors: string[] = [];
   const where = `phase ${phase.name}`;
   const counts = countTests(phase.results);
@@ -63,10 +67,18 @@ function phaseErrors(phase: PhaseRecord): string[] {
   if (!canariesRight) errors.push(`${where}: passed although a run's grader canaries did not behave`);
   if ((phase.flaky ?? []).length > 0 && phase.name !== 'regression') errors.push(`${where}: passed with flaky tests`);
   if (phase.name === 'reproduction_before') {
-    const rightReason = phase.results.every(
-      (t) => (t.status === 'failed' || t.status === 'errored') && RIGHT_REASON_FAILURES.includes(t.failure_kind ?? 'unknown')
-    );
-    if (!rightReason) errors.push(`${where}: passed but not every test failed for the right reason`);
+    const failedRight = (t: PhaseRecord['results'][number]): boolean =>
+      (t.status === 'failed' || t.status === 'errored') && RIGHT_REASON_FAILURES.includes(t.failure_kind ?? 'unknown');
+    if (expectedFailing === undefined) {
+      if (!phase.results.every(failedRight)) errors.push(`${where}: passed but not every test failed for the right reason`);
+    } else {
+      // The judge checks exactly these ids; the other reproduction tests may pass on the base.
+      const expected = new Set(expectedFailing);
+      const judged = phase.results.filter((t) => expected.has(t.id));
+      if (expected.size === 0) errors.push(`${where}: passed with an empty expected_failing`);
+      if (judged.length !== expected.size) errors.push(`${where}: passed but a test expected to fail is absent from its results`);
+      if (!judged.every(failedRight)) errors.push(`${where}: passed but not every test expected to fail failed for the right reason`);
+    }
   } else if (phase.name === 'regression') {
     // Tests failing at baseline may keep failing; every PASS_TO_PASS test must pass.
     const baselinePassed = (phase.baseline?.results ?? []).filter((t) => t.status === 'passed').map((t) => t.id);
@@ -128,7 +140,7 @@ function verifyReceiptV2Text(text: string): ReceiptCheck {
   if (receiptDigest(body) !== receipt_digest) errors.push('receipt_digest does not match the content');
   const names = receipt.phases.map((p) => p.name).join(',');
   if (names !== PHASE_NAMES.join(',')) errors.push(`phases must be ${PHASE_NAMES.join(',')} in order, found ${names}`);
-  for (const phase of receipt.phases) errors.push(...phaseErrors(phase));
+  for (const phase of receipt.phases) errors.push(...phaseErrors(phase, receipt.witness.expected_failing));
   const hidden = receipt.phases.find((p) => p.name === 'hidden');
   if (hidden !== undefined) errors.push(...hiddenLeaks(hidden, [...receipt.inventory.test_ids.hidden, ...(receipt.witness.pinned_ids?.hidden ?? [])], HIDDEN_ID_PATTERN));
   const surface = surfaceReasons(receipt.surface.findings, allowancesOf(receipt.witness.allow));

@@ -15,6 +15,12 @@ export interface SnapshotOptions {
    * a cold cache on storage that serves many reads at once.
    */
   concurrency?: number;
+  /**
+   * List every file under the root as it is on disk (source `walk`), even inside a git work tree.
+   * For folders named on the command line (`--reproduction`, `--hidden`): there the user means the
+   * files they see, tracked or not, ignored or not; a repository keeps the tracked-files rule.
+   */
+  onDisk?: boolean;
 }
 
 /** Paths per message to a hashing thread: enough to make messaging cheap, few enough to balance. */
@@ -42,7 +48,7 @@ export async function takeSnapshot(root: string, options: SnapshotOptions = {}):
   const git = options.git ?? createGit();
   const hasher = createFileHasher(threads);
   try {
-    const source: SnapshotSource = (await git.workTreeTop(realRoot)) === undefined ? 'walk' : 'git';
+    const source: SnapshotSource = options.onDisk === true || (await git.workTreeTop(realRoot)) === undefined ? 'walk' : 'git';
     const collector = new Collector(realRoot, source, hasher);
     if (source === 'git') {
       const paths = await trackedPaths(git, realRoot);

@@ -78,15 +78,19 @@ export async function dockerStatus(): Promise<DockerStatus> {
 /** Whether the local test image exists, and its ID. */
 export type TestImageStatus = { available: true; imageId: string } | { available: false; reason: string };
 
-/** Look up the image `scripts/build-test-image.sh` tagged `patchproof-test:local`; never throws. */
-export async function findTestImage(): Promise<TestImageStatus> {
+/**
+ * Look up the test image: `PATCHPROOF_TEST_IMAGE` when set (the ID .ci/run and Jest's globalSetup
+ * export), else the image `scripts/build-test-image.sh` tagged `patchproof-test:local`; never throws.
+ */
+export async function findTestImage(env: NodeJS.ProcessEnv = process.env): Promise<TestImageStatus> {
+  const ref = env.PATCHPROOF_TEST_IMAGE !== undefined && env.PATCHPROOF_TEST_IMAGE !== '' ? env.PATCHPROOF_TEST_IMAGE : TEST_IMAGE_TAG;
   try {
-    const result = await dockerCli(['image', 'inspect', '--format', '{{.Id}}', TEST_IMAGE_TAG]);
+    const result = await dockerCli(['image', 'inspect', '--format', '{{.Id}}', ref]);
     const id = result.stdout.trim();
     if (result.code === 0 && /^sha256:[0-9a-f]{64}$/.test(id)) return { available: true, imageId: id };
     return {
       available: false,
-      reason: `test image ${TEST_IMAGE_TAG} not found (${firstLine(result.stderr)}); build it with: bash scripts/build-test-image.sh`
+      reason: `test image ${ref} not found (${firstLine(result.stderr)}); build it with: bash scripts/build-test-image.sh`
     };
   } catch (error) {
     return { available: false, reason: error instanceof Error ? error.message : String(error) };
@@ -107,7 +111,7 @@ export async function dockerTestGate(env: NodeJS.ProcessEnv = process.env): Prom
   const status = await dockerStatus();
   let problem: string;
   if (status.available) {
-    const image = await findTestImage();
+    const image = await findTestImage(env);
     if (image.available) return { mode: 'run', imageId: image.imageId };
     problem = image.reason;
   } else {

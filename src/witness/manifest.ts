@@ -284,6 +284,12 @@ function checkOracle(manifest: WitnessManifest, source: string): void {
   }
 }
 
+/**
+ * How the placeholders `witness init --adapter junit` writes into the junit block begin: a pack
+ * still holding one is refused, so a scaffold never runs as if it were a grader.
+ */
+export const JUNIT_PLACEHOLDER_MARK = '<replace:';
+
 /** The junit block: present exactly with the junit adapter, and usable. */
 function checkJunit(manifest: WitnessManifest, source: string): void {
   const junit = manifest.junit;
@@ -292,6 +298,20 @@ function checkJunit(manifest: WitnessManifest, source: string): void {
     return;
   }
   if (manifest.adapter !== 'junit') refuse(source, 'junit', `is given with the ${manifest.adapter} adapter`, 'no junit block, or "adapter": "junit"');
+  const fields: [string, string][] = [
+    ...junit.argv.map((element, index): [string, string] => [`junit.argv[${index}]`, element]),
+    ['junit.report', junit.report],
+    ...junit.tests.map((glob, index): [string, string] => [`junit.tests[${index}]`, glob]),
+    ['junit.canary.path', junit.canary.path],
+    ['junit.canary.pass', junit.canary.pass],
+    ['junit.canary.fail', junit.canary.fail]
+  ];
+  const placeholder = fields.find(([, value]) => value.includes(JUNIT_PLACEHOLDER_MARK));
+  if (placeholder !== undefined) {
+    const [field, value] = placeholder;
+    const form = FORMS[field.replace(/\[\d+\]$/, '[]')] ?? FORMS[field.replace(/\[\d+\]$/, '')] ?? 'a value of your own';
+    refuse(source, field, `still holds the placeholder ${shown(value)} that witness init wrote (see the pack's canary/README.md)`, form);
+  }
   const argvProblem = junitArgvProblem(junit.argv);
   if (argvProblem !== undefined) refuse(source, 'junit.argv', argvProblem, FORMS['junit.argv']!);
   const globbed: [string, string][] = [['junit.report', junit.report], ...junit.tests.map((glob, index): [string, string] => [`junit.tests[${index}]`, glob])];

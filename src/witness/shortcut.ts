@@ -7,6 +7,7 @@ import type { Digest } from '../core/hashing.js';
 import { parseWitnessManifest, WITNESS_MANIFEST_FILE, type WitnessManifest } from './manifest.js';
 import { initWitness } from './scaffold.js';
 import { createScratch } from '../io/workspace.js';
+import { ConfigurationError } from '../errors.js';
 
 /** A pack built on the fly from two folders of tests (the CLI's `--reproduction/--hidden` shortcut). */
 export interface FolderWitness {
@@ -22,6 +23,12 @@ export interface FolderWitness {
  * runs exactly the same code as a real pack and its receipt binds the same kind of digest.
  */
 export async function witnessFromFolders(reproduction: string, hidden: string, adapter: AdapterName): Promise<FolderWitness> {
+  if (adapter === 'junit') {
+    // The generic adapter's command and canaries cannot be defaulted: they are the pack author's.
+    throw new ConfigurationError(
+      '--adapter junit needs a witness pack: its test command and canary tests cannot be defaulted. Scaffold one with `patchproof witness init DIR --adapter junit --reproduction DIR --hidden DIR`, fill in its junit block and canary/ (see canary/README.md), and give it with --witness DIR --witness-digest'
+    );
+  }
   const scratch = await createScratch('patchproof-pack-');
   const dir = join(scratch.root, 'pack');
   try {
