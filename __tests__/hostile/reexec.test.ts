@@ -36,8 +36,8 @@ const disagreements = (receipt: ReceiptView, label: string): string[] =>
   receipt.phases.flatMap((p) => p.runs).filter((r) => r.label.startsWith(label)).flatMap((r) => r.channel?.disagreements ?? []);
 
 gate.describeDocker.each([
-  { name: 'go-paginate' as const, timeoutMs: 420_000 },
-  { name: 'rust-textclip' as const, timeoutMs: 600_000 }
+  { name: 'go-paginate' as const, timeoutMs: 600_000 },
+  { name: 'rust-textclip' as const, timeoutMs: 900_000 }
 ])('re-executing test binaries, $name', ({ name, timeoutMs }) => {
   let fixture: StagedFixture;
 
@@ -63,8 +63,9 @@ gate.describeDocker.each([
       expect([patched, phase(receipt, patched).reasons]).toEqual([patched, expect.arrayContaining(['grader_compromised'])]);
       expect(disagreements(receipt, patched)).toEqual(expect.arrayContaining([expect.stringMatching(/tried to start a second process/)]));
     }
-    // The base tree's binaries never try: their runs carry no finding.
+    // The base tree's binaries never try: their runs carry no finding, and they are graded as usual.
     expect(disagreements(receipt, 'reproduction_before')).toEqual([]);
+    expect(phase(receipt, 'reproduction_before').status).toBe('passed');
   }, timeoutMs + 30_000);
 
   if (name === 'go-paginate') {
