@@ -55,13 +55,12 @@ export function supervisionChannel(findings: readonly string[]): { frames: numbe
 /**
  * A shell fragment that makes `program` (a command on PATH, or an absolute path) non-dumpable when
  * exec'd: copies it to `$tmp/<name>` with mode 0111 and sets `$<variable>` to the copy. A copy that
- * fails leaves the original (the run still works; only the protection of part 2 is lost, which
- * the harness does not hide: it prints a line saying so).
+ * fails ends the run (exit 2, no results written): fail closed, never an unprotected run.
  */
 export function nonDumpableCopy(variable: string, program: string, name: string): string {
   return [
     `${variable}="\${TMPDIR:-/tmp}/${name}"`,
-    `if ! { cp "${program}" "$${variable}" && chmod 0111 "$${variable}"; }; then echo "[patchproof] could not make ${name} non-dumpable" >&2; ${variable}="${program}"; fi`
+    `if ! { cp "${program}" "$${variable}" && chmod 0111 "$${variable}"; }; then echo "[patchproof] could not make ${name} non-dumpable" >&2; exit 2; fi`
   ].join('; ');
 }
 
