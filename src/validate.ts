@@ -312,10 +312,11 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
       label: `${plan.label}-${plan.attempt}`,
       mounts,
       execTmp: adapter.execTmp === true,
+      ...(adapter.pid1 === true ? { init: false } : {}),
       resultFiles: command.resultFiles
     });
     const read = await readResults(results, MAX_RESULT_BYTES, command.resultFiles);
-    const parsed: ParsedResults & { canary: CanaryOutcome } = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary, output: outcome.stdout });
+    const parsed: ParsedResults & { canary: CanaryOutcome } = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary, output: outcome.stdout, ...(command.declared === undefined ? {} : { declared: command.declared }) });
     parsed.problems.push(...read.problems);
     const { canary: canaryBase, ...parsedRest } = parsed;
     // Twin and mutant canaries come out of the tests here; their roles never left the host.

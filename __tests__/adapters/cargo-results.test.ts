@@ -276,3 +276,30 @@ describe.each(toolchains)('cargo results recorded with the %s toolchain', (toolc
     expect(cargoAdapter.parse).toBe(parseCargoResults);
   });
 });
+
+describe.each(toolchains)('cargo results: supervision findings (%s toolchain)', (toolchain) => {
+  let external: Recorded;
+  beforeAll(async () => {
+    external = await loadRecorded(toolchain, 'external');
+  });
+  const manifestOf = (run: Recorded): Record<string, unknown> & { targets: { run?: { signal: string | null; exitCode: number | null } }[] } =>
+    JSON.parse(run.files[CARGO_RUN_FILE] ?? '{}');
+  const withManifest = (run: Recorded, manifest: unknown): Record<string, string> => ({ ...run.files, [CARGO_RUN_FILE]: JSON.stringify(manifest) });
+
+  it('a test binary the supervisor killed (SIGSYS) is a channel disagreement; none when no binary was', () => {
+    expect(parse(external).channel).toBeUndefined();
+    const manifest = manifestOf(external);
+    const target = manifest.targets[0]!;
+    target.run = { ...target.run!, exitCode: null, signal: 'SIGSYS' };
+    expect(parse(external, withManifest(external, manifest)).channel?.disagreements).toEqual([expect.stringMatching(/tried to start a second process/)]);
+  });
+
+  it('processes the build left behind that would not die are a disagreement; a malformed record is a problem', () => {
+    const manifest = { ...manifestOf(external), supervision: { supervised: true, pid1: true, killed: 3, leftovers: 1 } };
+    expect(parse(external, withManifest(external, manifest)).channel?.disagreements).toEqual([expect.stringMatching(/^1 process\(es\) left behind by the build/)]);
+    const clean = { ...manifest, supervision: { supervised: true, pid1: true, killed: 3, leftovers: 0 } };
+    expect(parse(external, withManifest(external, clean)).channel).toBeUndefined();
+    const malformed = { ...manifest, supervision: { supervised: 'yes' } };
+    expect(parse(external, withManifest(external, malformed)).problems).toContain(`${CARGO_RUN_FILE}: the supervision record is malformed`);
+  });
+});

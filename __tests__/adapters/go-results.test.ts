@@ -261,3 +261,35 @@ describe('go subtests with duplicate names, on real runs', () => {
     expect(judgeRegression(base, [after])).toMatchObject({ status: 'failed', reasons: ['regression'], regressions: [`${PKG}/duplicates/TestDivide/same#02`] });
   });
 });
+
+describe('go test -json parser: supervision (src/adapters/supervisor.ts)', () => {
+  const lines = (request: ParseRequest): string[] => (request.files[GO_RESULTS_FILE] ?? '').split('\n').filter((line) => line !== '');
+  const withLines = (request: ParseRequest, kept: string[]): ParseRequest => ({ ...request, files: { ...request.files, [GO_RESULTS_FILE]: `${kept.join('\n')}\n` } });
+
+  it("reports a binary the supervisor's filter killed (the go command's 'signal: bad system call') as a channel disagreement", () => {
+    const request = recorded('external');
+    const all = lines(request);
+    const killed = JSON.stringify({ Action: 'output', Package: 'command-line-arguments', Output: 'signal: bad system call\n' });
+    const parsed = parseGoResults(withLines(request, [...all.slice(0, -1), killed, all.at(-1) ?? '']));
+    expect(parsed.channel?.disagreements).toEqual([expect.stringMatching(/^command-line-arguments: the test binary tried to start a second process/)]);
+    expect(parseGoResults(request).channel).toBeUndefined();
+  });
+
+  it('counts a declared top-level test that never ran as failed when the binary ran to its end, never when it stopped early', () => {
+    const request = recorded('external');
+    // Without the panicking test, the binary ran to its end: a declared test missing was left out in-process.
+    const skipped = withLines(request, lines(request).filter((line) => !line.includes('"Test":"TestThirdPanicsInCode"')));
+    const declared = ['TestSumAssertion', 'TestThirdPanicsInCode'];
+    const parsed = parseGoResults({ ...skipped, declared });
+    expect(parsed.tests.map((t) => [t.id, t.status, t.failure_kind])).toEqual([
+      ['.patchproof/reproduction/TestSumAssertion', 'failed', 'assertion'],
+      ['.patchproof/reproduction/TestThirdPanicsInCode', 'failed', 'unknown']
+    ]);
+    expect(parsed.tests[1]?.message).toMatch(/declared in the staged test files but never ran/);
+    // The recorded run panics in TestThirdPanicsInCode, so tests after it never ran: nothing is added.
+    expect(parseGoResults({ ...request, declared: [...declared, 'TestAfterThePanic'] }).tests.map((t) => t.id)).toEqual([
+      '.patchproof/reproduction/TestSumAssertion',
+      '.patchproof/reproduction/TestThirdPanicsInCode'
+    ]);
+  });
+});

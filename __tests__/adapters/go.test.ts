@@ -25,9 +25,19 @@ const SOURCES: Record<string, string> = {
 const readFile = (file: string): string | undefined => SOURCES[file];
 
 describe('go adapter command', () => {
-  it('is registered as "go", and runs what it builds from /tmp', () => {
+  it('is registered as "go", and runs what it builds from /tmp, as PID 1, with the supervisor staged', () => {
     expect(getAdapter('go')).toBe(goAdapter);
     expect(goAdapter.execTmp).toBe(true);
+    expect(goAdapter.pid1).toBe(true);
+    expect(Object.keys(goAdapter.harness)).toEqual(['supervise.py']);
+  });
+
+  it('declares the staged files\' top-level tests (never for the suite), which must all run', () => {
+    const files = ['.patchproof/hidden/a_test.go'];
+    const source = 'package hidden\n\nfunc TestOne(t *testing.T) {}\nfunc TestMain(m *testing.M) {}\nfunc Testlower(t *testing.T) {}\n/*\nfunc TestCommented(t *testing.T) {}\n*/\nfunc TestÄ(t *testing.T) {}\nfunc BenchmarkX(b *testing.B) {}\n';
+    const command = goAdapter.command(request({ files, suite: false, testRoots: ['.patchproof/hidden'], readFile: (file) => (file === files[0] ? source : undefined) }));
+    expect(command.declared).toEqual(['TestOne', 'TestÄ']);
+    expect(goAdapter.command(request({ files: ['calc_test.go'], readFile })).declared).toBeUndefined();
   });
 
   it('runs the suite packages through the sh harness with every result in the results folder', () => {
@@ -35,7 +45,9 @@ describe('go adapter command', () => {
     expect(command.argv.slice(0, 2)).toEqual(['sh', '-c']);
     // The harness seeds the build cache from a setup stage's output when there is one.
     expect(command.argv[2]).toContain(`if [ -d ${GO_CACHE_SEED} ] && [ ! -e "$GOCACHE" ]; then cp -R ${GO_CACHE_SEED} "$GOCACHE"`);
-    expect(command.argv[2]).toMatch(/exec go "\$@" > "\$out"$/);
+    // The go command is exec'd from a non-dumpable copy (mode 0111) as the container's PID 1.
+    expect(command.argv[2]).toContain('chmod 0111 "$gobin"');
+    expect(command.argv[2]).toMatch(/exec "\$gobin" "\$@" > "\$out"$/);
     expect(command.argv.slice(3)).toEqual([
       'patchproof-go',
       `/patchproof/results/${GO_RESULTS_FILE}`,
@@ -44,6 +56,11 @@ describe('go adapter command', () => {
       '-json',
       '-count=1',
       '-vet=off',
+      // Every test binary runs under the supervisor, one action at a time (src/adapters/supervisor.ts).
+      '-p',
+      '1',
+      '-exec',
+      `python3 -I -S '${VIEW.workdir}/.patchproof/harness/supervise.py'`,
       '.',
       './pkg/a'
     ]);

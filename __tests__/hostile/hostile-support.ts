@@ -246,3 +246,8 @@ export function processesUnder(tmp: string): number[] {
 
 /** The four phases, in receipt order. */
 export const PHASES = ['reproduction_before', 'reproduction_after', 'regression', 'hidden'];
+
+/** A fixture graded by its committed witness pack (go-paginate, rust-textclip): its repo and pack folders. */
+export function packedFixture(name: 'go-paginate' | 'rust-textclip'): { repo: string; pack: string } {
+  return { repo: join(FIXTURES, name, 'repo'), pack: join(FIXTURES, '..', 'witness-packs', name) };
+}

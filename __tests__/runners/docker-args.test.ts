@@ -53,6 +53,14 @@ function requiredFlags(limits: DockerLimits, user = '1001:1001'): string[] {
 }
 
 describe('buildDockerRunArgs', () => {
+  it('leaves out docker-init only when asked (supervised runs are their own PID 1), keeping every other flag', () => {
+    const withInit = buildDockerRunArgs(settings());
+    const withoutInit = buildDockerRunArgs(settings({ init: false }));
+    expect(withoutInit).toEqual(withInit.filter((arg) => arg !== '--init'));
+    expect(withInit).toContain('--init');
+    expect(buildDockerRunArgs(settings({ init: true }))).toEqual(withInit);
+  });
+
   it('builds the exact hardened argument list for the defaults', () => {
     expect(buildDockerRunArgs(settings())).toEqual([
       'run',

@@ -88,6 +88,12 @@ export interface TestCommand {
    * nothing else the run writes there is collected or read.
    */
   resultFiles: readonly string[];
+  /**
+   * Top-level test names the staged test files declare (read by the host from the pack's files):
+   * each must appear in the results of a run whose test binary ended normally. Set by adapters
+   * whose framework can be told in-process to leave tests out (go's -test.skip via flag.Set).
+   */
+  declared?: readonly string[];
 }
 
 export interface ParseRequest {
@@ -103,6 +109,8 @@ export interface ParseRequest {
   canary: CanaryPlan;
   /** The run's stdout, read by the host as it came (the results channel's frames); never stderr, whose bytes can cut a stdout line in the combined stream. */
   output?: string;
+  /** `TestCommand.declared` of the command that ran. */
+  declared?: readonly string[];
 }
 
 /**
@@ -130,6 +138,11 @@ export interface TestAdapter {
    * size-capped and discarded with the container).
    */
   readonly execTmp?: boolean;
+  /**
+   * True when the adapter's command must be the container's PID 1 (no docker-init): its harness
+   * supervises the test binaries (src/adapters/supervisor.ts).
+   */
+  readonly pid1?: boolean;
   /** Files staged under HARNESS_DIR in every copy, by file name. */
   readonly harness: Readonly<Record<string, string>>;
   /** File names (relative to the reproduction/hidden folders) that this adapter treats as tests. */

@@ -24,6 +24,14 @@
  *
  * `CARGO_HOME` and `CARGO_TARGET_DIR` are set under the process's temp folder (`/tmp` in the
  * container: it must not be mounted noexec, see TestAdapter.execTmp), `CARGO_INCREMENTAL=0`.
+ *
+ * Supervision (`--supervisor PATH`, src/adapters/supervisor.ts): every test binary is started
+ * through the supervisor (`python3 -I -S PATH exe args`), which execs it under a seccomp filter
+ * that kills it on any attempt to start a second process. When the harness is the container's
+ * PID 1 it first kills every other process of the container (a build script or proc-macro may have
+ * left one behind) and records any it could not stop; after the last binary, it removes whatever
+ * the binaries left in the results folder before writing its own files there. The manifest's
+ * `supervision` says what was done.
  */
 
 /** File name of the staged harness. */
@@ -41,7 +49,7 @@ export const CARGO_BUILD_FILE = 'cargo-build.jsonl';
 /** Source of the harness (Node 18 or later, no dependencies). */
 export const CARGO_HARNESS_SOURCE = String.raw`// PatchProof cargo harness (generated from src/adapters/cargo-harness.ts).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 
@@ -49,7 +57,7 @@ const MAX_BUFFER = 64 * 1024 * 1024;
 const LIB_KINDS = ['lib', 'rlib', 'dylib', 'cdylib', 'staticlib', 'proc-macro'];
 
 function parseArgs(argv) {
-  const options = { results: '', target: '', mode: '', fallback: '', files: [] };
+  const options = { results: '', target: '', mode: '', fallback: '', supervisor: '', files: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--') {
@@ -79,7 +87,14 @@ const cargoEnv = {
 };
 const cargo = process.env.CARGO || 'cargo';
 const outputs = {};
-const manifest = { format: 'patchproof/cargo-run/v1', mode: options.mode, generated: options.target, files: options.files, targets: [] };
+const manifest = {
+  format: 'patchproof/cargo-run/v1',
+  mode: options.mode,
+  generated: options.target,
+  files: options.files,
+  targets: [],
+  supervision: { supervised: options.supervisor !== '', pid1: process.pid === 1, killed: 0, leftovers: 0 }
+};
 
 function log(line) {
   process.stderr.write('[patchproof cargo] ' + line + '\n');
@@ -111,9 +126,39 @@ function kindOf(target) {
 
 function finish(code) {
   mkdirSync(options.results, { recursive: true });
-  for (const [name, text] of Object.entries(outputs)) writeFileSync(join(options.results, name), text);
-  writeFileSync(join(options.results, 'cargo-run.json'), JSON.stringify(manifest, null, 2) + '\n');
+  // Whatever a test binary left here (a planted manifest, a symlink at a result's name) goes first.
+  for (const name of readdirSync(options.results)) rmSync(join(options.results, name), { recursive: true, force: true });
+  for (const [name, text] of Object.entries(outputs)) writeFileSync(join(options.results, name), text, { flag: 'wx' });
+  writeFileSync(join(options.results, 'cargo-run.json'), JSON.stringify(manifest, null, 2) + '\n', { flag: 'wx' });
   process.exit(code);
+}
+
+// Processes of this container other than this one that are still alive (zombies are dead).
+function otherProcesses() {
+  const others = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const stat = readFileSync('/proc/' + name + '/stat', 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z') others.push(Number(name));
+    } catch {}
+  }
+  return others;
+}
+
+// As PID 1 only (a container of its own): kill(-1) would reach every process of the user elsewhere.
+function stopLeftovers() {
+  if (process.pid !== 1) return;
+  for (let round = 0; round < 50; round++) {
+    const others = otherProcesses();
+    if (others.length === 0) return;
+    manifest.supervision.killed += others.length;
+    try {
+      process.kill(-1, 'SIGKILL');
+    } catch {}
+    spawnSync('sleep', ['0.02']);
+  }
+  manifest.supervision.leftovers = otherProcesses().length;
 }
 
 const versions = [run(cargo, ['--version'], cargoEnv, root), run(process.env.RUSTC || 'rustc', ['--version'], cargoEnv, root)];
@@ -169,10 +214,15 @@ for (const line of build.stdout.split('\n')) {
 // 3. Inventory and results of every selected target that built.
 const testEnv = { ...baseEnv, RUSTC_BOOTSTRAP: '1', RUST_BACKTRACE: '1', CARGO_MANIFEST_DIR: root, CARGO_PKG_NAME: pkg.name, CARGO_PKG_VERSION: pkg.version };
 let failed = build.exitCode !== 0;
+function runBinary(executable, args) {
+  if (options.supervisor === '') return run(executable, args, testEnv, root);
+  stopLeftovers();
+  return run('python3', ['-I', '-S', options.supervisor, executable, ...args], testEnv, root);
+}
 function runTarget(entry, executable) {
   const index = manifest.targets.length;
-  const listed = run(executable, ['-Z', 'unstable-options', '--format', 'json', '--list'], testEnv, root);
-  const ran = run(executable, ['-Z', 'unstable-options', '--format', 'json', '--report-time'], testEnv, root);
+  const listed = runBinary(executable, ['-Z', 'unstable-options', '--format', 'json', '--list']);
+  const ran = runBinary(executable, ['-Z', 'unstable-options', '--format', 'json', '--report-time']);
   outputs['t' + index + '-list.jsonl'] = listed.stdout;
   outputs['t' + index + '-run.jsonl'] = ran.stdout;
   const describe = (r, file) => ({ file, exitCode: r.exitCode, signal: r.signal, ...(r.error ? { error: r.error } : {}) });

@@ -3,6 +3,7 @@ import type { ParsedResults, TestCaseResult, TestCounts } from '../core/test-res
 import type { CanaryOutcome, CanaryPlan, ParseRequest } from './adapter.js';
 import { canaryNames, takeCanaries } from './canary.js';
 import { cargoModuleFile, cargoTargetName } from './cargo-entry.js';
+import { SECOND_PROCESS_FINDING, supervisionChannel } from './supervisor.js';
 import { CARGO_BUILD_FILE, CARGO_RUN_FILE, CARGO_RUN_FORMAT } from './cargo-harness.js';
 import { readFailure } from './cargo-panic.js';
 import { messageLine } from './exception-site.js';
@@ -48,6 +49,8 @@ interface RunManifest {
   metadataError?: string;
   build?: { exitCode: number | null };
   targets: TargetEntry[];
+  /** What the harness did to supervise the binaries (absent in manifests from before it did). */
+  supervision?: { supervised: boolean; pid1: boolean; killed: number; leftovers: number };
 }
 
 /** The ids of a plan's canaries. */
@@ -95,7 +98,15 @@ function readManifest(text: string, problems: string[]): RunManifest | undefined
     targets.push({ kind: value.kind, name: value.name, srcPath: value.srcPath, built: value.built, ...(list ? { list } : {}), ...(run ? { run } : {}) });
   }
   const build = isRecord(data.build) && isExit(data.build.exitCode) ? { exitCode: data.build.exitCode } : undefined;
+  const sup = data.supervision;
+  const count = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+  const supervision =
+    isRecord(sup) && typeof sup.supervised === 'boolean' && typeof sup.pid1 === 'boolean' && count(sup.killed) && count(sup.leftovers)
+      ? { supervised: sup.supervised, pid1: sup.pid1, killed: sup.killed, leftovers: sup.leftovers }
+      : undefined;
+  if (sup !== undefined && supervision === undefined) problems.push(`${CARGO_RUN_FILE}: the supervision record is malformed`);
   return {
+    ...(supervision ? { supervision } : {}),
     mode: data.mode,
     generated: data.generated,
     files,
@@ -291,5 +302,20 @@ export function parseCargoResults(request: ParseRequest): ParsedResults & { cana
   if (request.exitCode !== expectedExit) problems.push(`the cargo harness exited ${request.exitCode ?? 'abnormally'}; its results imply exit code ${expectedExit}`);
   const { tests, canary } = takeCanaries(all, cargoCanaryIds(request.canary));
   const counts = withoutCanaries(claimed, canary, problems);
-  return { tests, ...(counts === undefined ? {} : { claimed: counts }), problems, canary };
+  const findings = supervisionFindings(manifest);
+  return { tests, ...(counts === undefined ? {} : { claimed: counts }), problems, canary, ...(findings.length > 0 ? { channel: supervisionChannel(findings) } : {}) };
+}
+
+/** What the supervision found (supervisor.ts): a binary the filter killed, processes that outlived the build. */
+function supervisionFindings(manifest: RunManifest): string[] {
+  const findings: string[] = [];
+  for (const target of manifest.targets) {
+    for (const step of [target.list, target.run]) {
+      if (step?.signal === 'SIGSYS') findings.push(`${target.kind}:${target.name}: ${SECOND_PROCESS_FINDING}`);
+    }
+  }
+  if ((manifest.supervision?.leftovers ?? 0) > 0) {
+    findings.push(`${manifest.supervision?.leftovers ?? 0} process(es) left behind by the build could not be stopped before the test binaries ran`);
+  }
+  return findings;
 }

@@ -6,7 +6,14 @@ import { cargoCanaryFallbackPath, cargoCanaryFallbackSource, cargoTargetName, ca
 import { CARGO_SKIP_MARKERS, CARGO_SURFACE, cargoSuiteFiles, isCargoTestFile } from './cargo-files.js';
 import { CARGO_BUILD_FILE, CARGO_HARNESS_FILE, CARGO_HARNESS_SOURCE, CARGO_RUN_FILE } from './cargo-harness.js';
 import { parseCargoResults } from './cargo-results.js';
+import { nonDumpableCopy, SUPERVISOR_FILE, SUPERVISOR_SOURCE } from './supervisor.js';
 import { checkTestFiles } from './test-files.js';
+
+/**
+ * Runs `node "$@"` from a copy of node the test user may execute but not read, so the harness, the
+ * container's PID 1, is non-dumpable: no test binary can reach it through /proc (supervisor.ts).
+ */
+const CARGO_LAUNCH_SCRIPT = [nonDumpableCopy('nodebin', '$(command -v node)', 'patchproof-node'), 'exec "$nodebin" "$@"'].join('; ');
 
 /**
  * The cargo adapter: `cargo test`'s work done in steps PatchProof can check, by a node harness
@@ -30,7 +37,10 @@ function cargoCommand(request: CommandRequest): TestCommand {
   const external = request.suite ? [] : request.files;
   return {
     argv: [
-      'node',
+      'sh',
+      '-c',
+      CARGO_LAUNCH_SCRIPT,
+      'patchproof-cargo',
       path.posix.join(workdir, HARNESS_DIR, CARGO_HARNESS_FILE),
       '--results',
       resultsDir,
@@ -40,6 +50,8 @@ function cargoCommand(request: CommandRequest): TestCommand {
       request.suite ? 'suite' : 'external',
       '--fallback',
       cargoCanaryFallbackPath(request.canary),
+      '--supervisor',
+      path.posix.join(workdir, HARNESS_DIR, SUPERVISOR_FILE),
       '--',
       ...request.files
     ],
@@ -56,7 +68,9 @@ function cargoCommand(request: CommandRequest): TestCommand {
 export const cargoAdapter: TestAdapter = {
   name: 'cargo',
   execTmp: true,
-  harness: { [CARGO_HARNESS_FILE]: CARGO_HARNESS_SOURCE },
+  harness: { [CARGO_HARNESS_FILE]: CARGO_HARNESS_SOURCE, [SUPERVISOR_FILE]: SUPERVISOR_SOURCE },
+  // The harness is PID 1 and starts every test binary under the supervisor (supervisor.ts).
+  pid1: true,
   isTestFile: isCargoTestFile,
   suiteFiles: cargoSuiteFiles,
   surface: CARGO_SURFACE,

@@ -2,6 +2,7 @@ import type { FailureKind, ParsedResults, TestCaseResult, TestStatus } from '../
 import type { CanaryOutcome, CanaryPlan, ParseRequest } from './adapter.js';
 import { exceptionSite, messageLine, repoRelative, statusForFailure } from './exception-site.js';
 import { goCanaryTestNames } from './go-canary.js';
+import { GO_SIGSYS_OUTPUT, SECOND_PROCESS_FINDING, supervisionChannel } from './supervisor.js';
 
 /**
  * Turns the event stream of `go test -json` (Go 1.24 or later) into PatchProof's test results.
@@ -328,8 +329,13 @@ export function parseGoResults(request: ParseRequest): ParsedResults & { canary:
   if (version !== undefined) problems.push(version);
   const tests: TestCaseResult[] = [];
   const canaries: CanarySeen[] = [];
+  const findings: string[] = [];
   let anyFailed = false;
   for (const pkg of stream.packages.values()) {
+    // The go command's own line for a binary the supervisor's filter killed (supervisor.ts).
+    if ([...pkg.output, ...[...pkg.tests.values()].flatMap((t) => t.output)].some((line) => line.trim() === GO_SIGSYS_OUTPUT)) {
+      findings.push(`${pkg.name}: ${SECOND_PROCESS_FINDING}`);
+    }
     const id = packageId(pkg.name, request, problems);
     if (pkg.result === undefined) {
       problems.push(`${GO_RESULTS_FILE}: package ${pkg.name} has no result (the stream ended early)`);
@@ -352,6 +358,7 @@ export function parseGoResults(request: ParseRequest): ParsedResults & { canary:
     if (ran.length > 0 || pkg.result === 'fail') canaries.push({ pass: canaryOf(canaryNames.pass), fail: canaryOf(canaryNames.fail) });
     const own = results.filter((_, index) => ran[index]?.name !== canaryNames.pass && ran[index]?.name !== canaryNames.fail);
     tests.push(...reported(own, own.map((test) => test.id.slice(id.length + 1))));
+    if (pkg.name === COMMAND_LINE_PACKAGE) tests.push(...neverRan(id, ran, results, request.declared));
     if (pkg.result === 'fail' && failing.length === 0) tests.push(packageFailure(id, pkg, request));
   }
   const ids = new Set<string>();
@@ -363,7 +370,29 @@ export function parseGoResults(request: ParseRequest): ParsedResults & { canary:
   if (problems.length === 0 && request.exitCode !== expected) {
     problems.push(`go test exited ${request.exitCode ?? 'abnormally'}; its results imply exit code ${expected}`);
   }
-  return { tests, problems, canary: combineCanaries(canaries) };
+  return { tests, problems, canary: combineCanaries(canaries), ...(findings.length > 0 ? { channel: supervisionChannel(findings) } : {}) };
+}
+
+/** Failure kinds after which a test binary stops: later tests never ran, and that is no sabotage. */
+const STOPS_THE_BINARY: readonly FailureKind[] = ['exception_in_code', 'exception_in_test', 'timeout', 'unknown'];
+
+/**
+ * The staged tests' declared top-level tests that never ran although the binary ran to its end:
+ * left out by a -test.run or -test.skip the code under test set in-process (flag.Set from init).
+ * Each counts as failed. Nothing is added when the binary stopped early (a panic, a timeout, an
+ * exit mid-test): its failing test already fails the run.
+ */
+function neverRan(id: string, ran: readonly TestRecord[], results: readonly TestCaseResult[], declared: readonly string[] | undefined): TestCaseResult[] {
+  if (declared === undefined || results.some((test) => STOPS_THE_BINARY.includes(test.failure_kind ?? 'assertion'))) return [];
+  const seen = new Set(ran.map((test) => test.name.split('/')[0]));
+  return declared
+    .filter((name) => !seen.has(name))
+    .map((name): TestCaseResult => ({
+      id: `${id}/${name}`,
+      status: 'failed',
+      failure_kind: 'unknown',
+      message: 'declared in the staged test files but never ran (left out by a -test.run or -test.skip set in-process?)'
+    }));
 }
 
 /** The ids a plan's canaries get in a package (for tests and documentation). */

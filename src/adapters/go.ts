@@ -1,11 +1,13 @@
 import path from 'node:path';
 import { ConfigurationError } from '../errors.js';
-import { RESERVED_DIR } from './adapter.js';
+import { HARNESS_DIR, RESERVED_DIR } from './adapter.js';
 import type { CommandRequest, TestAdapter, TestCommand } from './adapter.js';
 import { checkCanaryPlan } from './canary.js';
 import { goCanaryFileName, goCanaryPackage, goCanarySource } from './go-canary.js';
 import { folderOf, GO_SKIP_MARKERS, GO_SURFACE, goPackageFolders, goSuiteFiles, isGoTestFile } from './go-files.js';
 import { GO_RESULTS_FILE, GO_VERSION_FILE, parseGoResults } from './go-results.js';
+import { GO_SUPERVISED_FLAGS, goDeclaredTests } from './go-supervision.js';
+import { nonDumpableCopy, SUPERVISOR_FILE, SUPERVISOR_SOURCE } from './supervisor.js';
 import { checkRelativePath, checkTestFiles } from './test-files.js';
 
 /**
@@ -38,14 +40,20 @@ export const GO_CACHE_SEED = `${RESERVED_DIR}/deps/gocache`;
 
 /**
  * Copies the seed cache (when there is one) to $GOCACHE, runs `go env GOVERSION` into $2, then
- * `go "$@"` with its standard output into $1. A failed copy only costs time: go rebuilds what is
- * missing, and checks every cache entry it uses against its recorded size.
+ * execs `go "$@"` with its standard output into $1. A failed copy only costs time: go rebuilds what
+ * is missing, and checks every cache entry it uses against its recorded size.
+ *
+ * The go command is exec'd from a copy only executable, never readable, by the test user, so it is
+ * non-dumpable: as the container's PID 1 (no docker-init) no test binary can reach it through
+ * /proc or ptrace (src/adapters/supervisor.ts). Its GOROOT is set, since the copy is elsewhere.
  */
 const GO_HARNESS_SCRIPT = [
   'out="$1"; version="$2"; shift 2',
   `if [ -d ${GO_CACHE_SEED} ] && [ ! -e "$GOCACHE" ]; then cp -R ${GO_CACHE_SEED} "$GOCACHE" 2>/dev/null || true; fi`,
   'go env GOVERSION > "$version"',
-  'exec go "$@" > "$out"'
+  'GOROOT="$(go env GOROOT)"; export GOROOT',
+  nonDumpableCopy('gobin', '$GOROOT/bin/go', 'patchproof-go'),
+  'exec "$gobin" "$@" > "$out"'
 ].join('; ');
 
 /** The environment of every go test run (the runner adds HOME, TMPDIR and PATH). */
@@ -93,7 +101,7 @@ function canaryPackage(request: CommandRequest, folder: string): string {
 }
 
 function goCommand(request: CommandRequest): TestCommand {
-  const { resultsDir } = request.view;
+  const { resultsDir, workdir } = request.view;
   checkTestFiles(request.files);
   checkCanaryPlan(request.canary);
   const canaryFile = goCanaryFileName(request.canary);
@@ -117,16 +125,22 @@ function goCommand(request: CommandRequest): TestCommand {
     '-json',
     '-count=1',
     '-vet=off',
+    ...GO_SUPERVISED_FLAGS(path.posix.join(workdir, HARNESS_DIR, SUPERVISOR_FILE)),
     // Every target starts with './', so none can be read as a flag. (`--` would end the package list.)
     ...targets
   ];
-  return { argv, env: { ...GO_ENV }, stage, resultFiles: [GO_RESULTS_FILE, GO_VERSION_FILE] };
+  // The staged tests' own top-level tests must all run: a -test.skip or -test.run set in-process
+  // (flag.Set from init) would make failing ones vanish instead of fail.
+  const declared = request.suite ? undefined : goDeclaredTests(request.files.map((file) => request.readFile?.(file) ?? ''));
+  return { argv, env: { ...GO_ENV }, stage, resultFiles: [GO_RESULTS_FILE, GO_VERSION_FILE], ...(declared === undefined ? {} : { declared }) };
 }
 
 /** The go adapter (stateless). */
 export const goAdapter: TestAdapter = {
   name: 'go',
-  harness: {},
+  harness: { [SUPERVISOR_FILE]: SUPERVISOR_SOURCE },
+  // Every test binary runs under the supervisor, and the go command is PID 1 (supervisor.ts).
+  pid1: true,
   // go test runs the test binary it builds under /tmp (GOTMPDIR defaults to TMPDIR).
   execTmp: true,
   isTestFile: isGoTestFile,

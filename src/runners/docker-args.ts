@@ -122,6 +122,11 @@ export interface DockerRunSettings {
   mounts?: readonly DockerMount[];
   /** The dependency stage only, when its pack opts in: the default bridge network instead of none. */
   network?: boolean;
+  /**
+   * False: no docker-init; the command itself is PID 1 (supervised test binaries, see
+   * src/adapters/supervisor.ts: an init of the test user's uid could be hijacked through /proc).
+   */
+  init?: boolean;
 }
 
 /** A bind mount of a host folder at `target` inside the container. */
@@ -141,7 +146,7 @@ const LABEL_KEY = /^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$/;
  * The security flags, in the order they are passed: shared by `buildDockerRunArgs` and
  * `describeDockerSettings` so the receipt records exactly what ran.
  */
-function securityFlags(limits: DockerLimits, user: string, network = false, home?: string): string[] {
+function securityFlags(limits: DockerLimits, user: string, network = false, home?: string, init = true): string[] {
   // Docker mounts a --tmpfs noexec unless told `exec`: leaving `noexec` out is not enough.
   const tmpOptions = ['rw', 'nosuid', 'nodev', limits.tmpNoexec ? 'noexec' : 'exec', `size=${limits.tmpfsMiB}m`, 'mode=1777'];
   const [uid, gid] = user.split(':');
@@ -174,7 +179,8 @@ function securityFlags(limits: DockerLimits, user: string, network = false, home
     '--log-driver=none',
     // An init as PID 1 forwards signals and reaps orphans, so the test process gets normal
     // signal semantics and zombies of a fork bomb do not pin pids until the container dies.
-    '--init',
+    // Supervised runs leave it out: their own first process is PID 1 (src/adapters/supervisor.ts).
+    ...(init ? ['--init'] : []),
     // No core dumps: a crash must not hand a file to the host's core_pattern helper.
     '--ulimit=core=0',
     // The results mount is on the host disk: bound every file written there.
@@ -287,7 +293,7 @@ export function buildDockerRunArgs(settings: DockerRunSettings): string[] {
   return [
     'run',
     `--name=${settings.containerName}`,
-    ...securityFlags(settings.limits, user, settings.network === true, settings.home),
+    ...securityFlags(settings.limits, user, settings.network === true, settings.home, settings.init !== false),
     `--mount=type=bind,source=${settings.hostWorkdir},target=${workdir},readonly`,
     `--mount=type=bind,source=${settings.hostResultsDir},target=${resultsDir}`,
     ...(settings.mounts ?? []).map((m) => `--mount=type=bind,source=${m.source},target=${m.target}${m.writable ? '' : ',readonly'}`),

@@ -117,6 +117,7 @@ class DockerRunner implements Runner {
       limits: request.execTmp === true ? { ...this.limits, tmpNoexec: false } : this.limits,
       mounts: (request.mounts ?? []).map((m) => ({ source: m.hostDir, target: `${this.layout.workdir}/${m.path}`, writable: m.writable })),
       network: request.network === true,
+      init: request.init !== false,
       // Inside the read-only root only /tmp and the home tmpfs are writable.
       env: { ...this.layout.env, ...request.env, HOME: this.layout.home, TMPDIR: '/tmp' },
       argv: request.argv,

@@ -58,6 +58,11 @@ export interface RunRequest {
   resultFiles?: readonly string[];
   /** The toolchain executes what it builds under /tmp (go test, cargo test): /tmp without noexec. */
   execTmp?: boolean;
+  /**
+   * False: the command is the container's PID 1 (no docker-init), for harnesses that supervise
+   * their test binaries (src/adapters/supervisor.ts). The local runner ignores it.
+   */
+  init?: boolean;
 }
 
 export interface RunOutcome {
