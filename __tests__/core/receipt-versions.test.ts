@@ -4,7 +4,7 @@ import { fail, pass, passingRuns, receiptFrom, run } from '../helpers/evidence.j
 import { sealReceipt, serializeReceipt, verifyReceiptText } from '../../src/core/receipt.js';
 import { deriveHiddenIdKey, hiddenId, hiddenKeyCheck, HIDDEN_MARKER } from '../../src/core/hidden-ids.js';
 import { RECEIPT_V1_SCHEMA, verifyReceiptV1Text } from '../../src/core/receipt-v1.js';
-import type { Receipt } from '../../src/core/receipt-schema.js';
+import { RECEIPT_SCHEMA, RECEIPT_V2_SCHEMA, type Receipt } from '../../src/core/receipt-schema.js';
 import { canonicalJson, digestJson } from '../../src/core/hashing.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -55,14 +55,32 @@ describe('receipt versions', () => {
   it('refuses an unknown schema with one line naming the known ones', () => {
     const check = verifyReceiptText('{"schema":"patchproof.receipt/v9"}');
     expect(check.integrity_valid).toBe(false);
-    expect(check.errors[0]).toMatch(/patchproof\.receipt\/v9.*unknown.*v1.*v2/);
+    expect(check.errors[0]).toMatch(/patchproof\.receipt\/v9.*unknown.*v1.*v2.*v3/);
   });
 
-  it('writes v2 receipts whose v2 digest domain a v1 verifier does not accept', () => {
+  it('writes v3 receipts whose v3 digest domain a v1 verifier does not accept', () => {
     const text = serializeReceipt(receiptFrom(passingRuns()));
-    expect(JSON.parse(text).schema).toBe('patchproof.receipt/v2');
+    expect(JSON.parse(text).schema).toBe(RECEIPT_SCHEMA);
+    expect(RECEIPT_SCHEMA).toBe('patchproof.receipt/v3');
     expect(verifyReceiptText(text).integrity_valid).toBe(true);
     expect(verifyReceiptV1Text(text).integrity_valid).toBe(false);
+  });
+
+  it('keeps v2 receipts verifiable under the v2 rules: the v2 digest domain, real pinned hidden ids allowed; a v2 receipt relabelled v3 is refused', () => {
+    const v3 = receiptFrom(passingRuns());
+    const { receipt_digest: _digest, ...body } = v3;
+    // What a v2 writer produced: schema v2, the pack's real pinned hidden ids, the v2 digest domain.
+    const v2Body = { ...body, schema: RECEIPT_V2_SCHEMA, witness: { ...body.witness, pinned_ids: { hidden: ['tests/test_hidden.py::test_real_name'] } } } as typeof body;
+    const v2Text = `${canonicalJson({ ...v2Body, receipt_digest: digestJson('patchproof/receipt/v2', v2Body) })}\n`;
+    expect(verifyReceiptText(v2Text).errors).toEqual([]);
+    expect(verifyReceiptText(v2Text).integrity_valid).toBe(true);
+    // The same bytes under the v3 label: the digest domain no longer matches.
+    expect(verifyReceiptText(v2Text.replace(`"schema":"${RECEIPT_V2_SCHEMA}"`, `"schema":"${RECEIPT_SCHEMA}"`)).integrity_valid).toBe(false);
+    // Re-sealed as v3 with the real id left plain: refused, v3 keys pinned hidden ids.
+    const v3Plain = serializeReceipt(sealReceipt({ ...v2Body, schema: RECEIPT_SCHEMA }));
+    const check = verifyReceiptText(v3Plain);
+    expect(check.integrity_valid).toBe(false);
+    expect(check.errors.join('\n')).toMatch(/phase hidden: a test id is not a keyed digest/);
   });
 });
 

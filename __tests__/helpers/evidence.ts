@@ -1,3 +1,4 @@
+import { RECEIPT_SCHEMA } from '../../src/core/receipt-schema.js';
 import type { TestCaseResult } from '../../src/core/test-results.js';
 import { countTests } from '../../src/core/test-results.js';
 import { judge, type RunEvidence, type RunLabel, type RunsByLabel } from '../../src/core/verdict.js';
@@ -99,7 +100,7 @@ export function receiptFrom(runs: RunsByLabel, options: ReceiptOptions = {}): Re
   };
   const ids = (label: keyof RunsByLabel): string[] => (runs[label][0]?.parsed?.tests ?? []).map((t) => t.id).sort();
   return sealReceipt(redactHidden({
-    schema: 'patchproof.receipt/v2',
+    schema: RECEIPT_SCHEMA,
     tool_version: '0.1.0',
     run_id: 'test-run',
     started_at: '2026-11-29T00:00:00.000Z',

@@ -18,6 +18,7 @@ export type HashDomain =
   | 'patchproof/approval/v1'
   | 'patchproof/receipt/v1'
   | 'patchproof/receipt/v2'
+  | 'patchproof/receipt/v3'
   | 'patchproof/tests/v1'
   | 'patchproof/witness/v1'
   | 'patchproof/setup-cache/v1';

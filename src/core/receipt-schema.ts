@@ -3,14 +3,20 @@ import { DIGEST_PATTERN, HEX64_PATTERN } from './hashing.js';
 import { PHASE_NAMES, REASON_CODES, RUN_LABELS } from './verdict.js';
 
 /**
- * The receipt, version 2 (the current one): a strict zod schema. Every key is documented in
- * docs/receipt.md. v1 is frozen in src/core/receipt-v1.ts; verify-receipt dispatches on `schema`.
+ * The receipt, version 3 (the current one), and version 2 with it: a strict zod schema. Every key
+ * is documented in docs/receipt.md. v1 is frozen in src/core/receipt-v1.ts; verify-receipt
+ * dispatches on `schema`.
  *
  * v2 over v1: the hidden phase is public as statuses, counts and keyed digests only (`hidden_ids`;
  * see src/core/hidden-ids.ts), and the digest domain is 'patchproof/receipt/v2'.
+ * v3 over v2: the same keys, but `witness.pinned_ids.hidden` holds keyed ids too (v2 wrote the
+ * pack's real hidden ids there, which named the hidden tests), and the digest domain is
+ * 'patchproof/receipt/v3'. v2 receipts stay verifiable under the rules they were written by.
  */
 
-export const RECEIPT_SCHEMA = 'patchproof.receipt/v2';
+export const RECEIPT_SCHEMA = 'patchproof.receipt/v3';
+/** The previous version, still verified: it may carry the pack's real hidden ids in `witness.pinned_ids`. */
+export const RECEIPT_V2_SCHEMA = 'patchproof.receipt/v2';
 
 /** A hidden test's public id: HMAC-SHA256 of its real id under the pack's hidden-id key. */
 export const HIDDEN_ID_PATTERN = /^hmac-sha256:[0-9a-f]{64}$/;
@@ -134,7 +140,7 @@ export const surfaceFindingSchema = z.strictObject({
 const allowance = z.enum(['test_edits', 'test_removal', 'skips', 'config_edits', 'dependency_changes', 'workflow_edits']);
 
 export const receiptSchema = z.strictObject({
-  schema: z.literal(RECEIPT_SCHEMA),
+  schema: z.enum([RECEIPT_SCHEMA, RECEIPT_V2_SCHEMA]),
   tool_version: z.string().min(1),
   run_id: z.string().min(1),
   started_at: z.iso.datetime(),

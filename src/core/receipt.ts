@@ -1,6 +1,6 @@
 import { twinBehaved } from './twins.js';
 import { canonicalJson, digestJson, type Digest } from './hashing.js';
-import { HIDDEN_ID_PATTERN, RECEIPT_SCHEMA, receiptSchema, type Receipt, type ReceiptBody, type PhaseRecord, type SetupRecord } from './receipt-schema.js';
+import { HIDDEN_ID_PATTERN, RECEIPT_SCHEMA, RECEIPT_V2_SCHEMA, receiptSchema, type Receipt, type ReceiptBody, type PhaseRecord, type SetupRecord } from './receipt-schema.js';
 import { RIGHT_REASON_FAILURES, countTests } from './test-results.js';
 import { PHASE_NAMES, decideVerdict, type ReasonCode } from './verdict.js';
 import { surfaceReasons, type SurfaceAllowances } from './surface.js';
@@ -10,8 +10,9 @@ import { RECEIPT_V1_SCHEMA, verifyReceiptV1Text } from './receipt-v1.js';
 /**
  * Sealing and verifying receipts. A receipt is canonical JSON (RFC 8785) whose `receipt_digest` is
  * the domain-separated SHA-256 of everything else; the file holds exactly the canonical text plus a
- * newline, so any change of any byte is caught. Receipts are written as v2; verification dispatches
- * on `schema`, and v1 receipts are checked by the frozen rules of src/core/receipt-v1.ts.
+ * newline, so any change of any byte is caught. Receipts are written as v3; verification dispatches
+ * on `schema`: v2 and v3 by the rules below (they differ in the digest domain and in what
+ * `witness.pinned_ids.hidden` may hold), v1 by the frozen rules of src/core/receipt-v1.ts.
  */
 
 /** The pack's allowances as the flags surfaceReasons takes. */
@@ -21,7 +22,7 @@ export function allowancesOf(allowed: readonly string[]): SurfaceAllowances {
 }
 
 export function receiptDigest(body: ReceiptBody): Digest {
-  return digestJson('patchproof/receipt/v2', body);
+  return digestJson(body.schema === RECEIPT_V2_SCHEMA ? 'patchproof/receipt/v2' : 'patchproof/receipt/v3', body);
 }
 
 /** Add the content digest. */
@@ -108,14 +109,14 @@ export function verifyReceiptText(text: string): ReceiptCheck {
     schema = undefined;
   }
   if (schema === RECEIPT_V1_SCHEMA) return verifyReceiptV1Text(text);
-  if (schema !== RECEIPT_SCHEMA && typeof schema === 'string') {
-    return { integrity_valid: false, verdict: null, proof_grade: false, receipt_digest: null, errors: [`schema ${JSON.stringify(schema.slice(0, 80))} is unknown; this verifier knows ${RECEIPT_V1_SCHEMA} and ${RECEIPT_SCHEMA}`] };
+  if (schema !== RECEIPT_SCHEMA && schema !== RECEIPT_V2_SCHEMA && typeof schema === 'string') {
+    return { integrity_valid: false, verdict: null, proof_grade: false, receipt_digest: null, errors: [`schema ${JSON.stringify(schema.slice(0, 80))} is unknown; this verifier knows ${RECEIPT_V1_SCHEMA}, ${RECEIPT_V2_SCHEMA} and ${RECEIPT_SCHEMA}`] };
   }
-  return verifyReceiptV2Text(text);
+  return verifyReceiptV2V3Text(text);
 }
 
-/** The current (v2) rules. */
-function verifyReceiptV2Text(text: string): ReceiptCheck {
+/** The current (v3) rules, and v2's: v2 may carry the pack's real pinned hidden ids. */
+function verifyReceiptV2V3Text(text: string): ReceiptCheck {
   const fail = (errors: string[], receipt?: Receipt): ReceiptCheck => ({
     integrity_valid: false,
     verdict: receipt?.verdict ?? null,
@@ -142,7 +143,9 @@ function verifyReceiptV2Text(text: string): ReceiptCheck {
   if (names !== PHASE_NAMES.join(',')) errors.push(`phases must be ${PHASE_NAMES.join(',')} in order, found ${names}`);
   for (const phase of receipt.phases) errors.push(...phaseErrors(phase, receipt.witness.expected_failing));
   const hidden = receipt.phases.find((p) => p.name === 'hidden');
-  if (hidden !== undefined) errors.push(...hiddenLeaks(hidden, [...receipt.inventory.test_ids.hidden, ...(receipt.witness.pinned_ids?.hidden ?? [])], HIDDEN_ID_PATTERN));
+  // v2 wrote the pack's real pinned hidden ids; v3 keys them like every other hidden id.
+  const pinnedHidden = receipt.schema === RECEIPT_V2_SCHEMA ? [] : (receipt.witness.pinned_ids?.hidden ?? []);
+  if (hidden !== undefined) errors.push(...hiddenLeaks(hidden, [...receipt.inventory.test_ids.hidden, ...pinnedHidden], HIDDEN_ID_PATTERN));
   const surface = surfaceReasons(receipt.surface.findings, allowancesOf(receipt.witness.allow));
   if (surface.reasons.join(',') !== receipt.surface.reasons.join(',') || surface.relaxed.join(',') !== receipt.surface.relaxed.join(',')) {
     errors.push('surface reasons or relaxations do not follow from the findings and the pack\'s allowances');
