@@ -22,6 +22,7 @@ import { ConfigurationError, InfrastructureError, VerificationError } from './er
 import { cloneTree, createScratch, listFiles, readResults, stageExternalTests, stageFiles, stageTree, writeChanges, type Scratch } from './io/workspace.js';
 import type { RunMount, Runner } from './runners/runner.js';
 import { runSetupStage, type SetupStageResult } from './setup-stage.js';
+import { baseLoadedSurface } from './surface/base-tree.js';
 import type { WitnessManifest } from './witness/manifest.js';
 import { judgeObservations, parseObservations, parseOracleFile, phaseIsSealed, sealedTestResults, type OracleFile, type OraclePhase } from './core/oracle.js';
 import { observerFiles } from './oracle/observer.js';
@@ -452,6 +453,7 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
     const patchedSnapshot = snapshotDigest(patchedEntries(before.entries, applied));
 
     // Reset, don't only detect: the suite that judges the candidate is the base's.
+    const loaded = baseLoadedSurface(adapter, base, before.entries, deps.log);
     const findings = analyseSurface(changes, {
       ...adapter.surface,
       // The dependency outputs are the grader's too: a candidate's files there would be hidden by them.
@@ -462,7 +464,8 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
       ],
       placements: [manifest.reproduction.placement, manifest.hidden.placement],
       skipMarkers: adapter.skipMarkers,
-      stagedModules: await stagedModuleNames(witness.dir, [manifest.reproduction.path, manifest.hidden.path])
+      stagedModules: await stagedModuleNames(witness.dir, [manifest.reproduction.path, manifest.hidden.path]),
+      loaded: loaded.paths
     });
     const surface = surfaceReasons(findings, manifest.allow);
     const reset = resetPlan(findings, (path) => tracked.has(path));
