@@ -21,7 +21,8 @@ import type { Digest } from './core/hashing.js';
 import { ConfigurationError, InfrastructureError, VerificationError } from './errors.js';
 import { cloneTree, createScratch, listFiles, readResults, stageExternalTests, stageFiles, stageTree, writeChanges, type Scratch } from './io/workspace.js';
 import type { RunMount, Runner } from './runners/runner.js';
-import { runSetupStage, type SetupStageResult } from './setup-stage.js';
+import { readDependencyManifests, refusedSetupRecord, runSetupStage, type SetupStageResult } from './setup-stage.js';
+import { dependencyRefusals } from './core/dependency-policy.js';
 import { baseLoadedSurface } from './surface/base-tree.js';
 import type { WitnessManifest } from './witness/manifest.js';
 import { judgeObservations, parseObservations, parseOracleFile, phaseIsSealed, sealedTestResults, type OracleFile, type OraclePhase } from './core/oracle.js';
@@ -374,7 +375,7 @@ async function dependencyStage(
   request: ValidationRequest,
   deps: ValidationDeps,
   scratch: Scratch,
-  trees: { base: string; patched: string; baseSnapshot: Digest; gradedSnapshot: Digest; candidateChangedDependencies: boolean }
+  trees: { base: string; patched: string; baseSnapshot: Digest; gradedSnapshot: Digest; candidateChangedDependencies: boolean; runnerPackages: readonly string[] }
 ): Promise<{ record?: SetupRecord; mounts: Record<Tree, RunMount[]> }> {
   const { manifest } = request.witness;
   const setup = manifest.setup;
@@ -403,6 +404,14 @@ async function dependencyStage(
   }
   const record: SetupRecord = { network: setup.network, outputs: [...setup.outputs], env: { ...setup.env }, base: base.record };
   if (!(trees.candidateChangedDependencies && manifest.allow.dependency_changes)) {
+    return { record, mounts: { base: base.mounts, patched: base.mounts } };
+  }
+  // Allowed dependency changes still may not point at local code or another registry, nor touch
+  // the test runner's own closure (src/core/dependency-policy.ts): such a stage never runs.
+  const refused = dependencyRefusals(await readDependencyManifests(trees.base), await readDependencyManifests(trees.patched), trees.runnerPackages);
+  if (refused.length > 0) {
+    for (const line of refused) deps.log(`dependency stage (patched) refused: ${line}`);
+    record.candidate = refusedSetupRecord({ snapshot: trees.gradedSnapshot, witnessDigest: request.witness.digest, setup, runner: request.runner, execTmp: request.adapter.execTmp === true }, refused);
     return { record, mounts: { base: base.mounts, patched: base.mounts } };
   }
   // The key names the tree that is graded: the candidate's files after the surface reset.
@@ -480,7 +489,8 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
       patched,
       baseSnapshot: before.digest,
       gradedSnapshot: snapshotDigest(patchedEntries(before.entries, graded)),
-      candidateChangedDependencies: findings.some((f) => f.categories.includes('dependency'))
+      candidateChangedDependencies: findings.some((f) => f.categories.includes('dependency')),
+      runnerPackages: loaded.packages
     });
     const trees: Trees = {
       dirs: { base, patched },

@@ -1,4 +1,4 @@
-import { cp, rm } from 'node:fs/promises';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ROOT, ensureCli } from '../helpers/cli.js';
 import { stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
@@ -7,8 +7,8 @@ import { dockerGate, hostileDiff } from './hostile-support.js';
 /**
  * A file the base's resolved test configuration loads is test surface, end to end in Docker: the
  * jest-money and vitest-chunk fixtures, with a base configuration that loads a setup file
- * (fixtures/hostile/loaded-config: package.json "jest".setupFilesAfterEnv, vitest.config.ts
- * test.setupFiles), and a candidate that ships the overfit fix and edits that setup file to make
+ * (fixtures/hostile/loaded-config, and a "jest".setupFilesAfterEnv key added to package.json;
+ * vitest.config.ts test.setupFiles), and a candidate that ships the overfit fix and edits that setup file to make
  * the hidden tests' assertions lenient. The setup file is neither a test file nor named like a
  * config, so only the loaded surface catches it: reset to the base (the sabotage never runs, so no
  * canary has anything to catch) and `grader_tampered`; the overfit fix then fails the hidden tests.
@@ -43,6 +43,12 @@ gate.describeDocker.each(CASES)('$adapter: a setup file the base config loads', 
   it('is reset to the base when the candidate edits it, and fails as grader_tampered', async () => {
     fixture = await stageFixture(`loaded-${name}`, { repo: join(ROOT, 'fixtures', name, 'repo'), pack: join(ROOT, 'witness-packs', name) });
     await cp(join(ROOT, 'fixtures', 'hostile', 'loaded-config', name), fixture.repo, { recursive: true });
+    if (name === 'jest-money') {
+      // The base's jest configuration loads the setup file (kept out of the fixture's package.json,
+      // so the fixture's other tests keep their configuration).
+      const pkg = JSON.parse(await readFile(join(fixture.repo, 'package.json'), 'utf8')) as Record<string, unknown>;
+      await writeFile(join(fixture.repo, 'package.json'), `${JSON.stringify({ ...pkg, jest: { setupFilesAfterEnv: ['<rootDir>/test/setup.js'] } }, null, 2)}\n`);
+    }
     const { status, receipt } = await validateInDocker<ReceiptView>(fixture, {
       diff: hostileDiff(diff),
       label: `loaded-${name}`,
