@@ -1,7 +1,7 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, ensureCli } from '../helpers/cli.js';
-import { packDigest, stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
+import { ROOT } from '../helpers/cli.js';
+import { packDigest, stageFixture, stagedFixtureHooks, validateInDocker } from '../helpers/docker-fixture.js';
 import { dockerGate, hostileDiff } from './hostile-support.js';
 
 /**
@@ -24,23 +24,14 @@ interface ReceiptView {
 }
 
 gate.describeDocker('a lockfile linking a dependency of the test runner to vendored code', () => {
-  let fixture: StagedFixture | undefined;
-
-  beforeAll(async () => {
-    gate.requireDocker();
-    await ensureCli();
-  }, 180_000);
-
-  afterAll(async () => {
-    if (fixture !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
-  });
+  const hooks = stagedFixtureHooks(() => gate.requireDocker());
 
   it('is refused although the pack allows dependency changes', async () => {
-    fixture = await stageFixture('deps-link', { repo: join(ROOT, 'fixtures', 'jest-money', 'repo'), pack: join(ROOT, 'witness-packs', 'jest-money') });
-    const manifestPath = join(fixture.pack, 'witness.json');
+    const staged = hooks.track(await stageFixture('deps-link', { repo: join(ROOT, 'fixtures', 'jest-money', 'repo'), pack: join(ROOT, 'witness-packs', 'jest-money') }));
+    const manifestPath = join(staged.pack, 'witness.json');
     const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as Record<string, unknown>;
     await writeFile(manifestPath, `${JSON.stringify({ ...manifest, allow: { dependency_changes: true } }, null, 2)}\n`);
-    fixture = { ...fixture, digest: await packDigest(fixture.pack, fixture.tmp) };
+    const fixture = { ...staged, digest: await packDigest(staged.pack, staged.tmp) };
     const { status, receipt } = await validateInDocker<ReceiptView>(fixture, {
       diff: hostileDiff('jest-link-vendored-expect'),
       label: 'deps-link',

@@ -1,7 +1,7 @@
-import { cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, ensureCli } from '../helpers/cli.js';
-import { stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
+import { ROOT } from '../helpers/cli.js';
+import { stageFixture, stagedFixtureHooks, validateInDocker } from '../helpers/docker-fixture.js';
 import { dockerGate, hostileDiff } from './hostile-support.js';
 
 /**
@@ -29,19 +29,10 @@ const CASES = [
 ] as const;
 
 gate.describeDocker.each(CASES)('$adapter: a setup file the base config loads', ({ name, setupFile, diff }) => {
-  let fixture: StagedFixture | undefined;
-
-  beforeAll(async () => {
-    gate.requireDocker();
-    await ensureCli();
-  }, 180_000);
-
-  afterAll(async () => {
-    if (fixture !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
-  });
+  const hooks = stagedFixtureHooks(() => gate.requireDocker());
 
   it('is reset to the base when the candidate edits it, and fails as grader_tampered', async () => {
-    fixture = await stageFixture(`loaded-${name}`, { repo: join(ROOT, 'fixtures', name, 'repo'), pack: join(ROOT, 'witness-packs', name) });
+    const fixture = hooks.track(await stageFixture(`loaded-${name}`, { repo: join(ROOT, 'fixtures', name, 'repo'), pack: join(ROOT, 'witness-packs', name) }));
     await cp(join(ROOT, 'fixtures', 'hostile', 'loaded-config', name), fixture.repo, { recursive: true });
     if (name === 'jest-money') {
       // The base's jest configuration loads the setup file (kept out of the fixture's package.json,
