@@ -1,6 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { chmod, lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ManifestFiles } from './core/dependency-policy.js';
 import { digestJson, DIGEST_PATTERN, type Digest } from './core/hashing.js';
 import type { SetupRunRecord } from './core/receipt-schema.js';
 import { ConfigurationError, InfrastructureError } from './errors.js';
@@ -204,4 +205,54 @@ export async function runSetupStage(request: SetupStageRequest): Promise<SetupSt
     await rm(building, { recursive: true, force: true }).catch(() => undefined);
     throw error;
   }
+}
+
+/** The dependency manifests and lockfiles the dependency policy reads (src/core/dependency-policy.ts). */
+const MANIFEST_NAMES = new Set(['package.json', 'package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml']);
+/** A manifest larger than this is not read; the policy then sees it as missing (and refuses). */
+const MAX_MANIFEST_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Read a staged tree's dependency manifests (regular files only, never through a symlink, never
+ * inside node_modules or .git), by repository path.
+ */
+export async function readDependencyManifests(treeDir: string): Promise<ManifestFiles> {
+  const files = new Map<string, string>();
+  async function walk(dir: string, prefix: string): Promise<void> {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (entry.name !== 'node_modules' && entry.name !== '.git') await walk(join(dir, entry.name), path);
+      } else if (entry.isFile() && MANIFEST_NAMES.has(entry.name)) {
+        const full = join(dir, entry.name);
+        if ((await lstat(full)).size <= MAX_MANIFEST_BYTES) files.set(path, await readFile(full, 'utf8'));
+      }
+    }
+  }
+  await walk(treeDir, '');
+  return files;
+}
+
+/**
+ * The candidate's stage record when the dependency policy refused its manifests: the stage never
+ * ran (no exit code, no outputs), and `refused` says why.
+ */
+export function refusedSetupRecord(request: Pick<SetupStageRequest, 'snapshot' | 'witnessDigest' | 'setup' | 'runner' | 'execTmp'>, refused: readonly string[]): SetupRunRecord {
+  const command = setupCommand(request.setup, 'patched');
+  return {
+    tree: 'patched',
+    argv: command.argv,
+    install_scripts: command.installScripts,
+    cache_key: setupCacheKey({ ...request, tree: 'patched' }),
+    cached: false,
+    status: 'failed',
+    exit_code: null,
+    timed_out: false,
+    output_truncated: false,
+    output_bytes: 0,
+    output_sha256: createHash('sha256').update('').digest('hex'),
+    duration_ms: 0,
+    outputs_digest: null,
+    refused: [...refused]
+  };
 }

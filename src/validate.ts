@@ -21,7 +21,9 @@ import type { Digest } from './core/hashing.js';
 import { ConfigurationError, InfrastructureError, VerificationError } from './errors.js';
 import { cloneTree, createScratch, listFiles, readResults, stageExternalTests, stageFiles, stageTree, writeChanges, type Scratch } from './io/workspace.js';
 import type { RunMount, Runner } from './runners/runner.js';
-import { runSetupStage, type SetupStageResult } from './setup-stage.js';
+import { readDependencyManifests, refusedSetupRecord, runSetupStage, type SetupStageResult } from './setup-stage.js';
+import { dependencyRefusals } from './core/dependency-policy.js';
+import { baseLoadedSurface } from './surface/base-tree.js';
 import type { WitnessManifest } from './witness/manifest.js';
 import { judgeObservations, mergeOracles, parseObservations, parseOracleFile, phaseIsSealed, sealedTestResults, type Observation, type OracleFile, type OraclePhase } from './core/oracle.js';
 import { observerFiles } from './oracle/observer.js';
@@ -429,7 +431,7 @@ async function dependencyStage(
   request: ValidationRequest,
   deps: ValidationDeps,
   scratch: Scratch,
-  trees: { base: string; patched: string; baseSnapshot: Digest; gradedSnapshot: Digest; candidateChangedDependencies: boolean }
+  trees: { base: string; patched: string; baseSnapshot: Digest; gradedSnapshot: Digest; candidateChangedDependencies: boolean; runnerPackages: readonly string[] }
 ): Promise<{ record?: SetupRecord; mounts: Record<Tree, RunMount[]> }> {
   const { manifest } = request.witness;
   const setup = manifest.setup;
@@ -458,6 +460,14 @@ async function dependencyStage(
   }
   const record: SetupRecord = { network: setup.network, outputs: [...setup.outputs], env: { ...setup.env }, base: base.record };
   if (!(trees.candidateChangedDependencies && manifest.allow.dependency_changes)) {
+    return { record, mounts: { base: base.mounts, patched: base.mounts } };
+  }
+  // Allowed dependency changes still may not point at local code or another registry, nor touch
+  // the test runner's own closure (src/core/dependency-policy.ts): such a stage never runs.
+  const refused = dependencyRefusals(await readDependencyManifests(trees.base), await readDependencyManifests(trees.patched), trees.runnerPackages);
+  if (refused.length > 0) {
+    for (const line of refused) deps.log(`dependency stage (patched) refused: ${line}`);
+    record.candidate = refusedSetupRecord({ snapshot: trees.gradedSnapshot, witnessDigest: request.witness.digest, setup, runner: request.runner, execTmp: request.adapter.execTmp === true }, refused);
     return { record, mounts: { base: base.mounts, patched: base.mounts } };
   }
   // The key names the tree that is graded: the candidate's files after the surface reset.
@@ -514,6 +524,7 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
     const patchedSnapshot = snapshotDigest(patchedEntries(before.entries, applied));
 
     // Reset, don't only detect: the suite that judges the candidate is the base's.
+    const loaded = baseLoadedSurface(adapter, base, before.entries, deps.log);
     const findings = analyseSurface(changes, {
       ...adapter.surface,
       // The dependency outputs are the grader's too: a candidate's files there would be hidden by them.
@@ -524,7 +535,8 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
       ],
       placements: [manifest.reproduction.placement, manifest.hidden.placement],
       skipMarkers: adapter.skipMarkers,
-      stagedModules: await stagedModuleNames(witness.dir, [manifest.reproduction.path, manifest.hidden.path])
+      stagedModules: await stagedModuleNames(witness.dir, [manifest.reproduction.path, manifest.hidden.path]),
+      loaded: loaded.paths
     });
     const surface = surfaceReasons(findings, manifest.allow);
     const reset = resetPlan(findings, (path) => tracked.has(path));
@@ -539,7 +551,8 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
       patched,
       baseSnapshot: before.digest,
       gradedSnapshot: snapshotDigest(patchedEntries(before.entries, graded)),
-      candidateChangedDependencies: findings.some((f) => f.categories.includes('dependency'))
+      candidateChangedDependencies: findings.some((f) => f.categories.includes('dependency')),
+      runnerPackages: loaded.packages
     });
     const trees: Trees = {
       dirs: { base, patched },

@@ -209,6 +209,16 @@ describe('verifyReceiptText: the dependency stage', () => {
     expect(verifyReceiptText(serializeReceipt(receipt)).errors.join(' ')).toMatch(/setup\.candidate: status ok does not follow/);
   });
 
+  it('fails a candidate whose manifests the dependency policy refused (dependency_refused), and verifies that', () => {
+    const refused = { ...setupRun('patched', 'failed'), exit_code: null, duration_ms: 0, cached: false, refused: ['package-lock.json: node_modules/expect is a link (to "vendor/expect")'] };
+    const receipt = receiptFrom(passingRuns(), { setup: { ...setupOf(), candidate: refused } });
+    expect(receipt).toMatchObject({ verdict: 'failed', reasons: ['dependency_refused'], proof_grade: false });
+    expect(verifyReceiptText(serializeReceipt(receipt))).toMatchObject({ integrity_valid: true, errors: [] });
+    // A refused stage never ran: one with an exit code does not verify.
+    const ran = receiptFrom(passingRuns(), { setup: { ...setupOf(), candidate: { ...refused, exit_code: 1 } } });
+    expect(verifyReceiptText(serializeReceipt(ran)).errors.join(' ')).toMatch(/a refused stage never ran/);
+  });
+
   it('requires the candidate stage to run with install scripts disabled', () => {
     const scripts = { ...setupOf('ok'), candidate: { ...setupRun('patched', 'ok'), install_scripts: 'as_argv' as const } };
     const receipt = receiptFrom(passingRuns(), { setup: scripts });

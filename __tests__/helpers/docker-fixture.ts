@@ -1,7 +1,7 @@
-import { cp, mkdir } from 'node:fs/promises';
+import { cp, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { unsealPack } from '../../src/oracle/seal.js';
-import { proposeAndApprove, readJson, runCli, tempDir } from './cli.js';
+import { ensureCli, proposeAndApprove, readJson, runCli, tempDir } from './cli.js';
 
 /**
  * One shape for the adapters' Docker end-to-end tests: a fixture repository and its witness pack
@@ -82,4 +82,20 @@ export async function validateInDocker<R>(fixture: StagedFixture, options: Docke
   // The CLI's stderr tail is shown when the receipt is missing or does not verify.
   expect([verify.status, result.stderr.slice(-2000)]).toEqual([0, result.stderr.slice(-2000)]);
   return { status: result.status, stdout: result.stdout, stderr: result.stderr, out, receipt: await readJson<R>(join(out, 'receipt.json')), seconds };
+}
+
+/**
+ * The hooks of a Docker test that stages its own fixture inside the test: before all, Docker must
+ * be there (under CI) and the CLI built; after all, the fixture `track` was given is removed.
+ */
+export function stagedFixtureHooks(requireDocker: () => void): { track(fixture: StagedFixture): StagedFixture } {
+  let staged: StagedFixture | undefined;
+  beforeAll(async () => {
+    requireDocker();
+    await ensureCli();
+  }, 180_000);
+  afterAll(async () => {
+    if (staged !== undefined) await rm(staged.tmp, { recursive: true, force: true });
+  });
+  return { track: (fixture) => (staged = fixture) };
 }

@@ -6,7 +6,8 @@ import { takeSnapshot } from '../../src/io/snapshot.js';
 import { digestWitnessFolder } from '../../src/witness/digest.js';
 import { resolveWitness } from '../../src/witness/fetch.js';
 import { parseWitnessManifest } from '../../src/witness/manifest.js';
-import { initWitness } from '../../src/witness/scaffold.js';
+import { initWitness, initWitnessPack } from '../../src/witness/scaffold.js';
+import { jsFileTestIds } from '../../src/witness/test-ids.js';
 import { listTree, tempFolder } from './tar-helpers.js';
 
 const DATA = join(dirname(fileURLToPath(import.meta.url)), '..', 'adapters', 'data');
@@ -106,5 +107,54 @@ describe('initWitness --adapter junit', () => {
     await writeFile(join(folder, 'a.test.js'), '');
     const { witnessFromFolders } = await import('../../src/witness/shortcut.js');
     await expect(witnessFromFolders(folder, folder, 'junit')).rejects.toThrow(/--adapter junit needs a witness pack.*witness init DIR --adapter junit/);
+  });
+});
+
+describe('initWitnessPack: pinned ids', () => {
+  const PACKS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'witness-packs');
+
+  it('pins the ids of jest/vitest tests with literal titles, as the adapters report them', async () => {
+    const dir = join(scratch, 'vitest-pack');
+    const made = await initWitnessPack(dir, { adapter: 'vitest', reproduction: join(PACKS, 'vitest-chunk', 'reproduction'), hidden: join(PACKS, 'vitest-chunk', 'hidden') });
+    expect(made.notes).toEqual([]);
+    expect(made.pinned.hidden).toEqual([
+      '.patchproof/hidden/chunk-hidden.test.ts > chunk, every remainder > gives one short group when the size exceeds the length',
+      '.patchproof/hidden/chunk-hidden.test.ts > chunk, every remainder > keeps a remainder of two',
+      '.patchproof/hidden/chunk-hidden.test.ts > chunk, every remainder > keeps every item for every size'
+    ]);
+    const manifest = parseWitnessManifest(JSON.parse(await readFile(join(dir, 'witness.json'), 'utf8')), 'witness.json');
+    expect(manifest.hidden.ids).toEqual(made.pinned.hidden);
+    expect(manifest.reproduction.ids).toEqual(made.pinned.reproduction);
+    expect(made.pinned.reproduction!.every((id) => id.startsWith('.patchproof/reproduction/chunk-repro.test.ts > '))).toBe(true);
+    expect(made.digest).toBe((await digestWitnessFolder(dir)).digest);
+  });
+
+  it('does not guess: a test.each table is left unpinned, with exactly how to pin it', async () => {
+    const made = await initWitnessPack(join(scratch, 'jest-pack'), { adapter: 'jest', reproduction: join(PACKS, 'jest-money', 'reproduction'), hidden: join(PACKS, 'jest-money', 'hidden') });
+    expect(made.pinned.hidden).toBeUndefined();
+    expect(made.pinned.reproduction).toEqual([
+      '.patchproof/reproduction/money-repro.test.js > cents below ten > formatCents pads them to two digits',
+      '.patchproof/reproduction/money-repro.test.js > cents below ten > formatMoney pads them after the symbol'
+    ]);
+    expect(made.notes).toHaveLength(1);
+    expect(made.notes[0]).toMatch(/^hidden\.ids not pinned \(\.patchproof\/hidden\/money-hidden\.test\.js: a test call with a modifier \(\.each, \.skip\.\.\.\)/);
+    expect(made.notes[0]).toContain('patchproof hidden-detail');
+    const manifest = JSON.parse(await readFile(join(scratch, 'jest-pack', 'witness.json'), 'utf8')) as { hidden: Record<string, unknown> };
+    expect(manifest.hidden.ids).toBeUndefined();
+  });
+
+  it('says how to pin ids for adapters whose ids are not discovered', async () => {
+    const made = await initWitnessPack(join(scratch, 'py-pack'), { adapter: 'unittest', hidden: join(PACKS, 'py-calculator', 'hidden') });
+    expect(made.pinned).toEqual({});
+    expect(made.notes).toEqual([expect.stringMatching(/^hidden\.ids not pinned \(the unittest adapter's ids are not discovered statically\): .*"test_x\.TestClass\.test_name"/)]);
+  });
+});
+
+describe('jsFileTestIds', () => {
+  it('reads nested describes and refuses what it cannot be sure of', () => {
+    expect(jsFileTestIds('t.test.js', "describe('a', () => { describe('b', function () { it('c', () => {}); }); test(`d`, () => {}); });")).toEqual({ ids: ['t.test.js > a > b > c', 't.test.js > a > d'] });
+    expect(jsFileTestIds('t.test.js', "for (const x of [1, 2]) test('x' + x, () => {});")).toEqual({ reason: 't.test.js: tests declared inside loops, conditions or helper functions' });
+    expect(jsFileTestIds('t.test.js', "test.skip('a', () => {});")).toMatchObject({ reason: expect.stringContaining('modifier') });
+    expect(jsFileTestIds('t.test.js', "test('a', () => {}); test('a', () => {});")).toMatchObject({ reason: expect.stringContaining('share one id') });
   });
 });

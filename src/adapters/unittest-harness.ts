@@ -287,6 +287,73 @@ def write_results(path, payload):
     frame("end", {"tests": len(payload["tests"]), "sha256": hashlib.sha256(data).hexdigest()})
 
 
+# --- Staged tests by file path (surface engineer; import mechanism only) ---------------------------
+def load_staged(start, top, pattern):
+    """Load the staged external tests by file path, as discovery would name them.
+
+    Discovery imports each test module by name, so a module of the repository that comes first on
+    sys.path and has a staged test's name would be imported instead. Here every module (and the
+    packages above it inside the staged folder) is loaded from its own file with importlib, under
+    the name discovery gives it (so test ids do not change), and afterwards checked to still be the
+    module loaded from that file. Import failures and SkipTest become the same tests discovery makes.
+    """
+    import fnmatch
+    import importlib.util
+
+    loader = unittest.defaultTestLoader
+    suite = loader.suiteClass()
+
+    def load(name, path, package_dir=None):
+        spec = importlib.util.spec_from_file_location(
+            name, path, submodule_search_locations=[package_dir] if package_dir else None)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        return module
+
+    def check(name, module, path):
+        loaded = sys.modules.get(name)
+        where = getattr(loaded, "__file__", None)
+        if loaded is not module or where is None or os.path.realpath(where) != os.path.realpath(path):
+            raise RuntimeError("staged test module %s is not the staged file %s" % (name, path))
+
+    if not os.path.isdir(start):
+        raise ImportError("Start directory is not importable: %r" % start)
+    loaded_packages = {}
+    for folder, dirs, files in os.walk(start):
+        dirs[:] = sorted(d for d in dirs if os.path.isfile(os.path.join(folder, d, "__init__.py")))
+        rel_folder = os.path.relpath(folder, top)
+        parts = [] if rel_folder == os.curdir else rel_folder.split(os.sep)
+        for index in range(len(parts)):
+            package = ".".join(parts[: index + 1])
+            if package not in loaded_packages:
+                package_dir = os.path.join(top, *parts[: index + 1])
+                init = os.path.join(package_dir, "__init__.py")
+                loaded_packages[package] = (load(package, init, package_dir), init)
+        for file_name in sorted(files):
+            stem, extension = os.path.splitext(file_name)
+            if extension != ".py" or not stem.isidentifier() or not fnmatch.fnmatch(file_name, pattern):
+                continue
+            path = os.path.join(folder, file_name)
+            name = ".".join(parts + [stem])
+            try:
+                module = load(name, path)
+            except unittest.SkipTest as error:
+                suite.addTest(unittest.loader._make_skipped_test(name, error, loader.suiteClass))
+                continue
+            except BaseException:  # as discovery does: SystemExit at import is a load failure too
+                error_case, message = unittest.loader._make_failed_import_test(name, loader.suiteClass)
+                loader.errors.append(message)
+                suite.addTest(error_case)
+                continue
+            check(name, module, path)
+            suite.addTest(loader.loadTestsFromModule(module, pattern=pattern))
+    for package, (module, init) in loaded_packages.items():
+        check(package, module, init)
+    return suite
+# --- end of staged tests by file path ------------------------------------------------------------
+
+
 def main(argv):
     parser = argparse.ArgumentParser(prog="patchproof_unittest")
     parser.add_argument("--repo", required=True)
@@ -316,7 +383,10 @@ def main(argv):
                "expectedFailures": 0, "unexpectedSuccesses": 0}
     started = time.monotonic()
     try:
-        suite = unittest.defaultTestLoader.discover(start, pattern=args.pattern, top_level_dir=top)
+        if args.start:
+            suite = load_staged(start, top, args.pattern)
+        else:
+            suite = unittest.defaultTestLoader.discover(start, pattern=args.pattern, top_level_dir=top)
     except Exception as error:
         payload["fatal"] = clip("discovery failed: %s: %s" % (type(error).__name__, error))
         write_results(args.results, payload)

@@ -21,7 +21,7 @@ import { writeWitnessEntries } from '../witness/archive.js';
 import { digestWitnessEntries } from '../witness/digest.js';
 import { resolveWitness } from '../witness/fetch.js';
 import { witnessFromFolders } from '../witness/shortcut.js';
-import { initWitness } from '../witness/scaffold.js';
+import { initWitnessPack } from '../witness/scaffold.js';
 import { digestWitnessFolder } from '../witness/digest.js';
 import { packWitness } from '../witness/archive.js';
 import { sealPack } from '../oracle/seal.js';
@@ -240,12 +240,14 @@ async function witnessCommand(
       return EXIT.passed;
     }
     case 'witness-init': {
-      const digest = await initWitness(settings.dir, {
+      const made = await initWitnessPack(settings.dir, {
         adapter: settings.adapter,
         ...(settings.reproduction !== undefined ? { reproduction: await existingDir(settings.reproduction, '--reproduction') } : {}),
         ...(settings.hidden !== undefined ? { hidden: await existingDir(settings.hidden, '--hidden') } : {})
       });
-      io.out(`created: ${settings.dir}\nwitness_digest: ${digest}\n`);
+      const pinned = (['reproduction', 'hidden'] as const).filter((set) => made.pinned[set] !== undefined).map((set) => `pinned: ${set}.ids (${made.pinned[set]!.length})\n`);
+      io.out(`created: ${settings.dir}\n${pinned.join('')}witness_digest: ${made.digest}\n`);
+      for (const note of made.notes) io.err(`note: ${note}\n`);
       return EXIT.passed;
     }
     case 'witness-digest': {

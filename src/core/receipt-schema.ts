@@ -96,7 +96,12 @@ export const setupRunSchema = z.strictObject({
   output_sha256: hex64,
   duration_ms: count,
   /** Snapshot digest of the output folders (every file, mode and link), null when the stage failed. */
-  outputs_digest: digest.nullable()
+  outputs_digest: digest.nullable(),
+  /**
+   * Candidate only: why the dependency policy refused the candidate's manifests (a `file:`/`link:`
+   * dependency, a non-registry `resolved` URL, a changed test-runner closure); the stage never ran.
+   */
+  refused: z.array(z.string().min(1)).min(1).optional()
 });
 
 export const setupSchema = z.strictObject({

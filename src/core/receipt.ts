@@ -217,6 +217,7 @@ function gradingErrors(receipt: Receipt): string[] {
  * (a base stage that fails never reaches a receipt: that validation is inconclusive).
  */
 export function setupReasons(setup: SetupRecord | undefined): ReasonCode[] {
+  if (setup?.candidate?.refused !== undefined) return ['dependency_refused'];
   return setup?.candidate?.status === 'failed' ? ['dependency_setup_failed'] : [];
 }
 
@@ -227,7 +228,11 @@ function setupErrors(setup: SetupRecord): string[] {
     const ok = run.exit_code === 0 && !run.timed_out && !run.output_truncated && run.outputs_digest !== null;
     if ((run.status === 'ok') !== ok) errors.push(`setup.${run.tree === 'base' ? 'base' : 'candidate'}: status ${run.status} does not follow from its exit code, limits and outputs`);
   }
-  if (setup.base.tree !== 'base' || setup.base.status !== 'ok') errors.push('setup.base must be an ok run on the base tree');
+  if (setup.base.tree !== 'base' || setup.base.status !== 'ok' || setup.base.refused !== undefined) errors.push('setup.base must be an ok run on the base tree');
+  const refused = setup.candidate?.refused;
+  if (refused !== undefined && (setup.candidate!.status !== 'failed' || setup.candidate!.exit_code !== null || setup.candidate!.duration_ms !== 0 || setup.candidate!.cached)) {
+    errors.push('setup.candidate: a refused stage never ran (failed, no exit code, no duration, not cached)');
+  }
   if (setup.candidate !== undefined && (setup.candidate.tree !== 'patched' || setup.candidate.install_scripts !== 'disabled')) {
     errors.push("setup.candidate must run on the patched tree with install scripts disabled");
   }

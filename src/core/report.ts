@@ -33,6 +33,10 @@ const REASON_TEXT: Record<ReasonCode, { en: string; zh: string }> = {
   grader_compromised: { en: 'a grader canary did not behave, or results disagree with the exit code or counts: the test framework was tampered with', zh: '评分金丝雀异常或结果与退出码/计数不符：测试框架被篡改' },
   dependency_changed: { en: 'the candidate changed dependency manifests or lockfiles', zh: '候选补丁修改了依赖清单或锁文件' },
   dependency_setup_failed: { en: "the dependency stage failed on the candidate's manifests", zh: '依赖阶段在候选补丁的依赖清单上失败' },
+  dependency_refused: {
+    en: "the candidate's dependencies point at local code, a non-registry URL, or change the test runner's own dependencies",
+    zh: '候选补丁的依赖指向本地代码或非注册表地址，或改变了测试运行器自身的依赖'
+  },
   no_results: { en: 'a run produced no test results', zh: '某次运行没有测试结果' },
   timeout: { en: 'a run hit its time limit', zh: '某次运行超时' },
   output_limit: { en: 'a run exceeded its output limit', zh: '某次运行超出输出上限' },

@@ -72,6 +72,12 @@ export interface SurfaceRules {
    * reported under the candidate's own path (never the hidden name), removed, and always fails.
    */
   stagedModules?: readonly string[];
+  /**
+   * Repository paths the base tree's resolved test configuration loads (src/surface/
+   * loaded-surface.ts: jest/vitest setup files, transforms, pytest plugins...). They count as
+   * test configuration, like the config files that name them.
+   */
+  loaded?: readonly string[];
 }
 
 export type SurfaceReason = 'tests_removed' | 'tests_skipped' | 'grader_tampered' | 'dependency_changed';
@@ -118,7 +124,9 @@ function addedLines(change: FileChange): { line: number; text: string }[] {
 /** Classify every change that touches the test surface; changes elsewhere are not listed. */
 export function analyseSurface(changes: readonly FileChange[], rules: SurfaceRules): SurfaceFinding[] {
   const isTest = matcher(rules.tests);
-  const isConfig = matcher([...rules.config, ...IMPORTABLE_SURFACE]);
+  const loaded = new Set(rules.loaded ?? []);
+  const configGlob = matcher([...rules.config, ...IMPORTABLE_SURFACE]);
+  const isConfig = (path: string): boolean => loaded.has(path) || configGlob(path);
   const staged = new Set(rules.stagedModules ?? []);
   const isDependency = matcher(rules.dependencies);
   const isProtected = matcher(rules.protected);

@@ -32,6 +32,7 @@ export const REASON_CODES = [
   'grader_compromised',
   'dependency_changed',
   'dependency_setup_failed',
+  'dependency_refused',
   'no_results',
   'timeout',
   'output_limit',

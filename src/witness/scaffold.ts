@@ -7,6 +7,7 @@ import { digestWitnessEntries } from './digest.js';
 import type { PackLimits, WitnessEntry } from './entries.js';
 import { readWitnessFolder } from './folder.js';
 import { JUNIT_PLACEHOLDER_MARK, parseWitnessManifest, WITNESS_DEFAULTS, WITNESS_MANIFEST_FILE, WITNESS_SCHEMA } from './manifest.js';
+import { discoverTestIds } from './test-ids.js';
 
 /** What a new pack starts from. */
 export interface InitWitnessOptions {
@@ -96,11 +97,39 @@ See docs/witness-pack.md, "The junit adapter". Replace this README with the cana
  * folder's digest later (`witness digest`, `--witness DIR`): `git add` the pack before resolving it.
  */
 export async function initWitness(dir: string, options: InitWitnessOptions): Promise<Digest> {
+  return (await initWitnessPack(dir, options)).digest;
+}
+
+/** What `witness init` made: the digest, the ids it pinned, and how to pin those it could not. */
+export interface InitWitnessResult {
+  digest: Digest;
+  /** Ids written to `reproduction.ids` / `hidden.ids` (src/witness/test-ids.ts: only when certain). */
+  pinned: { reproduction?: string[]; hidden?: string[] };
+  /** One line per test set given but not pinned: why, and exactly how to pin its ids by hand. */
+  notes: string[];
+}
+
+/** initWitness, reporting the pinned ids it discovered and how to add the others. */
+export async function initWitnessPack(dir: string, options: InitWitnessOptions): Promise<InitWitnessResult> {
+  const sets = {
+    reproduction: options.reproduction !== undefined ? await testFiles('reproduction', options.reproduction, options) : undefined,
+    hidden: options.hidden !== undefined ? await testFiles('hidden', options.hidden, options) : undefined
+  };
+  const pinned: InitWitnessResult['pinned'] = {};
+  const notes: string[] = [];
+  for (const set of ['reproduction', 'hidden'] as const) {
+    const files = sets[set];
+    if (files === undefined) continue;
+    const placement = WITNESS_DEFAULTS[set].placement;
+    const found = discoverTestIds(options.adapter, placement, files.map((f) => ({ path: f.path, text: Buffer.from(f.data).toString('utf8') })));
+    if ('ids' in found) pinned[set] = found.ids;
+    else notes.push(howToPin(set, options.adapter, found.reason));
+  }
   const manifest = {
     schema: WITNESS_SCHEMA,
     adapter: options.adapter,
-    reproduction: { ...WITNESS_DEFAULTS.reproduction },
-    hidden: { ...WITNESS_DEFAULTS.hidden },
+    reproduction: { ...WITNESS_DEFAULTS.reproduction, ...(pinned.reproduction ? { ids: pinned.reproduction } : {}) },
+    hidden: { ...WITNESS_DEFAULTS.hidden, ...(pinned.hidden ? { ids: pinned.hidden } : {}) },
     regression: { exclude: [], retries: WITNESS_DEFAULTS.regression.retries },
     protected: [],
     allow: { test_edits: false, test_removal: false, skips: false, config_edits: false, dependency_changes: false, workflow_edits: false },
@@ -112,11 +141,32 @@ export async function initWitness(dir: string, options: InitWitnessOptions): Pro
   await checkFresh(dir);
   const entries: WitnessEntry[] = [{ path: WITNESS_MANIFEST_FILE, mode: '100644', data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) }];
   if (options.adapter === 'junit') entries.push({ path: `${JUNIT_SCAFFOLD.canary.path}/README.md`, mode: '100644', data: Buffer.from(JUNIT_CANARY_README) });
-  entries.push(...(await testSet('reproduction', manifest.reproduction.path, options.reproduction, options)));
-  entries.push(...(await testSet('hidden', manifest.hidden.path, options.hidden, options)));
+  entries.push(...testSet('reproduction', manifest.reproduction.path, sets.reproduction, options));
+  entries.push(...testSet('hidden', manifest.hidden.path, sets.hidden, options));
   await writeWitnessEntries(entries, dir);
-  return digestWitnessEntries(entries);
+  return { digest: digestWitnessEntries(entries), pinned, notes };
 }
+
+/** The exact steps to pin a set's ids when they could not be discovered. */
+function howToPin(set: 'reproduction' | 'hidden', adapter: AdapterName, reason: string): string {
+  const source =
+    set === 'reproduction'
+      ? 'run `patchproof validate` once with the reference fix and copy the receipt\'s `inventory.test_ids.reproduction_before` (the reproduction\'s real ids) into'
+      : 'run `patchproof validate` once with the reference fix and a witness key (`--witness-key-file`), decrypt `hidden-detail.age` with `patchproof hidden-detail` and copy its `test_ids` into';
+  return `${set}.ids not pinned (${reason}): ${source} \`${set}.ids\` in witness.json, then take the new digest with \`patchproof witness digest\` (${adapter} ids look like ${ID_SHAPES[adapter]})`;
+}
+
+/** What an id looks like per adapter, for the instructions. */
+const ID_SHAPES: Record<AdapterName, string> = {
+  jest: '".patchproof/hidden/x.test.js > describe title > test title"',
+  vitest: '".patchproof/hidden/x.test.ts > describe title > test title"',
+  'node-test': 'the test\'s name as node:test reports it',
+  pytest: '".patchproof/hidden/test_x.py::TestClass::test_name" (pytest node ids, parameters in brackets)',
+  unittest: '"test_x.TestClass.test_name" (unittest ids)',
+  go: '"TestName" or "TestName/subtest"',
+  cargo: '".patchproof/hidden/x.rs::test_name"',
+  junit: 'the JUnit report\'s classname and name'
+};
 
 async function checkFresh(dir: string): Promise<void> {
   let isFolder: boolean;
@@ -130,15 +180,19 @@ async function checkFresh(dir: string): Promise<void> {
   }
 }
 
-async function testSet(set: 'reproduction' | 'hidden', folder: string, from: string | undefined, options: InitWitnessOptions): Promise<WitnessEntry[]> {
-  if (from === undefined) {
-    return [{ path: `${folder}/README.md`, mode: '100644', data: Buffer.from(readme(set, options.adapter)) }];
-  }
+async function testFiles(set: 'reproduction' | 'hidden', from: string, options: InitWitnessOptions): Promise<WitnessEntry[]> {
   // Read as it is on disk: a folder of tests given on the command line is often untracked or
   // ignored inside some git work tree, where a tracked-files listing would find it empty.
   const files = await readWitnessFolder(from, options.limits, { onDisk: true });
   if (files.length === 0) {
     throw new ConfigurationError(`the ${set} folder '${from}' holds no files on disk (a .git folder inside does not count); give a folder of ${set} tests`);
+  }
+  return files;
+}
+
+function testSet(set: 'reproduction' | 'hidden', folder: string, files: WitnessEntry[] | undefined, options: InitWitnessOptions): WitnessEntry[] {
+  if (files === undefined) {
+    return [{ path: `${folder}/README.md`, mode: '100644', data: Buffer.from(readme(set, options.adapter)) }];
   }
   return files.map((file) => ({ ...file, path: `${folder}/${file.path}` }));
 }
