@@ -1,4 +1,5 @@
-import { cp, mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { proposeAndApprove, readJson, runCli, tempDir } from './cli.js';
 
@@ -76,4 +77,27 @@ export async function validateInDocker<R>(fixture: StagedFixture, options: Docke
   // The CLI's stderr tail is shown when the receipt is missing or does not verify.
   expect([verify.status, result.stderr.slice(-2000)]).toEqual([0, result.stderr.slice(-2000)]);
   return { status: result.status, stdout: result.stdout, stderr: result.stderr, out, receipt: await readJson<R>(join(out, 'receipt.json')), seconds };
+}
+
+/**
+ * The pack as its author wrote it, graded in-process: a copy of a sealed pack with the originals
+ * that `witness seal` (or a hand sealer) kept in `oracle/original/` back in place and no oracle. A
+ * pack without originals is returned as it is. For the tests of in-process defences (canaries,
+ * twins) and for the in-process controls of the sealed-oracle hostile tests.
+ */
+export async function unsealedPack(staged: StagedFixture): Promise<StagedFixture> {
+  const originals = join(staged.pack, 'oracle', 'original');
+  if (!existsSync(originals)) return staged;
+  const pack = join(staged.tmp, 'pack-unsealed');
+  await cp(staged.pack, pack, { recursive: true });
+  for (const phase of ['reproduction', 'hidden']) {
+    if (!existsSync(join(originals, phase))) continue;
+    await rm(join(pack, phase), { recursive: true, force: true });
+    await cp(join(originals, phase), join(pack, phase), { recursive: true });
+  }
+  await rm(join(pack, 'oracle'), { recursive: true, force: true });
+  const manifest = JSON.parse(await readFile(join(pack, 'witness.json'), 'utf8')) as Record<string, unknown>;
+  delete manifest.oracle;
+  await writeFile(join(pack, 'witness.json'), JSON.stringify(manifest, null, 2));
+  return { ...staged, pack, digest: await packDigest(pack, staged.tmp) };
 }

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ROOT, ensureCli, fixture as fixtureOf, runCli, tempDir } from '../helpers/cli.js';
-import { packDigest, stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
+import { packDigest, stageFixture, unsealedPack, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
 import { area, dockerGate, hostileDiff, validateCandidate, type Area } from './hostile-support.js';
 
 /**
@@ -178,7 +178,8 @@ gate.describeDocker.each([
   beforeAll(async () => {
     gate.requireDocker();
     await ensureCli();
-    fixture = await stageFixture(`twins-${adapter}`, { repo: join(ROOT, 'fixtures', name, 'repo'), pack: join(ROOT, 'witness-packs', name) });
+    // Twins are for in-process grading: a sealed pack (junit-semver) runs from its unsealed originals.
+    fixture = await unsealedPack(await stageFixture(`twins-${adapter}`, { repo: join(ROOT, 'fixtures', name, 'repo'), pack: join(ROOT, 'witness-packs', name) }));
   }, 180_000);
 
   afterAll(async () => {
