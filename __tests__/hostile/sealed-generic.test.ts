@@ -41,12 +41,12 @@ gate.describeDocker('sealed oracles against a hostile go candidate (Docker)', ()
 
   it('-test.skip from init(): passes in-process (the control), fails once sealed', async () => {
     const setupCache = join(sealed.tmp, 'setup-cache');
-    const control = await validateInDocker<Receipt>(await unsealedPack(sealed), { diff, label: 'skip-control', imageId: gate.imageId, timeoutMs: 400_000, setupCache });
+    const control = await validateInDocker<Receipt>(await unsealedPack(sealed), { diff, label: 'skip-control', imageId: gate.imageId, timeoutMs: 600_000, setupCache });
     // The attack works against in-process grading: the failing hidden tests simply never ran.
     expect([control.receipt.verdict, control.receipt.reasons, control.receipt.proof_grade]).toEqual(['passed', [], false]);
     expect(control.receipt.phases.find((p) => p.name === 'hidden')?.grading).toBe('in_process');
 
-    const attacked = await validateInDocker<Receipt>(sealed, { diff, label: 'skip-sealed', imageId: gate.imageId, timeoutMs: 400_000, setupCache });
+    const attacked = await validateInDocker<Receipt>(sealed, { diff, label: 'skip-sealed', imageId: gate.imageId, timeoutMs: 600_000, setupCache });
     expect([attacked.status, attacked.receipt.verdict, attacked.receipt.reasons, attacked.receipt.proof_grade]).toEqual([1, 'failed', ['hidden_failed'], false]);
     const hidden = attacked.receipt.phases.find((p) => p.name === 'hidden')!;
     expect(hidden.grading).toBe('sealed');
@@ -55,5 +55,5 @@ gate.describeDocker('sealed oracles against a hostile go candidate (Docker)', ()
     // The reproduction, which the overfitting fix does satisfy, still passes sealed: the oracle
     // fails the candidate on what it computes, not on the sabotage as such.
     expect(attacked.receipt.phases.find((p) => p.name === 'reproduction_after')?.status).toBe('passed');
-  }, 900_000);
+  }, 1_300_000);
 });
