@@ -65,8 +65,8 @@ gate.describeDocker('go witness pack in the Docker runner', () => {
       diff,
       label: `go-${candidate}`,
       imageId: gate.imageId,
-      // Under load (8 engineers on 2 cores) one validation with its setup stage took over 4 minutes.
-      timeoutMs: 600_000,
+      // Under load (8 engineers on 2 cores) one validation with its setup stage took over 5 minutes.
+      timeoutMs: 900_000,
       setupCache: join(fixture.tmp, 'setup-cache')
     });
   }
@@ -100,7 +100,7 @@ gate.describeDocker('go witness pack in the Docker runner', () => {
       for (const run of phase.runs) expect(run.canary).toMatchObject({ pass: 'passed', fail: 'failed' });
     }
     expect(treeListing(repo)).toEqual(before);
-  }, 620_000);
+  }, 960_000);
 
   it('fails the wrong fix on the hidden tests', async () => {
     const { status, receipt } = await validateCandidate('wrong-fix');
@@ -112,5 +112,5 @@ gate.describeDocker('go witness pack in the Docker runner', () => {
     const counts = ['9/3', '3/3', '100/10', '5/1'].map((c) => `oracle > hidden:count/${c}`);
     expect(multiples).toHaveLength(27);
     expect(hidden?.results.filter((r) => r.status !== 'passed').map((r) => r.id).sort()).toEqual(publicHiddenIds(receipt, [...counts, ...multiples]));
-  }, 620_000);
+  }, 960_000);
 });
