@@ -29,7 +29,8 @@ afterAll(() => {
 
 // stageCopy takes projects relative to __tests__/adapters/data.
 const FIXTURE = '../../../fixtures/rust-textclip/repo';
-const PACK = '../../../witness-packs/rust-textclip';
+// The pack is sealed; the adapter's own judging is shown on the author's unsealed originals.
+const PACK = '../../../witness-packs/rust-textclip/oracle/original';
 
 describeWithCargo('cargo adapter on the rust-textclip fixture', () => {
   const copies: StagedCopy[] = [];

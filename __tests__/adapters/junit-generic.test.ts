@@ -259,7 +259,8 @@ describe('the junit adapter from its witness pack', () => {
       adapter = junitAdapter(CONFIG, await readJunitCanaryFiles(PACK, CONFIG));
       root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'pp-junit-generic-')));
       await cp(REPO, path.join(root, 'repo'), { recursive: true });
-      await cp(path.join(PACK, 'reproduction'), path.join(root, 'repo', '.patchproof', 'reproduction'), { recursive: true });
+      // The pack is sealed; the adapter's own judging is shown on the author's unsealed originals.
+      await cp(path.join(PACK, 'oracle', 'original', 'reproduction'), path.join(root, 'repo', '.patchproof', 'reproduction'), { recursive: true });
       for (const [name, text] of Object.entries(adapter.harness)) {
         await mkdir(path.dirname(path.join(root, 'repo', HARNESS_DIR, name)), { recursive: true });
         await writeFile(path.join(root, 'repo', HARNESS_DIR, name), text);

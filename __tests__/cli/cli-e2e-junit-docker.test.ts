@@ -10,7 +10,9 @@ import { dockerGate } from '../hostile/hostile-support.js';
  * (node's built-in test runner writing JUnit XML) graded by the witness pack
  * witness-packs/junit-semver, whose witness.json gives the command, the report and the canary
  * tests, through the bundled CLI. The repository and the pack are copied out of this git work tree
- * first, so they are digested as they are on disk.
+ * first, so they are digested as they are on disk. The pack is sealed by hand in the generic
+ * observation form (its tests call the observer PatchProof stages beside them; docs/witness-pack.md):
+ * reproduction and hidden are graded on the host against oracle/expected.json.
  */
 
 const gate = await dockerGate('junit Docker end-to-end tests');
@@ -23,7 +25,13 @@ interface ReceiptView {
   proof_grade: boolean;
   adapter: string;
   runner: { isolated: boolean };
-  phases: { name: string; status: string; reasons: string[]; runs: { argv: string[]; canary: { pass: string; fail: string } }[] }[];
+  phases: {
+    name: string;
+    status: string;
+    reasons: string[];
+    grading: string;
+    runs: { argv: string[]; canary: { pass: string; fail: string }; oracle?: { cases: number; observed: number; matched: number } }[];
+  }[];
 }
 
 gate.describeDocker('junit witness pack in the Docker runner', () => {
@@ -55,16 +63,16 @@ gate.describeDocker('junit witness pack in the Docker runner', () => {
     const before = treeListing(repo);
     const { status, receipt } = await validateCandidate('fix');
     expect(status).toBe(0);
-    // This pack has no sealed oracles: its candidate side is graded in-process, so a pass is not proof grade.
-
-    expect(receipt).toMatchObject({ verdict: 'passed', reasons: [], proof_grade: false, adapter: 'junit', runner: { isolated: true } });
+    expect(receipt).toMatchObject({ verdict: 'passed', reasons: [], proof_grade: true, adapter: 'junit', runner: { isolated: true } });
     expect(receipt.phases.map((p) => p.status)).toEqual(['passed', 'passed', 'passed', 'passed']);
+    expect(receipt.phases.map((p) => p.grading)).toEqual(['sealed', 'sealed', 'in_process', 'sealed']);
     const hidden = receipt.phases.find((p) => p.name === 'hidden');
     const after = receipt.phases.find((p) => p.name === 'reproduction_after');
     // Receipt v2: the hidden runs' argv (it names the hidden files) is redacted; the public runs show the pack argv.
     expect(after?.runs[0]?.argv).toEqual(expect.arrayContaining(['node', '--test', '--test-reporter=junit', '.patchproof/harness/canary/grader.test.js']));
     expect(hidden?.runs[0]?.argv).toEqual([HIDDEN_MARKER]);
     expect(hidden?.runs[0]?.canary).toMatchObject({ pass: 'passed', fail: 'failed' });
+    expect(hidden?.runs[0]?.oracle).toMatchObject({ cases: 6, observed: 6, matched: 6 });
     expect(treeListing(repo)).toEqual(before);
   }, 200_000);
 
@@ -73,6 +81,8 @@ gate.describeDocker('junit witness pack in the Docker runner', () => {
     expect(status).toBe(1);
     expect(receipt).toMatchObject({ verdict: 'failed', reasons: ['hidden_failed'], proof_grade: false, adapter: 'junit' });
     expect(receipt.phases.find((p) => p.name === 'reproduction_after')?.status).toBe('passed');
+    // Three-digit parts and latest() are still wrong: 3 of the 6 hidden cases do not match.
+    expect(receipt.phases.find((p) => p.name === 'hidden')?.runs[0]?.oracle).toMatchObject({ cases: 6, observed: 6, matched: 3 });
   }, 200_000);
 
   it('catches code that makes every assertion pass with the pack canary: grader_compromised', async () => {
@@ -84,6 +94,9 @@ gate.describeDocker('junit witness pack in the Docker runner', () => {
       const phase = receipt.phases.find((p) => p.name === name);
       expect(phase?.reasons).toContain('grader_compromised');
       expect(phase?.runs[0]?.canary).toMatchObject({ pass: 'passed', fail: 'passed' });
+      // Sealed, the disarmed assertions buy nothing: the bug's values still do not match.
+      const oracle = phase?.runs[0]?.oracle;
+      expect(oracle !== undefined && oracle.observed === oracle.cases && oracle.matched < oracle.cases).toBe(true);
     }
   }, 200_000);
 });

@@ -99,3 +99,16 @@ export function stagedFixtureHooks(requireDocker: () => void): { track(fixture: 
   });
   return { track: (fixture) => (staged = fixture) };
 }
+
+/**
+ * The pack as its author wrote it, graded in-process: a copy of a sealed pack with the originals
+ * that `witness seal` (or a hand sealer) kept in `oracle/original/` back in place and no oracle
+ * (src/oracle/seal.ts, unsealPack). For the tests of in-process defences (canaries, twins) and for
+ * the in-process controls of the sealed-oracle hostile tests.
+ */
+export async function unsealedPack(staged: StagedFixture): Promise<StagedFixture> {
+  const pack = join(staged.tmp, 'pack-unsealed');
+  await cp(staged.pack, pack, { recursive: true });
+  await unsealPack(pack);
+  return { ...staged, pack, digest: await packDigest(pack, staged.tmp) };
+}

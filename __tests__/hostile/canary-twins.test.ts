@@ -178,8 +178,8 @@ gate.describeDocker.each([
   beforeAll(async () => {
     gate.requireDocker();
     await ensureCli();
-    // jest-money and vitest-chunk are sealed (no twins in sealed runs): their in-process originals are graded here.
-    fixture = await stageFixture(`twins-${adapter}`, { repo: join(ROOT, 'fixtures', name, 'repo'), pack: join(ROOT, 'witness-packs', name), unsealed: adapter !== 'junit' });
+    // Twins are for in-process grading: every sealed pack runs from its unsealed originals here.
+    fixture = await stageFixture(`twins-${adapter}`, { repo: join(ROOT, 'fixtures', name, 'repo'), pack: join(ROOT, 'witness-packs', name), unsealed: true });
   }, 180_000);
 
   afterAll(async () => {

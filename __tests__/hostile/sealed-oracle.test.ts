@@ -1,7 +1,7 @@
-import { cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FIXTURES, ROOT, ensureCli } from '../helpers/cli.js';
-import { packDigest, stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
+import { stageFixture, unsealedPack, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
 import { dockerGate, hostileDiff } from './hostile-support.js';
 
 /**
@@ -20,21 +20,6 @@ interface Receipt {
   phases: { name: string; status: string; reasons: string[]; grading?: string; runs: { oracle?: { cases: number; observed: number; matched: number } }[] }[];
 }
 
-/** The pack as its author wrote it: the originals back in place, no oracle. */
-async function unsealedCopy(staged: StagedFixture): Promise<StagedFixture> {
-  const pack = join(staged.tmp, 'pack-unsealed');
-  await cp(staged.pack, pack, { recursive: true });
-  for (const phase of ['reproduction', 'hidden']) {
-    await rm(join(pack, phase), { recursive: true, force: true });
-    await cp(join(pack, 'oracle', 'original', phase), join(pack, phase), { recursive: true });
-  }
-  await rm(join(pack, 'oracle'), { recursive: true, force: true });
-  const manifest = JSON.parse(await readFile(join(pack, 'witness.json'), 'utf8')) as Record<string, unknown>;
-  delete manifest.oracle;
-  await writeFile(join(pack, 'witness.json'), JSON.stringify(manifest, null, 2));
-  return { ...staged, pack, digest: await packDigest(pack, staged.tmp) };
-}
-
 const grading = (receipt: Receipt): Record<string, string | undefined> => Object.fromEntries(receipt.phases.map((p) => [p.name, p.grading]));
 
 gate.describeDocker('sealed oracles against hostile candidates (Docker)', () => {
@@ -51,7 +36,7 @@ gate.describeDocker('sealed oracles against hostile candidates (Docker)', () => 
 
     beforeAll(async () => {
       sealed = await stageFixture('sealed-py', { repo, pack: join(ROOT, 'witness-packs', 'py-calculator') });
-      unsealed = await unsealedCopy(sealed);
+      unsealed = await unsealedPack(sealed);
     }, 120_000);
 
     afterAll(async () => {

@@ -108,7 +108,11 @@ export async function unsealPack(pack: string): Promise<void> {
   const { raw, manifest } = await readManifest(pack);
   for (const phase of ['reproduction', 'hidden'] as const) {
     const originals = join(pack, ...ORIGINALS.split('/'), phase);
-    if (existsSync(originals)) await cp(originals, join(pack, ...manifest[phase].path.split('/')), { recursive: true, force: true });
+    if (!existsSync(originals)) continue;
+    // The sealed folder goes first: sealed-only files (a hand sealer's observation helper) must not stay.
+    const folder = join(pack, ...manifest[phase].path.split('/'));
+    await rm(folder, { recursive: true, force: true });
+    await cp(originals, folder, { recursive: true });
   }
   await rm(join(pack, 'oracle'), { recursive: true, force: true });
   // The pack grades in-process again: its manifest names no oracle file.

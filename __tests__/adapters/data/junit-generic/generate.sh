@@ -11,12 +11,13 @@ junit() { # name copy files...
   local name="$1" copy="$2"; shift 2
   (cd "$copy" && node --test --test-reporter=junit --test-reporter-destination="$here/$name.xml" "$@"; echo "$name: exit $?" >&2)
 }
+# The pack is sealed: the data are runs of the author's unsealed originals (in-process results).
 semver() { # name candidate-or-empty
   local copy="$base/$1"
   cp -r "$root/fixtures/junit-semver/repo" "$copy"
   mkdir -p "$copy/.patchproof/harness"
-  cp -r "$root/witness-packs/junit-semver/reproduction" "$copy/.patchproof/reproduction"
-  cp -r "$root/witness-packs/junit-semver/hidden" "$copy/.patchproof/hidden"
+  cp -r "$root/witness-packs/junit-semver/oracle/original/reproduction" "$copy/.patchproof/reproduction"
+  cp -r "$root/witness-packs/junit-semver/oracle/original/hidden" "$copy/.patchproof/hidden"
   cp -r "$root/witness-packs/junit-semver/canary" "$copy/.patchproof/harness/canary"
   if [[ -n "$2" ]]; then (cd "$copy" && git apply "$root/fixtures/junit-semver/candidates/$2.diff"); fi
 }
