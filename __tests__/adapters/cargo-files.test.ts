@@ -137,8 +137,12 @@ describe('cargo adapter command', () => {
   it('runs the staged harness with node, staging the generated target and the canary fallback', () => {
     const files = ['.patchproof/reproduction/clip.rs'];
     const command = cargoAdapter.command({ view, files, suite: false, testRoots: ['.patchproof/reproduction'], canary: PLAN });
-    expect(command.argv).toEqual([
-      'node',
+    // node is exec'd from a non-dumpable copy as PID 1, and every test binary through the supervisor
+    // (src/adapters/supervisor.ts; issue 11 item 3, go/cargo re-execution).
+    expect(command.argv.slice(0, 2)).toEqual(['sh', '-c']);
+    expect(command.argv[2]).toContain('chmod 0111 "$nodebin"');
+    expect(command.argv.slice(3)).toEqual([
+      'patchproof-cargo',
       `/patchproof/repo/.patchproof/harness/${CARGO_HARNESS_FILE}`,
       '--results',
       '/patchproof/results',
@@ -148,6 +152,8 @@ describe('cargo adapter command', () => {
       'external',
       '--fallback',
       `.patchproof/harness/canary_${PLAN.nonce}.rs`,
+      '--supervisor',
+      '/patchproof/repo/.patchproof/harness/supervise.py',
       '--',
       ...files
     ]);

@@ -47,7 +47,7 @@ describe('go adapter command', () => {
     expect(command.argv[2]).toContain(`if [ -d ${GO_CACHE_SEED} ] && [ ! -e "$GOCACHE" ]; then cp -R ${GO_CACHE_SEED} "$GOCACHE"`);
     // The go command is exec'd from a non-dumpable copy (mode 0111) as the container's PID 1.
     expect(command.argv[2]).toContain('chmod 0111 "$gobin"');
-    expect(command.argv[2]).toMatch(/exec "\$gobin" "\$@" > "\$out"$/);
+    expect(command.argv[2]).toMatch(/exec "\$gobin" "\$@" 9>&1 > "\$out"$/);
     expect(command.argv.slice(3)).toEqual([
       'patchproof-go',
       `/patchproof/results/${GO_RESULTS_FILE}`,

@@ -100,8 +100,13 @@ function log(line) {
   process.stderr.write('[patchproof cargo] ' + line + '\n');
 }
 
+// fd 9 of every program the harness runs is the run's stdout: the sealed-oracle helper of a cargo
+// pack writes its observations there (src/oracle/generic/patchproof_obs.rs), past libtest's capture
+// and this harness's reading of the test binary's stdout.
+const STDIO = ['ignore', 'pipe', 'inherit', 'ignore', 'ignore', 'ignore', 'ignore', 'ignore', 'ignore', 1];
+
 function run(program, args, env, cwd) {
-  const result = spawnSync(program, args, { cwd, env, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: MAX_BUFFER, encoding: 'utf8' });
+  const result = spawnSync(program, args, { cwd, env, stdio: STDIO, maxBuffer: MAX_BUFFER, encoding: 'utf8' });
   return {
     exitCode: result.status,
     signal: result.signal,

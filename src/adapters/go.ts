@@ -53,7 +53,9 @@ const GO_HARNESS_SCRIPT = [
   'go env GOVERSION > "$version"',
   'GOROOT="$(go env GOROOT)"; export GOROOT',
   nonDumpableCopy('gobin', '$GOROOT/bin/go', 'patchproof-go'),
-  'exec "$gobin" "$@" > "$out"'
+  // fd 9 stays on the run's stdout: the sealed-oracle helper of a go pack writes its observations
+  // there (src/oracle/generic/patchproof_obs_test.go); go test's own stdout is the results file.
+  'exec "$gobin" "$@" 9>&1 > "$out"'
 ].join('; ');
 
 /** The environment of every go test run (the runner adds HOME, TMPDIR and PATH). */
