@@ -15,11 +15,13 @@ import { dockerGate } from './hostile-support.js';
  * - `relay-forged-passes.diff` re-executes the test binary and relays the child's output with every
  *   `--- FAIL` of a real test turned into `--- PASS` (the canaries' lines left alone).
  *
- * Graded in-process (the control: the pack's unsealed originals, no pinned ids) each passes. Sealed,
- * it fails: the skipped tests' cases are never observed, and the relayed child's observations land
- * in the output `go test -json` captures, not the stream the host reads; a missing case fails. The
- * only way to pass is to compute the right values. (If the in-process grader learns to catch one of
- * these, its control fails too, and the control assertion is the one to update.)
+ * Graded in-process (the control: the pack's unsealed originals, no pinned ids) each passed before
+ * the go supervisor (src/adapters/supervisor.ts, go-supervision.ts) landed; now the in-process
+ * grader catches both too (the skipped tests were declared and never ran: hidden_failed; the
+ * re-execution is killed on its fork: grader_compromised), so the control asserts that second
+ * defence, and `reexec.test.ts` keeps the record of the attack passing before it. Sealed, each
+ * fails on its own terms: the skipped tests' cases are never observed, and the relay observes
+ * nothing; a missing case fails. The only way to pass is to compute the right values.
  */
 
 const gate = await dockerGate('generic sealed-oracle hostile tests');
@@ -50,17 +52,19 @@ gate.describeDocker('sealed oracles against hostile go candidates (Docker)', () 
   });
 
   it.each([
-    ['skip-failing-tests', '-test.skip from init()', ['hidden_failed'], { cases: 74, observed: 1, matched: 1 }],
-    ['relay-forged-passes', 'a re-executed binary relaying forged passes', ['hidden_failed', 'not_fixed'], { cases: 74, observed: 0, matched: 0 }]
-  ])('%s (%s): passes in-process (the control), fails once sealed', async (name, _what, reasons, hiddenOracle) => {
+    ['skip-failing-tests', '-test.skip from init()', 'hidden_failed', ['hidden_failed'], { cases: 74, observed: 1, matched: 1 }],
+    ['relay-forged-passes', 'a re-executed binary relaying forged passes', 'grader_compromised', ['hidden_failed'], { cases: 74, observed: 0, matched: 0 }]
+  ])('%s (%s): caught in-process by the go supervision, and fails once sealed', async (name, _what, inProcessReason, reasons, hiddenOracle) => {
     const diff = join(FIXTURES, 'go-paginate', 'candidates', `${name}.diff`);
     const control = await validateInDocker<Receipt>(unsealed, { diff, label: `${name}-control`, imageId: gate.imageId, timeoutMs: 900_000, setupCache });
-    // The attack works against in-process grading.
-    expect([control.receipt.verdict, control.receipt.reasons, control.receipt.proof_grade]).toEqual(['passed', [], false]);
+    // In-process grading: caught by the supervision (the attack passed before it: reexec.test.ts).
+    expect([control.receipt.verdict, control.receipt.proof_grade]).toEqual(['failed', false]);
+    expect(control.receipt.reasons).toContain(inProcessReason);
     expect(control.receipt.phases.find((p) => p.name === 'hidden')?.grading).toBe('in_process');
 
     const attacked = await validateInDocker<Receipt>(sealed, { diff, label: `${name}-sealed`, imageId: gate.imageId, timeoutMs: 900_000, setupCache });
-    expect([attacked.status, attacked.receipt.verdict, attacked.receipt.reasons, attacked.receipt.proof_grade]).toEqual([1, 'failed', reasons, false]);
+    expect([attacked.status, attacked.receipt.verdict, attacked.receipt.proof_grade]).toEqual([1, 'failed', false]);
+    expect(attacked.receipt.reasons).toEqual(expect.arrayContaining(reasons));
     const hidden = attacked.receipt.phases.find((p) => p.name === 'hidden')!;
     expect(hidden.grading).toBe('sealed');
     // -test.skip: only the test the sabotage spared observed its case (a right one). The relay: the
