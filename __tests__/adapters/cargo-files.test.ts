@@ -165,7 +165,7 @@ describe('cargo adapter command', () => {
 
   it('stages a canary-only target for the suite and passes the suite files to select targets', () => {
     const command = cargoAdapter.command({ view, files: ['src/lib.rs', 'tests/columns.rs'], suite: true, testRoots: [], canary: PLAN });
-    expect(command.argv.slice(6, 8)).toEqual(['--mode', 'suite']);
+    expect(command.argv.slice(9, 11)).toEqual(['--mode', 'suite']); // after sh -c SCRIPT patchproof-cargo HARNESS --results DIR --target NAME
     expect(command.argv.slice(-3)).toEqual(['--', 'src/lib.rs', 'tests/columns.rs']);
     expect(command.stage[`tests/patchproof_${PLAN.nonce}.rs`]).not.toContain('mod ');
   });
