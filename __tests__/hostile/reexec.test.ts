@@ -44,7 +44,8 @@ gate.describeDocker.each([
   beforeAll(async () => {
     gate.requireDocker();
     await ensureCli();
-    fixture = await stageFixture(`reexec-${name}`, packedFixture(name));
+    // The supervision guards in-process grading: the sealed packs' originals (sealed-generic.test.ts has the sealed side).
+    fixture = await stageFixture(`reexec-${name}`, { ...packedFixture(name), unsealed: true });
   }, 180_000);
 
   afterAll(async () => {

@@ -53,7 +53,7 @@ gate.describeDocker('sealed oracles against hostile go candidates (Docker)', () 
 
   it.each([
     ['skip-failing-tests', '-test.skip from init()', 'hidden_failed', ['hidden_failed'], { cases: 74, observed: 1, matched: 1 }],
-    ['relay-forged-passes', 'a re-executed binary relaying forged passes', 'grader_compromised', ['hidden_failed'], { cases: 74, observed: 0, matched: 0 }]
+    ['relay-forged-passes', 'a re-executed binary relaying forged passes', 'grader_compromised', ['grader_compromised'], { cases: 74, observed: 0, matched: 0 }]
   ])('%s (%s): caught in-process by the go supervision, and fails once sealed', async (name, _what, inProcessReason, reasons, hiddenOracle) => {
     const diff = join(FIXTURES, 'go-paginate', 'candidates', `${name}.diff`);
     const control = await validateInDocker<Receipt>(unsealed, { diff, label: `${name}-control`, imageId: gate.imageId, timeoutMs: 900_000, setupCache });
