@@ -290,11 +290,13 @@ describe('unittest adapter regression run (the repository suite)', () => {
     try {
       const canary = { nonce: `${freshCanary().nonce.slice(0, -1)}${digit}` };
       const run = await runAdapter(unittestAdapter, copy, { files: ['tests/test_calculator.py'], suite: true, testRoots: [] }, canary);
-      const ran = run.output.split('\n').filter((line) => / \.\.\. (?:ok|FAIL)$/.test(line));
-      // The canaries' order among themselves: where they stand among the real tests is not fixed
-      // (unittest's output interleaves with the harness's, and discovery order follows the copy).
+      // The order is read from the results channel's frames, which the harness writes to stdout one
+      // test at a time as each ends; unittest's own verbose lines go to stderr and interleave with
+      // them unpredictably, so they cannot tell the order. Where the canaries stand among the real
+      // tests is not fixed (discovery order follows the copy): only their order among themselves is.
+      const ran = [...run.output.matchAll(/^@@patchproof-frame \S+ test \{"id": "patchproof\.Checks\.([^"]+)"/gm)].map((match) => match[1]);
       const order = canaryRunOrder(canary);
-      expect(ran.map((line) => line.split(' ')[0]).filter((name) => (order as readonly string[]).includes(name ?? ''))).toEqual(order);
+      expect(ran).toEqual(order);
       expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
     } finally {
       await removeCopy(copy);
