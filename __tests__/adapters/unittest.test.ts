@@ -131,10 +131,11 @@ describe('unittest adapter on a real unittest run', () => {
     expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
     const names = Object.values(canaryNames(run.canaryPlan));
     expect(run.parsed.tests.filter((test) => names.some((name) => test.id.includes(name)))).toEqual([]);
-    const ran = run.output.split('\n').filter((line) => / \.\.\. (?:ok|FAIL|ERROR|skipped|expected failure|unexpected success)/.test(line));
-    // In the order canary.ts decides, which the Python harness mirrors. (Whether they come last is not
-    // asserted: with the results channel, module-level error lines can be flushed after them.)
-    const canaryLines = ran.map((line) => line.split(' ')[0] as string).filter((name) => names.includes(name));
+    // In the order canary.ts decides, which the Python harness mirrors, read from the results
+    // channel's frames on stdout (unittest's verbose lines on stderr interleave with them). Whether
+    // they come last is not asserted: module-level error frames can be written after them.
+    const ran = [...run.output.matchAll(/^@@patchproof-frame \S+ test \{"id": "([^"]+)"/gm)].map((match) => match[1]?.split('.').pop() ?? '');
+    const canaryLines = ran.filter((name) => names.includes(name));
     expect(canaryLines).toEqual(canaryRunOrder(run.canaryPlan));
   });
 });
