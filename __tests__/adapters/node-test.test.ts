@@ -165,7 +165,7 @@ describe('node-test adapter on a real node --test run', () => {
     const names = Object.values(canaryNames(run.canaryPlan));
     expect(run.parsed.tests.filter((test) => names.some((name) => test.id.includes(name)))).toEqual([]);
     expect(run.parsed.tests.some((test) => test.id.startsWith(HARNESS_DIR))).toBe(false);
-    const spec = (run.output.split('✖ failing tests:')[0] ?? '').split('\n').filter((line) => /^[✔✖﹣] /.test(line));
+    const spec = (run.stdout.split('✖ failing tests:')[0] ?? '').split('\n').filter((line) => /^[✔✖﹣] /.test(line));
     expect(spec.slice(-2).map((line) => line.split(' ')[1])).toEqual(canaryRunOrder(run.canaryPlan));
   });
 

@@ -134,7 +134,7 @@ describe('unittest adapter on a real unittest run', () => {
     // In the order canary.ts decides, which the Python harness mirrors, read from the results
     // channel's frames on stdout (unittest's verbose lines on stderr interleave with them). Whether
     // they come last is not asserted: module-level error frames can be written after them.
-    const ran = [...run.output.matchAll(/^@@patchproof-frame \S+ test \{"id": "([^"]+)"/gm)].map((match) => match[1]?.split('.').pop() ?? '');
+    const ran = [...run.stdout.matchAll(/^@@patchproof-frame \S+ test \{"id": "([^"]+)"/gm)].map((match) => match[1]?.split('.').pop() ?? '');
     const canaryLines = ran.filter((name) => names.includes(name));
     expect(canaryLines).toEqual(canaryRunOrder(run.canaryPlan));
   });
@@ -295,7 +295,7 @@ describe('unittest adapter regression run (the repository suite)', () => {
       // test at a time as each ends; unittest's own verbose lines go to stderr and interleave with
       // them unpredictably, so they cannot tell the order. Where the canaries stand among the real
       // tests is not fixed (discovery order follows the copy): only their order among themselves is.
-      const ran = [...run.output.matchAll(/^@@patchproof-frame \S+ test \{"id": "patchproof\.Checks\.([^"]+)"/gm)].map((match) => match[1]);
+      const ran = [...run.stdout.matchAll(/^@@patchproof-frame \S+ test \{"id": "patchproof\.Checks\.([^"]+)"/gm)].map((match) => match[1]);
       const order = canaryRunOrder(canary);
       expect(ran).toEqual(order);
       expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });

@@ -69,7 +69,10 @@ export interface AdapterRun {
   command: TestCommand;
   canaryPlan: CanaryPlan;
   exitCode: number | null;
+  /** stdout and stderr as they arrived, interleaved: never rely on the order of lines across them. */
   output: string;
+  /** stdout alone, in its own order (frames, spec reporters). */
+  stdout: string;
   files: Record<string, string>;
   parsed: ParsedResults & { canary: CanaryOutcome };
   /** What the twin and mutant canaries did (python-twins.ts); empty for adapters without them. */
@@ -106,13 +109,17 @@ export async function runAdapter(adapter: TestAdapter, copy: StagedCopy, tests: 
     throw new Error('empty argv');
   }
   const env = { ...command.env, PATH: process.env.PATH ?? '', HOME: copy.root, TMPDIR: copy.root };
-  const { exitCode, output } = await new Promise<{ exitCode: number | null; output: string }>((resolve, reject) => {
+  const { exitCode, output, stdout } = await new Promise<{ exitCode: number | null; output: string; stdout: string }>((resolve, reject) => {
     const child = spawn(program, args, { cwd: copy.workdir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const outChunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      outChunks.push(chunk);
+    });
     child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ exitCode: code, output: Buffer.concat(chunks).toString('utf8') }));
+    child.on('close', (code) => resolve({ exitCode: code, output: Buffer.concat(chunks).toString('utf8'), stdout: Buffer.concat(outChunks).toString('utf8') }));
   });
   const files = await readResults(copy.resultsDir);
   const raw = adapter.parse({ files, exitCode, workdir: copy.workdir, testRoots: tests.testRoots, canary: canaryPlan });
@@ -120,7 +127,7 @@ export async function runAdapter(adapter: TestAdapter, copy: StagedCopy, tests: 
   const twinned = takeTwins(raw.tests, raw.claimed, command.twins ?? []);
   const { claimed: _claimed, ...rest } = raw;
   const parsed = { ...rest, tests: twinned.tests, ...(twinned.claimed === undefined ? {} : { claimed: twinned.claimed }) };
-  return { command, canaryPlan, exitCode, output, files, parsed, twins: twinned.outcomes };
+  return { command, canaryPlan, exitCode, output, stdout, files, parsed, twins: twinned.outcomes };
 }
 
 /** Every file of the results folder, by name, as text. */
