@@ -4,6 +4,8 @@
 // them. Jest workers start after this and inherit the variable. `.ci/run` builds the image itself
 // and exports the variable, so nothing is built twice.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -43,4 +45,7 @@ export function ensureTestImage({ env = process.env, script = BUILD_SCRIPT, log 
 
 export default function globalSetup() {
   ensureTestImage();
+  // The CLI's validate keeps every receipt in a local store for promote (src/io/receipt-store.ts):
+  // the tests' validations keep theirs in one temporary store, never the user's own.
+  if (!process.env.PATCHPROOF_RECEIPT_STORE) process.env.PATCHPROOF_RECEIPT_STORE = mkdtempSync(join(tmpdir(), 'pp-receipt-store-'));
 }

@@ -13,7 +13,8 @@ export type RefusalCode =
   | 'witness_digest_mismatch'
   | 'witness_unsafe'
   | 'artifact_digest_mismatch'
-  | 'attestation_invalid';
+  | 'attestation_invalid'
+  | 'promote_refused';
 
 /** The user gave something malformed or missing: a flag, a file, a path. */
 export class ConfigurationError extends Error {
@@ -46,6 +47,18 @@ export class VerificationError extends Error {
   }
 }
 
+/**
+ * `patchproof promote` will not write: the receipt is not one this installation produced, did not pass
+ * with proof grade, or a file it touches is no longer as the receipt's base snapshot had it.
+ */
+export class PromoteError extends Error {
+  readonly code = 'promote_refused' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'PromoteError';
+  }
+}
+
 /** Docker, git, the file system or the network failed: never the candidate's fault, never a pass. */
 export class InfrastructureError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -55,6 +68,6 @@ export class InfrastructureError extends Error {
 }
 
 /** Refusals (exit 2) are the errors a user can fix by changing the input. */
-export function isRefusal(error: unknown): error is ConfigurationError | PolicyError | VerificationError {
-  return error instanceof ConfigurationError || error instanceof PolicyError || error instanceof VerificationError;
+export function isRefusal(error: unknown): error is ConfigurationError | PolicyError | VerificationError | PromoteError {
+  return error instanceof ConfigurationError || error instanceof PolicyError || error instanceof VerificationError || error instanceof PromoteError;
 }

@@ -28,7 +28,10 @@ import { sealPack } from '../oracle/seal.js';
 import { recordPack } from '../oracle/record.js';
 import { randomBytes } from 'node:crypto';
 import { ConfigurationError, InfrastructureError, isRefusal } from '../errors.js';
-import { USAGE, readSettings, type HiddenDetailSettings, type WitnessKeygenSettings, type WitnessSealHiddenSettings, type WitnessSealSettings, type WitnessRecordSettings, type ApproveSettings, type ProposeSettings, type ValidateSettings, type VerifySettings, type WitnessDigestSettings, type WitnessInitSettings, type WitnessPackSettings } from './settings.js';
+import { promoteCommand } from './promote.js';
+import { baseEntriesOf, storeReceipt } from '../io/receipt-store.js';
+import type { Snapshot } from '../core/snapshot-record.js';
+import { USAGE, defaultReceiptStore, readSettings, type HiddenDetailSettings, type WitnessKeygenSettings, type WitnessSealHiddenSettings, type WitnessSealSettings, type WitnessRecordSettings, type ApproveSettings, type ProposeSettings, type ValidateSettings, type VerifySettings, type WitnessDigestSettings, type WitnessInitSettings, type WitnessPackSettings } from './settings.js';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
@@ -129,6 +132,8 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
       process.exit(code);
     });
     let baseFailure: BaseFailure | undefined;
+    // The repository's snapshot before validation: its record of the touched paths goes to the receipt store.
+    let baseSnapshot: Snapshot | undefined;
     try {
       const sealer = hiddenDetailSealer(witnessKey);
       const { receipt, hiddenDetail } = await validateWithDetail(
@@ -149,7 +154,11 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
           ...(settings.setupCache !== undefined ? { setupCacheDir: await setupCacheDir(settings.setupCache, repo) } : {})
         },
         {
-          snapshot: (dir) => takeSnapshot(dir),
+          snapshot: async (dir) => {
+            const snapshot = await takeSnapshot(dir);
+            if (dir === repo && baseSnapshot === undefined) baseSnapshot = snapshot;
+            return snapshot;
+          },
           now: () => new Date(),
           log: (line) => io.err(`${line}\n`),
           nonce: () => randomBytes(16).toString('hex'),
@@ -163,6 +172,17 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
       await writeFileAtomic(join(settings.out, 'receipt.json'), text);
       await writeFileAtomic(join(settings.out, 'report.md'), renderReport(receipt, baseFailure === undefined ? {} : { baseFailure }));
       if (hiddenDetail !== undefined) await writeBytesAtomic(join(settings.out, HIDDEN_DETAIL_FILE), hiddenDetail);
+      // Only an intact receipt of the repository as proposed is kept for promote (src/io/receipt-store.ts).
+      if (check.integrity_valid && baseSnapshot !== undefined && baseSnapshot.digest === proposal.base_snapshot) {
+        const touched = checkDiff(proposal.diff, { maxBytes: receipt.limits.diff_max_bytes, maxFiles: receipt.limits.diff_max_files }).map((change) => change.path);
+        const store = settings.receiptStore ?? defaultReceiptStore();
+        try {
+          await storeReceipt(store, receipt, text, proposal, baseEntriesOf(baseSnapshot, touched));
+        } catch (error) {
+          // The verdict stands; only promote loses this receipt, and says so when asked.
+          io.err(`patchproof: the receipt was not kept in the receipt store '${store}' (${(error as Error).message.split('\n')[0] ?? ''}); promote will refuse it\n`);
+        }
+      }
       io.out(`${renderPhaseTable(receipt, check.integrity_valid)}\n`);
       if (baseFailure !== undefined) {
         const lines = baseFailure.excerpt === '' ? ['(no output)'] : baseFailure.excerpt.split('\n');
@@ -346,6 +366,8 @@ export async function run(argv: readonly string[], io: Console): Promise<number>
         return await hiddenDetailCommand(settings, io);
       case 'witness-record':
         return await recordCommand(settings, io);
+      case 'promote':
+        return await promoteCommand(settings, io);
     }
   } catch (error) {
     if (isRefusal(error)) {

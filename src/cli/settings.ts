@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { ADAPTER_NAMES, type AdapterName } from '../adapters/adapter.js';
 import { DEFAULT_DIFF_LIMITS } from '../core/diff-policy.js';
 import { ConfigurationError } from '../errors.js';
@@ -20,7 +22,9 @@ export const USAGE = `usage:
                       [--witness-key-file FILE]   (a sealed pack: the age identity that opens hidden.age)
                       [--container-workdir PATH] [--container-results PATH] [--container-home PATH]
                       [--container-user UID:GID] [--container-env NAME=VALUE]...
+                      [--receipt-store DIR]   (where promote finds the receipts validate produced)
   patchproof verify-receipt FILE
+  patchproof promote RECEIPT --repo DIR [--dry-run] [--path FILE]... [--receipt-store DIR] [--log FILE]
   patchproof witness init DIR --adapter ${ADAPTER_NAMES.join('|')} [--reproduction DIR] [--hidden DIR]
   patchproof witness digest DIR
   patchproof witness pack DIR --out FILE.tar.gz
@@ -31,7 +35,11 @@ export const USAGE = `usage:
   patchproof witness seal-hidden DIR --recipient age1…[,age1…] --out DIR
   patchproof hidden-detail FILE --witness-key-file FILE
 
-exit codes: 0 passed (verify-receipt: valid), 1 failed (verify-receipt: invalid), 2 refused, 3 inconclusive`;
+exit codes: 0 passed (verify-receipt: valid; promote: applied or planned), 1 failed (verify-receipt: invalid),
+            2 refused (promote: nothing written), 3 inconclusive, 4 promote stopped half-way by a race (partial_conflict)
+
+receipt store: --receipt-store, else $PATCHPROOF_RECEIPT_STORE, else $XDG_STATE_HOME/patchproof/receipts
+               (~/.local/state/patchproof/receipts)`;
 
 export interface ProposeSettings {
   command: 'propose';
@@ -87,6 +95,23 @@ export interface ValidateSettings {
    * part keeps the default (`/home/runner/work/<repo>/<repo>`, uid 1001, CI=true).
    */
   container: { workdir?: string; resultsDir?: string; home?: string; user?: string; env: Record<string, string> };
+  /** `--receipt-store`; absent: `defaultReceiptStore()`. */
+  receiptStore?: string;
+}
+
+export interface PromoteSettings {
+  command: 'promote';
+  /** receipt.json as validate wrote it. */
+  receipt: string;
+  /** The working tree to write the diff into. */
+  repo: string;
+  dryRun: boolean;
+  /** Only these files of the diff (`--path`, repeatable); empty: all of them. */
+  paths: string[];
+  /** The receipt store validate wrote to. */
+  store: string;
+  /** Where the action log goes; absent: beside the receipt in the store. */
+  log?: string;
 }
 
 export interface WitnessKeygenSettings {
@@ -167,7 +192,18 @@ export type Settings =
   | WitnessPackSettings
   | WitnessKeygenSettings
   | WitnessSealHiddenSettings
-  | HiddenDetailSettings;
+  | HiddenDetailSettings
+  | PromoteSettings;
+
+/**
+ * The local receipt store (src/io/receipt-store.ts): `$PATCHPROOF_RECEIPT_STORE`, else the XDG state
+ * folder. The one place the CLI reads these variables.
+ */
+export function defaultReceiptStore(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.PATCHPROOF_RECEIPT_STORE !== undefined && env.PATCHPROOF_RECEIPT_STORE !== '') return env.PATCHPROOF_RECEIPT_STORE;
+  const state = env.XDG_STATE_HOME !== undefined && env.XDG_STATE_HOME !== '' ? env.XDG_STATE_HOME : join(env.HOME ?? homedir(), '.local', 'state');
+  return join(state, 'patchproof', 'receipts');
+}
 
 /** Per-run defaults, documented in the README's CLI reference. */
 export const DEFAULT_CONCURRENCY = 2;
@@ -286,7 +322,7 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
       const { values, positionals } = parse(others, {
         repo: str, proposal: str, approval: str, witness: str, 'witness-digest': str, reproduction: str, hidden: str, adapter: str,
         runner: str, image: str, out: str, timeout: str, 'output-limit': str, concurrency: str, 'setup-cache': str, ...diffLimitOptions, 'witness-key-file': str,
-        'container-workdir': str, 'container-results': str, 'container-home': str, 'container-user': str
+        'container-workdir': str, 'container-results': str, 'container-home': str, 'container-user': str, 'receipt-store': str
       });
       noPositionals(positionals);
       const repo = required(values, 'repo', 'the repository folder');
@@ -329,7 +365,27 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
           ...(values['container-home'] !== undefined ? { home: values['container-home'] } : {}),
           ...(values['container-user'] !== undefined ? { user: values['container-user'] } : {}),
           env: containerEnv
-        }
+        },
+        ...(values['receipt-store'] !== undefined ? { receiptStore: values['receipt-store'] } : {})
+      };
+    }
+    case 'promote': {
+      let parsed;
+      try {
+        parsed = parseArgs({ args: rest, options: { repo: str, 'dry-run': { type: 'boolean' }, path: { type: 'string', multiple: true }, 'receipt-store': str, log: str }, strict: true, allowPositionals: true });
+      } catch (error) {
+        throw new ConfigurationError(`${(error as Error).message.split('\n')[0]}; run 'patchproof --help' for usage`);
+      }
+      const { values, positionals } = parsed;
+      if (positionals.length !== 1) throw new ConfigurationError('promote takes exactly one receipt file: patchproof promote RECEIPT --repo DIR');
+      return {
+        command,
+        receipt: positionals[0] as string,
+        repo: required(values as Record<string, string | undefined>, 'repo', 'the working tree to promote into'),
+        dryRun: values['dry-run'] === true,
+        paths: values.path ?? [],
+        store: values['receipt-store'] ?? defaultReceiptStore(),
+        ...(values.log !== undefined ? { log: values.log } : {})
       };
     }
     case 'witness': {
@@ -406,6 +462,6 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
       return { command, file: positionals[0] as string, witnessKeyFile: required(values, 'witness-key-file', 'the witness key file the pack was sealed for') };
     }
     default:
-      throw new ConfigurationError(`unknown command '${command}'; use propose, approve, validate, verify-receipt, witness or hidden-detail`);
+      throw new ConfigurationError(`unknown command '${command}'; use propose, approve, validate, verify-receipt, promote, witness or hidden-detail`);
   }
 }
