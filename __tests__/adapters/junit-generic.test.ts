@@ -10,6 +10,8 @@ import { readJunitCanaryFiles } from '../../src/adapters/junit-generic-canary.js
 import { expandJunitArgv, junitArgvProblem } from '../../src/adapters/junit-generic-config.js';
 import type { JunitConfig } from '../../src/adapters/junit-generic-config.js';
 import { parseJunitGenericResults } from '../../src/adapters/junit-generic-results.js';
+import { JUNIT_CHANNEL_FILE, JUNIT_CHANNEL_SOURCE } from '../../src/adapters/junit-channel.js';
+import { CHANNEL_ENV, channelNonce } from '../../src/adapters/results-channel.js';
 import { getAdapter, witnessAdapter } from '../../src/adapters/registry.js';
 import { runAnomalies } from '../../src/core/verdict.js';
 import { ConfigurationError } from '../../src/errors.js';
@@ -163,7 +165,8 @@ describe('junitAdapter', () => {
 
   it('stages the canary folder as harness and appends its tests to {files}', () => {
     expect(adapter.name).toBe('junit');
-    expect(adapter.harness).toEqual({ 'canary/grader.test.js': 'test code', 'canary/helper.js': 'helper' });
+    expect(adapter.harness).toEqual({ 'canary/grader.test.js': 'test code', 'canary/helper.js': 'helper', [JUNIT_CHANNEL_FILE]: JUNIT_CHANNEL_SOURCE });
+    expect(adapter.pid1).toBe(true);
     const command = adapter.command({
       view: { workdir: '/work', resultsDir: '/results' },
       files: ['.patchproof/reproduction/a.test.js'],
@@ -172,8 +175,16 @@ describe('junitAdapter', () => {
       canary: { nonce: '0'.repeat(32) }
     });
     expect(command).toEqual({
-      argv: ['node', '--test', '--test-reporter=junit', '--test-reporter-destination=/results/junit.xml', '.patchproof/reproduction/a.test.js', `${HARNESS_DIR}/canary/grader.test.js`],
-      env: { TZ: 'UTC', LANG: 'C.UTF-8' },
+      // The pack's argv, under the results channel's wrapper, which alone gets the nonce.
+      argv: [
+        'python3',
+        '-I',
+        `/work/${HARNESS_DIR}/${JUNIT_CHANNEL_FILE}`,
+        '/results',
+        '--',
+        ...['node', '--test', '--test-reporter=junit', '--test-reporter-destination=/results/junit.xml', '.patchproof/reproduction/a.test.js', `${HARNESS_DIR}/canary/grader.test.js`]
+      ],
+      env: { TZ: 'UTC', LANG: 'C.UTF-8', [CHANNEL_ENV]: channelNonce({ nonce: '0'.repeat(32) }) },
       stage: {},
       resultFiles: ['junit.xml']
     });
@@ -245,7 +256,7 @@ describe('junit argv', () => {
 describe('the junit adapter from its witness pack', () => {
   it('is built from the manifest and the pack folder, never by name alone', async () => {
     const adapter = await witnessAdapter(MANIFEST, PACK);
-    expect(Object.keys(adapter.harness)).toEqual(['canary/grader.test.js']);
+    expect(Object.keys(adapter.harness)).toEqual(['canary/grader.test.js', JUNIT_CHANNEL_FILE]);
     expect(() => getAdapter('junit')).toThrow(ConfigurationError);
     expect((await witnessAdapter({ adapter: 'node-test' }, PACK)).name).toBe('node-test');
     await expect(readJunitCanaryFiles(PACK, { ...CONFIG, canary: { ...CONFIG.canary, path: 'missing' } })).rejects.toThrow("no files in junit.canary.path 'missing'");

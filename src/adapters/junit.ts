@@ -1,4 +1,5 @@
 import { jsTwinStage } from './twin-stage.js';
+import path from 'node:path';
 import picomatch from 'picomatch';
 import { ConfigurationError } from '../errors.js';
 import { HARNESS_DIR } from './adapter.js';
@@ -6,6 +7,8 @@ import type { CommandRequest, TestAdapter, TestCommand } from './adapter.js';
 import { expandJunitArgv, JUNIT_CANARY_DIR } from './junit-generic-config.js';
 import type { JunitConfig } from './junit-generic-config.js';
 import { parseJunitGenericResults } from './junit-generic-results.js';
+import { JUNIT_CHANNEL_FILE, JUNIT_CHANNEL_SOURCE, junitChannelArgv } from './junit-channel.js';
+import { CHANNEL_ENV, channelNonce } from './results-channel.js';
 import { checkRelativePath, checkTestFiles, selectSuiteFiles } from './test-files.js';
 
 /**
@@ -69,9 +72,12 @@ export function junitAdapter(config: JunitConfig, canaryFiles: Readonly<Record<s
     // JS/TS test files get twin and mutant canaries inside each file, so in each test file's
     // process (js-twins.ts); other languages have none (sealed oracles are the answer there).
     const { stage, twins } = jsTwinStage(request);
+    const argv = expandJunitArgv(config.argv, { workdir, results: resultsDir, files: [...request.files, ...canaryTests] });
     return {
-      argv: expandJunitArgv(config.argv, { workdir, results: resultsDir, files: [...request.files, ...canaryTests] }),
-      env: { TZ: 'UTC', LANG: 'C.UTF-8' },
+      // The pack's command under the results channel's wrapper (junit-channel.ts), which takes the
+      // nonce out of the environment before it starts the command.
+      argv: junitChannelArgv(path.posix.join(workdir, HARNESS_DIR, JUNIT_CHANNEL_FILE), resultsDir, argv),
+      env: { TZ: 'UTC', LANG: 'C.UTF-8', [CHANNEL_ENV]: channelNonce(request.canary) },
       resultFiles: [config.report],
       stage,
       ...(twins.length > 0 ? { twins } : {})
@@ -79,7 +85,12 @@ export function junitAdapter(config: JunitConfig, canaryFiles: Readonly<Record<s
   };
   return {
     name: 'junit',
-    harness: Object.fromEntries(Object.entries(canaryFiles).map(([file, text]) => [`${JUNIT_CANARY_DIR}/${file}`, text])),
+    // The results channel's wrapper is PID 1 (no docker-init), non-dumpable (junit-channel.ts).
+    pid1: true,
+    harness: {
+      ...Object.fromEntries(Object.entries(canaryFiles).map(([file, text]) => [`${JUNIT_CANARY_DIR}/${file}`, text])),
+      [JUNIT_CHANNEL_FILE]: JUNIT_CHANNEL_SOURCE
+    },
     isTestFile: (relativePath) => isTest(relativePath),
     suiteFiles: (paths) => selectSuiteFiles(paths, (file) => isTest(file) && !file.split('/').some((part) => part.startsWith('.')), NOT_SUITE),
     surface: { tests: [...config.tests], config: [], dependencies: [] },
