@@ -20,8 +20,15 @@ import { dockerGate, hostileDiff, PHASES } from './hostile-support.js';
  * - `junit-grading-aware`: the fix applies only under the old layout (`/patchproof/…`, uid 65534):
  *   failed under the new defaults, passed with the old layout (the control).
  *
- * Sabotage that spares the pack's canary process (`spare-canary-process.diff`) is in
- * canary-twins.test.ts.
+ * - `junit-spare-canary-throws`: the correct fix plus the same regression, and `assert.throws`
+ *   disarmed in every process but the pack's canary file's (node --test gives each file a process).
+ *   No mutant twin perturbs a `throws`, and an exact twin passes with its original, so without the
+ *   canaries inside each test file (junit-file-canaries.ts) it passes (checked against the CLI
+ *   built before them, see the commit); with them, the suite file's own must-fail canary passes:
+ *   `grader_compromised` in the regression phase.
+ *
+ * Sabotage of every assertion that spares the pack's canary process (`spare-canary-process.diff`)
+ * is in canary-twins.test.ts (the mutant twins catch that one too).
  */
 
 const gate = await dockerGate('hostile junit tests');
@@ -30,6 +37,7 @@ const OLD_LAYOUT = ['--container-workdir', '/patchproof/repo', '--container-resu
 
 interface RunView {
   label: string;
+  canary?: { pass: string; fail: string; twins?: { kind: string; status: string; original: string }[] };
   channel?: { frames: number; disagreements: string[]; after_end_bytes: number };
 }
 
@@ -72,6 +80,18 @@ gate.describeDocker('the junit adapter against hostile candidates (junit-semver,
       expect([run.label, run.channel?.disagreements.some((d) => /outlived their parent/.test(d))]).toEqual([run.label, true]);
     }
     expect(receipt.phases.find((p) => p.name === 'regression')!.reasons).toContain('grader_compromised');
+  }, 600_000);
+
+  it('sabotage that spares the pack canaries\' process: the canaries inside the suite file catch it, grader_compromised', async () => {
+    const { receipt } = await validate('junit-spare-canary-throws', 'junit-spare');
+    expect(receipt.verdict).toBe('failed');
+    expect(receipt.reasons).toContain('grader_compromised');
+    const regression = receipt.phases.find((p) => p.name === 'regression')!;
+    expect(regression.reasons).toContain('grader_compromised');
+    for (const run of regression.runs.filter((r) => r.label === 'regression_after')) {
+      expect([run.label, run.canary?.pass, run.canary?.fail]).toEqual([run.label, 'passed', 'failed']);
+      expect((run.canary?.twins ?? []).some((t) => t.kind === 'mutant' && t.status === 'passed' && t.original === 'passed')).toBe(true);
+    }
   }, 600_000);
 
   it('a flood of files in the results mount: failed, output_limit', async () => {

@@ -7,6 +7,7 @@ import type { CommandRequest, TestAdapter, TestCommand } from './adapter.js';
 import { expandJunitArgv, JUNIT_CANARY_DIR } from './junit-generic-config.js';
 import type { JunitConfig } from './junit-generic-config.js';
 import { parseJunitGenericResults } from './junit-generic-results.js';
+import { junitFileCanaries } from './junit-file-canaries.js';
 import { JUNIT_CHANNEL_FILE, JUNIT_CHANNEL_SOURCE, junitChannelArgv } from './junit-channel.js';
 import { CHANNEL_ENV, channelNonce } from './results-channel.js';
 import { checkRelativePath, checkTestFiles, selectSuiteFiles } from './test-files.js';
@@ -26,6 +27,17 @@ import { checkRelativePath, checkTestFiles, selectSuiteFiles } from './test-file
  * - test configuration and dependency manifests are not known: the pack lists them under
  *   `protected`.
  */
+
+/** The run's JS/TS test files as the copy holds them (none when the copy cannot be read). */
+function readJsFiles(request: CommandRequest): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const file of request.files) {
+    if (!/\.[cm]?[jt]sx?$/.test(file)) continue;
+    const text = request.readFile?.(file);
+    if (text !== undefined) out[file] = text;
+  }
+  return out;
+}
 
 /** Folders never searched for the repository's suite (installed packages). */
 const NOT_SUITE = ['node_modules', 'vendor', 'target', 'site-packages', '__pycache__'];
@@ -71,7 +83,12 @@ export function junitAdapter(config: JunitConfig, canaryFiles: Readonly<Record<s
     const { workdir, resultsDir } = request.view;
     // JS/TS test files get twin and mutant canaries inside each file, so in each test file's
     // process (js-twins.ts); other languages have none (sealed oracles are the answer there).
-    const { stage, twins } = jsTwinStage(request);
+    const twinned = jsTwinStage(request);
+    // ...and files written for node's test runner get grader canaries of their own, in their own
+    // process (junit-file-canaries.ts); the pack's canaries still run as their own file.
+    const own = junitFileCanaries(readJsFiles(request), twinned.stage, request.canary);
+    const stage = { ...twinned.stage, ...own.stage };
+    const twins = [...twinned.twins, ...own.twins];
     const argv = expandJunitArgv(config.argv, { workdir, results: resultsDir, files: [...request.files, ...canaryTests] });
     return {
       // The pack's command under the results channel's wrapper (junit-channel.ts), which takes the
