@@ -25,7 +25,11 @@ import { checkRelativePath, checkTestFiles, selectSuiteFiles } from './test-file
  *   candidate; the canary tests should import the code under test, so that they run in a process
  *   where it was loaded (node's test runner, for one, gives each file a process of its own);
  * - test configuration and dependency manifests are not known: the pack lists them under
- *   `protected`.
+ *   `protected`;
+ * - the command runs under the results channel's wrapper, PID 1 of the container, which alone
+ *   knows the channel's nonce and seals the result files once the command ended
+ *   (junit-channel.ts); JS test files written for node's test runner also get canaries of their
+ *   own, inside their own process (junit-file-canaries.ts).
  */
 
 /** The run's JS/TS test files as the copy holds them (none when the copy cannot be read). */
