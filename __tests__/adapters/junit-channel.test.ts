@@ -97,7 +97,8 @@ describe('the junit wrapper', () => {
     );
     expect(await readFile(path.join(results, 'junit.xml'), 'utf8')).toBe(FORGED);
     const found = await check(run);
-    expect(found.disagreements).toEqual([expect.stringMatching(/^1 process\(es\) outlived their parent .*\(0 still alive/)]);
+    // (Under load the orphan may not have finished exiting when the command saw its file: then it is killed.)
+    expect(found.disagreements).toEqual([expect.stringMatching(/^1 process\(es\) outlived their parent .*\([01] still alive/)]);
   }, 60_000);
 
   it('hides the nonce: neither the environment nor /proc of the wrapper shows it', async () => {
