@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -10,7 +11,10 @@ import { readJunitCanaryFiles } from '../../src/adapters/junit-generic-canary.js
 import { expandJunitArgv, junitArgvProblem } from '../../src/adapters/junit-generic-config.js';
 import type { JunitConfig } from '../../src/adapters/junit-generic-config.js';
 import { parseJunitGenericResults } from '../../src/adapters/junit-generic-results.js';
+import { JUNIT_CHANNEL_FILE, JUNIT_CHANNEL_SOURCE } from '../../src/adapters/junit-channel.js';
+import { CHANNEL_ENV, channelNonce } from '../../src/adapters/results-channel.js';
 import { getAdapter, witnessAdapter } from '../../src/adapters/registry.js';
+import { twinBehaved } from '../../src/core/twins.js';
 import { runAnomalies } from '../../src/core/verdict.js';
 import { ConfigurationError } from '../../src/errors.js';
 import { parseWitnessManifest } from '../../src/witness/manifest.js';
@@ -163,7 +167,8 @@ describe('junitAdapter', () => {
 
   it('stages the canary folder as harness and appends its tests to {files}', () => {
     expect(adapter.name).toBe('junit');
-    expect(adapter.harness).toEqual({ 'canary/grader.test.js': 'test code', 'canary/helper.js': 'helper' });
+    expect(adapter.harness).toEqual({ 'canary/grader.test.js': 'test code', 'canary/helper.js': 'helper', [JUNIT_CHANNEL_FILE]: JUNIT_CHANNEL_SOURCE });
+    expect(adapter.pid1).toBe(true);
     const command = adapter.command({
       view: { workdir: '/work', resultsDir: '/results' },
       files: ['.patchproof/reproduction/a.test.js'],
@@ -172,8 +177,16 @@ describe('junitAdapter', () => {
       canary: { nonce: '0'.repeat(32) }
     });
     expect(command).toEqual({
-      argv: ['node', '--test', '--test-reporter=junit', '--test-reporter-destination=/results/junit.xml', '.patchproof/reproduction/a.test.js', `${HARNESS_DIR}/canary/grader.test.js`],
-      env: { TZ: 'UTC', LANG: 'C.UTF-8' },
+      // The pack's argv, under the results channel's wrapper, which alone gets the nonce.
+      argv: [
+        'python3',
+        '-I',
+        `/work/${HARNESS_DIR}/${JUNIT_CHANNEL_FILE}`,
+        '/results',
+        '--',
+        ...['node', '--test', '--test-reporter=junit', '--test-reporter-destination=/results/junit.xml', '.patchproof/reproduction/a.test.js', `${HARNESS_DIR}/canary/grader.test.js`]
+      ],
+      env: { TZ: 'UTC', LANG: 'C.UTF-8', [CHANNEL_ENV]: channelNonce({ nonce: '0'.repeat(32) }) },
       stage: {},
       resultFiles: ['junit.xml']
     });
@@ -245,10 +258,60 @@ describe('junit argv', () => {
 describe('the junit adapter from its witness pack', () => {
   it('is built from the manifest and the pack folder, never by name alone', async () => {
     const adapter = await witnessAdapter(MANIFEST, PACK);
-    expect(Object.keys(adapter.harness)).toEqual(['canary/grader.test.js']);
+    expect(Object.keys(adapter.harness)).toEqual(['canary/grader.test.js', JUNIT_CHANNEL_FILE]);
     expect(() => getAdapter('junit')).toThrow(ConfigurationError);
     expect((await witnessAdapter({ adapter: 'node-test' }, PACK)).name).toBe('node-test');
     await expect(readJunitCanaryFiles(PACK, { ...CONFIG, canary: { ...CONFIG.canary, path: 'missing' } })).rejects.toThrow("no files in junit.canary.path 'missing'");
+  });
+
+  describe('canaries inside each test file of node --test (junit-file-canaries.ts), on real runs', () => {
+    let root: string;
+    let adapter: TestAdapter;
+
+    beforeAll(async () => {
+      adapter = junitAdapter(CONFIG, await readJunitCanaryFiles(PACK, CONFIG));
+      root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'pp-junit-file-canaries-')));
+    });
+
+    afterAll(async () => {
+      await rm(root, { recursive: true, force: true });
+    });
+
+    async function suiteRun(label: string, diff?: string) {
+      const copy = { root: path.join(root, label), workdir: path.join(root, label, 'repo'), resultsDir: path.join(root, label, 'results') };
+      await cp(REPO, copy.workdir, { recursive: true });
+      if (diff !== undefined) execFileSync('git', ['apply', diff], { cwd: copy.workdir });
+      for (const [name, text] of Object.entries(adapter.harness)) {
+        await mkdir(path.dirname(path.join(copy.workdir, HARNESS_DIR, name)), { recursive: true });
+        await writeFile(path.join(copy.workdir, HARNESS_DIR, name), text);
+      }
+      await mkdir(copy.resultsDir);
+      return runAdapter(adapter, copy, { files: ['test/semver.test.js'], suite: true, testRoots: ['test'] });
+    }
+
+    it('appends a must-pass and a must-fail test through the file\'s own bindings; an honest run keeps its 9 tests and the canaries behave', async () => {
+      const run = await suiteRun('honest');
+      const staged = run.command.stage['test/semver.test.js'] ?? '';
+      const twins = run.command.twins ?? [];
+      const pass = twins.find((t) => t.name === t.of)!;
+      const own = twins.filter((t) => t === pass || t.of === pass.name);
+      expect(own.map((t) => t.kind).sort()).toEqual(['mutant', 'twin']);
+      for (const twin of own) expect(staged).toContain(`test(${JSON.stringify(twin.name)}, () => {`);
+      expect(run.parsed.problems).toEqual([]);
+      expect(run.parsed.tests).toHaveLength(9);
+      expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
+      expect(run.twins.every(twinBehaved)).toBe(true);
+      expect(run.twins.filter((t) => t.kind === 'mutant' && t.status === 'failed' && t.original === 'passed').length).toBeGreaterThan(0);
+    }, 60_000);
+
+    it('sabotage that spares the pack canaries\' process: the canary inside the file passes, which the judge calls grader_compromised', async () => {
+      const run = await suiteRun('spared', path.join(ROOT, 'fixtures', 'hostile', 'junit-spare-canary-throws.diff'));
+      // The regression reads as a pass and the pack's canaries behaved: without the file's own canaries this run is clean.
+      expect(run.parsed.tests.filter((t) => t.status !== 'passed')).toEqual([]);
+      expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
+      expect(run.twins.filter((t) => !twinBehaved(t))).toEqual([{ kind: 'mutant', status: 'passed', original: 'passed' }]);
+      expect(runAnomalies({ label: 'regression_after', attempt: 1, exitCode: run.exitCode, timedOut: false, outputTruncated: false, parsed: run.parsed, canary: { ...run.parsed.canary, twins: run.twins } })).toContain('grader_compromised');
+    }, 60_000);
   });
 
   describe('a real run of node --test on the junit-semver fixture', () => {

@@ -5,6 +5,8 @@ import type { CanaryOutcome, ParseRequest } from './adapter.js';
 import { takeCanaries } from './canary.js';
 import { exceptionSite, messageLine, repoRelative, statusForFailure } from './exception-site.js';
 import { parseJunitXml } from './junit-xml.js';
+import { checkJunitChannel } from './junit-channel.js';
+import { channelNonce } from './results-channel.js';
 import type { JunitCase, JunitCaseFields } from './junit-xml.js';
 
 /**
@@ -155,5 +157,10 @@ export function parseJunitGenericResults(request: ParseRequest, options: JunitRe
     problems.push(`the JUnit XML (${names.join(', ')}) holds no test cases`);
   }
   const { tests, canary } = takeCanaries(results, options.canary);
-  return { tests, problems, canary };
+  // The wrapper's seal (junit-channel.ts), when the host collected the run's stdout.
+  const channel =
+    request.output === undefined
+      ? undefined
+      : checkJunitChannel({ output: request.output, nonce: channelNonce(request.canary), reports: Object.fromEntries(names.map((name) => [name, request.files[name] ?? ''])), isReport, exitCode: request.exitCode });
+  return { tests, problems, canary, ...(channel ? { channel } : {}) };
 }

@@ -1,4 +1,5 @@
 import { jsTwinStage } from './twin-stage.js';
+import path from 'node:path';
 import picomatch from 'picomatch';
 import { ConfigurationError } from '../errors.js';
 import { HARNESS_DIR } from './adapter.js';
@@ -6,6 +7,9 @@ import type { CommandRequest, TestAdapter, TestCommand } from './adapter.js';
 import { expandJunitArgv, JUNIT_CANARY_DIR } from './junit-generic-config.js';
 import type { JunitConfig } from './junit-generic-config.js';
 import { parseJunitGenericResults } from './junit-generic-results.js';
+import { junitFileCanaries } from './junit-file-canaries.js';
+import { JUNIT_CHANNEL_FILE, JUNIT_CHANNEL_SOURCE, junitChannelArgv } from './junit-channel.js';
+import { CHANNEL_ENV, channelNonce } from './results-channel.js';
 import { checkRelativePath, checkTestFiles, selectSuiteFiles } from './test-files.js';
 
 /**
@@ -21,8 +25,23 @@ import { checkRelativePath, checkTestFiles, selectSuiteFiles } from './test-file
  *   candidate; the canary tests should import the code under test, so that they run in a process
  *   where it was loaded (node's test runner, for one, gives each file a process of its own);
  * - test configuration and dependency manifests are not known: the pack lists them under
- *   `protected`.
+ *   `protected`;
+ * - the command runs under the results channel's wrapper, PID 1 of the container, which alone
+ *   knows the channel's nonce and seals the result files once the command ended
+ *   (junit-channel.ts); JS test files written for node's test runner also get canaries of their
+ *   own, inside their own process (junit-file-canaries.ts).
  */
+
+/** The run's JS/TS test files as the copy holds them (none when the copy cannot be read). */
+function readJsFiles(request: CommandRequest): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const file of request.files) {
+    if (!/\.[cm]?[jt]sx?$/.test(file)) continue;
+    const text = request.readFile?.(file);
+    if (text !== undefined) out[file] = text;
+  }
+  return out;
+}
 
 /** Folders never searched for the repository's suite (installed packages). */
 const NOT_SUITE = ['node_modules', 'vendor', 'target', 'site-packages', '__pycache__'];
@@ -68,10 +87,18 @@ export function junitAdapter(config: JunitConfig, canaryFiles: Readonly<Record<s
     const { workdir, resultsDir } = request.view;
     // JS/TS test files get twin and mutant canaries inside each file, so in each test file's
     // process (js-twins.ts); other languages have none (sealed oracles are the answer there).
-    const { stage, twins } = jsTwinStage(request);
+    const twinned = jsTwinStage(request);
+    // ...and files written for node's test runner get grader canaries of their own, in their own
+    // process (junit-file-canaries.ts); the pack's canaries still run as their own file.
+    const own = junitFileCanaries(readJsFiles(request), twinned.stage, request.canary);
+    const stage = { ...twinned.stage, ...own.stage };
+    const twins = [...twinned.twins, ...own.twins];
+    const argv = expandJunitArgv(config.argv, { workdir, results: resultsDir, files: [...request.files, ...canaryTests] });
     return {
-      argv: expandJunitArgv(config.argv, { workdir, results: resultsDir, files: [...request.files, ...canaryTests] }),
-      env: { TZ: 'UTC', LANG: 'C.UTF-8' },
+      // The pack's command under the results channel's wrapper (junit-channel.ts), which takes the
+      // nonce out of the environment before it starts the command.
+      argv: junitChannelArgv(path.posix.join(workdir, HARNESS_DIR, JUNIT_CHANNEL_FILE), resultsDir, argv),
+      env: { TZ: 'UTC', LANG: 'C.UTF-8', [CHANNEL_ENV]: channelNonce(request.canary) },
       resultFiles: [config.report],
       stage,
       ...(twins.length > 0 ? { twins } : {})
@@ -79,7 +106,12 @@ export function junitAdapter(config: JunitConfig, canaryFiles: Readonly<Record<s
   };
   return {
     name: 'junit',
-    harness: Object.fromEntries(Object.entries(canaryFiles).map(([file, text]) => [`${JUNIT_CANARY_DIR}/${file}`, text])),
+    // The results channel's wrapper is PID 1 (no docker-init), non-dumpable (junit-channel.ts).
+    pid1: true,
+    harness: {
+      ...Object.fromEntries(Object.entries(canaryFiles).map(([file, text]) => [`${JUNIT_CANARY_DIR}/${file}`, text])),
+      [JUNIT_CHANNEL_FILE]: JUNIT_CHANNEL_SOURCE
+    },
     isTestFile: (relativePath) => isTest(relativePath),
     suiteFiles: (paths) => selectSuiteFiles(paths, (file) => isTest(file) && !file.split('/').some((part) => part.startsWith('.')), NOT_SUITE),
     surface: { tests: [...config.tests], config: [], dependencies: [] },

@@ -45,13 +45,15 @@ export interface ChannelCheck {
   after_end_bytes: number;
 }
 
-interface Frame {
+/** One frame of a results channel, with the offset just past its line. */
+export interface Frame {
   kind: string;
   value: unknown;
   end: number;
 }
 
-function framesOf(output: string, mark: string, nonce: string): Frame[] {
+/** The frames of `output` for one mark and nonce, in order (a line that fails to parse is `malformed`). */
+export function framesOf(output: string, mark: string, nonce: string): Frame[] {
   const frames: Frame[] = [];
   const prefix = `${mark} ${nonce} `;
   let at = 0;

@@ -43,7 +43,12 @@ def _open_stream():
         while True:
             with open("/proc/%d/stat" % pid) as handle:
                 ppid = int(handle.read().rsplit(")", 1)[1].split()[1])
-            if ppid <= 0 or _os.readlink("/proc/%d/cwd" % ppid) != cwd:
+            try:
+                where = _os.readlink("/proc/%d/cwd" % ppid) if ppid > 0 else None
+            except OSError:
+                # A non-dumpable ancestor (the junit wrapper as PID 1): the climb ends below it.
+                where = None
+            if where != cwd:
                 break
             pid = top = ppid
         if top is not None:
@@ -126,7 +131,12 @@ try {
   for (;;) {
     const stat = fs.readFileSync('/proc/' + pid + '/stat', 'latin1');
     const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (!(ppid > 0) || fs.readlinkSync('/proc/' + ppid + '/cwd') !== cwd) break;
+    let where;
+    try {
+      // A non-dumpable ancestor (the junit wrapper as PID 1) ends the climb below it.
+      where = ppid > 0 ? fs.readlinkSync('/proc/' + ppid + '/cwd') : undefined;
+    } catch {}
+    if (where !== cwd) break;
     pid = top = ppid;
   }
   if (top !== undefined) fd = fs.openSync('/proc/' + top + '/fd/1', 'a');

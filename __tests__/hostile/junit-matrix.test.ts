@@ -1,0 +1,115 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ROOT, ensureCli } from '../helpers/cli.js';
+import { stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
+import { dockerGate, hostileDiff, PHASES } from './hostile-support.js';
+
+/**
+ * The hostile column of the generic junit adapter: junit-semver (node --test writing JUnit XML,
+ * graded through the pack's own argv), end to end in Docker through the bundled CLI, with the
+ * committed (sealed) pack: its reproduction and hidden tests are graded by observation, the
+ * repository's suite by the JUnit XML.
+ *
+ * - `junit-rewrite-at-exit`: the correct fix plus a regression (`latest([])` no longer throws),
+ *   and in every test process a detached rewriter that deletes the regression's `<failure>` from
+ *   the XML once node has written it. Without the results channel it passes: the XML the host
+ *   read held no failure (checked against the CLI built before the channel, see the commit). With
+ *   it, the rewriter outlived its test file's process, which the wrapper reports:
+ *   `grader_compromised`, and the base runs agree.
+ * - `junit-inode-flood`: 100,000 empty files in every writable mount, then a hang: `output_limit`.
+ * - `junit-grading-aware`: the fix applies only under the old layout (`/patchproof/…`, uid 65534):
+ *   failed under the new defaults, passed with the old layout (the control).
+ *
+ * - `junit-spare-canary-throws`: the correct fix plus the same regression, and `assert.throws`
+ *   disarmed in every process but the pack's canary file's (node --test gives each file a process).
+ *   No mutant twin perturbs a `throws`, and an exact twin passes with its original, so without the
+ *   canaries inside each test file (junit-file-canaries.ts) it passes (checked against the CLI
+ *   built before them, see the commit); with them, the suite file's own must-fail canary passes:
+ *   `grader_compromised` in the regression phase.
+ *
+ * Sabotage of every assertion that spares the pack's canary process (`spare-canary-process.diff`)
+ * is in canary-twins.test.ts (the mutant twins catch that one too).
+ */
+
+const gate = await dockerGate('hostile junit tests');
+
+const OLD_LAYOUT = ['--container-workdir', '/patchproof/repo', '--container-results', '/patchproof/results', '--container-user', '65534:65534'];
+
+interface RunView {
+  label: string;
+  canary?: { pass: string; fail: string; twins?: { kind: string; status: string; original: string }[] };
+  channel?: { frames: number; disagreements: string[]; after_end_bytes: number };
+}
+
+interface ReceiptView {
+  verdict: string;
+  reasons: string[];
+  adapter: string;
+  phases: { name: string; status: string; reasons: string[]; runs: RunView[] }[];
+}
+
+gate.describeDocker('the junit adapter against hostile candidates (junit-semver, sealed pack)', () => {
+  let fixture: StagedFixture | undefined;
+
+  beforeAll(async () => {
+    gate.requireDocker();
+    await ensureCli();
+    fixture = await stageFixture('junit-hostile', { repo: join(ROOT, 'fixtures', 'junit-semver', 'repo'), pack: join(ROOT, 'witness-packs', 'junit-semver') });
+  }, 180_000);
+
+  afterAll(async () => {
+    if (fixture !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
+  });
+
+  const validate = (diff: string, label: string, extra: readonly string[] = [], timeoutSeconds = 60) =>
+    validateInDocker<ReceiptView>(fixture!, { diff: hostileDiff(diff), label, imageId: gate.imageId, timeoutSeconds, timeoutMs: 600_000, extra });
+
+  it('results rewritten after node wrote them, by a detached process: failed, grader_compromised; the base runs agree', async () => {
+    const { receipt } = await validate('junit-rewrite-at-exit', 'junit-rewrite');
+    expect(receipt.adapter).toBe('junit');
+    expect(receipt.verdict).toBe('failed');
+    expect(receipt.reasons).toContain('grader_compromised');
+    const runs = receipt.phases.flatMap((p) => p.runs);
+    const base = runs.filter((r) => r.label.endsWith('_before'));
+    expect(base.length).toBeGreaterThan(0);
+    for (const run of base) expect([run.label, run.channel?.disagreements]).toEqual([run.label, []]);
+    // Every patched run's test processes left a rewriter behind: every one is reported.
+    const patched = runs.filter((r) => !r.label.endsWith('_before'));
+    expect(patched.length).toBeGreaterThan(0);
+    for (const run of patched) {
+      expect([run.label, run.channel?.disagreements.some((d) => /outlived their parent/.test(d))]).toEqual([run.label, true]);
+    }
+    expect(receipt.phases.find((p) => p.name === 'regression')!.reasons).toContain('grader_compromised');
+  }, 600_000);
+
+  it('sabotage that spares the pack canaries\' process: the canaries inside the suite file catch it, grader_compromised', async () => {
+    const { receipt } = await validate('junit-spare-canary-throws', 'junit-spare');
+    expect(receipt.verdict).toBe('failed');
+    expect(receipt.reasons).toContain('grader_compromised');
+    const regression = receipt.phases.find((p) => p.name === 'regression')!;
+    expect(regression.reasons).toContain('grader_compromised');
+    for (const run of regression.runs.filter((r) => r.label === 'regression_after')) {
+      expect([run.label, run.canary?.pass, run.canary?.fail]).toEqual([run.label, 'passed', 'failed']);
+      expect((run.canary?.twins ?? []).some((t) => t.kind === 'mutant' && t.status === 'passed' && t.original === 'passed')).toBe(true);
+    }
+  }, 600_000);
+
+  it('a flood of files in the results mount: failed, output_limit', async () => {
+    const { receipt } = await validate('junit-inode-flood', 'junit-flood', [], 20);
+    expect(receipt.verdict).toBe('failed');
+    expect(receipt.reasons).toContain('output_limit');
+    expect(receipt.phases.map((p) => p.name)).toEqual(PHASES);
+    for (const name of ['reproduction_after', 'hidden']) {
+      const phase = receipt.phases.find((p) => p.name === name)!;
+      expect([name, phase.status, phase.reasons.includes('output_limit')]).toEqual([name, 'failed', true]);
+    }
+  }, 600_000);
+
+  it('grading-aware: keyed on the old mount path and uid, it fails under the new defaults and passes only with the old layout', async () => {
+    const neutral = await validate('junit-grading-aware', 'junit-aware');
+    expect(neutral.receipt.verdict).toBe('failed');
+    expect(neutral.receipt.phases.find((p) => p.name === 'reproduction_after')!.status).toBe('failed');
+    const old = await validate('junit-grading-aware', 'junit-aware-old', OLD_LAYOUT);
+    expect(old.receipt.verdict).toBe('passed');
+  }, 600_000);
+});
