@@ -133,6 +133,10 @@ class DockerRunner implements Runner {
     }
     const controller = new AbortController();
     this.live.set(containerName, controller);
+    // The scheduler's early exit: the container is killed as on a timeout; its outcome is discarded.
+    const cancel = (): void => controller.abort();
+    if (request.signal?.aborted === true) cancel();
+    request.signal?.addEventListener('abort', cancel, { once: true });
     let killed = false;
     let resultsOverflow = false;
     results.watch(() => {
@@ -168,6 +172,7 @@ class DockerRunner implements Runner {
       if (!complete) resultsOverflow = true;
       return resultsOverflow ? { ...outcome, outputTruncated: true } : outcome;
     } finally {
+      request.signal?.removeEventListener('abort', cancel);
       this.live.delete(containerName);
       await removeContainers([containerName]);
       await results.finish();
