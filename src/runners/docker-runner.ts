@@ -138,6 +138,7 @@ class DockerRunner implements Runner {
     if (request.signal?.aborted === true) cancel();
     request.signal?.addEventListener('abort', cancel, { once: true });
     let killed = false;
+    let removed = false;
     let resultsOverflow = false;
     results.watch(() => {
       resultsOverflow = true;
@@ -165,6 +166,7 @@ class DockerRunner implements Runner {
       // Every process of the run has ended before a single result is read: the container goes first.
       this.live.delete(containerName);
       await removeContainers([containerName]);
+      removed = true;
       const complete = await results.finish({
         expected: request.resultFiles ?? ['**'],
         deadline: started + request.timeoutMs + RESULTS_COLLECTION_GRACE_MS
@@ -174,7 +176,8 @@ class DockerRunner implements Runner {
     } finally {
       request.signal?.removeEventListener('abort', cancel);
       this.live.delete(containerName);
-      await removeContainers([containerName]);
+      // One `docker rm` per run: the second only when the first was never reached or failed.
+      if (!removed) await removeContainers([containerName]);
       await results.finish();
       this.mounts.delete(results);
     }
