@@ -8,6 +8,7 @@
  *   BENCH_SCALE     shrink or grow the workloads, e.g. 0.05 for a quick run (default: 1)
  *   BENCH_RUNS      timed repetitions per contender (default: 5)
  *   BENCH_DIR       where generated data is cached (default: <os tmpdir>/patchproof-bench)
+ *   BENCH_CLI       the bundled CLI the validation sections run (default: dist/cli/index.js)
  *
  * TypeScript sources are benchmarked in their shipped form: bundled with ncc, as the CLI is.
  */
@@ -19,6 +20,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const PROJECT = dirname(dirname(fileURLToPath(import.meta.url)));
+/** The bundled CLI the validation sections time (BENCH_CLI: another build, e.g. main's, for a before/after). */
+const BENCH_CLI = process.env.BENCH_CLI || join(PROJECT, 'dist', 'cli', 'index.js');
 const OUT = join(PROJECT, 'bench-out');
 
 /** @typedef {{ scale: number, runs: number, dataDir: string, outDir: string }} BenchContext */
@@ -416,7 +419,7 @@ async function benchAgainstSequential(context, section, spec) {
   if (docker === null) return;
   const { dockerPath, imageId } = docker;
 
-  const cli = join(PROJECT, 'dist', 'cli', 'index.js');
+  const cli = BENCH_CLI;
   const work = join(context.dataDir, section);
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
@@ -502,10 +505,12 @@ async function benchAgainstSequential(context, section, spec) {
   if (recordedRuns.length !== runs.length) {
     throw new Error(`the receipt lists ${runs.length} runs but ${recordedRuns.length} docker runs were recorded`);
   }
+  // A hidden run's argv is redacted in the receipt of a sealed pack: it is matched by label alone.
+  const redacted = (argv) => argv.length === 1 && argv[0].startsWith('(hidden');
   const sameCommand = (a, b) => a.length === b.length && a.every((arg, i) => arg === b[i]);
   const matched = runs.map((record) => {
     const found = recordedRuns.find(
-      (r) => !r.used && (r.label === record.label || r.label.startsWith(`${record.label}-`)) && sameCommand(r.command, record.argv)
+      (r) => !r.used && (r.label === record.label || r.label.startsWith(`${record.label}-`)) && (redacted(record.argv) || sameCommand(r.command, record.argv))
     );
     if (found === undefined) throw new Error(`no recorded docker run matches the receipt's ${record.label} run ${JSON.stringify(record.argv)}`);
     found.used = true;
@@ -536,16 +541,22 @@ async function benchAgainstSequential(context, section, spec) {
         });
       const noInit = !recordedRun.argv.includes('--init');
       const execTmp = recordedRun.argv.some((arg) => arg.startsWith('--tmpfs=/tmp') && !arg.includes('noexec'));
+      // The container layout as the CLI chose it (the workdir follows the repository's name).
+      const flag = (prefix) => recordedRun.argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length);
+      const home = recordedRun.argv.find((arg) => arg.startsWith('--tmpfs=') && arg.includes(',uid='))?.slice('--tmpfs='.length).split(':')[0];
       const args = buildDockerRunArgs({
         imageId: receipt.runner.image_id,
         containerName: name,
+        containerWorkdir: flag('--workdir='),
+        ...(flag('--user=') !== undefined ? { user: flag('--user=') } : {}),
+        ...(home !== undefined ? { home } : {}),
         hostWorkdir: recordedRun.repo,
         hostResultsDir: resultsDir,
         limits: execTmp ? { ...DEFAULT_DOCKER_LIMITS, tmpNoexec: false } : DEFAULT_DOCKER_LIMITS,
         mounts,
         ...(noInit ? { init: false } : {}),
         env,
-        argv: record.argv,
+        argv: recordedRun.command,
         labels: { [BENCH_LABEL]: 'docker-overhead' }
       });
       checkSameRun(record.label, args, recordedRun.argv);
@@ -603,7 +614,7 @@ async function benchAgainstSequential(context, section, spec) {
       if (verdict !== 'passed') throw new Error(`${out}/receipt.json: verdict ${verdict}, expected passed`);
     }
     console.log(
-      `docker-overhead: patchproof validate ${times.patchproof.toFixed(2)} s, sequential docker runs ${times.sequential.toFixed(2)} s, ` +
+      `${section}: patchproof validate ${times.patchproof.toFixed(2)} s, sequential docker runs ${times.sequential.toFixed(2)} s, ` +
         `ratio ${(times.patchproof / times.sequential).toFixed(2)} (median of ${context.runs})`
     );
   } finally {
