@@ -8,6 +8,7 @@
  *   BENCH_SCALE     shrink or grow the workloads, e.g. 0.05 for a quick run (default: 1)
  *   BENCH_RUNS      timed repetitions per contender (default: 5)
  *   BENCH_DIR       where generated data is cached (default: <os tmpdir>/patchproof-bench)
+ *   BENCH_CLI       the bundled CLI the validation sections run (default: dist/cli/index.js)
  *
  * TypeScript sources are benchmarked in their shipped form: bundled with ncc, as the CLI is.
  */
@@ -19,6 +20,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const PROJECT = dirname(dirname(fileURLToPath(import.meta.url)));
+/** The bundled CLI the validation sections time (BENCH_CLI: another build, e.g. main's, for a before/after). */
+const BENCH_CLI = process.env.BENCH_CLI || join(PROJECT, 'dist', 'cli', 'index.js');
 const OUT = join(PROJECT, 'bench-out');
 
 /** @typedef {{ scale: number, runs: number, dataDir: string, outDir: string }} BenchContext */
@@ -31,10 +34,28 @@ const SECTIONS = [
     run: benchSnapshot
   },
   {
+    name: 'snapshot-cli',
+    description:
+      'patchproof propose (a whole CLI process: its time is the snapshot of the tree) against one sha256sum process over the same files (20,000 files, 500 MB at scale 1)',
+    run: benchSnapshotCli
+  },
+  {
     name: 'docker-overhead',
     description:
       'patchproof validate --runner docker of js-duration fix.diff against a shell script making the same docker runs one after another',
     run: benchDockerOverhead
+  },
+  {
+    name: 'corpus-python',
+    description:
+      'patchproof validate --runner docker of the corpus case xmltodict-xml-injection (pytest, upstream fix) against a shell script making the same docker runs one after another',
+    run: (context) => benchAgainstSequential(context, 'corpus-python', corpusCase('xmltodict-xml-injection'))
+  },
+  {
+    name: 'corpus-js',
+    description:
+      'patchproof validate --runner docker of fixtures/jest-money fix.diff (jest; no JS corpus case exists yet) with a warm --setup-cache against a shell script making the same docker runs one after another',
+    run: (context) => benchAgainstSequential(context, 'corpus-js', packCase('jest-money'))
   },
   {
     name: 'setup-cache',
@@ -205,6 +226,42 @@ async function benchSnapshot(context) {
 }
 
 /**
+ * The snapshot as a user meets it: `patchproof propose` of a one-file diff over the tree, a whole
+ * CLI process (start-up, git ls-files, hashing every tracked file, the diff checks), against one
+ * `sha256sum` process (fed by xargs) over the same files. The receipt's base_snapshot must be what
+ * takeSnapshot computes, so the CLI did hash the tree.
+ */
+async function benchSnapshotCli(context) {
+  const fileCount = Math.max(1, Math.round(20_000 * context.scale));
+  const totalBytes = Math.max(fileCount, Math.round(500 * MB * context.scale));
+  const tree = join(context.dataDir, `snapshot-${fileCount}-${totalBytes}`);
+  const list = `${tree}.files`;
+  ensureTree(tree, list, `${tree}.gitfile`, fileCount, totalBytes);
+  const cli = join(PROJECT, 'dist', 'cli', 'index.js');
+  const work = join(context.dataDir, 'snapshot-cli');
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const diff = join(work, 'add.diff');
+  writeFileSync(diff, '--- /dev/null\n+++ b/bench-added.txt\n@@ -0,0 +1 @@\n+added\n');
+  const proposal = join(work, 'proposal.json');
+  const propose = () => run(process.execPath, [cli, 'propose', '--repo', tree, '--diff', diff, '--out', proposal], { cwd: PROJECT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const sha256sum = () => run('xargs', ['-0', '-s', '1900000', '-a', list, 'sha256sum', '--'], { cwd: tree, stdio: ['ignore', 'ignore', 'pipe'] });
+  log('  warming the page cache; checking the CLI snapshot against takeSnapshot');
+  sha256sum();
+  propose();
+  const { takeSnapshot } = await importBundled(context.outDir, 'snapshot', 'src/io/snapshot.js', ['takeSnapshot']);
+  const expected = (await takeSnapshot(tree)).digest;
+  const got = JSON.parse(readFileSync(proposal, 'utf8')).base_snapshot;
+  if (got !== expected) throw new Error(`patchproof propose recorded ${got}, takeSnapshot says ${expected}`);
+  const times = await alternate(context.runs, { patchproof: propose, sha256sum });
+  console.log(
+    `snapshot-cli: ${fileCount} files, ${Math.round(totalBytes / MB)} MB: patchproof propose ${times.patchproof.toFixed(2)} s, sha256sum ${times.sha256sum.toFixed(2)} s, ` +
+      `ratio ${(times.patchproof / times.sha256sum).toFixed(2)} (median of ${context.runs}, whole processes)`
+  );
+  rmSync(work, { recursive: true, force: true });
+}
+
+/**
  * A tree of `fileCount` files of random bytes totalling `totalBytes`: a few large files (40% of the
  * bytes) and many small ones with log-uniform sizes, ten to a folder, tracked by a git index whose
  * git folder lives beside the tree. Generated once; reused while its description matches.
@@ -301,29 +358,88 @@ function dockerAndImage(section) {
   return { dockerPath, imageId: image.stdout.trim() };
 }
 
+/** js-duration's fix graded with the pack's folders (--reproduction/--hidden), as the first version of this section did. */
+function jsDurationCase() {
+  return {
+    label: 'fixtures/js-duration/candidates/fix.diff',
+    prepare: () => ({
+      repo: join(PROJECT, 'fixtures', 'js-duration', 'repo'),
+      diff: join(PROJECT, 'fixtures', 'js-duration', 'candidates', 'fix.diff'),
+      witnessArgs: [
+        '--reproduction', join(PROJECT, 'witness-packs', 'js-duration', 'reproduction'), '--hidden', join(PROJECT, 'witness-packs', 'js-duration', 'hidden'), '--adapter', 'node-test'
+      ]
+    })
+  };
+}
+
+/** A fixture graded by its committed witness pack (with a warm --setup-cache when the pack has a dependency stage). */
+function packCase(name) {
+  return {
+    label: `fixtures/${name}/candidates/fix.diff`,
+    prepare: (work, cli) => {
+      const pack = join(PROJECT, 'witness-packs', name);
+      const digest = String(run(process.execPath, [cli, 'witness', 'digest', pack], { cwd: PROJECT })).trim();
+      return {
+        repo: join(PROJECT, 'fixtures', name, 'repo'),
+        diff: join(PROJECT, 'fixtures', name, 'candidates', 'fix.diff'),
+        witnessArgs: ['--witness', pack, '--witness-digest', digest, '--setup-cache', join(work, 'setup-cache')]
+      };
+    }
+  };
+}
+
+/** A corpus case of integrations/ with upstream's fix: fetched (pinned by SHA-256) by its fetch.sh into the bench's data folder, once. */
+function corpusCase(name) {
+  return {
+    label: `integrations/${name} upstream fix`,
+    prepare: (_work, cli, context) => {
+      const fetched = join(context.dataDir, `corpus-${name}`);
+      if (!existsSync(join(fetched, 'upstream-fix.diff'))) {
+        rmSync(fetched, { recursive: true, force: true });
+        log(`  fetching ${name} with its fetch.sh`);
+        run('bash', [join(PROJECT, 'integrations', name, 'fetch.sh'), fetched], { stdio: ['ignore', 'ignore', 'pipe'] });
+      }
+      const pack = join(PROJECT, 'integrations', name, 'witness-pack');
+      const digest = String(run(process.execPath, [cli, 'witness', 'digest', pack], { cwd: PROJECT })).trim();
+      return { repo: join(fetched, 'repo'), diff: join(fetched, 'upstream-fix.diff'), witnessArgs: ['--witness', pack, '--witness-digest', digest] };
+    }
+  };
+}
+
 async function benchDockerOverhead(context) {
-  const docker = dockerAndImage('docker-overhead');
+  await benchAgainstSequential(context, 'docker-overhead', jsDurationCase());
+}
+
+/**
+ * One validation (whole CLI processes) against the same docker runs one after another in a shell
+ * script, on the repository copies PatchProof really mounted; see the comment above dockerAndImage.
+ */
+async function benchAgainstSequential(context, section, spec) {
+  const docker = dockerAndImage(section);
   if (docker === null) return;
   const { dockerPath, imageId } = docker;
 
-  const cli = join(PROJECT, 'dist', 'cli', 'index.js');
-  const fixture = join(PROJECT, 'fixtures', 'js-duration');
-  const work = join(context.dataDir, 'docker-overhead');
+  const cli = BENCH_CLI;
+  const work = join(context.dataDir, section);
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   const node = (args, options = {}) => run(process.execPath, [cli, ...args], { cwd: PROJECT, ...options });
+  const { repo, diff, witnessArgs } = spec.prepare(work, cli, context);
 
-  log('  proposing and approving fixtures/js-duration/candidates/fix.diff');
+  log(`  proposing and approving ${spec.label}`);
   const proposalPath = join(work, 'proposal.json');
   const approvalPath = join(work, 'approval.json');
-  node(['propose', '--repo', join(fixture, 'repo'), '--diff', join(fixture, 'candidates', 'fix.diff'), '--out', proposalPath]);
+  node(['propose', '--repo', repo, '--diff', diff, '--out', proposalPath]);
   const proposalHash = JSON.parse(readFileSync(proposalPath, 'utf8')).proposal_hash;
-  node(['approve', '--proposal', proposalPath, '--proposal-hash', proposalHash, '--approved-by', 'bench', '--run-id', 'bench-docker-overhead', '--out', approvalPath]);
+  node(['approve', '--proposal', proposalPath, '--proposal-hash', proposalHash, '--approved-by', 'bench', '--run-id', `bench-${section}`, '--out', approvalPath]);
   const validateArgs = (out) => [
-    'validate', '--repo', join(fixture, 'repo'), '--proposal', proposalPath, '--approval', approvalPath,
-    '--reproduction', join(PROJECT, 'witness-packs', 'js-duration', 'reproduction'), '--hidden', join(PROJECT, 'witness-packs', 'js-duration', 'hidden'), '--adapter', 'node-test',
+    'validate', '--repo', repo, '--proposal', proposalPath, '--approval', approvalPath, ...witnessArgs,
     '--runner', 'docker', '--image', imageId, '--out', out
   ];
+  if (witnessArgs.includes('--setup-cache')) {
+    log('  filling the dependency stage cache (not timed)');
+    node(validateArgs(join(work, 'fill-cache')), { stdio: ['ignore', 'ignore', 'pipe'] });
+  }
 
   log('  recording one validation through a docker shim (copies of the mounted repository copies)');
   const captures = join(work, 'captured');
@@ -343,7 +459,8 @@ async function benchDockerOverhead(context) {
       '    case "$arg" in',
       '      --mount=type=bind,source=*,readonly)',
       '        source=${arg#--mount=type=bind,source=}',
-      '        cp -a "${source%%,target=*}" "$dir/repo" || exit 125',
+      '        # The first read-only mount is the repository copy; later ones (dependency outputs) stay where they are.',
+      '        [ -e "$dir/repo" ] || cp -a "${source%%,target=*}" "$dir/repo" || exit 125',
       '        ;;',
       '    esac',
       '  done',
@@ -388,10 +505,12 @@ async function benchDockerOverhead(context) {
   if (recordedRuns.length !== runs.length) {
     throw new Error(`the receipt lists ${runs.length} runs but ${recordedRuns.length} docker runs were recorded`);
   }
+  // A hidden run's argv is redacted in the receipt of a sealed pack: it is matched by label alone.
+  const redacted = (argv) => argv.length === 1 && argv[0].startsWith('(hidden');
   const sameCommand = (a, b) => a.length === b.length && a.every((arg, i) => arg === b[i]);
   const matched = runs.map((record) => {
     const found = recordedRuns.find(
-      (r) => !r.used && (r.label === record.label || r.label.startsWith(`${record.label}-`)) && sameCommand(r.command, record.argv)
+      (r) => !r.used && (r.label === record.label || r.label.startsWith(`${record.label}-`)) && (redacted(record.argv) || sameCommand(r.command, record.argv))
     );
     if (found === undefined) throw new Error(`no recorded docker run matches the receipt's ${record.label} run ${JSON.stringify(record.argv)}`);
     found.used = true;
@@ -412,14 +531,32 @@ async function benchDockerOverhead(context) {
       );
       const resultsDir = join(resultsRoot, `${tag}-${index}-${record.label}`);
       const name = `ppbench-${tag}-${index}-${record.label.replace(/_/g, '-')}`;
+      // Dependency outputs (a warm --setup-cache) are mounted from where the validation mounted them.
+      const mounts = recordedRun.argv
+        .filter((arg) => arg.startsWith('--mount=type=bind,'))
+        .slice(2)
+        .map((arg) => {
+          const fields = Object.fromEntries(arg.slice('--mount='.length).split(',').map((kv) => [kv.split('=')[0], kv.slice(kv.indexOf('=') + 1)]));
+          return { source: fields.source, target: fields.target, writable: !arg.endsWith(',readonly') };
+        });
+      const noInit = !recordedRun.argv.includes('--init');
+      const execTmp = recordedRun.argv.some((arg) => arg.startsWith('--tmpfs=/tmp') && !arg.includes('noexec'));
+      // The container layout as the CLI chose it (the workdir follows the repository's name).
+      const flag = (prefix) => recordedRun.argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length);
+      const home = recordedRun.argv.find((arg) => arg.startsWith('--tmpfs=') && arg.includes(',uid='))?.slice('--tmpfs='.length).split(':')[0];
       const args = buildDockerRunArgs({
         imageId: receipt.runner.image_id,
         containerName: name,
+        containerWorkdir: flag('--workdir='),
+        ...(flag('--user=') !== undefined ? { user: flag('--user=') } : {}),
+        ...(home !== undefined ? { home } : {}),
         hostWorkdir: recordedRun.repo,
         hostResultsDir: resultsDir,
-        limits: DEFAULT_DOCKER_LIMITS,
+        limits: execTmp ? { ...DEFAULT_DOCKER_LIMITS, tmpNoexec: false } : DEFAULT_DOCKER_LIMITS,
+        mounts,
+        ...(noInit ? { init: false } : {}),
         env,
-        argv: record.argv,
+        argv: recordedRun.command,
         labels: { [BENCH_LABEL]: 'docker-overhead' }
       });
       checkSameRun(record.label, args, recordedRun.argv);
@@ -477,7 +614,7 @@ async function benchDockerOverhead(context) {
       if (verdict !== 'passed') throw new Error(`${out}/receipt.json: verdict ${verdict}, expected passed`);
     }
     console.log(
-      `docker-overhead: patchproof validate ${times.patchproof.toFixed(2)} s, sequential docker runs ${times.sequential.toFixed(2)} s, ` +
+      `${section}: patchproof validate ${times.patchproof.toFixed(2)} s, sequential docker runs ${times.sequential.toFixed(2)} s, ` +
         `ratio ${(times.patchproof / times.sequential).toFixed(2)} (median of ${context.runs})`
     );
   } finally {

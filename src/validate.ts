@@ -16,7 +16,7 @@ import { diffSnapshots, snapshotDigest, type Snapshot, type SnapshotEntry } from
 import { analyseSurface, defaultProtected, resetPlan, surfaceReasons, topLevelModule } from './core/surface.js';
 import { errorExcerpt, excerptSha256 } from './core/base-failure.js';
 import type { ParsedResults } from './core/test-results.js';
-import { judge, RUN_LABELS, type RunEvidence, type RunLabel, type RunsByLabel } from './core/verdict.js';
+import { judge, patchedRunsNeeded, RUN_LABELS, type RunEvidence, type RunLabel, type RunsByLabel } from './core/verdict.js';
 import type { Digest } from './core/hashing.js';
 import { ConfigurationError, InfrastructureError, VerificationError } from './errors.js';
 import { cloneTree, createScratch, listFiles, readResults, stageExternalTests, stageFiles, stageTree, writeChanges, type Scratch } from './io/workspace.js';
@@ -29,6 +29,7 @@ import { judgeObservations, mergeOracles, parseObservations, parseOracleFile, ph
 import { observerFiles } from './oracle/observer.js';
 import type { GradingModel } from './core/verdict.js';
 import { TOOL_VERSION } from './version.js';
+import { scheduleRuns } from './run-scheduler.js';
 
 /**
  * One validation, end to end: bind, refuse early, reset the candidate's test surface, stage
@@ -75,6 +76,8 @@ export interface ValidationRequest {
   limits: ValidationLimits;
   /** How many runs go at once (the base and patched copies are independent). */
   concurrency: number;
+  /** How many runs are staged (copied, harness and tests in place) beyond those running; default DEFAULT_PREPARE_AHEAD. */
+  prepareAhead?: number;
   /** Where the dependency stage keeps its outputs between validations; absent: this validation only. */
   setupCacheDir?: string;
   /**
@@ -135,6 +138,12 @@ export interface ValidationDeps {
   /** A fresh unpredictable nonce (lowercase hex, 32 characters or more) for each run's canaries. */
   nonce(): string;
 }
+
+/**
+ * Runs staged ahead of those running: one, so the next container starts as soon as a slot frees,
+ * without holding many repository copies on disk at once.
+ */
+export const DEFAULT_PREPARE_AHEAD = 1;
 
 /** Result files larger than this in total are not read (the run then has a problem, never a pass). */
 const MAX_RESULT_BYTES = 64 * 1024 * 1024;
@@ -208,20 +217,6 @@ function patchedEntries(base: readonly SnapshotEntry[], changes: ReadonlyMap<str
   return [...byPath.values()];
 }
 
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
-      while (next < items.length) {
-        const index = next++;
-        out[index] = await fn(items[index] as T);
-      }
-    })
-  );
-  return out;
-}
-
 /** The suite files of a tree: the adapter's own discovery, narrowed by the pack's include/exclude globs. */
 async function suiteFilesOf(dir: string, adapter: TestAdapter, manifest: WitnessManifest): Promise<string[]> {
   const all = await listFiles(dir);
@@ -257,11 +252,30 @@ function infraOutput(plan: RunPlan, nonce: string, argv: string[], error: unknow
   };
 }
 
+/** A prepared run: its copy staged and its command built; calling it makes the container run. */
+type PreparedRun = (signal?: AbortSignal) => Promise<RunOutput>;
+
 async function executeRun(plan: RunPlan, request: ValidationRequest, deps: ValidationDeps, scratch: Scratch, trees: Trees): Promise<RunOutput> {
+  return (await prepareRun(plan, request, deps, scratch, trees))();
+}
+
+/**
+ * Stage one run (copy, harness, tests, command) and return the function that runs it. Never
+ * throws: whatever stops the run, in either step, becomes its infrastructure-error output.
+ */
+async function prepareRun(plan: RunPlan, request: ValidationRequest, deps: ValidationDeps, scratch: Scratch, trees: Trees): Promise<PreparedRun> {
   const { adapter, runner, limits } = request;
   const nonce = deps.nonce();
   const oracleNonce = deps.nonce();
   let argv: string[] = [];
+  const failed = (error: unknown): RunOutput => {
+    const phase = oraclePhaseOf(plan.label);
+    if (phase !== undefined && request.recordObservations !== undefined) {
+      request.recordObservations({ phase, attempt: plan.attempt, observations: [], malformed: [], problem: `infrastructure error: ${(error as Error).message}` });
+    }
+    // Whatever stopped this run (Docker, the file system), it is never a pass and never the patch's fault.
+    return infraOutput(plan, nonce, argv, error);
+  };
   try {
     const copy = await scratch.folder(`${plan.label}-${plan.attempt}-repo`);
     await cloneTree(trees.dirs[plan.tree], copy);
@@ -304,86 +318,89 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
     const mounts = trees.mounts[plan.tree];
     // Mount points for the dependency outputs: a container cannot create them in its read-only copy.
     for (const mount of mounts) await mkdir(join(copy, ...mount.path.split('/')), { recursive: true });
-    const outcome = await runner.run({
-      hostWorkdir: copy,
-      hostResultsDir: results,
-      argv: command.argv,
-      env: { ...trees.env, ...command.env },
-      timeoutMs: limits.timeoutMs,
-      outputLimitBytes: limits.outputLimitBytes,
-      label: `${plan.label}-${plan.attempt}`,
-      mounts,
-      execTmp: adapter.execTmp === true,
-      ...(adapter.pid1 === true ? { init: false } : {}),
-      resultFiles: command.resultFiles
-    });
-    const read = await readResults(results, MAX_RESULT_BYTES, command.resultFiles);
-    const parsed: ParsedResults & { canary: CanaryOutcome } = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary, output: outcome.stdout, ...(command.declared === undefined ? {} : { declared: command.declared }) });
-    parsed.problems.push(...read.problems);
-    const { canary: canaryBase, ...parsedRest } = parsed;
-    // Twin and mutant canaries come out of the tests here; their roles never left the host.
-    const twinned = takeTwins(parsedRest.tests, parsedRest.claimed, command.twins ?? []);
-    const { claimed: _claimed, ...withoutClaimed } = parsedRest;
-    const results_: ParsedResults = { ...withoutClaimed, tests: twinned.tests, ...(twinned.claimed === undefined ? {} : { claimed: twinned.claimed }) };
-    const canaryOutcome = command.twins === undefined ? canaryBase : { ...canaryBase, twins: twinned.outcomes };
-    const excerpt = plan.tree === 'base' ? errorExcerpt(outcome.output) : undefined;
-    let sealed: RunEvidence['sealed'];
-    let oracleRecord: RunRecord['oracle'];
-    if (observing && oraclePhase !== undefined && request.recordObservations !== undefined) {
-      const observations = parseObservations(outcome.stdout, oracleNonce);
-      const problem = outcome.timedOut ? 'it timed out' : outcome.outputTruncated ? 'its output was truncated' : undefined;
-      request.recordObservations({ phase: oraclePhase, attempt: plan.attempt, ...observations, ...(problem !== undefined ? { problem } : {}) });
-    }
-    if (observing) {
-      // Read from the stdout the host collected as the run produced it; never from a results file,
-      // nor from the combined output, where stderr bytes can cut an observation line in two.
-      const observations = parseObservations(outcome.stdout, oracleNonce);
-      const judged = judgeObservations(sealedCases, observations);
-      sealed = { results: sealedTestResults(judged, plan.tree === 'base'), problems: judged.problems };
-      oracleRecord = {
-        nonce: oracleNonce,
-        cases: sealedCases.length,
-        observed: observations.observations.length,
-        matched: judged.cases.filter((c) => c.outcome === 'matched').length
-      };
-    }
-    return {
-      ...(excerpt === undefined ? {} : { excerpt }),
-      evidence: {
-        label: plan.label,
-        attempt: plan.attempt,
-        exitCode: outcome.exitCode,
-        timedOut: outcome.timedOut,
-        outputTruncated: outcome.outputTruncated,
-        parsed: results_,
-        canary: canaryOutcome,
-        ...(sealed !== undefined ? { sealed } : {})
-      },
-      record: {
-        label: plan.label,
-        attempt: plan.attempt,
-        argv: command.argv,
-        exit_code: outcome.exitCode,
-        signal: outcome.signal,
-        timed_out: outcome.timedOut,
-        output_truncated: outcome.outputTruncated,
-        output_bytes: outcome.outputBytes,
-        output_sha256: outcome.outputSha256,
-        ...(excerpt === undefined ? {} : { output_excerpt_sha256: excerptSha256(excerpt) }),
-        duration_ms: Math.round(outcome.durationMs),
-        problems: [...results_.problems, ...(sealed?.problems ?? [])],
-        canary: { nonce, ...canaryOutcome },
-        ...(oracleRecord !== undefined ? { oracle: oracleRecord } : {}),
-        ...(results_.channel ? { channel: results_.channel } : {})
+    return async (signal?: AbortSignal): Promise<RunOutput> => {
+      try {
+        const outcome = await runner.run({
+          hostWorkdir: copy,
+          hostResultsDir: results,
+          argv: command.argv,
+          env: { ...trees.env, ...command.env },
+          timeoutMs: limits.timeoutMs,
+          outputLimitBytes: limits.outputLimitBytes,
+          label: `${plan.label}-${plan.attempt}`,
+          mounts,
+          execTmp: adapter.execTmp === true,
+          ...(adapter.pid1 === true ? { init: false } : {}),
+          resultFiles: command.resultFiles,
+          ...(signal !== undefined ? { signal } : {})
+        });
+        const read = await readResults(results, MAX_RESULT_BYTES, command.resultFiles);
+        const parsed: ParsedResults & { canary: CanaryOutcome } = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary, output: outcome.stdout, ...(command.declared === undefined ? {} : { declared: command.declared }) });
+        parsed.problems.push(...read.problems);
+        const { canary: canaryBase, ...parsedRest } = parsed;
+        // Twin and mutant canaries come out of the tests here; their roles never left the host.
+        const twinned = takeTwins(parsedRest.tests, parsedRest.claimed, command.twins ?? []);
+        const { claimed: _claimed, ...withoutClaimed } = parsedRest;
+        const results_: ParsedResults = { ...withoutClaimed, tests: twinned.tests, ...(twinned.claimed === undefined ? {} : { claimed: twinned.claimed }) };
+        const canaryOutcome = command.twins === undefined ? canaryBase : { ...canaryBase, twins: twinned.outcomes };
+        const excerpt = plan.tree === 'base' ? errorExcerpt(outcome.output) : undefined;
+        let sealed: RunEvidence['sealed'];
+        let oracleRecord: RunRecord['oracle'];
+        if (observing && oraclePhase !== undefined && request.recordObservations !== undefined) {
+          const observations = parseObservations(outcome.stdout, oracleNonce);
+          const problem = outcome.timedOut ? 'it timed out' : outcome.outputTruncated ? 'its output was truncated' : undefined;
+          request.recordObservations({ phase: oraclePhase, attempt: plan.attempt, ...observations, ...(problem !== undefined ? { problem } : {}) });
+        }
+        if (observing) {
+          // Read from the stdout the host collected as the run produced it; never from a results file,
+          // nor from the combined output, where stderr bytes can cut an observation line in two.
+          const observations = parseObservations(outcome.stdout, oracleNonce);
+          const judged = judgeObservations(sealedCases, observations);
+          sealed = { results: sealedTestResults(judged, plan.tree === 'base'), problems: judged.problems };
+          oracleRecord = {
+            nonce: oracleNonce,
+            cases: sealedCases.length,
+            observed: observations.observations.length,
+            matched: judged.cases.filter((c) => c.outcome === 'matched').length
+          };
+        }
+        return {
+          ...(excerpt === undefined ? {} : { excerpt }),
+          evidence: {
+            label: plan.label,
+            attempt: plan.attempt,
+            exitCode: outcome.exitCode,
+            timedOut: outcome.timedOut,
+            outputTruncated: outcome.outputTruncated,
+            parsed: results_,
+            canary: canaryOutcome,
+            ...(sealed !== undefined ? { sealed } : {})
+          },
+          record: {
+            label: plan.label,
+            attempt: plan.attempt,
+            argv: command.argv,
+            exit_code: outcome.exitCode,
+            signal: outcome.signal,
+            timed_out: outcome.timedOut,
+            output_truncated: outcome.outputTruncated,
+            output_bytes: outcome.outputBytes,
+            output_sha256: outcome.outputSha256,
+            ...(excerpt === undefined ? {} : { output_excerpt_sha256: excerptSha256(excerpt) }),
+            duration_ms: Math.round(outcome.durationMs),
+            problems: [...results_.problems, ...(sealed?.problems ?? [])],
+            canary: { nonce, ...canaryOutcome },
+            ...(oracleRecord !== undefined ? { oracle: oracleRecord } : {}),
+            ...(results_.channel ? { channel: results_.channel } : {})
+          }
+        };
+      } catch (error) {
+        return failed(error);
       }
     };
   } catch (error) {
-    const phase = oraclePhaseOf(plan.label);
-    if (phase !== undefined && request.recordObservations !== undefined) {
-      request.recordObservations({ phase, attempt: plan.attempt, observations: [], malformed: [], problem: `infrastructure error: ${(error as Error).message}` });
-    }
-    // Whatever stopped this run (Docker, the file system), it is never a pass and never the patch's fault.
-    return infraOutput(plan, nonce, argv, error);
+    const output = failed(error);
+    return async () => output;
   }
 }
 
@@ -566,7 +583,31 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
     }
     const plans = request.recordObservations === undefined ? plansFor(manifest, witness.dir) : recordPlans(manifest, witness.dir);
     deps.log(`base ${before.digest}, patched ${patchedSnapshot}; ${plans.length} runs on the ${request.runner.description.kind} runner`);
-    const outputs = await mapLimit(plans, request.concurrency, (plan) => executeRun(plan, request, deps, scratch, trees));
+    const gateOptions = {
+      ...(manifest.reproduction.expected_failing ? { expectedFailing: manifest.reproduction.expected_failing } : {}),
+      ...(manifest.reproduction.ids ? { pinned: { reproduction: manifest.reproduction.ids } } : {})
+    };
+    const scheduled = await scheduleRuns<RunPlan, PreparedRun, RunOutput>({
+      jobs: plans,
+      concurrency: request.concurrency,
+      prepareAhead: request.prepareAhead ?? DEFAULT_PREPARE_AHEAD,
+      prepare: (plan) => prepareRun(plan, request, deps, scratch, trees),
+      run: (_plan, prepared, signal) => prepared(signal),
+      // The early exit: the patched tree's runs count only when the base reproduction established
+      // the bug (witness record makes patched runs only, and has no gate).
+      ...(request.recordObservations === undefined
+        ? {
+            gate: {
+              member: (plan: RunPlan) => plan.label === 'reproduction_before',
+              gated: (plan: RunPlan) => plan.tree === 'patched',
+              open: (results: RunOutput[]) => patchedRunsNeeded(results.map((o) => o.evidence), gateOptions)
+            }
+          }
+        : {})
+    });
+    const notRun = scheduled.filter((s) => s.status === 'not_run').map((s) => `${s.job.label}-${s.job.attempt}`);
+    if (notRun.length > 0) deps.log(`the base reproduction did not establish the bug; not run: ${notRun.join(', ')}`);
+    const outputs = scheduled.flatMap((s) => (s.status === 'done' ? [s.result] : []));
     // witness record: the observations went to recordObservations; nothing is judged, no receipt is made.
     if (request.recordObservations !== undefined) return RECORDED;
 

@@ -144,7 +144,8 @@ export function receiptFrom(runs: RunsByLabel, options: ReceiptOptions = {}): Re
     adapter: 'node-test',
     ...(options.setup !== undefined ? { setup: options.setup } : {}),
     limits: { timeout_ms: 1000, output_limit_bytes: 1000, diff_max_bytes: 1000, diff_max_files: 10 },
-    phases: judgement.phases.map((p) => ({ ...p, runs: runsOf[p.name] ?? [] }))
+    // As validate() records a phase not run: only the base suite's run, which always runs.
+    phases: judgement.phases.map((p) => ({ ...p, runs: (runsOf[p.name] ?? []).filter((r) => p.status !== 'not_run' || r.label === 'regression_before') }))
   }, deriveHiddenIdKey(undefined, SNAP)).body);
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DIGEST_PATTERN, HEX64_PATTERN } from './hashing.js';
-import { PHASE_NAMES, REASON_CODES, RUN_LABELS } from './verdict.js';
+import { PHASE_NAMES, PHASE_STATUSES, REASON_CODES, RUN_LABELS } from './verdict.js';
 
 /**
  * The receipt, version 3 (the current one), and version 2 with it: a strict zod schema. Every key
@@ -115,11 +115,17 @@ export const setupSchema = z.strictObject({
 
 export const phaseSchema = z.strictObject({
   name: z.enum(PHASE_NAMES),
-  status: z.enum(['passed', 'failed', 'inconclusive']),
+  /**
+   * `not_run` (optional in the schema's sense: older receipts never carry it): the phase was not
+   * needed because the base reproduction did not establish the bug; it has no tests and no reasons,
+   * and only the runs that did run (the regression phase's base suite). Never part of a pass.
+   */
+  status: z.enum(PHASE_STATUSES),
   reasons: z.array(z.enum(REASON_CODES)),
   tests: testCountsSchema,
   results: z.array(testResultSchema),
-  runs: z.array(runRecordSchema).min(1),
+  /** At least one run, except in a `not_run` phase (checked in src/core/receipt.ts). */
+  runs: z.array(runRecordSchema),
   baseline: z.strictObject({ tests: testCountsSchema, results: z.array(testResultSchema) }).optional(),
   pass_to_pass: count.optional(),
   regressions: z.array(z.string()).optional(),

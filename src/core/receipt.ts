@@ -56,6 +56,8 @@ function phaseErrors(phase: PhaseRecord, expectedFailing?: readonly string[]): s
   for (const key of ['passed', 'failed', 'errored', 'skipped'] as const) {
     if (counts[key] !== phase.tests[key]) errors.push(`${where}: tests.${key} is ${phase.tests[key]} but its results hold ${counts[key]}`);
   }
+  if (phase.status === 'not_run') return [...errors, ...notRunErrors(phase)];
+  if (phase.runs.length === 0) errors.push(`${where}: ${phase.status} without a run`);
   if (phase.status === 'passed' && phase.reasons.length > 0) errors.push(`${where}: passed with reasons ${phase.reasons.join(',')}`);
   if (phase.status !== 'passed' && phase.reasons.length === 0) errors.push(`${where}: ${phase.status} without a reason`);
   if (phase.status !== 'passed') return errors;
@@ -92,6 +94,34 @@ function phaseErrors(phase: PhaseRecord, expectedFailing?: readonly string[]): s
     }
   } else if (phase.results.some((t) => t.status !== 'passed')) {
     errors.push(`${where}: passed with a test that did not pass`);
+  }
+  return errors;
+}
+
+/** A phase not run claims nothing: no tests, no reasons, and no run of its own but the base suite's. */
+function notRunErrors(phase: PhaseRecord): string[] {
+  const where = `phase ${phase.name}`;
+  const errors: string[] = [];
+  if (phase.name === 'reproduction_before') errors.push(`${where}: the base reproduction is always run`);
+  if (phase.reasons.length > 0 || phase.results.length > 0) errors.push(`${where}: not_run with reasons or results`);
+  if (phase.baseline !== undefined || phase.pass_to_pass !== undefined || (phase.regressions ?? []).length > 0 || (phase.missing ?? []).length > 0 || (phase.flaky ?? []).length > 0) {
+    errors.push(`${where}: not_run with judged detail`);
+  }
+  if (phase.runs.some((r) => r.label !== 'regression_before')) errors.push(`${where}: not_run but holds a run of the patched tree`);
+  return errors;
+}
+
+/**
+ * The early exit (src/core/verdict.ts basePassesGate): a phase may be `not_run` only when the base
+ * reproduction did not pass, and a receipt with any phase not run is never passed.
+ */
+function notRunGateErrors(receipt: Receipt): string[] {
+  const notRun = receipt.phases.filter((p) => p.status === 'not_run').map((p) => p.name);
+  if (notRun.length === 0) return [];
+  const errors: string[] = [];
+  if (receipt.verdict === 'passed') errors.push(`verdict passed with phase(s) not run: ${notRun.join(',')}`);
+  if (receipt.phases.find((p) => p.name === 'reproduction_before')?.status === 'passed') {
+    errors.push(`phase(s) ${notRun.join(',')} not run although the base reproduction passed`);
   }
   return errors;
 }
@@ -155,9 +185,10 @@ function verifyReceiptV2V3Text(text: string): ReceiptCheck {
     reproduction_after: receipt.witness.reproduction_repeat,
     hidden: receipt.witness.hidden_repeat
   };
+  errors.push(...notRunGateErrors(receipt));
   for (const phase of receipt.phases) {
     const expectedRuns = runCounts[phase.name];
-    if (expectedRuns !== undefined && phase.runs.length !== expectedRuns) errors.push(`phase ${phase.name}: ${phase.runs.length} runs, the pack asks for ${expectedRuns}`);
+    if (expectedRuns !== undefined && phase.status !== 'not_run' && phase.runs.length !== expectedRuns) errors.push(`phase ${phase.name}: ${phase.runs.length} runs, the pack asks for ${expectedRuns}`);
   }
   if (receipt.setup !== undefined) errors.push(...setupErrors(receipt.setup));
   const expected = decideVerdict(receipt.phases, receipt.repository.unchanged, [...receipt.surface.reasons, ...setupReasons(receipt.setup)]);

@@ -47,7 +47,7 @@ const REASON_TEXT: Record<ReasonCode, { en: string; zh: string }> = {
   observations_invalid: { en: 'sealed-oracle observations were extra, duplicated or malformed', zh: '密封预言的观测值多余、重复或格式错误' }
 };
 
-const STATUS_MARK = { passed: 'PASS', failed: 'FAIL', inconclusive: 'INCONCLUSIVE' } as const;
+const STATUS_MARK = { passed: 'PASS', failed: 'FAIL', inconclusive: 'INCONCLUSIVE', not_run: 'NOT RUN' } as const;
 
 function testCount(phase: PhaseRecord): string {
   const n = phase.results.length;
@@ -131,6 +131,9 @@ export function renderReport(
     const t = phase.tests;
     const counts = `${t.passed} passed, ${t.failed} failed, ${t.errored} errored, ${t.skipped} skipped`;
     out.push(`| ${title.zh} / ${title.en} | ${STATUS_MARK[phase.status]} | ${counts} | ${phase.reasons.join(', ') || '—'} |`);
+  }
+  if (receipt.phases.some((phase) => phase.status === 'not_run')) {
+    out.push('', '未运行的阶段不需要：基线复现没有确认缺陷，候选补丁的运行已取消。 / The phases not run were not needed: the base reproduction did not establish the bug, so the candidate\'s runs were cancelled.');
   }
   if (receipt.reasons.length > 0) {
     out.push('', '## 原因 / Reasons', '');

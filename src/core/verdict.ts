@@ -46,7 +46,12 @@ export const REASON_CODES = [
 /** Machine-readable reasons; documented one by one in docs/receipt.md. */
 export type ReasonCode = (typeof REASON_CODES)[number];
 
-export type PhaseStatus = 'passed' | 'failed' | 'inconclusive';
+/**
+ * `not_run`: the phase was not needed, because the base reproduction did not establish the bug
+ * (see basePassesGate): its runs were cancelled or their results discarded. Never a pass.
+ */
+export const PHASE_STATUSES = ['passed', 'failed', 'inconclusive', 'not_run'] as const;
+export type PhaseStatus = (typeof PHASE_STATUSES)[number];
 export type Verdict = 'passed' | 'failed' | 'inconclusive';
 
 /** Problems of a run itself, before its tests are looked at. */
@@ -316,15 +321,49 @@ export function judge(
     pinned?: { reproduction?: readonly string[]; hidden?: readonly string[] };
   } = {}
 ): Judgement {
+  const before = judgeReproductionBefore(runs.reproduction_before, options.expectedFailing, options.pinned?.reproduction);
+  const unrunnable = baseUnrunnable(runs);
+  // Without an established bug the candidate's runs decide nothing: they are not run (the
+  // scheduler cancels them), and whatever they produced is left out, so the receipt does not
+  // depend on which of them happened to finish first.
+  if (!basePassesGate(before, unrunnable)) {
+    const first = unrunnable ? { ...before, status: 'inconclusive' as const, reasons: ['base_unrunnable' as const] } : before;
+    const phases = [first, notRunPhase('reproduction_after'), notRunPhase('regression'), notRunPhase('hidden')];
+    return { phases, ...decideVerdict(phases, repositoryUnchanged, options.surfaceReasons ?? []) };
+  }
   const judged = [
-    judgeReproductionBefore(runs.reproduction_before, options.expectedFailing, options.pinned?.reproduction),
+    before,
     judgeReproductionAfter(runs.reproduction_after, runs.reproduction_before, options.pinned?.reproduction),
     judgeRegression(runs.regression_before[0] as RunEvidence, runs.regression_after),
     judgeHidden(runs.hidden, options.pinned?.hidden)
   ];
-  // The grader cannot run on the base tree: nothing can be held against the candidate.
-  const phases = baseUnrunnable(runs) ? judged.map((p): PhaseJudgement => ({ ...p, status: 'inconclusive', reasons: ['base_unrunnable'] })) : judged;
-  return { phases, ...decideVerdict(phases, repositoryUnchanged, options.surfaceReasons ?? []) };
+  return { phases: judged, ...decideVerdict(judged, repositoryUnchanged, options.surfaceReasons ?? []) };
+}
+
+/** A phase that was not needed: no tests, no reasons, never a pass. */
+export function notRunPhase(name: PhaseName): PhaseJudgement {
+  return phase(name, 'not_run', [], []);
+}
+
+/**
+ * The one early exit: the candidate's runs (reproduction after, regression, hidden) are needed only
+ * when the base reproduction established the bug. Otherwise the verdict is failed or inconclusive
+ * whatever they show. Both the scheduler (which cancels them) and the judge (which records them as
+ * `not_run`) decide it from the base reproduction's runs alone, so the outcome is the same in
+ * every scheduling order.
+ */
+export function basePassesGate(reproductionBefore: Pick<PhaseJudgement, 'status'>, unrunnable: boolean): boolean {
+  return reproductionBefore.status === 'passed' && !unrunnable;
+}
+
+/** The gate decided from the base reproduction's runs alone (the scheduler's view; see basePassesGate). */
+export function patchedRunsNeeded(
+  reproductionBefore: readonly RunEvidence[],
+  options: { expectedFailing?: readonly string[]; pinned?: { reproduction?: readonly string[] } } = {}
+): boolean {
+  // A base whose every run could not start is unrunnable; with its reproduction alone that is
+  // already decided when the reproduction did not pass, and passing reproductions did start.
+  return judgeReproductionBefore(reproductionBefore, options.expectedFailing, options.pinned?.reproduction).status === 'passed';
 }
 
 /**
@@ -341,6 +380,7 @@ export function decideVerdict(
   if (!repositoryUnchanged) reasons.add('repository_changed');
   const sorted = [...reasons].sort();
   if (phases.some((p) => p.status === 'failed') || surfaceReasons.length > 0) return { verdict: 'failed', reasons: sorted };
+  // A phase not run (or any status but passed) is never part of a pass.
   const complete = phases.length === PHASE_NAMES.length && phases.every((p) => p.status === 'passed');
   if (!complete || !repositoryUnchanged) return { verdict: 'inconclusive', reasons: sorted };
   return { verdict: 'passed', reasons: sorted };

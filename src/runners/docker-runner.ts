@@ -133,7 +133,12 @@ class DockerRunner implements Runner {
     }
     const controller = new AbortController();
     this.live.set(containerName, controller);
+    // The scheduler's early exit: the container is killed as on a timeout; its outcome is discarded.
+    const cancel = (): void => controller.abort();
+    if (request.signal?.aborted === true) cancel();
+    request.signal?.addEventListener('abort', cancel, { once: true });
     let killed = false;
+    let removed = false;
     let resultsOverflow = false;
     results.watch(() => {
       resultsOverflow = true;
@@ -161,6 +166,7 @@ class DockerRunner implements Runner {
       // Every process of the run has ended before a single result is read: the container goes first.
       this.live.delete(containerName);
       await removeContainers([containerName]);
+      removed = true;
       const complete = await results.finish({
         expected: request.resultFiles ?? ['**'],
         deadline: started + request.timeoutMs + RESULTS_COLLECTION_GRACE_MS
@@ -168,8 +174,10 @@ class DockerRunner implements Runner {
       if (!complete) resultsOverflow = true;
       return resultsOverflow ? { ...outcome, outputTruncated: true } : outcome;
     } finally {
+      request.signal?.removeEventListener('abort', cancel);
       this.live.delete(containerName);
-      await removeContainers([containerName]);
+      // One `docker rm` per run: the second only when the first was never reached or failed.
+      if (!removed) await removeContainers([containerName]);
       await results.finish();
       this.mounts.delete(results);
     }

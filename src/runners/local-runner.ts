@@ -65,6 +65,9 @@ export function createLocalRunner(): Runner {
       const home = await mkdtemp(join(tmpdir(), 'patchproof-home-'));
       const controller = new AbortController();
       live.add(controller);
+      const cancel = (): void => controller.abort();
+      if (request.signal?.aborted === true) cancel();
+      request.signal?.addEventListener('abort', cancel, { once: true });
       try {
         const outcome = await runCappedProcess({
           argv: request.argv,
@@ -77,6 +80,7 @@ export function createLocalRunner(): Runner {
         await collectWritableMounts(request);
         return outcome;
       } finally {
+        request.signal?.removeEventListener('abort', cancel);
         live.delete(controller);
         await removeTree(home);
       }

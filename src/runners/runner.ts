@@ -63,6 +63,11 @@ export interface RunRequest {
    * their test binaries (src/adapters/supervisor.ts). The local runner ignores it.
    */
   init?: boolean;
+  /**
+   * Aborted when the run is no longer needed (the scheduler's early exit): the runner stops it as
+   * on a timeout. Such a run's outcome is discarded, never judged.
+   */
+  signal?: AbortSignal;
 }
 
 export interface RunOutcome {

@@ -1,0 +1,233 @@
+import { scheduleRuns, type Scheduled } from '../src/run-scheduler.js';
+
+/**
+ * The run scheduler against a fake runner whose runs end only when the test says so (no timers):
+ * every assertion is about order and counts, never about time.
+ */
+
+interface Job {
+  name: string;
+  tree: 'base' | 'patched';
+  gate?: boolean;
+}
+
+/** A promise the test resolves or rejects by hand. */
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: Error) => void } {
+  let resolve!: (value: T) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** Let every pending promise callback run. */
+const settle = async (): Promise<void> => {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+  await new Promise((resolve) => setImmediate(resolve));
+};
+
+/** A fake runner: records what is prepared and running; each run waits for `finish(name, result)`. */
+function fakeRunner() {
+  const events: string[] = [];
+  const running = new Set<string>();
+  const preparing = new Set<string>();
+  let maxRunning = 0;
+  let maxHeld = 0;
+  const held = new Set<string>();
+  const pending = new Map<string, ReturnType<typeof deferred<string>>>();
+  const aborted: string[] = [];
+  return {
+    events,
+    aborted,
+    get maxRunning() {
+      return maxRunning;
+    },
+    get maxHeld() {
+      return maxHeld;
+    },
+    running,
+    preparing,
+    prepare: async (job: Job): Promise<string> => {
+      events.push(`prepare ${job.name}`);
+      held.add(job.name);
+      maxHeld = Math.max(maxHeld, held.size);
+      return `copy-of-${job.name}`;
+    },
+    run: async (job: Job, prepared: string, signal: AbortSignal): Promise<string> => {
+      expect(prepared).toBe(`copy-of-${job.name}`);
+      events.push(`run ${job.name}`);
+      running.add(job.name);
+      maxRunning = Math.max(maxRunning, running.size);
+      const done = deferred<string>();
+      pending.set(job.name, done);
+      const kill = (): void => {
+        aborted.push(job.name);
+        done.reject(new Error(`${job.name} killed`));
+      };
+      signal.addEventListener('abort', kill);
+      try {
+        return await done.promise;
+      } finally {
+        signal.removeEventListener('abort', kill);
+        running.delete(job.name);
+        held.delete(job.name);
+      }
+    },
+    finish: async (name: string, result: string): Promise<void> => {
+      await settle();
+      const done = pending.get(name);
+      if (done === undefined) throw new Error(`${name} is not running`);
+      done.resolve(result);
+      await settle();
+    }
+  };
+}
+
+const JOBS: Job[] = [
+  { name: 'repro-before-1', tree: 'base', gate: true },
+  { name: 'repro-before-2', tree: 'base', gate: true },
+  { name: 'suite-before', tree: 'base' },
+  { name: 'repro-after-1', tree: 'patched' },
+  { name: 'repro-after-2', tree: 'patched' },
+  { name: 'suite-after', tree: 'patched' },
+  { name: 'hidden', tree: 'patched' }
+];
+
+function start(fake: ReturnType<typeof fakeRunner>, options: { concurrency?: number; prepareAhead?: number; gateOpens?: (results: string[]) => boolean } = {}) {
+  return scheduleRuns<Job, string, string>({
+    jobs: JOBS,
+    concurrency: options.concurrency ?? 2,
+    prepareAhead: options.prepareAhead ?? 1,
+    prepare: (job) => fake.prepare(job),
+    run: (job, prepared, signal) => fake.run(job, prepared, signal),
+    gate: {
+      member: (job) => job.gate === true,
+      gated: (job) => job.tree === 'patched',
+      open: options.gateOpens ?? ((results) => results.every((r) => r === 'reproduced'))
+    }
+  });
+}
+
+const statuses = (scheduled: Scheduled<Job, string>[]): string[] => scheduled.map((s) => `${s.job.name}:${s.status === 'done' ? s.result : 'not_run'}`);
+
+describe('the run scheduler', () => {
+  it('runs every job, at most `concurrency` at once, prepares the next while others run, and returns results in job order', async () => {
+    const fake = fakeRunner();
+    const schedule = start(fake);
+    await settle();
+    // Two running, and a third already prepared (prepare ahead 1), waiting for a slot.
+    expect([...fake.running].sort()).toEqual(['repro-before-1', 'repro-before-2']);
+    expect(fake.events).toContain('prepare suite-before');
+    expect(fake.events).not.toContain('run suite-before');
+    // Finish in reverse order: results still come back in job order.
+    await fake.finish('repro-before-2', 'reproduced');
+    expect(fake.running.has('suite-before')).toBe(true);
+    await fake.finish('suite-before', 'suite ok');
+    await fake.finish('repro-before-1', 'reproduced');
+    for (const name of ['hidden', 'suite-after', 'repro-after-2', 'repro-after-1']) {
+      await settle();
+      // Whatever is running now, finish the wanted one once it started.
+      while (!fake.running.has(name)) {
+        const other = [...fake.running][0];
+        if (other === undefined) break;
+        await fake.finish(other, `${other} ok`);
+      }
+      if (fake.running.has(name)) await fake.finish(name, `${name} ok`);
+    }
+    const scheduled = await schedule;
+    expect(statuses(scheduled)).toEqual([
+      'repro-before-1:reproduced',
+      'repro-before-2:reproduced',
+      'suite-before:suite ok',
+      'repro-after-1:repro-after-1 ok',
+      'repro-after-2:repro-after-2 ok',
+      'suite-after:suite-after ok',
+      'hidden:hidden ok'
+    ]);
+    expect(fake.maxRunning).toBe(2);
+    expect(fake.maxHeld).toBe(3);
+    expect(fake.aborted).toEqual([]);
+  });
+
+  it('cancels the gated runs when the gate closes, and records every one of them not_run, finished or not', async () => {
+    const fake = fakeRunner();
+    const schedule = start(fake, { concurrency: 3, prepareAhead: 0 });
+    await settle();
+    expect([...fake.running].sort()).toEqual(['repro-before-1', 'repro-before-2', 'suite-before']);
+    await fake.finish('suite-before', 'suite ok');
+    // A patched run starts speculatively and even finishes before the gate is decided.
+    expect(fake.running.has('repro-after-1')).toBe(true);
+    await fake.finish('repro-after-1', 'fixed');
+    await fake.finish('repro-before-1', 'reproduced');
+    expect([...fake.running].sort()).toEqual(['repro-after-2', 'repro-before-2', 'suite-after']);
+    // The second base reproduction passes: the bug is not established.
+    await fake.finish('repro-before-2', 'passed at base');
+    const scheduled = await schedule;
+    expect(statuses(scheduled)).toEqual([
+      'repro-before-1:reproduced',
+      'repro-before-2:passed at base',
+      'suite-before:suite ok',
+      'repro-after-1:not_run',
+      'repro-after-2:not_run',
+      'suite-after:not_run',
+      'hidden:not_run'
+    ]);
+    // The patched runs in flight were killed (and only those); the last one never started.
+    expect(fake.aborted.sort()).toEqual(['repro-after-2', 'suite-after']);
+    expect(fake.aborted.every((name) => JOBS.find((j) => j.name === name)?.tree === 'patched')).toBe(true);
+    expect(fake.events).not.toContain('run hidden');
+  });
+
+  it('gives the same outcome in another finishing order', async () => {
+    const fake = fakeRunner();
+    const schedule = start(fake, { concurrency: 1, prepareAhead: 0 });
+    await fake.finish('repro-before-1', 'reproduced');
+    await fake.finish('repro-before-2', 'passed at base');
+    await fake.finish('suite-before', 'suite ok');
+    expect(statuses(await schedule)).toEqual([
+      'repro-before-1:reproduced',
+      'repro-before-2:passed at base',
+      'suite-before:suite ok',
+      'repro-after-1:not_run',
+      'repro-after-2:not_run',
+      'suite-after:not_run',
+      'hidden:not_run'
+    ]);
+    expect(fake.events.filter((e) => e.startsWith('run '))).toEqual(['run repro-before-1', 'run repro-before-2', 'run suite-before']);
+  });
+
+  it('rejects when a job that counts fails, and never reports it done', async () => {
+    const scheduled = scheduleRuns<Job, string, string>({
+      jobs: JOBS.slice(0, 3),
+      concurrency: 2,
+      prepareAhead: 1,
+      prepare: async (job) => job.name,
+      run: async (job) => {
+        if (job.name === 'suite-before') throw new Error('docker went away');
+        return 'reproduced';
+      }
+    });
+    await expect(scheduled).rejects.toThrow('docker went away');
+  });
+
+  it('without a gate runs everything, even with a concurrency of one', async () => {
+    const order: string[] = [];
+    const scheduled = await scheduleRuns<Job, string, string>({
+      jobs: JOBS,
+      concurrency: 1,
+      prepareAhead: 2,
+      prepare: async (job) => {
+        order.push(`prepare ${job.name}`);
+        return job.name;
+      },
+      run: async (job) => {
+        order.push(`run ${job.name}`);
+        return 'ok';
+      }
+    });
+    expect(scheduled.every((s) => s.status === 'done')).toBe(true);
+    expect(order.filter((e) => e.startsWith('run ')).map((e) => e.slice(4))).toEqual(JOBS.map((j) => j.name));
+  });
+});
