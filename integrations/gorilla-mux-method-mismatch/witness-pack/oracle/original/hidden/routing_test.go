@@ -1,11 +1,12 @@
 package hidden
 
-// The original of the sealed hidden/routing_test.go (expect_test.go holds the expected values). Written here
+// The original of the sealed hidden/routing_test.go, with its expected values (want). Written here
 // from gorilla/mux issue #704, independently of upstream's tests: a route that matched the request
 // up to some matcher, then failed on it, must not leave an earlier route's method mismatch behind
 // (whatever that matcher is), while a real method mismatch still answers 405.
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -127,4 +128,32 @@ func TestCustomHandlers(t *testing.T) {
 		r.HandleFunc("/pay", echoPage).Methods(http.MethodPost)
 		return status(custom(r), http.MethodGet, "/pay", nil)
 	})
+}
+
+// The expected values of the checks (sealed into oracle/expected.json), and an observe that asserts them.
+var want = map[string]string{
+	"hidden:query/status": "[404,\"404 page not found\\n\"]",
+	"hidden:header/status": "[404,\"404 page not found\\n\"]",
+	"hidden:host/status": "[404,\"404 page not found\\n\"]",
+	"hidden:scheme/status": "[404,\"404 page not found\\n\"]",
+	"hidden:matcher-func/status": "[404,\"404 page not found\\n\"]",
+	"hidden:match/query-mismatch": "[false,\"no matching route was found\",\"\"]",
+	"hidden:match/query-match": "[true,\"\",\"7\"]",
+	"hidden:match/post": "[true,\"\",\"\"]",
+	"hidden:match/delete": "[false,\"method is not allowed\",\"\"]",
+	"hidden:serve/get-page": "[200,\"page=12\"]",
+	"hidden:serve/post": "[200,\"page=\"]",
+	"hidden:mismatch/one-route": "[405,\"\"]",
+	"hidden:mismatch/later-route-elsewhere": "[405,\"\"]",
+	"hidden:mismatch/both-routes": "[405,\"\"]",
+	"hidden:custom/query-mismatch": "[418,\"custom not found\"]",
+	"hidden:custom/method-mismatch": "[409,\"custom not allowed\"]",
+}
+
+func observe(t *testing.T, id string, compute func() any) {
+	t.Helper()
+	got, _ := json.Marshal(compute())
+	if string(got) != want[id] {
+		t.Errorf("%s: got %s, want %s", id, got, want[id])
+	}
 }
