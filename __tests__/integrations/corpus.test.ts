@@ -62,9 +62,10 @@ describe('the corpus folders', () => {
         if (candidate.diff !== 'fetched:upstream-fix.diff') expect(existsSync(join(INTEGRATIONS, name, candidate.diff))).toBe(true);
       }
       const fetch = readFileSync(join(INTEGRATIONS, name, 'fetch.sh'), 'utf8');
-      // One fetch implementation: the case's script only pins its files and calls the helper.
-      expect(fetch).toContain('lib/fetch-debian.sh');
-      expect(fetch).toContain('fetch_debian_case "$@"');
+      // One fetch implementation per source kind: the case's script only pins its files and calls a
+      // helper (a Debian patch: fetch-debian.sh; a fix between two Debian releases: fetch-debian-pair.sh).
+      expect(fetch).toMatch(/lib\/fetch-debian(?:-pair)?\.sh/);
+      expect(fetch).toMatch(/fetch_debian(?:_pair)?_case "\$@"/);
       expect(fetch).not.toMatch(/apt-get -q|sha256sum/);
       expect(existsSync(join(INTEGRATIONS, name, 'witness-pack', 'witness.json'))).toBe(true);
     }

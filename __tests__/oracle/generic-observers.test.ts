@@ -36,11 +36,12 @@ const ASSERTIONS: Record<string, RegExp> = {
 };
 
 describe.each([
-  ['go-paginate', 'go', 76],
-  ['rust-textclip', 'cargo', 11],
-  ['junit-semver', 'junit', 8]
+  ['witness-packs/go-paginate', 'go', 76],
+  ['witness-packs/rust-textclip', 'cargo', 11],
+  ['witness-packs/junit-semver', 'junit', 8],
+  ['integrations/gorilla-mux-method-mismatch/witness-pack', 'go', 17]
 ])('the sealed %s pack (%s)', (name, adapter, cases) => {
-  const pack = join(ROOT, 'witness-packs', name);
+  const pack = join(ROOT, name);
   const manifest = parseWitnessManifest(JSON.parse(readFileSync(join(pack, 'witness.json'), 'utf8')), 'witness.json');
   const oracle = parseOracleFile(JSON.parse(readFileSync(join(pack, 'oracle', 'expected.json'), 'utf8')));
 

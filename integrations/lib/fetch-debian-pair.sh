@@ -1,0 +1,107 @@
+# Shared by the integrations' fetch scripts whose fix is not one of Debian's patches but lies between
+# two Debian releases of the same source package (source it, set the variables below, call
+# fetch_debian_pair_case). The older release's .orig tarball is the project as released before the
+# fix; the candidate is cut out of the newer release: the lines one upstream commit added, spliced
+# into the older release, and `git diff` of the result. Every other change between the two releases
+# is left out. Both tarballs come through apt-get with a private apt configuration on this machine's
+# own Debian mirror (as in fetch-debian.sh: the archive's signature and the source index's hashes are
+# checked by apt), then against the SHA-256 values pinned by the case. No host name is written here.
+#
+# A case's fetch.sh sets, then calls `fetch_debian_pair_case "$@"`:
+#   CASE                    short name for messages
+#   PACKAGE                 the Debian source package
+#   OLD_VERSION OLD_SUITE   the release before the fix (apt-get source PACKAGE=OLD_VERSION from OLD_SUITE)
+#   OLD_ORIG SHA_OLD_ORIG   its .orig tarball's file name, pinned
+#   NEW_VERSION NEW_SUITE   a later release that carries the fix
+#   NEW_ORIG SHA_NEW_ORIG   its .orig tarball's file name, pinned
+#   SPLICE                  "FILE OLD_FROM OLD_TO NEW_FROM NEW_TO": lines OLD_FROM..OLD_TO of the older
+#                           release's FILE are replaced by lines NEW_FROM..NEW_TO of the newer one's
+#                           (the upstream commit's hunk, as the newer release carries it)
+#   SHA_SPLICED             the newer release's lines NEW_FROM..NEW_TO, pinned (so a shifted range fails)
+#   SHA_CANDIDATE           the derived candidate, pinned
+# Writes DEST/repo/ (the older release, unpacked), DEST/upstream-fix.diff (the candidate) and
+# DEST/newer-release/ (the newer release, unpacked, for reference). Any failure: one line on stderr,
+# exit 1. PATCHPROOF_DEBIAN_MIRROR overrides the mirror.
+
+# shellcheck source=integrations/lib/fetch-debian.sh
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/fetch-debian.sh"
+
+# Download one file of a source package through apt into DIR, checked against the signed index.
+fetch_debian_pair_download() { # WORK SUITE PACKAGE VERSION NAME DIR
+  local work="$1" suite="$2" package="$3" version="$4" name="$5" dir="$6" mirror="$7" keyring="$8"
+  local state="$work/apt-$suite" uri hash
+  mkdir -p "$state/parts" "$state/preferences" "$state/lists/partial" "$state/cache/archives/partial"
+  cat >"$state/parts/case.sources" <<SOURCES
+Types: deb-src
+URIs: $mirror
+Suites: $suite
+Components: main
+Signed-By: $keyring
+SOURCES
+  : >"$state/empty.list"
+  local apt=(apt-get -q
+    -o Dir::Etc::SourceList="$state/empty.list" -o Dir::Etc::SourceParts="$state/parts"
+    -o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts="$state/preferences"
+    -o Dir::State::Lists="$state/lists" -o Dir::Cache="$state/cache"
+    -o APT::Sandbox::User=root -o Acquire::Languages=none)
+  "${apt[@]}" update >"$state/update.log" 2>&1 || fetch_debian_die "apt-get update of the $suite source index failed: $(grep -E '^(E|W):' "$state/update.log" | head -n 1)"
+  compgen -G "$state/lists/*_${suite}_main_source_Sources*" >/dev/null \
+    || fetch_debian_die "apt-get update fetched no $suite source index from $mirror: $(grep -E '^(E|W):' "$state/update.log" | head -n 1)"
+  (cd "$dir" && "${apt[@]}" source --print-uris "$package=$version") >"$state/source.log" 2>&1 \
+    || fetch_debian_die "apt-get source $package=$version failed: $(grep -E '^E:' "$state/source.log" | head -n 1)"
+  uri="$(awk -v f="$name" '$2 == f { gsub(/\047/, "", $1); print $1 }' "$state/source.log")"
+  hash="$(awk -v f="$name" '$2 == f && $4 ~ /^SHA256:/ { print $4 }' "$state/source.log")"
+  [[ -n "$uri" && -n "$hash" ]] || fetch_debian_die "$package=$version in the $suite source index has no $name with a SHA-256"
+  /usr/lib/apt/apt-helper -o APT::Sandbox::User=root download-file "$uri" "$dir/$name" "$hash" >"$state/helper.log" 2>&1 \
+    || fetch_debian_die "could not download $name: $(grep -E '^E:|^Err' "$state/helper.log" | head -n 1)"
+}
+
+fetch_debian_pair_case() {
+  local var
+  for var in CASE PACKAGE OLD_VERSION OLD_SUITE OLD_ORIG SHA_OLD_ORIG NEW_VERSION NEW_SUITE NEW_ORIG SHA_NEW_ORIG SPLICE SHA_SPLICED SHA_CANDIDATE; do
+    [[ -n "${!var:-}" ]] || fetch_debian_die "the case's fetch.sh does not set $var"
+  done
+  [[ $# -eq 1 ]] || fetch_debian_die "usage: fetch.sh DEST (a new or empty folder)"
+  local dest="$1" keyring="/usr/share/keyrings/debian-archive-keyring.gpg" tool mirror work started
+  if [[ -e "$dest" ]]; then
+    [[ -d "$dest" && -z "$(ls -A "$dest")" ]] || fetch_debian_die "DEST '$dest' exists and is not an empty folder"
+  fi
+  for tool in apt-get tar sha256sum awk git; do
+    command -v "$tool" >/dev/null 2>&1 || fetch_debian_die "'$tool' is not installed"
+  done
+  local file old_from old_to new_from new_to extra
+  read -r file old_from old_to new_from new_to extra <<<"$SPLICE"
+  [[ -n "$new_to" && -z "$extra" && "$old_from$old_to$new_from$new_to" =~ ^[0-9]+$ ]] || fetch_debian_die "SPLICE must be 'FILE OLD_FROM OLD_TO NEW_FROM NEW_TO', not '$SPLICE'"
+  source "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/scripts/lib/debian-mirror.sh"
+  mirror="${PATCHPROOF_DEBIAN_MIRROR:-$(find_mirror | awk 'NR == 1')}"
+  [[ -n "$mirror" ]] || fetch_debian_die "no Debian mirror in /etc/apt/sources.list.d/*.sources or /etc/apt/sources.list; set PATCHPROOF_DEBIAN_MIRROR"
+  [[ "$mirror" =~ ^(https?|file):// ]] || fetch_debian_die "mirror '$mirror' is not an http(s):// or file:// URI; set PATCHPROOF_DEBIAN_MIRROR"
+  [[ -f "$keyring" ]] || fetch_debian_die "missing $keyring (apt-get install debian-archive-keyring): the archive's signature cannot be checked"
+
+  work="$(mktemp -d "${TMPDIR:-/tmp}/pp-$CASE-fetch.XXXXXX")"
+  # shellcheck disable=SC2064 # expand now: $work is local
+  trap "rm -rf '$work'" EXIT
+  mkdir -p "$work/download"
+  started=$SECONDS
+  fetch_debian_pair_download "$work" "$OLD_SUITE" "$PACKAGE" "$OLD_VERSION" "$OLD_ORIG" "$work/download" "$mirror" "$keyring"
+  fetch_debian_pair_download "$work" "$NEW_SUITE" "$PACKAGE" "$NEW_VERSION" "$NEW_ORIG" "$work/download" "$mirror" "$keyring"
+  fetch_debian_check_sha "$work/download/$OLD_ORIG" "$SHA_OLD_ORIG"
+  fetch_debian_check_sha "$work/download/$NEW_ORIG" "$SHA_NEW_ORIG"
+
+  mkdir -p "$dest/repo" "$dest/newer-release"
+  tar -xf "$work/download/$OLD_ORIG" -C "$dest/repo" --strip-components=1 --no-same-owner || fetch_debian_die "could not unpack $OLD_ORIG"
+  tar -xf "$work/download/$NEW_ORIG" -C "$dest/newer-release" --strip-components=1 --no-same-owner || fetch_debian_die "could not unpack $NEW_ORIG"
+  [[ -f "$dest/repo/$file" && -f "$dest/newer-release/$file" ]] || fetch_debian_die "$file is not in both releases"
+  sed -n "${new_from},${new_to}p" "$dest/newer-release/$file" >"$work/spliced"
+  fetch_debian_check_sha "$work/spliced" "$SHA_SPLICED"
+  cp -a "$dest/repo" "$work/splice"
+  (
+    cd "$work/splice" && git init -q && git add -A \
+      && git -c user.name=corpus -c user.email=corpus@invalid -c commit.gpgsign=false commit -qm release \
+      && { head -n "$((old_from - 1))" "$dest/repo/$file"; cat "$work/spliced"; tail -n "+$((old_to + 1))" "$dest/repo/$file"; } >"$file" \
+      && git diff
+  ) >"$dest/upstream-fix.diff" 2>"$work/splice.log" || fetch_debian_die "could not splice the fix into $file: $(head -n 1 "$work/splice.log")"
+  fetch_debian_check_sha "$dest/upstream-fix.diff" "$SHA_CANDIDATE"
+
+  printf 'fetched %s %s (with the fix from %s) into %s in %d s\n' "$PACKAGE" "$OLD_VERSION" "$NEW_VERSION" "$dest" "$((SECONDS - started))"
+}
