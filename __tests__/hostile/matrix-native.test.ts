@@ -19,7 +19,8 @@ import { OLD_LAYOUT, PHASES, dockerGate, hostileDiff, packedFixture } from './ho
  *   reads the staged tests' files and returns the expected value written next to the very call
  *   being made. Against the unsealed originals (in-process grading) the cargo candidate passes: the
  *   control, so the attack works; sealed (the committed pack), the expected values are not in the
- *   container: hidden_failed. The pytest control is caught in-process as well, by the mutant twins.
+ *   container: hidden_failed. The pytest control fails in-process as well: it also reads the mutant
+ *   twins' perturbed copies, whose answers overwrite the real ones.
  * - a root module named like the hidden test module (class c), pytest: test surface, removed.
  *
  * The go and cargo packs are the committed, sealed ones; the pytest pack is made from the
@@ -136,9 +137,10 @@ gate.describeDocker.each(['go', 'cargo', 'pytest'] as const)('the hostile matrix
         // Graded in-process, the attack works: every hidden test passes on the values it read.
         expect([control.status, control.receipt.verdict, control.receipt.reasons, control.receipt.proof_grade]).toEqual([0, 'passed', [], false]);
       } else {
-        // The mutant twins are staged copies with perturbed expectations: the candidate answers those too.
-        expect([control.status, control.receipt.verdict]).toEqual([1, 'failed']);
-        expect(control.receipt.reasons).toContain('grader_compromised');
+        // The mutant twins are staged copies of the tests with perturbed expectations: the candidate
+        // reads those too, and its answers are wrong for the real tests (as for unittest in
+        // sealed-oracle.test.ts). Failed in-process as well, never proof grade.
+        expect([control.status, control.receipt.verdict, control.receipt.proof_grade]).toEqual([1, 'failed', false]);
       }
 
       const sealed = await validate(readTests, 'read-tests-sealed');
