@@ -244,6 +244,12 @@ export function processesUnder(tmp: string): number[] {
   return found;
 }
 
+/**
+ * The grader's old fixed container layout (`--container-*`), which grading-aware candidates key on:
+ * given back, they pass; under the neutral defaults they are graded as what they are.
+ */
+export const OLD_LAYOUT: readonly string[] = ['--container-workdir', '/patchproof/repo', '--container-results', '/patchproof/results', '--container-user', '65534:65534'];
+
 /** The four phases, in receipt order. */
 export const PHASES = ['reproduction_before', 'reproduction_after', 'regression', 'hidden'];
 

@@ -1,4 +1,4 @@
-import { PHASES, area, dockerGate, ensureCli, hostileDiff, validateCandidate, type Area } from './hostile-support.js';
+import { OLD_LAYOUT, PHASES, area, dockerGate, ensureCli, hostileDiff, validateCandidate, type Area } from './hostile-support.js';
 
 /**
  * Grading-aware candidates: a real fix that applies only when the process sees the grader's old
@@ -10,8 +10,6 @@ import { PHASES, area, dockerGate, ensureCli, hostileDiff, validateCandidate, ty
  */
 
 const gate = await dockerGate('hostile neutral-environment tests');
-
-const OLD_LAYOUT = ['--container-workdir', '/patchproof/repo', '--container-results', '/patchproof/results', '--container-user', '65534:65534'];
 
 gate.describeDocker('grading-aware candidates against the neutral defaults', () => {
   let where: Area;
@@ -44,7 +42,7 @@ gate.describeDocker('grading-aware candidates against the neutral defaults', () 
 
     await where.dispose();
     where = await area('hostile-neutral');
-    const old = await validateCandidate(where, { diff: hostileDiff(diff), runner: 'docker', imageId: gate.imageId, timeoutSeconds: 30, fixture, extra: OLD_LAYOUT });
+    const old = await validateCandidate(where, { diff: hostileDiff(diff), runner: 'docker', imageId: gate.imageId, timeoutSeconds: 30, fixture, extra: [...OLD_LAYOUT] });
     expect(old.receipt!.verdict).toBe('passed');
     expect(old.containersLeft).toEqual([]);
   }, 120_000);

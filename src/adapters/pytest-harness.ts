@@ -18,7 +18,7 @@
  * and disagrees.
  */
 
-import { CHANNEL_ENV, FRAME_MARK } from './results-channel.js';
+import { CHANNEL_ENV, pythonFrameWriter } from './results-channel.js';
 
 /** Module name of the plugin, as given to `-p`; it must not match pytest's `test_*.py` pattern. */
 export const PYTEST_PLUGIN_MODULE = 'patchproof_canary';
@@ -54,14 +54,7 @@ _STATUS = {}
 _FRAMED = [0]
 
 
-def _frame(kind, value):
-    if _CHANNEL is None:
-        return
-    line = "\n${FRAME_MARK} %s %s %s\n" % (_NONCE, kind, json.dumps(value, ensure_ascii=True, sort_keys=True))
-    try:
-        os.write(_CHANNEL, line.encode("ascii"))
-    except OSError:
-        pass
+${pythonFrameWriter('_frame', '_CHANNEL', '_NONCE')}
 
 
 def _junit_id(report):

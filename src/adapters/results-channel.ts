@@ -31,6 +31,23 @@ export function channelNonce(plan: CanaryPlan): string {
   return createHash('sha256').update(`patchproof-results-channel\0${plan.nonce}`, 'utf8').digest('hex');
 }
 
+/**
+ * The Python source of a harness's frame writer, one function for the unittest harness and the
+ * pytest plugin: `def <fn>(kind, value)` writes one frame to the file descriptor held by the module
+ * global `<channel>` (None: no channel) with the nonce in the global `<nonce>`. The harness imports
+ * `json` and `os`.
+ */
+export function pythonFrameWriter(fn: string, channel: string, nonce: string): string {
+  return String.raw`def ${fn}(kind, value):
+    if ${channel} is None:
+        return
+    line = "\n${FRAME_MARK} %s %s %s\n" % (${nonce}, kind, json.dumps(value, ensure_ascii=True, sort_keys=True))
+    try:
+        os.write(${channel}, line.encode("ascii"))
+    except OSError:
+        pass`;
+}
+
 /** The SHA-256 (hex) of a result file's UTF-8 text, as a harness seals it; null for a file that is absent. */
 export function sealOf(text: string | undefined): string | null {
   return text === undefined ? null : createHash('sha256').update(text, 'utf8').digest('hex');

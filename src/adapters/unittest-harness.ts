@@ -18,16 +18,18 @@
  * the canaries under `claimed`.
  */
 
+import { FRAME_MARK, pythonFrameWriter } from './results-channel.js';
+
 /** Name of the staged harness; it must not match unittest's `test*.py` discovery pattern. */
 export const UNITTEST_HARNESS_FILE = 'patchproof_unittest.py';
 
 /** The `format` tag of the harness's JSON. */
 export const UNITTEST_REPORT_FORMAT = 'patchproof-unittest/1';
 
-/** Source of the harness (Python 3, standard library only). */
-/** The mark that starts every frame of the unittest harness's results channel. */
-export const UNITTEST_FRAME_MARK = '@@patchproof-frame';
+/** The mark that starts every frame of the unittest harness's results channel (every adapter's). */
+export const UNITTEST_FRAME_MARK = FRAME_MARK;
 
+/** Source of the harness (Python 3, standard library only). */
 export const UNITTEST_HARNESS_SOURCE = String.raw`"""PatchProof unittest harness: runs unittest discovery and writes one JSON result per test.
 
 Generated from src/adapters/unittest-harness.ts and staged by PatchProof into a disposable
@@ -53,14 +55,7 @@ CHANNEL = None
 NONCE = None
 
 
-def frame(kind, value):
-    if CHANNEL is None:
-        return
-    line = "\n${UNITTEST_FRAME_MARK} %s %s %s\n" % (NONCE, kind, json.dumps(value, ensure_ascii=True, sort_keys=True))
-    try:
-        os.write(CHANNEL, line.encode("ascii"))
-    except OSError:
-        pass
+${pythonFrameWriter('frame', 'CHANNEL', 'NONCE')}
 MAX_TEXT = 2000
 MAX_FRAMES = 64
 FIXTURE_METHODS = ("setUp", "tearDown", "asyncSetUp", "asyncTearDown")

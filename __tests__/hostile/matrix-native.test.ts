@@ -1,0 +1,164 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FIXTURES, ROOT, ensureCli, fixture as fixtureOf, runCli, tempDir } from '../helpers/cli.js';
+import { packDigest, stageFixture, unsealedPack, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
+import { OLD_LAYOUT, PHASES, dockerGate, hostileDiff, packedFixture } from './hostile-support.js';
+
+/**
+ * The hostile matrix's missing cells for the go, cargo and pytest columns (issue 11, "Tests"; the
+ * table is docs/hostile-matrix-native.md), end to end in the hardened Docker runner through the
+ * bundled CLI, one staged fixture per column and several candidates against it:
+ *
+ * - grading-aware (class f): the real fix only under the grader's old fixed layout (`/patchproof/`,
+ *   uid 65534), the fixture's wrong fix everywhere else. Under the neutral defaults it fails; given
+ *   the old layout back it passes (the control: that is what the defaults buy).
+ * - a flood of files (class g): up to 100,000 empty files in every writable bind mount, then a
+ *   hang, from the code under test (a Go `init()`, a Rust `.init_array` constructor, Python at
+ *   import): the results tmpfs's inode cap and the file watchdog stop it, `output_limit`.
+ * - hidden tests read at import (class e), cargo and pytest: the wrong (overfit) fix plus code that
+ *   reads the staged tests' files and returns the expected value written next to the very call
+ *   being made. Against the unsealed originals (in-process grading) the cargo candidate passes: the
+ *   control, so the attack works; sealed (the committed pack), the expected values are not in the
+ *   container: hidden_failed. The pytest control fails in-process as well: it also reads the mutant
+ *   twins' perturbed copies, whose answers overwrite the real ones.
+ * - a root module named like the hidden test module (class c), pytest: test surface, removed.
+ *
+ * The go and cargo packs are the committed, sealed ones; the pytest pack is made from the
+ * py-calculator originals with `witness init --adapter pytest` and sealed with `witness seal`, as
+ * cli-e2e-pytest-docker.test.ts does.
+ */
+
+const gate = await dockerGate('native hostile matrix');
+
+interface ReceiptView {
+  verdict: string;
+  reasons: string[];
+  proof_grade: boolean;
+  adapter: string;
+  runner: { settings?: string[] };
+  surface: { findings: { path: string; categories: string[] }[]; removed: string[] };
+  phases: { name: string; status: string; reasons: string[]; grading?: string }[];
+}
+
+type Column = 'go' | 'cargo' | 'pytest';
+
+interface Staged {
+  sealed: StagedFixture;
+  /** The pack's originals graded in-process (the controls of class e). */
+  unsealed: StagedFixture;
+  setupCache?: string;
+}
+
+/** How each column is staged, how long one validation may take, and its candidates' diffs. */
+const COLUMNS: Record<Column, { timeoutMs: number; timeoutSeconds?: number; diffs: { gradingAware: string; flood: string; readTests?: string } }> = {
+  // The go pack's setup stage builds the test binaries once; under load it took over 300 s.
+  go: { timeoutMs: 900_000, diffs: { gradingAware: 'go-grading-aware', flood: 'go-inode-flood' } },
+  cargo: { timeoutMs: 900_000, diffs: { gradingAware: 'rust-grading-aware', flood: 'rust-inode-flood', readTests: 'rust-read-tests-at-import' } },
+  pytest: { timeoutMs: 300_000, timeoutSeconds: 60, diffs: { gradingAware: 'py-grading-aware', flood: 'py-inode-flood', readTests: 'py-calculator:read-tests-at-import' } }
+};
+
+/** A diff by name: fixtures/hostile/NAME.diff, or FIXTURE:NAME for a fixture's own candidate. */
+function diffPath(name: string): string {
+  const [fixture, candidate] = name.split(':');
+  return candidate === undefined ? hostileDiff(name) : join(FIXTURES, fixture!, 'candidates', `${candidate}.diff`);
+}
+
+async function stage(column: Column): Promise<Staged> {
+  if (column === 'pytest') {
+    const originals = join(ROOT, 'witness-packs', 'py-calculator', 'oracle', 'original');
+    const tmp = await tempDir('matrix-pytest');
+    const pack = join(tmp, 'pytest-pack');
+    const init = await runCli(['witness', 'init', pack, '--adapter', 'pytest', '--reproduction', join(originals, 'reproduction'), '--hidden', join(originals, 'hidden')], { tmp });
+    expect([init.status, init.stderr]).toEqual([0, init.stderr]);
+    const plain: StagedFixture = { tmp, repo: fixtureOf('py-calculator').repo, pack, digest: await packDigest(pack, tmp) };
+    const unsealed = await unsealedPack(plain);
+    const seal = await runCli(['witness', 'seal', pack], { tmp });
+    expect([seal.status, seal.stdout]).toEqual([0, expect.stringMatching(/reproduction: sealed\nhidden: sealed/)]);
+    return { sealed: { ...plain, digest: await packDigest(pack, tmp) }, unsealed };
+  }
+  const sealed = await stageFixture(`matrix-${column}`, packedFixture(column === 'go' ? 'go-paginate' : 'rust-textclip'));
+  return { sealed, unsealed: await unsealedPack(sealed), ...(column === 'go' ? { setupCache: join(sealed.tmp, 'setup-cache') } : {}) };
+}
+
+gate.describeDocker.each(['go', 'cargo', 'pytest'] as const)('the hostile matrix, %s column', (column) => {
+  const { timeoutMs, timeoutSeconds, diffs } = COLUMNS[column];
+  let staged: Staged | undefined;
+
+  beforeAll(async () => {
+    gate.requireDocker();
+    await ensureCli();
+    staged = await stage(column);
+  }, 300_000);
+
+  afterAll(async () => {
+    if (staged !== undefined) await rm(staged.sealed.tmp, { recursive: true, force: true });
+  });
+
+  const validate = (diff: string, label: string, options: { unsealed?: boolean; extra?: readonly string[] } = {}) =>
+    validateInDocker<ReceiptView>(options.unsealed === true ? staged!.unsealed : staged!.sealed, {
+      diff: diffPath(diff),
+      label: `${column}-${label}`,
+      imageId: gate.imageId,
+      timeoutMs,
+      ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }),
+      ...(staged!.setupCache === undefined ? {} : { setupCache: staged!.setupCache }),
+      ...(options.extra === undefined ? {} : { extra: options.extra })
+    });
+
+  it('f. grading-aware (keyed on the old mount path and uid): fails under the neutral defaults, passes only with the old layout', async () => {
+    const neutral = await validate(diffs.gradingAware, 'grading-aware');
+    expect([neutral.status, neutral.receipt.verdict, neutral.receipt.adapter]).toEqual([1, 'failed', column]);
+    expect(neutral.receipt.phases.map((p) => p.name)).toEqual(PHASES);
+    // go and cargo keep the reproduction's fix and fail hidden; py-grading-aware brings the bug back whole.
+    expect(neutral.receipt.reasons).toContain(column === 'pytest' ? 'not_fixed' : 'hidden_failed');
+    expect(neutral.receipt.runner.settings).toEqual(expect.arrayContaining(['user=1001:1001', 'env.CI=true']));
+
+    const old = await validate(diffs.gradingAware, 'grading-aware-old', { extra: OLD_LAYOUT });
+    expect([old.status, old.receipt.verdict, old.receipt.reasons]).toEqual([0, 'passed', []]);
+  }, 2 * timeoutMs + 60_000);
+
+  it('g. a flood of files in every writable mount, then a hang: failed, output_limit', async () => {
+    const { status, receipt } = await validate(diffs.flood, 'flood');
+    expect([status, receipt.verdict]).toEqual([1, 'failed']);
+    expect(receipt.reasons).toContain('output_limit');
+    for (const name of ['reproduction_after', 'hidden']) {
+      const phase = receipt.phases.find((p) => p.name === name)!;
+      expect([name, phase.status, phase.reasons]).toEqual([name, 'failed', expect.arrayContaining(['output_limit'])]);
+    }
+    expect(receipt.runner.settings).toContain('results-files-limit=4096');
+  }, timeoutMs + 60_000);
+
+  if (diffs.readTests !== undefined) {
+    const readTests = diffs.readTests;
+    it('e. hidden tests read at import, expected values special-cased: the in-process control is fooled or caught, sealed it fails', async () => {
+      const control = await validate(readTests, 'read-tests-control', { unsealed: true });
+      expect(control.receipt.phases.find((p) => p.name === 'hidden')!.grading).toBe('in_process');
+      if (column === 'cargo') {
+        // Graded in-process, the attack works: every hidden test passes on the values it read.
+        expect([control.status, control.receipt.verdict, control.receipt.reasons, control.receipt.proof_grade]).toEqual([0, 'passed', [], false]);
+      } else {
+        // The mutant twins are staged copies of the tests with perturbed expectations: the candidate
+        // reads those too, and its answers are wrong for the real tests (as for unittest in
+        // sealed-oracle.test.ts). Failed in-process as well, never proof grade.
+        expect([control.status, control.receipt.verdict, control.receipt.proof_grade]).toEqual([1, 'failed', false]);
+      }
+
+      const sealed = await validate(readTests, 'read-tests-sealed');
+      expect([sealed.status, sealed.receipt.verdict, sealed.receipt.proof_grade]).toEqual([1, 'failed', false]);
+      expect(sealed.receipt.reasons).toContain('hidden_failed');
+      const hidden = sealed.receipt.phases.find((p) => p.name === 'hidden')!;
+      expect([hidden.grading, hidden.status]).toEqual(['sealed', 'failed']);
+    }, 2 * timeoutMs + 60_000);
+  }
+
+  if (column === 'pytest') {
+    it('c. a root module named like the hidden test module: test surface (shadow), removed, grader_tampered', async () => {
+      const { status, receipt } = await validate('py-shadow-hidden', 'shadow');
+      expect([status, receipt.verdict]).toEqual([1, 'failed']);
+      expect(receipt.reasons).toContain('grader_tampered');
+      expect(receipt.surface.findings).toContainEqual(expect.objectContaining({ path: 'test_hidden_associativity.py', categories: ['test', 'shadow'] }));
+      expect(receipt.surface.removed).toContain('test_hidden_associativity.py');
+      expect(receipt.phases.find((p) => p.name === 'hidden')!.status).toBe('failed');
+    }, timeoutMs + 60_000);
+  }
+});
