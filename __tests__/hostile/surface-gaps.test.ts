@@ -2,7 +2,7 @@ import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { proposeAndApprove, ROOT, runCli } from '../helpers/cli.js';
 import { stageFixture, stagedFixtureHooks, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
-import { dockerGate, hostileDiff } from './hostile-support.js';
+import { dockerGate, expectLoadedFileReset, hostileDiff, type SurfaceReceiptView } from './hostile-support.js';
 
 /**
  * The loaded surface's reach rules end to end in Docker (docs/security.md, "Surface"): the
@@ -21,12 +21,6 @@ import { dockerGate, hostileDiff } from './hostile-support.js';
 
 const gate = await dockerGate('hostile surface-gap tests');
 
-interface ReceiptView {
-  verdict: string;
-  reasons: string[];
-  phases: { name: string; status: string; reasons: string[] }[];
-  surface: { findings: { path: string; change: string; categories: string[] }[]; restored: string[]; reasons: string[] };
-}
 
 const CASES = [
   { gap: 'mapper', edited: 'tools/testkit/matchers.js', diff: 'jest-mapper-sabotage' },
@@ -53,20 +47,14 @@ gate.describeDocker.each(CASES)('jest: a file the base config loads through $gap
     const files = join(ROOT, 'fixtures', 'hostile', 'surface-gaps', gap);
     const jest = JSON.parse(await readFile(join(files, 'jest.json'), 'utf8')) as Record<string, unknown>;
     const fixture = hooks.track(await stageCase(`gap-${gap}`, files, jest));
-    const { status, receipt } = await validateInDocker<ReceiptView>(fixture, {
+    const { status, receipt } = await validateInDocker<SurfaceReceiptView>(fixture, {
       diff: hostileDiff(diff),
       label: `gap-${gap}`,
       imageId: gate.imageId,
       timeoutSeconds: 180,
       timeoutMs: 900_000
     });
-    expect(receipt.surface.findings).toContainEqual({ path: edited, change: 'modify', categories: ['config'], skip_markers: [] });
-    expect(receipt.surface.restored).toContain(edited);
-    expect(receipt.verdict).toBe('failed');
-    expect(receipt.reasons).toContain('grader_tampered');
-    // The base's matchers ran, not the candidate's: nothing was made lenient, the overfit fails.
-    expect(receipt.phases.find((p) => p.name === 'hidden')?.status).toBe('failed');
-    expect(status).toBe(1);
+    expectLoadedFileReset(receipt, status, edited);
   }, 900_000);
 });
 
