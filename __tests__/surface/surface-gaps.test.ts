@@ -125,6 +125,11 @@ describe('gap 3: projects and workspaces', () => {
     );
   });
 
+  it('reads a project list that names its own root once', () => {
+    const files = { 'jest.config.js': "module.exports = { projects: ['<rootDir>', '<rootDir>/jest.config.js'], setupFiles: ['./test/s.js'] };" };
+    expect(loadedSurface('jest', tree(files)).paths).toEqual(expect.arrayContaining(['jest.config.js', 'test/s.js']));
+  });
+
   it('reads a vitest workspace file and test.projects', () => {
     const files = {
       'vitest.workspace.ts': "import { defineWorkspace } from 'vitest/config';\nexport default defineWorkspace(['packages/*', './e2e/vitest.config.ts']);",

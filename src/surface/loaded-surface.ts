@@ -135,6 +135,8 @@ class Collector {
   /** The base's paths and the candidate's (paths only, never read): what a mapping can route to. */
   readonly routable: readonly string[];
   private readonly followed = new Set<string>();
+  /** Config files already read (a project list that names its own root, `['<rootDir>']`, is common). */
+  readonly configsRead = new Set<string>();
 
   constructor(private readonly tree: TreeReader) {
     this.present = new Set(tree.paths);
@@ -370,6 +372,9 @@ function readProject(collector: Collector, tree: TreeReader, context: ConfigCont
 
 /** Read one jest or vitest config file of the base (a root config, a project's, a workspace file). */
 function readConfigFile(collector: Collector, tree: TreeReader, context: ConfigContext, file: string, source: string, projectRoot?: string): void {
+  const key = `${file}\u0000${projectRoot ?? ''}`;
+  if (collector.configsRead.has(key)) return;
+  collector.configsRead.add(key);
   const base = file.split('/').at(-1)!;
   if (context.runner === 'jest' && base === 'package.json') {
     let jest: unknown;
