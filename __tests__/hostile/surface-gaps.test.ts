@@ -62,7 +62,7 @@ gate.describeDocker('jest: a project configuration outside the repository', () =
   const hooks = stagedFixtureHooks(() => gate.requireDocker());
 
   it('is refused in one line before anything runs', async () => {
-    const fixture = hooks.track(await stageCase('gap-outside', undefined, { projects: ['<rootDir>/../shared/jest.config.js'] }));
+    const fixture = hooks.track(await stageCase('gap-outside', join(ROOT, 'fixtures', 'hostile', 'surface-gaps', 'projects'), { projects: ['<rootDir>/../shared/jest.config.js'] }));
     const work = join(fixture.tmp, 'work');
     await mkdir(work, { recursive: true });
     const approved = await proposeAndApprove(fixture.repo, hostileDiff('jest-project-setup-sabotage'), work, fixture.tmp, 'gap-outside');
@@ -71,7 +71,7 @@ gate.describeDocker('jest: a project configuration outside the repository', () =
         '--witness-digest', fixture.digest, '--runner', 'docker', '--image', gate.imageId, '--out', join(work, 'out')],
       { tmp: fixture.tmp, timeoutMs: 300_000 }
     );
-    expect(result.status).not.toBe(0);
+    expect([result.status, result.stderr]).toEqual([2, expect.stringContaining('lies outside the repository')]);
     const lines = result.stderr.split('\n').filter((line) => line.includes('lies outside the repository'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('"<rootDir>/../shared/jest.config.js"');
