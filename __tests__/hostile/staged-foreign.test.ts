@@ -37,7 +37,7 @@ gate.describeDocker('unittest: staged tests replaced by the code under test', ()
       timeoutMs: 900_000
     });
     expect(receipt.verdict).toBe('failed');
-    const reproduction = receipt.phases.find((p) => p.name === 'reproduction');
+    const reproduction = receipt.phases.find((p) => p.name === 'reproduction_after');
     expect(reproduction?.status).toBe('failed');
     const foreign = (reproduction?.results ?? []).filter((r) => /is defined in calculator\.py, not in a staged file/.test(r.message ?? ''));
     expect(foreign.length).toBeGreaterThan(0);
