@@ -541,7 +541,7 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
     const patchedSnapshot = snapshotDigest(patchedEntries(before.entries, applied));
 
     // Reset, don't only detect: the suite that judges the candidate is the base's.
-    const loaded = baseLoadedSurface(adapter, base, before.entries, deps.log);
+    const loaded = baseLoadedSurface(adapter, base, before.entries, deps.log, changes.map((c) => c.path));
     const findings = analyseSurface(changes, {
       ...adapter.surface,
       // The dependency outputs are the grader's too: a candidate's files there would be hidden by them.

@@ -239,3 +239,43 @@ describeWithPytest('pytest adapter on parametrised tests with duplicate ids', ()
     expect(phase.regressions?.[0]).toMatch(/^tests\/test_duplicates\.py::test_divides\[same2?\]$/);
   });
 });
+
+describeWithPytest('pytest plugin: staged tests are their staged files own', () => {
+  let copy: StagedCopy | undefined;
+  afterAll(async () => {
+    await removeCopy(copy);
+  });
+
+  it('fails every staged test whose function the code under test replaced, whatever it reported', async () => {
+    copy = await stageCopy(pytestAdapter, 'pytest-project');
+    // The code under test, imported by the staged module, makes pytest collect its own passing
+    // function in place of each test function of that module.
+    await writeFile(
+      path.join(copy.workdir, 'calc.py'),
+      [
+        'def div(a, b):',
+        '    return a // b',
+        '',
+        'import _pytest.python as _pp',
+        '_orig = _pp.Function._getobj',
+        'def _passes(*args, **kwargs):',
+        '    pass',
+        'def _getobj(self):',
+        '    return _passes if self.originalname.startswith("test_") else _orig(self)',
+        '_pp.Function._getobj = _getobj',
+        ''
+      ].join('\n')
+    );
+    const run = await runAdapter(pytestAdapter, copy, { files: [CASES], suite: false, testRoots: ['tests'] });
+    // (junitxml files a test under its function's file: the forged ones read as calc.py's.)
+    const assertion = run.parsed.tests.find((test) => test.id.endsWith('::test_assertion'));
+    expect(assertion?.status).toBe('errored');
+    expect(assertion?.message).toMatch(/ForeignTest: test tests\/test_cases\.py::test_assertion is defined in calc\.py, not in a staged file/);
+    // Every test the module declares ran as the forged function: none passes.
+    expect(run.parsed.tests.length).toBeGreaterThan(5);
+    expect(run.parsed.tests.filter((test) => test.status === 'passed')).toEqual([]);
+    // The suite is not checked (a suite's tests may come from shared base classes): the same forgery passes there.
+    const suite = await runAdapter(pytestAdapter, copy, { files: [CASES], suite: true, testRoots: [] });
+    expect(suite.parsed.tests.find((test) => test.id.endsWith('::test_assertion'))?.status).toBe('passed');
+  });
+});

@@ -41,16 +41,63 @@ describe('unittest harness: staged tests by file path', () => {
     expect(result.exitCode).toBe(1);
   }, 60_000);
 
-  it('refuses a staged module that the code under test replaced while it was imported', async () => {
+  it('loads staged modules under a unique name: a swap of the discovery name reaches nothing, a swap of the real one is refused', async () => {
     copy = await stageCopy(unittestAdapter, 'python-project', { from: 'python-reproduction', files: ['test_cases.py'], placement: ROOT });
-    // The code under test, imported by the staged test, swaps the module being loaded for its own.
+    // Written in advance, the code under test can only know the discovery name: swapping it no
+    // longer touches the staged module (with discovery names, this replaced it; the check refused it).
     await appendFile(
       path.join(copy.workdir, 'calculator.py'),
       '\nimport sys as _sys, types as _types\n_fake = _types.ModuleType("test_cases")\n_fake.__file__ = __file__\n_sys.modules["test_cases"] = _fake\n'
     );
+    const byName = await run();
+    expect(byName.parsed.tests.find((t) => t.id === 'test_cases.CasesTest.test_assertion')?.status).toBe('failed');
+    expect(byName.parsed.tests.every((t) => !t.id.startsWith('_t'))).toBe(true);
+    // The importer's real (unique) name, read from the stack while it imports: still refused.
+    await appendFile(
+      path.join(copy.workdir, 'calculator.py'),
+      '\n_f = _sys._getframe(0)\nwhile _f is not None:\n    _name = _f.f_globals.get("__name__", "")\n    if _name.endswith(".test_cases"):\n        _fake2 = _types.ModuleType(_name)\n        _fake2.__file__ = __file__\n        _sys.modules[_name] = _fake2\n        break\n    _f = _f.f_back\n'
+    );
+    const byStack = await run();
+    expect(byStack.parsed.tests).toEqual([]);
+    expect(byStack.parsed.problems).toEqual([expect.stringMatching(/^unittest harness: discovery failed: RuntimeError: staged test module test_cases is not the staged file /)]);
+    expect(byStack.exitCode).toBe(2);
+  }, 120_000);
+
+  it("errors every test whose method or class is not the staged file's own, whatever it reports", async () => {
+    copy = await stageCopy(unittestAdapter, 'python-project', { from: 'python-reproduction', files: ['test_cases.py'], placement: ROOT });
+    // The code under test patches the loader: after a staged module loads, each of its test methods
+    // is replaced by a passing one of its own, and a forged class claims a test of the same module.
+    await appendFile(
+      path.join(copy.workdir, 'calculator.py'),
+      [
+        '',
+        'import unittest as _u',
+        '_orig = _u.TestLoader.loadTestsFromModule',
+        'def _passes(self):',
+        '    pass',
+        'def _forge(self, module, *args, **kwargs):',
+        '    for _value in list(vars(module).values()):',
+        '        if isinstance(_value, type) and issubclass(_value, _u.TestCase) and _value.__module__ == module.__name__:',
+        '            for _attr in list(vars(_value)):',
+        '                if _attr.startswith("test"):',
+        '                    setattr(_value, _attr, _passes)',
+        '    _forged = type("CasesTest", (_u.TestCase,), {"__module__": module.__name__, "test_forged": _passes})',
+        '    setattr(module, "ForgedCasesTest", _forged)',
+        '    return _orig(self, module, *args, **kwargs)',
+        '_u.TestLoader.loadTestsFromModule = _forge',
+        ''
+      ].join('\n')
+    );
     const result = await run();
-    expect(result.parsed.tests).toEqual([]);
-    expect(result.parsed.problems).toEqual([expect.stringMatching(/^unittest harness: discovery failed: RuntimeError: staged test module test_cases is not the staged file /)]);
-    expect(result.exitCode).toBe(2);
+    const tests = result.parsed.tests;
+    expect(tests.length).toBeGreaterThan(3);
+    const assertion = tests.find((t) => t.id === 'test_cases.CasesTest.test_assertion');
+    expect(assertion?.status).toBe('errored');
+    expect(assertion?.message).toMatch(/^test test_cases\.CasesTest\.test_assertion is defined in calculator\.py, not in a staged file/);
+    // The forged class has the staged module's name but not its file: errored as well.
+    expect(tests.find((t) => t.id === 'test_cases.CasesTest.test_forged')?.status).toBe('errored');
+    // Nothing of the staged module passes: every test of it was replaced.
+    expect(tests.filter((t) => t.status === 'passed')).toEqual([]);
+    expect(result.exitCode).toBe(1);
   }, 60_000);
 });

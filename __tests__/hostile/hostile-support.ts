@@ -257,3 +257,24 @@ export const PHASES = ['reproduction_before', 'reproduction_after', 'regression'
 export function packedFixture(name: 'go-paginate' | 'rust-textclip'): { repo: string; pack: string } {
   return { repo: join(FIXTURES, name, 'repo'), pack: join(FIXTURES, '..', 'witness-packs', name) };
 }
+
+/** The receipt fields of a loaded-surface finding (loaded-config and surface-gaps tests). */
+export interface SurfaceReceiptView {
+  verdict: string;
+  reasons: string[];
+  phases: { name: string; status: string; reasons: string[] }[];
+  surface: { findings: { path: string; change: string; categories: string[] }[]; restored: string[]; reasons: string[] };
+}
+
+/**
+ * A candidate's edit to a file the base's configuration loads: a config finding, reset to the
+ * base, `grader_tampered`; the base's file ran, so the overfit fix fails the hidden tests.
+ */
+export function expectLoadedFileReset(receipt: SurfaceReceiptView, status: number | null, path: string): void {
+  expect(receipt.surface.findings).toContainEqual({ path, change: 'modify', categories: ['config'], skip_markers: [] });
+  expect(receipt.surface.restored).toContain(path);
+  expect(receipt.verdict).toBe('failed');
+  expect(receipt.reasons).toContain('grader_tampered');
+  expect(receipt.phases.find((p) => p.name === 'hidden')?.status).toBe('failed');
+  expect(status).toBe(1);
+}

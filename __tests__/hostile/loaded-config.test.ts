@@ -2,7 +2,7 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
 import { stageFixture, stagedFixtureHooks, validateInDocker } from '../helpers/docker-fixture.js';
-import { dockerGate, hostileDiff } from './hostile-support.js';
+import { dockerGate, expectLoadedFileReset, hostileDiff, type SurfaceReceiptView } from './hostile-support.js';
 
 /**
  * A file the base's resolved test configuration loads is test surface, end to end in Docker: the
@@ -16,12 +16,6 @@ import { dockerGate, hostileDiff } from './hostile-support.js';
 
 const gate = await dockerGate('hostile loaded-config tests');
 
-interface ReceiptView {
-  verdict: string;
-  reasons: string[];
-  phases: { name: string; status: string; reasons: string[] }[];
-  surface: { findings: { path: string; change: string; categories: string[] }[]; restored: string[]; reasons: string[] };
-}
 
 const CASES = [
   { adapter: 'jest', name: 'jest-money', setupFile: 'test/setup.js', diff: 'jest-setup-sabotage' },
@@ -40,20 +34,15 @@ gate.describeDocker.each(CASES)('$adapter: a setup file the base config loads', 
       const pkg = JSON.parse(await readFile(join(fixture.repo, 'package.json'), 'utf8')) as Record<string, unknown>;
       await writeFile(join(fixture.repo, 'package.json'), `${JSON.stringify({ ...pkg, jest: { setupFilesAfterEnv: ['<rootDir>/test/setup.js'] } }, null, 2)}\n`);
     }
-    const { status, receipt } = await validateInDocker<ReceiptView>(fixture, {
+    const { status, receipt } = await validateInDocker<SurfaceReceiptView>(fixture, {
       diff: hostileDiff(diff),
       label: `loaded-${name}`,
       imageId: gate.imageId,
       timeoutSeconds: 180,
       timeoutMs: 900_000
     });
-    expect(receipt.surface.findings).toContainEqual({ path: setupFile, change: 'modify', categories: ['config'], skip_markers: [] });
-    expect(receipt.surface.restored).toContain(setupFile);
-    expect(receipt.verdict).toBe('failed');
-    expect(receipt.reasons).toContain('grader_tampered');
-    // The base's setup file ran, not the candidate's: nothing was made lenient, the overfit fails.
+    expectLoadedFileReset(receipt, status, setupFile);
+    // The base's setup file ran, not the candidate's: nothing was made lenient.
     expect(receipt.reasons).not.toContain('grader_compromised');
-    expect(receipt.phases.find((p) => p.name === 'hidden')?.status).toBe('failed');
-    expect(status).toBe(1);
   }, 900_000);
 });

@@ -16,6 +16,13 @@
  * `pytest_sessionfinish` runs after the junitxml plugin wrote its file: it reads the file back and
  * writes the final frame with its SHA-256. An `atexit` or `pytest_unconfigure` rewrite comes later
  * and disagrees.
+ *
+ * Staged runs (PYTEST_STAGED_ENV): a hook wrapper around `pytest_runtest_makereport` checks, when
+ * each test's call is reported, that the module the test was collected from is its staged file
+ * and that the test function (unwrapped) is defined there, or outside the repository copy (a
+ * decorator of an installed package). A test the code under test replaced or forged is failed,
+ * whatever it reported. pytest's own ids are path-based (nodeids), so they do not depend on the
+ * module names pytest imports the files under.
  */
 
 import { CHANNEL_ENV, pythonFrameWriter } from './results-channel.js';
@@ -29,6 +36,13 @@ export const PYTEST_PLUGIN_FILE = `${PYTEST_PLUGIN_MODULE}.py`;
 /** Environment variable carrying the canaries in run order: `name=pass,name=fail` (or reversed). */
 export const PYTEST_CANARY_ENV = 'PATCHPROOF_CANARY_ORDER';
 
+/**
+ * Environment variable with the staged test folders of a run (absolute, `:`-separated; unset for
+ * the suite). In those runs every test's module must be its staged file, and its function must not
+ * come from another file of the repository copy; otherwise its call is reported failed (ForeignTest).
+ */
+export const PYTEST_STAGED_ENV = 'PATCHPROOF_STAGED_ROOTS';
+
 /** Source of the plugin (Python 3, pytest 7 or later). */
 export const PYTEST_PLUGIN_SOURCE = String.raw`"""PatchProof grader canaries for pytest.
 
@@ -37,6 +51,7 @@ repository copy. Appends two generated tests to the end of the collected items: 
 one must fail with an assertion.
 """
 import hashlib
+import inspect
 import json
 import os
 import re
@@ -112,6 +127,48 @@ def pytest_sessionfinish(session, exitstatus):
         except OSError:
             digest = None
     _frame("end", {"tests": _FRAMED[0], "sha256": digest})
+
+
+_STAGED_ROOTS = [os.path.realpath(p) for p in os.environ.get("${PYTEST_STAGED_ENV}", "").split(os.pathsep) if p]
+
+
+def _inside(path, root):
+    return path == root or path.startswith(root + os.sep)
+
+
+def _foreign(item):
+    """Why a test of a staged run is not its staged file's own (None when it is)."""
+    path = os.path.realpath(str(getattr(item, "path", "") or getattr(item, "fspath", "")))
+    if path == os.path.realpath(__file__) or not any(_inside(path, root) for root in _STAGED_ROOTS):
+        return None
+    module = getattr(item, "module", None)
+    where = getattr(module, "__file__", None)
+    if where is None or os.path.realpath(where) != path:
+        return "test %s was not collected from its staged file" % item.nodeid
+    function = getattr(item, "function", None)
+    if function is None:
+        return None
+    try:
+        code = inspect.unwrap(function).__code__
+    except Exception:
+        return None
+    real = os.path.realpath(code.co_filename)
+    repo = os.path.realpath(str(item.config.rootpath))
+    if real != path and _inside(real, repo) and not any(_inside(real, root) for root in _STAGED_ROOTS):
+        return "test %s is defined in %s, not in a staged file" % (item.nodeid, os.path.relpath(real, repo))
+    return None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    if not _STAGED_ROOTS or call.when != "call":
+        return
+    reason = _foreign(item)
+    if reason is not None:
+        report = outcome.get_result()
+        report.outcome = "failed"
+        report.longrepr = "ForeignTest: " + reason
 
 
 def _make(expected):

@@ -5,7 +5,7 @@ import { canaryNames, canaryRunOrder, checkCanaryPlan } from './canary.js';
 import { checkTestFiles } from './test-files.js';
 import { pythonTwinStage } from './twin-stage.js';
 import { isPytestFile, PYTEST_SKIP_MARKERS, PYTEST_SURFACE, pytestSuiteFiles } from './pytest-files.js';
-import { PYTEST_CANARY_ENV, PYTEST_PLUGIN_FILE, PYTEST_PLUGIN_MODULE, PYTEST_PLUGIN_SOURCE } from './pytest-harness.js';
+import { PYTEST_CANARY_ENV, PYTEST_PLUGIN_FILE, PYTEST_PLUGIN_MODULE, PYTEST_PLUGIN_SOURCE, PYTEST_STAGED_ENV } from './pytest-harness.js';
 import { parsePytestResults, PYTEST_RESULTS_FILE } from './pytest-results.js';
 import { CHANNEL_ENV, channelNonce } from './results-channel.js';
 
@@ -58,6 +58,8 @@ function pytestCommand(request: CommandRequest): TestCommand {
     env: {
       PYTHONPATH: path.posix.join(workdir, HARNESS_DIR),
       [PYTEST_CANARY_ENV]: pytestCanaryOrder(request),
+      // Staged tests must be the staged files' own (pytest-harness.ts); never for the suite.
+      ...(request.suite || request.testRoots.length === 0 ? {} : { [PYTEST_STAGED_ENV]: request.testRoots.map((root) => path.posix.join(workdir, root)).join(':') }),
       // The results channel's nonce (pytest-harness.ts frames each finished test with it).
       [CHANNEL_ENV]: channelNonce(request.canary),
       // Only the plugins named with -p load: no entry point of any *.dist-info on sys.path.

@@ -158,6 +158,13 @@ class RecordingResult(unittest.TextTestResult):
                 entry["phase"] = test.description.split(" ", 1)[0]
             else:
                 entry["file"], entry["line"] = test_source(test)
+                if STAGED is not None and key not in CANARY_IDS:
+                    foreign = staged_mismatch(test, entry["file"])
+                    if foreign is not None:
+                        entry["foreign"] = foreign
+            if STAGED_PREFIX is not None:
+                # Fixture errors name their class too ("setUpClass (<module>.<Class>)").
+                entry["id"] = entry["id"].replace(STAGED_PREFIX + ".", "")
             self.open[key] = entry
         return self.open[key]
 
@@ -165,6 +172,11 @@ class RecordingResult(unittest.TextTestResult):
         entry = self.open.pop(id(test), None)
         if entry is None:
             return
+        foreign = entry.pop("foreign", None)
+        if foreign is not None:
+            # Whatever it claimed: a test that is not the staged file's own is never a pass.
+            entry["status"] = "errored"
+            entry["exception"] = {"type": "ForeignTest", "failure_exception": False, "message": clip(foreign), "frames": []}
         if entry["status"] is None:
             entry["status"] = "errored"
             entry["exception"] = {"type": "NoOutcome", "failure_exception": False,
@@ -282,32 +294,77 @@ def write_results(path, payload):
     frame("end", {"tests": len(payload["tests"]), "sha256": hashlib.sha256(data).hexdigest()})
 
 
-# --- Staged tests by file path (surface engineer; import mechanism only) ---------------------------
+# --- Staged tests by file path, under unique module names --------------------------------------------
+# Set by load_staged: the random package every staged module is loaded under, and the staged
+# modules' files by their (unique) names. Test ids drop the prefix, so they are the ids discovery
+# gives (pinned in packs and receipts); each test's class and method must come from its staged file.
+STAGED = None
+STAGED_PREFIX = None
+# The harness's own tests (canaries, module-skip placeholders), which no staged file defines.
+CANARY_IDS = set()
+REPO = None
+
+
+def staged_id(test_id):
+    """A test id without the unique package prefix: the id discovery gives, pinned in packs."""
+    lead = STAGED_PREFIX + "."
+    return test_id[len(lead):] if test_id.startswith(lead) else test_id
+
+
+def staged_mismatch(test, source_file):
+    """Why a test of a staged run is not the staged files' own (None when it is).
+
+    Its class must be defined by a staged module, and its method must not come from a file of the
+    repository copy other than the staged ones (the code under test lives there); a method from the
+    standard library or an installed package (a decorator's wrapper) is allowed."""
+    module_name = getattr(type(test), "__module__", None)
+    if STAGED.get(module_name) is None:
+        return "test %s is not defined by a staged test module" % staged_id(test.id())
+    if source_file is None:
+        return "test %s has no source file" % staged_id(test.id())
+    real = os.path.realpath(source_file)
+    staged = {os.path.realpath(path) for path in STAGED.values()}
+    if real not in staged and (real == REPO or real.startswith(REPO + os.sep)):
+        return "test %s is defined in %s, not in a staged file" % (staged_id(test.id()), os.path.relpath(real, REPO))
+    return None
+
+
 def load_staged(start, top, pattern):
-    """Load the staged external tests by file path, as discovery would name them.
+    """Load the staged external tests by file path, under unique module names.
 
     Discovery imports each test module by name, so a module of the repository that comes first on
     sys.path and has a staged test's name would be imported instead. Here every module (and the
-    packages above it inside the staged folder) is loaded from its own file with importlib, under
-    the name discovery gives it (so test ids do not change), and afterwards checked to still be the
-    module loaded from that file. Import failures and SkipTest become the same tests discovery makes.
+    packages above it inside the staged folder) is loaded from its own file with importlib, under a
+    random package (so no module of the repository, and no code written in advance, can take or
+    predict its name), and afterwards checked to still be the module loaded from that file. Test
+    ids drop the package (staged_id): they stay the ones discovery gives. Import failures and
+    SkipTest become the same tests discovery makes, under discovery's names.
     """
     import fnmatch
     import importlib.util
+    import types
+    global STAGED, STAGED_PREFIX
 
     loader = unittest.defaultTestLoader
     suite = loader.suiteClass()
+    STAGED_PREFIX = "_t" + os.urandom(8).hex()
+    STAGED = {}
+    root = types.ModuleType(STAGED_PREFIX)
+    root.__path__ = []
+    sys.modules[STAGED_PREFIX] = root
 
     def load(name, path, package_dir=None):
+        unique = STAGED_PREFIX + "." + name
         spec = importlib.util.spec_from_file_location(
-            name, path, submodule_search_locations=[package_dir] if package_dir else None)
+            unique, path, submodule_search_locations=[package_dir] if package_dir else None)
         module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
+        sys.modules[unique] = module
+        STAGED[unique] = path
         spec.loader.exec_module(module)
         return module
 
     def check(name, module, path):
-        loaded = sys.modules.get(name)
+        loaded = sys.modules.get(STAGED_PREFIX + "." + name)
         where = getattr(loaded, "__file__", None)
         if loaded is not module or where is None or os.path.realpath(where) != os.path.realpath(path):
             raise RuntimeError("staged test module %s is not the staged file %s" % (name, path))
@@ -334,7 +391,9 @@ def load_staged(start, top, pattern):
             try:
                 module = load(name, path)
             except unittest.SkipTest as error:
-                suite.addTest(unittest.loader._make_skipped_test(name, error, loader.suiteClass))
+                skipped = unittest.loader._make_skipped_test(name, error, loader.suiteClass)
+                CANARY_IDS.update(id(test) for test in skipped)
+                suite.addTest(skipped)
                 continue
             except BaseException:  # as discovery does: SystemExit at import is a load failure too
                 error_case, message = unittest.loader._make_failed_import_test(name, loader.suiteClass)
@@ -346,7 +405,7 @@ def load_staged(start, top, pattern):
     for package, (module, init) in loaded_packages.items():
         check(package, module, init)
     return suite
-# --- end of staged tests by file path ------------------------------------------------------------
+# --- end of staged tests by file path ---------------------------------------------------------------
 
 
 def main(argv):
@@ -360,11 +419,12 @@ def main(argv):
     args = parser.parse_args(argv)
     if args.canary is not None and not re.fullmatch(r"[0-9a-f]{32,}", args.canary):
         parser.error("--canary takes at least 32 lowercase hex digits")
-    global CHANNEL, NONCE
+    global CHANNEL, NONCE, REPO
     if args.canary is not None:
         CHANNEL, NONCE = os.dup(1), args.canary
 
     repo = os.path.abspath(args.repo)
+    REPO = os.path.realpath(repo)
     start = os.path.abspath(args.start) if args.start else repo
     top = os.path.abspath(args.top) if args.top else start
     os.chdir(repo)
@@ -389,6 +449,7 @@ def main(argv):
     # Appended after discovery imported every test module, so the canaries run last, after any
     # import-time change the code under test made.
     canaries = canary_tests(args.canary) if args.canary is not None else []
+    CANARY_IDS.update(id(test) for test in canaries)
     suite.addTests(canaries)
 
     runner = unittest.TextTestRunner(stream=sys.stderr, verbosity=2, resultclass=RecordingResult)

@@ -31,7 +31,15 @@ export interface ConfigScan {
   imports: string[];
   /** Keys whose value is not a literal: what was read from them is a best effort. */
   unresolved: string[];
+  /**
+   * Project entries named by path or glob: jest `projects`, vitest `projects` / `workspace`, and a
+   * workspace file's default-exported array (inline project objects are read as options anyway).
+   */
+  projects: string[];
 }
+
+/** Keys whose string entries name further project configurations (folders, config files or globs). */
+const PROJECT_KEYS = new Set(['projects', 'workspace']);
 
 /** jest options whose values are modules jest loads (strings, [string, options] tuples, or maps to those). */
 export const JEST_LOADING_KEYS: readonly string[] = Object.freeze([
@@ -69,8 +77,8 @@ export const VITEST_LOADING_KEYS: readonly string[] = Object.freeze([
 
 const ROOT_KEYS = new Set(['rootDir', 'root']);
 
-function literalString(node: Node | undefined): string | undefined {
-  if (node === undefined) return undefined;
+function literalString(node: Node | undefined | null): string | undefined {
+  if (node === undefined || node === null) return undefined;
   if (node.type === 'StringLiteral') return node.value as string;
   if (node.type === 'TemplateLiteral' && (node.expressions as unknown[]).length === 0) {
     return (node.quasis as { value: { cooked: string } }[])[0]?.value.cooked;
@@ -179,6 +187,16 @@ function relativeImports(program: Node): string[] {
   return [...found].sort();
 }
 
+function isModuleExports(node: Node): boolean {
+  return (
+    node.type === 'MemberExpression' &&
+    (node.object as Node).type === 'Identifier' &&
+    (node.object as Node).name === 'module' &&
+    (node.property as Node).type === 'Identifier' &&
+    (node.property as Node).name === 'exports'
+  );
+}
+
 function parseModule(source: string, typescript: boolean): Node | undefined {
   try {
     return parse(source, {
@@ -192,18 +210,51 @@ function parseModule(source: string, typescript: boolean): Node | undefined {
   }
 }
 
+/** A project list: literal strings are entries; inline objects are options (read by the key walk); anything else is unresolved. */
+function readProjects(key: string, value: Node, scan: ConfigScan): void {
+  const direct = literalString(value);
+  if (direct !== undefined) {
+    scan.projects.push(direct);
+    return;
+  }
+  if (value.type === 'ArrayExpression') {
+    for (const element of value.elements as (Node | null)[]) {
+      if (element === null || element.type === 'ObjectExpression') continue;
+      readProjects(key, element, scan);
+    }
+    return;
+  }
+  // `defineWorkspace([...])`, `defineProject(...)`: the call's arguments.
+  const callee = value.type === 'CallExpression' ? (value.callee as Node) : undefined;
+  if (callee?.type === 'Identifier' && /^define/.test(callee.name as string)) {
+    for (const argument of value.arguments as Node[]) if (argument.type !== 'ObjectExpression') readProjects(key, argument, scan);
+    return;
+  }
+  if (value.type === 'ObjectExpression') return;
+  // Not a literal (`path.join(__dirname, './c')`, a glob call): its relative-path literals are entries.
+  if (!scan.unresolved.includes(key)) scan.unresolved.push(key);
+  scan.projects.push(...relativeLiterals(value));
+}
+
 /**
  * Scan a config module (JS, TS, or JSON text) for the options in `keys`, at any depth: options sit
  * under `test` (vitest), in `projects` entries or inside `defineConfig(...)`/`mergeConfig(...)`
  * calls, and reading every occurrence is the conservative choice. Returns undefined when the file
  * does not parse at all (the caller then treats the whole config as unresolved).
  */
-export function scanConfigSource(source: string, keys: readonly string[], options: { typescript?: boolean; json?: boolean } = {}): ConfigScan | undefined {
+export function scanConfigSource(
+  source: string,
+  keys: readonly string[],
+  options: { typescript?: boolean; json?: boolean; workspace?: boolean } = {}
+): ConfigScan | undefined {
   const program = parseModule(options.json === true ? `(${source}\n)` : source, options.typescript === true);
   if (program === undefined) return undefined;
   const wanted = new Set(keys);
-  const scan: ConfigScan = { references: [], imports: options.json === true ? [] : relativeImports(program), unresolved: [] };
+  const scan: ConfigScan = { references: [], imports: options.json === true ? [] : relativeImports(program), unresolved: [], projects: [] };
   walk(program, (node) => {
+    // A workspace file (vitest.workspace.*) default-exports its project list.
+    if (options.workspace === true && node.type === 'ExportDefaultDeclaration') readProjects('workspace', node.declaration as Node, scan);
+    if (options.workspace === true && node.type === 'AssignmentExpression' && isModuleExports(node.left as Node)) readProjects('workspace', node.right as Node, scan);
     if (node.type !== 'ObjectProperty') return;
     const name = keyName(node);
     if (name === undefined) return;
@@ -212,15 +263,17 @@ export function scanConfigSource(source: string, keys: readonly string[], option
       if (root !== undefined && scan.rootDir === undefined) scan.rootDir = root;
       return;
     }
+    if (PROJECT_KEYS.has(name)) readProjects(name, node.value as Node, scan);
     if (wanted.has(name)) readValue(name, node.value as Node, scan);
   });
+  scan.projects.sort();
   scan.references.sort((a, b) => (a.key + a.specifier < b.key + b.specifier ? -1 : 1));
   scan.unresolved.sort();
   return scan;
 }
 
-/** The relative imports of any JS/TS module (for following what a loaded file loads). */
-export function moduleImports(source: string, typescript: boolean): string[] {
+/** The relative imports of any JS/TS module (for following what a loaded file loads); undefined when it does not parse. */
+export function moduleImports(source: string, typescript: boolean): string[] | undefined {
   const program = parseModule(source, typescript);
-  return program === undefined ? [] : relativeImports(program);
+  return program === undefined ? undefined : relativeImports(program);
 }
