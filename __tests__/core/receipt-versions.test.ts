@@ -4,7 +4,7 @@ import { fail, pass, passingRuns, receiptFrom, run } from '../helpers/evidence.j
 import { sealReceipt, serializeReceipt, verifyReceiptText } from '../../src/core/receipt.js';
 import { deriveHiddenIdKey, hiddenId, hiddenKeyCheck, HIDDEN_MARKER } from '../../src/core/hidden-ids.js';
 import { RECEIPT_V1_SCHEMA, verifyReceiptV1Text } from '../../src/core/receipt-v1.js';
-import { RECEIPT_SCHEMA, RECEIPT_V2_SCHEMA, type Receipt } from '../../src/core/receipt-schema.js';
+import { RECEIPT_SCHEMA, RECEIPT_V2_SCHEMA, RECEIPT_V3_SCHEMA, type Receipt } from '../../src/core/receipt-schema.js';
 import { canonicalJson, digestJson } from '../../src/core/hashing.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -55,13 +55,13 @@ describe('receipt versions', () => {
   it('refuses an unknown schema with one line naming the known ones', () => {
     const check = verifyReceiptText('{"schema":"patchproof.receipt/v9"}');
     expect(check.integrity_valid).toBe(false);
-    expect(check.errors[0]).toMatch(/patchproof\.receipt\/v9.*unknown.*v1.*v2.*v3/);
+    expect(check.errors[0]).toMatch(/patchproof\.receipt\/v9.*unknown.*v1.*v2.*v3.*v4/);
   });
 
-  it('writes v3 receipts whose v3 digest domain a v1 verifier does not accept', () => {
+  it('writes v4 receipts whose v4 digest domain a v1 verifier does not accept', () => {
     const text = serializeReceipt(receiptFrom(passingRuns()));
     expect(JSON.parse(text).schema).toBe(RECEIPT_SCHEMA);
-    expect(RECEIPT_SCHEMA).toBe('patchproof.receipt/v3');
+    expect(RECEIPT_SCHEMA).toBe('patchproof.receipt/v4');
     expect(verifyReceiptText(text).integrity_valid).toBe(true);
     expect(verifyReceiptV1Text(text).integrity_valid).toBe(false);
   });
@@ -81,6 +81,32 @@ describe('receipt versions', () => {
     const check = verifyReceiptText(v3Plain);
     expect(check.integrity_valid).toBe(false);
     expect(check.errors.join('\n')).toMatch(/phase hidden: a test id is not a keyed digest/);
+  });
+});
+
+describe('receipt v3 beside v4 (v4 adds the not_run phase of the early exit)', () => {
+  /** A receipt as a v3 writer produced it: schema v3, the v3 digest domain. */
+  function asV3(receipt: Receipt): string {
+    const { receipt_digest: _digest, ...body } = receipt;
+    const v3Body = { ...body, schema: RECEIPT_V3_SCHEMA } as typeof body;
+    return `${canonicalJson({ ...v3Body, receipt_digest: digestJson('patchproof/receipt/v3', v3Body) })}\n`;
+  }
+
+  it('keeps v3 receipts verifiable under the v3 rules; the same bytes relabelled v4 are refused', () => {
+    const v3Text = asV3(receiptFrom(passingRuns()));
+    expect(verifyReceiptText(v3Text).errors).toEqual([]);
+    expect(verifyReceiptText(v3Text.replace(`"schema":"${RECEIPT_V3_SCHEMA}"`, `"schema":"${RECEIPT_SCHEMA}"`)).integrity_valid).toBe(false);
+  });
+
+  it('a not_run phase verifies in v4 only: a v3 receipt never held one', () => {
+    // The early exit: the reproduction passes before the patch, so the patched side never runs.
+    const runs = passingRuns();
+    const early = receiptFrom({ ...runs, reproduction_before: runs.reproduction_before.map((r) => ({ ...r, parsed: { ...r.parsed!, tests: r.parsed!.tests.map((t) => pass(t.id)) } })) });
+    expect(early.phases.map((p) => p.status)).toContain('not_run');
+    expect(verifyReceiptText(serializeReceipt(early)).errors).toEqual([]);
+    const check = verifyReceiptText(asV3(early));
+    expect(check.integrity_valid).toBe(false);
+    expect(check.errors).toContain(`a not_run phase exists only from ${RECEIPT_SCHEMA}; a ${RECEIPT_V3_SCHEMA} receipt never held one`);
   });
 });
 

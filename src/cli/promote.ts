@@ -5,7 +5,7 @@ import { checkDiff } from '../core/diff-policy.js';
 import { applyFileChanges } from '../core/patch-apply.js';
 import { checkPromotable, planPromotion, selectChanges, type PromoteLog } from '../core/promote-plan.js';
 import { verifyReceiptText } from '../core/receipt.js';
-import { receiptSchema, RECEIPT_SCHEMA, RECEIPT_V2_SCHEMA } from '../core/receipt-schema.js';
+import { receiptSchema, RECEIPT_V2_SCHEMA } from '../core/receipt-schema.js';
 import { existingDir, readTextFile } from '../io/files.js';
 import { observePath, writeStep } from '../io/promote.js';
 import { readStoredReceipt, storeEntryDir } from '../io/receipt-store.js';
@@ -42,7 +42,7 @@ export async function promoteCommand(settings: PromoteSettings, io: Output, hook
     throw new PromoteError(`the receipt does not verify (${check.errors[0] ?? 'invalid'}); promote only an intact receipt`);
   }
   const parsed = receiptSchema.safeParse(JSON.parse(text));
-  if (!parsed.success || (parsed.data.schema !== RECEIPT_SCHEMA && parsed.data.schema !== RECEIPT_V2_SCHEMA)) {
+  if (!parsed.success) {
     throw new PromoteError(`the receipt's schema is older than ${RECEIPT_V2_SCHEMA}; validate again with this version to promote`);
   }
   const receipt = parsed.data;

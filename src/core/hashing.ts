@@ -19,6 +19,7 @@ export type HashDomain =
   | 'patchproof/receipt/v1'
   | 'patchproof/receipt/v2'
   | 'patchproof/receipt/v3'
+  | 'patchproof/receipt/v4'
   | 'patchproof/tests/v1'
   | 'patchproof/witness/v1'
   | 'patchproof/setup-cache/v1';

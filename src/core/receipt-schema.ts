@@ -12,11 +12,18 @@ import { PHASE_NAMES, PHASE_STATUSES, REASON_CODES, RUN_LABELS } from './verdict
  * v3 over v2: the same keys, but `witness.pinned_ids.hidden` holds keyed ids too (v2 wrote the
  * pack's real hidden ids there, which named the hidden tests), and the digest domain is
  * 'patchproof/receipt/v3'. v2 receipts stay verifiable under the rules they were written by.
+ * v4 over v3: a phase may be `not_run` (the early exit: the base reproduction did not fail, so the
+ * patched tree's runs were cancelled or never started; docs/receipt.md), with no runs of the patched
+ * tree; the digest domain is 'patchproof/receipt/v4'. v2 and v3 receipts never hold `not_run`.
  */
 
-export const RECEIPT_SCHEMA = 'patchproof.receipt/v3';
-/** The previous version, still verified: it may carry the pack's real hidden ids in `witness.pinned_ids`. */
+export const RECEIPT_SCHEMA = 'patchproof.receipt/v4';
+/** The previous version, still verified under its rules (no `not_run` phase). */
+export const RECEIPT_V3_SCHEMA = 'patchproof.receipt/v3';
+/** v2, still verified: it may carry the pack's real pinned hidden ids in `witness.pinned_ids`. */
 export const RECEIPT_V2_SCHEMA = 'patchproof.receipt/v2';
+/** Every schema verified by the rules of src/core/receipt.ts (v1 has its own, frozen). */
+export const RECEIPT_SCHEMAS = [RECEIPT_SCHEMA, RECEIPT_V3_SCHEMA, RECEIPT_V2_SCHEMA] as const;
 
 /** A hidden test's public id: HMAC-SHA256 of its real id under the pack's hidden-id key. */
 export const HIDDEN_ID_PATTERN = /^hmac-sha256:[0-9a-f]{64}$/;
@@ -151,7 +158,7 @@ export const surfaceFindingSchema = z.strictObject({
 const allowance = z.enum(['test_edits', 'test_removal', 'skips', 'config_edits', 'dependency_changes', 'workflow_edits']);
 
 export const receiptSchema = z.strictObject({
-  schema: z.enum([RECEIPT_SCHEMA, RECEIPT_V2_SCHEMA]),
+  schema: z.enum(RECEIPT_SCHEMAS),
   tool_version: z.string().min(1),
   run_id: z.string().min(1),
   started_at: z.iso.datetime(),

@@ -1,6 +1,6 @@
 import { twinBehaved } from './twins.js';
 import { canonicalJson, digestJson, type Digest } from './hashing.js';
-import { HIDDEN_ID_PATTERN, RECEIPT_SCHEMA, RECEIPT_V2_SCHEMA, receiptSchema, type Receipt, type ReceiptBody, type PhaseRecord, type SetupRecord } from './receipt-schema.js';
+import { HIDDEN_ID_PATTERN, RECEIPT_SCHEMA, RECEIPT_SCHEMAS, RECEIPT_V2_SCHEMA, RECEIPT_V3_SCHEMA, receiptSchema, type Receipt, type ReceiptBody, type PhaseRecord, type SetupRecord } from './receipt-schema.js';
 import { RIGHT_REASON_FAILURES, countTests } from './test-results.js';
 import { PHASE_NAMES, decideVerdict, type ReasonCode } from './verdict.js';
 import { surfaceReasons, type SurfaceAllowances } from './surface.js';
@@ -10,9 +10,10 @@ import { RECEIPT_V1_SCHEMA, verifyReceiptV1Text } from './receipt-v1.js';
 /**
  * Sealing and verifying receipts. A receipt is canonical JSON (RFC 8785) whose `receipt_digest` is
  * the domain-separated SHA-256 of everything else; the file holds exactly the canonical text plus a
- * newline, so any change of any byte is caught. Receipts are written as v3; verification dispatches
- * on `schema`: v2 and v3 by the rules below (they differ in the digest domain and in what
- * `witness.pinned_ids.hidden` may hold), v1 by the frozen rules of src/core/receipt-v1.ts.
+ * newline, so any change of any byte is caught. Receipts are written as v4; verification dispatches
+ * on `schema`: v2, v3 and v4 by the rules below (they differ in the digest domain, in what
+ * `witness.pinned_ids.hidden` may hold, and v4 alone may hold `not_run` phases), v1 by the frozen
+ * rules of src/core/receipt-v1.ts.
  */
 
 /** The pack's allowances as the flags surfaceReasons takes. */
@@ -22,7 +23,8 @@ export function allowancesOf(allowed: readonly string[]): SurfaceAllowances {
 }
 
 export function receiptDigest(body: ReceiptBody): Digest {
-  return digestJson(body.schema === RECEIPT_V2_SCHEMA ? 'patchproof/receipt/v2' : 'patchproof/receipt/v3', body);
+  const domain = body.schema === RECEIPT_V2_SCHEMA ? 'patchproof/receipt/v2' : body.schema === RECEIPT_V3_SCHEMA ? 'patchproof/receipt/v3' : 'patchproof/receipt/v4';
+  return digestJson(domain, body);
 }
 
 /** Add the content digest. */
@@ -139,13 +141,13 @@ export function verifyReceiptText(text: string): ReceiptCheck {
     schema = undefined;
   }
   if (schema === RECEIPT_V1_SCHEMA) return verifyReceiptV1Text(text);
-  if (schema !== RECEIPT_SCHEMA && schema !== RECEIPT_V2_SCHEMA && typeof schema === 'string') {
-    return { integrity_valid: false, verdict: null, proof_grade: false, receipt_digest: null, errors: [`schema ${JSON.stringify(schema.slice(0, 80))} is unknown; this verifier knows ${RECEIPT_V1_SCHEMA}, ${RECEIPT_V2_SCHEMA} and ${RECEIPT_SCHEMA}`] };
+  if (!(RECEIPT_SCHEMAS as readonly unknown[]).includes(schema) && typeof schema === 'string') {
+    return { integrity_valid: false, verdict: null, proof_grade: false, receipt_digest: null, errors: [`schema ${JSON.stringify(schema.slice(0, 80))} is unknown; this verifier knows ${RECEIPT_V1_SCHEMA}, ${[...RECEIPT_SCHEMAS].reverse().join(', ')}`] };
   }
   return verifyReceiptV2V3Text(text);
 }
 
-/** The current (v3) rules, and v2's: v2 may carry the pack's real pinned hidden ids. */
+/** The current (v4) rules, and v3's and v2's: v2 may carry the pack's real pinned hidden ids; only v4 may hold `not_run`. */
 function verifyReceiptV2V3Text(text: string): ReceiptCheck {
   const fail = (errors: string[], receipt?: Receipt): ReceiptCheck => ({
     integrity_valid: false,
@@ -185,6 +187,9 @@ function verifyReceiptV2V3Text(text: string): ReceiptCheck {
     reproduction_after: receipt.witness.reproduction_repeat,
     hidden: receipt.witness.hidden_repeat
   };
+  if (receipt.schema !== RECEIPT_SCHEMA && receipt.phases.some((p) => p.status === 'not_run')) {
+    errors.push(`a not_run phase exists only from ${RECEIPT_SCHEMA}; a ${receipt.schema} receipt never held one`);
+  }
   errors.push(...notRunGateErrors(receipt));
   for (const phase of receipt.phases) {
     const expectedRuns = runCounts[phase.name];
