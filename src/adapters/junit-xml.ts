@@ -121,12 +121,12 @@ export type JunitCaseFields = Omit<JunitCase, 'id'> & { suites: readonly string[
 export function pytestStyleCaseId({ name, classname, file }: JunitCaseFields): string {
   if (file !== undefined && file !== '') {
     const module = file.replace(/\.py$/, '').split('/').join('.');
-    // A test inherited from (or imported out of) another module: \`file\` is where it is defined,
-    // \`classname\` where it runs. Named by the file it would share with every class that inherits
-    // it, so keep the running class's dotted path instead (tornado's httpclient_test.py tests run in
-    // two client test modules; by file alone their ids collided).
+    // A test inherited from (or imported out of) another module: `file` is where it is defined,
+    // `classname` where it runs. By the file alone every inheriting class would share one id
+    // (tornado's httpclient_test.py tests run in two client test modules), so the running class's
+    // dotted path names it instead.
     if (classname !== '' && classname !== module && !classname.startsWith(`${module}.`)) return `${classname}::${name}`;
-    const inner = classname.startsWith(`${module}.`) ? classname.slice(module.length + 1) : '';
+    const inner = classname === '' || classname === module ? '' : classname.slice(module.length + 1);
     return inner === '' ? `${file}::${name}` : `${file}::${inner.split('.').join('::')}::${name}`;
   }
   return classname === '' ? name : `${classname}::${name}`;
