@@ -279,3 +279,29 @@ describeWithPytest('pytest plugin: staged tests are their staged files own', () 
     expect(suite.parsed.tests.find((test) => test.id.endsWith('::test_assertion'))?.status).toBe('passed');
   });
 });
+
+describeWithPytest('pytest adapter on unittest tests inherited into other modules (as tornado\'s httpclient_test.py)', () => {
+  let copy: StagedCopy | undefined;
+  afterAll(async () => {
+    await removeCopy(copy);
+  });
+
+  it('gives each inheriting class its own ids, and the results channel agrees with them', async () => {
+    copy = await stageCopy(pytestAdapter, 'pytest-inherited');
+    const run = await runAdapter(pytestAdapter, copy, { files: pytestAdapter.suiteFiles(await listFiles(copy)), suite: true, testRoots: [] });
+    // Before: both inheriting classes' tests were named by the defining file alone, 'duplicate test id'.
+    expect(run.parsed.problems).toEqual([]);
+    const outcomes = Object.fromEntries(run.parsed.tests.map((test) => [test.id, test.status]));
+    expect(outcomes).toEqual({
+      'tests/test_common.py::CommonCase::test_shared': 'passed',
+      'tests/test_common.py::CommonCase::test_fails_for_two': 'passed',
+      'tests.test_one.OneCase::test_shared': 'passed',
+      'tests.test_one.OneCase::test_fails_for_two': 'passed',
+      'tests.test_two.TwoCase::test_shared': 'passed',
+      'tests.test_two.TwoCase::test_fails_for_two': 'failed'
+    });
+    // The harness frames each test under the same id (src/adapters/pytest-harness.ts, _junit_id).
+    const withStream = pytestAdapter.parse({ files: run.files, exitCode: run.exitCode, workdir: copy.workdir, testRoots: [], canary: run.canaryPlan, output: run.output });
+    expect(withStream.channel?.disagreements).toEqual([]);
+  }, 120_000);
+});

@@ -21,6 +21,8 @@ export interface JunitCase {
    * Made by `parseJunitXml`'s `idOf`; by default (pytestStyleCaseId):
    * `file::[Class::]name` when the case has a `file` attribute (the class part is what
    * `classname` adds to the file's dotted module path, so pytest ids equal pytest node ids);
+   * `classname::name` when classname is not inside the file's module (a test inherited from
+   * another module: the file is where it is defined, the classname where it runs);
    * otherwise `classname::name`, or `name` when classname is empty.
    */
   id: string;
@@ -119,7 +121,12 @@ export type JunitCaseFields = Omit<JunitCase, 'id'> & { suites: readonly string[
 export function pytestStyleCaseId({ name, classname, file }: JunitCaseFields): string {
   if (file !== undefined && file !== '') {
     const module = file.replace(/\.py$/, '').split('/').join('.');
-    const inner = classname.startsWith(`${module}.`) ? classname.slice(module.length + 1) : '';
+    // A test inherited from (or imported out of) another module: `file` is where it is defined,
+    // `classname` where it runs. By the file alone every inheriting class would share one id
+    // (tornado's httpclient_test.py tests run in two client test modules), so the running class's
+    // dotted path names it instead.
+    if (classname !== '' && classname !== module && !classname.startsWith(`${module}.`)) return `${classname}::${name}`;
+    const inner = classname === '' || classname === module ? '' : classname.slice(module.length + 1);
     return inner === '' ? `${file}::${name}` : `${file}::${inner.split('.').join('::')}::${name}`;
   }
   return classname === '' ? name : `${classname}::${name}`;

@@ -82,6 +82,8 @@ def _junit_id(report):
     file = report.location[0] if report.location else ""
     if file:
         module = re.sub(r"\.py$", "", file).replace("/", ".")
+        if classname not in ("", module) and not classname.startswith(module + "."):
+            return "%s::%s" % (classname, name)
         inner = classname[len(module) + 1:] if classname.startswith(module + ".") else ""
         return "%s::%s" % (file, name) if inner == "" else "%s::%s::%s" % (file, inner.replace(".", "::"), name)
     return name if classname == "" else "%s::%s" % (classname, name)

@@ -6,6 +6,7 @@ up to the next CRLF sees a different message: the disagreement that request smug
 Written for PatchProof from the advisory's description, not taken from upstream's tests.
 """
 
+from patchproof_oracle import observe, observe_raises  # sealed by patchproof witness seal
 import h11
 import pytest
 
@@ -37,13 +38,11 @@ def read_all(conn, data):
 
 def test_server_refuses_chunk_not_ended_by_crlf():
     server = h11.Connection(h11.SERVER)
-    with pytest.raises(h11.RemoteProtocolError):
-        read_all(server, REQUEST_HEAD + b"3\r\nxxx__0\r\n\r\n")
+    observe_raises("reproduction:test_repro_chunk_footer.py/40", lambda: (read_all(server, REQUEST_HEAD + b"3\r\nxxx__0\r\n\r\n")))
 
 
 def test_client_refuses_chunk_not_ended_by_crlf():
     client = h11.Connection(h11.CLIENT)
     client.send(h11.Request(method="GET", target="/", headers=[("Host", "example.com")]))
     client.send(h11.EndOfMessage())
-    with pytest.raises(h11.RemoteProtocolError):
-        read_all(client, RESPONSE_HEAD + b"5\r\nhelloXY0\r\n\r\n")
+    observe_raises("reproduction:test_repro_chunk_footer.py/48", lambda: (read_all(client, RESPONSE_HEAD + b"5\r\nhelloXY0\r\n\r\n")))

@@ -1,0 +1,5 @@
+import test_common
+
+
+class OneCase(test_common.CommonCase):
+    flavour = "one"

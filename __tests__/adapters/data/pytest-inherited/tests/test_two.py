@@ -1,0 +1,5 @@
+import test_common
+
+
+class TwoCase(test_common.CommonCase):
+    flavour = "two"
