@@ -8,12 +8,12 @@
 # and every line it adds is a line of the fixed release's same file. No registry host is written
 # in the repository; the npm registry is the only network this uses.
 #
-# For packages whose suite needs a test runner the release does not carry (npm tarballs have no
-# lockfile and often no devDependencies), the case pins one: RUNNER NAME@VERSION is written into the
-# unpacked package.json's devDependencies and RUNNER_LOCK (a package-lock.json committed in the case
-# folder, made with `npm install --package-lock-only` and without `resolved` URLs, as
-# fixtures/jest-money's) is copied beside it, so the witness pack's setup stage installs exactly
-# that closure with `npm ci` — what the version matrix does for the fixtures (__tests__/matrix).
+# npm tarballs carry no lockfile, and often no devDependencies: a case with dependencies pins them.
+# LOCK (a package-lock.json committed in the case folder, made with `npm install
+# --package-lock-only` and without `resolved` URLs, as fixtures/jest-money's) is copied into the
+# release, so the witness pack's setup stage installs exactly that closure with `npm ci`; RUNNER
+# NAME@VERSION, when the release's package.json does not name the test runner, is first written
+# into its devDependencies — what the version matrix does for the fixtures (__tests__/matrix).
 #
 # A case's fetch.sh sets, then calls `fetch_npm_case "$@"`:
 #   CASE               short name for messages
@@ -22,9 +22,9 @@
 #   FIXED SHA_FIXED    the release with the fix, and its tarball's SHA-256
 #   CANDIDATE          the committed upstream-fix candidate, relative to the case folder
 #   SHA_CANDIDATE      that candidate, pinned
-#   RUNNER RUNNER_LOCK optional, both or neither: NAME@VERSION and the lockfile (case-relative)
-#   SHA_RUNNER_LOCK    that lockfile, pinned
-# Writes DEST/repo/ (the release before the fix, plus the pinned runner when set), DEST/fixed/
+#   LOCK SHA_LOCK      optional: the lockfile (case-relative), pinned
+#   RUNNER             optional, with LOCK: NAME@VERSION added to devDependencies
+# Writes DEST/repo/ (the release before the fix, plus the lockfile and runner when set), DEST/fixed/
 # (the fixed release, for reference) and DEST/upstream-fix.diff (the candidate, checked).
 # Any failure: one line on stderr, exit 1.
 
@@ -51,8 +51,8 @@ fetch_npm_case() {
   for var in CASE PACKAGE BEFORE SHA_BEFORE FIXED SHA_FIXED CANDIDATE SHA_CANDIDATE; do
     [[ -n "${!var:-}" ]] || fetch_npm_die "the case's fetch.sh does not set $var"
   done
-  if [[ -n "${RUNNER:-}${RUNNER_LOCK:-}" ]]; then
-    [[ -n "${RUNNER:-}" && -n "${RUNNER_LOCK:-}" && -n "${SHA_RUNNER_LOCK:-}" ]] || fetch_npm_die "set RUNNER, RUNNER_LOCK and SHA_RUNNER_LOCK together"
+  if [[ -n "${LOCK:-}${SHA_LOCK:-}${RUNNER:-}" ]]; then
+    [[ -n "${LOCK:-}" && -n "${SHA_LOCK:-}" ]] || fetch_npm_die "set LOCK and SHA_LOCK together (RUNNER needs them too)"
   fi
   [[ $# -eq 1 ]] || fetch_npm_die "usage: fetch.sh DEST (a new or empty folder)"
   local dest="$1" tool work started case_dir before fixed
@@ -64,7 +64,7 @@ fetch_npm_case() {
   done
   case_dir="$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)"
   fetch_npm_check_sha "$case_dir/$CANDIDATE" "$SHA_CANDIDATE"
-  [[ -z "${RUNNER_LOCK:-}" ]] || fetch_npm_check_sha "$case_dir/$RUNNER_LOCK" "$SHA_RUNNER_LOCK"
+  [[ -z "${LOCK:-}" ]] || fetch_npm_check_sha "$case_dir/$LOCK" "$SHA_LOCK"
 
   work="$(mktemp -d "${TMPDIR:-/tmp}/pp-$CASE-fetch.XXXXXX")"
   # shellcheck disable=SC2064 # expand now: $work is local
@@ -100,8 +100,8 @@ fetch_npm_case() {
   done <"$work/added.tsv"
   cp "$case_dir/$CANDIDATE" "$dest/upstream-fix.diff"
 
+  [[ -z "${LOCK:-}" ]] || cp "$case_dir/$LOCK" "$dest/repo/package-lock.json"
   if [[ -n "${RUNNER:-}" ]]; then
-    cp "$case_dir/$RUNNER_LOCK" "$dest/repo/package-lock.json"
     RUNNER_SPEC="$RUNNER" node -e '
       const fs = require("fs");
       const path = process.argv[1];
