@@ -62,10 +62,12 @@ describe('the corpus folders', () => {
         if (candidate.diff !== 'fetched:upstream-fix.diff') expect(existsSync(join(INTEGRATIONS, name, candidate.diff))).toBe(true);
       }
       const fetch = readFileSync(join(INTEGRATIONS, name, 'fetch.sh'), 'utf8');
-      // One fetch implementation: the case's script only pins its files and calls the helper.
-      expect(fetch).toContain('lib/fetch-debian.sh');
-      expect(fetch).toContain('fetch_debian_case "$@"');
-      expect(fetch).not.toMatch(/apt-get -q|sha256sum/);
+      // One fetch implementation per source: the case's script only pins its files and calls the
+      // helper for Debian's archive (fetch-debian.sh) or the npm registry (fetch-npm.sh).
+      const helper = fetch.includes('lib/fetch-npm.sh') ? 'npm' : 'debian';
+      expect(fetch).toContain(`lib/fetch-${helper}.sh`);
+      expect(fetch).toContain(`fetch_${helper}_case "$@"`);
+      expect(fetch).not.toMatch(/apt-get -q|sha256sum|^[^#\n]*npm pack/m);
       expect(existsSync(join(INTEGRATIONS, name, 'witness-pack', 'witness.json'))).toBe(true);
     }
   });
