@@ -89,7 +89,7 @@ function imageId() {
 }
 
 /** Grade one candidate; returns the receipt's path and the wall time. */
-function grade({ caseName, fetched, pack, digest, candidate, image, work }) {
+function grade({ caseName, fetched, pack, digest, candidate, image, work, timeoutMs }) {
   const dir = join(work, caseName, candidate.name);
   mkdirSync(dir, { recursive: true });
   const diff = candidate.diff === FETCHED_FIX ? join(fetched, 'upstream-fix.diff') : join(INTEGRATIONS, caseName, candidate.diff);
@@ -103,7 +103,7 @@ function grade({ caseName, fetched, pack, digest, candidate, image, work }) {
   const started = Date.now();
   const result = cli(
     ['validate', '--repo', repo, '--proposal', proposal, '--approval', approval, '--witness', pack, '--witness-digest', digest, '--runner', 'docker', '--image', image, '--out', out],
-    { tmp: work }
+    { tmp: work, timeoutMs }
   );
   const wallMs = Date.now() - started;
   const receipt = join(out, 'receipt.json');
@@ -135,7 +135,9 @@ function runCase(caseName, image, work, outRoot) {
   mkdirSync(receipts, { recursive: true });
   let failures = 0;
   for (const candidate of data.candidates) {
-    const { receipt, wallMs, status } = grade({ caseName, fetched, pack, digest, candidate, image, work });
+    // A case whose runs are slow (zod's vitest runs under load) says how long one validation may take.
+    const timeoutMs = (data.validate_timeout_seconds ?? 600) * 1000;
+    const { receipt, wallMs, status } = grade({ caseName, fetched, pack, digest, candidate, image, work, timeoutMs });
     const verify = cli(['verify-receipt', receipt], { tmp: work });
     const parsed = JSON.parse(readFileSync(receipt, 'utf8'));
     const problems = checkExpectation(parsed, candidate.expect);

@@ -62,11 +62,13 @@ describe('the corpus folders', () => {
         if (candidate.diff !== 'fetched:upstream-fix.diff') expect(existsSync(join(INTEGRATIONS, name, candidate.diff))).toBe(true);
       }
       const fetch = readFileSync(join(INTEGRATIONS, name, 'fetch.sh'), 'utf8');
-      // One fetch implementation per source kind: the case's script only pins its files and calls a
-      // helper (a Debian patch: fetch-debian.sh; a fix between two Debian releases: fetch-debian-pair.sh).
-      expect(fetch).toMatch(/lib\/fetch-debian(?:-pair)?\.sh/);
-      expect(fetch).toMatch(/fetch_debian(?:_pair)?_case "\$@"/);
-      expect(fetch).not.toMatch(/apt-get -q|sha256sum/);
+      // One fetch implementation per source: the case's script only pins its files and calls the
+      // helper for a Debian patch (fetch-debian.sh), a fix between two Debian releases
+      // (fetch-debian-pair.sh) or two npm releases (fetch-npm.sh).
+      const helper = fetch.includes('lib/fetch-npm.sh') ? 'npm' : fetch.includes('lib/fetch-debian-pair.sh') ? 'debian-pair' : 'debian';
+      expect(fetch).toContain(`lib/fetch-${helper}.sh`);
+      expect(fetch).toContain(`fetch_${helper.replace('-', '_')}_case "$@"`);
+      expect(fetch).not.toMatch(/apt-get -q|sha256sum|^[^#\n]*npm pack/m);
       expect(existsSync(join(INTEGRATIONS, name, 'witness-pack', 'witness.json'))).toBe(true);
     }
   });

@@ -1,0 +1,69 @@
+import { expect, test } from "vitest";
+import * as z from "zod/v4";
+import { observe, observeThrows } from "./patchproof-oracle.cjs"; // sealed by patchproof witness seal
+
+function tryAdd(register: () => unknown): string {
+  try {
+    register();
+    return "added";
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+test("the same schema can be registered again under its old id", () => {
+  const reg = z.registry<{ id: string; title?: string }>();
+  const point = z.object({ x: z.number(), y: z.number() });
+  reg.add(point, { id: "Point" });
+  reg.remove(point);
+  observe("hidden:registry-remove-hidden.test.ts/18", () => (tryAdd(() => reg.add(point, { id: "Point", title: "again" }))));
+  observe("hidden:registry-remove-hidden.test.ts/19", () => (reg.get(point)));
+});
+
+test("toJSONSchema of a registry leaves removed schemas out", () => {
+  const reg = z.registry<{ id: string }>();
+  const a = z.string();
+  const b = z.number();
+  reg.add(a, { id: "Alpha" });
+  reg.add(b, { id: "Beta" });
+  reg.remove(a);
+  observe("hidden:registry-remove-hidden.test.ts/29", () => (Object.keys(z.toJSONSchema(reg).schemas).sort()));
+});
+
+test("removing a schema that has no id keeps the other ids taken", () => {
+  const reg = z.registry<{ id?: string; title?: string }>();
+  const kept = z.string();
+  const plain = z.boolean();
+  reg.add(kept, { id: "Kept" });
+  reg.add(plain, { title: "no id" });
+  reg.remove(plain);
+  observe("hidden:registry-remove-hidden.test.ts/39", () => (tryAdd(() => reg.add(z.number(), { id: "Kept" }))));
+});
+
+test("removing one schema frees its id only", () => {
+  const reg = z.registry<{ id: string }>();
+  const one = z.string();
+  const two = z.number();
+  reg.add(one, { id: "One" });
+  reg.add(two, { id: "Two" });
+  reg.remove(one);
+  observe("hidden:registry-remove-hidden.test.ts/49", () => (tryAdd(() => reg.add(z.bigint(), { id: "Two" }))));
+  observe("hidden:registry-remove-hidden.test.ts/50", () => (tryAdd(() => reg.add(z.bigint(), { id: "One" }))));
+});
+
+test("an id given with .meta() is freed when the global registry removes the schema", () => {
+  const first = z.string().meta({ id: "pp_hidden_meta_id" });
+  z.globalRegistry.remove(first);
+  let second: z.ZodType | undefined;
+  observe("hidden:registry-remove-hidden.test.ts/57", () => (tryAdd(() => (second = z.number().meta({ id: "pp_hidden_meta_id" })))));
+  if (second !== undefined) z.globalRegistry.remove(second);
+});
+
+test("remove() of a schema that was never added changes nothing", () => {
+  const reg = z.registry<{ id: string }>();
+  const held = z.string();
+  reg.add(held, { id: "Held" });
+  reg.remove(z.string());
+  observe("hidden:registry-remove-hidden.test.ts/66", () => (reg.get(held)));
+  observe("hidden:registry-remove-hidden.test.ts/67", () => (tryAdd(() => reg.add(z.number(), { id: "Held" }))));
+});
