@@ -61,6 +61,8 @@ export interface DockerValidationOptions {
   timeoutMs: number;
   /** `--setup-cache`, for packs with a dependency stage shared by several candidates. */
   setupCache?: string;
+  /** More `validate` arguments (a runner setting such as `--container-workdir`). */
+  extra?: readonly string[];
 }
 
 /** Propose, approve and validate one candidate in the Docker runner; the receipt must verify. */
@@ -74,7 +76,8 @@ export async function validateInDocker<R>(fixture: StagedFixture, options: Docke
     ['validate', '--repo', fixture.repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', fixture.pack,
       '--witness-digest', fixture.digest, '--runner', 'docker', '--image', options.imageId, '--out', out,
       ...(options.timeoutSeconds !== undefined ? ['--timeout', String(options.timeoutSeconds)] : []),
-      ...(options.setupCache !== undefined ? ['--setup-cache', options.setupCache] : [])],
+      ...(options.setupCache !== undefined ? ['--setup-cache', options.setupCache] : []),
+      ...(options.extra ?? [])],
     { tmp: fixture.tmp, timeoutMs: options.timeoutMs }
   );
   const seconds = Math.round((Date.now() - started) / 1000);
