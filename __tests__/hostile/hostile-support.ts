@@ -134,7 +134,7 @@ export async function validateCandidate(where: Area, options: ValidateOptions): 
   const out = join(where.dir, 'out');
   const started = Date.now();
   // Generous outer bound: the CLI's own per-run timeouts must end it long before this.
-  const validation = await runCli(validateArgv(approved, out, options), { tmp: where.tmp, timeoutMs: 55_000 });
+  const validation = await runCli(validateArgv(approved, out, options), { tmp: where.tmp, timeoutMs: 150_000 });
   const durationMs = Date.now() - started;
   const containersLeft = await containersUnder(where.tmp);
   const processesLeft = processesUnder(where.tmp);

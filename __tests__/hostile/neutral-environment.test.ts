@@ -45,5 +45,6 @@ gate.describeDocker('grading-aware candidates against the neutral defaults', () 
     const old = await validateCandidate(where, { diff: hostileDiff(diff), runner: 'docker', imageId: gate.imageId, timeoutSeconds: 30, fixture, extra: [...OLD_LAYOUT] });
     expect(old.receipt!.verdict).toBe('passed');
     expect(old.containersLeft).toEqual([]);
-  }, 120_000);
+    // Two validations, each bounded by validateCandidate's outer limit.
+  }, 360_000);
 });
