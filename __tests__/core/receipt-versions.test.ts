@@ -8,6 +8,8 @@ import { RECEIPT_SCHEMA, RECEIPT_V2_SCHEMA, RECEIPT_V3_SCHEMA, type Receipt } fr
 import { canonicalJson, digestJson } from '../../src/core/hashing.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
+/** The h11 case's receipt as committed in v1, kept after the case's receipts were regenerated (v3). */
+const V1_RECEIPT = join(import.meta.dirname, 'data', 'receipt-v1', 'receipt.json');
 
 /** Every receipt.json committed in the repository (not node_modules, not dist). */
 function committedReceipts(dir = ROOT): string[] {
@@ -31,8 +33,8 @@ function reseal(receipt: Receipt, edit: (r: Receipt) => void): string {
 describe('receipt versions', () => {
   const receipts = committedReceipts();
 
-  it('finds the committed receipts (the h11 integration among them)', () => {
-    expect(receipts.map((p) => relative(ROOT, p))).toContain(join('integrations', 'h11-chunked-encoding', 'receipt.json'));
+  it('finds the committed receipts (the h11 integration and the kept v1 receipt among them)', () => {
+    expect(receipts.map((p) => relative(ROOT, p))).toEqual(expect.arrayContaining([join('integrations', 'h11-chunked-encoding', 'receipt.json'), relative(ROOT, V1_RECEIPT)]));
   });
 
   it.each(receipts.map((p) => [relative(ROOT, p), p]))('every committed receipt still verifies: %s', (_name, path) => {
@@ -43,8 +45,7 @@ describe('receipt versions', () => {
   });
 
   it('checks v1 receipts by the frozen v1 rules: an edit is caught, a v1 receipt relabelled v2 is refused', () => {
-    const path = join(ROOT, 'integrations', 'h11-chunked-encoding', 'receipt.json');
-    const text = readFileSync(path, 'utf8');
+    const text = readFileSync(V1_RECEIPT, 'utf8');
     expect(JSON.parse(text).schema).toBe(RECEIPT_V1_SCHEMA);
     expect(verifyReceiptV1Text(text).integrity_valid).toBe(true);
     expect(verifyReceiptText(text.replace('"verdict":"passed"', '"verdict":"failed"')).integrity_valid).toBe(false);
@@ -111,7 +112,7 @@ describe('receipt v3 beside v4 (v4 adds the not_run phase of the early exit)', (
 });
 
 describe('receipt v1 with expected_failing (issue 12, defect 3: fixed in the frozen rules too)', () => {
-  const H11 = join(ROOT, 'integrations', 'h11-chunked-encoding', 'receipt.json');
+  const H11 = V1_RECEIPT;
   interface V1Test { id: string; status: string }
   interface V1 { witness: { expected_failing?: string[] }; receipt_digest?: string; phases: { name: string; results: V1Test[]; tests: Record<string, number> }[] }
   const CONTROL = '.patchproof/reproduction/test_repro_chunk_footer.py::test_control_passes_on_the_base';
