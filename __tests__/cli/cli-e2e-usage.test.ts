@@ -25,9 +25,10 @@ function expectUsage(result: CliResult): void {
   expect(result.status).toBe(0);
   expect(result.stderr).toBe('');
   expect(result.stdout.startsWith(`patchproof ${pkg.version}\nusage:\n`)).toBe(true);
-  for (const command of ['propose', 'approve', 'validate', 'verify-receipt']) expect(result.stdout).toContain(`  patchproof ${command} `);
+  for (const command of ['propose', 'approve', 'validate', 'verify-receipt', 'promote']) expect(result.stdout).toContain(`  patchproof ${command} `);
   expect(result.stdout).toContain('--runner local|docker [--image REF] --out DIR');
-  expect(result.stdout).toContain('exit codes: 0 passed (verify-receipt: valid), 1 failed (verify-receipt: invalid), 2 refused, 3 inconclusive');
+  expect(result.stdout).toContain('exit codes: 0 passed (verify-receipt: valid; promote: applied or planned), 1 failed (verify-receipt: invalid),');
+  expect(result.stdout).toContain('2 refused (promote: nothing written), 3 inconclusive, 4 promote stopped half-way by a race (partial_conflict)');
 }
 
 describe('usage', () => {
@@ -60,7 +61,7 @@ describe('usage', () => {
   });
 
   it.each([
-    [['frobnicate'], /unknown command 'frobnicate'; use propose, approve, validate, verify-receipt, witness or hidden-detail/],
+    [['frobnicate'], /unknown command 'frobnicate'; use propose, approve, validate, verify-receipt, promote, witness or hidden-detail/],
     [['propose', '--repo', '.', '--diff', 'x.diff', '--out', 'p.json', '--bogus', '1'], /Unknown option '--bogus'.*patchproof --help/],
     [['verify-receipt'], /verify-receipt takes exactly one receipt file/],
     [['validate', '--adapter', 'node-test', '--runner', 'local'], /--repo is required: give the repository folder/]
