@@ -62,21 +62,12 @@ fetch_debian_pair_case() {
     [[ -n "${!var:-}" ]] || fetch_debian_die "the case's fetch.sh does not set $var"
   done
   [[ $# -eq 1 ]] || fetch_debian_die "usage: fetch.sh DEST (a new or empty folder)"
-  local dest="$1" keyring="/usr/share/keyrings/debian-archive-keyring.gpg" tool mirror work started
-  if [[ -e "$dest" ]]; then
-    [[ -d "$dest" && -z "$(ls -A "$dest")" ]] || fetch_debian_die "DEST '$dest' exists and is not an empty folder"
-  fi
-  for tool in apt-get tar sha256sum awk git; do
-    command -v "$tool" >/dev/null 2>&1 || fetch_debian_die "'$tool' is not installed"
-  done
+  local dest="$1" keyring mirror work started
   local file old_from old_to new_from new_to extra
   read -r file old_from old_to new_from new_to extra <<<"$SPLICE"
   [[ -n "$new_to" && -z "$extra" && "$old_from$old_to$new_from$new_to" =~ ^[0-9]+$ ]] || fetch_debian_die "SPLICE must be 'FILE OLD_FROM OLD_TO NEW_FROM NEW_TO', not '$SPLICE'"
-  source "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/scripts/lib/debian-mirror.sh"
-  mirror="${PATCHPROOF_DEBIAN_MIRROR:-$(find_mirror | awk 'NR == 1')}"
-  [[ -n "$mirror" ]] || fetch_debian_die "no Debian mirror in /etc/apt/sources.list.d/*.sources or /etc/apt/sources.list; set PATCHPROOF_DEBIAN_MIRROR"
-  [[ "$mirror" =~ ^(https?|file):// ]] || fetch_debian_die "mirror '$mirror' is not an http(s):// or file:// URI; set PATCHPROOF_DEBIAN_MIRROR"
-  [[ -f "$keyring" ]] || fetch_debian_die "missing $keyring (apt-get install debian-archive-keyring): the archive's signature cannot be checked"
+  fetch_debian_preflight "$dest" apt-get tar sha256sum awk git
+  mirror="$FETCH_DEBIAN_MIRROR" keyring="$FETCH_DEBIAN_KEYRING"
 
   work="$(mktemp -d "${TMPDIR:-/tmp}/pp-$CASE-fetch.XXXXXX")"
   # shellcheck disable=SC2064 # expand now: $work is local

@@ -52,24 +52,36 @@ fetch_debian_check_sha() { # FILE EXPECTED
   [[ "$actual" == "$2" ]] || fetch_debian_die "$(basename "$1"): SHA-256 is $actual, pinned $2"
 }
 
+# Checks shared by every Debian fetch (fetch-debian-pair.sh too): DEST is new or an empty folder,
+# the TOOLS are installed, and there is a mirror (PATCHPROOF_DEBIAN_MIRROR, else the first one in
+# this machine's apt sources) and the archive keyring apt checks the signature with. Sets
+# FETCH_DEBIAN_MIRROR and FETCH_DEBIAN_KEYRING.
+fetch_debian_preflight() { # DEST TOOL...
+  local dest="$1" tool
+  shift
+  if [[ -e "$dest" ]]; then
+    [[ -d "$dest" && -z "$(ls -A "$dest")" ]] || fetch_debian_die "DEST '$dest' exists and is not an empty folder"
+  fi
+  for tool in "$@"; do
+    command -v "$tool" >/dev/null 2>&1 || fetch_debian_die "'$tool' is not installed"
+  done
+  FETCH_DEBIAN_KEYRING="/usr/share/keyrings/debian-archive-keyring.gpg"
+  source "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/scripts/lib/debian-mirror.sh"
+  FETCH_DEBIAN_MIRROR="${PATCHPROOF_DEBIAN_MIRROR:-$(find_mirror | awk 'NR == 1')}"
+  [[ -n "$FETCH_DEBIAN_MIRROR" ]] || fetch_debian_die "no Debian mirror in /etc/apt/sources.list.d/*.sources or /etc/apt/sources.list; set PATCHPROOF_DEBIAN_MIRROR"
+  [[ "$FETCH_DEBIAN_MIRROR" =~ ^(https?|file):// ]] || fetch_debian_die "mirror '$FETCH_DEBIAN_MIRROR' is not an http(s):// or file:// URI; set PATCHPROOF_DEBIAN_MIRROR"
+  [[ -f "$FETCH_DEBIAN_KEYRING" ]] || fetch_debian_die "missing $FETCH_DEBIAN_KEYRING (apt-get install debian-archive-keyring): the archive's signature cannot be checked"
+}
+
 fetch_debian_case() {
   local var
   for var in CASE PACKAGE VERSION SUITE ORIG DEBIAN SHA_ORIG SHA_DEBIAN PATCH SHA_PATCH FIXED_FILES SHA_CANDIDATE; do
     [[ -n "${!var:-}" ]] || fetch_debian_die "the case's fetch.sh does not set $var"
   done
   [[ $# -eq 1 ]] || fetch_debian_die "usage: fetch.sh DEST (a new or empty folder)"
-  local dest="$1" keyring="/usr/share/keyrings/debian-archive-keyring.gpg" tool mirror work started
-  if [[ -e "$dest" ]]; then
-    [[ -d "$dest" && -z "$(ls -A "$dest")" ]] || fetch_debian_die "DEST '$dest' exists and is not an empty folder"
-  fi
-  for tool in apt-get tar sha256sum awk; do
-    command -v "$tool" >/dev/null 2>&1 || fetch_debian_die "'$tool' is not installed"
-  done
-  source "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/scripts/lib/debian-mirror.sh"
-  mirror="${PATCHPROOF_DEBIAN_MIRROR:-$(find_mirror | awk 'NR == 1')}"
-  [[ -n "$mirror" ]] || fetch_debian_die "no Debian mirror in /etc/apt/sources.list.d/*.sources or /etc/apt/sources.list; set PATCHPROOF_DEBIAN_MIRROR"
-  [[ "$mirror" =~ ^(https?|file):// ]] || fetch_debian_die "mirror '$mirror' is not an http(s):// or file:// URI; set PATCHPROOF_DEBIAN_MIRROR"
-  [[ -f "$keyring" ]] || fetch_debian_die "missing $keyring (apt-get install debian-archive-keyring): the archive's signature cannot be checked"
+  local dest="$1" keyring mirror work started
+  fetch_debian_preflight "$dest" apt-get tar sha256sum awk
+  mirror="$FETCH_DEBIAN_MIRROR" keyring="$FETCH_DEBIAN_KEYRING"
 
   work="$(mktemp -d "${TMPDIR:-/tmp}/pp-$CASE-fetch.XXXXXX")"
   # shellcheck disable=SC2064 # expand now: $work is local
