@@ -1,4 +1,4 @@
-import { createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -82,6 +82,18 @@ export interface PullRequestFixture {
   headRepository?: string;
   title?: string;
   state?: 'open' | 'closed';
+  /** false: `PUT .../merge` answers 405 "Pull Request is not mergeable" (conflicts, a failing required check). */
+  mergeable?: boolean;
+}
+
+/** A merge the server performed (`PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge` answered 200). */
+export interface RecordedMerge {
+  number: number;
+  /** The head commit that was merged. */
+  headSha: string;
+  method: 'merge' | 'squash' | 'rebase';
+  /** The merge commit the server made up. */
+  mergeSha: string;
 }
 
 /** An artifact as the Actions REST API lists it (see `artifact-server.ts`). */
@@ -178,6 +190,10 @@ export interface GitHubServer {
   invalidResponses(): RecordedRequest[];
   /** Stored check runs with their accumulated annotations. */
   checkRuns(): StoredCheckRun[];
+  /** Change a served pull request, e.g. a push moves its head (`headSha`). */
+  updatePull(number: number, change: Partial<Omit<PullRequestFixture, 'number'>>): void;
+  /** Merges performed, in order. */
+  merges(): RecordedMerge[];
   /** Stops listening and drops open connections. */
   close(): Promise<void>;
 }
@@ -249,7 +265,8 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     options.app !== undefined && presented === options.app.installationToken
       ? { id: options.app.id, slug: 'patchproof-test-app', name: 'PatchProof test app' }
       : { id: 15368, slug: 'github-actions', name: 'GitHub Actions' };
-  const pulls = new Map((options.pulls ?? []).map(p => [p.number, p]));
+  const pulls = new Map((options.pulls ?? []).map(p => [p.number, { ...p }]));
+  const merged = new Map<number, RecordedMerge>();
 
   const checkRunBody = (run: StoredCheckRun): object => ({
     id: run.id,
@@ -411,6 +428,19 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       const fixture = pulls.get(Number(ctx.params['pull_number']));
       return fixture === undefined ? error(404, 'Not Found', ctx.op) : { status: 200, body: pullRequestBody(fixture) };
     },
+    'pulls/merge': ctx => {
+      const fixture = pulls.get(Number(ctx.params['pull_number']));
+      if (fixture === undefined) return error(404, 'Not Found', ctx.op);
+      // GitHub's documented refusals: a merged or closed pull request, one it cannot merge (405), a head other than `sha` (409).
+      if (merged.has(fixture.number) || (fixture.state ?? 'open') !== 'open') return error(405, 'Pull Request is not mergeable', ctx.op);
+      if (fixture.mergeable === false) return error(405, 'Pull Request is not mergeable', ctx.op);
+      const sha = ctx.body['sha'];
+      if (sha !== undefined && sha !== fixture.headSha) return error(409, 'Head branch was modified. Review and try the merge again.', ctx.op);
+      const method = (ctx.body['merge_method'] as RecordedMerge['method'] | undefined) ?? 'merge';
+      const mergeSha = createHash('sha1').update(`merge ${fixture.number} ${fixture.headSha} ${method}`).digest('hex');
+      merged.set(fixture.number, { number: fixture.number, headSha: fixture.headSha, method, mergeSha });
+      return { status: 200, body: { sha: mergeSha, merged: true, message: 'Pull Request successfully merged' } };
+    },
     'actions/list-workflow-run-artifacts': ctx => {
       const source = options.artifacts;
       let list = source !== undefined && source.runId === Number(ctx.params['run_id']) ? source.listArtifacts() : [];
@@ -440,9 +470,9 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       url,
       html_url: `${htmlBase}/pull/${p.number}`,
       title: p.title ?? `Pull request #${p.number}`,
-      state: p.state ?? 'open',
-      merged: false,
-      merged_at: null,
+      state: merged.has(p.number) ? 'closed' : (p.state ?? 'open'),
+      merged: merged.has(p.number),
+      merged_at: merged.has(p.number) ? now() : null,
       merged_by: null,
       closed_at: null,
       // The description's own example lists a team without the `type` its schema requires.
@@ -576,6 +606,12 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     invalidRequests: () => recorded.filter(r => r.errors.length > 0),
     invalidResponses: () => recorded.filter(r => r.responseErrors.length > 0),
     checkRuns: () => [...runs.values()].map(r => ({ ...r, output: { ...r.output }, annotations: [...r.annotations] })),
+    updatePull: (number, change) => {
+      const fixture = pulls.get(number);
+      if (fixture === undefined) throw new Error(`the test server serves no pull request #${number}`);
+      Object.assign(fixture, change);
+    },
+    merges: () => [...merged.values()],
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close(err => (err ? reject(err) : resolve()));

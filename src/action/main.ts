@@ -4,6 +4,7 @@ import { readActionSettings, type ActionSettings } from './settings.js';
 import type { StepOutcome } from './ports.js';
 import { validateMode } from './validate-mode.js';
 import { reverifyMode } from './reverify-mode.js';
+import { promoteMode } from './promote-mode.js';
 
 /**
  * The action's entry: reads the settings once, runs one mode, and is the only place that sets the
@@ -17,6 +18,8 @@ export interface ModeResult {
   receiptDigest?: string;
   receiptPath?: string;
   artifactId?: number;
+  /** promote: the merge commit GitHub made. */
+  mergeSha?: string;
   /** The step fails unless the verdict is passed; this says why, in one line. */
   message: string;
 }
@@ -39,6 +42,8 @@ async function runMode(settings: ActionSettings, outcome: StepOutcome): Promise<
       return validateMode(settings, outcome);
     case 'reverify':
       return reverifyMode(settings, outcome);
+    case 'promote':
+      return promoteMode(settings, outcome);
   }
 }
 
@@ -55,6 +60,7 @@ export async function run(outcome: StepOutcome = stepOutcome()): Promise<void> {
     if (result.receiptDigest !== undefined) outcome.setOutput('receipt-digest', result.receiptDigest);
     if (result.receiptPath !== undefined) outcome.setOutput('receipt-path', result.receiptPath);
     if (result.artifactId !== undefined) outcome.setOutput('artifact-id', String(result.artifactId));
+    if (result.mergeSha !== undefined) outcome.setOutput('merge-sha', result.mergeSha);
     if (result.verdict !== 'passed') outcome.setFailed(result.message);
     else outcome.info(result.message);
   } catch (error) {

@@ -75,7 +75,7 @@ function inside(root: string, path: string, what: string): string {
  * The receipt's bindings against the pull request as it is now. The diff is read with the receipt's
  * own size limit: a diff over it, or not text, cannot be the one the receipt was made for.
  */
-async function currentBindings(receipt: Receipt, candidate: Candidate, git: GitSource, deps: ReverifyModeDeps, runnerTemp: string): Promise<BindingCheck[]> {
+export async function currentBindings(receipt: Receipt, candidate: Candidate, git: GitSource, deps: Pick<ReverifyModeDeps, 'snapshot'>, runnerTemp: string): Promise<BindingCheck[]> {
   await git.fetchCommits(candidate.base, candidate.head, candidate.pullNumber);
   let currentDiff: string;
   try {
@@ -108,7 +108,7 @@ const isMapping = (value: unknown): value is Record<string, unknown> => value !=
  * pinned signer workflow and the trusted root. Never throws for a bad bundle: a refused or missing
  * attestation is a finding, and the receipt then needs a proof-grade replay.
  */
-async function checkAttestation(receiptPath: string | undefined, settings: ActionSettings, candidate: Candidate, payload: unknown): Promise<AttestationFinding> {
+export async function checkAttestation(receiptPath: string | undefined, settings: Pick<ActionSettings, 'trustedRoot' | 'signerWorkflow'>, candidate: Pick<Candidate, 'owner' | 'repo'>, payload: unknown): Promise<AttestationFinding> {
   if (receiptPath === undefined) return { status: 'absent', message: 'no receipt file' };
   const bundleText = await readFile(join(dirname(receiptPath), RECEIPT_BUNDLE_FILE), 'utf8').catch(() => undefined);
   if (bundleText === undefined) return { status: 'absent', message: `the artifact carries no ${RECEIPT_BUNDLE_FILE}` };

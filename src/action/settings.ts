@@ -1,6 +1,7 @@
 import { DIGEST_PATTERN, HEX64_PATTERN } from '../core/hashing.js';
 import { ConfigurationError } from '../errors.js';
 import { parseWitnessKey } from '../witness/sealed.js';
+import { readPromoteInputs, type PromoteInputs } from './promote-settings.js';
 
 /**
  * The one place that reads the action's inputs. `readActionSettings` takes an input reader (in
@@ -8,7 +9,7 @@ import { parseWitnessKey } from '../witness/sealed.js';
  * the accepted form.
  */
 
-export type ActionMode = 'validate' | 'reverify';
+export type ActionMode = 'validate' | 'reverify' | 'promote';
 
 /** Where the witness pack comes from. `ref` packs are read with `git archive` from a trusted ref. */
 export type WitnessPackInput =
@@ -57,6 +58,8 @@ export interface ActionSettings {
    * attestation is accepted (reverify then needs a proof-grade replay).
    */
   trustedRoot?: string;
+  /** promote: which pull request, which receipt, how to merge (promote-settings.ts). */
+  promote?: PromoteInputs;
 }
 
 /** The GitHub App whose installation token posts the check run. */
@@ -133,8 +136,8 @@ export function readActionSettings(read: InputReader): ActionSettings {
       "mode 'publish' was removed: a receipt from the pull request's run is not evidence; validate in a pull_request_target gate instead (docs/action.md, \"The gate\")"
     );
   }
-  if (mode !== 'validate' && mode !== 'reverify') {
-    throw new ConfigurationError(`mode '${mode}' is unknown; use validate or reverify`);
+  if (mode !== 'validate' && mode !== 'reverify' && mode !== 'promote') {
+    throw new ConfigurationError(`mode '${mode}' is unknown; use validate, reverify or promote`);
   }
   const runner = optional(read, 'runner') ?? 'docker';
   if (runner !== 'docker' && runner !== 'local') throw new ConfigurationError(`runner '${runner}' is unknown; use docker or local`);
@@ -173,6 +176,7 @@ export function readActionSettings(read: InputReader): ActionSettings {
   }
   const trustedRoot = optional(read, 'trusted-root');
   const app = readApp(read);
+  const promote = mode === 'promote' ? readPromoteInputs(read, runIdText !== undefined) : undefined;
   return {
     mode,
     ...(packValue !== undefined && digest !== undefined ? { witness: { pack: parseWitnessPack(packValue), digest } } : {}),
@@ -190,6 +194,7 @@ export function readActionSettings(read: InputReader): ActionSettings {
     ...(artifactName !== undefined ? { artifactName } : {}),
     replay: replay === 'true',
     ...(signerWorkflow !== undefined ? { signerWorkflow } : {}),
-    ...(trustedRoot !== undefined ? { trustedRoot } : {})
+    ...(trustedRoot !== undefined ? { trustedRoot } : {}),
+    ...(promote !== undefined ? { promote } : {})
   };
 }
