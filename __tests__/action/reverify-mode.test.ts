@@ -1,21 +1,19 @@
-import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ModeResult } from '../../src/action/main.js';
-import type { StepOutcome } from '../../src/action/ports.js';
 import { readActionSettings } from '../../src/action/settings.js';
-import { createGitSource } from '../../src/action/git-source.js';
 import { diffDigest } from '../../src/core/proposal.js';
-import { receiptSchema, type Receipt } from '../../src/core/receipt-schema.js';
-import { sealReceipt, serializeReceipt } from '../../src/core/receipt.js';
+import type { Receipt } from '../../src/core/receipt-schema.js';
+import { serializeReceipt } from '../../src/core/receipt.js';
 import { RECEIPT_BUNDLE_FILE } from '../../src/receipt/attestation.js';
 import { createTestSigstore, githubIdentity, type TestSigstore } from '../helpers/sigstore-fixture.js';
 import { startArtifactServer, type ArtifactServer } from '../support/artifact-server.js';
 import { startGitHubServer, type GitHubServer } from '../support/github-server.js';
-import { JS_DURATION, JS_PACK, PACK_PATH, ROOT, git, makePullRequest, removePullRequest, type PullRequestRepos } from './data/validate-repos.js';
+import { JS_DURATION, JS_PACK, PACK_PATH, git, makePullRequest, removePullRequest, type PullRequestRepos } from './data/validate-repos.js';
 import { setEnv, quietly } from '../helpers/process-env.js';
+import { asIsolated, patchproof, receiptFor, recordingOutcome } from '../helpers/action-receipts.js';
 
 /**
  * reverifyMode in process with the real artifact and Checks clients against the loopback services,
@@ -24,64 +22,10 @@ import { setEnv, quietly } from '../helpers/process-env.js';
  * moved head, and tampered with.
  */
 
-const CLI = join(ROOT, 'dist', 'cli', 'index.js');
 const TOKEN = 'ghs_test';
 /** The dedicated GitHub App that may post the check instead of the workflow token (app-token.ts). */
 const APP = { id: 424242, installationId: 9_100_001, installationToken: 'ghs_installation_token_of_the_app' };
 const APP_KEYS = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
-
-function patchproof(args: string[], allow: number[] = [0]): string {
-  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
-  if (!allow.includes(result.status ?? -1)) throw new Error(`patchproof ${args[0]} exited ${result.status}: ${result.stdout}${result.stderr}`);
-  return result.stdout;
-}
-
-/** What validate mode would have produced for this pull request: the CLI on the base tree and the git diff. */
-async function receiptFor(repos: PullRequestRepos, work: string): Promise<{ receiptPath: string; reportPath: string; receipt: Receipt; diff: string }> {
-  const source = createGitSource(repos.workspace);
-  await source.fetchCommits(repos.base, repos.head);
-  const diff = await source.diff(repos.base, repos.head, 1 << 20);
-  const baseDir = join(work, 'base');
-  await source.writeTree(repos.base, baseDir);
-  writeFileSync(join(work, 'candidate.diff'), diff);
-  patchproof(['propose', '--repo', baseDir, '--diff', join(work, 'candidate.diff'), '--out', join(work, 'proposal.json')]);
-  const { proposal_hash: hash } = JSON.parse(readFileSync(join(work, 'proposal.json'), 'utf8')) as { proposal_hash: string };
-  patchproof(['approve', '--proposal', join(work, 'proposal.json'), '--proposal-hash', hash, '--approved-by', 'reviewer', '--run-id', 'run-1', '--out', join(work, 'approval.json')]);
-  const digest = patchproof(['witness', 'digest', JS_PACK]).trim();
-  const out = join(work, 'out');
-  patchproof(
-    ['validate', '--repo', baseDir, '--proposal', join(work, 'proposal.json'), '--approval', join(work, 'approval.json'), '--witness', JS_PACK, '--witness-digest', digest, '--runner', 'local', '--out', out],
-    [0, 1]
-  );
-  const receiptPath = join(out, 'receipt.json');
-  return { receiptPath, reportPath: join(out, 'report.md'), receipt: receiptSchema.parse(JSON.parse(readFileSync(receiptPath, 'utf8'))), diff };
-}
-
-
-
-function recordingOutcome(): { outcome: StepOutcome; infos: string[]; warnings: string[]; summaries: string[] } {
-  const infos: string[] = [];
-  const warnings: string[] = [];
-  const summaries: string[] = [];
-  return {
-    infos,
-    warnings,
-    summaries,
-    outcome: {
-      setOutput: () => {
-        throw new Error('reverify mode must not set outputs: only run() does');
-      },
-      setFailed: () => {
-        throw new Error('reverify mode must not fail the step: only run() does');
-      },
-      summary: async (markdown) => {
-        summaries.push(markdown);
-      },
-      info: (message) => infos.push(message),
-      warning: (message) => warnings.push(message)
-    }
-  };
-}
 
 describe('reverifyMode (real git, real artifact and Checks clients, loopback services)', () => {
   let repos: PullRequestRepos;
@@ -285,8 +229,7 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
       sigstore = await createTestSigstore();
       rootPath = join(work, 'trusted-root.json');
       writeFileSync(rootPath, JSON.stringify(sigstore.trustedRoot));
-      const { receipt_digest: _digest, ...body } = made.receipt;
-      forged = sealReceipt({ ...body, runner: { ...body.runner, kind: 'docker', isolated: true, image: `patchproof-test@sha256:${'1'.repeat(64)}`, image_id: `sha256:${'1'.repeat(64)}` }, proof_grade: true });
+      forged = asIsolated(made.receipt);
       forgedText = serializeReceipt(forged);
     });
 

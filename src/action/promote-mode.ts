@@ -38,7 +38,8 @@ export interface PromoteModeDeps extends ReceiptModeDeps {
   pullsClient(token: string, baseUrl: string): PullsClient;
 }
 
-function defaultDeps(): PromoteModeDeps {
+/** The production side effects (tests replace single ones). */
+export function defaultPromoteModeDeps(): PromoteModeDeps {
   return {
     ...defaultReceiptModeDeps(),
     gitSource: createGitSource,
@@ -167,7 +168,7 @@ async function summarize(outcome: StepOutcome, report: Report): Promise<void> {
 const oneLine = (text: string): string => text.replace(/[\r\n\u2028\u2029]+/g, ' ');
 
 /** Run promote mode. Refusals return `failed` with one line; infrastructure faults `inconclusive`; a merge `passed`. */
-export async function promoteMode(settings: ActionSettings, outcome: StepOutcome, deps: PromoteModeDeps = defaultDeps()): Promise<ModeResult> {
+export async function promoteMode(settings: ActionSettings, outcome: StepOutcome, deps: PromoteModeDeps = defaultPromoteModeDeps()): Promise<ModeResult> {
   const env = deps.env;
   const inputs = settings.promote;
   if (inputs === undefined) throw new ConfigurationError('promote mode was started without its inputs');
