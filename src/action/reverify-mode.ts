@@ -5,7 +5,8 @@ import type { Receipt } from '../core/receipt-schema.js';
 import type { Snapshot } from '../core/snapshot-record.js';
 import { ConfigurationError, InfrastructureError, PolicyError, VerificationError } from '../errors.js';
 import { takeSnapshot } from '../io/snapshot.js';
-import { RECEIPT_BUNDLE_FILE, verifyReceiptAttestation, type SignerPolicy, type VerifiedAttestation } from '../receipt/attestation.js';
+import { RECEIPT_BUNDLE_FILE, type SignerPolicy, type VerifiedAttestation } from '../receipt/attestation.js';
+import { gateSignerPolicy, readTrustedRoots, verifyUnderAnyRoot } from '../receipt/trusted-roots.js';
 import { CHECK_OUTPUT_LIMIT, fitMarkdown, renderCheck, withPreamble } from './check-report.js';
 import { checksClientFor } from './checks-client.js';
 import { candidateFromEvent, type Candidate } from './event.js';
@@ -41,8 +42,7 @@ import { decideTrust, trustLine, type TrustDecision } from './trust.js';
  * run for this repository from its default branch by a trusted event.
  */
 
-/** Events whose runs of the signer workflow are trusted: the pull request controls neither the file nor its inputs. */
-export const TRUSTED_SIGNING_TRIGGERS = ['pull_request_target', 'push', 'workflow_dispatch'] as const;
+export { TRUSTED_SIGNING_TRIGGERS } from '../receipt/trusted-roots.js';
 
 /** The side effects of reverify mode, so tests can hand in their own. */
 export interface ReverifyModeDeps extends ReceiptModeDeps {
@@ -118,14 +118,7 @@ export async function checkAttestation(receiptPath: string | undefined, settings
   if (typeof defaultBranch !== 'string' || defaultBranch === '') return { status: 'unchecked', message: 'the event payload names no repository.default_branch' };
   const defaultRef = `refs/heads/${defaultBranch}`;
   const signerWorkflow = settings.signerWorkflow ?? `${candidate.owner}/${candidate.repo}/.github/workflows/patchproof.yml`;
-  const policy: SignerPolicy = {
-    signerWorkflow,
-    // The default branch is a ref of this repository: a signer in another repository counts only pinned by SHA.
-    signerRefs: signerWorkflow.startsWith(`${candidate.owner}/${candidate.repo}/`) ? [defaultRef] : [],
-    repository: `${candidate.owner}/${candidate.repo}`,
-    sourceRefs: [defaultRef],
-    triggers: TRUSTED_SIGNING_TRIGGERS
-  };
+  const policy: SignerPolicy = gateSignerPolicy(signerWorkflow, `${candidate.owner}/${candidate.repo}`, defaultRef);
   const roots = await readTrustedRoots(settings.trustedRoot);
   let bundle: unknown;
   try {
@@ -134,43 +127,11 @@ export async function checkAttestation(receiptPath: string | undefined, settings
     return { status: 'refused', message: `${RECEIPT_BUNDLE_FILE} is not JSON` };
   }
   const bytes = await readFile(receiptPath);
-  let refusal = '';
-  // Each root is a complete set of trust anchors (gh attestation trusted-root writes one per line:
-  // Sigstore's public-good and GitHub's own); the attestation must verify under one of them.
-  for (const root of roots) {
-    // A root without CT logs (a private Sigstore) cannot vouch for SCTs; one that lists them requires one.
-    const ctlogs = isMapping(root) && Array.isArray(root['ctlogs']) ? root['ctlogs'].length : 0;
-    try {
-      const signer = verifyReceiptAttestation(bytes, bundle, policy, { trustedRoot: root, thresholds: { ctlog: ctlogs > 0 ? 1 : 0 } });
-      return { status: 'verified', signer };
-    } catch (error) {
-      if (error instanceof VerificationError && error.code === 'bad_input') throw new ConfigurationError(error.message);
-      if (!(error instanceof VerificationError)) throw error;
-      refusal = error.message;
-    }
-  }
-  return { status: 'refused', message: refusal };
-}
-
-/** The trusted roots in `path`: one JSON document, or JSON lines (the form of `gh attestation trusted-root`). */
-async function readTrustedRoots(path: string): Promise<unknown[]> {
-  let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    return { status: 'verified', signer: verifyUnderAnyRoot(bytes, bundle, policy, roots) };
   } catch (error) {
-    throw new ConfigurationError(`trusted-root '${path}' cannot be read: ${(error as Error).message}`);
-  }
-  try {
-    return [JSON.parse(text) as unknown];
-  } catch {
-    const lines = text.split('\n').filter((line) => line.trim() !== '');
-    try {
-      const roots = lines.map((line) => JSON.parse(line) as unknown);
-      if (roots.length > 0) return roots;
-    } catch {
-      // Reported below.
-    }
-    throw new ConfigurationError(`trusted-root '${path}' is neither a JSON trusted root nor JSON lines of them`);
+    if (!(error instanceof VerificationError)) throw error;
+    return { status: 'refused', message: error.message };
   }
 }
 
