@@ -25,6 +25,8 @@ export const USAGE = `usage:
                       [--receipt-store DIR]   (where promote finds the receipts validate produced)
   patchproof verify-receipt FILE
   patchproof promote RECEIPT --repo DIR [--dry-run] [--path FILE]... [--receipt-store DIR] [--log FILE]
+                     [--trusted-root FILE --signer-workflow OWNER/REPO/.github/workflows/F.yml --source-ref REF
+                      --diff FILE [--bundle FILE] [--repository OWNER/REPO]]   (an attested receipt instead of the store)
   patchproof witness init DIR --adapter ${ADAPTER_NAMES.join('|')} [--reproduction DIR] [--hidden DIR]
   patchproof witness digest DIR
   patchproof witness pack DIR --out FILE.tar.gz
@@ -110,8 +112,26 @@ export interface PromoteSettings {
   paths: string[];
   /** The receipt store validate wrote to. */
   store: string;
-  /** Where the action log goes; absent: beside the receipt in the store. */
+  /** Where the action log goes; absent: beside the receipt in the store (attested: beside the receipt file). */
   log?: string;
+  /** Set with `--trusted-root`: the receipt is taken on a Sigstore attestation instead of the receipt store. */
+  attested?: AttestedPromoteSettings;
+}
+
+/** promote of an attested receipt: who must have signed it, and the diff it binds. */
+export interface AttestedPromoteSettings {
+  /** `--trusted-root`: Sigstore trusted root(s), JSON or JSON lines (gh attestation trusted-root). */
+  trustedRoot: string;
+  /** `--bundle`; absent: receipt.sigstore.json beside the receipt. */
+  bundle?: string;
+  /** `--signer-workflow OWNER/REPO/.github/workflows/FILE.yml`: the gate. */
+  signerWorkflow: string;
+  /** `--repository OWNER/REPO` whose run signed; absent: the signer workflow's repository. */
+  repository: string;
+  /** `--source-ref`: the default branch the signing run was on, e.g. refs/heads/main. */
+  sourceRef: string;
+  /** `--diff`: the diff the receipt binds (its digest must equal the receipt's diff_digest). */
+  diff: string;
 }
 
 export interface WitnessKeygenSettings {
@@ -372,7 +392,12 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
     case 'promote': {
       let parsed;
       try {
-        parsed = parseArgs({ args: rest, options: { repo: str, 'dry-run': { type: 'boolean' }, path: { type: 'string', multiple: true }, 'receipt-store': str, log: str }, strict: true, allowPositionals: true });
+        parsed = parseArgs({
+          args: rest,
+          options: { repo: str, 'dry-run': { type: 'boolean' }, path: { type: 'string', multiple: true }, 'receipt-store': str, log: str, 'trusted-root': str, bundle: str, 'signer-workflow': str, repository: str, 'source-ref': str, diff: str },
+          strict: true,
+          allowPositionals: true
+        });
       } catch (error) {
         throw new ConfigurationError(`${(error as Error).message.split('\n')[0]}; run 'patchproof --help' for usage`);
       }
@@ -385,7 +410,8 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
         dryRun: values['dry-run'] === true,
         paths: values.path ?? [],
         store: values['receipt-store'] ?? defaultReceiptStore(),
-        ...(values.log !== undefined ? { log: values.log } : {})
+        ...(values.log !== undefined ? { log: values.log } : {}),
+        ...attestedPromote(values)
       };
     }
     case 'witness': {
@@ -464,4 +490,32 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
     default:
       throw new ConfigurationError(`unknown command '${command}'; use propose, approve, validate, verify-receipt, promote, witness or hidden-detail`);
   }
+}
+
+const SIGNER_WORKFLOW = /^([A-Za-z0-9][A-Za-z0-9-]*\/(?!\.\.?\/)[A-Za-z0-9_.-]+)\/\.github\/workflows\/[A-Za-z0-9_.-]+\.ya?ml$/;
+const REPOSITORY = /^[A-Za-z0-9][A-Za-z0-9-]*\/(?!\.\.?$)[A-Za-z0-9_.-]+$/;
+
+/** promote's attestation flags: all of --trusted-root, --signer-workflow, --source-ref and --diff, or none of them. */
+function attestedPromote(values: Record<string, unknown>): { attested?: AttestedPromoteSettings } {
+  const text = (name: string): string | undefined => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const trustedRoot = text('trusted-root');
+  const others = ['bundle', 'signer-workflow', 'repository', 'source-ref', 'diff'].filter((name) => text(name) !== undefined);
+  if (trustedRoot === undefined) {
+    if (others.length > 0) throw new ConfigurationError(`--${others[0] ?? ''} takes an attested receipt: give --trusted-root too (or drop it to use the receipt store)`);
+    return {};
+  }
+  if (text('receipt-store') !== undefined) throw new ConfigurationError('--trusted-root and --receipt-store are two sources of trust; give one of them');
+  const signerWorkflow = text('signer-workflow');
+  const match = SIGNER_WORKFLOW.exec(signerWorkflow ?? '');
+  if (signerWorkflow === undefined || match === null) throw new ConfigurationError(`--signer-workflow '${signerWorkflow ?? ''}' is not valid; give the gate, OWNER/REPO/.github/workflows/FILE.yml`);
+  const repository = text('repository') ?? (match[1] as string);
+  if (!REPOSITORY.test(repository)) throw new ConfigurationError(`--repository '${repository}' is not OWNER/REPO`);
+  const sourceRef = text('source-ref');
+  if (sourceRef === undefined || !/^refs\/heads\/[A-Za-z0-9._/-]+$/.test(sourceRef) || sourceRef.includes('..')) {
+    throw new ConfigurationError(`--source-ref '${sourceRef ?? ''}' is not valid; give the default branch the gate signs from, e.g. refs/heads/main`);
+  }
+  const diff = text('diff');
+  if (diff === undefined) throw new ConfigurationError('--diff is required with --trusted-root: the diff the receipt binds (e.g. jq -r .diff proposal.json)');
+  const bundle = text('bundle');
+  return { attested: { trustedRoot, signerWorkflow, repository, sourceRef, diff, ...(bundle !== undefined ? { bundle } : {}) } };
 }
