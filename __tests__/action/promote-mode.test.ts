@@ -29,7 +29,7 @@ import { JS_DURATION, git, makePullRequest, removePullRequest, type PullRequestR
 const TOKEN = 'ghs_test';
 const RUN_ATTEMPT = '1';
 /** Pull request numbers, one per test that may merge (a merged pull request stays merged). */
-const PR = { gate: 7, attested: 8, otherDiff: 9, stale: 10, failed: 11, notProof: 12, race: 13, unmergeable: 14, forged: 15, untrusted: 16 };
+const PR = { gate: 7, attested: 8, otherDiff: 9, stale: 10, failed: 11, notProof: 12, race: 13, unmergeable: 14, forged: 15, untrusted: 16, run: 17 };
 
 describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopback GitHub)', () => {
   let repos: PullRequestRepos;
@@ -312,6 +312,39 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
     });
     expect(github.requests().slice(before).find((r) => r.operationId === 'pulls/merge')).toMatchObject({ status: 409, body: { sha: repos.head } });
     expect(github.merges().map((m) => m.number)).not.toContain(PR.race);
+  });
+
+  it('through run(), the action\'s entry: a merge sets verdict, proof-grade, receipt-digest and merge-sha; a refusal fails the step with its one line', async () => {
+    const { run } = await import('../../src/action/main.js');
+    const event = join(work, 'event-run.json');
+    writeFileSync(event, JSON.stringify({ inputs: {}, ref: 'refs/heads/main', repository: { full_name: 'octo-org/hello-world', default_branch: 'main' } }));
+    const steps = async (inputs: Record<string, string>): Promise<{ outputs: Record<string, string>; failed: string[] }> => {
+      const outputs: Record<string, string> = {};
+      const failed: string[] = [];
+      const restore = setEnv({
+        GITHUB_EVENT_PATH: event,
+        GITHUB_EVENT_NAME: 'workflow_dispatch',
+        GITHUB_WORKFLOW_REF: 'octo-org/hello-world/.github/workflows/promote.yml@refs/heads/main',
+        ...Object.fromEntries(Object.entries({ mode: 'promote', 'github-token': TOKEN, ...inputs }).map(([name, value]) => [`INPUT_${name.toUpperCase()}`, value]))
+      });
+      try {
+        await quietly(() =>
+          run({ setOutput: (name, value) => void (outputs[name] = value), summary: async () => undefined, setFailed: (message) => void failed.push(message), info: () => undefined, warning: () => undefined })
+        );
+      } finally {
+        restore();
+        for (const name of Object.keys(inputs)) delete process.env[`INPUT_${name.toUpperCase()}`];
+      }
+      return { outputs, failed };
+    };
+    const merged = await steps({ 'receipt-path': writeAsValidateStep(proven), 'pull-number': String(PR.run) });
+    expect(merged.failed).toEqual([]);
+    const mergeSha = github.merges().find((m) => m.number === PR.run)?.mergeSha;
+    expect(merged.outputs).toEqual({ verdict: 'passed', 'proof-grade': 'true', 'receipt-digest': proven.receipt_digest, 'merge-sha': mergeSha });
+    const again = await steps({ 'receipt-path': writeAsValidateStep(proven), 'pull-number': String(PR.run) });
+    expect(again.failed).toEqual([`promote refused, nothing was merged: pull request #${PR.run} is already merged`]);
+    expect(again.outputs).toMatchObject({ verdict: 'failed', 'proof-grade': 'false' });
+    expect(again.outputs['merge-sha']).toBeUndefined();
   });
 
   it('GitHub answering 405 (not mergeable): reported as a refusal', async () => {
