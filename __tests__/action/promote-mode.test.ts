@@ -6,8 +6,7 @@ import type { PromoteModeDeps } from '../../src/action/promote-mode.js';
 import { readActionSettings } from '../../src/action/settings.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
 import { serializeReceipt } from '../../src/core/receipt.js';
-import { RECEIPT_BUNDLE_FILE } from '../../src/receipt/attestation.js';
-import { asIsolated, receiptFor, recordingOutcome } from '../helpers/action-receipts.js';
+import { asIsolated, receiptFor, recordingOutcome, uploadReceiptArtifact } from '../helpers/action-receipts.js';
 import { quietly, setEnv } from '../helpers/process-env.js';
 import { createTestSigstore, githubIdentity, type TestSigstore } from '../helpers/sigstore-fixture.js';
 import { startArtifactServer, type ArtifactServer } from '../support/artifact-server.js';
@@ -99,18 +98,7 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
   /** Requests to the pulls API since `before`, as operation ids. */
   const pullsOps = (before: number): (string | undefined)[] => github.requests().slice(before).map((r) => r.operationId).filter((op) => op?.startsWith('pulls/'));
 
-  async function upload(name: string, receiptText: string, bundle?: unknown): Promise<void> {
-    const dir = mkdtempSync(join(work, 'upload-'));
-    writeFileSync(join(dir, 'receipt.json'), receiptText);
-    writeFileSync(join(dir, 'report.md'), '# report\n');
-    const files = [join(dir, 'receipt.json'), join(dir, 'report.md')];
-    if (bundle !== undefined) {
-      writeFileSync(join(dir, RECEIPT_BUNDLE_FILE), JSON.stringify(bundle));
-      files.push(join(dir, RECEIPT_BUNDLE_FILE));
-    }
-    const { DefaultArtifactClient } = await import('@actions/artifact');
-    await quietly(() => new DefaultArtifactClient().uploadArtifact(name, files, dir));
-  }
+  const upload = (name: string, receiptText: string, bundle?: unknown): Promise<void> => uploadReceiptArtifact(work, name, receiptText, '# report\n', bundle);
 
   beforeAll(async () => {
     repos = makePullRequest({ kind: 'diff', file: join(JS_DURATION, 'candidates', 'fix.diff') });

@@ -13,7 +13,7 @@ import { startArtifactServer, type ArtifactServer } from '../support/artifact-se
 import { startGitHubServer, type GitHubServer } from '../support/github-server.js';
 import { JS_DURATION, JS_PACK, PACK_PATH, git, makePullRequest, removePullRequest, type PullRequestRepos } from './data/validate-repos.js';
 import { setEnv, quietly } from '../helpers/process-env.js';
-import { asIsolated, patchproof, receiptFor, recordingOutcome } from '../helpers/action-receipts.js';
+import { asIsolated, patchproof, receiptFor, recordingOutcome, uploadReceiptArtifact } from '../helpers/action-receipts.js';
 
 /**
  * reverifyMode in process with the real artifact and Checks clients against the loopback services,
@@ -51,19 +51,8 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
     return { result, warnings: recorded.warnings, summaries: recorded.summaries };
   }
 
-  /** Upload receipt.json (as given) and the report under `name` with the toolkit client, as another run's step would; with a bundle inside, when given. */
-  async function uploadAs(name: string, receiptText: string, bundle?: unknown): Promise<void> {
-    const dir = mkdtempSync(join(work, 'upload-'));
-    writeFileSync(join(dir, 'receipt.json'), receiptText);
-    writeFileSync(join(dir, 'report.md'), readFileSync(made.reportPath));
-    const files = [join(dir, 'receipt.json'), join(dir, 'report.md')];
-    if (bundle !== undefined) {
-      writeFileSync(join(dir, RECEIPT_BUNDLE_FILE), JSON.stringify(bundle));
-      files.push(join(dir, RECEIPT_BUNDLE_FILE));
-    }
-    const { DefaultArtifactClient } = await import('@actions/artifact');
-    await quietly(() => new DefaultArtifactClient().uploadArtifact(name, files, dir));
-  }
+  /** Upload receipt.json (as given) and the report under `name`, as another run's step would; with a bundle inside, when given. */
+  const uploadAs = (name: string, receiptText: string, bundle?: unknown): Promise<void> => uploadReceiptArtifact(work, name, receiptText, readFileSync(made.reportPath, 'utf8'), bundle);
 
   /** Upload a bundle alone, as the reusable workflow's step after actions/attest does. */
   async function uploadCompanion(name: string, bundle: unknown): Promise<void> {

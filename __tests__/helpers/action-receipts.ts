@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StepOutcome } from '../../src/action/ports.js';
 import { createGitSource } from '../../src/action/git-source.js';
 import { receiptSchema, type Receipt } from '../../src/core/receipt-schema.js';
 import { sealReceipt } from '../../src/core/receipt.js';
+import { RECEIPT_BUNDLE_FILE } from '../../src/receipt/attestation.js';
+import { quietly } from './process-env.js';
 import { JS_PACK, ROOT, type PullRequestRepos } from '../action/data/validate-repos.js';
 
 /**
@@ -79,4 +81,22 @@ export function recordingOutcome(): { outcome: StepOutcome; infos: string[]; war
       warning: (message) => warnings.push(message)
     }
   };
+}
+
+/**
+ * Upload receipt.json (as given) and a report under `name` with the toolkit's artifact client, as
+ * another run's validate step would; with the Sigstore bundle inside, when given. Needs the
+ * artifact service's environment (artifact-server.ts `env()`).
+ */
+export async function uploadReceiptArtifact(work: string, name: string, receiptText: string, report: string, bundle?: unknown): Promise<void> {
+  const dir = mkdtempSync(join(work, 'upload-'));
+  writeFileSync(join(dir, 'receipt.json'), receiptText);
+  writeFileSync(join(dir, 'report.md'), report);
+  const files = [join(dir, 'receipt.json'), join(dir, 'report.md')];
+  if (bundle !== undefined) {
+    writeFileSync(join(dir, RECEIPT_BUNDLE_FILE), JSON.stringify(bundle));
+    files.push(join(dir, RECEIPT_BUNDLE_FILE));
+  }
+  const { DefaultArtifactClient } = await import('@actions/artifact');
+  await quietly(() => new DefaultArtifactClient().uploadArtifact(name, files, dir));
 }

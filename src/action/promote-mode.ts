@@ -90,7 +90,9 @@ async function sameJobReceipt(path: string, env: NodeJS.ProcessEnv): Promise<Int
   if (rel.startsWith('..') || isAbsolute(rel) || parts.length !== 2 || !/^patchproof-[0-9a-f]{64}$/.test(parts[0] ?? '') || parts[1] !== 'receipt.json') {
     return { ok: false, why: `receipt-path '${path}' is not where a validate step of this job writes its receipt ($RUNNER_TEMP/patchproof-<digest>/receipt.json); a receipt from anywhere else needs an attestation (run-id)` };
   }
-  const size = (await stat(real)).size;
+  const info = await stat(real);
+  if (!info.isFile()) return { ok: false, why: `receipt-path '${path}' is not a file` };
+  const size = info.size;
   if (size > MAX_RECEIPT_BYTES) return { ok: false, why: `receipt-path '${path}' is ${size} bytes, more than any receipt PatchProof writes` };
   const text = await readFile(real, 'utf8');
   const check = verifyReceiptText(text);
