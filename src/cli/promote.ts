@@ -1,6 +1,6 @@
 import { dirname, join, resolve } from 'node:path';
 import { readFile, writeFile } from 'node:fs/promises';
-import { PromoteError } from '../errors.js';
+import { PromoteError, VerificationError } from '../errors.js';
 import { checkDiff } from '../core/diff-policy.js';
 import { applyFileChanges } from '../core/patch-apply.js';
 import { checkPromotable, planPromotion, selectChanges, type PromoteLog } from '../core/promote-plan.js';
@@ -8,14 +8,12 @@ import { verifyReceiptText } from '../core/receipt.js';
 import { receiptSchema, RECEIPT_V2_SCHEMA } from '../core/receipt-schema.js';
 import { existingDir, readTextFile } from '../io/files.js';
 import { observePath, writeStep } from '../io/promote.js';
-import { readStoredReceipt, storeEntryDir } from '../io/receipt-store.js';
+import { baseEntriesOf, readStoredReceipt, storeEntryDir, type StoreEntry } from '../io/receipt-store.js';
 import { createProposal, diffDigest } from '../core/proposal.js';
 import type { Receipt } from '../core/receipt-schema.js';
 import { RECEIPT_BUNDLE_FILE } from '../receipt/attestation.js';
 import { gateSignerPolicy, readTrustedRoots, verifyUnderAnyRoot } from '../receipt/trusted-roots.js';
 import { takeSnapshot } from '../io/snapshot.js';
-import { baseEntriesOf, type StoreEntry } from '../io/receipt-store.js';
-import { VerificationError } from '../errors.js';
 import { TOOL_VERSION } from '../version.js';
 import type { AttestedPromoteSettings, PromoteSettings } from './settings.js';
 
