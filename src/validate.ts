@@ -784,7 +784,8 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
     const redacted = redactHidden(unredacted, deriveHiddenIdKey(witness.witnessKey, witness.digest));
     const hiddenDetail = request.encryptHiddenDetail !== undefined ? await request.encryptHiddenDetail(redacted.detail) : undefined;
     const screening = request.earlyExit === true || request.baseline !== undefined || request.baselineShared === true;
-    const sharedRuns = request.sharedRuns;
+    // Recorded only when this receipt's phases hold runs made on the other candidate's tree.
+    const sharedRuns = request.sharedRuns !== undefined && outputs.some((o) => request.sharedRuns!.outputs.includes(o)) ? request.sharedRuns : undefined;
     const bodyWithGates: ReceiptBody = {
       ...redacted.body,
       ...(hiddenDetail !== undefined ? { hidden_detail_sha256: createHash('sha256').update(hiddenDetail).digest('hex') } : {}),
