@@ -348,6 +348,8 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
         if (name in multi) multi[name as keyof typeof multi].push(value);
         else single[name as keyof typeof single] = value;
       }
+      const foreign = others.find((arg) => /^--(?:proposal|approval)(?:=|$)/.test(arg));
+      if (foreign !== undefined) throw new ConfigurationError(`${foreign.split('=')[0]} is not a screen option: screen proposes each candidate itself and takes its approval by --approve PROPOSAL_HASH`);
       if (multi.candidates.length === 0) throw new ConfigurationError('--candidates is required: give diff files or folders of *.diff files');
       if (single['approved-by'] === undefined) throw new ConfigurationError('--approved-by is required: give the approver name');
       const validate = readSettings(['validate', ...others, '--proposal', '(screen)', '--approval', '(screen)']) as ValidateSettings;
