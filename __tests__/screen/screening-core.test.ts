@@ -169,6 +169,10 @@ describe('receipts with gates', () => {
     expect(verifyReceiptText(ranAfterL0).errors).toContain('gates: the phases do not stop exactly at the first failed gate');
   });
 
+  it('share one baseline digest whether the candidate\'s suite ran or was stopped', () => {
+    expect(baselineDigest(JSON.parse(gatedReceipt()) as Receipt)).toBe(baselineDigest(receiptFrom(passingRuns())));
+  });
+
   it('refuse a baseline digest that is not the receipt\'s base side', () => {
     const { receipt_digest: _d, ...body } = JSON.parse(gatedReceipt()) as Receipt;
     body.baseline = { shared: true, digest: digest('e') };

@@ -151,8 +151,8 @@ export function gateReasons(gates: Receipt['gates']): ReasonCode[] {
 }
 
 /**
- * The digest of a receipt's base side: the base reproduction's phase, the base suite's runs and
- * baseline, and what they ran on. Candidates screened together share it; verify-receipt re-derives it.
+ * The digest of a receipt's base side: the base reproduction's phase, the base suite's runs, and
+ * what they ran on. Candidates screened together share it; verify-receipt re-derives it.
  */
 export function baselineDigest(receipt: Pick<Receipt, 'tool_version' | 'bindings' | 'witness' | 'runner' | 'adapter' | 'limits' | 'phases'>): Digest {
   const regression = receipt.phases.find((p) => p.name === 'regression');
@@ -165,8 +165,8 @@ export function baselineDigest(receipt: Pick<Receipt, 'tool_version' | 'bindings
     adapter: receipt.adapter,
     limits: { timeout_ms: receipt.limits.timeout_ms, output_limit_bytes: receipt.limits.output_limit_bytes },
     reproduction_before: receipt.phases.find((p) => p.name === 'reproduction_before') ?? null,
-    regression_before: (regression?.runs ?? []).filter((r) => r.label === 'regression_before'),
-    regression_baseline: regression?.baseline ?? null
+    // The base suite's runs only: the regression phase's judged baseline is absent when the phase is not run.
+    regression_before: (regression?.runs ?? []).filter((r) => r.label === 'regression_before')
   });
 }
 
