@@ -79,7 +79,7 @@ gate.describeDocker('screen: seven candidates for one bug', () => {
     for (const name of Object.keys(CANDIDATES) as Name[]) receipts[name] = await readJson<Receipt>(join(out, 'candidates', name, 'receipt.json'));
     screeningText = await readFile(join(out, 'screening.json'), 'utf8');
     screening = JSON.parse(screeningText) as Screening;
-  }, 900_000);
+  }, 1_500_000);
 
   afterAll(async () => {
     if (tmp !== undefined) await rm(tmp, { recursive: true, force: true });
