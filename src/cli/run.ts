@@ -13,7 +13,7 @@ import type { Runner } from '../runners/runner.js';
 import { takeSnapshot } from '../io/snapshot.js';
 import { removeLiveScratchSync } from '../io/workspace.js';
 import { assertOutside, existingDir, readJsonFile, readTextFile, writeBytesAtomic, writeFileAtomic } from '../io/files.js';
-import { validateWithDetail, type BaseFailure, type WitnessInput } from '../validate.js';
+import { validateWithDetail, type BaseFailure, type ValidationLimits, type WitnessInput } from '../validate.js';
 import type { HiddenDetail } from '../core/hidden-ids.js';
 import { decryptWith, encryptTo, generateWitnessKey, parseRecipients, parseWitnessKey, sealHiddenEntries, SEALED_HIDDEN_FILE, witnessKeyRecipient } from '../witness/sealed.js';
 import { readWitnessFolder } from '../witness/folder.js';
@@ -87,6 +87,18 @@ export function packInRepo(repo: string, settings: Pick<ValidateSettings, 'witne
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? {} : { repoPath: rel.split(sep).join('/') };
 }
 
+/** The run limits: the command line's overrides, else the pack's. */
+export function validationLimits(
+  settings: Pick<ValidateSettings, 'timeoutMs' | 'outputLimitBytes' | 'maxDiffBytes' | 'maxDiffFiles'>,
+  manifest: WitnessInput['manifest']
+): ValidationLimits {
+  return {
+    timeoutMs: settings.timeoutMs ?? manifest.limits.timeout_seconds * 1000,
+    outputLimitBytes: settings.outputLimitBytes ?? manifest.limits.output_limit_bytes,
+    diff: { maxBytes: settings.maxDiffBytes ?? manifest.limits.diff_max_bytes, maxFiles: settings.maxDiffFiles ?? manifest.limits.diff_max_files }
+  };
+}
+
 /** A witness key file's one age identity (refused with the fix when it is not one). */
 export async function readWitnessKey(path: string, flag: string): Promise<string> {
   return parseWitnessKey(await readTextFile(path, flag), `${flag} '${path}'`);
@@ -146,11 +158,7 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
           witness: { ...witness, ...packInRepo(repo, settings) },
           adapter,
           runner,
-          limits: {
-            timeoutMs: settings.timeoutMs ?? manifest.limits.timeout_seconds * 1000,
-            outputLimitBytes: settings.outputLimitBytes ?? manifest.limits.output_limit_bytes,
-            diff: { maxBytes: settings.maxDiffBytes ?? manifest.limits.diff_max_bytes, maxFiles: settings.maxDiffFiles ?? manifest.limits.diff_max_files }
-          },
+          limits: validationLimits(settings, manifest),
           concurrency: settings.concurrency,
           ...(settings.earlyExit === true ? { earlyExit: true } : {}),
           ...(sealer !== undefined ? { encryptHiddenDetail: sealer } : {}),

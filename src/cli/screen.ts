@@ -20,7 +20,7 @@ import { takeSnapshot } from '../io/snapshot.js';
 import { removeLiveScratchSync } from '../io/workspace.js';
 import { installSignalCleanup } from '../runners/docker-runner.js';
 import { validateWithDetail, type SharedBaseline, type SharedRuns, type ValidationResult } from '../validate.js';
-import { createRunner, EXIT, hiddenDetailSealer, openWitness, packInRepo, readWitnessKey, setupCacheDir, type Console } from './run.js';
+import { createRunner, EXIT, hiddenDetailSealer, validationLimits, openWitness, packInRepo, readWitnessKey, setupCacheDir, type Console } from './run.js';
 import type { CompareSettings, ScreenSettings } from './settings.js';
 
 /**
@@ -135,11 +135,7 @@ export async function screenCommand(settings: ScreenSettings, io: Console): Prom
             witness: { ...witness, ...packInRepo(repo, settings) },
             adapter,
             runner,
-            limits: {
-              timeoutMs: settings.timeoutMs ?? manifest.limits.timeout_seconds * 1000,
-              outputLimitBytes: settings.outputLimitBytes ?? manifest.limits.output_limit_bytes,
-              diff: { maxBytes: settings.maxDiffBytes ?? manifest.limits.diff_max_bytes, maxFiles: settings.maxDiffFiles ?? manifest.limits.diff_max_files }
-            },
+            limits: validationLimits(settings, manifest),
             concurrency: settings.concurrency,
             earlyExit: true,
             baselineShared: true,
