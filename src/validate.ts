@@ -16,7 +16,11 @@ import { diffSnapshots, snapshotDigest, type Snapshot, type SnapshotEntry } from
 import { analyseSurface, defaultProtected, resetPlan, surfaceReasons, topLevelModule } from './core/surface.js';
 import { errorExcerpt, excerptSha256 } from './core/base-failure.js';
 import type { ParsedResults } from './core/test-results.js';
-import { judge, patchedRunsNeeded, RUN_LABELS, type RunEvidence, type RunLabel, type RunsByLabel } from './core/verdict.js';
+import { judge, judgeRegression, judgeReproductionAfter, patchedRunsNeeded, RUN_LABELS, type PhaseName, type RunEvidence, type RunLabel, type RunsByLabel } from './core/verdict.js';
+import { baselineDigest, gateReasons } from './core/receipt.js';
+import { changedLines, l0Failed, l0Findings, type L0Finding } from './core/l0-gates.js';
+import { normalisedKey } from './core/normalise.js';
+import { changedPublicInterfaces } from './core/public-interfaces.js';
 import type { Digest } from './core/hashing.js';
 import { ConfigurationError, InfrastructureError, VerificationError } from './errors.js';
 import { cloneTree, createScratch, listFiles, readResults, stageExternalTests, stageFiles, stageTree, writeChanges, type Scratch } from './io/workspace.js';
@@ -91,6 +95,36 @@ export interface ValidationRequest {
    * accepted (it is refused otherwise). The receipt of such a validation is not used.
    */
   recordObservations?: (run: RecordedRun) => void;
+  /**
+   * Gates in cost order with early exit (`screen`, `validate --early-exit`): the L0 policy gate,
+   * then the reproduction after, the patched suite and the hidden tests, one stage after another;
+   * the first that fails stops the candidate and the phases after it are `not_run`.
+   */
+  earlyExit?: boolean;
+  /** The base-side runs, made once for several candidates (`screen`): they are not made again. */
+  baseline?: SharedBaseline;
+  /** Record the baseline as shared (the candidate that made it, in a screening). */
+  baselineShared?: boolean;
+  /**
+   * A duplicate's runs (`screen`, with earlyExit): the candidate-side runs of another candidate
+   * whose changed files normalise to the same key. Refused unless this candidate's key is the same.
+   */
+  sharedRuns?: SharedRuns;
+}
+
+/** The base-side runs of one validation, for the next candidates on the same base (opaque). */
+export interface SharedBaseline {
+  baseSnapshot: Digest;
+  witnessDigest: Digest;
+  outputs: readonly RunOutput[];
+}
+
+/** The candidate-side runs of one validation, for its duplicates (opaque). */
+export interface SharedRuns {
+  diffDigest: string;
+  patchedSnapshot: Digest;
+  normalisedKey: Digest;
+  outputs: readonly RunOutput[];
 }
 
 /** What validateWithDetail returns in record mode; recordRuns() hides it, nobody else sees it. */
@@ -118,6 +152,12 @@ export interface RecordedRun {
 export interface ValidationResult {
   receipt: Receipt;
   hiddenDetail?: Uint8Array;
+  /** The base-side runs this validation used (made or shared). */
+  baseline?: SharedBaseline;
+  /** The candidate-side runs it made, for duplicates; absent when none ran. */
+  runs?: SharedRuns;
+  /** The key of its changed files (src/core/normalise.ts). */
+  normalisedKey?: Digest;
 }
 
 /** Why the base tree could not be graded: one base run's excerpt, as its record's digest covers it. */
@@ -196,7 +236,7 @@ function readOracle(witness: WitnessInput): OracleFile | undefined {
   }
 }
 
-interface RunOutput {
+export interface RunOutput {
   evidence: RunEvidence;
   record: RunRecord;
   /** Base runs: the redacted excerpt of the output's first error lines (errorExcerpt). */
@@ -587,36 +627,52 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
       ...(manifest.reproduction.expected_failing ? { expectedFailing: manifest.reproduction.expected_failing } : {}),
       ...(manifest.reproduction.ids ? { pinned: { reproduction: manifest.reproduction.ids } } : {})
     };
-    const scheduled = await scheduleRuns<RunPlan, PreparedRun, RunOutput>({
-      jobs: plans,
-      concurrency: request.concurrency,
-      prepareAhead: request.prepareAhead ?? DEFAULT_PREPARE_AHEAD,
-      prepare: (plan) => prepareRun(plan, request, deps, scratch, trees),
-      run: (_plan, prepared, signal) => prepared(signal),
-      // The early exit: the patched tree's runs count only when the base reproduction established
-      // the bug (witness record makes patched runs only, and has no gate).
-      ...(request.recordObservations === undefined
-        ? {
-            gate: {
-              member: (plan: RunPlan) => plan.label === 'reproduction_before',
-              gated: (plan: RunPlan) => plan.tree === 'patched',
-              open: (results: RunOutput[]) => patchedRunsNeeded(results.map((o) => o.evidence), gateOptions)
+    const retryRegression = async (outputs: RunOutput[]): Promise<void> => {
+      // A PASS_TO_PASS test failing after the patch is re-run: failing again is a regression.
+      const regressionBefore = outputs.find((o) => o.evidence.label === 'regression_before');
+      for (;;) {
+        const after = outputs.filter((o) => o.evidence.label === 'regression_after');
+        if (after.length === 0 || after.length >= manifest.regression.retries + 1) break;
+        if (failingPassToPass(regressionBefore?.evidence, after.at(-1)?.evidence).length === 0) break;
+        outputs.push(await executeRun({ label: 'regression_after', attempt: after.length + 1, tree: 'patched', tests: 'suite' }, request, deps, scratch, trees));
+      }
+    };
+    const key = normalisedKey(applied);
+    const l0 = request.earlyExit === true ? l0Findings(changes, manifest.allowed_paths) : undefined;
+    const notRunPhases: PhaseName[] = [];
+    let outputs: RunOutput[];
+    let madeRuns = false;
+    if (request.earlyExit !== true && request.baseline === undefined) {
+      const scheduled = await scheduleRuns<RunPlan, PreparedRun, RunOutput>({
+        jobs: plans,
+        concurrency: request.concurrency,
+        prepareAhead: request.prepareAhead ?? DEFAULT_PREPARE_AHEAD,
+        prepare: (plan) => prepareRun(plan, request, deps, scratch, trees),
+        run: (_plan, prepared, signal) => prepared(signal),
+        // The early exit: the patched tree's runs count only when the base reproduction established
+        // the bug (witness record makes patched runs only, and has no gate).
+        ...(request.recordObservations === undefined
+          ? {
+              gate: {
+                member: (plan: RunPlan) => plan.label === 'reproduction_before',
+                gated: (plan: RunPlan) => plan.tree === 'patched',
+                open: (results: RunOutput[]) => patchedRunsNeeded(results.map((o) => o.evidence), gateOptions)
+              }
             }
-          }
-        : {})
-    });
-    const notRun = scheduled.filter((s) => s.status === 'not_run').map((s) => `${s.job.label}-${s.job.attempt}`);
-    if (notRun.length > 0) deps.log(`the base reproduction did not establish the bug; not run: ${notRun.join(', ')}`);
-    const outputs = scheduled.flatMap((s) => (s.status === 'done' ? [s.result] : []));
-    // witness record: the observations went to recordObservations; nothing is judged, no receipt is made.
-    if (request.recordObservations !== undefined) return RECORDED;
+          : {})
+      });
+      const notRun = scheduled.filter((s) => s.status === 'not_run').map((s) => `${s.job.label}-${s.job.attempt}`);
+      if (notRun.length > 0) deps.log(`the base reproduction did not establish the bug; not run: ${notRun.join(', ')}`);
+      outputs = scheduled.flatMap((s) => (s.status === 'done' ? [s.result] : []));
+      // witness record: the observations went to recordObservations; nothing is judged, no receipt is made.
+      if (request.recordObservations !== undefined) return RECORDED;
 
-    // A PASS_TO_PASS test failing after the patch is re-run: failing again is a regression.
-    const regressionBefore = outputs.find((o) => o.evidence.label === 'regression_before');
-    for (let attempt = 2; attempt <= manifest.regression.retries + 1; attempt++) {
-      const latest = outputs.filter((o) => o.evidence.label === 'regression_after').at(-1);
-      if (failingPassToPass(regressionBefore?.evidence, latest?.evidence).length === 0) break;
-      outputs.push(await executeRun({ label: 'regression_after', attempt, tree: 'patched', tests: 'suite' }, request, deps, scratch, trees));
+      await retryRegression(outputs);
+      madeRuns = true;
+    } else {
+      if (request.recordObservations !== undefined) throw new Error('witness record has no gates and no shared baseline');
+      outputs = await gatedRuns({ request, deps, scratch, trees, plans, gateOptions, key, l0: l0 ?? [], notRunPhases, retryRegression });
+      madeRuns = request.sharedRuns === undefined && outputs.some((o) => o.evidence.label !== 'reproduction_before' && o.evidence.label !== 'regression_before');
     }
 
     const byLabel = Object.fromEntries(RUN_LABELS.map((label) => [label, outputs.filter((o) => o.evidence.label === label)])) as Record<RunLabel, RunOutput[]>;
@@ -630,7 +686,8 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
         ...(manifest.reproduction.ids ? { reproduction: manifest.reproduction.ids } : {}),
         ...(manifest.hidden.ids ? { hidden: manifest.hidden.ids } : {})
       },
-      surfaceReasons: [...surface.reasons, ...setupReasons(setup.record)]
+      surfaceReasons: [...surface.reasons, ...setupReasons(setup.record), ...(l0 !== undefined && l0Failed(l0) ? (['policy_gate_failed'] as const) : [])],
+      notRun: notRunPhases
     });
     if (judgement.reasons.includes('base_unrunnable')) {
       const shown = [...byLabel.reproduction_before, ...byLabel.regression_before].find((o) => (o.excerpt ?? '') !== '') ?? byLabel.reproduction_before[0];
@@ -726,11 +783,136 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
     // Hidden means hidden: the public receipt keeps statuses, counts and keyed ids only.
     const redacted = redactHidden(unredacted, deriveHiddenIdKey(witness.witnessKey, witness.digest));
     const hiddenDetail = request.encryptHiddenDetail !== undefined ? await request.encryptHiddenDetail(redacted.detail) : undefined;
-    const receipt = sealReceipt({ ...redacted.body, ...(hiddenDetail !== undefined ? { hidden_detail_sha256: createHash('sha256').update(hiddenDetail).digest('hex') } : {}) });
-    return { receipt, ...(hiddenDetail !== undefined ? { hiddenDetail } : {}) };
+    const screening = request.earlyExit === true || request.baseline !== undefined || request.baselineShared === true;
+    // Recorded only when this receipt's phases hold runs made on the other candidate's tree.
+    const sharedRuns = request.sharedRuns !== undefined && outputs.some((o) => request.sharedRuns!.outputs.includes(o)) ? request.sharedRuns : undefined;
+    const bodyWithGates: ReceiptBody = {
+      ...redacted.body,
+      ...(hiddenDetail !== undefined ? { hidden_detail_sha256: createHash('sha256').update(hiddenDetail).digest('hex') } : {}),
+      ...(l0 !== undefined
+        ? {
+            gates: {
+              early_exit: true as const,
+              l0,
+              changed_lines: changedLines(changes),
+              changed_public_interfaces: [...applied].flatMap(([path, content]) => changedPublicInterfaces(path, tracked.has(path) ? readFileSync(join(base, ...path.split('/'))) : undefined, content)).sort(),
+              ...(sharedRuns !== undefined ? { shared_runs: { diff_digest: sharedRuns.diffDigest, patched_snapshot: sharedRuns.patchedSnapshot, normalised_key: sharedRuns.normalisedKey } } : {})
+            }
+          }
+        : {})
+    };
+    const body: ReceiptBody = screening ? { ...bodyWithGates, baseline: { shared: request.baseline !== undefined || request.baselineShared === true, digest: baselineDigest(bodyWithGates) } } : bodyWithGates;
+    const receipt = sealReceipt(body);
+    const isBase = (o: RunOutput): boolean => o.evidence.label === 'reproduction_before' || o.evidence.label === 'regression_before';
+    const patchedRuns = outputs.filter((o) => !isBase(o));
+    return {
+      receipt,
+      ...(hiddenDetail !== undefined ? { hiddenDetail } : {}),
+      baseline: { baseSnapshot: before.digest, witnessDigest: witness.digest, outputs: outputs.filter(isBase) },
+      ...(madeRuns && patchedRuns.length > 0 ? { runs: { diffDigest: proposal.diff_digest, patchedSnapshot, normalisedKey: key, outputs: patchedRuns } } : {}),
+      normalisedKey: key
+    };
   } finally {
     await scratch.dispose();
   }
+}
+
+/** What gatedRuns needs of validateWithDetail's state. */
+interface GatedRunsContext {
+  request: ValidationRequest;
+  deps: ValidationDeps;
+  scratch: Scratch;
+  trees: Trees;
+  plans: RunPlan[];
+  gateOptions: { expectedFailing?: readonly string[]; pinned?: { reproduction?: readonly string[] } };
+  key: Digest;
+  l0: readonly L0Finding[];
+  /** Filled with the candidate phases a failed gate stopped. */
+  notRunPhases: PhaseName[];
+  retryRegression(outputs: RunOutput[]): Promise<void>;
+}
+
+/** The candidate's stages in cost order: each is the phase it decides and the run labels it makes. */
+const STAGES: readonly { phase: PhaseName; labels: readonly RunLabel[] }[] = [
+  { phase: 'reproduction_after', labels: ['reproduction_after'] },
+  { phase: 'regression', labels: ['regression_after'] },
+  { phase: 'hidden', labels: ['hidden'] }
+];
+
+/**
+ * The runs of a validation with a shared baseline and/or gates: the base side once (or taken from
+ * `request.baseline`), then, when the bug is established and the L0 gate passed, the candidate's
+ * stages one after another (all at once without gates); with gates, the first stage that fails
+ * stops the candidate. A duplicate's stages are taken from `request.sharedRuns` (only when its
+ * normalised key is the same), and made for real when the runs it shares do not hold them.
+ */
+async function gatedRuns(context: GatedRunsContext): Promise<RunOutput[]> {
+  const { request, deps, scratch, trees, plans, gateOptions, l0, notRunPhases } = context;
+  const schedule = async (jobs: RunPlan[]): Promise<RunOutput[]> => {
+    const scheduled = await scheduleRuns<RunPlan, PreparedRun, RunOutput>({
+      jobs,
+      concurrency: request.concurrency,
+      prepareAhead: request.prepareAhead ?? DEFAULT_PREPARE_AHEAD,
+      prepare: (plan) => prepareRun(plan, request, deps, scratch, trees),
+      run: (_plan, prepared, signal) => prepared(signal)
+    });
+    return scheduled.flatMap((s) => (s.status === 'done' ? [s.result] : []));
+  };
+  const shared = request.sharedRuns;
+  if (shared !== undefined && (request.earlyExit !== true || shared.normalisedKey !== context.key)) {
+    // A duplicate never inherits runs it did not earn: only the very same normalised changes may share them.
+    throw new Error(`runs of candidate ${shared.diffDigest} may not be shared with a candidate whose changed files normalise differently`);
+  }
+  let outputs: RunOutput[];
+  if (request.baseline !== undefined) {
+    if (request.baseline.baseSnapshot !== request.proposal.base_snapshot || request.baseline.witnessDigest !== request.witness.digest) {
+      throw new Error('a shared baseline is for another base snapshot or witness pack');
+    }
+    outputs = [...request.baseline.outputs];
+  } else {
+    outputs = await schedule(plans.filter((p) => p.tree === 'base'));
+  }
+  const stop = (from: number): void => {
+    notRunPhases.push(...STAGES.slice(from).map((stage) => stage.phase));
+  };
+  if (!patchedRunsNeeded(outputs.filter((o) => o.evidence.label === 'reproduction_before').map((o) => o.evidence), gateOptions)) {
+    deps.log('the base reproduction did not establish the bug; the candidate\'s runs are not made');
+    return outputs;
+  }
+  if (request.earlyExit === true && l0Failed(l0)) {
+    deps.log(`L0 policy gate failed (${l0.filter((f) => f.rule !== 'whitespace_only_hunk').map((f) => `${f.rule} ${f.path}`).join(', ')}); the candidate's runs are not made`);
+    stop(0);
+    return outputs;
+  }
+  const patchedPlans = plans.filter((p) => p.tree === 'patched');
+  if (request.earlyExit !== true) {
+    outputs.push(...(await schedule(patchedPlans)));
+    await context.retryRegression(outputs);
+    return outputs;
+  }
+  const before = outputs.filter((o) => o.evidence.label === 'reproduction_before').map((o) => o.evidence);
+  for (const [index, stage] of STAGES.entries()) {
+    const fromShared = (shared?.outputs ?? []).filter((o) => stage.labels.includes(o.evidence.label));
+    if (fromShared.length > 0) {
+      outputs.push(...fromShared);
+    } else {
+      outputs.push(...(await schedule(patchedPlans.filter((p) => stage.labels.includes(p.label)))));
+      if (stage.phase === 'regression') await context.retryRegression(outputs);
+    }
+    const runs = (label: RunLabel): RunEvidence[] => outputs.filter((o) => o.evidence.label === label).map((o) => o.evidence);
+    const status =
+      stage.phase === 'reproduction_after'
+        ? judgeReproductionAfter(runs('reproduction_after'), before, gateOptions.pinned?.reproduction).status
+        : stage.phase === 'regression'
+          ? judgeRegression(runs('regression_before')[0] as RunEvidence, runs('regression_after')).status
+          : 'passed';
+    if (status === 'failed') {
+      if (index + 1 < STAGES.length) deps.log(`gate ${stage.phase} failed; not run: ${STAGES.slice(index + 1).map((s) => s.phase).join(', ')}`);
+      stop(index + 1);
+      break;
+    }
+  }
+  return outputs;
 }
 
 /** Top-level module names of every staged test file (reproduction and hidden), for shadowing checks. */

@@ -13,7 +13,7 @@ import type { Runner } from '../runners/runner.js';
 import { takeSnapshot } from '../io/snapshot.js';
 import { removeLiveScratchSync } from '../io/workspace.js';
 import { assertOutside, existingDir, readJsonFile, readTextFile, writeBytesAtomic, writeFileAtomic } from '../io/files.js';
-import { validateWithDetail, type BaseFailure, type WitnessInput } from '../validate.js';
+import { validateWithDetail, type BaseFailure, type ValidationLimits, type WitnessInput } from '../validate.js';
 import type { HiddenDetail } from '../core/hidden-ids.js';
 import { decryptWith, encryptTo, generateWitnessKey, parseRecipients, parseWitnessKey, sealHiddenEntries, SEALED_HIDDEN_FILE, witnessKeyRecipient } from '../witness/sealed.js';
 import { readWitnessFolder } from '../witness/folder.js';
@@ -29,6 +29,8 @@ import { recordPack } from '../oracle/record.js';
 import { randomBytes } from 'node:crypto';
 import { ConfigurationError, InfrastructureError, isRefusal } from '../errors.js';
 import { promoteCommand } from './promote.js';
+import { compareCommand, screenCommand, verifyScreeningFile } from './screen.js';
+import { isScreeningText } from '../core/screening.js';
 import { baseEntriesOf, storeReceipt } from '../io/receipt-store.js';
 import type { Snapshot } from '../core/snapshot-record.js';
 import { USAGE, defaultReceiptStore, readSettings, type HiddenDetailSettings, type WitnessKeygenSettings, type WitnessSealHiddenSettings, type WitnessSealSettings, type WitnessRecordSettings, type ApproveSettings, type ProposeSettings, type ValidateSettings, type VerifySettings, type WitnessDigestSettings, type WitnessInitSettings, type WitnessPackSettings } from './settings.js';
@@ -70,7 +72,7 @@ async function approve(settings: ApproveSettings, io: Console): Promise<number> 
   return EXIT.passed;
 }
 
-async function createRunner(settings: Pick<ValidateSettings, 'runner' | 'image' | 'repo'> & { container?: ValidateSettings['container'] }): Promise<Runner> {
+export async function createRunner(settings: Pick<ValidateSettings, 'runner' | 'image' | 'repo'> & { container?: ValidateSettings['container'] }): Promise<Runner> {
   if (settings.runner === 'local') return createLocalRunner();
   const { env, ...paths } = settings.container ?? { env: {} };
   // The default workdir names the repository like a CI job's checkout: /home/runner/work/<repo>/<repo>.
@@ -79,19 +81,31 @@ async function createRunner(settings: Pick<ValidateSettings, 'runner' | 'image' 
 }
 
 /** A pack folder inside the repository under validation: protected by default (src/core/surface.ts). */
-function packInRepo(repo: string, settings: ValidateSettings): { repoPath?: string } {
+export function packInRepo(repo: string, settings: Pick<ValidateSettings, 'witness'>): { repoPath?: string } {
   if (settings.witness.kind === 'folders' || /^https?:\/\//.test(settings.witness.source)) return {};
   const rel = relative(resolve(repo), resolve(settings.witness.source));
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? {} : { repoPath: rel.split(sep).join('/') };
 }
 
+/** The run limits: the command line's overrides, else the pack's. */
+export function validationLimits(
+  settings: Pick<ValidateSettings, 'timeoutMs' | 'outputLimitBytes' | 'maxDiffBytes' | 'maxDiffFiles'>,
+  manifest: WitnessInput['manifest']
+): ValidationLimits {
+  return {
+    timeoutMs: settings.timeoutMs ?? manifest.limits.timeout_seconds * 1000,
+    outputLimitBytes: settings.outputLimitBytes ?? manifest.limits.output_limit_bytes,
+    diff: { maxBytes: settings.maxDiffBytes ?? manifest.limits.diff_max_bytes, maxFiles: settings.maxDiffFiles ?? manifest.limits.diff_max_files }
+  };
+}
+
 /** A witness key file's one age identity (refused with the fix when it is not one). */
-async function readWitnessKey(path: string, flag: string): Promise<string> {
+export async function readWitnessKey(path: string, flag: string): Promise<string> {
   return parseWitnessKey(await readTextFile(path, flag), `${flag} '${path}'`);
 }
 
 /** The grader: a digest-verified witness pack (a sealed one opened with its key), or a pack built from two folders. */
-async function openWitness(settings: ValidateSettings, witnessKey: string | undefined): Promise<{ witness: WitnessInput; dispose(): Promise<void> }> {
+export async function openWitness(settings: Pick<ValidateSettings, 'witness'>, witnessKey: string | undefined): Promise<{ witness: WitnessInput; dispose(): Promise<void> }> {
   const source = settings.witness;
   if (source.kind === 'folders') {
     const reproduction = await existingDir(source.reproduction, '--reproduction');
@@ -108,7 +122,7 @@ async function openWitness(settings: ValidateSettings, witnessKey: string | unde
 }
 
 /** The maintainers' hidden detail, encrypted to the witness key's recipient (canonical JSON inside). */
-function hiddenDetailSealer(witnessKey: string | undefined): ((detail: HiddenDetail) => Promise<Uint8Array>) | undefined {
+export function hiddenDetailSealer(witnessKey: string | undefined): ((detail: HiddenDetail) => Promise<Uint8Array>) | undefined {
   if (witnessKey === undefined) return undefined;
   return async (detail) => encryptTo([await witnessKeyRecipient(witnessKey)], new TextEncoder().encode(canonicalJson(detail)));
 }
@@ -144,12 +158,9 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
           witness: { ...witness, ...packInRepo(repo, settings) },
           adapter,
           runner,
-          limits: {
-            timeoutMs: settings.timeoutMs ?? manifest.limits.timeout_seconds * 1000,
-            outputLimitBytes: settings.outputLimitBytes ?? manifest.limits.output_limit_bytes,
-            diff: { maxBytes: settings.maxDiffBytes ?? manifest.limits.diff_max_bytes, maxFiles: settings.maxDiffFiles ?? manifest.limits.diff_max_files }
-          },
+          limits: validationLimits(settings, manifest),
           concurrency: settings.concurrency,
+          ...(settings.earlyExit === true ? { earlyExit: true } : {}),
           ...(sealer !== undefined ? { encryptHiddenDetail: sealer } : {}),
           ...(settings.setupCache !== undefined ? { setupCacheDir: await setupCacheDir(settings.setupCache, repo) } : {})
         },
@@ -330,6 +341,7 @@ async function writeSecretFile(path: string, text: string): Promise<void> {
 
 async function verifyCommand(settings: VerifySettings, io: Console): Promise<number> {
   const text = await readTextFile(settings.file, 'receipt');
+  if (isScreeningText(text)) return verifyScreeningFile(settings.file, text, io);
   const check = verifyReceiptText(text);
   io.out(`${JSON.stringify({ integrity_valid: check.integrity_valid, verdict: check.verdict, proof_grade: check.proof_grade, receipt_digest: check.receipt_digest, errors: check.errors }, null, 2)}\n`);
   return check.integrity_valid ? EXIT.passed : EXIT.failed;
@@ -368,6 +380,10 @@ export async function run(argv: readonly string[], io: Console): Promise<number>
         return await recordCommand(settings, io);
       case 'promote':
         return await promoteCommand(settings, io);
+      case 'screen':
+        return await screenCommand(settings, io);
+      case 'compare':
+        return await compareCommand(settings, io);
     }
   } catch (error) {
     if (isRefusal(error)) {
@@ -384,7 +400,7 @@ export async function run(argv: readonly string[], io: Console): Promise<number>
 }
 
 /** The dependency stage's cache folder: created when missing, and never inside the repository. */
-async function setupCacheDir(dir: string, repo: string): Promise<string> {
+export async function setupCacheDir(dir: string, repo: string): Promise<string> {
   await assertOutside(dir, repo, '--setup-cache');
   await mkdir(dir, { recursive: true });
   return resolve(dir);

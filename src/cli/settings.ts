@@ -23,6 +23,12 @@ export const USAGE = `usage:
                       [--container-workdir PATH] [--container-results PATH] [--container-home PATH]
                       [--container-user UID:GID] [--container-env NAME=VALUE]...
                       [--receipt-store DIR]   (where promote finds the receipts validate produced)
+                      [--early-exit]   (gates in cost order: L0 policy, reproduction, suite, hidden; the first failure stops)
+  patchproof screen --repo DIR --witness DIR|FILE.tar.gz|URL --witness-digest sha256:HEX
+                      --candidates DIR|FILE... --approve PROPOSAL_HASH... --approved-by NAME [--run-id ID]
+                      --runner local|docker [--image REF] --out DIR
+                      [--timeout SECONDS] [--concurrency N] [--setup-cache DIR] [--witness-key-file FILE]
+  patchproof compare OLD_RECEIPT NEW_RECEIPT   (exit 0 improved, 1 no progress or worse)
   patchproof verify-receipt FILE
   patchproof promote RECEIPT --repo DIR [--dry-run] [--path FILE]... [--receipt-store DIR] [--log FILE]
                      [--trusted-root FILE --signer-workflow OWNER/REPO/.github/workflows/F.yml --source-ref REF
@@ -99,6 +105,26 @@ export interface ValidateSettings {
   container: { workdir?: string; resultsDir?: string; home?: string; user?: string; env: Record<string, string> };
   /** `--receipt-store`; absent: `defaultReceiptStore()`. */
   receiptStore?: string;
+  /** `--early-exit`: gates in cost order, the first failed gate stops the candidate (off by default). */
+  earlyExit?: boolean;
+}
+
+/** `patchproof screen`: validate's settings for the shared parts, and the candidates with their approvals. */
+export interface ScreenSettings extends Omit<ValidateSettings, 'command' | 'proposal' | 'approval' | 'receiptStore' | 'earlyExit'> {
+  command: 'screen';
+  /** Diff files, or folders whose *.diff and *.patch files are the candidates. */
+  candidates: string[];
+  /** The approved proposal hashes: each candidate's exact 64-hex proposal_hash. */
+  approve: string[];
+  approvedBy: string;
+  /** Each candidate's approval gets run id `<runId>-<name>`. */
+  runId: string;
+}
+
+export interface CompareSettings {
+  command: 'compare';
+  old: string;
+  new: string;
 }
 
 export interface PromoteSettings {
@@ -213,7 +239,9 @@ export type Settings =
   | WitnessKeygenSettings
   | WitnessSealHiddenSettings
   | HiddenDetailSettings
-  | PromoteSettings;
+  | PromoteSettings
+  | ScreenSettings
+  | CompareSettings;
 
 /**
  * The local receipt store (src/io/receipt-store.ts): `$PATCHPROOF_RECEIPT_STORE`, else the XDG state
@@ -323,13 +351,50 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
         out: required(values, 'out', 'the approval file to write')
       };
     }
+    case 'screen': {
+      // The repeated flags are taken out; the rest are validate's and parsed by its rules.
+      const multi: Record<'candidates' | 'approve', string[]> = { candidates: [], approve: [] };
+      const single: Record<'approved-by' | 'run-id', string | undefined> = { 'approved-by': undefined, 'run-id': undefined };
+      const others: string[] = [];
+      for (let i = 0; i < rest.length; i++) {
+        const arg = rest[i] ?? '';
+        const name = arg.replace(/^--/, '').split('=')[0] ?? '';
+        if (!arg.startsWith('--') || !(name in multi || name in single)) {
+          others.push(arg);
+          continue;
+        }
+        const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : rest[++i];
+        if (value === undefined || value === '') throw new ConfigurationError(`--${name} needs a value`);
+        if (name in multi) multi[name as keyof typeof multi].push(value);
+        else single[name as keyof typeof single] = value;
+      }
+      const foreign = others.find((arg) => /^--(?:proposal|approval)(?:=|$)/.test(arg));
+      if (foreign !== undefined) throw new ConfigurationError(`${foreign.split('=')[0]} is not a screen option: screen proposes each candidate itself and takes its approval by --approve PROPOSAL_HASH`);
+      if (multi.candidates.length === 0) throw new ConfigurationError('--candidates is required: give diff files or folders of *.diff files');
+      if (single['approved-by'] === undefined) throw new ConfigurationError('--approved-by is required: give the approver name');
+      const validate = readSettings(['validate', ...others, '--proposal', '(screen)', '--approval', '(screen)']) as ValidateSettings;
+      if (validate.witness.kind !== 'pack') throw new ConfigurationError('screen takes a witness pack: --witness with --witness-digest');
+      if (validate.receiptStore !== undefined || validate.earlyExit === true) throw new ConfigurationError('--receipt-store and --early-exit are not screen options (screen always gates with early exit)');
+      const { command: _c, proposal: _p, approval: _a, receiptStore: _r, earlyExit: _e, ...shared } = validate;
+      return { ...shared, command: 'screen', candidates: multi.candidates, approve: multi.approve, approvedBy: single['approved-by'], runId: single['run-id'] ?? 'screen' };
+    }
+    case 'compare': {
+      const { positionals } = parse(rest, {});
+      if (positionals.length !== 2) throw new ConfigurationError('compare takes two receipts: patchproof compare OLD_RECEIPT NEW_RECEIPT');
+      return { command: 'compare', old: positionals[0] as string, new: positionals[1] as string };
+    }
     case 'validate': {
       // --container-env may repeat: taken out before the single-valued options are parsed.
       const containerEnv: Record<string, string> = {};
+      let earlyExit = false;
       const others: string[] = [];
       for (let i = 0; i < rest.length; i++) {
         const arg = rest[i] ?? '';
         const inline = arg.startsWith('--container-env=') ? arg.slice('--container-env='.length) : undefined;
+        if (arg === '--early-exit') {
+          earlyExit = true;
+          continue;
+        }
         if (arg !== '--container-env' && inline === undefined) {
           others.push(arg);
           continue;
@@ -386,7 +451,8 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
           ...(values['container-user'] !== undefined ? { user: values['container-user'] } : {}),
           env: containerEnv
         },
-        ...(values['receipt-store'] !== undefined ? { receiptStore: values['receipt-store'] } : {})
+        ...(values['receipt-store'] !== undefined ? { receiptStore: values['receipt-store'] } : {}),
+        ...(earlyExit ? { earlyExit } : {})
       };
     }
     case 'promote': {
@@ -488,7 +554,7 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
       return { command, file: positionals[0] as string, witnessKeyFile: required(values, 'witness-key-file', 'the witness key file the pack was sealed for') };
     }
     default:
-      throw new ConfigurationError(`unknown command '${command}'; use propose, approve, validate, verify-receipt, promote, witness or hidden-detail`);
+      throw new ConfigurationError(`unknown command '${command}'; use propose, approve, validate, screen, compare, verify-receipt, promote, witness or hidden-detail`);
   }
 }
 

@@ -22,7 +22,10 @@ export type HashDomain =
   | 'patchproof/receipt/v4'
   | 'patchproof/tests/v1'
   | 'patchproof/witness/v1'
-  | 'patchproof/setup-cache/v1';
+  | 'patchproof/setup-cache/v1'
+  | 'patchproof/baseline/v1'
+  | 'patchproof/normalised/v1'
+  | 'patchproof/screening/v1';
 
 /** `sha256:<64 hex>`: the one textual form of every digest in proposals and receipts. */
 export type Digest = `sha256:${string}`;

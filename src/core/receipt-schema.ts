@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DIGEST_PATTERN, HEX64_PATTERN } from './hashing.js';
 import { PHASE_NAMES, PHASE_STATUSES, REASON_CODES, RUN_LABELS } from './verdict.js';
+import { L0_RULES } from './l0-gates.js';
 
 /**
  * The receipt, version 3 (the current one), and version 2 with it: a strict zod schema. Every key
@@ -236,6 +237,32 @@ export const receiptSchema = z.strictObject({
   }),
   /** SHA-256 of hidden-detail.age, the maintainers' encrypted detail; absent for a plain pack. */
   hidden_detail_sha256: hex64.optional(),
+  /**
+   * The base-side runs (reproduction before, the base suite) and whether they were made once for
+   * several candidates (`screen`). `digest` is baselineDigest() of this receipt, re-derived by
+   * verify-receipt; candidates that shared a baseline carry the same digest. Optional (new in the
+   * screening slice; the lead bumps the schema to v5 for it).
+   */
+  baseline: z.strictObject({ shared: z.boolean(), digest }).optional(),
+  /**
+   * Gates in cost order with early exit (`screen`, `validate --early-exit`): the L0 policy findings
+   * and the diff's metrics for the ranking; a phase after a failed gate is `not_run`. Optional (v5).
+   */
+  gates: z
+    .strictObject({
+      early_exit: z.literal(true),
+      l0: z.array(z.strictObject({ rule: z.enum(L0_RULES), path: z.string().min(1), line: z.number().int().min(1).optional(), detail: z.string() })),
+      /** Lines added plus lines removed by the diff. */
+      changed_lines: count,
+      /** Exported JS/TS symbols and public Python top-level names whose definition changed, as `path#name`. */
+      changed_public_interfaces: z.array(z.string()),
+      /**
+       * A duplicate's runs were made on another candidate's tree whose changed files normalise to
+       * the same key (src/core/normalise.ts): that candidate's diff and graded snapshot, and the key.
+       */
+      shared_runs: z.strictObject({ diff_digest: digest, patched_snapshot: digest, normalised_key: digest }).optional()
+    })
+    .optional(),
   receipt_digest: digest
 });
 

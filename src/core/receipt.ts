@@ -6,6 +6,7 @@ import { PHASE_NAMES, decideVerdict, type ReasonCode } from './verdict.js';
 import { surfaceReasons, type SurfaceAllowances } from './surface.js';
 import { hiddenLeaks } from './hidden-ids.js';
 import { RECEIPT_V1_SCHEMA, verifyReceiptV1Text } from './receipt-v1.js';
+import { l0Failed } from './l0-gates.js';
 
 /**
  * Sealing and verifying receipts. A receipt is canonical JSON (RFC 8785) whose `receipt_digest` is
@@ -122,8 +123,60 @@ function notRunGateErrors(receipt: Receipt): string[] {
   if (notRun.length === 0) return [];
   const errors: string[] = [];
   if (receipt.verdict === 'passed') errors.push(`verdict passed with phase(s) not run: ${notRun.join(',')}`);
-  if (receipt.phases.find((p) => p.name === 'reproduction_before')?.status === 'passed') {
+  if (receipt.phases.find((p) => p.name === 'reproduction_before')?.status === 'passed' && !stoppedByGate(receipt)) {
     errors.push(`phase(s) ${notRun.join(',')} not run although the base reproduction passed`);
+  }
+  return errors;
+}
+
+/**
+ * Gates with early exit (`receipt.gates`): with the bug established, the candidate's phases may be
+ * `not_run` only from the first gate it failed on (L0, or a failed phase) onwards, and every one
+ * after that gate must be.
+ */
+function stoppedByGate(receipt: Receipt): boolean {
+  if (receipt.gates === undefined) return false;
+  const patched = receipt.phases.slice(1);
+  let stopped = l0Failed(receipt.gates.l0);
+  for (const phase of patched) {
+    if (stopped !== (phase.status === 'not_run')) return false;
+    if (phase.status === 'failed') stopped = true;
+  }
+  return true;
+}
+
+/** The reasons the L0 gate gives (a hard finding fails the candidate before any of its runs). */
+export function gateReasons(gates: Receipt['gates']): ReasonCode[] {
+  return gates !== undefined && l0Failed(gates.l0) ? ['policy_gate_failed'] : [];
+}
+
+/**
+ * The digest of a receipt's base side: the base reproduction's phase, the base suite's runs, and
+ * what they ran on. Candidates screened together share it; verify-receipt re-derives it.
+ */
+export function baselineDigest(receipt: Pick<Receipt, 'tool_version' | 'bindings' | 'witness' | 'runner' | 'adapter' | 'limits' | 'phases'>): Digest {
+  const regression = receipt.phases.find((p) => p.name === 'regression');
+  return digestJson('patchproof/baseline/v1', {
+    tool_version: receipt.tool_version,
+    base_snapshot: receipt.bindings.base_snapshot,
+    witness_digest: receipt.bindings.witness_digest,
+    reproduction_repeat: receipt.witness.reproduction_repeat,
+    runner: receipt.runner,
+    adapter: receipt.adapter,
+    limits: { timeout_ms: receipt.limits.timeout_ms, output_limit_bytes: receipt.limits.output_limit_bytes },
+    reproduction_before: receipt.phases.find((p) => p.name === 'reproduction_before') ?? null,
+    // The base suite's runs only: the regression phase's judged baseline is absent when the phase is not run.
+    regression_before: (regression?.runs ?? []).filter((r) => r.label === 'regression_before')
+  });
+}
+
+/** The baseline's and the gates' own consistency. */
+function screeningFieldErrors(receipt: Receipt): string[] {
+  const errors: string[] = [];
+  if (receipt.baseline !== undefined && receipt.baseline.digest !== baselineDigest(receipt)) errors.push('baseline.digest does not match the receipt\'s base-side runs');
+  if (receipt.gates !== undefined) {
+    const before = receipt.phases[0];
+    if (before?.status === 'passed' && !stoppedByGate(receipt)) errors.push('gates: the phases do not stop exactly at the first failed gate');
   }
   return errors;
 }
@@ -191,12 +244,13 @@ function verifyReceiptV2V3Text(text: string): ReceiptCheck {
     errors.push(`a not_run phase exists only from ${RECEIPT_SCHEMA}; a ${receipt.schema} receipt never held one`);
   }
   errors.push(...notRunGateErrors(receipt));
+  errors.push(...screeningFieldErrors(receipt));
   for (const phase of receipt.phases) {
     const expectedRuns = runCounts[phase.name];
     if (expectedRuns !== undefined && phase.status !== 'not_run' && phase.runs.length !== expectedRuns) errors.push(`phase ${phase.name}: ${phase.runs.length} runs, the pack asks for ${expectedRuns}`);
   }
   if (receipt.setup !== undefined) errors.push(...setupErrors(receipt.setup));
-  const expected = decideVerdict(receipt.phases, receipt.repository.unchanged, [...receipt.surface.reasons, ...setupReasons(receipt.setup)]);
+  const expected = decideVerdict(receipt.phases, receipt.repository.unchanged, [...receipt.surface.reasons, ...setupReasons(receipt.setup), ...gateReasons(receipt.gates)]);
   if (expected.verdict !== receipt.verdict) errors.push(`verdict ${receipt.verdict} does not follow from the phases (expected ${expected.verdict})`);
   if (expected.reasons.join(',') !== receipt.reasons.join(',')) {
     errors.push(`reasons [${receipt.reasons.join(',')}] do not match the phases' [${expected.reasons.join(',')}]`);

@@ -44,7 +44,8 @@ const REASON_TEXT: Record<ReasonCode, { en: string; zh: string }> = {
   infra_error: { en: 'infrastructure error (not the candidate\'s fault)', zh: '基础设施错误（非候选补丁之过）' },
   repository_changed: { en: 'the real checkout changed during the run', zh: '真实仓库在运行期间被修改' },
   base_unrunnable: { en: 'the grader cannot run on the base tree (not the candidate\'s fault)', zh: '评分器无法在基线代码上运行（非候选补丁之过）' },
-  observations_invalid: { en: 'sealed-oracle observations were extra, duplicated or malformed', zh: '密封预言的观测值多余、重复或格式错误' }
+  observations_invalid: { en: 'sealed-oracle observations were extra, duplicated or malformed', zh: '密封预言的观测值多余、重复或格式错误' },
+  policy_gate_failed: { en: 'the L0 policy gate failed (a path outside allowed_paths, a secret or a generated file): nothing of the candidate ran', zh: 'L0 策略门未通过（超出 allowed_paths 的路径、秘密信息或生成文件）：候选补丁未运行' }
 };
 
 const STATUS_MARK = { passed: 'PASS', failed: 'FAIL', inconclusive: 'INCONCLUSIVE', not_run: 'NOT RUN' } as const;

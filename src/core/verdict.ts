@@ -41,7 +41,8 @@ export const REASON_CODES = [
   'infra_error',
   'repository_changed',
   'base_unrunnable',
-  'observations_invalid'
+  'observations_invalid',
+  'policy_gate_failed'
 ] as const;
 /** Machine-readable reasons; documented one by one in docs/receipt.md. */
 export type ReasonCode = (typeof REASON_CODES)[number];
@@ -319,6 +320,8 @@ export function judge(
     surfaceReasons?: readonly ReasonCode[];
     /** The pack's pinned ids (witness.json `reproduction.ids`, `hidden.ids`). */
     pinned?: { reproduction?: readonly string[]; hidden?: readonly string[] };
+    /** Phases of the candidate stopped by a failed gate (early exit): recorded as `not_run`. */
+    notRun?: readonly PhaseName[];
   } = {}
 ): Judgement {
   const before = judgeReproductionBefore(runs.reproduction_before, options.expectedFailing, options.pinned?.reproduction);
@@ -331,11 +334,12 @@ export function judge(
     const phases = [first, notRunPhase('reproduction_after'), notRunPhase('regression'), notRunPhase('hidden')];
     return { phases, ...decideVerdict(phases, repositoryUnchanged, options.surfaceReasons ?? []) };
   }
+  const stopped = new Set(options.notRun ?? []);
   const judged = [
     before,
-    judgeReproductionAfter(runs.reproduction_after, runs.reproduction_before, options.pinned?.reproduction),
-    judgeRegression(runs.regression_before[0] as RunEvidence, runs.regression_after),
-    judgeHidden(runs.hidden, options.pinned?.hidden)
+    stopped.has('reproduction_after') ? notRunPhase('reproduction_after') : judgeReproductionAfter(runs.reproduction_after, runs.reproduction_before, options.pinned?.reproduction),
+    stopped.has('regression') ? notRunPhase('regression') : judgeRegression(runs.regression_before[0] as RunEvidence, runs.regression_after),
+    stopped.has('hidden') ? notRunPhase('hidden') : judgeHidden(runs.hidden, options.pinned?.hidden)
   ];
   return { phases: judged, ...decideVerdict(judged, repositoryUnchanged, options.surfaceReasons ?? []) };
 }

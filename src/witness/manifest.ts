@@ -97,6 +97,11 @@ export interface WitnessManifest {
   regression: WitnessRegression;
   /** Globs of repository paths the candidate may not touch. */
   protected: string[];
+  /**
+   * Globs of repository paths a candidate may change at all (the L0 policy gate of `screen` and
+   * `validate --early-exit`); absent: any path the other rules allow.
+   */
+  allowed_paths?: string[];
   allow: WitnessAllowances;
   limits: WitnessRunLimits;
   /** The dependency stage, when the project needs one. */
@@ -140,6 +145,8 @@ const FORMS: Readonly<Record<string, string>> = {
   'regression.retries': 'a whole number from 0 to 3',
   protected: 'a list of glob patterns of repository paths',
   'protected[]': 'a glob pattern',
+  allowed_paths: 'a non-empty list of glob patterns of repository paths a candidate may change',
+  'allowed_paths[]': 'a glob pattern',
   allow: 'an object with test_edits, test_removal, skips, config_edits, dependency_changes and workflow_edits, each true or false',
   'allow.test_edits': 'true or false',
   'allow.test_removal': 'true or false',
@@ -228,6 +235,7 @@ const manifestSchema = z.strictObject({
     })
     .prefault({}),
   protected: globs.default(() => []),
+  allowed_paths: globs.min(1).optional(),
   allow: z
     .strictObject({ test_edits: flag, test_removal: flag, skips: flag, config_edits: flag, dependency_changes: flag, workflow_edits: flag })
     .prefault({}),
@@ -471,7 +479,8 @@ function checkGlobs(manifest: WitnessManifest, source: string): void {
   const lists: [string, readonly string[]][] = [
     ['regression.include', manifest.regression.include ?? []],
     ['regression.exclude', manifest.regression.exclude],
-    ['protected', manifest.protected]
+    ['protected', manifest.protected],
+    ['allowed_paths', manifest.allowed_paths ?? []]
   ];
   for (const [field, list] of lists) {
     list.forEach((glob, index) => {

@@ -1,0 +1,166 @@
+import { readFileSync } from 'node:fs';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ROOT, readJson, tempDir } from '../helpers/cli.js';
+import { runCliInProcess } from '../helpers/cli-in-process.js';
+import { dockerGate } from '../hostile/hostile-support.js';
+import { digestWitnessFolder } from '../../src/witness/digest.js';
+import { sealScreening, serializeScreening, verifyScreeningText, type Screening } from '../../src/core/screening.js';
+import type { Receipt } from '../../src/core/receipt-schema.js';
+
+/**
+ * `patchproof screen` end to end in the Docker runner, from the sources: fixtures/js-duration with
+ * seven candidates for its one bug (the fix; a copy of it with other comments and spacing; a copy
+ * differing in one string literal, which breaks number inputs; overfit; regressing; not fixed; one
+ * that adds a credential). One shared baseline, gates with early exit, the comment-only copy sharing
+ * the fix's runs, the string-literal copy validated on its own, the ranking, and the screening
+ * receipt checked by verify-receipt, with forgeries that must fail.
+ */
+
+const gate = await dockerGate('screen end-to-end test');
+
+const CANDIDATES = {
+  fix: 'candidates/fix.diff',
+  overfit: 'candidates/overfit.diff',
+  regressing: 'candidates/regressing.diff',
+  'not-fixed': 'candidates/not-fixed.diff',
+  'fix-comments': 'screen-candidates/fix-comments.diff',
+  'fix-string': 'screen-candidates/fix-string.diff',
+  'leaks-secret': 'screen-candidates/leaks-secret.diff'
+} as const;
+type Name = keyof typeof CANDIDATES;
+
+gate.describeDocker('screen: seven candidates for one bug', () => {
+  let tmp: string;
+  let out: string;
+  let screenExit: number | null;
+  let screenErr: string;
+  const receipts = {} as Record<Name, Receipt>;
+  let screening: Screening;
+  let screeningText: string;
+  const readBound = (rel: string): string | undefined => {
+    try {
+      return readFileSync(join(out, ...rel.split('/')), 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+
+  beforeAll(async () => {
+    gate.requireDocker();
+    tmp = await tempDir('screen');
+    const repo = join(tmp, 'repo');
+    const pack = join(tmp, 'pack');
+    const candidates = join(tmp, 'candidates');
+    await cp(join(ROOT, 'fixtures', 'js-duration', 'repo'), repo, { recursive: true });
+    await cp(join(ROOT, 'witness-packs', 'js-duration'), pack, { recursive: true });
+    // The L0 gate's allowed_paths: the candidates may change the sources only.
+    const manifest = JSON.parse(await readFile(join(pack, 'witness.json'), 'utf8')) as Record<string, unknown>;
+    await writeFile(join(pack, 'witness.json'), `${JSON.stringify({ ...manifest, allowed_paths: ['src/**'] }, null, 2)}\n`);
+    await mkdir(candidates);
+    for (const [name, path] of Object.entries(CANDIDATES)) await cp(join(ROOT, 'fixtures', 'js-duration', path), join(candidates, `${name}.diff`));
+    const { digest } = await digestWitnessFolder(pack);
+    const common = ['--repo', repo, '--witness', pack, '--witness-digest', digest, '--candidates', candidates, '--approved-by', 'screen-test', '--runner', 'docker', '--image', gate.imageId];
+
+    // Unapproved candidates: refused before anything runs, each named with its proposal_hash.
+    const refused = await runCliInProcess(['screen', ...common, '--out', join(tmp, 'refused')]);
+    expect(refused.status).toBe(2);
+    const hashes = [...refused.stderr.matchAll(/([a-z-]+) ([0-9a-f]{64})/g)].map((m) => [m[1] ?? '', m[2] ?? ''] as const);
+    expect(hashes.map(([name]) => name).sort()).toEqual(Object.keys(CANDIDATES).sort());
+    // The hashes are the ones `patchproof propose` gives.
+    const proposal = join(tmp, 'fix.proposal.json');
+    expect((await runCliInProcess(['propose', '--repo', repo, '--diff', join(candidates, 'fix.diff'), '--out', proposal])).status).toBe(0);
+    expect(hashes.find(([name]) => name === 'fix')?.[1]).toBe((await readJson<{ proposal_hash: string }>(proposal)).proposal_hash);
+
+    out = join(tmp, 'out');
+    const result = await runCliInProcess(['screen', ...common, ...hashes.flatMap(([, hash]) => ['--approve', hash]), '--out', out, '--timeout', '180']);
+    screenExit = result.status;
+    screenErr = result.stderr;
+    for (const name of Object.keys(CANDIDATES) as Name[]) receipts[name] = await readJson<Receipt>(join(out, 'candidates', name, 'receipt.json'));
+    screeningText = await readFile(join(out, 'screening.json'), 'utf8');
+    screening = JSON.parse(screeningText) as Screening;
+  }, 1_500_000);
+
+  afterAll(async () => {
+    if (tmp !== undefined) await rm(tmp, { recursive: true, force: true });
+  });
+
+  const statuses = (name: Name): string[] => receipts[name].phases.map((p) => p.status);
+
+  it('exits 0 with a passing best candidate, and verify-receipt accepts the screening receipt', async () => {
+    expect([screenExit, screenErr.slice(-1500)]).toEqual([0, screenErr.slice(-1500)]);
+    const verified = await runCliInProcess(['verify-receipt', join(out, 'screening.json')]);
+    expect(verified.status).toBe(0);
+    expect(JSON.parse(verified.stdout)).toMatchObject({ integrity_valid: true, kind: 'screening', best: 'fix-comments' });
+    for (const name of Object.keys(CANDIDATES)) expect((await runCliInProcess(['verify-receipt', join(out, 'candidates', name, 'receipt.json')])).status).toBe(0);
+  });
+
+  it('runs the base side once: every receipt holds the same base runs and baseline digest', () => {
+    const baseRuns = (r: Receipt): string => JSON.stringify(r.phases[0]!.runs.map((run) => [run.canary.nonce, run.output_sha256]));
+    const first = receipts.fix;
+    for (const r of Object.values(receipts)) {
+      expect(r.baseline).toEqual({ shared: true, digest: first.baseline!.digest });
+      expect(baseRuns(r)).toBe(baseRuns(first));
+    }
+    expect(screening.baseline_digest).toBe(first.baseline!.digest);
+  });
+
+  it('stops each candidate at its first failed gate; later phases are not_run', () => {
+    expect(statuses('fix')).toEqual(['passed', 'passed', 'passed', 'passed']);
+    expect(statuses('overfit')).toEqual(['passed', 'passed', 'passed', 'failed']);
+    expect(statuses('regressing')).toEqual(['passed', 'passed', 'failed', 'not_run']);
+    expect(statuses('not-fixed')).toEqual(['passed', 'failed', 'not_run', 'not_run']);
+    expect(statuses('leaks-secret')).toEqual(['passed', 'not_run', 'not_run', 'not_run']);
+    expect(receipts['leaks-secret'].reasons).toContain('policy_gate_failed');
+    expect(receipts['leaks-secret'].gates!.l0).toEqual([expect.objectContaining({ rule: 'secret', path: 'src/duration.js' })]);
+    // No run of the candidate's tree is made after a failed gate.
+    expect(receipts['not-fixed'].phases.flatMap((p) => p.runs.map((r) => r.label)).filter((l) => l === 'regression_after' || l === 'hidden')).toEqual([]);
+    for (const name of ['overfit', 'regressing', 'not-fixed', 'leaks-secret', 'fix-string'] as const) expect(receipts[name].verdict).toBe('failed');
+  });
+
+  it('shares the fix\'s runs with its comment-only copy, and validates the string-literal copy on its own', () => {
+    expect(receipts['fix-comments'].gates!.shared_runs).toEqual({ diff_digest: receipts.fix.bindings.diff_digest, patched_snapshot: receipts.fix.bindings.patched_snapshot, normalised_key: expect.any(String) });
+    expect(receipts['fix-comments'].bindings.diff_digest).not.toBe(receipts.fix.bindings.diff_digest);
+    expect(receipts['fix-comments'].verdict).toBe('passed');
+    const runsOf = (r: Receipt): string[] => r.phases.slice(1).flatMap((p) => p.runs.filter((run) => run.label !== 'regression_before').map((run) => run.output_sha256));
+    expect(runsOf(receipts['fix-comments'])).toEqual(runsOf(receipts.fix));
+    // The attack: one string literal differs, which breaks number inputs. It never inherits the pass.
+    expect(receipts['fix-string'].gates!.shared_runs).toBeUndefined();
+    expect(statuses('fix-string')).toEqual(['passed', 'passed', 'failed', 'not_run']);
+    const byName = new Map(screening.candidates.map((c) => [c.name, c]));
+    expect(byName.get('fix-comments')!.duplicate_of).toBe('fix');
+    expect(byName.get('fix-string')!.duplicate_of).toBeUndefined();
+    expect(byName.get('fix-string')!.similar.map((s) => s.name)).toContain('fix');
+  });
+
+  it('ranks by the tuple: passes first, then by gates failed; the credential last', () => {
+    const order = screening.ranking.map((r) => r.name);
+    expect(order.slice(0, 3)).toEqual(['fix-comments', 'fix', 'overfit']);
+    expect(order.slice(-2)).toEqual(['not-fixed', 'leaks-secret']);
+    expect(new Set(order.slice(3, 5))).toEqual(new Set(['regressing', 'fix-string']));
+    expect(screening.ranking[0]!.why).toContain('before fix by changed_lines');
+  });
+
+  it('refuses a reordered ranking, a forged rank key and a forged duplicate, even when re-sealed', () => {
+    const { screening_digest: _d, ...body } = screening;
+    const forged = (change: (b: typeof body) => typeof body): string => serializeScreening(sealScreening(change(structuredClone(body))));
+    const swapped = forged((b) => ({ ...b, ranking: [b.ranking[1]!, b.ranking[0]!, ...b.ranking.slice(2)].map((r, i) => ({ ...r, rank: i + 1 })) }));
+    expect(verifyScreeningText(swapped, readBound).errors).toContain("the ranking does not follow from the candidates' rank keys");
+    const key = forged((b) => ({ ...b, candidates: b.candidates.map((c) => (c.name === 'overfit' ? { ...c, rank_key: { ...c.rank_key, hard_gates_failed: 0 } } : c)) }));
+    expect(verifyScreeningText(key, readBound).errors).toEqual(expect.arrayContaining(['candidate overfit: rank_key does not follow from its receipt']));
+    const duplicate = forged((b) => ({ ...b, candidates: b.candidates.map((c) => (c.name === 'fix-string' ? { ...c, duplicate_of: 'fix' } : c)) }));
+    expect(verifyScreeningText(duplicate, readBound).integrity_valid).toBe(false);
+    expect(verifyScreeningText(screeningText, readBound).integrity_valid).toBe(true);
+  });
+
+  it('writes feedback per candidate, and compare tells progress from none', async () => {
+    const feedback = await readJson<{ failed_gate: string | null; failing: { phase: string; message?: string }[] }>(join(out, 'candidates', 'not-fixed', 'feedback.json'));
+    expect(feedback.failed_gate).toBe('L2_reproduction');
+    expect(feedback.failing.filter((f) => f.phase === 'reproduction_after').length).toBeGreaterThan(0);
+    expect((await readJson<{ failed_gate: string | null }>(join(out, 'candidates', 'fix', 'feedback.json'))).failed_gate).toBeNull();
+    const receipt = (name: Name): string => join(out, 'candidates', name, 'receipt.json');
+    expect((await runCliInProcess(['compare', receipt('not-fixed'), receipt('overfit')])).status).toBe(0);
+    expect((await runCliInProcess(['compare', receipt('fix'), receipt('overfit')])).status).toBe(1);
+    expect((await runCliInProcess(['compare', receipt('fix'), receipt('fix-comments')])).status).toBe(1);
+  });
+});

@@ -1,0 +1,33 @@
+import { readSettings } from '../../src/cli/settings.js';
+import { ConfigurationError } from '../../src/errors.js';
+
+/** `screen`'s and `compare`'s settings, and validate's `--early-exit`. */
+
+const DIGEST = `sha256:${'a'.repeat(64)}`;
+const base = ['--repo', 'r', '--witness', 'p', '--witness-digest', DIGEST, '--runner', 'docker', '--image', DIGEST, '--out', 'o'];
+
+describe('screen settings', () => {
+  it('takes repeated --candidates and --approve, and validate\'s shared options', () => {
+    const settings = readSettings(['screen', ...base, '--candidates', 'a.diff', '--candidates=dir', '--approve', 'h1', '--approve', 'h2', '--approved-by', 'me', '--concurrency', '3']);
+    expect(settings).toMatchObject({ command: 'screen', candidates: ['a.diff', 'dir'], approve: ['h1', 'h2'], approvedBy: 'me', runId: 'screen', concurrency: 3, runner: 'docker', out: 'o' });
+    expect(settings).not.toHaveProperty('proposal');
+  });
+
+  it.each([
+    [['--approved-by', 'me'], '--candidates is required'],
+    [['--candidates', 'a.diff'], '--approved-by is required'],
+    [['--candidates', 'a.diff', '--approved-by', 'me', '--early-exit'], 'not screen options'],
+    [['--candidates', 'a.diff', '--approved-by', 'me', '--proposal', 'x'], '--proposal is not a screen option']
+  ])('refuses %j', (extra, message) => {
+    expect(() => readSettings(['screen', ...base, ...extra])).toThrow(ConfigurationError);
+    expect(() => readSettings(['screen', ...base, ...extra])).toThrow(message);
+  });
+
+  it('compare takes two receipts; validate takes --early-exit', () => {
+    expect(readSettings(['compare', 'a.json', 'b.json'])).toEqual({ command: 'compare', old: 'a.json', new: 'b.json' });
+    expect(() => readSettings(['compare', 'a.json'])).toThrow('compare takes two receipts');
+    const validate = ['validate', ...base, '--proposal', 'p.json', '--approval', 'a.json'];
+    expect(readSettings([...validate, '--early-exit'])).toMatchObject({ command: 'validate', earlyExit: true });
+    expect(readSettings(validate)).not.toHaveProperty('earlyExit');
+  });
+});
