@@ -23,6 +23,7 @@ export const USAGE = `usage:
                       [--container-workdir PATH] [--container-results PATH] [--container-home PATH]
                       [--container-user UID:GID] [--container-env NAME=VALUE]...
                       [--receipt-store DIR]   (where promote finds the receipts validate produced)
+                      [--claimed FILE]   (the agent's own results: JUnit XML, jest/vitest --json, go test -json)
   patchproof verify-receipt FILE
   patchproof promote RECEIPT --repo DIR [--dry-run] [--path FILE]... [--receipt-store DIR] [--log FILE]
   patchproof witness init DIR --adapter ${ADAPTER_NAMES.join('|')} [--reproduction DIR] [--hidden DIR]
@@ -97,6 +98,8 @@ export interface ValidateSettings {
   container: { workdir?: string; resultsDir?: string; home?: string; user?: string; env: Record<string, string> };
   /** `--receipt-store`; absent: `defaultReceiptStore()`. */
   receiptStore?: string;
+  /** `--claimed`: the agent's own results, compared with the clean room (never part of the verdict). */
+  claimed?: string;
 }
 
 export interface PromoteSettings {
@@ -322,7 +325,8 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
       const { values, positionals } = parse(others, {
         repo: str, proposal: str, approval: str, witness: str, 'witness-digest': str, reproduction: str, hidden: str, adapter: str,
         runner: str, image: str, out: str, timeout: str, 'output-limit': str, concurrency: str, 'setup-cache': str, ...diffLimitOptions, 'witness-key-file': str,
-        'container-workdir': str, 'container-results': str, 'container-home': str, 'container-user': str, 'receipt-store': str
+        'container-workdir': str, 'container-results': str, 'container-home': str, 'container-user': str, 'receipt-store': str,
+        claimed: str
       });
       noPositionals(positionals);
       const repo = required(values, 'repo', 'the repository folder');
@@ -366,7 +370,8 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
           ...(values['container-user'] !== undefined ? { user: values['container-user'] } : {}),
           env: containerEnv
         },
-        ...(values['receipt-store'] !== undefined ? { receiptStore: values['receipt-store'] } : {})
+        ...(values['receipt-store'] !== undefined ? { receiptStore: values['receipt-store'] } : {}),
+        ...(values.claimed !== undefined ? { claimed: values.claimed } : {})
       };
     }
     case 'promote': {
