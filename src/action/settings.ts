@@ -57,6 +57,12 @@ export interface ActionSettings {
    * attestation is accepted (reverify then needs a proof-grade replay).
    */
   trustedRoot?: string;
+  /**
+   * validate: the agent's own results (input `claimed`), a file already in the workspace or under
+   * RUNNER_TEMP (e.g. a JUnit artifact the pull request's CI uploaded, downloaded by an earlier step).
+   * Compared with the clean room in the receipt and the check run; never part of the verdict.
+   */
+  claimed?: string;
 }
 
 /** The GitHub App whose installation token posts the check run. */
@@ -172,6 +178,8 @@ export function readActionSettings(read: InputReader): ActionSettings {
     throw new ConfigurationError(`signer-workflow '${signerWorkflow}' is not valid; give OWNER/REPO/.github/workflows/FILE.yml`);
   }
   const trustedRoot = optional(read, 'trusted-root');
+  const claimed = optional(read, 'claimed');
+  if (claimed !== undefined && mode !== 'validate') throw new ConfigurationError(`claimed is for mode validate only; remove it from mode ${mode}`);
   const app = readApp(read);
   return {
     mode,
@@ -190,6 +198,7 @@ export function readActionSettings(read: InputReader): ActionSettings {
     ...(artifactName !== undefined ? { artifactName } : {}),
     replay: replay === 'true',
     ...(signerWorkflow !== undefined ? { signerWorkflow } : {}),
-    ...(trustedRoot !== undefined ? { trustedRoot } : {})
+    ...(trustedRoot !== undefined ? { trustedRoot } : {}),
+    ...(claimed !== undefined ? { claimed } : {})
   };
 }
