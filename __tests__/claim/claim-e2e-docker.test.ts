@@ -40,7 +40,7 @@ async function agentClaim(tmp: string, diff: string, imageId: string): Promise<s
   const workspace = join(tmp, 'agent-workspace');
   await cp(py.repo, workspace, { recursive: true });
   await run('git', ['apply', diff], { cwd: workspace });
-  await copyFile(join(py.dir, 'candidates', 'hidden-state-leftover', 'grouping.py'), join(workspace, 'grouping.py'));
+  await copyFile(join(py.dir, 'agent-leftover', 'grouping.py'), join(workspace, 'grouping.py'));
   const out = join(tmp, 'agent-results');
   await mkdir(out);
   await chmod(out, 0o777);
