@@ -24,7 +24,7 @@ interface ClaimView {
   verdict: string;
   reasons: string[];
   proof_grade: boolean;
-  phases: { name: string; status: string; reasons: string[] }[];
+  phases: { name: string; status: string; reasons: string[]; tests: Record<string, number>; results: { id: string; status: string }[] }[];
   claim?: {
     digest: string;
     format: string;
@@ -76,7 +76,9 @@ gate.describeDocker('the agent\'s claim against the clean room (Docker)', () => 
     expect(without.receipt.verdict).toBe('failed');
     expect({ status: withClaim.status, verdict: withClaim.receipt.verdict, reasons: withClaim.receipt.reasons, proof: withClaim.receipt.proof_grade })
       .toEqual({ status: without.status, verdict: without.receipt.verdict, reasons: without.receipt.reasons, proof: without.receipt.proof_grade });
-    expect(withClaim.receipt.phases).toEqual(without.receipt.phases);
+    // Runs differ in nonces, durations and output bytes; the judged phases do not.
+    const judged = (view: ClaimView): unknown => view.phases.map((p) => ({ name: p.name, status: p.status, reasons: p.reasons, tests: p.tests, results: p.results.map((r) => [r.id, r.status]) }));
+    expect(judged(withClaim.receipt)).toEqual(judged(without.receipt));
     expect(without.receipt.claim).toBeUndefined();
 
     const claim = withClaim.receipt.claim!;
