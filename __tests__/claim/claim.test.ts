@@ -9,6 +9,7 @@ import { CLAIM_ROW_LIMIT, compareClaim, type ParsedClaim } from '../../src/core/
 import { sealReceipt, serializeReceipt, verifyReceiptText } from '../../src/core/receipt.js';
 import { renderReport } from '../../src/core/report.js';
 import { renderClaimConsole } from '../../src/core/claim-report.js';
+import { renderCheck } from '../../src/action/check-report.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
 import type { RunsByLabel } from '../../src/core/verdict.js';
 import { readClaimFile } from '../../src/io/claim-file.js';
@@ -176,6 +177,23 @@ describe('the report shows the claim table', () => {
     expect(report).not.toContain('hidden > x');
     expect(report).not.toMatch(/^# heading/m);
     expect(report).toContain('claim_unknown_test');
+  });
+});
+
+describe('the check run shows the claim table', () => {
+  it('names a claimed hidden test as the hidden phase does in the check run, never by its keyed id', () => {
+    const runs = passingRuns();
+    runs.hidden = [run('hidden', [pass('hidden > y'), fail('hidden > x')])];
+    const receipt = receiptFrom(runs, { claim: { format: 'junit', cases: [{ label: 'hidden > x', status: 'passed', keys: [] }] } });
+    const check = renderCheck(receipt);
+    expect(check.summary).toContain('| (hidden) `hidden test 2` | passed | failed | possible_hidden_state_dependency |');
+    expect(check.summary).not.toContain(receipt.claim!.rows[0]!.id);
+  });
+
+  it('a claim in a receipt of an older schema does not verify', () => {
+    const receipt = receiptFrom(passingRuns(), { claim: { format: 'junit', cases: [{ label: 'suite > a', status: 'passed', keys: [] }] } });
+    const check = verifyReceiptText(reseal(receipt, (b) => { b.schema = 'patchproof.receipt/v3'; }));
+    expect(check.errors.join('; ')).toMatch(/a claim exists only from patchproof\.receipt\/v4/);
   });
 });
 

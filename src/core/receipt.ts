@@ -209,6 +209,8 @@ function verifyReceiptV2V3Text(text: string): ReceiptCheck {
   errors.push(...gradingErrors(receipt));
   // The claim is checked against the receipt's own results; it has no part in verdict, reasons or proof grade.
   if (receipt.claim !== undefined) errors.push(...claimErrors(receipt.claim, receipt.phases, HIDDEN_ID_PATTERN));
+  // Only receipts of the current schema may hold a claim (written from the schema that introduced it).
+  if (receipt.claim !== undefined && receipt.schema !== RECEIPT_SCHEMA) errors.push(`a claim exists only from ${RECEIPT_SCHEMA}; a ${receipt.schema} receipt never held one`);
   const proofGrade = receipt.runner.isolated && receipt.verdict === 'passed' && receipt.repository.unchanged && candidateSideSealed(receipt);
   if (receipt.proof_grade !== proofGrade) {
     errors.push(`proof_grade ${receipt.proof_grade} does not follow from runner, verdict, repository and grading models (expected ${proofGrade})`);
