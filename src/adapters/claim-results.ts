@@ -38,13 +38,18 @@ function pytestKeys(fields: JunitCaseFields): ClaimKey[] {
   return keys;
 }
 
-/** JS ids are `<file> > <describe>… > <test>`: by the file attribute, by a file-path classname (vitest), or by the full name (jest-junit). */
-function jsKeys({ name, classname, file, suites }: JunitCaseFields): ClaimKey[] {
+/**
+ * JS ids are `<file> > <describe>… > <test>`: by the file attribute, by a file-path classname (vitest),
+ * or by the full name: jest-junit writes it as the case's name (its suite is named after the file's
+ * first describe, so the suites are tried second), node's reporter nests suites and names the leaf.
+ */
+function jsKeys({ name, classname, file, suites }: JunitCaseFields, nestedSuites: boolean): ClaimKey[] {
   const keys: ClaimKey[] = [];
   if (file !== undefined && file !== '') keys.push({ kind: 'path', path: file, rest: name.split(' > ') });
   if (/\.[cm]?[jt]sx?$/.test(classname)) keys.push({ kind: 'path', path: classname, rest: name.split(' > ') });
-  // node's junit reporter nests suites by describe name; jest-junit writes the full name (`describe test`) as the name.
-  keys.push({ kind: 'full', text: [...suites, name].join(' ') }, { kind: 'full', text: name });
+  const nested: ClaimKey = { kind: 'full', text: [...suites, name].join(' ') };
+  const flat: ClaimKey = { kind: 'full', text: name };
+  keys.push(...(nestedSuites ? [nested, flat] : [flat, nested]));
   return keys;
 }
 
@@ -58,8 +63,9 @@ export function junitClaimKeys(adapter: AdapterName, fields: JunitCaseFields): C
       return [{ kind: 'id', id: dotted }];
     case 'jest':
     case 'vitest':
+      return jsKeys(fields, false);
     case 'node-test':
-      return jsKeys(fields);
+      return jsKeys(fields, true);
     case 'go':
       // gotestsum: the classname is the package's import path, the name the test (with its subtests).
       return [{ kind: 'id', id: `${fields.classname}/${fields.name}` }];
