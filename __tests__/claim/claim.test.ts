@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,6 +74,18 @@ describe('claim ids from real runner output map to the clean-room ids', () => {
       expect(receipt.claim).toMatchObject({ tests: 6, matched: 6, findings: { possible_hidden_state_dependency: 0, claim_unknown_test: 0 } });
       expect(receipt.claim!.rows.map((r) => r.id)).toEqual(JEST_IDS);
     }
+  });
+
+  it("node's --test-reporter=junit (no file, top-level tests under <testsuites>) maps to node-test ids", async () => {
+    const tests = join(DATA, '..', '..', '..', 'fixtures', 'js-duration', 'repo', 'test');
+    const cleanIds = ['duration.test.js', 'format.test.js', 'timeouts.test.js'].flatMap((file) =>
+      [...readFileSync(join(tests, file), 'utf8').matchAll(/^test\('([^']+)'/gm)].map((m) => `test/${file} > ${m[1]}`)
+    );
+    expect(cleanIds).toHaveLength(15);
+    const claim = parseClaim(await data('node-junit.xml'), 'node-test');
+    const receipt = receiptFrom(runsWithSuite(cleanIds.map(pass)), { claim });
+    expect(receipt.claim).toMatchObject({ tests: 15, matched: 15, findings: { claim_unknown_test: 0 } });
+    expect(receipt.claim!.rows.map((r) => r.id).sort()).toEqual([...cleanIds].sort());
   });
 
   it('a jest full name shared by two files matches neither (ambiguous), never a guess', async () => {
