@@ -11,7 +11,8 @@ import type { Approval, Proposal } from './core/proposal.js';
 import { sealReceipt } from './core/receipt.js';
 import { setupReasons } from './core/receipt.js';
 import { RECEIPT_SCHEMA, type Receipt, type ReceiptBody, type RunRecord, type SetupRecord } from './core/receipt-schema.js';
-import { deriveHiddenIdKey, redactHidden, type HiddenDetail } from './core/hidden-ids.js';
+import { deriveHiddenIdKey, hiddenId, redactHidden, type HiddenDetail } from './core/hidden-ids.js';
+import { compareClaim, type ParsedClaim } from './core/claim.js';
 import { diffSnapshots, snapshotDigest, type Snapshot, type SnapshotEntry } from './core/snapshot-record.js';
 import { analyseSurface, defaultProtected, resetPlan, surfaceReasons, topLevelModule } from './core/surface.js';
 import { errorExcerpt, excerptSha256 } from './core/base-failure.js';
@@ -95,6 +96,11 @@ export interface ValidationRequest {
    * accepted (it is refused otherwise). The receipt of such a validation is not used.
    */
   recordObservations?: (run: RecordedRun) => void;
+  /**
+   * The agent's claim (`--claimed`), parsed, and the SHA-256 digest of its bytes: compared with the
+   * clean room into the receipt's `claim` after the verdict was decided (src/core/claim.ts).
+   */
+  claim?: { parsed: ParsedClaim; digest: string };
   /**
    * Gates in cost order with early exit (`screen`, `validate --early-exit`): the L0 policy gate,
    * then the reproduction after, the patched suite and the hidden tests, one stage after another;
@@ -781,7 +787,12 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
       phases: judgement.phases.map((p) => ({ ...p, runs: runsOf[p.name] ?? [], grading: grading[p.name] }))
     };
     // Hidden means hidden: the public receipt keeps statuses, counts and keyed ids only.
-    const redacted = redactHidden(unredacted, deriveHiddenIdKey(witness.witnessKey, witness.digest));
+    const hiddenKey = deriveHiddenIdKey(witness.witnessKey, witness.digest);
+    const redacted = redactHidden(unredacted, hiddenKey);
+    // The claim is compared only now, with verdict, reasons and proof grade already decided without it.
+    if (request.claim !== undefined) {
+      redacted.body.claim = compareClaim(request.claim.parsed, request.claim.digest, redacted.body.phases, (id) => hiddenId(hiddenKey, id));
+    }
     const hiddenDetail = request.encryptHiddenDetail !== undefined ? await request.encryptHiddenDetail(redacted.detail) : undefined;
     const screening = request.earlyExit === true || request.baseline !== undefined || request.baselineShared === true;
     // Recorded only when this receipt's phases hold runs made on the other candidate's tree.

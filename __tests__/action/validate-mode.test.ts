@@ -99,6 +99,8 @@ interface Scenario {
   workspaceWithoutGit?: boolean;
   /** Default pull_request_target. */
   eventName?: string;
+  /** The agent's claim, written under RUNNER_TEMP and named by the input `claimed`. */
+  claim?: string;
 }
 
 interface Outcome extends Recorded {
@@ -154,8 +156,10 @@ async function runScenario(scenario: Scenario): Promise<Outcome> {
     'repository-path': '.',
     'witness-pack': PACK_PATH,
     'witness-digest': packDigest,
+    ...(scenario.claim !== undefined ? { claimed: join(runnerTemp, 'claim.xml') } : {}),
     ...scenario.inputs
   };
+  if (scenario.claim !== undefined) writeFileSync(join(runnerTemp, 'claim.xml'), scenario.claim);
   const settings: ActionSettings = readActionSettings((name) => inputs[name] ?? '');
   const recorded = recordingOutcome();
   const published: Published[] = [];
@@ -230,6 +234,34 @@ describe('validateMode: a validation', () => {
     // Only the receipt folder is left in RUNNER_TEMP: the base tree and the pack copy are gone.
     expect(readdirSync(run.runnerTemp)).toEqual([`patchproof-${(run.result.receiptDigest as string).slice(7)}`]);
     expect(run.infos.some((line) => /^proposal_hash: [0-9a-f]{64} /.test(line))).toBe(true);
+  });
+});
+
+describe('validateMode: the agent\'s claim (input claimed)', () => {
+  // As node's junit reporter or a JS runner with file attributes would write it, from the agent's workspace.
+  const claim = [
+    '<testsuites><testsuite name="agent">',
+    '<testcase name="parses a single unit" classname="" file="/home/agent/ws/test/duration.test.js"/>',
+    '<testcase name="a test the agent made up" classname="" file="/home/agent/ws/test/duration.test.js"/>',
+    '</testsuite></testsuites>'
+  ].join('');
+
+  it('is compared in the receipt and shown in the check run, and changes neither verdict nor conclusion', async () => {
+    const [withClaim, without] = [await runScenario({ change: fix, claim }), await runScenario({ change: fix })];
+    expect({ verdict: withClaim.result.verdict, proof: withClaim.result.proofGrade, conclusion: withClaim.published[0]?.conclusion })
+      .toEqual({ verdict: without.result.verdict, proof: without.result.proofGrade, conclusion: without.published[0]?.conclusion });
+    const receipt = JSON.parse(readFileSync(withClaim.result.receiptPath as string, 'utf8')) as Receipt;
+    expect(receipt.claim).toMatchObject({ format: 'junit', tests: 2, matched: 1, findings: { possible_hidden_state_dependency: 0, claim_unknown_test: 1 } });
+    const summary = withClaim.published[0]?.check.summary ?? '';
+    expect(summary).toContain("## 代理声明对照 / The agent's claim against the clean room");
+    expect(summary).toContain('| `test/duration.test.js > parses a single unit` | passed | passed | — |');
+    expect(summary).toMatch(/\| `[^`]*a test the agent made up` \| passed \| absent \| claim_unknown_test \|/);
+  });
+
+  it('refuses a claim path outside the workspace and RUNNER_TEMP, before anything runs', async () => {
+    const outside = await runScenario({ change: fix, inputs: { claimed: '/etc/hostname' }, createRunner: nothingRuns });
+    expect(outside.result.verdict).toBe('failed');
+    expect(outside.published[0]?.check.summary).toMatch(/claimed .*leaves the workspace/);
   });
 });
 

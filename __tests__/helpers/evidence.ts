@@ -3,7 +3,8 @@ import type { TestCaseResult } from '../../src/core/test-results.js';
 import { countTests } from '../../src/core/test-results.js';
 import { judge, type RunEvidence, type RunLabel, type RunsByLabel } from '../../src/core/verdict.js';
 import { allowancesOf, sealReceipt, setupReasons } from '../../src/core/receipt.js';
-import { deriveHiddenIdKey, redactHidden } from '../../src/core/hidden-ids.js';
+import { deriveHiddenIdKey, hiddenId, redactHidden } from '../../src/core/hidden-ids.js';
+import { compareClaim, type ParsedClaim } from '../../src/core/claim.js';
 import { resetPlan, surfaceReasons, type SurfaceAllowances, type SurfaceFinding } from '../../src/core/surface.js';
 import type { Receipt, RunRecord, SetupRecord, SetupRunRecord } from '../../src/core/receipt-schema.js';
 
@@ -82,6 +83,8 @@ export interface ReceiptOptions {
   setup?: SetupRecord;
   /** The pack's pinned ids (witness.pinned_ids), as validate() records them before redaction. */
   pinned?: { reproduction?: string[]; hidden?: string[] };
+  /** The agent's claim, compared after redaction as validate() does (src/core/claim.ts). */
+  claim?: ParsedClaim;
 }
 
 /** A sealed receipt built through the real judge, as validate() builds it. */
@@ -99,7 +102,8 @@ export function receiptFrom(runs: RunsByLabel, options: ReceiptOptions = {}): Re
     hidden: runs.hidden.map(record)
   };
   const ids = (label: keyof RunsByLabel): string[] => (runs[label][0]?.parsed?.tests ?? []).map((t) => t.id).sort();
-  return sealReceipt(redactHidden({
+  const key = deriveHiddenIdKey(undefined, SNAP);
+  const body = redactHidden({
     schema: RECEIPT_SCHEMA,
     tool_version: '0.1.0',
     run_id: 'test-run',
@@ -146,8 +150,13 @@ export function receiptFrom(runs: RunsByLabel, options: ReceiptOptions = {}): Re
     limits: { timeout_ms: 1000, output_limit_bytes: 1000, diff_max_bytes: 1000, diff_max_files: 10 },
     // As validate() records a phase not run: only the base suite's run, which always runs.
     phases: judgement.phases.map((p) => ({ ...p, runs: (runsOf[p.name] ?? []).filter((r) => p.status !== 'not_run' || r.label === 'regression_before') }))
-  }, deriveHiddenIdKey(undefined, SNAP)).body);
+  }, key).body;
+  if (options.claim !== undefined) body.claim = compareClaim(options.claim, CLAIM_DIGEST, body.phases, (id) => hiddenId(key, id));
+  return sealReceipt(body);
 }
+
+/** The digest receiptFrom records for a claim. */
+export const CLAIM_DIGEST = `sha256:${'9'.repeat(64)}`;
 
 export { countTests };
 

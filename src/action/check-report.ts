@@ -453,8 +453,12 @@ export function renderCheck(full: Receipt, options: RenderCheckOptions = {}): Re
  * messages. Only counts and statuses are shown; the full ids stay in the receipt artifact.
  */
 export function redactHidden(receipt: Receipt): Receipt {
+  const hiddenPhase = receipt.phases.find((phase) => phase.name === 'hidden');
+  const names = new Map((hiddenPhase?.results ?? []).map((t, i) => [t.id, `hidden test ${i + 1}`]));
   return {
     ...receipt,
+    // The claim's rows of hidden tests get the same names as the hidden phase's results.
+    ...(receipt.claim !== undefined ? { claim: { ...receipt.claim, rows: receipt.claim.rows.map((row) => (row.hidden === true ? { ...row, id: names.get(row.id) ?? 'hidden test' } : row)) } } : {}),
     inventory: { ...receipt.inventory, test_ids: { ...receipt.inventory.test_ids, hidden: receipt.inventory.test_ids.hidden.map((_, i) => `hidden test ${i + 1}`) } },
     phases: receipt.phases.map((phase) => {
       if (phase.name !== 'hidden') return phase;

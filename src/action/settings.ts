@@ -60,6 +60,12 @@ export interface ActionSettings {
   trustedRoot?: string;
   /** promote: which pull request, which receipt, how to merge (promote-settings.ts). */
   promote?: PromoteInputs;
+  /**
+   * validate: the agent's own results (input `claimed`), a file already in the workspace or under
+   * RUNNER_TEMP (e.g. a JUnit artifact the pull request's CI uploaded, downloaded by an earlier step).
+   * Compared with the clean room in the receipt and the check run; never part of the verdict.
+   */
+  claimed?: string;
 }
 
 /** The GitHub App whose installation token posts the check run. */
@@ -175,6 +181,8 @@ export function readActionSettings(read: InputReader): ActionSettings {
     throw new ConfigurationError(`signer-workflow '${signerWorkflow}' is not valid; give OWNER/REPO/.github/workflows/FILE.yml`);
   }
   const trustedRoot = optional(read, 'trusted-root');
+  const claimed = optional(read, 'claimed');
+  if (claimed !== undefined && mode !== 'validate') throw new ConfigurationError(`claimed is for mode validate only; remove it from mode ${mode}`);
   const app = readApp(read);
   const promote = mode === 'promote' ? readPromoteInputs(read, runIdText !== undefined) : undefined;
   return {
@@ -195,6 +203,7 @@ export function readActionSettings(read: InputReader): ActionSettings {
     replay: replay === 'true',
     ...(signerWorkflow !== undefined ? { signerWorkflow } : {}),
     ...(trustedRoot !== undefined ? { trustedRoot } : {}),
-    ...(promote !== undefined ? { promote } : {})
+    ...(promote !== undefined ? { promote } : {}),
+    ...(claimed !== undefined ? { claimed } : {})
   };
 }

@@ -18,6 +18,7 @@ import { createDockerRunner, installSignalCleanup } from '../runners/docker-runn
 import { createLocalRunner } from '../runners/local-runner.js';
 import type { Runner } from '../runners/runner.js';
 import { validateWithDetail, type WitnessInput } from '../validate.js';
+import { readClaimFile } from '../io/claim-file.js';
 import { TOOL_VERSION } from '../version.js';
 import { resolveWitness, type ResolvedWitness } from '../witness/fetch.js';
 import { createReceiptArtifacts, HIDDEN_DETAIL_FILE } from './artifacts.js';
@@ -116,6 +117,14 @@ function inside(root: string, path: string, what: string): string {
   return full;
 }
 
+/** The claim file: inside the workspace, or under RUNNER_TEMP where artifact downloads go. */
+function claimPath(context: RunnerContext, path: string): string {
+  const full = resolve(context.workspace, path);
+  const underTemp = relative(context.runnerTemp, full);
+  if (!underTemp.startsWith('..') && !isAbsolute(underTemp)) return full;
+  return inside(context.workspace, path, 'claimed');
+}
+
 /**
  * The witness pack, digest-verified. A `ref:` pack is written from a trusted commit's tree: never
  * the pull request's head nor a commit holding it, and never a `refs/pull/` ref, which the
@@ -198,6 +207,8 @@ async function validateCandidate(settings: ActionSettings, outcome: StepOutcome,
       outputLimitBytes: manifest.limits.output_limit_bytes,
       diff: { maxBytes: manifest.limits.diff_max_bytes, maxFiles: manifest.limits.diff_max_files }
     };
+    // The agent's claim is read before any run; a malformed one is refused like any bad input.
+    const claim = settings.claimed !== undefined ? await readClaimFile(claimPath(context, settings.claimed), 'claimed', manifest.adapter) : undefined;
     const diff = await git.diff(candidate.base, candidate.head, limits.diff.maxBytes);
     // Refused before anything is written: nobody should be asked to approve a diff that breaks policy.
     checkDiff(diff, limits.diff);
@@ -229,7 +240,7 @@ async function validateCandidate(settings: ActionSettings, outcome: StepOutcome,
           ? async (detail: HiddenDetail) => encryptTo([await witnessKeyRecipient(witnessKey)], new TextEncoder().encode(canonicalJson(detail)))
           : undefined;
       ({ receipt, hiddenDetail } = await validateWithDetail(
-        { repoDir: baseDir, proposal, approval, witness, adapter: await witnessAdapter(manifest, witness.dir), runner, limits, concurrency: 2, ...(encryptHiddenDetail !== undefined ? { encryptHiddenDetail } : {}) },
+        { repoDir: baseDir, proposal, approval, witness, adapter: await witnessAdapter(manifest, witness.dir), runner, limits, concurrency: 2, ...(claim !== undefined ? { claim } : {}), ...(encryptHiddenDetail !== undefined ? { encryptHiddenDetail } : {}) },
         { snapshot: (dir) => takeSnapshot(dir), now: () => new Date(), log: (line) => outcome.info(line), nonce: deps.nonce }
       ));
     } finally {

@@ -3,6 +3,8 @@ import { checkDiff } from '../core/diff-policy.js';
 import { approveProposal, createProposal, parseApproval, parseProposal } from '../core/proposal.js';
 import { serializeReceipt, verifyReceiptText } from '../core/receipt.js';
 import { renderPhaseTable, renderReport } from '../core/report.js';
+import { renderClaimConsole } from '../core/claim-report.js';
+import { readClaimFile } from '../io/claim-file.js';
 import type { Verdict } from '../core/verdict.js';
 import { canonicalJson } from '../core/hashing.js';
 import { witnessAdapter } from '../adapters/registry.js';
@@ -139,6 +141,8 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
   try {
     const manifest = witness.manifest;
     const adapter = await witnessAdapter(manifest, witness.dir);
+    // The claim is read and parsed before any run: a malformed one is refused (exit 2), never ignored.
+    const claim = settings.claimed !== undefined ? await readClaimFile(settings.claimed, '--claimed', manifest.adapter) : undefined;
     const runner = await createRunner(settings);
     // On SIGINT/SIGTERM the process exits from the handler: remove the copies before it does.
     const removeHandlers = installSignalCleanup(runner, (code) => {
@@ -161,6 +165,7 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
           limits: validationLimits(settings, manifest),
           concurrency: settings.concurrency,
           ...(settings.earlyExit === true ? { earlyExit: true } : {}),
+          ...(claim !== undefined ? { claim } : {}),
           ...(sealer !== undefined ? { encryptHiddenDetail: sealer } : {}),
           ...(settings.setupCache !== undefined ? { setupCacheDir: await setupCacheDir(settings.setupCache, repo) } : {})
         },
@@ -195,6 +200,7 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
         }
       }
       io.out(`${renderPhaseTable(receipt, check.integrity_valid)}\n`);
+      if (receipt.claim !== undefined) io.out(`${renderClaimConsole(receipt.claim)}\n`);
       if (baseFailure !== undefined) {
         const lines = baseFailure.excerpt === '' ? ['(no output)'] : baseFailure.excerpt.split('\n');
         io.out(`the grader cannot run on the base tree; ${baseFailure.label} run ${baseFailure.attempt} says (excerpt sha256 ${baseFailure.sha256}):\n${lines.map((line) => `  | ${line}`).join('\n')}\n`);

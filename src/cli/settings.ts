@@ -23,6 +23,7 @@ export const USAGE = `usage:
                       [--container-workdir PATH] [--container-results PATH] [--container-home PATH]
                       [--container-user UID:GID] [--container-env NAME=VALUE]...
                       [--receipt-store DIR]   (where promote finds the receipts validate produced)
+                      [--claimed FILE]   (the agent's own results: JUnit XML, jest/vitest --json, go test -json)
                       [--early-exit]   (gates in cost order: L0 policy, reproduction, suite, hidden; the first failure stops)
   patchproof screen --repo DIR --witness DIR|FILE.tar.gz|URL --witness-digest sha256:HEX
                       --candidates DIR|FILE... --approve PROPOSAL_HASH... --approved-by NAME [--run-id ID]
@@ -107,10 +108,12 @@ export interface ValidateSettings {
   receiptStore?: string;
   /** `--early-exit`: gates in cost order, the first failed gate stops the candidate (off by default). */
   earlyExit?: boolean;
+  /** `--claimed`: the agent's own results, compared with the clean room (never part of the verdict). */
+  claimed?: string;
 }
 
 /** `patchproof screen`: validate's settings for the shared parts, and the candidates with their approvals. */
-export interface ScreenSettings extends Omit<ValidateSettings, 'command' | 'proposal' | 'approval' | 'receiptStore' | 'earlyExit'> {
+export interface ScreenSettings extends Omit<ValidateSettings, 'command' | 'proposal' | 'approval' | 'receiptStore' | 'earlyExit' | 'claimed'> {
   command: 'screen';
   /** Diff files, or folders whose *.diff and *.patch files are the candidates. */
   candidates: string[];
@@ -375,7 +378,8 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
       const validate = readSettings(['validate', ...others, '--proposal', '(screen)', '--approval', '(screen)']) as ValidateSettings;
       if (validate.witness.kind !== 'pack') throw new ConfigurationError('screen takes a witness pack: --witness with --witness-digest');
       if (validate.receiptStore !== undefined || validate.earlyExit === true) throw new ConfigurationError('--receipt-store and --early-exit are not screen options (screen always gates with early exit)');
-      const { command: _c, proposal: _p, approval: _a, receiptStore: _r, earlyExit: _e, ...shared } = validate;
+      if (validate.claimed !== undefined) throw new ConfigurationError('--claimed is a validate option: screen compares no claim; validate the one candidate the agent made the claim for');
+      const { command: _c, proposal: _p, approval: _a, receiptStore: _r, earlyExit: _e, claimed: _cl, ...shared } = validate;
       return { ...shared, command: 'screen', candidates: multi.candidates, approve: multi.approve, approvedBy: single['approved-by'], runId: single['run-id'] ?? 'screen' };
     }
     case 'compare': {
@@ -407,7 +411,8 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
       const { values, positionals } = parse(others, {
         repo: str, proposal: str, approval: str, witness: str, 'witness-digest': str, reproduction: str, hidden: str, adapter: str,
         runner: str, image: str, out: str, timeout: str, 'output-limit': str, concurrency: str, 'setup-cache': str, ...diffLimitOptions, 'witness-key-file': str,
-        'container-workdir': str, 'container-results': str, 'container-home': str, 'container-user': str, 'receipt-store': str
+        'container-workdir': str, 'container-results': str, 'container-home': str, 'container-user': str, 'receipt-store': str,
+        claimed: str
       });
       noPositionals(positionals);
       const repo = required(values, 'repo', 'the repository folder');
@@ -452,7 +457,8 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
           env: containerEnv
         },
         ...(values['receipt-store'] !== undefined ? { receiptStore: values['receipt-store'] } : {}),
-        ...(earlyExit ? { earlyExit } : {})
+        ...(earlyExit ? { earlyExit } : {}),
+        ...(values.claimed !== undefined ? { claimed: values.claimed } : {})
       };
     }
     case 'promote': {

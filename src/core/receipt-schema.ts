@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DIGEST_PATTERN, HEX64_PATTERN } from './hashing.js';
 import { PHASE_NAMES, PHASE_STATUSES, REASON_CODES, RUN_LABELS } from './verdict.js';
 import { L0_RULES } from './l0-gates.js';
+import { CLAIM_FINDINGS, CLAIM_FORMATS } from './claim.js';
 
 /**
  * The receipt, version 3 (the current one), and version 2 with it: a strict zod schema. Every key
@@ -156,6 +157,31 @@ export const surfaceFindingSchema = z.strictObject({
   skip_markers: z.array(z.strictObject({ line: z.number().int().min(1), text: z.string() }))
 });
 
+const testStatus = z.enum(['passed', 'failed', 'errored', 'skipped']);
+
+/**
+ * The agent's claim compared with the clean room (`validate --claimed`; src/core/claim.ts). Optional:
+ * absent when no claim was given. It never enters the verdict; verify-receipt checks each row against
+ * the receipt's own results of the patched tree.
+ */
+export const claimSchema = z.strictObject({
+  digest,
+  format: z.enum(CLAIM_FORMATS),
+  tests: count,
+  matched: count,
+  findings: z.strictObject({ possible_hidden_state_dependency: count, claim_unknown_test: count }),
+  rows: z.array(
+    z.strictObject({
+      id: z.string().min(1),
+      claimed: testStatus,
+      clean_room: z.enum(['passed', 'failed', 'errored', 'skipped', 'absent', 'not_run']),
+      finding: z.enum(CLAIM_FINDINGS).optional(),
+      hidden: z.literal(true).optional()
+    })
+  ),
+  omitted: count
+});
+
 const allowance = z.enum(['test_edits', 'test_removal', 'skips', 'config_edits', 'dependency_changes', 'workflow_edits']);
 
 export const receiptSchema = z.strictObject({
@@ -263,6 +289,8 @@ export const receiptSchema = z.strictObject({
       shared_runs: z.strictObject({ diff_digest: digest, patched_snapshot: digest, normalised_key: digest }).optional()
     })
     .optional(),
+  /** The agent's claim against the clean room (optional; new with the claim comparison, bumped to v5 at merge). */
+  claim: claimSchema.optional(),
   receipt_digest: digest
 });
 
@@ -272,3 +300,4 @@ export type PhaseRecord = z.infer<typeof phaseSchema>;
 export type RunRecord = z.infer<typeof runRecordSchema>;
 export type SetupRunRecord = z.infer<typeof setupRunSchema>;
 export type SetupRecord = z.infer<typeof setupSchema>;
+export type ClaimRecordSchema = z.infer<typeof claimSchema>;

@@ -5,6 +5,7 @@ import { RIGHT_REASON_FAILURES, countTests } from './test-results.js';
 import { PHASE_NAMES, decideVerdict, type ReasonCode } from './verdict.js';
 import { surfaceReasons, type SurfaceAllowances } from './surface.js';
 import { hiddenLeaks } from './hidden-ids.js';
+import { claimErrors } from './claim.js';
 import { RECEIPT_V1_SCHEMA, verifyReceiptV1Text } from './receipt-v1.js';
 import { l0Failed } from './l0-gates.js';
 
@@ -260,6 +261,10 @@ function verifyReceiptV2V3Text(text: string): ReceiptCheck {
   }
   if (receipt.repository.snapshot_before !== receipt.bindings.base_snapshot) errors.push('repository.snapshot_before is not the bound base_snapshot');
   errors.push(...gradingErrors(receipt));
+  // The claim is checked against the receipt's own results; it has no part in verdict, reasons or proof grade.
+  if (receipt.claim !== undefined) errors.push(...claimErrors(receipt.claim, receipt.phases, HIDDEN_ID_PATTERN));
+  // Only receipts of the current schema may hold a claim (written from the schema that introduced it).
+  if (receipt.claim !== undefined && receipt.schema !== RECEIPT_SCHEMA) errors.push(`a claim exists only from ${RECEIPT_SCHEMA}; a ${receipt.schema} receipt never held one`);
   const proofGrade = receipt.runner.isolated && receipt.verdict === 'passed' && receipt.repository.unchanged && candidateSideSealed(receipt);
   if (receipt.proof_grade !== proofGrade) {
     errors.push(`proof_grade ${receipt.proof_grade} does not follow from runner, verdict, repository and grading models (expected ${proofGrade})`);

@@ -1,6 +1,7 @@
 import type { Receipt, PhaseRecord } from './receipt-schema.js';
 import type { PhaseName, ReasonCode } from './verdict.js';
 import { clipText, escapeMarkdown } from './markdown.js';
+import { renderClaimMarkdown } from './claim-report.js';
 
 /**
  * Human-facing renderings of a receipt: the console phase table and the bilingual (zh/en) report.
@@ -179,6 +180,7 @@ export function renderReport(
     if (lines.length === 0 && extra.length === 0) continue;
     out.push('', `## ${PHASE_TITLES[phase.name].zh} / ${PHASE_TITLES[phase.name].en}`, '', ...extra.map((e) => `${e}  `), ...lines);
   }
+  if (receipt.claim !== undefined) out.push('', ...renderClaimMarkdown(receipt.claim, limit));
   out.push(
     '',
     '## 绑定 / Bindings',
