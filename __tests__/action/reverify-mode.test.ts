@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { ModeResult } from '../../src/action/main.js';
 import type { StepOutcome } from '../../src/action/ports.js';
 import { readActionSettings } from '../../src/action/settings.js';
-import { createGitSource } from '../../src/action/git-source.js';
+import { createGitSource } from '../../src/io/git.js';
 import { diffDigest } from '../../src/core/proposal.js';
 import { receiptSchema, type Receipt } from '../../src/core/receipt-schema.js';
 import { sealReceipt, serializeReceipt } from '../../src/core/receipt.js';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createGitSource } from '../../src/action/git-source.js';
+import { createGitSource } from '../../src/io/git.js';
 import type { ModeResult } from '../../src/action/main.js';
 import { ChecksPermissionError, type CheckRunTarget, type ChecksClient, type ReceiptArtifacts, type RenderedCheck, type StepOutcome } from '../../src/action/ports.js';
 import { readActionSettings, type ActionSettings } from '../../src/action/settings.js';

@@ -9,7 +9,7 @@ import { RECEIPT_BUNDLE_FILE, verifyReceiptAttestation, type SignerPolicy, type 
 import { CHECK_OUTPUT_LIMIT, fitMarkdown, renderCheck, withPreamble } from './check-report.js';
 import { checksClientFor } from './checks-client.js';
 import { candidateFromEvent, type Candidate } from './event.js';
-import { createGitSource, type GitSource, type GitSourceOptions } from './git-source.js';
+import { createGitSource, type GitSource, type GitSourceOptions } from '../io/git.js';
 import type { ModeResult } from './main.js';
 import type { CheckRunTarget, RenderedCheck, StepOutcome } from './ports.js';
 import {

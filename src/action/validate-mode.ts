@@ -24,7 +24,7 @@ import { createReceiptArtifacts, HIDDEN_DETAIL_FILE } from './artifacts.js';
 import { checkConclusion, renderCheck, renderRefusal, withPreamble } from './check-report.js';
 import { checksClientFor, createChecksClient, type ChecksClientSource } from './checks-client.js';
 import { candidateFromEvent, type Candidate } from './event.js';
-import { createGitSource, type GitSource, type GitSourceOptions } from './git-source.js';
+import { createGitSource, type GitSource, type GitSourceOptions } from '../io/git.js';
 import type { ModeResult } from './main.js';
 import { ChecksPermissionError, type ReceiptArtifacts, type RenderedCheck, type StepOutcome } from './ports.js';
 import type { ActionSettings, WitnessPackInput } from './settings.js';
