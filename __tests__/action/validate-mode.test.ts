@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGitSource } from '../../src/io/git.js';
-import type { ModeResult } from '../../src/action/main.js';
+import type { ModeResult } from '../../src/action/mode.js';
 import { ChecksPermissionError, type CheckRunTarget, type ChecksClient, type ReceiptArtifacts, type RenderedCheck, type StepOutcome } from '../../src/action/ports.js';
 import { readActionSettings, type ActionSettings } from '../../src/action/settings.js';
 import { validateMode, type ValidateModeDeps } from '../../src/action/validate-mode.js';

@@ -1,8 +1,9 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { diffDigest } from '../core/proposal.js';
 import type { Receipt } from '../core/receipt-schema.js';
 import type { Snapshot } from '../core/snapshot-record.js';
+import { codeSpan } from '../core/markdown.js';
 import { ConfigurationError, InfrastructureError, PolicyError, VerificationError } from '../errors.js';
 import { takeSnapshot } from '../io/snapshot.js';
 import { RECEIPT_BUNDLE_FILE, verifyReceiptAttestation, type SignerPolicy, type VerifiedAttestation } from '../receipt/attestation.js';
@@ -10,21 +11,10 @@ import { CHECK_OUTPUT_LIMIT, fitMarkdown, renderCheck, withPreamble } from './ch
 import { checksClientFor } from './checks-client.js';
 import { candidateFromEvent, type Candidate } from './event.js';
 import { createGitSource, type GitSource, type GitSourceOptions } from '../io/git.js';
-import type { ModeResult } from './main.js';
+import { inside, readEventPayload, requiredEnv, writeSummary, type ModeResult } from './mode.js';
 import type { CheckRunTarget, RenderedCheck, StepOutcome } from './ports.js';
-import {
-  codeSpan,
-  defaultReceiptModeDeps,
-  postCheck,
-  readEventPayload,
-  renderRejection,
-  requiredEnv,
-  takeReceipt,
-  writeSummary,
-  type ReceiptModeDeps
-} from './receipt-intake.js';
+import { defaultReceiptModeDeps, postCheck, renderRejection, takeReceipt, type ReceiptModeDeps } from './receipt-intake.js';
 import type { ActionSettings } from './settings.js';
-import { validateMode } from './validate-mode.js';
 import { decideTrust, trustLine, type TrustDecision } from './trust.js';
 
 /**
@@ -52,8 +42,9 @@ export interface ReverifyModeDeps extends ReceiptModeDeps {
   replay(settings: ActionSettings, outcome: StepOutcome): Promise<ModeResult>;
 }
 
-function defaultDeps(): ReverifyModeDeps {
-  return { ...defaultReceiptModeDeps(), gitSource: createGitSource, snapshot: (dir) => takeSnapshot(dir), replay: (settings, outcome) => validateMode(settings, outcome) };
+/** Reverify mode's real side effects; `replay` is validate mode, handed in by main.ts (a mode never imports another). */
+export function reverifyModeDeps(replay: ReverifyModeDeps['replay']): ReverifyModeDeps {
+  return { ...defaultReceiptModeDeps(), gitSource: createGitSource, snapshot: (dir) => takeSnapshot(dir), replay };
 }
 
 /** One binding of the receipt, as recorded and as found now. */
@@ -61,14 +52,6 @@ export interface BindingCheck {
   name: 'diff_digest' | 'base_snapshot';
   recorded: string;
   current: string;
-}
-
-/** `path` resolved against `root`; refused when it leaves `root` (as validate mode does). */
-function inside(root: string, path: string, what: string): string {
-  const full = resolve(root, path);
-  const rel = relative(root, full);
-  if (rel.startsWith('..') || isAbsolute(rel)) throw new ConfigurationError(`${what} '${path}' leaves the workspace; give a path inside GITHUB_WORKSPACE`);
-  return full;
 }
 
 /**
@@ -234,23 +217,23 @@ function renderFindings(findings: Findings, replayAsked: boolean, trust: TrustDe
     ? 'not asked / 未要求'
     : findings.replay === undefined
       ? 'skipped: not bound / 未绑定，已跳过'
-      : `${mark(agrees)} replay ${codeSpan(findings.replay.verdict)}${findings.replay.proofGrade ? ' (proof grade)' : ' (not proof grade)'}, receipt ${codeSpan(receipt.verdict)}`;
+      : `${mark(agrees)} replay ${codeSpan(findings.replay.verdict, { max: 1000 })}${findings.replay.proofGrade ? ' (proof grade)' : ' (not proof grade)'}, receipt ${codeSpan(receipt.verdict, { max: 1000 })}`;
   const att = findings.attestation;
   const attestationRow =
     att.status === 'verified'
-      ? `✅ ${codeSpan(att.signer.signerUri)} (${codeSpan(att.signer.trigger)} on ${codeSpan(att.signer.sourceRef)})`
+      ? `✅ ${codeSpan(att.signer.signerUri, { max: 1000 })} (${codeSpan(att.signer.trigger, { max: 1000 })} on ${codeSpan(att.signer.sourceRef, { max: 1000 })})`
       : att.status === 'absent'
-        ? `none / 无: ${codeSpan(att.message)}`
-        : `❌ ${codeSpan(att.message)}`;
+        ? `none / 无: ${codeSpan(att.message, { max: 1000 })}`
+        : `❌ ${codeSpan(att.message, { max: 1000 })}`;
   const rows: [string, string][] = [
-    ['workflow run / 工作流运行', `${findings.runId} (${codeSpan(findings.artifactName)})`],
-    ['base / head', `${codeSpan(candidate.base)} / ${codeSpan(candidate.head)}`],
-    ['integrity / 完整性', `✅ verify-receipt, ${codeSpan(receipt.receipt_digest)}`],
+    ['workflow run / 工作流运行', `${findings.runId} (${codeSpan(findings.artifactName, { max: 1000 })})`],
+    ['base / head', `${codeSpan(candidate.base, { max: 1000 })} / ${codeSpan(candidate.head, { max: 1000 })}`],
+    ['integrity / 完整性', `✅ verify-receipt, ${codeSpan(receipt.receipt_digest, { max: 1000 })}`],
     ...findings.bindings.map((b): [string, string] => [
       b.name === 'diff_digest' ? 'diff base...head / 差异' : 'base snapshot / 基线快照',
-      b.recorded === b.current ? `✅ ${codeSpan(b.current)}` : `❌ receipt ${codeSpan(b.recorded)}, now ${codeSpan(b.current)}`
+      b.recorded === b.current ? `✅ ${codeSpan(b.current, { max: 1000 })}` : `❌ receipt ${codeSpan(b.recorded, { max: 1000 })}, now ${codeSpan(b.current, { max: 1000 })}`
     ]),
-    ['witness pack / 见证包', codeSpan(receipt.bindings.witness_digest)],
+    ['witness pack / 见证包', codeSpan(receipt.bindings.witness_digest, { max: 1000 })],
     ['proof grade / 证明级', receipt.proof_grade ? '✅' : '❌'],
     ['replay / 重放', replayRow],
     ['attestation / 签名证明', attestationRow]
@@ -295,7 +278,7 @@ function renderFindings(findings: Findings, replayAsked: boolean, trust: TrustDe
  * or not bound is published as a failed check run and returns `failed`; infrastructure faults return
  * `inconclusive`. Errors before the head is known (no event, no commits) are thrown.
  */
-export async function reverifyMode(settings: ActionSettings, outcome: StepOutcome, deps: ReverifyModeDeps = defaultDeps()): Promise<ModeResult> {
+export async function reverifyMode(settings: ActionSettings, outcome: StepOutcome, deps: ReverifyModeDeps): Promise<ModeResult> {
   const env = deps.env;
   const candidate = candidateFromEvent(requiredEnv(env, 'GITHUB_EVENT_NAME'), await readEventPayload(requiredEnv(env, 'GITHUB_EVENT_PATH')), env['GITHUB_REPOSITORY'], settings);
   const runId = settings.runId;
@@ -315,7 +298,7 @@ export async function reverifyMode(settings: ActionSettings, outcome: StepOutcom
   try {
     const intake = await takeReceipt(deps.receiptArtifacts(settings.token), runId, settings.artifactName, settings.witness?.digest);
     if (intake.status === 'rejected') {
-      const check = stated(renderRejection(intake.reason, intake.message, intake.details, [['workflow run / 工作流运行', String(runId)], ['head', codeSpan(candidate.head)]]));
+      const check = stated(renderRejection(intake.reason, intake.message, intake.details, [['workflow run / 工作流运行', String(runId)], ['head', codeSpan(candidate.head, { max: 1000 })]]));
       await postCheck(client, target, 'failure', check, outcome);
       await writeSummary(outcome, check);
       return { verdict: 'failed', proofGrade: false, ...(intake.receiptPath !== undefined ? { receiptPath: intake.receiptPath } : {}), message: intake.message };

@@ -1,4 +1,4 @@
-import { escapeMarkdown } from '../core/markdown.js';
+import { codeSpan, escapeMarkdown } from '../core/markdown.js';
 import { COMMIT_SHA_PATTERN } from '../core/hashing.js';
 
 /**
@@ -98,14 +98,9 @@ export function decideTrust(input: TrustInput): TrustDecision {
  */
 export function trustLine(trust: TrustDecision, eventName: string): string {
   if (trust.trusted) {
-    return `**信任 / Trust: ✅ trusted / 可信** — this ${escapeMarkdown(eventName, 100)} run's workflow file ${codeSpanOf(trust.workflowRef)} is out of the pull request's reach, so it may post success.`;
+    return `**信任 / Trust: ✅ trusted / 可信** — this ${escapeMarkdown(eventName, 100)} run's workflow file ${codeSpan(trust.workflowRef)} is out of the pull request's reach, so it may post success.`;
   }
   return `**信任 / Trust: ❌ untrusted / 不可信** — a pass is posted as failure: ${escapeMarkdown(trust.why, 2_000)}`;
-}
-
-function codeSpanOf(text: string): string {
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029`]/g, ' ').slice(0, 500);
-  return `\`${flat}\``;
 }
 
 /**

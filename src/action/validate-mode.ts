@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { witnessAdapter } from '../adapters/registry.js';
 import { checkDiff } from '../core/diff-policy.js';
 import { approveProposal, createProposal } from '../core/proposal.js';
@@ -25,7 +25,7 @@ import { checkConclusion, renderCheck, renderRefusal, withPreamble } from './che
 import { checksClientFor, createChecksClient, type ChecksClientSource } from './checks-client.js';
 import { candidateFromEvent, type Candidate } from './event.js';
 import { createGitSource, type GitSource, type GitSourceOptions } from '../io/git.js';
-import type { ModeResult } from './main.js';
+import { inside, readEventPayload, writeSummary, type ModeResult } from './mode.js';
 import { ChecksPermissionError, type ReceiptArtifacts, type RenderedCheck, type StepOutcome } from './ports.js';
 import type { ActionSettings, WitnessPackInput } from './settings.js';
 import { createAppInstallationToken } from './app-token.js';
@@ -97,23 +97,6 @@ function readRunnerContext(env: NodeJS.ProcessEnv): RunnerContext {
     apiUrl: env['GITHUB_API_URL'] || 'https://api.github.com',
     serverUrl: env['GITHUB_SERVER_URL'] || 'https://github.com'
   };
-}
-
-/** The event payload, parsed to `unknown`: candidateFromEvent validates what it uses. */
-async function readEvent(path: string): Promise<unknown> {
-  try {
-    return JSON.parse(await readFile(path, 'utf8')) as unknown;
-  } catch (error) {
-    throw new InfrastructureError(`could not read the event payload GITHUB_EVENT_PATH '${path}': ${(error as Error).message}`, { cause: error });
-  }
-}
-
-/** `path` resolved against `root`; refused when it leaves `root`. */
-function inside(root: string, path: string, what: string): string {
-  const full = resolve(root, path);
-  const rel = relative(root, full);
-  if (rel.startsWith('..') || isAbsolute(rel)) throw new ConfigurationError(`${what} '${path}' leaves the workspace; give a path inside GITHUB_WORKSPACE`);
-  return full;
 }
 
 /**
@@ -253,11 +236,6 @@ async function validateCandidate(settings: ActionSettings, outcome: StepOutcome,
   }
 }
 
-/** The job summary: the check run's rendering, so both say the same. */
-function summaryMarkdown(check: RenderedCheck): string {
-  return [`## ${check.title}`, check.summary, check.text].filter((part): part is string => part !== undefined && part !== '').join('\n\n');
-}
-
 /**
  * Post the check run on the head commit. A read-only token (a fork) is a warning, not a fault;
  * any other failure means nobody sees the result, so it is returned as an error message.
@@ -283,14 +261,6 @@ async function publishCheck(
       return undefined;
     }
     return `the check run could not be posted: ${error instanceof Error ? error.message : String(error)}`;
-  }
-}
-
-async function writeSummary(outcome: StepOutcome, check: RenderedCheck): Promise<void> {
-  try {
-    await outcome.summary(summaryMarkdown(check));
-  } catch (error) {
-    outcome.warning(`the job summary could not be written: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -352,7 +322,7 @@ async function publishReceipt(settings: ActionSettings, outcome: StepOutcome, de
  */
 export async function validateMode(settings: ActionSettings, outcome: StepOutcome, deps: ValidateModeDeps = defaultDeps()): Promise<ModeResult> {
   const context = readRunnerContext(deps.env);
-  const payload = await readEvent(context.eventPath);
+  const payload = await readEventPayload(context.eventPath);
   const candidate = candidateFromEvent(context.eventName, payload, context.repository, settings);
   // The one place the trust decision is made; a pass in an untrusted workflow is posted as failure.
   const trust = decideTrust({ eventName: context.eventName, workflowRef: context.workflowRef, repository: context.repository, payload });
