@@ -23,7 +23,7 @@ export interface TrackedFile {
   path: Buffer;
 }
 
-/** The git operations PatchProof needs. The only code that runs git is behind `createGit()`. */
+/** The git operations a snapshot needs (the CLI, the action's base tree check). */
 export interface Git {
   /** The top folder of the work tree holding `dir`; undefined when `dir` is not inside a work tree. */
   workTreeTop(dir: string): Promise<string | undefined>;
@@ -38,12 +38,12 @@ export function createGit(): Git {
 
 const NOT_A_WORK_TREE = [/not a git repository/i, /must be run in a work tree/i];
 /** What git's listing of one folder may print (the old execFile bound). */
-const LS_FILES_MAX_BYTES = 1024 * 1024 * 1024;
+const LISTING_MAX_BYTES = 1024 * 1024 * 1024;
 const LS_FILES_META = /^([0-7]{6}) [0-9a-f]{40,64} ([0-3])$/;
 
 class GitCommandManager implements Git {
   async workTreeTop(dir: string): Promise<string | undefined> {
-    const result = await runGit(dir, ['rev-parse', '--show-toplevel'], { maxBytes: LS_FILES_MAX_BYTES });
+    const result = await runGit(dir, ['rev-parse', '--show-toplevel'], { maxBytes: LISTING_MAX_BYTES });
     if (result.exitCode !== 0) {
       if (NOT_A_WORK_TREE.some((pattern) => pattern.test(result.stderr))) {
         return undefined;
@@ -58,9 +58,9 @@ class GitCommandManager implements Git {
   }
 
   async lsFiles(dir: string): Promise<TrackedFile[]> {
-    const result = await runGit(dir, ['ls-files', '-z', '--stage'], { maxBytes: LS_FILES_MAX_BYTES });
+    const result = await runGit(dir, ['ls-files', '-z', '--stage'], { maxBytes: LISTING_MAX_BYTES });
     if (result.overflow) {
-      throw new InfrastructureError(`git ls-files printed more than ${LS_FILES_MAX_BYTES} bytes in '${dir}'; PatchProof snapshots smaller trees`);
+      throw new InfrastructureError(`git ls-files printed more than ${LISTING_MAX_BYTES} bytes in '${dir}'; PatchProof snapshots smaller trees`);
     }
     if (result.exitCode !== 0) {
       throw failureIn(['ls-files'], dir, result);
