@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ModeResult } from '../../src/action/main.js';
+import type { ModeResult } from '../../src/action/mode.js';
 import type { PromoteModeDeps } from '../../src/action/promote-mode.js';
 import { readActionSettings } from '../../src/action/settings.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';

@@ -2,8 +2,10 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ModeResult } from '../../src/action/main.js';
+import type { ModeResult } from '../../src/action/mode.js';
+import type { StepOutcome } from '../../src/action/ports.js';
 import { readActionSettings } from '../../src/action/settings.js';
+import { createGitSource } from '../../src/io/git.js';
 import { diffDigest } from '../../src/core/proposal.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
 import { serializeReceipt } from '../../src/core/receipt.js';
@@ -35,7 +37,8 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
   let restoreEnv: () => void;
   let made: Awaited<ReturnType<typeof receiptFor>>;
   let movedHead: string;
-  let reverifyMode: typeof import('../../src/action/reverify-mode.js').reverifyMode;
+  // Reverify mode as main.ts wires it (its replay is validate mode).
+  let reverifyMode: typeof import('../../src/action/main.js').MODES.reverify;
   let createReceiptArtifacts: typeof import('../../src/action/artifacts.js').createReceiptArtifacts;
   let receiptArtifactName: typeof import('../../src/action/artifacts.js').receiptArtifactName;
 
@@ -89,7 +92,7 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
       RUNNER_TEMP: temp,
       GITHUB_ACTOR: 'octocat'
     });
-    ({ reverifyMode } = await import('../../src/action/reverify-mode.js'));
+    ({ reverify: reverifyMode } = (await import('../../src/action/main.js')).MODES);
     ({ createReceiptArtifacts, receiptArtifactName } = await import('../../src/action/artifacts.js'));
     // The validate step's upload, with the real client.
     await quietly(() => createReceiptArtifacts().upload(made.receipt, { receipt: made.receiptPath, report: made.reportPath }));

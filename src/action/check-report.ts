@@ -1,5 +1,5 @@
 import { allowancesOf } from '../core/receipt.js';
-import { clipText, escapeMarkdown, plainText } from '../core/markdown.js';
+import { clipText, codeSpan, escapeMarkdown, plainText } from '../core/markdown.js';
 import type { PhaseRecord, Receipt } from '../core/receipt-schema.js';
 import { renderReport } from '../core/report.js';
 import { surfaceReasons } from '../core/surface.js';
@@ -132,15 +132,6 @@ export function fitMarkdown(markdown: string, max: number): string {
   return `${kept.join('\n').trimEnd()}${tail}`;
 }
 
-/** A code span that survives any backticks in `text` and stays on one line. */
-function codeSpan(text: string): string {
-  const flat = clipText(text, 500).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
-  let longest = 0;
-  for (const run of flat.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
-  const fence = '`'.repeat(longest + 1);
-  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${flat}${pad}${fence}`;
-}
 
 /** A table cell around a code span: one line, pipes escaped (plain untrusted text goes through escapeMarkdown). */
 function cell(text: string): string {

@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../errors.js';
 import type { ActionSettings } from './settings.js';
+import { COMMIT_SHA_PATTERN } from '../core/hashing.js';
 
 /**
  * What to validate, from the workflow event. Pure: the event payload (untrusted JSON, read from
@@ -18,7 +19,6 @@ export interface Candidate {
   pullNumber?: number;
 }
 
-const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 function field(value: unknown, path: string[]): unknown {
   let current = value;
@@ -30,7 +30,7 @@ function field(value: unknown, path: string[]): unknown {
 }
 
 function sha(value: unknown, what: string): string {
-  if (typeof value !== 'string' || !SHA.test(value)) throw new ConfigurationError(`the event has no valid ${what}; run PatchProof on pull_request, or give base and head`);
+  if (typeof value !== 'string' || !COMMIT_SHA_PATTERN.test(value)) throw new ConfigurationError(`the event has no valid ${what}; run PatchProof on pull_request, or give base and head`);
   return value;
 }
 

@@ -1,28 +1,24 @@
 import * as core from '@actions/core';
-import { InfrastructureError } from '../errors.js';
+import { isRefusal } from '../errors.js';
 import { readActionSettings, type ActionSettings } from './settings.js';
 import type { StepOutcome } from './ports.js';
+import type { Mode } from './mode.js';
 import { validateMode } from './validate-mode.js';
-import { reverifyMode } from './reverify-mode.js';
+import { reverifyMode, reverifyModeDeps } from './reverify-mode.js';
 import { promoteMode } from './promote-mode.js';
 
 /**
  * The action's entry: reads the settings once, runs one mode, and is the only place that sets the
- * step's outcome. Every mode returns; nothing below run() calls setFailed.
+ * step's outcome. Every mode returns; nothing below run() calls setFailed. The modes never import
+ * each other: what one needs of another (reverify's replay is validate mode) is wired here.
  */
 
-/** What a mode produced, for the step's outputs. */
-export interface ModeResult {
-  verdict: 'passed' | 'failed' | 'inconclusive';
-  proofGrade: boolean;
-  receiptDigest?: string;
-  receiptPath?: string;
-  artifactId?: number;
-  /** promote: the merge commit GitHub made. */
-  mergeSha?: string;
-  /** The step fails unless the verdict is passed; this says why, in one line. */
-  message: string;
-}
+/** The modes, by the `mode` input. */
+export const MODES: Readonly<Record<ActionSettings['mode'], Mode>> = {
+  validate: (settings, outcome) => validateMode(settings, outcome),
+  reverify: (settings, outcome) => reverifyMode(settings, outcome, reverifyModeDeps((replaySettings, replayOutcome) => validateMode(replaySettings, replayOutcome))),
+  promote: (settings, outcome) => promoteMode(settings, outcome)
+};
 
 function stepOutcome(): StepOutcome {
   return {
@@ -36,25 +32,19 @@ function stepOutcome(): StepOutcome {
   };
 }
 
-async function runMode(settings: ActionSettings, outcome: StepOutcome): Promise<ModeResult> {
-  switch (settings.mode) {
-    case 'validate':
-      return validateMode(settings, outcome);
-    case 'reverify':
-      return reverifyMode(settings, outcome);
-    case 'promote':
-      return promoteMode(settings, outcome);
-  }
-}
-
-/** Run the action. Anything thrown, of any type, fails the step: nothing ends green by accident. */
-export async function run(outcome: StepOutcome = stepOutcome()): Promise<void> {
+/**
+ * Run the action. Anything thrown, of any type, fails the step: nothing ends green by accident. A
+ * refusal (the input or the candidate's change is at fault) is `failed`; anything else thrown (an
+ * InfrastructureError, or any other fault of PatchProof's or the runner's) judged nothing and is
+ * `inconclusive`, as the CLI's exit 3.
+ */
+export async function run(outcome: StepOutcome = stepOutcome(), modes: Readonly<Record<ActionSettings['mode'], Mode>> = MODES): Promise<void> {
   try {
     // The witness key is masked in every log line before anything else can print it.
     const key = core.getInput('witness-key');
     if (key !== '') core.setSecret(key);
     const settings = readActionSettings((name) => core.getInput(name));
-    const result = await runMode(settings, outcome);
+    const result = await modes[settings.mode](settings, outcome);
     outcome.setOutput('verdict', result.verdict);
     outcome.setOutput('proof-grade', String(result.proofGrade));
     if (result.receiptDigest !== undefined) outcome.setOutput('receipt-digest', result.receiptDigest);
@@ -64,8 +54,8 @@ export async function run(outcome: StepOutcome = stepOutcome()): Promise<void> {
     if (result.verdict !== 'passed') outcome.setFailed(result.message);
     else outcome.info(result.message);
   } catch (error) {
-    // An infrastructure fault judged nothing: the candidate neither passed nor failed.
-    outcome.setOutput('verdict', error instanceof InfrastructureError ? 'inconclusive' : 'failed');
+    // Only a refusal speaks about the input; any other fault judged nothing: the candidate neither passed nor failed.
+    outcome.setOutput('verdict', isRefusal(error) ? 'failed' : 'inconclusive');
     outcome.setOutput('proof-grade', 'false');
     outcome.setFailed(`patchproof: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -7,13 +7,14 @@ import type { Snapshot } from '../core/snapshot-record.js';
 import { ConfigurationError, InfrastructureError } from '../errors.js';
 import { takeSnapshot } from '../io/snapshot.js';
 import { splitRepository, type Candidate } from './event.js';
-import { createGitSource, type GitSource, type GitSourceOptions } from './git-source.js';
-import type { ModeResult } from './main.js';
+import { createGitSource, type GitSource, type GitSourceOptions } from '../io/git.js';
+import { inside, readEventPayload, requiredEnv, type ModeResult } from './mode.js';
 import type { StepOutcome } from './ports.js';
 import type { PromoteInputs } from './promote-settings.js';
 import { createPullsClient, type PullRequestState, type PullsClient } from './pulls-client.js';
-import { codeSpan, defaultReceiptModeDeps, readEventPayload, requiredEnv, takeReceipt, type ReceiptModeDeps } from './receipt-intake.js';
-import { checkAttestation, currentBindings } from './reverify-mode.js';
+import { codeSpan } from '../core/markdown.js';
+import { defaultReceiptModeDeps, takeReceipt, type ReceiptModeDeps } from './receipt-intake.js';
+import { checkAttestation, currentBindings } from './receipt-evidence.js';
 import type { ActionSettings } from './settings.js';
 import { decideTrust, trustLine, type TrustDecision } from './trust.js';
 

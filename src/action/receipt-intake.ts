@@ -1,14 +1,14 @@
 import { readFile, stat } from 'node:fs/promises';
-import { clipText } from '../core/markdown.js';
+import { codeSpan } from '../core/markdown.js';
 import { verifyReceiptText, type ReceiptCheck } from '../core/receipt.js';
 import { receiptSchema, type Receipt } from '../core/receipt-schema.js';
-import { ConfigurationError, InfrastructureError, VerificationError, isRefusal } from '../errors.js';
+import { ConfigurationError, VerificationError, isRefusal } from '../errors.js';
 import { createReceiptArtifacts } from './artifacts.js';
 import { ANNOTATION_TITLE_LIMIT, CHECK_OUTPUT_LIMIT, checkConclusion, clipToBytes, fitMarkdown, renderCheck } from './check-report.js';
 import { createAppInstallationToken } from './app-token.js';
 import { createChecksClient, type ChecksClientSource } from './checks-client.js';
 import { splitRepository } from './event.js';
-import type { ModeResult } from './main.js';
+import type { ModeResult } from './mode.js';
 import { ChecksPermissionError, type CheckRunTarget, type ChecksClient, type ReceiptArtifacts, type RenderedCheck, type StepOutcome } from './ports.js';
 import type { ActionSettings } from './settings.js';
 
@@ -47,22 +47,6 @@ export type ReceiptIntake =
 
 /** Why a receipt was not accepted. */
 export type RejectionReason = 'no_receipt' | 'artifact_digest_mismatch' | 'receipt_invalid' | 'witness_mismatch' | 'not_bound' | 'replay_disagrees';
-
-/** A value of the environment the runner sets; its absence means we are not in a job. */
-export function requiredEnv(env: NodeJS.ProcessEnv, name: string): string {
-  const value = env[name];
-  if (value === undefined || value === '') throw new ConfigurationError(`${name} is not set; run PatchProof as a step of a GitHub Actions job`);
-  return value;
-}
-
-/** The event payload, parsed to `unknown`: callers validate the fields they use. */
-export async function readEventPayload(path: string): Promise<unknown> {
-  try {
-    return JSON.parse(await readFile(path, 'utf8')) as unknown;
-  } catch (error) {
-    throw new InfrastructureError(`could not read the event payload GITHUB_EVENT_PATH '${path}': ${(error as Error).message}`, { cause: error });
-  }
-}
 
 /**
  * Download a run's receipt artifact and verify it. Refusals of the download (a digest mismatch, no
@@ -112,27 +96,18 @@ const REJECTION_TEXT: Record<RejectionReason, { en: string; zh: string }> = {
   replay_disagrees: { en: 'replaying the validation gave another verdict', zh: '重放验证得出不同结论' }
 };
 
-/** A code span that survives backticks and stays on one line. */
-export function codeSpan(text: string): string {
-  const flat = clipText(text, 1000).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
-  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(longest + 1);
-  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${flat}${pad}${fence}`;
-}
-
 /** A check run for a receipt that was not accepted: always published with conclusion `failure`. */
 export function renderRejection(reason: RejectionReason, message: string, details: readonly string[], facts: readonly [string, string][] = []): RenderedCheck {
   const text = REJECTION_TEXT[reason];
   const summary = [
     '# PatchProof 回执核验 / Receipt verification',
     '',
-    `**结论 / Verdict: 拒绝 / REJECTED** · ${text.zh} / ${text.en} (${codeSpan(reason)})`,
+    `**结论 / Verdict: 拒绝 / REJECTED** · ${text.zh} / ${text.en} (${codeSpan(reason, { max: 1000 })})`,
     '',
-    `> ${codeSpan(message)}`,
+    `> ${codeSpan(message, { max: 1000 })}`,
     '',
     ...(facts.length > 0 ? ['| | |', '| --- | --- |', ...facts.map(([name, value]) => `| ${name} | ${value} |`), ''] : []),
-    ...(details.length > 0 ? ['问题 / Problems:', '', ...details.map((line) => `- ${codeSpan(line)}`), ''] : [])
+    ...(details.length > 0 ? ['问题 / Problems:', '', ...details.map((line) => `- ${codeSpan(line, { max: 1000 })}`), ''] : [])
   ].join('\n');
   return {
     title: clipToBytes(`PatchProof: REJECTED — ${text.en}`, ANNOTATION_TITLE_LIMIT),
@@ -155,11 +130,3 @@ export async function postCheck(client: ChecksClient, target: CheckRunTarget, co
   }
 }
 
-/** The job summary: the check run's rendering. A failure to write it is only a warning. */
-export async function writeSummary(outcome: StepOutcome, check: RenderedCheck): Promise<void> {
-  try {
-    await outcome.summary([`## ${check.title}`, check.summary, check.text].filter((part) => part !== undefined && part !== '').join('\n\n'));
-  } catch (error) {
-    outcome.warning(`the job summary could not be written: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}

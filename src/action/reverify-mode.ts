@@ -1,8 +1,9 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { diffDigest } from '../core/proposal.js';
 import type { Receipt } from '../core/receipt-schema.js';
 import type { Snapshot } from '../core/snapshot-record.js';
+import { codeSpan } from '../core/markdown.js';
 import { ConfigurationError, InfrastructureError, PolicyError, VerificationError } from '../errors.js';
 import { takeSnapshot } from '../io/snapshot.js';
 import { RECEIPT_BUNDLE_FILE, type SignerPolicy, type VerifiedAttestation } from '../receipt/attestation.js';
@@ -10,23 +11,13 @@ import { gateSignerPolicy, readTrustedRoots, verifyUnderAnyRoot } from '../recei
 import { CHECK_OUTPUT_LIMIT, fitMarkdown, renderCheck, withPreamble } from './check-report.js';
 import { checksClientFor } from './checks-client.js';
 import { candidateFromEvent, type Candidate } from './event.js';
-import { createGitSource, type GitSource, type GitSourceOptions } from './git-source.js';
-import type { ModeResult } from './main.js';
+import { createGitSource, type GitSource, type GitSourceOptions } from '../io/git.js';
+import { inside, readEventPayload, requiredEnv, writeSummary, type ModeResult } from './mode.js';
 import type { CheckRunTarget, RenderedCheck, StepOutcome } from './ports.js';
-import {
-  codeSpan,
-  defaultReceiptModeDeps,
-  postCheck,
-  readEventPayload,
-  renderRejection,
-  requiredEnv,
-  takeReceipt,
-  writeSummary,
-  type ReceiptModeDeps
-} from './receipt-intake.js';
+import { defaultReceiptModeDeps, postCheck, renderRejection, takeReceipt, type ReceiptModeDeps } from './receipt-intake.js';
 import type { ActionSettings } from './settings.js';
-import { validateMode } from './validate-mode.js';
 import { decideTrust, trustLine, type TrustDecision } from './trust.js';
+import { checkAttestation, currentBindings, type AttestationFinding, type BindingCheck } from './receipt-evidence.js';
 
 /**
  * Reverify mode: take the receipt artifact of an earlier run and decide whether it still speaks for
@@ -52,87 +43,9 @@ export interface ReverifyModeDeps extends ReceiptModeDeps {
   replay(settings: ActionSettings, outcome: StepOutcome): Promise<ModeResult>;
 }
 
-function defaultDeps(): ReverifyModeDeps {
-  return { ...defaultReceiptModeDeps(), gitSource: createGitSource, snapshot: (dir) => takeSnapshot(dir), replay: (settings, outcome) => validateMode(settings, outcome) };
-}
-
-/** One binding of the receipt, as recorded and as found now. */
-export interface BindingCheck {
-  name: 'diff_digest' | 'base_snapshot';
-  recorded: string;
-  current: string;
-}
-
-/** `path` resolved against `root`; refused when it leaves `root` (as validate mode does). */
-function inside(root: string, path: string, what: string): string {
-  const full = resolve(root, path);
-  const rel = relative(root, full);
-  if (rel.startsWith('..') || isAbsolute(rel)) throw new ConfigurationError(`${what} '${path}' leaves the workspace; give a path inside GITHUB_WORKSPACE`);
-  return full;
-}
-
-/**
- * The receipt's bindings against the pull request as it is now. The diff is read with the receipt's
- * own size limit: a diff over it, or not text, cannot be the one the receipt was made for.
- */
-export async function currentBindings(receipt: Receipt, candidate: Candidate, git: GitSource, deps: Pick<ReverifyModeDeps, 'snapshot'>, runnerTemp: string): Promise<BindingCheck[]> {
-  await git.fetchCommits(candidate.base, candidate.head, candidate.pullNumber);
-  let currentDiff: string;
-  try {
-    currentDiff = diffDigest(await git.diff(candidate.base, candidate.head, receipt.limits.diff_max_bytes));
-  } catch (error) {
-    if (!(error instanceof PolicyError)) throw error;
-    currentDiff = `(no digest: ${error.message})`;
-  }
-  const work = await mkdtemp(join(runnerTemp, 'patchproof-reverify-'));
-  try {
-    const baseDir = join(work, 'base');
-    const written = await git.writeTree(candidate.base, baseDir);
-    const snapshot = await deps.snapshot(baseDir);
-    if (snapshot.entries.length !== written.length) {
-      throw new InfrastructureError(`the base tree written to ${baseDir} snapshots as ${snapshot.entries.length} files, not ${written.length}; RUNNER_TEMP must not be inside a git work tree`);
-    }
-    return [
-      { name: 'diff_digest', recorded: receipt.bindings.diff_digest, current: currentDiff },
-      { name: 'base_snapshot', recorded: receipt.bindings.base_snapshot, current: snapshot.digest }
-    ];
-  } finally {
-    await rm(work, { recursive: true, force: true, maxRetries: 3 });
-  }
-}
-
-const isMapping = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/**
- * The receipt's attestation (receipt.sigstore.json next to receipt.json), checked against the
- * pinned signer workflow and the trusted root. Never throws for a bad bundle: a refused or missing
- * attestation is a finding, and the receipt then needs a proof-grade replay.
- */
-export async function checkAttestation(receiptPath: string | undefined, settings: Pick<ActionSettings, 'trustedRoot' | 'signerWorkflow'>, candidate: Pick<Candidate, 'owner' | 'repo'>, payload: unknown): Promise<AttestationFinding> {
-  if (receiptPath === undefined) return { status: 'absent', message: 'no receipt file' };
-  const bundleText = await readFile(join(dirname(receiptPath), RECEIPT_BUNDLE_FILE), 'utf8').catch(() => undefined);
-  if (bundleText === undefined) return { status: 'absent', message: `the artifact carries no ${RECEIPT_BUNDLE_FILE}` };
-  if (settings.trustedRoot === undefined) return { status: 'unchecked', message: 'no trusted-root input: attestations cannot be checked' };
-  const repository = isMapping(payload) && isMapping(payload['repository']) ? payload['repository'] : {};
-  const defaultBranch = repository['default_branch'];
-  if (typeof defaultBranch !== 'string' || defaultBranch === '') return { status: 'unchecked', message: 'the event payload names no repository.default_branch' };
-  const defaultRef = `refs/heads/${defaultBranch}`;
-  const signerWorkflow = settings.signerWorkflow ?? `${candidate.owner}/${candidate.repo}/.github/workflows/patchproof.yml`;
-  const policy: SignerPolicy = gateSignerPolicy(signerWorkflow, `${candidate.owner}/${candidate.repo}`, defaultRef);
-  const roots = await readTrustedRoots(settings.trustedRoot);
-  let bundle: unknown;
-  try {
-    bundle = JSON.parse(bundleText);
-  } catch {
-    return { status: 'refused', message: `${RECEIPT_BUNDLE_FILE} is not JSON` };
-  }
-  const bytes = await readFile(receiptPath);
-  try {
-    return { status: 'verified', signer: verifyUnderAnyRoot(bytes, bundle, policy, roots) };
-  } catch (error) {
-    if (!(error instanceof VerificationError)) throw error;
-    return { status: 'refused', message: error.message };
-  }
+/** Reverify mode's real side effects; `replay` is validate mode, handed in by main.ts (a mode never imports another). */
+export function reverifyModeDeps(replay: ReverifyModeDeps['replay']): ReverifyModeDeps {
+  return { ...defaultReceiptModeDeps(), gitSource: createGitSource, snapshot: (dir) => takeSnapshot(dir), replay };
 }
 
 /** What re-verification found about a receipt that passed verification. */
@@ -146,11 +59,6 @@ interface Findings {
   replay?: { verdict: ModeResult['verdict']; proofGrade: boolean; message: string };
   attestation: AttestationFinding;
 }
-
-/** What was found about the receipt's signature. */
-export type AttestationFinding =
-  | { status: 'verified'; signer: VerifiedAttestation }
-  | { status: 'absent' | 'unchecked' | 'refused'; message: string };
 
 /** The trust decision: bound, passed, proof grade, and a proof-grade replay or a trusted signature. */
 function evidenceOf(findings: Findings): { accepted: boolean; why: string } {
@@ -195,23 +103,23 @@ function renderFindings(findings: Findings, replayAsked: boolean, trust: TrustDe
     ? 'not asked / 未要求'
     : findings.replay === undefined
       ? 'skipped: not bound / 未绑定，已跳过'
-      : `${mark(agrees)} replay ${codeSpan(findings.replay.verdict)}${findings.replay.proofGrade ? ' (proof grade)' : ' (not proof grade)'}, receipt ${codeSpan(receipt.verdict)}`;
+      : `${mark(agrees)} replay ${codeSpan(findings.replay.verdict, { max: 1000 })}${findings.replay.proofGrade ? ' (proof grade)' : ' (not proof grade)'}, receipt ${codeSpan(receipt.verdict, { max: 1000 })}`;
   const att = findings.attestation;
   const attestationRow =
     att.status === 'verified'
-      ? `✅ ${codeSpan(att.signer.signerUri)} (${codeSpan(att.signer.trigger)} on ${codeSpan(att.signer.sourceRef)})`
+      ? `✅ ${codeSpan(att.signer.signerUri, { max: 1000 })} (${codeSpan(att.signer.trigger, { max: 1000 })} on ${codeSpan(att.signer.sourceRef, { max: 1000 })})`
       : att.status === 'absent'
-        ? `none / 无: ${codeSpan(att.message)}`
-        : `❌ ${codeSpan(att.message)}`;
+        ? `none / 无: ${codeSpan(att.message, { max: 1000 })}`
+        : `❌ ${codeSpan(att.message, { max: 1000 })}`;
   const rows: [string, string][] = [
-    ['workflow run / 工作流运行', `${findings.runId} (${codeSpan(findings.artifactName)})`],
-    ['base / head', `${codeSpan(candidate.base)} / ${codeSpan(candidate.head)}`],
-    ['integrity / 完整性', `✅ verify-receipt, ${codeSpan(receipt.receipt_digest)}`],
+    ['workflow run / 工作流运行', `${findings.runId} (${codeSpan(findings.artifactName, { max: 1000 })})`],
+    ['base / head', `${codeSpan(candidate.base, { max: 1000 })} / ${codeSpan(candidate.head, { max: 1000 })}`],
+    ['integrity / 完整性', `✅ verify-receipt, ${codeSpan(receipt.receipt_digest, { max: 1000 })}`],
     ...findings.bindings.map((b): [string, string] => [
       b.name === 'diff_digest' ? 'diff base...head / 差异' : 'base snapshot / 基线快照',
-      b.recorded === b.current ? `✅ ${codeSpan(b.current)}` : `❌ receipt ${codeSpan(b.recorded)}, now ${codeSpan(b.current)}`
+      b.recorded === b.current ? `✅ ${codeSpan(b.current, { max: 1000 })}` : `❌ receipt ${codeSpan(b.recorded, { max: 1000 })}, now ${codeSpan(b.current, { max: 1000 })}`
     ]),
-    ['witness pack / 见证包', codeSpan(receipt.bindings.witness_digest)],
+    ['witness pack / 见证包', codeSpan(receipt.bindings.witness_digest, { max: 1000 })],
     ['proof grade / 证明级', receipt.proof_grade ? '✅' : '❌'],
     ['replay / 重放', replayRow],
     ['attestation / 签名证明', attestationRow]
@@ -256,7 +164,7 @@ function renderFindings(findings: Findings, replayAsked: boolean, trust: TrustDe
  * or not bound is published as a failed check run and returns `failed`; infrastructure faults return
  * `inconclusive`. Errors before the head is known (no event, no commits) are thrown.
  */
-export async function reverifyMode(settings: ActionSettings, outcome: StepOutcome, deps: ReverifyModeDeps = defaultDeps()): Promise<ModeResult> {
+export async function reverifyMode(settings: ActionSettings, outcome: StepOutcome, deps: ReverifyModeDeps): Promise<ModeResult> {
   const env = deps.env;
   const candidate = candidateFromEvent(requiredEnv(env, 'GITHUB_EVENT_NAME'), await readEventPayload(requiredEnv(env, 'GITHUB_EVENT_PATH')), env['GITHUB_REPOSITORY'], settings);
   const runId = settings.runId;
@@ -276,7 +184,7 @@ export async function reverifyMode(settings: ActionSettings, outcome: StepOutcom
   try {
     const intake = await takeReceipt(deps.receiptArtifacts(settings.token), runId, settings.artifactName, settings.witness?.digest);
     if (intake.status === 'rejected') {
-      const check = stated(renderRejection(intake.reason, intake.message, intake.details, [['workflow run / 工作流运行', String(runId)], ['head', codeSpan(candidate.head)]]));
+      const check = stated(renderRejection(intake.reason, intake.message, intake.details, [['workflow run / 工作流运行', String(runId)], ['head', codeSpan(candidate.head, { max: 1000 })]]));
       await postCheck(client, target, 'failure', check, outcome);
       await writeSummary(outcome, check);
       return { verdict: 'failed', proofGrade: false, ...(intake.receiptPath !== undefined ? { receiptPath: intake.receiptPath } : {}), message: intake.message };

@@ -2,6 +2,7 @@ import { DIGEST_PATTERN, HEX64_PATTERN } from '../core/hashing.js';
 import { ConfigurationError } from '../errors.js';
 import { parseWitnessKey } from '../witness/sealed.js';
 import { readPromoteInputs, type PromoteInputs } from './promote-settings.js';
+import { COMMIT_SHA_PATTERN } from '../core/hashing.js';
 
 /**
  * The one place that reads the action's inputs. `readActionSettings` takes an input reader (in
@@ -81,7 +82,6 @@ export interface GitHubAppSettings {
 export type InputReader = (name: string) => string;
 
 const SIGNER_WORKFLOW_PATTERN = /^[A-Za-z0-9][A-Za-z0-9-]*\/(?!\.\.?\/)[A-Za-z0-9_.-]+\/\.github\/workflows\/[A-Za-z0-9_.-]+\.ya?ml$/;
-const SHA_PATTERN = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 /** A git ref name as `git check-ref-format` allows it, conservatively (no `..`, no leading `-`). */
 const REF_PATTERN = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/;
 
@@ -107,7 +107,7 @@ export function parseWitnessPack(value: string): WitnessPackInput {
 
 function commit(read: InputReader, name: string): string | undefined {
   const value = optional(read, name);
-  if (value !== undefined && !SHA_PATTERN.test(value)) {
+  if (value !== undefined && !COMMIT_SHA_PATTERN.test(value)) {
     throw new ConfigurationError(`${name} '${value}' is not a full commit SHA; give the 40-hex commit id`);
   }
   return value;

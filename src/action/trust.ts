@@ -1,4 +1,5 @@
-import { escapeMarkdown } from '../core/markdown.js';
+import { codeSpan, escapeMarkdown } from '../core/markdown.js';
+import { COMMIT_SHA_PATTERN } from '../core/hashing.js';
 
 /**
  * Whether the running workflow is one the pull request cannot have changed, and which refs a
@@ -33,7 +34,6 @@ export const TRUSTED_SETUP_HINT =
   'run PatchProof from a pull_request_target workflow on the default branch (see docs/action.md, "The gate"), or require it with a ruleset that pins the gate workflow';
 
 const WORKFLOW_REF = /^([A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+)\/(\.github\/workflows\/[^@]+)@(.+)$/;
-const FULL_SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 function field(value: unknown, path: string[]): unknown {
   let current = value;
@@ -69,7 +69,7 @@ export function decideTrust(input: TrustInput): TrustDecision {
   if (defaultRef === undefined) return untrusted('the event payload has no repository.default_branch to compare the workflow ref with');
   const sameRepo = workflowRepo.toLowerCase() === input.repository.toLowerCase();
   // A pinned commit is what a ruleset's "Require workflows to pass" may name; nobody can push to it.
-  const pinned = FULL_SHA.test(ref);
+  const pinned = COMMIT_SHA_PATTERN.test(ref);
   const tag = ref.startsWith('refs/tags/');
   const defaultBranch = sameRepo && ref === defaultRef;
   if (!(pinned || tag || defaultBranch)) {
@@ -98,14 +98,9 @@ export function decideTrust(input: TrustInput): TrustDecision {
  */
 export function trustLine(trust: TrustDecision, eventName: string): string {
   if (trust.trusted) {
-    return `**信任 / Trust: ✅ trusted / 可信** — this ${escapeMarkdown(eventName, 100)} run's workflow file ${codeSpanOf(trust.workflowRef)} is out of the pull request's reach, so it may post success.`;
+    return `**信任 / Trust: ✅ trusted / 可信** — this ${escapeMarkdown(eventName, 100)} run's workflow file ${codeSpan(trust.workflowRef)} is out of the pull request's reach, so it may post success.`;
   }
   return `**信任 / Trust: ❌ untrusted / 不可信** — a pass is posted as failure: ${escapeMarkdown(trust.why, 2_000)}`;
-}
-
-function codeSpanOf(text: string): string {
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029`]/g, ' ').slice(0, 500);
-  return `\`${flat}\``;
 }
 
 /**

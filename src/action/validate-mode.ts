@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { witnessAdapter } from '../adapters/registry.js';
 import { checkDiff } from '../core/diff-policy.js';
@@ -25,8 +25,8 @@ import { createReceiptArtifacts, HIDDEN_DETAIL_FILE } from './artifacts.js';
 import { checkConclusion, renderCheck, renderRefusal, withPreamble } from './check-report.js';
 import { checksClientFor, createChecksClient, type ChecksClientSource } from './checks-client.js';
 import { candidateFromEvent, type Candidate } from './event.js';
-import { createGitSource, type GitSource, type GitSourceOptions } from './git-source.js';
-import type { ModeResult } from './main.js';
+import { createGitSource, type GitSource, type GitSourceOptions } from '../io/git.js';
+import { inside, readEventPayload, writeSummary, type ModeResult } from './mode.js';
 import { ChecksPermissionError, type ReceiptArtifacts, type RenderedCheck, type StepOutcome } from './ports.js';
 import type { ActionSettings, WitnessPackInput } from './settings.js';
 import { createAppInstallationToken } from './app-token.js';
@@ -98,23 +98,6 @@ function readRunnerContext(env: NodeJS.ProcessEnv): RunnerContext {
     apiUrl: env['GITHUB_API_URL'] || 'https://api.github.com',
     serverUrl: env['GITHUB_SERVER_URL'] || 'https://github.com'
   };
-}
-
-/** The event payload, parsed to `unknown`: candidateFromEvent validates what it uses. */
-async function readEvent(path: string): Promise<unknown> {
-  try {
-    return JSON.parse(await readFile(path, 'utf8')) as unknown;
-  } catch (error) {
-    throw new InfrastructureError(`could not read the event payload GITHUB_EVENT_PATH '${path}': ${(error as Error).message}`, { cause: error });
-  }
-}
-
-/** `path` resolved against `root`; refused when it leaves `root`. */
-function inside(root: string, path: string, what: string): string {
-  const full = resolve(root, path);
-  const rel = relative(root, full);
-  if (rel.startsWith('..') || isAbsolute(rel)) throw new ConfigurationError(`${what} '${path}' leaves the workspace; give a path inside GITHUB_WORKSPACE`);
-  return full;
 }
 
 /** The claim file: inside the workspace, or under RUNNER_TEMP where artifact downloads go. */
@@ -264,11 +247,6 @@ async function validateCandidate(settings: ActionSettings, outcome: StepOutcome,
   }
 }
 
-/** The job summary: the check run's rendering, so both say the same. */
-function summaryMarkdown(check: RenderedCheck): string {
-  return [`## ${check.title}`, check.summary, check.text].filter((part): part is string => part !== undefined && part !== '').join('\n\n');
-}
-
 /**
  * Post the check run on the head commit. A read-only token (a fork) is a warning, not a fault;
  * any other failure means nobody sees the result, so it is returned as an error message.
@@ -294,14 +272,6 @@ async function publishCheck(
       return undefined;
     }
     return `the check run could not be posted: ${error instanceof Error ? error.message : String(error)}`;
-  }
-}
-
-async function writeSummary(outcome: StepOutcome, check: RenderedCheck): Promise<void> {
-  try {
-    await outcome.summary(summaryMarkdown(check));
-  } catch (error) {
-    outcome.warning(`the job summary could not be written: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -363,7 +333,7 @@ async function publishReceipt(settings: ActionSettings, outcome: StepOutcome, de
  */
 export async function validateMode(settings: ActionSettings, outcome: StepOutcome, deps: ValidateModeDeps = defaultDeps()): Promise<ModeResult> {
   const context = readRunnerContext(deps.env);
-  const payload = await readEvent(context.eventPath);
+  const payload = await readEventPayload(context.eventPath);
   const candidate = candidateFromEvent(context.eventName, payload, context.repository, settings);
   // The one place the trust decision is made; a pass in an untrusted workflow is posted as failure.
   const trust = decideTrust({ eventName: context.eventName, workflowRef: context.workflowRef, repository: context.repository, payload });

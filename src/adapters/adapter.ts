@@ -1,10 +1,14 @@
 import type { ParsedResults, TestStatus } from '../core/test-results.js';
 import type { RunView } from '../runners/runner.js';
 
-/** The test ecosystems PatchProof knows. Later adapters add names here. */
-export type AdapterName = 'node-test' | 'pytest' | 'unittest' | 'junit' | 'cargo' | 'go' | 'jest' | 'vitest';
+/**
+ * The test ecosystems PatchProof knows: the only list of adapter names (AdapterName is derived from
+ * it). A new adapter adds its name here; registry.ts's table, typed by AdapterName, then fails to
+ * compile until the adapter is registered.
+ */
+export const ADAPTER_NAMES = ['node-test', 'pytest', 'unittest', 'junit', 'cargo', 'go', 'jest', 'vitest'] as const;
 
-export const ADAPTER_NAMES: readonly AdapterName[] = ['node-test', 'pytest', 'unittest', 'junit', 'cargo', 'go', 'jest', 'vitest'];
+export type AdapterName = (typeof ADAPTER_NAMES)[number];
 
 /** The reserved namespace inside every disposable copy; diffs may never touch it. */
 export const RESERVED_DIR = '.patchproof';

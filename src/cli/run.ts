@@ -31,6 +31,7 @@ import { recordPack } from '../oracle/record.js';
 import { randomBytes } from 'node:crypto';
 import { ConfigurationError, InfrastructureError, isRefusal } from '../errors.js';
 import { promoteCommand } from './promote.js';
+import { createRunner, EXIT, HIDDEN_DETAIL_FILE, hiddenDetailSealer, openWitness, packInRepo, readWitnessKey, setupCacheDir, validationLimits, type Console } from './shared.js';
 import { compareCommand, screenCommand, verifyScreeningFile } from './screen.js';
 import { isScreeningText } from '../core/screening.js';
 import { baseEntriesOf, storeReceipt } from '../io/receipt-store.js';
@@ -38,18 +39,6 @@ import type { Snapshot } from '../core/snapshot-record.js';
 import { USAGE, defaultReceiptStore, readSettings, type HiddenDetailSettings, type WitnessKeygenSettings, type WitnessSealHiddenSettings, type WitnessSealSettings, type WitnessRecordSettings, type ApproveSettings, type ProposeSettings, type ValidateSettings, type VerifySettings, type WitnessDigestSettings, type WitnessInitSettings, type WitnessPackSettings } from './settings.js';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
-
-/** The maintainers' encrypted hidden detail, written beside receipt.json when the pack was sealed. */
-export const HIDDEN_DETAIL_FILE = 'hidden-detail.age';
-
-/** Where the CLI writes. Tests hand in recording streams. */
-export interface Console {
-  out(text: string): void;
-  err(text: string): void;
-}
-
-/** Documented exit codes. */
-export const EXIT = { passed: 0, failed: 1, refused: 2, inconclusive: 3 } as const;
 
 const VERDICT_EXIT: Record<Verdict, number> = { passed: EXIT.passed, failed: EXIT.failed, inconclusive: EXIT.inconclusive };
 
@@ -72,61 +61,6 @@ async function approve(settings: ApproveSettings, io: Console): Promise<number> 
   await writeFileAtomic(settings.out, `${JSON.stringify(approval, null, 2)}\n`);
   io.out(`approved: ${approval.proposal_hash}\napproval_digest: ${approval.approval_digest}\nwritten: ${settings.out}\n`);
   return EXIT.passed;
-}
-
-export async function createRunner(settings: Pick<ValidateSettings, 'runner' | 'image' | 'repo'> & { container?: ValidateSettings['container'] }): Promise<Runner> {
-  if (settings.runner === 'local') return createLocalRunner();
-  const { env, ...paths } = settings.container ?? { env: {} };
-  // The default workdir names the repository like a CI job's checkout: /home/runner/work/<repo>/<repo>.
-  const workdir = paths.workdir ?? containerWorkdirFor(basename(resolve(settings.repo)));
-  return createDockerRunner({ image: settings.image as string, layout: { ...paths, workdir, env: { ...DEFAULT_CONTAINER_ENV, ...env } } });
-}
-
-/** A pack folder inside the repository under validation: protected by default (src/core/surface.ts). */
-export function packInRepo(repo: string, settings: Pick<ValidateSettings, 'witness'>): { repoPath?: string } {
-  if (settings.witness.kind === 'folders' || /^https?:\/\//.test(settings.witness.source)) return {};
-  const rel = relative(resolve(repo), resolve(settings.witness.source));
-  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? {} : { repoPath: rel.split(sep).join('/') };
-}
-
-/** The run limits: the command line's overrides, else the pack's. */
-export function validationLimits(
-  settings: Pick<ValidateSettings, 'timeoutMs' | 'outputLimitBytes' | 'maxDiffBytes' | 'maxDiffFiles'>,
-  manifest: WitnessInput['manifest']
-): ValidationLimits {
-  return {
-    timeoutMs: settings.timeoutMs ?? manifest.limits.timeout_seconds * 1000,
-    outputLimitBytes: settings.outputLimitBytes ?? manifest.limits.output_limit_bytes,
-    diff: { maxBytes: settings.maxDiffBytes ?? manifest.limits.diff_max_bytes, maxFiles: settings.maxDiffFiles ?? manifest.limits.diff_max_files }
-  };
-}
-
-/** A witness key file's one age identity (refused with the fix when it is not one). */
-export async function readWitnessKey(path: string, flag: string): Promise<string> {
-  return parseWitnessKey(await readTextFile(path, flag), `${flag} '${path}'`);
-}
-
-/** The grader: a digest-verified witness pack (a sealed one opened with its key), or a pack built from two folders. */
-export async function openWitness(settings: Pick<ValidateSettings, 'witness'>, witnessKey: string | undefined): Promise<{ witness: WitnessInput; dispose(): Promise<void> }> {
-  const source = settings.witness;
-  if (source.kind === 'folders') {
-    const reproduction = await existingDir(source.reproduction, '--reproduction');
-    const hidden = await existingDir(source.hidden, '--hidden');
-    const pack = await witnessFromFolders(reproduction, hidden, source.adapter);
-    return { witness: { ...pack, ...(witnessKey !== undefined ? { witnessKey } : {}) }, dispose: () => pack.dispose() };
-  }
-  const resolved = await resolveWitness(source.source, source.digest, witnessKey !== undefined ? { witnessKey } : {});
-  if (source.adapter !== undefined && source.adapter !== resolved.manifest.adapter) {
-    await resolved.dispose();
-    throw new ConfigurationError(`--adapter ${source.adapter} does not match the witness pack's adapter ${resolved.manifest.adapter}; drop --adapter or use the pack's`);
-  }
-  return { witness: { ...resolved, ...(witnessKey !== undefined ? { witnessKey } : {}) }, dispose: () => resolved.dispose() };
-}
-
-/** The maintainers' hidden detail, encrypted to the witness key's recipient (canonical JSON inside). */
-export function hiddenDetailSealer(witnessKey: string | undefined): ((detail: HiddenDetail) => Promise<Uint8Array>) | undefined {
-  if (witnessKey === undefined) return undefined;
-  return async (detail) => encryptTo([await witnessKeyRecipient(witnessKey)], new TextEncoder().encode(canonicalJson(detail)));
 }
 
 async function validateCommand(settings: ValidateSettings, io: Console): Promise<number> {
@@ -403,11 +337,4 @@ export async function run(argv: readonly string[], io: Console): Promise<number>
     io.err(`patchproof: internal error, nothing was judged: ${error instanceof Error ? error.stack ?? error.message : canonicalJson(String(error))}\n`);
     return EXIT.inconclusive;
   }
-}
-
-/** The dependency stage's cache folder: created when missing, and never inside the repository. */
-export async function setupCacheDir(dir: string, repo: string): Promise<string> {
-  await assertOutside(dir, repo, '--setup-cache');
-  await mkdir(dir, { recursive: true });
-  return resolve(dir);
 }

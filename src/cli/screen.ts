@@ -20,7 +20,7 @@ import { takeSnapshot } from '../io/snapshot.js';
 import { removeLiveScratchSync } from '../io/workspace.js';
 import { installSignalCleanup } from '../runners/docker-runner.js';
 import { validateWithDetail, type SharedBaseline, type SharedRuns, type ValidationResult } from '../validate.js';
-import { createRunner, EXIT, hiddenDetailSealer, validationLimits, openWitness, packInRepo, readWitnessKey, setupCacheDir, type Console } from './run.js';
+import { createRunner, EXIT, hiddenDetailSealer, validationLimits, openWitness, packInRepo, readWitnessKey, setupCacheDir, type Console } from './shared.js';
 import type { CompareSettings, ScreenSettings } from './settings.js';
 
 /**

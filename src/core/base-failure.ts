@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RunEvidence, RunsByLabel } from './verdict.js';
+import type { ParsedResults } from './test-results.js';
 
 /**
  * When the grader cannot run on the base tree at all, no phase can be judged and the candidate is
@@ -8,15 +8,21 @@ import type { RunEvidence, RunsByLabel } from './verdict.js';
 
 const LOAD_FAILURES = new Set(['collection_error', 'import_error']);
 
+/** What this module reads of a run (verdict.ts's RunEvidence), named here so verdict.ts and this module form no cycle. */
+export interface StartedRun {
+  infraError?: string | undefined;
+  parsed?: ParsedResults | undefined;
+}
+
 /** A base run that ran nothing: an infrastructure error, no results, or only load failures. */
-export function runCannotStart(run: RunEvidence): boolean {
+export function runCannotStart(run: StartedRun): boolean {
   if (run.infraError !== undefined || run.parsed === undefined) return true;
   const tests = run.parsed.tests;
   return tests.length === 0 || tests.every((t) => t.status === 'errored' && LOAD_FAILURES.has(t.failure_kind ?? 'unknown'));
 }
 
 /** True when every base run (the reproduction before the patch, and the base suite) ran nothing. */
-export function baseUnrunnable(runs: Pick<RunsByLabel, 'reproduction_before' | 'regression_before'>): boolean {
+export function baseUnrunnable(runs: { reproduction_before: readonly StartedRun[]; regression_before: readonly StartedRun[] }): boolean {
   const base = [...runs.reproduction_before, ...runs.regression_before];
   return base.length > 0 && base.every(runCannotStart);
 }

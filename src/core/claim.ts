@@ -1,3 +1,4 @@
+import { CLAIM_FINDINGS, type ClaimFinding, type ClaimFormat } from './claim-codes.js';
 import type { PhaseRecord } from './receipt-schema.js';
 import type { TestStatus } from './test-results.js';
 
@@ -13,9 +14,7 @@ import type { TestStatus } from './test-results.js';
  * same way). How each adapter's claim ids map to its clean-room ids: docs/claim.md.
  */
 
-/** The findings a claimed test can have (not verdict reasons: they never enter `reasons`). */
-export const CLAIM_FINDINGS = ['possible_hidden_state_dependency', 'claim_unknown_test'] as const;
-export type ClaimFinding = (typeof CLAIM_FINDINGS)[number];
+export { CLAIM_FINDINGS, CLAIM_FORMATS, type ClaimFinding, type ClaimFormat } from './claim-codes.js';
 
 /** What the clean room says of a claimed test: its status, absent, or not run (the early exit). */
 export type CleanRoomOutcome = TestStatus | 'absent' | 'not_run';
@@ -53,8 +52,6 @@ export interface ParsedClaim {
   cases: ClaimCase[];
 }
 
-export const CLAIM_FORMATS = ['junit', 'jest-json', 'go-json'] as const;
-export type ClaimFormat = (typeof CLAIM_FORMATS)[number];
 
 /** One compared test, as the receipt records it. */
 export interface ClaimRow {

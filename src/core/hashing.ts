@@ -32,6 +32,8 @@ export type Digest = `sha256:${string}`;
 
 export const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
 export const HEX64_PATTERN = /^[0-9a-f]{64}$/;
+/** A full git commit id: 40 hex digits (SHA-1) or 64 (SHA-256 repositories). */
+export const COMMIT_SHA_PATTERN = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 /** Plain SHA-256 of bytes, as lowercase hex. */
 export function sha256Hex(data: string | Uint8Array): string {

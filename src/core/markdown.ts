@@ -12,7 +12,7 @@
  * overrides become U+FFFD (nothing can reorder what is shown). Text is clipped first.
  *
  * The result is for plain-text positions only: inside a code span backslashes show as they are
- * (code spans are safe on their own, see `codeSpan` in the renderers).
+ * (code spans are safe on their own, see `codeSpan` below).
  *
  * Its sibling `plainText` is for sinks GitHub shows as plain text, not Markdown: a check run's
  * annotation (title, message, path). There nothing is escaped (a backslash would show), but ANSI
@@ -46,4 +46,19 @@ export function escapeMarkdown(text: string, max: number = UNTRUSTED_TEXT_LIMIT)
 /** Untrusted text for a plain-text sink (an annotation): one line, no ANSI, no bidi overrides, clipped (see the module comment). */
 export function plainText(text: string, max: number = UNTRUSTED_TEXT_LIMIT): string {
   return clipText(text.replace(ANSI, ''), max).replace(CONTROL, ' ').replace(BIDI, '\ufffd');
+}
+
+/**
+ * Untrusted text as a Markdown code span: clipped to `max`, one line (control and line-separator
+ * characters become spaces), fenced by one backtick more than its longest backtick run, padded when
+ * it starts or ends with one. With `cell`, pipes are escaped so the span can stand in a table cell.
+ */
+export function codeSpan(text: string, options: { max?: number; cell?: boolean } = {}): string {
+  let flat = clipText(text, options.max).replace(CONTROL, ' ');
+  if (options.cell === true) flat = flat.replace(/\|/g, '\\|');
+  let longest = 0;
+  for (const run of flat.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const fence = '`'.repeat(longest + 1);
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
 }

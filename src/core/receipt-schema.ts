@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DIGEST_PATTERN, HEX64_PATTERN } from './hashing.js';
 import { PHASE_NAMES, PHASE_STATUSES, REASON_CODES, RUN_LABELS } from './verdict.js';
 import { L0_RULES } from './l0-gates.js';
-import { CLAIM_FINDINGS, CLAIM_FORMATS } from './claim.js';
+import { CLAIM_FINDINGS, CLAIM_FORMATS } from './claim-codes.js';
 
 /**
  * The receipt, version 3 (the current one), and version 2 with it: a strict zod schema. Every key

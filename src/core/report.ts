@@ -1,6 +1,6 @@
 import type { Receipt, PhaseRecord } from './receipt-schema.js';
 import type { PhaseName, ReasonCode } from './verdict.js';
-import { clipText, escapeMarkdown } from './markdown.js';
+import { clipText, codeSpan, escapeMarkdown } from './markdown.js';
 import { renderClaimMarkdown } from './claim-report.js';
 
 /**
@@ -94,20 +94,12 @@ export function renderPhaseTable(receipt: Receipt, integrityVerified: boolean): 
   return lines.join('\n');
 }
 
-/** A code span for untrusted text: clipped, one line, a fence longer than any backtick run, pipes escaped. */
-function codeSpan(text: string): string {
-  const flat = clipText(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').replace(/\|/g, '\\|');
-  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(longest + 1);
-  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${flat}${pad}${fence}`;
-}
 
 function failingTests(phase: PhaseRecord, limit: number): string[] {
   const bad = phase.results.filter((t) => (phase.name === 'reproduction_before' ? t.status === 'passed' || t.status === 'skipped' : t.status !== 'passed'));
   const shown = bad.slice(0, limit).map((t) => {
     const detail = [t.failure_kind, t.location, t.message].filter((x) => x !== undefined && x !== '').join(' · ');
-    return `- ${codeSpan(t.id)} — ${t.status}${detail ? ` (${escapeMarkdown(detail)})` : ''}`;
+    return `- ${codeSpan(t.id, { cell: true })} — ${t.status}${detail ? ` (${escapeMarkdown(detail)})` : ''}`;
   });
   if (bad.length > limit) shown.push(`- … ${bad.length - limit} more`);
   return shown;
@@ -162,9 +154,9 @@ export function renderReport(
     const restored = new Set(surface.restored);
     const removed = new Set(surface.removed);
     for (const f of surface.findings.slice(0, limit)) {
-      const markers = f.skip_markers.map((m) => `line ${m.line}: ${codeSpan(m.text.trim())}`).join('; ');
+      const markers = f.skip_markers.map((m) => `line ${m.line}: ${codeSpan(m.text.trim(), { cell: true })}`).join('; ');
       const fate = restored.has(f.path) ? '已恢复 / reset: restored' : removed.has(f.path) ? '已移除 / reset: removed' : '未重置 / not reset';
-      out.push(`- ${codeSpan(f.path)} — ${f.change}, ${f.categories.join('+')}, ${fate}${markers ? ` (skip markers: ${markers})` : ''}`);
+      out.push(`- ${codeSpan(f.path, { cell: true })} — ${f.change}, ${f.categories.join('+')}, ${fate}${markers ? ` (skip markers: ${markers})` : ''}`);
     }
     if (surface.findings.length > limit) out.push(`- … ${surface.findings.length - limit} more`);
     if (surface.relaxed.length > 0) out.push('', `放宽规则 / relaxed by the witness pack: ${surface.relaxed.join(', ')}`);
@@ -172,8 +164,8 @@ export function renderReport(
   for (const phase of receipt.phases) {
     const lines = failingTests(phase, limit);
     const extra: string[] = [];
-    if (phase.flaky && phase.flaky.length > 0) extra.push(`不稳定 / flaky: ${phase.flaky.map((id) => codeSpan(id)).join(', ')}`);
-    if (phase.regressions && phase.regressions.length > 0) extra.push(`退化 / regressions: ${phase.regressions.map((id) => codeSpan(id)).join(', ')}`);
+    if (phase.flaky && phase.flaky.length > 0) extra.push(`不稳定 / flaky: ${phase.flaky.map((id) => codeSpan(id, { cell: true })).join(', ')}`);
+    if (phase.regressions && phase.regressions.length > 0) extra.push(`退化 / regressions: ${phase.regressions.map((id) => codeSpan(id, { cell: true })).join(', ')}`);
     if (phase.preexisting_failures && phase.preexisting_failures.length > 0) {
       extra.push(`基线已失败（不归咎于补丁）/ failing at baseline (not blamed on the patch): ${phase.preexisting_failures.length}`);
     }

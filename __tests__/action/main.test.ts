@@ -1,0 +1,97 @@
+import { run } from '../../src/action/main.js';
+import type { Mode, ModeResult } from '../../src/action/mode.js';
+import type { StepOutcome } from '../../src/action/ports.js';
+import { ConfigurationError, InfrastructureError, PolicyError, VerificationError } from '../../src/errors.js';
+import { setEnv } from '../helpers/process-env.js';
+
+/**
+ * run(), the action's entry, with the real settings reader and modes handed in: it alone sets the
+ * step's outputs, and only a refusal is `failed` when a mode throws; any other fault judged
+ * nothing and is `inconclusive`, as the CLI's exit 3.
+ */
+
+interface Step {
+  outputs: Record<string, string>;
+  failed: string[];
+}
+
+async function runWith(mode: Mode): Promise<Step> {
+  const step: Step = { outputs: {}, failed: [] };
+  const outcome: StepOutcome = {
+    setOutput: (name, value) => {
+      step.outputs[name] = value;
+    },
+    summary: async () => {},
+    setFailed: (message) => step.failed.push(message),
+    info: () => {},
+    warning: () => {}
+  };
+  // Reverify mode needs the fewest inputs; the mode itself is the one handed in.
+  const restore = setEnv({ 'INPUT_MODE': 'reverify', 'INPUT_GITHUB-TOKEN': 'ghs_test', 'INPUT_RUN-ID': '42' });
+  try {
+    await run(outcome, { validate: mode, reverify: mode, promote: mode });
+  } finally {
+    restore();
+  }
+  return step;
+}
+
+const throwing =
+  (thrown: unknown): Mode =>
+  () =>
+    Promise.reject(thrown);
+
+describe('run (the action entry): outputs for what a mode throws', () => {
+  it.each([
+    ['an InfrastructureError', new InfrastructureError('docker engine not answering'), /docker engine not answering/],
+    ['a TypeError (a fault of PatchProof itself)', new TypeError("Cannot read properties of undefined (reading 'x')"), /Cannot read properties/],
+    ['a plain Error', new Error('socket hang up'), /socket hang up/],
+    ['a thrown non-Error value', 'boom', /boom/]
+  ])('%s: verdict inconclusive, proof-grade false, step failed', async (_name, thrown, message) => {
+    const step = await runWith(throwing(thrown));
+    expect(step.outputs).toEqual({ verdict: 'inconclusive', 'proof-grade': 'false' });
+    expect(step.failed).toHaveLength(1);
+    expect(step.failed[0]).toMatch(message);
+  });
+
+  it.each([
+    ['a PolicyError', new PolicyError('policy_violation', 'the diff touches .github/')],
+    ['a ConfigurationError', new ConfigurationError('run-id is required')],
+    ['a VerificationError', new VerificationError('witness_digest_mismatch', 'the pack is not the pinned one')]
+  ])('%s (a refusal): verdict failed, step failed', async (_name, thrown) => {
+    const step = await runWith(throwing(thrown));
+    expect(step.outputs).toEqual({ verdict: 'failed', 'proof-grade': 'false' });
+    expect(step.failed).toEqual([`patchproof: ${thrown.message}`]);
+  });
+
+  it("a mode's result is the outputs; only passed leaves the step green", async () => {
+    const result: ModeResult = { verdict: 'inconclusive', proofGrade: false, receiptDigest: `sha256:${'a'.repeat(64)}`, message: 'the receipt failed its own verification' };
+    const step = await runWith(() => Promise.resolve(result));
+    expect(step.outputs).toEqual({ verdict: 'inconclusive', 'proof-grade': 'false', 'receipt-digest': result.receiptDigest });
+    expect(step.failed).toEqual(['the receipt failed its own verification']);
+    const passed = await runWith(() => Promise.resolve({ verdict: 'passed', proofGrade: true, message: 'passed' }));
+    expect(passed.outputs).toEqual({ verdict: 'passed', 'proof-grade': 'true' });
+    expect(passed.failed).toEqual([]);
+  });
+
+  it('settings the reader refuses are failed, before any mode runs', async () => {
+    const step: Step = { outputs: {}, failed: [] };
+    let ran = false;
+    const mode: Mode = () => {
+      ran = true;
+      return Promise.resolve({ verdict: 'passed', proofGrade: true, message: '' });
+    };
+    const restore = setEnv({ 'INPUT_MODE': 'publish' });
+    try {
+      await run(
+        { setOutput: (name, value) => void (step.outputs[name] = value), summary: async () => {}, setFailed: (m) => step.failed.push(m), info: () => {}, warning: () => {} },
+        { validate: mode, reverify: mode, promote: mode }
+      );
+    } finally {
+      restore();
+    }
+    expect(ran).toBe(false);
+    expect(step.outputs).toEqual({ verdict: 'failed', 'proof-grade': 'false' });
+    expect(step.failed[0]).toMatch(/mode 'publish' was removed/);
+  });
+});

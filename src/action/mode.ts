@@ -1,0 +1,60 @@
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { ConfigurationError, InfrastructureError } from '../errors.js';
+import type { RenderedCheck, StepOutcome } from './ports.js';
+import type { ActionSettings } from './settings.js';
+
+/**
+ * What every mode shares: its result type and the few step helpers each needs. Modes import this
+ * module and never each other (dependency-cruiser's `no-sibling-mode` rule, .dependency-cruiser.cjs);
+ * main.ts wires them together.
+ */
+
+/** What a mode produced, for the step's outputs. */
+export interface ModeResult {
+  verdict: 'passed' | 'failed' | 'inconclusive';
+  proofGrade: boolean;
+  receiptDigest?: string;
+  receiptPath?: string;
+  artifactId?: number;
+  /** promote: the merge commit GitHub made. */
+  mergeSha?: string;
+  /** The step fails unless the verdict is passed; this says why, in one line. */
+  message: string;
+}
+
+/** One mode of the action: run it with the settings read once, report through `outcome`. */
+export type Mode = (settings: ActionSettings, outcome: StepOutcome) => Promise<ModeResult>;
+
+/** A runner variable that must be set; a ConfigurationError says where PatchProof has to run otherwise. */
+export function requiredEnv(env: NodeJS.ProcessEnv, name: string): string {
+  const value = env[name];
+  if (value === undefined || value === '') throw new ConfigurationError(`${name} is not set; run PatchProof as a step of a GitHub Actions job`);
+  return value;
+}
+
+/** The event payload, parsed to `unknown`: callers validate the fields they use. */
+export async function readEventPayload(path: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as unknown;
+  } catch (error) {
+    throw new InfrastructureError(`could not read the event payload GITHUB_EVENT_PATH '${path}': ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** `path` resolved against `root`; refused when it leaves `root`. */
+export function inside(root: string, path: string, what: string): string {
+  const full = resolve(root, path);
+  const rel = relative(root, full);
+  if (rel.startsWith('..') || isAbsolute(rel)) throw new ConfigurationError(`${what} '${path}' leaves the workspace; give a path inside GITHUB_WORKSPACE`);
+  return full;
+}
+
+/** The job summary: the check run's rendering. A failure to write it is only a warning. */
+export async function writeSummary(outcome: StepOutcome, check: RenderedCheck): Promise<void> {
+  try {
+    await outcome.summary([`## ${check.title}`, check.summary, check.text].filter((part) => part !== undefined && part !== '').join('\n\n'));
+  } catch (error) {
+    outcome.warning(`the job summary could not be written: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
