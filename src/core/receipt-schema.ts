@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DIGEST_PATTERN, HEX64_PATTERN } from './hashing.js';
+import { formalRecordSchema } from './formal.js';
 import { PHASE_NAMES, PHASE_STATUSES, REASON_CODES, RUN_LABELS } from './verdict.js';
 
 /**
@@ -236,6 +237,11 @@ export const receiptSchema = z.strictObject({
   }),
   /** SHA-256 of hidden-detail.age, the maintainers' encrypted detail; absent for a plain pack. */
   hidden_detail_sha256: hex64.optional(),
+  /**
+   * The formal (Z3) gate (src/core/formal.ts): absent when the pack declares no target. New and
+   * optional (the lead bumps the schema to v5 at merge); checked in src/core/receipt.ts.
+   */
+  formal: formalRecordSchema.optional(),
   receipt_digest: digest
 });
 

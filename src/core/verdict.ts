@@ -41,7 +41,9 @@ export const REASON_CODES = [
   'infra_error',
   'repository_changed',
   'base_unrunnable',
-  'observations_invalid'
+  'observations_invalid',
+  'formal_counterexample',
+  'formal_unknown'
 ] as const;
 /** Machine-readable reasons; documented one by one in docs/receipt.md. */
 export type ReasonCode = (typeof REASON_CODES)[number];

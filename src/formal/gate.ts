@@ -1,3 +1,4 @@
+import { overallStatus, type FormalStatus } from '../core/formal.js';
 import { and, not, parseValues, type SmtValue } from './smt.js';
 import { solve, type SolverJob, type SolverLimits, type SolverResult } from './solver.js';
 import { targetName, type FormalBlock, type FormalTarget } from './spec.js';
@@ -14,7 +15,7 @@ import { SpecError, translate, Unsupported, type Formula, type ParamSymbol } fro
  * - `not_applicable`: the pack declares no target (the same for every candidate).
  */
 
-export type FormalStatus = 'proved' | 'counterexample' | 'unknown' | 'not_applicable';
+export { overallStatus, type FormalStatus };
 
 /** A parameter value in a counterexample: a JS integer, boolean or integer array. */
 export type ModelValue = number | boolean | number[];
@@ -197,14 +198,6 @@ export async function checkSpec(target: FormalTarget, baseText: string | undefin
 export interface FormalOutcome {
   status: FormalStatus;
   targets: TargetOutcome[];
-}
-
-/** Roll the targets up: any counterexample; else any unknown; else proved. */
-export function overallStatus(targets: readonly TargetOutcome[]): FormalStatus {
-  if (targets.length === 0) return 'not_applicable';
-  if (targets.some((t) => t.status === 'counterexample')) return 'counterexample';
-  if (targets.some((t) => t.status === 'unknown')) return 'unknown';
-  return 'proved';
 }
 
 export async function runFormalGate(block: FormalBlock | undefined, readCandidate: (file: string) => string | undefined, options: SolverOptions): Promise<FormalOutcome> {
