@@ -19,10 +19,11 @@ function load(): Promise<Api> {
 
 export async function solveInProcess(job: SolverJob, limits: SolverLimits): Promise<SolverResult> {
   const started = Date.now();
-  const { Z3 } = await load();
+  const { Z3, em } = await load();
   Z3.global_param_set('timeout', String(limits.timeoutMs));
   const ctx = Z3.mk_context(Z3.mk_config());
-  const run = async (text: string): Promise<string> => String(await Z3.eval_smtlib2_string(ctx, text));
+  // Synchronous, as in the product's child: the async entry point loses its text (see solver.ts).
+  const run = async (text: string): Promise<string> => String(em.ccall('Z3_eval_smtlib2_string', 'string', ['number', 'string'], [ctx, text]));
   const prelude = await run(`(set-option :produce-models true)\n${job.prelude}`);
   if (prelude.includes('(error')) throw new Error(`malformed formula: ${prelude.slice(0, 500)}`);
   const answers: SolverResult['answers'] = [];

@@ -139,7 +139,7 @@ export async function checkTarget(target: FormalTarget, text: string | undefined
   }
   const limits = options.limits(target);
   const result = await (options.solve ?? solve)(candidateJob(formula), limits);
-  return { ...base, ...decide(formula, result), scope: { ...base.scope, solver: `z3 ${result.version}` }, duration_ms: Date.now() - started };
+  return { ...base, ...decide(formula, result), scope: { ...base.scope, solver: result.version }, duration_ms: Date.now() - started };
 }
 
 /** Why a pack's spec cannot calibrate: the pack is refused with this one line. */

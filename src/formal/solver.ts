@@ -44,6 +44,8 @@ export interface SolverResult {
 export interface SolverLimits {
   timeoutMs: number;
   memoryMb: number;
+  /** The watchdog's resident-size bound; default rssLimitBytes(memoryMb). */
+  rssLimitBytes?: number;
 }
 
 // The child: plain CommonJS, run with `node -e`, so it ships inside the bundle as text. It loads
@@ -54,7 +56,10 @@ const fs = require('fs'), path = require('path'), zlib = require('zlib');
 let input = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (d) => { input += d; });
-process.stdin.on('end', async () => {
+process.stdin.on('end', () => main().catch((error) => {
+  process.stderr.write('\n@@z3-error ' + String(error && error.message || error).split('\n')[0].slice(0, 500) + '\n', () => process.exit(1));
+}));
+async function main() {
   const { z3Dir, job, timeoutMs, memoryMb } = JSON.parse(input);
   const overrides = {};
   const br = path.join(z3Dir, 'z3-built.wasm.br');
@@ -64,7 +69,9 @@ process.stdin.on('end', async () => {
   Z3.global_param_set('memory_max_size', String(memoryMb));
   Z3.global_param_set('timeout', String(timeoutMs));
   const ctx = Z3.mk_context(Z3.mk_config());
-  const run = async (text) => String(await Z3.eval_smtlib2_string(ctx, text));
+  // The synchronous entry point: the async one hands a stack-allocated copy of the text to a worker
+  // thread after the stack is reused (truncated commands, measured). Blocking is fine in this child.
+  const run = async (text) => String(em.ccall('Z3_eval_smtlib2_string', 'string', ['number', 'string'], [ctx, text]));
   const answers = [];
   const prelude = await run('(set-option :produce-models true)\n' + job.prelude);
   if (prelude.includes('(error')) throw new Error('the formula is malformed: ' + prelude.slice(0, 400));
@@ -82,7 +89,7 @@ process.stdin.on('end', async () => {
     try { em.PThread.terminateAllThreads(); } catch {}
     process.exit(0);
   });
-});
+}
 `;
 
 /** Where Z3's build lives: dist/z3 beside the bundle, else the z3-solver package. */
@@ -137,7 +144,7 @@ export async function solve(job: SolverJob, limits: SolverLimits, z3Dir: string 
     child.kill('SIGKILL');
   };
   const timer = setTimeout(() => kill(`the solver ran out of time (${limits.timeoutMs} ms)`), limits.timeoutMs);
-  const rssLimit = rssLimitBytes(limits.memoryMb);
+  const rssLimit = limits.rssLimitBytes ?? rssLimitBytes(limits.memoryMb);
   const watchdog = setInterval(() => {
     const rss = child.pid === undefined ? undefined : residentBytes(child.pid);
     if (rss !== undefined && rss > rssLimit) kill(`the solver's resident size ${Math.round(rss / 1048576)} MB passed ${Math.round(rssLimit / 1048576)} MB`);
@@ -152,7 +159,8 @@ export async function solve(job: SolverJob, limits: SolverLimits, z3Dir: string 
   const duration_ms = Date.now() - started;
   const line = stdout.split('\n').find((l) => l.startsWith('@@z3-answer '));
   if (stopped === undefined && (code !== 0 || line === undefined)) {
-    stopped = `the solver exited with ${signal ?? code} without an answer${stderr.trim() === '' ? '' : `: ${stderr.trim().split('\n').slice(-3).join(' | ').slice(0, 300)}`}`;
+    const said = stderr.split('\n').find((l) => l.startsWith('@@z3-error '))?.slice('@@z3-error '.length) ?? stderr.trim().split('\n').slice(-3).join(' | ').slice(0, 300);
+    stopped = `the solver exited with ${signal ?? code} without an answer${said === '' ? '' : `: ${said}`}`;
   }
   if (stopped !== undefined || line === undefined) return { version: 'unknown', answers: [], stopped: stopped ?? 'no answer', duration_ms };
   const parsed = JSON.parse(line.slice('@@z3-answer '.length)) as { version: string; answers: SolverAnswer[] };
