@@ -67,7 +67,7 @@ function formalLines(receipt: Receipt, markdown: boolean): string[] {
   return formal.targets.map((t) => {
     const scope = `unroll ${t.scope.unroll}, arrays ≤ ${t.scope.array_length}, safe integers, ${t.scope.solver}`;
     const what = t.status === 'counterexample' ? `${formalCall(t)}; violates ${t.counterexample!.violated.join('; ')}` : t.status === 'unknown' ? (t.reason ?? '') : `within ${scope}`;
-    if (!markdown) return `[${FORMAL_MARK[t.status]}]`.padEnd(15) + `formal: ${t.name}${t.required ? ' (required)' : ''}`.padEnd(38) + `${what}`;
+    if (!markdown) return `[${FORMAL_MARK[t.status]}] `.padEnd(15) + `formal: ${t.name}${t.required ? ' (required)' : ''}`.padEnd(38) + `${what}`;
     return `- ${codeSpan(t.name)}${t.required ? ' (必需 / required)' : ''}: **${FORMAL_ZH[t.status]} / ${FORMAL_MARK[t.status]}** — ${codeSpan(what)}`;
   });
 }
