@@ -88,3 +88,33 @@ describe('the js-pages fixture through the gate', () => {
     expect(out.reason).toMatch(/Math\.ceil/);
   });
 });
+
+describe('the formal block in witness.json', () => {
+  const base = { schema: 'patchproof.witness/v1', adapter: 'node-test' };
+  const targetOf = (extra: Record<string, unknown>) => ({ formal: { targets: [{ file: 'src/a.js', function: 'f', params: [{ name: 'x', type: 'int' }], returns: 'int', ensures: ['result >= 0'], ...extra }] } });
+  const refusal = (value: unknown): string => {
+    try {
+      parseWitnessManifest(value, 'witness.json');
+      return 'accepted';
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+
+  test('defaults are applied, and a pack without the block loads as before', () => {
+    const manifest = parseWitnessManifest({ ...base, ...targetOf({}) }, 'witness.json');
+    expect(manifest.formal).toEqual({ memory_mb: 1024, targets: [expect.objectContaining({ requires: [], bounds: { unroll: 8, array_length: 4 }, time_limit_seconds: 30, required: false, wrong_implementations: [] })] });
+    expect(parseWitnessManifest(base, 'witness.json').formal).toBeUndefined();
+  });
+
+  test('bad fields are refused in one line naming the field and its form', () => {
+    expect(refusal({ ...base, ...targetOf({ params: [{ name: 'x', type: 'float' }] }) })).toBe(`witness.json: formal.targets[0].params[0].type is 'float'; expected "int", "bool" or "int[]".`);
+    expect(refusal({ ...base, ...targetOf({ file: '../a.js' }) })).toMatch(/^witness\.json: formal\.targets\[0\]\.file '\.\.\/a\.js' .*; expected a repository-relative \.js or \.ts file/);
+    expect(refusal({ ...base, ...targetOf({ file: 'src/a.py' }) })).toMatch(/formal\.targets\[0\]\.file 'src\/a\.py' is not a \.js or \.ts file/);
+    expect(refusal({ ...base, ...targetOf({ bounds: { unroll: 500 } }) })).toBe('witness.json: formal.targets[0].bounds.unroll is 500; expected a whole number from 0 to 64.');
+    expect(refusal({ ...base, ...targetOf({ ensures: [] }) })).toMatch(/formal\.targets\[0\]\.ensures is an empty list/);
+    expect(refusal({ ...base, ...targetOf({ params: [{ name: 'result', type: 'int' }] }) })).toMatch(/formal\.targets\[0\]\.params names 'result'/);
+    expect(refusal({ ...base, formal: { ...targetOf({}).formal, extra: 1 } })).toMatch(/unknown field formal\.extra; expected only targets, memory_mb/);
+    expect(refusal({ ...base, formal: { targets: [] } })).toMatch(/formal\.targets is an empty list; expected a list of 1 to 16 targets/);
+  });
+});
