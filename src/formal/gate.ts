@@ -103,7 +103,8 @@ export function decide(formula: Formula, result: SolverResult): Pick<TargetOutco
     const raw = values.get(formula.result);
     const counterexample: Counterexample = {
       inputs: readInputs(formula.params, values),
-      ...(didReturn && raw !== undefined ? { result: typeof raw === 'boolean' ? raw : Number(raw) } : {}),
+      // A result read from an unconstrained value (past an array's end) may lie outside the safe range: left out.
+      ...(didReturn && raw !== undefined && (typeof raw === 'boolean' || Number.isSafeInteger(Number(raw))) ? { result: typeof raw === 'boolean' ? raw : Number(raw) } : {}),
       violated: violated.length > 0 ? violated : ['ensures']
     };
     return { status: 'counterexample', counterexample };
