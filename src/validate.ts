@@ -35,6 +35,8 @@ import { observerFiles } from './oracle/observer.js';
 import type { GradingModel } from './core/verdict.js';
 import { TOOL_VERSION } from './version.js';
 import { scheduleRuns } from './run-scheduler.js';
+import { withFormal, type FormalRecord } from './core/formal.js';
+import { checkFormalSpecs, formalRecordFor } from './formal/run.js';
 
 /**
  * One validation, end to end: bind, refuse early, reset the candidate's test surface, stage
@@ -609,6 +611,19 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
     await cloneTree(base, patched);
     await writeChanges(patched, graded, new Map(before.entries.map((e) => [e.path, e.mode])));
 
+    // The formal gate: the spec is checked against the base first (a bad spec refuses the pack
+    // before any test runs); the candidate's tree is then checked on the host while the runs go.
+    const formalBlock = request.recordObservations === undefined ? manifest.formal : undefined;
+    let formalRecord: Promise<FormalRecord> | undefined;
+    if (formalBlock !== undefined) {
+      const specStarted = Date.now();
+      await checkFormalSpecs(formalBlock, base);
+      deps.log(`formal: the spec of ${formalBlock.targets.length} target(s) calibrated on the base in ${Date.now() - specStarted} ms`);
+      formalRecord = formalRecordFor(formalBlock, patched, graded);
+      // Awaited below; a rejection meanwhile is not unhandled.
+      formalRecord.catch(() => undefined);
+    }
+
     const setup = await dependencyStage(request, deps, scratch, {
       base,
       patched,
@@ -704,6 +719,12 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
         deps.baseFailure?.({ label: shown.record.label, attempt: shown.record.attempt, excerpt, sha256: excerptSha256(excerpt) });
       }
     }
+    const formal = formalRecord === undefined ? undefined : await formalRecord;
+    for (const target of formal?.targets ?? []) {
+      deps.log(`formal: ${target.name} ${target.status}${target.reason ? ` (${target.reason})` : ''}${target.counterexample ? ` ${JSON.stringify(target.counterexample.inputs)}` : ''} in ${target.duration_ms} ms`);
+    }
+    // A counterexample fails the candidate; a required target's unknown keeps it from passing.
+    const decided = withFormal({ verdict: judgement.verdict, reasons: judgement.reasons }, formal);
     const recordsOf = (...labels: RunLabel[]): RunRecord[] => labels.flatMap((label) => byLabel[label].map((o) => o.record));
     const runsOf: Record<string, RunRecord[]> = {
       reproduction_before: recordsOf('reproduction_before'),
@@ -727,10 +748,10 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
       run_id: approval.run_id,
       started_at: startedAt.toISOString(),
       finished_at: deps.now().toISOString(),
-      verdict: judgement.verdict,
+      verdict: decided.verdict,
       // Proof grade needs the candidate's side (reproduction after, hidden) graded by sealed oracles.
-      proof_grade: runner.isolated && judgement.verdict === 'passed' && unchanged && grading.reproduction_after === 'sealed' && grading.hidden === 'sealed',
-      reasons: judgement.reasons,
+      proof_grade: runner.isolated && decided.verdict === 'passed' && unchanged && grading.reproduction_after === 'sealed' && grading.hidden === 'sealed',
+      reasons: decided.reasons,
       bindings: {
         proposal_hash: proposal.proposal_hash,
         approval_digest: approval.approval_digest,
@@ -784,7 +805,8 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
         diff_max_bytes: request.limits.diff.maxBytes,
         diff_max_files: request.limits.diff.maxFiles
       },
-      phases: judgement.phases.map((p) => ({ ...p, runs: runsOf[p.name] ?? [], grading: grading[p.name] }))
+      phases: judgement.phases.map((p) => ({ ...p, runs: runsOf[p.name] ?? [], grading: grading[p.name] })),
+      ...(formal !== undefined ? { formal } : {})
     };
     // Hidden means hidden: the public receipt keeps statuses, counts and keyed ids only.
     const hiddenKey = deriveHiddenIdKey(witness.witnessKey, witness.digest);

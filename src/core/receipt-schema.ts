@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DIGEST_PATTERN, HEX64_PATTERN } from './hashing.js';
+import { formalRecordSchema } from './formal.js';
 import { PHASE_NAMES, PHASE_STATUSES, REASON_CODES, RUN_LABELS } from './verdict.js';
 import { L0_RULES } from './l0-gates.js';
 import { CLAIM_FINDINGS, CLAIM_FORMATS } from './claim-codes.js';
@@ -291,6 +292,11 @@ export const receiptSchema = z.strictObject({
     .optional(),
   /** The agent's claim against the clean room (optional; new with the claim comparison, bumped to v5 at merge). */
   claim: claimSchema.optional(),
+  /**
+   * The formal (Z3) gate (src/core/formal.ts): absent when the pack declares no target. New and
+   * optional (the lead bumps the schema to v5 at merge); checked in src/core/receipt.ts.
+   */
+  formal: formalRecordSchema.optional(),
   receipt_digest: digest
 });
 

@@ -6,6 +6,7 @@ import { PHASE_NAMES, decideVerdict, type ReasonCode } from './verdict.js';
 import { surfaceReasons, type SurfaceAllowances } from './surface.js';
 import { hiddenLeaks } from './hidden-ids.js';
 import { claimErrors } from './claim.js';
+import { formalRecordErrors, withFormal } from './formal.js';
 import { RECEIPT_V1_SCHEMA, verifyReceiptV1Text } from './receipt-v1.js';
 import { l0Failed } from './l0-gates.js';
 
@@ -251,7 +252,9 @@ function verifyReceiptV2V3Text(text: string): ReceiptCheck {
     if (expectedRuns !== undefined && phase.status !== 'not_run' && phase.runs.length !== expectedRuns) errors.push(`phase ${phase.name}: ${phase.runs.length} runs, the pack asks for ${expectedRuns}`);
   }
   if (receipt.setup !== undefined) errors.push(...setupErrors(receipt.setup));
-  const expected = decideVerdict(receipt.phases, receipt.repository.unchanged, [...receipt.surface.reasons, ...setupReasons(receipt.setup), ...gateReasons(receipt.gates)]);
+  if (receipt.formal !== undefined) errors.push(...formalRecordErrors(receipt.formal));
+  // The formal gate after the phases: a counterexample fails, a required target's unknown never passes.
+  const expected = withFormal(decideVerdict(receipt.phases, receipt.repository.unchanged, [...receipt.surface.reasons, ...setupReasons(receipt.setup), ...gateReasons(receipt.gates)]), receipt.formal);
   if (expected.verdict !== receipt.verdict) errors.push(`verdict ${receipt.verdict} does not follow from the phases (expected ${expected.verdict})`);
   if (expected.reasons.join(',') !== receipt.reasons.join(',')) {
     errors.push(`reasons [${receipt.reasons.join(',')}] do not match the phases' [${expected.reasons.join(',')}]`);

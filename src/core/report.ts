@@ -46,8 +46,33 @@ const REASON_TEXT: Record<ReasonCode, { en: string; zh: string }> = {
   repository_changed: { en: 'the real checkout changed during the run', zh: '真实仓库在运行期间被修改' },
   base_unrunnable: { en: 'the grader cannot run on the base tree (not the candidate\'s fault)', zh: '评分器无法在基线代码上运行（非候选补丁之过）' },
   observations_invalid: { en: 'sealed-oracle observations were extra, duplicated or malformed', zh: '密封预言的观测值多余、重复或格式错误' },
-  policy_gate_failed: { en: 'the L0 policy gate failed (a path outside allowed_paths, a secret or a generated file): nothing of the candidate ran', zh: 'L0 策略门未通过（超出 allowed_paths 的路径、秘密信息或生成文件）：候选补丁未运行' }
+  policy_gate_failed: { en: 'the L0 policy gate failed (a path outside allowed_paths, a secret or a generated file): nothing of the candidate ran', zh: 'L0 策略门未通过（超出 allowed_paths 的路径、秘密信息或生成文件）：候选补丁未运行' },
+  formal_counterexample: { en: "the formal gate found an input for which the candidate's function breaks its spec", zh: '形式化关卡找到了使候选函数违反规格的输入（反例）' },
+  formal_unknown: { en: 'the formal gate could not decide a required target (outside the subset, a timeout, or beyond the bounds)', zh: '形式化关卡无法判定一个必需目标（超出子集、超时或超出边界）' }
 };
+
+const FORMAL_MARK = { proved: 'PROVED', counterexample: 'COUNTEREXAMPLE', unknown: 'UNKNOWN' } as const;
+const FORMAL_ZH = { proved: '已证明', counterexample: '反例', unknown: '未知' } as const;
+
+/** A counterexample's inputs as a JS call, e.g. pageCount(0, 1). */
+function formalCall(target: NonNullable<Receipt['formal']>['targets'][number]): string {
+  const cex = target.counterexample;
+  if (cex === undefined) return '';
+  const args = Object.values(cex.inputs).map((v) => JSON.stringify(v)).join(', ');
+  return `${target.function}(${args})${cex.result === undefined ? ' returns undefined' : ` returns ${JSON.stringify(cex.result)}`}`;
+}
+
+/** The formal gate's lines, for the console and the report. */
+function formalLines(receipt: Receipt, markdown: boolean): string[] {
+  const formal = receipt.formal;
+  if (formal === undefined) return [];
+  return formal.targets.map((t) => {
+    const scope = `unroll ${t.scope.unroll}, arrays ≤ ${t.scope.array_length}, safe integers, ${t.scope.solver}`;
+    const what = t.status === 'counterexample' ? `${formalCall(t)}; violates ${t.counterexample!.violated.join('; ')}` : t.status === 'unknown' ? (t.reason ?? '') : `within ${scope}`;
+    if (!markdown) return `[${FORMAL_MARK[t.status]}] `.padEnd(15) + `formal: ${t.name}${t.required ? ' (required)' : ''}`.padEnd(38) + `${what}`;
+    return `- ${codeSpan(t.name)}${t.required ? ' (必需 / required)' : ''}: **${FORMAL_ZH[t.status]} / ${FORMAL_MARK[t.status]}** — ${codeSpan(what)}`;
+  });
+}
 
 const STATUS_MARK = { passed: 'PASS', failed: 'FAIL', inconclusive: 'INCONCLUSIVE', not_run: 'NOT RUN' } as const;
 
@@ -83,6 +108,7 @@ export function renderPhaseTable(receipt: Receipt, integrityVerified: boolean): 
     const title = notReset === 0 ? 'grader untouched (reset to the base)' : `grader untouched (${surface.findings.length - notReset} reset, ${notReset} not)`;
     lines.push(`${mark}${title.padEnd(38)}(${surface.findings.length} path${surface.findings.length === 1 ? '' : 's'}: ${touched})${surface.reasons.length > 0 ? `  ${surface.reasons.join(', ')}` : ''}`);
   }
+  lines.push(...formalLines(receipt, false));
   lines.push(
     '',
     `validation: ${receipt.verdict.toUpperCase()}${receipt.reasons.length > 0 ? ` (${receipt.reasons.join(', ')})` : ''}`,
@@ -132,6 +158,16 @@ export function renderReport(
   if (receipt.reasons.length > 0) {
     out.push('', '## 原因 / Reasons', '');
     for (const code of receipt.reasons) out.push(`- \`${code}\`: ${REASON_TEXT[code].zh} / ${REASON_TEXT[code].en}`);
+  }
+  if (receipt.formal !== undefined) {
+    out.push(
+      '',
+      '## 形式化关卡 / Formal gate',
+      '',
+      '证明只在所记录的范围内成立（安全整数、循环展开与数组长度上限、求解器版本）。/ A proof holds within the recorded scope only (safe integers, the unrolling and array bounds, the solver version).',
+      '',
+      ...formalLines(receipt, true)
+    );
   }
   const baseFailure = options.baseFailure;
   if (baseFailure !== undefined) {

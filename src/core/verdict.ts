@@ -42,7 +42,9 @@ export const REASON_CODES = [
   'repository_changed',
   'base_unrunnable',
   'observations_invalid',
-  'policy_gate_failed'
+  'policy_gate_failed',
+  'formal_counterexample',
+  'formal_unknown'
 ] as const;
 /** Machine-readable reasons; documented one by one in docs/receipt.md. */
 export type ReasonCode = (typeof REASON_CODES)[number];

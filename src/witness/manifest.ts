@@ -4,6 +4,7 @@ import { ADAPTER_NAMES, HARNESS_DIR, RESERVED_DIR, type AdapterName } from '../a
 import { junitArgvProblem, type JunitConfig } from '../adapters/junit-generic-config.js';
 import { checkRepoPath, quoteForMessage } from '../core/diff-policy.js';
 import { ConfigurationError } from '../errors.js';
+import { formalBlockSchema, targetName, type FormalBlock } from '../formal/spec.js';
 
 /**
  * The witness manifest (`witness.json`, schema `patchproof.witness/v1`): which adapter runs the
@@ -110,6 +111,8 @@ export interface WitnessManifest {
   junit?: JunitConfig;
   /** Sealed oracles: the pack-relative file of expected observations, never staged into a copy. */
   oracle?: { expected: string };
+  /** The formal (Z3) gate's targets: functions with a spec, proved or refuted on the host. */
+  formal?: FormalBlock;
 }
 
 /** The defaults `parseWitnessManifest` applies, as a manifest would spell them. */
@@ -171,6 +174,28 @@ const FORMS: Readonly<Record<string, string>> = {
   'oracle.expected': 'a pack-relative file such as "oracle/expected.json", outside the reproduction and hidden folders',
   'junit.canary.pass': 'the result id of the canary test that must pass',
   'junit.canary.fail': 'the result id of the canary test that must fail, unlike junit.canary.pass',
+  formal: 'an object with targets (and optionally memory_mb); see docs/witness-pack.md, "The formal block"',
+  'formal.targets': 'a list of 1 to 16 targets, each with file, function, params, returns and ensures',
+  'formal.targets[]': 'an object with file, function, params, returns, ensures and optionally name, requires, bounds, time_limit_seconds, required and wrong_implementations',
+  'formal.targets[].name': 'a name such as "pageCount" (letters, digits, _ and $)',
+  'formal.targets[].file': 'a repository-relative .js or .ts file such as "src/paginate.js"',
+  'formal.targets[].function': 'the name of a top-level function in that file',
+  'formal.targets[].params': 'a list of up to 8 { "name": …, "type": "int" | "bool" | "int[]" }, in the function\'s order',
+  'formal.targets[].params[].name': 'a JavaScript identifier',
+  'formal.targets[].params[].type': '"int", "bool" or "int[]"',
+  'formal.targets[].returns': '"int" or "bool"',
+  'formal.targets[].requires': 'a list of JavaScript expressions over the parameters',
+  'formal.targets[].requires[]': 'a JavaScript expression such as "n >= 0"',
+  'formal.targets[].ensures': 'a non-empty list of JavaScript expressions over the parameters and result',
+  'formal.targets[].ensures[]': 'a JavaScript expression such as "result >= 0"',
+  'formal.targets[].bounds': 'an object with unroll (0..64) and array_length (0..16)',
+  'formal.targets[].bounds.unroll': 'a whole number from 0 to 64',
+  'formal.targets[].bounds.array_length': 'a whole number from 0 to 16',
+  'formal.targets[].time_limit_seconds': 'a whole number of seconds from 1 to 600',
+  'formal.targets[].required': 'true or false',
+  'formal.targets[].wrong_implementations': 'a list of whole function definitions the spec must refute',
+  'formal.targets[].wrong_implementations[]': 'a function definition with the target\'s name, e.g. "function f(x) { return x; }"',
+  'formal.memory_mb': 'a whole number of megabytes from 64 to 8192',
   setup: 'an object with argv and outputs, and optionally candidate_argv, network, env and timeout_seconds',
   'setup.argv': 'a non-empty list of strings, the command, e.g. ["npm", "ci", "--ignore-scripts"]',
   'setup.argv[]': 'a non-empty string without NUL',
@@ -256,7 +281,8 @@ const manifestSchema = z.strictObject({
       canary: z.strictObject({ path: text, pass: text, fail: text })
     })
     .optional(),
-  oracle: z.strictObject({ expected: text }).optional()
+  oracle: z.strictObject({ expected: text }).optional(),
+  formal: formalBlockSchema.optional()
 });
 
 /**
@@ -276,6 +302,7 @@ export function parseWitnessManifest(value: unknown, source: string): WitnessMan
   checkGlobs(manifest, source);
   checkJunit(manifest, source);
   checkOracle(manifest, source);
+  checkFormal(manifest, source);
   return manifest;
 }
 
@@ -290,6 +317,23 @@ function checkOracle(manifest: WitnessManifest, source: string): void {
   if (clash !== undefined) {
     refuse(source, 'oracle.expected', `${shown(oracle.expected)} lies in ${shown(clash)}, which is staged into every copy`, FORMS['oracle.expected']!);
   }
+}
+
+/** The formal block: safe repository paths of JS/TS files, and distinct target names. */
+function checkFormal(manifest: WitnessManifest, source: string): void {
+  const targets = manifest.formal?.targets ?? [];
+  const seen = new Set<string>();
+  targets.forEach((target, index) => {
+    const field = `formal.targets[${index}]`;
+    const problem = checkRepoPath(target.file) ?? (/\.(c|m)?[jt]sx?$/.test(target.file) ? undefined : 'is not a .js or .ts file');
+    if (problem !== undefined) refuse(source, `${field}.file`, `${shown(target.file)} ${problem}`, FORMS['formal.targets[].file']!);
+    const name = targetName(target);
+    if (seen.has(name)) refuse(source, `${field}.name`, `${shown(name)} names two targets`, 'a name of its own for each target');
+    seen.add(name);
+    const params = target.params.map((p) => p.name);
+    const twice = params.find((p, i) => params.indexOf(p) !== i || p === 'result');
+    if (twice !== undefined) refuse(source, `${field}.params`, `names ${shown(twice)} twice or calls a parameter result`, FORMS['formal.targets[].params']!);
+  });
 }
 
 /**

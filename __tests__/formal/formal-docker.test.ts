@@ -1,0 +1,91 @@
+import { cp, mkdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { proposeAndApprove, readJson, ROOT, tempDir } from '../helpers/cli.js';
+import { runCliInProcess } from '../helpers/cli-in-process.js';
+import { dockerGate } from '../hostile/hostile-support.js';
+
+/**
+ * The formal gate end to end through the CLI (its sources, in this process: the committed bundle
+ * is rebuilt at merge; `node dist/cli/index.js` was checked by hand, see docs/witness-pack.md) in the
+ * Docker runner: fixtures/js-pages with witness-packs/js-pages, whose pageCount
+ * target is `required`. Every candidate passes the tests it meets (reproduction, suite, hidden);
+ * the gate alone tells them apart, and every receipt verifies offline.
+ * - fix: proved, passed;
+ * - minus-one ((total - 1) / perPage + 1, a floor-division idiom that JS truncates): a
+ *   counterexample (total = 0), failed;
+ * - ceil (Math.ceil, correct but outside the subset): unknown, inconclusive;
+ * - hostile-rebind-trunc: the fix, plus a changed file that rebinds Math.trunc for large values
+ *   (the tests never reach them): without the rebinding check the gate would prove code that does
+ *   not run; it is unknown, inconclusive.
+ */
+
+const gate = await dockerGate('formal gate end-to-end test');
+
+interface FormalTargetView {
+  name: string;
+  status: string;
+  reason?: string;
+  counterexample?: { inputs: Record<string, unknown>; result?: unknown; violated: string[] };
+  scope: { solver: string };
+}
+
+interface ReceiptView {
+  verdict: string;
+  reasons: string[];
+  phases: { name: string; status: string }[];
+  formal?: { status: string; targets: FormalTargetView[] };
+}
+
+const CASES: { candidate: string; verdict: string; reasons: string[]; formal: string; check?: (target: FormalTargetView) => void }[] = [
+  { candidate: 'fix', verdict: 'passed', reasons: [], formal: 'proved', check: (t) => expect(t.scope.solver).toMatch(/^Z3 \d+\.\d+/) },
+  {
+    candidate: 'minus-one',
+    verdict: 'failed',
+    reasons: ['formal_counterexample'],
+    formal: 'counterexample',
+    check: (t) => expect(t.counterexample).toMatchObject({ inputs: { total: 0 }, result: 1, violated: ['ensures'] })
+  },
+  { candidate: 'ceil', verdict: 'inconclusive', reasons: ['formal_unknown'], formal: 'unknown', check: (t) => expect(t.reason).toMatch(/Math\.ceil/) },
+  { candidate: 'hostile-rebind-trunc', verdict: 'inconclusive', reasons: ['formal_unknown'], formal: 'unknown', check: (t) => expect(t.reason).toMatch(/src\/compat\.js: a write to Math/) }
+];
+
+gate.describeDocker('the formal gate on js-pages', () => {
+  let tmp = '';
+  beforeAll(async () => {
+    gate.requireDocker();
+    tmp = await tempDir('formal');
+  });
+  afterAll(async () => {
+    if (tmp !== '') await rm(tmp, { recursive: true, force: true });
+  });
+
+  it('tells the candidates apart where the tests cannot', async () => {
+    const repo = join(tmp, 'repo');
+    const pack = join(tmp, 'pack');
+    await cp(join(ROOT, 'fixtures', 'js-pages', 'repo'), repo, { recursive: true });
+    await cp(join(ROOT, 'witness-packs', 'js-pages'), pack, { recursive: true });
+    const digest = await runCliInProcess(['witness', 'digest', pack]);
+    expect([digest.status, digest.stderr]).toEqual([0, '']);
+    for (const c of CASES) {
+      const work = join(tmp, c.candidate);
+      await mkdir(work, { recursive: true });
+      const approved = await proposeAndApprove(repo, join(ROOT, 'fixtures', 'js-pages', 'candidates', `${c.candidate}.diff`), work, tmp, `formal-${c.candidate}`);
+      const out = join(work, 'out');
+      const run = await runCliInProcess(['validate', '--repo', repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', pack,
+        '--witness-digest', digest.stdout.trim(), '--runner', 'docker', '--image', gate.imageId, '--out', out]);
+      const verify = await runCliInProcess(['verify-receipt', join(out, 'receipt.json')]);
+      expect([c.candidate, verify.status, run.stderr.slice(-1500)]).toEqual([c.candidate, 0, run.stderr.slice(-1500)]);
+      const receipt = await readJson<ReceiptView>(join(out, 'receipt.json'));
+      // The tests pass for every candidate: only the formal gate decides.
+      expect([c.candidate, receipt.phases.map((p) => p.status)]).toEqual([c.candidate, ['passed', 'passed', 'passed', 'passed']]);
+      expect([c.candidate, receipt.verdict, receipt.reasons, receipt.formal?.status]).toEqual([c.candidate, c.verdict, c.reasons, c.formal]);
+      const target = receipt.formal!.targets[0]!;
+      expect(target.name).toBe('pageCount');
+      c.check?.(target);
+      const report = await readFile(join(out, 'report.md'), 'utf8');
+      expect(report).toContain('## 形式化关卡 / Formal gate');
+      expect(report).toContain({ proved: 'PROVED', counterexample: 'COUNTEREXAMPLE', unknown: 'UNKNOWN' }[c.formal]!);
+      if (c.formal === 'counterexample') expect(report).toContain('pageCount(0, ');
+    }
+  }, 1_800_000);
+});

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import type { ReasonCode, Verdict } from './verdict.js';
+
+/**
+ * The formal gate's record in the receipt, and what it does to the verdict. Pure. The gate itself
+ * (translation on the host, Z3 in a child) is src/formal/; docs/receipt.md documents the record.
+ *
+ * - a `counterexample` for any target fails the validation (`formal_counterexample`);
+ * - `unknown` for a target the pack marks `required` keeps it from passing (`formal_unknown`);
+ *   for other targets it is reported only;
+ * - `not_applicable` (the pack declares no target) is the same for every candidate: no field at all.
+ */
+
+export const FORMAL_STATUSES = ['proved', 'counterexample', 'unknown', 'not_applicable'] as const;
+export type FormalStatus = (typeof FORMAL_STATUSES)[number];
+
+const count = z.number().int().nonnegative();
+const safeInt = z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
+
+export const formalTargetRecordSchema = z.strictObject({
+  name: z.string().min(1),
+  file: z.string().min(1),
+  function: z.string().min(1),
+  required: z.boolean(),
+  status: z.enum(['proved', 'counterexample', 'unknown']),
+  /** Why the status is unknown (outside the subset, a timeout, the scope left). */
+  reason: z.string().min(1).optional(),
+  /** The model: the inputs, the function's result as the formula computes it, and what failed. */
+  counterexample: z
+    .strictObject({
+      inputs: z.record(z.string(), z.union([safeInt, z.boolean(), z.array(safeInt)])),
+      result: z.union([safeInt, z.boolean()]).optional(),
+      violated: z.array(z.string().min(1)).min(1)
+    })
+    .optional(),
+  /** What a proof covers: the integer model (safe integers), the bounds, the solver. */
+  scope: z.strictObject({ unroll: count, array_length: count, integers: z.literal('safe'), solver: z.string().min(1) }),
+  duration_ms: count
+});
+
+export const formalRecordSchema = z.strictObject({
+  status: z.enum(['proved', 'counterexample', 'unknown']),
+  targets: z.array(formalTargetRecordSchema).min(1)
+});
+
+export type FormalTargetRecord = z.infer<typeof formalTargetRecordSchema>;
+export type FormalRecord = z.infer<typeof formalRecordSchema>;
+
+/** Roll the targets up: any counterexample; else any unknown; else proved; none: not_applicable. */
+export function overallStatus(targets: readonly Pick<FormalTargetRecord, 'status'>[]): FormalStatus {
+  if (targets.length === 0) return 'not_applicable';
+  if (targets.some((t) => t.status === 'counterexample')) return 'counterexample';
+  if (targets.some((t) => t.status === 'unknown')) return 'unknown';
+  return 'proved';
+}
+
+/** The reasons the formal record gives. */
+export function formalReasons(formal: Pick<FormalRecord, 'targets'> | undefined): ReasonCode[] {
+  if (formal === undefined) return [];
+  const reasons: ReasonCode[] = [];
+  if (formal.targets.some((t) => t.status === 'counterexample')) reasons.push('formal_counterexample');
+  if (formal.targets.some((t) => t.status === 'unknown' && t.required)) reasons.push('formal_unknown');
+  return reasons;
+}
+
+/** The verdict once the formal gate is heard: a counterexample fails, a required unknown never passes. */
+export function withFormal(decision: { verdict: Verdict; reasons: ReasonCode[] }, formal: Pick<FormalRecord, 'targets'> | undefined): { verdict: Verdict; reasons: ReasonCode[] } {
+  const added = formalReasons(formal);
+  if (added.length === 0) return decision;
+  const reasons = [...new Set([...decision.reasons, ...added])].sort();
+  if (added.includes('formal_counterexample')) return { verdict: 'failed', reasons };
+  return { verdict: decision.verdict === 'passed' ? 'inconclusive' : decision.verdict, reasons };
+}
+
+/** What a receipt's formal record must satisfy on its own (verify-receipt). */
+export function formalRecordErrors(formal: FormalRecord): string[] {
+  const errors: string[] = [];
+  const rolled = overallStatus(formal.targets);
+  if (rolled !== formal.status) errors.push(`formal.status is ${formal.status} but its targets roll up to ${rolled}`);
+  const names = formal.targets.map((t) => t.name);
+  if (new Set(names).size !== names.length) errors.push('formal.targets: two targets share a name');
+  for (const t of formal.targets) {
+    const where = `formal target ${t.name}`;
+    if ((t.status === 'counterexample') !== (t.counterexample !== undefined)) errors.push(`${where}: a counterexample goes with status counterexample and only with it`);
+    if ((t.status === 'unknown') !== (t.reason !== undefined)) errors.push(`${where}: a reason goes with status unknown and only with it`);
+  }
+  return errors;
+}
