@@ -5,7 +5,7 @@
 //! the code returns; the expected values are in oracle/expected.json, never in the container.
 
 mod patchproof_obs;
-use patchproof_obs::observe;
+use self::patchproof_obs::observe; // self::: the same path in edition 2015 and 2018+
 
 // shell-escape is an edition 2015 crate, so the test target is too: there `use shell_escape::…`
 // would name a module of the test crate; paths that start with the crate's name reach it.

@@ -5,7 +5,7 @@
 //! the code returns; the expected values are in oracle/expected.json, never in the container.
 
 mod patchproof_obs;
-use patchproof_obs::observe;
+use self::patchproof_obs::observe; // self::: the same path in edition 2015 and 2018+
 
 use std::borrow::Cow;
 
