@@ -31,7 +31,7 @@ fn other_bad_versions_keep_their_messages() {
     assert_eq!(outcome(Version::parse("a.b.c")), "err unexpected character 'a' while parsing major version number"); // hidden:version-parse/a.b.c
     assert_eq!(outcome(Version::parse("1.2.3 abc")), "err unexpected character ' ' after patch version number"); // hidden:version-parse/1.2.3-space-abc
     assert_eq!(outcome(Version::parse("1.2.3-01")), "err invalid leading zero in pre-release identifier"); // hidden:version-parse/1.2.3-01
-    assert_eq!(outcome(Version::parse("1.2.3++")), "err empty identifier segment in build metadata"); // hidden:version-parse/1.2.3++
+    assert_eq!(outcome(Version::parse("1.2.3++")), "err empty identifier segment in build metadata"); // hidden:version-parse/1.2.3-plus-plus
     assert_eq!(outcome(Version::parse("07")), "err invalid leading zero in major version number"); // hidden:version-parse/07
 }
 
@@ -41,7 +41,7 @@ fn good_versions_still_parse() {
     assert_eq!(outcome(Version::parse("1.2.3-alpha1+build5")), "ok 1.2.3-alpha1+build5"); // hidden:version-parse/pre-and-build
     assert_eq!(outcome(Version::parse("0.4.0-beta.1+0851523")), "ok 0.4.0-beta.1+0851523"); // hidden:version-parse/0.4.0-beta.1
     assert_eq!(outcome(Version::parse("1.1.0-beta-10")), "ok 1.1.0-beta-10"); // hidden:version-parse/beta-10
-    assert_eq!(outcome("1.2.3-alpha1+42".parse::<Version>()), "ok 1.2.3-alpha1+42"); // hidden:str-parse/1.2.3-alpha1+42
+    assert_eq!(outcome("1.2.3-alpha1+42".parse::<Version>()), "ok 1.2.3-alpha1+42"); // hidden:str-parse/1.2.3-alpha1-build-42
 }
 
 #[test]
