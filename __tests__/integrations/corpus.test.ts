@@ -73,6 +73,12 @@ describe('the corpus folders', () => {
     }
   });
 
+  it('spans six adapters, the compiled ones (go, cargo) among them', () => {
+    const adapters = new Set(cases.map((name) => readCase(name).adapter));
+    expect(adapters.size).toBeGreaterThanOrEqual(6);
+    expect([...adapters]).toEqual(expect.arrayContaining(['go', 'cargo']));
+  });
+
   it('grades at least four cases in .ci/run: those case.json marks "ci", and h11 by its own test', () => {
     const graded = cases.filter((name) => readCase(name).ci === true);
     expect(graded).not.toContain('h11-chunked-encoding');
