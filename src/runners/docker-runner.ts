@@ -69,7 +69,10 @@ export async function createDockerRunner(options: DockerRunnerOptions): Promise<
   checkContainerLayout(layout);
   const settings = [...describeDockerSettings(limits, layout), `results-limit=${resultsLimits.bytes}`, `results-files-limit=${resultsLimits.files}`];
   const resolved = await resolveImage(image);
-  return new DockerRunner(resolved.ref, resolved.imageId, limits, settings, resultsLimits, layout);
+  const runner = new DockerRunner(resolved.ref, resolved.imageId, limits, settings, resultsLimits, layout);
+  // Asked now, so the answer is there by the first run (it overlaps the host's preparation).
+  void runner.warm();
+  return runner;
 }
 
 class DockerRunner implements Runner {
@@ -262,6 +265,11 @@ class DockerRunner implements Runner {
         else await finished.catch(() => undefined);
       }
     };
+  }
+
+  /** Start the one-time questions about the image (see gateUsable). */
+  warm(): Promise<boolean> {
+    return this.gateUsable();
   }
 
   /**
