@@ -25,7 +25,7 @@ import { changedPublicInterfaces } from './core/public-interfaces.js';
 import type { Digest } from './core/hashing.js';
 import { ConfigurationError, InfrastructureError, VerificationError } from './errors.js';
 import { cloneTree, createScratch, listFiles, readResults, stageExternalTests, stageFiles, stageTree, writeChanges, type Scratch } from './io/workspace.js';
-import type { RunMount, Runner } from './runners/runner.js';
+import type { RunMount, RunRequest, Runner } from './runners/runner.js';
 import { readDependencyManifests, refusedSetupRecord, runSetupStage, type SetupStageResult } from './setup-stage.js';
 import { dependencyRefusals } from './core/dependency-policy.js';
 import { baseLoadedSurface } from './surface/base-tree.js';
@@ -300,8 +300,11 @@ function infraOutput(plan: RunPlan, nonce: string, argv: string[], error: unknow
   };
 }
 
-/** A prepared run: its copy staged and its command built; calling it makes the container run. */
-type PreparedRun = (signal?: AbortSignal) => Promise<RunOutput>;
+/**
+ * A prepared run: its copy staged, its command built and (on a runner that can) its container
+ * started and held before the command; calling it makes the command run.
+ */
+type PreparedRun = () => Promise<RunOutput>;
 
 async function executeRun(plan: RunPlan, request: ValidationRequest, deps: ValidationDeps, scratch: Scratch, trees: Trees): Promise<RunOutput> {
   return (await prepareRun(plan, request, deps, scratch, trees))();
@@ -311,7 +314,7 @@ async function executeRun(plan: RunPlan, request: ValidationRequest, deps: Valid
  * Stage one run (copy, harness, tests, command) and return the function that runs it. Never
  * throws: whatever stops the run, in either step, becomes its infrastructure-error output.
  */
-async function prepareRun(plan: RunPlan, request: ValidationRequest, deps: ValidationDeps, scratch: Scratch, trees: Trees): Promise<PreparedRun> {
+async function prepareRun(plan: RunPlan, request: ValidationRequest, deps: ValidationDeps, scratch: Scratch, trees: Trees, signal?: AbortSignal): Promise<PreparedRun> {
   const { adapter, runner, limits } = request;
   const nonce = deps.nonce();
   const oracleNonce = deps.nonce();
@@ -366,22 +369,25 @@ async function prepareRun(plan: RunPlan, request: ValidationRequest, deps: Valid
     const mounts = trees.mounts[plan.tree];
     // Mount points for the dependency outputs: a container cannot create them in its read-only copy.
     for (const mount of mounts) await mkdir(join(copy, ...mount.path.split('/')), { recursive: true });
-    return async (signal?: AbortSignal): Promise<RunOutput> => {
+    const runRequest: RunRequest = {
+      hostWorkdir: copy,
+      hostResultsDir: results,
+      argv: command.argv,
+      env: { ...trees.env, ...command.env },
+      timeoutMs: limits.timeoutMs,
+      outputLimitBytes: limits.outputLimitBytes,
+      label: `${plan.label}-${plan.attempt}`,
+      mounts,
+      execTmp: adapter.execTmp === true,
+      ...(adapter.pid1 === true ? { init: false } : {}),
+      resultFiles: command.resultFiles,
+      ...(signal !== undefined ? { signal } : {})
+    };
+    // Container start-up overlaps the runs ahead of this one; the command waits for its turn.
+    const prestarted = runner.prestart === undefined ? undefined : await runner.prestart(runRequest);
+    return async (): Promise<RunOutput> => {
       try {
-        const outcome = await runner.run({
-          hostWorkdir: copy,
-          hostResultsDir: results,
-          argv: command.argv,
-          env: { ...trees.env, ...command.env },
-          timeoutMs: limits.timeoutMs,
-          outputLimitBytes: limits.outputLimitBytes,
-          label: `${plan.label}-${plan.attempt}`,
-          mounts,
-          execTmp: adapter.execTmp === true,
-          ...(adapter.pid1 === true ? { init: false } : {}),
-          resultFiles: command.resultFiles,
-          ...(signal !== undefined ? { signal } : {})
-        });
+        const outcome = prestarted === undefined ? await runner.run(runRequest) : await prestarted.go();
         const read = await readResults(results, MAX_RESULT_BYTES, command.resultFiles);
         const parsed: ParsedResults & { canary: CanaryOutcome } = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary, output: outcome.stdout, ...(command.declared === undefined ? {} : { declared: command.declared }) });
         parsed.problems.push(...read.problems);
@@ -668,8 +674,8 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
         jobs: plans,
         concurrency: request.concurrency,
         prepareAhead: request.prepareAhead ?? DEFAULT_PREPARE_AHEAD,
-        prepare: (plan) => prepareRun(plan, request, deps, scratch, trees),
-        run: (_plan, prepared, signal) => prepared(signal),
+        prepare: (plan, signal) => prepareRun(plan, request, deps, scratch, trees, signal),
+        run: (_plan, prepared) => prepared(),
         // The early exit: the patched tree's runs count only when the base reproduction established
         // the bug (witness record makes patched runs only, and has no gate).
         ...(request.recordObservations === undefined
@@ -886,8 +892,8 @@ async function gatedRuns(context: GatedRunsContext): Promise<RunOutput[]> {
       jobs,
       concurrency: request.concurrency,
       prepareAhead: request.prepareAhead ?? DEFAULT_PREPARE_AHEAD,
-      prepare: (plan) => prepareRun(plan, request, deps, scratch, trees),
-      run: (_plan, prepared, signal) => prepared(signal)
+      prepare: (plan, signal) => prepareRun(plan, request, deps, scratch, trees, signal),
+      run: (_plan, prepared) => prepared()
     });
     return scheduled.flatMap((s) => (s.status === 'done' ? [s.result] : []));
   };

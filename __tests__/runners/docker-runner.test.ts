@@ -341,8 +341,73 @@ describeDocker('createDockerRunner (real Docker engine)', () => {
 
     // A limit the daemon refuses.
     const tooSmall = await createDockerRunner({ image: imageId, memoryMiB: 1 });
-    await expect(tooSmall.run(request(['true']))).rejects.toThrow(/docker run failed \(exit 125\)/);
+    await expect(tooSmall.run(request(['true']))).rejects.toThrow(/docker create failed: .*memory/i);
   }, 30_000);
+
+  it('prestart: the container waits at its gate; the command begins only at go(), and its time limit counts from there', async () => {
+    const prestart = runner.prestart?.bind(runner);
+    if (prestart === undefined) throw new Error('the Docker runner must offer prestart');
+    // The command prints the moment it begins (the container shares the host's clock), then takes 1 s.
+    const req = request(['python3', '-c', 'import time; print("began", int(time.time() * 1000), flush=True); time.sleep(1); print("done")'], { timeoutMs: 3_000 });
+    const held = await prestart(req);
+    // Held for longer than the run's whole time limit: not begun, not timed out.
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    expect(await containersLabelled(req.label)).toHaveLength(1);
+    const released = Date.now();
+    const outcome = await held.go();
+    expect(outcome.timedOut).toBe(false);
+    expect(outcome.exitCode).toBe(0);
+    const began = Number(/^began (\d+)$/m.exec(outcome.stdout)?.[1]);
+    expect(began).toBeGreaterThanOrEqual(released);
+    expect(outcome.stdout).toMatch(/^done$/m);
+    expect(await containersLabelled(req.label)).toEqual([]);
+    await expect(held.go()).rejects.toThrow(/released twice/);
+  }, 60_000);
+
+  it('prestart: the command keeps its process ID (PID 1 without docker-init), its environment and /dev/null as input', async () => {
+    const script = 'import os, sys; print("pid=%d" % os.getpid()); print(" ".join(sorted(os.environ))); print("stdin=%r" % sys.stdin.read())';
+    const outcome = await runner.run(request(['python3', '-c', script], { init: false, env: { ONLY: 'x' } }));
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.stdout).toMatch(/^pid=1$/m);
+    expect(outcome.stdout).toMatch(/^stdin=''$/m);
+    const names = (outcome.stdout.split('\n')[1] ?? '').trim().split(' ');
+    expect(names).toEqual(['CI', 'HOME', 'HOSTNAME', 'LANG', 'ONLY', 'PATH', 'TMPDIR']);
+  }, 30_000);
+
+  it('prestart: discard() and an aborted signal kill and remove a held container without running its command', async () => {
+    const prestart = runner.prestart?.bind(runner);
+    if (prestart === undefined) throw new Error('the Docker runner must offer prestart');
+    const first = request(['true']);
+    const held = await prestart(first);
+    expect(await containersLabelled(first.label)).toHaveLength(1);
+    await held.discard();
+    expect(await containersLabelled(first.label)).toEqual([]);
+
+    const controller = new AbortController();
+    const second = request(['true'], { signal: controller.signal });
+    await prestart(second);
+    controller.abort();
+    expect(await waitFor(async () => (await containersLabelled(second.label)).length === 0, 20_000)).toBe(true);
+  }, 60_000);
+
+  it('an image without /bin/sh is run without the start gate: the command itself is what the container executes', async () => {
+    const tree = join(work, 'nosh');
+    await mkdir(tree);
+    await writeFile(join(tree, 'marker'), randomBytes(16).toString('hex'));
+    const noShell = execFileSync('/bin/sh', ['-c', `tar -C '${tree}' -c . | docker import -`], { encoding: 'utf8' }).trim();
+    try {
+      const bare = await createDockerRunner({ image: noShell });
+      const req = request(['/marker']);
+      const outcome = await bare.run(req);
+      // docker-init tried to execute /marker (not executable), never a shell gate.
+      expect(outcome.exitCode).not.toBe(0);
+      expect(outcome.output).toMatch(/\/marker/);
+      expect(outcome.output).not.toMatch(/\/bin\/sh/);
+      expect(await containersLabelled(req.label)).toEqual([]);
+    } finally {
+      execFileSync('docker', ['image', 'rm', '-f', noShell]);
+    }
+  }, 60_000);
 
   it('dispose() removes running containers', async () => {
     const own = await createDockerRunner({ image: imageId });
@@ -377,7 +442,8 @@ describeDocker('createDockerRunner (real Docker engine)', () => {
        const [image, copy, results, label] = process.argv.slice(2);
        const runner = await createDockerRunner({ image });
        installSignalCleanup(runner);
-       void runner.run({ hostWorkdir: copy, hostResultsDir: results, argv: ['sleep', '300'], env: {}, timeoutMs: 60000, outputLimitBytes: 1000, label });
+       // A run the signal stops before its command began is refused (InfrastructureError): expected here.
+       runner.run({ hostWorkdir: copy, hostResultsDir: results, argv: ['sleep', '300'], env: {}, timeoutMs: 60000, outputLimitBytes: 1000, label }).catch(() => undefined);
        setInterval(() => {}, 1000);`
     );
     for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {

@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { InfrastructureError } from '../errors.js';
@@ -33,6 +34,13 @@ export interface CappedProcessOptions {
   onKill?: (reason: KillReason) => void | Promise<void>;
   /** Aborting kills the process group (used by `Runner.dispose()`). */
   signal?: AbortSignal;
+  /**
+   * Present: the process is spawned at once with a pipe as standard input, and the run begins when
+   * `go` resolves: one newline is written and standard input is closed (a pre-started container's
+   * start gate, see START_GATE), and only then do the time limit and `durationMs` start counting.
+   * Absent: standard input is closed and the run begins at spawn.
+   */
+  go?: Promise<void>;
 }
 
 /**
@@ -54,7 +62,7 @@ export function runCappedProcess(options: CappedProcessOptions): Promise<RunOutc
   }
 
   return new Promise<RunOutcome>((resolve, reject) => {
-    const started = performance.now();
+    let started = performance.now();
     const kept: Buffer[] = [];
     // The stdout part of `kept` (the same chunks, not extra bytes): see RunOutcome.stdout.
     const keptStdout: Buffer[] = [];
@@ -75,9 +83,9 @@ export function runCappedProcess(options: CappedProcessOptions): Promise<RunOutc
       env,
       detached: true,
       shell: false,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.go === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       windowsHide: true
-    });
+    }) as ChildProcessByStdio<Writable | null, Readable, Readable>;
 
     const killGroup = (): void => {
       if (child.pid === undefined) return;
@@ -100,7 +108,26 @@ export function runCappedProcess(options: CappedProcessOptions): Promise<RunOutc
       }
     };
 
-    const timer = setTimeout(() => killFor('timeout'), timeoutMs);
+    let timer: NodeJS.Timeout | undefined;
+    const begin = (): void => {
+      if (finished || exit !== null || killReason !== null) return;
+      started = performance.now();
+      timer = setTimeout(() => killFor('timeout'), timeoutMs);
+    };
+    if (options.go === undefined) {
+      begin();
+    } else {
+      const stdin = child.stdin;
+      // A gate that is gone (the container died, or was killed) must not crash the host.
+      stdin?.on('error', () => undefined);
+      options.go.then(
+        () => {
+          begin();
+          if (!finished && exit === null) stdin?.end('\n');
+        },
+        () => killFor('aborted')
+      );
+    }
     const onAbort = (): void => killFor('aborted');
     if (options.signal?.aborted) {
       // Checked after spawn so the same cleanup path runs.

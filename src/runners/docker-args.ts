@@ -127,7 +127,21 @@ export interface DockerRunSettings {
    * src/adapters/supervisor.ts: an init of the test user's uid could be hijacked through /proc).
    */
   init?: boolean;
+  /**
+   * True: `docker create` a container whose command first waits for one line on its standard input
+   * (START_GATE), so it can be started ahead of its turn and released at once when its turn comes
+   * (see DockerRunner.prestart). The command itself then runs with /dev/null as its standard input,
+   * as it does under `docker run`, and keeps its process ID (`exec`).
+   */
+  startGate?: boolean;
 }
+
+/**
+ * The gate a pre-started container waits at: `read` one line, then `exec` the command with
+ * /dev/null as standard input and the environment it was given (the shell's own PWD unset). No
+ * line (the client went away): exit 125, never the command. The image must have `/bin/sh`.
+ */
+export const START_GATE = ['/bin/sh', '-c', 'read -r _ || exit 125; unset PWD; exec "$@" </dev/null', 'patchproof-gate'] as const;
 
 /** A bind mount of a host folder at `target` inside the container. */
 export interface DockerMount {
@@ -290,8 +304,10 @@ export function buildDockerRunArgs(settings: DockerRunSettings): string[] {
       return `--env=${key}=${value}`;
     });
 
+  const gated = settings.startGate === true;
   return [
-    'run',
+    gated ? 'create' : 'run',
+    ...(gated ? ['--interactive'] : []),
     `--name=${settings.containerName}`,
     ...securityFlags(settings.limits, user, settings.network === true, settings.home, settings.init !== false),
     `--mount=type=bind,source=${settings.hostWorkdir},target=${workdir},readonly`,
@@ -301,6 +317,7 @@ export function buildDockerRunArgs(settings: DockerRunSettings): string[] {
     ...labelArgs,
     ...envArgs,
     settings.imageId,
+    ...(gated ? START_GATE : []),
     ...settings.argv
   ];
 }

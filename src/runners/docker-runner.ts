@@ -14,7 +14,7 @@ import {
 import { dockerCli, dockerClientEnv } from './docker-available.js';
 import { resolveImage } from './image-ref.js';
 import { DEFAULT_RESULTS_LIMIT_BYTES, DEFAULT_RESULTS_LIMIT_FILES, prepareResultsMount, type ResultsLimits, type ResultsMount } from './results-mount.js';
-import type { RunOutcome, RunRequest, Runner, RunnerDescription, RunView } from './runner.js';
+import type { PrestartedRun, RunOutcome, RunRequest, Runner, RunnerDescription, RunView } from './runner.js';
 
 /**
  * The hardened Docker runner: every test command runs in a fresh container from a pinned local
@@ -69,7 +69,10 @@ export async function createDockerRunner(options: DockerRunnerOptions): Promise<
   checkContainerLayout(layout);
   const settings = [...describeDockerSettings(limits, layout), `results-limit=${resultsLimits.bytes}`, `results-files-limit=${resultsLimits.files}`];
   const resolved = await resolveImage(image);
-  return new DockerRunner(resolved.ref, resolved.imageId, limits, settings, resultsLimits, layout);
+  const runner = new DockerRunner(resolved.ref, resolved.imageId, limits, settings, resultsLimits, layout);
+  // Asked now, so the answer is there by the first run (it overlaps the host's preparation).
+  void runner.warm();
+  return runner;
 }
 
 class DockerRunner implements Runner {
@@ -99,88 +102,187 @@ class DockerRunner implements Runner {
   }
 
   async run(request: RunRequest): Promise<RunOutcome> {
+    return (await this.prestart(request)).go();
+  }
+
+  /**
+   * Create and start the run's container now, held at its start gate (START_GATE) until `go()`:
+   * container start-up, the slow part of a run, then overlaps other runs. The candidate's command
+   * has not begun before `go()`, and the time limit counts from there. Aborting `request.signal`,
+   * `discard()` or `dispose()` kills and removes it; it is removed after its run whatever happened.
+   */
+  async prestart(request: RunRequest): Promise<PrestartedRun> {
     const epoch = this.disposals;
+    // An image without /bin/sh cannot hold a container at the gate: its runs start at go() instead.
+    const gated = await this.gateUsable();
     await checkDirectory(request.hostWorkdir);
-    const started = Date.now();
     const results = await prepareResultsMount(request.hostResultsDir, this.resultsLimits);
     this.mounts.add(results);
     const containerName = `patchproof-${request.label.replace(/[^a-zA-Z0-9_.-]/g, '_').slice(0, 40)}-${randomBytes(6).toString('hex')}`;
-    const args = buildDockerRunArgs({
-      imageId: this.imageId,
-      containerName,
-      hostWorkdir: request.hostWorkdir,
-      hostResultsDir: results.hostDir,
-      containerWorkdir: this.layout.workdir,
-      containerResultsDir: this.layout.resultsDir,
-      user: this.layout.user,
-      home: this.layout.home,
-      limits: request.execTmp === true ? { ...this.limits, tmpNoexec: false } : this.limits,
-      mounts: (request.mounts ?? []).map((m) => ({ source: m.hostDir, target: `${this.layout.workdir}/${m.path}`, writable: m.writable })),
-      network: request.network === true,
-      init: request.init !== false,
-      // Inside the read-only root only /tmp and the home tmpfs are writable.
-      env: { ...this.layout.env, ...request.env, HOME: this.layout.home, TMPDIR: '/tmp' },
-      argv: request.argv,
-      labels: { [RUNNER_ID_LABEL]: this.runnerId, [RUN_LABEL]: request.label.replace(/[\0\n\r]/g, ' ') }
-    });
+    let args: string[];
+    try {
+      args = buildDockerRunArgs({
+        imageId: this.imageId,
+        containerName,
+        hostWorkdir: request.hostWorkdir,
+        hostResultsDir: results.hostDir,
+        containerWorkdir: this.layout.workdir,
+        containerResultsDir: this.layout.resultsDir,
+        user: this.layout.user,
+        home: this.layout.home,
+        limits: request.execTmp === true ? { ...this.limits, tmpNoexec: false } : this.limits,
+        mounts: (request.mounts ?? []).map((m) => ({ source: m.hostDir, target: `${this.layout.workdir}/${m.path}`, writable: m.writable })),
+        network: request.network === true,
+        init: request.init !== false,
+        // Inside the read-only root only /tmp and the home tmpfs are writable.
+        env: { ...this.layout.env, ...request.env, HOME: this.layout.home, TMPDIR: '/tmp' },
+        argv: request.argv,
+        labels: { [RUNNER_ID_LABEL]: this.runnerId, [RUN_LABEL]: request.label.replace(/[\0\n\r]/g, ' ') },
+        startGate: gated
+      });
+    } catch (error) {
+      await results.finish();
+      this.mounts.delete(results);
+      throw error;
+    }
 
     // A run that would start while dispose() tears the runner down (or after one began since this
     // run was requested) is refused: the CLI exits as soon as dispose() resolves, and a container
     // started meanwhile would be left running with nobody to enforce its time limit.
     if (this.disposing > 0 || this.disposals !== epoch) {
       await results.finish();
+      this.mounts.delete(results);
       throw new InfrastructureError(`the Docker runner was disposed before the ${request.label} run could start`);
     }
     const controller = new AbortController();
     this.live.set(containerName, controller);
-    // The scheduler's early exit: the container is killed as on a timeout; its outcome is discarded.
-    const cancel = (): void => controller.abort();
-    if (request.signal?.aborted === true) cancel();
-    request.signal?.addEventListener('abort', cancel, { once: true });
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let goAt: number | undefined;
     let killed = false;
     let removed = false;
     let resultsOverflow = false;
+    let finished: Promise<RunOutcome> | undefined;
+    let cleaned: Promise<void> | undefined;
+    // The scheduler's early exit: the container is killed as on a timeout; its outcome is discarded.
+    const cancel = (): void => {
+      controller.abort();
+      // A run that never launched has no process whose end would clean up after it.
+      if (finished === undefined) void cleanup().catch(() => undefined);
+    };
+    const cleanup = (): Promise<void> =>
+      (cleaned ??= (async () => {
+        request.signal?.removeEventListener('abort', cancel);
+        this.live.delete(containerName);
+        // One `docker rm` per run: the second only when the first was never reached or failed.
+        if (!removed) await removeContainers([containerName]);
+        await results.finish();
+        this.mounts.delete(results);
+      })());
+
+    if (gated) {
+      const created = await dockerCli(args).catch(async (error: unknown) => {
+        await cleanup();
+        throw error;
+      });
+      if (created.code !== 0) {
+        await cleanup();
+        throw new InfrastructureError(`docker create failed: ${firstLine(created.stderr) || `exit ${String(created.code)}`}`);
+      }
+    }
+    if (this.disposing > 0 || this.disposals !== epoch || request.signal?.aborted === true) {
+      await cleanup();
+      throw new InfrastructureError(`the ${request.label} run was stopped before it could start`);
+    }
+    request.signal?.addEventListener('abort', cancel, { once: true });
     results.watch(() => {
       resultsOverflow = true;
       controller.abort();
     });
-    try {
-      const outcome = await runCappedProcess({
-        argv: ['docker', ...args],
-        cwd: request.hostWorkdir,
-        env: dockerClientEnv(),
-        timeoutMs: request.timeoutMs,
-        outputLimitBytes: request.outputLimitBytes,
-        signal: controller.signal,
-        onKill: async () => {
-          killed = true;
-          // Killing the client does not stop the container: kill it through the daemon.
-          await dockerCli(['kill', containerName]).catch(() => undefined);
+
+    const launch = async (): Promise<RunOutcome> => {
+      try {
+        const outcome = await runCappedProcess({
+          argv: gated ? ['docker', 'start', '--attach', '--interactive', containerName] : ['docker', ...args],
+          cwd: request.hostWorkdir,
+          env: dockerClientEnv(),
+          timeoutMs: request.timeoutMs,
+          outputLimitBytes: request.outputLimitBytes,
+          signal: controller.signal,
+          ...(gated ? { go: gate } : {}),
+          onKill: async () => {
+            killed = true;
+            // Killing the client does not stop the container: kill it through the daemon.
+            await dockerCli(['kill', containerName]).catch(() => undefined);
+          }
+        });
+        if (goAt === undefined && !killed) {
+          throw new InfrastructureError(`the container of the ${request.label} run ended before its run began: ${firstLine(outcome.output) || `exit ${String(outcome.exitCode)}`}`);
         }
-      });
-      if (!killed && outcome.exitCode === 125 && !(await startedAndExited125(containerName))) {
-        throw new InfrastructureError(`docker run failed (exit 125): ${outcome.output.trim().split('\n')[0] ?? ''}`);
+        // The client exits non-zero both when the daemon could not start the container and when
+        // the test process failed: only the container's own state tells them apart.
+        if (!killed && outcome.exitCode !== 0 && !(await startedAndExited(containerName, outcome.exitCode))) {
+          throw new InfrastructureError(`docker ${gated ? 'start' : 'run'} failed (exit ${String(outcome.exitCode)}): ${firstLine(outcome.output)}`);
+        }
+        // Writing up to the results cap is judged like output past the output cap: never a pass.
+        if (!resultsOverflow && (await results.full())) resultsOverflow = true;
+        // Every process of the run has ended before a single result is read: the container goes first.
+        this.live.delete(containerName);
+        await removeContainers([containerName]);
+        removed = true;
+        const complete = await results.finish({
+          expected: request.resultFiles ?? ['**'],
+          deadline: (goAt ?? Date.now()) + request.timeoutMs + RESULTS_COLLECTION_GRACE_MS
+        });
+        if (!complete) resultsOverflow = true;
+        return resultsOverflow ? { ...outcome, outputTruncated: true } : outcome;
+      } finally {
+        await cleanup();
       }
-      // Writing up to the results cap is judged like output past the output cap: never a pass.
-      if (!resultsOverflow && (await results.full())) resultsOverflow = true;
-      // Every process of the run has ended before a single result is read: the container goes first.
-      this.live.delete(containerName);
-      await removeContainers([containerName]);
-      removed = true;
-      const complete = await results.finish({
-        expected: request.resultFiles ?? ['**'],
-        deadline: started + request.timeoutMs + RESULTS_COLLECTION_GRACE_MS
-      });
-      if (!complete) resultsOverflow = true;
-      return resultsOverflow ? { ...outcome, outputTruncated: true } : outcome;
-    } finally {
-      request.signal?.removeEventListener('abort', cancel);
-      this.live.delete(containerName);
-      // One `docker rm` per run: the second only when the first was never reached or failed.
-      if (!removed) await removeContainers([containerName]);
-      await results.finish();
-      this.mounts.delete(results);
+    };
+    const started = (): Promise<RunOutcome> => {
+      const running = launch();
+      // Nobody may ever await a run that was discarded: its failure must not go unhandled.
+      running.catch(() => undefined);
+      return running;
+    };
+    if (gated) finished = started();
+
+    return {
+      go: async () => {
+        if (goAt !== undefined) throw new Error(`the ${request.label} run was released twice`);
+        if (this.disposing > 0 || this.disposals !== epoch) controller.abort();
+        goAt = Date.now();
+        release();
+        finished ??= started();
+        return finished;
+      },
+      discard: async () => {
+        controller.abort();
+        if (finished === undefined) await cleanup();
+        else await finished.catch(() => undefined);
+      }
+    };
+  }
+
+  /** Start the one-time questions about the image (see gateUsable). */
+  warm(): Promise<boolean> {
+    return this.gateUsable();
+  }
+
+  /**
+   * Whether the image has a /bin/sh to hold containers at (asked once per image and process, by
+   * copying it out of a created, never started, container).
+   */
+  private gateUsable(): Promise<boolean> {
+    let probe = shellProbes.get(this.imageId);
+    if (probe === undefined) {
+      probe = probeShell(this.imageId, this.runnerId).catch(() => false);
+      shellProbes.set(this.imageId, probe);
     }
+    return probe;
   }
 
   async dispose(): Promise<void> {
@@ -241,15 +343,31 @@ async function removeContainers(names: readonly string[]): Promise<void> {
   }
 }
 
-/**
- * `docker run` exits 125 both when the daemon refused the run and when the test process itself
- * exited 125; only the container's own state tells them apart.
- */
-async function startedAndExited125(containerName: string): Promise<boolean> {
+/** Per image ID: whether it has a /bin/sh (see DockerRunner.gateUsable). */
+const shellProbes = new Map<string, Promise<boolean>>();
+
+async function probeShell(imageId: string, runnerId: string): Promise<boolean> {
+  const name = `patchproof-probe-${randomBytes(6).toString('hex')}`;
+  const created = await dockerCli(['create', `--name=${name}`, '--network=none', `--label=${RUNNER_ID_LABEL}=${runnerId}`, '--label=patchproof=1', imageId, '/bin/sh']);
+  if (created.code !== 0) return false;
+  try {
+    const copied = await dockerCli(['cp', '--follow-link', `${name}:/bin/sh`, '-']);
+    return copied.code === 0;
+  } finally {
+    await removeContainers([name]).catch(() => undefined);
+  }
+}
+
+/** Whether the container really started and its process exited with `exitCode`. */
+async function startedAndExited(containerName: string, exitCode: number | null): Promise<boolean> {
   const result = await dockerCli(['container', 'inspect', '--format', '{{.State.StartedAt}} {{.State.ExitCode}}', containerName]);
   if (result.code !== 0) return false;
-  const [startedAt, exitCode] = result.stdout.trim().split(' ');
-  return startedAt !== undefined && !startedAt.startsWith('0001-') && exitCode === '125';
+  const [startedAt, code] = result.stdout.trim().split(' ');
+  return startedAt !== undefined && !startedAt.startsWith('0001-') && code === String(exitCode);
+}
+
+function firstLine(text: string): string {
+  return text.trim().split('\n')[0] ?? '';
 }
 
 async function checkDirectory(path: string): Promise<void> {

@@ -92,6 +92,14 @@ export interface RunOutcome {
   durationMs: number;
 }
 
+/** A run made ready ahead by `Runner.prestart`. */
+export interface PrestartedRun {
+  /** Begin the command (at most once); resolves as `Runner.run` does. */
+  go(): Promise<RunOutcome>;
+  /** Kill and remove it without running the command; resolves when it is gone. */
+  discard(): Promise<void>;
+}
+
 export interface Runner {
   readonly description: RunnerDescription;
   /** Where the test process sees the copy and the results directory. */
@@ -101,6 +109,12 @@ export interface Runner {
    * Throws InfrastructureError when the command could not be run at all.
    */
   run(request: RunRequest): Promise<RunOutcome>;
+  /**
+   * Optional: get the run ready ahead of its turn (the Docker runner starts its container, held
+   * before the command), so `go()` then runs it like `run(request)`. `discard()` drops a run that
+   * is no longer needed; so does aborting `request.signal`.
+   */
+  prestart?(request: RunRequest): Promise<PrestartedRun>;
   /** Stop and remove anything still running (called on SIGINT/SIGTERM). */
   dispose(): Promise<void>;
 }
