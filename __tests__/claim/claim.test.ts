@@ -206,7 +206,7 @@ describe('the check run shows the claim table', () => {
   it('a claim in a receipt of an older schema does not verify', () => {
     const receipt = receiptFrom(passingRuns(), { claim: { format: 'junit', cases: [{ label: 'suite > a', status: 'passed', keys: [] }] } });
     const check = verifyReceiptText(reseal(receipt, (b) => { b.schema = 'patchproof.receipt/v3'; }));
-    expect(check.errors.join('; ')).toMatch(/a claim exists only from patchproof\.receipt\/v4/);
+    expect(check.errors.join('; ')).toMatch(/a claim exists only from patchproof\.receipt\/v5/);
   });
 });
 

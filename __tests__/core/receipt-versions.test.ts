@@ -4,7 +4,7 @@ import { fail, pass, passingRuns, receiptFrom, run } from '../helpers/evidence.j
 import { sealReceipt, serializeReceipt, verifyReceiptText } from '../../src/core/receipt.js';
 import { deriveHiddenIdKey, hiddenId, hiddenKeyCheck, HIDDEN_MARKER } from '../../src/core/hidden-ids.js';
 import { RECEIPT_V1_SCHEMA, verifyReceiptV1Text } from '../../src/core/receipt-v1.js';
-import { RECEIPT_SCHEMA, RECEIPT_V2_SCHEMA, RECEIPT_V3_SCHEMA, type Receipt } from '../../src/core/receipt-schema.js';
+import { RECEIPT_SCHEMA, RECEIPT_V2_SCHEMA, RECEIPT_V3_SCHEMA, RECEIPT_V4_SCHEMA, type Receipt } from '../../src/core/receipt-schema.js';
 import { canonicalJson, digestJson } from '../../src/core/hashing.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -56,13 +56,13 @@ describe('receipt versions', () => {
   it('refuses an unknown schema with one line naming the known ones', () => {
     const check = verifyReceiptText('{"schema":"patchproof.receipt/v9"}');
     expect(check.integrity_valid).toBe(false);
-    expect(check.errors[0]).toMatch(/patchproof\.receipt\/v9.*unknown.*v1.*v2.*v3.*v4/);
+    expect(check.errors[0]).toMatch(/patchproof\.receipt\/v9.*unknown.*v1.*v2.*v3.*v4.*v5|patchproof\.receipt\/v9.*unknown.*v5.*v4.*v3.*v2.*v1/);
   });
 
-  it('writes v4 receipts whose v4 digest domain a v1 verifier does not accept', () => {
+  it('writes v5 receipts whose v5 digest domain a v1 verifier does not accept', () => {
     const text = serializeReceipt(receiptFrom(passingRuns()));
     expect(JSON.parse(text).schema).toBe(RECEIPT_SCHEMA);
-    expect(RECEIPT_SCHEMA).toBe('patchproof.receipt/v4');
+    expect(RECEIPT_SCHEMA).toBe('patchproof.receipt/v5');
     expect(verifyReceiptText(text).integrity_valid).toBe(true);
     expect(verifyReceiptV1Text(text).integrity_valid).toBe(false);
   });
@@ -107,7 +107,39 @@ describe('receipt v3 beside v4 (v4 adds the not_run phase of the early exit)', (
     expect(verifyReceiptText(serializeReceipt(early)).errors).toEqual([]);
     const check = verifyReceiptText(asV3(early));
     expect(check.integrity_valid).toBe(false);
-    expect(check.errors).toContain(`a not_run phase exists only from ${RECEIPT_SCHEMA}; a ${RECEIPT_V3_SCHEMA} receipt never held one`);
+    expect(check.errors).toContain(`a not_run phase exists only from ${RECEIPT_V4_SCHEMA}; a ${RECEIPT_V3_SCHEMA} receipt never held one`);
+  });
+});
+
+describe('receipt v4 beside v5 (v5 adds the baseline, gates, claim and formal records)', () => {
+  /** A receipt as a v4 writer produced it: schema v4, the v4 digest domain. */
+  function asV4(receipt: Receipt, edit: (body: Record<string, unknown>) => void = () => undefined): string {
+    const { receipt_digest: _digest, ...body } = receipt;
+    const v4Body = { ...body, schema: RECEIPT_V4_SCHEMA } as typeof body;
+    edit(v4Body as unknown as Record<string, unknown>);
+    return `${canonicalJson({ ...v4Body, receipt_digest: digestJson('patchproof/receipt/v4', v4Body) })}\n`;
+  }
+
+  it('keeps v4 receipts verifiable under the v4 rules, not_run phases included; the same bytes relabelled v5 are refused', () => {
+    const runs = passingRuns();
+    const early = receiptFrom({ ...runs, reproduction_before: runs.reproduction_before.map((r) => ({ ...r, parsed: { ...r.parsed!, tests: r.parsed!.tests.map((t) => pass(t.id)) } })) });
+    for (const receipt of [receiptFrom(passingRuns()), early]) {
+      const v4Text = asV4(receipt);
+      expect(verifyReceiptText(v4Text).errors).toEqual([]);
+      expect(verifyReceiptText(v4Text.replace(`"schema":"${RECEIPT_V4_SCHEMA}"`, `"schema":"${RECEIPT_SCHEMA}"`)).integrity_valid).toBe(false);
+    }
+  });
+
+  it.each(['baseline', 'gates', 'formal'] as const)('a v4 receipt never held a %s record: one re-sealed as v4 with it is refused', (field) => {
+    const receipt = receiptFrom(passingRuns());
+    const record = {
+      baseline: { shared: false, digest: `sha256:${'a'.repeat(64)}` },
+      gates: { early_exit: true, l0: [], changed_lines: 1, changed_public_interfaces: [] },
+      formal: { status: 'proved', targets: [{ name: 't', file: 'src/t.js', function: 't', required: false, status: 'proved', scope: { unroll: 0, array_length: 0, integers: 'safe', solver: 'z3' }, duration_ms: 1 }] }
+    }[field];
+    const check = verifyReceiptText(asV4(receipt, (body) => void (body[field] = record)));
+    expect(check.integrity_valid).toBe(false);
+    expect(check.errors.join('\n')).toContain(`a ${field} record exists only from ${RECEIPT_SCHEMA}; a ${RECEIPT_V4_SCHEMA} receipt never held one`);
   });
 });
 

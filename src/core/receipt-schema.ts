@@ -18,15 +18,22 @@ import { CLAIM_FINDINGS, CLAIM_FORMATS } from './claim-codes.js';
  * v4 over v3: a phase may be `not_run` (the early exit: the base reproduction did not fail, so the
  * patched tree's runs were cancelled or never started; docs/receipt.md), with no runs of the patched
  * tree; the digest domain is 'patchproof/receipt/v4'. v2 and v3 receipts never hold `not_run`.
+ *
+ * v5 over v4 (one landing, four optional records): `baseline` and `gates` (screening and
+ * `validate --early-exit`: a phase after a failed gate is `not_run`), `claim` (the agent's claim
+ * against the clean room) and `formal` (the Z3 gate); the digest domain is 'patchproof/receipt/v5'.
+ * v4 and older receipts never hold any of the four.
  */
 
-export const RECEIPT_SCHEMA = 'patchproof.receipt/v4';
-/** The previous version, still verified under its rules (no `not_run` phase). */
+export const RECEIPT_SCHEMA = 'patchproof.receipt/v5';
+/** v4, still verified under its rules (`not_run` phases; none of v5's records). */
+export const RECEIPT_V4_SCHEMA = 'patchproof.receipt/v4';
+/** v3, still verified under its rules (no `not_run` phase). */
 export const RECEIPT_V3_SCHEMA = 'patchproof.receipt/v3';
 /** v2, still verified: it may carry the pack's real pinned hidden ids in `witness.pinned_ids`. */
 export const RECEIPT_V2_SCHEMA = 'patchproof.receipt/v2';
 /** Every schema verified by the rules of src/core/receipt.ts (v1 has its own, frozen). */
-export const RECEIPT_SCHEMAS = [RECEIPT_SCHEMA, RECEIPT_V3_SCHEMA, RECEIPT_V2_SCHEMA] as const;
+export const RECEIPT_SCHEMAS = [RECEIPT_SCHEMA, RECEIPT_V4_SCHEMA, RECEIPT_V3_SCHEMA, RECEIPT_V2_SCHEMA] as const;
 
 /** A hidden test's public id: HMAC-SHA256 of its real id under the pack's hidden-id key. */
 export const HIDDEN_ID_PATTERN = /^hmac-sha256:[0-9a-f]{64}$/;
@@ -268,7 +275,7 @@ export const receiptSchema = z.strictObject({
    * The base-side runs (reproduction before, the base suite) and whether they were made once for
    * several candidates (`screen`). `digest` is baselineDigest() of this receipt, re-derived by
    * verify-receipt; candidates that shared a baseline carry the same digest. Optional (new in the
-   * screening slice; the lead bumps the schema to v5 for it).
+   * screening slice).
    */
   baseline: z.strictObject({ shared: z.boolean(), digest }).optional(),
   /**
@@ -290,11 +297,11 @@ export const receiptSchema = z.strictObject({
       shared_runs: z.strictObject({ diff_digest: digest, patched_snapshot: digest, normalised_key: digest }).optional()
     })
     .optional(),
-  /** The agent's claim against the clean room (optional; new with the claim comparison, bumped to v5 at merge). */
+  /** The agent's claim against the clean room (optional, from v5). */
   claim: claimSchema.optional(),
   /**
    * The formal (Z3) gate (src/core/formal.ts): absent when the pack declares no target. New and
-   * optional (the lead bumps the schema to v5 at merge); checked in src/core/receipt.ts.
+   * optional, from v5; checked in src/core/receipt.ts.
    */
   formal: formalRecordSchema.optional(),
   receipt_digest: digest

@@ -1,6 +1,6 @@
 import { twinBehaved } from './twins.js';
 import { canonicalJson, digestJson, type Digest } from './hashing.js';
-import { HIDDEN_ID_PATTERN, RECEIPT_SCHEMA, RECEIPT_SCHEMAS, RECEIPT_V2_SCHEMA, RECEIPT_V3_SCHEMA, receiptSchema, type Receipt, type ReceiptBody, type PhaseRecord, type SetupRecord } from './receipt-schema.js';
+import { HIDDEN_ID_PATTERN, RECEIPT_SCHEMA, RECEIPT_SCHEMAS, RECEIPT_V2_SCHEMA, RECEIPT_V3_SCHEMA, RECEIPT_V4_SCHEMA, receiptSchema, type Receipt, type ReceiptBody, type PhaseRecord, type SetupRecord } from './receipt-schema.js';
 import { RIGHT_REASON_FAILURES, countTests } from './test-results.js';
 import { PHASE_NAMES, decideVerdict, type ReasonCode } from './verdict.js';
 import { surfaceReasons, type SurfaceAllowances } from './surface.js';
@@ -26,7 +26,14 @@ export function allowancesOf(allowed: readonly string[]): SurfaceAllowances {
 }
 
 export function receiptDigest(body: ReceiptBody): Digest {
-  const domain = body.schema === RECEIPT_V2_SCHEMA ? 'patchproof/receipt/v2' : body.schema === RECEIPT_V3_SCHEMA ? 'patchproof/receipt/v3' : 'patchproof/receipt/v4';
+  const domain =
+    body.schema === RECEIPT_V2_SCHEMA
+      ? 'patchproof/receipt/v2'
+      : body.schema === RECEIPT_V3_SCHEMA
+        ? 'patchproof/receipt/v3'
+        : body.schema === RECEIPT_V4_SCHEMA
+          ? 'patchproof/receipt/v4'
+          : 'patchproof/receipt/v5';
   return digestJson(domain, body);
 }
 
@@ -242,8 +249,14 @@ function verifyReceiptV2V3Text(text: string): ReceiptCheck {
     reproduction_after: receipt.witness.reproduction_repeat,
     hidden: receipt.witness.hidden_repeat
   };
-  if (receipt.schema !== RECEIPT_SCHEMA && receipt.phases.some((p) => p.status === 'not_run')) {
-    errors.push(`a not_run phase exists only from ${RECEIPT_SCHEMA}; a ${receipt.schema} receipt never held one`);
+  if (receipt.schema !== RECEIPT_SCHEMA && receipt.schema !== RECEIPT_V4_SCHEMA && receipt.phases.some((p) => p.status === 'not_run')) {
+    errors.push(`a not_run phase exists only from ${RECEIPT_V4_SCHEMA}; a ${receipt.schema} receipt never held one`);
+  }
+  // v5's records exist only in receipts written from the schema that introduced them.
+  if (receipt.schema !== RECEIPT_SCHEMA) {
+    for (const [field, present] of [['baseline', receipt.baseline !== undefined], ['gates', receipt.gates !== undefined], ['formal', receipt.formal !== undefined]] as const) {
+      if (present) errors.push(`a ${field} record exists only from ${RECEIPT_SCHEMA}; a ${receipt.schema} receipt never held one`);
+    }
   }
   errors.push(...notRunGateErrors(receipt));
   errors.push(...screeningFieldErrors(receipt));
