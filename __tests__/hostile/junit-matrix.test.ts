@@ -27,6 +27,18 @@ import { dockerGate, hostileDiff, PHASES } from './hostile-support.js';
  *   built before them, see the commit); with them, the suite file's own must-fail canary passes:
  *   `grader_compromised` in the regression phase.
  *
+ * - `junit-spare-canary-order`: the correct fix plus a regression (`parse('1.2')` no longer throws),
+ *   and `assert.throws` disarmed except when called from one of the last two tests declared in its
+ *   file (by source line), where the in-file canaries used to be appended; the pack's canary file
+ *   holds only two tests. Against the CLI built before the canaries moved it **passed** (seen: the
+ *   first run of this test, `verdict: passed`); now the canaries sit between the file's tests,
+ *   two before and two after, so the must-fail one is disarmed and passes: `grader_compromised`.
+ * - `junit-read-hidden-at-import`: the wrong (padding) fix plus code that reads every staged file
+ *   under .patchproof/ at import and answers the value each assertion expects for the very call it
+ *   names. Against the pack's unsealed originals with plain `node --test` on the host it passes all
+ *   15 tests (the wrong fix alone fails 2); sealed, the staged files name no expected value:
+ *   `hidden_failed`, no hidden run matched in full.
+ *
  * Sabotage of every assertion that spares the pack's canary process (`spare-canary-process.diff`)
  * is in canary-twins.test.ts (the mutant twins catch that one too).
  */
@@ -37,6 +49,7 @@ const OLD_LAYOUT = ['--container-workdir', '/patchproof/repo', '--container-resu
 
 interface RunView {
   label: string;
+  oracle?: { cases: number; observed: number; matched: number };
   canary?: { pass: string; fail: string; twins?: { kind: string; status: string; original: string }[] };
   channel?: { frames: number; disagreements: string[]; after_end_bytes: number };
 }
@@ -45,7 +58,7 @@ interface ReceiptView {
   verdict: string;
   reasons: string[];
   adapter: string;
-  phases: { name: string; status: string; reasons: string[]; runs: RunView[] }[];
+  phases: { name: string; status: string; reasons: string[]; grading?: string; runs: RunView[] }[];
 }
 
 gate.describeDocker('the junit adapter against hostile candidates (junit-semver, sealed pack)', () => {
@@ -91,6 +104,28 @@ gate.describeDocker('the junit adapter against hostile candidates (junit-semver,
     for (const run of regression.runs.filter((r) => r.label === 'regression_after')) {
       expect([run.label, run.canary?.pass, run.canary?.fail]).toEqual([run.label, 'passed', 'failed']);
       expect((run.canary?.twins ?? []).some((t) => t.kind === 'mutant' && t.status === 'passed' && t.original === 'passed')).toBe(true);
+    }
+  }, 600_000);
+
+  it('hidden tests read at import, expected values special-cased: sealed, the hidden cases fail (hidden_failed)', async () => {
+    const { receipt } = await validate('junit-read-hidden-at-import', 'junit-read-hidden');
+    expect(receipt.verdict).toBe('failed');
+    expect(receipt.reasons).toContain('hidden_failed');
+    const hidden = receipt.phases.find((p) => p.name === 'hidden')!;
+    expect([hidden.grading, hidden.status]).toEqual(['sealed', 'failed']);
+    expect(hidden.runs.length).toBeGreaterThan(0);
+    for (const run of hidden.runs) expect(run.oracle !== undefined && run.oracle.observed > 0 && run.oracle.matched < run.oracle.cases).toBe(true);
+  }, 600_000);
+
+  it('sabotage that spares the last two tests declared in each file (where the in-file canaries used to be appended): grader_compromised', async () => {
+    const { receipt } = await validate('junit-spare-canary-order', 'junit-spare-order');
+    expect(receipt.verdict).toBe('failed');
+    expect(receipt.reasons).toContain('grader_compromised');
+    const regression = receipt.phases.find((p) => p.name === 'regression')!;
+    expect(regression.reasons).toContain('grader_compromised');
+    // The base runs carry no sabotage: their canaries behaved.
+    for (const run of regression.runs.filter((r) => r.label === 'regression_before')) {
+      expect([run.label, run.canary?.pass, run.canary?.fail]).toEqual([run.label, 'passed', 'failed']);
     }
   }, 600_000);
 
