@@ -108,17 +108,18 @@ gate.describeDocker('the junit adapter against hostile candidates (junit-semver,
   }, 600_000);
 
   it('hidden tests read at import, expected values special-cased: sealed, the hidden cases fail (hidden_failed)', async () => {
-    const { receipt } = await validate('junit-read-hidden-at-import', 'junit-read-hidden');
+    const { receipt } = await validate('junit-read-hidden-at-import', 'junit-read-hidden', [], 120);
     expect(receipt.verdict).toBe('failed');
     expect(receipt.reasons).toContain('hidden_failed');
     const hidden = receipt.phases.find((p) => p.name === 'hidden')!;
     expect([hidden.grading, hidden.status]).toEqual(['sealed', 'failed']);
     expect(hidden.runs.length).toBeGreaterThan(0);
     for (const run of hidden.runs) expect(run.oracle !== undefined && run.oracle.observed > 0 && run.oracle.matched < run.oracle.cases).toBe(true);
-  }, 600_000);
+  }, 900_000);
 
   it('sabotage that spares the last two tests declared in each file (where the in-file canaries used to be appended): grader_compromised', async () => {
-    const { receipt } = await validate('junit-spare-canary-order', 'junit-spare-order');
+    // The pack's own per-run limit (120 s): at load average 40 one run of the base hit 60 s.
+    const { receipt } = await validate('junit-spare-canary-order', 'junit-spare-order', [], 120);
     expect(receipt.verdict).toBe('failed');
     expect(receipt.reasons).toContain('grader_compromised');
     const regression = receipt.phases.find((p) => p.name === 'regression')!;
@@ -127,7 +128,7 @@ gate.describeDocker('the junit adapter against hostile candidates (junit-semver,
     for (const run of regression.runs.filter((r) => r.label === 'regression_before')) {
       expect([run.label, run.canary?.pass, run.canary?.fail]).toEqual([run.label, 'passed', 'failed']);
     }
-  }, 600_000);
+  }, 900_000);
 
   it('a flood of files in the results mount: failed, output_limit', async () => {
     const { receipt } = await validate('junit-inode-flood', 'junit-flood', [], 20);
