@@ -326,17 +326,11 @@ describe('the junit adapter from its witness pack', () => {
       expect(seen.size).toBeGreaterThan(1);
     });
 
-    it('sabotage that spares the last two tests declared in each file (by source line): the canaries are not there, the must-fail one passes: grader_compromised', async () => {
-      const run = await suiteRun('order', path.join(ROOT, 'fixtures', 'hostile', 'junit-spare-canary-order.diff'));
-      // The regression in parse() reads as a pass and the pack's canaries (a file of two tests) behaved.
-      expect(run.parsed.tests.filter((t) => t.status !== 'passed')).toEqual([]);
-      expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
-      expect(run.twins.filter((t) => !twinBehaved(t))).toEqual([{ kind: 'mutant', status: 'passed', original: 'passed' }]);
-      expect(runAnomalies({ label: 'regression_after', attempt: 1, exitCode: run.exitCode, timedOut: false, outputTruncated: false, parsed: run.parsed, canary: { ...run.parsed.canary, twins: run.twins } })).toContain('grader_compromised');
-    }, 60_000);
-
-    it('sabotage that spares the pack canaries\' process: the canary inside the file passes, which the judge calls grader_compromised', async () => {
-      const run = await suiteRun('spared', path.join(ROOT, 'fixtures', 'hostile', 'junit-spare-canary-throws.diff'));
+    it.each([
+      ['sabotage that spares the last two tests declared in each file (by source line): the canaries are not there, the must-fail one passes: grader_compromised', 'junit-spare-canary-order'],
+      ['sabotage that spares the pack canaries\' process: the canary inside the file passes, which the judge calls grader_compromised', 'junit-spare-canary-throws']
+    ])('%s', async (_title, diff) => {
+      const run = await suiteRun(diff, path.join(ROOT, 'fixtures', 'hostile', `${diff}.diff`));
       // The regression reads as a pass and the pack's canaries behaved: without the file's own canaries this run is clean.
       expect(run.parsed.tests.filter((t) => t.status !== 'passed')).toEqual([]);
       expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });

@@ -95,8 +95,12 @@ gate.describeDocker('the junit adapter against hostile candidates (junit-semver,
     expect(receipt.phases.find((p) => p.name === 'regression')!.reasons).toContain('grader_compromised');
   }, 600_000);
 
-  it('sabotage that spares the pack canaries\' process: the canaries inside the suite file catch it, grader_compromised', async () => {
-    const { receipt } = await validate('junit-spare-canary-throws', 'junit-spare');
+  // The pack's own per-run limit (120 s) for the order cell: at load average 40 one base run hit 60 s.
+  it.each([
+    ['sabotage that spares the pack canaries\' process: the canaries inside the suite file catch it, grader_compromised', 'junit-spare-canary-throws', 60],
+    ['sabotage that spares the last two tests declared in each file (where the in-file canaries used to be appended): grader_compromised', 'junit-spare-canary-order', 120]
+  ])('%s', async (_title, diff, timeoutSeconds) => {
+    const { receipt } = await validate(diff, diff.replace('canary-', ''), [], timeoutSeconds);
     expect(receipt.verdict).toBe('failed');
     expect(receipt.reasons).toContain('grader_compromised');
     const regression = receipt.phases.find((p) => p.name === 'regression')!;
@@ -105,7 +109,7 @@ gate.describeDocker('the junit adapter against hostile candidates (junit-semver,
       expect([run.label, run.canary?.pass, run.canary?.fail]).toEqual([run.label, 'passed', 'failed']);
       expect((run.canary?.twins ?? []).some((t) => t.kind === 'mutant' && t.status === 'passed' && t.original === 'passed')).toBe(true);
     }
-  }, 600_000);
+  }, 900_000);
 
   it('hidden tests read at import, expected values special-cased: sealed, the hidden cases fail (hidden_failed)', async () => {
     const { receipt } = await validate('junit-read-hidden-at-import', 'junit-read-hidden', [], 120);
@@ -115,19 +119,6 @@ gate.describeDocker('the junit adapter against hostile candidates (junit-semver,
     expect([hidden.grading, hidden.status]).toEqual(['sealed', 'failed']);
     expect(hidden.runs.length).toBeGreaterThan(0);
     for (const run of hidden.runs) expect(run.oracle !== undefined && run.oracle.observed > 0 && run.oracle.matched < run.oracle.cases).toBe(true);
-  }, 900_000);
-
-  it('sabotage that spares the last two tests declared in each file (where the in-file canaries used to be appended): grader_compromised', async () => {
-    // The pack's own per-run limit (120 s): at load average 40 one run of the base hit 60 s.
-    const { receipt } = await validate('junit-spare-canary-order', 'junit-spare-order', [], 120);
-    expect(receipt.verdict).toBe('failed');
-    expect(receipt.reasons).toContain('grader_compromised');
-    const regression = receipt.phases.find((p) => p.name === 'regression')!;
-    expect(regression.reasons).toContain('grader_compromised');
-    // The base runs carry no sabotage: their canaries behaved.
-    for (const run of regression.runs.filter((r) => r.label === 'regression_before')) {
-      expect([run.label, run.canary?.pass, run.canary?.fail]).toEqual([run.label, 'passed', 'failed']);
-    }
   }, 900_000);
 
   it('a flood of files in the results mount: failed, output_limit', async () => {
