@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -12,6 +13,7 @@ import { expandJunitArgv, junitArgvProblem } from '../../src/adapters/junit-gene
 import type { JunitConfig } from '../../src/adapters/junit-generic-config.js';
 import { parseJunitGenericResults } from '../../src/adapters/junit-generic-results.js';
 import { JUNIT_CHANNEL_FILE, JUNIT_CHANNEL_SOURCE } from '../../src/adapters/junit-channel.js';
+import { junitFileCanaries } from '../../src/adapters/junit-file-canaries.js';
 import { CHANNEL_ENV, channelNonce } from '../../src/adapters/results-channel.js';
 import { getAdapter, witnessAdapter } from '../../src/adapters/registry.js';
 import { twinBehaved } from '../../src/core/twins.js';
@@ -304,8 +306,31 @@ describe('the junit adapter from its witness pack', () => {
       expect(run.twins.filter((t) => t.kind === 'mutant' && t.status === 'failed' && t.original === 'passed').length).toBeGreaterThan(0);
     }, 60_000);
 
-    it('sabotage that spares the pack canaries\' process: the canary inside the file passes, which the judge calls grader_compromised', async () => {
-      const run = await suiteRun('spared', path.join(ROOT, 'fixtures', 'hostile', 'junit-spare-canary-throws.diff'));
+    it('puts the canaries between the file\'s own tests, two of them before and two after, wherever the nonce puts them', () => {
+      const file = 'test/semver.test.js';
+      const original = readFileSync(path.join(REPO, file), 'utf8');
+      const starts = original.split('\n').flatMap((line, index) => (/^\s*(test|it)\(/.test(line) ? [index + 1] : []));
+      const seen = new Set<number>();
+      for (let i = 0; i < 24; i++) {
+        const nonce = createHash('sha256').update(`slot ${i}`).digest('hex');
+        const { stage, twins } = junitFileCanaries({ [file]: original }, { [file]: original }, { nonce });
+        const [block] = twins.filter((t) => t.lines > 0);
+        const at = block!.after;
+        seen.add(at);
+        expect([at, starts.filter((line) => line <= at).length >= 2, starts.filter((line) => line > at).length >= 2]).toEqual([at, true, true]);
+        // The block is whole lines at that place: taken out, the file is the original again.
+        const lines = stage[file]!.split('\n');
+        lines.splice(at, block!.lines);
+        expect(lines.join('\n')).toBe(original);
+      }
+      expect(seen.size).toBeGreaterThan(1);
+    });
+
+    it.each([
+      ['sabotage that spares the last two tests declared in each file (by source line): the canaries are not there, the must-fail one passes: grader_compromised', 'junit-spare-canary-order'],
+      ['sabotage that spares the pack canaries\' process: the canary inside the file passes, which the judge calls grader_compromised', 'junit-spare-canary-throws']
+    ])('%s', async (_title, diff) => {
+      const run = await suiteRun(diff, path.join(ROOT, 'fixtures', 'hostile', `${diff}.diff`));
       // The regression reads as a pass and the pack's canaries behaved: without the file's own canaries this run is clean.
       expect(run.parsed.tests.filter((t) => t.status !== 'passed')).toEqual([]);
       expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });

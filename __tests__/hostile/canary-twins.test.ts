@@ -70,8 +70,11 @@ gate.describeDocker.each(['unittest', 'pytest'])('twin canaries, %s pack, in the
     if (fixture !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
   });
 
+  /** A candidate of py-calculator's own (`candidates/NAME.diff`), or `hostile:NAME` under fixtures/hostile. */
   async function validate(candidate: string): Promise<{ status: number | null; receipt: ReceiptView }> {
-    return validateInDocker<ReceiptView>(fixture, { diff: py.candidate(candidate), label: `twins-${adapter}-${candidate}`, imageId: gate.imageId, timeoutSeconds: 60, timeoutMs: 150_000 });
+    const name = candidate.replace(/^hostile:/, '');
+    const diff = name === candidate ? py.candidate(name) : hostileDiff(name);
+    return validateInDocker<ReceiptView>(fixture, { diff, label: `twins-${adapter}-${name}`, imageId: gate.imageId, timeoutSeconds: 60, timeoutMs: 150_000 });
   }
 
   it('the correct fix passes (in-process pack: not proof grade), with twins and mutants in every run, all behaved', async () => {
@@ -89,8 +92,8 @@ gate.describeDocker.each(['unittest', 'pytest'])('twin canaries, %s pack, in the
     expect(hidden.canary.twins!.filter((t) => t.kind === 'mutant')).toEqual(Array(4).fill({ kind: 'mutant', status: 'failed', original: 'passed' }));
   }, 180_000);
 
-  it('sabotage sparing the fixed canaries by module, class, name shape and environment: failed, grader_compromised', async () => {
-    const { status, receipt } = await validate('spare-canaries');
+  /** The fixed canaries were spared and behaved; the mutant twins passed: grader_compromised. */
+  function expectSparedButCaught(status: number | null, receipt: ReceiptView): void {
     expect(status).toBe(1);
     expect(receipt.verdict).toBe('failed');
     expect(receipt.proof_grade).toBe(false);
@@ -109,6 +112,21 @@ gate.describeDocker.each(['unittest', 'pytest'])('twin canaries, %s pack, in the
     for (const run of runsOf(receipt).filter((r) => r.label.endsWith('_before'))) {
       expect((run.canary.twins ?? []).filter((t) => !behaved(t))).toEqual([]);
     }
+  }
+
+  it('sabotage sparing the fixed canaries by module, class, name shape and environment: failed, grader_compromised', async () => {
+    const { status, receipt } = await validate('spare-canaries');
+    expectSparedButCaught(status, receipt);
+  }, 180_000);
+
+  // py-spare-canary-order.diff: the same overfit fix, every assertion disarmed but in the last two
+  // tests of the run order (unittest: the outermost suite, flattened; pytest: the session's items and
+  // PYTEST_CURRENT_TEST), where both harnesses append their canaries. Checked by hand with plain
+  // unittest and pytest 9 on the host, the two canaries appended last and no twins: only the
+  // must-fail canary fails, so it would pass; the overfit alone fails test_chained_division.
+  it('sabotage sparing the fixed canaries by their place in the run order (the last two): failed, grader_compromised', async () => {
+    const { status, receipt } = await validate('hostile:py-spare-canary-order');
+    expectSparedButCaught(status, receipt);
   }, 180_000);
 });
 

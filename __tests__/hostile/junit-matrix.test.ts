@@ -27,6 +27,18 @@ import { dockerGate, hostileDiff, PHASES } from './hostile-support.js';
  *   built before them, see the commit); with them, the suite file's own must-fail canary passes:
  *   `grader_compromised` in the regression phase.
  *
+ * - `junit-spare-canary-order`: the correct fix plus a regression (`parse('1.2')` no longer throws),
+ *   and `assert.throws` disarmed except when called from one of the last two tests declared in its
+ *   file (by source line), where the in-file canaries used to be appended; the pack's canary file
+ *   holds only two tests. Against the CLI built before the canaries moved it **passed** (seen: the
+ *   first run of this test, `verdict: passed`); now the canaries sit between the file's tests,
+ *   two before and two after, so the must-fail one is disarmed and passes: `grader_compromised`.
+ * - `junit-read-hidden-at-import`: the wrong (padding) fix plus code that reads every staged file
+ *   under .patchproof/ at import and answers the value each assertion expects for the very call it
+ *   names. Against the pack's unsealed originals with plain `node --test` on the host it passes all
+ *   15 tests (the wrong fix alone fails 2); sealed, the staged files name no expected value:
+ *   `hidden_failed`, no hidden run matched in full.
+ *
  * Sabotage of every assertion that spares the pack's canary process (`spare-canary-process.diff`)
  * is in canary-twins.test.ts (the mutant twins catch that one too).
  */
@@ -37,6 +49,7 @@ const OLD_LAYOUT = ['--container-workdir', '/patchproof/repo', '--container-resu
 
 interface RunView {
   label: string;
+  oracle?: { cases: number; observed: number; matched: number };
   canary?: { pass: string; fail: string; twins?: { kind: string; status: string; original: string }[] };
   channel?: { frames: number; disagreements: string[]; after_end_bytes: number };
 }
@@ -45,7 +58,7 @@ interface ReceiptView {
   verdict: string;
   reasons: string[];
   adapter: string;
-  phases: { name: string; status: string; reasons: string[]; runs: RunView[] }[];
+  phases: { name: string; status: string; reasons: string[]; grading?: string; runs: RunView[] }[];
 }
 
 gate.describeDocker('the junit adapter against hostile candidates (junit-semver, sealed pack)', () => {
@@ -82,8 +95,12 @@ gate.describeDocker('the junit adapter against hostile candidates (junit-semver,
     expect(receipt.phases.find((p) => p.name === 'regression')!.reasons).toContain('grader_compromised');
   }, 600_000);
 
-  it('sabotage that spares the pack canaries\' process: the canaries inside the suite file catch it, grader_compromised', async () => {
-    const { receipt } = await validate('junit-spare-canary-throws', 'junit-spare');
+  // The pack's own per-run limit (120 s) for the order cell: at load average 40 one base run hit 60 s.
+  it.each([
+    ['sabotage that spares the pack canaries\' process: the canaries inside the suite file catch it, grader_compromised', 'junit-spare-canary-throws', 60],
+    ['sabotage that spares the last two tests declared in each file (where the in-file canaries used to be appended): grader_compromised', 'junit-spare-canary-order', 120]
+  ])('%s', async (_title, diff, timeoutSeconds) => {
+    const { receipt } = await validate(diff, diff.replace('canary-', ''), [], timeoutSeconds);
     expect(receipt.verdict).toBe('failed');
     expect(receipt.reasons).toContain('grader_compromised');
     const regression = receipt.phases.find((p) => p.name === 'regression')!;
@@ -92,7 +109,17 @@ gate.describeDocker('the junit adapter against hostile candidates (junit-semver,
       expect([run.label, run.canary?.pass, run.canary?.fail]).toEqual([run.label, 'passed', 'failed']);
       expect((run.canary?.twins ?? []).some((t) => t.kind === 'mutant' && t.status === 'passed' && t.original === 'passed')).toBe(true);
     }
-  }, 600_000);
+  }, 900_000);
+
+  it('hidden tests read at import, expected values special-cased: sealed, the hidden cases fail (hidden_failed)', async () => {
+    const { receipt } = await validate('junit-read-hidden-at-import', 'junit-read-hidden', [], 120);
+    expect(receipt.verdict).toBe('failed');
+    expect(receipt.reasons).toContain('hidden_failed');
+    const hidden = receipt.phases.find((p) => p.name === 'hidden')!;
+    expect([hidden.grading, hidden.status]).toEqual(['sealed', 'failed']);
+    expect(hidden.runs.length).toBeGreaterThan(0);
+    for (const run of hidden.runs) expect(run.oracle !== undefined && run.oracle.observed > 0 && run.oracle.matched < run.oracle.cases).toBe(true);
+  }, 900_000);
 
   it('a flood of files in the results mount: failed, output_limit', async () => {
     const { receipt } = await validate('junit-inode-flood', 'junit-flood', [], 20);

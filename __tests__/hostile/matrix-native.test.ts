@@ -15,10 +15,12 @@ import { OLD_LAYOUT, PHASES, dockerGate, hostileDiff, packedFixture } from './ho
  * - a flood of files (class g): up to 100,000 empty files in every writable bind mount, then a
  *   hang, from the code under test (a Go `init()`, a Rust `.init_array` constructor, Python at
  *   import): the results tmpfs's inode cap and the file watchdog stop it, `output_limit`.
- * - hidden tests read at import (class e), cargo and pytest: the wrong (overfit) fix plus code that
- *   reads the staged tests' files and returns the expected value written next to the very call
- *   being made. Against the unsealed originals (in-process grading) the cargo candidate passes: the
- *   control, so the attack works; sealed (the committed pack), the expected values are not in the
+ * - hidden tests read at import (class e), go, cargo and pytest: the wrong (overfit) fix plus code
+ *   that reads the staged tests' files and returns the expected value written next to the very call
+ *   being made (go: at package init, the `{total, size, want}` rows of TestCount; its overfit count
+ *   is right for the loop test's 0 to 12 items and wrong for 100 in pages of 10). Against the
+ *   unsealed originals (in-process grading) the go and cargo candidates pass: the control, so the
+ *   attack works; sealed (the committed pack), the expected values are not in the
  *   container: hidden_failed. The pytest control fails in-process as well: it also reads the mutant
  *   twins' perturbed copies, whose answers overwrite the real ones.
  * - a root module named like the hidden test module (class c), pytest: test surface, removed.
@@ -52,7 +54,7 @@ interface Staged {
 /** How each column is staged, how long one validation may take, and its candidates' diffs. */
 const COLUMNS: Record<Column, { timeoutMs: number; timeoutSeconds?: number; diffs: { gradingAware: string; flood: string; readTests?: string } }> = {
   // The go pack's setup stage builds the test binaries once; under load it took over 300 s.
-  go: { timeoutMs: 900_000, diffs: { gradingAware: 'go-grading-aware', flood: 'go-inode-flood' } },
+  go: { timeoutMs: 900_000, diffs: { gradingAware: 'go-grading-aware', flood: 'go-inode-flood', readTests: 'go-read-tests-at-import' } },
   cargo: { timeoutMs: 900_000, diffs: { gradingAware: 'rust-grading-aware', flood: 'rust-inode-flood', readTests: 'rust-read-tests-at-import' } },
   pytest: { timeoutMs: 300_000, timeoutSeconds: 60, diffs: { gradingAware: 'py-grading-aware', flood: 'py-inode-flood', readTests: 'py-calculator:read-tests-at-import' } }
 };
@@ -133,8 +135,8 @@ gate.describeDocker.each(['go', 'cargo', 'pytest'] as const)('the hostile matrix
     it('e. hidden tests read at import, expected values special-cased: the in-process control is fooled or caught, sealed it fails', async () => {
       const control = await validate(readTests, 'read-tests-control', { unsealed: true });
       expect(control.receipt.phases.find((p) => p.name === 'hidden')!.grading).toBe('in_process');
-      if (column === 'cargo') {
-        // Graded in-process, the attack works: every hidden test passes on the values it read.
+      if (column !== 'pytest') {
+        // go and cargo add no twins. Graded in-process, the attack works: every hidden test passes on the values it read.
         expect([control.status, control.receipt.verdict, control.receipt.reasons, control.receipt.proof_grade]).toEqual([0, 'passed', [], false]);
       } else {
         // The mutant twins are staged copies of the tests with perturbed expectations: the candidate

@@ -11,8 +11,13 @@ import type { CanaryPlan, TwinCanary } from './adapter.js';
  * sabotage can tell apart (by its argv, its file) and spare. So every staged test file that
  * declares its tests through node's test runner — it imports `test` or `it` from `node:test` and an
  * assert module (`node:assert`, `node:assert/strict`, `assert`, `assert/strict`) by a default or
- * namespace binding — gets one must-pass and one must-fail test appended at its top level, through
- * those same bindings, titled with the words of the file's own test titles:
+ * namespace binding — gets one must-pass and one must-fail test, through those same bindings,
+ * titled with the words of the file's own test titles, and placed among the file's own tests: at a
+ * statement boundary chosen by the nonce, at the top level or inside a `describe`/`suite` block,
+ * with two of the file's tests declared before it and two after it where the file has four or
+ * more (so in the middle of the run order: sabotage that spares the first or the last two tests of
+ * a file hits them, junit-spare-canary-order.diff). A file with no such boundary (one test) gets
+ * them at its end:
  *
  * - the must-pass test asserts `strictEqual(1, 1)`;
  * - the must-fail test tries every common assertion that must throw (`strictEqual`, `equal`,
@@ -83,12 +88,78 @@ function titleWords(program: Node): string[] {
   return [...words];
 }
 
+const SUITE_CALLEES = new Set(['describe', 'suite']);
+
+/** The test or suite call a statement makes (`test('title', fn)`, `describe(…)`), if any. */
+function callOf(stmt: Node): { callee: string; fn?: Node } | undefined {
+  if (stmt.type !== 'ExpressionStatement') return undefined;
+  const call = stmt.expression as Node;
+  if (call.type !== 'CallExpression' || (call.callee as Node).type !== 'Identifier') return undefined;
+  // Only `describe('title', fn)` is entered: a block with options (`{ skip: true }`, `{ todo }`)
+  // might never run its tests, so canaries there could be skipped.
+  const args = call.arguments as Node[];
+  const fn = args.length === 2 && (args[1]!.type === 'ArrowFunctionExpression' || args[1]!.type === 'FunctionExpression') ? args[1] : undefined;
+  return { callee: (call.callee as Node).name as string, ...(fn !== undefined && (fn.body as Node).type === 'BlockStatement' ? { fn } : {}) };
+}
+
+const lineOf = (node: Node, end: boolean): number => ((node.loc as { start: { line: number }; end: { line: number } })[end ? 'end' : 'start']).line;
+
+/**
+ * Lines after which a block can go in the middle of the file's tests: each statement boundary of
+ * the top level (after the imports) and of every describe/suite body, where nothing follows on the
+ * line, with two of the file's tests (`test`/`it` calls, any depth) declared before and two after
+ * (one and one in a file of two or three tests; none in a file of one).
+ */
+function middleSlots(program: Node, original: string, test: string): number[] {
+  const lines = original.split('\n');
+  const tests: number[] = [];
+  const slots: number[] = [];
+  const restIsBlank = (line: number, column: number): boolean => /^[\s;]*(\/\/.*)?$/.test((lines[line - 1] ?? '').slice(column));
+  const visit = (body: Node[], opening: { line: number; column: number } | undefined): void => {
+    if (opening !== undefined && restIsBlank(opening.line, opening.column)) slots.push(opening.line);
+    for (const stmt of body) {
+      const call = callOf(stmt);
+      if (call !== undefined && (call.callee === test || call.callee === 'it' || call.callee === 'test')) tests.push(lineOf(stmt, false));
+      if (call?.fn !== undefined && SUITE_CALLEES.has(call.callee)) {
+        const block = call.fn.body as Node;
+        const start = (block.loc as { start: { line: number; column: number } }).start;
+        visit(block.body as Node[], { line: start.line, column: start.column + 1 });
+      }
+      const end = (stmt.loc as { end: { line: number; column: number } }).end;
+      if (stmt.type !== 'ImportDeclaration' && restIsBlank(end.line, end.column)) slots.push(end.line);
+    }
+  };
+  const body = program.body as Node[];
+  const imports = body.filter((stmt) => stmt.type === 'ImportDeclaration');
+  const last = imports[imports.length - 1];
+  if (last !== undefined) {
+    const end = (last.loc as { end: { line: number; column: number } }).end;
+    if (restIsBlank(end.line, end.column)) slots.push(end.line);
+  }
+  visit(body.filter((stmt) => stmt.type !== 'ImportDeclaration'), undefined);
+  // Two of the file's tests on either side where there are enough (sparing the first or the last
+  // two tests then misses the canaries whatever the nonce picks), else one.
+  const unique = [...new Set(slots)].sort((a, b) => a - b);
+  for (const margin of [2, 1]) {
+    const fits = unique.filter((line) => tests.filter((t) => t <= line).length >= margin && tests.filter((t) => t > line).length >= margin);
+    if (fits.length > 0) return fits;
+  }
+  return [];
+}
+
 /**
  * The per-file canaries of a run: `texts` are the test files as they will be staged (after the
  * twins), `originals` as the copy holds them (read for their bindings). Returns the files to stage
- * (with the canaries appended) and the canaries as twins.
+ * (with the canaries inserted) and the canaries as twins. `inserted` are the copies already in
+ * `texts` (the twins), by the original lines they follow, so the canaries' own line in the staged
+ * text can be found.
  */
-export function junitFileCanaries(originals: Readonly<Record<string, string>>, texts: Readonly<Record<string, string>>, plan: CanaryPlan): { stage: Record<string, string>; twins: TwinCanary[] } {
+export function junitFileCanaries(
+  originals: Readonly<Record<string, string>>,
+  texts: Readonly<Record<string, string>>,
+  plan: CanaryPlan,
+  inserted: readonly TwinCanary[] = []
+): { stage: Record<string, string>; twins: TwinCanary[] } {
   const stage: Record<string, string> = {};
   const twins: TwinCanary[] = [];
   const used = new Set<string>();
@@ -137,10 +208,22 @@ export function junitFileCanaries(originals: Readonly<Record<string, string>>, t
     // The order of the two follows the nonce, as the pack's canaries' does.
     const blocks = Number.parseInt(plan.nonce.slice(-2, -1), 16) % 2 === 0 ? [passBlock, failBlock] : [failBlock, passBlock];
     let text = texts[file] ?? original;
-    if (!text.endsWith('\n')) text += '\n';
+    const slots = middleSlots(program, original, test);
     const block = ['', ...blocks.flat()].join('\n') + '\n';
-    const lines = original.split('\n').length;
-    stage[file] = text + block;
+    let lines: number;
+    if (slots.length > 0) {
+      const digest = createHash('sha256').update(`patchproof-junit-file-canary-slot\0${plan.nonce}\0${file}`).digest();
+      lines = slots[digest.readUInt32BE(0) % slots.length]!;
+      // The staged text holds the twins' copies too: original line `lines` is that much further down.
+      const shift = inserted.filter((t) => t.file === file && t.after <= lines).reduce((sum, t) => sum + t.lines, 0);
+      const staged = text.split('\n');
+      staged.splice(lines + shift, 0, ...block.slice(0, -1).split('\n'));
+      stage[file] = staged.join('\n');
+    } else {
+      if (!text.endsWith('\n')) text += '\n';
+      lines = original.split('\n').length;
+      stage[file] = text + block;
+    }
     // The must-fail one as a mutant of the must-pass one; the must-pass one as a twin of itself, so
     // that both leave the run's real tests (takeTwins), and one missing alone is wrong.
     twins.push({ file, owner: null, name: fail, of: pass, kind: 'mutant', after: lines, lines: block.split('\n').length - 1 });

@@ -90,7 +90,7 @@ export function junitAdapter(config: JunitConfig, canaryFiles: Readonly<Record<s
     const twinned = jsTwinStage(request);
     // ...and files written for node's test runner get grader canaries of their own, in their own
     // process (junit-file-canaries.ts); the pack's canaries still run as their own file.
-    const own = junitFileCanaries(readJsFiles(request), twinned.stage, request.canary);
+    const own = junitFileCanaries(readJsFiles(request), twinned.stage, request.canary, twinned.twins);
     const stage = { ...twinned.stage, ...own.stage };
     const twins = [...twinned.twins, ...own.twins];
     const argv = expandJunitArgv(config.argv, { workdir, results: resultsDir, files: [...request.files, ...canaryTests] });
