@@ -11,6 +11,8 @@ import { channelNonce } from '../../src/adapters/results-channel.js';
 import { countTests } from '../../src/core/test-results.js';
 import type { TestCaseResult } from '../../src/core/test-results.js';
 import { ConfigurationError } from '../../src/errors.js';
+import { expectDuplicateIdRuns } from './data/js-runner-support.js';
+import type { RealRuns } from './data/js-runner-support.js';
 import { freshCanary, listFiles, removeCopy, runAdapter, stageCopy } from './data/run-adapter.js';
 import type { AdapterRun, StagedCopy } from './data/run-adapter.js';
 
@@ -254,15 +256,50 @@ describe('node-test adapter problems with the results', () => {
     expect(parse({ [NODE_TEST_RESULTS_FILE]: text }, null).problems).toEqual(['node --test did not exit normally']);
   });
 
-  it('reports duplicate ids from a real run', async () => {
+  it('numbers two tests of one title by occurrence instead of refusing the run', async () => {
     const duplicate = await runReproduction(['duplicates.test.js']);
     try {
       // The must-fail canary alone makes an honest run exit 1.
       expect(duplicate.run.exitCode).toBe(1);
-      expect(duplicate.run.parsed.problems).toEqual([`duplicate test id '${ROOT}/duplicates.test.js > same name'`]);
+      expect(duplicate.run.parsed.problems).toEqual([]);
+      expect(duplicate.run.parsed.tests.map((test) => [test.id, test.status])).toEqual([
+        [`${ROOT}/duplicates.test.js > same name`, 'passed'],
+        [`${ROOT}/duplicates.test.js > same name #2`, 'passed']
+      ]);
     } finally {
       await removeCopy(duplicate.copy);
     }
+  });
+
+  it('still refuses an occurrence index that collides with a reported title', () => {
+    const lines = text.split('\n');
+    const passes = lines.find((line) => line.includes('"name":"passes"'))!;
+    const copies = [passes, passes, passes.replace('"name":"passes"', '"name":"passes #2"')];
+    lines.splice(lines.indexOf(passes), 1, ...copies);
+    const at = lines.findIndex((line) => line.includes('"kind":"end"'));
+    const end = JSON.parse(lines[at]!) as { tests: number };
+    lines[at] = JSON.stringify({ ...end, tests: end.tests + 2 });
+    const parsed = parse({ [NODE_TEST_RESULTS_FILE]: lines.join('\n') });
+    expect(parsed.problems).toContain(`duplicate test id '${CASES} > passes': its occurrence index 2 collides with a reported id`);
+  });
+});
+
+describe('node-test adapter on repeated titles (issue 12 item 1)', () => {
+  const copies: StagedCopy[] = [];
+  afterAll(async () => {
+    for (const copy of copies) await removeCopy(copy);
+  });
+
+  it('tells repeated titles apart by an occurrence index, and a regression in any copy counts', async () => {
+    const real: RealRuns = {
+      deps: () => '',
+      stage: async (project) => {
+        const copy = await stageCopy(nodeTestAdapter, `node-${project}`);
+        copies.push(copy);
+        return copy;
+      }
+    };
+    await expectDuplicateIdRuns(nodeTestAdapter, real, 'divides $label');
   });
 });
 
