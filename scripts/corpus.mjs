@@ -11,12 +11,18 @@
  * integrations/README.md and README.md is regenerated from those receipts (never from this run's memory, so the
  * table always matches what is committed).
  *
- * Usage: node scripts/corpus.mjs [--case NAME]... [--ci] [--table-only] [--keep DIR] [--out DIR]
+ * Usage: node scripts/corpus.mjs [--case NAME]... [--candidate NAME]... [--ci] [--table-only] [--keep DIR] [--out DIR]
  *   --case NAME   only this case (repeatable)
+ *   --candidate NAME  only this candidate of the cases chosen (repeatable; several processes can
+ *                 then grade one case's candidates side by side, each with its own --keep DIR: a
+ *                 JS case's validation takes 10 minutes or more on this machine)
  *   --ci          only the cases case.json marks "ci": true
  *   --table-only  regenerate the README table from the committed receipts; grade nothing
  *   --check-table exit 1 when a README's table (integrations/README.md, README.md) differs from the
  *                 committed receipts' table
+ *   --setup-cache DIR  passed to validate: the pack's dependency stage runs once per case and is
+ *                 reused (hashed again) by the case's other candidates, also those graded by
+ *                 other processes once the first has filled it
  *   --keep DIR    fetch and grade under DIR and leave it there (default: a temp folder, removed)
  *   --out DIR     keep the receipts under DIR/<case>/ instead of integrations/<case>/receipts/,
  *                 and leave the README table alone (what the test suite does)
@@ -89,7 +95,7 @@ function imageId() {
 }
 
 /** Grade one candidate; returns the receipt's path and the wall time. */
-function grade({ caseName, fetched, pack, digest, candidate, image, work, timeoutMs }) {
+function grade({ caseName, fetched, pack, digest, candidate, image, work, timeoutMs, setupCache }) {
   const dir = join(work, caseName, candidate.name);
   mkdirSync(dir, { recursive: true });
   const diff = candidate.diff === FETCHED_FIX ? join(fetched, 'upstream-fix.diff') : join(INTEGRATIONS, caseName, candidate.diff);
@@ -102,7 +108,7 @@ function grade({ caseName, fetched, pack, digest, candidate, image, work, timeou
   mustCli(['approve', '--proposal', proposal, '--proposal-hash', hash, '--approved-by', 'corpus', '--run-id', `corpus-${caseName}-${candidate.name}`, '--out', approval], { tmp: work });
   const started = Date.now();
   const result = cli(
-    ['validate', '--repo', repo, '--proposal', proposal, '--approval', approval, '--witness', pack, '--witness-digest', digest, '--runner', 'docker', '--image', image, '--out', out],
+    ['validate', '--repo', repo, '--proposal', proposal, '--approval', approval, '--witness', pack, '--witness-digest', digest, '--runner', 'docker', '--image', image, '--out', out, ...(setupCache === undefined ? [] : ['--setup-cache', join(setupCache, caseName)])],
     { tmp: work, timeoutMs }
   );
   const wallMs = Date.now() - started;
@@ -121,7 +127,7 @@ export function checkExpectation(receipt, expect) {
   return problems;
 }
 
-function runCase(caseName, image, work, outRoot) {
+function runCase(caseName, image, work, outRoot, onlyCandidates = [], setupCache = undefined) {
   const data = readCase(caseName);
   const fetched = join(work, caseName, 'fetched');
   const fetchStarted = Date.now();
@@ -134,10 +140,10 @@ function runCase(caseName, image, work, outRoot) {
   const receipts = outRoot === undefined ? join(INTEGRATIONS, caseName, 'receipts') : join(outRoot, caseName);
   mkdirSync(receipts, { recursive: true });
   let failures = 0;
-  for (const candidate of data.candidates) {
+  for (const candidate of data.candidates.filter((c) => onlyCandidates.length === 0 || onlyCandidates.includes(c.name))) {
     // A case whose runs are slow (zod's vitest runs under load) says how long one validation may take.
     const timeoutMs = (data.validate_timeout_seconds ?? 600) * 1000;
-    const { receipt, wallMs, status } = grade({ caseName, fetched, pack, digest, candidate, image, work, timeoutMs });
+    const { receipt, wallMs, status } = grade({ caseName, fetched, pack, digest, candidate, image, work, timeoutMs, setupCache });
     const verify = cli(['verify-receipt', receipt], { tmp: work });
     const parsed = JSON.parse(readFileSync(receipt, 'utf8'));
     const problems = checkExpectation(parsed, candidate.expect);
@@ -239,20 +245,24 @@ export function staleTables(names = listCases()) {
 
 function main(argv) {
   const only = [];
+  const onlyCandidates = [];
   let ci = false;
   let tableOnly = false;
   let checkTable = false;
   let keep;
+  let setupCache;
   let outRoot;
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i] === '--case' && argv[i + 1] !== undefined) only.push(argv[++i]);
+    else if (argv[i] === '--candidate' && argv[i + 1] !== undefined) onlyCandidates.push(argv[++i]);
     else if (argv[i] === '--ci') ci = true;
     else if (argv[i] === '--table-only') tableOnly = true;
     else if (argv[i] === '--check-table') checkTable = true;
     else if (argv[i] === '--keep' && argv[i + 1] !== undefined) keep = resolve(argv[++i]);
+    else if (argv[i] === '--setup-cache' && argv[i + 1] !== undefined) setupCache = resolve(argv[++i]);
     else if (argv[i] === '--out' && argv[i + 1] !== undefined) outRoot = resolve(argv[++i]);
     else {
-      console.error(`corpus: unknown argument '${argv[i]}'; use --case NAME, --ci, --table-only, --check-table, --keep DIR or --out DIR`);
+      console.error(`corpus: unknown argument '${argv[i]}'; use --case NAME, --candidate NAME, --ci, --table-only, --check-table, --setup-cache DIR, --keep DIR or --out DIR`);
       return 2;
     }
   }
@@ -285,7 +295,7 @@ function main(argv) {
   try {
     for (const name of names) {
       try {
-        failures += runCase(name, image, work, outRoot);
+        failures += runCase(name, image, work, outRoot, onlyCandidates, setupCache);
       } catch (error) {
         failures += 1;
         console.log(`FAIL ${name}: ${error instanceof Error ? error.message : String(error)}`);

@@ -11,6 +11,9 @@ import { channelNonce } from '../../src/adapters/results-channel.js';
 import { countTests } from '../../src/core/test-results.js';
 import type { TestCaseResult } from '../../src/core/test-results.js';
 import { ConfigurationError } from '../../src/errors.js';
+import { DUPLICATES, expectDuplicateIdRuns } from './data/js-runner-support.js';
+import { judgeRegression, type RunEvidence } from '../../src/core/verdict.js';
+import type { RealRuns } from './data/js-runner-support.js';
 import { freshCanary, listFiles, removeCopy, runAdapter, stageCopy } from './data/run-adapter.js';
 import type { AdapterRun, StagedCopy } from './data/run-adapter.js';
 
@@ -254,15 +257,81 @@ describe('node-test adapter problems with the results', () => {
     expect(parse({ [NODE_TEST_RESULTS_FILE]: text }, null).problems).toEqual(['node --test did not exit normally']);
   });
 
-  it('reports duplicate ids from a real run', async () => {
+  it('numbers two tests of one title by occurrence instead of refusing the run', async () => {
     const duplicate = await runReproduction(['duplicates.test.js']);
     try {
       // The must-fail canary alone makes an honest run exit 1.
       expect(duplicate.run.exitCode).toBe(1);
-      expect(duplicate.run.parsed.problems).toEqual([`duplicate test id '${ROOT}/duplicates.test.js > same name'`]);
+      expect(duplicate.run.parsed.problems).toEqual([]);
+      expect(duplicate.run.parsed.tests.map((test) => [test.id, test.status])).toEqual([
+        [`${ROOT}/duplicates.test.js > same name`, 'passed'],
+        [`${ROOT}/duplicates.test.js > same name #2`, 'passed']
+      ]);
     } finally {
       await removeCopy(duplicate.copy);
     }
+  });
+
+  it('still refuses an occurrence index that collides with a reported title', () => {
+    const lines = text.split('\n');
+    const passes = lines.find((line) => line.includes('"name":"passes"'))!;
+    const copies = [passes, passes, passes.replace('"name":"passes"', '"name":"passes #2"')];
+    lines.splice(lines.indexOf(passes), 1, ...copies);
+    const at = lines.findIndex((line) => line.includes('"kind":"end"'));
+    const end = JSON.parse(lines[at]!) as { tests: number };
+    lines[at] = JSON.stringify({ ...end, tests: end.tests + 2 });
+    const parsed = parse({ [NODE_TEST_RESULTS_FILE]: lines.join('\n') });
+    expect(parsed.problems).toContain(`duplicate test id '${CASES} > passes': its occurrence index 2 collides with a reported id`);
+  });
+});
+
+describe('node-test adapter on repeated titles (issue 12 item 1)', () => {
+  const copies: StagedCopy[] = [];
+  afterAll(async () => {
+    for (const copy of copies) await removeCopy(copy);
+  });
+
+  it('tells repeated titles apart by an occurrence index, and a regression in any copy counts', async () => {
+    const real: RealRuns = {
+      deps: () => '',
+      stage: async (project) => {
+        const copy = await stageCopy(nodeTestAdapter, `node-${project}`);
+        copies.push(copy);
+        return copy;
+      }
+    };
+    await expectDuplicateIdRuns(nodeTestAdapter, real, 'divides $label');
+  });
+
+  it('does not let code under test push a real test to "#2" by registering its title first (hostile)', async () => {
+    const copy = await stageCopy(nodeTestAdapter, 'node-duplicates');
+    copies.push(copy);
+    const tests = { files: [DUPLICATES], suite: true, testRoots: [] };
+    const base = await runAdapter(nodeTestAdapter, copy, tests);
+    // The candidate breaks divide(4, 2) and, when its module loads (before the test file declares
+    // its tests), registers a passing test of the title that checks it.
+    await writeFile(
+      path.join(copy.workdir, 'src', 'calc.js'),
+      "import { test } from 'node:test';\ntest('divides once', () => {});\nexport function divide(a, b) {\n  return a === 4 ? 3 : a / b;\n}\n"
+    );
+    const after = await runAdapter(nodeTestAdapter, copy, tests);
+    expect(after.parsed.problems).toEqual([]);
+    const byTitle = after.parsed.tests.filter((t) => t.id.includes('divides once')).map((t) => [t.id, t.status]);
+    // node:test ids name the file that declares the test, so the decoy is a new test of its own
+    // (src/calc.js) and the real one keeps its id: no occurrence index moves (for jest and vitest,
+    // which id by test file, verdict.ts holds such a moved copy to the base).
+    expect(byTitle).toEqual([
+      ['src/calc.js > divides once', 'passed'],
+      [`${DUPLICATES} > divides once`, 'failed']
+    ]);
+    const evidence = (label: 'regression_before' | 'regression_after', run: AdapterRun): RunEvidence => ({
+      label, attempt: 1, exitCode: run.exitCode, timedOut: false, outputTruncated: false, parsed: run.parsed, canary: run.parsed.canary
+    });
+    expect(judgeRegression(evidence('regression_before', base), [evidence('regression_after', after)])).toMatchObject({
+      status: 'failed',
+      reasons: ['regression'],
+      regressions: [`${DUPLICATES} > divides once`]
+    });
   });
 });
 

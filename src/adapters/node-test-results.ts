@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { FailureKind, ParsedResults, TestCaseResult, TestCounts } from '../core/test-results.js';
-import { countTests } from '../core/test-results.js';
+import { countTests, indexDuplicateIds } from '../core/test-results.js';
 import type { CanaryOutcome, ParseRequest } from './adapter.js';
 import { canaryNames, takeCanaries } from './canary.js';
 import type { CanaryNames } from './canary.js';
@@ -346,20 +346,9 @@ export function parseNodeTestResults(request: ParseRequest): ParsedResults & { c
   for (const root of buildTrees(events, problems)) {
     collectRoot(root, context, collected);
   }
-  const results: TestCaseResult[] = [];
-  const seen = new Set<string>();
-  const duplicates = new Set<string>();
-  for (const result of collected) {
-    if (seen.has(result.id)) {
-      duplicates.add(result.id);
-    } else {
-      seen.add(result.id);
-      results.push(result);
-    }
-  }
-  for (const id of duplicates) {
-    problems.push(`duplicate test id '${id}'`);
-  }
+  // node:test allows two tests of one title (find-my-way's suite has eight such files): each copy
+  // keeps its own id, an occurrence index in file order, as for jest and vitest.
+  const results = indexDuplicateIds(collected, problems);
   for (const event of events) {
     if (event.file === undefined) {
       problems.push(`test '${event.name}' has no file`);

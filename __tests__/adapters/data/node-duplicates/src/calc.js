@@ -1,0 +1,3 @@
+export function divide(a, b) {
+  return a / b;
+}

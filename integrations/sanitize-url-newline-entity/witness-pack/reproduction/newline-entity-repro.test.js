@@ -1,0 +1,14 @@
+const { observe, observeThrows } = require("./patchproof-oracle.cjs"); // sealed by patchproof witness seal
+/* eslint-disable no-script-url */
+// Reproduction (written here from the 6.0.2 changelog): an HTML "&NewLine;" entity inside a URL is
+// a newline once the URL sits in an href, and browsers drop newlines from URLs, so
+// "java&NewLine;script:" runs as "javascript:". sanitizeUrl must see through it.
+const { sanitizeUrl } = require("../../src");
+
+test("a javascript: scheme split by a newline entity is refused", () => {
+  observe("reproduction:newline-entity-repro.test.js/8", () => (sanitizeUrl("java&NewLine;script:alert(document.domain)")));
+});
+
+test("a newline entity in a safe URL is dropped", () => {
+  observe("reproduction:newline-entity-repro.test.js/12", () => (sanitizeUrl("https://example.org&NewLine;/account")));
+});
