@@ -397,7 +397,9 @@ async function prepareRun(plan: RunPlan, request: ValidationRequest, deps: Valid
         const { claimed: _claimed, ...withoutClaimed } = parsedRest;
         const results_: ParsedResults = { ...withoutClaimed, tests: twinned.tests, ...(twinned.claimed === undefined ? {} : { claimed: twinned.claimed }) };
         const canaryOutcome = command.twins === undefined ? canaryBase : { ...canaryBase, twins: twinned.outcomes };
-        const excerpt = plan.tree === 'base' ? errorExcerpt(outcome.output) : undefined;
+        // Each stream whole (stderr, then stdout): in the combined output their lines interleave as the
+        // pipes happened to be read, so the excerpt would change from run to run.
+        const excerpt = plan.tree === 'base' ? errorExcerpt(outcome.stderr === undefined ? outcome.output : `${outcome.stderr}\n\n${outcome.stdout}`) : undefined;
         let sealed: RunEvidence['sealed'];
         let oracleRecord: RunRecord['oracle'];
         if (observing && oraclePhase !== undefined && request.recordObservations !== undefined) {

@@ -66,6 +66,8 @@ export function runCappedProcess(options: CappedProcessOptions): Promise<RunOutc
     const kept: Buffer[] = [];
     // The stdout part of `kept` (the same chunks, not extra bytes): see RunOutcome.stdout.
     const keptStdout: Buffer[] = [];
+    // And the stderr part: together they give each stream's bytes in order, whatever the interleaving.
+    const keptStderr: Buffer[] = [];
     let keptBytes = 0;
     let seenBytes = 0;
     let timedOut = false;
@@ -142,13 +144,13 @@ export function runCappedProcess(options: CappedProcessOptions): Promise<RunOutc
       const room = outputLimitBytes - keptBytes;
       if (chunk.length <= room) {
         kept.push(chunk);
-        if (fromStdout) keptStdout.push(chunk);
+        (fromStdout ? keptStdout : keptStderr).push(chunk);
         keptBytes += chunk.length;
         return;
       }
       if (room > 0) {
         kept.push(chunk.subarray(0, room));
-        if (fromStdout) keptStdout.push(chunk.subarray(0, room));
+        (fromStdout ? keptStdout : keptStderr).push(chunk.subarray(0, room));
         keptBytes += room;
       }
       // Past the cap: endless output must not fill memory or the run's record.
@@ -175,6 +177,7 @@ export function runCappedProcess(options: CappedProcessOptions): Promise<RunOutc
             outputTruncated,
             output: bytes.toString('utf8'),
             stdout: Buffer.concat(keptStdout).toString('utf8'),
+            stderr: Buffer.concat(keptStderr).toString('utf8'),
             outputBytes: seenBytes,
             outputSha256: createHash('sha256').update(bytes).digest('hex'),
             durationMs

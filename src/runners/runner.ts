@@ -86,6 +86,8 @@ export interface RunOutcome {
    * client forwards a container's stdout in reads that need not end at a line), and is then lost.
    */
   stdout: string;
+  /** The kept bytes that came from stderr alone, in order (absent from runners that cannot tell). */
+  stderr?: string;
   /** Bytes of output seen (kept or not) and the SHA-256 hex of the kept bytes. */
   outputBytes: number;
   outputSha256: string;
