@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DIGEST_PATTERN, HEX64_PATTERN } from './hashing.js';
+import { DIGEST_PATTERN, HEX64_PATTERN, type HashDomain } from './hashing.js';
 import { formalRecordSchema } from './formal.js';
 import { PHASE_NAMES, PHASE_STATUSES, REASON_CODES, RUN_LABELS } from './verdict.js';
 import { L0_RULES } from './l0-gates.js';
@@ -25,7 +25,10 @@ import { CLAIM_FINDINGS, CLAIM_FORMATS } from './claim-codes.js';
  * v4 and older receipts never hold any of the four.
  */
 
-export const RECEIPT_SCHEMA = 'patchproof.receipt/v5';
+/** v5: `baseline`, `gates`, `claim` and `formal` records (optional). */
+export const RECEIPT_V5_SCHEMA = 'patchproof.receipt/v5';
+/** The schema this version writes. */
+export const RECEIPT_SCHEMA = RECEIPT_V5_SCHEMA;
 /** v4, still verified under its rules (`not_run` phases; none of v5's records). */
 export const RECEIPT_V4_SCHEMA = 'patchproof.receipt/v4';
 /** v3, still verified under its rules (no `not_run` phase). */
@@ -33,7 +36,26 @@ export const RECEIPT_V3_SCHEMA = 'patchproof.receipt/v3';
 /** v2, still verified: it may carry the pack's real pinned hidden ids in `witness.pinned_ids`. */
 export const RECEIPT_V2_SCHEMA = 'patchproof.receipt/v2';
 /** Every schema verified by the rules of src/core/receipt.ts (v1 has its own, frozen). */
-export const RECEIPT_SCHEMAS = [RECEIPT_SCHEMA, RECEIPT_V4_SCHEMA, RECEIPT_V3_SCHEMA, RECEIPT_V2_SCHEMA] as const;
+export const RECEIPT_SCHEMAS = [RECEIPT_V5_SCHEMA, RECEIPT_V4_SCHEMA, RECEIPT_V3_SCHEMA, RECEIPT_V2_SCHEMA] as const;
+export type ReceiptSchemaName = (typeof RECEIPT_SCHEMAS)[number];
+
+/** True when `schema` is `since` or newer: a record introduced by `since` may appear in it. */
+export function schemaAtLeast(schema: ReceiptSchemaName, since: ReceiptSchemaName): boolean {
+  // RECEIPT_SCHEMAS is newest first, so a smaller index is a newer schema.
+  return RECEIPT_SCHEMAS.indexOf(schema) <= RECEIPT_SCHEMAS.indexOf(since);
+}
+
+/** The digest domain each schema seals under. */
+const DIGEST_DOMAINS: Record<ReceiptSchemaName, HashDomain> = {
+  [RECEIPT_V5_SCHEMA]: 'patchproof/receipt/v5',
+  [RECEIPT_V4_SCHEMA]: 'patchproof/receipt/v4',
+  [RECEIPT_V3_SCHEMA]: 'patchproof/receipt/v3',
+  [RECEIPT_V2_SCHEMA]: 'patchproof/receipt/v2'
+};
+
+export function receiptDigestDomain(schema: ReceiptSchemaName): HashDomain {
+  return DIGEST_DOMAINS[schema];
+}
 
 /** A hidden test's public id: HMAC-SHA256 of its real id under the pack's hidden-id key. */
 export const HIDDEN_ID_PATTERN = /^hmac-sha256:[0-9a-f]{64}$/;

@@ -1,6 +1,6 @@
 import { twinBehaved } from './twins.js';
 import { canonicalJson, digestJson, type Digest } from './hashing.js';
-import { HIDDEN_ID_PATTERN, RECEIPT_SCHEMA, RECEIPT_SCHEMAS, RECEIPT_V2_SCHEMA, RECEIPT_V3_SCHEMA, RECEIPT_V4_SCHEMA, receiptSchema, type Receipt, type ReceiptBody, type PhaseRecord, type SetupRecord } from './receipt-schema.js';
+import { HIDDEN_ID_PATTERN, RECEIPT_SCHEMA, RECEIPT_SCHEMAS, RECEIPT_V2_SCHEMA, RECEIPT_V4_SCHEMA, RECEIPT_V5_SCHEMA, receiptDigestDomain, receiptSchema, schemaAtLeast, type ReceiptSchemaName, type Receipt, type ReceiptBody, type PhaseRecord, type SetupRecord } from './receipt-schema.js';
 import { RIGHT_REASON_FAILURES, countTests } from './test-results.js';
 import { PHASE_NAMES, decideVerdict, type ReasonCode } from './verdict.js';
 import { surfaceReasons, type SurfaceAllowances } from './surface.js';
@@ -26,15 +26,7 @@ export function allowancesOf(allowed: readonly string[]): SurfaceAllowances {
 }
 
 export function receiptDigest(body: ReceiptBody): Digest {
-  const domain =
-    body.schema === RECEIPT_V2_SCHEMA
-      ? 'patchproof/receipt/v2'
-      : body.schema === RECEIPT_V3_SCHEMA
-        ? 'patchproof/receipt/v3'
-        : body.schema === RECEIPT_V4_SCHEMA
-          ? 'patchproof/receipt/v4'
-          : 'patchproof/receipt/v5';
-  return digestJson(domain, body);
+  return digestJson(receiptDigestDomain(body.schema), body);
 }
 
 /** Add the content digest. */
@@ -249,15 +241,8 @@ function verifyReceiptV2V3Text(text: string): ReceiptCheck {
     reproduction_after: receipt.witness.reproduction_repeat,
     hidden: receipt.witness.hidden_repeat
   };
-  if (receipt.schema !== RECEIPT_SCHEMA && receipt.schema !== RECEIPT_V4_SCHEMA && receipt.phases.some((p) => p.status === 'not_run')) {
-    errors.push(`a not_run phase exists only from ${RECEIPT_V4_SCHEMA}; a ${receipt.schema} receipt never held one`);
-  }
-  // v5's records exist only in receipts written from the schema that introduced them.
-  if (receipt.schema !== RECEIPT_SCHEMA) {
-    for (const [field, present] of [['baseline', receipt.baseline !== undefined], ['gates', receipt.gates !== undefined], ['formal', receipt.formal !== undefined]] as const) {
-      if (present) errors.push(`a ${field} record exists only from ${RECEIPT_SCHEMA}; a ${receipt.schema} receipt never held one`);
-    }
-  }
+  // Each record exists only in receipts written from the schema that introduced it.
+  errors.push(...recordSinceErrors(receipt));
   errors.push(...notRunGateErrors(receipt));
   errors.push(...screeningFieldErrors(receipt));
   for (const phase of receipt.phases) {
@@ -279,14 +264,30 @@ function verifyReceiptV2V3Text(text: string): ReceiptCheck {
   errors.push(...gradingErrors(receipt));
   // The claim is checked against the receipt's own results; it has no part in verdict, reasons or proof grade.
   if (receipt.claim !== undefined) errors.push(...claimErrors(receipt.claim, receipt.phases, HIDDEN_ID_PATTERN));
-  // Only receipts of the current schema may hold a claim (written from the schema that introduced it).
-  if (receipt.claim !== undefined && receipt.schema !== RECEIPT_SCHEMA) errors.push(`a claim exists only from ${RECEIPT_SCHEMA}; a ${receipt.schema} receipt never held one`);
   const proofGrade = receipt.runner.isolated && receipt.verdict === 'passed' && receipt.repository.unchanged && candidateSideSealed(receipt);
   if (receipt.proof_grade !== proofGrade) {
     errors.push(`proof_grade ${receipt.proof_grade} does not follow from runner, verdict, repository and grading models (expected ${proofGrade})`);
   }
   if (errors.length > 0) return fail(errors, receipt);
   return { integrity_valid: true, verdict: receipt.verdict, proof_grade: receipt.proof_grade, receipt_digest, errors: [] };
+}
+
+/**
+ * The records (and the `not_run` status) each schema introduced: a receipt of an older schema that
+ * holds one was not written by the version it claims. A new record is one line here.
+ */
+const RECORDS_SINCE: readonly (readonly [string, ReceiptSchemaName, (receipt: Receipt) => boolean])[] = [
+  ['not_run phase', RECEIPT_V4_SCHEMA, (receipt) => receipt.phases.some((p) => p.status === 'not_run')],
+  ['baseline record', RECEIPT_V5_SCHEMA, (receipt) => receipt.baseline !== undefined],
+  ['gates record', RECEIPT_V5_SCHEMA, (receipt) => receipt.gates !== undefined],
+  ['claim', RECEIPT_V5_SCHEMA, (receipt) => receipt.claim !== undefined],
+  ['formal record', RECEIPT_V5_SCHEMA, (receipt) => receipt.formal !== undefined]
+];
+
+function recordSinceErrors(receipt: Receipt): string[] {
+  return RECORDS_SINCE.filter(([, since, present]) => !schemaAtLeast(receipt.schema, since) && present(receipt)).map(
+    ([what, since]) => `a ${what} exists only from ${since}; a ${receipt.schema} receipt never held one`
+  );
 }
 
 /**
