@@ -21,6 +21,13 @@ if (gate.mode === 'skip') console.warn(`SKIPPED docker-runner tests: ${gate.reas
 const describeDocker = gate.mode === 'skip' ? describe.skip : describe;
 
 /** Containers still present (running or not) with this run label. */
+/** A one-file image (no shell, no binaries) imported from a tree holding only a random `/marker`. */
+async function importMarkerImage(tree: string): Promise<string> {
+  await mkdir(tree);
+  await writeFile(join(tree, 'marker'), randomBytes(16).toString('hex'));
+  return execFileSync('/bin/sh', ['-c', `tar -C '${tree}' -c . | docker import -`], { encoding: 'utf8' }).trim();
+}
+
 async function containersLabelled(label: string): Promise<string[]> {
   const { stdout } = await run('docker', ['ps', '-aq', '--filter', 'label=patchproof=1', '--filter', `label=patchproof.label=${label}`]);
   return stdout.split('\n').filter((line) => line.trim() !== '');
@@ -329,10 +336,7 @@ describeDocker('createDockerRunner (real Docker engine)', () => {
 
   it('turns a docker run the daemon refuses (exit 125) into InfrastructureError', async () => {
     // A real image that disappears after the runner resolved it.
-    const tree = join(work, 'tiny');
-    await mkdir(tree);
-    await writeFile(join(tree, 'marker'), randomBytes(16).toString('hex'));
-    const tinyId = execFileSync('/bin/sh', ['-c', `tar -C '${tree}' -c . | docker import -`], { encoding: 'utf8' }).trim();
+    const tinyId = await importMarkerImage(join(work, 'tiny'));
     const doomed = await createDockerRunner({ image: tinyId });
     execFileSync('docker', ['image', 'rm', tinyId]);
     const req = request(['true']);
@@ -391,10 +395,7 @@ describeDocker('createDockerRunner (real Docker engine)', () => {
   }, 60_000);
 
   it('an image without /bin/sh is run without the start gate: the command itself is what the container executes', async () => {
-    const tree = join(work, 'nosh');
-    await mkdir(tree);
-    await writeFile(join(tree, 'marker'), randomBytes(16).toString('hex'));
-    const noShell = execFileSync('/bin/sh', ['-c', `tar -C '${tree}' -c . | docker import -`], { encoding: 'utf8' }).trim();
+    const noShell = await importMarkerImage(join(work, 'nosh'));
     try {
       const bare = await createDockerRunner({ image: noShell });
       const req = request(['/marker']);
