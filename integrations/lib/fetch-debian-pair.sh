@@ -47,21 +47,8 @@ fetch_debian_pair_download() { # WORK SUITE PACKAGE VERSION NAME DIR
   local work="$1" suite="$2" package="$3" version="$4" name="$5" dir="$6" mirror="$7" keyring="$8"
   local state="$work/apt-$suite" uri hash type=deb-src index=source_Sources
   [[ "${ARCHIVE:-}" == "deb" ]] && type=deb index=binary-amd64_Packages
-  mkdir -p "$state/parts" "$state/preferences" "$state/lists/partial" "$state/cache/archives/partial"
-  cat >"$state/parts/case.sources" <<SOURCES
-Types: $type
-URIs: $mirror
-Suites: $suite
-Components: main
-Signed-By: $keyring
-SOURCES
-  : >"$state/empty.list"
-  local apt=(apt-get -q
-    -o Dir::Etc::SourceList="$state/empty.list" -o Dir::Etc::SourceParts="$state/parts"
-    -o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts="$state/preferences"
-    -o Dir::State::Lists="$state/lists" -o Dir::Cache="$state/cache"
-    -o APT::Sandbox::User=root -o Acquire::Languages=none)
-  [[ "$type" == "deb" ]] && apt+=(-o APT::Architecture=amd64 -o APT::Architectures=amd64)
+  fetch_debian_private_apt "$state" "$type" "$suite" "$mirror" "$keyring"
+  local apt=("${FETCH_DEBIAN_APT[@]}")
   "${apt[@]}" update >"$state/update.log" 2>&1 || fetch_debian_die "apt-get update of the $suite $type index failed: $(grep -E '^(E|W):' "$state/update.log" | head -n 1)"
   compgen -G "$state/lists/*_${suite}_main_${index}*" >/dev/null \
     || fetch_debian_die "apt-get update fetched no $suite $type index from $mirror: $(grep -E '^(E|W):' "$state/update.log" | head -n 1)"

@@ -56,6 +56,28 @@ fetch_debian_check_sha() { # FILE EXPECTED
 # the TOOLS are installed, and there is a mirror (PATCHPROOF_DEBIAN_MIRROR, else the first one in
 # this machine's apt sources) and the archive keyring apt checks the signature with. Sets
 # FETCH_DEBIAN_MIRROR and FETCH_DEBIAN_KEYRING.
+# A private apt configuration in STATE: one source (TYPE deb-src or deb) of SUITE on MIRROR, signed by
+# KEYRING, nothing of the machine's own lists, preferences or cache. Sets FETCH_DEBIAN_APT to the
+# apt-get command line that uses it.
+fetch_debian_private_apt() { # STATE TYPE SUITE MIRROR KEYRING
+  local state="$1" type="$2" suite="$3" mirror="$4" keyring="$5"
+  mkdir -p "$state/parts" "$state/preferences" "$state/lists/partial" "$state/cache/archives/partial"
+  cat >"$state/parts/case.sources" <<SOURCES
+Types: $type
+URIs: $mirror
+Suites: $suite
+Components: main
+Signed-By: $keyring
+SOURCES
+  : >"$state/empty.list"
+  FETCH_DEBIAN_APT=(apt-get -q
+    -o Dir::Etc::SourceList="$state/empty.list" -o Dir::Etc::SourceParts="$state/parts"
+    -o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts="$state/preferences"
+    -o Dir::State::Lists="$state/lists" -o Dir::Cache="$state/cache"
+    -o APT::Sandbox::User=root -o Acquire::Languages=none)
+  if [[ "$type" == "deb" ]]; then FETCH_DEBIAN_APT+=(-o APT::Architecture=amd64 -o APT::Architectures=amd64); fi
+}
+
 fetch_debian_preflight() { # DEST TOOL...
   local dest="$1" tool
   shift
@@ -86,22 +108,9 @@ fetch_debian_case() {
   work="$(mktemp -d "${TMPDIR:-/tmp}/pp-$CASE-fetch.XXXXXX")"
   # shellcheck disable=SC2064 # expand now: $work is local
   trap "rm -rf '$work'" EXIT
-  mkdir -p "$work/parts" "$work/preferences" "$work/lists/partial" "$work/cache/archives/partial" "$work/download" "$work/debian"
-  cat >"$work/parts/case.sources" <<SOURCES
-Types: deb-src
-URIs: $mirror
-Suites: $SUITE
-Components: main
-Signed-By: $keyring
-SOURCES
-  : >"$work/empty.list"
-  apt_private() {
-    apt-get -q \
-      -o Dir::Etc::SourceList="$work/empty.list" -o Dir::Etc::SourceParts="$work/parts" \
-      -o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts="$work/preferences" \
-      -o Dir::State::Lists="$work/lists" -o Dir::Cache="$work/cache" \
-      -o APT::Sandbox::User=root -o Acquire::Languages=none "$@"
-  }
+  mkdir -p "$work/download" "$work/debian"
+  fetch_debian_private_apt "$work" deb-src "$SUITE" "$mirror" "$keyring"
+  apt_private() { "${FETCH_DEBIAN_APT[@]}" "$@"; }
 
   started=$SECONDS
   # apt-get update exits 0 when a download fails (it only warns): look for the index it should have written.
