@@ -148,17 +148,21 @@ gate.describeDocker('validate --baseline-cache', () => {
     expect(honest.receipt?.reasons).toContain('repro_passes_before');
     const fixedBase = honest.receipt?.bindings.base_snapshot as `sha256:${string}`;
 
-    // The attacker: the buggy base's entry (intact, from the first validation) moved under the fixed base's key.
-    const buggy = (await objects()).map((n) => join(cache, 'objects', n));
-    let source: Record<string, unknown> | undefined;
-    for (const file of buggy) {
-      const entry = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown> & { key_fields: { base_snapshot: string } };
-      if (entry.key_fields.base_snapshot === fix.receipt?.bindings.base_snapshot && `sha256:${sha256Hex(await readFile(file))}` === `sha256:${file.slice(-69, -5)}`) source = entry;
+    // The attacker: the buggy base's runs (an intact entry from the first validation) planted under
+    // the key of the fixed base's honest entry (its key fields read from that entry).
+    const intact: (Record<string, unknown> & { key: string; key_fields: { base_snapshot: string } })[] = [];
+    for (const name of await objects()) {
+      const bytes = await readFile(join(cache, 'objects', name));
+      if (`${sha256Hex(bytes)}.json` === name) intact.push(JSON.parse(bytes.toString('utf8')) as (typeof intact)[number]);
     }
+    const source = intact.find((e) => e.key_fields.base_snapshot === fix.receipt?.bindings.base_snapshot);
+    const target = intact.find((e) => e.key_fields.base_snapshot === fixedBase);
     expect(source).toBeDefined();
+    expect(target).toBeDefined();
     const plant = async (baselineDigest: string): Promise<void> => {
-      const fields = { ...(source!['key_fields'] as Record<string, unknown>), base_snapshot: fixedBase } as Parameters<typeof baselineCacheKey>[0];
+      const fields = target!.key_fields as unknown as Parameters<typeof baselineCacheKey>[0];
       const key = baselineCacheKey(fields);
+      expect(key).toBe(target!.key);
       const text = `${JSON.stringify({ ...source, key, key_fields: fields, baseline_digest: baselineDigest })}\n`;
       await writeFile(join(cache, 'objects', `${sha256Hex(text)}.json`), text);
       await writeFile(join(cache, 'keys', digestHex(key)), `sha256:${sha256Hex(text)}\n`);
