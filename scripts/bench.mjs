@@ -64,6 +64,18 @@ const SECTIONS = [
     run: benchSetupCache
   },
   {
+    name: 'screen',
+    description:
+      'patchproof screen --runner docker of 10 js-duration candidates (3 stopped at L0, some at reproduction or the suite, 2 duplicates) against 10 separate patchproof validate runs of the same candidates, one after another',
+    run: benchScreen
+  },
+  {
+    name: 'early-exit',
+    description:
+      'patchproof validate --runner docker --early-exit of js-duration not-fixed.diff (it fails at the reproduction after) against the same validation without --early-exit; and with a warm --baseline-cache as well',
+    run: benchEarlyExit
+  },
+  {
     name: 'results-flood',
     description:
       'patchproof validate --runner docker of js-duration with a candidate that creates 100,000 empty files in the results mount then hangs, against one that only hangs, under the same --timeout',
@@ -768,4 +780,158 @@ async function benchResultsFlood(context) {
     `results-flood: flood ${times.flood.toFixed(2)} s (${reasons['inode-flood'].join(',')}), plain hang ${times.hang.toFixed(2)} s (${reasons['busy-loop'].join(',')}), ` +
       `timeout ${timeoutSeconds} s, ratio ${(times.flood / times.hang).toFixed(2)} (median of ${Math.max(1, Math.min(context.runs, 3))})`
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sections "screen" and "early-exit" (issue 14): whole CLI processes, the same pack, image and
+// candidates on both sides, alternated; medians and their ratio.
+
+/** js-duration's pack with `allowed_paths: ['src/**']` (the L0 gate), in `work/pack`, and its digest. */
+function screenPack(work, node) {
+  const pack = join(work, 'pack');
+  run('cp', ['-a', join(PROJECT, 'witness-packs', 'js-duration'), pack]);
+  const manifest = JSON.parse(readFileSync(join(pack, 'witness.json'), 'utf8'));
+  writeFileSync(join(pack, 'witness.json'), `${JSON.stringify({ ...manifest, allowed_paths: ['src/**'] }, null, 2)}\n`);
+  return { pack, digest: String(node(['witness', 'digest', pack])).trim() };
+}
+
+/** The ten candidates: the fixture's eight, an exact copy of overfit (a duplicate) and a README-only change (stopped at L0). */
+function screenCandidates(dir) {
+  mkdirSync(dir, { recursive: true });
+  const fixture = join(PROJECT, 'fixtures', 'js-duration');
+  const from = {
+    fix: 'candidates/fix.diff', overfit: 'candidates/overfit.diff', regressing: 'candidates/regressing.diff', 'not-fixed': 'candidates/not-fixed.diff',
+    'delete-test': 'candidates/delete-test.diff', 'fix-comments': 'screen-candidates/fix-comments.diff', 'fix-string': 'screen-candidates/fix-string.diff',
+    'leaks-secret': 'screen-candidates/leaks-secret.diff', 'overfit-copy': 'candidates/overfit.diff'
+  };
+  for (const [name, path] of Object.entries(from)) writeFileSync(join(dir, `${name}.diff`), readFileSync(join(fixture, path)));
+  const first = readFileSync(join(fixture, 'repo', 'README.md'), 'utf8').split('\n')[0];
+  writeFileSync(join(dir, 'readme-only.diff'), `--- a/README.md\n+++ b/README.md\n@@ -1,1 +1,2 @@\n ${first}\n+<!-- bench -->\n`);
+  return readdirSync(dir).filter((n) => n.endsWith('.diff')).sort().map((n) => ({ name: n.slice(0, -'.diff'.length), diff: join(dir, n) }));
+}
+
+/** Propose and approve one candidate (not timed); returns the files and the proposal_hash. */
+function proposeApproved(node, repo, diff, work, name) {
+  const proposal = join(work, `${name}.proposal.json`);
+  const approval = join(work, `${name}.approval.json`);
+  node(['propose', '--repo', repo, '--diff', diff, '--out', proposal]);
+  const hash = JSON.parse(readFileSync(proposal, 'utf8')).proposal_hash;
+  node(['approve', '--proposal', proposal, '--proposal-hash', hash, '--approved-by', 'bench', '--run-id', `bench-${name}`, '--out', approval]);
+  return { proposal, approval, hash };
+}
+
+/** A CLI process whose exit code is one of `allowed`; returns it. */
+function cliStatus(cli, args, allowed) {
+  const result = spawnSync(process.execPath, [cli, ...args], { cwd: PROJECT, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 30 });
+  if (!allowed.includes(result.status)) throw new Error(`patchproof ${args[0]} exited ${result.status}: ${String(result.stderr).trim().split('\n').slice(-5).join(' | ')}`);
+  return result.status;
+}
+
+/** Container runs recorded in a receipt (every phase's runs, each counted once). */
+function runCount(receipt) {
+  const seen = new Set();
+  for (const phase of receipt.phases) for (const r of phase.runs ?? []) seen.add(`${r.label}-${r.attempt}`);
+  return seen.size;
+}
+
+async function benchScreen(context) {
+  const docker = dockerAndImage('screen');
+  if (docker === null) return;
+  const cli = BENCH_CLI;
+  const work = join(context.dataDir, 'screen');
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const node = (args) => run(process.execPath, [cli, ...args], { cwd: PROJECT });
+  const repo = join(PROJECT, 'fixtures', 'js-duration', 'repo');
+  try {
+    const { pack, digest } = screenPack(work, node);
+    const candidates = screenCandidates(join(work, 'candidates'));
+    log(`  proposing and approving ${candidates.length} candidates (not timed)`);
+    const approved = candidates.map((c) => ({ ...c, ...proposeApproved(node, repo, c.diff, work, c.name) }));
+    const common = ['--repo', repo, '--witness', pack, '--witness-digest', digest, '--runner', 'docker', '--image', docker.imageId];
+    let round = 0;
+    let last = { screen: '', validate: '' };
+    const screen = () => {
+      const out = join(work, `screen-${round}`);
+      last.screen = out;
+      // 0: a candidate passed. The fixture's fix must.
+      cliStatus(cli, ['screen', ...common, '--candidates', join(work, 'candidates'), ...approved.flatMap((c) => ['--approve', c.hash]), '--approved-by', 'bench', '--out', out], [0]);
+    };
+    const validates = () => {
+      const out = join(work, `validate-${round++}`);
+      last.validate = out;
+      // 0 passed, 1 failed, 2 refused (validate refuses some candidates at its diff policy).
+      for (const c of approved) cliStatus(cli, ['validate', ...common, '--proposal', c.proposal, '--approval', c.approval, '--out', join(out, c.name)], [0, 1, 2]);
+    };
+    const times = await alternate(context.runs, { screen, validates });
+    const screening = JSON.parse(readFileSync(join(last.screen, 'screening.json'), 'utf8'));
+    const receipt = (dir, name) => (existsSync(join(dir, name, 'receipt.json')) ? JSON.parse(readFileSync(join(dir, name, 'receipt.json'), 'utf8')) : null);
+    const duplicates = screening.candidates.filter((c) => c.duplicate_of !== undefined).map((c) => `${c.name} of ${c.duplicate_of}`);
+    const screenReceipts = approved.map((c) => receipt(join(last.screen, 'candidates'), c.name));
+    const validateReceipts = approved.map((c) => receipt(last.validate, c.name));
+    const stopped = screenReceipts.filter((r) => r.phases.some((p) => p.status === 'not_run')).length;
+    const ownRuns = screenReceipts.reduce((n, r, i) => n + (screening.candidates[i]?.duplicate_of === undefined ? runCount(r) - runCount({ phases: r.phases.filter((p) => p.name === 'reproduction_before') }) : 0), 0);
+    console.log(`screen: verdicts ${approved.map((c, i) => `${c.name} ${screenReceipts[i]?.verdict}/${validateReceipts[i]?.verdict ?? 'refused'}`).join(', ')} (screen/validate)`);
+    console.log(`screen: duplicates ${duplicates.join(', ') || 'none'}; ${stopped} stopped early; candidate-side runs made by screen about ${ownRuns}, runs in the 10 validate receipts ${validateReceipts.reduce((n, r) => n + (r === null ? 0 : runCount(r)), 0)}`);
+    console.log(
+      `screen: 10 candidates: screen ${times.screen.toFixed(2)} s, 10 validate ${times.validates.toFixed(2)} s, ratio ${(times.screen / times.validates).toFixed(2)} (median of ${context.runs}, whole CLI processes; aim <= 0.6)`
+    );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function benchEarlyExit(context) {
+  const docker = dockerAndImage('early-exit');
+  if (docker === null) return;
+  const cli = BENCH_CLI;
+  const work = join(context.dataDir, 'early-exit');
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const node = (args) => run(process.execPath, [cli, ...args], { cwd: PROJECT });
+  const repo = join(PROJECT, 'fixtures', 'js-duration', 'repo');
+  try {
+    const { pack, digest } = screenPack(work, node);
+    const c = proposeApproved(node, repo, join(PROJECT, 'fixtures', 'js-duration', 'candidates', 'not-fixed.diff'), work, 'not-fixed');
+    const args = ['validate', '--repo', repo, '--proposal', c.proposal, '--approval', c.approval, '--witness', pack, '--witness-digest', digest, '--runner', 'docker', '--image', docker.imageId];
+    let round = 0;
+    const validate = (extra, check) => () => {
+      const out = join(work, `out-${round++}`);
+      cliStatus(cli, [...args, '--out', out, ...extra], [1]);
+      const receipt = JSON.parse(readFileSync(join(out, 'receipt.json'), 'utf8'));
+      check(receipt, out);
+    };
+    const stoppedEarly = (receipt, out) => {
+      const notRun = receipt.phases.filter((p) => p.status === 'not_run').map((p) => p.name);
+      if (notRun.join(',') !== 'regression,hidden') throw new Error(`${out}: early exit left not_run ${notRun.join(',') || 'nothing'}; expected regression,hidden`);
+    };
+    const contenders = {
+      early: validate(['--early-exit'], stoppedEarly),
+      full: validate([], (receipt, out) => {
+        if (receipt.phases.some((p) => p.status === 'not_run')) throw new Error(`${out}: a full validation left a phase not run`);
+      })
+    };
+    // The baseline cache, when this CLI has it: filled once (not timed), then every early exit reuses it.
+    const cache = join(work, 'baseline-cache');
+    const hasCache = readFileSync(cli, 'utf8').includes('--baseline-cache');
+    if (hasCache) {
+      mkdirSync(cache, { mode: 0o700 });
+      cliStatus(cli, [...args, '--out', join(work, 'fill'), '--early-exit', '--baseline-cache', cache], [1]);
+      contenders.cached = validate(['--early-exit', '--baseline-cache', cache], (receipt, out) => {
+        stoppedEarly(receipt, out);
+        if (receipt.baseline?.cache === undefined) throw new Error(`${out}: the warm baseline cache was not reused`);
+      });
+    }
+    const times = await alternate(context.runs, contenders);
+    console.log(
+      `early-exit: not-fixed: --early-exit ${times.early.toFixed(2)} s, full ${times.full.toFixed(2)} s, ratio ${(times.early / times.full).toFixed(2)} (median of ${context.runs}, whole CLI processes; aim <= 0.5)`
+    );
+    if (hasCache) {
+      console.log(
+        `early-exit: not-fixed: --early-exit with a warm --baseline-cache ${times.cached.toFixed(2)} s, full ${times.full.toFixed(2)} s, ratio ${(times.cached / times.full).toFixed(2)} (median of ${context.runs})`
+      );
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }

@@ -114,6 +114,11 @@ export interface ValidationRequest {
   /** Record the baseline as shared (the candidate that made it, in a screening). */
   baselineShared?: boolean;
   /**
+   * `--baseline-cache`: record the receipt's `baseline` (its digest) even without gates, and, when
+   * `baseline` came from the cache, the entry's content address (`baseline.cache.entry`).
+   */
+  baselineCache?: { entry?: Digest };
+  /**
    * A duplicate's runs (`screen`, with earlyExit): the candidate-side runs of another candidate
    * whose changed files normalise to the same key. Refused unless this candidate's key is the same.
    */
@@ -824,7 +829,8 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
       redacted.body.claim = compareClaim(request.claim.parsed, request.claim.digest, redacted.body.phases, (id) => hiddenId(hiddenKey, id));
     }
     const hiddenDetail = request.encryptHiddenDetail !== undefined ? await request.encryptHiddenDetail(redacted.detail) : undefined;
-    const screening = request.earlyExit === true || request.baseline !== undefined || request.baselineShared === true;
+    const screening = request.earlyExit === true || request.baseline !== undefined || request.baselineShared === true || request.baselineCache !== undefined;
+    const cacheEntry = request.baseline !== undefined ? request.baselineCache?.entry : undefined;
     // Recorded only when this receipt's phases hold runs made on the other candidate's tree.
     const sharedRuns = request.sharedRuns !== undefined && outputs.some((o) => request.sharedRuns!.outputs.includes(o)) ? request.sharedRuns : undefined;
     const bodyWithGates: ReceiptBody = {
@@ -842,7 +848,7 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
           }
         : {})
     };
-    const body: ReceiptBody = screening ? { ...bodyWithGates, baseline: { shared: request.baseline !== undefined || request.baselineShared === true, digest: baselineDigest(bodyWithGates) } } : bodyWithGates;
+    const body: ReceiptBody = screening ? { ...bodyWithGates, baseline: { shared: request.baseline !== undefined || request.baselineShared === true, digest: baselineDigest(bodyWithGates), ...(cacheEntry !== undefined ? { cache: { entry: cacheEntry } } : {}) } } : bodyWithGates;
     const receipt = sealReceipt(body);
     const isBase = (o: RunOutput): boolean => o.evidence.label === 'reproduction_before' || o.evidence.label === 'regression_before';
     const patchedRuns = outputs.filter((o) => !isBase(o));

@@ -182,6 +182,14 @@ describe('receipts with gates', () => {
     other.phases[0]!.runs[0]!.output_sha256 = 'c'.repeat(64);
     expect(baselineDigest(other)).not.toBe(baselineDigest(body));
   });
+
+  it('refuse a baseline reused from the cache that is not recorded as shared (re-sealed)', () => {
+    const { receipt_digest: _d, ...body } = JSON.parse(gatedReceipt()) as Receipt;
+    const cached = { ...body, baseline: { shared: true, digest: baselineDigest(body), cache: { entry: digest('f') } } };
+    expect(verifyReceiptText(serializeReceipt(sealReceipt(cached))).integrity_valid).toBe(true);
+    const unshared = { ...body, baseline: { shared: false, digest: baselineDigest(body), cache: { entry: digest('f') } } };
+    expect(verifyReceiptText(serializeReceipt(sealReceipt(unshared))).errors).toContain('baseline.cache: a baseline reused from the cache must be recorded as shared');
+  });
 });
 
 void pass;

@@ -6,7 +6,7 @@ import { renderPhaseTable, renderReport } from '../core/report.js';
 import { renderClaimConsole } from '../core/claim-report.js';
 import { readClaimFile } from '../io/claim-file.js';
 import type { Verdict } from '../core/verdict.js';
-import { canonicalJson } from '../core/hashing.js';
+import { canonicalJson, type Digest } from '../core/hashing.js';
 import { witnessAdapter } from '../adapters/registry.js';
 import { createLocalRunner } from '../runners/local-runner.js';
 import { createDockerRunner, installSignalCleanup } from '../runners/docker-runner.js';
@@ -31,7 +31,7 @@ import { recordPack } from '../oracle/record.js';
 import { randomBytes } from 'node:crypto';
 import { ConfigurationError, InfrastructureError, isRefusal } from '../errors.js';
 import { promoteCommand } from './promote.js';
-import { createRunner, EXIT, HIDDEN_DETAIL_FILE, hiddenDetailSealer, openWitness, packInRepo, readWitnessKey, setupCacheDir, validationLimits, type Console } from './shared.js';
+import { baselineRequest, createRunner, EXIT, HIDDEN_DETAIL_FILE, lookUpBaseline, settleBaseline, hiddenDetailSealer, openWitness, packInRepo, readWitnessKey, setupCacheDir, validationLimits, type Console } from './shared.js';
 import { compareCommand, screenCommand, verifyScreeningFile } from './screen.js';
 import { isScreeningText } from '../core/screening.js';
 import { baseEntriesOf, storeReceipt } from '../io/receipt-store.js';
@@ -88,7 +88,12 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
     let baseSnapshot: Snapshot | undefined;
     try {
       const sealer = hiddenDetailSealer(witnessKey);
-      const { receipt, hiddenDetail } = await validateWithDetail(
+      const limits = validationLimits(settings, manifest);
+      const cached =
+        settings.baselineCache !== undefined
+          ? await lookUpBaseline(settings.baselineCache, repo, { baseSnapshot: proposal.base_snapshot as Digest, witnessDigest: witness.digest, adapter: adapter.name, runner, limits }, io)
+          : undefined;
+      const result = await validateWithDetail(
         {
           repoDir: repo,
           proposal,
@@ -96,9 +101,10 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
           witness: { ...witness, ...packInRepo(repo, settings) },
           adapter,
           runner,
-          limits: validationLimits(settings, manifest),
+          limits,
           concurrency: settings.concurrency,
           ...(settings.earlyExit === true ? { earlyExit: true } : {}),
+          ...baselineRequest(cached),
           ...(claim !== undefined ? { claim } : {}),
           ...(sealer !== undefined ? { encryptHiddenDetail: sealer } : {}),
           ...(settings.setupCache !== undefined ? { setupCacheDir: await setupCacheDir(settings.setupCache, repo) } : {})
@@ -117,6 +123,8 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
           }
         }
       );
+      await settleBaseline(cached, result, io);
+      const { receipt, hiddenDetail } = result;
       const text = serializeReceipt(receipt);
       const check = verifyReceiptText(text);
       await writeFileAtomic(join(settings.out, 'receipt.json'), text);

@@ -20,7 +20,7 @@ import { takeSnapshot } from '../io/snapshot.js';
 import { removeLiveScratchSync } from '../io/workspace.js';
 import { installSignalCleanup } from '../runners/docker-runner.js';
 import { validateWithDetail, type SharedBaseline, type SharedRuns, type ValidationResult } from '../validate.js';
-import { createRunner, EXIT, hiddenDetailSealer, validationLimits, openWitness, packInRepo, readWitnessKey, setupCacheDir, type Console } from './shared.js';
+import { baselineRequest, createRunner, EXIT, lookUpBaseline, settleBaseline, hiddenDetailSealer, validationLimits, openWitness, packInRepo, readWitnessKey, setupCacheDir, type Console } from './shared.js';
 import type { CompareSettings, ScreenSettings } from './settings.js';
 
 /**
@@ -120,7 +120,14 @@ export async function screenCommand(settings: ScreenSettings, io: Console): Prom
     try {
       const sealer = hiddenDetailSealer(witnessKey);
       const cacheDir = settings.setupCache !== undefined ? await setupCacheDir(settings.setupCache, repo) : (ownCache as string);
-      let baseline: SharedBaseline | undefined;
+      const limits = validationLimits(settings, manifest);
+      // --baseline-cache: a hit stands for the base side of every candidate; a miss is filled by the first one.
+      const cached =
+        settings.baselineCache !== undefined
+          ? await lookUpBaseline(settings.baselineCache, repo, { baseSnapshot: snapshot.digest, witnessDigest: witness.digest, adapter: adapter.name, runner, limits }, io)
+          : undefined;
+      let baseline: SharedBaseline | undefined = cached?.hit?.baseline;
+      const fromCache = baselineRequest(cached);
       const results = new Map<string, ValidationResult>();
       const runsOf = new Map<string, SharedRuns | undefined>();
       for (const c of order) {
@@ -135,10 +142,11 @@ export async function screenCommand(settings: ScreenSettings, io: Console): Prom
             witness: { ...witness, ...packInRepo(repo, settings) },
             adapter,
             runner,
-            limits: validationLimits(settings, manifest),
+            limits,
             concurrency: settings.concurrency,
             earlyExit: true,
             baselineShared: true,
+            ...fromCache,
             ...(baseline !== undefined ? { baseline } : {}),
             ...(shared !== undefined ? { sharedRuns: shared } : {}),
             ...(sealer !== undefined ? { encryptHiddenDetail: sealer } : {}),
@@ -146,6 +154,7 @@ export async function screenCommand(settings: ScreenSettings, io: Console): Prom
           },
           { snapshot: takeSnapshot, now: () => new Date(), log: (line) => io.err(`  ${line}\n`), nonce: () => randomBytes(16).toString('hex') }
         );
+        if (c === order[0]) await settleBaseline(cached, result, io);
         baseline ??= result.baseline;
         results.set(c.name, result);
         runsOf.set(c.name, result.runs);

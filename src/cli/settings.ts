@@ -25,10 +25,12 @@ export const USAGE = `usage:
                       [--receipt-store DIR]   (where promote finds the receipts validate produced)
                       [--claimed FILE]   (the agent's own results: JUnit XML, jest/vitest --json, go test -json)
                       [--early-exit]   (gates in cost order: L0 policy, reproduction, suite, hidden; the first failure stops)
+                      [--baseline-cache DIR]   (base-side runs kept for the next candidate on the same base; only you may write DIR)
   patchproof screen --repo DIR --witness DIR|FILE.tar.gz|URL --witness-digest sha256:HEX
                       --candidates DIR|FILE... --approve PROPOSAL_HASH... --approved-by NAME [--run-id ID]
                       --runner local|docker [--image REF] --out DIR
                       [--timeout SECONDS] [--concurrency N] [--setup-cache DIR] [--witness-key-file FILE]
+                      [--baseline-cache DIR]
   patchproof compare OLD_RECEIPT NEW_RECEIPT   (exit 0 improved, 1 no progress or worse)
   patchproof verify-receipt FILE
   patchproof promote RECEIPT --repo DIR [--dry-run] [--path FILE]... [--receipt-store DIR] [--log FILE]
@@ -110,6 +112,11 @@ export interface ValidateSettings {
   earlyExit?: boolean;
   /** `--claimed`: the agent's own results, compared with the clean room (never part of the verdict). */
   claimed?: string;
+  /**
+   * `--baseline-cache DIR`: the base-side runs kept between validations on the same base (outside
+   * the repository; only its owner may write it: src/io/baseline-cache.ts).
+   */
+  baselineCache?: string;
 }
 
 /** `patchproof screen`: validate's settings for the shared parts, and the candidates with their approvals. */
@@ -412,7 +419,7 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
         repo: str, proposal: str, approval: str, witness: str, 'witness-digest': str, reproduction: str, hidden: str, adapter: str,
         runner: str, image: str, out: str, timeout: str, 'output-limit': str, concurrency: str, 'setup-cache': str, ...diffLimitOptions, 'witness-key-file': str,
         'container-workdir': str, 'container-results': str, 'container-home': str, 'container-user': str, 'receipt-store': str,
-        claimed: str
+        claimed: str, 'baseline-cache': str
       });
       noPositionals(positionals);
       const repo = required(values, 'repo', 'the repository folder');
@@ -458,7 +465,8 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
         },
         ...(values['receipt-store'] !== undefined ? { receiptStore: values['receipt-store'] } : {}),
         ...(earlyExit ? { earlyExit } : {}),
-        ...(values.claimed !== undefined ? { claimed: values.claimed } : {})
+        ...(values.claimed !== undefined ? { claimed: values.claimed } : {}),
+        ...(values['baseline-cache'] !== undefined ? { baselineCache: values['baseline-cache'] } : {})
       };
     }
     case 'promote': {

@@ -25,6 +25,7 @@ export type HashDomain =
   | 'patchproof/witness/v1'
   | 'patchproof/setup-cache/v1'
   | 'patchproof/baseline/v1'
+  | 'patchproof/baseline-cache/v1'
   | 'patchproof/normalised/v1'
   | 'patchproof/screening/v1';
 

@@ -297,9 +297,11 @@ export const receiptSchema = z.strictObject({
    * The base-side runs (reproduction before, the base suite) and whether they were made once for
    * several candidates (`screen`). `digest` is baselineDigest() of this receipt, re-derived by
    * verify-receipt; candidates that shared a baseline carry the same digest. Optional (new in the
-   * screening slice).
+   * screening slice). `cache.entry` (optional, new after v5: the lead bumps to v6): the baseline was
+   * reused from `--baseline-cache`, and this is the content address (SHA-256 of the bytes) of the
+   * entry it came from; `shared` is then true.
    */
-  baseline: z.strictObject({ shared: z.boolean(), digest }).optional(),
+  baseline: z.strictObject({ shared: z.boolean(), digest, cache: z.strictObject({ entry: digest }).optional() }).optional(),
   /**
    * Gates in cost order with early exit (`screen`, `validate --early-exit`): the L0 policy findings
    * and the diff's metrics for the ranking; a phase after a failed gate is `not_run`. Optional (v5).

@@ -175,6 +175,8 @@ export function baselineDigest(receipt: Pick<Receipt, 'tool_version' | 'bindings
 function screeningFieldErrors(receipt: Receipt): string[] {
   const errors: string[] = [];
   if (receipt.baseline !== undefined && receipt.baseline.digest !== baselineDigest(receipt)) errors.push('baseline.digest does not match the receipt\'s base-side runs');
+  // A baseline reused from the cache was not made by this validation: it must say it was shared.
+  if (receipt.baseline?.cache !== undefined && !receipt.baseline.shared) errors.push('baseline.cache: a baseline reused from the cache must be recorded as shared');
   if (receipt.gates !== undefined) {
     const before = receipt.phases[0];
     if (before?.status === 'passed' && !stoppedByGate(receipt)) errors.push('gates: the phases do not stop exactly at the first failed gate');
