@@ -453,8 +453,9 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       if (ctx.query['check_name'] !== undefined) list = list.filter(r => r.name === ctx.query['check_name']);
       if (ctx.query['status'] !== undefined) list = list.filter(r => r.status === ctx.query['status']);
       if ((ctx.query['filter'] ?? 'latest') === 'latest') {
+        // The latest run of each name within its check suite, and a check suite is one app's on the commit.
         const latest = new Map<string, StoredCheckRun>();
-        for (const r of list) if ((latest.get(r.name)?.id ?? 0) < r.id) latest.set(r.name, r);
+        for (const r of list) if ((latest.get(`${r.app.id}/${r.name}`)?.id ?? 0) < r.id) latest.set(`${r.app.id}/${r.name}`, r);
         list = [...latest.values()];
       }
       list.sort((a, b) => b.id - a.id);
