@@ -12,6 +12,10 @@ import { validateMode, type ValidateModeDeps } from '../../src/action/validate-m
 import { verifyReceiptText } from '../../src/core/receipt.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
 import { InfrastructureError } from '../../src/errors.js';
+import { createHash } from 'node:crypto';
+import type { ClaimArtifactRequest, ClaimArtifacts } from '../../src/action/claim-artifact.js';
+import { createHeadChecksReader, type HeadChecksReader } from '../../src/action/head-checks.js';
+import { startGitHubServer, type GitHubServer } from '../support/github-server.js';
 import { createLocalRunner } from '../../src/runners/local-runner.js';
 import { packWitness } from '../../src/witness/archive.js';
 import { digestWitnessFolder } from '../../src/witness/digest.js';
@@ -101,6 +105,8 @@ interface Scenario {
   eventName?: string;
   /** The agent's claim, written under RUNNER_TEMP and named by the input `claimed`. */
   claim?: string;
+  /** Ports to replace (claim artifacts, the head-checks reader). */
+  deps?: Partial<ValidateModeDeps>;
 }
 
 interface Outcome extends Recorded {
@@ -185,7 +191,8 @@ async function runScenario(scenario: Scenario): Promise<Outcome> {
     nonce: () => randomBytes(16).toString('hex'),
     appToken: async () => {
       throw new Error('no app configured in these tests');
-    }
+    },
+    ...scenario.deps
   };
   const result = await validateMode(settings, recorded.outcome, deps);
   return { ...recorded, result, published, uploads, repos, runnerTemp };
@@ -262,6 +269,76 @@ describe('validateMode: the agent\'s claim (input claimed)', () => {
     const outside = await runScenario({ change: fix, inputs: { claimed: '/etc/hostname' }, createRunner: nothingRuns });
     expect(outside.result.verdict).toBe('failed');
     expect(outside.published[0]?.check.summary).toMatch(/claimed .*leaves the workspace/);
+  });
+});
+
+describe('validateMode: the claim as an artifact of the pull request\'s CI (claimed-artifact), and the head commit\'s other checks (head-checks)', () => {
+  const claim = '<testsuites><testsuite name="agent"><testcase name="parses a single unit" classname="" file="/home/agent/ws/test/duration.test.js"/></testsuite></testsuites>';
+  const notFixed: HeadChange = { kind: 'diff', file: join(JS_DURATION, 'candidates', 'not-fixed.diff') };
+  let github: GitHubServer;
+  beforeAll(async () => {
+    github = await startGitHubServer({ token: 'ghs_test' });
+  });
+  afterAll(() => github.close());
+  afterEach(() => {
+    expect(github.invalidRequests()).toEqual([]);
+    expect(github.invalidResponses()).toEqual([]);
+  });
+
+  it('fetches the claim for the pull request\'s head, reads the named file, and changes neither verdict nor conclusion', async () => {
+    const asked: ClaimArtifactRequest[] = [];
+    const claimArtifacts = (): ClaimArtifacts => ({
+      fetch: async (request) => {
+        asked.push(request);
+        return { bytes: Buffer.from(claim), label: `claimed-artifact '${request.name}' (id 7001) of run 4300, "reports/junit.xml"`, runId: 4300, artifactId: 7001 };
+      }
+    });
+    const inputs = { 'claimed-artifact': 'agent-junit', claimed: 'reports/junit.xml' };
+    const [withClaim, without] = [await runScenario({ change: fix, inputs, deps: { claimArtifacts } }), await runScenario({ change: fix })];
+    expect(asked).toEqual([{ name: 'agent-junit', headSha: withClaim.repos.head, path: 'reports/junit.xml' }]);
+    expect({ verdict: withClaim.result.verdict, conclusion: withClaim.published[0]?.conclusion }).toEqual({ verdict: without.result.verdict, conclusion: without.published[0]?.conclusion });
+    const receipt = JSON.parse(readFileSync(withClaim.result.receiptPath as string, 'utf8')) as Receipt;
+    expect(receipt.claim).toMatchObject({ format: 'junit', tests: 1, matched: 1, digest: `sha256:${createHash('sha256').update(claim).digest('hex')}` });
+    expect(withClaim.infos).toContainEqual(expect.stringMatching(/^claim: claimed-artifact 'agent-junit' \(id 7001\) of run 4300, "reports\/junit.xml", 1 tests, sha256:/));
+  });
+
+  it('refuses, before anything runs, a claim artifact that is not a claim', async () => {
+    const claimArtifacts = (): ClaimArtifacts => ({ fetch: async (request) => ({ bytes: Buffer.from('PK not a claim'), label: `claimed-artifact '${request.name}' (id 1) of run 2`, runId: 2, artifactId: 1 }) });
+    const run = await runScenario({ change: fix, inputs: { 'claimed-artifact': 'agent-junit' }, deps: { claimArtifacts }, createRunner: nothingRuns });
+    expect(run.result.verdict).toBe('failed');
+    expect(run.result.message).toMatch(/^refused \(bad_input\): claimed-artifact 'agent-junit' \(id 1\) of run 2 is not a claim PatchProof reads: /);
+  });
+
+  it('shows what the agent\'s CI said beside a failing clean room, leaves PatchProof\'s own run out, and changes nothing else', async () => {
+    // The agent's CI passed on the head, and an earlier PatchProof run failed it: both posted before this read.
+    const headChecks = (token: string): HeadChecksReader => ({
+      read: async (target, own) => {
+        github.addCheckRun({ name: 'test', headSha: target.sha, app: { id: 15368, slug: 'github-actions' } });
+        github.addCheckRun({ name: 'PatchProof', headSha: target.sha, conclusion: 'failure', app: { id: 15368, slug: 'github-actions' } });
+        return createHeadChecksReader(token, github.url).read(target, own);
+      }
+    });
+    const again = await runScenario({ change: notFixed, inputs: { 'head-checks': 'true' }, deps: { headChecks } });
+    const without = await runScenario({ change: notFixed });
+    const summary = again.published[0]?.check.summary ?? '';
+    expect(summary).toContain("### 智能体 CI 的声明 / What the agent's CI said on this commit");
+    expect(summary).toContain("CI: **success** · 干净环境 / clean room: **failed** · **ci_success_clean_room_failed**");
+    expect(summary).toContain('| test | github\\-actions | success |');
+    expect(summary).not.toMatch(/\| PatchProof \|/);
+    expect(again.infos).toContainEqual(expect.stringMatching(/^the agent's CI on [0-9a-f]{40}: success \(1 check runs and statuses\); ci_success_clean_room_failed$/));
+    expect({ verdict: again.result.verdict, proof: again.result.proofGrade, conclusion: again.published[0]?.conclusion, reasons: again.uploads[0]?.receipt.reasons })
+      .toEqual({ verdict: without.result.verdict, proof: without.result.proofGrade, conclusion: without.published[0]?.conclusion, reasons: without.uploads[0]?.receipt.reasons });
+    // Nothing of the CI's claim is in the receipt.
+    expect(again.uploads[0]?.receiptText).not.toContain('ci_success_clean_room_failed');
+  });
+
+  it('a head-checks read that fails is a warning and a line in the check run, never a changed outcome', async () => {
+    const headChecks = (): HeadChecksReader => createHeadChecksReader('ghs_wrong', github.url);
+    const run = await runScenario({ change: fix, inputs: { 'head-checks': 'true' }, deps: { headChecks } });
+    expect(run.result.verdict).toBe('failed');
+    expect(run.result.message).toMatch(/posted failure \(not_proof_grade\)/);
+    expect(run.warnings).toContainEqual(expect.stringMatching(/^head-checks: could not read the check runs of [0-9a-f]{40} \(HTTP 401\)/));
+    expect(run.published[0]?.check.summary).toContain('未能读取 / could not be read');
   });
 });
 

@@ -88,6 +88,45 @@ describe('claim ids from real runner output map to the clean-room ids', () => {
     expect(receipt.claim!.rows.map((r) => r.id).sort()).toEqual([...cleanIds].sort());
   });
 
+  // fixtures/rust-textclip with its fix and a scratch bin target (src/bin/clip.rs): library unit tests,
+  // an integration-test target (tests/columns.rs) and a bin's unit tests, as the cargo adapter names them.
+  const CARGO_IDS = [
+    'lib:textclip::tests::long_text_ends_with_an_ellipsis',
+    'lib:textclip::tests::padding_fills_with_spaces',
+    'lib:textclip::tests::short_text_is_kept',
+    'lib:textclip::tests::zero_columns_hold_nothing',
+    'bin:clip::tests::default_width',
+    'test:columns::a_row_lines_up_its_cells',
+    'test:columns::fit_gives_the_exact_width'
+  ];
+
+  it("cargo test's own output (stdout and stderr together) maps library, bin and integration-test targets to cargo ids", async () => {
+    const claim = parseClaim(await data('cargo-test.txt'), 'cargo');
+    expect(claim.format).toBe('cargo-test');
+    const receipt = receiptFrom(runsWithSuite(CARGO_IDS.map(pass)), { claim });
+    expect(receipt.claim).toMatchObject({ tests: 7, matched: 7, findings: { possible_hidden_state_dependency: 0, claim_unknown_test: 0 } });
+    expect(receipt.claim!.rows.map((r) => r.id)).toEqual(CARGO_IDS);
+    expect(verifyReceiptText(serializeReceipt(receipt)).errors).toEqual([]);
+    // Only for the cargo adapter; and a result line needs its Running line (stderr) before it.
+    const text = await data("cargo-test.txt");
+    expect(() => parseClaim(text, "pytest")).toThrow(ClaimFormatError);
+    expect(() => parseClaim('running 1 test\ntest tests::x ... ok\n', 'cargo')).toThrow(/line 2 is a test result before any "Running" line/);
+  });
+
+  it('cargo-nextest JUnit binary ids map to lib:, test: and bin: targets', () => {
+    // nextest is not in the test image: these are its documented binary ids (crate, crate::test, crate::bin/name).
+    const xml = [
+      '<testsuites>',
+      '<testsuite name="textclip"><testcase name="tests::short_text_is_kept" classname="textclip"/></testsuite>',
+      '<testsuite name="textclip::columns"><testcase name="fit_gives_the_exact_width" classname="textclip::columns"/></testsuite>',
+      '<testsuite name="textclip::bin/clip"><testcase name="tests::default_width" classname="textclip::bin/clip"/></testsuite>',
+      '</testsuites>'
+    ].join('');
+    const receipt = receiptFrom(runsWithSuite(CARGO_IDS.map(pass)), { claim: parseClaim(xml, 'cargo') });
+    expect(receipt.claim).toMatchObject({ tests: 3, matched: 3, findings: { claim_unknown_test: 0 } });
+    expect(receipt.claim!.rows.map((r) => r.id)).toEqual(['lib:textclip::tests::short_text_is_kept', 'test:columns::fit_gives_the_exact_width', 'bin:clip::tests::default_width']);
+  });
+
   it('a jest full name shared by two files matches neither (ambiguous), never a guess', async () => {
     const twice = [...JEST_IDS, 'test/other.test.js > groupThousands > leaves short numbers alone'];
     const receipt = receiptFrom(runsWithSuite(twice.map(pass)), { claim: parseClaim(await data('jest-junit.xml'), 'jest') });

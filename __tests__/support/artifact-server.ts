@@ -56,6 +56,8 @@ export interface ArtifactServerOptions {
   repository?: string;
   /** GITHUB_API_URL to put in `env()` (the loopback GitHub server), for `findBy` look-ups. */
   apiUrl?: string;
+  /** The first artifact id handed out (default 7001): services of two runs behind one GitHub server need distinct ids. */
+  firstArtifactId?: number;
 }
 
 /** A running loopback artifact service. Also an {@link ArtifactSource} for the GitHub server. */
@@ -78,6 +80,12 @@ export interface ArtifactServer extends ArtifactSource {
    * changes), because the client retries a failed extraction five times, 5 s apart.
    */
   corrupt(name: string): void;
+  /**
+   * Stores `bytes` as a finalized artifact, as an uploader speaking the protocol directly can
+   * (CreateArtifact, Put Blob with its own content type, FinalizeArtifact with the bytes' hash):
+   * whoever controls a run's workflow chooses every byte of its artifacts. Returns the artifact id.
+   */
+  publish(name: string, bytes: Buffer, contentType?: string): number;
   close(): Promise<void>;
 }
 
@@ -163,7 +171,7 @@ export async function startArtifactServer(options: ArtifactServerOptions = {}): 
   const stored = new Map<number, StoredArtifact>();
   const staged = new Map<number, Map<string, Buffer>>();
   const log: ArtifactServiceRequest[] = [];
-  let nextId = 7001;
+  let nextId = options.firstArtifactId ?? 7001;
   let origin = '';
   const xml = new XMLParser({ preserveOrder: true, parseTagValue: false, ignoreDeclaration: true });
 
@@ -422,6 +430,16 @@ export async function startArtifactServer(options: ArtifactServerOptions = {}): 
     invalidRequests: () => log.filter(r => r.errors.length > 0),
     listArtifacts: listed,
     downloadUrl: id => (stored.get(id)?.finalized ? signedUrl(id, 'r') : undefined),
+    publish: (name, bytes, contentType = 'application/zip') => {
+      if (findByName(name, true) !== undefined) throw new Error(`an artifact named ${name} already exists on the run`);
+      const id = nextId++;
+      stored.set(id, {
+        id, name, workflowRunBackendId: runBackendId, workflowJobRunBackendId: jobBackendId,
+        bytes: Buffer.from(bytes), contentType, digest: `sha256:${createHash('sha256').update(bytes).digest('hex')}`, finalized: true,
+        createdAt: new Date(), expiresAt: undefined
+      });
+      return id;
+    },
     corrupt: name => {
       const artifact = findByName(name, true);
       if (artifact === undefined) throw new Error(`no finalized artifact named ${name}`);

@@ -107,6 +107,36 @@ export interface ListedArtifact {
   expiresAt: Date | undefined;
 }
 
+/** A workflow run of the served repository (or, with `repository`, one GitHub would show as another's). */
+export interface WorkflowRunFixture {
+  id: number;
+  headSha: string;
+  /** The workflow's name. Default `CI`. */
+  name?: string;
+  event?: string;
+  status?: 'queued' | 'in_progress' | 'completed';
+  conclusion?: 'success' | 'failure' | null;
+  /** `owner/repo` the run belongs to; default the served repository. */
+  repository?: string;
+}
+
+/** A commit status (`POST /repos/{o}/{r}/statuses/{sha}` as a CI service would have made it). */
+export interface CommitStatusFixture {
+  sha: string;
+  context: string;
+  state: 'error' | 'failure' | 'pending' | 'success';
+  description?: string;
+}
+
+/** A check run another app posted, seeded with {@link GitHubServer.addCheckRun}. */
+export interface CheckRunFixture {
+  name: string;
+  headSha: string;
+  status?: 'queued' | 'in_progress' | 'completed';
+  conclusion?: string | null;
+  app: { id: number; slug: string };
+}
+
 /** Where the REST artifact routes get their data: the loopback artifact service. */
 export interface ArtifactSource {
   /** The workflow run (GITHUB_RUN_ID) the artifacts belong to. */
@@ -127,8 +157,12 @@ export interface GitHubServerOptions {
   readOnlyToken?: boolean;
   /** Pull requests to serve. */
   pulls?: PullRequestFixture[];
-  /** Backing store for the Actions artifact routes. */
-  artifacts?: ArtifactSource;
+  /** Backing store for the Actions artifact routes: one artifact service per workflow run. */
+  artifacts?: ArtifactSource | ArtifactSource[];
+  /** Workflow runs to serve from `GET .../actions/runs` (filtered by head_sha) and `GET .../actions/runs/{run_id}`. */
+  workflowRuns?: WorkflowRunFixture[];
+  /** Commit statuses to serve from `GET .../commits/{ref}/status`. */
+  statuses?: CommitStatusFixture[];
   /** Accept request-body fields the description does not name (GitHub ignores them). Default false. */
   allowUnknownFields?: boolean;
   /** A GitHub App installed on the repository: its JWTs and installation tokens are accepted. */
@@ -194,6 +228,8 @@ export interface GitHubServer {
   updatePull(number: number, change: Partial<Omit<PullRequestFixture, 'number'>>): void;
   /** Merges performed, in order. */
   merges(): RecordedMerge[];
+  /** Store a check run as another app (CI) would have posted it; returns its id. */
+  addCheckRun(fixture: CheckRunFixture): number;
   /** Stops listening and drops open connections. */
   close(): Promise<void>;
 }
@@ -266,6 +302,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       ? { id: options.app.id, slug: 'patchproof-test-app', name: 'PatchProof test app' }
       : { id: 15368, slug: 'github-actions', name: 'GitHub Actions' };
   const pulls = new Map((options.pulls ?? []).map(p => [p.number, { ...p }]));
+  const sources: ArtifactSource[] = options.artifacts === undefined ? [] : Array.isArray(options.artifacts) ? options.artifacts : [options.artifacts];
   const merged = new Map<number, RecordedMerge>();
 
   const checkRunBody = (run: StoredCheckRun): object => ({
@@ -416,8 +453,9 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       if (ctx.query['check_name'] !== undefined) list = list.filter(r => r.name === ctx.query['check_name']);
       if (ctx.query['status'] !== undefined) list = list.filter(r => r.status === ctx.query['status']);
       if ((ctx.query['filter'] ?? 'latest') === 'latest') {
+        // The latest run of each name within its check suite, and a check suite is one app's on the commit.
         const latest = new Map<string, StoredCheckRun>();
-        for (const r of list) if ((latest.get(r.name)?.id ?? 0) < r.id) latest.set(r.name, r);
+        for (const r of list) if ((latest.get(`${r.app.id}/${r.name}`)?.id ?? 0) < r.id) latest.set(`${r.app.id}/${r.name}`, r);
         list = [...latest.values()];
       }
       list.sort((a, b) => b.id - a.id);
@@ -441,9 +479,46 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       merged.set(fixture.number, { number: fixture.number, headSha: fixture.headSha, method, mergeSha });
       return { status: 200, body: { sha: mergeSha, merged: true, message: 'Pull Request successfully merged' } };
     },
+    'actions/list-workflow-runs-for-repo': ctx => {
+      let list = [...(options.workflowRuns ?? [])].filter(r => (r.repository ?? repository) === repository);
+      if (ctx.query['head_sha'] !== undefined) list = list.filter(r => r.headSha === ctx.query['head_sha']);
+      if (ctx.query['event'] !== undefined) list = list.filter(r => (r.event ?? 'pull_request') === ctx.query['event']);
+      list.sort((a, b) => b.id - a.id);
+      const { page, headers } = paginate(list, ctx.query, `${baseUrl}/repos/${repository}/actions/runs`);
+      return { status: 200, body: { total_count: list.length, workflow_runs: page.map(workflowRunBody) }, headers };
+    },
+    'actions/get-workflow-run': ctx => {
+      // A run id of another repository is served as GitHub would not: to test that the client checks.
+      const run = (options.workflowRuns ?? []).find(r => r.id === Number(ctx.params['run_id']));
+      return run === undefined ? error(404, 'Not Found', ctx.op) : { status: 200, body: workflowRunBody(run) };
+    },
+    'repos/get-combined-status-for-ref': ctx => {
+      const ref = ctx.params['ref'] ?? '';
+      const all = (options.statuses ?? []).filter(st => st.sha === ref).map((st, i) => ({
+        url: `${baseUrl}/repos/${repository}/statuses/${st.sha}`,
+        avatar_url: null,
+        id: 3000 + i,
+        node_id: Buffer.from(`06:Status${3000 + i}`).toString('base64'),
+        state: st.state,
+        description: st.description ?? null,
+        target_url: null,
+        context: st.context,
+        created_at: now(),
+        updated_at: now()
+      }));
+      const { page, headers } = paginate(all, ctx.query, `${baseUrl}/repos/${repository}/commits/${encodeURIComponent(ref)}/status`);
+      const states = new Set(all.map(st => st.state));
+      const combined = states.has('failure') || states.has('error') ? 'failure' : states.has('pending') || all.length === 0 ? 'pending' : 'success';
+      const example = describedExample('combined-commit-status') as Record<string, any>;
+      return {
+        status: 200,
+        body: { ...example, state: combined, statuses: page, sha: ref, total_count: all.length, commit_url: `${baseUrl}/repos/${repository}/commits/${ref}`, url: `${baseUrl}/repos/${repository}/commits/${ref}/status` },
+        headers
+      };
+    },
     'actions/list-workflow-run-artifacts': ctx => {
-      const source = options.artifacts;
-      let list = source !== undefined && source.runId === Number(ctx.params['run_id']) ? source.listArtifacts() : [];
+      const source = sources.find(a => a.runId === Number(ctx.params['run_id']));
+      let list = source !== undefined ? source.listArtifacts() : [];
       if (ctx.query['name'] !== undefined) list = list.filter(a => a.name === ctx.query['name']);
       const { page, headers } = paginate(list, ctx.query, `${baseUrl}/repos/${repository}/actions/runs/${ctx.params['run_id']}/artifacts`);
       return {
@@ -453,7 +528,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       };
     },
     'actions/download-artifact': ctx => {
-      const location = options.artifacts?.downloadUrl(Number(ctx.params['artifact_id']));
+      const location = sources.map(a => a.downloadUrl(Number(ctx.params['artifact_id']))).find(u => u !== undefined);
       if (location === undefined || ctx.params['archive_format'] !== 'zip') return error(404, 'Not Found', ctx.op);
       return { status: 302, headers: { location } };
     }
@@ -485,6 +560,28 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     Object.assign(pr['base'].repo, { name: repo, full_name: repository, fork: false });
     Object.assign(pr['base'].repo.owner, { login: owner });
     return pr;
+  };
+
+  const workflowRunBody = (r: WorkflowRunFixture): object => {
+    const body = describedExample('workflow-run') as Record<string, any>;
+    const full = r.repository ?? repository;
+    const [runOwner = owner, runRepo = repo] = full.split('/');
+    Object.assign(body, {
+      id: r.id,
+      name: r.name ?? 'CI',
+      head_sha: r.headSha,
+      event: r.event ?? 'pull_request',
+      status: r.status ?? 'completed',
+      conclusion: r.conclusion === undefined ? 'success' : r.conclusion,
+      url: `${baseUrl}/repos/${full}/actions/runs/${r.id}`,
+      html_url: `https://github.com/${full}/actions/runs/${r.id}`,
+      pull_requests: []
+    });
+    Object.assign(body['head_commit'], { id: r.headSha, tree_id: r.headSha });
+    Object.assign(body['repository'], { name: runRepo, full_name: full });
+    Object.assign(body['repository'].owner, { login: runOwner });
+    Object.assign(body['head_repository'], { name: runRepo, full_name: full });
+    return body;
   };
 
   const artifactBody = (a: ListedArtifact, runId: number): object => ({
@@ -612,6 +709,25 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       Object.assign(fixture, change);
     },
     merges: () => [...merged.values()],
+    addCheckRun: fixture => {
+      const run: StoredCheckRun = {
+        id: nextCheckRunId++,
+        name: fixture.name,
+        head_sha: fixture.headSha,
+        status: fixture.status ?? 'completed',
+        conclusion: fixture.conclusion === undefined ? ((fixture.status ?? 'completed') === 'completed' ? 'success' : null) : fixture.conclusion,
+        started_at: now(),
+        completed_at: (fixture.status ?? 'completed') === 'completed' ? now() : null,
+        details_url: null,
+        external_id: null,
+        output: { title: null, summary: null, text: null },
+        annotations: [],
+        writes: 0,
+        app: fixture.app
+      };
+      runs.set(run.id, run);
+      return run.id;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close(err => (err ? reject(err) : resolve()));

@@ -67,6 +67,17 @@ export interface ActionSettings {
    * Compared with the clean room in the receipt and the check run; never part of the verdict.
    */
   claimed?: string;
+  /**
+   * validate: the claim is an artifact of the pull request's own CI run (input `claimed-artifact`),
+   * downloaded by the action itself; `claimed` then names the file inside it. `runId` (input
+   * `claimed-run-id`) names the run; unset, it is the one run of the head commit that has the artifact.
+   */
+  claimedArtifact?: { name: string; runId?: number };
+  /**
+   * validate: read the head commit's other check runs and commit statuses (input `head-checks`) and
+   * show them beside the clean room as the agent's CI's claim; never part of the verdict.
+   */
+  headChecks?: boolean;
 }
 
 /** The GitHub App whose installation token posts the check run. */
@@ -183,6 +194,23 @@ export function readActionSettings(read: InputReader): ActionSettings {
   const trustedRoot = optional(read, 'trusted-root');
   const claimed = optional(read, 'claimed');
   if (claimed !== undefined && mode !== 'validate') throw new ConfigurationError(`claimed is for mode validate only; remove it from mode ${mode}`);
+  const claimedArtifactName = optional(read, 'claimed-artifact');
+  const claimedRunId = optional(read, 'claimed-run-id');
+  if ((claimedArtifactName !== undefined || claimedRunId !== undefined) && mode !== 'validate') {
+    throw new ConfigurationError(`claimed-artifact and claimed-run-id are for mode validate only; remove them from mode ${mode}`);
+  }
+  // The characters upload-artifact refuses in a name, and a bound on its length.
+  if (claimedArtifactName !== undefined && (claimedArtifactName.length > 256 || /[":<>|*?\r\n\\/\0]/.test(claimedArtifactName))) {
+    throw new ConfigurationError(`claimed-artifact '${claimedArtifactName.slice(0, 100)}' is not an artifact name; give the name the pull request's CI uploaded its results under`);
+  }
+  if (claimedRunId !== undefined && !/^[1-9][0-9]{0,19}$/.test(claimedRunId)) throw new ConfigurationError(`claimed-run-id '${claimedRunId}' is not a workflow run id`);
+  if (claimedRunId !== undefined && claimedArtifactName === undefined) throw new ConfigurationError('claimed-run-id is set without claimed-artifact; give the artifact\'s name too');
+  if (claimedArtifactName !== undefined && claimed !== undefined && (claimed.startsWith('/') || claimed.split('/').includes('..') || claimed.includes('\\'))) {
+    throw new ConfigurationError(`claimed '${claimed}' is not a path inside the artifact; give it relative, with / (e.g. reports/junit.xml)`);
+  }
+  const headChecks = (optional(read, 'head-checks') ?? 'false').toLowerCase();
+  if (headChecks !== 'true' && headChecks !== 'false') throw new ConfigurationError(`head-checks '${headChecks}' is not valid; use true or false`);
+  if (headChecks === 'true' && mode !== 'validate') throw new ConfigurationError(`head-checks is for mode validate only; remove it from mode ${mode}`);
   const app = readApp(read);
   const promote = mode === 'promote' ? readPromoteInputs(read, runIdText !== undefined) : undefined;
   return {
@@ -204,6 +232,8 @@ export function readActionSettings(read: InputReader): ActionSettings {
     ...(signerWorkflow !== undefined ? { signerWorkflow } : {}),
     ...(trustedRoot !== undefined ? { trustedRoot } : {}),
     ...(promote !== undefined ? { promote } : {}),
-    ...(claimed !== undefined ? { claimed } : {})
+    ...(claimed !== undefined ? { claimed } : {}),
+    ...(claimedArtifactName !== undefined ? { claimedArtifact: { name: claimedArtifactName, ...(claimedRunId !== undefined ? { runId: Number(claimedRunId) } : {}) } } : {}),
+    ...(headChecks === 'true' ? { headChecks: true } : {})
   };
 }

@@ -18,7 +18,11 @@ import { createDockerRunner, installSignalCleanup } from '../runners/docker-runn
 import { createLocalRunner } from '../runners/local-runner.js';
 import type { Runner } from '../runners/runner.js';
 import { validateWithDetail, type WitnessInput } from '../validate.js';
-import { readClaimFile } from '../io/claim-file.js';
+import { parseClaimBytes, readClaimFile, type ClaimInput } from '../io/claim-file.js';
+import type { AdapterName } from '../adapters/adapter.js';
+import { compareCiClaim, renderCiClaim } from '../core/ci-claim.js';
+import { createClaimArtifacts, type ClaimArtifacts, type ClaimArtifactsOptions } from './claim-artifact.js';
+import { createHeadChecksReader, type HeadChecksReader } from './head-checks.js';
 import { TOOL_VERSION } from '../version.js';
 import { resolveWitness, type ResolvedWitness } from '../witness/fetch.js';
 import { createReceiptArtifacts, HIDDEN_DETAIL_FILE } from './artifacts.js';
@@ -49,6 +53,10 @@ export interface ValidateModeDeps extends ChecksClientSource {
   createRunner(settings: ActionSettings): Promise<Runner>;
   /** A fresh unpredictable nonce per run, for the canaries. */
   nonce(): string;
+  /** Claim artifacts of the pull request's CI run (input claimed-artifact); unset: the real client. */
+  claimArtifacts?(options: ClaimArtifactsOptions): ClaimArtifacts;
+  /** The head commit's other check runs and statuses (input head-checks); unset: the real client. */
+  headChecks?(token: string, baseUrl: string): HeadChecksReader;
 }
 
 /** The variables of the runner that validate mode reads (inputs are settings, read elsewhere). */
@@ -75,7 +83,9 @@ function defaultDeps(): ValidateModeDeps {
     receiptArtifacts: createReceiptArtifacts,
     createRunner: async (settings) => (settings.runner === 'local' ? createLocalRunner() : createDockerRunner({ image: settings.image as string })),
     nonce: () => randomBytes(16).toString('hex'),
-    appToken: createAppInstallationToken
+    appToken: createAppInstallationToken,
+    claimArtifacts: createClaimArtifacts,
+    headChecks: createHeadChecksReader
   };
 }
 
@@ -106,6 +116,51 @@ function claimPath(context: RunnerContext, path: string): string {
   const underTemp = relative(context.runnerTemp, full);
   if (!underTemp.startsWith('..') && !isAbsolute(underTemp)) return full;
   return inside(context.workspace, path, 'claimed');
+}
+
+/**
+ * The agent's claim: a file (input claimed), or a file inside an artifact of the pull request's CI
+ * run (claimed-artifact), which the action downloads itself. Read before any run; a bad one is refused.
+ */
+async function readClaim(settings: ActionSettings, deps: ValidateModeDeps, context: RunnerContext, candidate: Candidate, adapter: AdapterName, outcome: StepOutcome): Promise<ClaimInput | undefined> {
+  const artifact = settings.claimedArtifact;
+  if (artifact === undefined) return settings.claimed !== undefined ? readClaimFile(claimPath(context, settings.claimed), 'claimed', adapter) : undefined;
+  const source = (deps.claimArtifacts ?? createClaimArtifacts)({
+    token: settings.token,
+    repository: `${candidate.owner}/${candidate.repo}`,
+    apiUrl: context.apiUrl,
+    ...(/^[1-9][0-9]*$/.test(context.runId) ? { ownRunId: Number(context.runId) } : {}),
+    tempRoot: context.runnerTemp
+  });
+  const fetched = await source.fetch({
+    name: artifact.name,
+    headSha: candidate.head,
+    ...(artifact.runId !== undefined ? { runId: artifact.runId } : {}),
+    ...(settings.claimed !== undefined ? { path: settings.claimed } : {})
+  });
+  const claim = parseClaimBytes(fetched.bytes, fetched.label, adapter);
+  outcome.info(`claim: ${fetched.label}, ${claim.parsed.cases.length} tests, ${claim.digest}`);
+  return claim;
+}
+
+/**
+ * The head commit's other check runs and statuses beside the clean room's verdict, as a Markdown
+ * section, or undefined when head-checks is off. A read that fails is a warning and a line saying so:
+ * the CI's claim is shown, never needed.
+ */
+async function ciClaimSection(settings: ActionSettings, deps: ValidateModeDeps, context: RunnerContext, candidate: Candidate, receipt: Receipt, outcome: StepOutcome): Promise<string | undefined> {
+  if (settings.headChecks !== true) return undefined;
+  try {
+    const reader = (deps.headChecks ?? createHeadChecksReader)(settings.token, context.apiUrl);
+    const checks = await reader.read({ owner: candidate.owner, repo: candidate.repo, sha: candidate.head }, { name: settings.checkName, ...(settings.app !== undefined ? { appId: settings.app.appId } : {}) });
+    const comparison = compareCiClaim(checks, receipt.verdict);
+    outcome.info(`the agent's CI on ${candidate.head}: ${comparison.said} (${checks.length} check runs and statuses)${comparison.finding !== undefined ? `; ${comparison.finding}` : ''}`);
+    return renderCiClaim(comparison, receipt.verdict);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    outcome.warning(`head-checks: ${why}`);
+    return `### 智能体 CI 的声明 / What the agent's CI said on this commit\n\n未能读取 / could not be read: ${escapeMarkdown(why, 500)}`;
+  }
 }
 
 /**
@@ -191,7 +246,7 @@ async function validateCandidate(settings: ActionSettings, outcome: StepOutcome,
       diff: { maxBytes: manifest.limits.diff_max_bytes, maxFiles: manifest.limits.diff_max_files }
     };
     // The agent's claim is read before any run; a malformed one is refused like any bad input.
-    const claim = settings.claimed !== undefined ? await readClaimFile(claimPath(context, settings.claimed), 'claimed', manifest.adapter) : undefined;
+    const claim = await readClaim(settings, deps, context, candidate, manifest.adapter, outcome);
     const diff = await git.diff(candidate.base, candidate.head, limits.diff.maxBytes);
     // Refused before anything is written: nobody should be asked to approve a diff that breaks policy.
     checkDiff(diff, limits.diff);
@@ -310,7 +365,8 @@ async function publishReceipt(settings: ActionSettings, outcome: StepOutcome, de
   const trusted = validated.integrityErrors.length === 0;
   const downgrade = trusted ? gateDowngrade(receipt, trust) : undefined;
   const rendered = renderCheck(receipt);
-  const stated = withPreamble(rendered, trustLine(trust, context.eventName));
+  const ciClaim = await ciClaimSection(settings, deps, context, candidate, receipt, outcome);
+  const stated = withPreamble(ciClaim !== undefined ? withPreamble(rendered, ciClaim) : rendered, trustLine(trust, context.eventName));
   const check = downgrade !== undefined ? downgradedCheck(stated, downgrade) : stated;
   const conclusion = trusted && downgrade === undefined ? checkConclusion(receipt.verdict) : 'failure';
   const publishError = await publishCheck(settings, outcome, deps, context, candidate, conclusion, check, artifactName);

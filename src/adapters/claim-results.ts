@@ -53,6 +53,25 @@ function jsKeys({ name, classname, file, suites }: JunitCaseFields, nestedSuites
   return keys;
 }
 
+/**
+ * cargo-nextest's JUnit: the classname is the binary id, the name the test path. Binary ids are
+ * `<crate>` (the library), `<crate>::<test target>` (an integration test, `tests/x.rs`), and
+ * `<crate>::<kind>/<target>` (`bin/tool`, `example/x`, `bench/x`); the clean room's ids are
+ * `lib:<crate>::…`, `test:<target>::…`, `bin:<target>::…`.
+ */
+function nextestKeys({ classname, name }: JunitCaseFields): ClaimKey[] {
+  const keys: ClaimKey[] = [];
+  const split = classname.indexOf('::');
+  if (split < 0) keys.push({ kind: 'id', id: `lib:${classname}::${name}` });
+  else {
+    const binary = classname.slice(split + 2);
+    const kinded = /^(bin|example|bench)\/(.+)$/.exec(binary);
+    keys.push({ kind: 'id', id: kinded !== null ? `${kinded[1]}:${kinded[2]}::${name}` : `test:${binary}::${name}` });
+  }
+  keys.push({ kind: 'id', id: `${classname}::${name}` });
+  return keys;
+}
+
 /** The keys one JUnit case may match under `adapter`'s ids (docs/claim.md). */
 export function junitClaimKeys(adapter: AdapterName, fields: JunitCaseFields): ClaimKey[] {
   const dotted = fields.classname === '' ? fields.name : `${fields.classname}.${fields.name}`;
@@ -70,8 +89,7 @@ export function junitClaimKeys(adapter: AdapterName, fields: JunitCaseFields): C
       // gotestsum: the classname is the package's import path, the name the test (with its subtests).
       return [{ kind: 'id', id: `${fields.classname}/${fields.name}` }];
     case 'cargo':
-      // cargo-nextest: the classname is the binary id (the crate for its library), the name the test path.
-      return [{ kind: 'id', id: `lib:${fields.classname}::${fields.name}` }, { kind: 'id', id: `${fields.classname}::${fields.name}` }];
+      return nextestKeys(fields);
     case 'junit': {
       const rest = [...fields.suites, dotted];
       return [
@@ -160,6 +178,69 @@ function parseGoJsonClaim(text: string): ClaimCase[] {
     .map(([id, test]) => ({ label: id, status: test.status, keys: [{ kind: 'id', id }] }));
 }
 
+/** A `Running …` line of `cargo test` (stderr): the target's source and its test binary. */
+const CARGO_RUNNING = /^\s*Running (unittests )?(\S+) \((.+)\)\s*$/;
+/** A libtest result line (stdout). */
+const CARGO_TEST_LINE = /^test (\S.*?) \.\.\. (ok|FAILED|ignored)(?:, .*)?\s*$/;
+const CARGO_DOC_TESTS = /^\s*Doc-tests (\S+)\s*$/;
+
+/**
+ * The target ids a `Running` line may stand for: `kind:name` as the cargo adapter names targets.
+ * The binary is `<crate name with _>-<hash>`; a test or bin target's own name is its file's stem
+ * (which may keep a `-`), the library's the crate name.
+ */
+function cargoTargets(unittests: boolean, source: string, binary: string): string[] {
+  const crate = (binary.split('/').pop() ?? '').replace(/-[0-9a-f]{16}$/, '');
+  const stem = (source.split('/').pop() ?? '').replace(/\.rs$/, '');
+  const kinds: [RegExp, string][] = [[/^tests\//, 'test'], [/^benches\//, 'bench'], [/^examples\//, 'example']];
+  for (const [pattern, kind] of kinds) if (pattern.test(source)) return [`${kind}:${stem}`, `${kind}:${crate}`];
+  if (unittests && (source === 'src/main.rs' || /^src\/bin\//.test(source))) {
+    const named = /^src\/bin\/([^/]+)(?:\/main)?\.rs$/.exec(source)?.[1];
+    return [...new Set([...(named !== undefined ? [`bin:${named}`] : []), `bin:${crate}`, `bin:${crate.replace(/_/g, '-')}`])];
+  }
+  return [`lib:${crate}`];
+}
+
+/**
+ * `cargo test`'s own output, stdout and stderr together (`cargo test > claim.txt 2>&1`): each
+ * `Running` line names the target whose `test … ... ok` lines follow. Doc tests are claimed under
+ * `doc:<crate>::…`, which no clean-room id has. Refused: a result line before any `Running` line.
+ */
+function parseCargoTestClaim(text: string): ClaimCase[] {
+  let targets: string[] | undefined;
+  let doc: string | undefined;
+  const cases: ClaimCase[] = [];
+  for (const [index, line] of text.split(/\r?\n/).entries()) {
+    const running = CARGO_RUNNING.exec(line);
+    if (running !== null) {
+      targets = cargoTargets(running[1] !== undefined, running[2] as string, running[3] as string);
+      doc = undefined;
+      continue;
+    }
+    const docTests = CARGO_DOC_TESTS.exec(line);
+    if (docTests !== null) {
+      doc = docTests[1] as string;
+      continue;
+    }
+    const result = CARGO_TEST_LINE.exec(line);
+    if (result === null) continue;
+    const path = result[1] as string;
+    const status: TestStatus = result[2] === 'ok' ? 'passed' : result[2] === 'FAILED' ? 'failed' : 'skipped';
+    if (doc !== undefined) {
+      cases.push({ label: `doc:${doc}::${path}`, status, keys: [] });
+      continue;
+    }
+    if (targets === undefined) throw new ClaimFormatError(`line ${index + 1} is a test result before any "Running" line: give cargo test's stdout and stderr together (cargo test > claim.txt 2>&1)`);
+    cases.push({ label: `${targets[0]}::${path}`, status, keys: targets.map((target) => ({ kind: 'id', id: `${target}::${path}` })) });
+  }
+  return cases;
+}
+
+/** Does the text look like `cargo test`'s output (a `Running` line, or libtest's `running N tests`)? */
+function isCargoTestOutput(text: string): boolean {
+  return /^\s*Running (unittests )?\S+ \(.+\)\s*$/m.test(text) || /^running \d+ tests?$/m.test(text);
+}
+
 /** Parse a claim; throws ClaimFormatError (one line) when it is none of the formats or over its bounds. */
 export function parseClaim(text: string, adapter: AdapterName): ParsedClaim {
   if (Buffer.byteLength(text, 'utf8') > CLAIM_MAX_BYTES) throw new ClaimFormatError(`larger than ${CLAIM_MAX_BYTES} bytes`);
@@ -179,6 +260,8 @@ export function parseClaim(text: string, adapter: AdapterName): ParsedClaim {
     } else {
       claim = { format: 'go-json', cases: parseGoJsonClaim(text) };
     }
+  } else if (adapter === 'cargo' && isCargoTestOutput(text)) {
+    claim = { format: 'cargo-test', cases: parseCargoTestClaim(text) };
   } else {
     throw new ClaimFormatError('neither JUnit XML, a jest/vitest --json report, nor a go test -json stream');
   }

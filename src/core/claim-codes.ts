@@ -8,5 +8,5 @@ export const CLAIM_FINDINGS = ['possible_hidden_state_dependency', 'claim_unknow
 export type ClaimFinding = (typeof CLAIM_FINDINGS)[number];
 
 /** The formats a claim is read in (src/adapters/claim-results.ts). */
-export const CLAIM_FORMATS = ['junit', 'jest-json', 'go-json'] as const;
+export const CLAIM_FORMATS = ['junit', 'jest-json', 'go-json', 'cargo-test'] as const;
 export type ClaimFormat = (typeof CLAIM_FORMATS)[number];

@@ -36,8 +36,17 @@ export async function readClaimFile(path: string, flag: string, adapter: Adapter
   } catch (error) {
     throw new ConfigurationError(`${flag} '${path}' cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); give the agent's results file`);
   }
+  return parseClaimBytes(bytes, `${flag} '${path}'`, adapter);
+}
+
+/**
+ * Parse a claim's bytes (`label` names it in errors, e.g. `claimed-artifact 'results' (junit.xml)`),
+ * for `adapter`'s ids: the bytes of an artifact entry, already bounded by the reader. One-line
+ * ConfigurationError when they are not a claim.
+ */
+export function parseClaimBytes(bytes: Uint8Array, label: string, adapter: AdapterName): ClaimInput {
   const refuse = (why: string): never => {
-    throw new ConfigurationError(`${flag} '${path}' is not a claim PatchProof reads: ${why}; give JUnit XML, a jest/vitest --json report or a go test -json stream (docs/claim.md)`);
+    throw new ConfigurationError(`${label} is not a claim PatchProof reads: ${why}; give JUnit XML, a jest/vitest --json report or a go test -json stream (docs/claim.md)`);
   };
   if (bytes.length > CLAIM_MAX_BYTES) refuse(`larger than ${CLAIM_MAX_BYTES} bytes`);
   let text = '';
