@@ -37,6 +37,8 @@ import { TOOL_VERSION } from './version.js';
 import { scheduleRuns } from './run-scheduler.js';
 import { withFormal, type FormalRecord } from './core/formal.js';
 import { checkFormalSpecs, formalRecordFor } from './formal/run.js';
+import { buildStatus, buildStops, withBuild, type BuildRecord, type BuildRunRecord } from './core/build-gate.js';
+import { runBuild } from './build-stage.js';
 
 /**
  * One validation, end to end: bind, refuse early, reset the candidate's test surface, stage
@@ -125,6 +127,8 @@ export interface SharedBaseline {
   baseSnapshot: Digest;
   witnessDigest: Digest;
   outputs: readonly RunOutput[];
+  /** The base tree's build (L1), when the pack has one. */
+  build?: BuildRunRecord;
 }
 
 /** The candidate-side runs of one validation, for its duplicates (opaque). */
@@ -668,10 +672,38 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
     };
     const key = normalisedKey(applied);
     const l0 = request.earlyExit === true ? l0Findings(changes, manifest.allowed_paths) : undefined;
+    // The L1 build gate (not in witness record, which grades nothing).
+    const buildArgv = request.recordObservations === undefined ? manifest.build?.argv : undefined;
+    const builds: BuildRuns = {
+      ...(buildArgv !== undefined
+        ? {
+            run: (tree: Tree) =>
+              runBuild({
+                tree,
+                treeDir: trees.dirs[tree],
+                argv: buildArgv,
+                runner: request.runner,
+                scratch,
+                mounts: trees.mounts[tree],
+                env: trees.env,
+                timeoutMs: (manifest.build?.timeout_seconds ?? request.limits.timeoutMs / 1000) * 1000,
+                outputLimitBytes: request.limits.outputLimitBytes,
+                execTmp: adapter.execTmp === true,
+                log: deps.log
+              })
+          }
+        : {})
+    };
     const notRunPhases: PhaseName[] = [];
     let outputs: RunOutput[];
     let madeRuns = false;
     if (request.earlyExit !== true && request.baseline === undefined) {
+      if (builds.run !== undefined) {
+        // Without gates the build is recorded and judged, and every phase still runs: a full
+        // receipt for the person reading it (the build fails the verdict, it does not stop the runs).
+        const run = builds.run;
+        [builds.base, builds.candidate] = request.concurrency >= 2 ? await Promise.all([run('base'), run('patched')]) : [await run('base'), await run('patched')];
+      }
       const scheduled = await scheduleRuns<RunPlan, PreparedRun, RunOutput>({
         jobs: plans,
         concurrency: request.concurrency,
@@ -700,7 +732,7 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
       madeRuns = true;
     } else {
       if (request.recordObservations !== undefined) throw new Error('witness record has no gates and no shared baseline');
-      outputs = await gatedRuns({ request, deps, scratch, trees, plans, gateOptions, key, l0: l0 ?? [], notRunPhases, retryRegression });
+      outputs = await gatedRuns({ request, deps, scratch, trees, plans, gateOptions, key, l0: l0 ?? [], notRunPhases, retryRegression, builds });
       madeRuns = request.sharedRuns === undefined && outputs.some((o) => o.evidence.label !== 'reproduction_before' && o.evidence.label !== 'regression_before');
     }
 
@@ -731,8 +763,13 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
     for (const target of formal?.targets ?? []) {
       deps.log(`formal: ${target.name} ${target.status}${target.reason ? ` (${target.reason})` : ''}${target.counterexample ? ` ${JSON.stringify(target.counterexample.inputs)}` : ''} in ${target.duration_ms} ms`);
     }
-    // A counterexample fails the candidate; a required target's unknown keeps it from passing.
-    const decided = withFormal({ verdict: judgement.verdict, reasons: judgement.reasons }, formal);
+    const build: BuildRecord | undefined =
+      buildArgv === undefined || builds.base === undefined
+        ? undefined
+        : { argv: [...buildArgv], status: buildStatus(builds.base, builds.candidate), base: builds.base, ...(builds.candidate !== undefined ? { candidate: builds.candidate } : {}) };
+    // A counterexample fails the candidate; a required target's unknown keeps it from passing; so
+    // does a build that did not pass (L1), and a build broken by the candidate fails it.
+    const decided = withBuild(withFormal({ verdict: judgement.verdict, reasons: judgement.reasons }, formal), build);
     const recordsOf = (...labels: RunLabel[]): RunRecord[] => labels.flatMap((label) => byLabel[label].map((o) => o.record));
     const runsOf: Record<string, RunRecord[]> = {
       reproduction_before: recordsOf('reproduction_before'),
@@ -814,7 +851,8 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
         diff_max_files: request.limits.diff.maxFiles
       },
       phases: judgement.phases.map((p) => ({ ...p, runs: runsOf[p.name] ?? [], grading: grading[p.name] })),
-      ...(formal !== undefined ? { formal } : {})
+      ...(formal !== undefined ? { formal } : {}),
+      ...(build !== undefined ? { build } : {})
     };
     // Hidden means hidden: the public receipt keeps statuses, counts and keyed ids only.
     const hiddenKey = deriveHiddenIdKey(witness.witnessKey, witness.digest);
@@ -849,7 +887,7 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
     return {
       receipt,
       ...(hiddenDetail !== undefined ? { hiddenDetail } : {}),
-      baseline: { baseSnapshot: before.digest, witnessDigest: witness.digest, outputs: outputs.filter(isBase) },
+      baseline: { baseSnapshot: before.digest, witnessDigest: witness.digest, outputs: outputs.filter(isBase), ...(builds.base !== undefined ? { build: builds.base } : {}) },
       ...(madeRuns && patchedRuns.length > 0 ? { runs: { diffDigest: proposal.diff_digest, patchedSnapshot, normalisedKey: key, outputs: patchedRuns } } : {}),
       normalisedKey: key
     };
@@ -871,6 +909,15 @@ interface GatedRunsContext {
   /** Filled with the candidate phases a failed gate stopped. */
   notRunPhases: PhaseName[];
   retryRegression(outputs: RunOutput[]): Promise<void>;
+  /** The L1 build gate: filled with the base's and the candidate's build runs. */
+  builds: BuildRuns;
+}
+
+/** The L1 build's runs of one validation; `run` is absent when the pack has no build. */
+interface BuildRuns {
+  run?: (tree: Tree) => Promise<BuildRunRecord>;
+  base?: BuildRunRecord;
+  candidate?: BuildRunRecord;
 }
 
 /** The candidate's stages in cost order: each is the phase it decides and the run labels it makes. */
@@ -888,7 +935,7 @@ const STAGES: readonly { phase: PhaseName; labels: readonly RunLabel[] }[] = [
  * normalised key is the same), and made for real when the runs it shares do not hold them.
  */
 async function gatedRuns(context: GatedRunsContext): Promise<RunOutput[]> {
-  const { request, deps, scratch, trees, plans, gateOptions, l0, notRunPhases } = context;
+  const { request, deps, scratch, trees, plans, gateOptions, l0, notRunPhases, builds } = context;
   const schedule = async (jobs: RunPlan[]): Promise<RunOutput[]> => {
     const scheduled = await scheduleRuns<RunPlan, PreparedRun, RunOutput>({
       jobs,
@@ -910,7 +957,13 @@ async function gatedRuns(context: GatedRunsContext): Promise<RunOutput[]> {
       throw new Error('a shared baseline is for another base snapshot or witness pack');
     }
     outputs = [...request.baseline.outputs];
+    if (builds.run !== undefined) {
+      // A baseline made without the build (another pack would have another digest) is not reused for it.
+      builds.base = request.baseline.build ?? (await builds.run('base'));
+    }
   } else {
+    // The base build is base-side work too: made once, before the base runs, shared with the rest.
+    if (builds.run !== undefined) builds.base = await builds.run('base');
     outputs = await schedule(plans.filter((p) => p.tree === 'base'));
   }
   const stop = (from: number): void => {
@@ -924,6 +977,15 @@ async function gatedRuns(context: GatedRunsContext): Promise<RunOutput[]> {
     deps.log(`L0 policy gate failed (${l0.filter((f) => f.rule !== 'whitespace_only_hunk').map((f) => `${f.rule} ${f.path}`).join(', ')}); the candidate's runs are not made`);
     stop(0);
     return outputs;
+  }
+  if (builds.run !== undefined) {
+    // L1 after L0, before the reproduction: a build the candidate broke stops it (with gates).
+    builds.candidate = await builds.run('patched');
+    if (request.earlyExit === true && builds.base !== undefined && buildStops({ status: buildStatus(builds.base, builds.candidate) })) {
+      deps.log(`L1 build gate failed; the candidate's runs are not made`);
+      stop(0);
+      return outputs;
+    }
   }
   const patchedPlans = plans.filter((p) => p.tree === 'patched');
   if (request.earlyExit !== true) {
