@@ -34,7 +34,8 @@ import { judgeObservations, mergeOracles, parseObservations, parseOracleFile, ph
 import { observerFiles } from './oracle/observer.js';
 import type { GradingModel } from './core/verdict.js';
 import { TOOL_VERSION } from './version.js';
-import { scheduleRuns } from './run-scheduler.js';
+import { scheduleRuns, type RunProgress } from './run-scheduler.js';
+import { runOutcomeText, type ProgressSink } from './core/progress.js';
 import { withFormal, type FormalRecord } from './core/formal.js';
 import { checkFormalSpecs, formalRecordFor } from './formal/run.js';
 import { buildStatus, buildStops, withBuild, type BuildRecord, type BuildRunRecord } from './core/build-gate.js';
@@ -120,6 +121,8 @@ export interface ValidationRequest {
    * whose changed files normalise to the same key. Refused unless this candidate's key is the same.
    */
   sharedRuns?: SharedRuns;
+  /** Told when each container run starts and ends (progress lines on stderr, log groups in the action). */
+  progress?: ProgressSink;
 }
 
 /** The base-side runs of one validation, for the next candidates on the same base (opaque). */
@@ -311,7 +314,31 @@ function infraOutput(plan: RunPlan, nonce: string, argv: string[], error: unknow
 type PreparedRun = () => Promise<RunOutput>;
 
 async function executeRun(plan: RunPlan, request: ValidationRequest, deps: ValidationDeps, scratch: Scratch, trees: Trees): Promise<RunOutput> {
-  return (await prepareRun(plan, request, deps, scratch, trees))();
+  const prepared = await prepareRun(plan, request, deps, scratch, trees);
+  const progress = progressOf(request);
+  const began = Date.now();
+  progress?.started(plan);
+  const output = await prepared();
+  progress?.ended(plan, output, Date.now() - began);
+  return output;
+}
+
+/** The scheduler's progress callbacks, turned into the request's run events. */
+function progressOf(request: Pick<ValidationRequest, 'progress'>): RunProgress<RunPlan, RunOutput> | undefined {
+  const sink = request.progress;
+  if (sink === undefined) return undefined;
+  return {
+    started: (plan) => sink.run({ kind: 'start', phase: plan.label, tree: plan.tree, attempt: plan.attempt }),
+    ended: (plan, output, durationMs) =>
+      sink.run({
+        kind: 'end',
+        phase: plan.label,
+        tree: plan.tree,
+        attempt: plan.attempt,
+        durationMs,
+        outcome: output === undefined ? 'cancelled' : runOutcomeText({ ...output.evidence, statuses: output.evidence.parsed?.tests.map((t) => t.status) ?? [] })
+      })
+  };
 }
 
 /**
@@ -677,8 +704,9 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
     const builds: BuildRuns = {
       ...(buildArgv !== undefined
         ? {
-            run: (tree: Tree) =>
-              runBuild({
+            run: async (tree: Tree) => {
+              request.progress?.run({ kind: 'start', phase: 'build', tree, attempt: 1 });
+              const record = await runBuild({
                 tree,
                 treeDir: trees.dirs[tree],
                 argv: buildArgv,
@@ -690,7 +718,11 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
                 outputLimitBytes: request.limits.outputLimitBytes,
                 execTmp: adapter.execTmp === true,
                 log: deps.log
-              })
+              });
+              const outcome = record.exit_code === 0 && !record.timed_out && !record.output_truncated && record.infra_error === undefined ? 'built' : runOutcomeText({ exitCode: record.exit_code, timedOut: record.timed_out, outputTruncated: record.output_truncated, ...(record.infra_error !== undefined ? { infraError: record.infra_error } : {}), statuses: [] }).replace('no results', 'failed');
+              request.progress?.run({ kind: 'end', phase: 'build', tree, attempt: 1, durationMs: record.duration_ms, outcome });
+              return record;
+            }
           }
         : {})
     };
@@ -710,6 +742,7 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
         prepareAhead: request.prepareAhead ?? DEFAULT_PREPARE_AHEAD,
         prepare: (plan, signal) => prepareRun(plan, request, deps, scratch, trees, signal),
         run: (_plan, prepared) => prepared(),
+        ...(request.progress !== undefined ? { progress: progressOf(request)! } : {}),
         // The early exit: the patched tree's runs count only when the base reproduction established
         // the bug (witness record makes patched runs only, and has no gate).
         ...(request.recordObservations === undefined
@@ -942,7 +975,8 @@ async function gatedRuns(context: GatedRunsContext): Promise<RunOutput[]> {
       concurrency: request.concurrency,
       prepareAhead: request.prepareAhead ?? DEFAULT_PREPARE_AHEAD,
       prepare: (plan, signal) => prepareRun(plan, request, deps, scratch, trees, signal),
-      run: (_plan, prepared) => prepared()
+      run: (_plan, prepared) => prepared(),
+      ...(request.progress !== undefined ? { progress: progressOf(request)! } : {})
     });
     return scheduled.flatMap((s) => (s.status === 'done' ? [s.result] : []));
   };
