@@ -15,6 +15,7 @@ import type { Runner } from '../runners/runner.js';
 import { takeSnapshot } from '../io/snapshot.js';
 import { removeLiveScratchSync } from '../io/workspace.js';
 import { assertOutside, existingDir, readJsonFile, readTextFile, writeBytesAtomic, writeFileAtomic } from '../io/files.js';
+import { stderrProgress } from './progress.js';
 import { validateWithDetail, type BaseFailure, type ValidationLimits, type WitnessInput } from '../validate.js';
 import type { HiddenDetail } from '../core/hidden-ids.js';
 import { decryptWith, encryptTo, generateWitnessKey, parseRecipients, parseWitnessKey, sealHiddenEntries, SEALED_HIDDEN_FILE, witnessKeyRecipient } from '../witness/sealed.js';
@@ -84,6 +85,7 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
       process.exit(code);
     });
     let baseFailure: BaseFailure | undefined;
+    const progress = stderrProgress({ write: io.err, ...(io.errTTY !== undefined ? { isTTY: io.errTTY } : {}), ...(io.errColumns !== undefined ? { columns: io.errColumns } : {}) });
     // The repository's snapshot before validation: its record of the touched paths goes to the receipt store.
     let baseSnapshot: Snapshot | undefined;
     try {
@@ -101,7 +103,8 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
           ...(settings.earlyExit === true ? { earlyExit: true } : {}),
           ...(claim !== undefined ? { claim } : {}),
           ...(sealer !== undefined ? { encryptHiddenDetail: sealer } : {}),
-          ...(settings.setupCache !== undefined ? { setupCacheDir: await setupCacheDir(settings.setupCache, repo) } : {})
+          ...(settings.setupCache !== undefined ? { setupCacheDir: await setupCacheDir(settings.setupCache, repo) } : {}),
+          progress
         },
         {
           snapshot: async (dir) => {
@@ -110,13 +113,14 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
             return snapshot;
           },
           now: () => new Date(),
-          log: (line) => io.err(`${line}\n`),
+          log: (line) => progress.log(line),
           nonce: () => randomBytes(16).toString('hex'),
           baseFailure: (failure) => {
             baseFailure = failure;
           }
         }
       );
+      progress.done();
       const text = serializeReceipt(receipt);
       const check = verifyReceiptText(text);
       await writeFileAtomic(join(settings.out, 'receipt.json'), text);
