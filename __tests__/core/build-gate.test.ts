@@ -155,3 +155,14 @@ describe('verify-receipt: the build record', () => {
     expect(verifyReceiptText(text).errors.join(' ')).toMatch(/a build record exists only from/);
   });
 });
+
+describe('the pack\'s build field', () => {
+  it('is optional (old packs load unchanged), takes argv and timeout_seconds, and refuses an empty argv', async () => {
+    const { parseWitnessManifest } = await import('../../src/witness/manifest.js');
+    const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'witness-packs', 'js-duration', 'witness.json'), 'utf8')) as Record<string, unknown>;
+    expect(parseWitnessManifest(manifest, 'witness.json').build).toBeUndefined();
+    expect(parseWitnessManifest({ ...manifest, build: { argv: ['npx', 'tsc', '--noEmit'], timeout_seconds: 300 } }, 'witness.json').build).toEqual({ argv: ['npx', 'tsc', '--noEmit'], timeout_seconds: 300 });
+    expect(() => parseWitnessManifest({ ...manifest, build: { argv: [] } }, 'witness.json')).toThrow(/build\.argv/);
+    expect(() => parseWitnessManifest({ ...manifest, build: { argv: ['make'], network: true } }, 'witness.json')).toThrow(/build/);
+  });
+});
