@@ -1,4 +1,4 @@
-import { scheduleRuns, type Scheduled } from '../src/run-scheduler.js';
+import { scheduleRuns, type RunProgress, type Scheduled } from '../src/run-scheduler.js';
 
 /**
  * The run scheduler against a fake runner whose runs end only when the test says so (no timers):
@@ -95,13 +95,14 @@ const JOBS: Job[] = [
   { name: 'hidden', tree: 'patched' }
 ];
 
-function start(fake: ReturnType<typeof fakeRunner>, options: { concurrency?: number; prepareAhead?: number; gateOpens?: (results: string[]) => boolean } = {}) {
+function start(fake: ReturnType<typeof fakeRunner>, options: { concurrency?: number; prepareAhead?: number; gateOpens?: (results: string[]) => boolean; progress?: RunProgress<Job, string> } = {}) {
   return scheduleRuns<Job, string, string>({
     jobs: JOBS,
     concurrency: options.concurrency ?? 2,
     prepareAhead: options.prepareAhead ?? 1,
     prepare: (job) => fake.prepare(job),
     run: (job, prepared, signal) => fake.run(job, prepared, signal),
+    ...(options.progress !== undefined ? { progress: options.progress } : {}),
     gate: {
       member: (job) => job.gate === true,
       gated: (job) => job.tree === 'patched',
@@ -229,5 +230,51 @@ describe('the run scheduler', () => {
     });
     expect(scheduled.every((s) => s.status === 'done')).toBe(true);
     expect(order.filter((e) => e.startsWith('run ')).map((e) => e.slice(4))).toEqual(JOBS.map((j) => j.name));
+  });
+});
+
+describe('the run scheduler: progress events', () => {
+  /** Records each event as `start NAME` / `end NAME RESULT`; durations are not asserted (no timing). */
+  const recorder = () => {
+    const seen: string[] = [];
+    const progress: RunProgress<Job, string> = {
+      started: (job) => void seen.push(`start ${job.name}`),
+      ended: (job, result, durationMs) => {
+        expect(durationMs).toBeGreaterThanOrEqual(0);
+        seen.push(`end ${job.name} ${result ?? 'cancelled'}`);
+      }
+    };
+    return { seen, progress };
+  };
+
+  it('tells each run as it starts (when its container step begins) and as it ends, with its result', async () => {
+    const fake = fakeRunner();
+    const { seen, progress } = recorder();
+    const schedule = start(fake, { concurrency: 1, progress });
+    await settle();
+    // Only the running job has started; the prepared one waiting for a slot has not.
+    expect(seen).toEqual(['start repro-before-1']);
+    await fake.finish('repro-before-1', 'reproduced');
+    expect(seen).toEqual(['start repro-before-1', 'end repro-before-1 reproduced', 'start repro-before-2']);
+    await fake.finish('repro-before-2', 'reproduced');
+    for (const name of ['suite-before', 'repro-after-1', 'repro-after-2', 'suite-after', 'hidden']) await fake.finish(name, 'ok');
+    await schedule;
+    expect(seen.filter((e) => e.startsWith('start'))).toHaveLength(JOBS.length);
+    expect(seen.filter((e) => e.startsWith('end'))).toHaveLength(JOBS.length);
+    // Every start comes before its own end.
+    for (const job of JOBS) expect(seen.indexOf(`start ${job.name}`)).toBeLessThan(seen.indexOf(`end ${job.name} ${job.gate === true ? 'reproduced' : 'ok'}`));
+  });
+
+  it('a run cancelled by the closed gate ends without a result, so a status line never waits for it', async () => {
+    const fake = fakeRunner();
+    const { seen, progress } = recorder();
+    const schedule = start(fake, { concurrency: 7, prepareAhead: 0, progress });
+    await settle();
+    await fake.finish('repro-before-1', 'passed-already');
+    await fake.finish('repro-before-2', 'passed-already');
+    await fake.finish('suite-before', 'ok');
+    await schedule;
+    for (const name of ['repro-after-1', 'repro-after-2', 'suite-after', 'hidden']) expect(seen).toContain(`end ${name} cancelled`);
+    expect(seen.filter((e) => e.startsWith('start')).length).toBe(seen.filter((e) => e.startsWith('end')).length);
   });
 });

@@ -33,6 +33,17 @@ export interface SchedulerOptions<J, P, R> {
     /** Told the gate members' results in job order; true opens the gate. */
     open(results: R[]): boolean;
   };
+  /**
+   * Told when each run (the container step, after its preparation) starts and ends: the event
+   * source of progress lines. `result` is absent when the run was cancelled or threw. Must not throw.
+   */
+  progress?: RunProgress<J, R>;
+}
+
+/** The scheduler's narrow progress interface. */
+export interface RunProgress<J, R> {
+  started(job: J): void;
+  ended(job: J, result: R | undefined, durationMs: number): void;
 }
 
 export type Scheduled<J, R> = { job: J; status: 'done'; result: R } | { job: J; status: 'not_run' };
@@ -104,12 +115,18 @@ export async function scheduleRuns<J, P, R>(options: SchedulerOptions<J, P, R>):
       const prepared = await options.prepare(job, signal);
       stop();
       await running.take();
+      let began: number | undefined;
+      let result: R | undefined;
       try {
         stop();
-        const result = await options.run(job, prepared, signal);
+        began = Date.now();
+        options.progress?.started(job);
+        result = await options.run(job, prepared, signal);
         results[index] = { job, status: 'done', result };
       } finally {
         running.give();
+        // A cancelled or failed run ends too (without a result), so a status line never hangs on it.
+        if (began !== undefined) options.progress?.ended(job, gated && signal.aborted ? undefined : result, Date.now() - began);
       }
     } catch (error) {
       if (!(gated && signal.aborted)) throw error;

@@ -34,9 +34,12 @@ import { judgeObservations, mergeOracles, parseObservations, parseOracleFile, ph
 import { observerFiles } from './oracle/observer.js';
 import type { GradingModel } from './core/verdict.js';
 import { TOOL_VERSION } from './version.js';
-import { scheduleRuns } from './run-scheduler.js';
+import { scheduleRuns, type RunProgress } from './run-scheduler.js';
+import { runOutcomeText, type ProgressSink } from './core/progress.js';
 import { withFormal, type FormalRecord } from './core/formal.js';
 import { checkFormalSpecs, formalRecordFor } from './formal/run.js';
+import { buildStatus, buildStops, withBuild, type BuildRecord, type BuildRunRecord } from './core/build-gate.js';
+import { runBuild } from './build-stage.js';
 
 /**
  * One validation, end to end: bind, refuse early, reset the candidate's test surface, stage
@@ -123,6 +126,8 @@ export interface ValidationRequest {
    * whose changed files normalise to the same key. Refused unless this candidate's key is the same.
    */
   sharedRuns?: SharedRuns;
+  /** Told when each container run starts and ends (progress lines on stderr, log groups in the action). */
+  progress?: ProgressSink;
 }
 
 /** The base-side runs of one validation, for the next candidates on the same base (opaque). */
@@ -130,6 +135,8 @@ export interface SharedBaseline {
   baseSnapshot: Digest;
   witnessDigest: Digest;
   outputs: readonly RunOutput[];
+  /** The base tree's build (L1), when the pack has one. */
+  build?: BuildRunRecord;
 }
 
 /** The candidate-side runs of one validation, for its duplicates (opaque). */
@@ -312,7 +319,31 @@ function infraOutput(plan: RunPlan, nonce: string, argv: string[], error: unknow
 type PreparedRun = () => Promise<RunOutput>;
 
 async function executeRun(plan: RunPlan, request: ValidationRequest, deps: ValidationDeps, scratch: Scratch, trees: Trees): Promise<RunOutput> {
-  return (await prepareRun(plan, request, deps, scratch, trees))();
+  const prepared = await prepareRun(plan, request, deps, scratch, trees);
+  const progress = progressOf(request);
+  const began = Date.now();
+  progress?.started(plan);
+  const output = await prepared();
+  progress?.ended(plan, output, Date.now() - began);
+  return output;
+}
+
+/** The scheduler's progress callbacks, turned into the request's run events. */
+function progressOf(request: Pick<ValidationRequest, 'progress'>): RunProgress<RunPlan, RunOutput> | undefined {
+  const sink = request.progress;
+  if (sink === undefined) return undefined;
+  return {
+    started: (plan) => sink.run({ kind: 'start', phase: plan.label, tree: plan.tree, attempt: plan.attempt }),
+    ended: (plan, output, durationMs) =>
+      sink.run({
+        kind: 'end',
+        phase: plan.label,
+        tree: plan.tree,
+        attempt: plan.attempt,
+        durationMs,
+        outcome: output === undefined ? 'cancelled' : runOutcomeText({ ...output.evidence, statuses: output.evidence.parsed?.tests.map((t) => t.status) ?? [] })
+      })
+  };
 }
 
 /**
@@ -673,16 +704,50 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
     };
     const key = normalisedKey(applied);
     const l0 = request.earlyExit === true ? l0Findings(changes, manifest.allowed_paths) : undefined;
+    // The L1 build gate (not in witness record, which grades nothing).
+    const buildArgv = request.recordObservations === undefined ? manifest.build?.argv : undefined;
+    const builds: BuildRuns = {
+      ...(buildArgv !== undefined
+        ? {
+            run: async (tree: Tree) => {
+              request.progress?.run({ kind: 'start', phase: 'build', tree, attempt: 1 });
+              const record = await runBuild({
+                tree,
+                treeDir: trees.dirs[tree],
+                argv: buildArgv,
+                runner: request.runner,
+                scratch,
+                mounts: trees.mounts[tree],
+                env: trees.env,
+                timeoutMs: (manifest.build?.timeout_seconds ?? request.limits.timeoutMs / 1000) * 1000,
+                outputLimitBytes: request.limits.outputLimitBytes,
+                execTmp: adapter.execTmp === true,
+                log: deps.log
+              });
+              const outcome = record.exit_code === 0 && !record.timed_out && !record.output_truncated && record.infra_error === undefined ? 'built' : runOutcomeText({ exitCode: record.exit_code, timedOut: record.timed_out, outputTruncated: record.output_truncated, ...(record.infra_error !== undefined ? { infraError: record.infra_error } : {}), statuses: [] }).replace('no results', 'failed');
+              request.progress?.run({ kind: 'end', phase: 'build', tree, attempt: 1, durationMs: record.duration_ms, outcome });
+              return record;
+            }
+          }
+        : {})
+    };
     const notRunPhases: PhaseName[] = [];
     let outputs: RunOutput[];
     let madeRuns = false;
     if (request.earlyExit !== true && request.baseline === undefined) {
+      if (builds.run !== undefined) {
+        // Without gates the build is recorded and judged, and every phase still runs: a full
+        // receipt for the person reading it (the build fails the verdict, it does not stop the runs).
+        const run = builds.run;
+        [builds.base, builds.candidate] = request.concurrency >= 2 ? await Promise.all([run('base'), run('patched')]) : [await run('base'), await run('patched')];
+      }
       const scheduled = await scheduleRuns<RunPlan, PreparedRun, RunOutput>({
         jobs: plans,
         concurrency: request.concurrency,
         prepareAhead: request.prepareAhead ?? DEFAULT_PREPARE_AHEAD,
         prepare: (plan, signal) => prepareRun(plan, request, deps, scratch, trees, signal),
         run: (_plan, prepared) => prepared(),
+        ...(request.progress !== undefined ? { progress: progressOf(request)! } : {}),
         // The early exit: the patched tree's runs count only when the base reproduction established
         // the bug (witness record makes patched runs only, and has no gate).
         ...(request.recordObservations === undefined
@@ -705,7 +770,7 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
       madeRuns = true;
     } else {
       if (request.recordObservations !== undefined) throw new Error('witness record has no gates and no shared baseline');
-      outputs = await gatedRuns({ request, deps, scratch, trees, plans, gateOptions, key, l0: l0 ?? [], notRunPhases, retryRegression });
+      outputs = await gatedRuns({ request, deps, scratch, trees, plans, gateOptions, key, l0: l0 ?? [], notRunPhases, retryRegression, builds });
       madeRuns = request.sharedRuns === undefined && outputs.some((o) => o.evidence.label !== 'reproduction_before' && o.evidence.label !== 'regression_before');
     }
 
@@ -736,8 +801,13 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
     for (const target of formal?.targets ?? []) {
       deps.log(`formal: ${target.name} ${target.status}${target.reason ? ` (${target.reason})` : ''}${target.counterexample ? ` ${JSON.stringify(target.counterexample.inputs)}` : ''} in ${target.duration_ms} ms`);
     }
-    // A counterexample fails the candidate; a required target's unknown keeps it from passing.
-    const decided = withFormal({ verdict: judgement.verdict, reasons: judgement.reasons }, formal);
+    const build: BuildRecord | undefined =
+      buildArgv === undefined || builds.base === undefined
+        ? undefined
+        : { argv: [...buildArgv], status: buildStatus(builds.base, builds.candidate), base: builds.base, ...(builds.candidate !== undefined ? { candidate: builds.candidate } : {}) };
+    // A counterexample fails the candidate; a required target's unknown keeps it from passing; so
+    // does a build that did not pass (L1), and a build broken by the candidate fails it.
+    const decided = withBuild(withFormal({ verdict: judgement.verdict, reasons: judgement.reasons }, formal), build);
     const recordsOf = (...labels: RunLabel[]): RunRecord[] => labels.flatMap((label) => byLabel[label].map((o) => o.record));
     const runsOf: Record<string, RunRecord[]> = {
       reproduction_before: recordsOf('reproduction_before'),
@@ -819,7 +889,8 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
         diff_max_files: request.limits.diff.maxFiles
       },
       phases: judgement.phases.map((p) => ({ ...p, runs: runsOf[p.name] ?? [], grading: grading[p.name] })),
-      ...(formal !== undefined ? { formal } : {})
+      ...(formal !== undefined ? { formal } : {}),
+      ...(build !== undefined ? { build } : {})
     };
     // Hidden means hidden: the public receipt keeps statuses, counts and keyed ids only.
     const hiddenKey = deriveHiddenIdKey(witness.witnessKey, witness.digest);
@@ -855,7 +926,7 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
     return {
       receipt,
       ...(hiddenDetail !== undefined ? { hiddenDetail } : {}),
-      baseline: { baseSnapshot: before.digest, witnessDigest: witness.digest, outputs: outputs.filter(isBase) },
+      baseline: { baseSnapshot: before.digest, witnessDigest: witness.digest, outputs: outputs.filter(isBase), ...(builds.base !== undefined ? { build: builds.base } : {}) },
       ...(madeRuns && patchedRuns.length > 0 ? { runs: { diffDigest: proposal.diff_digest, patchedSnapshot, normalisedKey: key, outputs: patchedRuns } } : {}),
       normalisedKey: key
     };
@@ -877,6 +948,15 @@ interface GatedRunsContext {
   /** Filled with the candidate phases a failed gate stopped. */
   notRunPhases: PhaseName[];
   retryRegression(outputs: RunOutput[]): Promise<void>;
+  /** The L1 build gate: filled with the base's and the candidate's build runs. */
+  builds: BuildRuns;
+}
+
+/** The L1 build's runs of one validation; `run` is absent when the pack has no build. */
+interface BuildRuns {
+  run?: (tree: Tree) => Promise<BuildRunRecord>;
+  base?: BuildRunRecord;
+  candidate?: BuildRunRecord;
 }
 
 /** The candidate's stages in cost order: each is the phase it decides and the run labels it makes. */
@@ -894,14 +974,15 @@ const STAGES: readonly { phase: PhaseName; labels: readonly RunLabel[] }[] = [
  * normalised key is the same), and made for real when the runs it shares do not hold them.
  */
 async function gatedRuns(context: GatedRunsContext): Promise<RunOutput[]> {
-  const { request, deps, scratch, trees, plans, gateOptions, l0, notRunPhases } = context;
+  const { request, deps, scratch, trees, plans, gateOptions, l0, notRunPhases, builds } = context;
   const schedule = async (jobs: RunPlan[]): Promise<RunOutput[]> => {
     const scheduled = await scheduleRuns<RunPlan, PreparedRun, RunOutput>({
       jobs,
       concurrency: request.concurrency,
       prepareAhead: request.prepareAhead ?? DEFAULT_PREPARE_AHEAD,
       prepare: (plan, signal) => prepareRun(plan, request, deps, scratch, trees, signal),
-      run: (_plan, prepared) => prepared()
+      run: (_plan, prepared) => prepared(),
+      ...(request.progress !== undefined ? { progress: progressOf(request)! } : {})
     });
     return scheduled.flatMap((s) => (s.status === 'done' ? [s.result] : []));
   };
@@ -916,7 +997,13 @@ async function gatedRuns(context: GatedRunsContext): Promise<RunOutput[]> {
       throw new Error('a shared baseline is for another base snapshot or witness pack');
     }
     outputs = [...request.baseline.outputs];
+    if (builds.run !== undefined) {
+      // A baseline made without the build (another pack would have another digest) is not reused for it.
+      builds.base = request.baseline.build ?? (await builds.run('base'));
+    }
   } else {
+    // The base build is base-side work too: made once, before the base runs, shared with the rest.
+    if (builds.run !== undefined) builds.base = await builds.run('base');
     outputs = await schedule(plans.filter((p) => p.tree === 'base'));
   }
   const stop = (from: number): void => {
@@ -930,6 +1017,15 @@ async function gatedRuns(context: GatedRunsContext): Promise<RunOutput[]> {
     deps.log(`L0 policy gate failed (${l0.filter((f) => f.rule !== 'whitespace_only_hunk').map((f) => `${f.rule} ${f.path}`).join(', ')}); the candidate's runs are not made`);
     stop(0);
     return outputs;
+  }
+  if (builds.run !== undefined) {
+    // L1 after L0, before the reproduction: a build the candidate broke stops it (with gates).
+    builds.candidate = await builds.run('patched');
+    if (request.earlyExit === true && builds.base !== undefined && buildStops({ status: buildStatus(builds.base, builds.candidate) })) {
+      deps.log(`L1 build gate failed; the candidate's runs are not made`);
+      stop(0);
+      return outputs;
+    }
   }
   const patchedPlans = plans.filter((p) => p.tree === 'patched');
   if (request.earlyExit !== true) {

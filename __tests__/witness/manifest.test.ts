@@ -91,7 +91,7 @@ describe('parseWitnessManifest refusals', () => {
   });
 
   it.each([
-    ['', { ...minimal, extra: 1 }, 'unknown field extra; expected only schema, adapter, reproduction, hidden, regression, protected, allowed_paths, allow, limits, junit, oracle, formal, setup'],
+    ['', { ...minimal, extra: 1 }, 'unknown field extra; expected only schema, adapter, reproduction, hidden, regression, protected, allowed_paths, allow, limits, junit, oracle, formal, build, setup'],
     ['reproduction', withField('reproduction.paths', 'x'), 'unknown field reproduction.paths; expected only path, placement, repeat, expected_failing, ids'],
     ['hidden', withField('hidden.expected_failing', ['x']), 'unknown field hidden.expected_failing; expected only path, placement, repeat, ids'],
     ['regression', withField('regression.retry', 1), 'unknown field regression.retry; expected only include, exclude, retries'],

@@ -28,7 +28,12 @@ function stepOutcome(): StepOutcome {
     },
     setFailed: (message) => core.setFailed(message),
     info: (message) => core.info(message),
-    warning: (message) => core.warning(message)
+    warning: (message) => core.warning(message),
+    group: (title, lines) => {
+      core.startGroup(title);
+      for (const line of lines) core.info(line);
+      core.endGroup();
+    }
   };
 }
 

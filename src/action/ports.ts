@@ -71,4 +71,6 @@ export interface StepOutcome {
   setFailed(message: string): void;
   info(message: string): void;
   warning(message: string): void;
+  /** A collapsible log group (core.startGroup/endGroup) holding `lines`; absent: the lines are logged plainly. */
+  group?(title: string, lines: readonly string[]): void;
 }

@@ -31,6 +31,7 @@ import { checksClientFor, createChecksClient, type ChecksClientSource } from './
 import { candidateFromEvent, type Candidate } from './event.js';
 import { createGitSource, type GitSource, type GitSourceOptions } from '../io/git.js';
 import { inside, readEventPayload, writeSummary, type ModeResult } from './mode.js';
+import { eventLine, runName, type ProgressSink, type RunEvent } from '../core/progress.js';
 import { ChecksPermissionError, type ReceiptArtifacts, type RenderedCheck, type StepOutcome } from './ports.js';
 import type { ActionSettings, WitnessPackInput } from './settings.js';
 import { createAppInstallationToken } from './app-token.js';
@@ -278,7 +279,7 @@ async function validateCandidate(settings: ActionSettings, outcome: StepOutcome,
           ? async (detail: HiddenDetail) => encryptTo([await witnessKeyRecipient(witnessKey)], new TextEncoder().encode(canonicalJson(detail)))
           : undefined;
       ({ receipt, hiddenDetail } = await validateWithDetail(
-        { repoDir: baseDir, proposal, approval, witness, adapter: await witnessAdapter(manifest, witness.dir), runner, limits, concurrency: 2, ...(claim !== undefined ? { claim } : {}), ...(encryptHiddenDetail !== undefined ? { encryptHiddenDetail } : {}) },
+        { repoDir: baseDir, proposal, approval, witness, adapter: await witnessAdapter(manifest, witness.dir), runner, limits, concurrency: 2, ...(claim !== undefined ? { claim } : {}), ...(encryptHiddenDetail !== undefined ? { encryptHiddenDetail } : {}), progress: actionProgress(outcome) },
         { snapshot: (dir) => takeSnapshot(dir), now: () => new Date(), log: (line) => outcome.info(line), nonce: deps.nonce }
       ));
     } finally {
@@ -421,4 +422,28 @@ export async function validateMode(settings: ActionSettings, outcome: StepOutcom
     throw error;
   }
   return publishReceipt(settings, outcome, deps, context, candidate, validated, trust);
+}
+
+/**
+ * Progress in the action's log: each run, once it ended, as a collapsible group titled by its phase,
+ * tree, attempt, outcome and duration, holding its start and end lines. One group per run, not per
+ * phase: two runs (of different phases) go at once, and the log's groups cannot interleave.
+ */
+export function actionProgress(outcome: Pick<StepOutcome, 'info' | 'group'>): ProgressSink {
+  const started = new Map<string, RunEvent>();
+  return {
+    run: (event) => {
+      const key = runName(event);
+      if (event.kind === 'start') {
+        started.set(key, event);
+        return;
+      }
+      const begin = started.get(key);
+      started.delete(key);
+      const lines = [...(begin !== undefined ? [eventLine(begin)] : []), eventLine(event)];
+      const title = `${key}: ${event.outcome ?? 'done'} in ${((event.durationMs ?? 0) / 1000).toFixed(1)} s`;
+      if (outcome.group !== undefined) outcome.group(title, lines);
+      else for (const line of lines) outcome.info(line);
+    }
+  };
 }

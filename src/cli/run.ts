@@ -15,6 +15,7 @@ import type { Runner } from '../runners/runner.js';
 import { takeSnapshot } from '../io/snapshot.js';
 import { removeLiveScratchSync } from '../io/workspace.js';
 import { assertOutside, existingDir, readJsonFile, readTextFile, writeBytesAtomic, writeFileAtomic } from '../io/files.js';
+import { stderrProgress } from './progress.js';
 import { validateWithDetail, type BaseFailure, type ValidationLimits, type WitnessInput } from '../validate.js';
 import type { HiddenDetail } from '../core/hidden-ids.js';
 import { decryptWith, encryptTo, generateWitnessKey, parseRecipients, parseWitnessKey, sealHiddenEntries, SEALED_HIDDEN_FILE, witnessKeyRecipient } from '../witness/sealed.js';
@@ -84,6 +85,7 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
       process.exit(code);
     });
     let baseFailure: BaseFailure | undefined;
+    const progress = stderrProgress({ write: io.err, ...(io.errTTY !== undefined ? { isTTY: io.errTTY } : {}), ...(io.errColumns !== undefined ? { columns: io.errColumns } : {}) });
     // The repository's snapshot before validation: its record of the touched paths goes to the receipt store.
     let baseSnapshot: Snapshot | undefined;
     try {
@@ -107,7 +109,8 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
           ...baselineRequest(cached),
           ...(claim !== undefined ? { claim } : {}),
           ...(sealer !== undefined ? { encryptHiddenDetail: sealer } : {}),
-          ...(settings.setupCache !== undefined ? { setupCacheDir: await setupCacheDir(settings.setupCache, repo) } : {})
+          ...(settings.setupCache !== undefined ? { setupCacheDir: await setupCacheDir(settings.setupCache, repo) } : {}),
+          progress
         },
         {
           snapshot: async (dir) => {
@@ -116,7 +119,7 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
             return snapshot;
           },
           now: () => new Date(),
-          log: (line) => io.err(`${line}\n`),
+          log: (line) => progress.log(line),
           nonce: () => randomBytes(16).toString('hex'),
           baseFailure: (failure) => {
             baseFailure = failure;
@@ -125,6 +128,7 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
       );
       await settleBaseline(cached, result, io);
       const { receipt, hiddenDetail } = result;
+      progress.done();
       const text = serializeReceipt(receipt);
       const check = verifyReceiptText(text);
       await writeFileAtomic(join(settings.out, 'receipt.json'), text);

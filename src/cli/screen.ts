@@ -19,6 +19,7 @@ import { assertOutside, existingDir, readTextFile, writeFileAtomic } from '../io
 import { takeSnapshot } from '../io/snapshot.js';
 import { removeLiveScratchSync } from '../io/workspace.js';
 import { installSignalCleanup } from '../runners/docker-runner.js';
+import { stderrProgress } from './progress.js';
 import { validateWithDetail, type SharedBaseline, type SharedRuns, type ValidationResult } from '../validate.js';
 import { baselineRequest, createRunner, EXIT, lookUpBaseline, settleBaseline, hiddenDetailSealer, validationLimits, openWitness, packInRepo, readWitnessKey, setupCacheDir, type Console } from './shared.js';
 import type { CompareSettings, ScreenSettings } from './settings.js';
@@ -130,10 +131,11 @@ export async function screenCommand(settings: ScreenSettings, io: Console): Prom
       const fromCache = baselineRequest(cached);
       const results = new Map<string, ValidationResult>();
       const runsOf = new Map<string, SharedRuns | undefined>();
+      const progress = stderrProgress({ write: io.err, ...(io.errTTY !== undefined ? { isTTY: io.errTTY } : {}), ...(io.errColumns !== undefined ? { columns: io.errColumns } : {}) });
       for (const c of order) {
         const from = original.get(c.key) as Candidate;
         const shared = from === c ? undefined : runsOf.get(from.name);
-        io.err(`screen: ${c.name}${from === c ? '' : ` (normalises like ${from.name}${shared === undefined ? ', validated on its own: it made no runs to share' : ''})`}\n`);
+        progress.log(`screen: ${c.name}${from === c ? '' : ` (normalises like ${from.name}${shared === undefined ? ', validated on its own: it made no runs to share' : ''})`}`);
         const result = await validateWithDetail(
           {
             repoDir: repo,
@@ -150,15 +152,17 @@ export async function screenCommand(settings: ScreenSettings, io: Console): Prom
             ...(baseline !== undefined ? { baseline } : {}),
             ...(shared !== undefined ? { sharedRuns: shared } : {}),
             ...(sealer !== undefined ? { encryptHiddenDetail: sealer } : {}),
-            setupCacheDir: cacheDir
+            setupCacheDir: cacheDir,
+            progress: { run: (event) => progress.run({ ...event, candidate: c.name }) }
           },
-          { snapshot: takeSnapshot, now: () => new Date(), log: (line) => io.err(`  ${line}\n`), nonce: () => randomBytes(16).toString('hex') }
+          { snapshot: takeSnapshot, now: () => new Date(), log: (line) => progress.log(`  ${line}`), nonce: () => randomBytes(16).toString('hex') }
         );
         if (c === order[0]) await settleBaseline(cached, result, io);
         baseline ??= result.baseline;
         results.set(c.name, result);
         runsOf.set(c.name, result.runs);
       }
+      progress.done();
 
       const screened: ScreenedCandidate[] = [];
       let broken = false;

@@ -30,6 +30,10 @@ export const HIDDEN_DETAIL_FILE = 'hidden-detail.age';
 export interface Console {
   out(text: string): void;
   err(text: string): void;
+  /** stderr is a terminal (progress draws a live status line); absent: plain lines. */
+  errTTY?: boolean;
+  /** The terminal's width, when it is one. */
+  errColumns?: number;
 }
 
 /** Documented exit codes. */

@@ -1,5 +1,6 @@
 import type { Receipt } from './receipt-schema.js';
 import { gateReasons } from './receipt.js';
+import { formatDiagnostic } from './build-diagnostics.js';
 
 /**
  * Feedback for refinement (`feedback.json`, docs/screen.md), derived from a candidate's receipt
@@ -10,7 +11,7 @@ import { gateReasons } from './receipt.js';
 
 export const FEEDBACK_SCHEMA = 'patchproof.feedback/v1';
 
-export const GATE_NAMES = ['L0_policy', 'L2_reproduction', 'L3_regression', 'L4_hidden'] as const;
+export const GATE_NAMES = ['L0_policy', 'L1_build', 'L2_reproduction', 'L3_regression', 'L4_hidden'] as const;
 export type GateName = (typeof GATE_NAMES)[number];
 
 export interface Feedback {
@@ -21,7 +22,13 @@ export interface Feedback {
   reasons: string[];
   /** The first gate that did not pass; null when all passed. */
   failed_gate: GateName | null;
-  gates: Record<GateName, 'passed' | 'failed' | 'inconclusive' | 'not_run'>;
+  /** Each gate's status; `L1_build` only when the pack has a build. */
+  gates: Partial<Record<GateName, 'passed' | 'failed' | 'inconclusive' | 'not_run'>>;
+  /**
+   * The L1 build gate, when the pack has one: its status and the first root cause of a failed build
+   * (the candidate's, or the base's when the build fails there), as `file:line:column: message`.
+   */
+  build?: { status: string; tree?: 'base' | 'patched'; first_error?: string; file?: string; line?: number; column?: number; message?: string };
   /** L0 findings: rule, path, line. */
   policy: { rule: string; path: string; line?: number; detail: string }[];
   /** Tests that did not pass in the candidate's phases (hidden: keyed id and status only). */
@@ -30,17 +37,18 @@ export interface Feedback {
   passing: string[];
 }
 
-const PHASE_OF_GATE: Record<Exclude<GateName, 'L0_policy'>, string> = { L2_reproduction: 'reproduction_after', L3_regression: 'regression', L4_hidden: 'hidden' };
+const PHASE_OF_GATE: Record<Exclude<GateName, 'L0_policy' | 'L1_build'>, string> = { L2_reproduction: 'reproduction_after', L3_regression: 'regression', L4_hidden: 'hidden' };
 
 export function feedbackOf(receipt: Receipt): Feedback {
   const l0Failed = gateReasons(receipt.gates).length > 0 || receipt.surface.reasons.length > 0;
   const gates = {
     L0_policy: l0Failed ? 'failed' : 'passed',
+    ...(receipt.build !== undefined ? { L1_build: receipt.build.status } : {}),
     ...Object.fromEntries(Object.entries(PHASE_OF_GATE).map(([gate, phase]) => [gate, receipt.phases.find((p) => p.name === phase)?.status ?? 'not_run']))
   } as Feedback['gates'];
-  const failedGate = GATE_NAMES.find((g) => gates[g] !== 'passed') ?? null;
+  const failedGate = GATE_NAMES.find((g) => gates[g] !== undefined && gates[g] !== 'passed') ?? null;
   const failing: Feedback['failing'] = [];
-  const passing: string[] = l0Failed ? [] : ['L0_policy'];
+  const passing: string[] = [...(l0Failed ? [] : ['L0_policy']), ...(receipt.build?.status === 'passed' ? ['L1_build'] : [])];
   for (const phase of receipt.phases.filter((p) => p.name !== 'reproduction_before')) {
     for (const test of phase.results) {
       if (test.status === 'passed') {
@@ -66,9 +74,25 @@ export function feedbackOf(receipt: Receipt): Feedback {
     reasons: [...receipt.reasons],
     failed_gate: failedGate,
     gates,
+    ...(receipt.build !== undefined ? { build: buildFeedback(receipt.build) } : {}),
     policy: (receipt.gates?.l0 ?? []).map((f) => ({ ...f })),
     failing,
     passing: passing.sort()
+  };
+}
+
+function buildFeedback(build: NonNullable<Receipt['build']>): NonNullable<Feedback['build']> {
+  const tree = build.candidate?.diagnostic !== undefined ? 'patched' : build.base.diagnostic !== undefined ? 'base' : undefined;
+  const diagnostic = tree === 'patched' ? build.candidate?.diagnostic : tree === 'base' ? build.base.diagnostic : undefined;
+  if (tree === undefined || diagnostic === undefined) return { status: build.status };
+  return {
+    status: build.status,
+    tree,
+    first_error: formatDiagnostic(diagnostic),
+    ...(diagnostic.file !== undefined ? { file: diagnostic.file } : {}),
+    ...(diagnostic.line !== undefined ? { line: diagnostic.line } : {}),
+    ...(diagnostic.column !== undefined ? { column: diagnostic.column } : {}),
+    message: diagnostic.message
   };
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DIGEST_PATTERN, HEX64_PATTERN, type HashDomain } from './hashing.js';
 import { formalRecordSchema } from './formal.js';
+import { buildRecordSchema } from './build-gate.js';
 import { PHASE_NAMES, PHASE_STATUSES, REASON_CODES, RUN_LABELS } from './verdict.js';
 import { L0_RULES } from './l0-gates.js';
 import { CLAIM_FINDINGS, CLAIM_FORMATS } from './claim-codes.js';
@@ -328,6 +329,11 @@ export const receiptSchema = z.strictObject({
    * optional, from v5; checked in src/core/receipt.ts.
    */
   formal: formalRecordSchema.optional(),
+  /**
+   * The L1 build gate (src/core/build-gate.ts): the pack's `build.argv` on the base and on the
+   * candidate's tree. Absent when the pack has no build. New and optional (listed for v6).
+   */
+  build: buildRecordSchema.optional(),
   receipt_digest: digest
 });
 

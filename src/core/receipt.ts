@@ -9,6 +9,7 @@ import { claimErrors } from './claim.js';
 import { formalRecordErrors, withFormal } from './formal.js';
 import { RECEIPT_V1_SCHEMA, verifyReceiptV1Text } from './receipt-v1.js';
 import { l0Failed } from './l0-gates.js';
+import { buildRecordErrors, buildStops, withBuild } from './build-gate.js';
 
 /**
  * Sealing and verifying receipts. A receipt is canonical JSON (RFC 8785) whose `receipt_digest` is
@@ -138,7 +139,7 @@ function notRunGateErrors(receipt: Receipt): string[] {
 function stoppedByGate(receipt: Receipt): boolean {
   if (receipt.gates === undefined) return false;
   const patched = receipt.phases.slice(1);
-  let stopped = l0Failed(receipt.gates.l0);
+  let stopped = l0Failed(receipt.gates.l0) || buildStops(receipt.build);
   for (const phase of patched) {
     if (stopped !== (phase.status === 'not_run')) return false;
     if (phase.status === 'failed') stopped = true;
@@ -155,7 +156,7 @@ export function gateReasons(gates: Receipt['gates']): ReasonCode[] {
  * The digest of a receipt's base side: the base reproduction's phase, the base suite's runs, and
  * what they ran on. Candidates screened together share it; verify-receipt re-derives it.
  */
-export function baselineDigest(receipt: Pick<Receipt, 'tool_version' | 'bindings' | 'witness' | 'runner' | 'adapter' | 'limits' | 'phases'>): Digest {
+export function baselineDigest(receipt: Pick<Receipt, 'tool_version' | 'bindings' | 'witness' | 'runner' | 'adapter' | 'limits' | 'phases' | 'build'>): Digest {
   const regression = receipt.phases.find((p) => p.name === 'regression');
   return digestJson('patchproof/baseline/v1', {
     tool_version: receipt.tool_version,
@@ -167,7 +168,9 @@ export function baselineDigest(receipt: Pick<Receipt, 'tool_version' | 'bindings
     limits: { timeout_ms: receipt.limits.timeout_ms, output_limit_bytes: receipt.limits.output_limit_bytes },
     reproduction_before: receipt.phases.find((p) => p.name === 'reproduction_before') ?? null,
     // The base suite's runs only: the regression phase's judged baseline is absent when the phase is not run.
-    regression_before: (regression?.runs ?? []).filter((r) => r.label === 'regression_before')
+    regression_before: (regression?.runs ?? []).filter((r) => r.label === 'regression_before'),
+    // The base build (L1), when the pack has one: it is base-side work, shared like the rest.
+    ...(receipt.build !== undefined ? { build: { argv: receipt.build.argv, base: receipt.build.base } } : {})
   });
 }
 
@@ -253,8 +256,10 @@ function verifyReceiptV2V3Text(text: string): ReceiptCheck {
   }
   if (receipt.setup !== undefined) errors.push(...setupErrors(receipt.setup));
   if (receipt.formal !== undefined) errors.push(...formalRecordErrors(receipt.formal));
+  if (receipt.build !== undefined) errors.push(...buildRecordErrors(receipt.build));
   // The formal gate after the phases: a counterexample fails, a required target's unknown never passes.
-  const expected = withFormal(decideVerdict(receipt.phases, receipt.repository.unchanged, [...receipt.surface.reasons, ...setupReasons(receipt.setup), ...gateReasons(receipt.gates)]), receipt.formal);
+  // Then the build gate (L1): the candidate's broken build fails it, an inconclusive build never passes.
+  const expected = withBuild(withFormal(decideVerdict(receipt.phases, receipt.repository.unchanged, [...receipt.surface.reasons, ...setupReasons(receipt.setup), ...gateReasons(receipt.gates)]), receipt.formal), receipt.build);
   if (expected.verdict !== receipt.verdict) errors.push(`verdict ${receipt.verdict} does not follow from the phases (expected ${expected.verdict})`);
   if (expected.reasons.join(',') !== receipt.reasons.join(',')) {
     errors.push(`reasons [${receipt.reasons.join(',')}] do not match the phases' [${expected.reasons.join(',')}]`);
@@ -283,7 +288,8 @@ const RECORDS_SINCE: readonly (readonly [string, ReceiptSchemaName, (receipt: Re
   ['baseline record', RECEIPT_V5_SCHEMA, (receipt) => receipt.baseline !== undefined],
   ['gates record', RECEIPT_V5_SCHEMA, (receipt) => receipt.gates !== undefined],
   ['claim', RECEIPT_V5_SCHEMA, (receipt) => receipt.claim !== undefined],
-  ['formal record', RECEIPT_V5_SCHEMA, (receipt) => receipt.formal !== undefined]
+  ['formal record', RECEIPT_V5_SCHEMA, (receipt) => receipt.formal !== undefined],
+  ['build record', RECEIPT_V5_SCHEMA, (receipt) => receipt.build !== undefined]
 ];
 
 function recordSinceErrors(receipt: Receipt): string[] {

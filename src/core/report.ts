@@ -2,6 +2,7 @@ import type { Receipt, PhaseRecord } from './receipt-schema.js';
 import type { PhaseName, ReasonCode } from './verdict.js';
 import { clipText, codeSpan, escapeMarkdown } from './markdown.js';
 import { renderClaimMarkdown } from './claim-report.js';
+import { formatDiagnostic } from './build-diagnostics.js';
 
 /**
  * Human-facing renderings of a receipt: the console phase table and the bilingual (zh/en) report.
@@ -48,7 +49,10 @@ const REASON_TEXT: Record<ReasonCode, { en: string; zh: string }> = {
   observations_invalid: { en: 'sealed-oracle observations were extra, duplicated or malformed', zh: '密封预言的观测值多余、重复或格式错误' },
   policy_gate_failed: { en: 'the L0 policy gate failed (a path outside allowed_paths, a secret or a generated file): nothing of the candidate ran', zh: 'L0 策略门未通过（超出 allowed_paths 的路径、秘密信息或生成文件）：候选补丁未运行' },
   formal_counterexample: { en: "the formal gate found an input for which the candidate's function breaks its spec", zh: '形式化关卡找到了使候选函数违反规格的输入（反例）' },
-  formal_unknown: { en: 'the formal gate could not decide a required target (outside the subset, a timeout, or beyond the bounds)', zh: '形式化关卡无法判定一个必需目标（超出子集、超时或超出边界）' }
+  formal_unknown: { en: 'the formal gate could not decide a required target (outside the subset, a timeout, or beyond the bounds)', zh: '形式化关卡无法判定一个必需目标（超出子集、超时或超出边界）' },
+  build_failed: { en: "the pack's build command succeeds on the base and fails on the candidate's tree", zh: '构建命令在基线上成功，在候选补丁的代码上失败' },
+  build_base_failed: { en: "the pack's build command fails on the base tree: nothing is held against the candidate", zh: '构建命令在基线上就失败：不归咎于候选补丁' },
+  build_inconclusive: { en: "the candidate's build timed out, was cut at the output cap or hit an infrastructure fault", zh: '候选补丁的构建超时、输出被截断或遇到基础设施故障' }
 };
 
 const FORMAL_MARK = { proved: 'PROVED', counterexample: 'COUNTEREXAMPLE', unknown: 'UNKNOWN' } as const;
@@ -75,6 +79,19 @@ function formalLines(receipt: Receipt, markdown: boolean): string[] {
 }
 
 const STATUS_MARK = { passed: 'PASS', failed: 'FAIL', inconclusive: 'INCONCLUSIVE', not_run: 'NOT RUN' } as const;
+
+/** The build gate's line (the console) or lines (the report): its status and first root cause. */
+function buildLines(receipt: Receipt, markdown: boolean): string[] {
+  const build = receipt.build;
+  if (build === undefined) return [];
+  const failedRun = build.candidate?.diagnostic !== undefined ? { tree: 'candidate', d: build.candidate.diagnostic } : build.base.diagnostic !== undefined ? { tree: 'base', d: build.base.diagnostic } : undefined;
+  const first = failedRun === undefined ? '' : `${failedRun.tree}: ${formatDiagnostic(failedRun.d)}`;
+  if (!markdown) return [`[${STATUS_MARK[build.status]}]`.padEnd(15) + `build: ${build.argv.join(' ')}`.slice(0, 60).padEnd(38) + (first === '' ? '' : `  ${first.slice(0, 300)}`)];
+  return [
+    `- ${codeSpan(build.argv.join(' '))}: **${STATUS_MARK[build.status]}**`,
+    ...(failedRun === undefined ? [] : [`- 首个错误 / first error (${failedRun.tree}): ${codeSpan(formatDiagnostic(failedRun.d))}`])
+  ];
+}
 
 function testCount(phase: PhaseRecord): string {
   const n = phase.results.length;
@@ -108,6 +125,7 @@ export function renderPhaseTable(receipt: Receipt, integrityVerified: boolean): 
     const title = notReset === 0 ? 'grader untouched (reset to the base)' : `grader untouched (${surface.findings.length - notReset} reset, ${notReset} not)`;
     lines.push(`${mark}${title.padEnd(38)}(${surface.findings.length} path${surface.findings.length === 1 ? '' : 's'}: ${touched})${surface.reasons.length > 0 ? `  ${surface.reasons.join(', ')}` : ''}`);
   }
+  lines.push(...buildLines(receipt, false));
   lines.push(...formalLines(receipt, false));
   lines.push(
     '',
@@ -152,13 +170,16 @@ export function renderReport(
     const counts = `${t.passed} passed, ${t.failed} failed, ${t.errored} errored, ${t.skipped} skipped`;
     out.push(`| ${title.zh} / ${title.en} | ${STATUS_MARK[phase.status]} | ${counts} | ${phase.reasons.join(', ') || '—'} |`);
   }
-  if (receipt.phases.some((phase) => phase.status === 'not_run')) {
+  if (receipt.gates !== undefined && receipt.build?.status === 'failed' && receipt.phases.some((phase) => phase.status === 'not_run')) {
+    out.push('', '构建关卡失败，候选补丁的其余阶段未运行。 / The build gate (L1) failed: the candidate\'s later phases were not run.');
+  } else if (receipt.phases.some((phase) => phase.status === 'not_run')) {
     out.push('', '未运行的阶段不需要：基线复现没有确认缺陷，候选补丁的运行已取消。 / The phases not run were not needed: the base reproduction did not establish the bug, so the candidate\'s runs were cancelled.');
   }
   if (receipt.reasons.length > 0) {
     out.push('', '## 原因 / Reasons', '');
     for (const code of receipt.reasons) out.push(`- \`${code}\`: ${REASON_TEXT[code].zh} / ${REASON_TEXT[code].en}`);
   }
+  if (receipt.build !== undefined) out.push('', '## 构建关卡 / Build gate (L1)', '', ...buildLines(receipt, true));
   if (receipt.formal !== undefined) {
     out.push(
       '',

@@ -69,7 +69,9 @@ export function rankKeyOf(receipt: Receipt): RankKey {
   // L0 counts as failed for a hard policy finding and for the test-surface and dependency reasons.
   const l0 = gateReasons(gates).length > 0 || receipt.surface.reasons.length > 0 || (gates !== undefined && l0Failed(gates.l0)) ? 1 : 0;
   const candidatePhases = ['reproduction_after', 'regression', 'hidden'].filter((name) => phase(name)?.status !== 'passed').length;
-  const notPassed = l0 + candidatePhases;
+  // L1: the build gate, when the pack has one, counts as one more gate not passed unless it passed.
+  const l1 = receipt.build !== undefined && receipt.build.status !== 'passed' ? 1 : 0;
+  const notPassed = l0 + l1 + candidatePhases;
   const regression = phase('regression');
   const patchedRuns = receipt.phases.flatMap((p) => p.runs).filter((r) => r.label !== 'reproduction_before' && r.label !== 'regression_before');
   return {

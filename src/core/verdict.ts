@@ -44,7 +44,10 @@ export const REASON_CODES = [
   'observations_invalid',
   'policy_gate_failed',
   'formal_counterexample',
-  'formal_unknown'
+  'formal_unknown',
+  'build_failed',
+  'build_base_failed',
+  'build_inconclusive'
 ] as const;
 /** Machine-readable reasons; documented one by one in docs/receipt.md. */
 export type ReasonCode = (typeof REASON_CODES)[number];

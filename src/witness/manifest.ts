@@ -113,6 +113,19 @@ export interface WitnessManifest {
   oracle?: { expected: string };
   /** The formal (Z3) gate's targets: functions with a spec, proved or refuted on the host. */
   formal?: FormalBlock;
+  /**
+   * The L1 build/static gate: a command (e.g. `["npx", "tsc", "--noEmit"]`, `["python3", "-m",
+   * "compileall", "-q", "."]`, `["cargo", "check", "--offline"]`) run in the hardened container on
+   * the base and on the candidate's tree, before the reproduction; absent: no build gate.
+   */
+  build?: WitnessBuild;
+}
+
+/** The pack's build command (src/core/build-gate.ts). */
+export interface WitnessBuild {
+  argv: string[];
+  /** Per-run limit; defaults to limits.timeout_seconds. */
+  timeout_seconds?: number;
 }
 
 /** The defaults `parseWitnessManifest` applies, as a manifest would spell them. */
@@ -196,6 +209,10 @@ const FORMS: Readonly<Record<string, string>> = {
   'formal.targets[].wrong_implementations': 'a list of whole function definitions the spec must refute',
   'formal.targets[].wrong_implementations[]': 'a function definition with the target\'s name, e.g. "function f(x) { return x; }"',
   'formal.memory_mb': 'a whole number of megabytes from 64 to 8192',
+  build: 'an object with argv and optionally timeout_seconds',
+  'build.argv': 'a non-empty list of strings, the command, e.g. ["npx", "tsc", "--noEmit"]',
+  'build.argv[]': 'a non-empty string without NUL',
+  'build.timeout_seconds': 'a whole number of seconds from 1 to 86400',
   setup: 'an object with argv and outputs, and optionally candidate_argv, network, env and timeout_seconds',
   'setup.argv': 'a non-empty list of strings, the command, e.g. ["npm", "ci", "--ignore-scripts"]',
   'setup.argv[]': 'a non-empty string without NUL',
@@ -282,7 +299,8 @@ const manifestSchema = z.strictObject({
     })
     .optional(),
   oracle: z.strictObject({ expected: text }).optional(),
-  formal: formalBlockSchema.optional()
+  formal: formalBlockSchema.optional(),
+  build: z.strictObject({ argv: argvSchema, timeout_seconds: z.number().int().min(1).max(86_400).optional() }).optional()
 });
 
 /**
