@@ -44,7 +44,8 @@ export const REASON_CODES = [
   'observations_invalid',
   'policy_gate_failed',
   'formal_counterexample',
-  'formal_unknown'
+  'formal_unknown',
+  'formal_bounded_only'
 ] as const;
 /** Machine-readable reasons; documented one by one in docs/receipt.md. */
 export type ReasonCode = (typeof REASON_CODES)[number];
