@@ -40,6 +40,7 @@ import { withFormal, type FormalRecord } from './core/formal.js';
 import { checkFormalSpecs, formalRecordFor } from './formal/run.js';
 import { buildStatus, buildStops, withBuild, type BuildRecord, type BuildRunRecord } from './core/build-gate.js';
 import { runBuild } from './build-stage.js';
+import { replayCounterexamples } from './formal/replay-run.js';
 
 /**
  * One validation, end to end: bind, refuse early, reset the candidate's test surface, stage
@@ -797,7 +798,22 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
         deps.baseFailure?.({ label: shown.record.label, attempt: shown.record.attempt, excerpt, sha256: excerptSha256(excerpt) });
       }
     }
-    const formal = formalRecord === undefined ? undefined : await formalRecord;
+    const solved = formalRecord === undefined ? undefined : await formalRecord;
+    // A counterexample stands only if it replays as a test in the same runner as the phases.
+    const formal =
+      solved === undefined || formalBlock === undefined
+        ? solved
+        : await replayCounterexamples(formalBlock, solved, {
+            runner: request.runner,
+            scratch,
+            patchedDir: patched,
+            mounts: trees.mounts.patched,
+            env: trees.env,
+            timeoutMs: request.limits.timeoutMs,
+            outputLimitBytes: request.limits.outputLimitBytes,
+            nonce: () => deps.nonce(),
+            log: (line) => deps.log(line)
+          });
     for (const target of formal?.targets ?? []) {
       deps.log(`formal: ${target.name} ${target.status}${target.reason ? ` (${target.reason})` : ''}${target.counterexample ? ` ${JSON.stringify(target.counterexample.inputs)}` : ''} in ${target.duration_ms} ms`);
     }

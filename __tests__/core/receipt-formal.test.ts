@@ -13,6 +13,8 @@ const SCOPE = { unroll: 8, array_length: 4, integers: 'safe' as const, solver: '
 const proved: FormalTargetRecord = { name: 'pageCount', file: 'src/paginate.js', function: 'pageCount', required: true, status: 'proved', scope: SCOPE, duration_ms: 900 };
 const cex: FormalTargetRecord = { ...proved, status: 'counterexample', counterexample: { inputs: { total: 0, perPage: 1 }, result: 1, violated: ['ensures'] } };
 const unknown: FormalTargetRecord = { ...proved, status: 'unknown', reason: 'outside the subset: Math.ceil (line 12)' };
+const checked: FormalTargetRecord = { ...proved, status: 'checked', reason: 'some inputs need more iterations: the loop ends within 8 iterations (line 3) is not guaranteed' };
+const REPLAY = { test_sha256: 'a'.repeat(64), output_sha256: 'b'.repeat(64), exit_code: 1, duration_ms: 300 };
 
 function withFormal(edit: (body: Omit<Receipt, 'receipt_digest'>) => void): string {
   const { receipt_digest: _drop, ...body } = structuredClone(receiptFrom(passingRuns()));
@@ -50,6 +52,54 @@ describe('verify-receipt: the formal record', () => {
     expect(rolled.errors.join(' ')).toMatch(/formal.status is proved but its targets roll up to unknown/);
     const stray = verifyReceiptText(withFormal((b) => void (b.formal = { status: 'proved', targets: [{ ...proved, reason: 'x', counterexample: cex.counterexample! }] })));
     expect(stray.errors.join(' ')).toMatch(/a counterexample goes with status counterexample.*a reason goes with status unknown/);
+  });
+
+  it('checked (a bounded check) never passes a required target (formal_bounded_only); an optional one is reported only', () => {
+    const forged = verifyReceiptText(withFormal((b) => void (b.formal = { status: 'checked', targets: [checked] })));
+    expect(forged.errors.join(' ')).toMatch(/expected inconclusive/);
+    const honest = withFormal((b) => {
+      b.formal = { status: 'checked', targets: [checked] };
+      b.verdict = 'inconclusive';
+      b.reasons = ['formal_bounded_only'];
+      b.proof_grade = false;
+    });
+    expect(verifyReceiptText(honest)).toMatchObject({ integrity_valid: true, verdict: 'inconclusive' });
+    const optional = withFormal((b) => void (b.formal = { status: 'checked', targets: [{ ...checked, required: false }, { ...proved, name: 'other' }] }));
+    expect(verifyReceiptText(optional)).toMatchObject({ integrity_valid: true, verdict: 'passed' });
+    // checked rolls up below unknown, above proved; it carries its reason.
+    const rolled = verifyReceiptText(withFormal((b) => void (b.formal = { status: 'proved', targets: [{ ...checked, required: false }] })));
+    expect(rolled.errors.join(' ')).toMatch(/roll up to checked/);
+    const bare = verifyReceiptText(withFormal((b) => void (b.formal = { status: 'checked', targets: [{ ...proved, status: 'checked', required: false }] })));
+    expect(bare.errors.join(' ')).toMatch(/a reason goes with status unknown or checked/);
+  });
+
+  it('a replay must agree with the status: only a replay that fails keeps a counterexample', () => {
+    const failedOn = (target: FormalTargetRecord, verdict: 'failed' | 'inconclusive', reasons: Receipt['reasons']): string =>
+      withFormal((b) => {
+        b.formal = { status: target.status, targets: [target] };
+        b.verdict = verdict;
+        b.reasons = reasons;
+        b.proof_grade = false;
+      });
+    expect(verifyReceiptText(failedOn({ ...cex, replay: { ...REPLAY, outcome: 'failed' } }, 'failed', ['formal_counterexample']))).toMatchObject({ integrity_valid: true });
+    const kept = verifyReceiptText(failedOn({ ...cex, replay: { ...REPLAY, outcome: 'passed' } }, 'failed', ['formal_counterexample']));
+    expect(kept.errors.join(' ')).toMatch(/a counterexample whose replay passed is unknown/);
+    const noResult = verifyReceiptText(failedOn({ ...cex, replay: { ...REPLAY, outcome: 'no_result', exit_code: null } }, 'failed', ['formal_counterexample']));
+    expect(noResult.errors.join(' ')).toMatch(/a counterexample whose replay gave no result is unknown/);
+    const dropped = verifyReceiptText(failedOn({ ...unknown, replay: { ...REPLAY, outcome: 'failed' } }, 'inconclusive', ['formal_unknown']));
+    expect(dropped.errors.join(' ')).toMatch(/a counterexample whose replay failed is a counterexample, not unknown/);
+    expect(verifyReceiptText(failedOn({ ...unknown, reason: 'the counterexample did not replay', replay: { ...REPLAY, outcome: 'passed', exit_code: 0 } }, 'inconclusive', ['formal_unknown']))).toMatchObject({ integrity_valid: true });
+    const onProof = verifyReceiptText(withFormal((b) => void (b.formal = { status: 'proved', targets: [{ ...proved, replay: { ...REPLAY, outcome: 'passed' } }] })));
+    expect(onProof.errors.join(' ')).toMatch(/a replay goes with a counterexample found by the solver, not with status proved/);
+  });
+
+  it('the report shows checked as a bounded check, not a proof', () => {
+    const { receipt_digest: _d, ...body } = structuredClone(receiptFrom(passingRuns()));
+    const receipt = sealReceipt({ ...body, verdict: 'inconclusive', reasons: ['formal_bounded_only'], proof_grade: false, formal: { status: 'checked', targets: [checked] } });
+    expect(renderPhaseTable(receipt, true)).toMatch(/\[CHECKED\] +formal: pageCount \(required\) +no counterexample up to the bound .*not a proof: some inputs need more iterations/);
+    const report = renderReport(receipt);
+    expect(report).toContain('**有界检查 / CHECKED**');
+    expect(report).toContain('`formal_bounded_only`');
   });
 
   it('the console table and the zh/en report show the gate and the counterexample as a call', () => {

@@ -26,6 +26,7 @@ interface FormalTargetView {
   status: string;
   reason?: string;
   counterexample?: { inputs: Record<string, unknown>; result?: unknown; violated: string[] };
+  replay?: { outcome: string; exit_code: number | null };
   scope: { solver: string };
 }
 
@@ -43,7 +44,25 @@ const CASES: { candidate: string; verdict: string; reasons: string[]; formal: st
     verdict: 'failed',
     reasons: ['formal_counterexample'],
     formal: 'counterexample',
-    check: (t) => expect(t.counterexample).toMatchObject({ inputs: { total: 0 }, result: 1, violated: ['ensures'] })
+    // Replayed as a node:test test in the container: it fails there too, so the counterexample stands.
+    check: (t) => {
+      expect(t.counterexample).toMatchObject({ inputs: { total: 0 }, result: 1, violated: ['ensures'] });
+      expect(t.replay).toMatchObject({ outcome: 'failed', exit_code: 1 });
+    }
+  },
+  {
+    // Hostile: minus-one's pageCount text, with a changed file that makes Math.trunc Math.floor, so
+    // the code that runs is right where the solver's counterexample says it is wrong. The replay in
+    // the container passes: unknown, never a counterexample the code does not have.
+    candidate: 'hostile-floor-trunc',
+    verdict: 'inconclusive',
+    reasons: ['formal_unknown'],
+    formal: 'unknown',
+    check: (t) => {
+      expect(t.counterexample).toBeUndefined();
+      expect(t.replay).toMatchObject({ outcome: 'passed', exit_code: 0 });
+      expect(t.reason).toMatch(/counterexample pageCount\(0, \d+\) does not replay: in the runner it returned 0 and ensures held/);
+    }
   },
   { candidate: 'ceil', verdict: 'inconclusive', reasons: ['formal_unknown'], formal: 'unknown', check: (t) => expect(t.reason).toMatch(/Math\.ceil/) },
   { candidate: 'hostile-rebind-trunc', verdict: 'inconclusive', reasons: ['formal_unknown'], formal: 'unknown', check: (t) => expect(t.reason).toMatch(/src\/compat\.js: a write to Math/) }

@@ -4,7 +4,7 @@ import { solveInProcess } from './z3-in-process.js';
 
 /** Shared set-up of the formal gate's tests: a target from a short spec, checked with in-process Z3. */
 
-export const IN_PROCESS: SolverOptions = { limits: () => ({ timeoutMs: 20_000, memoryMb: 1024 }), solve: solveInProcess };
+export const IN_PROCESS: SolverOptions = { limits: () => ({ timeoutMs: 60_000, memoryMb: 1024 }), solve: solveInProcess };
 
 export function target(spec: Partial<Record<keyof FormalTarget, unknown>> & { params: FormalTarget['params']; ensures: string[] }): FormalTarget {
   return formalTargetSchema.parse({ file: 'src/f.js', function: 'f', returns: 'int', ...spec });

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { candidateJob, decide } from '../../src/formal/gate.js';
-import { locateZ3, solve } from '../../src/formal/solver.js';
+import { locateZ3, solve, solveBatch } from '../../src/formal/solver.js';
 import { ROOT } from '../helpers/cli.js';
 import { ints, target } from './formal-support.js';
 import { translate } from '../../src/formal/translate.js';
@@ -30,6 +30,31 @@ describe('the solver child', () => {
     const formula = translate(abs, { text: 'function f(x) { return Math.abs(x); }', file: 'f.js' });
     const result = await solve(candidateJob(formula), { timeoutMs: 60_000, memoryMb: 512 });
     expect(decide(formula, result)).toEqual({ status: 'proved' });
+  }, 90_000);
+
+  test('a batch answers each job in a scope of its own: the same names in two jobs do not meet', async () => {
+    const result = await solveBatch(
+      [
+        { prelude: '(declare-const x Int)(define-fun big () Bool (> x 41))', queries: [{ id: 'a', asserts: ['big', '(< x 43)'], values: ['x'] }] },
+        { prelude: '(declare-const x Bool)(define-fun big () Bool (and x (not x)))', queries: [{ id: 'a', asserts: ['big'], values: [] }] }
+      ],
+      { timeoutMs: 60_000, memoryMb: 512 }
+    );
+    expect(result.stopped).toBeUndefined();
+    expect(result.batches.map((b) => b.map((a) => a.status))).toEqual([['sat'], ['unsat']]);
+    expect(result.batches[0]![0]!.values).toContain('(x 42)');
+  }, 90_000);
+
+  test('a malformed job stops the whole batch: no job is answered', async () => {
+    const result = await solveBatch(
+      [
+        { prelude: '(declare-const x Int)', queries: [{ id: 'a', asserts: ['(> x 1)'], values: [] }] },
+        { prelude: '(declare-const y Int)', queries: [{ id: 'b', asserts: ['(> x 1)'], values: [] }] }
+      ],
+      { timeoutMs: 60_000, memoryMb: 512 }
+    );
+    expect(result.stopped).toMatch(/malformed/);
+    expect(result.batches).toEqual([]);
   }, 90_000);
 
   test('the wall-clock limit kills the child: unknown, never proved', async () => {

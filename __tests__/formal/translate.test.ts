@@ -100,11 +100,20 @@ describe('loops and arrays', () => {
     expect(out.counterexample!.violated.join()).toMatch(/the read a\[…\] is inside the array \(line 3\)/);
   });
 
-  test('a loop that can run past the unroll bound is unknown, never proved', async () => {
+  test('a loop that can run past the unroll bound is checked (bounded), never proved', async () => {
     const spec = target({ params: ints('n'), requires: ['n >= 0', 'n <= 100'], ensures: ['result === n'], bounds: { unroll: 8 } });
     const out = await check(spec, 'function f(n) { let i = 0; while (i < n) { i = i + 1; } return i; }');
-    expect(out.status).toBe('unknown');
-    expect(out.reason).toMatch(/the loop ends within 8 iterations/);
+    expect(out.status).toBe('checked');
+    expect(out.reason).toMatch(/some inputs need more iterations: the loop ends within 8 iterations/);
+    // A bug only past the bound stays unseen: checked, never proved (why checked does not pass a required target).
+    const late = await check(spec, 'function f(n) { let i = 0; while (i < n) { i = i + 1; } return n > 20 ? i + 1 : i; }');
+    expect(late.status).toBe('checked');
+    // A bug within the bound is a counterexample, as before.
+    const early = await check(spec, 'function f(n) { let i = 0; while (i < n) { i = i + 1; } return n === 3 ? i + 1 : i; }');
+    expect([early.status, early.counterexample?.inputs]).toEqual(['counterexample', { n: 3 }]);
+    // Leaving the integer model inside the bound is still unknown, whatever the loop does.
+    const overflow = await check(spec, 'function f(n) { let i = 0; while (i < n) { i = i + 1; } return i * 9007199254740991 === 0 ? 0 : i; }');
+    expect(overflow.status).toBe('unknown');
     const small = target({ params: ints('n'), requires: ['n >= 0', 'n <= 8'], ensures: ['result === n'], bounds: { unroll: 8 } });
     expect((await check(small, 'function f(n) { let i = 0; while (i < n) { i = i + 1; } return i; }')).status).toBe('proved');
   });

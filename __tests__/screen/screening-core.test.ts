@@ -169,6 +169,20 @@ describe('receipts with gates', () => {
     expect(verifyReceiptText(ranAfterL0).errors).toContain('gates: the phases do not stop exactly at the first failed gate');
   });
 
+  it('the formal slot: proved 0 < checked 1 < unknown 2 < counterexample 3; no formal record is 0 (the same for every candidate)', () => {
+    const base = receiptFrom(passingRuns());
+    const target = { name: 't', file: 'src/a.js', function: 'f', required: false, scope: { unroll: 8, array_length: 4, integers: 'safe' as const, solver: 'Z3' }, duration_ms: 1 };
+    const withStatus = (status: 'proved' | 'checked' | 'unknown' | 'counterexample'): Receipt => ({
+      ...base,
+      formal: { status, targets: [{ ...target, status, ...(status === 'checked' || status === 'unknown' ? { reason: 'r' } : {}), ...(status === 'counterexample' ? { counterexample: { inputs: { x: 1 }, violated: ['ensures'] } } : {}) }] }
+    });
+    expect(rankKeyOf(base).formal_priority).toBe(0);
+    expect((['proved', 'checked', 'unknown', 'counterexample'] as const).map((s) => rankKeyOf(withStatus(s)).formal_priority)).toEqual([0, 1, 2, 3]);
+    // Among passes (same hard gates), proved ranks before checked, checked before unknown, whatever the later fields say.
+    const keys = (['unknown', 'checked', 'proved'] as const).map((s, i) => ({ name: s, diff_digest: `sha256:${String(i).repeat(64)}`, verdict: 'passed' as const, rank_key: { ...rankKeyOf(withStatus(s)), changed_lines: i } }));
+    expect(rankCandidates(keys).map((r) => r.name)).toEqual(['proved', 'checked', 'unknown']);
+  });
+
   it('share one baseline digest whether the candidate\'s suite ran or was stopped', () => {
     expect(baselineDigest(JSON.parse(gatedReceipt()) as Receipt)).toBe(baselineDigest(receiptFrom(passingRuns())));
   });

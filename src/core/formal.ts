@@ -8,13 +8,21 @@ import type { ReasonCode, Verdict } from './verdict.js';
  * - a `counterexample` for any target fails the validation (`formal_counterexample`);
  * - `unknown` for a target the pack marks `required` keeps it from passing (`formal_unknown`);
  *   for other targets it is reported only;
+ * - `checked` (no counterexample among the inputs whose loops end within the unrolling bound, but
+ *   some inputs need more iterations: a bounded check, not a proof) never passes a `required`
+ *   target either (`formal_bounded_only`): the inputs beyond the bound are where a loop's bugs hide;
  * - `not_applicable` (the pack declares no target) is the same for every candidate: no field at all.
  */
 
-export const FORMAL_STATUSES = ['proved', 'counterexample', 'unknown', 'not_applicable'] as const;
+export const FORMAL_STATUSES = ['proved', 'checked', 'counterexample', 'unknown', 'not_applicable'] as const;
 export type FormalStatus = (typeof FORMAL_STATUSES)[number];
 
 const count = z.number().int().nonnegative();
+/** A target's statuses (`checked` is new after v5: the lead bumps the schema). */
+export const TARGET_STATUSES = ['proved', 'checked', 'counterexample', 'unknown'] as const;
+/** What replaying a counterexample in the runner showed. */
+export const REPLAY_OUTCOMES = ['failed', 'passed', 'no_result'] as const;
+export type ReplayOutcome = (typeof REPLAY_OUTCOMES)[number];
 const safeInt = z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
 
 export const formalTargetRecordSchema = z.strictObject({
@@ -22,8 +30,8 @@ export const formalTargetRecordSchema = z.strictObject({
   file: z.string().min(1),
   function: z.string().min(1),
   required: z.boolean(),
-  status: z.enum(['proved', 'counterexample', 'unknown']),
-  /** Why the status is unknown (outside the subset, a timeout, the scope left). */
+  status: z.enum(TARGET_STATUSES),
+  /** Why the status is unknown (outside the subset, a timeout, the scope left) or only checked (the bound not guaranteed). */
   reason: z.string().min(1).optional(),
   /** The model: the inputs, the function's result as the formula computes it, and what failed. */
   counterexample: z
@@ -33,25 +41,53 @@ export const formalTargetRecordSchema = z.strictObject({
       violated: z.array(z.string().min(1)).min(1)
     })
     .optional(),
+  /**
+   * The counterexample replayed in the runner (new after v5): a generated node:test test calls the
+   * candidate's function with the model's inputs and checks `ensures`. `failed`: it fails there
+   * too, the counterexample stands; `passed` or `no_result` (no verdict line, a timeout, an
+   * infrastructure fault): it does not replay, so the status is `unknown`.
+   */
+  replay: z
+    .strictObject({
+      outcome: z.enum(REPLAY_OUTCOMES),
+      /** SHA-256 of the generated test's text and of the run's whole output. */
+      test_sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      output_sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      exit_code: z.number().int().nullable(),
+      duration_ms: count
+    })
+    .optional(),
   /** What a proof covers: the integer model (safe integers), the bounds, the solver. */
   scope: z.strictObject({ unroll: count, array_length: count, integers: z.literal('safe'), solver: z.string().min(1) }),
   duration_ms: count
 });
 
 export const formalRecordSchema = z.strictObject({
-  status: z.enum(['proved', 'counterexample', 'unknown']),
+  status: z.enum(TARGET_STATUSES),
   targets: z.array(formalTargetRecordSchema).min(1)
 });
 
 export type FormalTargetRecord = z.infer<typeof formalTargetRecordSchema>;
 export type FormalRecord = z.infer<typeof formalRecordSchema>;
 
-/** Roll the targets up: any counterexample; else any unknown; else proved; none: not_applicable. */
+/** Roll the targets up: any counterexample; else any unknown; else any checked; else proved; none: not_applicable. */
 export function overallStatus(targets: readonly Pick<FormalTargetRecord, 'status'>[]): FormalStatus {
   if (targets.length === 0) return 'not_applicable';
   if (targets.some((t) => t.status === 'counterexample')) return 'counterexample';
   if (targets.some((t) => t.status === 'unknown')) return 'unknown';
+  if (targets.some((t) => t.status === 'checked')) return 'checked';
   return 'proved';
+}
+
+/**
+ * The screening rank's formal slot, lowest first: proved 0, checked 1, unknown 2, counterexample 3.
+ * No record (the pack declares no target) is 0: it is the same for every candidate of a screen, so it
+ * never favours one, and a business patch without a spec is not penalised (seed 002).
+ */
+export const FORMAL_PRIORITY: Record<FormalStatus, number> = { proved: 0, not_applicable: 0, checked: 1, unknown: 2, counterexample: 3 };
+
+export function formalPriority(formal: Pick<FormalRecord, 'status'> | undefined): number {
+  return formal === undefined ? 0 : FORMAL_PRIORITY[formal.status];
 }
 
 /** The reasons the formal record gives. */
@@ -60,6 +96,7 @@ export function formalReasons(formal: Pick<FormalRecord, 'targets'> | undefined)
   const reasons: ReasonCode[] = [];
   if (formal.targets.some((t) => t.status === 'counterexample')) reasons.push('formal_counterexample');
   if (formal.targets.some((t) => t.status === 'unknown' && t.required)) reasons.push('formal_unknown');
+  if (formal.targets.some((t) => t.status === 'checked' && t.required)) reasons.push('formal_bounded_only');
   return reasons;
 }
 
@@ -82,7 +119,13 @@ export function formalRecordErrors(formal: FormalRecord): string[] {
   for (const t of formal.targets) {
     const where = `formal target ${t.name}`;
     if ((t.status === 'counterexample') !== (t.counterexample !== undefined)) errors.push(`${where}: a counterexample goes with status counterexample and only with it`);
-    if ((t.status === 'unknown') !== (t.reason !== undefined)) errors.push(`${where}: a reason goes with status unknown and only with it`);
+    if (t.replay !== undefined) {
+      // Only a replay that fails keeps a counterexample; one that does not makes the target unknown.
+      if (t.status === 'counterexample' && t.replay.outcome !== 'failed') errors.push(`${where}: a counterexample whose replay ${t.replay.outcome === 'passed' ? 'passed' : 'gave no result'} is unknown, not a counterexample`);
+      if (t.status === 'unknown' && t.replay.outcome === 'failed') errors.push(`${where}: a counterexample whose replay failed is a counterexample, not unknown`);
+      if (t.status === 'proved' || t.status === 'checked') errors.push(`${where}: a replay goes with a counterexample found by the solver, not with status ${t.status}`);
+    }
+    if ((t.status === 'unknown' || t.status === 'checked') !== (t.reason !== undefined)) errors.push(`${where}: a reason goes with status unknown or checked and only with them`);
   }
   return errors;
 }

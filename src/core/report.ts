@@ -52,11 +52,12 @@ const REASON_TEXT: Record<ReasonCode, { en: string; zh: string }> = {
   formal_unknown: { en: 'the formal gate could not decide a required target (outside the subset, a timeout, or beyond the bounds)', zh: '形式化关卡无法判定一个必需目标（超出子集、超时或超出边界）' },
   build_failed: { en: "the pack's build command succeeds on the base and fails on the candidate's tree", zh: '构建命令在基线上成功，在候选补丁的代码上失败' },
   build_base_failed: { en: "the pack's build command fails on the base tree: nothing is held against the candidate", zh: '构建命令在基线上就失败：不归咎于候选补丁' },
-  build_inconclusive: { en: "the candidate's build timed out, was cut at the output cap or hit an infrastructure fault", zh: '候选补丁的构建超时、输出被截断或遇到基础设施故障' }
+  build_inconclusive: { en: "the candidate's build timed out, was cut at the output cap or hit an infrastructure fault", zh: '候选补丁的构建超时、输出被截断或遇到基础设施故障' },
+  formal_bounded_only: { en: 'a required target was only checked up to its loop bound, not proved (some inputs need more iterations)', zh: '一个必需目标只在循环展开界内检查通过，未被证明（部分输入需要更多迭代）' }
 };
 
-const FORMAL_MARK = { proved: 'PROVED', counterexample: 'COUNTEREXAMPLE', unknown: 'UNKNOWN' } as const;
-const FORMAL_ZH = { proved: '已证明', counterexample: '反例', unknown: '未知' } as const;
+const FORMAL_MARK = { proved: 'PROVED', checked: 'CHECKED', counterexample: 'COUNTEREXAMPLE', unknown: 'UNKNOWN' } as const;
+const FORMAL_ZH = { proved: '已证明', checked: '有界检查', counterexample: '反例', unknown: '未知' } as const;
 
 /** A counterexample's inputs as a JS call, e.g. pageCount(0, 1). */
 function formalCall(target: NonNullable<Receipt['formal']>['targets'][number]): string {
@@ -72,7 +73,14 @@ function formalLines(receipt: Receipt, markdown: boolean): string[] {
   if (formal === undefined) return [];
   return formal.targets.map((t) => {
     const scope = `unroll ${t.scope.unroll}, arrays ≤ ${t.scope.array_length}, safe integers, ${t.scope.solver}`;
-    const what = t.status === 'counterexample' ? `${formalCall(t)}; violates ${t.counterexample!.violated.join('; ')}` : t.status === 'unknown' ? (t.reason ?? '') : `within ${scope}`;
+    const what =
+      t.status === 'counterexample'
+        ? `${formalCall(t)}; violates ${t.counterexample!.violated.join('; ')}${t.replay !== undefined ? '; replayed in the runner: it fails there' : ''}`
+        : t.status === 'unknown'
+          ? (t.reason ?? '')
+          : t.status === 'checked'
+            ? `no counterexample up to the bound (${scope}), not a proof: ${t.reason ?? ''}`
+            : `within ${scope}`;
     if (!markdown) return `[${FORMAL_MARK[t.status]}] `.padEnd(15) + `formal: ${t.name}${t.required ? ' (required)' : ''}`.padEnd(38) + `${what}`;
     return `- ${codeSpan(t.name)}${t.required ? ' (必需 / required)' : ''}: **${FORMAL_ZH[t.status]} / ${FORMAL_MARK[t.status]}** — ${codeSpan(what)}`;
   });

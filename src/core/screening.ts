@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { canonicalJson, digestJson, DIGEST_PATTERN, type Digest } from './hashing.js';
+import { formalPriority } from './formal.js';
 import { gateReasons, verifyReceiptText } from './receipt.js';
 import { receiptSchema, type Receipt } from './receipt-schema.js';
 import { l0Failed } from './l0-gates.js';
@@ -13,7 +14,7 @@ import { l0Failed } from './l0-gates.js';
  *    changed_public_interfaces, changed_lines, runtime_ms), then the candidate's name, then its
  *    diff digest (a stable tie-break).
  * Every field is read from the candidate's own receipt, so the ranking is reproducible from the
- * receipts alone. `formal_priority` is reserved for the formal gate and is 0 until that exists.
+ * receipts alone. `formal_priority` is the formal gate's status (core/formal.ts, FORMAL_PRIORITY).
  */
 
 export const SCREENING_SCHEMA = 'patchproof.screening/v1';
@@ -77,7 +78,7 @@ export function rankKeyOf(receipt: Receipt): RankKey {
   return {
     // A verdict that is not passed is never ranked with the passes, whatever its phases say.
     hard_gates_failed: receipt.verdict === 'passed' ? notPassed : Math.max(1, notPassed),
-    formal_priority: 0,
+    formal_priority: formalPriority(receipt.formal),
     regression_failures: (regression?.regressions ?? []).length + (regression?.missing ?? []).length,
     risk_findings: (gates?.l0.length ?? 0) + receipt.surface.findings.length,
     changed_public_interfaces: gates?.changed_public_interfaces.length ?? 0,

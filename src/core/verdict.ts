@@ -47,7 +47,8 @@ export const REASON_CODES = [
   'formal_unknown',
   'build_failed',
   'build_base_failed',
-  'build_inconclusive'
+  'build_inconclusive',
+  'formal_bounded_only'
 ] as const;
 /** Machine-readable reasons; documented one by one in docs/receipt.md. */
 export type ReasonCode = (typeof REASON_CODES)[number];

@@ -1,6 +1,6 @@
 import { overallStatus, type FormalStatus } from '../core/formal.js';
 import { and, not, parseValues, type SmtValue } from './smt.js';
-import { solve, type SolverJob, type SolverLimits, type SolverResult } from './solver.js';
+import { solve, solveBatch, type BatchResult, type SolverJob, type SolverLimits, type SolverResult } from './solver.js';
 import { targetName, type FormalBlock, type FormalTarget } from './spec.js';
 import { SpecError, translate, Unsupported, type Formula, type ParamSymbol } from './translate.js';
 
@@ -11,7 +11,10 @@ import { SpecError, translate, Unsupported, type Formula, type ParamSymbol } fro
  * - `proved`: no such input within the recorded scope (the integer model inside the safe-integer
  *   range, the loop and array bounds, the solver's version);
  * - `counterexample`: one, with the model (parameters and the result);
- * - `unknown`: outside the subset, a timeout, a path that leaves the integer model or the loop bound;
+ * - `checked`: no counterexample among the inputs whose loops end within the unrolling bound, but
+ *   some inputs need more iterations (a bounded check, not a proof);
+ * - `unknown`: outside the subset, a timeout, a path that leaves the integer model, a counterexample
+ *   that does not replay in the runner (src/formal/replay.ts);
  * - `not_applicable`: the pack declares no target (the same for every candidate).
  */
 
@@ -45,6 +48,27 @@ export interface SolverOptions {
   limits(target: FormalTarget): SolverLimits;
   /** Replaces the child process (tests of the pure logic only). */
   solve?: (job: SolverJob, limits: SolverLimits) => Promise<SolverResult>;
+  /** Replaces the batched child; absent with `solve` given: `solve` one job at a time. */
+  solveBatch?: (jobs: readonly SolverJob[], limits: SolverLimits) => Promise<BatchResult>;
+}
+
+/** The batched solver of these options. */
+function batchSolver(options: SolverOptions): (jobs: readonly SolverJob[], limits: SolverLimits) => Promise<BatchResult> {
+  if (options.solveBatch !== undefined) return options.solveBatch;
+  const one = options.solve;
+  if (one === undefined) return (jobs, limits) => solveBatch(jobs, limits);
+  return async (jobs, limits) => {
+    const started = Date.now();
+    const batches: BatchResult['batches'] = [];
+    let version = 'unknown';
+    for (const job of jobs) {
+      const result = await one(job, limits);
+      if (result.stopped !== undefined) return { version: 'unknown', batches: [], stopped: result.stopped, duration_ms: Date.now() - started };
+      version = result.version;
+      batches.push(result.answers);
+    }
+    return { version, batches, duration_ms: Date.now() - started };
+  };
 }
 
 /** Limits of a block's targets: the target's time limit, the block's memory bound. */
@@ -76,12 +100,14 @@ export function readInputs(params: readonly ParamSymbol[], values: Map<string, S
 export function candidateJob(formula: Formula): SolverJob {
   const of = (kind: string): string[] => formula.obligations.filter((o) => o.kind === kind).map((o) => o.name);
   const bounds = of('bounds');
-  const model = [...of('model'), ...of('unroll')];
+  const model = of('model');
+  const unroll = of('unroll');
   return {
     prelude: formula.prelude,
     queries: [
-      { id: 'counterexample', asserts: [formula.domain, formula.pre, and(...model), not(and(formula.post, ...bounds))], values: [...valuesOf(formula), formula.post, ...bounds] },
-      { id: 'model', asserts: [formula.domain, formula.pre, not(and(...model))], values: model }
+      { id: 'counterexample', asserts: [formula.domain, formula.pre, and(...model, ...unroll), not(and(formula.post, ...bounds))], values: [...valuesOf(formula), formula.post, ...bounds] },
+      { id: 'model', asserts: [formula.domain, formula.pre, not(and(...model))], values: model },
+      { id: 'unroll', asserts: [formula.domain, formula.pre, not(and(...unroll))], values: unroll }
     ]
   };
 }
@@ -114,10 +140,32 @@ export function decide(formula: Formula, result: SolverResult): Pick<TargetOutco
   if (model === undefined || model.status === 'unknown') return { status: 'unknown', reason: `the solver could not decide whether the integer model holds (${model?.reason ?? 'no answer'})` };
   if (model.status === 'sat') {
     const values = parseValues(model.values ?? '');
-    const broken = formula.obligations.filter((o) => (o.kind === 'model' || o.kind === 'unroll') && values.get(o.name) === false);
-    return { status: 'unknown', reason: `an input leaves the proof's scope: ${broken.map((o) => (o.kind === 'unroll' ? `${o.what} is not guaranteed` : `${o.what} is not guaranteed`)).join('; ') || 'an obligation'}` };
+    const broken = formula.obligations.filter((o) => o.kind === 'model' && values.get(o.name) === false);
+    return { status: 'unknown', reason: `an input leaves the proof's scope: ${broken.map((o) => `${o.what} is not guaranteed`).join('; ') || 'an obligation'}` };
+  }
+  const unroll = answer('unroll');
+  if (unroll === undefined || unroll.status === 'unknown') return { status: 'unknown', reason: `the solver could not decide whether every loop ends within the bound (${unroll?.reason ?? 'no answer'})` };
+  if (unroll.status === 'sat') {
+    // No counterexample among the inputs whose loops end within the bound; others need more
+    // iterations: a bounded check, never a proof.
+    const values = parseValues(unroll.values ?? '');
+    const broken = formula.obligations.filter((o) => o.kind === 'unroll' && values.get(o.name) === false);
+    return { status: 'checked', reason: `some inputs need more iterations: ${broken.map((o) => `${o.what} is not guaranteed`).join('; ') || 'a loop bound'}` };
   }
   return { status: 'proved' };
+}
+
+/** A candidate's text translated, or why it cannot be (the status is then unknown without a solver). */
+type Prepared = { formula: Formula } | { reason: string };
+
+function prepare(target: FormalTarget, text: string | undefined, file: string): Prepared {
+  if (text === undefined) return { reason: `${target.file} is not in the tree (renamed or deleted?)` };
+  try {
+    return { formula: translate(target, { text, file }) };
+  } catch (error) {
+    if (error instanceof Unsupported || error instanceof SpecError) return { reason: `outside the subset: ${error.message}` };
+    throw error;
+  }
 }
 
 /** Check one target against a candidate's file text (undefined: the file is not in the tree). */
@@ -130,17 +178,11 @@ export async function checkTarget(target: FormalTarget, text: string | undefined
     required: target.required,
     scope: { unroll: target.bounds.unroll, array_length: target.bounds.array_length, integers: 'safe' as const, solver: 'unknown' }
   };
-  if (text === undefined) return { ...base, status: 'unknown', reason: `${target.file} is not in the tree (renamed or deleted?)`, duration_ms: 0 };
-  let formula: Formula;
-  try {
-    formula = translate(target, { text, file });
-  } catch (error) {
-    if (error instanceof Unsupported || error instanceof SpecError) return { ...base, status: 'unknown', reason: `outside the subset: ${error.message}`, duration_ms: Date.now() - started };
-    throw error;
-  }
+  const prepared = prepare(target, text, file);
+  if ('reason' in prepared) return { ...base, status: 'unknown', reason: prepared.reason, duration_ms: Date.now() - started };
   const limits = options.limits(target);
-  const result = await (options.solve ?? solve)(candidateJob(formula), limits);
-  return { ...base, ...decide(formula, result), scope: { ...base.scope, solver: result.version }, duration_ms: Date.now() - started };
+  const result = await (options.solve ?? solve)(candidateJob(prepared.formula), limits);
+  return { ...base, ...decide(prepared.formula, result), scope: { ...base.scope, solver: result.version }, duration_ms: Date.now() - started };
 }
 
 /** Why a pack's spec cannot calibrate: the pack is refused with this one line. */
@@ -167,32 +209,41 @@ export async function checkSpec(target: FormalTarget, baseText: string | undefin
     throw error;
   }
   const spec = formula.obligations.filter((o) => o.kind === 'spec').map((o) => o.name);
-  const limits = options.limits(target);
-  const result = await (options.solve ?? solve)(
-    {
-      prelude: formula.prelude,
-      queries: [
-        { id: 'requires', asserts: [formula.domain, formula.pre], values: [] },
-        { id: 'ensures', asserts: [formula.domain, formula.pre, not(formula.post)], values: [] },
-        { id: 'defined', asserts: [formula.domain, formula.pre, not(and(...spec))], values: [] }
-      ]
-    },
-    limits
-  );
+  // Every translation first: a wrong implementation or a base outside the subset refuses the pack
+  // before the solver starts; then one child answers the spec's, the wrong ones' and the base's queries.
+  const wrongFile = `wrong${/\.[A-Za-z]+$/.exec(target.file)?.[0] ?? '.js'}`;
+  const wrongs = target.wrong_implementations.map((wrong) => prepare(target, wrong, wrongFile));
+  for (const [index, wrong] of wrongs.entries()) {
+    if ('reason' in wrong) throw new SpecRefusal(`formal target ${name}: wrong_implementations[${index}] is not refuted (${wrong.reason})`);
+  }
+  const base = prepare(target, baseText, target.file);
+  if ('reason' in base) throw new SpecRefusal(`formal target ${name}: the base version cannot calibrate the spec: ${base.reason}`);
+  const formulas = [...wrongs, base].map((p) => (p as { formula: Formula }).formula);
+  const specJob: SolverJob = {
+    prelude: formula.prelude,
+    queries: [
+      { id: 'requires', asserts: [formula.domain, formula.pre], values: [] },
+      { id: 'ensures', asserts: [formula.domain, formula.pre, not(formula.post)], values: [] },
+      { id: 'defined', asserts: [formula.domain, formula.pre, not(and(...spec))], values: [] }
+    ]
+  };
+  const result = await batchSolver(options)([specJob, ...formulas.map(candidateJob)], options.limits(target));
   if (result.stopped !== undefined) throw new SpecRefusal(`formal target ${name}: the spec could not be checked: ${result.stopped}`);
-  const status = (id: string) => result.answers.find((a) => a.id === id)?.status ?? 'unknown';
+  const [specAnswers, ...candidateAnswers] = result.batches;
+  const status = (id: string) => specAnswers?.find((a) => a.id === id)?.status ?? 'unknown';
   if (status('requires') !== 'sat') throw new SpecRefusal(`formal target ${name}: requires is ${status('requires') === 'unsat' ? 'unsatisfiable (vacuous: every implementation would be proved)' : 'undecided by the solver'}`);
   if (status('ensures') !== 'sat') throw new SpecRefusal(`formal target ${name}: ensures ${status('ensures') === 'unsat' ? 'holds for any result (a tautology: it checks nothing)' : 'could not be shown to fail for a free result'}`);
   if (status('defined') !== 'unsat') throw new SpecRefusal(`formal target ${name}: the spec reads outside an array for some input (make it total, e.g. guard the index)`);
-  for (const [index, wrong] of target.wrong_implementations.entries()) {
-    const outcome = await checkTarget(target, wrong, options, `wrong${/\.[A-Za-z]+$/.exec(target.file)?.[0] ?? '.js'}`);
+  const decided = formulas.map((f, i) => decide(f, { version: result.version, answers: candidateAnswers[i] ?? [], duration_ms: result.duration_ms }));
+  for (const [index, outcome] of decided.slice(0, wrongs.length).entries()) {
     if (outcome.status !== 'counterexample') {
       throw new SpecRefusal(`formal target ${name}: wrong_implementations[${index}] is ${outcome.status === 'proved' ? 'proved correct: the spec does not refute it' : `not refuted (${outcome.reason ?? outcome.status})`}`);
     }
   }
-  const base = await checkTarget(target, baseText, options);
-  if (base.status === 'proved') throw new SpecRefusal(`formal target ${name}: the base version is proved correct, so the spec does not capture the bug`);
-  if (base.status === 'unknown') throw new SpecRefusal(`formal target ${name}: the base version cannot calibrate the spec: ${base.reason ?? 'unknown'}`);
+  const baseOutcome = decided[wrongs.length]!;
+  if (baseOutcome.status === 'proved') throw new SpecRefusal(`formal target ${name}: the base version is proved correct, so the spec does not capture the bug`);
+  if (baseOutcome.status === 'checked') throw new SpecRefusal(`formal target ${name}: the base version has no counterexample within the bounds (${baseOutcome.reason ?? 'checked'}), so the spec cannot be calibrated; raise bounds.unroll`);
+  if (baseOutcome.status === 'unknown') throw new SpecRefusal(`formal target ${name}: the base version cannot calibrate the spec: ${baseOutcome.reason ?? 'unknown'}`);
 }
 
 /** The gate's outcome for a candidate: every target's, or not_applicable when the pack has none. */

@@ -60,7 +60,7 @@ process.stdin.on('end', () => main().catch((error) => {
   process.stderr.write('\n@@z3-error ' + String(error && error.message || error).split('\n')[0].slice(0, 500) + '\n', () => process.exit(1));
 }));
 async function main() {
-  const { z3Dir, job, timeoutMs, memoryMb } = JSON.parse(input);
+  const { z3Dir, jobs, timeoutMs, memoryMb } = JSON.parse(input);
   const overrides = {};
   const br = path.join(z3Dir, 'z3-built.wasm.br');
   if (fs.existsSync(br)) overrides.wasmBinary = zlib.brotliDecompressSync(fs.readFileSync(br));
@@ -72,8 +72,13 @@ async function main() {
   // The synchronous entry point: the async one hands a stack-allocated copy of the text to a worker
   // thread after the stack is reused (truncated commands, measured). Blocking is fine in this child.
   const run = async (text) => String(em.ccall('Z3_eval_smtlib2_string', 'string', ['number', 'string'], [ctx, text]));
+  const batches = [];
+  await run('(set-option :produce-models true)');
+  // Each job in a scope of its own: its declarations are gone at its pop, so the jobs' names never meet.
+  for (const job of jobs) {
   const answers = [];
-  const prelude = await run('(set-option :produce-models true)\n' + job.prelude);
+  await run('(push)');
+  const prelude = await run(job.prelude);
   if (prelude.includes('(error')) throw new Error('the formula is malformed: ' + prelude.slice(0, 400));
   for (const q of job.queries) {
     const out = await run('(push)\n' + q.asserts.map((a) => '(assert ' + a + ')').join('\n') + '\n(check-sat)');
@@ -85,7 +90,10 @@ async function main() {
     await run('(pop)');
     answers.push(answer);
   }
-  process.stdout.write('\n@@z3-answer ' + JSON.stringify({ version: Z3.get_full_version(), answers }) + '\n', () => {
+  await run('(pop)');
+  batches.push(answers);
+  }
+  process.stdout.write('\n@@z3-answer ' + JSON.stringify({ version: Z3.get_full_version(), batches }) + '\n', () => {
     try { em.PThread.terminateAllThreads(); } catch {}
     process.exit(0);
   });
@@ -122,13 +130,33 @@ export function rssLimitBytes(memoryMb: number): number {
   return (memoryMb + 384) * 1024 * 1024;
 }
 
+/** The answers to several jobs solved in one child, in the jobs' order. */
+export interface BatchResult {
+  version: string;
+  /** One list per job; shorter than the jobs when the child stopped. */
+  batches: SolverAnswer[][];
+  stopped?: string;
+  duration_ms: number;
+}
+
 /**
  * Run one job in a fresh child. Never throws for what the solver does: a timeout, the memory
  * watchdog or a crash comes back as `stopped` (the gate then says unknown, never proved).
  */
 export async function solve(job: SolverJob, limits: SolverLimits, z3Dir: string = locateZ3()): Promise<SolverResult> {
+  const result = await solveBatch([job], limits, z3Dir);
+  return { version: result.version, answers: result.batches[0] ?? [], ...(result.stopped !== undefined ? { stopped: result.stopped } : {}), duration_ms: result.duration_ms };
+}
+
+/**
+ * Run several jobs in one fresh child (one WASM start instead of one per job: the calibration of a
+ * target). The wall clock is the limit times the number of jobs, the budget the jobs had one child
+ * each; Z3's own timeout per check stays the limit. A stop answers none of the jobs.
+ */
+export async function solveBatch(jobs: readonly SolverJob[], limits: SolverLimits, z3Dir: string = locateZ3()): Promise<BatchResult> {
   const started = Date.now();
-  // Z3's own timeout per check is the whole limit; the wall clock covers start-up and every check.
+  const wallMs = limits.timeoutMs * Math.max(1, jobs.length);
+  // Z3's own timeout per check is the limit; the wall clock covers start-up and every check.
   const child = spawn(process.execPath, ['--max-old-space-size=512', '-e', CHILD], { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } });
   let stdout = '';
   let stderr = '';
@@ -143,7 +171,7 @@ export async function solve(job: SolverJob, limits: SolverLimits, z3Dir: string 
     if (stopped === undefined) stopped = why;
     child.kill('SIGKILL');
   };
-  const timer = setTimeout(() => kill(`the solver ran out of time (${limits.timeoutMs} ms)`), limits.timeoutMs);
+  const timer = setTimeout(() => kill(`the solver ran out of time (${wallMs} ms)`), wallMs);
   const rssLimit = limits.rssLimitBytes ?? rssLimitBytes(limits.memoryMb);
   const watchdog = setInterval(() => {
     const rss = child.pid === undefined ? undefined : residentBytes(child.pid);
@@ -152,7 +180,7 @@ export async function solve(job: SolverJob, limits: SolverLimits, z3Dir: string 
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
   child.on('error', (error) => kill(`the solver could not start: ${error.message}`));
   child.stdin.on('error', () => undefined);
-  child.stdin.end(JSON.stringify({ z3Dir, job, timeoutMs: limits.timeoutMs, memoryMb: limits.memoryMb }));
+  child.stdin.end(JSON.stringify({ z3Dir, jobs, timeoutMs: limits.timeoutMs, memoryMb: limits.memoryMb }));
   const { code, signal } = await exit;
   clearTimeout(timer);
   clearInterval(watchdog);
@@ -162,7 +190,8 @@ export async function solve(job: SolverJob, limits: SolverLimits, z3Dir: string 
     const said = stderr.split('\n').find((l) => l.startsWith('@@z3-error '))?.slice('@@z3-error '.length) ?? stderr.trim().split('\n').slice(-3).join(' | ').slice(0, 300);
     stopped = `the solver exited with ${signal ?? code} without an answer${said === '' ? '' : `: ${said}`}`;
   }
-  if (stopped !== undefined || line === undefined) return { version: 'unknown', answers: [], stopped: stopped ?? 'no answer', duration_ms };
-  const parsed = JSON.parse(line.slice('@@z3-answer '.length)) as { version: string; answers: SolverAnswer[] };
-  return { version: parsed.version, answers: parsed.answers, duration_ms };
+  if (stopped !== undefined || line === undefined) return { version: 'unknown', batches: [], stopped: stopped ?? 'no answer', duration_ms };
+  const parsed = JSON.parse(line.slice('@@z3-answer '.length)) as { version: string; batches: SolverAnswer[][] };
+  if (!Array.isArray(parsed.batches) || parsed.batches.length !== jobs.length) return { version: 'unknown', batches: [], stopped: 'the solver answered another number of jobs', duration_ms };
+  return { version: parsed.version, batches: parsed.batches, duration_ms };
 }
