@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
 import { stageFixture, stagedFixtureHooks, validateInDocker } from '../helpers/docker-fixture.js';
-import { dockerGate, hostileDiff } from './hostile-support.js';
+import { dockerGate, hostileDiff, pytestCalculatorPack } from './hostile-support.js';
 
 /**
  * Staged tests are the staged files' own, end to end in Docker (docs/security.md, "Staged tests by
@@ -12,6 +12,19 @@ import { dockerGate, hostileDiff } from './hostile-support.js';
  * with that message. Without the check the replaced tests report passes (the run still fails
  * there, on the mutant twins, as grader_compromised: the twins are the first defence, and this
  * test fails without the check because the message is missing).
+ *
+ * pytest (py-calculator's originals as a pytest pack, in-process): `py-pytest-forge-staged-module`
+ * is the overfit fix plus code under test that, when a staged test module imports it, plants a
+ * forged module in `sys.modules` under that module's own name, compiled from the staged file
+ * itself (so `__file__` and every function's `co_filename` are the staged file's) with every test
+ * body emptied. The import system hands back whatever `sys.modules` holds once the module's code
+ * has run, and pytest's prepend import checks only `__file__`. Checked by hand with plain pytest
+ * (8.3.5 in the image, 9.0.3 on the host), no PatchProof: the hidden file passes 4 of 4 with the
+ * forgery, 3 of 4 with the overfit alone; and with the plugin of before this check (pytest's own
+ * import plus the `__file__`/`co_filename` check) it also passed 4 of 4 (in PatchProof the mutant
+ * twins then still fail the run, grader_compromised, without any ForeignTest). Now the plugin
+ * imports each staged file itself under a unique name and checks the module by identity: the
+ * file is a collection error with the ForeignTest message.
  */
 
 const gate = await dockerGate('hostile staged-foreign tests');
@@ -46,5 +59,33 @@ gate.describeDocker('unittest: staged tests replaced by the code under test', ()
     expect((reproduction?.results ?? []).every((r) => !/^_t[0-9a-f]{16}\./.test(r.id))).toBe(true);
     expect(receipt.phases.find((p) => p.name === 'hidden')?.status).toBe('failed');
     expect(status).toBe(1);
+  }, 900_000);
+});
+
+interface PytestReceiptView extends ReceiptView {
+  adapter: string;
+}
+
+gate.describeDocker('pytest: a forged module planted under a staged test module\'s name', () => {
+  const hooks = stagedFixtureHooks(() => gate.requireDocker());
+
+  it('is a collection error (ForeignTest), never the forged passes', async () => {
+    const fixture = hooks.track(await pytestCalculatorPack('staged-foreign-pytest'));
+    const { status, receipt } = await validateInDocker<PytestReceiptView>(fixture, {
+      diff: hostileDiff('py-pytest-forge-staged-module'),
+      label: 'staged-foreign-pytest',
+      imageId: gate.imageId,
+      timeoutSeconds: 180,
+      timeoutMs: 900_000
+    });
+    expect([receipt.adapter, receipt.verdict, status]).toEqual(['pytest', 'failed', 1]);
+    for (const name of ['reproduction_after', 'hidden']) {
+      const phase = receipt.phases.find((p) => p.name === name);
+      expect([name, phase?.status]).toEqual([name, 'failed']);
+      // The staged file itself is the one result: the module was refused before any test ran.
+      const refused = (phase?.results ?? []).filter((r) => /^ForeignTest: staged test module test_\w+\.py was replaced while it was imported$/.test(r.message ?? ''));
+      expect([name, refused.map((r) => [r.id, r.status])]).toEqual([name, [[expect.stringMatching(/^\.patchproof\/(reproduction|hidden)\/test_\w+\.py$/), 'errored']]]);
+      expect((phase?.results ?? []).filter((r) => r.status === 'passed')).toEqual([]);
+    }
   }, 900_000);
 });
