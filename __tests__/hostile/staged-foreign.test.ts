@@ -22,7 +22,8 @@ import { dockerGate, hostileDiff, pytestCalculatorPack } from './hostile-support
  * (8.3.5 in the image, 9.0.3 on the host), no PatchProof: the hidden file passes 4 of 4 with the
  * forgery, 3 of 4 with the overfit alone; and with the plugin of before this check (pytest's own
  * import plus the `__file__`/`co_filename` check) it also passed 4 of 4 (in PatchProof the mutant
- * twins then still fail the run, grader_compromised, without any ForeignTest). Now the plugin
+ * twins, emptied too, would still fail the run as grader_compromised, without any ForeignTest:
+ * this test fails without the new check because the message is missing). Now the plugin
  * imports each staged file itself under a unique name and checks the module by identity: the
  * file is a collection error with the ForeignTest message.
  */
@@ -32,7 +33,7 @@ const gate = await dockerGate('hostile staged-foreign tests');
 interface ReceiptView {
   verdict: string;
   reasons: string[];
-  phases: { name: string; status: string; reasons: string[]; results: { id: string; status: string; message?: string }[] }[];
+  phases: { name: string; status: string; reasons: string[]; results: { id: string; status: string; message?: string; failure_kind?: string }[] }[];
 }
 
 gate.describeDocker('unittest: staged tests replaced by the code under test', () => {
@@ -79,13 +80,15 @@ gate.describeDocker('pytest: a forged module planted under a staged test module\
       timeoutMs: 900_000
     });
     expect([receipt.adapter, receipt.verdict, status]).toEqual(['pytest', 'failed', 1]);
-    for (const name of ['reproduction_after', 'hidden']) {
-      const phase = receipt.phases.find((p) => p.name === name);
-      expect([name, phase?.status]).toEqual([name, 'failed']);
-      // The staged file itself is the one result: the module was refused before any test ran.
-      const refused = (phase?.results ?? []).filter((r) => /^ForeignTest: staged test module test_\w+\.py was replaced while it was imported$/.test(r.message ?? ''));
-      expect([name, refused.map((r) => [r.id, r.status])]).toEqual([name, [[expect.stringMatching(/^\.patchproof\/(reproduction|hidden)\/test_\w+\.py$/), 'errored']]]);
-      expect((phase?.results ?? []).filter((r) => r.status === 'passed')).toEqual([]);
-    }
+    // The staged file itself is the one result: the module was refused before any of its tests ran.
+    const reproduction = receipt.phases.find((p) => p.name === 'reproduction_after');
+    expect(reproduction?.status).toBe('failed');
+    expect((reproduction?.results ?? []).map((r) => [r.id, r.status, r.message])).toEqual([
+      ['.patchproof/reproduction/test_repro_subtraction.py', 'errored', 'ForeignTest: staged test module test_repro_subtraction.py was replaced while it was imported']
+    ]);
+    // The hidden phase is redacted (keyed ids, no messages): one collection error, no pass.
+    const hidden = receipt.phases.find((p) => p.name === 'hidden');
+    expect(hidden?.status).toBe('failed');
+    expect((hidden?.results ?? []).map((r) => [r.status, r.failure_kind])).toEqual([['errored', 'collection_error']]);
   }, 900_000);
 });
