@@ -12,7 +12,9 @@ import { dockerGate, hostileDiff } from './hostile-support.js';
  * `test/node_modules/chai/` whose `assert.deepEqual` drops those half-empty pairs and is the real
  * chai otherwise. Checked by hand with plain vitest 3.2.7 on the host (npm ci of the fixture's
  * lockfile), no PatchProof: with the candidate the suite passes 7 of 7; with the nested folder
- * removed it fails the regression's test (1 of 7). With the rule (every `node_modules` folder in the tree is
+ * removed it fails the regression's test (1 of 7). By hand through PatchProof with the rule taken
+ * out (a second bundle): every phase passed, canaries and mutant twins behaving; only the nested
+ * package.json (dependency surface) still failed it, `dependency_changed`. With the rule (every `node_modules` folder in the tree is
  * importable surface: config) the folder is removed before any run: `grader_tampered`, and the
  * suite, now resolving the real chai from the dependency stage, fails the regression.
  */
