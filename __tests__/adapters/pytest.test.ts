@@ -278,6 +278,62 @@ describeWithPytest('pytest plugin: staged tests are their staged files own', () 
     const suite = await runAdapter(pytestAdapter, copy, { files: [CASES], suite: true, testRoots: [] });
     expect(suite.parsed.tests.find((test) => test.id.endsWith('::test_assertion'))?.status).toBe('passed');
   });
+
+  // The forgery that got past the `__file__`/`co_filename` check (fixtures/hostile/py-pytest-forge-staged-module.diff).
+  const FORGE_IMPORTER = [
+    'def _forge():',
+    '    import ast, os, sys, types',
+    '    frame = sys._getframe(1)',
+    '    while frame is not None:',
+    '        where, name = frame.f_globals.get("__file__") or "", frame.f_globals.get("__name__") or ""',
+    '        if frame.f_code.co_name == "<module>" and os.path.basename(where).startswith("test_") and name in sys.modules:',
+    '            break',
+    '        frame = frame.f_back',
+    '    if frame is None:',
+    '        return',
+    '    tree = ast.parse(open(where).read(), where)',
+    '    for node in ast.walk(tree):',
+    '        if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):',
+    '            node.body = [ast.copy_location(ast.Pass(), node.body[0])]',
+    '    forged = types.ModuleType(name)',
+    '    forged.__file__ = where',
+    '    exec(compile(tree, where, "exec"), forged.__dict__)',
+    '    SWAP(name, forged)',
+    ''
+  ];
+
+  it('refuses a forged module planted in sys.modules under the staged module\'s name (its __file__ and co_filename the staged file\'s)', async () => {
+    const calc = ['def div(a, b):', '    return a // b', '', ...FORGE_IMPORTER, 'def SWAP(name, forged):', '    import sys', '    sys.modules[name] = forged', '', '_forge()', ''];
+    await writeFile(path.join(copy!.workdir, 'calc.py'), calc.join('\n'));
+    const run = await runAdapter(pytestAdapter, copy!, { files: [CASES], suite: false, testRoots: ['tests'] });
+    expect(run.parsed.tests.filter((test) => test.status === 'passed')).toEqual([]);
+    expect(run.parsed.tests.map((test) => [test.id, test.status, test.message])).toContainEqual([
+      CASES, 'errored', 'ForeignTest: staged test module test_cases.py was replaced while it was imported'
+    ]);
+  });
+
+  it('fails a test whose function names the staged file but runs in another namespace', async () => {
+    // The plugin's module object is kept; its test functions are swapped, once its code ran, for
+    // the forged module's (compiled under the staged file's name), through pytest's collector.
+    const calc = [
+      'def div(a, b):', '    return a // b', '', ...FORGE_IMPORTER,
+      'def SWAP(name, forged):',
+      '    import _pytest.python as pp',
+      '    original = pp.Function._getobj',
+      '    def _getobj(self):',
+      '        real = original(self)',
+      '        return getattr(forged, self.originalname, real) if self.originalname.startswith("test_") else real',
+      '    pp.Function._getobj = _getobj',
+      '',
+      '_forge()',
+      ''
+    ];
+    await writeFile(path.join(copy!.workdir, 'calc.py'), calc.join('\n'));
+    const run = await runAdapter(pytestAdapter, copy!, { files: [CASES], suite: false, testRoots: ['tests'] });
+    const assertion = run.parsed.tests.find((test) => test.id.endsWith('::test_assertion'));
+    expect([assertion?.status, assertion?.message]).toEqual(['errored', expect.stringMatching(/ForeignTest: test tests\/test_cases\.py::test_assertion was not defined by its staged file's module/)]);
+    expect(run.parsed.tests.filter((test) => test.status === 'passed' && test.id.startsWith(`${CASES}::test_`))).toEqual([]);
+  });
 });
 
 describeWithPytest('pytest adapter on unittest tests inherited into other modules (as tornado\'s httpclient_test.py)', () => {

@@ -7,6 +7,7 @@ import { dockerTestGate } from '../../src/runners/docker-available.js';
 import {
   CLI,
   FIXTURES,
+  ROOT,
   cliEnv,
   ensureCli,
   fixture,
@@ -18,6 +19,7 @@ import {
   type Approved,
   type CliResult
 } from '../helpers/cli.js';
+import { packDigest, type StagedFixture } from '../helpers/docker-fixture.js';
 
 const exec = promisify(execFile);
 
@@ -277,4 +279,17 @@ export function expectLoadedFileReset(receipt: SurfaceReceiptView, status: numbe
   expect(receipt.reasons).toContain('grader_tampered');
   expect(receipt.phases.find((p) => p.name === 'hidden')?.status).toBe('failed');
   expect(status).toBe(1);
+}
+
+/**
+ * py-calculator's pack as a pytest pack, graded in-process: `witness init --adapter pytest` over
+ * the committed pack's originals, in a fresh temp area (matrix-native seals a copy of it).
+ */
+export async function pytestCalculatorPack(label: string): Promise<StagedFixture> {
+  const originals = join(ROOT, 'witness-packs', 'py-calculator', 'oracle', 'original');
+  const tmp = await tempDir(label);
+  const pack = join(tmp, 'pytest-pack');
+  const init = await runCli(['witness', 'init', pack, '--adapter', 'pytest', '--reproduction', join(originals, 'reproduction'), '--hidden', join(originals, 'hidden')], { tmp });
+  expect([init.status, init.stderr]).toEqual([0, init.stderr]);
+  return { tmp, repo: PY.repo, pack, digest: await packDigest(pack, tmp) };
 }

@@ -1,8 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FIXTURES, ROOT, ensureCli, fixture as fixtureOf, runCli, tempDir } from '../helpers/cli.js';
+import { FIXTURES, ensureCli, runCli } from '../helpers/cli.js';
 import { packDigest, stageFixture, unsealedPack, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
-import { OLD_LAYOUT, PHASES, dockerGate, hostileDiff, packedFixture } from './hostile-support.js';
+import { OLD_LAYOUT, PHASES, dockerGate, hostileDiff, packedFixture, pytestCalculatorPack } from './hostile-support.js';
 
 /**
  * The hostile matrix's missing cells for the go, cargo and pytest columns (issue 11, "Tests"; the
@@ -67,16 +67,11 @@ function diffPath(name: string): string {
 
 async function stage(column: Column): Promise<Staged> {
   if (column === 'pytest') {
-    const originals = join(ROOT, 'witness-packs', 'py-calculator', 'oracle', 'original');
-    const tmp = await tempDir('matrix-pytest');
-    const pack = join(tmp, 'pytest-pack');
-    const init = await runCli(['witness', 'init', pack, '--adapter', 'pytest', '--reproduction', join(originals, 'reproduction'), '--hidden', join(originals, 'hidden')], { tmp });
-    expect([init.status, init.stderr]).toEqual([0, init.stderr]);
-    const plain: StagedFixture = { tmp, repo: fixtureOf('py-calculator').repo, pack, digest: await packDigest(pack, tmp) };
+    const plain = await pytestCalculatorPack('matrix-pytest');
     const unsealed = await unsealedPack(plain);
-    const seal = await runCli(['witness', 'seal', pack], { tmp });
+    const seal = await runCli(['witness', 'seal', plain.pack], { tmp: plain.tmp });
     expect([seal.status, seal.stdout]).toEqual([0, expect.stringMatching(/reproduction: sealed\nhidden: sealed/)]);
-    return { sealed: { ...plain, digest: await packDigest(pack, tmp) }, unsealed };
+    return { sealed: { ...plain, digest: await packDigest(plain.pack, plain.tmp) }, unsealed };
   }
   const sealed = await stageFixture(`matrix-${column}`, packedFixture(column === 'go' ? 'go-paginate' : 'rust-textclip'));
   return { sealed, unsealed: await unsealedPack(sealed), ...(column === 'go' ? { setupCache: join(sealed.tmp, 'setup-cache') } : {}) };

@@ -17,12 +17,22 @@
  * writes the final frame with its SHA-256. An `atexit` or `pytest_unconfigure` rewrite comes later
  * and disagrees.
  *
- * Staged runs (PYTEST_STAGED_ENV): a hook wrapper around `pytest_runtest_makereport` checks, when
- * each test's call is reported, that the module the test was collected from is its staged file
- * and that the test function (unwrapped) is defined there, or outside the repository copy (a
- * decorator of an installed package). A test the code under test replaced or forged is failed,
- * whatever it reported. pytest's own ids are path-based (nodeids), so they do not depend on the
- * module names pytest imports the files under.
+ * Staged runs (PYTEST_STAGED_ENV): each staged test file that is a top-level module (its folder
+ * has no `__init__.py`) is imported by file path, under a unique module name (`_t<random>.<stem>`,
+ * one random package per file), by this plugin's own Module collector, through pytest's assertion
+ * rewriter as taken when `-p` imported this plugin (before any code under test ran). The module
+ * object is the one this plugin made and executed: if `sys.modules` holds anything else under its
+ * name once its code has run (the code under test, imported by the file, can plant a forged module
+ * there, whose `__file__` and `co_filename` name the staged file; the import system hands back
+ * whatever `sys.modules` then holds, and pytest's own check compares only `__file__`), the file is
+ * a collection error, `ForeignTest`. Then a hook wrapper around `pytest_runtest_makereport`
+ * checks, when each test's call is reported, that the module the test was collected from is that
+ * very module object (by identity; for a file in a package, which pytest imports itself, that its
+ * `__file__` is the staged file), that the test function (unwrapped) is defined there (for a module
+ * of this plugin's: its globals are that module's namespace, not only its `co_filename`), or
+ * outside the repository copy (a decorator of an installed package). A test the code under test
+ * replaced or forged is failed, whatever it reported. pytest's own ids are path-based (nodeids), so
+ * they do not depend on the module names the files are imported under.
  */
 
 import { CHANNEL_ENV, pythonFrameWriter } from './results-channel.js';
@@ -51,13 +61,17 @@ repository copy. Appends two generated tests to the end of the collected items: 
 one must fail with an assertion.
 """
 import hashlib
+import importlib.util
 import inspect
 import json
 import os
 import re
+import sys
+import types
 from pathlib import Path
 
 import pytest
+import _pytest.python as _pytest_python
 
 NAME = re.compile(r"^c[0-9a-f]{16}$")
 
@@ -138,12 +152,88 @@ def _inside(path, root):
     return path == root or path.startswith(root + os.sep)
 
 
+# --- Staged test files by file path, under unique module names ---------------------------------
+# pytest's assertion rewriter, taken now: -p imports this plugin after pytest installed the
+# rewriter and before any conftest, so before any code under test can have replaced it.
+_REWRITER = next((f for f in sys.meta_path if type(f).__name__ == "AssertionRewritingHook"), None)
+# The staged files this plugin imported: real path -> (unique module name, the module it made).
+_LOADED = {}
+
+
+def _staged_file(path):
+    real = os.path.realpath(str(path))
+    return real != os.path.realpath(__file__) and any(_inside(real, root) for root in _STAGED_ROOTS)
+
+
+def _import_staged(path, *args, **kwargs):
+    """pytest's import_path for a staged file: by file path, under a name nobody can predict."""
+    path = Path(path)
+    folder = str(path.parent)
+    if os.path.isfile(os.path.join(folder, "__init__.py")):
+        # A file in a package: pytest imports it (the package's relative imports need its name).
+        return _ORIGINAL_IMPORT_PATH(path, *args, **kwargs)
+    package = "_t" + os.urandom(8).hex()
+    holder = types.ModuleType(package)
+    holder.__path__ = []
+    sys.modules[package] = holder
+    unique = package + "." + path.stem
+    spec = None
+    if _REWRITER is not None:
+        try:
+            spec = _REWRITER.find_spec(unique, [folder])
+        except Exception:
+            spec = None
+    if spec is None or spec.origin is None or os.path.realpath(spec.origin) != os.path.realpath(str(path)):
+        spec = importlib.util.spec_from_file_location(unique, str(path))
+    # As pytest's prepend mode: the file's folder first on sys.path, for its sibling helpers.
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[unique] = module
+    _LOADED[os.path.realpath(str(path))] = (unique, module)
+    spec.loader.exec_module(module)
+    if sys.modules.get(unique) is not module:
+        raise pytest.Collector.CollectError(
+            "ForeignTest: staged test module %s was replaced while it was imported" % path.name)
+    return module
+
+
+_ORIGINAL_IMPORT_PATH = _pytest_python.import_path
+
+
+class _StagedModule(pytest.Module):
+    """A staged test file, imported by _import_staged instead of pytest's import_path (pytest's
+    own error handling around the import stays as it is)."""
+
+    def _getobj(self):
+        _pytest_python.import_path = _import_staged
+        try:
+            return super()._getobj()
+        finally:
+            _pytest_python.import_path = _ORIGINAL_IMPORT_PATH
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pycollect_makemodule(module_path, parent):
+    if _STAGED_ROOTS and module_path.name != "__init__.py" and _staged_file(module_path):
+        return _StagedModule.from_parent(parent, path=module_path)
+    return None
+
+
 def _foreign(item):
     """Why a test of a staged run is not its staged file's own (None when it is)."""
     path = os.path.realpath(str(getattr(item, "path", "") or getattr(item, "fspath", "")))
     if path == os.path.realpath(__file__) or not any(_inside(path, root) for root in _STAGED_ROOTS):
         return None
     module = getattr(item, "module", None)
+    loaded = _LOADED.get(path)
+    if loaded is not None:
+        unique, made = loaded
+        if module is not made or sys.modules.get(unique) is not made:
+            return "test %s was not collected from its staged file" % item.nodeid
+    elif not os.path.isfile(os.path.join(os.path.dirname(path), "__init__.py")):
+        # A top-level staged file is always imported by _import_staged.
+        return "test %s was not collected from its staged file" % item.nodeid
     where = getattr(module, "__file__", None)
     if where is None or os.path.realpath(where) != path:
         return "test %s was not collected from its staged file" % item.nodeid
@@ -151,11 +241,15 @@ def _foreign(item):
     if function is None:
         return None
     try:
-        code = inspect.unwrap(function).__code__
+        inner = inspect.unwrap(function)
+        code = inner.__code__
     except Exception:
         return None
     real = os.path.realpath(code.co_filename)
     repo = os.path.realpath(str(item.config.rootpath))
+    if real == path and loaded is not None and getattr(inner, "__globals__", None) is not loaded[1].__dict__:
+        # Compiled under the staged file's name, but run in another namespace: not the file's own.
+        return "test %s was not defined by its staged file's module" % item.nodeid
     if real != path and _inside(real, repo) and not any(_inside(real, root) for root in _STAGED_ROOTS):
         return "test %s is defined in %s, not in a staged file" % (item.nodeid, os.path.relpath(real, repo))
     return None

@@ -86,7 +86,8 @@ function failureKind(test: JunitCase, scope: TestScope): FailureKind {
 /** The message: for a collection failure, pytest's last `E   ` line (the exception) instead of "collection failure". */
 function failureMessage(test: JunitCase, workdir: string): string | undefined {
   if (isCollectionFailure(test)) {
-    const last = (test.detail ?? '').split('\n').filter((line) => line.startsWith('E ')).pop();
+    // The harness's own refusal of a staged module (pytest-harness.ts) is a bare `ForeignTest: …` line.
+    const last = (test.detail ?? '').split('\n').filter((line) => line.startsWith('E ') || line.startsWith('ForeignTest: ')).pop();
     return messageLine(last?.replace(/^E\s+/, '') ?? test.message, workdir);
   }
   return messageLine(test.message, workdir);
