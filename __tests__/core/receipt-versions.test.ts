@@ -4,7 +4,7 @@ import { fail, pass, passingRuns, receiptFrom, run } from '../helpers/evidence.j
 import { sealReceipt, serializeReceipt, verifyReceiptText } from '../../src/core/receipt.js';
 import { deriveHiddenIdKey, hiddenId, hiddenKeyCheck, HIDDEN_MARKER } from '../../src/core/hidden-ids.js';
 import { RECEIPT_V1_SCHEMA, verifyReceiptV1Text } from '../../src/core/receipt-v1.js';
-import { RECEIPT_SCHEMA, RECEIPT_V2_SCHEMA, RECEIPT_V3_SCHEMA, RECEIPT_V4_SCHEMA, type Receipt } from '../../src/core/receipt-schema.js';
+import { RECEIPT_SCHEMA, RECEIPT_V2_SCHEMA, RECEIPT_V3_SCHEMA, RECEIPT_V4_SCHEMA, RECEIPT_V5_SCHEMA, type Receipt } from '../../src/core/receipt-schema.js';
 import { canonicalJson, digestJson } from '../../src/core/hashing.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -59,10 +59,10 @@ describe('receipt versions', () => {
     expect(check.errors[0]).toMatch(/patchproof\.receipt\/v9.*unknown.*v1.*v2.*v3.*v4.*v5|patchproof\.receipt\/v9.*unknown.*v5.*v4.*v3.*v2.*v1/);
   });
 
-  it('writes v5 receipts whose v5 digest domain a v1 verifier does not accept', () => {
+  it('writes v6 receipts whose v6 digest domain a v1 verifier does not accept', () => {
     const text = serializeReceipt(receiptFrom(passingRuns()));
     expect(JSON.parse(text).schema).toBe(RECEIPT_SCHEMA);
-    expect(RECEIPT_SCHEMA).toBe('patchproof.receipt/v5');
+    expect(RECEIPT_SCHEMA).toBe('patchproof.receipt/v6');
     expect(verifyReceiptText(text).integrity_valid).toBe(true);
     expect(verifyReceiptV1Text(text).integrity_valid).toBe(false);
   });
@@ -139,7 +139,36 @@ describe('receipt v4 beside v5 (v5 adds the baseline, gates, claim and formal re
     }[field];
     const check = verifyReceiptText(asV4(receipt, (body) => void (body[field] = record)));
     expect(check.integrity_valid).toBe(false);
-    expect(check.errors.join('\n')).toContain(`a ${field} record exists only from ${RECEIPT_SCHEMA}; a ${RECEIPT_V4_SCHEMA} receipt never held one`);
+    expect(check.errors.join('\n')).toContain(`a ${field} record exists only from ${RECEIPT_V5_SCHEMA}; a ${RECEIPT_V4_SCHEMA} receipt never held one`);
+  });
+});
+
+describe('receipt v5 beside v6 (v6 adds build, baseline.cache, the cargo-test claim, formal checked and replay)', () => {
+  /** A receipt as a v5 writer produced it: schema v5, the v5 digest domain. */
+  function asV5(receipt: Receipt, edit: (body: Record<string, unknown>) => void = () => undefined): string {
+    const { receipt_digest: _digest, ...body } = receipt;
+    const v5Body = { ...body, schema: RECEIPT_V5_SCHEMA } as typeof body;
+    edit(v5Body as unknown as Record<string, unknown>);
+    return `${canonicalJson({ ...v5Body, receipt_digest: digestJson('patchproof/receipt/v5', v5Body) })}\n`;
+  }
+  const scope = { unroll: 0, array_length: 0, integers: 'safe', solver: 'z3' };
+
+  it('keeps v5 receipts verifiable under the v5 rules, a v5 record included; the same bytes relabelled v6 are refused', () => {
+    const withBaseline = asV5(receiptFrom(passingRuns()), (body) => void (body.formal = { status: 'proved', targets: [{ name: 't', file: 'src/t.js', function: 't', required: false, status: 'proved', scope, duration_ms: 1 }] }));
+    for (const v5Text of [asV5(receiptFrom(passingRuns())), withBaseline]) {
+      expect(verifyReceiptText(v5Text).errors).toEqual([]);
+      expect(verifyReceiptText(v5Text.replace(`"schema":"${RECEIPT_V5_SCHEMA}"`, `"schema":"${RECEIPT_SCHEMA}"`)).integrity_valid).toBe(false);
+    }
+  });
+
+  it.each([
+    ['build record', (body: Record<string, unknown>): void => void (body.build = { argv: ['true'], status: 'not_run', base: { exit_code: 0, signal: null, timed_out: false, output_truncated: false, output_bytes: 0, output_sha256: 'a'.repeat(64), duration_ms: 1 } })],
+    ['baseline cache entry', (body: Record<string, unknown>): void => void (body.baseline = { shared: true, digest: `sha256:${'a'.repeat(64)}`, cache: { entry: `sha256:${'b'.repeat(64)}` } })],
+    ['formal checked status', (body: Record<string, unknown>): void => void (body.formal = { status: 'checked', targets: [{ name: 't', file: 'src/t.js', function: 't', required: false, status: 'checked', reason: 'bound', scope, duration_ms: 1 }] })]
+  ] as const)('a v5 receipt never held a %s: one re-sealed as v5 with it is refused', (what, edit) => {
+    const check = verifyReceiptText(asV5(receiptFrom(passingRuns()), edit));
+    expect(check.integrity_valid).toBe(false);
+    expect(check.errors.join('\n')).toContain(`a ${what} exists only from ${RECEIPT_SCHEMA}; a ${RECEIPT_V5_SCHEMA} receipt never held one`);
   });
 });
 

@@ -18,7 +18,7 @@ export const FORMAL_STATUSES = ['proved', 'checked', 'counterexample', 'unknown'
 export type FormalStatus = (typeof FORMAL_STATUSES)[number];
 
 const count = z.number().int().nonnegative();
-/** A target's statuses (`checked` is new after v5: the lead bumps the schema). */
+/** A target's statuses (`checked` from v6). */
 export const TARGET_STATUSES = ['proved', 'checked', 'counterexample', 'unknown'] as const;
 /** What replaying a counterexample in the runner showed. */
 export const REPLAY_OUTCOMES = ['failed', 'passed', 'no_result'] as const;
@@ -42,7 +42,7 @@ export const formalTargetRecordSchema = z.strictObject({
     })
     .optional(),
   /**
-   * The counterexample replayed in the runner (new after v5): a generated node:test test calls the
+   * The counterexample replayed in the runner (from v6): a generated node:test test calls the
    * candidate's function with the model's inputs and checks `ensures`. `failed`: it fails there
    * too, the counterexample stands; `passed` or `no_result` (no verdict line, a timeout, an
    * infrastructure fault): it does not replay, so the status is `unknown`.

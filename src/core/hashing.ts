@@ -21,6 +21,7 @@ export type HashDomain =
   | 'patchproof/receipt/v3'
   | 'patchproof/receipt/v4'
   | 'patchproof/receipt/v5'
+  | 'patchproof/receipt/v6'
   | 'patchproof/tests/v1'
   | 'patchproof/witness/v1'
   | 'patchproof/setup-cache/v1'

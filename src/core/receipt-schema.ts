@@ -24,12 +24,19 @@ import { CLAIM_FINDINGS, CLAIM_FORMATS } from './claim-codes.js';
  * `validate --early-exit`: a phase after a failed gate is `not_run`), `claim` (the agent's claim
  * against the clean room) and `formal` (the Z3 gate); the digest domain is 'patchproof/receipt/v5'.
  * v4 and older receipts never hold any of the four.
+ *
+ * v6 over v5 (one landing, all additive): the `build` record (the L1 build gate), `baseline.cache`
+ * (a base side reused from `--baseline-cache`), the claim format `cargo-test`, and in `formal` the
+ * status `checked` and each target's `replay` (the counterexample run as a test in the container);
+ * the digest domain is 'patchproof/receipt/v6'. v5 and older receipts never hold any of them.
  */
 
+/** v6: the `build` record, `baseline.cache`, the `cargo-test` claim format, formal `checked` and replays. */
+export const RECEIPT_V6_SCHEMA = 'patchproof.receipt/v6';
 /** v5: `baseline`, `gates`, `claim` and `formal` records (optional). */
 export const RECEIPT_V5_SCHEMA = 'patchproof.receipt/v5';
 /** The schema this version writes. */
-export const RECEIPT_SCHEMA = RECEIPT_V5_SCHEMA;
+export const RECEIPT_SCHEMA = RECEIPT_V6_SCHEMA;
 /** v4, still verified under its rules (`not_run` phases; none of v5's records). */
 export const RECEIPT_V4_SCHEMA = 'patchproof.receipt/v4';
 /** v3, still verified under its rules (no `not_run` phase). */
@@ -37,7 +44,7 @@ export const RECEIPT_V3_SCHEMA = 'patchproof.receipt/v3';
 /** v2, still verified: it may carry the pack's real pinned hidden ids in `witness.pinned_ids`. */
 export const RECEIPT_V2_SCHEMA = 'patchproof.receipt/v2';
 /** Every schema verified by the rules of src/core/receipt.ts (v1 has its own, frozen). */
-export const RECEIPT_SCHEMAS = [RECEIPT_V5_SCHEMA, RECEIPT_V4_SCHEMA, RECEIPT_V3_SCHEMA, RECEIPT_V2_SCHEMA] as const;
+export const RECEIPT_SCHEMAS = [RECEIPT_V6_SCHEMA, RECEIPT_V5_SCHEMA, RECEIPT_V4_SCHEMA, RECEIPT_V3_SCHEMA, RECEIPT_V2_SCHEMA] as const;
 export type ReceiptSchemaName = (typeof RECEIPT_SCHEMAS)[number];
 
 /** True when `schema` is `since` or newer: a record introduced by `since` may appear in it. */
@@ -48,6 +55,7 @@ export function schemaAtLeast(schema: ReceiptSchemaName, since: ReceiptSchemaNam
 
 /** The digest domain each schema seals under. */
 const DIGEST_DOMAINS: Record<ReceiptSchemaName, HashDomain> = {
+  [RECEIPT_V6_SCHEMA]: 'patchproof/receipt/v6',
   [RECEIPT_V5_SCHEMA]: 'patchproof/receipt/v5',
   [RECEIPT_V4_SCHEMA]: 'patchproof/receipt/v4',
   [RECEIPT_V3_SCHEMA]: 'patchproof/receipt/v3',
@@ -298,7 +306,7 @@ export const receiptSchema = z.strictObject({
    * The base-side runs (reproduction before, the base suite) and whether they were made once for
    * several candidates (`screen`). `digest` is baselineDigest() of this receipt, re-derived by
    * verify-receipt; candidates that shared a baseline carry the same digest. Optional (new in the
-   * screening slice). `cache.entry` (optional, new after v5: the lead bumps to v6): the baseline was
+   * screening slice). `cache.entry` (optional, from v6): the baseline was
    * reused from `--baseline-cache`, and this is the content address (SHA-256 of the bytes) of the
    * entry it came from; `shared` is then true.
    */

@@ -1,6 +1,6 @@
 import { twinBehaved } from './twins.js';
 import { canonicalJson, digestJson, type Digest } from './hashing.js';
-import { HIDDEN_ID_PATTERN, RECEIPT_SCHEMA, RECEIPT_SCHEMAS, RECEIPT_V2_SCHEMA, RECEIPT_V4_SCHEMA, RECEIPT_V5_SCHEMA, receiptDigestDomain, receiptSchema, schemaAtLeast, type ReceiptSchemaName, type Receipt, type ReceiptBody, type PhaseRecord, type SetupRecord } from './receipt-schema.js';
+import { HIDDEN_ID_PATTERN, RECEIPT_SCHEMAS, RECEIPT_V2_SCHEMA, RECEIPT_V4_SCHEMA, RECEIPT_V5_SCHEMA, RECEIPT_V6_SCHEMA, receiptDigestDomain, receiptSchema, schemaAtLeast, type ReceiptSchemaName, type Receipt, type ReceiptBody, type PhaseRecord, type SetupRecord } from './receipt-schema.js';
 import { RIGHT_REASON_FAILURES, countTests } from './test-results.js';
 import { PHASE_NAMES, decideVerdict, type ReasonCode } from './verdict.js';
 import { surfaceReasons, type SurfaceAllowances } from './surface.js';
@@ -289,7 +289,11 @@ const RECORDS_SINCE: readonly (readonly [string, ReceiptSchemaName, (receipt: Re
   ['gates record', RECEIPT_V5_SCHEMA, (receipt) => receipt.gates !== undefined],
   ['claim', RECEIPT_V5_SCHEMA, (receipt) => receipt.claim !== undefined],
   ['formal record', RECEIPT_V5_SCHEMA, (receipt) => receipt.formal !== undefined],
-  ['build record', RECEIPT_V5_SCHEMA, (receipt) => receipt.build !== undefined]
+  ['build record', RECEIPT_V6_SCHEMA, (receipt) => receipt.build !== undefined],
+  ['baseline cache entry', RECEIPT_V6_SCHEMA, (receipt) => receipt.baseline?.cache !== undefined],
+  ['cargo-test claim', RECEIPT_V6_SCHEMA, (receipt) => receipt.claim?.format === 'cargo-test'],
+  ['formal checked status', RECEIPT_V6_SCHEMA, (receipt) => receipt.formal !== undefined && (receipt.formal.status === 'checked' || receipt.formal.targets.some((t) => t.status === 'checked'))],
+  ['formal replay', RECEIPT_V6_SCHEMA, (receipt) => receipt.formal?.targets.some((t) => t.replay !== undefined) === true]
 ];
 
 function recordSinceErrors(receipt: Receipt): string[] {
