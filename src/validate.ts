@@ -29,6 +29,7 @@ import type { RunMount, RunRequest, Runner } from './runners/runner.js';
 import { readDependencyManifests, refusedSetupRecord, runSetupStage, type SetupStageResult } from './setup-stage.js';
 import { dependencyRefusals } from './core/dependency-policy.js';
 import { baseLoadedSurface } from './surface/base-tree.js';
+import { inSourceTestFindings } from './surface/in-source-tests.js';
 import type { WitnessManifest } from './witness/manifest.js';
 import { judgeObservations, mergeOracles, parseObservations, parseOracleFile, phaseIsSealed, sealedTestResults, type Observation, type OracleFile, type OraclePhase } from './core/oracle.js';
 import { observerFiles } from './oracle/observer.js';
@@ -635,7 +636,7 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
 
     // Reset, don't only detect: the suite that judges the candidate is the base's.
     const loaded = baseLoadedSurface(adapter, base, before.entries, deps.log, changes.map((c) => c.path));
-    const findings = analyseSurface(changes, {
+    const pathFindings = analyseSurface(changes, {
       ...adapter.surface,
       // The dependency outputs are the grader's too: a candidate's files there would be hidden by them.
       protected: [
@@ -648,8 +649,21 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
       stagedModules: await stagedModuleNames(witness.dir, [manifest.reproduction.path, manifest.hidden.path]),
       loaded: loaded.paths
     });
+    // Unit tests in the code's own files (cargo's src/): compared item by item, reported, never reset.
+    const inSource = inSourceTestFindings(
+      adapter,
+      base,
+      before.entries.filter((e) => e.kind === 'file').map((e) => e.path),
+      changes,
+      applied,
+      pathFindings,
+      manifest.allow,
+      adapter.skipMarkers
+    );
+    for (const note of inSource.notes) deps.log(note);
+    const findings = [...pathFindings, ...inSource.findings].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const surface = surfaceReasons(findings, manifest.allow);
-    const reset = resetPlan(findings, (path) => tracked.has(path));
+    const reset = resetPlan(findings.filter((f) => !inSource.paths.has(f.path)), (path) => tracked.has(path));
     const resetPaths = new Set([...reset.restore, ...reset.remove]);
     const graded = new Map([...applied].filter(([path]) => !resetPaths.has(path)));
     const patched = await scratch.folder('patched');

@@ -362,7 +362,11 @@ function surfaceAnnotations(receipt: Receipt): CheckAnnotation[] {
   for (const finding of receipt.surface.findings) {
     // Per finding, the same rule the receipt's surface reasons came from: relaxed findings are notices.
     const reasons = surfaceReasons([finding], allow).reasons;
-    const reset = '判定前已重置为基线 / it was reset to the base before judging.';
+    // Every test finding is reset but one in the code's own file (cargo's src/ unit tests).
+    const wasReset = !finding.categories.includes('test') || receipt.surface.restored.includes(finding.path) || receipt.surface.removed.includes(finding.path);
+    const reset = wasReset
+      ? '判定前已重置为基线 / it was reset to the base before judging.'
+      : '未重置（单元测试与被测代码在同一文件）/ not reset: its unit tests live in the code\'s own file.';
     const path = plainText(finding.path, ANNOTATION_UNTRUSTED_LIMIT);
     for (const marker of finding.skip_markers) {
       const level = reasons.includes('tests_skipped') ? 'failure' : 'notice';

@@ -159,6 +159,15 @@ export interface TestAdapter {
   readonly surface: TestSurface;
   /** Patterns that, on a line the candidate adds to a test file, skip, focus or expect-fail a test. */
   readonly skipMarkers: readonly RegExp[];
+  /**
+   * Unit tests that live in the code's own files (cargo's `#[cfg(test)]` modules in `src/`), which
+   * no path glob can put on the surface: which files may hold them, and which of the base's such
+   * tests the candidate removed or changed (src/surface/in-source-tests.ts makes them findings).
+   */
+  readonly inSourceTests?: {
+    files(paths: readonly string[]): string[];
+    changed(baseFiles: ReadonlyMap<string, string>, patched: ReadonlyMap<string, string | undefined>): { path: string; changed: string[] }[];
+  };
   command(request: CommandRequest): TestCommand;
   /** Parse a run's results; canary tests are reported in `canary`, never in `tests`. */
   parse(request: ParseRequest): ParsedResults & { canary: CanaryOutcome };

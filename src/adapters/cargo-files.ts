@@ -41,10 +41,16 @@ export function cargoSuiteFiles(paths: readonly string[]): string[] {
   return selectSuiteFiles(paths, isSuiteFile, ['target']);
 }
 
+/** The Rust files under `src/` (outside `target/`), which may hold unit tests (cargo-unit-tests.ts). */
+export function cargoUnitTestFiles(paths: readonly string[]): string[] {
+  return paths.filter((file) => file.startsWith('src/') && RUST_FILE.test(file) && !file.split('/').includes('target')).sort();
+}
+
 /**
  * The cargo test surface (see TestSurface). `Cargo.toml` is both test configuration (targets,
  * `autotests`, profiles, `[features]`) and a dependency manifest. Unit tests inside `src/` cannot be
- * told from code by path: they are not on the surface (see docs/witness-pack.md).
+ * told from code by path: they are compared item by item instead (cargo-unit-tests.ts,
+ * src/surface/in-source-tests.ts), see docs/witness-pack.md.
  */
 export const CARGO_SURFACE: TestSurface = {
   tests: ['**/tests/**', '**/benches/**'],

@@ -3,7 +3,8 @@ import { HARNESS_DIR } from './adapter.js';
 import type { CommandRequest, TestAdapter, TestCommand } from './adapter.js';
 import { checkCanaryPlan } from './canary.js';
 import { cargoCanaryFallbackPath, cargoCanaryFallbackSource, cargoTargetName, cargoTargetPath, cargoTargetSource } from './cargo-entry.js';
-import { CARGO_SKIP_MARKERS, CARGO_SURFACE, cargoSuiteFiles, isCargoTestFile } from './cargo-files.js';
+import { CARGO_SKIP_MARKERS, CARGO_SURFACE, cargoSuiteFiles, cargoUnitTestFiles, isCargoTestFile } from './cargo-files.js';
+import { changedUnitTests } from './cargo-unit-tests.js';
 import { CARGO_BUILD_FILE, CARGO_HARNESS_FILE, CARGO_HARNESS_SOURCE, CARGO_RUN_FILE } from './cargo-harness.js';
 import { parseCargoResults } from './cargo-results.js';
 import { nonDumpableCopy, SUPERVISOR_FILE, SUPERVISOR_SOURCE } from './supervisor.js';
@@ -75,6 +76,7 @@ export const cargoAdapter: TestAdapter = {
   suiteFiles: cargoSuiteFiles,
   surface: CARGO_SURFACE,
   skipMarkers: CARGO_SKIP_MARKERS,
+  inSourceTests: { files: cargoUnitTestFiles, changed: changedUnitTests },
   command: cargoCommand,
   parse: parseCargoResults
 };

@@ -108,7 +108,8 @@ function underAny(path: string, folders: readonly string[]): boolean {
   return folders.some((folder) => path === folder || path.startsWith(`${folder.replace(/\/+$/, '')}/`));
 }
 
-function addedLines(change: FileChange): { line: number; text: string }[] {
+/** The lines a change adds (1-based, in the new file). */
+export function addedLines(change: FileChange): { line: number; text: string }[] {
   const out: { line: number; text: string }[] = [];
   for (const hunk of change.hunks) {
     let line = hunk.newStart;
