@@ -41,7 +41,8 @@ const disagreements = (receipt: ReceiptView, label: string): string[] =>
   receipt.phases.flatMap((p) => p.runs).filter((r) => r.label.startsWith(label)).flatMap((r) => r.channel?.disagreements ?? []);
 
 gate.describeDocker.each([
-  { name: 'go-paginate' as const, timeoutMs: 600_000 },
+  // go: the first validation of the file also runs the dependency stage; under load (average 30-45) a cell took over 600 s.
+  { name: 'go-paginate' as const, timeoutMs: 900_000 },
   { name: 'rust-textclip' as const, timeoutMs: 900_000 }
 ])('re-executing test binaries, $name', ({ name, timeoutMs }) => {
   let fixture: StagedFixture;
