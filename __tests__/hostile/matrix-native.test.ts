@@ -24,6 +24,9 @@ import { OLD_LAYOUT, PHASES, dockerGate, hostileDiff, packedFixture } from './ho
  *   container: hidden_failed. The pytest control fails in-process as well: it also reads the mutant
  *   twins' perturbed copies, whose answers overwrite the real ones.
  * - a root module named like the hidden test module (class c), pytest: test surface, removed.
+ * - configuration cargo loads by itself (class d), cargo: the fix plus a regression only the crate's
+ *   unit test sees, and a `.cargo/config.toml` rustc wrapper or a `build.rs` that would make the
+ *   crate's own tests lenient: config surface, removed, grader_tampered.
  *
  * The go and cargo packs are the committed, sealed ones; the pytest pack is made from the
  * py-calculator originals with `witness init --adapter pytest` and sealed with `witness seal`, as
