@@ -13,7 +13,9 @@ import { dockerGate, hostileDiff } from './hostile-support.js';
  *
  * - a. sabotage sparing the canaries by position (jest, vitest: assertions honest only for tests at
  *   the root of a file, where the wrapper registers its canaries) and by file (node:test: honest
- *   only when called from the generated entry file the canaries live in). Caught by the mutant
+ *   only when called from the generated entry file the canaries live in) and by order (node:test:
+ *   failures swallowed in every test but those that start after the imported files' own tests,
+ *   which are the canaries; through AsyncResource.prototype.runInAsyncScope). Caught by the mutant
  *   twins of the in-process regression suite, which sit inside the files' describe blocks:
  *   `grader_compromised`, though the fixed canaries behaved.
  * - d. configuration the runner discovers by itself: a `jest.config.js` or a `"jest"` key in
@@ -107,6 +109,7 @@ const ROWS: readonly { adapter: Adapter; fixture: Fixture; cells: readonly Cell[
     fixture: 'js-duration',
     cells: [
       { cls: 'a', diff: 'node-spare-canary-file', expect: { kind: 'compromised' } },
+      { cls: 'a', diff: 'node-spare-canary-order', expect: { kind: 'compromised' } },
       { cls: 'e', diff: 'node-read-hidden-at-import', expect: { kind: 'sealed' } }
     ]
   }

@@ -24,6 +24,9 @@ import { OLD_LAYOUT, PHASES, dockerGate, hostileDiff, packedFixture, pytestCalcu
  *   container: hidden_failed. The pytest control fails in-process as well: it also reads the mutant
  *   twins' perturbed copies, whose answers overwrite the real ones.
  * - a root module named like the hidden test module (class c), pytest: test surface, removed.
+ * - configuration cargo loads by itself (class d), cargo: the fix plus a regression only the crate's
+ *   unit test sees, and a `.cargo/config.toml` rustc wrapper or a `build.rs` that would make the
+ *   crate's own tests lenient: config surface, removed, grader_tampered.
  *
  * The go and cargo packs are the committed, sealed ones; the pytest pack is made from the
  * py-calculator originals with `witness init --adapter pytest` and sealed with `witness seal`, as
@@ -146,6 +149,28 @@ gate.describeDocker.each(['go', 'cargo', 'pytest'] as const)('the hostile matrix
       const hidden = sealed.receipt.phases.find((p) => p.name === 'hidden')!;
       expect([hidden.grading, hidden.status]).toEqual(['sealed', 'failed']);
     }, 2 * timeoutMs + 60_000);
+  }
+
+  if (column === 'cargo') {
+    // Both would hide the regression in clip(_, 0) from the crate's own unit test: a build script
+    // rewriting the tests in place (the checkout is mounted read-only, so with the rule off its
+    // writes fail and the regression is still seen), and a rustc wrapper named by .cargo/config.toml
+    // compiling rewritten copies from /tmp (with the rule off it passes: checked by hand, see
+    // docs/security.md, matrix note 6). Config surface either way: removed, grader_tampered.
+    it.each([
+      { diff: 'rust-build-rs-rewrite-tests', path: 'build.rs' },
+      { diff: 'rust-cargo-config-wrapper', path: '.cargo/config.toml' }
+    ])('d. configuration cargo loads by itself ($path) that makes the crate\'s own tests lenient: removed, grader_tampered', async ({ diff, path }) => {
+      const { status, receipt } = await validate(diff, diff);
+      expect([status, receipt.verdict]).toEqual([1, 'failed']);
+      expect(receipt.reasons).toContain('grader_tampered');
+      expect(receipt.surface.findings).toContainEqual(expect.objectContaining({ path, categories: expect.arrayContaining(['config']) }));
+      expect(receipt.surface.removed).toContain(path);
+      // The base's build ran, not the candidate's: the regression is seen by the unit test it breaks.
+      const regression = receipt.phases.find((p) => p.name === 'regression')!;
+      expect([regression.status, regression.reasons]).toEqual(['failed', expect.arrayContaining(['regression'])]);
+      expect(receipt.reasons).not.toContain('grader_compromised');
+    }, timeoutMs + 60_000);
   }
 
   if (column === 'pytest') {

@@ -13,6 +13,11 @@ import { dockerGate, ensureCli, hostileDiff, packedFixture } from './hostile-sup
  *   must-fail canary still fails and the run exits 1 like an honest one).
  * - `rust-reexec-relay.diff` (rust-textclip): the same from an `.init_array` constructor of the
  *   library, rewriting libtest's JSON events and the suite's tallies.
+ * - `go-reexec-relay-order.diff`, `go-reexec-relay-file.diff`, `rust-reexec-relay-order.diff`: the
+ *   same relays with selectors that match no name: the first two tests of the run (go runs the
+ *   canary file, which sorts first, first; libtest starts tests in name order, and the canaries'
+ *   `c…` sorts before the staged modules' `f…`), or the tests declared in the package's test file
+ *   that sorts first (go). The supervisor's kill does not look at the selector.
  * - `go-skip-from-init.diff` (go-paginate): `init()` sets `-test.skip` through `flag.Set`, so the
  *   hidden tests the wrong fix fails never run and vanish from the results (the pack pins no ids).
  *
@@ -36,7 +41,8 @@ const disagreements = (receipt: ReceiptView, label: string): string[] =>
   receipt.phases.flatMap((p) => p.runs).filter((r) => r.label.startsWith(label)).flatMap((r) => r.channel?.disagreements ?? []);
 
 gate.describeDocker.each([
-  { name: 'go-paginate' as const, timeoutMs: 600_000 },
+  // go: the first validation of the file also runs the dependency stage; under load (average 30-45) a cell took over 600 s.
+  { name: 'go-paginate' as const, timeoutMs: 900_000 },
   { name: 'rust-textclip' as const, timeoutMs: 900_000 }
 ])('re-executing test binaries, $name', ({ name, timeoutMs }) => {
   let fixture: StagedFixture;
@@ -55,8 +61,19 @@ gate.describeDocker.each([
   const validate = (diff: string) =>
     validateInDocker<ReceiptView>(fixture, { diff, label: `reexec-${diff.replace(/.*\//, '')}`, imageId: gate.imageId, timeoutMs, setupCache: join(fixture.tmp, 'setup-cache') });
 
-  it('a binary that re-executes itself and relays its output with failures turned into passes: failed, grader_compromised', async () => {
-    const { status, receipt } = await validate(hostileDiff(name === 'go-paginate' ? 'go-reexec-relay' : 'rust-reexec-relay'));
+  const relays = name === 'go-paginate'
+    ? [
+        { selector: 'by name', diff: 'go-reexec-relay' },
+        { selector: 'by order (the first two tests of the run)', diff: 'go-reexec-relay-order' },
+        { selector: 'by file (the package test file that sorts first)', diff: 'go-reexec-relay-file' }
+      ]
+    : [
+        { selector: 'by name', diff: 'rust-reexec-relay' },
+        { selector: 'by order (the first two tests each binary starts)', diff: 'rust-reexec-relay-order' }
+      ];
+
+  it.each(relays)('a binary that re-executes itself and relays its output with failures turned into passes, sparing the canaries $selector: failed, grader_compromised', async ({ diff }) => {
+    const { status, receipt } = await validate(hostileDiff(diff));
     expect(receipt.verdict).toBe('failed');
     expect(status).toBe(1);
     expect(receipt.reasons).toContain('grader_compromised');
