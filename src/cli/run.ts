@@ -88,7 +88,7 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
     let baseSnapshot: Snapshot | undefined;
     try {
       const sealer = hiddenDetailSealer(witnessKey);
-      const { receipt, hiddenDetail } = await validateWithDetail(
+      const { receipt, hiddenDetail, changedPaths } = await validateWithDetail(
         {
           repoDir: repo,
           proposal,
@@ -124,7 +124,8 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
       if (hiddenDetail !== undefined) await writeBytesAtomic(join(settings.out, HIDDEN_DETAIL_FILE), hiddenDetail);
       // Only an intact receipt of the repository as proposed is kept for promote (src/io/receipt-store.ts).
       if (check.integrity_valid && baseSnapshot !== undefined && baseSnapshot.digest === proposal.base_snapshot) {
-        const touched = checkDiff(proposal.diff, { maxBytes: receipt.limits.diff_max_bytes, maxFiles: receipt.limits.diff_max_files }).map((change) => change.path);
+        // The diff as validateWithDetail already parsed and checked it: not parsed a second time.
+        const touched = changedPaths ?? checkDiff(proposal.diff, { maxBytes: receipt.limits.diff_max_bytes, maxFiles: receipt.limits.diff_max_files }).map((change) => change.path);
         const store = settings.receiptStore ?? defaultReceiptStore();
         try {
           await storeReceipt(store, receipt, text, proposal, baseEntriesOf(baseSnapshot, touched));
