@@ -180,6 +180,8 @@ export interface ValidationResult {
   runs?: SharedRuns;
   /** The key of its changed files (src/core/normalise.ts). */
   normalisedKey?: Digest;
+  /** The paths the proposal's diff changes, as checkDiff read them (the CLI's receipt store needs them). */
+  changedPaths?: string[];
 }
 
 /** Why the base tree could not be graded: one base run's excerpt, as its record's digest covers it. */
@@ -958,7 +960,8 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
       ...(hiddenDetail !== undefined ? { hiddenDetail } : {}),
       baseline: { baseSnapshot: before.digest, witnessDigest: witness.digest, outputs: outputs.filter(isBase), ...(builds.base !== undefined ? { build: builds.base } : {}) },
       ...(madeRuns && patchedRuns.length > 0 ? { runs: { diffDigest: proposal.diff_digest, patchedSnapshot, normalisedKey: key, outputs: patchedRuns } } : {}),
-      normalisedKey: key
+      normalisedKey: key,
+      changedPaths: changes.map((change) => change.path)
     };
   } finally {
     await scratch.dispose();

@@ -33,6 +33,12 @@ async function containersLabelled(label: string): Promise<string[]> {
   return stdout.split('\n').filter((line) => line.trim() !== '');
 }
 
+/** Containers still present (running or not) made from this image. */
+async function containersOf(imageId: string): Promise<string[]> {
+  const { stdout } = await run('docker', ['ps', '-aq', '--filter', `ancestor=${imageId}`]);
+  return stdout.split('\n').filter((line) => line.trim() !== '');
+}
+
 async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
@@ -338,7 +344,8 @@ describeDocker('createDockerRunner (real Docker engine)', () => {
     // A real image that disappears after the runner resolved it.
     const tinyId = await importMarkerImage(join(work, 'tiny'));
     const doomed = await createDockerRunner({ image: tinyId });
-    execFileSync('docker', ['image', 'rm', tinyId]);
+    // -f: the runner's /bin/sh probe (started by createDockerRunner) may still hold a created container of it.
+    execFileSync('docker', ['image', 'rm', '-f', tinyId]);
     const req = request(['true']);
     await expect(doomed.run(req)).rejects.toThrow(InfrastructureError);
     expect(await containersLabelled(req.label)).toEqual([]);
@@ -405,8 +412,29 @@ describeDocker('createDockerRunner (real Docker engine)', () => {
       expect(outcome.output).toMatch(/\/marker/);
       expect(outcome.output).not.toMatch(/\/bin\/sh/);
       expect(await containersLabelled(req.label)).toEqual([]);
+      // The probe's container is removed in the background; dispose() waits for that removal.
+      await bare.dispose();
+      expect(await containersOf(noShell)).toEqual([]);
     } finally {
       execFileSync('docker', ['image', 'rm', '-f', noShell]);
+    }
+  }, 60_000);
+
+  it("dispose() while the image probe is under way waits for it: the probe's container is not left behind", async () => {
+    // A fresh image, so this runner's probe is the first for it (one probe per image and process).
+    const tree = join(work, 'probe-race');
+    await mkdir(tree);
+    await writeFile(join(tree, 'marker'), randomBytes(16).toString('hex'));
+    const fresh = execFileSync('/bin/sh', ['-c', `tar -C '${tree}' -c . | docker import -`], { encoding: 'utf8' }).trim();
+    try {
+      const own = await createDockerRunner({ image: fresh });
+      // At once: the probe (create, cp, rm) started by createDockerRunner has not finished.
+      await own.dispose();
+      expect(await containersOf(fresh)).toEqual([]);
+    } finally {
+      const leftovers = await containersOf(fresh);
+      if (leftovers.length > 0) await run('docker', ['rm', '-f', ...leftovers]);
+      execFileSync('docker', ['image', 'rm', '-f', fresh]);
     }
   }, 60_000);
 

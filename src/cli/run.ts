@@ -127,7 +127,7 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
         }
       );
       await settleBaseline(cached, result, io);
-      const { receipt, hiddenDetail } = result;
+      const { receipt, hiddenDetail, changedPaths } = result;
       progress.done();
       const text = serializeReceipt(receipt);
       const check = verifyReceiptText(text);
@@ -136,7 +136,8 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
       if (hiddenDetail !== undefined) await writeBytesAtomic(join(settings.out, HIDDEN_DETAIL_FILE), hiddenDetail);
       // Only an intact receipt of the repository as proposed is kept for promote (src/io/receipt-store.ts).
       if (check.integrity_valid && baseSnapshot !== undefined && baseSnapshot.digest === proposal.base_snapshot) {
-        const touched = checkDiff(proposal.diff, { maxBytes: receipt.limits.diff_max_bytes, maxFiles: receipt.limits.diff_max_files }).map((change) => change.path);
+        // The diff as validateWithDetail already parsed and checked it: not parsed a second time.
+        const touched = changedPaths ?? checkDiff(proposal.diff, { maxBytes: receipt.limits.diff_max_bytes, maxFiles: receipt.limits.diff_max_files }).map((change) => change.path);
         const store = settings.receiptStore ?? defaultReceiptStore();
         try {
           await storeReceipt(store, receipt, text, proposal, baseEntriesOf(baseSnapshot, touched));
