@@ -482,7 +482,7 @@ describeDocker('createDockerRunner (real Docker engine)', () => {
       child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       const exited = new Promise<number | null>((resolve) => child.on('exit', (exitCode) => resolve(exitCode)));
       try {
-        const started = await waitFor(async () => (await containersLabelled(label)).length > 0, 15_000);
+        const started = await waitFor(async () => (await containersLabelled(label)).length > 0, 40_000);
         expect({ started, stderr }).toEqual({ started: true, stderr: '' });
         child.kill(signal);
         expect(await exited).toBe(code);
@@ -493,5 +493,5 @@ describeDocker('createDockerRunner (real Docker engine)', () => {
         if (leftovers.length > 0) await run('docker', ['rm', '-f', ...leftovers]);
       }
     }
-  }, 50_000);
+  }, 120_000);
 });
