@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HARNESS_DIR } from '../../src/adapters/adapter.js';
 import { canaryNames, canaryRunOrder } from '../../src/adapters/canary.js';
@@ -310,6 +310,38 @@ describeWithPytest('pytest plugin: staged tests are their staged files own', () 
     expect(run.parsed.tests.map((test) => [test.id, test.status, test.message])).toContainEqual([
       CASES, 'errored', 'ForeignTest: staged test module test_cases.py was replaced while it was imported'
     ]);
+  });
+
+  it('refuses the same forgery when the staged file sits in a package (an __init__.py beside it)', async () => {
+    const calc = ['def div(a, b):', '    return a // b', '', ...FORGE_IMPORTER, 'def SWAP(name, forged):', '    import sys', '    sys.modules[name] = forged', '', '_forge()', ''];
+    await writeFile(path.join(copy!.workdir, 'calc.py'), calc.join('\n'));
+    const init = path.join(copy!.workdir, path.dirname(CASES), '__init__.py');
+    await writeFile(init, '');
+    try {
+      const run = await runAdapter(pytestAdapter, copy!, { files: [CASES], suite: false, testRoots: ['tests'] });
+      expect(run.parsed.tests.filter((test) => test.status === 'passed')).toEqual([]);
+      expect(run.parsed.tests.map((test) => [test.id, test.status, test.message])).toContainEqual([
+        CASES, 'errored', 'ForeignTest: staged test module test_cases.py was replaced while it was imported'
+      ]);
+    } finally {
+      await rm(init, { force: true });
+    }
+  });
+
+  it('a staged file in a package still imports its siblings relatively, and its tests are its own', async () => {
+    await writeFile(path.join(copy!.workdir, 'calc.py'), 'def div(a, b):\n    return a // b\n');
+    const dir = path.join(copy!.workdir, path.dirname(CASES));
+    const made = ['__init__.py', 'relhelper.py', 'test_rel.py'].map((name) => path.join(dir, name));
+    await writeFile(made[0]!, '');
+    await writeFile(made[1]!, 'VALUE = 3\n');
+    await writeFile(made[2]!, 'from .relhelper import VALUE\nfrom calc import div\n\ndef test_rel():\n    assert div(7, 2) == VALUE\n\ndef test_rel_fails():\n    assert div(7, 2) == VALUE + 1\n');
+    try {
+      const rel = path.join(path.dirname(CASES), 'test_rel.py');
+      const run = await runAdapter(pytestAdapter, copy!, { files: [rel], suite: false, testRoots: ['tests'] });
+      expect(run.parsed.tests.map((test) => [test.id, test.status])).toEqual([[`${rel}::test_rel`, 'passed'], [`${rel}::test_rel_fails`, 'failed']]);
+    } finally {
+      await Promise.all(made.map((file) => rm(file, { force: true })));
+    }
   });
 
   it('fails a test whose function names the staged file but runs in another namespace', async () => {

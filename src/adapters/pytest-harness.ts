@@ -17,9 +17,10 @@
  * writes the final frame with its SHA-256. An `atexit` or `pytest_unconfigure` rewrite comes later
  * and disagrees.
  *
- * Staged runs (PYTEST_STAGED_ENV): each staged test file that is a top-level module (its folder
- * has no `__init__.py`) is imported by file path, under a unique module name (`_t<random>.<stem>`,
- * one random package per file), by this plugin's own Module collector, through pytest's assertion
+ * Staged runs (PYTEST_STAGED_ENV): each staged test file is imported by file path by this
+ * plugin's own Module collector: a top-level module (its folder has no `__init__.py`) under a
+ * unique module name (`_t<random>.<stem>`, one random package per file), a file in a package under
+ * its dotted name (its relative imports need it; the identity check below is what holds), through pytest's assertion
  * rewriter as taken when `-p` imported this plugin (before any code under test ran). The module
  * object is the one this plugin made and executed: if `sys.modules` holds anything else under its
  * name once its code has run (the code under test, imported by the file, can plant a forged module
@@ -27,8 +28,7 @@
  * whatever `sys.modules` then holds, and pytest's own check compares only `__file__`), the file is
  * a collection error, `ForeignTest`. Then a hook wrapper around `pytest_runtest_makereport`
  * checks, when each test's call is reported, that the module the test was collected from is that
- * very module object (by identity; for a file in a package, which pytest imports itself, that its
- * `__file__` is the staged file), that the test function (unwrapped) is defined there (for a module
+ * very module object (by identity), that the test function (unwrapped) is defined there (for a module
  * of this plugin's: its globals are that module's namespace, not only its `co_filename`), or
  * outside the repository copy (a decorator of an installed package). A test the code under test
  * replaced or forged is failed, whatever it reported. pytest's own ids are path-based (nodeids), so
@@ -170,13 +170,24 @@ def _import_staged(path, *args, **kwargs):
     path = Path(path)
     folder = str(path.parent)
     if os.path.isfile(os.path.join(folder, "__init__.py")):
-        # A file in a package: pytest imports it (the package's relative imports need its name).
-        return _ORIGINAL_IMPORT_PATH(path, *args, **kwargs)
-    package = "_t" + os.urandom(8).hex()
-    holder = types.ModuleType(package)
-    holder.__path__ = []
-    sys.modules[package] = holder
-    unique = package + "." + path.stem
+        # A file in a package keeps its dotted name, as pytest's prepend mode gives it (its relative
+        # imports need it): the package's folders up to the first without an __init__.py. That name
+        # is predictable, so what holds is the identity check below, as for top-level files.
+        parts = [path.stem]
+        root = folder
+        while os.path.isfile(os.path.join(root, "__init__.py")):
+            parts.insert(0, os.path.basename(root))
+            root = os.path.dirname(root)
+        if root not in sys.path:
+            sys.path.insert(0, root)
+        importlib.import_module(".".join(parts[:-1]))
+        unique = ".".join(parts)
+    else:
+        package = "_t" + os.urandom(8).hex()
+        holder = types.ModuleType(package)
+        holder.__path__ = []
+        sys.modules[package] = holder
+        unique = package + "." + path.stem
     spec = None
     if _REWRITER is not None:
         try:
@@ -231,8 +242,8 @@ def _foreign(item):
         unique, made = loaded
         if module is not made or sys.modules.get(unique) is not made:
             return "test %s was not collected from its staged file" % item.nodeid
-    elif not os.path.isfile(os.path.join(os.path.dirname(path), "__init__.py")):
-        # A top-level staged file is always imported by _import_staged.
+    else:
+        # Every staged file is imported by _import_staged.
         return "test %s was not collected from its staged file" % item.nodeid
     where = getattr(module, "__file__", None)
     if where is None or os.path.realpath(where) != path:
