@@ -19,6 +19,7 @@ import { errorExcerpt, excerptSha256 } from './core/base-failure.js';
 import type { ParsedResults } from './core/test-results.js';
 import { judge, judgeRegression, judgeRelatedTier, judgeReproductionAfter, patchedRunsNeeded, RELATED_LABEL, RUN_LABELS, type PhaseName, type RecordLabel, type RunEvidence, type RunLabel, type RunsByLabel } from './core/verdict.js';
 import { jsImportGraph, planRelatedTier, type RelatedTierPlan } from './core/related-tests.js';
+import { pythonImportGraph } from './adapters/python-imports.js';
 import { baselineDigest, gateReasons } from './core/receipt.js';
 import { changedLines, l0Failed, l0Findings, type L0Finding } from './core/l0-gates.js';
 import { normalisedKey } from './core/normalise.js';
@@ -744,7 +745,17 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
           return undefined;
         }
       };
-      const graph = adapter.importGraph === 'js' ? jsImportGraph(await listFiles(patched), readPatched) : undefined;
+      const patchedFiles = await listFiles(patched);
+      let graph: ((file: string) => string[] | undefined) | undefined;
+      if (adapter.importGraph === 'js') graph = jsImportGraph(patchedFiles, readPatched);
+      if (adapter.importGraph === 'python') {
+        try {
+          graph = pythonImportGraph(Object.fromEntries(trees.suite.patched.map((f) => [f, readPatched(f) ?? ''])), patchedFiles);
+        } catch (error) {
+          // The tier is an early stop only: without the host's python3 it is skipped, the full suite decides.
+          deps.log(`L3 related test files: ${(error as Error).message}`);
+        }
+      }
       related = planRelatedTier(trees.suite.patched, [...graded.keys()], graph);
       if ('files' in related) trees.related = related.files;
       deps.log('files' in related ? `L3 related test files first: ${related.files.join(', ')}` : `L3 related test files: skipped (${related.skipped})`);

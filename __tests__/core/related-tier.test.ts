@@ -138,3 +138,23 @@ describe('the receipt\'s gates.related (verify-receipt)', () => {
     expect(verifyReceiptText(text).errors).toEqual(expect.arrayContaining([expect.stringContaining('a related tests tier exists only from patchproof.receipt/v6')]));
   });
 });
+
+describe('the Python graph (the host\'s python3 -I -S with ast; parsing never runs the files)', () => {
+  it('reads import, from-import and relative imports, resolves from the root and src/, and a file that does not parse is unknown', async () => {
+    const { pythonImportGraph } = await import('../../src/adapters/python-imports.js');
+    const all = ['calc.py', 'pkg/__init__.py', 'pkg/util.py', 'src/lib/core.py', 'tests/__init__.py', 'tests/helpers.py', 'tests/test_a.py', 'tests/test_b.py', 'tests/test_bad.py'];
+    const graph = pythonImportGraph(
+      {
+        'tests/test_a.py': 'import calc\nfrom pkg import util\nfrom . import helpers\nimport os\n',
+        'tests/test_b.py': 'from lib.core import thing\n',
+        'tests/test_bad.py': 'def broken(:\n'
+      },
+      all
+    );
+    expect(graph('tests/test_a.py')).toEqual(['calc.py', 'pkg/__init__.py', 'pkg/util.py', 'tests/__init__.py', 'tests/helpers.py']);
+    expect(graph('tests/test_b.py')).toEqual(['src/lib/core.py']);
+    expect(graph('tests/test_bad.py')).toBeUndefined();
+    expect(planRelatedTier(['tests/test_a.py', 'tests/test_b.py'], ['pkg/util.py'], graph)).toEqual({ files: ['tests/test_a.py'] });
+    expect(planRelatedTier(['tests/test_a.py', 'tests/test_bad.py'], ['pkg/util.py'], graph)).toEqual({ skipped: 'imports_unknown' });
+  });
+});

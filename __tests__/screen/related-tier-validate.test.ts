@@ -19,17 +19,16 @@ import { TOOL_VERSION } from '../../src/version.js';
  * suite is never started; the fix passes the tier and the full suite still runs and decides.
  */
 
-const js = fixture('js-duration');
-
-async function validateCandidate(candidate: string): Promise<{ text: string; labels: string[] }> {
-  const pack = join(ROOT, 'witness-packs', 'js-duration');
+async function validateCandidate(candidate: string, name: 'js-duration' | 'py-calculator' = 'js-duration'): Promise<{ text: string; labels: string[] }> {
+  const js = fixture(name);
+  const pack = join(ROOT, 'witness-packs', name);
   const witness = await resolveWitness(pack, (await digestWitnessFolder(pack)).digest);
   const runner = createLocalRunner();
   const labels: string[] = [];
   const recording = { ...runner, run: async (...args: Parameters<typeof runner.run>) => (labels.push(args[0].label), runner.run(...args)) };
   try {
     const snapshot = await takeSnapshot(js.repo);
-    const diff = await readFile(join(ROOT, 'fixtures', 'js-duration', 'candidates', candidate), 'utf8');
+    const diff = await readFile(join(ROOT, 'fixtures', name, 'candidates', candidate), 'utf8');
     const proposal = createProposal(diff, snapshot.digest, TOOL_VERSION);
     const approval = approveProposal(proposal, proposal.proposal_hash, 'related-tier', 'reviewer', TOOL_VERSION);
     const { receipt } = await validateWithDetail(
@@ -73,4 +72,14 @@ it('lets the fix pass the tier; the full suite still runs and decides the pass',
   expect(receipt.gates!.related).toEqual({ status: 'passed', files: ['test/duration.test.js', 'test/format.test.js'], regressions: [] });
   expect(labels.filter((l) => l.startsWith('regression_'))).toEqual(['regression_before-1', 'regression_related-1', 'regression_after-1']);
   expect(receipt.phases[2]!.tests.passed).toBe(15);
+}, 300_000);
+
+it('Python (unittest, the host\'s ast): py-calculator\'s regressing candidate is stopped by tests/test_calculator.py, the one suite file importing calculator.py', async () => {
+  const { text, labels } = await validateCandidate('regressing.diff', 'py-calculator');
+  const receipt = JSON.parse(text) as import('../../src/core/receipt-schema.js').Receipt;
+  expect(verifyReceiptText(text).errors).toEqual([]);
+  expect(receipt.gates!.related).toMatchObject({ status: 'failed', files: ['tests/test_calculator.py'] });
+  expect(receipt.gates!.related!.regressions).toEqual([expect.stringContaining('test_power_is_right_associative')]);
+  expect(receipt.phases.map((p) => p.status)).toEqual(['passed', 'passed', 'failed', 'not_run']);
+  expect(labels.some((l) => l.startsWith('regression_after') || l.startsWith('hidden'))).toBe(false);
 }, 300_000);
