@@ -17,7 +17,9 @@ import { diffSnapshots, snapshotDigest, type Snapshot, type SnapshotEntry } from
 import { analyseSurface, defaultProtected, resetPlan, surfaceReasons, topLevelModule } from './core/surface.js';
 import { errorExcerpt, excerptSha256 } from './core/base-failure.js';
 import type { ParsedResults } from './core/test-results.js';
-import { judge, judgeRegression, judgeReproductionAfter, patchedRunsNeeded, RUN_LABELS, type PhaseName, type RunEvidence, type RunLabel, type RunsByLabel } from './core/verdict.js';
+import { judge, judgeRegression, judgeRelatedTier, judgeReproductionAfter, patchedRunsNeeded, RELATED_LABEL, RUN_LABELS, type PhaseName, type RecordLabel, type RunEvidence, type RunLabel, type RunsByLabel } from './core/verdict.js';
+import { jsImportGraph, planRelatedTier, type RelatedTierPlan } from './core/related-tests.js';
+import { pythonImportGraph } from './adapters/python-imports.js';
 import { baselineDigest, gateReasons } from './core/receipt.js';
 import { changedLines, l0Failed, l0Findings, type L0Finding } from './core/l0-gates.js';
 import { normalisedKey } from './core/normalise.js';
@@ -186,7 +188,7 @@ export interface ValidationResult {
 
 /** Why the base tree could not be graded: one base run's excerpt, as its record's digest covers it. */
 export interface BaseFailure {
-  label: RunLabel;
+  label: RecordLabel;
   attempt: number;
   excerpt: string;
   sha256: string;
@@ -216,11 +218,11 @@ type Tree = 'base' | 'patched';
 
 /** One run to make: which tree, which tests. */
 interface RunPlan {
-  label: RunLabel;
+  label: RecordLabel;
   attempt: number;
   tree: Tree;
-  /** External tests (pack folder and placement), or the repository's own suite. */
-  tests: { dir: string; placement: string } | 'suite';
+  /** External tests (pack folder and placement), the repository's own suite, or L3's first tier (its related suite files). */
+  tests: { dir: string; placement: string } | 'suite' | 'related';
 }
 
 interface Trees {
@@ -232,10 +234,12 @@ interface Trees {
   env: Record<string, string>;
   /** The pack's sealed expectations, read on the host; absent when the pack has none. */
   oracle?: OracleFile;
+  /** L3's first tier: the patched tree's related suite files (src/core/related-tests.ts); absent without a tier. */
+  related?: string[];
 }
 
 /** The oracle phase a run label belongs to (the suite has none: it is always graded in-process). */
-function oraclePhaseOf(label: RunLabel): OraclePhase | undefined {
+function oraclePhaseOf(label: RecordLabel): OraclePhase | undefined {
   if (label === 'reproduction_before' || label === 'reproduction_after') return 'reproduction';
   return label === 'hidden' ? 'hidden' : undefined;
 }
@@ -379,6 +383,8 @@ async function prepareRun(plan: RunPlan, request: ValidationRequest, deps: Valid
     const observing = sealedCases.length > 0 || (oraclePhase !== undefined && (trees.oracle?.pending ?? []).some((p) => p.phase === oraclePhase));
     if (plan.tests === 'suite') {
       files = trees.suite[plan.tree];
+    } else if (plan.tests === 'related') {
+      files = trees.related ?? [];
     } else {
       const { dir, placement } = plan.tests;
       const staged = await stageExternalTests(copy, dir, placement);
@@ -403,7 +409,7 @@ async function prepareRun(plan: RunPlan, request: ValidationRequest, deps: Valid
     };
     // No twins in a sealed run: a copy of a test that observes would observe its cases twice, and
     // sealing already makes framework sabotage pointless there.
-    const command = adapter.command({ view, files, suite: plan.tests === 'suite', testRoots, canary, readFile, ...(observing ? { twins: false as const } : {}) });
+    const command = adapter.command({ view, files, suite: plan.tests === 'suite' || plan.tests === 'related', testRoots, canary, readFile, ...(observing ? { twins: false as const } : {}) });
     argv = command.argv;
     await stageFiles(copy, command.stage);
     const mounts = trees.mounts[plan.tree];
@@ -719,6 +725,41 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
         outputs.push(await executeRun({ label: 'regression_after', attempt: after.length + 1, tree: 'patched', tests: 'suite' }, request, deps, scratch, trees));
       }
     };
+    const retryRelated = async (outputs: RunOutput[]): Promise<void> => {
+      // The related tier's failing PASS_TO_PASS tests are re-run like the suite's: only failing every time is a regression.
+      const regressionBefore = outputs.find((o) => o.evidence.label === 'regression_before');
+      for (;;) {
+        const tier = outputs.filter((o) => o.evidence.label === RELATED_LABEL);
+        if (tier.length === 0 || tier.length >= manifest.regression.retries + 1) break;
+        if (failingPassToPass(regressionBefore?.evidence, tier.at(-1)?.evidence).length === 0) break;
+        outputs.push(await executeRun({ label: RELATED_LABEL, attempt: tier.length + 1, tree: 'patched', tests: 'related' }, request, deps, scratch, trees));
+      }
+    };
+    // L3's first tier (gates only): the suite files that import a changed file, from the graded tree.
+    let related: RelatedTierPlan | undefined;
+    if (request.earlyExit === true && request.recordObservations === undefined) {
+      const readPatched = (path: string): string | undefined => {
+        try {
+          return readFileSync(join(patched, ...path.split('/')), 'utf8');
+        } catch {
+          return undefined;
+        }
+      };
+      const patchedFiles = await listFiles(patched);
+      let graph: ((file: string) => string[] | undefined) | undefined;
+      if (adapter.importGraph === 'js') graph = jsImportGraph(patchedFiles, readPatched);
+      if (adapter.importGraph === 'python') {
+        try {
+          graph = pythonImportGraph(Object.fromEntries(trees.suite.patched.map((f) => [f, readPatched(f) ?? ''])), patchedFiles);
+        } catch (error) {
+          // The tier is an early stop only: without the host's python3 it is skipped, the full suite decides.
+          deps.log(`L3 related test files: ${(error as Error).message}`);
+        }
+      }
+      related = planRelatedTier(trees.suite.patched, [...graded.keys()], graph);
+      if ('files' in related) trees.related = related.files;
+      deps.log('files' in related ? `L3 related test files first: ${related.files.join(', ')}` : `L3 related test files: skipped (${related.skipped})`);
+    }
     const key = normalisedKey(applied);
     const l0 = request.earlyExit === true ? l0Findings(changes, manifest.allowed_paths) : undefined;
     // The L1 build gate (not in witness record, which grades nothing).
@@ -787,10 +828,11 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
       madeRuns = true;
     } else {
       if (request.recordObservations !== undefined) throw new Error('witness record has no gates and no shared baseline');
-      outputs = await gatedRuns({ request, deps, scratch, trees, plans, gateOptions, key, l0: l0 ?? [], notRunPhases, retryRegression, builds });
+      outputs = await gatedRuns({ request, deps, scratch, trees, plans, gateOptions, key, l0: l0 ?? [], notRunPhases, retryRegression, retryRelated, ...(related !== undefined ? { related } : {}), builds });
       madeRuns = request.sharedRuns === undefined && outputs.some((o) => o.evidence.label !== 'reproduction_before' && o.evidence.label !== 'regression_before');
     }
 
+    const relatedOutputs = outputs.filter((o) => o.evidence.label === RELATED_LABEL);
     const byLabel = Object.fromEntries(RUN_LABELS.map((label) => [label, outputs.filter((o) => o.evidence.label === label)])) as Record<RunLabel, RunOutput[]>;
     const evidence = Object.fromEntries(RUN_LABELS.map((label) => [label, byLabel[label].map((o) => o.evidence)])) as RunsByLabel;
     const after = await deps.snapshot(request.repoDir);
@@ -803,7 +845,8 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
         ...(manifest.hidden.ids ? { hidden: manifest.hidden.ids } : {})
       },
       surfaceReasons: [...surface.reasons, ...setupReasons(setup.record), ...(l0 !== undefined && l0Failed(l0) ? (['policy_gate_failed'] as const) : [])],
-      notRun: notRunPhases
+      notRun: notRunPhases,
+      related: relatedOutputs.map((o) => o.evidence)
     });
     if (judgement.reasons.includes('base_unrunnable')) {
       const shown = [...byLabel.reproduction_before, ...byLabel.regression_before].find((o) => (o.excerpt ?? '') !== '') ?? byLabel.reproduction_before[0];
@@ -844,7 +887,7 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
     const runsOf: Record<string, RunRecord[]> = {
       reproduction_before: recordsOf('reproduction_before'),
       reproduction_after: recordsOf('reproduction_after'),
-      regression: recordsOf('regression_before', 'regression_after'),
+      regression: [...recordsOf('regression_before'), ...relatedOutputs.map((o) => o.record), ...recordsOf('regression_after')],
       hidden: recordsOf('hidden')
     };
     const sealedPhase = (phase: OraclePhase): GradingModel => (phaseIsSealed(oracle, phase) ? 'sealed' : 'in_process');
@@ -946,7 +989,8 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
               l0,
               changed_lines: changedLines(changes),
               changed_public_interfaces: [...applied].flatMap(([path, content]) => changedPublicInterfaces(path, tracked.has(path) ? readFileSync(join(base, ...path.split('/'))) : undefined, content)).sort(),
-              ...(sharedRuns !== undefined ? { shared_runs: { diff_digest: sharedRuns.diffDigest, patched_snapshot: sharedRuns.patchedSnapshot, normalised_key: sharedRuns.normalisedKey } } : {})
+              ...(sharedRuns !== undefined ? { shared_runs: { diff_digest: sharedRuns.diffDigest, patched_snapshot: sharedRuns.patchedSnapshot, normalised_key: sharedRuns.normalisedKey } } : {}),
+              ...(related !== undefined ? { related: relatedRecord(related, relatedOutputs, byLabel.regression_before[0]) } : {})
             }
           }
         : {})
@@ -981,6 +1025,10 @@ interface GatedRunsContext {
   /** Filled with the candidate phases a failed gate stopped. */
   notRunPhases: PhaseName[];
   retryRegression(outputs: RunOutput[]): Promise<void>;
+  /** Re-run the related tier while a PASS_TO_PASS test fails in it (as retryRegression does for the suite). */
+  retryRelated(outputs: RunOutput[]): Promise<void>;
+  /** L3's first tier: its files (`trees.related`), or why it is skipped; absent without gates. */
+  related?: RelatedTierPlan;
   /** The L1 build gate: filled with the base's and the candidate's build runs. */
   builds: BuildRuns;
 }
@@ -993,8 +1041,10 @@ interface BuildRuns {
 }
 
 /** The candidate's stages in cost order: each is the phase it decides and the run labels it makes. */
-const STAGES: readonly { phase: PhaseName; labels: readonly RunLabel[] }[] = [
+const STAGES: readonly { phase: PhaseName; labels: readonly RecordLabel[]; tier?: true }[] = [
   { phase: 'reproduction_after', labels: ['reproduction_after'] },
+  // L3's first tier (related test files), then the full suite: both decide the regression phase.
+  { phase: 'regression', labels: [RELATED_LABEL], tier: true },
   { phase: 'regression', labels: ['regression_after'] },
   { phase: 'hidden', labels: ['hidden'] }
 ];
@@ -1039,8 +1089,8 @@ async function gatedRuns(context: GatedRunsContext): Promise<RunOutput[]> {
     if (builds.run !== undefined) builds.base = await builds.run('base');
     outputs = await schedule(plans.filter((p) => p.tree === 'base'));
   }
-  const stop = (from: number): void => {
-    notRunPhases.push(...STAGES.slice(from).map((stage) => stage.phase));
+  const stop = (from: number, decided?: PhaseName): void => {
+    for (const stage of STAGES.slice(from)) if (stage.phase !== decided && !notRunPhases.includes(stage.phase)) notRunPhases.push(stage.phase);
   };
   if (!patchedRunsNeeded(outputs.filter((o) => o.evidence.label === 'reproduction_before').map((o) => o.evidence), gateOptions)) {
     deps.log('the base reproduction did not establish the bug; the candidate\'s runs are not made');
@@ -1067,28 +1117,47 @@ async function gatedRuns(context: GatedRunsContext): Promise<RunOutput[]> {
     return outputs;
   }
   const before = outputs.filter((o) => o.evidence.label === 'reproduction_before').map((o) => o.evidence);
+  const tierPlan: RunPlan = { label: RELATED_LABEL, attempt: 1, tree: 'patched', tests: 'related' };
   for (const [index, stage] of STAGES.entries()) {
+    if (stage.tier === true && (context.related === undefined || 'skipped' in context.related)) continue;
     const fromShared = (shared?.outputs ?? []).filter((o) => stage.labels.includes(o.evidence.label));
     if (fromShared.length > 0) {
       outputs.push(...fromShared);
+    } else if (stage.tier === true) {
+      outputs.push(...(await schedule([tierPlan])));
+      await context.retryRelated(outputs);
     } else {
       outputs.push(...(await schedule(patchedPlans.filter((p) => stage.labels.includes(p.label)))));
       if (stage.phase === 'regression') await context.retryRegression(outputs);
     }
-    const runs = (label: RunLabel): RunEvidence[] => outputs.filter((o) => o.evidence.label === label).map((o) => o.evidence);
+    const runs = (label: RecordLabel): RunEvidence[] => outputs.filter((o) => o.evidence.label === label).map((o) => o.evidence);
     const status =
       stage.phase === 'reproduction_after'
         ? judgeReproductionAfter(runs('reproduction_after'), before, gateOptions.pinned?.reproduction).status
-        : stage.phase === 'regression'
-          ? judgeRegression(runs('regression_before')[0] as RunEvidence, runs('regression_after')).status
-          : 'passed';
+        : stage.tier === true
+          ? judgeRelatedTier(runs('regression_before')[0], runs(RELATED_LABEL)).status
+          : stage.phase === 'regression'
+            ? judgeRegression(runs('regression_before')[0] as RunEvidence, runs('regression_after')).status
+            : 'passed';
+    if (stage.tier === true && status === 'failed') {
+      deps.log(`L3 related test files (${(context.related as { files: string[] }).files.join(', ')}) failed with a regression; the full suite and the hidden tests are not run`);
+    }
     if (status === 'failed') {
-      if (index + 1 < STAGES.length) deps.log(`gate ${stage.phase} failed; not run: ${STAGES.slice(index + 1).map((s) => s.phase).join(', ')}`);
-      stop(index + 1);
+      const later = STAGES.slice(index + 1).filter((s) => s.phase !== stage.phase);
+      if (later.length > 0) deps.log(`gate ${stage.phase} failed; not run: ${[...new Set(later.map((s) => s.phase))].join(', ')}`);
+      stop(index + 1, stage.phase);
       break;
     }
   }
   return outputs;
+}
+
+/** The receipt's `gates.related`: the tier's files and outcome (src/core/receipt.ts checks it against the regression phase). */
+function relatedRecord(plan: RelatedTierPlan, runs: readonly RunOutput[], before: RunOutput | undefined): NonNullable<NonNullable<ReceiptBody['gates']>['related']> {
+  if ('skipped' in plan) return { status: 'skipped', skipped: plan.skipped, files: [], regressions: [] };
+  if (runs.length === 0) return { status: 'not_run', files: plan.files, regressions: [] };
+  const tier = judgeRelatedTier(before?.evidence, runs.map((o) => o.evidence));
+  return { status: tier.status, files: plan.files, regressions: tier.regressions };
 }
 
 /** Top-level module names of every staged test file (reproduction and hidden), for shadowing checks. */

@@ -7,6 +7,7 @@ import { dockerGate } from '../hostile/hostile-support.js';
 import { digestWitnessFolder } from '../../src/witness/digest.js';
 import { sealScreening, serializeScreening, verifyScreeningText, type Screening } from '../../src/core/screening.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
+import { sealReceipt, serializeReceipt } from '../../src/core/receipt.js';
 
 /**
  * `patchproof screen` end to end in the Docker runner, from the sources: fixtures/js-duration with
@@ -116,6 +117,30 @@ gate.describeDocker('screen: seven candidates for one bug', () => {
     // No run of the candidate's tree is made after a failed gate.
     expect(receipts['not-fixed'].phases.flatMap((p) => p.runs.map((r) => r.label)).filter((l) => l === 'regression_after' || l === 'hidden')).toEqual([]);
     for (const name of ['overfit', 'regressing', 'not-fixed', 'leaks-secret', 'fix-string'] as const) expect(receipts[name].verdict).toBe('failed');
+  });
+
+  it('stops the regressing candidate at L3\'s related tier (the suite files importing src/duration.js); the full suite decides the fix\'s pass', async () => {
+    const regressing = receipts.regressing;
+    expect(regressing.gates!.related).toEqual({ status: 'failed', files: ['test/duration.test.js', 'test/format.test.js'], regressions: [expect.stringContaining('allows whitespace between the parts')] });
+    const labels = (r: Receipt): string[] => r.phases[2]!.runs.map((run) => run.label);
+    expect(labels(regressing)).toContain('regression_related');
+    expect(labels(regressing)).not.toContain('regression_after');
+    expect(regressing.phases[2]!.reasons).toContain('regression');
+    expect(regressing.phases[2]!.regressions).toEqual(regressing.gates!.related!.regressions);
+    expect(regressing.reasons).toContain('regression');
+    // The tier passed for the fix: the full suite still ran after it and decided the pass.
+    expect(receipts.fix.gates!.related).toEqual({ status: 'passed', files: ['test/duration.test.js', 'test/format.test.js'], regressions: [] });
+    expect(labels(receipts.fix)).toEqual(expect.arrayContaining(['regression_before', 'regression_related', 'regression_after']));
+    expect(receipts['not-fixed'].gates!.related).toMatchObject({ status: 'not_run' });
+    expect(receipts['leaks-secret'].gates!.related).toMatchObject({ status: 'not_run' });
+    // A receipt whose tier cites a regression the phase does not hold fails, even re-sealed.
+    const { receipt_digest: _digest, ...body } = structuredClone(regressing);
+    body.gates!.related!.regressions = ['test/format.test.js > formats largest unit first and leaves out zero parts'];
+    const forgedPath = join(tmp, 'forged-related.json');
+    await writeFile(forgedPath, serializeReceipt(sealReceipt(body)));
+    const forged = await runCliInProcess(['verify-receipt', forgedPath]);
+    expect(forged.status).not.toBe(0);
+    expect(forged.stdout + forged.stderr).toContain('gates.related');
   });
 
   it('shares the fix\'s runs with its comment-only copy, and validates the string-literal copy on its own', () => {

@@ -168,6 +168,11 @@ export interface TestAdapter {
     files(paths: readonly string[]): string[];
     changed(baseFiles: ReadonlyMap<string, string>, patched: ReadonlyMap<string, string | undefined>): { path: string; changed: string[] }[];
   };
+  /**
+   * How L3's first tier finds the suite files that import a changed module (src/core/related-tests.ts):
+   * `js` for the JS/TS import graph, `python` for the host's `ast` (src/adapters/python-imports.ts). Absent: the adapter cannot tell, and the tier is skipped.
+   */
+  readonly importGraph?: 'js' | 'python';
   command(request: CommandRequest): TestCommand;
   /** Parse a run's results; canary tests are reported in `canary`, never in `tests`. */
   parse(request: ParseRequest): ParsedResults & { canary: CanaryOutcome };

@@ -77,6 +77,7 @@ export const jestAdapter: TestAdapter = {
   harness: { [JEST_CHANNEL_FILE]: JEST_CHANNEL_SOURCE },
   isTestFile: isJestTestFile,
   suiteFiles: jestSuiteFiles,
+  importGraph: 'js',
   surface: JEST_SURFACE,
   skipMarkers: JS_RUNNER_SKIP_MARKERS,
   command: jestCommand,

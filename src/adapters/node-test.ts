@@ -50,6 +50,7 @@ export const nodeTestAdapter: TestAdapter = {
   harness: { [NODE_TEST_REPORTER_FILE]: NODE_TEST_REPORTER_SOURCE },
   isTestFile: isNodeTestFile,
   suiteFiles: nodeTestSuiteFiles,
+  importGraph: 'js',
   surface: NODE_TEST_SURFACE,
   skipMarkers: NODE_TEST_SKIP_MARKERS,
   command: nodeTestCommand,

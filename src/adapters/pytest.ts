@@ -83,6 +83,7 @@ export const pytestAdapter: TestAdapter = {
   harness: { [PYTEST_PLUGIN_FILE]: PYTEST_PLUGIN_SOURCE },
   isTestFile: isPytestFile,
   suiteFiles: pytestSuiteFiles,
+  importGraph: 'python',
   surface: PYTEST_SURFACE,
   skipMarkers: PYTEST_SKIP_MARKERS,
   command: pytestCommand,

@@ -71,6 +71,7 @@ export const unittestAdapter: TestAdapter = {
   harness: { [UNITTEST_HARNESS_FILE]: UNITTEST_HARNESS_SOURCE },
   isTestFile: isUnittestFile,
   suiteFiles: unittestSuiteFiles,
+  importGraph: 'python',
   surface: UNITTEST_SURFACE,
   skipMarkers: UNITTEST_SKIP_MARKERS,
   command: unittestCommand,

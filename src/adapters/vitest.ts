@@ -52,6 +52,7 @@ export const vitestAdapter: TestAdapter = {
   harness: { [VITEST_RUNNER_FILE]: VITEST_RUNNER_SOURCE },
   isTestFile: isVitestTestFile,
   suiteFiles: vitestSuiteFiles,
+  importGraph: 'js',
   surface: VITEST_SURFACE,
   skipMarkers: JS_RUNNER_SKIP_MARKERS,
   command: vitestCommand,

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { DIGEST_PATTERN, HEX64_PATTERN, type HashDomain } from './hashing.js';
 import { formalRecordSchema } from './formal.js';
 import { buildRecordSchema } from './build-gate.js';
-import { PHASE_NAMES, PHASE_STATUSES, REASON_CODES, RUN_LABELS } from './verdict.js';
+import { PHASE_NAMES, PHASE_STATUSES, REASON_CODES, RECORD_LABELS } from './verdict.js';
+import { RELATED_SKIP_REASONS } from './related-tests.js';
 import { L0_RULES } from './l0-gates.js';
 import { CLAIM_FINDINGS, CLAIM_FORMATS } from './claim-codes.js';
 
@@ -87,7 +88,8 @@ export const testResultSchema = z.strictObject({
 });
 
 export const runRecordSchema = z.strictObject({
-  label: z.enum(RUN_LABELS),
+  /** `regression_related` (from v6): a run of L3's first tier, the related test files (regression phase only). */
+  label: z.enum(RECORD_LABELS),
   attempt: z.number().int().min(1),
   argv: z.array(z.string()),
   exit_code: z.number().int().nullable(),
@@ -327,7 +329,20 @@ export const receiptSchema = z.strictObject({
        * A duplicate's runs were made on another candidate's tree whose changed files normalise to
        * the same key (src/core/normalise.ts): that candidate's diff and graded snapshot, and the key.
        */
-      shared_runs: z.strictObject({ diff_digest: digest, patched_snapshot: digest, normalised_key: digest }).optional()
+      shared_runs: z.strictObject({ diff_digest: digest, patched_snapshot: digest, normalised_key: digest }).optional(),
+      /**
+       * L3's first tier (optional, from v6): the suite files that import a changed module, run before
+       * the full suite (runs `regression_related` in the regression phase). `failed` cites the
+       * regressions that stopped the candidate; `skipped` says why there was no tier.
+       */
+      related: z
+        .strictObject({
+          status: z.enum(['passed', 'failed', 'inconclusive', 'not_run', 'skipped']),
+          skipped: z.enum(RELATED_SKIP_REASONS).optional(),
+          files: z.array(z.string().min(1)),
+          regressions: z.array(z.string().min(1))
+        })
+        .optional()
     })
     .optional(),
   /** The agent's claim against the clean room (optional, from v5). */

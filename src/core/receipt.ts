@@ -2,7 +2,7 @@ import { twinBehaved } from './twins.js';
 import { canonicalJson, digestJson, type Digest } from './hashing.js';
 import { HIDDEN_ID_PATTERN, RECEIPT_SCHEMAS, RECEIPT_V2_SCHEMA, RECEIPT_V4_SCHEMA, RECEIPT_V5_SCHEMA, RECEIPT_V6_SCHEMA, receiptDigestDomain, receiptSchema, schemaAtLeast, type ReceiptSchemaName, type Receipt, type ReceiptBody, type PhaseRecord, type SetupRecord } from './receipt-schema.js';
 import { RIGHT_REASON_FAILURES, countTests } from './test-results.js';
-import { PHASE_NAMES, decideVerdict, type ReasonCode } from './verdict.js';
+import { PHASE_NAMES, RELATED_LABEL, decideVerdict, type ReasonCode } from './verdict.js';
 import { surfaceReasons, type SurfaceAllowances } from './surface.js';
 import { hiddenLeaks } from './hidden-ids.js';
 import { claimErrors } from './claim.js';
@@ -92,6 +92,8 @@ function phaseErrors(phase: PhaseRecord, expectedFailing?: readonly string[]): s
     const baselinePassed = (phase.baseline?.results ?? []).filter((t) => t.status === 'passed').map((t) => t.id);
     const after = new Map(phase.results.map((t) => [t.id, t.status]));
     if (phase.baseline === undefined || phase.pass_to_pass !== baselinePassed.length) errors.push(`${where}: passed without a matching baseline`);
+    // The full suite decides a pass: the related tier's runs alone never do.
+    if (!phase.runs.some((r) => r.label === 'regression_after')) errors.push(`${where}: passed without a run of the full patched suite`);
     // A test that failed and then passed in a retry is reported as flaky, not a regression.
     const flaky = new Set(phase.flaky ?? []);
     if (baselinePassed.some((id) => after.get(id) !== 'passed' && !flaky.has(id)) || (phase.regressions ?? []).length > 0) {
@@ -188,6 +190,55 @@ function screeningFieldErrors(receipt: Receipt): string[] {
 }
 
 /**
+ * L3's first tier (`gates.related`): its runs sit in the regression phase only, and only when the
+ * tier ran; the record's status follows from the phase. A failed tier must cite exactly the phase's
+ * regressions, each a test that passed on the base and failed in the phase's results, and then the
+ * full suite was not run; a tier that did not fail leaves the phase to the full suite.
+ */
+function relatedTierErrors(receipt: Receipt): string[] {
+  const errors: string[] = [];
+  const tier = receipt.gates?.related;
+  const regression = receipt.phases.find((p) => p.name === 'regression');
+  const elsewhere = receipt.phases.filter((p) => p.name !== 'regression').some((p) => p.runs.some((r) => r.label === RELATED_LABEL));
+  if (elsewhere) errors.push('a related-tier run outside the regression phase');
+  const runs = (regression?.runs ?? []).filter((r) => r.label === RELATED_LABEL);
+  if (tier === undefined) {
+    if (runs.length > 0) errors.push('related-tier runs without a gates.related record');
+    return errors;
+  }
+  const where = 'gates.related';
+  if ((tier.status === 'skipped') !== (tier.skipped !== undefined)) errors.push(`${where}: a reason is given exactly when the tier was skipped`);
+  const sorted = [...new Set(tier.files)].sort();
+  if (sorted.join('\n') !== tier.files.join('\n')) errors.push(`${where}: files must be sorted and unique`);
+  if (tier.status === 'skipped') {
+    if (tier.files.length > 0 || runs.length > 0 || tier.regressions.length > 0) errors.push(`${where}: a skipped tier has no files, runs or regressions`);
+    return errors;
+  }
+  const suite = new Set(receipt.inventory.suite_files.patched);
+  if (tier.files.length === 0 || tier.files.some((f) => !suite.has(f))) errors.push(`${where}: the tier's files must be some of the patched tree's suite files`);
+  if (tier.status === 'not_run') {
+    if (runs.length > 0 || tier.regressions.length > 0 || regression?.status !== 'not_run') errors.push(`${where}: not_run only with the regression phase not run, and without runs or regressions`);
+    return errors;
+  }
+  if (runs.length === 0 || runs.some((r, i) => r.attempt !== i + 1)) errors.push(`${where}: ${tier.status} needs its runs, attempts 1 to n in order`);
+  if (regression === undefined) return errors;
+  const fullRuns = regression.runs.filter((r) => r.label === 'regression_after');
+  if (tier.status === 'failed') {
+    const baselinePassed = new Set((regression.baseline?.results ?? []).filter((t) => t.status === 'passed').map((t) => t.id));
+    const failing = new Set(regression.results.filter((t) => t.status === 'failed' || t.status === 'errored').map((t) => t.id));
+    if (regression.status !== 'failed' || !regression.reasons.includes('regression')) errors.push(`${where}: failed, but the regression phase did not fail with a regression`);
+    if (tier.regressions.length === 0 || [...tier.regressions].sort().join('\n') !== tier.regressions.join('\n')) errors.push(`${where}: failed cites its regressions, sorted`);
+    if (tier.regressions.join('\n') !== (regression.regressions ?? []).join('\n')) errors.push(`${where}: the regressions it cites are not the regression phase's`);
+    if (tier.regressions.some((id) => !baselinePassed.has(id) || !failing.has(id))) errors.push(`${where}: a cited regression did not pass on the base and fail in the phase's results`);
+    if (fullRuns.length > 0) errors.push(`${where}: failed, yet the full suite ran after it`);
+  } else {
+    if (tier.regressions.length > 0) errors.push(`${where}: ${tier.status} with regressions`);
+    if (fullRuns.length === 0) errors.push(`${where}: ${tier.status}, but the full suite did not run after it`);
+  }
+  return errors;
+}
+
+/**
  * Re-check a receipt offline: strict structure, exact canonical bytes, the content digest, phase
  * semantics, and that verdict, reasons and proof_grade follow from the phases.
  */
@@ -250,6 +301,7 @@ function verifyReceiptV2V3Text(text: string): ReceiptCheck {
   errors.push(...recordSinceErrors(receipt));
   errors.push(...notRunGateErrors(receipt));
   errors.push(...screeningFieldErrors(receipt));
+  errors.push(...relatedTierErrors(receipt));
   for (const phase of receipt.phases) {
     const expectedRuns = runCounts[phase.name];
     if (expectedRuns !== undefined && phase.status !== 'not_run' && phase.runs.length !== expectedRuns) errors.push(`phase ${phase.name}: ${phase.runs.length} runs, the pack asks for ${expectedRuns}`);
@@ -293,6 +345,8 @@ const RECORDS_SINCE: readonly (readonly [string, ReceiptSchemaName, (receipt: Re
   ['baseline cache entry', RECEIPT_V6_SCHEMA, (receipt) => receipt.baseline?.cache !== undefined],
   ['cargo-test claim', RECEIPT_V6_SCHEMA, (receipt) => receipt.claim?.format === 'cargo-test'],
   ['formal checked status', RECEIPT_V6_SCHEMA, (receipt) => receipt.formal !== undefined && (receipt.formal.status === 'checked' || receipt.formal.targets.some((t) => t.status === 'checked'))],
+  ['related tests tier', RECEIPT_V6_SCHEMA, (receipt) => receipt.gates?.related !== undefined],
+  ['related tests run', RECEIPT_V6_SCHEMA, (receipt) => receipt.phases.some((p) => p.runs.some((r) => r.label === RELATED_LABEL))],
   ['formal replay', RECEIPT_V6_SCHEMA, (receipt) => receipt.formal?.targets.some((t) => t.replay !== undefined) === true]
 ];
 

@@ -6,10 +6,13 @@ import { posix } from 'node:path';
  * module, directly or through other repository modules. Pure: file texts in, paths out. JS/TS by
  * the @babel/parser import graph (static `import`/`export … from`, `require('…')` and `import('…')`
  * with a string literal; relative specifiers only, resolved like Node with the usual extensions and
- * `index` files). Python (the host's `ast`, like python-twins.ts) is not built yet: its adapters skip the tier.
+ * `index` files). Python's graph is src/adapters/python-imports.ts (the host's `ast`, like python-twins.ts).
  * Undefined means the adapter cannot tell: the tier is skipped, never taken as "no related tests".
  *
- * Not wired into the gates yet: this slice builds and tests the graph only (see docs/screen.md).
+ * The tier validate.ts runs is `planRelatedTier`: the suite files that import a changed file
+ * directly (one hop). The transitive closure (`relatedTestFiles`) of a core module is usually the
+ * whole suite (on js-duration every test file reaches src/duration.js), and a tier that is the whole
+ * suite saves nothing; the full suite after the tier still runs every file (docs/screen.md).
  */
 
 const JS_EXTENSIONS = ['.js', '.mjs', '.cjs', '.jsx', '.ts', '.mts', '.cts', '.tsx'];
@@ -91,4 +94,44 @@ export function jsImportGraph(files: readonly string[], read: (path: string) => 
       return resolved === undefined ? [] : [resolved];
     });
   };
+}
+
+/** Why L3's first tier was skipped (recorded in the receipt's `gates.related.skipped`). */
+export const RELATED_SKIP_REASONS = ['adapter_cannot_tell', 'imports_unknown', 'no_related_files', 'whole_suite'] as const;
+export type RelatedSkipReason = (typeof RELATED_SKIP_REASONS)[number];
+
+/** The tier's plan: the suite files to run first, or why there is no tier. */
+export type RelatedTierPlan = { files: string[] } | { skipped: RelatedSkipReason };
+
+/**
+ * The suite files that import a changed file directly, or are changed themselves. Undefined when a
+ * suite file's imports cannot be read (it does not parse): then the adapter cannot tell.
+ */
+export function directTestFiles(suite: readonly string[], changed: readonly string[], importsOf: (file: string) => string[] | undefined): string[] | undefined {
+  const changedSet = new Set(changed);
+  const related: string[] = [];
+  for (const file of new Set(suite)) {
+    if (changedSet.has(file)) {
+      related.push(file);
+      continue;
+    }
+    const imports = importsOf(file);
+    if (imports === undefined) return undefined;
+    if (imports.some((i) => changedSet.has(i))) related.push(file);
+  }
+  return related.sort();
+}
+
+/**
+ * Plan L3's first tier for one candidate. `graph` is the adapter's import graph over the candidate's
+ * graded tree (undefined: the adapter cannot tell), `suite` that tree's suite files, `changed` the
+ * paths the graded tree changes. A tier of no file, or of every suite file, is skipped: the full suite decides alone.
+ */
+export function planRelatedTier(suite: readonly string[], changed: readonly string[], graph: ((file: string) => string[] | undefined) | undefined): RelatedTierPlan {
+  if (graph === undefined) return { skipped: 'adapter_cannot_tell' };
+  const files = directTestFiles(suite, changed, graph);
+  if (files === undefined) return { skipped: 'imports_unknown' };
+  if (files.length === 0) return { skipped: 'no_related_files' };
+  if (files.length >= new Set(suite).size) return { skipped: 'whole_suite' };
+  return { files };
 }

@@ -16,6 +16,15 @@ export type PhaseName = (typeof PHASE_NAMES)[number];
 /** The kinds of run one validation makes; `regression` takes two (the base suite and the patched suite). */
 export const RUN_LABELS = ['reproduction_before', 'reproduction_after', 'regression_before', 'regression_after', 'hidden'] as const;
 export type RunLabel = (typeof RUN_LABELS)[number];
+/**
+ * L3's first tier (`screen`, `validate --early-exit`): the suite files that import a changed module,
+ * run on the candidate's tree before the full suite (src/core/related-tests.ts). Its runs belong to
+ * the regression phase; they can stop the candidate with a regression, never decide a pass.
+ */
+export const RELATED_LABEL = 'regression_related';
+/** Every label a run record may carry: the five of RUN_LABELS and the related tier's. */
+export const RECORD_LABELS = [...RUN_LABELS, RELATED_LABEL] as const;
+export type RecordLabel = (typeof RECORD_LABELS)[number];
 
 export const REASON_CODES = [
   'patch_invalid',
@@ -77,7 +86,7 @@ export interface CanaryEvidence {
 
 /** What one run produced, as the judge needs it. */
 export interface RunEvidence {
-  label: RunLabel;
+  label: RecordLabel;
   /** 1 for the first run of its label; repeats and retries count up. */
   attempt: number;
   exitCode: number | null;
@@ -308,6 +317,56 @@ export function judgeRegression(before: RunEvidence, after: readonly RunEvidence
   });
 }
 
+/** What L3's first tier showed: `failed` only for a PASS_TO_PASS test failing in every tier run. */
+export interface RelatedTierJudgement {
+  /** `inconclusive`: an anomaly in a tier run or in the base suite; the full suite then decides. */
+  status: 'passed' | 'failed' | 'inconclusive';
+  regressions: string[];
+  /** The regression phase as the tier decides it (used only when the tier failed). */
+  phase: PhaseJudgement;
+}
+
+/**
+ * L3's first tier: the related suite files on the candidate's tree, held to the base suite's
+ * results for the same ids (the base suite ran every file, so no extra base run is needed). Only a
+ * test that passed on the base and failed (or errored) in the first tier run and in every retry of
+ * it is a regression; tests absent from the tier run are not judged here (the full suite judges
+ * them). Anything else that is wrong (an anomaly, no runs) is inconclusive, so the full suite
+ * decides: the tier can stop a candidate, never pass one.
+ */
+export function judgeRelatedTier(before: RunEvidence | undefined, related: readonly RunEvidence[]): RelatedTierJudgement {
+  const baseResults = resultsOf(before);
+  const first = resultsOf(related[0]);
+  const baseline = { results: baseResults, tests: countTests(baseResults) };
+  const inconclusive = (reasons: ReasonCode[]): RelatedTierJudgement => ({ status: 'inconclusive', regressions: [], phase: phase('regression', 'inconclusive', reasons, first, { baseline }) });
+  if (before === undefined || related.length === 0) return inconclusive(['no_results']);
+  const baseAnomalies = runAnomalies(before);
+  if (baseAnomalies.length > 0) return inconclusive(baseAnomalies);
+  const anomalies = anomaliesOf(related);
+  if (anomalies.length > 0) return inconclusive(anomalies);
+  const passToPass = baseResults.filter((t) => t.status === 'passed').map((t) => t.id);
+  const p2p = new Set(passToPass);
+  const failing = [...new Set(first.filter((t) => p2p.has(t.id) && (t.status === 'failed' || t.status === 'errored')).map((t) => t.id))];
+  const retries = related.slice(1);
+  const passedInRetry = (id: string): boolean => retries.some((run) => resultsOf(run).some((t) => t.id === id && t.status === 'passed'));
+  const regressions = failing.filter((id) => !passedInRetry(id)).sort();
+  const flaky = failing.filter(passedInRetry).sort();
+  const preexisting = baseResults.filter((t) => t.status === 'failed' || t.status === 'errored').map((t) => t.id).sort();
+  const status = regressions.length > 0 ? 'failed' : 'passed';
+  return {
+    status,
+    regressions,
+    phase: phase('regression', status, status === 'failed' ? ['regression'] : [], first, {
+      baseline,
+      pass_to_pass: passToPass.length,
+      preexisting_failures: preexisting,
+      missing: [],
+      regressions,
+      ...(flaky.length > 0 ? { flaky } : {})
+    })
+  };
+}
+
 /** The runs of one validation, by label, in attempt order. */
 export type RunsByLabel = Record<RunLabel, RunEvidence[]>;
 
@@ -328,6 +387,8 @@ export function judge(
     pinned?: { reproduction?: readonly string[]; hidden?: readonly string[] };
     /** Phases of the candidate stopped by a failed gate (early exit): recorded as `not_run`. */
     notRun?: readonly PhaseName[];
+    /** L3's first tier's runs (related test files); when they show a regression, they decide the regression phase. */
+    related?: readonly RunEvidence[];
   } = {}
 ): Judgement {
   const before = judgeReproductionBefore(runs.reproduction_before, options.expectedFailing, options.pinned?.reproduction);
@@ -341,10 +402,13 @@ export function judge(
     return { phases, ...decideVerdict(phases, repositoryUnchanged, options.surfaceReasons ?? []) };
   }
   const stopped = new Set(options.notRun ?? []);
+  // A failed tier decides the phase (the full suite was not run after it); any other tier outcome
+  // leaves the phase to the full suite.
+  const tier = (options.related ?? []).length > 0 ? judgeRelatedTier(runs.regression_before[0], options.related ?? []) : undefined;
   const judged = [
     before,
     stopped.has('reproduction_after') ? notRunPhase('reproduction_after') : judgeReproductionAfter(runs.reproduction_after, runs.reproduction_before, options.pinned?.reproduction),
-    stopped.has('regression') ? notRunPhase('regression') : judgeRegression(runs.regression_before[0] as RunEvidence, runs.regression_after),
+    stopped.has('regression') ? notRunPhase('regression') : tier?.status === 'failed' ? tier.phase : judgeRegression(runs.regression_before[0] as RunEvidence, runs.regression_after),
     stopped.has('hidden') ? notRunPhase('hidden') : judgeHidden(runs.hidden, options.pinned?.hidden)
   ];
   return { phases: judged, ...decideVerdict(judged, repositoryUnchanged, options.surfaceReasons ?? []) };
