@@ -5,7 +5,7 @@ import { firstBuildError, formatDiagnostic } from './core/build-diagnostics.js';
 import type { BuildRunRecord } from './core/build-gate.js';
 import { InfrastructureError } from './errors.js';
 import { cloneTree, type Scratch } from './io/workspace.js';
-import type { RunMount, Runner } from './runners/runner.js';
+import { outcomeRecordFields, type RunMount, type Runner } from './runners/runner.js';
 
 /**
  * The L1 build gate's one side effect: the pack's `build.argv` run in the hardened container on a
@@ -55,13 +55,8 @@ export async function runBuild(request: BuildRunRequest): Promise<BuildRunRecord
     const text = outcome.stderr === undefined ? outcome.output : `${outcome.stdout}\n${outcome.stderr}`;
     const diagnostic = outcome.exitCode !== 0 ? firstBuildError(text, view.workdir) : undefined;
     const record: BuildRunRecord = {
-      exit_code: outcome.exitCode,
+      ...outcomeRecordFields(outcome),
       signal: outcome.signal,
-      timed_out: outcome.timedOut,
-      output_truncated: outcome.outputTruncated,
-      output_bytes: outcome.outputBytes,
-      output_sha256: outcome.outputSha256,
-      duration_ms: Math.round(outcome.durationMs),
       ...(diagnostic !== undefined ? { diagnostic } : {})
     };
     const how = outcome.timedOut ? 'timed out' : outcome.outputTruncated ? 'output cut at the cap' : `exit ${String(outcome.exitCode)}`;

@@ -6,7 +6,7 @@ import { digestJson, DIGEST_PATTERN, type Digest } from './core/hashing.js';
 import type { SetupRunRecord } from './core/receipt-schema.js';
 import { ConfigurationError, InfrastructureError } from './errors.js';
 import { cloneTree, type Scratch } from './io/workspace.js';
-import type { RunMount, Runner } from './runners/runner.js';
+import { outcomeRecordFields, type RunMount, type Runner } from './runners/runner.js';
 import type { WitnessSetup } from './witness/manifest.js';
 
 /**
@@ -171,12 +171,7 @@ export async function runSetupStage(request: SetupStageRequest): Promise<SetupSt
       cache_key: key,
       cached: false,
       status: outputsDigest !== null ? 'ok' : 'failed',
-      exit_code: outcome.exitCode,
-      timed_out: outcome.timedOut,
-      output_truncated: outcome.outputTruncated,
-      output_bytes: outcome.outputBytes,
-      output_sha256: outcome.outputSha256,
-      duration_ms: Math.round(outcome.durationMs),
+      ...outcomeRecordFields(outcome),
       outputs_digest: outputsDigest
     };
     if (outputsDigest === null) {

@@ -27,7 +27,7 @@ import { changedPublicInterfaces } from './core/public-interfaces.js';
 import type { Digest } from './core/hashing.js';
 import { ConfigurationError, InfrastructureError, VerificationError } from './errors.js';
 import { cloneTree, createScratch, listFiles, readResults, stageExternalTests, stageFiles, stageTree, writeChanges, type Scratch } from './io/workspace.js';
-import type { RunMount, RunRequest, Runner } from './runners/runner.js';
+import { outcomeRecordFields, type RunMount, type RunRequest, type Runner } from './runners/runner.js';
 import { readDependencyManifests, refusedSetupRecord, runSetupStage, type SetupStageResult } from './setup-stage.js';
 import { dependencyRefusals } from './core/dependency-policy.js';
 import { baseLoadedSurface } from './surface/base-tree.js';
@@ -482,14 +482,9 @@ async function prepareRun(plan: RunPlan, request: ValidationRequest, deps: Valid
             label: plan.label,
             attempt: plan.attempt,
             argv: command.argv,
-            exit_code: outcome.exitCode,
+            ...outcomeRecordFields(outcome),
             signal: outcome.signal,
-            timed_out: outcome.timedOut,
-            output_truncated: outcome.outputTruncated,
-            output_bytes: outcome.outputBytes,
-            output_sha256: outcome.outputSha256,
             ...(excerpt === undefined ? {} : { output_excerpt_sha256: excerptSha256(excerpt) }),
-            duration_ms: Math.round(outcome.durationMs),
             problems: [...results_.problems, ...(sealed?.problems ?? [])],
             canary: { nonce, ...canaryOutcome },
             ...(oracleRecord !== undefined ? { oracle: oracleRecord } : {}),

@@ -120,3 +120,22 @@ export interface Runner {
   /** Stop and remove anything still running (called on SIGINT/SIGTERM). */
   dispose(): Promise<void>;
 }
+
+/** The fields every recorded run (a test run, the dependency stage, a build) keeps of its outcome. */
+export function outcomeRecordFields(outcome: RunOutcome): {
+  exit_code: number | null;
+  timed_out: boolean;
+  output_truncated: boolean;
+  output_bytes: number;
+  output_sha256: string;
+  duration_ms: number;
+} {
+  return {
+    exit_code: outcome.exitCode,
+    timed_out: outcome.timedOut,
+    output_truncated: outcome.outputTruncated,
+    output_bytes: outcome.outputBytes,
+    output_sha256: outcome.outputSha256,
+    duration_ms: Math.round(outcome.durationMs)
+  };
+}
