@@ -61,7 +61,7 @@ describe('usage', () => {
   });
 
   it.each([
-    [['frobnicate'], /unknown command 'frobnicate'; use propose, approve, validate, screen, compare, verify-receipt, promote, witness or hidden-detail/],
+    [['frobnicate'], /unknown command 'frobnicate'; use propose, approve, validate, screen, merge, compare, verify-receipt, promote, witness or hidden-detail/],
     [['propose', '--repo', '.', '--diff', 'x.diff', '--out', 'p.json', '--bogus', '1'], /Unknown option '--bogus'.*patchproof --help/],
     [['verify-receipt'], /verify-receipt takes exactly one receipt file/],
     [['validate', '--adapter', 'node-test', '--runner', 'local'], /--repo is required: give the repository folder/]

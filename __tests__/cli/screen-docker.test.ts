@@ -39,6 +39,7 @@ gate.describeDocker('screen: seven candidates for one bug', () => {
   const receipts = {} as Record<Name, Receipt>;
   let screening: Screening;
   let screeningText: string;
+  let approvals: Map<string, string>;
   const readBound = (rel: string): string | undefined => {
     try {
       return readFileSync(join(out, ...rel.split('/')), 'utf8');
@@ -74,7 +75,9 @@ gate.describeDocker('screen: seven candidates for one bug', () => {
     expect(hashes.find(([name]) => name === 'fix')?.[1]).toBe((await readJson<{ proposal_hash: string }>(proposal)).proposal_hash);
 
     out = join(tmp, 'out');
-    const result = await runCliInProcess(['screen', ...common, ...hashes.flatMap(([, hash]) => ['--approve', hash]), '--out', out, '--timeout', '180']);
+    approvals = new Map(hashes);
+    // The base side is kept in a baseline cache for the sharded screening below.
+    const result = await runCliInProcess(['screen', ...common, ...hashes.flatMap(([, hash]) => ['--approve', hash]), '--out', out, '--timeout', '180', '--baseline-cache', join(tmp, 'baseline-cache')]);
     screenExit = result.status;
     screenErr = result.stderr;
     for (const name of Object.keys(CANDIDATES) as Name[]) receipts[name] = await readJson<Receipt>(join(out, 'candidates', name, 'receipt.json'));
@@ -188,4 +191,52 @@ gate.describeDocker('screen: seven candidates for one bug', () => {
     expect((await runCliInProcess(['compare', receipt('fix'), receipt('overfit')])).status).toBe(1);
     expect((await runCliInProcess(['compare', receipt('fix'), receipt('fix-comments')])).status).toBe(1);
   });
+
+  it('shards: two `screen --shard K/N` runs on the cached base side, merged into a screening receipt that verifies; merge refuses a missing shard and a swapped proposal', async () => {
+    const repo = join(tmp, 'repo');
+    const pack = join(tmp, 'pack');
+    const subset = join(tmp, 'shard-candidates');
+    await mkdir(subset);
+    const names = ['fix', 'fix-comments', 'not-fixed'] as const;
+    for (const name of names) await cp(join(tmp, 'candidates', `${name}.diff`), join(subset, `${name}.diff`));
+    const { digest } = await digestWitnessFolder(pack);
+    const shardArgs = (k: number): string[] => [
+      'screen', '--repo', repo, '--witness', pack, '--witness-digest', digest, '--candidates', subset, '--approved-by', 'screen-test', '--runner', 'docker', '--image', gate.imageId,
+      ...names.flatMap((n) => ['--approve', approvals.get(n)!]), '--timeout', '180', '--baseline-cache', join(tmp, 'baseline-cache'), '--shard', `${k}/2`, '--out', join(tmp, `shard-${k}`)
+    ];
+    const shards = [];
+    for (const k of [1, 2]) shards.push(await runCliInProcess(shardArgs(k)));
+    for (const r of shards) {
+      expect([r.status, r.stderr.slice(-800)]).toEqual([0, r.stderr.slice(-800)]);
+      expect(r.stderr).toContain('baseline cache: reusing entry');
+    }
+    // The groups of one normalised key stay together: the fix and its comment-only copy in shard 1, not-fixed in shard 2.
+    expect((await readJson<{ validated: string[] }>(join(tmp, 'shard-1', 'shard.json'))).validated).toEqual(['fix', 'fix-comments']);
+    expect((await readJson<{ validated: string[] }>(join(tmp, 'shard-2', 'shard.json'))).validated).toEqual(['not-fixed']);
+
+    const merged = join(tmp, 'merged');
+    const merge = await runCliInProcess(['merge', '--repo', repo, '--out', merged, join(tmp, 'shard-2'), join(tmp, 'shard-1')]);
+    expect([merge.status, merge.stderr]).toEqual([0, '']);
+    const verified = await runCliInProcess(['verify-receipt', join(merged, 'screening.json')]);
+    expect(JSON.parse(verified.stdout)).toMatchObject({ integrity_valid: true, kind: 'screening', best: 'fix-comments' });
+    const mergedScreening = await readJson<Screening>(join(merged, 'screening.json'));
+    expect(mergedScreening.ranking.map((r) => r.name)).toEqual(['fix-comments', 'fix', 'not-fixed']);
+    // The same base side as the unsharded screening (from the cache), the same verdicts and duplicates.
+    expect(mergedScreening.baseline_digest).toBe(screening.baseline_digest);
+    const byName = new Map(screening.candidates.map((c) => [c.name, c]));
+    for (const c of mergedScreening.candidates) {
+      expect([c.name, c.verdict, c.normalised_key, c.duplicate_of]).toEqual([c.name, byName.get(c.name)!.verdict, byName.get(c.name)!.normalised_key, byName.get(c.name)!.duplicate_of]);
+    }
+    expect(await readFile(join(merged, 'candidates', 'not-fixed', 'receipt.json'), 'utf8')).toBe(await readFile(join(tmp, 'shard-2', 'candidates', 'not-fixed', 'receipt.json'), 'utf8'));
+
+    // A shard left out is refused before anything is written.
+    const partial = await runCliInProcess(['merge', '--repo', repo, '--out', join(tmp, 'partial'), join(tmp, 'shard-1')]);
+    expect([partial.status, partial.stderr]).toEqual([2, expect.stringContaining('shard 2/2 is missing')]);
+    // The attack: shard 2's folder carries the overfit candidate's proposal and receipt under not-fixed's name.
+    const swapped = join(tmp, 'shard-2-swapped');
+    await cp(join(tmp, 'shard-2'), swapped, { recursive: true });
+    for (const file of ['proposal.json', 'approval.json', 'receipt.json']) await cp(join(out, 'candidates', 'overfit', file), join(swapped, 'candidates', 'not-fixed', file));
+    const forged = await runCliInProcess(['merge', '--repo', repo, '--out', join(tmp, 'forged'), join(tmp, 'shard-1'), swapped]);
+    expect([forged.status, forged.stderr]).toEqual([2, expect.stringContaining("not-fixed's proposal has hash")]);
+  }, 900_000);
 });

@@ -23,6 +23,23 @@ describe('screen settings', () => {
     expect(() => readSettings(['screen', ...base, ...extra])).toThrow(message);
   });
 
+  it('takes --shard K/N with --baseline-cache, and refuses other forms', () => {
+    const shard = ['--candidates', 'a.diff', '--approved-by', 'me', '--baseline-cache', 'bc'];
+    expect(readSettings(['screen', ...base, ...shard, '--shard', '2/3'])).toMatchObject({ command: 'screen', shard: { index: 2, count: 3 }, baselineCache: 'bc' });
+    expect(readSettings(['screen', ...base, ...shard])).not.toHaveProperty('shard');
+    for (const bad of ['0/2', '3/2', '1/0', '1', '1/2/3', 'a/b', '1/257', ' 1/2']) {
+      expect(() => readSettings(['screen', ...base, ...shard, '--shard', bad])).toThrow(`--shard '${bad}' is not valid`);
+    }
+    expect(() => readSettings(['screen', ...base, '--candidates', 'a.diff', '--approved-by', 'me', '--shard', '1/2'])).toThrow('--shard needs --baseline-cache');
+  });
+
+  it('merge takes --repo, --out and the shard folders', () => {
+    expect(readSettings(['merge', '--repo', 'r', '--out', 'o', 's1', 's2'])).toEqual({ command: 'merge', repo: 'r', out: 'o', shards: ['s1', 's2'] });
+    expect(() => readSettings(['merge', '--repo', 'r', '--out', 'o'])).toThrow('merge takes the shard folders');
+    expect(() => readSettings(['merge', '--out', 'o', 's1'])).toThrow('--repo is required');
+    expect(() => readSettings(['merge', '--repo', 'r', 's1'])).toThrow('--out is required');
+  });
+
   it('compare takes two receipts; validate takes --early-exit', () => {
     expect(readSettings(['compare', 'a.json', 'b.json'])).toEqual({ command: 'compare', old: 'a.json', new: 'b.json' });
     expect(() => readSettings(['compare', 'a.json'])).toThrow('compare takes two receipts');

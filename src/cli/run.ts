@@ -33,7 +33,7 @@ import { randomBytes } from 'node:crypto';
 import { ConfigurationError, InfrastructureError, isRefusal } from '../errors.js';
 import { promoteCommand } from './promote.js';
 import { baselineRequest, createRunner, EXIT, HIDDEN_DETAIL_FILE, lookUpBaseline, settleBaseline, hiddenDetailSealer, openWitness, packInRepo, readWitnessKey, setupCacheDir, validationLimits, type Console } from './shared.js';
-import { compareCommand, screenCommand, verifyScreeningFile } from './screen.js';
+import { compareCommand, mergeCommand, screenCommand, verifyScreeningFile } from './screen.js';
 import { isScreeningText } from '../core/screening.js';
 import { baseEntriesOf, storeReceipt } from '../io/receipt-store.js';
 import type { Snapshot } from '../core/snapshot-record.js';
@@ -337,6 +337,8 @@ export async function run(argv: readonly string[], io: Console): Promise<number>
         return await screenCommand(settings, io);
       case 'compare':
         return await compareCommand(settings, io);
+      case 'merge':
+        return await mergeCommand(settings, io);
     }
   } catch (error) {
     if (isRefusal(error)) {

@@ -30,7 +30,8 @@ export const USAGE = `usage:
                       --candidates DIR|FILE... --approve PROPOSAL_HASH... --approved-by NAME [--run-id ID]
                       --runner local|docker [--image REF] --out DIR
                       [--timeout SECONDS] [--concurrency N] [--setup-cache DIR] [--witness-key-file FILE]
-                      [--baseline-cache DIR]
+                      [--baseline-cache DIR] [--shard K/N]   (this shard's candidates only: shard.json, no ranking; needs --baseline-cache)
+  patchproof merge --repo DIR --out DIR SHARD_DIR...   (the shards' receipts verified and ranked into one screening receipt)
   patchproof compare OLD_RECEIPT NEW_RECEIPT   (exit 0 improved, 1 no progress or worse)
   patchproof verify-receipt FILE
   patchproof promote RECEIPT --repo DIR [--dry-run] [--path FILE]... [--receipt-store DIR] [--log FILE]
@@ -129,6 +130,17 @@ export interface ScreenSettings extends Omit<ValidateSettings, 'command' | 'prop
   approvedBy: string;
   /** Each candidate's approval gets run id `<runId>-<name>`. */
   runId: string;
+  /** `--shard K/N`: validate only the K-th of N shares of the candidates (groups of one normalised key stay together). */
+  shard?: { index: number; count: number };
+}
+
+/** `patchproof merge`: the shards of one screening (each a `screen --shard K/N --out` folder) into one screening receipt. */
+export interface MergeSettings {
+  command: 'merge';
+  /** The base checkout the candidates were screened on (its snapshot must be the shards' base). */
+  repo: string;
+  out: string;
+  shards: string[];
 }
 
 export interface CompareSettings {
@@ -242,6 +254,7 @@ export type Settings =
   | ProposeSettings
   | ApproveSettings
   | ValidateSettings
+  | MergeSettings
   | VerifySettings
   | WitnessInitSettings
   | WitnessDigestSettings
@@ -317,6 +330,15 @@ function witnessSource(values: Record<string, string | undefined>): WitnessSourc
   };
 }
 
+/** `--shard K/N`: 1 ≤ K ≤ N ≤ 256. */
+function shardOf(raw: string): { index: number; count: number } {
+  const match = /^([1-9][0-9]{0,2})\/([1-9][0-9]{0,2})$/.exec(raw);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (match === null || index > count || count > 256) throw new ConfigurationError(`--shard '${raw}' is not valid; give K/N with 1 <= K <= N <= 256, e.g. --shard 1/3`);
+  return { index, count };
+}
+
 function parse(args: string[], options: Record<string, { type: 'string' }>): { values: Record<string, string | undefined>; positionals: string[] } {
   try {
     const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals: true });
@@ -364,7 +386,7 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
     case 'screen': {
       // The repeated flags are taken out; the rest are validate's and parsed by its rules.
       const multi: Record<'candidates' | 'approve', string[]> = { candidates: [], approve: [] };
-      const single: Record<'approved-by' | 'run-id', string | undefined> = { 'approved-by': undefined, 'run-id': undefined };
+      const single: Record<'approved-by' | 'run-id' | 'shard', string | undefined> = { 'approved-by': undefined, 'run-id': undefined, shard: undefined };
       const others: string[] = [];
       for (let i = 0; i < rest.length; i++) {
         const arg = rest[i] ?? '';
@@ -387,7 +409,16 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
       if (validate.receiptStore !== undefined || validate.earlyExit === true) throw new ConfigurationError('--receipt-store and --early-exit are not screen options (screen always gates with early exit)');
       if (validate.claimed !== undefined) throw new ConfigurationError('--claimed is a validate option: screen compares no claim; validate the one candidate the agent made the claim for');
       const { command: _c, proposal: _p, approval: _a, receiptStore: _r, earlyExit: _e, claimed: _cl, ...shared } = validate;
-      return { ...shared, command: 'screen', candidates: multi.candidates, approve: multi.approve, approvedBy: single['approved-by'], runId: single['run-id'] ?? 'screen' };
+      const shard = single.shard !== undefined ? shardOf(single.shard) : undefined;
+      if (shard !== undefined && shared.baselineCache === undefined) {
+        throw new ConfigurationError('--shard needs --baseline-cache DIR: every shard must reuse one base side (run shard 1 first, or warm the cache), or their receipts cannot be merged');
+      }
+      return { ...shared, command: 'screen', candidates: multi.candidates, approve: multi.approve, approvedBy: single['approved-by'], runId: single['run-id'] ?? 'screen', ...(shard !== undefined ? { shard } : {}) };
+    }
+    case 'merge': {
+      const { values, positionals } = parse(rest, { repo: str, out: str });
+      if (positionals.length === 0) throw new ConfigurationError('merge takes the shard folders: patchproof merge --repo DIR --out DIR SHARD_DIR...');
+      return { command: 'merge', repo: required(values, 'repo', 'the base checkout the candidates were screened on'), out: required(values, 'out', 'the folder to write the screening receipt to'), shards: positionals };
     }
     case 'compare': {
       const { positionals } = parse(rest, {});
@@ -568,7 +599,7 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
       return { command, file: positionals[0] as string, witnessKeyFile: required(values, 'witness-key-file', 'the witness key file the pack was sealed for') };
     }
     default:
-      throw new ConfigurationError(`unknown command '${command}'; use propose, approve, validate, screen, compare, verify-receipt, promote, witness or hidden-detail`);
+      throw new ConfigurationError(`unknown command '${command}'; use propose, approve, validate, screen, merge, compare, verify-receipt, promote, witness or hidden-detail`);
   }
 }
 

@@ -210,3 +210,65 @@ export function verifyScreeningText(text: string, readBound: (relativePath: stri
   const best = first !== undefined && byName.get(first.name)?.verdict === 'passed' ? first.name : null;
   return { integrity_valid: true, screening_digest, best, errors: [] };
 }
+
+/**
+ * Sharding (`screen --shard K/N`, `patchproof merge`). Candidates of one normalised key stay in one
+ * shard (a duplicate shares its original's runs); the groups, in order of their first candidate's
+ * name, are dealt round: group i goes to shard (i mod N) + 1.
+ */
+export const SHARD_SCHEMA = 'patchproof.screen-shard/v1';
+
+export const shardSchema = z.strictObject({
+  schema: z.literal(SHARD_SCHEMA),
+  tool_version: z.string().min(1),
+  index: z.number().int().min(1).max(256),
+  count: z.number().int().min(1).max(256),
+  started_at: z.iso.datetime(),
+  finished_at: z.iso.datetime(),
+  base_snapshot: digest,
+  witness_digest: digest,
+  /** Every candidate of the screening, each with its approved proposal hash: the same in every shard. */
+  candidates: z.array(z.strictObject({ name: z.string().regex(NAME), proposal_hash: z.string().regex(/^[0-9a-f]{64}$/) })).min(1),
+  /** The candidates this shard validated (their folders are candidates/<name>/ beside shard.json). */
+  validated: z.array(z.string().regex(NAME))
+});
+export type ShardManifest = z.infer<typeof shardSchema>;
+
+/** The names of the candidates shard `index` of `count` validates. `keys` is each candidate's normalised key, in name order. */
+export function shardMembers(keys: readonly { name: string; key: string }[], index: number, count: number): Set<string> {
+  const groups: string[] = [];
+  for (const { key } of keys) if (!groups.includes(key)) groups.push(key);
+  const mine = new Set(groups.filter((_, i) => (i % count) + 1 === index));
+  return new Set(keys.filter((k) => mine.has(k.key)).map((k) => k.name));
+}
+
+/**
+ * The shards of one screening, checked before anything is read from them: one N, each K from 1 to N
+ * exactly once, one base and pack, one candidate list, and every candidate validated by exactly one
+ * shard. Returns the owning shard of each candidate, or the first problem.
+ */
+export function checkShards(shards: readonly ShardManifest[]): { owner: Map<string, number> } | { error: string } {
+  const first = shards[0];
+  if (first === undefined) return { error: 'no shard given' };
+  if (shards.some((s) => s.count !== first.count)) return { error: `the shards are of different screenings: their N differ (${[...new Set(shards.map((s) => s.count))].join(', ')})` };
+  const indices = shards.map((s) => s.index).sort((a, b) => a - b);
+  const missing = Array.from({ length: first.count }, (_, i) => i + 1).filter((k) => !indices.includes(k));
+  if (missing.length > 0) return { error: `shard ${missing.map((k) => `${k}/${first.count}`).join(', ')} is missing; give every shard's folder` };
+  if (new Set(indices).size !== indices.length || indices.length !== first.count) return { error: 'a shard is given twice' };
+  for (const s of shards) {
+    if (s.base_snapshot !== first.base_snapshot || s.witness_digest !== first.witness_digest) return { error: `shard ${s.index}/${s.count} is for another base snapshot or witness pack` };
+    if (canonicalJson(s.candidates) !== canonicalJson(first.candidates)) return { error: `shard ${s.index}/${s.count} lists other candidates or approvals than shard ${first.index}/${first.count}` };
+    if (s.tool_version !== first.tool_version) return { error: `shard ${s.index}/${s.count} was made by patchproof ${s.tool_version}, shard ${first.index} by ${first.tool_version}` };
+  }
+  const owner = new Map<string, number>();
+  for (const s of shards) {
+    for (const name of s.validated) {
+      if (!first.candidates.some((c) => c.name === name)) return { error: `shard ${s.index}/${s.count} validated '${name}', which is no candidate of the screening` };
+      if (owner.has(name)) return { error: `'${name}' was validated by shard ${owner.get(name)} and shard ${s.index}` };
+      owner.set(name, s.index);
+    }
+  }
+  const unvalidated = first.candidates.filter((c) => !owner.has(c.name)).map((c) => c.name);
+  if (unvalidated.length > 0) return { error: `no shard validated ${unvalidated.join(', ')}` };
+  return { owner };
+}
