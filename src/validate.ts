@@ -43,6 +43,7 @@ import { withFormal, type FormalRecord } from './core/formal.js';
 import { checkFormalSpecs, formalRecordFor } from './formal/run.js';
 import { buildStatus, buildStops, withBuild, type BuildRecord, type BuildRunRecord } from './core/build-gate.js';
 import { runBuild } from './build-stage.js';
+import { suiteShare } from './core/suite-share.js';
 import { replayCounterexamples } from './formal/replay-run.js';
 
 /**
@@ -132,6 +133,11 @@ export interface ValidationRequest {
   sharedRuns?: SharedRuns;
   /** Told when each container run starts and ends (progress lines on stderr, log groups in the action). */
   progress?: ProgressSink;
+  /**
+   * `validate --shard K/N`: run only the K-th of N shares of the regression suite (by file,
+   * src/core/suite-share.ts); every other phase runs in full. Never with gates, a baseline or a claim.
+   */
+  shard?: { index: number; count: number };
 }
 
 /** The base-side runs of one validation, for the next candidates on the same base (opaque). */
@@ -704,6 +710,16 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
     if (trees.suite.base.length === 0) {
       throw new ConfigurationError(`the repository has no test files the ${adapter.name} adapter runs as its suite; add tests or set regression.include in the witness pack`);
     }
+    // --shard K/N: this validation's share of the suite; the whole suite goes into the receipt's shard record.
+    const wholeSuite = trees.suite;
+    if (request.shard !== undefined) {
+      const { index, count } = request.shard;
+      trees.suite = suiteShare(wholeSuite, index, count);
+      if (trees.suite.base.length === 0) {
+        throw new ConfigurationError(`--shard ${index}/${count}: this share of the suite holds none of its ${wholeSuite.base.length} base test files; use a smaller N`);
+      }
+      deps.log(`shard ${index}/${count}: ${trees.suite.base.length} of ${wholeSuite.base.length} suite files`);
+    }
     const plans = request.recordObservations === undefined ? plansFor(manifest, witness.dir) : recordPlans(manifest, witness.dir);
     deps.log(`base ${before.digest}, patched ${patchedSnapshot}; ${plans.length} runs on the ${request.runner.description.kind} runner`);
     const gateOptions = {
@@ -960,7 +976,8 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
       },
       phases: judgement.phases.map((p) => ({ ...p, runs: runsOf[p.name] ?? [], grading: grading[p.name] })),
       ...(formal !== undefined ? { formal } : {}),
-      ...(build !== undefined ? { build } : {})
+      ...(build !== undefined ? { build } : {}),
+      ...(request.shard !== undefined ? { shard: { index: request.shard.index, count: request.shard.count, suite_files: { base: wholeSuite.base, patched: wholeSuite.patched } } } : {})
     };
     // Hidden means hidden: the public receipt keeps statuses, counts and keyed ids only.
     const hiddenKey = deriveHiddenIdKey(witness.witnessKey, witness.digest);

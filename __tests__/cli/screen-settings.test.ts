@@ -35,9 +35,19 @@ describe('screen settings', () => {
 
   it('merge takes --repo, --out and the shard folders', () => {
     expect(readSettings(['merge', '--repo', 'r', '--out', 'o', 's1', 's2'])).toEqual({ command: 'merge', repo: 'r', out: 'o', shards: ['s1', 's2'] });
-    expect(() => readSettings(['merge', '--repo', 'r', '--out', 'o'])).toThrow('merge takes the shard folders');
-    expect(() => readSettings(['merge', '--out', 'o', 's1'])).toThrow('--repo is required');
+    expect(() => readSettings(['merge', '--repo', 'r', '--out', 'o'])).toThrow('merge takes the shards');
+    expect(readSettings(['merge', '--out', 'o', 'r1.json', 'r2.json'])).toEqual({ command: 'merge', out: 'o', shards: ['r1.json', 'r2.json'] });
     expect(() => readSettings(['merge', '--repo', 'r', 's1'])).toThrow('--out is required');
+  });
+
+  it('validate takes --shard K/N, never 1/1 and never with --early-exit, --baseline-cache or --claimed', () => {
+    const validate = ['validate', ...base, '--proposal', 'p.json', '--approval', 'a.json'];
+    expect(readSettings([...validate, '--shard', '2/4'])).toMatchObject({ command: 'validate', shard: { index: 2, count: 4 } });
+    expect(() => readSettings([...validate, '--shard', '1/1'])).toThrow('--shard 1/1 is the whole suite');
+    expect(() => readSettings([...validate, '--shard', '5/4'])).toThrow("--shard '5/4' is not valid");
+    for (const extra of [['--early-exit'], ['--baseline-cache', 'bc'], ['--claimed', 'c.xml']]) {
+      expect(() => readSettings([...validate, '--shard', '1/2', ...extra])).toThrow(`--shard cannot go with ${extra[0]}`);
+    }
   });
 
   it('compare takes two receipts; validate takes --early-exit', () => {

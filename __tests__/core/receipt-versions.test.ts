@@ -4,7 +4,7 @@ import { fail, pass, passingRuns, receiptFrom, run } from '../helpers/evidence.j
 import { sealReceipt, serializeReceipt, verifyReceiptText } from '../../src/core/receipt.js';
 import { deriveHiddenIdKey, hiddenId, hiddenKeyCheck, HIDDEN_MARKER } from '../../src/core/hidden-ids.js';
 import { RECEIPT_V1_SCHEMA, verifyReceiptV1Text } from '../../src/core/receipt-v1.js';
-import { RECEIPT_SCHEMA, RECEIPT_V2_SCHEMA, RECEIPT_V3_SCHEMA, RECEIPT_V4_SCHEMA, RECEIPT_V5_SCHEMA, type Receipt } from '../../src/core/receipt-schema.js';
+import { RECEIPT_SCHEMA, RECEIPT_V2_SCHEMA, RECEIPT_V3_SCHEMA, RECEIPT_V4_SCHEMA, RECEIPT_V5_SCHEMA, RECEIPT_V6_SCHEMA, type Receipt } from '../../src/core/receipt-schema.js';
 import { canonicalJson, digestJson } from '../../src/core/hashing.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -59,10 +59,10 @@ describe('receipt versions', () => {
     expect(check.errors[0]).toMatch(/patchproof\.receipt\/v9.*unknown.*v1.*v2.*v3.*v4.*v5|patchproof\.receipt\/v9.*unknown.*v5.*v4.*v3.*v2.*v1/);
   });
 
-  it('writes v6 receipts whose v6 digest domain a v1 verifier does not accept', () => {
+  it('writes v7 receipts whose v7 digest domain a v1 verifier does not accept', () => {
     const text = serializeReceipt(receiptFrom(passingRuns()));
     expect(JSON.parse(text).schema).toBe(RECEIPT_SCHEMA);
-    expect(RECEIPT_SCHEMA).toBe('patchproof.receipt/v6');
+    expect(RECEIPT_SCHEMA).toBe('patchproof.receipt/v7');
     expect(verifyReceiptText(text).integrity_valid).toBe(true);
     expect(verifyReceiptV1Text(text).integrity_valid).toBe(false);
   });
@@ -143,7 +143,7 @@ describe('receipt v4 beside v5 (v5 adds the baseline, gates, claim and formal re
   });
 });
 
-describe('receipt v5 beside v6 (v6 adds build, baseline.cache, the cargo-test claim, formal checked and replay)', () => {
+describe('receipt v5 beside v6 (v6 adds build, baseline.cache, the cargo-test claim, formal checked and replay, gates.related)', () => {
   /** A receipt as a v5 writer produced it: schema v5, the v5 digest domain. */
   function asV5(receipt: Receipt, edit: (body: Record<string, unknown>) => void = () => undefined): string {
     const { receipt_digest: _digest, ...body } = receipt;
@@ -168,7 +168,32 @@ describe('receipt v5 beside v6 (v6 adds build, baseline.cache, the cargo-test cl
   ] as const)('a v5 receipt never held a %s: one re-sealed as v5 with it is refused', (what, edit) => {
     const check = verifyReceiptText(asV5(receiptFrom(passingRuns()), edit));
     expect(check.integrity_valid).toBe(false);
-    expect(check.errors.join('\n')).toContain(`a ${what} exists only from ${RECEIPT_SCHEMA}; a ${RECEIPT_V5_SCHEMA} receipt never held one`);
+    expect(check.errors.join('\n')).toContain(`a ${what} exists only from ${RECEIPT_V6_SCHEMA}; a ${RECEIPT_V5_SCHEMA} receipt never held one`);
+  });
+});
+
+describe('receipt v6 beside v7 (v7 adds the shard record)', () => {
+  function asV6(receipt: Receipt, edit: (body: Record<string, unknown>) => void = () => undefined): string {
+    const { receipt_digest: _digest, ...body } = receipt;
+    const v6Body = { ...body, schema: RECEIPT_V6_SCHEMA } as typeof body;
+    edit(v6Body as unknown as Record<string, unknown>);
+    return `${canonicalJson({ ...v6Body, receipt_digest: digestJson('patchproof/receipt/v6', v6Body) })}\n`;
+  }
+
+  it('keeps v6 receipts verifiable under the v6 rules, a v6 record included; the same bytes relabelled v7 are refused', () => {
+    const withBaseline = asV6(receiptFrom(passingRuns()), (body) => void (body.baseline = { shared: true, digest: `sha256:${'a'.repeat(64)}`, cache: { entry: `sha256:${'b'.repeat(64)}` } }));
+    for (const v6Text of [asV6(receiptFrom(passingRuns()))]) {
+      expect(verifyReceiptText(v6Text).errors).toEqual([]);
+      expect(verifyReceiptText(v6Text.replace(`"schema":"${RECEIPT_V6_SCHEMA}"`, `"schema":"${RECEIPT_SCHEMA}"`)).integrity_valid).toBe(false);
+    }
+    // A v6 record (baseline.cache) is accepted by the v6 rules as far as its schema goes (its digest is checked like any baseline).
+    expect(verifyReceiptText(withBaseline).errors.join('\n')).not.toContain('exists only from');
+  });
+
+  it('a v6 receipt never held a shard record: one re-sealed as v6 with it is refused', () => {
+    const check = verifyReceiptText(asV6(receiptFrom(passingRuns()), (body) => void (body.shard = { index: 1, count: 2, suite_files: { base: [], patched: [] } })));
+    expect(check.integrity_valid).toBe(false);
+    expect(check.errors.join('\n')).toContain(`a shard record exists only from ${RECEIPT_SCHEMA}; a ${RECEIPT_V6_SCHEMA} receipt never held one`);
   });
 });
 

@@ -33,7 +33,9 @@ import { randomBytes } from 'node:crypto';
 import { ConfigurationError, InfrastructureError, isRefusal } from '../errors.js';
 import { promoteCommand } from './promote.js';
 import { baselineRequest, createRunner, EXIT, HIDDEN_DETAIL_FILE, lookUpBaseline, settleBaseline, hiddenDetailSealer, openWitness, packInRepo, readWitnessKey, setupCacheDir, validationLimits, type Console } from './shared.js';
-import { compareCommand, mergeCommand, screenCommand, verifyScreeningFile } from './screen.js';
+import { compareCommand, screenCommand, verifyScreeningFile } from './screen.js';
+import { mergeCommand, verifyMergedFile } from './merge.js';
+import { isMergedText } from '../core/merged.js';
 import { isScreeningText } from '../core/screening.js';
 import { baseEntriesOf, storeReceipt } from '../io/receipt-store.js';
 import type { Snapshot } from '../core/snapshot-record.js';
@@ -106,6 +108,7 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
           limits,
           concurrency: settings.concurrency,
           ...(settings.earlyExit === true ? { earlyExit: true } : {}),
+          ...(settings.shard !== undefined ? { shard: settings.shard } : {}),
           ...baselineRequest(cached),
           ...(claim !== undefined ? { claim } : {}),
           ...(sealer !== undefined ? { encryptHiddenDetail: sealer } : {}),
@@ -295,6 +298,7 @@ async function writeSecretFile(path: string, text: string): Promise<void> {
 async function verifyCommand(settings: VerifySettings, io: Console): Promise<number> {
   const text = await readTextFile(settings.file, 'receipt');
   if (isScreeningText(text)) return verifyScreeningFile(settings.file, text, io);
+  if (isMergedText(text)) return verifyMergedFile(settings.file, text, io);
   const check = verifyReceiptText(text);
   io.out(`${JSON.stringify({ integrity_valid: check.integrity_valid, verdict: check.verdict, proof_grade: check.proof_grade, receipt_digest: check.receipt_digest, errors: check.errors }, null, 2)}\n`);
   return check.integrity_valid ? EXIT.passed : EXIT.failed;

@@ -285,14 +285,14 @@ async function writeScreening(
 }
 
 /**
- * `patchproof merge --repo DIR --out DIR SHARD_DIR...`: the shards of one screening into one
+ * `patchproof merge --repo DIR --out DIR SHARD_DIR...` (src/cli/merge.ts hands folders here): the shards of one screening into one
  * screening receipt. The shard manifests are checked against each other first (one N, every K once,
  * one base, pack and candidate list, every candidate validated once); then each candidate's
  * proposal is re-read and must carry its listed hash and apply to the base checkout, its receipt must
  * verify and bind that proposal's diff; the normalised keys, near-duplicates and the ranking are
  * computed here, from the base checkout and the receipts, never taken from a shard.
  */
-export async function mergeCommand(settings: MergeSettings, io: Console): Promise<number> {
+export async function mergeScreenShards(settings: MergeSettings & { repo: string }, io: Console): Promise<number> {
   const startedAt = new Date();
   const repo = await existingDir(settings.repo, '--repo');
   await assertOutside(settings.out, repo, '--out');
@@ -354,7 +354,7 @@ function renderRanking(ranking: { rank: number; name: string; why: string }[], c
 }
 
 /** A bound receipt beside the screening receipt (the path is checked by the schema: candidates/<name>/receipt.json). */
-function readBound(dir: string, rel: string): string | undefined {
+export function readBound(dir: string, rel: string): string | undefined {
   try {
     const path = join(dir, ...rel.split('/'));
     if (!statSync(path).isFile()) return undefined;

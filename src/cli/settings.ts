@@ -26,12 +26,14 @@ export const USAGE = `usage:
                       [--claimed FILE]   (the agent's own results: JUnit XML, jest/vitest --json, go test -json)
                       [--early-exit]   (gates in cost order: L0 policy, reproduction, suite, hidden; the first failure stops)
                       [--baseline-cache DIR]   (base-side runs kept for the next candidate on the same base; only you may write DIR)
+                      [--shard K/N]   (the K-th of N shares of the regression suite, by file; merge the N receipts)
   patchproof screen --repo DIR --witness DIR|FILE.tar.gz|URL --witness-digest sha256:HEX
                       --candidates DIR|FILE... --approve PROPOSAL_HASH... --approved-by NAME [--run-id ID]
                       --runner local|docker [--image REF] --out DIR
                       [--timeout SECONDS] [--concurrency N] [--setup-cache DIR] [--witness-key-file FILE]
                       [--baseline-cache DIR] [--shard K/N]   (this shard's candidates only: shard.json, no ranking; needs --baseline-cache)
-  patchproof merge --repo DIR --out DIR SHARD_DIR...   (the shards' receipts verified and ranked into one screening receipt)
+  patchproof merge --repo DIR --out DIR SHARD_DIR...   (screen shards: verified and ranked into one screening receipt)
+  patchproof merge --out DIR RECEIPT...   (validate shards: verified and sealed into one merged receipt)
   patchproof compare OLD_RECEIPT NEW_RECEIPT   (exit 0 improved, 1 no progress or worse)
   patchproof verify-receipt FILE
   patchproof promote RECEIPT --repo DIR [--dry-run] [--path FILE]... [--receipt-store DIR] [--log FILE]
@@ -118,6 +120,8 @@ export interface ValidateSettings {
    * the repository; only its owner may write it: src/io/baseline-cache.ts).
    */
   baselineCache?: string;
+  /** `--shard K/N`: only the K-th of N shares of the regression suite (by file); `patchproof merge` joins the shards' receipts. */
+  shard?: { index: number; count: number };
 }
 
 /** `patchproof screen`: validate's settings for the shared parts, and the candidates with their approvals. */
@@ -137,8 +141,8 @@ export interface ScreenSettings extends Omit<ValidateSettings, 'command' | 'prop
 /** `patchproof merge`: the shards of one screening (each a `screen --shard K/N --out` folder) into one screening receipt. */
 export interface MergeSettings {
   command: 'merge';
-  /** The base checkout the candidates were screened on (its snapshot must be the shards' base). */
-  repo: string;
+  /** Screen shards: the base checkout the candidates were screened on (its snapshot must be the shards' base). */
+  repo?: string;
   out: string;
   shards: string[];
 }
@@ -417,8 +421,8 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
     }
     case 'merge': {
       const { values, positionals } = parse(rest, { repo: str, out: str });
-      if (positionals.length === 0) throw new ConfigurationError('merge takes the shard folders: patchproof merge --repo DIR --out DIR SHARD_DIR...');
-      return { command: 'merge', repo: required(values, 'repo', 'the base checkout the candidates were screened on'), out: required(values, 'out', 'the folder to write the screening receipt to'), shards: positionals };
+      if (positionals.length === 0) throw new ConfigurationError("merge takes the shards: 'patchproof merge --repo DIR --out DIR SHARD_DIR...' (screen) or 'patchproof merge --out DIR RECEIPT...' (validate)");
+      return { command: 'merge', ...(values.repo !== undefined ? { repo: values.repo } : {}), out: required(values, 'out', 'the folder to write the merged receipt to'), shards: positionals };
     }
     case 'compare': {
       const { positionals } = parse(rest, {});
@@ -450,9 +454,15 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
         repo: str, proposal: str, approval: str, witness: str, 'witness-digest': str, reproduction: str, hidden: str, adapter: str,
         runner: str, image: str, out: str, timeout: str, 'output-limit': str, concurrency: str, 'setup-cache': str, ...diffLimitOptions, 'witness-key-file': str,
         'container-workdir': str, 'container-results': str, 'container-home': str, 'container-user': str, 'receipt-store': str,
-        claimed: str, 'baseline-cache': str
+        claimed: str, 'baseline-cache': str, shard: str
       });
       noPositionals(positionals);
+      const shard = values.shard !== undefined ? shardOf(values.shard) : undefined;
+      if (shard !== undefined) {
+        if (shard.count === 1) throw new ConfigurationError('--shard 1/1 is the whole suite: leave --shard out');
+        const clash = [earlyExit ? '--early-exit' : '', values['baseline-cache'] !== undefined ? '--baseline-cache' : '', values.claimed !== undefined ? '--claimed' : ''].filter((f) => f !== '');
+        if (clash.length > 0) throw new ConfigurationError(`--shard cannot go with ${clash.join(' or ')}: a shard runs a share of the suite, while those judge the whole of it`);
+      }
       const repo = required(values, 'repo', 'the repository folder');
       const proposal = required(values, 'proposal', 'the proposal file');
       const approval = required(values, 'approval', 'the approval file');
@@ -497,7 +507,8 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
         ...(values['receipt-store'] !== undefined ? { receiptStore: values['receipt-store'] } : {}),
         ...(earlyExit ? { earlyExit } : {}),
         ...(values.claimed !== undefined ? { claimed: values.claimed } : {}),
-        ...(values['baseline-cache'] !== undefined ? { baselineCache: values['baseline-cache'] } : {})
+        ...(values['baseline-cache'] !== undefined ? { baselineCache: values['baseline-cache'] } : {}),
+        ...(shard !== undefined ? { shard } : {})
       };
     }
     case 'promote': {

@@ -22,6 +22,8 @@ export type HashDomain =
   | 'patchproof/receipt/v4'
   | 'patchproof/receipt/v5'
   | 'patchproof/receipt/v6'
+  | 'patchproof/receipt/v7'
+  | 'patchproof/merged/v1'
   | 'patchproof/tests/v1'
   | 'patchproof/witness/v1'
   | 'patchproof/setup-cache/v1'

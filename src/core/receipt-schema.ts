@@ -27,17 +27,26 @@ import { CLAIM_FINDINGS, CLAIM_FORMATS } from './claim-codes.js';
  * v4 and older receipts never hold any of the four.
  *
  * v6 over v5 (one landing, all additive): the `build` record (the L1 build gate), `baseline.cache`
- * (a base side reused from `--baseline-cache`), the claim format `cargo-test`, and in `formal` the
- * status `checked` and each target's `replay` (the counterexample run as a test in the container);
+ * (a base side reused from `--baseline-cache`), the claim format `cargo-test`, in `formal` the
+ * status `checked` and each target's `replay` (the counterexample run as a test in the container),
+ * and `gates.related` with its `regression_related` runs (L3's related test files first);
  * the digest domain is 'patchproof/receipt/v6'. v5 and older receipts never hold any of them.
+ *
+ * v7 over v6 (one landing, additive): the `shard` record (`validate --shard K/N`: the regression
+ * suite's share this receipt ran; `inventory.suite_files` is that share, `shard.suite_files` the
+ * whole suite); the digest domain is 'patchproof/receipt/v7'. v6 and older receipts never hold it.
+ * src/core/receipt.ts `RECORDS_SINCE` lists every record with the schema that introduced it.
  */
 
-/** v6: the `build` record, `baseline.cache`, the `cargo-test` claim format, formal `checked` and replays. */
+/** v7: the `shard` record (a share of the regression suite, `validate --shard K/N`). */
+export const RECEIPT_V7_SCHEMA = 'patchproof.receipt/v7';
+
+/** v6: the `build` record, `baseline.cache`, the `cargo-test` claim format, formal `checked` and replays, `gates.related`. */
 export const RECEIPT_V6_SCHEMA = 'patchproof.receipt/v6';
 /** v5: `baseline`, `gates`, `claim` and `formal` records (optional). */
 export const RECEIPT_V5_SCHEMA = 'patchproof.receipt/v5';
 /** The schema this version writes. */
-export const RECEIPT_SCHEMA = RECEIPT_V6_SCHEMA;
+export const RECEIPT_SCHEMA = RECEIPT_V7_SCHEMA;
 /** v4, still verified under its rules (`not_run` phases; none of v5's records). */
 export const RECEIPT_V4_SCHEMA = 'patchproof.receipt/v4';
 /** v3, still verified under its rules (no `not_run` phase). */
@@ -45,7 +54,7 @@ export const RECEIPT_V3_SCHEMA = 'patchproof.receipt/v3';
 /** v2, still verified: it may carry the pack's real pinned hidden ids in `witness.pinned_ids`. */
 export const RECEIPT_V2_SCHEMA = 'patchproof.receipt/v2';
 /** Every schema verified by the rules of src/core/receipt.ts (v1 has its own, frozen). */
-export const RECEIPT_SCHEMAS = [RECEIPT_V6_SCHEMA, RECEIPT_V5_SCHEMA, RECEIPT_V4_SCHEMA, RECEIPT_V3_SCHEMA, RECEIPT_V2_SCHEMA] as const;
+export const RECEIPT_SCHEMAS = [RECEIPT_V7_SCHEMA, RECEIPT_V6_SCHEMA, RECEIPT_V5_SCHEMA, RECEIPT_V4_SCHEMA, RECEIPT_V3_SCHEMA, RECEIPT_V2_SCHEMA] as const;
 export type ReceiptSchemaName = (typeof RECEIPT_SCHEMAS)[number];
 
 /** True when `schema` is `since` or newer: a record introduced by `since` may appear in it. */
@@ -56,6 +65,7 @@ export function schemaAtLeast(schema: ReceiptSchemaName, since: ReceiptSchemaNam
 
 /** The digest domain each schema seals under. */
 const DIGEST_DOMAINS: Record<ReceiptSchemaName, HashDomain> = {
+  [RECEIPT_V7_SCHEMA]: 'patchproof/receipt/v7',
   [RECEIPT_V6_SCHEMA]: 'patchproof/receipt/v6',
   [RECEIPT_V5_SCHEMA]: 'patchproof/receipt/v5',
   [RECEIPT_V4_SCHEMA]: 'patchproof/receipt/v4',
@@ -357,6 +367,18 @@ export const receiptSchema = z.strictObject({
    * candidate's tree. Absent when the pack has no build. New and optional (listed for v6).
    */
   build: buildRecordSchema.optional(),
+  /**
+   * `validate --shard K/N` (from v7): this receipt ran the K-th of N shares of the regression suite
+   * (src/core/shard.ts `suiteShare`, by file). `suite_files` is the whole suite as discovered;
+   * `inventory.suite_files` holds the share that ran. Absent for a whole-suite validation.
+   */
+  shard: z
+    .strictObject({
+      index: z.number().int().min(1).max(256),
+      count: z.number().int().min(2).max(256),
+      suite_files: z.strictObject({ base: z.array(z.string()), patched: z.array(z.string()) })
+    })
+    .optional(),
   receipt_digest: digest
 });
 

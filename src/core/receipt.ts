@@ -1,6 +1,6 @@
 import { twinBehaved } from './twins.js';
 import { canonicalJson, digestJson, type Digest } from './hashing.js';
-import { HIDDEN_ID_PATTERN, RECEIPT_SCHEMAS, RECEIPT_V2_SCHEMA, RECEIPT_V4_SCHEMA, RECEIPT_V5_SCHEMA, RECEIPT_V6_SCHEMA, receiptDigestDomain, receiptSchema, schemaAtLeast, type ReceiptSchemaName, type Receipt, type ReceiptBody, type PhaseRecord, type SetupRecord } from './receipt-schema.js';
+import { HIDDEN_ID_PATTERN, RECEIPT_SCHEMAS, RECEIPT_V2_SCHEMA, RECEIPT_V4_SCHEMA, RECEIPT_V5_SCHEMA, RECEIPT_V6_SCHEMA, RECEIPT_V7_SCHEMA, receiptDigestDomain, receiptSchema, schemaAtLeast, type ReceiptSchemaName, type Receipt, type ReceiptBody, type PhaseRecord, type SetupRecord } from './receipt-schema.js';
 import { RIGHT_REASON_FAILURES, countTests } from './test-results.js';
 import { PHASE_NAMES, RELATED_LABEL, decideVerdict, type ReasonCode } from './verdict.js';
 import { surfaceReasons, type SurfaceAllowances } from './surface.js';
@@ -10,6 +10,7 @@ import { formalRecordErrors, withFormal } from './formal.js';
 import { RECEIPT_V1_SCHEMA, verifyReceiptV1Text } from './receipt-v1.js';
 import { l0Failed } from './l0-gates.js';
 import { buildRecordErrors, buildStops, withBuild } from './build-gate.js';
+import { suiteShare } from './suite-share.js';
 
 /**
  * Sealing and verifying receipts. A receipt is canonical JSON (RFC 8785) whose `receipt_digest` is
@@ -302,6 +303,7 @@ function verifyReceiptV2V3Text(text: string): ReceiptCheck {
   errors.push(...notRunGateErrors(receipt));
   errors.push(...screeningFieldErrors(receipt));
   errors.push(...relatedTierErrors(receipt));
+  errors.push(...shardRecordErrors(receipt));
   for (const phase of receipt.phases) {
     const expectedRuns = runCounts[phase.name];
     if (expectedRuns !== undefined && phase.status !== 'not_run' && phase.runs.length !== expectedRuns) errors.push(`phase ${phase.name}: ${phase.runs.length} runs, the pack asks for ${expectedRuns}`);
@@ -347,8 +349,27 @@ const RECORDS_SINCE: readonly (readonly [string, ReceiptSchemaName, (receipt: Re
   ['formal checked status', RECEIPT_V6_SCHEMA, (receipt) => receipt.formal !== undefined && (receipt.formal.status === 'checked' || receipt.formal.targets.some((t) => t.status === 'checked'))],
   ['related tests tier', RECEIPT_V6_SCHEMA, (receipt) => receipt.gates?.related !== undefined],
   ['related tests run', RECEIPT_V6_SCHEMA, (receipt) => receipt.phases.some((p) => p.runs.some((r) => r.label === RELATED_LABEL))],
-  ['formal replay', RECEIPT_V6_SCHEMA, (receipt) => receipt.formal?.targets.some((t) => t.replay !== undefined) === true]
+  ['formal replay', RECEIPT_V6_SCHEMA, (receipt) => receipt.formal?.targets.some((t) => t.replay !== undefined) === true],
+  ['shard record', RECEIPT_V7_SCHEMA, (receipt) => receipt.shard !== undefined]
 ];
+
+/** A v7 receipt's `shard` record against its inventory: the share that ran is exactly this shard's share of the whole suite. */
+export function shardRecordErrors(receipt: Receipt): string[] {
+  const shard = receipt.shard;
+  if (shard === undefined) return [];
+  const errors: string[] = [];
+  if (shard.index > shard.count) errors.push(`shard: index ${shard.index} is beyond count ${shard.count}`);
+  const share = suiteShare(shard.suite_files, shard.index, shard.count);
+  for (const tree of ['base', 'patched'] as const) {
+    if (canonicalJson(share[tree]) !== canonicalJson(receipt.inventory.suite_files[tree])) {
+      errors.push(`shard: inventory.suite_files.${tree} is not shard ${shard.index}/${shard.count}'s share of the recorded suite`);
+    }
+  }
+  if (receipt.gates?.related !== undefined) errors.push('shard: a shard runs no related tests tier');
+  if (receipt.baseline?.cache !== undefined) errors.push('shard: a shard reuses no cached baseline');
+  if (receipt.claim !== undefined) errors.push("shard: a shard compares no claim (the claim is about the whole suite)");
+  return errors;
+}
 
 function recordSinceErrors(receipt: Receipt): string[] {
   return RECORDS_SINCE.filter(([, since, present]) => !schemaAtLeast(receipt.schema, since) && present(receipt)).map(
