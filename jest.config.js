@@ -8,5 +8,7 @@ export default {
   testTimeout: 120000,
   // Builds (or reuses) the Docker test image when an engine is up and PATCHPROOF_TEST_IMAGE is unset.
   globalSetup: '<rootDir>/scripts/test-image-setup.mjs',
-  maxWorkers: 2
+  maxWorkers: 2,
+  // Untimed files (a fresh clone) in a cost order: the Docker test files first, the largest first.
+  testSequencer: '<rootDir>/scripts/jest-sequencer.mjs'
 };

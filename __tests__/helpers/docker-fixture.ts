@@ -47,6 +47,11 @@ export interface DockerValidation<R> {
   out: string;
   receipt: R;
   seconds: number;
+  /**
+   * With `baselineCache`: the cache entry whose base side this validation reused (checked against
+   * the receipt's `baseline`), or undefined when it ran the base side itself and kept it.
+   */
+  reusedBaseline?: string;
 }
 
 export interface DockerValidationOptions {
@@ -63,6 +68,15 @@ export interface DockerValidationOptions {
   setupCache?: string;
   /** More `validate` options (the old container layout, for one). */
   extra?: readonly string[];
+  /**
+   * `--baseline-cache`: one folder per staged fixture, so candidates on the same base, pack, runner
+   * settings and limits run the base side once (the first writes the entry, the others reuse it).
+   */
+  baselineCache?: string;
+}
+
+interface BaselineView {
+  baseline?: { shared: boolean; digest: string; cache?: { entry: string } };
 }
 
 /** Propose, approve and validate one candidate in the Docker runner; the receipt must verify. */
@@ -77,6 +91,7 @@ export async function validateInDocker<R>(fixture: StagedFixture, options: Docke
       '--witness-digest', fixture.digest, '--runner', 'docker', '--image', options.imageId, '--out', out,
       ...(options.timeoutSeconds !== undefined ? ['--timeout', String(options.timeoutSeconds)] : []),
       ...(options.setupCache !== undefined ? ['--setup-cache', options.setupCache] : []),
+      ...(options.baselineCache !== undefined ? ['--baseline-cache', options.baselineCache] : []),
       ...(options.extra ?? [])],
     { tmp: fixture.tmp, timeoutMs: options.timeoutMs }
   );
@@ -84,7 +99,25 @@ export async function validateInDocker<R>(fixture: StagedFixture, options: Docke
   const verify = await runCli(['verify-receipt', join(out, 'receipt.json')], { tmp: fixture.tmp });
   // The CLI's stderr tail is shown when the receipt is missing or does not verify.
   expect([verify.status, result.stderr.slice(-2000)]).toEqual([0, result.stderr.slice(-2000)]);
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr, out, receipt: await readJson<R>(join(out, 'receipt.json')), seconds };
+  const receipt = await readJson<R>(join(out, 'receipt.json'));
+  const reusedBaseline = options.baselineCache === undefined ? undefined : expectBaselineRecorded(result.stderr, receipt as BaselineView);
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, out, receipt, seconds, ...(reusedBaseline !== undefined ? { reusedBaseline } : {}) };
+}
+
+/**
+ * What a validation with `--baseline-cache` said it did with the cache, checked against its receipt:
+ * a reused entry is recorded as `baseline: {shared: true, cache: {entry}}`; a base side that ran here
+ * as `shared: false` without `cache`. Returns the reused entry, or undefined.
+ */
+function expectBaselineRecorded(stderr: string, receipt: BaselineView): string | undefined {
+  const reused = /^baseline cache: reusing entry (sha256:[0-9a-f]{64}) /m.exec(stderr)?.[1];
+  if (reused !== undefined) {
+    expect(receipt.baseline).toEqual({ shared: true, digest: expect.stringMatching(/^sha256:/), cache: { entry: reused } });
+    return reused;
+  }
+  expect([stderr.match(/^baseline cache: miss \(.*\); the base side runs$/m) !== null, stderr.slice(-2000)]).toEqual([true, stderr.slice(-2000)]);
+  expect(receipt.baseline).toEqual({ shared: false, digest: expect.stringMatching(/^sha256:/) });
+  return undefined;
 }
 
 /**

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ROOT, ensureCli } from '../helpers/cli.js';
 import { stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
-import { dockerGate, hostileDiff } from './hostile-support.js';
+import { OLD_LAYOUT, hostileDiff, type DockerGate } from './hostile-support.js';
 
 /**
  * The hostile matrix's JS columns (issue 11, "Tests"; the table is in docs/security.md): attack
@@ -31,11 +31,14 @@ import { dockerGate, hostileDiff } from './hostile-support.js';
  * - g. a flood of files: 100,000 empty files in every writable bind mount at import, then a hang:
  *   `output_limit`.
  *
- * One staged fixture and one setup cache per adapter: the candidates of an adapter share the
- * dependency stage's output (npm ci), which is what makes the jest and vitest rows affordable.
+ * One test file per row (matrix-js-jest, -vitest, -node-test), so that Jest's workers share the
+ * rows out. One staged fixture, one setup cache and one baseline cache per row: the candidates of a
+ * row share the dependency stage's output (npm ci), which is what makes the jest and vitest rows
+ * affordable, and the base side (reproduction before, base suite with its twins), which is the
+ * same for all of them since only the candidate side is under attack: it runs once per (runner
+ * settings, limits) and is reused after; the first candidate of each key runs it for real, and
+ * every receipt must record which it was.
  */
-
-const gate = await dockerGate('hostile matrix tests (jest, vitest, node:test)');
 
 interface Twin {
   kind: 'twin' | 'mutant';
@@ -49,7 +52,7 @@ interface RunView {
   oracle?: { cases: number; observed: number; matched: number };
 }
 
-interface ReceiptView {
+export interface JsReceiptView {
   verdict: string;
   reasons: string[];
   proof_grade: boolean;
@@ -58,18 +61,19 @@ interface ReceiptView {
   surface: { findings: { path: string; change: string; categories: string[] }[]; restored: string[]; removed: string[] };
 }
 
-type Adapter = 'jest' | 'vitest' | 'node-test';
-type Fixture = 'jest-money' | 'vitest-chunk' | 'js-duration';
+/** A row of the JS matrix: its adapter. */
+export type JsAdapter = 'jest' | 'vitest' | 'node-test';
+export type JsFixture = 'jest-money' | 'vitest-chunk' | 'js-duration';
 
 /** What one attack must come to. */
-type Expect =
+export type Expect =
   | { kind: 'compromised' }
   | { kind: 'tampered'; path: string; change: 'add' | 'modify' }
   | { kind: 'sealed' }
   | { kind: 'neutral' }
   | { kind: 'flood' };
 
-interface Cell {
+export interface Cell {
   /** The attack class of the matrix (a–g). */
   cls: string;
   diff: string;
@@ -78,47 +82,10 @@ interface Cell {
   timeoutSeconds?: number;
 }
 
-const OLD_LAYOUT = ['--container-workdir', '/patchproof/repo', '--container-results', '/patchproof/results', '--container-user', '65534:65534'];
+const phase = (receipt: JsReceiptView, name: string): JsReceiptView['phases'][number] => receipt.phases.find((p) => p.name === name)!;
+const runsOf = (receipt: JsReceiptView): RunView[] => receipt.phases.flatMap((p) => p.runs);
 
-const ROWS: readonly { adapter: Adapter; fixture: Fixture; cells: readonly Cell[] }[] = [
-  {
-    adapter: 'jest',
-    fixture: 'jest-money',
-    cells: [
-      { cls: 'a', diff: 'jest-spare-canary-position', expect: { kind: 'compromised' } },
-      { cls: 'd', diff: 'jest-autoload-config', expect: { kind: 'tampered', path: 'jest.config.js', change: 'add' } },
-      { cls: 'd', diff: 'jest-package-jest-key', expect: { kind: 'tampered', path: 'package.json', change: 'modify' } },
-      { cls: 'e', diff: 'jest-read-hidden-at-import', expect: { kind: 'sealed' } },
-      { cls: 'f', diff: 'jest-grading-aware', expect: { kind: 'neutral' } },
-      { cls: 'g', diff: 'jest-inode-flood', expect: { kind: 'flood' }, timeoutSeconds: 60 }
-    ]
-  },
-  {
-    adapter: 'vitest',
-    fixture: 'vitest-chunk',
-    cells: [
-      { cls: 'a', diff: 'vitest-spare-canary-position', expect: { kind: 'compromised' } },
-      { cls: 'd', diff: 'vitest-autoload-config', expect: { kind: 'tampered', path: 'vitest.config.ts', change: 'modify' } },
-      { cls: 'e', diff: 'vitest-read-hidden-at-import', expect: { kind: 'sealed' } },
-      { cls: 'f', diff: 'vitest-grading-aware', expect: { kind: 'neutral' } },
-      { cls: 'g', diff: 'vitest-inode-flood', expect: { kind: 'flood' }, timeoutSeconds: 60 }
-    ]
-  },
-  {
-    adapter: 'node-test',
-    fixture: 'js-duration',
-    cells: [
-      { cls: 'a', diff: 'node-spare-canary-file', expect: { kind: 'compromised' } },
-      { cls: 'a', diff: 'node-spare-canary-order', expect: { kind: 'compromised' } },
-      { cls: 'e', diff: 'node-read-hidden-at-import', expect: { kind: 'sealed' } }
-    ]
-  }
-];
-
-const phase = (receipt: ReceiptView, name: string): ReceiptView['phases'][number] => receipt.phases.find((p) => p.name === name)!;
-const runsOf = (receipt: ReceiptView): RunView[] => receipt.phases.flatMap((p) => p.runs);
-
-function expectCompromised(receipt: ReceiptView): void {
+function expectCompromised(receipt: JsReceiptView): void {
   expect(receipt.verdict).toBe('failed');
   expect(receipt.proof_grade).toBe(false);
   expect(receipt.reasons).toContain('grader_compromised');
@@ -132,7 +99,7 @@ function expectCompromised(receipt: ReceiptView): void {
   }
 }
 
-function expectTampered(receipt: ReceiptView, path: string, change: string): void {
+function expectTampered(receipt: JsReceiptView, path: string, change: string): void {
   expect(receipt.surface.findings).toContainEqual(expect.objectContaining({ path, change, categories: expect.arrayContaining(['config']) }));
   expect([...receipt.surface.restored, ...receipt.surface.removed]).toContain(path);
   expect(receipt.verdict).toBe('failed');
@@ -142,7 +109,7 @@ function expectTampered(receipt: ReceiptView, path: string, change: string): voi
   expect(phase(receipt, 'hidden').status).toBe('failed');
 }
 
-function expectSealedFailure(receipt: ReceiptView): void {
+function expectSealedFailure(receipt: JsReceiptView): void {
   expect(receipt.verdict).toBe('failed');
   expect(receipt.proof_grade).toBe(false);
   expect(receipt.reasons).toContain('hidden_failed');
@@ -153,7 +120,7 @@ function expectSealedFailure(receipt: ReceiptView): void {
   for (const run of hidden.runs) expect(run.oracle !== undefined && run.oracle.observed > 0 && run.oracle.matched < run.oracle.cases).toBe(true);
 }
 
-function expectFlood(receipt: ReceiptView): void {
+function expectFlood(receipt: JsReceiptView): void {
   expect(receipt.verdict).toBe('failed');
   expect(receipt.reasons).toContain('output_limit');
   for (const name of ['reproduction_after', 'hidden']) {
@@ -161,52 +128,65 @@ function expectFlood(receipt: ReceiptView): void {
   }
 }
 
-gate.describeDocker.each(ROWS)('hostile matrix, $adapter ($fixture), in the Docker runner', ({ adapter, fixture: name, cells }) => {
-  let fixture: StagedFixture | undefined;
+/** The row's describe block: its cells, then the check that the base side ran for real and was reused. */
+export function describeJsRow(gate: DockerGate, row: { adapter: JsAdapter; fixture: JsFixture; cells: readonly Cell[] }): void {
+  const { adapter, fixture: name, cells } = row;
+  gate.describeDocker(`hostile matrix, ${adapter} (${name}), in the Docker runner`, () => {
+    let fixture: StagedFixture | undefined;
+    const baselines: { label: string; reused?: string }[] = [];
 
-  beforeAll(async () => {
-    gate.requireDocker();
-    await ensureCli();
-    fixture = await stageFixture(`matrix-${adapter}`, { repo: join(ROOT, 'fixtures', name, 'repo'), pack: join(ROOT, 'witness-packs', name) });
-  }, 180_000);
+    beforeAll(async () => {
+      gate.requireDocker();
+      await ensureCli();
+      fixture = await stageFixture(`matrix-${adapter}`, { repo: join(ROOT, 'fixtures', name, 'repo'), pack: join(ROOT, 'witness-packs', name) });
+    }, 180_000);
 
-  afterAll(async () => {
-    if (fixture !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
-  });
-
-  async function validate(cell: Cell, label: string, extra?: readonly string[]): Promise<{ status: number | null; receipt: ReceiptView }> {
-    return validateInDocker<ReceiptView>(fixture!, {
-      diff: hostileDiff(cell.diff),
-      label,
-      imageId: gate.imageId,
-      timeoutMs: 900_000,
-      ...(cell.timeoutSeconds !== undefined ? { timeoutSeconds: cell.timeoutSeconds } : {}),
-      ...(adapter === 'node-test' ? {} : { setupCache: join(fixture!.tmp, 'setup-cache') }),
-      ...(extra !== undefined ? { extra } : {})
+    afterAll(async () => {
+      if (fixture !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
     });
-  }
 
-  it.each(cells)('$cls: $diff', async (cell) => {
-    const { status, receipt } = await validate(cell, `${cell.diff}-neutral`);
-    expect(receipt.adapter).toBe(adapter);
-    expect(status).toBe(1);
-    switch (cell.expect.kind) {
-      case 'compromised':
-        return expectCompromised(receipt);
-      case 'tampered':
-        return expectTampered(receipt, cell.expect.path, cell.expect.change);
-      case 'sealed':
-        return expectSealedFailure(receipt);
-      case 'flood':
-        return expectFlood(receipt);
-      case 'neutral': {
-        expect(receipt.verdict).toBe('failed');
-        expect(phase(receipt, 'reproduction_after').status).toBe('failed');
-        // The control: given the old layout back, the same candidate is the real fix and passes.
-        const old = await validate(cell, `${cell.diff}-old-layout`, OLD_LAYOUT);
-        expect([old.receipt.verdict, old.receipt.reasons]).toEqual(['passed', []]);
-        return undefined;
-      }
+    async function validate(cell: Cell, label: string, extra?: readonly string[]): Promise<{ status: number | null; receipt: JsReceiptView }> {
+      const result = await validateInDocker<JsReceiptView>(fixture!, {
+        diff: hostileDiff(cell.diff),
+        label,
+        imageId: gate.imageId,
+        timeoutMs: 900_000,
+        ...(cell.timeoutSeconds !== undefined ? { timeoutSeconds: cell.timeoutSeconds } : {}),
+        baselineCache: join(fixture!.tmp, 'baseline-cache'),
+        ...(adapter === 'node-test' ? {} : { setupCache: join(fixture!.tmp, 'setup-cache') }),
+        ...(extra !== undefined ? { extra } : {})
+      });
+      baselines.push({ label, ...(result.reusedBaseline !== undefined ? { reused: result.reusedBaseline } : {}) });
+      return result;
     }
-  }, 1_800_000);
-});
+
+    it.each(cells)('$cls: $diff', async (cell) => {
+      const { status, receipt } = await validate(cell, `${cell.diff}-neutral`);
+      expect(receipt.adapter).toBe(adapter);
+      expect(status).toBe(1);
+      switch (cell.expect.kind) {
+        case 'compromised':
+          return expectCompromised(receipt);
+        case 'tampered':
+          return expectTampered(receipt, cell.expect.path, cell.expect.change);
+        case 'sealed':
+          return expectSealedFailure(receipt);
+        case 'flood':
+          return expectFlood(receipt);
+        case 'neutral': {
+          expect(receipt.verdict).toBe('failed');
+          expect(phase(receipt, 'reproduction_after').status).toBe('failed');
+          // The control: given the old layout back, the same candidate is the real fix and passes.
+          const old = await validate(cell, `${cell.diff}-old-layout`, OLD_LAYOUT);
+          expect([old.receipt.verdict, old.receipt.reasons]).toEqual(['passed', []]);
+          return undefined;
+        }
+      }
+    }, 1_800_000);
+
+    it('the base side ran for real, and later candidates on the same key reused it (recorded in their receipts)', () => {
+      expect(baselines.some((b) => b.reused === undefined)).toBe(true);
+      expect(baselines.some((b) => b.reused !== undefined)).toBe(true);
+    });
+  });
+}
