@@ -50,6 +50,18 @@ export default defineConfig(
     }
   },
   {
+    // translate.ts walks @babel/parser's AST through a loose `Node` whose fields are `any` (one walker for every node type);
+    // typing it with @babel/types is follow-up work, so only the no-unsafe-* rules are off, for this file only.
+    files: ['src/formal/translate.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off'
+    }
+  },
+  {
     // TypeScript reads this module's types from its .d.mts twin, so it is not in any program: lint it without types.
     files: ['scripts/test-image-setup.mjs'],
     extends: [tseslint.configs.disableTypeChecked]
