@@ -1,5 +1,5 @@
 import { allowancesOf } from '../core/receipt.js';
-import { clipText, codeSpan, escapeMarkdown, plainText } from '../core/markdown.js';
+import { codeSpan, escapeMarkdown, plainText } from '../core/markdown.js';
 import type { PhaseRecord, Receipt } from '../core/receipt-schema.js';
 import { renderReport } from '../core/report.js';
 import { surfaceReasons } from '../core/surface.js';

@@ -8,7 +8,7 @@ import { ConfigurationError, InfrastructureError } from '../errors.js';
 import { takeSnapshot } from '../io/snapshot.js';
 import { splitRepository, type Candidate } from './event.js';
 import { createGitSource, type GitSource, type GitSourceOptions } from '../io/git.js';
-import { inside, readEventPayload, requiredEnv, type ModeResult } from './mode.js';
+import { readEventPayload, requiredEnv, type ModeResult } from './mode.js';
 import type { StepOutcome } from './ports.js';
 import type { PromoteInputs } from './promote-settings.js';
 import { createPullsClient, type PullRequestState, type PullsClient } from './pulls-client.js';

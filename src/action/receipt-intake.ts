@@ -4,13 +4,10 @@ import { verifyReceiptText, type ReceiptCheck } from '../core/receipt.js';
 import { receiptSchema, type Receipt } from '../core/receipt-schema.js';
 import { ConfigurationError, VerificationError, isRefusal } from '../errors.js';
 import { createReceiptArtifacts } from './artifacts.js';
-import { ANNOTATION_TITLE_LIMIT, CHECK_OUTPUT_LIMIT, checkConclusion, clipToBytes, fitMarkdown, renderCheck } from './check-report.js';
+import { ANNOTATION_TITLE_LIMIT, CHECK_OUTPUT_LIMIT, clipToBytes, fitMarkdown } from './check-report.js';
 import { createAppInstallationToken } from './app-token.js';
 import { createChecksClient, type ChecksClientSource } from './checks-client.js';
-import { splitRepository } from './event.js';
-import type { ModeResult } from './mode.js';
 import { ChecksPermissionError, type CheckRunTarget, type ChecksClient, type ReceiptArtifacts, type RenderedCheck, type StepOutcome } from './ports.js';
-import type { ActionSettings } from './settings.js';
 
 /**
  * The receipt intake of reverify mode: download a run's receipt artifact, read it, verify it.

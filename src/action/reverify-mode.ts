@@ -1,13 +1,8 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { diffDigest } from '../core/proposal.js';
 import type { Receipt } from '../core/receipt-schema.js';
 import type { Snapshot } from '../core/snapshot-record.js';
 import { codeSpan } from '../core/markdown.js';
-import { ConfigurationError, InfrastructureError, PolicyError, VerificationError } from '../errors.js';
+import { ConfigurationError, InfrastructureError } from '../errors.js';
 import { takeSnapshot } from '../io/snapshot.js';
-import { RECEIPT_BUNDLE_FILE, type SignerPolicy, type VerifiedAttestation } from '../receipt/attestation.js';
-import { gateSignerPolicy, readTrustedRoots, verifyUnderAnyRoot } from '../receipt/trusted-roots.js';
 import { CHECK_OUTPUT_LIMIT, fitMarkdown, renderCheck, withPreamble } from './check-report.js';
 import { checksClientFor } from './checks-client.js';
 import { candidateFromEvent, type Candidate } from './event.js';

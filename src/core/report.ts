@@ -1,6 +1,6 @@
 import type { Receipt, PhaseRecord } from './receipt-schema.js';
 import type { PhaseName, ReasonCode } from './verdict.js';
-import { clipText, codeSpan, escapeMarkdown } from './markdown.js';
+import { codeSpan, escapeMarkdown } from './markdown.js';
 import { renderClaimMarkdown } from './claim-report.js';
 import { formatDiagnostic } from './build-diagnostics.js';
 

@@ -1,5 +1,4 @@
 import { parse } from '@babel/parser';
-import { posix } from 'node:path';
 import { occurrenceId, type Comparator, type OracleCase, type PendingSite } from '../core/oracle.js';
 import { JS_OBSERVER_FILE } from './observer.js';
 
@@ -419,7 +418,6 @@ const isChild = (key: string, value: unknown): boolean =>
   key !== 'loc' && key !== 'leadingComments' && key !== 'trailingComments' && key !== 'innerComments' && typeof value === 'object' && value !== null;
 
 const isFunction = (node: Node): boolean => node.type === 'ArrowFunctionExpression' || node.type === 'FunctionExpression';
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Add the observer's import: after the leading imports (ESM) or at the top (CommonJS). */
 function withImport(sealed: string, program: Node, path: string, edits: readonly { start: number; end: number; text: string }[]): string {
