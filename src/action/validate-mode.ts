@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { witnessAdapter } from '../adapters/registry.js';
 import { checkDiff } from '../core/diff-policy.js';
 import { approveProposal, createProposal } from '../core/proposal.js';
-import { serializeReceipt, verifyReceiptText } from '../core/receipt.js';
 import type { Receipt } from '../core/receipt-schema.js';
 import { renderReport } from '../core/report.js';
 import { escapeMarkdown } from '../core/markdown.js';
@@ -14,10 +12,11 @@ import { canonicalJson } from '../core/hashing.js';
 import type { HiddenDetail } from '../core/hidden-ids.js';
 import { encryptTo, witnessKeyRecipient } from '../witness/sealed.js';
 import { takeSnapshot } from '../io/snapshot.js';
-import { createDockerRunner, installSignalCleanup } from '../runners/docker-runner.js';
+import { createDockerRunner } from '../runners/docker-runner.js';
 import { createLocalRunner } from '../runners/local-runner.js';
 import type { Runner } from '../runners/runner.js';
-import { validateWithDetail, type WitnessInput } from '../validate.js';
+import type { WitnessInput } from '../validate.js';
+import { pipeline } from '../phases/pipeline.js';
 import { parseClaimBytes, readClaimFile, type ClaimInput } from '../io/claim-file.js';
 import type { AdapterName } from '../adapters/adapter.js';
 import { compareCiClaim, renderCiClaim } from '../core/ci-claim.js';
@@ -268,26 +267,17 @@ async function validateCandidate(settings: ActionSettings, outcome: StepOutcome,
     }
     // approved_by is declared metadata (who started the run), not an authenticated identity.
     const approval = approveProposal(proposal, proposal.proposal_hash, `${context.runId}-${context.runAttempt}`, `github-actions:${context.actor}`, TOOL_VERSION);
-    const runner = await deps.createRunner(settings);
-    const removeHandlers = installSignalCleanup(runner);
-    let receipt: Receipt;
-    let hiddenDetail: Uint8Array | undefined;
-    try {
-      const witnessKey = settings.witnessKey;
-      const encryptHiddenDetail =
-        witnessKey !== undefined
-          ? async (detail: HiddenDetail) => encryptTo([await witnessKeyRecipient(witnessKey)], new TextEncoder().encode(canonicalJson(detail)))
-          : undefined;
-      ({ receipt, hiddenDetail } = await validateWithDetail(
-        { repoDir: baseDir, proposal, approval, witness, adapter: await witnessAdapter(manifest, witness.dir), runner, limits, concurrency: 2, ...(claim !== undefined ? { claim } : {}), ...(encryptHiddenDetail !== undefined ? { encryptHiddenDetail } : {}), progress: actionProgress(outcome) },
-        { snapshot: (dir) => takeSnapshot(dir), now: () => new Date(), log: (line) => outcome.info(line), nonce: deps.nonce }
-      ));
-    } finally {
-      await runner.dispose();
-      removeHandlers();
-    }
-    const text = serializeReceipt(receipt);
-    const check = verifyReceiptText(text);
+    const witnessKey = settings.witnessKey;
+    const encryptHiddenDetail =
+      witnessKey !== undefined
+        ? async (detail: HiddenDetail) => encryptTo([await witnessKeyRecipient(witnessKey)], new TextEncoder().encode(canonicalJson(detail)))
+        : undefined;
+    const { receipt, hiddenDetail, text, check } = await pipeline({
+      witness,
+      createRunner: () => deps.createRunner(settings),
+      request: async () => ({ repoDir: baseDir, proposal, approval, limits, concurrency: 2, ...(claim !== undefined ? { claim } : {}), ...(encryptHiddenDetail !== undefined ? { encryptHiddenDetail } : {}), progress: actionProgress(outcome) }),
+      deps: { snapshot: (dir) => takeSnapshot(dir), now: () => new Date(), log: (line) => outcome.info(line), nonce: deps.nonce }
+    });
     const out = join(context.runnerTemp, `patchproof-${receipt.receipt_digest.replace(/^sha256:/, '')}`);
     const receiptPath = join(out, 'receipt.json');
     const reportPath = join(out, 'report.md');

@@ -1,13 +1,12 @@
 import { TOOL_VERSION } from '../version.js';
 import { checkDiff } from '../core/diff-policy.js';
 import { approveProposal, createProposal, parseApproval, parseProposal } from '../core/proposal.js';
-import { serializeReceipt, verifyReceiptText } from '../core/receipt.js';
+import { verifyReceiptText } from '../core/receipt.js';
 import { renderPhaseTable, renderReport } from '../core/report.js';
 import { renderClaimConsole } from '../core/claim-report.js';
 import { readClaimFile } from '../io/claim-file.js';
 import type { Verdict } from '../core/verdict.js';
 import { canonicalJson, type Digest } from '../core/hashing.js';
-import { witnessAdapter } from '../adapters/registry.js';
 import { createLocalRunner } from '../runners/local-runner.js';
 import { createDockerRunner, installSignalCleanup } from '../runners/docker-runner.js';
 import { containerWorkdirFor, DEFAULT_CONTAINER_ENV } from '../runners/docker-args.js';
@@ -16,7 +15,8 @@ import { takeSnapshot } from '../io/snapshot.js';
 import { removeLiveScratchSync } from '../io/workspace.js';
 import { assertOutside, existingDir, readJsonFile, readTextFile, writeBytesAtomic, writeFileAtomic } from '../io/files.js';
 import { stderrProgress } from './progress.js';
-import { validateWithDetail, type BaseFailure, type ValidationLimits, type WitnessInput } from '../validate.js';
+import type { BaseFailure, ValidationLimits, WitnessInput } from '../validate.js';
+import { pipeline } from '../phases/pipeline.js';
 import type { HiddenDetail } from '../core/hidden-ids.js';
 import { decryptWith, encryptTo, generateWitnessKey, parseRecipients, parseWitnessKey, sealHiddenEntries, SEALED_HIDDEN_FILE, witnessKeyRecipient } from '../witness/sealed.js';
 import { readWitnessFolder } from '../witness/folder.js';
@@ -32,7 +32,7 @@ import { recordPack } from '../oracle/record.js';
 import { randomBytes } from 'node:crypto';
 import { ConfigurationError, InfrastructureError, isRefusal } from '../errors.js';
 import { promoteCommand } from './promote.js';
-import { baselineRequest, createRunner, EXIT, HIDDEN_DETAIL_FILE, lookUpBaseline, settleBaseline, hiddenDetailSealer, openWitness, packInRepo, readWitnessKey, setupCacheDir, validationLimits, type Console } from './shared.js';
+import { baselineRequest, createRunner, EXIT, HIDDEN_DETAIL_FILE, lookUpBaseline, settleBaseline, hiddenDetailSealer, type BaselineLookup, openWitness, packInRepo, readWitnessKey, setupCacheDir, validationLimits, type Console } from './shared.js';
 import { compareCommand, screenCommand, verifyScreeningFile } from './screen.js';
 import { mergeCommand, verifyMergedFile } from './merge.js';
 import { isMergedText } from '../core/merged.js';
@@ -77,45 +77,45 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
   const { witness, dispose } = await openWitness(settings, witnessKey);
   try {
     const manifest = witness.manifest;
-    const adapter = await witnessAdapter(manifest, witness.dir);
-    // The claim is read and parsed before any run: a malformed one is refused (exit 2), never ignored.
-    const claim = settings.claimed !== undefined ? await readClaimFile(settings.claimed, '--claimed', manifest.adapter) : undefined;
-    const runner = await createRunner(settings);
-    // On SIGINT/SIGTERM the process exits from the handler: remove the copies before it does.
-    const removeHandlers = installSignalCleanup(runner, (code) => {
-      removeLiveScratchSync();
-      process.exit(code);
-    });
     let baseFailure: BaseFailure | undefined;
     const progress = stderrProgress({ write: io.err, ...(io.errTTY !== undefined ? { isTTY: io.errTTY } : {}), ...(io.errColumns !== undefined ? { columns: io.errColumns } : {}) });
     // The repository's snapshot before validation: its record of the touched paths goes to the receipt store.
     let baseSnapshot: Snapshot | undefined;
-    try {
+    let cached: BaselineLookup | undefined;
+    {
       const sealer = hiddenDetailSealer(witnessKey);
       const limits = validationLimits(settings, manifest);
-      const cached =
-        settings.baselineCache !== undefined
-          ? await lookUpBaseline(settings.baselineCache, repo, { baseSnapshot: proposal.base_snapshot as Digest, witnessDigest: witness.digest, adapter: adapter.name, runner, limits }, io)
-          : undefined;
-      const result = await validateWithDetail(
-        {
-          repoDir: repo,
-          proposal,
-          approval,
-          witness: { ...witness, ...packInRepo(repo, settings) },
-          adapter,
-          runner,
-          limits,
-          concurrency: settings.concurrency,
-          ...(settings.earlyExit === true ? { earlyExit: true } : {}),
-          ...(settings.shard !== undefined ? { shard: settings.shard } : {}),
-          ...baselineRequest(cached),
-          ...(claim !== undefined ? { claim } : {}),
-          ...(sealer !== undefined ? { encryptHiddenDetail: sealer } : {}),
-          ...(settings.setupCache !== undefined ? { setupCacheDir: await setupCacheDir(settings.setupCache, repo) } : {}),
-          progress
+      const result = await pipeline({
+        witness: { ...witness, ...packInRepo(repo, settings) },
+        // The claim is read and parsed before any run: a malformed one is refused (exit 2), never ignored.
+        intake: async () => (settings.claimed !== undefined ? await readClaimFile(settings.claimed, '--claimed', manifest.adapter) : undefined),
+        createRunner: () => createRunner(settings),
+        // On SIGINT/SIGTERM the process exits from the handler: remove the copies before it does.
+        onSignal: (code) => {
+          removeLiveScratchSync();
+          process.exit(code);
         },
-        {
+        request: async ({ adapter, runner, intake: claim }) => {
+          cached =
+            settings.baselineCache !== undefined
+              ? await lookUpBaseline(settings.baselineCache, repo, { baseSnapshot: proposal.base_snapshot as Digest, witnessDigest: witness.digest, adapter: adapter.name, runner, limits }, io)
+              : undefined;
+          return {
+            repoDir: repo,
+            proposal,
+            approval,
+            limits,
+            concurrency: settings.concurrency,
+            ...(settings.earlyExit === true ? { earlyExit: true } : {}),
+            ...(settings.shard !== undefined ? { shard: settings.shard } : {}),
+            ...baselineRequest(cached),
+            ...(claim !== undefined ? { claim } : {}),
+            ...(sealer !== undefined ? { encryptHiddenDetail: sealer } : {}),
+            ...(settings.setupCache !== undefined ? { setupCacheDir: await setupCacheDir(settings.setupCache, repo) } : {}),
+            progress
+          };
+        },
+        deps: {
           snapshot: async (dir) => {
             const snapshot = await takeSnapshot(dir);
             if (dir === repo && baseSnapshot === undefined) baseSnapshot = snapshot;
@@ -127,13 +127,11 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
           baseFailure: (failure) => {
             baseFailure = failure;
           }
-        }
-      );
-      await settleBaseline(cached, result, io);
-      const { receipt, hiddenDetail, changedPaths } = result;
+        },
+        settle: (made) => settleBaseline(cached, made, io)
+      });
+      const { receipt, hiddenDetail, changedPaths, text, check } = result;
       progress.done();
-      const text = serializeReceipt(receipt);
-      const check = verifyReceiptText(text);
       await writeFileAtomic(join(settings.out, 'receipt.json'), text);
       await writeFileAtomic(join(settings.out, 'report.md'), renderReport(receipt, baseFailure === undefined ? {} : { baseFailure }));
       if (hiddenDetail !== undefined) await writeBytesAtomic(join(settings.out, HIDDEN_DETAIL_FILE), hiddenDetail);
@@ -160,9 +158,6 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
         return EXIT.inconclusive;
       }
       return VERDICT_EXIT[receipt.verdict];
-    } finally {
-      await runner.dispose();
-      removeHandlers();
     }
   } finally {
     await dispose();

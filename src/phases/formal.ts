@@ -1,0 +1,49 @@
+import { withFormal } from '../core/formal.js';
+import { checkFormalSpecs, formalRecordFor } from '../formal/run.js';
+import { replayCounterexamples } from '../formal/replay-run.js';
+import type { Phase } from './phase.js';
+
+/**
+ * The formal gate, when the pack has one: the spec is checked against the base first (a bad spec
+ * refuses the pack before any test runs); the candidate's tree is then checked on the host while
+ * the runs go, and a counterexample stands only if it replays as a test in the same runner.
+ */
+export const formal: Phase = {
+  name: 'formal',
+  needs: [],
+  side: 'candidate',
+  labels: [],
+  staged: async (ctx) => {
+    const block = ctx.request.recordObservations === undefined ? ctx.request.witness.manifest.formal : undefined;
+    if (block === undefined) return;
+    const specStarted = Date.now();
+    await checkFormalSpecs(block, ctx.dirs.base);
+    ctx.deps.log(`formal: the spec of ${block.targets.length} target(s) calibrated on the base in ${Date.now() - specStarted} ms`);
+    const solving = formalRecordFor(block, ctx.dirs.patched, ctx.graded);
+    // Awaited when concluding; a rejection meanwhile is not unhandled.
+    solving.catch(() => undefined);
+    ctx.state.formal = { block, solving };
+  },
+  // A counterexample fails the candidate; a required target's unknown keeps it from passing.
+  conclude: async (ctx, decided) => {
+    const pending = ctx.state.formal;
+    if (pending === undefined) return decided;
+    const solved = await pending.solving;
+    const record = await replayCounterexamples(pending.block, solved, {
+      runner: ctx.request.runner,
+      scratch: ctx.scratch,
+      patchedDir: ctx.trees.dirs.patched,
+      mounts: ctx.trees.mounts.patched,
+      env: ctx.trees.env,
+      timeoutMs: ctx.request.limits.timeoutMs,
+      outputLimitBytes: ctx.request.limits.outputLimitBytes,
+      nonce: () => ctx.deps.nonce(),
+      log: (line) => ctx.deps.log(line)
+    });
+    for (const target of record.targets) {
+      ctx.deps.log(`formal: ${target.name} ${target.status}${target.reason ? ` (${target.reason})` : ''}${target.counterexample ? ` ${JSON.stringify(target.counterexample.inputs)}` : ''} in ${target.duration_ms} ms`);
+    }
+    pending.record = record;
+    return withFormal(decided, record);
+  }
+};
