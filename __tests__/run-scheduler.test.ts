@@ -278,3 +278,145 @@ describe('the run scheduler: progress events', () => {
     expect(seen.filter((e) => e.startsWith('start')).length).toBe(seen.filter((e) => e.startsWith('end')).length);
   });
 });
+
+describe('the run scheduler: rank (longest expected first)', () => {
+  /** The suites ranked above the rest, as validate.ts ranks them. */
+  const suitesFirst = (job: Job): number => (job.name.startsWith('suite-') ? 1 : 0);
+
+  function startRanked(fake: ReturnType<typeof fakeRunner>, options: { concurrency: number; prepareAhead: number; gateOpens?: (results: string[]) => boolean }) {
+    return scheduleRuns<Job, string, string>({
+      jobs: JOBS,
+      concurrency: options.concurrency,
+      prepareAhead: options.prepareAhead,
+      prepare: (job) => fake.prepare(job),
+      run: (job, prepared, signal) => fake.run(job, prepared, signal),
+      rank: suitesFirst,
+      gate: {
+        member: (job) => job.gate === true,
+        gated: (job) => job.tree === 'patched',
+        open: options.gateOpens ?? ((results) => results.every((r) => r === 'reproduced'))
+      }
+    });
+  }
+
+  it('starts the highest-ranked runs first, the rest in job order, and still returns results in job order', async () => {
+    const fake = fakeRunner();
+    const schedule = startRanked(fake, { concurrency: 2, prepareAhead: 1 });
+    await settle();
+    // Both suites hold the two slots; the first reproduction is prepared ahead, waiting.
+    expect([...fake.running].sort()).toEqual(['suite-after', 'suite-before']);
+    expect(fake.events.filter((e) => e.startsWith('prepare '))).toEqual(['prepare suite-before', 'prepare suite-after', 'prepare repro-before-1']);
+    await fake.finish('suite-after', 'suite-after ok');
+    expect([...fake.running].sort()).toEqual(['repro-before-1', 'suite-before']);
+    await fake.finish('repro-before-1', 'reproduced');
+    expect([...fake.running].sort()).toEqual(['repro-before-2', 'suite-before']);
+    await fake.finish('repro-before-2', 'reproduced');
+    await fake.finish('suite-before', 'suite ok');
+    for (const name of ['repro-after-1', 'repro-after-2', 'hidden']) {
+      await settle();
+      expect(fake.running.has(name)).toBe(true);
+      await fake.finish(name, `${name} ok`);
+    }
+    expect(statuses(await schedule)).toEqual([
+      'repro-before-1:reproduced',
+      'repro-before-2:reproduced',
+      'suite-before:suite ok',
+      'repro-after-1:repro-after-1 ok',
+      'repro-after-2:repro-after-2 ok',
+      'suite-after:suite-after ok',
+      'hidden:hidden ok'
+    ]);
+    expect(fake.events.filter((e) => e.startsWith('run ')).map((e) => e.slice(4))).toEqual([
+      'suite-before',
+      'suite-after',
+      'repro-before-1',
+      'repro-before-2',
+      'repro-after-1',
+      'repro-after-2',
+      'hidden'
+    ]);
+    expect(fake.maxRunning).toBe(2);
+    expect(fake.maxHeld).toBe(3);
+  });
+
+  it('with one slot runs in rank order, ties in job order', async () => {
+    const order: string[] = [];
+    const scheduled = await scheduleRuns<Job, string, string>({
+      jobs: JOBS,
+      concurrency: 1,
+      prepareAhead: 0,
+      rank: (job) => (job.name === 'hidden' ? 5 : suitesFirst(job)),
+      prepare: async (job) => job.name,
+      run: async (job) => {
+        order.push(job.name);
+        return 'ok';
+      }
+    });
+    expect(order).toEqual(['hidden', 'suite-before', 'suite-after', 'repro-before-1', 'repro-before-2', 'repro-after-1', 'repro-after-2']);
+    expect(scheduled.map((s) => s.job.name)).toEqual(JOBS.map((j) => j.name));
+  });
+
+  it('a free slot goes to the highest-ranked prepared run, even one whose preparation ended later', async () => {
+    const jobs: Job[] = [
+      { name: 'first', tree: 'base' },
+      { name: 'low', tree: 'base' },
+      { name: 'high', tree: 'base' }
+    ];
+    const slowPrepare = deferred<string>();
+    const blocker = deferred<string>();
+    const order: string[] = [];
+    const schedule = scheduleRuns<Job, string, string>({
+      jobs,
+      concurrency: 1,
+      prepareAhead: 2,
+      rank: (job) => ({ first: 9, low: 0, high: 1 })[job.name as 'first' | 'low' | 'high'],
+      prepare: async (job) => (job.name === 'high' ? slowPrepare.promise : job.name),
+      run: async (job) => {
+        order.push(job.name);
+        return job.name === 'first' ? blocker.promise : 'ok';
+      }
+    });
+    await settle();
+    // `first` runs; `low` is prepared and waiting; `high` is still preparing.
+    expect(order).toEqual(['first']);
+    slowPrepare.resolve('high');
+    await settle();
+    blocker.resolve('ok');
+    await schedule;
+    expect(order).toEqual(['first', 'high', 'low']);
+  });
+
+  it('keeps the gate: a closed gate cancels the gated suite started first, and every patched run is not_run', async () => {
+    const fake = fakeRunner();
+    const schedule = startRanked(fake, { concurrency: 2, prepareAhead: 0 });
+    await settle();
+    expect([...fake.running].sort()).toEqual(['suite-after', 'suite-before']);
+    await fake.finish('suite-before', 'suite ok');
+    expect([...fake.running].sort()).toEqual(['repro-before-1', 'suite-after']);
+    await fake.finish('repro-before-1', 'reproduced');
+    await fake.finish('repro-before-2', 'passed at base');
+    expect(statuses(await schedule)).toEqual([
+      'repro-before-1:reproduced',
+      'repro-before-2:passed at base',
+      'suite-before:suite ok',
+      'repro-after-1:not_run',
+      'repro-after-2:not_run',
+      'suite-after:not_run',
+      'hidden:not_run'
+    ]);
+    expect(fake.aborted).toContain('suite-after');
+    expect(fake.aborted.every((name) => JOBS.find((j) => j.name === name)?.tree === 'patched')).toBe(true);
+  });
+
+  it('refuses a rank that is not a finite number', async () => {
+    const scheduled = scheduleRuns<Job, string, string>({
+      jobs: JOBS.slice(0, 2),
+      concurrency: 1,
+      prepareAhead: 0,
+      rank: (job) => (job.name === 'repro-before-2' ? Number.NaN : 0),
+      prepare: async (job) => job.name,
+      run: async () => 'ok'
+    });
+    await expect(scheduled).rejects.toThrow('a rank must be a finite number');
+  });
+});

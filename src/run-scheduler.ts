@@ -13,6 +13,10 @@
  * alone, never on which run happened to finish first. A gated run is never reported as done
  * unless the gate opened.
  *
+ * `rank` orders the work: jobs are prepared, and take a free container slot, highest rank first
+ * (ties in job order). Callers rank the runs expected to be longest highest (the suites), so the
+ * short runs fill the slots around them instead of one long run going alone at the end.
+ *
  * Results come back in job order, whatever order the runs ended in.
  */
 
@@ -24,6 +28,12 @@ export interface SchedulerOptions<J, P, R> {
   prepareAhead: number;
   prepare(job: J, signal: AbortSignal): Promise<P>;
   run(job: J, prepared: P, signal: AbortSignal): Promise<R>;
+  /**
+   * A job's priority (a finite number; absent: 0 for every job). Higher ranks are prepared first
+   * and take a free slot first; equal ranks go in job order. It changes when runs happen, never
+   * which runs count or what they return.
+   */
+  rank?(job: J): number;
   /** Absent: every job runs. */
   gate?: {
     /** The jobs whose results decide the gate. */
@@ -48,25 +58,41 @@ export interface RunProgress<J, R> {
 
 export type Scheduled<J, R> = { job: J; status: 'done'; result: R } | { job: J; status: 'not_run' };
 
-/** A FIFO counting semaphore. */
+/**
+ * A counting semaphore whose waiters are served by priority: the lowest `order` first (callers
+ * pass a job's position in rank order), so equal priorities are served first come, first served.
+ */
 class Slots {
   private free: number;
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: { order: number; resolve: () => void }[] = [];
   constructor(count: number) {
     this.free = count;
   }
-  async take(): Promise<void> {
+  async take(order: number): Promise<void> {
     if (this.free > 0) {
       this.free -= 1;
       return;
     }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
+    await new Promise<void>((resolve) => {
+      const at = this.waiting.findIndex((w) => w.order > order);
+      this.waiting.splice(at === -1 ? this.waiting.length : at, 0, { order, resolve });
+    });
   }
   give(): void {
     const next = this.waiting.shift();
-    if (next !== undefined) next();
+    if (next !== undefined) next.resolve();
     else this.free += 1;
   }
+}
+
+/** Job indexes, highest rank first, ties in job order; a rank that is not a finite number is refused. */
+function rankOrder<J>(jobs: readonly J[], rank: ((job: J) => number) | undefined): number[] {
+  const ranks = jobs.map((job, index) => {
+    const value = rank === undefined ? 0 : rank(job);
+    if (!Number.isFinite(value)) throw new Error(`the run scheduler was given rank ${String(value)} for job ${index}; a rank must be a finite number`);
+    return value;
+  });
+  return jobs.map((_, index) => index).sort((a, b) => ranks[b]! - ranks[a]! || a - b);
 }
 
 /** Thrown inside a cancelled job's steps; never escapes scheduleRuns. */
@@ -103,18 +129,18 @@ export async function scheduleRuns<J, P, R>(options: SchedulerOptions<J, P, R>):
   if (gate === undefined) gateDecided();
   else decide();
 
-  const one = async (job: J, index: number): Promise<void> => {
+  const one = async (job: J, index: number, order: number): Promise<void> => {
     const gated = gatedJob(job);
     const signal = gated ? cancel.signal : new AbortController().signal;
     const stop = (): void => {
       if (gated && signal.aborted) throw new Cancelled();
     };
-    await staged.take();
+    await staged.take(order);
     try {
       stop();
       const prepared = await options.prepare(job, signal);
       stop();
-      await running.take();
+      await running.take(order);
       let began: number | undefined;
       let result: R | undefined;
       try {
@@ -139,11 +165,12 @@ export async function scheduleRuns<J, P, R>(options: SchedulerOptions<J, P, R>):
     }
   };
 
-  // Slots are taken in job order: jobs are started one after another up to the point where a
-  // slot is missing, so the gate's members (listed first by callers) are never starved.
+  // Slots are taken in rank order (job order among equals): jobs are started one after another up
+  // to the point where a slot is missing, so no job is starved by those ranked below it, and the
+  // gate's members (listed first by callers) are never starved by gated jobs of their own rank.
   const all: Promise<void>[] = [];
-  for (const [index, job] of jobs.entries()) {
-    all.push(one(job, index));
+  for (const [order, index] of rankOrder(jobs, options.rank).entries()) {
+    all.push(one(jobs[index]!, index, order));
   }
   const settled = await Promise.allSettled(all);
   const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
