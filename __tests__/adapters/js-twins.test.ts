@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { jsTwins } from '../../src/adapters/js-twins.js';
+import { jsTwinParses, jsTwins } from '../../src/adapters/js-twins.js';
 import { nodeTestAdapter } from '../../src/adapters/node-test.js';
 import { runAnomalies } from '../../src/core/verdict.js';
 import { freshCanary, removeCopy, runAdapter, stageCopy, type StagedCopy } from './data/run-adapter.js';
@@ -28,6 +28,36 @@ describe('js twin generation (@babel/parser)', () => {
     }
     expect(out).toContain('assert.ok(!(add(a, b) > 0));');
     expect(out).not.toMatch(/mutant|twin|canary|patchproof|"/i);
+  });
+
+  it('parses a file once per content within the process: the same twins from the kept parse, new ones for new content', async () => {
+    const text = await readFile(path.join(DATA, FILE), 'utf8');
+    const canary = freshCanary();
+    const budget = { mutants: 'all' as const, twins: 1 };
+    // A content no other test parsed, so the first call below must parse it.
+    const unique = `${text}\n// ${canary.nonce}\n`;
+    const parsesBefore = jsTwinParses();
+    const first = jsTwins({ [FILE]: unique }, canary, budget);
+    expect(jsTwinParses()).toBe(parsesBefore + 1);
+    // The same content again (the patched tree's suite run after the base's): no parse, the same result.
+    const second = jsTwins({ [FILE]: unique }, canary, budget);
+    expect(jsTwinParses()).toBe(parsesBefore + 1);
+    expect(second).toEqual(first);
+    // Another nonce on the kept parse: fresh names and positions, every original line still there.
+    const other = jsTwins({ [FILE]: unique }, freshCanary(), budget);
+    expect(jsTwinParses()).toBe(parsesBefore + 1);
+    expect(other.twins.map((t) => t.name)).not.toEqual(first.twins.map((t) => t.name));
+    for (const line of unique.split('\n')) expect(other.stage[FILE]).toContain(line);
+    // Changed content under the same name is parsed anew: a test added there can be copied.
+    const changed = `${unique}test('doubles a lonely value', () => {\n  assert.equal(2 * 2, 4);\n});\n`;
+    const third = jsTwins({ [FILE]: changed }, canary, { mutants: 'all', twins: 0 });
+    expect(jsTwinParses()).toBe(parsesBefore + 2);
+    expect(third.twins.map((t) => t.of)).toContain('doubles a lonely value');
+    // A file that does not parse is remembered as such, and still gets no twins.
+    const bad = `test('x', () => { // ${canary.nonce}`;
+    expect(jsTwins({ 'test/bad.test.js': bad }, canary, budget)).toEqual({ stage: {}, twins: [] });
+    expect(jsTwins({ 'test/bad.test.js': bad }, canary, budget)).toEqual({ stage: {}, twins: [] });
+    expect(jsTwinParses()).toBe(parsesBefore + 3);
   });
 
   it('skips what it cannot parse', () => {

@@ -134,6 +134,59 @@ function lineEnd(text: string, offset: number): number {
   return next === -1 ? text.length : next + 1;
 }
 
+/** What one test file yields to the twins: its plain test calls and every literal title in it. */
+interface ParsedTests {
+  calls: readonly TestCall[];
+  titles: readonly string[];
+}
+
+/**
+ * Parses, kept for the life of the process by file name and content digest: a validation parses
+ * the same suite files for the base and the patched run (test files are reset to the base), and
+ * @babel/parser takes about a second of the event loop on a suite of a few hundred tests. The
+ * entries are only read (every twin is a new string), and what is kept is bounded by bytes.
+ * `null`: the file does not parse (it gets no twins).
+ */
+const PARSE_CACHE = new Map<string, { parsed: ParsedTests | null; bytes: number }>();
+let parseCacheBytes = 0;
+/** Source bytes whose parses are kept; beyond, the oldest entries go (an AST is ~10× its source). */
+const PARSE_CACHE_MAX_BYTES = 16 * 1024 * 1024;
+let parses = 0;
+
+/** How many times this process ran @babel/parser for the twins (each parse, not each cache hit). */
+export function jsTwinParses(): number {
+  return parses;
+}
+
+function parsedTests(file: string, text: string): ParsedTests | undefined {
+  const key = createHash('sha256').update(file).update('\0').update(text).digest('hex');
+  const cached = PARSE_CACHE.get(key);
+  if (cached !== undefined) return cached.parsed ?? undefined;
+  let parsed: ParsedTests | null;
+  parses += 1;
+  try {
+    const typed = /\.[cm]?tsx?$/.test(file);
+    const program = parse(text, { sourceType: 'unambiguous', errorRecovery: false, plugins: typed ? ['typescript', ...(file.endsWith('x') ? (['jsx'] as const) : [])] : ['jsx'] }).program as unknown as Node;
+    const calls: TestCall[] = [];
+    const titles = new Set<string>();
+    collect(program.body as Node[], null, calls, titles);
+    parsed = { calls, titles: [...titles] };
+  } catch {
+    parsed = null;
+  }
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= PARSE_CACHE_MAX_BYTES) {
+    PARSE_CACHE.set(key, { parsed, bytes });
+    parseCacheBytes += bytes;
+    for (const [oldest, entry] of PARSE_CACHE) {
+      if (parseCacheBytes <= PARSE_CACHE_MAX_BYTES) break;
+      PARSE_CACHE.delete(oldest);
+      parseCacheBytes -= entry.bytes;
+    }
+  }
+  return parsed ?? undefined;
+}
+
 /** Twin and mutant canaries for JS/TS test files (repository-relative path → source). */
 export function jsTwins(sources: Readonly<Record<string, string>>, plan: CanaryPlan, budget: TwinBudget): { stage: Record<string, string>; twins: TwinCanary[] } {
   checkCanaryPlan(plan);
@@ -143,17 +196,11 @@ export function jsTwins(sources: Readonly<Record<string, string>>, plan: CanaryP
   const titles = new Set<string>();
   const texts: Record<string, string> = {};
   for (const [file, text] of Object.entries(sources)) {
-    let program: Node;
-    try {
-      const typed = /\.[cm]?tsx?$/.test(file);
-      program = parse(text, { sourceType: 'unambiguous', errorRecovery: false, plugins: typed ? ['typescript', ...(file.endsWith('x') ? (['jsx'] as const) : [])] : ['jsx'] }).program as unknown as Node;
-    } catch {
-      continue;
-    }
+    const parsed = parsedTests(file, text);
+    if (parsed === undefined) continue;
     texts[file] = text;
-    const calls: TestCall[] = [];
-    collect(program.body as Node[], null, calls, titles);
-    for (const call of calls) pool.push({ file, call });
+    for (const title of parsed.titles) titles.add(title);
+    for (const call of parsed.calls) pool.push({ file, call });
   }
   const words = [...new Set(pool.flatMap(({ call }) => titleOf(call.title)!.split(/\s+/)).filter((w) => /^[A-Za-z][\w-]*$/.test(w)))];
   if (words.length === 0) words.push('case', 'value', 'input');
