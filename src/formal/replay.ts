@@ -103,7 +103,8 @@ export function replayArgv(target: Pick<FormalTarget, 'file'>, testPath: string)
  * and `result`, never the test's own names).
  */
 function pythonReplaySource(target: FormalTarget, inputs: Record<string, unknown>, nonce: string): string {
-  const py = (v: unknown): string => JSON.stringify(JSON.stringify(v));
+  // A JSON string is a Python string literal too (for these texts: names, paths, the nonce).
+  const py = (v: string): string => JSON.stringify(v);
   const names = [...target.params.map((p) => p.name), 'result'];
   const ensures = target.ensures.map((e) => `        (\n${e}\n        )`).join(' and\n');
   const args = target.params.map((p) => `copy.deepcopy(ENTRY[${JSON.stringify(p.name)}])`).join(', ');
@@ -116,7 +117,7 @@ import os
 import sys
 
 NONCE = ${py(nonce)}
-ENTRY = json.loads(${py(inputs)})
+ENTRY = json.loads(${py(JSON.stringify(inputs))})
 FILE = ${py(target.file)}
 NAME = ${py(target.function)}
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
