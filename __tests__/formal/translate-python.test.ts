@@ -182,3 +182,24 @@ describe('spec checks for a Python target', () => {
     expect(await specProblem(py({ params: ints('a'), ensures: ['result === a'] }), 'def f(a):\n    return 0\n')).toMatch(/not one Python expression/);
   });
 });
+
+describe('other changed Python files', () => {
+  test('one that reaches builtins or assigns a target\'s name on a module makes every target unknown; a plain one does not', async () => {
+    const { changedFileProblems } = await import('../../src/formal/run.js');
+    const { loadPythonParser } = await import('../../src/formal/python-parser.js');
+    await loadPythonParser();
+    const changed = new Map<string, Buffer | null>([
+      ['compat.py', Buffer.from('import builtins\nbuiltins.min = max\n')],
+      ['other.py', Buffer.from('import pages\npages.page_count = lambda a, b: 0\n')],
+      ['fine.py', Buffer.from('def g(x):\n    return min(x, 1)\n')],
+      ['gone.py', null],
+      ['pages.py', Buffer.from('min = 1\n')]
+    ]);
+    expect(changedFileProblems(changed, ['pages.py'], ['page_count'])).toEqual([
+      'compat.py: builtins (line 1)',
+      'compat.py: an assignment to .min (line 2)',
+      'compat.py: builtins (line 2)',
+      'other.py: an assignment to .page_count (line 2)'
+    ]);
+  });
+});
