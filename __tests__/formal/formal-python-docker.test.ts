@@ -1,6 +1,6 @@
 import { cp, mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { proposeAndApprove, readJson, ROOT, tempDir } from '../helpers/cli.js';
+import { proposeAndApprove, readJson, ROOT, runCli, tempDir } from '../helpers/cli.js';
 import { runCliInProcess } from '../helpers/cli-in-process.js';
 import { dockerGate } from '../hostile/hostile-support.js';
 
@@ -13,6 +13,8 @@ import { dockerGate } from '../hostile/hostile-support.js';
  * - plus-one (total // per_page + 1): a counterexample (total = 0, or an exact multiple), replayed
  *   as a generated Python test in the container, where it fails too: failed;
  * - ceil (math.ceil(total / per_page), a float): outside the subset, unknown, inconclusive.
+ * With PATCHPROOF_TEST_CLI set, the CLI is that bundle (its wasm from tree-sitter/ beside it:
+ * scripts/bundle-tree-sitter.mjs), run as a process; otherwise the sources, in this process.
  */
 
 const gate = await dockerGate('formal gate (Python) end-to-end test');
@@ -58,6 +60,7 @@ gate.describeDocker('the formal gate on py-pages', () => {
     gate.requireDocker();
     tmp = await tempDir('formal-py');
   });
+  const cli = (args: string[]) => (process.env.PATCHPROOF_TEST_CLI !== undefined ? runCli(args, { tmp, timeoutMs: 900_000 }) : runCliInProcess(args));
   afterAll(async () => {
     if (tmp !== '') await rm(tmp, { recursive: true, force: true });
   });
@@ -67,16 +70,16 @@ gate.describeDocker('the formal gate on py-pages', () => {
     const pack = join(tmp, 'pack');
     await cp(join(ROOT, 'fixtures', 'py-pages', 'repo'), repo, { recursive: true });
     await cp(join(ROOT, 'witness-packs', 'py-pages'), pack, { recursive: true });
-    const digest = await runCliInProcess(['witness', 'digest', pack]);
+    const digest = await cli(['witness', 'digest', pack]);
     expect([digest.status, digest.stderr]).toEqual([0, '']);
     for (const c of CASES) {
       const work = join(tmp, c.candidate);
       await mkdir(work, { recursive: true });
       const approved = await proposeAndApprove(repo, join(ROOT, 'fixtures', 'py-pages', 'candidates', `${c.candidate}.diff`), work, tmp, `formal-py-${c.candidate}`);
       const out = join(work, 'out');
-      const run = await runCliInProcess(['validate', '--repo', repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', pack,
+      const run = await cli(['validate', '--repo', repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', pack,
         '--witness-digest', digest.stdout.trim(), '--runner', 'docker', '--image', gate.imageId, '--out', out]);
-      const verify = await runCliInProcess(['verify-receipt', join(out, 'receipt.json')]);
+      const verify = await cli(['verify-receipt', join(out, 'receipt.json')]);
       expect([c.candidate, verify.status, run.stderr.slice(-1500)]).toEqual([c.candidate, 0, run.stderr.slice(-1500)]);
       const receipt = await readJson<ReceiptView>(join(out, 'receipt.json'));
       expect([c.candidate, receipt.phases.map((p) => p.status)]).toEqual([c.candidate, ['passed', 'passed', 'passed', 'passed']]);

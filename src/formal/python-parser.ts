@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Language, Parser, type Node as SyntaxNode } from 'web-tree-sitter';
+import type { Language as LanguageClass, Node as SyntaxNode, Parser as ParserClass } from 'web-tree-sitter';
 import { InfrastructureError } from '../errors.js';
 
 /**
@@ -14,21 +14,23 @@ import { InfrastructureError } from '../errors.js';
 
 export type { SyntaxNode };
 
-let parser: Parser | undefined;
-let loading: Promise<Parser> | undefined;
+let parser: ParserClass | undefined;
+let loading: Promise<ParserClass> | undefined;
 
-/** The two wasm files: dist/tree-sitter beside the bundle, else the packages. */
-export function locatePythonGrammar(): { runtime: string; grammar: string } {
+/** web-tree-sitter's CommonJS build and the two wasm files: dist/tree-sitter beside the bundle, else the packages. */
+export function locatePythonGrammar(): { module: string; runtime: string; grammar: string } {
   const here = dirname(fileURLToPath(import.meta.url));
   for (const dir of [join(here, 'tree-sitter'), join(here, '..', 'tree-sitter')]) {
-    const files = { runtime: join(dir, 'tree-sitter.wasm'), grammar: join(dir, 'tree-sitter-python.wasm') };
-    if (existsSync(files.runtime) && existsSync(files.grammar)) return files;
+    const files = { module: join(dir, 'tree-sitter.cjs'), runtime: join(dir, 'tree-sitter.wasm'), grammar: join(dir, 'tree-sitter-python.wasm') };
+    if (existsSync(files.module) && existsSync(files.runtime) && existsSync(files.grammar)) return files;
   }
   const require = createRequire(import.meta.url);
   try {
-    // Computed names, so the bundler does not try to inline the wasm.
+    // Computed names, so the bundler leaves the packages out of the bundle.
+    const runtimePackage = ['web', 'tree', 'sitter'].join('-');
     return {
-      runtime: require.resolve(['web-tree-sitter', 'tree-sitter.wasm'].join('/')),
+      module: require.resolve(runtimePackage),
+      runtime: require.resolve(`${runtimePackage}/tree-sitter.wasm`),
       grammar: require.resolve(['tree-sitter-python', 'tree-sitter-python.wasm'].join('/'))
     };
   } catch {
@@ -40,7 +42,8 @@ export function locatePythonGrammar(): { runtime: string; grammar: string } {
 export async function loadPythonParser(): Promise<void> {
   if (parser !== undefined) return;
   loading ??= (async () => {
-    const { runtime, grammar } = locatePythonGrammar();
+    const { module, runtime, grammar } = locatePythonGrammar();
+    const { Parser, Language } = createRequire(import.meta.url)(module) as { Parser: typeof ParserClass; Language: typeof LanguageClass };
     await Parser.init({ wasmBinary: readFileSync(runtime) });
     const language = await Language.load(readFileSync(grammar));
     const p = new Parser();
