@@ -2,7 +2,8 @@ import { overallStatus, type FormalStatus } from '../core/formal.js';
 import { and, not, parseValues, type SmtValue } from './smt.js';
 import { solve, solveBatch, type BatchResult, type SolverJob, type SolverLimits, type SolverResult } from './solver.js';
 import { targetName, type FormalBlock, type FormalTarget } from './spec.js';
-import { SpecError, translate, Unsupported, type Formula, type ParamSymbol } from './translate.js';
+import { prepareFrontEnd, translateTarget } from './front-end.js';
+import { SpecError, Unsupported, type Formula, type ParamSymbol } from './translate.js';
 
 /**
  * The formal gate: for each target of the pack's `formal` block, the candidate's function is
@@ -161,7 +162,7 @@ type Prepared = { formula: Formula } | { reason: string };
 function prepare(target: FormalTarget, text: string | undefined, file: string): Prepared {
   if (text === undefined) return { reason: `${target.file} is not in the tree (renamed or deleted?)` };
   try {
-    return { formula: translate(target, { text, file }) };
+    return { formula: translateTarget(target, { text, file }) };
   } catch (error) {
     if (error instanceof Unsupported || error instanceof SpecError) return { reason: `outside the subset: ${error.message}` };
     throw error;
@@ -178,6 +179,7 @@ export async function checkTarget(target: FormalTarget, text: string | undefined
     required: target.required,
     scope: { unroll: target.bounds.unroll, array_length: target.bounds.array_length, integers: 'safe' as const, solver: 'unknown' }
   };
+  await prepareFrontEnd(target);
   const prepared = prepare(target, text, file);
   if ('reason' in prepared) return { ...base, status: 'unknown', reason: prepared.reason, duration_ms: Date.now() - started };
   const limits = options.limits(target);
@@ -202,8 +204,9 @@ export class SpecRefusal extends Error {
 export async function checkSpec(target: FormalTarget, baseText: string | undefined, options: SolverOptions): Promise<void> {
   const name = targetName(target);
   let formula: Formula;
+  await prepareFrontEnd(target);
   try {
-    formula = translate(target, undefined);
+    formula = translateTarget(target, undefined);
   } catch (error) {
     if (error instanceof SpecError || error instanceof Unsupported) throw new SpecRefusal(`formal target ${name}: ${error.message}`);
     throw error;

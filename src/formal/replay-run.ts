@@ -5,7 +5,7 @@ import type { FormalRecord } from '../core/formal.js';
 import { InfrastructureError } from '../errors.js';
 import { cloneTree, stageFiles, type Scratch } from '../io/workspace.js';
 import type { RunMount, Runner } from '../runners/runner.js';
-import { readReplay, replayPaths, replayTestSource, withReplays, type ReplayRun } from './replay.js';
+import { readReplay, replayArgv, replayPaths, replayTestSource, withReplays, type ReplayRun } from './replay.js';
 import { targetName, type FormalBlock } from './spec.js';
 
 /**
@@ -49,7 +49,7 @@ export async function replayCounterexamples(block: FormalBlock, record: FormalRe
       const outcome = await deps.runner.run({
         hostWorkdir: copy,
         hostResultsDir: results,
-        argv: ['node', posix.join(view.workdir, test)],
+        argv: replayArgv(target, posix.join(view.workdir, test)),
         env: { ...deps.env, TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1' },
         timeoutMs: deps.timeoutMs,
         outputLimitBytes: deps.outputLimitBytes,

@@ -4,7 +4,10 @@ import type { FormalRecord } from '../core/formal.js';
 import { ConfigurationError } from '../errors.js';
 import { blockLimits, checkSpec, overallStatus, runFormalGate, SpecRefusal, type SolverOptions, type TargetOutcome } from './gate.js';
 import type { FormalBlock } from './spec.js';
+import { isPythonFile } from './front-end.js';
+import { loadPythonParser } from './python-parser.js';
 import { integrityProblems, parseSource, Unsupported } from './translate.js';
+import { pythonChangedFileProblems } from './translate-python.js';
 
 /**
  * The formal gate as validate() runs it: the spec checks against the base tree (a bad spec refuses
@@ -40,10 +43,16 @@ export async function checkFormalSpecs(block: FormalBlock, baseDir: string, opti
  * Why a changed JS/TS file other than a target's would change what the target computes (it rebinds
  * a builtin the subset calls): each such problem makes every target unknown.
  */
-export function changedFileProblems(changed: ReadonlyMap<string, Buffer | null>, targets: readonly string[]): string[] {
+export function changedFileProblems(changed: ReadonlyMap<string, Buffer | null>, targets: readonly string[], pythonFunctions?: readonly string[]): string[] {
   const problems: string[] = [];
   for (const [path, content] of changed) {
-    if (content === null || targets.includes(path) || !/\.(c|m)?[jt]sx?$/.test(path)) continue;
+    if (content === null || targets.includes(path)) continue;
+    // A Python file that reaches builtins or another module's globals (the parser is loaded when a target is Python).
+    if (isPythonFile(path) && pythonFunctions !== undefined) {
+      for (const problem of pythonChangedFileProblems(content.toString('utf8'), pythonFunctions)) problems.push(`${path}: ${problem}`);
+      continue;
+    }
+    if (!/\.(c|m)?[jt]sx?$/.test(path)) continue;
     let program;
     try {
       program = parseSource(content.toString('utf8'), path);
@@ -59,7 +68,9 @@ export function changedFileProblems(changed: ReadonlyMap<string, Buffer | null>,
 /** The candidate's formal record: every target's status, never throwing for what the candidate did. */
 export async function formalRecordFor(block: FormalBlock, patchedDir: string, changed: ReadonlyMap<string, Buffer | null>, options: Partial<SolverOptions> = {}): Promise<FormalRecord> {
   const solver: SolverOptions = { limits: blockLimits(block), ...options };
-  const problems = changedFileProblems(changed, block.targets.map((t) => t.file));
+  const python = block.targets.filter((t) => isPythonFile(t.file));
+  if (python.length > 0) await loadPythonParser();
+  const problems = changedFileProblems(changed, block.targets.map((t) => t.file), python.length > 0 ? python.map((t) => t.function) : undefined);
   let outcome = await runFormalGate(block, reader(patchedDir), solver);
   if (problems.length > 0) {
     const targets = outcome.targets.map((t): TargetOutcome => {

@@ -191,7 +191,7 @@ const FORMS: Readonly<Record<string, string>> = {
   'formal.targets': 'a list of 1 to 16 targets, each with file, function, params, returns and ensures',
   'formal.targets[]': 'an object with file, function, params, returns, ensures and optionally name, requires, bounds, time_limit_seconds, required and wrong_implementations',
   'formal.targets[].name': 'a name such as "pageCount" (letters, digits, _ and $)',
-  'formal.targets[].file': 'a repository-relative .js or .ts file such as "src/paginate.js"',
+  'formal.targets[].file': 'a repository-relative .js, .ts or .py file such as "src/paginate.js" or "pages.py"',
   'formal.targets[].function': 'the name of a top-level function in that file',
   'formal.targets[].params': 'a list of up to 8 { "name": …, "type": "int" | "bool" | "int[]" }, in the function\'s order',
   'formal.targets[].params[].name': 'a JavaScript identifier',
@@ -337,13 +337,13 @@ function checkOracle(manifest: WitnessManifest, source: string): void {
   }
 }
 
-/** The formal block: safe repository paths of JS/TS files, and distinct target names. */
+/** The formal block: safe repository paths of JS/TS or Python files, and distinct target names. */
 function checkFormal(manifest: WitnessManifest, source: string): void {
   const targets = manifest.formal?.targets ?? [];
   const seen = new Set<string>();
   targets.forEach((target, index) => {
     const field = `formal.targets[${index}]`;
-    const problem = checkRepoPath(target.file) ?? (/\.(c|m)?[jt]sx?$/.test(target.file) ? undefined : 'is not a .js or .ts file');
+    const problem = checkRepoPath(target.file) ?? (/\.((c|m)?[jt]sx?|py)$/.test(target.file) ? undefined : 'is not a .js, .ts or .py file');
     if (problem !== undefined) refuse(source, `${field}.file`, `${shown(target.file)} ${problem}`, FORMS['formal.targets[].file']!);
     const name = targetName(target);
     if (seen.has(name)) refuse(source, `${field}.name`, `${shown(name)} names two targets`, 'a name of its own for each target');

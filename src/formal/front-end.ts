@@ -1,0 +1,25 @@
+import { loadPythonParser } from './python-parser.js';
+import type { FormalTarget } from './spec.js';
+import { translatePython } from './translate-python.js';
+import { translate, type Formula } from './translate.js';
+
+/**
+ * The formal gate's front ends, chosen by the target file's extension: Python (`.py`, tree-sitter's
+ * grammar, src/formal/translate-python.ts) or JavaScript/TypeScript (Babel, src/formal/translate.ts).
+ * Both make the same `Formula`.
+ */
+
+/** Whether a target (or a changed file) is Python. */
+export function isPythonFile(file: string): boolean {
+  return /\.py$/.test(file);
+}
+
+/** Load what the target's front end needs before translating (Python: the grammar's wasm, once). */
+export async function prepareFrontEnd(target: Pick<FormalTarget, 'file'>): Promise<void> {
+  if (isPythonFile(target.file)) await loadPythonParser();
+}
+
+/** The formula of a target: its candidate source, or a spec-only formula when `source` is undefined. */
+export function translateTarget(target: FormalTarget, source: { text: string; file: string } | undefined): Formula {
+  return isPythonFile(target.file) ? translatePython(target, source) : translate(target, source);
+}
