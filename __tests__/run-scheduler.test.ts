@@ -1,4 +1,4 @@
-import { scheduleRuns, type RunProgress, type Scheduled } from '../src/run-scheduler.js';
+import { scheduleRuns, type RunProgress, type Scheduled } from '../src/phases/run-scheduler.js';
 
 /**
  * The run scheduler against a fake runner whose runs end only when the test says so (no timers):

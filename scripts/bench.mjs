@@ -185,8 +185,8 @@ async function benchSnapshot(context) {
   const parkedGitFile = `${tree}.gitfile`;
   ensureTree(tree, list, parkedGitFile, fileCount, totalBytes);
 
-  log('  bundling src/io/snapshot.ts with ncc');
-  const { takeSnapshot } = await importBundled(context.outDir, 'snapshot', 'src/io/snapshot.js', ['takeSnapshot']);
+  log('  bundling src/inventory/snapshot.ts with ncc');
+  const { takeSnapshot } = await importBundled(context.outDir, 'snapshot', 'src/inventory/snapshot.js', ['takeSnapshot']);
 
   // One sha256sum fed the whole list: xargs splits only if the names overflow its 1.9 MB buffer.
   const sha256sum = (stdio = 'ignore') =>
@@ -263,7 +263,7 @@ async function benchSnapshotCli(context) {
   log('  warming the page cache; checking the CLI snapshot against takeSnapshot');
   sha256sum();
   propose();
-  const { takeSnapshot } = await importBundled(context.outDir, 'snapshot', 'src/io/snapshot.js', ['takeSnapshot']);
+  const { takeSnapshot } = await importBundled(context.outDir, 'snapshot', 'src/inventory/snapshot.js', ['takeSnapshot']);
   const expected = (await takeSnapshot(tree)).digest;
   const got = JSON.parse(readFileSync(proposal, 'utf8')).base_snapshot;
   if (got !== expected) throw new Error(`patchproof propose recorded ${got}, takeSnapshot says ${expected}`);

@@ -45,7 +45,7 @@ export function ensureTestImage({ env = process.env, script = BUILD_SCRIPT, log 
 
 export default function globalSetup() {
   ensureTestImage();
-  // The CLI's validate keeps every receipt in a local store for promote (src/io/receipt-store.ts):
+  // The CLI's validate keeps every receipt in a local store for promote (src/receipt/store.ts):
   // the tests' validations keep theirs in one temporary store, never the user's own.
   if (!process.env.PATCHPROOF_RECEIPT_STORE) process.env.PATCHPROOF_RECEIPT_STORE = mkdtempSync(join(tmpdir(), 'pp-receipt-store-'));
 }

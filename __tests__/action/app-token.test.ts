@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createAppInstallationToken } from '../../src/action/app-token.js';
-import { createChecksClient } from '../../src/action/checks-client.js';
+import { createChecksClient } from '../../src/publish/checks-client.js';
 import { InfrastructureError } from '../../src/errors.js';
 import { startGitHubServer, type GitHubServer } from '../support/github-server.js';
 

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { ReceiptArtifacts } from '../../src/action/ports.js';
+import type { ReceiptArtifacts } from '../../src/publish/ports.js';
 import { serializeReceipt } from '../../src/core/receipt.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
 import { renderReport } from '../../src/core/report.js';
@@ -28,8 +28,8 @@ describe('receipt artifacts through the real @actions/artifact client', () => {
   let work: string;
   let runnerTemp: string;
   let store: ReceiptArtifacts;
-  let create: typeof import('../../src/action/artifacts.js').createReceiptArtifacts;
-  let artifactName: typeof import('../../src/action/artifacts.js').receiptArtifactName;
+  let create: typeof import('../../src/publish/artifacts.js').createReceiptArtifacts;
+  let artifactName: typeof import('../../src/publish/artifacts.js').receiptArtifactName;
 
   /** A sealed receipt written as validate writes it: receipt.json and report.md in one folder. */
   async function written(receipt: Receipt, label: string): Promise<{ receipt: string; report: string }> {
@@ -52,7 +52,7 @@ describe('receipt artifacts through the real @actions/artifact client', () => {
     runnerTemp = await mkdtemp(join(tmpdir(), 'pp-runner-temp-'));
     // @actions/github reads GITHUB_API_URL once, when first imported: set the env, then import.
     restoreEnv = setEnv({ ...artifacts.env(), GITHUB_API_URL: github.url, RUNNER_TEMP: runnerTemp });
-    ({ createReceiptArtifacts: create, receiptArtifactName: artifactName } = await import('../../src/action/artifacts.js'));
+    ({ createReceiptArtifacts: create, receiptArtifactName: artifactName } = await import('../../src/publish/artifacts.js'));
     store = create({ token: TOKEN, retentionDays: 7 });
   });
   afterAll(async () => {

@@ -15,8 +15,8 @@ import {
   redactHidden,
   renderCheck,
   renderRefusal
-} from '../../src/action/check-report.js';
-import type { RenderedCheck } from '../../src/action/ports.js';
+} from '../../src/publish/check-report.js';
+import type { RenderedCheck } from '../../src/publish/ports.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
 import { renderReport } from '../../src/core/report.js';
 import type { TestCaseResult } from '../../src/core/test-results.js';

@@ -1,6 +1,6 @@
-import { createChecksClient } from '../../src/action/checks-client.js';
-import { checkConclusion, renderCheck } from '../../src/action/check-report.js';
-import { ChecksPermissionError, type CheckAnnotation, type CheckRunTarget, type RenderedCheck } from '../../src/action/ports.js';
+import { createChecksClient } from '../../src/publish/checks-client.js';
+import { checkConclusion, renderCheck } from '../../src/publish/check-report.js';
+import { ChecksPermissionError, type CheckAnnotation, type CheckRunTarget, type RenderedCheck } from '../../src/publish/ports.js';
 import { InfrastructureError } from '../../src/errors.js';
 import { fail, passingRuns, receiptFrom, run } from '../helpers/evidence.js';
 import { startGitHubServer, type GitHubServer } from '../support/github-server.js';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ClaimArtifacts } from '../../src/action/claim-artifact.js';
+import type { ClaimArtifacts } from '../../src/publish/claim-artifact.js';
 import { parseClaimBytes } from '../../src/io/claim-file.js';
 import { ConfigurationError, VerificationError } from '../../src/errors.js';
 import { startArtifactServer, type ArtifactServer } from '../support/artifact-server.js';
@@ -56,7 +56,7 @@ describe('the claim artifact of the pull request\'s CI run', () => {
     work = await mkdtemp(join(tmpdir(), 'pp-claim-artifact-'));
     runnerTemp = await mkdtemp(join(tmpdir(), 'pp-claim-temp-'));
     restoreEnv = setEnv({ ...ci.env(), GITHUB_API_URL: github.url, RUNNER_TEMP: runnerTemp });
-    const { createClaimArtifacts } = await import('../../src/action/claim-artifact.js');
+    const { createClaimArtifacts } = await import('../../src/publish/claim-artifact.js');
     const { DefaultArtifactClient } = await import('@actions/artifact');
     claims = createClaimArtifacts({ token: TOKEN, repository: 'octo-org/hello-world', apiUrl: github.url, ownRunId: OWN_RUN, tempRoot: runnerTemp });
     // What the pull request's CI does: actions/upload-artifact, i.e. the real client's zip.

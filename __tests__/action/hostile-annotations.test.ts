@@ -1,5 +1,5 @@
-import { ANNOTATION_TITLE_LIMIT, ANNOTATION_UNTRUSTED_MESSAGE_LIMIT, renderCheck } from '../../src/action/check-report.js';
-import { createChecksClient } from '../../src/action/checks-client.js';
+import { ANNOTATION_TITLE_LIMIT, ANNOTATION_UNTRUSTED_MESSAGE_LIMIT, renderCheck } from '../../src/publish/check-report.js';
+import { createChecksClient } from '../../src/publish/checks-client.js';
 import { fail, pass, passingRuns, receiptFrom, run } from '../helpers/evidence.js';
 import { startGitHubServer, type GitHubServer } from '../support/github-server.js';
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderCheck } from '../../src/action/check-report.js';
+import { renderCheck } from '../../src/publish/check-report.js';
 import { renderReport } from '../../src/core/report.js';
 import { serializeReceipt } from '../../src/core/receipt.js';
 import { fail, pass, passingRuns, receiptFrom, run } from '../helpers/evidence.js';

@@ -1,6 +1,6 @@
 import { run } from '../../src/action/main.js';
 import type { Mode, ModeResult } from '../../src/action/mode.js';
-import type { StepOutcome } from '../../src/action/ports.js';
+import type { StepOutcome } from '../../src/publish/ports.js';
 import { ConfigurationError, InfrastructureError, PolicyError, VerificationError } from '../../src/errors.js';
 import { setEnv } from '../helpers/process-env.js';
 

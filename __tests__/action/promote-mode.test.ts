@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ModeResult } from '../../src/action/mode.js';
 import type { PromoteModeDeps } from '../../src/action/promote-mode.js';
-import { readActionSettings } from '../../src/action/settings.js';
+import { readActionSettings } from '../../src/inputs/action-settings.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
 import { serializeReceipt } from '../../src/core/receipt.js';
 import { asIsolated, receiptFor, recordingOutcome, uploadReceiptArtifact } from '../helpers/action-receipts.js';

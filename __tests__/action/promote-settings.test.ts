@@ -1,4 +1,4 @@
-import { readActionSettings } from '../../src/action/settings.js';
+import { readActionSettings } from '../../src/inputs/action-settings.js';
 import { pullNumberOf } from '../../src/action/promote-mode.js';
 
 /** promote mode's inputs, read through readActionSettings as run() reads them: every refusal names the input. */

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createGitSource } from '../../src/io/git.js';
+import { createGitSource } from '../../src/fetch/git.js';
 import { sealReceipt, serializeReceipt } from '../../src/core/receipt.js';
 import { receiptSchema, type Receipt } from '../../src/core/receipt-schema.js';
 import { startArtifactServer, type ArtifactServer } from '../support/artifact-server.js';

@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ModeResult } from '../../src/action/mode.js';
-import type { StepOutcome } from '../../src/action/ports.js';
-import { readActionSettings } from '../../src/action/settings.js';
-import { createGitSource } from '../../src/io/git.js';
+import type { StepOutcome } from '../../src/publish/ports.js';
+import { readActionSettings } from '../../src/inputs/action-settings.js';
+import { createGitSource } from '../../src/fetch/git.js';
 import { diffDigest } from '../../src/core/proposal.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
 import { serializeReceipt } from '../../src/core/receipt.js';
@@ -39,8 +39,8 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
   let movedHead: string;
   // Reverify mode as main.ts wires it (its replay is validate mode).
   let reverifyMode: typeof import('../../src/action/main.js').MODES.reverify;
-  let createReceiptArtifacts: typeof import('../../src/action/artifacts.js').createReceiptArtifacts;
-  let receiptArtifactName: typeof import('../../src/action/artifacts.js').receiptArtifactName;
+  let createReceiptArtifacts: typeof import('../../src/publish/artifacts.js').createReceiptArtifacts;
+  let receiptArtifactName: typeof import('../../src/publish/artifacts.js').receiptArtifactName;
 
   /** A workflow_dispatch run of reverify.yml for `head`. */
   async function reverify(inputs: Record<string, string>, head = repos.head): Promise<{ result: ModeResult; warnings: string[]; summaries: string[] }> {
@@ -93,7 +93,7 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
       GITHUB_ACTOR: 'octocat'
     });
     ({ reverify: reverifyMode } = (await import('../../src/action/main.js')).MODES);
-    ({ createReceiptArtifacts, receiptArtifactName } = await import('../../src/action/artifacts.js'));
+    ({ createReceiptArtifacts, receiptArtifactName } = await import('../../src/publish/artifacts.js'));
     // The validate step's upload, with the real client.
     await quietly(() => createReceiptArtifacts().upload(made.receipt, { receipt: made.receiptPath, report: made.reportPath }));
   });

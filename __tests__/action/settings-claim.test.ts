@@ -1,4 +1,4 @@
-import { readActionSettings } from '../../src/action/settings.js';
+import { readActionSettings } from '../../src/inputs/action-settings.js';
 import { ConfigurationError } from '../../src/errors.js';
 
 /** The validate inputs for the agent's claim: claimed-artifact, claimed-run-id, claimed inside it, head-checks. */

@@ -1,4 +1,4 @@
-import { readActionSettings } from '../../src/action/settings.js';
+import { readActionSettings } from '../../src/inputs/action-settings.js';
 import { ConfigurationError } from '../../src/errors.js';
 
 /** The reverify inputs for signed receipts: signer-workflow and trusted-root. */

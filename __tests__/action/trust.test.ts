@@ -114,7 +114,7 @@ describe('docs/action.md: the ruleset payload is one GitHub accepts', () => {
 describe('the default protection is what a pack allowing config edits cannot relax', () => {
   it('a .github edit under allow.config_edits is grader_tampered only with the default protection; allow.workflow_edits relaxes it', async () => {
     const { analyseSurface, surfaceReasons } = await import('../../src/core/surface.js');
-    const { NODE_TEST_SURFACE } = await import('../../src/adapters/node-test-files.js');
+    const { NODE_TEST_SURFACE } = await import('../../src/adapters/shared/node-test-files.js');
     const change = { path: '.github/workflows/patchproof-gate.yml', op: 'modify', hunks: [] } as unknown as Parameters<typeof analyseSurface>[0][number];
     const allow = { test_edits: false, test_removal: false, skips: false, config_edits: true, dependency_changes: false };
     const rules = (extra: string[]): Parameters<typeof analyseSurface>[1] => ({ ...NODE_TEST_SURFACE, protected: extra, placements: ['.patchproof/reproduction'], skipMarkers: [] });
@@ -132,7 +132,7 @@ describe('the default protection is what a pack allowing config edits cannot rel
 describe('readActionSettings: publish refused, the GitHub App inputs', () => {
   const base = { 'github-token': 'ghs_x', 'witness-pack': 'p', 'witness-digest': `sha256:${'a'.repeat(64)}`, image: `sha256:${'b'.repeat(64)}` };
   const read = async (inputs: Record<string, string>) => {
-    const { readActionSettings } = await import('../../src/action/settings.js');
+    const { readActionSettings } = await import('../../src/inputs/action-settings.js');
     const all: Record<string, string> = { ...base, ...inputs };
     return readActionSettings((name) => all[name] ?? '');
   };

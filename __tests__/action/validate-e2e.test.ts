@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { verifyReceiptText } from '../../src/core/receipt.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
 import { dockerTestGate } from '../../src/runners/docker-available.js';
-import { digestWitnessFolder } from '../../src/witness/digest.js';
+import { digestWitnessFolder } from '../../src/fetch/witness/digest.js';
 import { startArtifactServer, type ArtifactServer } from '../support/artifact-server.js';
 import { startGitHubServer, type GitHubServer } from '../support/github-server.js';
 import { ensureActionBundle, parseOutputFile, runAction, type ActionRun } from './data/validate-bundle.js';

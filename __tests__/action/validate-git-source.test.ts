@@ -1,7 +1,7 @@
 import { lstatSync, mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createGitSource } from '../../src/io/git.js';
+import { createGitSource } from '../../src/fetch/git.js';
 import { ConfigurationError, PolicyError } from '../../src/errors.js';
 import { JS_DURATION, PACK_PATH, PULL_NUMBER, git, makePullRequest, removePullRequest, type PullRequestRepos } from './data/validate-repos.js';
 

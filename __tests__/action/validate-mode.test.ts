@@ -4,21 +4,21 @@ import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createGitSource } from '../../src/io/git.js';
+import { createGitSource } from '../../src/fetch/git.js';
 import type { ModeResult } from '../../src/action/mode.js';
-import { ChecksPermissionError, type CheckRunTarget, type ChecksClient, type ReceiptArtifacts, type RenderedCheck, type StepOutcome } from '../../src/action/ports.js';
-import { readActionSettings, type ActionSettings } from '../../src/action/settings.js';
+import { ChecksPermissionError, type CheckRunTarget, type ChecksClient, type ReceiptArtifacts, type RenderedCheck, type StepOutcome } from '../../src/publish/ports.js';
+import { readActionSettings, type ActionSettings } from '../../src/inputs/action-settings.js';
 import { validateMode, type ValidateModeDeps } from '../../src/action/validate-mode.js';
 import { verifyReceiptText } from '../../src/core/receipt.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
 import { InfrastructureError } from '../../src/errors.js';
 import { createHash } from 'node:crypto';
-import type { ClaimArtifactRequest, ClaimArtifacts } from '../../src/action/claim-artifact.js';
+import type { ClaimArtifactRequest, ClaimArtifacts } from '../../src/publish/claim-artifact.js';
 import { createHeadChecksReader, type HeadChecksReader } from '../../src/action/head-checks.js';
 import { startGitHubServer, type GitHubServer } from '../support/github-server.js';
 import { createLocalRunner } from '../../src/runners/local-runner.js';
-import { packWitness } from '../../src/witness/archive.js';
-import { digestWitnessFolder } from '../../src/witness/digest.js';
+import { packWitness } from '../../src/fetch/witness/archive.js';
+import { digestWitnessFolder } from '../../src/fetch/witness/digest.js';
 import { JS_DURATION, JS_PACK, PACK_PATH, PULL_NUMBER, makePullRequest, removePullRequest, type HeadChange, type PullRequestRepos } from './data/validate-repos.js';
 
 /**

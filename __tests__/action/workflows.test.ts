@@ -338,7 +338,7 @@ describe('the workflows do what the docs say', () => {
 
   it('patchproof.yml attests receipt.json with actions/attest pinned by SHA and keeps the bundle as an artifact', async () => {
     const { RECEIPT_PREDICATE_TYPE, RECEIPT_BUNDLE_FILE } = await import('../../src/receipt/attestation.js');
-    const { ATTESTATION_ARTIFACT_PREFIX } = await import('../../src/action/artifacts.js');
+    const { ATTESTATION_ARTIFACT_PREFIX } = await import('../../src/publish/artifacts.js');
     const steps = job(load('patchproof.yml'), 'patchproof')['steps'] as Mapping[];
     const attest = steps.find((s) => String(s['uses'] ?? '').startsWith('actions/attest@')) as Mapping;
     expect(String(attest['uses'])).toMatch(PINNED_USES);

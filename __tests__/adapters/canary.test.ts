@@ -1,4 +1,4 @@
-import { canaryNames, canaryRunOrder, checkCanaryPlan, takeCanaries } from '../../src/adapters/canary.js';
+import { canaryNames, canaryRunOrder, checkCanaryPlan, takeCanaries } from '../../src/adapters/shared/canary.js';
 import { ConfigurationError } from '../../src/errors.js';
 
 const plan = { nonce: '00112233445566778899aabbccddeeff' };

@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { cargoAdapter } from '../../src/adapters/cargo.js';
+import { cargoAdapter } from '../../src/adapters/cargo/index.js';
 import {
   cargoCanaryFallbackPath,
   cargoCanaryFallbackSource,
@@ -9,10 +9,10 @@ import {
   cargoTargetPath,
   cargoTargetSource,
   rustString
-} from '../../src/adapters/cargo-entry.js';
-import { CARGO_SKIP_MARKERS, CARGO_SURFACE, cargoSuiteFiles, isCargoTestFile } from '../../src/adapters/cargo-files.js';
-import { CARGO_HARNESS_FILE } from '../../src/adapters/cargo-harness.js';
-import { canaryNames, canaryRunOrder } from '../../src/adapters/canary.js';
+} from '../../src/adapters/cargo/entry.js';
+import { CARGO_SKIP_MARKERS, CARGO_SURFACE, cargoSuiteFiles, isCargoTestFile } from '../../src/adapters/cargo/files.js';
+import { CARGO_HARNESS_FILE } from '../../src/adapters/cargo/harness.js';
+import { canaryNames, canaryRunOrder } from '../../src/adapters/shared/canary.js';
 import { ConfigurationError } from '../../src/errors.js';
 
 const PLAN = { nonce: '0123456789abcdef' + 'fedcba9876543210' + '00112233445566778899aabbccddeef1' };
@@ -138,7 +138,7 @@ describe('cargo adapter command', () => {
     const files = ['.patchproof/reproduction/clip.rs'];
     const command = cargoAdapter.command({ view, files, suite: false, testRoots: ['.patchproof/reproduction'], canary: PLAN });
     // node is exec'd from a non-dumpable copy as PID 1, and every test binary through the supervisor
-    // (src/adapters/supervisor.ts; issue 11 item 3, go/cargo re-execution).
+    // (src/adapters/shared/supervisor.ts; issue 11 item 3, go/cargo re-execution).
     expect(command.argv.slice(0, 2)).toEqual(['sh', '-c']);
     expect(command.argv[2]).toContain('chmod 0111 "$nodebin"');
     expect(command.argv.slice(3)).toEqual([

@@ -4,7 +4,7 @@ import { chmod } from 'node:fs/promises';
 import { buildDockerRunArgs, CONTAINER_RESULTS_DIR, CONTAINER_WORKDIR, DEFAULT_DOCKER_LIMITS } from '../../src/runners/docker-args.js';
 import { removeCopy } from './data/run-adapter.js';
 import { SCENARIOS, saveRecorded, scenarioCommand, stageScenario } from './data/cargo/record.js';
-import { stageFiles } from '../../src/io/workspace.js';
+import { stageFiles } from '../../src/phases/workspace.js';
 
 /**
  * Re-records the cargo runs the parser tests read (__tests__/adapters/data/cargo/runs/). Off by

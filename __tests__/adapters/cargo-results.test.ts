@@ -1,8 +1,8 @@
-import { cargoAdapter } from '../../src/adapters/cargo.js';
-import { cargoModuleName, cargoTargetName } from '../../src/adapters/cargo-entry.js';
-import { CARGO_RUN_FILE } from '../../src/adapters/cargo-harness.js';
-import { cargoCanaryIds, parseCargoResults } from '../../src/adapters/cargo-results.js';
-import { canaryNames } from '../../src/adapters/canary.js';
+import { cargoAdapter } from '../../src/adapters/cargo/index.js';
+import { cargoModuleName, cargoTargetName } from '../../src/adapters/cargo/entry.js';
+import { CARGO_RUN_FILE } from '../../src/adapters/cargo/harness.js';
+import { cargoCanaryIds, parseCargoResults } from '../../src/adapters/cargo/results.js';
+import { canaryNames } from '../../src/adapters/shared/canary.js';
 import type { ParsedResults, TestCaseResult } from '../../src/core/test-results.js';
 import type { CanaryOutcome } from '../../src/adapters/adapter.js';
 import { loadRecorded, recordedToolchains } from './data/cargo/record.js';

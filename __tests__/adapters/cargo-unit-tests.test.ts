@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { changedUnitTests, rustTokens, scanUnitTests, testModuleFiles } from '../../src/adapters/cargo-unit-tests.js';
-import { cargoAdapter } from '../../src/adapters/cargo.js';
-import { inSourceTestFindings } from '../../src/surface/in-source-tests.js';
+import { changedUnitTests, rustTokens, scanUnitTests, testModuleFiles } from '../../src/adapters/cargo/unit-tests.js';
+import { cargoAdapter } from '../../src/adapters/cargo/index.js';
+import { inSourceTestFindings } from '../../src/inventory/surface/in-source-tests.js';
 import { checkDiff } from '../../src/core/diff-policy.js';
 import { applyFileChanges } from '../../src/core/patch-apply.js';
 import { surfaceReasons } from '../../src/core/surface.js';

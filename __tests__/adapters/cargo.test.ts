@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { cargoAdapter } from '../../src/adapters/cargo.js';
-import { CARGO_BUILD_FILE, CARGO_RUN_FILE } from '../../src/adapters/cargo-harness.js';
+import { cargoAdapter } from '../../src/adapters/cargo/index.js';
+import { CARGO_BUILD_FILE, CARGO_RUN_FILE } from '../../src/adapters/cargo/harness.js';
 import { listFiles, removeCopy, runAdapter, stageCopy } from './data/run-adapter.js';
 import type { AdapterRun, StagedCopy } from './data/run-adapter.js';
 

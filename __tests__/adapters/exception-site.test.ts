@@ -1,4 +1,4 @@
-import { exceptionSite, messageLine, repoRelative, statusForFailure } from '../../src/adapters/exception-site.js';
+import { exceptionSite, messageLine, repoRelative, statusForFailure } from '../../src/adapters/shared/exception-site.js';
 
 describe('exceptionSite', () => {
   const scope = { workdir: '/w/repo', testRoots: ['.patchproof/reproduction'], testFiles: new Set(['test/a.test.js']) };

@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { GO_SKIP_MARKERS, GO_SURFACE, goPackageFolders, goSuiteFiles, isGoTestFile } from '../../src/adapters/go-files.js';
+import { GO_SKIP_MARKERS, GO_SURFACE, goPackageFolders, goSuiteFiles, isGoTestFile } from '../../src/adapters/go/files.js';
 
 describe('go files', () => {
   it('recognises the _test.go files the go command compiles', () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ParseRequest } from '../../src/adapters/adapter.js';
-import { GO_RESULTS_FILE, GO_VERSION_FILE, goCanaryIds, parseGoResults } from '../../src/adapters/go-results.js';
+import { GO_RESULTS_FILE, GO_VERSION_FILE, goCanaryIds, parseGoResults } from '../../src/adapters/go/results.js';
 import type { TestCaseResult } from '../../src/core/test-results.js';
 import { judgeRegression, type RunEvidence } from '../../src/core/verdict.js';
 import { DATA_DIR } from './data/run-adapter.js';
@@ -262,7 +262,7 @@ describe('go subtests with duplicate names, on real runs', () => {
   });
 });
 
-describe('go test -json parser: supervision (src/adapters/supervisor.ts)', () => {
+describe('go test -json parser: supervision (src/adapters/shared/supervisor.ts)', () => {
   const lines = (request: ParseRequest): string[] => (request.files[GO_RESULTS_FILE] ?? '').split('\n').filter((line) => line !== '');
   const withLines = (request: ParseRequest, kept: string[]): ParseRequest => ({ ...request, files: { ...request.files, [GO_RESULTS_FILE]: `${kept.join('\n')}\n` } });
 

@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { CommandRequest } from '../../src/adapters/adapter.js';
-import { goAdapter, GO_CACHE_SEED, GO_ENV } from '../../src/adapters/go.js';
-import { goCanaryFileName, goCanaryPackage, goCanarySource, goCanaryTestNames, goPackageName } from '../../src/adapters/go-canary.js';
-import { GO_MIN_MINOR, GO_RESULTS_FILE, GO_VERSION_FILE } from '../../src/adapters/go-results.js';
+import { goAdapter, GO_CACHE_SEED, GO_ENV } from '../../src/adapters/go/index.js';
+import { goCanaryFileName, goCanaryPackage, goCanarySource, goCanaryTestNames, goPackageName } from '../../src/adapters/go/canary.js';
+import { GO_MIN_MINOR, GO_RESULTS_FILE, GO_VERSION_FILE } from '../../src/adapters/go/results.js';
 import { getAdapter } from '../../src/adapters/registry.js';
 import { ConfigurationError } from '../../src/errors.js';
 import { freshCanary, listFiles, removeCopy, runAdapter, stageCopy } from './data/run-adapter.js';
@@ -56,7 +56,7 @@ describe('go adapter command', () => {
       '-json',
       '-count=1',
       '-vet=off',
-      // Every test binary runs under the supervisor, one action at a time (src/adapters/supervisor.ts).
+      // Every test binary runs under the supervisor, one action at a time (src/adapters/shared/supervisor.ts).
       '-p',
       '1',
       '-exec',

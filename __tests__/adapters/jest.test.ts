@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { canaryNames } from '../../src/adapters/canary.js';
-import { jestAdapter, JEST_CACHE_DIR } from '../../src/adapters/jest.js';
-import { jestWrapperSource } from '../../src/adapters/jest-entry.js';
-import { JEST_RESULTS_FILE } from '../../src/adapters/jest-results.js';
-import { wrappedFile, wrapperPath } from '../../src/adapters/js-runner-wrapper.js';
+import { canaryNames } from '../../src/adapters/shared/canary.js';
+import { jestAdapter, JEST_CACHE_DIR } from '../../src/adapters/jest/index.js';
+import { jestWrapperSource } from '../../src/adapters/jest/entry.js';
+import { JEST_RESULTS_FILE } from '../../src/adapters/jest/results.js';
+import { wrappedFile, wrapperPath } from '../../src/adapters/shared/js-runner-wrapper.js';
 import { CASES, describeRealRuns, expectCaseOutcomes as expectSharedCaseOutcomes, expectCommandRefusals, expectDuplicateIdRuns, expectRecordedFocused, expectRecordedSabotage, expectReproductionRun, expectSabotageRun, expectWrapperCanaries, marked, recordedAt, recordedExitCode, VIEW } from './data/js-runner-support.js';
 import { DATA_DIR, freshCanary, listFiles, runAdapter } from './data/run-adapter.js';
 import type { AdapterRun } from './data/run-adapter.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { nodeTestAdapter } from '../../src/adapters/node-test.js';
+import { nodeTestAdapter } from '../../src/adapters/node-test/index.js';
 import { twinBehaved } from '../../src/core/twins.js';
 import { runAnomalies } from '../../src/core/verdict.js';
 import { ROOT } from '../helpers/cli.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { jsTwinParses, jsTwins } from '../../src/adapters/js-twins.js';
-import { nodeTestAdapter } from '../../src/adapters/node-test.js';
+import { jsTwinParses, jsTwins } from '../../src/adapters/shared/js-twins.js';
+import { nodeTestAdapter } from '../../src/adapters/node-test/index.js';
 import { runAnomalies } from '../../src/core/verdict.js';
 import { freshCanary, removeCopy, runAdapter, stageCopy, type StagedCopy } from './data/run-adapter.js';
 

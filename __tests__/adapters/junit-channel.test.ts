@@ -2,11 +2,11 @@ import { spawn } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { checkJunitChannel, JUNIT_CHANNEL_SOURCE, junitChannelArgv } from '../../src/adapters/junit-channel.js';
-import { CHANNEL_ENV, FRAME_MARK } from '../../src/adapters/results-channel.js';
+import { checkJunitChannel, JUNIT_CHANNEL_SOURCE, junitChannelArgv } from '../../src/adapters/junit/channel.js';
+import { CHANNEL_ENV, FRAME_MARK } from '../../src/adapters/shared/results-channel.js';
 
 /**
- * The junit results channel's wrapper (src/adapters/junit-channel.ts), run for real (python3, sh)
+ * The junit results channel's wrapper (src/adapters/junit/channel.ts), run for real (python3, sh)
  * outside a container, where it kills its own descendants only: what it seals, what it kills, what
  * it hides, and the host's cross-check. Each hostile command here gets through without the wrapper:
  * the file the host reads is the rewritten one, and nothing else says so.

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigurationError } from '../../src/errors.js';
-import { parseWitnessManifest, WITNESS_SCHEMA } from '../../src/witness/manifest.js';
+import { parseWitnessManifest, WITNESS_SCHEMA } from '../../src/fetch/witness/manifest.js';
 import { DATA_DIR } from './data/run-adapter.js';
 
 /** The manifest's `junit` block: required with the junit adapter, refused with others, checked. */

@@ -7,19 +7,19 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { HARNESS_DIR } from '../../src/adapters/adapter.js';
 import type { TestAdapter } from '../../src/adapters/adapter.js';
-import { junitAdapter, JUNIT_SKIP_MARKERS } from '../../src/adapters/junit.js';
-import { readJunitCanaryFiles } from '../../src/adapters/junit-generic-canary.js';
-import { expandJunitArgv, junitArgvProblem } from '../../src/adapters/junit-generic-config.js';
-import type { JunitConfig } from '../../src/adapters/junit-generic-config.js';
-import { parseJunitGenericResults } from '../../src/adapters/junit-generic-results.js';
-import { JUNIT_CHANNEL_FILE, JUNIT_CHANNEL_SOURCE } from '../../src/adapters/junit-channel.js';
-import { junitFileCanaries } from '../../src/adapters/junit-file-canaries.js';
-import { CHANNEL_ENV, channelNonce } from '../../src/adapters/results-channel.js';
+import { junitAdapter, JUNIT_SKIP_MARKERS } from '../../src/adapters/junit/index.js';
+import { readJunitCanaryFiles } from '../../src/adapters/junit/generic-canary.js';
+import { expandJunitArgv, junitArgvProblem } from '../../src/adapters/junit/config.js';
+import type { JunitConfig } from '../../src/adapters/junit/config.js';
+import { parseJunitGenericResults } from '../../src/adapters/junit/results.js';
+import { JUNIT_CHANNEL_FILE, JUNIT_CHANNEL_SOURCE } from '../../src/adapters/junit/channel.js';
+import { junitFileCanaries } from '../../src/adapters/junit/file-canaries.js';
+import { CHANNEL_ENV, channelNonce } from '../../src/adapters/shared/results-channel.js';
 import { getAdapter, witnessAdapter } from '../../src/adapters/registry.js';
 import { twinBehaved } from '../../src/core/twins.js';
 import { runAnomalies } from '../../src/core/verdict.js';
 import { ConfigurationError } from '../../src/errors.js';
-import { parseWitnessManifest } from '../../src/witness/manifest.js';
+import { parseWitnessManifest } from '../../src/fetch/witness/manifest.js';
 import { DATA_DIR, runAdapter } from './data/run-adapter.js';
 
 /**

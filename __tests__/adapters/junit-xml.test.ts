@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseJunitXml } from '../../src/adapters/junit-xml.js';
+import { parseJunitXml } from '../../src/adapters/shared/junit-xml.js';
 import { DATA_DIR } from './data/run-adapter.js';
 
 /** Real JUnit XML written by pytest 7.2 for data/pytest-project (timestamp and hostname removed). */

@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { isNodeTestFile, NODE_TEST_SKIP_MARKERS, NODE_TEST_SURFACE, nodeTestSuiteFiles } from '../../src/adapters/node-test-files.js';
+import { isNodeTestFile, NODE_TEST_SKIP_MARKERS, NODE_TEST_SURFACE, nodeTestSuiteFiles } from '../../src/adapters/shared/node-test-files.js';
 
 const marks = (line: string): boolean => NODE_TEST_SKIP_MARKERS.some((marker) => marker.test(line));
 const matches = (globs: readonly string[], file: string): boolean => picomatch([...globs], { dot: true })(file);

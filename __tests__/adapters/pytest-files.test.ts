@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { isPytestFile, PYTEST_SKIP_MARKERS, PYTEST_SURFACE, pytestSuiteFiles } from '../../src/adapters/pytest-files.js';
+import { isPytestFile, PYTEST_SKIP_MARKERS, PYTEST_SURFACE, pytestSuiteFiles } from '../../src/adapters/pytest/files.js';
 
 describe('pytest files', () => {
   it('recognises the modules pytest collects by default', () => {

@@ -3,9 +3,9 @@ import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HARNESS_DIR } from '../../src/adapters/adapter.js';
-import { canaryNames, canaryRunOrder } from '../../src/adapters/canary.js';
-import { pytestAdapter } from '../../src/adapters/pytest.js';
-import { PYTEST_RESULTS_FILE, pytestCanaryIds } from '../../src/adapters/pytest-results.js';
+import { canaryNames, canaryRunOrder } from '../../src/adapters/shared/canary.js';
+import { pytestAdapter } from '../../src/adapters/pytest/index.js';
+import { PYTEST_RESULTS_FILE, pytestCanaryIds } from '../../src/adapters/pytest/results.js';
 import { countTests } from '../../src/core/test-results.js';
 import type { TestCaseResult } from '../../src/core/test-results.js';
 import { judgeRegression, type RunEvidence } from '../../src/core/verdict.js';
@@ -388,7 +388,7 @@ describeWithPytest('pytest adapter on unittest tests inherited into other module
       'tests.test_two.TwoCase::test_shared': 'passed',
       'tests.test_two.TwoCase::test_fails_for_two': 'failed'
     });
-    // The harness frames each test under the same id (src/adapters/pytest-harness.ts, _junit_id).
+    // The harness frames each test under the same id (src/adapters/pytest/harness.ts, _junit_id).
     const withStream = pytestAdapter.parse({ files: run.files, exitCode: run.exitCode, workdir: copy.workdir, testRoots: [], canary: run.canaryPlan, output: run.output });
     expect(withStream.channel?.disagreements).toEqual([]);
   }, 120_000);

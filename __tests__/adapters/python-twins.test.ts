@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TwinCanary } from '../../src/adapters/adapter.js';
-import { pytestAdapter } from '../../src/adapters/pytest.js';
-import { pythonTwins } from '../../src/adapters/python-twins.js';
-import { takeTwins } from '../../src/adapters/twin-stage.js';
-import { unittestAdapter } from '../../src/adapters/unittest.js';
+import { pytestAdapter } from '../../src/adapters/pytest/index.js';
+import { pythonTwins } from '../../src/adapters/shared/python-twins.js';
+import { takeTwins } from '../../src/adapters/shared/twin-stage.js';
+import { unittestAdapter } from '../../src/adapters/unittest/index.js';
 import type { TestCaseResult } from '../../src/core/test-results.js';
 import { twinBehaved } from '../../src/core/twins.js';
 import { runAnomalies } from '../../src/core/verdict.js';

@@ -1,7 +1,7 @@
-import { nodeTestAdapter } from '../../src/adapters/node-test.js';
-import { pytestAdapter } from '../../src/adapters/pytest.js';
+import { nodeTestAdapter } from '../../src/adapters/node-test/index.js';
+import { pytestAdapter } from '../../src/adapters/pytest/index.js';
 import { ADAPTER_NAMES, getAdapter, isAdapterName } from '../../src/adapters/registry.js';
-import { unittestAdapter } from '../../src/adapters/unittest.js';
+import { unittestAdapter } from '../../src/adapters/unittest/index.js';
 import { ConfigurationError } from '../../src/errors.js';
 
 describe('adapter registry', () => {

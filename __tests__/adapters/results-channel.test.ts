@@ -1,20 +1,20 @@
 import { spawnSync } from 'node:child_process';
 import type { TestAdapter } from '../../src/adapters/adapter.js';
-import { jestAdapter } from '../../src/adapters/jest.js';
-import { JEST_RESULTS_FILE } from '../../src/adapters/jest-results.js';
-import { nodeTestAdapter } from '../../src/adapters/node-test.js';
-import { NODE_TEST_RESULTS_FILE } from '../../src/adapters/node-test-lines.js';
-import { pytestAdapter } from '../../src/adapters/pytest.js';
-import { PYTEST_RESULTS_FILE } from '../../src/adapters/pytest-results.js';
-import { channelNonce, checkChannel, FRAME_MARK, sealOf } from '../../src/adapters/results-channel.js';
-import { vitestAdapter } from '../../src/adapters/vitest.js';
-import { VITEST_RESULTS_FILE } from '../../src/adapters/vitest-harness.js';
+import { jestAdapter } from '../../src/adapters/jest/index.js';
+import { JEST_RESULTS_FILE } from '../../src/adapters/jest/results.js';
+import { nodeTestAdapter } from '../../src/adapters/node-test/index.js';
+import { NODE_TEST_RESULTS_FILE } from '../../src/adapters/node-test/lines.js';
+import { pytestAdapter } from '../../src/adapters/pytest/index.js';
+import { PYTEST_RESULTS_FILE } from '../../src/adapters/pytest/results.js';
+import { channelNonce, checkChannel, FRAME_MARK, sealOf } from '../../src/adapters/shared/results-channel.js';
+import { vitestAdapter } from '../../src/adapters/vitest/index.js';
+import { VITEST_RESULTS_FILE } from '../../src/adapters/vitest/harness.js';
 import { CASES, describeRealRuns } from './data/js-runner-support.js';
 import { listFiles, removeCopy, runAdapter, stageCopy } from './data/run-adapter.js';
 import type { AdapterRun } from './data/run-adapter.js';
 
 /**
- * The results channel of the in-process adapters (src/adapters/results-channel.ts): the pure
+ * The results channel of the in-process adapters (src/adapters/shared/results-channel.ts): the pure
  * cross-check, and real runs of pytest, node:test, jest and vitest whose result file is then
  * rewritten the way code under test would rewrite it at exit (a failure turned into a pass). The
  * control: parsed without the stream, the rewritten file reads as a pass; with the stream, the

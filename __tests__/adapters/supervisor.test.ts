@@ -2,10 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SUPERVISOR_SOURCE } from '../../src/adapters/supervisor.js';
+import { SUPERVISOR_SOURCE } from '../../src/adapters/shared/supervisor.js';
 
 /**
- * The test-binary supervisor (src/adapters/supervisor.ts) on this machine's kernel: real
+ * The test-binary supervisor (src/adapters/shared/supervisor.ts) on this machine's kernel: real
  * processes exec'd under its seccomp filter. The filter is the kernel's, so the host shows what
  * the container does (the Docker end to end cases are in __tests__/hostile/reexec.test.ts).
  */

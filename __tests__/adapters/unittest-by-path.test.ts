@@ -1,6 +1,6 @@
 import { appendFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { unittestAdapter } from '../../src/adapters/unittest.js';
+import { unittestAdapter } from '../../src/adapters/unittest/index.js';
 import { removeCopy, runAdapter, stageCopy, type StagedCopy } from './data/run-adapter.js';
 
 /**

@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { isUnittestFile, UNITTEST_SKIP_MARKERS, UNITTEST_SURFACE, unittestSuiteFiles } from '../../src/adapters/unittest-files.js';
+import { isUnittestFile, UNITTEST_SKIP_MARKERS, UNITTEST_SURFACE, unittestSuiteFiles } from '../../src/adapters/shared/unittest-files.js';
 
 const marks = (line: string): boolean => UNITTEST_SKIP_MARKERS.some((marker) => marker.test(line));
 const matches = (globs: readonly string[], file: string): boolean => picomatch([...globs], { dot: true })(file);

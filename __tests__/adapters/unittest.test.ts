@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HARNESS_DIR } from '../../src/adapters/adapter.js';
-import { canaryNames, canaryRunOrder } from '../../src/adapters/canary.js';
-import { unittestAdapter } from '../../src/adapters/unittest.js';
-import { isUnittestFile } from '../../src/adapters/unittest-files.js';
-import { UNITTEST_HARNESS_FILE } from '../../src/adapters/unittest-harness.js';
-import { UNITTEST_RESULTS_FILE, unittestCanaryIds } from '../../src/adapters/unittest-results.js';
+import { canaryNames, canaryRunOrder } from '../../src/adapters/shared/canary.js';
+import { unittestAdapter } from '../../src/adapters/unittest/index.js';
+import { isUnittestFile } from '../../src/adapters/shared/unittest-files.js';
+import { UNITTEST_HARNESS_FILE } from '../../src/adapters/unittest/harness.js';
+import { UNITTEST_RESULTS_FILE, unittestCanaryIds } from '../../src/adapters/unittest/results.js';
 import { countTests } from '../../src/core/test-results.js';
 import type { TestCaseResult } from '../../src/core/test-results.js';
 import { ConfigurationError } from '../../src/errors.js';

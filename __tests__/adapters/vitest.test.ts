@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HARNESS_DIR } from '../../src/adapters/adapter.js';
-import { canaryNames } from '../../src/adapters/canary.js';
-import { wrappedFile, wrapperPath } from '../../src/adapters/js-runner-wrapper.js';
-import { vitestAdapter } from '../../src/adapters/vitest.js';
-import { VITEST_CLAIMS_FILE, VITEST_RESULTS_FILE, VITEST_RUNNER_FILE, vitestWrapperSource } from '../../src/adapters/vitest-harness.js';
+import { canaryNames } from '../../src/adapters/shared/canary.js';
+import { wrappedFile, wrapperPath } from '../../src/adapters/shared/js-runner-wrapper.js';
+import { vitestAdapter } from '../../src/adapters/vitest/index.js';
+import { VITEST_CLAIMS_FILE, VITEST_RESULTS_FILE, VITEST_RUNNER_FILE, vitestWrapperSource } from '../../src/adapters/vitest/harness.js';
 import { countTests } from '../../src/core/test-results.js';
 import { CASES, describeRealRuns, expectCaseOutcomes as expectSharedCaseOutcomes, expectCommandRefusals, expectDuplicateIdRuns, expectRecordedFocused, expectRecordedSabotage, expectReproductionRun, expectSabotageRun, expectWrapperCanaries, marked, recordedAt, recordedExitCode, VIEW } from './data/js-runner-support.js';
 import { DATA_DIR, freshCanary, listFiles, runAdapter } from './data/run-adapter.js';

@@ -5,8 +5,8 @@ import { promisify } from 'node:util';
 import { ROOT, readJson, tempDir } from '../helpers/cli.js';
 import { runCliInProcess } from '../helpers/cli-in-process.js';
 import { dockerGate, JS } from '../hostile/hostile-support.js';
-import { digestWitnessFolder } from '../../src/witness/digest.js';
-import { baselineCacheKey } from '../../src/io/baseline-cache.js';
+import { digestWitnessFolder } from '../../src/fetch/witness/digest.js';
+import { baselineCacheKey } from '../../src/phases/baseline-cache.js';
 import { digestHex, sha256Hex } from '../../src/core/hashing.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ROOT, readJson, tempDir } from '../helpers/cli.js';
 import { runCliInProcess } from '../helpers/cli-in-process.js';
 import { dockerGate } from '../hostile/hostile-support.js';
-import { digestWitnessFolder } from '../../src/witness/digest.js';
+import { digestWitnessFolder } from '../../src/fetch/witness/digest.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
 import type { Feedback } from '../../src/core/feedback.js';
 

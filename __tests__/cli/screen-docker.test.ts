@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ROOT, readJson, tempDir } from '../helpers/cli.js';
 import { runCliInProcess } from '../helpers/cli-in-process.js';
 import { dockerGate } from '../hostile/hostile-support.js';
-import { digestWitnessFolder } from '../../src/witness/digest.js';
+import { digestWitnessFolder } from '../../src/fetch/witness/digest.js';
 import { sealScreening, serializeScreening, verifyScreeningText, type Screening } from '../../src/core/screening.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
 import { sealReceipt, serializeReceipt } from '../../src/core/receipt.js';

@@ -1,4 +1,4 @@
-import { readSettings } from '../../src/cli/settings.js';
+import { readSettings } from '../../src/inputs/cli-settings.js';
 import { ConfigurationError } from '../../src/errors.js';
 
 /** `screen`'s and `compare`'s settings, and validate's `--early-exit`. */

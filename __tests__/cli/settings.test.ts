@@ -1,4 +1,4 @@
-import { readSettings } from '../../src/cli/settings.js';
+import { readSettings } from '../../src/inputs/cli-settings.js';
 import { ConfigurationError } from '../../src/errors.js';
 
 const validateArgs = ['validate', '--repo', 'r', '--proposal', 'p', '--approval', 'a', '--reproduction', 'rep', '--hidden', 'h', '--adapter', 'node-test', '--runner', 'local', '--out', 'o'];

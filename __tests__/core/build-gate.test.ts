@@ -158,7 +158,7 @@ describe('verify-receipt: the build record', () => {
 
 describe('the pack\'s build field', () => {
   it('is optional (old packs load unchanged), takes argv and timeout_seconds, and refuses an empty argv', async () => {
-    const { parseWitnessManifest } = await import('../../src/witness/manifest.js');
+    const { parseWitnessManifest } = await import('../../src/fetch/witness/manifest.js');
     const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'witness-packs', 'js-duration', 'witness.json'), 'utf8')) as Record<string, unknown>;
     expect(parseWitnessManifest(manifest, 'witness.json').build).toBeUndefined();
     expect(parseWitnessManifest({ ...manifest, build: { argv: ['npx', 'tsc', '--noEmit'], timeout_seconds: 300 } }, 'witness.json').build).toEqual({ argv: ['npx', 'tsc', '--noEmit'], timeout_seconds: 300 });

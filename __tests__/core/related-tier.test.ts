@@ -141,7 +141,7 @@ describe('the receipt\'s gates.related (verify-receipt)', () => {
 
 describe('the Python graph (the host\'s python3 -I -S with ast; parsing never runs the files)', () => {
   it('reads import, from-import and relative imports, resolves from the root and src/, and a file that does not parse is unknown', async () => {
-    const { pythonImportGraph } = await import('../../src/adapters/python-imports.js');
+    const { pythonImportGraph } = await import('../../src/adapters/shared/python-imports.js');
     const all = ['calc.py', 'pkg/__init__.py', 'pkg/util.py', 'src/lib/core.py', 'tests/__init__.py', 'tests/helpers.py', 'tests/test_a.py', 'tests/test_b.py', 'tests/test_bad.py'];
     const graph = pythonImportGraph(
       {

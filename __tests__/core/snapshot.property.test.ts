@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { compareUtf8, snapshotDigest, type EntryMode, type SnapshotEntry } from '../../src/core/snapshot-record.js';
 import { DIGEST_PATTERN } from '../../src/core/hashing.js';
-import { takeSnapshot } from '../../src/io/snapshot.js';
+import { takeSnapshot } from '../../src/inventory/snapshot.js';
 
 /** Any well-formed text segment: every code point except NUL and '/', never '.' or '..'. */
 const segment = fc

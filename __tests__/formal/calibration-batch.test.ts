@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { checkFormalSpecs } from '../../src/formal/run.js';
 import { solveBatch, type SolverJob, type SolverLimits } from '../../src/formal/solver.js';
-import { parseWitnessManifest } from '../../src/witness/manifest.js';
+import { parseWitnessManifest } from '../../src/fetch/witness/manifest.js';
 import { ROOT } from '../helpers/cli.js';
 
 /**

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { applyFileChanges } from '../../src/core/patch-apply.js';
 import { checkDiff } from '../../src/core/diff-policy.js';
 import { readReplay, replayArgv, replayPaths, replayTestSource } from '../../src/formal/replay.js';
-import { parseWitnessManifest } from '../../src/witness/manifest.js';
+import { parseWitnessManifest } from '../../src/fetch/witness/manifest.js';
 import { ROOT } from '../helpers/cli.js';
 
 /**

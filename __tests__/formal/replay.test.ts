@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { formalRecordErrors, type FormalRecord } from '../../src/core/formal.js';
-import { createScratch, type Scratch } from '../../src/io/workspace.js';
+import { createScratch, type Scratch } from '../../src/phases/workspace.js';
 import { readReplay, replayTestSource } from '../../src/formal/replay.js';
 import { replayCounterexamples } from '../../src/formal/replay-run.js';
-import { parseWitnessManifest } from '../../src/witness/manifest.js';
+import { parseWitnessManifest } from '../../src/fetch/witness/manifest.js';
 import { createLocalRunner } from '../../src/runners/local-runner.js';
 import { ROOT } from '../helpers/cli.js';
 

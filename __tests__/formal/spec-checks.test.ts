@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { applyFileChanges } from '../../src/core/patch-apply.js';
 import { checkDiff } from '../../src/core/diff-policy.js';
-import { parseWitnessManifest } from '../../src/witness/manifest.js';
+import { parseWitnessManifest } from '../../src/fetch/witness/manifest.js';
 import { ROOT } from '../helpers/cli.js';
 import { check, ints, specProblem, target } from './formal-support.js';
 import { stopZ3 } from './z3-in-process.js';

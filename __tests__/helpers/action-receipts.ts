@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StepOutcome } from '../../src/action/ports.js';
-import { createGitSource } from '../../src/io/git.js';
+import type { StepOutcome } from '../../src/publish/ports.js';
+import { createGitSource } from '../../src/fetch/git.js';
 import { receiptSchema, type Receipt } from '../../src/core/receipt-schema.js';
 import { sealReceipt } from '../../src/core/receipt.js';
 import { RECEIPT_BUNDLE_FILE } from '../../src/receipt/attestation.js';

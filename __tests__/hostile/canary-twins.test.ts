@@ -5,7 +5,7 @@ import { packDigest, stageFixture, validateInDocker, type StagedFixture } from '
 import { area, dockerGate, hostileDiff, validateCandidate, type Area } from './hostile-support.js';
 
 /**
- * Twin and mutant canaries (src/adapters/python-twins.ts) against sabotage that spares the fixed
+ * Twin and mutant canaries (src/adapters/shared/python-twins.ts) against sabotage that spares the fixed
  * canaries, end to end in the Docker runner through the bundled CLI, for the unittest pack and the
  * pytest pack of py-calculator.
  *

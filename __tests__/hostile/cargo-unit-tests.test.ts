@@ -9,7 +9,7 @@ import { PHASES, dockerGate, hostileDiff, packedFixture } from './hostile-suppor
  * `rust-rewrite-unit-test` is the real fix plus a regression that only a unit test covers
  * (`clip("tea", 0)` becomes "…" instead of ""), with that unit test's assertion rewritten to match.
  * Every phase passes: the regression phase runs the rewritten test, the hidden tests never ask for
- * zero columns. Without the item-by-item comparison (src/adapters/cargo-unit-tests.ts) it is
+ * zero columns. Without the item-by-item comparison (src/adapters/cargo/unit-tests.ts) it is
  * `passed` with proof grade (measured with the bundle before the change); with it, the file is a
  * `test` finding, not reset (that would undo the fix), and the candidate fails `grader_tampered`.
  *

@@ -5,7 +5,7 @@ import { dockerGate, ensureCli, hostileDiff, packedFixture } from './hostile-sup
 
 /**
  * Compiled test binaries that re-execute themselves, or leave tests out, end to end in Docker
- * through the bundled CLI (src/adapters/supervisor.ts, go-supervision.ts). Each candidate is a
+ * through the bundled CLI (src/adapters/shared/supervisor.ts, go-supervision.ts). Each candidate is a
  * wrong fix (the fixture's own `wrong-fix.diff`, which fails hidden tests) plus the attack:
  *
  * - `go-reexec-relay.diff` (go-paginate): `init()` re-executes the test binary and relays its

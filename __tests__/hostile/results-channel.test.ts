@@ -6,7 +6,7 @@ import { dockerGate, hostileDiff } from './hostile-support.js';
 
 /**
  * Results rewritten after the harness wrote them, end to end in Docker through the bundled CLI, one
- * hostile candidate per in-process adapter (src/adapters/results-channel.ts):
+ * hostile candidate per in-process adapter (src/adapters/shared/results-channel.ts):
  *
  * - unittest (py-calculator, an overfit fix): an `atexit` hook rewrites the harness's JSON;
  * - pytest (py-calculator, the same fix): an `atexit` hook rewrites pytest's JUnit XML;

@@ -16,7 +16,7 @@ import { dockerGate } from './hostile-support.js';
  *   `--- FAIL` of a real test turned into `--- PASS` (the canaries' lines left alone).
  *
  * Graded in-process (the control: the pack's unsealed originals, no pinned ids) each passed before
- * the go supervisor (src/adapters/supervisor.ts, go-supervision.ts) landed; now the in-process
+ * the go supervisor (src/adapters/shared/supervisor.ts, go-supervision.ts) landed; now the in-process
  * grader catches both too (the skipped tests were declared and never ran: hidden_failed; the
  * re-execution is killed on its fork: grader_compromised), so the control asserts that second
  * defence, and `reexec.test.ts` keeps the record of the attack passing before it. Sealed, each

@@ -1,9 +1,9 @@
 import { chmod, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/cli.js';
-import { baselineCacheKey, openBaselineCache, type BaselineKeyFields } from '../../src/io/baseline-cache.js';
+import { baselineCacheKey, openBaselineCache, type BaselineKeyFields } from '../../src/phases/baseline-cache.js';
 import { digestHex, sha256Hex, type Digest } from '../../src/core/hashing.js';
-import type { RunOutput, SharedBaseline } from '../../src/validate.js';
+import type { RunOutput, SharedBaseline } from '../../src/phases/validate.js';
 
 /**
  * The baseline cache's store, with real files: what is a hit, what is a miss (damaged, re-written

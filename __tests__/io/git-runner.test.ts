@@ -1,14 +1,14 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { SAFE_GIT_CONFIG, createGit, createGitSource, gitCommandLine, gitEnvironment } from '../../src/io/git.js';
-import { takeSnapshot } from '../../src/io/snapshot.js';
+import { SAFE_GIT_CONFIG, createGit, createGitSource, gitCommandLine, gitEnvironment } from '../../src/fetch/git.js';
+import { takeSnapshot } from '../../src/inventory/snapshot.js';
 import { setEnv } from '../helpers/process-env.js';
 import { GitRepo } from '../helpers/git-repo.js';
 import { JS_DURATION, ROOT, makePullRequest, removePullRequest, type PullRequestRepos } from '../action/data/validate-repos.js';
 
 /**
- * The one git runner (src/io/git.ts) against a hostile environment and a hostile repository, with
+ * The one git runner (src/fetch/git.ts) against a hostile environment and a hostile repository, with
  * real git. An earlier workflow step can set any variable for later steps (GITHUB_ENV), and the
  * CLI snapshots folders the candidate's author may have written.
  */
@@ -59,7 +59,7 @@ describe('gitCommandLine and gitEnvironment (pure)', () => {
     });
   });
 
-  it('src/io/git.ts is the only file in src that starts git', () => {
+  it('src/fetch/git.ts is the only file in src that starts git', () => {
     const starts = /\b(spawn|spawnSync|execFile|execFileSync|exec|execSync)\(\s*['"`]git['"`]/;
     const offenders: string[] = [];
     const walk = (dir: string): void => {
@@ -70,7 +70,7 @@ describe('gitCommandLine and gitEnvironment (pure)', () => {
       }
     };
     walk(join(ROOT, 'src'));
-    expect(offenders).toEqual(['src/io/git.ts']);
+    expect(offenders).toEqual(['src/fetch/git.ts']);
   });
 });
 

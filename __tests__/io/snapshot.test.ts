@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { snapshotDigest, type Snapshot, type SnapshotEntry } from '../../src/core/snapshot-record.js';
 import { ConfigurationError } from '../../src/errors.js';
-import { createGit } from '../../src/io/git.js';
-import { takeSnapshot } from '../../src/io/snapshot.js';
+import { createGit } from '../../src/fetch/git.js';
+import { takeSnapshot } from '../../src/inventory/snapshot.js';
 
 const roots: string[] = [];
 

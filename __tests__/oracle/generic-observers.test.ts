@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { judgeObservations, parseObservations, parseOracleFile, phaseIsSealed, type OracleCase } from '../../src/core/oracle.js';
 import { NONCE_FILE } from '../../src/oracle/observer.js';
-import { parseWitnessManifest } from '../../src/witness/manifest.js';
+import { parseWitnessManifest } from '../../src/fetch/witness/manifest.js';
 import { ROOT } from '../helpers/cli.js';
 
 /**

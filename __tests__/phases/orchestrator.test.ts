@@ -5,7 +5,7 @@ import { ROOT, fixture } from '../helpers/cli.js';
 import { witnessAdapter } from '../../src/adapters/registry.js';
 import type { TestAdapter } from '../../src/adapters/adapter.js';
 import { approveProposal, createProposal } from '../../src/core/proposal.js';
-import { takeSnapshot } from '../../src/io/snapshot.js';
+import { takeSnapshot } from '../../src/inventory/snapshot.js';
 import { createLocalRunner } from '../../src/runners/local-runner.js';
 import type { Runner, RunOutcome } from '../../src/runners/runner.js';
 import { InfrastructureError } from '../../src/errors.js';
@@ -15,8 +15,8 @@ import { validate } from '../../src/phases/orchestrator.js';
 import { PHASES } from '../../src/phases/registry.js';
 import type { OrchestratorContext, Phase } from '../../src/phases/phase.js';
 import type { RunOutput, RunPlan } from '../../src/phases/types.js';
-import { digestWitnessFolder } from '../../src/witness/digest.js';
-import { resolveWitness } from '../../src/witness/fetch.js';
+import { digestWitnessFolder } from '../../src/fetch/witness/digest.js';
+import { resolveWitness } from '../../src/fetch/witness/fetch.js';
 import { TOOL_VERSION } from '../../src/version.js';
 
 /**

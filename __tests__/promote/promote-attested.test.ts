@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Receipt } from '../../src/core/receipt-schema.js';
 import { serializeReceipt } from '../../src/core/receipt.js';
-import { takeSnapshot } from '../../src/io/snapshot.js';
+import { takeSnapshot } from '../../src/inventory/snapshot.js';
 import { RECEIPT_BUNDLE_FILE } from '../../src/receipt/attestation.js';
 import { asIsolated, receiptFor } from '../helpers/action-receipts.js';
 import { runCliInProcess } from '../helpers/cli-in-process.js';

@@ -6,10 +6,10 @@ import { runCliInProcess } from '../helpers/cli-in-process.js';
 import { stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
 import { dockerGate } from '../hostile/hostile-support.js';
 import { promoteCommand } from '../../src/cli/promote.js';
-import { takeSnapshot } from '../../src/io/snapshot.js';
+import { takeSnapshot } from '../../src/inventory/snapshot.js';
 import { sealReceipt, serializeReceipt } from '../../src/core/receipt.js';
 import { createProposal } from '../../src/core/proposal.js';
-import { storeReceipt } from '../../src/io/receipt-store.js';
+import { storeReceipt } from '../../src/receipt/store.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
 
 /**

@@ -5,11 +5,11 @@ import { ROOT, fixture } from '../helpers/cli.js';
 import { witnessAdapter } from '../../src/adapters/registry.js';
 import { approveProposal, createProposal } from '../../src/core/proposal.js';
 import { verifyReceiptText, serializeReceipt } from '../../src/core/receipt.js';
-import { takeSnapshot } from '../../src/io/snapshot.js';
+import { takeSnapshot } from '../../src/inventory/snapshot.js';
 import { createLocalRunner } from '../../src/runners/local-runner.js';
-import { validateWithDetail } from '../../src/validate.js';
-import { digestWitnessFolder } from '../../src/witness/digest.js';
-import { resolveWitness } from '../../src/witness/fetch.js';
+import { validateWithDetail } from '../../src/phases/validate.js';
+import { digestWitnessFolder } from '../../src/fetch/witness/digest.js';
+import { resolveWitness } from '../../src/fetch/witness/fetch.js';
 import { TOOL_VERSION } from '../../src/version.js';
 
 /**

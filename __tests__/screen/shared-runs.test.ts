@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { ROOT, fixture } from '../helpers/cli.js';
 import { witnessAdapter } from '../../src/adapters/registry.js';
 import { approveProposal, createProposal } from '../../src/core/proposal.js';
-import { takeSnapshot } from '../../src/io/snapshot.js';
+import { takeSnapshot } from '../../src/inventory/snapshot.js';
 import { createLocalRunner } from '../../src/runners/local-runner.js';
-import { validateWithDetail, type SharedRuns } from '../../src/validate.js';
-import { digestWitnessFolder } from '../../src/witness/digest.js';
-import { resolveWitness } from '../../src/witness/fetch.js';
+import { validateWithDetail, type SharedRuns } from '../../src/phases/validate.js';
+import { digestWitnessFolder } from '../../src/fetch/witness/digest.js';
+import { resolveWitness } from '../../src/fetch/witness/fetch.js';
 import { TOOL_VERSION } from '../../src/version.js';
 
 /**

@@ -2,11 +2,11 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigurationError } from '../../src/errors.js';
-import { takeSnapshot } from '../../src/io/snapshot.js';
-import { createScratch, type Scratch } from '../../src/io/workspace.js';
+import { takeSnapshot } from '../../src/inventory/snapshot.js';
+import { createScratch, type Scratch } from '../../src/phases/workspace.js';
 import { createLocalRunner } from '../../src/runners/local-runner.js';
-import { NO_INSTALL_SCRIPTS_ENV, runSetupStage, setupCacheKey, type SetupStageRequest } from '../../src/setup-stage.js';
-import type { WitnessSetup } from '../../src/witness/manifest.js';
+import { NO_INSTALL_SCRIPTS_ENV, runSetupStage, setupCacheKey, type SetupStageRequest } from '../../src/phases/setup-stage.js';
+import type { WitnessSetup } from '../../src/fetch/witness/manifest.js';
 
 /**
  * The dependency stage on the trusted-local runner with real processes and folders: it fills its

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyseSurface, resetPlan, surfaceReasons } from '../../src/core/surface.js';
-import { JEST_SURFACE, VITEST_SURFACE } from '../../src/adapters/js-runner-files.js';
-import { loadedSurface, type TreeReader } from '../../src/surface/loaded-surface.js';
-import { addoptsPlugins, pytestPluginsOf, scanPytestConfig } from '../../src/surface/pytest-config.js';
+import { JEST_SURFACE, VITEST_SURFACE } from '../../src/adapters/shared/js-runner-files.js';
+import { loadedSurface, type TreeReader } from '../../src/inventory/surface/loaded-surface.js';
+import { addoptsPlugins, pytestPluginsOf, scanPytestConfig } from '../../src/inventory/surface/pytest-config.js';
 import type { FileChange } from '../../src/core/diff-policy.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;

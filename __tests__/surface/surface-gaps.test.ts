@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../../src/errors.js';
-import { isCodeUnderTest, loadedSurface, type TreeReader } from '../../src/surface/loaded-surface.js';
-import { scanConfigSource, JEST_LOADING_KEYS } from '../../src/surface/js-config.js';
+import { isCodeUnderTest, loadedSurface, type TreeReader } from '../../src/inventory/surface/loaded-surface.js';
+import { scanConfigSource, JEST_LOADING_KEYS } from '../../src/inventory/surface/js-config.js';
 
 /**
  * The loaded surface's three reach rules beyond literal targets (docs/security.md, "Surface"):

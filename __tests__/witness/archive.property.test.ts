@@ -4,8 +4,8 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { checkRepoPath } from '../../src/core/diff-policy.js';
 import { VerificationError } from '../../src/errors.js';
-import { readWitnessArchive, writeWitnessEntries } from '../../src/witness/archive.js';
-import type { WitnessEntry } from '../../src/witness/entries.js';
+import { readWitnessArchive, writeWitnessEntries } from '../../src/fetch/witness/archive.js';
+import type { WitnessEntry } from '../../src/fetch/witness/entries.js';
 import { listTree, tarOf, tempFolder, type TarItem } from './tar-helpers.js';
 
 const TYPES = ['file', 'file', 'file', 'directory', 'symlink', 'link', 'fifo', 'character-device', 'block-device', 'contiguous-file'] as const;

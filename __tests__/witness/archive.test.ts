@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { createGzip, gunzipSync, gzipSync } from 'node:zlib';
 import tarStream, { type Header } from 'tar-stream';
 import { ConfigurationError, VerificationError } from '../../src/errors.js';
-import { packWitness, packWitnessEntries, readWitnessArchive, writeWitnessEntries } from '../../src/witness/archive.js';
-import { digestWitnessEntries, digestWitnessFolder } from '../../src/witness/digest.js';
-import type { WitnessEntry } from '../../src/witness/entries.js';
-import { readWitnessFolder } from '../../src/witness/folder.js';
+import { packWitness, packWitnessEntries, readWitnessArchive, writeWitnessEntries } from '../../src/fetch/witness/archive.js';
+import { digestWitnessEntries, digestWitnessFolder } from '../../src/fetch/witness/digest.js';
+import type { WitnessEntry } from '../../src/fetch/witness/entries.js';
+import { readWitnessFolder } from '../../src/fetch/witness/folder.js';
 import { END_OF_TAR, listTree, rawFile, rawHeader, tarOf, tempFolder, tgzOf } from './tar-helpers.js';
 
 const LONG_NAME = `deep/${'nested-folder-name/'.repeat(8)}and-a-file-name-that-is-long.test.js`;

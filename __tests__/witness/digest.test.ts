@@ -3,10 +3,10 @@ import { createHash } from 'node:crypto';
 import { chmod, mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { VerificationError } from '../../src/errors.js';
-import { takeSnapshot } from '../../src/io/snapshot.js';
-import { packWitness, readWitnessArchive } from '../../src/witness/archive.js';
-import { digestWitnessEntries, digestWitnessFolder, witnessDigest } from '../../src/witness/digest.js';
-import { readWitnessFolder } from '../../src/witness/folder.js';
+import { takeSnapshot } from '../../src/inventory/snapshot.js';
+import { packWitness, readWitnessArchive } from '../../src/fetch/witness/archive.js';
+import { digestWitnessEntries, digestWitnessFolder, witnessDigest } from '../../src/fetch/witness/digest.js';
+import { readWitnessFolder } from '../../src/fetch/witness/folder.js';
 import { tempFolder } from './tar-helpers.js';
 
 let scratch: string;

@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { access, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigurationError, InfrastructureError, VerificationError } from '../../src/errors.js';
-import { packWitness } from '../../src/witness/archive.js';
-import { digestWitnessFolder } from '../../src/witness/digest.js';
-import { resolveWitness, type ResolveWitnessOptions } from '../../src/witness/fetch.js';
-import { createToolCachePackCache, packVersion, PACK_TOOL_NAME, type PackCache } from '../../src/witness/pack-cache.js';
+import { packWitness } from '../../src/fetch/witness/archive.js';
+import { digestWitnessFolder } from '../../src/fetch/witness/digest.js';
+import { resolveWitness, type ResolveWitnessOptions } from '../../src/fetch/witness/fetch.js';
+import { createToolCachePackCache, packVersion, PACK_TOOL_NAME, type PackCache } from '../../src/fetch/witness/pack-cache.js';
 import { listTree, tempFolder } from './tar-helpers.js';
 
 const MANIFEST = { schema: 'patchproof.witness/v1', adapter: 'node-test', hidden: { repeat: 3 } };

@@ -2,8 +2,8 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GitRepo } from '../helpers/git-repo.js';
 import { runCliInProcess } from '../helpers/cli-in-process.js';
-import { takeSnapshot } from '../../src/io/snapshot.js';
-import { witnessFromFolders } from '../../src/witness/shortcut.js';
+import { takeSnapshot } from '../../src/inventory/snapshot.js';
+import { witnessFromFolders } from '../../src/fetch/witness/shortcut.js';
 import { listTree, tempFolder } from './tar-helpers.js';
 
 /**

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../../src/errors.js';
-import { parseWitnessManifest, WITNESS_SCHEMA } from '../../src/witness/manifest.js';
+import { parseWitnessManifest, WITNESS_SCHEMA } from '../../src/fetch/witness/manifest.js';
 
 /** The dependency stage block of witness.json: defaults, and one-line refusals. */
 

@@ -1,6 +1,6 @@
 import { ADAPTER_NAMES } from '../../src/adapters/adapter.js';
 import { ConfigurationError } from '../../src/errors.js';
-import { parseWitnessManifest, WITNESS_SCHEMA, type WitnessManifest } from '../../src/witness/manifest.js';
+import { parseWitnessManifest, WITNESS_SCHEMA, type WitnessManifest } from '../../src/fetch/witness/manifest.js';
 
 const SOURCE = 'witness.json';
 const minimal = { schema: WITNESS_SCHEMA, adapter: 'node-test' };

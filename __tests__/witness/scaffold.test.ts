@@ -2,12 +2,12 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigurationError } from '../../src/errors.js';
-import { takeSnapshot } from '../../src/io/snapshot.js';
-import { digestWitnessFolder } from '../../src/witness/digest.js';
-import { resolveWitness } from '../../src/witness/fetch.js';
-import { parseWitnessManifest } from '../../src/witness/manifest.js';
-import { initWitness, initWitnessPack } from '../../src/witness/scaffold.js';
-import { jsFileTestIds } from '../../src/witness/test-ids.js';
+import { takeSnapshot } from '../../src/inventory/snapshot.js';
+import { digestWitnessFolder } from '../../src/fetch/witness/digest.js';
+import { resolveWitness } from '../../src/fetch/witness/fetch.js';
+import { parseWitnessManifest } from '../../src/fetch/witness/manifest.js';
+import { initWitness, initWitnessPack } from '../../src/fetch/witness/scaffold.js';
+import { jsFileTestIds } from '../../src/inventory/test-ids.js';
 import { listTree, tempFolder } from './tar-helpers.js';
 
 const DATA = join(dirname(fileURLToPath(import.meta.url)), '..', 'adapters', 'data');
@@ -105,7 +105,7 @@ describe('initWitness --adapter junit', () => {
     const folder = join(scratch, 'tests');
     await mkdir(folder);
     await writeFile(join(folder, 'a.test.js'), '');
-    const { witnessFromFolders } = await import('../../src/witness/shortcut.js');
+    const { witnessFromFolders } = await import('../../src/fetch/witness/shortcut.js');
     await expect(witnessFromFolders(folder, folder, 'junit')).rejects.toThrow(/--adapter junit needs a witness pack.*witness init DIR --adapter junit/);
   });
 });

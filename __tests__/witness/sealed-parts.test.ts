@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseOracleFile } from '../../src/core/oracle.js';
 import { ConfigurationError } from '../../src/errors.js';
-import { packWitnessEntries, readWitnessArchive, writeWitnessEntries } from '../../src/witness/archive.js';
-import { digestWitnessEntries } from '../../src/witness/digest.js';
-import type { WitnessEntry } from '../../src/witness/entries.js';
-import { resolveWitness } from '../../src/witness/fetch.js';
-import { readWitnessFolder } from '../../src/witness/folder.js';
-import { SEALED_PARTS } from '../../src/witness/sealed-parts.js';
-import { decryptWith, generateWitnessKey, parseWitnessKey, sealHiddenEntries } from '../../src/witness/sealed.js';
+import { packWitnessEntries, readWitnessArchive, writeWitnessEntries } from '../../src/fetch/witness/archive.js';
+import { digestWitnessEntries } from '../../src/fetch/witness/digest.js';
+import type { WitnessEntry } from '../../src/fetch/witness/entries.js';
+import { resolveWitness } from '../../src/fetch/witness/fetch.js';
+import { readWitnessFolder } from '../../src/fetch/witness/folder.js';
+import { SEALED_PARTS } from '../../src/fetch/witness/sealed-parts.js';
+import { decryptWith, generateWitnessKey, parseWitnessKey, sealHiddenEntries } from '../../src/fetch/witness/sealed.js';
 
 /**
  * A sealed pack's plain part gives no hidden test away: the real js-duration pack (sealed oracles,
@@ -159,7 +159,7 @@ describe('the loader restores them in memory, and refuses a sealed pack that has
     const oracle = parseOracleFile(JSON.parse(text(inner.find((e) => e.path === SEALED_PARTS.oracle))));
     const swapped = { ...oracle, cases: oracle.cases.map((c, i) => (i === 0 ? { ...c, phase: 'reproduction' as const } : c)) };
     const crafted = inner.map((e) => (e.path === SEALED_PARTS.oracle ? { ...e, data: encoder.encode(JSON.stringify(swapped)) } : e));
-    const { encryptTo } = await import('../../src/witness/sealed.js');
+    const { encryptTo } = await import('../../src/fetch/witness/sealed.js');
     const ciphertext = await encryptTo([recipient], await packWitnessEntries(crafted));
     const { dir, digest } = await written(sealed.map((e) => (e.path === 'hidden.age' ? { ...e, data: ciphertext } : e)), 'crafted');
     await expect(resolveWitness(dir, digest, { witnessKey: identity, tempDir: work })).rejects.toThrow(/holds reproduction cases/);

@@ -2,10 +2,10 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigurationError, VerificationError } from '../../src/errors.js';
-import { packWitnessEntries } from '../../src/witness/archive.js';
-import { digestWitnessEntries } from '../../src/witness/digest.js';
-import type { WitnessEntry } from '../../src/witness/entries.js';
-import { encryptTo, generateWitnessKey, openSealedEntries, parseWitnessKey, sealHiddenEntries } from '../../src/witness/sealed.js';
+import { packWitnessEntries } from '../../src/fetch/witness/archive.js';
+import { digestWitnessEntries } from '../../src/fetch/witness/digest.js';
+import type { WitnessEntry } from '../../src/fetch/witness/entries.js';
+import { encryptTo, generateWitnessKey, openSealedEntries, parseWitnessKey, sealHiddenEntries } from '../../src/fetch/witness/sealed.js';
 
 const text = (path: string, body: string): WitnessEntry => ({ path, mode: '100644', data: new TextEncoder().encode(body) });
 const PLAIN = [

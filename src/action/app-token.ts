@@ -3,7 +3,7 @@
 import { createAppAuth } from '@octokit/auth-app';
 import { request } from '@octokit/request';
 import { InfrastructureError } from '../errors.js';
-import type { GitHubAppSettings } from './settings.js';
+import type { GitHubAppSettings } from '../inputs/action-settings.js';
 
 /**
  * The only file that authenticates as a GitHub App: an installation token for one repository,

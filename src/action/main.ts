@@ -1,7 +1,7 @@
 import * as core from '@actions/core';
 import { isRefusal } from '../errors.js';
-import { readActionSettings, type ActionSettings } from './settings.js';
-import type { StepOutcome } from './ports.js';
+import { readActionSettings, type ActionSettings } from '../inputs/action-settings.js';
+import type { StepOutcome } from '../publish/ports.js';
 import type { Mode } from './mode.js';
 import { validateMode } from './validate-mode.js';
 import { reverifyMode, reverifyModeDeps } from './reverify-mode.js';

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { ConfigurationError, InfrastructureError } from '../errors.js';
-import type { RenderedCheck, StepOutcome } from './ports.js';
-import type { ActionSettings } from './settings.js';
+import type { RenderedCheck, StepOutcome } from '../publish/ports.js';
+import type { ActionSettings } from '../inputs/action-settings.js';
 
 /**
  * What every mode shares: its result type and the few step helpers each needs. Modes import this

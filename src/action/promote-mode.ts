@@ -5,17 +5,17 @@ import { verifyReceiptText } from '../core/receipt.js';
 import { receiptSchema, type Receipt } from '../core/receipt-schema.js';
 import type { Snapshot } from '../core/snapshot-record.js';
 import { ConfigurationError, InfrastructureError } from '../errors.js';
-import { takeSnapshot } from '../io/snapshot.js';
-import { splitRepository, type Candidate } from './event.js';
-import { createGitSource, type GitSource, type GitSourceOptions } from '../io/git.js';
+import { takeSnapshot } from '../inventory/snapshot.js';
+import { splitRepository, type Candidate } from '../inputs/event.js';
+import { createGitSource, type GitSource, type GitSourceOptions } from '../fetch/git.js';
 import { readEventPayload, requiredEnv, type ModeResult } from './mode.js';
-import type { StepOutcome } from './ports.js';
-import type { PromoteInputs } from './promote-settings.js';
+import type { StepOutcome } from '../publish/ports.js';
+import type { PromoteInputs } from '../inputs/promote-settings.js';
 import { createPullsClient, type PullRequestState, type PullsClient } from './pulls-client.js';
 import { codeSpan } from '../core/markdown.js';
-import { defaultReceiptModeDeps, takeReceipt, type ReceiptModeDeps } from './receipt-intake.js';
-import { checkAttestation, currentBindings } from './receipt-evidence.js';
-import type { ActionSettings } from './settings.js';
+import { defaultReceiptModeDeps, takeReceipt, type ReceiptModeDeps } from '../receipt/intake.js';
+import { checkAttestation, currentBindings } from '../receipt/evidence.js';
+import type { ActionSettings } from '../inputs/action-settings.js';
 import { decideTrust, trustLine, type TrustDecision } from './trust.js';
 
 /**

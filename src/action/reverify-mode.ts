@@ -2,17 +2,17 @@ import type { Receipt } from '../core/receipt-schema.js';
 import type { Snapshot } from '../core/snapshot-record.js';
 import { codeSpan } from '../core/markdown.js';
 import { ConfigurationError, InfrastructureError } from '../errors.js';
-import { takeSnapshot } from '../io/snapshot.js';
-import { CHECK_OUTPUT_LIMIT, fitMarkdown, renderCheck, withPreamble } from './check-report.js';
-import { checksClientFor } from './checks-client.js';
-import { candidateFromEvent, type Candidate } from './event.js';
-import { createGitSource, type GitSource, type GitSourceOptions } from '../io/git.js';
+import { takeSnapshot } from '../inventory/snapshot.js';
+import { CHECK_OUTPUT_LIMIT, fitMarkdown, renderCheck, withPreamble } from '../publish/check-report.js';
+import { checksClientFor } from '../publish/checks-client.js';
+import { candidateFromEvent, type Candidate } from '../inputs/event.js';
+import { createGitSource, type GitSource, type GitSourceOptions } from '../fetch/git.js';
 import { inside, readEventPayload, requiredEnv, writeSummary, type ModeResult } from './mode.js';
-import type { CheckRunTarget, RenderedCheck, StepOutcome } from './ports.js';
-import { defaultReceiptModeDeps, postCheck, renderRejection, takeReceipt, type ReceiptModeDeps } from './receipt-intake.js';
-import type { ActionSettings } from './settings.js';
+import type { CheckRunTarget, RenderedCheck, StepOutcome } from '../publish/ports.js';
+import { defaultReceiptModeDeps, postCheck, renderRejection, takeReceipt, type ReceiptModeDeps } from '../receipt/intake.js';
+import type { ActionSettings } from '../inputs/action-settings.js';
 import { decideTrust, trustLine, type TrustDecision } from './trust.js';
-import { checkAttestation, currentBindings, type AttestationFinding, type BindingCheck } from './receipt-evidence.js';
+import { checkAttestation, currentBindings, type AttestationFinding, type BindingCheck } from '../receipt/evidence.js';
 
 /**
  * Reverify mode: take the receipt artifact of an earlier run and decide whether it still speaks for

@@ -144,7 +144,7 @@ export interface TestAdapter {
   readonly execTmp?: boolean;
   /**
    * True when the adapter's command must be the container's PID 1 (no docker-init): its harness
-   * supervises the test binaries (src/adapters/supervisor.ts).
+   * supervises the test binaries (src/adapters/shared/supervisor.ts).
    */
   readonly pid1?: boolean;
   /** Files staged under HARNESS_DIR in every copy, by file name. */
@@ -162,7 +162,7 @@ export interface TestAdapter {
   /**
    * Unit tests that live in the code's own files (cargo's `#[cfg(test)]` modules in `src/`), which
    * no path glob can put on the surface: which files may hold them, and which of the base's such
-   * tests the candidate removed or changed (src/surface/in-source-tests.ts makes them findings).
+   * tests the candidate removed or changed (src/inventory/surface/in-source-tests.ts makes them findings).
    */
   readonly inSourceTests?: {
     files(paths: readonly string[]): string[];
@@ -170,7 +170,7 @@ export interface TestAdapter {
   };
   /**
    * How L3's first tier finds the suite files that import a changed module (src/core/related-tests.ts):
-   * `js` for the JS/TS import graph, `python` for the host's `ast` (src/adapters/python-imports.ts). Absent: the adapter cannot tell, and the tier is skipped.
+   * `js` for the JS/TS import graph, `python` for the host's `ast` (src/adapters/shared/python-imports.ts). Absent: the adapter cannot tell, and the tier is skipped.
    */
   readonly importGraph?: 'js' | 'python';
   command(request: CommandRequest): TestCommand;

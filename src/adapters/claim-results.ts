@@ -2,11 +2,11 @@ import { z } from 'zod';
 import type { ClaimCase, ClaimKey, ParsedClaim } from '../core/claim.js';
 import type { TestStatus } from '../core/test-results.js';
 import type { AdapterName } from './adapter.js';
-import { parseJunitXml, pytestStyleCaseId, type JunitCaseFields, type JunitOutcome } from './junit-xml.js';
+import { parseJunitXml, pytestStyleCaseId, type JunitCaseFields, type JunitOutcome } from './shared/junit-xml.js';
 
 /**
  * Reads the agent's claim (pure: the file's text in, claimed tests out): JUnit XML (through the
- * same parser the adapters use, src/adapters/junit-xml.ts), jest's or vitest's `--json` report, or
+ * same parser the adapters use, src/adapters/shared/junit-xml.ts), jest's or vitest's `--json` report, or
  * `go test -json`'s event stream. The claim is the agent's own output, untrusted: it is bounded
  * (CLAIM_MAX_BYTES, CLAIM_MAX_TESTS) and a claim that does not parse is refused in one line. Each
  * claimed test carries the keys by which it may be found among the adapter's clean-room ids; the

@@ -1,16 +1,16 @@
 import { ConfigurationError } from '../errors.js';
 import { ADAPTER_NAMES } from './adapter.js';
 import type { AdapterName, TestAdapter } from './adapter.js';
-import { cargoAdapter } from './cargo.js';
-import { goAdapter } from './go.js';
-import { jestAdapter } from './jest.js';
-import { junitAdapter } from './junit.js';
-import { readJunitCanaryFiles } from './junit-generic-canary.js';
-import type { JunitConfig } from './junit-generic-config.js';
-import { nodeTestAdapter } from './node-test.js';
-import { pytestAdapter } from './pytest.js';
-import { unittestAdapter } from './unittest.js';
-import { vitestAdapter } from './vitest.js';
+import { cargoAdapter } from './cargo/index.js';
+import { goAdapter } from './go/index.js';
+import { jestAdapter } from './jest/index.js';
+import { junitAdapter } from './junit/index.js';
+import { readJunitCanaryFiles } from './junit/generic-canary.js';
+import type { JunitConfig } from './junit/config.js';
+import { nodeTestAdapter } from './node-test/index.js';
+import { pytestAdapter } from './pytest/index.js';
+import { unittestAdapter } from './unittest/index.js';
+import { vitestAdapter } from './vitest/index.js';
 
 export { ADAPTER_NAMES } from './adapter.js';
 export type { AdapterName } from './adapter.js';

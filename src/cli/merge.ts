@@ -8,7 +8,7 @@ import { ConfigurationError, VerificationError } from '../errors.js';
 import { readTextFile, writeFileAtomic } from '../io/files.js';
 import { mergeScreenShards, readBound } from './screen.js';
 import { EXIT, type Console } from './shared.js';
-import type { MergeSettings } from './settings.js';
+import type { MergeSettings } from '../inputs/cli-settings.js';
 
 /**
  * `patchproof merge`: folders are the shards of a screening (`screen --shard K/N --out DIR`,

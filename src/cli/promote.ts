@@ -8,14 +8,14 @@ import { verifyReceiptText } from '../core/receipt.js';
 import { receiptSchema, RECEIPT_V2_SCHEMA } from '../core/receipt-schema.js';
 import { existingDir, readTextFile } from '../io/files.js';
 import { observePath, writeStep } from '../io/promote.js';
-import { baseEntriesOf, readStoredReceipt, storeEntryDir, type StoreEntry } from '../io/receipt-store.js';
+import { baseEntriesOf, readStoredReceipt, storeEntryDir, type StoreEntry } from '../receipt/store.js';
 import { createProposal, diffDigest } from '../core/proposal.js';
 import type { Receipt } from '../core/receipt-schema.js';
 import { RECEIPT_BUNDLE_FILE } from '../receipt/attestation.js';
 import { gateSignerPolicy, readTrustedRoots, verifyUnderAnyRoot } from '../receipt/trusted-roots.js';
-import { takeSnapshot } from '../io/snapshot.js';
+import { takeSnapshot } from '../inventory/snapshot.js';
 import { TOOL_VERSION } from '../version.js';
-import type { AttestedPromoteSettings, PromoteSettings } from './settings.js';
+import type { AttestedPromoteSettings, PromoteSettings } from '../inputs/cli-settings.js';
 
 /** Where the CLI writes (the same shape as run.ts's Console). */
 interface Output {

@@ -11,22 +11,22 @@ import { createLocalRunner } from '../runners/local-runner.js';
 import { createDockerRunner, installSignalCleanup } from '../runners/docker-runner.js';
 import { containerWorkdirFor, DEFAULT_CONTAINER_ENV } from '../runners/docker-args.js';
 import type { Runner } from '../runners/runner.js';
-import { takeSnapshot } from '../io/snapshot.js';
-import { removeLiveScratchSync } from '../io/workspace.js';
+import { takeSnapshot } from '../inventory/snapshot.js';
+import { removeLiveScratchSync } from '../phases/workspace.js';
 import { assertOutside, existingDir, readJsonFile, readTextFile, writeBytesAtomic, writeFileAtomic } from '../io/files.js';
 import { stderrProgress } from './progress.js';
-import type { BaseFailure, ValidationLimits, WitnessInput } from '../validate.js';
+import type { BaseFailure, ValidationLimits, WitnessInput } from '../phases/validate.js';
 import { pipeline } from '../phases/pipeline.js';
 import type { HiddenDetail } from '../core/hidden-ids.js';
-import { decryptWith, encryptTo, generateWitnessKey, parseRecipients, parseWitnessKey, sealHiddenEntries, SEALED_HIDDEN_FILE, witnessKeyRecipient } from '../witness/sealed.js';
-import { readWitnessFolder } from '../witness/folder.js';
-import { writeWitnessEntries } from '../witness/archive.js';
-import { digestWitnessEntries } from '../witness/digest.js';
-import { resolveWitness } from '../witness/fetch.js';
-import { witnessFromFolders } from '../witness/shortcut.js';
-import { initWitnessPack } from '../witness/scaffold.js';
-import { digestWitnessFolder } from '../witness/digest.js';
-import { packWitness } from '../witness/archive.js';
+import { decryptWith, encryptTo, generateWitnessKey, parseRecipients, parseWitnessKey, sealHiddenEntries, SEALED_HIDDEN_FILE, witnessKeyRecipient } from '../fetch/witness/sealed.js';
+import { readWitnessFolder } from '../fetch/witness/folder.js';
+import { writeWitnessEntries } from '../fetch/witness/archive.js';
+import { digestWitnessEntries } from '../fetch/witness/digest.js';
+import { resolveWitness } from '../fetch/witness/fetch.js';
+import { witnessFromFolders } from '../fetch/witness/shortcut.js';
+import { initWitnessPack } from '../fetch/witness/scaffold.js';
+import { digestWitnessFolder } from '../fetch/witness/digest.js';
+import { packWitness } from '../fetch/witness/archive.js';
 import { sealPack } from '../oracle/seal.js';
 import { recordPack } from '../oracle/record.js';
 import { randomBytes } from 'node:crypto';
@@ -37,9 +37,9 @@ import { compareCommand, screenCommand, verifyScreeningFile } from './screen.js'
 import { mergeCommand, verifyMergedFile } from './merge.js';
 import { isMergedText } from '../core/merged.js';
 import { isScreeningText } from '../core/screening.js';
-import { baseEntriesOf, storeReceipt } from '../io/receipt-store.js';
+import { baseEntriesOf, storeReceipt } from '../receipt/store.js';
 import type { Snapshot } from '../core/snapshot-record.js';
-import { USAGE, defaultReceiptStore, readSettings, type HiddenDetailSettings, type WitnessKeygenSettings, type WitnessSealHiddenSettings, type WitnessSealSettings, type WitnessRecordSettings, type ApproveSettings, type ProposeSettings, type ValidateSettings, type VerifySettings, type WitnessDigestSettings, type WitnessInitSettings, type WitnessPackSettings } from './settings.js';
+import { USAGE, defaultReceiptStore, readSettings, type HiddenDetailSettings, type WitnessKeygenSettings, type WitnessSealHiddenSettings, type WitnessSealSettings, type WitnessRecordSettings, type ApproveSettings, type ProposeSettings, type ValidateSettings, type VerifySettings, type WitnessDigestSettings, type WitnessInitSettings, type WitnessPackSettings } from '../inputs/cli-settings.js';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
@@ -135,7 +135,7 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
       await writeFileAtomic(join(settings.out, 'receipt.json'), text);
       await writeFileAtomic(join(settings.out, 'report.md'), renderReport(receipt, baseFailure === undefined ? {} : { baseFailure }));
       if (hiddenDetail !== undefined) await writeBytesAtomic(join(settings.out, HIDDEN_DETAIL_FILE), hiddenDetail);
-      // Only an intact receipt of the repository as proposed is kept for promote (src/io/receipt-store.ts).
+      // Only an intact receipt of the repository as proposed is kept for promote (src/receipt/store.ts).
       if (check.integrity_valid && baseSnapshot !== undefined && baseSnapshot.digest === proposal.base_snapshot) {
         // The diff as validateWithDetail already parsed and checked it: not parsed a second time.
         const touched = changedPaths ?? checkDiff(proposal.diff, { maxBytes: receipt.limits.diff_max_bytes, maxFiles: receipt.limits.diff_max_files }).map((change) => change.path);

@@ -17,13 +17,13 @@ import { checkShards, RANK_FIELDS, rankCandidates, rankKeyOf, sealScreening, ser
 import { compareFeedback, feedbackOf } from '../core/feedback.js';
 import { ConfigurationError, VerificationError } from '../errors.js';
 import { assertOutside, existingDir, readTextFile, writeFileAtomic } from '../io/files.js';
-import { takeSnapshot } from '../io/snapshot.js';
-import { removeLiveScratchSync } from '../io/workspace.js';
+import { takeSnapshot } from '../inventory/snapshot.js';
+import { removeLiveScratchSync } from '../phases/workspace.js';
 import { installSignalCleanup } from '../runners/docker-runner.js';
 import { stderrProgress } from './progress.js';
-import { validateWithDetail, type SharedBaseline, type SharedRuns, type ValidationResult } from '../validate.js';
+import { validateWithDetail, type SharedBaseline, type SharedRuns, type ValidationResult } from '../phases/validate.js';
 import { baselineRequest, createRunner, EXIT, lookUpBaseline, settleBaseline, hiddenDetailSealer, validationLimits, openWitness, packInRepo, readWitnessKey, setupCacheDir, type Console } from './shared.js';
-import type { CompareSettings, MergeSettings, ScreenSettings } from './settings.js';
+import type { CompareSettings, MergeSettings, ScreenSettings } from '../inputs/cli-settings.js';
 
 /**
  * `patchproof screen`: many candidates for one bug on one base. Each candidate is proposed and

@@ -3,20 +3,20 @@ import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { canonicalJson } from '../core/hashing.js';
 import type { HiddenDetail } from '../core/hidden-ids.js';
 import { ConfigurationError, InfrastructureError, VerificationError } from '../errors.js';
-import { openBaselineCache, type BaselineCache, type BaselineHit, type BaselineKeyFields } from '../io/baseline-cache.js';
+import { openBaselineCache, type BaselineCache, type BaselineHit, type BaselineKeyFields } from '../phases/baseline-cache.js';
 import { TOOL_VERSION } from '../version.js';
 import type { Digest } from '../core/hashing.js';
-import type { ValidationResult } from '../validate.js';
+import type { ValidationResult } from '../phases/validate.js';
 import { assertOutside, existingDir, readTextFile } from '../io/files.js';
 import { createDockerRunner } from '../runners/docker-runner.js';
 import { containerWorkdirFor, DEFAULT_CONTAINER_ENV } from '../runners/docker-args.js';
 import { createLocalRunner } from '../runners/local-runner.js';
 import type { Runner } from '../runners/runner.js';
-import type { ValidationLimits, ValidationRequest, WitnessInput } from '../validate.js';
-import { resolveWitness } from '../witness/fetch.js';
-import { encryptTo, parseWitnessKey, witnessKeyRecipient } from '../witness/sealed.js';
-import { witnessFromFolders } from '../witness/shortcut.js';
-import type { ValidateSettings } from './settings.js';
+import type { ValidationLimits, ValidationRequest, WitnessInput } from '../phases/validate.js';
+import { resolveWitness } from '../fetch/witness/fetch.js';
+import { encryptTo, parseWitnessKey, witnessKeyRecipient } from '../fetch/witness/sealed.js';
+import { witnessFromFolders } from '../fetch/witness/shortcut.js';
+import type { ValidateSettings } from '../inputs/cli-settings.js';
 
 /**
  * What the commands that validate (validate, screen) share: the runner, the witness pack, the

@@ -1,7 +1,7 @@
 /**
  * Progress on long work (`validate`, `screen`): one event when a container run starts and one when
  * it ends, with its phase, tree, attempt, duration and outcome. Pure: the event's shape and its
- * plain line. The events come from the run scheduler (src/run-scheduler.ts `progress`); where they
+ * plain line. The events come from the run scheduler (src/phases/run-scheduler.ts `progress`); where they
  * go is the caller's (stderr in the CLI, log groups in the action), never stdout.
  */
 

@@ -6,7 +6,7 @@ import { posix } from 'node:path';
  * module, directly or through other repository modules. Pure: file texts in, paths out. JS/TS by
  * the @babel/parser import graph (static `import`/`export … from`, `require('…')` and `import('…')`
  * with a string literal; relative specifiers only, resolved like Node with the usual extensions and
- * `index` files). Python's graph is src/adapters/python-imports.ts (the host's `ast`, like python-twins.ts).
+ * `index` files). Python's graph is src/adapters/shared/python-imports.ts (the host's `ast`, like python-twins.ts).
  * Undefined means the adapter cannot tell: the tier is skipped, never taken as "no related tests".
  *
  * The tier validate.ts runs is `planRelatedTier`: the suite files that import a changed file

@@ -3,7 +3,7 @@ import { digestJson, HEX64_PATTERN, type Digest } from './hashing.js';
 
 /**
  * Snapshot records: what a repository's content digest is made of, and how two snapshots differ.
- * Pure data in, data out; `src/io/snapshot.ts` reads the file system and builds these.
+ * Pure data in, data out; `src/inventory/snapshot.ts` reads the file system and builds these.
  */
 
 /** What a snapshot entry is. Directories are implied by paths; anything else is refused. */

@@ -73,7 +73,7 @@ export interface SurfaceRules {
    */
   stagedModules?: readonly string[];
   /**
-   * Repository paths the base tree's resolved test configuration loads (src/surface/
+   * Repository paths the base tree's resolved test configuration loads (src/inventory/surface/
    * loaded-surface.ts: jest/vitest setup files, transforms, pytest plugins...). They count as
    * test configuration, like the config files that name them.
    */

@@ -2,7 +2,7 @@ import type { TestStatus } from './test-results.js';
 
 /**
  * Twin canaries (pure): what a generated copy of a real test did next to its original, and whether
- * that is right. The copies are made on the host (src/adapters/python-twins.ts); only this outcome
+ * that is right. The copies are made on the host (src/adapters/shared/python-twins.ts); only this outcome
  * is kept, never the test ids (the originals may be hidden tests).
  */
 

@@ -3,7 +3,7 @@ import { chmod } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type { FormalRecord } from '../core/formal.js';
 import { InfrastructureError } from '../errors.js';
-import { cloneTree, stageFiles, type Scratch } from '../io/workspace.js';
+import { cloneTree, stageFiles, type Scratch } from '../phases/workspace.js';
 import type { RunMount, Runner } from '../runners/runner.js';
 import { readReplay, replayArgv, replayPaths, replayTestSource, withReplays, type ReplayRun } from './replay.js';
 import { targetName, type FormalBlock } from './spec.js';

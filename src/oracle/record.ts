@@ -6,11 +6,11 @@ import { approveProposal, createProposal } from '../core/proposal.js';
 import { ConfigurationError } from '../errors.js';
 import { witnessAdapter } from '../adapters/registry.js';
 import type { Runner } from '../runners/runner.js';
-import { takeSnapshot } from '../io/snapshot.js';
-import { digestWitnessFolder } from '../witness/digest.js';
-import { resolveWitness } from '../witness/fetch.js';
+import { takeSnapshot } from '../inventory/snapshot.js';
+import { digestWitnessFolder } from '../fetch/witness/digest.js';
+import { resolveWitness } from '../fetch/witness/fetch.js';
 import { TOOL_VERSION } from '../version.js';
-import { recordRuns } from '../validate.js';
+import { recordRuns } from '../phases/validate.js';
 
 /**
  * `patchproof witness record PACK --reference DIFF --repo REPO`: record a sealed pack's expected

@@ -4,9 +4,9 @@ import { mkdir, readFile, writeFile, cp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ORACLE_ORIGINALS_DIR, ORACLE_SCHEMA, parseOracleFile, phaseIsSealed, type OracleFile } from '../core/oracle.js';
 import { ConfigurationError, InfrastructureError } from '../errors.js';
-import { listFiles } from '../io/workspace.js';
+import { listFiles } from '../phases/workspace.js';
 import { getAdapter } from '../adapters/registry.js';
-import { parseWitnessManifest, WITNESS_MANIFEST_FILE, type WitnessManifest } from '../witness/manifest.js';
+import { parseWitnessManifest, WITNESS_MANIFEST_FILE, type WitnessManifest } from '../fetch/witness/manifest.js';
 import { SEAL_PYTHON_SOURCE } from './seal-python.js';
 import { sealJs, type SealOutput, type SealedFile } from './seal-js.js';
 

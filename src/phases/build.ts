@@ -1,6 +1,6 @@
 import { buildStatus, buildStops, withBuild } from '../core/build-gate.js';
 import { runOutcomeText } from '../core/progress.js';
-import { runBuild } from '../build-stage.js';
+import { runBuild } from './build-stage.js';
 import type { Phase, PhaseContext } from './phase.js';
 import type { Tree } from './types.js';
 

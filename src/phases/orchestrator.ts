@@ -1,5 +1,5 @@
 import { normalisedKey } from '../core/normalise.js';
-import { createScratch } from '../io/workspace.js';
+import { createScratch } from './workspace.js';
 import type { Receipt } from '../core/receipt-schema.js';
 import { bind, prepareTrees, stageTrees } from './bind.js';
 import { orderPhases } from './dag.js';

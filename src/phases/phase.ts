@@ -6,10 +6,10 @@ import type { RelatedTierPlan } from '../core/related-tests.js';
 import type { FormalRecord } from '../core/formal.js';
 import type { BuildRecord, BuildRunRecord } from '../core/build-gate.js';
 import type { PhaseName, RecordLabel, Verdict } from '../core/verdict.js';
-import type { WitnessManifest } from '../witness/manifest.js';
-import type { Scratch } from '../io/workspace.js';
+import type { WitnessManifest } from '../fetch/witness/manifest.js';
+import type { Scratch } from './workspace.js';
 import type { FileChange } from '../core/diff-policy.js';
-import type { Scheduled } from '../run-scheduler.js';
+import type { Scheduled } from './run-scheduler.js';
 import type { RunGate } from './runs.js';
 import type { RunOutput, RunPlan, Tree, Trees, ValidationDeps, ValidationRequest } from './types.js';
 

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { judgeRegression, judgeRelatedTier, RELATED_LABEL } from '../core/verdict.js';
 import { jsImportGraph, planRelatedTier } from '../core/related-tests.js';
-import { pythonImportGraph } from '../adapters/python-imports.js';
-import { listFiles } from '../io/workspace.js';
+import { pythonImportGraph } from '../adapters/shared/python-imports.js';
+import { listFiles } from './workspace.js';
 import type { Phase } from './phase.js';
 import { evidenceOf, retryWhileFailing } from './runs.js';
 

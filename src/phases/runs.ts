@@ -2,19 +2,19 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { takeTwins } from '../adapters/twin-stage.js';
+import { takeTwins } from '../adapters/shared/twin-stage.js';
 import { HARNESS_DIR, type CanaryOutcome } from '../adapters/adapter.js';
 import type { RunRecord } from '../core/receipt-schema.js';
 import { errorExcerpt, excerptSha256 } from '../core/base-failure.js';
 import type { ParsedResults } from '../core/test-results.js';
 import type { RecordLabel, RunEvidence, RunLabel } from '../core/verdict.js';
 import { InfrastructureError } from '../errors.js';
-import { cloneTree, readResults, stageExternalTests, stageFiles, type Scratch } from '../io/workspace.js';
+import { cloneTree, readResults, stageExternalTests, stageFiles, type Scratch } from './workspace.js';
 import { outcomeRecordFields, type RunRequest } from '../runners/runner.js';
-import type { WitnessManifest } from '../witness/manifest.js';
+import type { WitnessManifest } from '../fetch/witness/manifest.js';
 import { judgeObservations, parseObservations, sealedTestResults, type OraclePhase } from '../core/oracle.js';
 import { observerFiles } from '../oracle/observer.js';
-import { scheduleRuns, type RunProgress, type Scheduled, type SchedulerOptions } from '../run-scheduler.js';
+import { scheduleRuns, type RunProgress, type Scheduled, type SchedulerOptions } from './run-scheduler.js';
 import { runOutcomeText } from '../core/progress.js';
 import { DEFAULT_PREPARE_AHEAD, type RunOutput, type RunPlan, type Tree, type Trees, type ValidationDeps, type ValidationRequest } from './types.js';
 
@@ -282,7 +282,7 @@ export async function retryWhileFailing(outputs: RunOutput[], label: RecordLabel
   }
 }
 
-/** The scheduler's gate over run plans (src/run-scheduler.ts). */
+/** The scheduler's gate over run plans (src/phases/run-scheduler.ts). */
 export type RunGate = NonNullable<SchedulerOptions<RunPlan, PreparedRun, RunOutput>['gate']>;
 
 /** Schedule runs of one validation (prepared ahead, at most `concurrency` at once), with an optional gate. */

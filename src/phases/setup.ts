@@ -1,9 +1,9 @@
 import type { SetupRecord } from '../core/receipt-schema.js';
 import type { Digest } from '../core/hashing.js';
 import { InfrastructureError } from '../errors.js';
-import type { Scratch } from '../io/workspace.js';
+import type { Scratch } from './workspace.js';
 import type { RunMount } from '../runners/runner.js';
-import { readDependencyManifests, refusedSetupRecord, runSetupStage, type SetupStageResult } from '../setup-stage.js';
+import { readDependencyManifests, refusedSetupRecord, runSetupStage, type SetupStageResult } from './setup-stage.js';
 import { dependencyRefusals } from '../core/dependency-policy.js';
 import type { Tree, ValidationDeps, ValidationRequest } from './types.js';
 

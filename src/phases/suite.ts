@@ -5,8 +5,8 @@ import { RESERVED_DIR, type TestAdapter } from '../adapters/adapter.js';
 import { topLevelModule } from '../core/surface.js';
 import { mergeOracles, parseOracleFile, type OracleFile } from '../core/oracle.js';
 import { ConfigurationError } from '../errors.js';
-import { listFiles } from '../io/workspace.js';
-import type { WitnessManifest } from '../witness/manifest.js';
+import { listFiles } from './workspace.js';
+import type { WitnessManifest } from '../fetch/witness/manifest.js';
 import type { WitnessInput } from './types.js';
 
 /** Suite discovery and the pack's test folders: which files each phase's runs are given. */

@@ -8,7 +8,7 @@ import type { RecordLabel, RunEvidence } from '../core/verdict.js';
 import type { Digest } from '../core/hashing.js';
 import type { TestAdapter } from '../adapters/adapter.js';
 import type { RunMount, Runner } from '../runners/runner.js';
-import type { WitnessManifest } from '../witness/manifest.js';
+import type { WitnessManifest } from '../fetch/witness/manifest.js';
 import type { Observation, OracleFile, OraclePhase } from '../core/oracle.js';
 import type { ProgressSink } from '../core/progress.js';
 import type { BuildRunRecord } from '../core/build-gate.js';

@@ -124,7 +124,7 @@ export interface DockerRunSettings {
   network?: boolean;
   /**
    * False: no docker-init; the command itself is PID 1 (supervised test binaries, see
-   * src/adapters/supervisor.ts: an init of the test user's uid could be hijacked through /proc).
+   * src/adapters/shared/supervisor.ts: an init of the test user's uid could be hijacked through /proc).
    */
   init?: boolean;
   /**
@@ -193,7 +193,7 @@ function securityFlags(limits: DockerLimits, user: string, network = false, home
     '--log-driver=none',
     // An init as PID 1 forwards signals and reaps orphans, so the test process gets normal
     // signal semantics and zombies of a fork bomb do not pin pids until the container dies.
-    // Supervised runs leave it out: their own first process is PID 1 (src/adapters/supervisor.ts).
+    // Supervised runs leave it out: their own first process is PID 1 (src/adapters/shared/supervisor.ts).
     ...(init ? ['--init'] : []),
     // No core dumps: a crash must not hand a file to the host's core_pattern helper.
     '--ulimit=core=0',

@@ -60,7 +60,7 @@ export interface RunRequest {
   execTmp?: boolean;
   /**
    * False: the command is the container's PID 1 (no docker-init), for harnesses that supervise
-   * their test binaries (src/adapters/supervisor.ts). The local runner ignores it.
+   * their test binaries (src/adapters/shared/supervisor.ts). The local runner ignores it.
    */
   init?: boolean;
   /**

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { cp, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { canaryRunOrder } from '../../../src/adapters/canary.js';
+import { canaryRunOrder } from '../../../src/adapters/shared/canary.js';
 import type { CanaryOutcome, CanaryPlan, TestAdapter } from '../../../src/adapters/adapter.js';
 import { countTests } from '../../../src/core/test-results.js';
 import type { ParsedResults, TestCounts } from '../../../src/core/test-results.js';

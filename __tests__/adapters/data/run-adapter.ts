@@ -1,4 +1,4 @@
-import { takeTwins } from '../../../src/adapters/twin-stage.js';
+import { takeTwins } from '../../../src/adapters/shared/twin-stage.js';
 import type { TwinOutcome } from '../../../src/core/twins.js';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

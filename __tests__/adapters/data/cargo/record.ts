@@ -1,6 +1,6 @@
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { cargoAdapter } from '../../../../src/adapters/cargo.js';
+import { cargoAdapter } from '../../../../src/adapters/cargo/index.js';
 import type { TestCommand } from '../../../../src/adapters/adapter.js';
 import { DATA_DIR, readResults, stageCopy } from '../run-adapter.js';
 import type { StagedCopy } from '../run-adapter.js';
