@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ROOT, fixture } from '../helpers/cli.js';
 import { witnessAdapter } from '../../src/adapters/registry.js';
-import type { TestAdapter } from '../../src/adapters/adapter.js';
+import type { RegisteredAdapter as TestAdapter } from '../../src/adapters/registry.js';
 import { approveProposal, createProposal } from '../../src/core/proposal.js';
 import { takeSnapshot } from '../../src/inventory/snapshot.js';
 import { createLocalRunner } from '../../src/runners/local-runner.js';

@@ -1,4 +1,4 @@
-import { ADAPTER_NAMES } from '../../src/adapters/adapter.js';
+import { ADAPTER_NAMES } from '../../src/adapters/registry.js';
 import { ConfigurationError } from '../../src/errors.js';
 import { parseWitnessManifest, WITNESS_SCHEMA, type WitnessManifest } from '../../src/fetch/witness/manifest.js';
 

@@ -18,7 +18,7 @@ import type { Runner } from '../runners/runner.js';
 import type { WitnessInput } from '../phases/validate.js';
 import { pipeline } from '../phases/pipeline.js';
 import { parseClaimBytes, readClaimFile, type ClaimInput } from '../io/claim-file.js';
-import type { AdapterName } from '../adapters/adapter.js';
+import type { AdapterName } from '../adapters/registry.js';
 import { compareCiClaim, renderCiClaim } from '../core/ci-claim.js';
 import { createClaimArtifacts, type ClaimArtifacts, type ClaimArtifactsOptions } from '../publish/claim-artifact.js';
 import { createHeadChecksReader, type HeadChecksReader } from './head-checks.js';

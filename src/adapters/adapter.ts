@@ -1,15 +1,6 @@
 import type { ParsedResults, TestStatus } from '../core/test-results.js';
 import type { RunView } from '../runners/runner.js';
 
-/**
- * The test ecosystems PatchProof knows: the only list of adapter names (AdapterName is derived from
- * it). A new adapter adds its name here; registry.ts's table, typed by AdapterName, then fails to
- * compile until the adapter is registered.
- */
-export const ADAPTER_NAMES = ['node-test', 'pytest', 'unittest', 'junit', 'cargo', 'go', 'jest', 'vitest'] as const;
-
-export type AdapterName = (typeof ADAPTER_NAMES)[number];
-
 /** The reserved namespace inside every disposable copy; diffs may never touch it. */
 export const RESERVED_DIR = '.patchproof';
 /** Where adapter harness files (reporters, result writers) are staged in a copy. */
@@ -134,8 +125,9 @@ export interface TestSurface {
  * One test ecosystem: how to run tests and how to read their structured results.
  * `parse` is pure (strings in, data out) so it is tested on real result files.
  */
-export interface TestAdapter {
-  readonly name: AdapterName;
+export interface TestAdapter<Name extends string = string> {
+  /** The adapter's name: its key in registry.ts's table (the only list of names; AdapterName is derived there). */
+  readonly name: Name;
   /**
    * True when the toolchain builds and then executes binaries under /tmp (go test, cargo test): the
    * Docker runner then mounts /tmp without noexec for this adapter's runs (still nosuid, nodev,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ClaimCase, ClaimKey, ParsedClaim } from '../core/claim.js';
 import type { TestStatus } from '../core/test-results.js';
-import type { AdapterName } from './adapter.js';
+import type { AdapterName } from './registry.js';
 import { parseJunitXml, pytestStyleCaseId, type JunitCaseFields, type JunitOutcome } from './shared/junit-xml.js';
 
 /**

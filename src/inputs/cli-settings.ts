@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ADAPTER_NAMES, type AdapterName } from '../adapters/adapter.js';
+import { ADAPTER_NAMES, type AdapterName } from '../adapters/registry.js';
 import { DEFAULT_DIFF_LIMITS } from '../core/diff-policy.js';
 import { ConfigurationError } from '../errors.js';
 

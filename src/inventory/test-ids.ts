@@ -1,6 +1,6 @@
 // @babel/parser 7 (already used for twins and sealing): the pack's own test files are read, never run.
 import { parse } from '@babel/parser';
-import type { AdapterName } from '../adapters/adapter.js';
+import type { AdapterName } from '../adapters/registry.js';
 
 /**
  * The test ids a set of pack test files will report, found statically, for `witness init` to pin

@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import type { ParsedClaim } from '../core/claim.js';
-import type { AdapterName } from '../adapters/adapter.js';
+import type { AdapterName } from '../adapters/registry.js';
 import { CLAIM_MAX_BYTES, ClaimFormatError, parseClaim } from '../adapters/claim-results.js';
 import { ConfigurationError } from '../errors.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ORACLE_ORIGINALS_DIR, ORACLE_SCHEMA, parseOracleFile, phaseIsSealed, type OracleFile } from '../core/oracle.js';
 import { ConfigurationError, InfrastructureError } from '../errors.js';
 import { listFiles } from '../phases/workspace.js';
-import { getAdapter } from '../adapters/registry.js';
+import { ADAPTER_NAMES, getAdapter, registryEntry } from '../adapters/registry.js';
 import { parseWitnessManifest, WITNESS_MANIFEST_FILE, type WitnessManifest } from '../fetch/witness/manifest.js';
 import { SEAL_PYTHON_SOURCE } from './seal-python.js';
 import { sealJs, type SealOutput, type SealedFile } from './seal-js.js';
@@ -21,8 +21,6 @@ import { sealJs, type SealOutput, type SealedFile } from './seal-js.js';
 export const DEFAULT_ORACLE_FILE = 'oracle/expected.json';
 const ORIGINALS = ORACLE_ORIGINALS_DIR;
 
-const PYTHON_ADAPTERS = new Set(['unittest', 'pytest']);
-const JS_ADAPTERS = new Set(['node-test', 'jest', 'vitest']);
 
 export interface SealReport {
   oracleFile: string;
@@ -55,13 +53,19 @@ async function readManifest(pack: string): Promise<{ raw: Record<string, unknown
   return { raw, manifest: parseWitnessManifest(raw, path) };
 }
 
+/** The adapters whose tests `seal` rewrites with the given rewriter, from the registry. */
+function sealedBy(language: 'js' | 'python'): string {
+  return ADAPTER_NAMES.filter((name) => registryEntry(name).sealing === language).join(', ');
+}
+
 /** Seal a pack folder in place; returns what was sealed and what was not. */
 export async function sealPack(pack: string): Promise<SealReport> {
   const { raw, manifest } = await readManifest(pack);
-  const language = PYTHON_ADAPTERS.has(manifest.adapter) ? 'python' : JS_ADAPTERS.has(manifest.adapter) ? 'js' : undefined;
+  const sealing = registryEntry(manifest.adapter).sealing;
+  const language = sealing === 'generic' ? undefined : sealing;
   if (language === undefined) {
     throw new ConfigurationError(
-      `witness seal rewrites Python (unittest, pytest) and JS/TS (node-test, jest, vitest) tests; the ${manifest.adapter} adapter's packs print observation lines themselves (docs/witness-pack.md, "Sealed oracles")`
+      `witness seal rewrites Python (${sealedBy('python')}) and JS/TS (${sealedBy('js')}) tests; the ${manifest.adapter} adapter's packs print observation lines themselves (docs/witness-pack.md, "Sealed oracles")`
     );
   }
   const adapter = getAdapter(manifest.adapter);

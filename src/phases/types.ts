@@ -7,6 +7,7 @@ import type { Snapshot } from '../core/snapshot-record.js';
 import type { RecordLabel, RunEvidence } from '../core/verdict.js';
 import type { Digest } from '../core/hashing.js';
 import type { TestAdapter } from '../adapters/adapter.js';
+import type { RegisteredAdapter } from '../adapters/registry.js';
 import type { RunMount, Runner } from '../runners/runner.js';
 import type { WitnessManifest } from '../fetch/witness/manifest.js';
 import type { Observation, OracleFile, OraclePhase } from '../core/oracle.js';
@@ -52,7 +53,7 @@ export interface ValidationRequest {
   proposal: Proposal;
   approval: Approval;
   witness: WitnessInput;
-  adapter: TestAdapter;
+  adapter: RegisteredAdapter;
   runner: Runner;
   limits: ValidationLimits;
   /** How many runs go at once (the base and patched copies are independent). */

@@ -66,7 +66,7 @@ function cargoCommand(request: CommandRequest): TestCommand {
 }
 
 /** The cargo adapter (stateless). */
-export const cargoAdapter: TestAdapter = {
+export const cargoAdapter: TestAdapter<'cargo'> = {
   name: 'cargo',
   execTmp: true,
   harness: { [CARGO_HARNESS_FILE]: CARGO_HARNESS_SOURCE, [SUPERVISOR_FILE]: SUPERVISOR_SOURCE },

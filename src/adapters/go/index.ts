@@ -138,7 +138,7 @@ function goCommand(request: CommandRequest): TestCommand {
 }
 
 /** The go adapter (stateless). */
-export const goAdapter: TestAdapter = {
+export const goAdapter: TestAdapter<'go'> = {
   name: 'go',
   harness: { [SUPERVISOR_FILE]: SUPERVISOR_SOURCE },
   // Every test binary runs under the supervisor, and the go command is PID 1 (supervisor.ts).

@@ -72,7 +72,7 @@ function jestCommand(request: CommandRequest): TestCommand {
 }
 
 /** The jest adapter (stateless). */
-export const jestAdapter: TestAdapter = {
+export const jestAdapter: TestAdapter<'jest'> = {
   name: 'jest',
   harness: { [JEST_CHANNEL_FILE]: JEST_CHANNEL_SOURCE },
   isTestFile: isJestTestFile,

@@ -68,7 +68,7 @@ export const JUNIT_SKIP_MARKERS: readonly RegExp[] = [
  * relative to that folder → UTF-8 text). Throws a ConfigurationError when the canary folder holds no
  * file the `tests` globs call a test.
  */
-export function junitAdapter(config: JunitConfig, canaryFiles: Readonly<Record<string, string>>): TestAdapter {
+export function junitAdapter(config: JunitConfig, canaryFiles: Readonly<Record<string, string>>): TestAdapter<'junit'> {
   const isTest = picomatch(config.tests, { dot: true });
   for (const file of Object.keys(canaryFiles)) {
     checkRelativePath(file, 'canary file');

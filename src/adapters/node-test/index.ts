@@ -45,7 +45,7 @@ function nodeTestCommand(request: CommandRequest): TestCommand {
 }
 
 /** The node-test adapter (stateless). */
-export const nodeTestAdapter: TestAdapter = {
+export const nodeTestAdapter: TestAdapter<'node-test'> = {
   name: 'node-test',
   harness: { [NODE_TEST_REPORTER_FILE]: NODE_TEST_REPORTER_SOURCE },
   isTestFile: isNodeTestFile,

@@ -78,7 +78,7 @@ function pytestCommand(request: CommandRequest): TestCommand {
 }
 
 /** The pytest adapter (stateless). */
-export const pytestAdapter: TestAdapter = {
+export const pytestAdapter: TestAdapter<'pytest'> = {
   name: 'pytest',
   harness: { [PYTEST_PLUGIN_FILE]: PYTEST_PLUGIN_SOURCE },
   isTestFile: isPytestFile,

@@ -66,7 +66,7 @@ function unittestCommand(request: CommandRequest): TestCommand {
 }
 
 /** The unittest adapter (stateless). */
-export const unittestAdapter: TestAdapter = {
+export const unittestAdapter: TestAdapter<'unittest'> = {
   name: 'unittest',
   harness: { [UNITTEST_HARNESS_FILE]: UNITTEST_HARNESS_SOURCE },
   isTestFile: isUnittestFile,

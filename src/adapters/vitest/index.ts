@@ -47,7 +47,7 @@ function vitestCommand(request: CommandRequest): TestCommand {
 }
 
 /** The vitest adapter (stateless). */
-export const vitestAdapter: TestAdapter = {
+export const vitestAdapter: TestAdapter<'vitest'> = {
   name: 'vitest',
   harness: { [VITEST_RUNNER_FILE]: VITEST_RUNNER_SOURCE },
   isTestFile: isVitestTestFile,

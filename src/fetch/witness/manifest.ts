@@ -1,6 +1,7 @@
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import { ADAPTER_NAMES, HARNESS_DIR, RESERVED_DIR, type AdapterName } from '../../adapters/adapter.js';
+import { HARNESS_DIR, RESERVED_DIR } from '../../adapters/adapter.js';
+import { ADAPTER_NAMES, type AdapterName } from '../../adapters/registry.js';
 import { junitArgvProblem, type JunitConfig } from '../../adapters/junit/config.js';
 import { checkRepoPath, quoteForMessage } from '../../core/diff-policy.js';
 import { ConfigurationError } from '../../errors.js';

@@ -1,5 +1,5 @@
 import { lstat, readdir } from 'node:fs/promises';
-import type { AdapterName } from '../../adapters/adapter.js';
+import { registryEntry, type AdapterName } from '../../adapters/registry.js';
 import type { Digest } from '../../core/hashing.js';
 import { ConfigurationError } from '../../errors.js';
 import { writeWitnessEntries } from './archive.js';
@@ -153,20 +153,9 @@ function howToPin(set: 'reproduction' | 'hidden', adapter: AdapterName, reason: 
     set === 'reproduction'
       ? 'run `patchproof validate` once with the reference fix and copy the receipt\'s `inventory.test_ids.reproduction_before` (the reproduction\'s real ids) into'
       : 'run `patchproof validate` once with the reference fix and a witness key (`--witness-key-file`), decrypt `hidden-detail.age` with `patchproof hidden-detail` and copy its `test_ids` into';
-  return `${set}.ids not pinned (${reason}): ${source} \`${set}.ids\` in witness.json, then take the new digest with \`patchproof witness digest\` (${adapter} ids look like ${ID_SHAPES[adapter]})`;
+  return `${set}.ids not pinned (${reason}): ${source} \`${set}.ids\` in witness.json, then take the new digest with \`patchproof witness digest\` (${adapter} ids look like ${registryEntry(adapter).idShape})`;
 }
 
-/** What an id looks like per adapter, for the instructions. */
-const ID_SHAPES: Record<AdapterName, string> = {
-  jest: '".patchproof/hidden/x.test.js > describe title > test title"',
-  vitest: '".patchproof/hidden/x.test.ts > describe title > test title"',
-  'node-test': 'the test\'s name as node:test reports it',
-  pytest: '".patchproof/hidden/test_x.py::TestClass::test_name" (pytest node ids, parameters in brackets)',
-  unittest: '"test_x.TestClass.test_name" (unittest ids)',
-  go: '"TestName" or "TestName/subtest"',
-  cargo: '".patchproof/hidden/x.rs::test_name"',
-  junit: 'the JUnit report\'s classname and name'
-};
 
 async function checkFresh(dir: string): Promise<void> {
   let isFolder: boolean;

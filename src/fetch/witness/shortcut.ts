@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { digestWitnessFolder } from './digest.js';
-import type { AdapterName } from '../../adapters/adapter.js';
+import type { AdapterName } from '../../adapters/registry.js';
 import type { Digest } from '../../core/hashing.js';
 import { parseWitnessManifest, WITNESS_MANIFEST_FILE, type WitnessManifest } from './manifest.js';
 import { initWitness } from './scaffold.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TestAdapter } from '../../adapters/adapter.js';
+import type { RegisteredAdapter } from '../../adapters/registry.js';
 import type { SnapshotEntry } from '../../core/snapshot-record.js';
 import { loadedSurface, type LoadedSurface } from './loaded-surface.js';
 
@@ -14,7 +14,7 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
  * to. What could only be resolved conservatively is logged.
  */
 export function baseLoadedSurface(
-  adapter: TestAdapter,
+  adapter: RegisteredAdapter,
   dir: string,
   entries: readonly SnapshotEntry[],
   log: (line: string) => void,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { ConfigurationError } from '../../errors.js';
-import type { AdapterName } from '../../adapters/adapter.js';
+import type { AdapterName } from '../../adapters/registry.js';
 import { JEST_LOADING_KEYS, moduleImports, scanConfigSource, VITEST_LOADING_KEYS, type ConfigScan } from './js-config.js';
 import { moduleFiles, pytestPluginsOf, scanPytestConfig } from './pytest-config.js';
 
