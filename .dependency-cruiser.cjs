@@ -43,6 +43,27 @@ module.exports = {
       to: { path: '^src/action/[^/]+-mode\\.ts$', pathNot: '^src/action/$1-mode\\.ts$' }
     },
     {
+      name: 'adapter-imports-no-other-adapter',
+      severity: 'error',
+      comment: 'An adapter folder (src/adapters/<name>/) imports only itself, src/adapters/shared and the layers below: never another adapter\'s folder (what two adapters share goes to shared/).',
+      from: { path: '^src/adapters/([^/]+)/', pathNot: '^src/adapters/shared/' },
+      to: { path: '^src/adapters/[^/]+/', pathNot: ['^src/adapters/$1/', '^src/adapters/shared/'] }
+    },
+    {
+      name: 'adapter-imports-no-registry',
+      severity: 'error',
+      comment: 'Adapter folders and shared/ sit below the registry (src/adapters/registry.ts imports them) and the registry-level modules beside it.',
+      from: { path: '^src/adapters/[^/]+/' },
+      to: { path: '^src/adapters/[^/]+\\.ts$', pathNot: '^src/adapters/adapter\\.ts$' }
+    },
+    {
+      name: 'shared-imports-no-adapter',
+      severity: 'error',
+      comment: 'src/adapters/shared is below every adapter: it imports no adapter folder.',
+      from: { path: '^src/adapters/shared/' },
+      to: { path: '^src/adapters/[^/]+/', pathNot: '^src/adapters/shared/' }
+    },
+    {
       name: 'entry-imported-by-nothing',
       severity: 'error',
       comment: "The entries (the action's main.ts, the CLI's run.ts) import the rest; nothing imports them back.",

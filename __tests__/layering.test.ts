@@ -50,7 +50,12 @@ const CLEAN: Record<string, string> = {
   'src/action/validate-mode.ts': "import type { ModeResult } from './mode.js';\nimport { h } from '../core/hash.js';\nexport const validateMode = (): ModeResult => ({ verdict: h('x') });\n",
   'src/action/reverify-mode.ts': "import type { ModeResult } from './mode.js';\nexport const reverifyMode = (replay: () => ModeResult): ModeResult => replay();\n",
   'src/action/main.ts': "import * as core from '@actions/core';\nimport { validateMode } from './validate-mode.js';\nimport { reverifyMode } from './reverify-mode.js';\nexport const run = (): void => core.info(reverifyMode(validateMode).verdict);\n",
-  'src/action/index.ts': "import { run } from './main.js';\nrun();\n"
+  'src/action/index.ts': "import { run } from './main.js';\nrun();\n",
+  'src/adapters/adapter.ts': "export interface TestAdapter { name: string }\n",
+  'src/adapters/shared/canary.ts': "import type { TestAdapter } from '../adapter.js';\nexport const canary = (a: TestAdapter): string => a.name;\n",
+  'src/adapters/jest/index.ts': "import type { TestAdapter } from '../adapter.js';\nimport { canary } from '../shared/canary.js';\nexport const jest: TestAdapter = { name: canary({ name: 'jest' }) };\n",
+  'src/adapters/vitest/index.ts': "import type { TestAdapter } from '../adapter.js';\nexport const vitest: TestAdapter = { name: 'vitest' };\n",
+  'src/adapters/registry.ts': "import { jest } from './jest/index.js';\nimport { vitest } from './vitest/index.js';\nexport const REGISTRY = { jest, vitest };\n"
 };
 
 describe('layering rules (dependency-cruiser)', () => {
@@ -82,5 +87,20 @@ describe('layering rules (dependency-cruiser)', () => {
     const circular = violations.filter((v) => v.rule.name === 'no-circular').map((v) => v.from);
     expect(circular.length).toBeGreaterThan(0);
     for (const from of circular) expect(['src/action/main.ts', 'src/action/mode.ts', 'src/action/validate-mode.ts', 'src/action/reverify-mode.ts']).toContain(from);
+  }, 180_000);
+
+  it('an adapter folder importing another adapter, shared/ importing an adapter, an adapter importing the registry: each reported', async () => {
+    const violations = await cruise({
+      ...CLEAN,
+      'src/adapters/vitest/index.ts': `import { jest } from '../jest/index.js';\n${CLEAN['src/adapters/vitest/index.ts']}export const again = jest;\n`,
+      'src/adapters/shared/canary.ts': `import type { jest } from '../vitest/index.js';\n${CLEAN['src/adapters/shared/canary.ts']}export type J = typeof jest;\n`,
+      'src/adapters/jest/results.ts': "import type { REGISTRY } from '../registry.js';\nexport type R = typeof REGISTRY;\n"
+    });
+    const found = new Set(violations.filter((v) => v.rule.name !== 'no-circular').map((v) => `${v.rule.name} ${v.from} -> ${v.to}`));
+    expect([...found].sort()).toEqual([
+      'adapter-imports-no-other-adapter src/adapters/vitest/index.ts -> src/adapters/jest/index.ts',
+      'adapter-imports-no-registry src/adapters/jest/results.ts -> src/adapters/registry.ts',
+      'shared-imports-no-adapter src/adapters/shared/canary.ts -> src/adapters/vitest/index.ts'
+    ]);
   }, 180_000);
 });
