@@ -45,7 +45,8 @@ module.exports = {
     {
       name: 'adapter-imports-no-other-adapter',
       severity: 'error',
-      comment: 'An adapter folder (src/adapters/<name>/) imports only itself, src/adapters/shared and the layers below: never another adapter\'s folder (what two adapters share goes to shared/).',
+      comment:
+        "An adapter folder (src/adapters/<name>/) imports only itself, src/adapters/shared and the layers below: never another adapter's folder (what two adapters share goes to shared/).",
       from: { path: '^src/adapters/([^/]+)/', pathNot: '^src/adapters/shared/' },
       to: { path: '^src/adapters/[^/]+/', pathNot: ['^src/adapters/$1/', '^src/adapters/shared/'] }
     },

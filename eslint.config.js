@@ -14,7 +14,18 @@ import tseslint from 'typescript-eslint';
 export default defineConfig(
   {
     // Digest-covered or byte-shipped trees (see .prettierignore): linted code would invite edits.
-    ignores: ['dist/**', 'fixtures/**', 'witness-packs/**', 'integrations/**', 'coverage/**', '.tmp/**', 'bench-out/**', '__tests__/**/data/**/*', '!__tests__/*/data/*.ts', '!__tests__/adapters/data/cargo/record.ts']
+    ignores: [
+      'dist/**',
+      'fixtures/**',
+      'witness-packs/**',
+      'integrations/**',
+      'coverage/**',
+      '.tmp/**',
+      'bench-out/**',
+      '__tests__/**/data/**/*',
+      '!__tests__/*/data/*.ts',
+      '!__tests__/adapters/data/cargo/record.ts'
+    ]
   },
   js.configs.recommended,
   tseslint.configs.strictTypeChecked,

@@ -30,12 +30,13 @@ async function cruise(files: Record<string, string>): Promise<Violation[]> {
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'layering-fixture', type: 'module', dependencies: { '@actions/core': '*' } }));
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
     // Exit code 0 or the count of errors: the JSON on stdout is read either way.
-    const result = await run(join(ROOT, 'node_modules', '.bin', 'depcruise'), ['src', '--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'json'], { cwd: dir, maxBuffer: 64 * 1024 * 1024 }).catch(
-      (error: { stdout?: string; code?: unknown }) => {
-        if (typeof error.code !== 'number' || error.stdout === undefined || error.stdout === '') throw error;
-        return { stdout: error.stdout };
-      }
-    );
+    const result = await run(join(ROOT, 'node_modules', '.bin', 'depcruise'), ['src', '--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'json'], {
+      cwd: dir,
+      maxBuffer: 64 * 1024 * 1024
+    }).catch((error: { stdout?: string; code?: unknown }) => {
+      if (typeof error.code !== 'number' || error.stdout === undefined || error.stdout === '') throw error;
+      return { stdout: error.stdout };
+    });
     const report = JSON.parse(result.stdout) as { summary: { violations: Violation[] } };
     return report.summary.violations;
   } finally {
@@ -45,15 +46,19 @@ async function cruise(files: Record<string, string>): Promise<Violation[]> {
 
 const CLEAN: Record<string, string> = {
   'src/errors.ts': 'export class ConfigurationError extends Error {}\n',
-  'src/core/hash.ts': "import { createHash } from 'node:crypto';\nimport { ConfigurationError } from '../errors.js';\nexport const h = (s: string): string => { if (s === '') throw new ConfigurationError(); return createHash('sha256').update(s).digest('hex'); };\n",
-  'src/action/mode.ts': "export interface ModeResult { verdict: string }\n",
-  'src/action/validate-mode.ts': "import type { ModeResult } from './mode.js';\nimport { h } from '../core/hash.js';\nexport const validateMode = (): ModeResult => ({ verdict: h('x') });\n",
+  'src/core/hash.ts':
+    "import { createHash } from 'node:crypto';\nimport { ConfigurationError } from '../errors.js';\nexport const h = (s: string): string => { if (s === '') throw new ConfigurationError(); return createHash('sha256').update(s).digest('hex'); };\n",
+  'src/action/mode.ts': 'export interface ModeResult { verdict: string }\n',
+  'src/action/validate-mode.ts':
+    "import type { ModeResult } from './mode.js';\nimport { h } from '../core/hash.js';\nexport const validateMode = (): ModeResult => ({ verdict: h('x') });\n",
   'src/action/reverify-mode.ts': "import type { ModeResult } from './mode.js';\nexport const reverifyMode = (replay: () => ModeResult): ModeResult => replay();\n",
-  'src/action/main.ts': "import * as core from '@actions/core';\nimport { validateMode } from './validate-mode.js';\nimport { reverifyMode } from './reverify-mode.js';\nexport const run = (): void => core.info(reverifyMode(validateMode).verdict);\n",
+  'src/action/main.ts':
+    "import * as core from '@actions/core';\nimport { validateMode } from './validate-mode.js';\nimport { reverifyMode } from './reverify-mode.js';\nexport const run = (): void => core.info(reverifyMode(validateMode).verdict);\n",
   'src/action/index.ts': "import { run } from './main.js';\nrun();\n",
-  'src/adapters/adapter.ts': "export interface TestAdapter { name: string }\n",
+  'src/adapters/adapter.ts': 'export interface TestAdapter { name: string }\n',
   'src/adapters/shared/canary.ts': "import type { TestAdapter } from '../adapter.js';\nexport const canary = (a: TestAdapter): string => a.name;\n",
-  'src/adapters/jest/index.ts': "import type { TestAdapter } from '../adapter.js';\nimport { canary } from '../shared/canary.js';\nexport const jest: TestAdapter = { name: canary({ name: 'jest' }) };\n",
+  'src/adapters/jest/index.ts':
+    "import type { TestAdapter } from '../adapter.js';\nimport { canary } from '../shared/canary.js';\nexport const jest: TestAdapter = { name: canary({ name: 'jest' }) };\n",
   'src/adapters/vitest/index.ts': "import type { TestAdapter } from '../adapter.js';\nexport const vitest: TestAdapter = { name: 'vitest' };\n",
   'src/adapters/registry.ts': "import { jest } from './jest/index.js';\nimport { vitest } from './vitest/index.js';\nexport const REGISTRY = { jest, vitest };\n"
 };

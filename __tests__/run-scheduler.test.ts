@@ -95,7 +95,10 @@ const JOBS: Job[] = [
   { name: 'hidden', tree: 'patched' }
 ];
 
-function start(fake: ReturnType<typeof fakeRunner>, options: { concurrency?: number; prepareAhead?: number; gateOpens?: (results: string[]) => boolean; progress?: RunProgress<Job, string> } = {}) {
+function start(
+  fake: ReturnType<typeof fakeRunner>,
+  options: { concurrency?: number; prepareAhead?: number; gateOpens?: (results: string[]) => boolean; progress?: RunProgress<Job, string> } = {}
+) {
   return scheduleRuns<Job, string, string>({
     jobs: JOBS,
     concurrency: options.concurrency ?? 2,

@@ -26,14 +26,21 @@ function option(args, name, fallback) {
 
 /** One Markdown table cell: a single line, pipes escaped, `<` escaped (`<digest>` would be read as an HTML tag and vanish). */
 function cell(text) {
-  return String(text ?? '').replace(/\s*\n\s*/g, ' ').trim().replace(/\|/g, '\\|').replace(/</g, '&lt;');
+  return String(text ?? '')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim()
+    .replace(/\|/g, '\\|')
+    .replace(/</g, '&lt;');
 }
 
 /** A default value as code, or nothing. Backticks inside would end the code span early. */
 function code(value) {
   if (value === undefined || value === null || value === '') return '';
   // Inside a code span `<` is literal: escape only the pipe.
-  const text = String(value).replace(/\s*\n\s*/g, ' ').trim().replace(/\|/g, '\\|');
+  const text = String(value)
+    .replace(/\s*\n\s*/g, ' ')
+    .trim()
+    .replace(/\|/g, '\\|');
   return text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``;
 }
 

@@ -25,7 +25,10 @@ function option(args, name, fallback) {
 export function field(text, label, where) {
   const match = text.match(new RegExp(`^\\*\\*${label}:\\*\\*\\s+([\\s\\S]*?)(?:\\n\\s*\\n|$)`, 'm'));
   if (match === null) throw new Error(`${where} has no "**${label}:**" paragraph`);
-  return match[1].replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').trim();
+  return match[1]
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\|/g, '\\|')
+    .trim();
 }
 
 /** The adapter folders (every folder but shared/), sorted. */

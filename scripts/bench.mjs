@@ -41,8 +41,7 @@ const SECTIONS = [
   },
   {
     name: 'docker-overhead',
-    description:
-      'patchproof validate --runner docker of js-duration fix.diff against a shell script making the same docker runs one after another',
+    description: 'patchproof validate --runner docker of js-duration fix.diff against a shell script making the same docker runs one after another',
     run: benchDockerOverhead
   },
   {
@@ -61,8 +60,7 @@ const SECTIONS = [
   },
   {
     name: 'setup-cache',
-    description:
-      'patchproof validate --runner docker of go-paginate fix.diff (a pack with a dependency stage) with a warm --setup-cache against a cold one',
+    description: 'patchproof validate --runner docker of go-paginate fix.diff (a pack with a dependency stage) with a warm --setup-cache against a cold one',
     run: benchSetupCache
   },
   {
@@ -189,8 +187,7 @@ async function benchSnapshot(context) {
   const { takeSnapshot } = await importBundled(context.outDir, 'snapshot', 'src/inventory/snapshot.js', ['takeSnapshot']);
 
   // One sha256sum fed the whole list: xargs splits only if the names overflow its 1.9 MB buffer.
-  const sha256sum = (stdio = 'ignore') =>
-    run('xargs', ['-0', '-s', '1900000', '-a', list, 'sha256sum', '--'], { cwd: tree, stdio: ['ignore', stdio, 'pipe'] });
+  const sha256sum = (stdio = 'ignore') => run('xargs', ['-0', '-s', '1900000', '-a', list, 'sha256sum', '--'], { cwd: tree, stdio: ['ignore', stdio, 'pipe'] });
 
   log('  warming the page cache and checking every hash against sha256sum');
   const expected = new Map(
@@ -380,7 +377,12 @@ function jsDurationCase() {
       repo: join(PROJECT, 'fixtures', 'js-duration', 'repo'),
       diff: join(PROJECT, 'fixtures', 'js-duration', 'candidates', 'fix.diff'),
       witnessArgs: [
-        '--reproduction', join(PROJECT, 'witness-packs', 'js-duration', 'reproduction'), '--hidden', join(PROJECT, 'witness-packs', 'js-duration', 'hidden'), '--adapter', 'node-test'
+        '--reproduction',
+        join(PROJECT, 'witness-packs', 'js-duration', 'reproduction'),
+        '--hidden',
+        join(PROJECT, 'witness-packs', 'js-duration', 'hidden'),
+        '--adapter',
+        'node-test'
       ]
     })
   };
@@ -440,8 +442,20 @@ async function benchAgainstSequential(context, section, spec) {
   const proposalHash = JSON.parse(readFileSync(proposalPath, 'utf8')).proposal_hash;
   node(['approve', '--proposal', proposalPath, '--proposal-hash', proposalHash, '--approved-by', 'bench', '--run-id', `bench-${section}`, '--out', approvalPath]);
   const validateArgs = (out) => [
-    'validate', '--repo', repo, '--proposal', proposalPath, '--approval', approvalPath, ...witnessArgs,
-    '--runner', 'docker', '--image', imageId, '--out', out
+    'validate',
+    '--repo',
+    repo,
+    '--proposal',
+    proposalPath,
+    '--approval',
+    approvalPath,
+    ...witnessArgs,
+    '--runner',
+    'docker',
+    '--image',
+    imageId,
+    '--out',
+    out
   ];
   if (witnessArgs.includes('--setup-cache')) {
     log('  filling the dependency stage cache (not timed)');
@@ -492,20 +506,25 @@ async function benchAgainstSequential(context, section, spec) {
 
   /** Each recorded `docker run`: its container label (run label, maybe with a `-N` suffix), argv and copy. */
   const recordedRuns = readdirSync(captures)
-    .map((name) => ({ name, argv: readFileSync(join(captures, name, 'argv'), 'utf8').split('\0').slice(0, -1) }))
+    .map((name) => ({
+      name,
+      argv: readFileSync(join(captures, name, 'argv'), 'utf8')
+        .split('\0')
+        .slice(0, -1)
+    }))
     // The runner's one question about the image (does it have /bin/sh?) is a created, never started container.
     .filter(({ argv }) => !argv.some((arg) => arg.startsWith('--name=patchproof-probe-')))
     .map(({ name, argv }) => {
-    const label = argv.find((arg) => arg.startsWith('--label=patchproof.label='))?.slice('--label=patchproof.label='.length);
-    const image = argv.indexOf(imageId);
-    if (label === undefined || image < 0 || !existsSync(join(captures, name, 'repo'))) {
-      throw new Error(`cannot tell which run ${join(captures, name)} recorded (no patchproof.label label, image or read-only mount)`);
-    }
-    // A container created ahead runs its command behind the start gate (START_GATE in docker-args.ts).
-    const after = argv.slice(image + 1);
-    const gated = argv[0] === 'create' && after[0] === '/bin/sh' && after[3] === 'patchproof-gate';
-    return { label, argv, command: gated ? after.slice(4) : after, repo: join(captures, name, 'repo'), used: false };
-  });
+      const label = argv.find((arg) => arg.startsWith('--label=patchproof.label='))?.slice('--label=patchproof.label='.length);
+      const image = argv.indexOf(imageId);
+      if (label === undefined || image < 0 || !existsSync(join(captures, name, 'repo'))) {
+        throw new Error(`cannot tell which run ${join(captures, name)} recorded (no patchproof.label label, image or read-only mount)`);
+      }
+      // A container created ahead runs its command behind the start gate (START_GATE in docker-args.ts).
+      const after = argv.slice(image + 1);
+      const gated = argv[0] === 'create' && after[0] === '/bin/sh' && after[3] === 'patchproof-gate';
+      return { label, argv, command: gated ? after.slice(4) : after, repo: join(captures, name, 'repo'), used: false };
+    });
 
   log('  bundling src/runners/docker-args.ts with ncc');
   const { buildDockerRunArgs, DEFAULT_DOCKER_LIMITS } = await importBundled(context.outDir, 'docker-args', 'src/runners/docker-args.js', [
@@ -550,14 +569,22 @@ async function benchAgainstSequential(context, section, spec) {
         .filter((arg) => arg.startsWith('--mount=type=bind,'))
         .slice(2)
         .map((arg) => {
-          const fields = Object.fromEntries(arg.slice('--mount='.length).split(',').map((kv) => [kv.split('=')[0], kv.slice(kv.indexOf('=') + 1)]));
+          const fields = Object.fromEntries(
+            arg
+              .slice('--mount='.length)
+              .split(',')
+              .map((kv) => [kv.split('=')[0], kv.slice(kv.indexOf('=') + 1)])
+          );
           return { source: fields.source, target: fields.target, writable: !arg.endsWith(',readonly') };
         });
       const noInit = !recordedRun.argv.includes('--init');
       const execTmp = recordedRun.argv.some((arg) => arg.startsWith('--tmpfs=/tmp') && !arg.includes('noexec'));
       // The container layout as the CLI chose it (the workdir follows the repository's name).
       const flag = (prefix) => recordedRun.argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length);
-      const home = recordedRun.argv.find((arg) => arg.startsWith('--tmpfs=') && arg.includes(',uid='))?.slice('--tmpfs='.length).split(':')[0];
+      const home = recordedRun.argv
+        .find((arg) => arg.startsWith('--tmpfs=') && arg.includes(',uid='))
+        ?.slice('--tmpfs='.length)
+        .split(':')[0];
       const settings = {
         imageId: receipt.runner.image_id,
         containerName: name,
@@ -703,8 +730,27 @@ async function benchSetupCache(context) {
   let count = 0;
   const validate = (cache, expectCached) => {
     const out = join(work, `out-${count++}`);
-    const args = ['validate', '--repo', join(fixture, 'repo'), '--proposal', proposalPath, '--approval', approvalPath, '--witness', pack, '--witness-digest', digest,
-      '--runner', 'docker', '--image', docker.imageId, '--out', out, '--setup-cache', cache];
+    const args = [
+      'validate',
+      '--repo',
+      join(fixture, 'repo'),
+      '--proposal',
+      proposalPath,
+      '--approval',
+      approvalPath,
+      '--witness',
+      pack,
+      '--witness-digest',
+      digest,
+      '--runner',
+      'docker',
+      '--image',
+      docker.imageId,
+      '--out',
+      out,
+      '--setup-cache',
+      cache
+    ];
     const result = spawnSync(process.execPath, [cli, ...args], { cwd: PROJECT, stdio: ['ignore', 'ignore', 'pipe'] });
     if (result.status !== 0) throw new Error(`patchproof validate exited ${result.status}: ${String(result.stderr).trim()}`);
     const receipt = JSON.parse(readFileSync(join(out, 'receipt.json'), 'utf8'));
@@ -721,9 +767,7 @@ async function benchSetupCache(context) {
       warm: () => validate(warmCache, true),
       cold: () => validate(join(work, `cold-cache-${coldRun++}`), false)
     });
-    console.log(
-      `setup-cache: warm ${times.warm.toFixed(2)} s, cold ${times.cold.toFixed(2)} s, ratio ${(times.warm / times.cold).toFixed(2)} (median of ${context.runs})`
-    );
+    console.log(`setup-cache: warm ${times.warm.toFixed(2)} s, cold ${times.cold.toFixed(2)} s, ratio ${(times.warm / times.cold).toFixed(2)} (median of ${context.runs})`);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -761,11 +805,34 @@ async function benchResultsFlood(context) {
   const validate = (name) => () => {
     const { dir, proposalPath, approvalPath } = prepared[name];
     const out = join(dir, `out-${randomBytes(4).toString('hex')}`);
-    const result = spawnSync(process.execPath, [
-      cli, 'validate', '--repo', join(fixture, 'repo'), '--proposal', proposalPath, '--approval', approvalPath,
-      '--reproduction', join(PROJECT, 'witness-packs', 'js-duration', 'reproduction'), '--hidden', join(PROJECT, 'witness-packs', 'js-duration', 'hidden'),
-      '--adapter', 'node-test', '--runner', 'docker', '--image', imageId, '--timeout', String(timeoutSeconds), '--out', out
-    ], { cwd: PROJECT, encoding: 'utf8', timeout: 20 * timeoutSeconds * 1000 });
+    const result = spawnSync(
+      process.execPath,
+      [
+        cli,
+        'validate',
+        '--repo',
+        join(fixture, 'repo'),
+        '--proposal',
+        proposalPath,
+        '--approval',
+        approvalPath,
+        '--reproduction',
+        join(PROJECT, 'witness-packs', 'js-duration', 'reproduction'),
+        '--hidden',
+        join(PROJECT, 'witness-packs', 'js-duration', 'hidden'),
+        '--adapter',
+        'node-test',
+        '--runner',
+        'docker',
+        '--image',
+        imageId,
+        '--timeout',
+        String(timeoutSeconds),
+        '--out',
+        out
+      ],
+      { cwd: PROJECT, encoding: 'utf8', timeout: 20 * timeoutSeconds * 1000 }
+    );
     if (result.status !== 1) throw new Error(`validate of ${name} exited ${result.status} (expected 1, failed): ${String(result.stderr).trim()}`);
     reasons[name] = JSON.parse(readFileSync(join(out, 'receipt.json'), 'utf8')).reasons;
   };
@@ -795,14 +862,23 @@ function screenCandidates(dir) {
   mkdirSync(dir, { recursive: true });
   const fixture = join(PROJECT, 'fixtures', 'js-duration');
   const from = {
-    fix: 'candidates/fix.diff', overfit: 'candidates/overfit.diff', regressing: 'candidates/regressing.diff', 'not-fixed': 'candidates/not-fixed.diff',
-    'delete-test': 'candidates/delete-test.diff', 'fix-comments': 'screen-candidates/fix-comments.diff', 'fix-string': 'screen-candidates/fix-string.diff',
-    'leaks-secret': 'screen-candidates/leaks-secret.diff', 'overfit-copy': 'candidates/overfit.diff'
+    fix: 'candidates/fix.diff',
+    overfit: 'candidates/overfit.diff',
+    regressing: 'candidates/regressing.diff',
+    'not-fixed': 'candidates/not-fixed.diff',
+    'delete-test': 'candidates/delete-test.diff',
+    'fix-comments': 'screen-candidates/fix-comments.diff',
+    'fix-string': 'screen-candidates/fix-string.diff',
+    'leaks-secret': 'screen-candidates/leaks-secret.diff',
+    'overfit-copy': 'candidates/overfit.diff'
   };
   for (const [name, path] of Object.entries(from)) writeFileSync(join(dir, `${name}.diff`), readFileSync(join(fixture, path)));
   const first = readFileSync(join(fixture, 'repo', 'README.md'), 'utf8').split('\n')[0];
   writeFileSync(join(dir, 'readme-only.diff'), `--- a/README.md\n+++ b/README.md\n@@ -1,1 +1,2 @@\n ${first}\n+<!-- bench -->\n`);
-  return readdirSync(dir).filter((n) => n.endsWith('.diff')).sort().map((n) => ({ name: n.slice(0, -'.diff'.length), diff: join(dir, n) }));
+  return readdirSync(dir)
+    .filter((n) => n.endsWith('.diff'))
+    .sort()
+    .map((n) => ({ name: n.slice(0, -'.diff'.length), diff: join(dir, n) }));
 }
 
 /** Propose and approve one candidate (not timed); returns the files and the proposal_hash. */
@@ -850,7 +926,11 @@ async function benchScreen(context) {
       const out = join(work, `screen-${round}`);
       last.screen = out;
       // 0: a candidate passed. The fixture's fix must.
-      cliStatus(cli, ['screen', ...common, '--candidates', join(work, 'candidates'), ...approved.flatMap((c) => ['--approve', c.hash]), '--approved-by', 'bench', '--out', out], [0]);
+      cliStatus(
+        cli,
+        ['screen', ...common, '--candidates', join(work, 'candidates'), ...approved.flatMap((c) => ['--approve', c.hash]), '--approved-by', 'bench', '--out', out],
+        [0]
+      );
     };
     const validates = () => {
       const out = join(work, `validate-${round++}`);
@@ -865,9 +945,14 @@ async function benchScreen(context) {
     const screenReceipts = approved.map((c) => receipt(join(last.screen, 'candidates'), c.name));
     const validateReceipts = approved.map((c) => receipt(last.validate, c.name));
     const stopped = screenReceipts.filter((r) => r.phases.some((p) => p.status === 'not_run')).length;
-    const ownRuns = screenReceipts.reduce((n, r, i) => n + (screening.candidates[i]?.duplicate_of === undefined ? runCount(r) - runCount({ phases: r.phases.filter((p) => p.name === 'reproduction_before') }) : 0), 0);
+    const ownRuns = screenReceipts.reduce(
+      (n, r, i) => n + (screening.candidates[i]?.duplicate_of === undefined ? runCount(r) - runCount({ phases: r.phases.filter((p) => p.name === 'reproduction_before') }) : 0),
+      0
+    );
     console.log(`screen: verdicts ${approved.map((c, i) => `${c.name} ${screenReceipts[i]?.verdict}/${validateReceipts[i]?.verdict ?? 'refused'}`).join(', ')} (screen/validate)`);
-    console.log(`screen: duplicates ${duplicates.join(', ') || 'none'}; ${stopped} stopped early; candidate-side runs made by screen about ${ownRuns}, runs in the 10 validate receipts ${validateReceipts.reduce((n, r) => n + (r === null ? 0 : runCount(r)), 0)}`);
+    console.log(
+      `screen: duplicates ${duplicates.join(', ') || 'none'}; ${stopped} stopped early; candidate-side runs made by screen about ${ownRuns}, runs in the 10 validate receipts ${validateReceipts.reduce((n, r) => n + (r === null ? 0 : runCount(r)), 0)}`
+    );
     console.log(
       `screen: 10 candidates: screen ${times.screen.toFixed(2)} s, 10 validate ${times.validates.toFixed(2)} s, ratio ${(times.screen / times.validates).toFixed(2)} (median of ${context.runs}, whole CLI processes; aim <= 0.6)`
     );
@@ -888,7 +973,23 @@ async function benchEarlyExit(context) {
   try {
     const { pack, digest } = screenPack(work, node);
     const c = proposeApproved(node, repo, join(PROJECT, 'fixtures', 'js-duration', 'candidates', 'not-fixed.diff'), work, 'not-fixed');
-    const args = ['validate', '--repo', repo, '--proposal', c.proposal, '--approval', c.approval, '--witness', pack, '--witness-digest', digest, '--runner', 'docker', '--image', docker.imageId];
+    const args = [
+      'validate',
+      '--repo',
+      repo,
+      '--proposal',
+      c.proposal,
+      '--approval',
+      c.approval,
+      '--witness',
+      pack,
+      '--witness-digest',
+      digest,
+      '--runner',
+      'docker',
+      '--image',
+      docker.imageId
+    ];
     let round = 0;
     const validate = (extra, check) => () => {
       const out = join(work, `out-${round++}`);

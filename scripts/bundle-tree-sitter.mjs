@@ -16,7 +16,10 @@ const out = join(resolve(process.argv[2] ?? join(root, 'dist')), 'tree-sitter');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const versions = {};
-for (const [pkg, wasm] of [['web-tree-sitter', 'tree-sitter.wasm'], ['tree-sitter-python', 'tree-sitter-python.wasm']]) {
+for (const [pkg, wasm] of [
+  ['web-tree-sitter', 'tree-sitter.wasm'],
+  ['tree-sitter-python', 'tree-sitter-python.wasm']
+]) {
   const dir = dirname(require.resolve(`${pkg}/${wasm}`));
   copyFileSync(join(dir, wasm), join(out, wasm));
   if (pkg === 'web-tree-sitter') copyFileSync(join(dir, 'tree-sitter.cjs'), join(out, 'tree-sitter.cjs'));
@@ -25,4 +28,8 @@ for (const [pkg, wasm] of [['web-tree-sitter', 'tree-sitter.wasm'], ['tree-sitte
   versions[pkg] = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
 }
 writeFileSync(join(out, 'versions.json'), `${JSON.stringify(versions, null, 2)}\n`);
-console.log(`${out}: tree-sitter.cjs, tree-sitter.wasm and tree-sitter-python.wasm (${Object.entries(versions).map(([p, v]) => `${p} ${v}`).join(', ')})`);
+console.log(
+  `${out}: tree-sitter.cjs, tree-sitter.wasm and tree-sitter-python.wasm (${Object.entries(versions)
+    .map(([p, v]) => `${p} ${v}`)
+    .join(', ')})`
+);

@@ -18,6 +18,11 @@ for (const name of readdirSync(join(build, 'low-level')).filter((n) => n.endsWit
 copyFileSync(join(build, 'z3-built.js'), join(out, 'z3-built.js'));
 const wasm = readFileSync(join(build, 'z3-built.wasm'));
 writeFileSync(join(out, 'z3-built.wasm.br'), brotliCompressSync(wasm, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: wasm.length } }));
-writeFileSync(join(out, 'package.json'), `${JSON.stringify({ type: 'commonjs', private: true, description: `z3-solver ${JSON.parse(readFileSync(join(build, '..', 'package.json'), 'utf8')).version} (MIT), for the formal gate` }, null, 2)}\n`);
+writeFileSync(
+  join(out, 'package.json'),
+  `${JSON.stringify({ type: 'commonjs', private: true, description: `z3-solver ${JSON.parse(readFileSync(join(build, '..', 'package.json'), 'utf8')).version} (MIT), for the formal gate` }, null, 2)}\n`
+);
 copyFileSync(join(build, '..', 'LICENSE.txt'), join(out, 'LICENSE.txt'));
-console.log(`dist/z3: z3-solver's low-level API, z3-built.js and the wasm (${(wasm.length / 1048576).toFixed(1)} MB, brotli ${(readFileSync(join(out, 'z3-built.wasm.br')).length / 1048576).toFixed(1)} MB)`);
+console.log(
+  `dist/z3: z3-solver's low-level API, z3-built.js and the wasm (${(wasm.length / 1048576).toFixed(1)} MB, brotli ${(readFileSync(join(out, 'z3-built.wasm.br')).length / 1048576).toFixed(1)} MB)`
+);

@@ -105,10 +105,31 @@ function grade({ caseName, fetched, pack, digest, candidate, image, work, timeou
   const repo = join(fetched, 'repo');
   mustCli(['propose', '--repo', repo, '--diff', diff, '--out', proposal], { tmp: work });
   const hash = JSON.parse(readFileSync(proposal, 'utf8')).proposal_hash;
-  mustCli(['approve', '--proposal', proposal, '--proposal-hash', hash, '--approved-by', 'corpus', '--run-id', `corpus-${caseName}-${candidate.name}`, '--out', approval], { tmp: work });
+  mustCli(['approve', '--proposal', proposal, '--proposal-hash', hash, '--approved-by', 'corpus', '--run-id', `corpus-${caseName}-${candidate.name}`, '--out', approval], {
+    tmp: work
+  });
   const started = Date.now();
   const result = cli(
-    ['validate', '--repo', repo, '--proposal', proposal, '--approval', approval, '--witness', pack, '--witness-digest', digest, '--runner', 'docker', '--image', image, '--out', out, ...(setupCache === undefined ? [] : ['--setup-cache', join(setupCache, caseName)])],
+    [
+      'validate',
+      '--repo',
+      repo,
+      '--proposal',
+      proposal,
+      '--approval',
+      approval,
+      '--witness',
+      pack,
+      '--witness-digest',
+      digest,
+      '--runner',
+      'docker',
+      '--image',
+      image,
+      '--out',
+      out,
+      ...(setupCache === undefined ? [] : ['--setup-cache', join(setupCache, caseName)])
+    ],
     { tmp: work, timeoutMs }
   );
   const wallMs = Date.now() - started;
@@ -215,7 +236,9 @@ export function renderTable(names = listCases(), links = '') {
       rows.push(`| [${name}](${links}${name}/) | ${data.project} | ${data.version} | ${data.adapter} | ${fix} | — | not landed: ${data.wip} | | | |`);
       continue;
     }
-    rows.push(`| [${name}](${links}${name}/) | ${data.project} | ${data.version} | ${data.adapter} | ${fix} | ${tests} | ${ROLES.map((role) => cell(name, byRole(role))).join(' | ')} |`);
+    rows.push(
+      `| [${name}](${links}${name}/) | ${data.project} | ${data.version} | ${data.adapter} | ${fix} | ${tests} | ${ROLES.map((role) => cell(name, byRole(role))).join(' | ')} |`
+    );
   }
   return rows.join('\n');
 }
@@ -305,7 +328,9 @@ function main(argv) {
     if (keep === undefined) rmSync(work, { recursive: true, force: true });
   }
   if (outRoot === undefined) writeTable(all);
-  console.log(`corpus: ${names.length} case(s), ${failures === 0 ? 'every candidate got its expected verdict' : `${failures} failure(s)`}${outRoot === undefined ? '; table written to integrations/README.md and README.md' : `; receipts in ${outRoot}`}`);
+  console.log(
+    `corpus: ${names.length} case(s), ${failures === 0 ? 'every candidate got its expected verdict' : `${failures} failure(s)`}${outRoot === undefined ? '; table written to integrations/README.md and README.md' : `; receipts in ${outRoot}`}`
+  );
   return failures === 0 ? 0 : 1;
 }
 

@@ -51,10 +51,36 @@ try {
     console.log(`\n=== ${title} ===`);
     patchproof(['propose', '--repo', join(fixture, 'repo'), '--diff', join(fixture, 'candidates', `${candidate}.diff`), '--out', join(dir, 'proposal.json')]);
     const { proposal_hash: hash } = JSON.parse(readFileSync(join(dir, 'proposal.json'), 'utf8'));
-    patchproof(['approve', '--proposal', join(dir, 'proposal.json'), '--proposal-hash', hash, '--approved-by', 'demo-reviewer', '--run-id', `demo-${candidate}`, '--out', join(dir, 'approval.json')]);
+    patchproof([
+      'approve',
+      '--proposal',
+      join(dir, 'proposal.json'),
+      '--proposal-hash',
+      hash,
+      '--approved-by',
+      'demo-reviewer',
+      '--run-id',
+      `demo-${candidate}`,
+      '--out',
+      join(dir, 'approval.json')
+    ]);
     const validation = patchproof(
-      ['validate', '--repo', join(fixture, 'repo'), '--proposal', join(dir, 'proposal.json'), '--approval', join(dir, 'approval.json'),
-        '--witness', pack, '--witness-digest', witnessDigest, ...runnerArgs, '--out', join(dir, 'out')],
+      [
+        'validate',
+        '--repo',
+        join(fixture, 'repo'),
+        '--proposal',
+        join(dir, 'proposal.json'),
+        '--approval',
+        join(dir, 'approval.json'),
+        '--witness',
+        pack,
+        '--witness-digest',
+        witnessDigest,
+        ...runnerArgs,
+        '--out',
+        join(dir, 'out')
+      ],
       { allow: [0, 1, 2, 3] }
     );
     process.stdout.write(validation.stdout);
@@ -62,7 +88,10 @@ try {
     console.log(`verify-receipt: integrity_valid=${check.integrity_valid} verdict=${check.verdict} proof_grade=${check.proof_grade}`);
     const receipt = JSON.parse(readFileSync(join(dir, 'out', 'receipt.json'), 'utf8'));
     const asExpected =
-      validation.status === exit && check.integrity_valid && check.verdict === verdict && (reason === undefined || receipt.reasons.includes(reason)) &&
+      validation.status === exit &&
+      check.integrity_valid &&
+      check.verdict === verdict &&
+      (reason === undefined || receipt.reasons.includes(reason)) &&
       check.proof_grade === (docker && verdict === 'passed');
     console.log(asExpected ? `as expected: ${verdict}${reason ? ` (${reason})` : ''}` : `NOT as expected: wanted ${verdict}, exit ${exit}`);
     ok &&= asExpected;

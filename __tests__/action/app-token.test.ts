@@ -33,11 +33,11 @@ const target = (): { owner: string; repo: string; apiUrl: string } => ({ owner: 
 it('looks up the installation with the JWT, mints a checks-only token for this repository, and posts with it', async () => {
   const token = await createAppInstallationToken({ appId: APP_ID, privateKey: app.privateKey }, target());
   expect(token).toBe(INSTALLATION_TOKEN);
-  const id = await createChecksClient(token, { baseUrl: github.url }).publish(
-    { owner: 'octo-org', repo: 'hello-world', headSha: 'b'.repeat(40), name: 'PatchProof' },
-    'success',
-    { title: 'PatchProof: PASSED (proof grade)', summary: 'ok', annotations: [] }
-  );
+  const id = await createChecksClient(token, { baseUrl: github.url }).publish({ owner: 'octo-org', repo: 'hello-world', headSha: 'b'.repeat(40), name: 'PatchProof' }, 'success', {
+    title: 'PatchProof: PASSED (proof grade)',
+    summary: 'ok',
+    annotations: []
+  });
   expect(github.checkRuns().map((r) => [r.id, r.conclusion])).toEqual([[id, 'success']]);
   const requests = github.requests();
   expect(requests.map((r) => r.operationId)).toEqual(['apps/get-repo-installation', 'apps/create-installation-access-token', 'checks/create']);
@@ -47,7 +47,7 @@ it('looks up the installation with the JWT, mints a checks-only token for this r
   expect(github.invalidResponses()).toEqual([]);
 });
 
-it('a key that is not the app\'s gets no token: the server refuses the JWT, and the error is an infrastructure fault', async () => {
+it("a key that is not the app's gets no token: the server refuses the JWT, and the error is an infrastructure fault", async () => {
   const before = github.requests().length;
   await expect(createAppInstallationToken({ appId: APP_ID, privateKey: stranger.privateKey, installationId: INSTALLATION }, target())).rejects.toThrow(InfrastructureError);
   const [refused] = github.requests().slice(before);
@@ -57,6 +57,10 @@ it('a key that is not the app\'s gets no token: the server refuses the JWT, and 
 
 it('the workflow token of a fork stays read-only: only the app token could post', async () => {
   await expect(
-    createChecksClient('ghs_workflow_token', { baseUrl: github.url }).publish({ owner: 'octo-org', repo: 'hello-world', headSha: 'c'.repeat(40), name: 'PatchProof' }, 'success', { title: 't', summary: 's', annotations: [] })
+    createChecksClient('ghs_workflow_token', { baseUrl: github.url }).publish({ owner: 'octo-org', repo: 'hello-world', headSha: 'c'.repeat(40), name: 'PatchProof' }, 'success', {
+      title: 't',
+      summary: 's',
+      annotations: []
+    })
   ).rejects.toThrow(/403/);
 });

@@ -19,8 +19,6 @@ import { setEnv, quietly } from '../helpers/process-env.js';
 
 const TOKEN = 'ghs_test';
 
-
-
 describe('receipt artifacts through the real @actions/artifact client', () => {
   let artifacts: ArtifactServer;
   let github: GitHubServer;

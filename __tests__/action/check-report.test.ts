@@ -142,8 +142,18 @@ describe('renderCheck', () => {
 
   it('keeps at most maxAnnotations, findings first', () => {
     const runs = passingRuns();
-    runs.regression_before = [run('regression_before', Array.from({ length: 500 }, (_, i) => pass(`suite > t${i}`)))];
-    runs.regression_after = [run('regression_after', Array.from({ length: 500 }, (_, i) => at(fail(`suite > t${i}`), `test/s.test.js:${i + 1}`)))];
+    runs.regression_before = [
+      run(
+        'regression_before',
+        Array.from({ length: 500 }, (_, i) => pass(`suite > t${i}`))
+      )
+    ];
+    runs.regression_after = [
+      run(
+        'regression_after',
+        Array.from({ length: 500 }, (_, i) => at(fail(`suite > t${i}`), `test/s.test.js:${i + 1}`))
+      )
+    ];
     expect(renderCheck(receiptFrom(runs)).annotations).toHaveLength(DEFAULT_MAX_ANNOTATIONS);
     const few = renderCheck(receiptFrom(runs), { maxAnnotations: 3 }).annotations;
     expect(few.map((a) => a.start_line)).toEqual([1, 2, 3]);
@@ -151,7 +161,9 @@ describe('renderCheck', () => {
 
   it('degrades before trimming: passing details go first, then all but failing tests, then lists are capped', () => {
     const runs = passingRuns();
-    const failing = Array.from({ length: 3000 }, (_, i) => at({ ...fail(`hidden > case ${i} ${'长'.repeat(40)}`), message: `expected ${i} ${'x'.repeat(80)}` }, `test/h.test.js:${i + 1}`));
+    const failing = Array.from({ length: 3000 }, (_, i) =>
+      at({ ...fail(`hidden > case ${i} ${'长'.repeat(40)}`), message: `expected ${i} ${'x'.repeat(80)}` }, `test/h.test.js:${i + 1}`)
+    );
     runs.hidden = [run('hidden', failing)];
     const receipt = receiptFrom(runs);
     const check = renderCheck(receipt);
@@ -177,7 +189,12 @@ describe('renderCheck', () => {
 
   it('honours a smaller maxChars, and refuses one too small to hold the verdict', () => {
     const runs = passingRuns();
-    runs.hidden = [run('hidden', Array.from({ length: 40 }, (_, i) => fail(`hidden > t${i}`)))];
+    runs.hidden = [
+      run(
+        'hidden',
+        Array.from({ length: 40 }, (_, i) => fail(`hidden > t${i}`))
+      )
+    ];
     const receipt = receiptFrom(runs);
     const check = renderCheck(receipt, { maxChars: 2000 });
     expect(bytes(check.summary)).toBeLessThanOrEqual(2000);
@@ -209,7 +226,12 @@ describe('renderCheck', () => {
         runs.hidden = [run('hidden', hidden.length > 0 ? hidden : [pass('hidden > ok')])];
         const suite = Array.from({ length: s.regressed + 2 }, (_, i) => `${s.prefix} r${i}`);
         runs.regression_before = [run('regression_before', suite.map(pass))];
-        runs.regression_after = [run('regression_after', suite.map((id, i) => (i < s.regressed ? at({ ...fail(id), message: s.message }, `test/${s.prefix}:${i + 1}`) : pass(id))))];
+        runs.regression_after = [
+          run(
+            'regression_after',
+            suite.map((id, i) => (i < s.regressed ? at({ ...fail(id), message: s.message }, `test/${s.prefix}:${i + 1}`) : pass(id)))
+          )
+        ];
         if (s.reproPasses) runs.reproduction_before = [1, 2].map((attempt) => run('reproduction_before', [pass('repro > parses 1h30m')], { attempt }));
         const findings = Array.from({ length: s.findings }, (_, i) => ({
           path: `test/${s.prefix}${i}.test.js`,
@@ -315,10 +337,37 @@ describe('rendered checks of real receipts (bundled CLI, fixtures/js-duration)',
         };
         await cli(['propose', '--repo', join(fixture, 'repo'), '--diff', join(fixture, 'candidates', `${candidate}.diff`), '--out', join(dir, 'proposal.json')]);
         const { proposal_hash: hash } = await readJson<{ proposal_hash: string }>(join(dir, 'proposal.json'));
-        await cli(['approve', '--proposal', join(dir, 'proposal.json'), '--proposal-hash', hash, '--approved-by', 'demo-reviewer', '--run-id', `demo-${candidate}`, '--out', join(dir, 'approval.json')]);
+        await cli([
+          'approve',
+          '--proposal',
+          join(dir, 'proposal.json'),
+          '--proposal-hash',
+          hash,
+          '--approved-by',
+          'demo-reviewer',
+          '--run-id',
+          `demo-${candidate}`,
+          '--out',
+          join(dir, 'approval.json')
+        ]);
         await cli(
-          ['validate', '--repo', join(fixture, 'repo'), '--proposal', join(dir, 'proposal.json'), '--approval', join(dir, 'approval.json'),
-            '--witness', pack, '--witness-digest', digest.stdout.trim(), '--runner', 'local', '--out', join(dir, 'out')],
+          [
+            'validate',
+            '--repo',
+            join(fixture, 'repo'),
+            '--proposal',
+            join(dir, 'proposal.json'),
+            '--approval',
+            join(dir, 'approval.json'),
+            '--witness',
+            pack,
+            '--witness-digest',
+            digest.stdout.trim(),
+            '--runner',
+            'local',
+            '--out',
+            join(dir, 'out')
+          ],
           [0, 1]
         );
         receipts.set(candidate, await readJson<Receipt>(join(dir, 'out', 'receipt.json')));
@@ -378,7 +427,12 @@ describe('rendered checks of real receipts (bundled CLI, fixtures/js-duration)',
 describe('hidden tests stay hidden on the pull request', () => {
   it('shows no hidden test id, message or location in the check run, only counts and statuses', () => {
     const runs = passingRuns();
-    runs.hidden = [run('hidden', [pass('hidden > secret edge case A'), { id: 'hidden > secret edge case B', status: 'failed', failure_kind: 'assertion', message: 'expected 1500 got 90000', location: '.patchproof/hidden/secret.test.js:12' }])];
+    runs.hidden = [
+      run('hidden', [
+        pass('hidden > secret edge case A'),
+        { id: 'hidden > secret edge case B', status: 'failed', failure_kind: 'assertion', message: 'expected 1500 got 90000', location: '.patchproof/hidden/secret.test.js:12' }
+      ])
+    ];
     const receipt = receiptFrom(runs);
     const check = renderCheck(receipt);
     const everything = [check.title, check.summary, check.text ?? '', ...check.annotations.map((a) => `${a.path} ${a.title ?? ''} ${a.message}`)].join('\n');

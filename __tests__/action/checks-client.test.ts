@@ -64,7 +64,12 @@ describe('createChecksClient', () => {
 
   it('publishes a rendered receipt within every limit GitHub states', async () => {
     const runs = passingRuns();
-    runs.hidden = [run('hidden', Array.from({ length: 2000 }, (_, i) => ({ ...fail(`hidden > 毫秒 ${i} ${'x'.repeat(200)}`), location: `test/h.test.js:${i + 1}` })))];
+    runs.hidden = [
+      run(
+        'hidden',
+        Array.from({ length: 2000 }, (_, i) => ({ ...fail(`hidden > 毫秒 ${i} ${'x'.repeat(200)}`), location: `test/h.test.js:${i + 1}` }))
+      )
+    ];
     const receipt = receiptFrom(runs);
     const rendered = renderCheck(receipt);
     await createChecksClient(TOKEN, { baseUrl: server.url }).publish(TARGET, checkConclusion(receipt.verdict), rendered);

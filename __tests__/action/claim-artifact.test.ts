@@ -29,7 +29,7 @@ const BOMB = makeZip([{ name: 'junit.xml', data: ZEROS }]);
 const LYING_BOMB = makeZip([{ name: 'junit.xml', data: ZEROS, declaredSize: 1_000 }]);
 const JUNIT = readFile(new URL('../claim/data/node-junit.xml', import.meta.url));
 
-describe('the claim artifact of the pull request\'s CI run', () => {
+describe("the claim artifact of the pull request's CI run", () => {
   let ci: ArtifactServer;
   let lint: ArtifactServer;
   let github: GitHubServer;
@@ -103,7 +103,9 @@ describe('the claim artifact of the pull request\'s CI run', () => {
   it('takes the file named by claimed out of an artifact of several, and refuses to guess without it', async () => {
     const junit = await JUNIT;
     await upload('agent-reports', { 'reports/junit.xml': junit, 'reports/coverage.txt': 'lines: 100%' });
-    await expect(fetch({ name: 'agent-reports', headSha: HEAD })).rejects.toThrow(/holds 2 files, so which one is the claim\? it holds .*reports\/junit.xml.*; name it with the input claimed/);
+    await expect(fetch({ name: 'agent-reports', headSha: HEAD })).rejects.toThrow(
+      /holds 2 files, so which one is the claim\? it holds .*reports\/junit.xml.*; name it with the input claimed/
+    );
     expect((await fetch({ name: 'agent-reports', headSha: HEAD, path: 'reports/junit.xml' })).bytes.equals(junit)).toBe(true);
     await expect(fetch({ name: 'agent-reports', headSha: HEAD, path: 'reports/missing.xml' })).rejects.toThrow(/has no file "reports\/missing.xml"/);
   });
@@ -117,18 +119,26 @@ describe('the claim artifact of the pull request\'s CI run', () => {
   it('refuses an artifact name two runs of the head commit have, and takes the one claimed-run-id names', async () => {
     ci.publish('results', makeZip([{ name: 'junit.xml', data: '<testsuites/>' }]));
     lint.publish('results', makeZip([{ name: 'junit.xml', data: '<testsuites><testsuite name="lint"/></testsuites>' }]));
-    await expect(fetch({ name: 'results', headSha: HEAD })).rejects.toThrow(/^runs 4343, 4242 of the head a{40} each have an artifact named 'results'; give claimed-run-id to say which$/);
+    await expect(fetch({ name: 'results', headSha: HEAD })).rejects.toThrow(
+      /^runs 4343, 4242 of the head a{40} each have an artifact named 'results'; give claimed-run-id to say which$/
+    );
     expect((await fetch({ name: 'results', headSha: HEAD, runId: 4343 })).bytes.toString()).toContain('lint');
   });
 
   it('refuses a run of another commit, of another repository, this run itself, and a run that does not exist', async () => {
-    await expect(fetch({ name: 'results', headSha: HEAD, runId: 4444 })).rejects.toThrow(new ConfigurationError(`claimed-run-id 4444 ran on commit ${OTHER_HEAD}, not on the pull request's head ${HEAD}: its results are not a claim about this patch`));
-    await expect(fetch({ name: 'results', headSha: HEAD, runId: 4545 })).rejects.toThrow(/^claimed-run-id 4545 is a run of mallory\/hello-world, not of octo-org\/hello-world; refusing its artifacts$/);
+    await expect(fetch({ name: 'results', headSha: HEAD, runId: 4444 })).rejects.toThrow(
+      new ConfigurationError(`claimed-run-id 4444 ran on commit ${OTHER_HEAD}, not on the pull request's head ${HEAD}: its results are not a claim about this patch`)
+    );
+    await expect(fetch({ name: 'results', headSha: HEAD, runId: 4545 })).rejects.toThrow(
+      /^claimed-run-id 4545 is a run of mallory\/hello-world, not of octo-org\/hello-world; refusing its artifacts$/
+    );
     await expect(fetch({ name: 'results', headSha: HEAD, runId: OWN_RUN })).rejects.toThrow(/is this run/);
     await expect(fetch({ name: 'results', headSha: HEAD, runId: 999999 })).rejects.toThrow(/^claimed-run-id 999999 is not a workflow run of octo-org\/hello-world$/);
     // None of them got as far as a listing of its artifacts.
     expect(github.requests().some((r) => /\/actions\/runs\/(4444|4545|999999)\/artifacts/.test(r.url))).toBe(false);
-    await expect(fetch({ name: 'no-such-artifact', headSha: HEAD })).rejects.toThrow(/^no workflow run of the head a{40} in octo-org\/hello-world has an artifact named 'no-such-artifact'/);
+    await expect(fetch({ name: 'no-such-artifact', headSha: HEAD })).rejects.toThrow(
+      /^no workflow run of the head a{40} in octo-org\/hello-world has an artifact named 'no-such-artifact'/
+    );
   });
 
   it('refuses a zip bomb, honest or with a lying header, after inflating no more than the bound', async () => {
@@ -136,7 +146,9 @@ describe('the claim artifact of the pull request\'s CI run', () => {
     ci.publish('bomb-lying', LYING_BOMB);
     expect(ci.artifacts().find((a) => a.name === 'bomb')?.bytes.length).toBeLessThan(100_000);
     await expect(fetch({ name: 'bomb', headSha: HEAD })).rejects.toThrow(/junit.xml is 33554432 bytes, more than 8388608; refusing it/);
-    await expect(fetch({ name: 'bomb-lying', headSha: HEAD })).rejects.toThrow(/junit.xml (inflates to more than 8388608 bytes; refusing it|cannot be read: too many bytes in the stream. expected 1000)/);
+    await expect(fetch({ name: 'bomb-lying', headSha: HEAD })).rejects.toThrow(
+      /junit.xml (inflates to more than 8388608 bytes; refusing it|cannot be read: too many bytes in the stream. expected 1000)/
+    );
   });
 
   it('refuses names that leave the folder, symbolic links, special files, duplicate names and too many entries', async () => {
@@ -146,8 +158,22 @@ describe('the claim artifact of the pull request\'s CI run', () => {
       ['absolute', makeZip([{ name: '/tmp/absolute.xml', data: claim }]), /absolute path/],
       ['symlink', makeZip([{ name: 'junit.xml', data: '/etc/passwd', mode: 0o120777 }]), /holds "junit.xml", which is not a regular file \(a symbolic link or a special file\)/],
       ['fifo', makeZip([{ name: 'junit.xml', data: '', mode: 0o010644 }]), /not a regular file/],
-      ['linked-folder', makeZip([{ name: 'reports/', data: '', mode: 0o120777 }, { name: 'reports/junit.xml', data: claim }]), /not a regular file/],
-      ['twice', makeZip([{ name: 'junit.xml', data: '<testsuites/>' }, { name: 'junit.xml', data: '<testsuites><testsuite name="x"/></testsuites>' }]), /holds "junit.xml" twice/],
+      [
+        'linked-folder',
+        makeZip([
+          { name: 'reports/', data: '', mode: 0o120777 },
+          { name: 'reports/junit.xml', data: claim }
+        ]),
+        /not a regular file/
+      ],
+      [
+        'twice',
+        makeZip([
+          { name: 'junit.xml', data: '<testsuites/>' },
+          { name: 'junit.xml', data: '<testsuites><testsuite name="x"/></testsuites>' }
+        ]),
+        /holds "junit.xml" twice/
+      ],
       ['many', makeZip(Array.from({ length: 1_001 }, (_, i) => ({ name: `f${i}.xml`, data: claim, method: 'store' as const }))), /holds 1001 entries, more than 1000/]
     ];
     for (const [name, bytes] of cases) ci.publish(`hostile-${name}`, bytes);

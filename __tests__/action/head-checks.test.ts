@@ -14,7 +14,7 @@ const CI_APP = { id: 15368, slug: 'github-actions' };
 const PATCHPROOF_APP = { id: 777, slug: 'patchproof-app' };
 const OTHER_APP = { id: 4242, slug: 'mallory-ci' };
 
-describe('reading the head commit\'s check runs and statuses', () => {
+describe("reading the head commit's check runs and statuses", () => {
   let github: GitHubServer;
 
   beforeAll(async () => {
@@ -41,14 +41,19 @@ describe('reading the head commit\'s check runs and statuses', () => {
     expect(github.invalidResponses()).toEqual([]);
   });
 
-  it('reads every page of both, of the head commit only, and leaves out PatchProof\'s own check run by name and app', async () => {
+  it("reads every page of both, of the head commit only, and leaves out PatchProof's own check run by name and app", async () => {
     const reader = createHeadChecksReader(TOKEN, github.url);
     const checks = await reader.read({ owner: 'octo-org', repo: 'hello-world', sha: HEAD }, { name: 'PatchProof' });
     const runs = checks.filter((c) => c.kind === 'check_run');
     const statuses = checks.filter((c) => c.kind === 'status');
     // 118 tests + lint + PatchProof by its app + PatchProof by another app; the workflow token's PatchProof is out.
     expect(runs).toHaveLength(121);
-    expect(runs.filter((c) => c.name === 'PatchProof').map((c) => c.source).sort()).toEqual(['mallory-ci', 'patchproof-app']);
+    expect(
+      runs
+        .filter((c) => c.name === 'PatchProof')
+        .map((c) => c.source)
+        .sort()
+    ).toEqual(['mallory-ci', 'patchproof-app']);
     expect(runs.find((c) => c.name === 'lint')).toMatchObject({ said: 'in_progress', state: 'pending' });
     expect(statuses).toHaveLength(105);
     expect(statuses.find((c) => c.name === 'ci/jenkins')).toMatchObject({ source: 'status', said: 'failure', state: 'failure' });
@@ -59,17 +64,24 @@ describe('reading the head commit\'s check runs and statuses', () => {
 
     // With PatchProof's own app, its app's run is the one left out, and the workflow token's kept.
     const withApp = await reader.read({ owner: 'octo-org', repo: 'hello-world', sha: HEAD }, { name: 'PatchProof', appId: PATCHPROOF_APP.id });
-    expect(withApp.filter((c) => c.name === 'PatchProof').map((c) => c.source).sort()).toEqual(['github-actions', 'mallory-ci']);
+    expect(
+      withApp
+        .filter((c) => c.name === 'PatchProof')
+        .map((c) => c.source)
+        .sort()
+    ).toEqual(['github-actions', 'mallory-ci']);
   });
 
   it('names the permission when GitHub refuses the read', async () => {
     const reader = createHeadChecksReader('ghs_wrong', github.url);
     await expect(reader.read({ owner: 'octo-org', repo: 'hello-world', sha: HEAD }, { name: 'PatchProof' })).rejects.toThrow(InfrastructureError);
-    await expect(reader.read({ owner: 'octo-org', repo: 'hello-world', sha: HEAD }, { name: 'PatchProof' })).rejects.toThrow(/check runs of c{40} \(HTTP 401\) \(head-checks needs checks: read\)/);
+    await expect(reader.read({ owner: 'octo-org', repo: 'hello-world', sha: HEAD }, { name: 'PatchProof' })).rejects.toThrow(
+      /check runs of c{40} \(HTTP 401\) \(head-checks needs checks: read\)/
+    );
   });
 });
 
-describe('the CI\'s claim beside the clean room', () => {
+describe("the CI's claim beside the clean room", () => {
   const check = (name: string, state: HeadCheck['state'], said: string = state): HeadCheck => ({ kind: 'check_run', name, source: 'github-actions', said, state });
 
   it('says success only with no failure and nothing pending, and finds the contradictions both ways', () => {
@@ -81,7 +93,7 @@ describe('the CI\'s claim beside the clean room', () => {
     expect(compareCiClaim([check('test', 'success')], 'inconclusive').finding).toBeUndefined();
   });
 
-  it('escapes the names the pull request\'s CI chose, and lists a bounded number', () => {
+  it("escapes the names the pull request's CI chose, and lists a bounded number", () => {
     const hostile = check('**[approve](https://evil.example)** <img src=x>\n# PatchProof: PASSED', 'success');
     const text = renderCiClaim(compareCiClaim([hostile, ...Array.from({ length: 40 }, (_, i) => check(`t${i}`, 'success'))], 'failed'), 'failed');
     expect(text).toContain('ci_success_clean_room_failed');
@@ -91,7 +103,7 @@ describe('the CI\'s claim beside the clean room', () => {
     expect(text).toContain('… 11 more not listed.');
   });
 
-  it('knows PatchProof\'s own check run only by name and app together', () => {
+  it("knows PatchProof's own check run only by name and app together", () => {
     expect(isOwnCheck({ name: 'PatchProof', app: CI_APP }, { name: 'PatchProof' })).toBe(true);
     expect(isOwnCheck({ name: 'PatchProof', app: OTHER_APP }, { name: 'PatchProof' })).toBe(false);
     expect(isOwnCheck({ name: 'PatchProof', app: null }, { name: 'PatchProof' })).toBe(false);

@@ -40,7 +40,11 @@ describe('hostile test names and messages in annotations, as posted to the loopb
 
   beforeAll(async () => {
     const check = renderCheck(hostileReceipt());
-    await createChecksClient('ghs_test', { baseUrl: github.url }).publish({ owner: 'octo-org', repo: 'hello-world', headSha: 'a'.repeat(40), name: 'PatchProof' }, 'failure', check);
+    await createChecksClient('ghs_test', { baseUrl: github.url }).publish(
+      { owner: 'octo-org', repo: 'hello-world', headSha: 'a'.repeat(40), name: 'PatchProof' },
+      'failure',
+      check
+    );
     const create = github.requests().find((r) => r.operationId === 'checks/create');
     annotations = (create?.body as { output: { annotations: typeof annotations } }).output.annotations;
   });
@@ -67,7 +71,7 @@ describe('hostile test names and messages in annotations, as posted to the loopb
     }
   });
 
-  it('the 100 KB message is clipped to a couple of kilobytes, and titles stay within GitHub\'s 255 bytes', () => {
+  it("the 100 KB message is clipped to a couple of kilobytes, and titles stay within GitHub's 255 bytes", () => {
     const regression = annotations.find((a) => (a.title ?? '').startsWith('PatchProof regression:'));
     expect(regression?.message).toContain('AAAA');
     expect(regression?.message).not.toContain('END-OF-THE-100KB-MESSAGE');

@@ -27,7 +27,7 @@ async function runWith(mode: Mode): Promise<Step> {
     warning: () => {}
   };
   // Reverify mode needs the fewest inputs; the mode itself is the one handed in.
-  const restore = setEnv({ 'INPUT_MODE': 'reverify', 'INPUT_GITHUB-TOKEN': 'ghs_test', 'INPUT_RUN-ID': '42' });
+  const restore = setEnv({ INPUT_MODE: 'reverify', 'INPUT_GITHUB-TOKEN': 'ghs_test', 'INPUT_RUN-ID': '42' });
   try {
     await run(outcome, { validate: mode, reverify: mode, promote: mode });
   } finally {
@@ -81,7 +81,7 @@ describe('run (the action entry): outputs for what a mode throws', () => {
       ran = true;
       return Promise.resolve({ verdict: 'passed', proofGrade: true, message: '' });
     };
-    const restore = setEnv({ 'INPUT_MODE': 'publish' });
+    const restore = setEnv({ INPUT_MODE: 'publish' });
     try {
       await run(
         { setOutput: (name, value) => void (step.outputs[name] = value), summary: async () => {}, setFailed: (m) => step.failed.push(m), info: () => {}, warning: () => {} },

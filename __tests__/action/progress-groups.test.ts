@@ -13,7 +13,10 @@ describe('actionProgress', () => {
     progress.run({ kind: 'end', phase: 'reproduction_before', tree: 'base', attempt: 2, durationMs: 900, outcome: '2 failed (exit 1)' });
     expect(groups).toEqual([
       ['build #1 (patched): built in 2.5 s', ['run started: build #1 (patched)', 'run ended: build #1 (patched) in 2.5 s: built']],
-      ['reproduction_before #2 (base): 2 failed (exit 1) in 0.9 s', ['run started: reproduction_before #2 (base)', 'run ended: reproduction_before #2 (base) in 0.9 s: 2 failed (exit 1)']]
+      [
+        'reproduction_before #2 (base): 2 failed (exit 1) in 0.9 s',
+        ['run started: reproduction_before #2 (base)', 'run ended: reproduction_before #2 (base) in 0.9 s: 2 failed (exit 1)']
+      ]
     ]);
     expect(info).toEqual([]);
   });

@@ -77,14 +77,24 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
         : {
             action: 'synchronize',
             number: options.number,
-            pull_request: { number: options.number, base: { ref: 'main', sha: repos.base }, head: { ref: 'candidate', sha: options.head ?? repos.head, repo: { full_name: 'agent/hello-world' } } },
+            pull_request: {
+              number: options.number,
+              base: { ref: 'main', sha: repos.base },
+              head: { ref: 'candidate', sha: options.head ?? repos.head, repo: { full_name: 'agent/hello-world' } }
+            },
             repository
           };
     writeFileSync(event, JSON.stringify(payload));
-    const workflow = eventName === 'pull_request' ? 'octo-org/hello-world/.github/workflows/ci.yml@refs/pull/7/merge' : 'octo-org/hello-world/.github/workflows/patchproof.yml@refs/heads/main';
+    const workflow =
+      eventName === 'pull_request' ? 'octo-org/hello-world/.github/workflows/ci.yml@refs/pull/7/merge' : 'octo-org/hello-world/.github/workflows/patchproof.yml@refs/heads/main';
     const restore = setEnv({ GITHUB_EVENT_PATH: event, GITHUB_EVENT_NAME: eventName, GITHUB_WORKFLOW_REF: workflow });
     try {
-      const all: Record<string, string> = { 'github-token': TOKEN, mode: 'promote', ...(eventName === 'workflow_dispatch' && options.number !== undefined ? { 'pull-number': String(options.number) } : {}), ...inputs };
+      const all: Record<string, string> = {
+        'github-token': TOKEN,
+        mode: 'promote',
+        ...(eventName === 'workflow_dispatch' && options.number !== undefined ? { 'pull-number': String(options.number) } : {}),
+        ...inputs
+      };
       const settings = readActionSettings((name) => all[name] ?? '');
       const recorded = recordingOutcome();
       const deps = { ...defaultPromoteModeDeps(), ...options.deps };
@@ -96,7 +106,12 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
   }
 
   /** Requests to the pulls API since `before`, as operation ids. */
-  const pullsOps = (before: number): (string | undefined)[] => github.requests().slice(before).map((r) => r.operationId).filter((op) => op?.startsWith('pulls/'));
+  const pullsOps = (before: number): (string | undefined)[] =>
+    github
+      .requests()
+      .slice(before)
+      .map((r) => r.operationId)
+      .filter((op) => op?.startsWith('pulls/'));
 
   const upload = (name: string, receiptText: string, bundle?: unknown): Promise<void> => uploadReceiptArtifact(work, name, receiptText, '# report\n', bundle);
 
@@ -122,12 +137,21 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
     movedHead = git(author, ['rev-parse', 'HEAD']);
     git(author, ['push', '-q', repos.origin, `candidate:refs/heads/moved`]);
 
-    const pull = (number: number, change: Partial<PullRequestFixture> = {}): PullRequestFixture => ({ number, headSha: repos.head, baseSha: repos.base, headRef: 'candidate', headRepository: 'agent/hello-world', ...change });
+    const pull = (number: number, change: Partial<PullRequestFixture> = {}): PullRequestFixture => ({
+      number,
+      headSha: repos.head,
+      baseSha: repos.base,
+      headRef: 'candidate',
+      headRepository: 'agent/hello-world',
+      ...change
+    });
     github = await startGitHubServer({
       token: TOKEN,
       artifacts,
       pulls: [
-        ...Object.values(PR).filter((n) => n !== PR.failed && n !== PR.unmergeable).map((n) => pull(n)),
+        ...Object.values(PR)
+          .filter((n) => n !== PR.failed && n !== PR.unmergeable)
+          .map((n) => pull(n)),
         pull(PR.failed, { headSha: failedRepos.head, baseSha: failedRepos.base }),
         pull(PR.unmergeable, { mergeable: false })
       ]
@@ -136,7 +160,14 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
     rootPath = join(work, 'trusted-root.json');
     writeFileSync(rootPath, JSON.stringify(sigstore.trustedRoot));
     // @actions/github reads GITHUB_API_URL once, when first imported: set the env, then import.
-    restoreEnv = setEnv({ ...artifacts.env(), GITHUB_API_URL: github.url, GITHUB_WORKSPACE: repos.workspace, RUNNER_TEMP: runnerTemp, GITHUB_RUN_ATTEMPT: RUN_ATTEMPT, GITHUB_ACTOR: 'octocat' });
+    restoreEnv = setEnv({
+      ...artifacts.env(),
+      GITHUB_API_URL: github.url,
+      GITHUB_WORKSPACE: repos.workspace,
+      RUNNER_TEMP: runnerTemp,
+      GITHUB_RUN_ATTEMPT: RUN_ATTEMPT,
+      GITHUB_ACTOR: 'octocat'
+    });
     ({ promoteMode, defaultPromoteModeDeps } = await import('../../src/action/promote-mode.js'));
   });
 
@@ -163,7 +194,11 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
   it('a pull_request-triggered run: refused in one line before any request, nothing merged', async () => {
     const before = github.requests().length;
     const { result } = await promote({ 'receipt-path': writeAsValidateStep(proven) }, { event: 'pull_request', number: PR.untrusted });
-    expect(result).toEqual({ verdict: 'failed', proofGrade: false, message: expect.stringMatching(/^promote refused, nothing was merged: untrusted_workflow: on pull_request GitHub runs the workflow files of the pull request's merge commit/) });
+    expect(result).toEqual({
+      verdict: 'failed',
+      proofGrade: false,
+      message: expect.stringMatching(/^promote refused, nothing was merged: untrusted_workflow: on pull_request GitHub runs the workflow files of the pull request's merge commit/)
+    });
     expect(result.message).not.toMatch(/\n/);
     expect(github.requests()).toHaveLength(before);
     expect(github.merges()).toEqual([]);
@@ -173,12 +208,22 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
     const before = github.requests().length;
     const { result, summaries } = await promote({ 'receipt-path': writeAsValidateStep(proven) }, { event: 'pull_request_target', number: PR.gate });
     expect(result).toMatchObject({ verdict: 'passed', proofGrade: true, receiptDigest: proven.receipt_digest, mergeSha: expect.stringMatching(/^[0-9a-f]{40}$/) });
-    expect(result.message).toBe(`PatchProof promoted pull request #${PR.gate}: merged head ${repos.head} (merge) as ${result.mergeSha} on the evidence of receipt ${proven.receipt_digest}`);
+    expect(result.message).toBe(
+      `PatchProof promoted pull request #${PR.gate}: merged head ${repos.head} (merge) as ${result.mergeSha} on the evidence of receipt ${proven.receipt_digest}`
+    );
     expect(github.merges()).toEqual([{ number: PR.gate, headSha: repos.head, method: 'merge', mergeSha: result.mergeSha }]);
-    const merge = github.requests().slice(before).find((r) => r.operationId === 'pulls/merge');
+    const merge = github
+      .requests()
+      .slice(before)
+      .find((r) => r.operationId === 'pulls/merge');
     expect(merge).toMatchObject({ method: 'PUT', url: `/repos/octo-org/hello-world/pulls/${PR.gate}/merge`, body: { sha: repos.head, merge_method: 'merge' }, status: 200 });
     // It reads the pull request and merges it: nothing else.
-    expect(github.requests().slice(before).map((r) => r.operationId)).toEqual(['pulls/get', 'pulls/merge']);
+    expect(
+      github
+        .requests()
+        .slice(before)
+        .map((r) => r.operationId)
+    ).toEqual(['pulls/get', 'pulls/merge']);
     expect(summaries[0]).toContain('validated in this job');
     expect(summaries[0]).toMatch(/Trust: ✅ trusted/);
     // The checkout is still the base, untouched.
@@ -198,7 +243,11 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
     const before = github.requests().length;
     const { result } = await promote({ 'receipt-path': writeAsValidateStep(other) }, { number: PR.otherDiff });
     expect(result.verdict).toBe('failed');
-    expect(result.message).toMatch(new RegExp(`^promote refused, nothing was merged: the receipt is not bound to the current head: its diff_digest sha256:a{64} is not ${local.bindings.diff_digest} of the pull request's current diff`));
+    expect(result.message).toMatch(
+      new RegExp(
+        `^promote refused, nothing was merged: the receipt is not bound to the current head: its diff_digest sha256:a{64} is not ${local.bindings.diff_digest} of the pull request's current diff`
+      )
+    );
     expect(pullsOps(before)).toEqual(['pulls/get']);
     expect(github.merges().map((m) => m.number)).not.toContain(PR.otherDiff);
   });
@@ -208,14 +257,18 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
     const before = github.requests().length;
     const { result } = await promote({ 'receipt-path': writeAsValidateStep(proven) }, { number: PR.stale });
     expect(result.verdict).toBe('failed');
-    expect(result.message).toMatch(/^promote refused, nothing was merged: the receipt is not bound to the current head: its diff_digest sha256:[0-9a-f]{64} is not sha256:[0-9a-f]{64} of the pull request's current diff base\.\.\.head$/);
+    expect(result.message).toMatch(
+      /^promote refused, nothing was merged: the receipt is not bound to the current head: its diff_digest sha256:[0-9a-f]{64} is not sha256:[0-9a-f]{64} of the pull request's current diff base\.\.\.head$/
+    );
     expect(pullsOps(before)).toEqual(['pulls/get']);
   });
 
   it('a failed receipt (not-fixed.diff, from the isolated runner): refused, with its reasons', async () => {
     const { result } = await promote({ 'receipt-path': failedPath, 'repository-path': failedRepos.workspace }, { number: PR.failed });
     expect(result.verdict).toBe('failed');
-    expect(result.message).toMatch(/^promote refused, nothing was merged: the receipt's verdict is failed \([a-z_, ]+\); only a passed validation is merged; the receipt is not proof grade/);
+    expect(result.message).toMatch(
+      /^promote refused, nothing was merged: the receipt's verdict is failed \([a-z_, ]+\); only a passed validation is merged; the receipt is not proof grade/
+    );
     expect(github.merges().map((m) => m.number)).not.toContain(PR.failed);
   });
 
@@ -232,13 +285,19 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
       const before = github.requests().length;
       const { result } = await promote({ 'run-id': String(artifacts.runId), 'artifact-name': 'patchproof-receipt-forged', 'trusted-root': rootPath }, { number: PR.forged });
       expect(result.verdict).toBe('failed');
-      expect(result.message).toMatch(/^promote refused, nothing was merged: the receipt of run \d+ \(patchproof-receipt-forged\) is not attested by the gate, and a receipt that verifies is not evidence by itself: the artifact carries no receipt\.sigstore\.json$/);
+      expect(result.message).toMatch(
+        /^promote refused, nothing was merged: the receipt of run \d+ \(patchproof-receipt-forged\) is not attested by the gate, and a receipt that verifies is not evidence by itself: the artifact carries no receipt\.sigstore\.json$/
+      );
       expect(pullsOps(before)).toEqual([]);
     });
 
     it('signed by a pull_request run, or under an untrusted CA: refused', async () => {
       const cases: [string, Promise<Record<string, unknown>>, RegExp][] = [
-        ['fork', sigstore.attest(Buffer.from(serializeReceipt(proven)), { identity: { ...gate, trigger: 'pull_request', sourceRef: 'refs/pull/8/merge' } }), /was on refs\/pull\/8\/merge/],
+        [
+          'fork',
+          sigstore.attest(Buffer.from(serializeReceipt(proven)), { identity: { ...gate, trigger: 'pull_request', sourceRef: 'refs/pull/8/merge' } }),
+          /was on refs\/pull\/8\/merge/
+        ],
         ['untrusted-ca', sigstore.untrusted.attest(Buffer.from(serializeReceipt(proven)), { identity: gate }), /does not verify/]
       ];
       for (const [suffix, bundle, reason] of cases) {
@@ -258,7 +317,9 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
       expect(outside.result.message).toMatch(/^promote refused, nothing was merged: receipt-path '.*' is not where a validate step of this job writes its receipt/);
       const otherRun = asIsolated(local, { run_id: '999-1' });
       const another = await promote({ 'receipt-path': writeAsValidateStep(otherRun) }, { number: PR.forged });
-      expect(another.result.message).toBe(`promote refused, nothing was merged: the receipt at '${join(runnerTemp, `patchproof-${otherRun.receipt_digest.slice(7)}`, 'receipt.json')}' was made by run 999-1, not by this job's run ${thisRun}; a receipt of another run needs an attestation (run-id)`);
+      expect(another.result.message).toBe(
+        `promote refused, nothing was merged: the receipt at '${join(runnerTemp, `patchproof-${otherRun.receipt_digest.slice(7)}`, 'receipt.json')}' was made by run 999-1, not by this job's run ${thisRun}; a receipt of another run needs an attestation (run-id)`
+      );
       // Bytes changed after sealing: does not verify.
       const tamperedPath = writeAsValidateStep(proven);
       writeFileSync(tamperedPath, readFileSync(tamperedPath, 'utf8').replace('"approved_by":"reviewer"', '"approved_by":"reviewEr"'));
@@ -270,7 +331,10 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
 
   it('attested by the gate (a receipt artifact of the gate run, with its Sigstore bundle): merged', async () => {
     await upload('patchproof-receipt-gate', serializeReceipt(proven), await sigstore.attest(Buffer.from(serializeReceipt(proven)), { identity: gate }));
-    const { result, summaries } = await promote({ 'run-id': String(artifacts.runId), 'artifact-name': 'patchproof-receipt-gate', 'trusted-root': rootPath, 'merge-method': 'squash' }, { number: PR.attested });
+    const { result, summaries } = await promote(
+      { 'run-id': String(artifacts.runId), 'artifact-name': 'patchproof-receipt-gate', 'trusted-root': rootPath, 'merge-method': 'squash' },
+      { number: PR.attested }
+    );
     expect(result).toMatchObject({ verdict: 'passed', proofGrade: true, receiptDigest: proven.receipt_digest });
     expect(github.merges().find((m) => m.number === PR.attested)).toEqual({ number: PR.attested, headSha: repos.head, method: 'squash', mergeSha: result.mergeSha });
     expect(summaries[0]).toContain('attested by `https://github.com/octo-org/hello-world/.github/workflows/patchproof.yml@refs/heads/main`');
@@ -298,11 +362,16 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
       receiptDigest: proven.receipt_digest,
       message: `promote refused, nothing was merged: GitHub answered 409 to the merge of #${PR.race} at ${repos.head}: the head moved after it was checked: Head branch was modified. Review and try the merge again.`
     });
-    expect(github.requests().slice(before).find((r) => r.operationId === 'pulls/merge')).toMatchObject({ status: 409, body: { sha: repos.head } });
+    expect(
+      github
+        .requests()
+        .slice(before)
+        .find((r) => r.operationId === 'pulls/merge')
+    ).toMatchObject({ status: 409, body: { sha: repos.head } });
     expect(github.merges().map((m) => m.number)).not.toContain(PR.race);
   });
 
-  it('through run(), the action\'s entry: a merge sets verdict, proof-grade, receipt-digest and merge-sha; a refusal fails the step with its one line', async () => {
+  it("through run(), the action's entry: a merge sets verdict, proof-grade, receipt-digest and merge-sha; a refusal fails the step with its one line", async () => {
     const { run } = await import('../../src/action/main.js');
     const event = join(work, 'event-run.json');
     writeFileSync(event, JSON.stringify({ inputs: {}, ref: 'refs/heads/main', repository: { full_name: 'octo-org/hello-world', default_branch: 'main' } }));
@@ -317,7 +386,13 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
       });
       try {
         await quietly(() =>
-          run({ setOutput: (name, value) => void (outputs[name] = value), summary: async () => undefined, setFailed: (message) => void failed.push(message), info: () => undefined, warning: () => undefined })
+          run({
+            setOutput: (name, value) => void (outputs[name] = value),
+            summary: async () => undefined,
+            setFailed: (message) => void failed.push(message),
+            info: () => undefined,
+            warning: () => undefined
+          })
         );
       } finally {
         restore();
@@ -338,7 +413,9 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
   it('GitHub answering 405 (not mergeable): reported as a refusal', async () => {
     const { result } = await promote({ 'receipt-path': writeAsValidateStep(proven) }, { number: PR.unmergeable });
     expect(result.verdict).toBe('failed');
-    expect(result.message).toMatch(/^promote refused, nothing was merged: GitHub answered 405 to the merge of #14 at [0-9a-f]{40}: GitHub cannot merge it .*: Pull Request is not mergeable$/);
+    expect(result.message).toMatch(
+      /^promote refused, nothing was merged: GitHub answered 405 to the merge of #14 at [0-9a-f]{40}: GitHub cannot merge it .*: Pull Request is not mergeable$/
+    );
     expect(github.merges().map((m) => m.number)).not.toContain(PR.unmergeable);
   });
 });

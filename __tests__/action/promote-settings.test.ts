@@ -3,11 +3,17 @@ import { pullNumberOf } from '../../src/action/promote-mode.js';
 
 /** promote mode's inputs, read through readActionSettings as run() reads them: every refusal names the input. */
 
-const read = (inputs: Record<string, string>) => (name: string): string => ({ 'github-token': 'ghs_x', mode: 'promote', ...inputs })[name] ?? '';
+const read =
+  (inputs: Record<string, string>) =>
+  (name: string): string =>
+    ({ 'github-token': 'ghs_x', mode: 'promote', ...inputs })[name] ?? '';
 
 describe('promote inputs', () => {
   it('a same-job receipt: receipt-path, default merge method; no witness pack, image or run-id needed', () => {
-    expect(readActionSettings(read({ 'receipt-path': '/tmp/r/receipt.json' }))).toMatchObject({ mode: 'promote', promote: { receiptPath: '/tmp/r/receipt.json', mergeMethod: 'merge' } });
+    expect(readActionSettings(read({ 'receipt-path': '/tmp/r/receipt.json' }))).toMatchObject({
+      mode: 'promote',
+      promote: { receiptPath: '/tmp/r/receipt.json', mergeMethod: 'merge' }
+    });
   });
 
   it('an attested receipt: run-id, with pull-number, squash and a witness pin', () => {
@@ -28,7 +34,7 @@ describe('promote inputs', () => {
     expect(() => readActionSettings(read(inputs as Record<string, string>))).toThrow(message);
   });
 
-  it('the pull request: the event\'s, else pull-number; both and different is refused', () => {
+  it("the pull request: the event's, else pull-number; both and different is refused", () => {
     expect(pullNumberOf({ pull_request: { number: 7 } }, {})).toBe(7);
     expect(pullNumberOf({ inputs: {} }, { pullNumber: 9 })).toBe(9);
     expect(pullNumberOf({ pull_request: { number: 7 } }, { pullNumber: 7 })).toBe(7);

@@ -51,12 +51,46 @@ beforeAll(async () => {
   writeFileSync(join(work, 'candidate.diff'), await source.diff(repos.base, repos.head, 1 << 20));
   patchproof(['propose', '--repo', baseDir, '--diff', join(work, 'candidate.diff'), '--out', join(work, 'proposal.json')]);
   const { proposal_hash: hash } = JSON.parse(readFileSync(join(work, 'proposal.json'), 'utf8')) as { proposal_hash: string };
-  patchproof(['approve', '--proposal', join(work, 'proposal.json'), '--proposal-hash', hash, '--approved-by', 'reviewer', '--run-id', 'run-1', '--out', join(work, 'approval.json')]);
+  patchproof([
+    'approve',
+    '--proposal',
+    join(work, 'proposal.json'),
+    '--proposal-hash',
+    hash,
+    '--approved-by',
+    'reviewer',
+    '--run-id',
+    'run-1',
+    '--out',
+    join(work, 'approval.json')
+  ]);
   const digest = patchproof(['witness', 'digest', JS_PACK]).trim();
-  patchproof(['validate', '--repo', baseDir, '--proposal', join(work, 'proposal.json'), '--approval', join(work, 'approval.json'), '--witness', JS_PACK, '--witness-digest', digest, '--runner', 'local', '--out', join(work, 'out')]);
+  patchproof([
+    'validate',
+    '--repo',
+    baseDir,
+    '--proposal',
+    join(work, 'proposal.json'),
+    '--approval',
+    join(work, 'approval.json'),
+    '--witness',
+    JS_PACK,
+    '--witness-digest',
+    digest,
+    '--runner',
+    'local',
+    '--out',
+    join(work, 'out')
+  ]);
   const real: Receipt = receiptSchema.parse(JSON.parse(readFileSync(join(work, 'out', 'receipt.json'), 'utf8')));
   const { receipt_digest: _digest, ...body } = real;
-  forgedText = serializeReceipt(sealReceipt({ ...body, runner: { ...body.runner, kind: 'docker', isolated: true, image: `patchproof-test@sha256:${'1'.repeat(64)}`, image_id: `sha256:${'1'.repeat(64)}` }, proof_grade: true }));
+  forgedText = serializeReceipt(
+    sealReceipt({
+      ...body,
+      runner: { ...body.runner, kind: 'docker', isolated: true, image: `patchproof-test@sha256:${'1'.repeat(64)}`, image_id: `sha256:${'1'.repeat(64)}` },
+      proof_grade: true
+    })
+  );
 
   const author = join(repos.dir, 'author');
   writeFileSync(join(author, 'src', 'duration.js'), `${readFileSync(join(author, 'src', 'duration.js'), 'utf8')}\n// a later push\n`);
@@ -70,12 +104,21 @@ beforeAll(async () => {
   const sigstore = await createTestSigstore();
   rootPath = join(work, 'trusted_root.jsonl');
   writeFileSync(rootPath, `${JSON.stringify(sigstore.trustedRoot)}\n`);
-  const gate = githubIdentity({ signerUri: 'https://github.com/octo-org/hello-world/.github/workflows/patchproof.yml@refs/heads/main', sourceRepository: 'https://github.com/octo-org/hello-world' });
+  const gate = githubIdentity({
+    signerUri: 'https://github.com/octo-org/hello-world/.github/workflows/patchproof.yml@refs/heads/main',
+    sourceRepository: 'https://github.com/octo-org/hello-world'
+  });
   const { DefaultArtifactClient } = await import('@actions/artifact');
   const upload = async (name: string, files: Record<string, string | Buffer>): Promise<void> => {
     const dir = mkdtempSync(join(work, 'upload-'));
     for (const [file, content] of Object.entries(files)) writeFileSync(join(dir, file), content);
-    await quietly(() => new DefaultArtifactClient().uploadArtifact(name, Object.keys(files).map((file) => join(dir, file)), dir));
+    await quietly(() =>
+      new DefaultArtifactClient().uploadArtifact(
+        name,
+        Object.keys(files).map((file) => join(dir, file)),
+        dir
+      )
+    );
   };
   const report = readFileSync(join(work, 'out', 'report.md'));
   await upload('patchproof-receipt-unsigned', { 'receipt.json': forgedText, 'report.md': report });
@@ -98,7 +141,11 @@ afterAll(async () => {
 });
 
 /** One run of the bundle, as the runner runs a workflow_dispatch of reverify.yml. */
-async function reverify(artifactName: string, head = repos.head, extra: Record<string, string> = {}): Promise<{ status: number | null; outputs: Record<string, string>; conclusion: string | null | undefined; title: string | null | undefined }> {
+async function reverify(
+  artifactName: string,
+  head = repos.head,
+  extra: Record<string, string> = {}
+): Promise<{ status: number | null; outputs: Record<string, string>; conclusion: string | null | undefined; title: string | null | undefined }> {
   const tmp = mkdtempSync(join(work, 'run-'));
   const runnerTemp = join(tmp, 'runner-temp');
   mkdirSync(runnerTemp);
@@ -138,7 +185,12 @@ async function reverify(artifactName: string, head = repos.head, extra: Record<s
     repos.workspace
   );
   const runs = github.checkRuns().slice(before);
-  return { status: run.status, outputs: parseOutputFile(readFileSync(join(tmp, 'output.txt'), 'utf8')), conclusion: runs[runs.length - 1]?.conclusion, title: runs[runs.length - 1]?.output.title };
+  return {
+    status: run.status,
+    outputs: parseOutputFile(readFileSync(join(tmp, 'output.txt'), 'utf8')),
+    conclusion: runs[runs.length - 1]?.conclusion,
+    title: runs[runs.length - 1]?.output.title
+  };
 }
 
 describe('reverify through dist/index.js: a receipt is proof only with a trusted signature', () => {
@@ -153,7 +205,7 @@ describe('reverify through dist/index.js: a receipt is proof only with a trusted
     expect(run.outputs).toMatchObject({ verdict: 'failed', 'proof-grade': 'false' });
   });
 
-  it('the same receipt signed by a fork\'s pull_request run: failure', async () => {
+  it("the same receipt signed by a fork's pull_request run: failure", async () => {
     expect(await reverify('patchproof-receipt-fork')).toMatchObject({ status: 1, conclusion: 'failure' });
   });
 
@@ -164,10 +216,17 @@ describe('reverify through dist/index.js: a receipt is proof only with a trusted
   });
 
   it('the gate-attested receipt on another diff (the head moved): failure', async () => {
-    expect(await reverify('patchproof-receipt-gate', movedHead)).toMatchObject({ status: 1, conclusion: 'failure', title: 'PatchProof: receipt not bound to this head — diff_digest differs' });
+    expect(await reverify('patchproof-receipt-gate', movedHead)).toMatchObject({
+      status: 1,
+      conclusion: 'failure',
+      title: 'PatchProof: receipt not bound to this head — diff_digest differs'
+    });
   });
 
   it('the gate-attested receipt with the signer pinned to another workflow: failure', async () => {
-    expect(await reverify('patchproof-receipt-gate', repos.head, { 'INPUT_SIGNER-WORKFLOW': 'patchproof/patchproof/.github/workflows/patchproof.yml' })).toMatchObject({ status: 1, conclusion: 'failure' });
+    expect(await reverify('patchproof-receipt-gate', repos.head, { 'INPUT_SIGNER-WORKFLOW': 'patchproof/patchproof/.github/workflows/patchproof.yml' })).toMatchObject({
+      status: 1,
+      conclusion: 'failure'
+    });
   });
 });

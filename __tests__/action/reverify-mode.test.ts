@@ -46,7 +46,14 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
   async function reverify(inputs: Record<string, string>, head = repos.head): Promise<{ result: ModeResult; warnings: string[]; summaries: string[] }> {
     const event = join(work, `event-${Math.random().toString(16).slice(2)}.json`);
     const all = { 'github-token': TOKEN, mode: 'reverify', 'run-id': String(artifacts.runId), base: repos.base, head, runner: 'local', ...inputs };
-    writeFileSync(event, JSON.stringify({ inputs: { 'run-id': all['run-id'], base: repos.base, head }, ref: 'refs/heads/main', repository: { full_name: 'octo-org/hello-world', default_branch: 'main' } }));
+    writeFileSync(
+      event,
+      JSON.stringify({
+        inputs: { 'run-id': all['run-id'], base: repos.base, head },
+        ref: 'refs/heads/main',
+        repository: { full_name: 'octo-org/hello-world', default_branch: 'main' }
+      })
+    );
     process.env['GITHUB_EVENT_PATH'] = event;
     const settings = readActionSettings((name) => all[name as keyof typeof all] ?? '');
     const recorded = recordingOutcome();
@@ -55,7 +62,8 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
   }
 
   /** Upload receipt.json (as given) and the report under `name`, as another run's step would; with a bundle inside, when given. */
-  const uploadAs = (name: string, receiptText: string, bundle?: unknown): Promise<void> => uploadReceiptArtifact(work, name, receiptText, readFileSync(made.reportPath, 'utf8'), bundle);
+  const uploadAs = (name: string, receiptText: string, bundle?: unknown): Promise<void> =>
+    uploadReceiptArtifact(work, name, receiptText, readFileSync(made.reportPath, 'utf8'), bundle);
 
   /** Upload a bundle alone, as the reusable workflow's step after actions/attest does. */
   async function uploadCompanion(name: string, bundle: unknown): Promise<void> {
@@ -175,7 +183,7 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
     expect(runs[0]?.output.title).toBe('PatchProof: REJECTED — the receipt failed offline verification');
   });
 
-  it('an artifact changed after upload (the service\'s digest no longer matches): failure, refused before reading it', async () => {
+  it("an artifact changed after upload (the service's digest no longer matches): failure, refused before reading it", async () => {
     await uploadAs('patchproof-receipt-corrupted', readFileSync(made.receiptPath, 'utf8'));
     artifacts.corrupt('patchproof-receipt-corrupted');
     const before = github.checkRuns().length;
@@ -249,7 +257,9 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
       const runs = github.checkRuns().slice(before);
       expect(runs[0]).toMatchObject({ head_sha: repos.head, conclusion: 'success' });
       expect(runs[0]?.output.title).toBe('PatchProof re-verified: PASSED — receipt intact and bound to this head (trusted attestation)');
-      expect(runs[0]?.output.summary).toMatch(/^\*\*信任 \/ Trust: ✅ trusted \/ 可信\*\* — this workflow\\_dispatch run's workflow file `octo-org\/hello-world\/.github\/workflows\/reverify.yml@refs\/heads\/main`/);
+      expect(runs[0]?.output.summary).toMatch(
+        /^\*\*信任 \/ Trust: ✅ trusted \/ 可信\*\* — this workflow\\_dispatch run's workflow file `octo-org\/hello-world\/.github\/workflows\/reverify.yml@refs\/heads\/main`/
+      );
       expect(runs[0]?.output.summary).toContain('https://github.com/octo-org/hello-world/.github/workflows/patchproof.yml@refs/heads/main');
     });
 
@@ -267,7 +277,12 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
       // Without the app, the same reverify posts as GitHub Actions (the workflow token).
       const plain = github.checkRuns().length;
       await reverify(signed('gate'));
-      expect(github.checkRuns().slice(plain).map((r) => r.app.slug)).toEqual(['github-actions']);
+      expect(
+        github
+          .checkRuns()
+          .slice(plain)
+          .map((r) => r.app.slug)
+      ).toEqual(['github-actions']);
     });
 
     it('the same attested receipt, reverified by a workflow dispatched on another branch: failure (untrusted_workflow), said in the check run and the summary', async () => {
@@ -278,7 +293,9 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
         const { result, warnings, summaries } = await reverify(signed('gate'));
         expect(result).toMatchObject({ verdict: 'failed', proofGrade: false });
         expect(result.message).toMatch(/vouched for \(trusted attestation\), but this run cannot post success: the workflow file runs from the branch refs\/heads\/agent-branch/);
-        expect(warnings).toEqual([expect.stringMatching(/^PatchProof will not post success from this run: the workflow file runs from the branch refs\/heads\/agent-branch.*workflow_dispatch/)]);
+        expect(warnings).toEqual([
+          expect.stringMatching(/^PatchProof will not post success from this run: the workflow file runs from the branch refs\/heads\/agent-branch.*workflow_dispatch/)
+        ]);
         const runs = github.checkRuns().slice(before);
         expect(runs.map((r) => r.conclusion)).toEqual(['failure']);
         expect(runs[0]?.output.title).toBe('PatchProof: FAILED — untrusted_workflow: this run cannot vouch for the receipt');
@@ -309,10 +326,14 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
       expect(github.checkRuns().slice(before)[0]).toMatchObject({ conclusion: 'failure' });
     });
 
-    it('signed by a fork\'s own pull_request run, by another workflow, or under an untrusted CA (bundle inside the artifact): failure', async () => {
+    it("signed by a fork's own pull_request run, by another workflow, or under an untrusted CA (bundle inside the artifact): failure", async () => {
       const cases: [string, Promise<Record<string, unknown>>, RegExp][] = [
         ['fork', sigstore.attest(Buffer.from(forgedText), { identity: { ...gate, trigger: 'pull_request', sourceRef: 'refs/pull/8/merge' } }), /was on refs\/pull\/8\/merge/],
-        ['other-workflow', sigstore.attest(Buffer.from(forgedText), { identity: { ...gate, signerUri: 'https://github.com/octo-org/hello-world/.github/workflows/mine.yml@refs/heads/main' } }), /certificate identity error/],
+        [
+          'other-workflow',
+          sigstore.attest(Buffer.from(forgedText), { identity: { ...gate, signerUri: 'https://github.com/octo-org/hello-world/.github/workflows/mine.yml@refs/heads/main' } }),
+          /certificate identity error/
+        ],
         ['untrusted-ca', sigstore.untrusted.attest(Buffer.from(forgedText), { identity: gate }), /does not verify/]
       ];
       for (const [suffix, bundle, reason] of cases) {

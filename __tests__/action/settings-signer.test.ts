@@ -16,10 +16,13 @@ describe('signer-workflow and trusted-root inputs', () => {
     });
   });
 
-  it.each(['octo/patchproof', 'octo/patchproof/.github/workflows/x.yml@refs/heads/main', 'octo/patchproof/workflows/x.yml', '../x/.github/workflows/x.yml', 'octo/p/.github/workflows/a/b.yml'])(
-    'refuse signer-workflow %s, naming the accepted form',
-    (value) => {
-      expect(() => read({ 'signer-workflow': value })).toThrow(new ConfigurationError(`signer-workflow '${value}' is not valid; give OWNER/REPO/.github/workflows/FILE.yml`));
-    }
-  );
+  it.each([
+    'octo/patchproof',
+    'octo/patchproof/.github/workflows/x.yml@refs/heads/main',
+    'octo/patchproof/workflows/x.yml',
+    '../x/.github/workflows/x.yml',
+    'octo/p/.github/workflows/a/b.yml'
+  ])('refuse signer-workflow %s, naming the accepted form', (value) => {
+    expect(() => read({ 'signer-workflow': value })).toThrow(new ConfigurationError(`signer-workflow '${value}' is not valid; give OWNER/REPO/.github/workflows/FILE.yml`));
+  });
 });

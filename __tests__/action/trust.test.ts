@@ -31,16 +31,36 @@ describe('decideTrust: may this run post success?', () => {
   });
 
   it.each([
-    ['pull_request, always (the merge commit\'s files run)', input('pull_request', `${GATE}@refs/heads/main`), /^on pull_request GitHub runs the workflow files of the pull request's merge commit/],
+    [
+      "pull_request, always (the merge commit's files run)",
+      input('pull_request', `${GATE}@refs/heads/main`),
+      /^on pull_request GitHub runs the workflow files of the pull request's merge commit/
+    ],
     ['a workflow from a pull request ref', input('pull_request_target', `${GATE}@refs/pull/7/merge`), /^the workflow runs from the pull request ref refs\/pull\/7\/merge/],
-    ['workflow_dispatch from another branch', input('workflow_dispatch', `${GATE}@refs/heads/agent-branch`), /^the workflow file runs from the branch refs\/heads\/agent-branch, not the default branch refs\/heads\/main \(a workflow_dispatch runs the file of the ref it was dispatched on\)/],
+    [
+      'workflow_dispatch from another branch',
+      input('workflow_dispatch', `${GATE}@refs/heads/agent-branch`),
+      /^the workflow file runs from the branch refs\/heads\/agent-branch, not the default branch refs\/heads\/main \(a workflow_dispatch runs the file of the ref it was dispatched on\)/
+    ],
     ['a push to another branch', input('push', `${GATE}@refs/heads/feature`), /not the default branch/],
-    ['another repository\'s branch', input('pull_request_target', `someone/else/.github/workflows/gate.yml@refs/heads/main`), /refs\/heads\/main of someone\/else, a branch of another repository/],
+    [
+      "another repository's branch",
+      input('pull_request_target', `someone/else/.github/workflows/gate.yml@refs/heads/main`),
+      /refs\/heads\/main of someone\/else, a branch of another repository/
+    ],
     ['no GITHUB_WORKFLOW_REF', input('pull_request_target', undefined), /^GITHUB_WORKFLOW_REF '' does not say which workflow file runs/],
     ['a malformed GITHUB_WORKFLOW_REF', input('pull_request_target', 'main'), /does not say which workflow file runs/],
     ['a payload without default_branch', input('pull_request_target', `${GATE}@refs/heads/main`, payload({ defaultBranch: null })), /no repository.default_branch/],
-    ['a pull request into another branch', input('pull_request_target', `${GATE}@refs/heads/trunk`, payload({ defaultBranch: 'trunk' })), /the pull request targets main, not the default branch refs\/heads\/trunk/],
-    ['a same-repository PR whose head is the workflow\'s ref', input('pull_request_target', `${GATE}@refs/heads/main`, payload({ headRef: 'main', headRepo: REPO })), /the pull request's own head branch/]
+    [
+      'a pull request into another branch',
+      input('pull_request_target', `${GATE}@refs/heads/trunk`, payload({ defaultBranch: 'trunk' })),
+      /the pull request targets main, not the default branch refs\/heads\/trunk/
+    ],
+    [
+      "a same-repository PR whose head is the workflow's ref",
+      input('pull_request_target', `${GATE}@refs/heads/main`, payload({ headRef: 'main', headRepo: REPO })),
+      /the pull request's own head branch/
+    ]
   ])('does not trust %s, and says what to use instead', (_, value, why) => {
     const decision = decideTrust(value);
     expect(decision.trusted).toBe(false);
@@ -78,7 +98,10 @@ describe('gateDowngrade: success needs proof grade and a trusted workflow', () =
     expect(gateDowngrade({ verdict: 'passed', proof_grade: false }, trusted)).toMatchObject({ code: 'not_proof_grade' });
   });
   it('posts a proof-grade pass in an untrusted workflow as failure', () => {
-    expect(gateDowngrade({ verdict: 'passed', proof_grade: true }, untrusted)).toEqual({ code: 'untrusted_workflow', why: 'the candidate passed, but this run cannot vouch for it: on pull_request …' });
+    expect(gateDowngrade({ verdict: 'passed', proof_grade: true }, untrusted)).toEqual({
+      code: 'untrusted_workflow',
+      why: 'the candidate passed, but this run cannot vouch for it: on pull_request …'
+    });
   });
   it('leaves a failure a failure', () => {
     expect(gateDowngrade({ verdict: 'failed', proof_grade: false }, untrusted)).toBeUndefined();
@@ -117,7 +140,12 @@ describe('the default protection is what a pack allowing config edits cannot rel
     const { NODE_TEST_SURFACE } = await import('../../src/adapters/shared/node-test-files.js');
     const change = { path: '.github/workflows/patchproof-gate.yml', op: 'modify', hunks: [] } as unknown as Parameters<typeof analyseSurface>[0][number];
     const allow = { test_edits: false, test_removal: false, skips: false, config_edits: true, dependency_changes: false };
-    const rules = (extra: string[]): Parameters<typeof analyseSurface>[1] => ({ ...NODE_TEST_SURFACE, protected: extra, placements: ['.patchproof/reproduction'], skipMarkers: [] });
+    const rules = (extra: string[]): Parameters<typeof analyseSurface>[1] => ({
+      ...NODE_TEST_SURFACE,
+      protected: extra,
+      placements: ['.patchproof/reproduction'],
+      skipMarkers: []
+    });
     // Without the default protection, config_edits lets a workflow edit through.
     expect(surfaceReasons(analyseSurface([change], rules([])), allow).reasons).toEqual([]);
     expect(surfaceReasons(analyseSurface([change], rules(defaultProtected(false, undefined))), allow).reasons).toEqual(['grader_tampered']);
@@ -139,7 +167,9 @@ describe('readActionSettings: publish refused, the GitHub App inputs', () => {
   const PEM = '-----BEGIN RSA PRIVATE KEY-----\nMIIabc\n-----END RSA PRIVATE KEY-----';
 
   it('refuses mode publish in one line naming the gate', async () => {
-    await expect(read({ mode: 'publish' })).rejects.toThrow(/^mode 'publish' was removed: a receipt from the pull request's run is not evidence; validate in a pull_request_target gate instead/);
+    await expect(read({ mode: 'publish' })).rejects.toThrow(
+      /^mode 'publish' was removed: a receipt from the pull request's run is not evidence; validate in a pull_request_target gate instead/
+    );
   });
 
   it('reads app-id and app-private-key (with literal \\n from a pasted secret), and the optional installation id', async () => {

@@ -138,7 +138,8 @@ async function runScenario(name: string, scenario: Scenario): Promise<Result> {
     CI: 'true',
     GITHUB_API_URL: github.url,
     GITHUB_EVENT_NAME: scenario.event ?? 'pull_request_target',
-    GITHUB_WORKFLOW_REF: scenario.workflowRef ?? (scenario.event === 'pull_request' ? `${REPOSITORY}/.github/workflows/patchproof-gate.yml@refs/pull/${PULL_NUMBER}/merge` : GATE_REF),
+    GITHUB_WORKFLOW_REF:
+      scenario.workflowRef ?? (scenario.event === 'pull_request' ? `${REPOSITORY}/.github/workflows/patchproof-gate.yml@refs/pull/${PULL_NUMBER}/merge` : GATE_REF),
     GITHUB_EVENT_PATH: eventPath,
     GITHUB_WORKSPACE: repos.workspace,
     GITHUB_ACTOR: 'contributor',
@@ -201,7 +202,9 @@ function get(name: Name): Result {
 /** Check the action's exit code, showing its output when it is not the one expected. */
 function expectExit(result: Result, status: number): void {
   if (result.run.status !== status) {
-    throw new Error(`expected exit ${status}, got ${result.run.status} after ${result.run.durationMs} ms\n--- stdout ---\n${result.run.stdout}\n--- stderr ---\n${result.run.stderr}`);
+    throw new Error(
+      `expected exit ${status}, got ${result.run.status} after ${result.run.durationMs} ms\n--- stdout ---\n${result.run.stdout}\n--- stderr ---\n${result.run.stderr}`
+    );
   }
 }
 
@@ -228,7 +231,7 @@ async function downloadReceipt(result: Result): Promise<{ text: string; digestMi
 }
 
 describe('validate mode, bundled, against loopback GitHub and artifact services', () => {
-  it('every run made only requests GitHub\'s description allows', () => {
+  it("every run made only requests GitHub's description allows", () => {
     for (const [name, result] of results) {
       expect([name, result.github.invalidRequests()]).toEqual([name, []]);
       expect([name, result.github.invalidResponses()]).toEqual([name, []]);
@@ -243,7 +246,13 @@ describe('validate mode, bundled, against loopback GitHub and artifact services'
     expect(result.run.stdout).toMatch(/^::error::PatchProof passed; proof grade: no; receipt sha256:[0-9a-f]{64}; posted failure \(not_proof_grade\): /m);
     const checks = result.github.checkRuns();
     expect(checks).toHaveLength(1);
-    expect(checks[0]).toMatchObject({ head_sha: result.repos.head, name: 'PatchProof', status: 'completed', conclusion: 'failure', output: { title: 'PatchProof: FAILED — not_proof_grade' } });
+    expect(checks[0]).toMatchObject({
+      head_sha: result.repos.head,
+      name: 'PatchProof',
+      status: 'completed',
+      conclusion: 'failure',
+      output: { title: 'PatchProof: FAILED — not_proof_grade' }
+    });
     expect(result.outputs).toEqual({
       verdict: 'failed',
       'proof-grade': 'false',
@@ -290,8 +299,15 @@ describe('validate mode, bundled, against loopback GitHub and artifact services'
     const result = get('fork');
     expectExit(result, 1);
     expect(result.github.checkRuns()).toEqual([]);
-    expect(result.github.requests().filter((r) => r.method === 'POST').map((r) => r.status)).toEqual([403]);
-    expect(result.run.stdout).toMatch(/^::warning::PatchProof will not post success from this run: on pull_request GitHub runs the workflow files of the pull request's merge commit/m);
+    expect(
+      result.github
+        .requests()
+        .filter((r) => r.method === 'POST')
+        .map((r) => r.status)
+    ).toEqual([403]);
+    expect(result.run.stdout).toMatch(
+      /^::warning::PatchProof will not post success from this run: on pull_request GitHub runs the workflow files of the pull request's merge commit/m
+    );
     expect(result.run.stdout).toMatch(/^::warning::PatchProof could not post the check run: .*pull_request_target gate.* This run's receipt artifact is patchproof-receipt-/m);
     expect(result.artifacts.artifacts()).toHaveLength(1);
     expect(result.summary).toContain('## PatchProof: FAILED — not_proof_grade');
@@ -321,7 +337,9 @@ describe('validate mode, bundled, against loopback GitHub and artifact services'
   it('refuses a ref: pack on a branch the pull request can push: one line naming the fix, a failure check run, nothing ran', () => {
     const result = get('refBranch');
     expectExit(result, 1);
-    expect(result.run.stdout).toMatch(/^::error::refused \(bad_input\): witness-pack ref 'refs\/heads\/agent-pack' is not the default branch or a tag, so whoever can push it chooses the grader; use ref:refs\/heads\/main:PATH or ref:refs\/tags\/<tag>:PATH$/m);
+    expect(result.run.stdout).toMatch(
+      /^::error::refused \(bad_input\): witness-pack ref 'refs\/heads\/agent-pack' is not the default branch or a tag, so whoever can push it chooses the grader; use ref:refs\/heads\/main:PATH or ref:refs\/tags\/<tag>:PATH$/m
+    );
     expect(result.github.checkRuns().map((c) => c.conclusion)).toEqual(['failure']);
     expect(result.artifacts.artifacts()).toEqual([]);
   });
@@ -329,7 +347,9 @@ describe('validate mode, bundled, against loopback GitHub and artifact services'
   it('refuses mode publish in one line saying what to use instead; nothing is posted', () => {
     const result = get('publish');
     expectExit(result, 1);
-    expect(result.run.stdout).toMatch(/^::error::patchproof: mode 'publish' was removed: a receipt from the pull request's run is not evidence; validate in a pull_request_target gate instead/m);
+    expect(result.run.stdout).toMatch(
+      /^::error::patchproof: mode 'publish' was removed: a receipt from the pull request's run is not evidence; validate in a pull_request_target gate instead/m
+    );
     expect(result.github.requests()).toEqual([]);
     expect(result.outputs).toEqual({ verdict: 'failed', 'proof-grade': 'false' });
   });
@@ -356,7 +376,9 @@ describe('validate mode, bundled, against loopback GitHub and artifact services'
     const result = get('docker' as Name);
     expectExit(result, 0);
     expect(result.outputs).toMatchObject({ verdict: 'passed', 'proof-grade': 'true' });
-    expect(result.github.checkRuns()).toEqual([expect.objectContaining({ head_sha: result.repos.head, conclusion: 'success', output: expect.objectContaining({ title: 'PatchProof: PASSED (proof grade)' }) })]);
+    expect(result.github.checkRuns()).toEqual([
+      expect.objectContaining({ head_sha: result.repos.head, conclusion: 'success', output: expect.objectContaining({ title: 'PatchProof: PASSED (proof grade)' }) })
+    ]);
     // The JWT was verified with the app's public key, and the check run went with the installation token.
     const requests = result.github.requests();
     expect(requests.filter((r) => r.operationId?.startsWith('apps/')).map((r) => [r.operationId, r.status])).toEqual([
@@ -366,7 +388,8 @@ describe('validate mode, bundled, against loopback GitHub and artifact services'
     expect(requests.find((r) => r.operationId === 'checks/create')?.headers['authorization']).toBe(`token ${APP.installationToken}`);
     expect(result.github.checkRuns()[0]?.app.slug).toBe('patchproof-test-app');
     // The trust decision heads the check run's summary and the job summary.
-    const trusted = /^\*\*信任 \/ Trust: ✅ trusted \/ 可信\*\* — this pull\\_request\\_target run's workflow file `octo-org\/hello-world\/\.github\/workflows\/patchproof-gate\.yml@refs\/heads\/main`/m;
+    const trusted =
+      /^\*\*信任 \/ Trust: ✅ trusted \/ 可信\*\* — this pull\\_request\\_target run's workflow file `octo-org\/hello-world\/\.github\/workflows\/patchproof-gate\.yml@refs\/heads\/main`/m;
     expect(result.github.checkRuns()[0]?.output.summary).toMatch(trusted);
     expect(result.summary).toMatch(trusted);
     expect(result.run.stdout).toMatch(/trusted workflow: octo-org\/hello-world\/\.github\/workflows\/patchproof-gate\.yml@refs\/heads\/main/);

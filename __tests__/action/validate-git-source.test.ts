@@ -46,7 +46,9 @@ describe('createGitSource (real git)', () => {
     const source = createGitSource(repos.workspace);
     const base = join(out, 'base');
     const written = await source.writeTree(repos.base, base);
-    const tree = git(repos.workspace, ['ls-tree', '-r', '--full-tree', repos.base]).split('\n').map((line) => /^(\d+) blob ([0-9a-f]+)\t(.+)$/.exec(line));
+    const tree = git(repos.workspace, ['ls-tree', '-r', '--full-tree', repos.base])
+      .split('\n')
+      .map((line) => /^(\d+) blob ([0-9a-f]+)\t(.+)$/.exec(line));
     expect(written).toEqual(tree.map((m) => m?.[3]));
     for (const match of tree) {
       // hash-object --no-filters: the object id of the bytes on disk, exactly as written.

@@ -65,7 +65,8 @@ type ChecksBehaviour = 'ok' | 'forbidden' | 'broken';
 function fakeChecks(behaviour: ChecksBehaviour, published: Published[]): ChecksClient {
   return {
     async publish(target, conclusion, check) {
-      if (behaviour === 'forbidden') throw new ChecksPermissionError('cannot create check run (403): the token is read-only, as on a pull request from a fork. Publish it from a workflow_run workflow.');
+      if (behaviour === 'forbidden')
+        throw new ChecksPermissionError('cannot create check run (403): the token is read-only, as on a pull request from a fork. Publish it from a workflow_run workflow.');
       if (behaviour === 'broken') throw new InfrastructureError('the Checks API answered 502');
       published.push({ target, conclusion, check });
       return 1001 + published.length;
@@ -217,7 +218,8 @@ describe('validateMode: a validation', () => {
     expect(run.summaries[0]).toContain(`## ${posted?.check.title}`);
     expect(run.summaries[0]).toContain(posted?.check.summary);
     // The trust decision is stated in the check run and the job summary.
-    const trusted = "**信任 / Trust: ✅ trusted / 可信** — this pull\\_request\\_target run's workflow file `octo-org/hello-world/.github/workflows/patchproof-gate.yml@refs/heads/main` is out of the pull request's reach, so it may post success.";
+    const trusted =
+      "**信任 / Trust: ✅ trusted / 可信** — this pull\\_request\\_target run's workflow file `octo-org/hello-world/.github/workflows/patchproof-gate.yml@refs/heads/main` is out of the pull request's reach, so it may post success.";
     expect(posted?.check.summary).toContain(trusted);
     expect(run.summaries[0]).toContain(trusted);
     expect(run.warnings).toEqual([]);
@@ -244,7 +246,7 @@ describe('validateMode: a validation', () => {
   });
 });
 
-describe('validateMode: the agent\'s claim (input claimed)', () => {
+describe("validateMode: the agent's claim (input claimed)", () => {
   // As node's junit reporter or a JS runner with file attributes would write it, from the agent's workspace.
   const claim = [
     '<testsuites><testsuite name="agent">',
@@ -255,8 +257,11 @@ describe('validateMode: the agent\'s claim (input claimed)', () => {
 
   it('is compared in the receipt and shown in the check run, and changes neither verdict nor conclusion', async () => {
     const [withClaim, without] = [await runScenario({ change: fix, claim }), await runScenario({ change: fix })];
-    expect({ verdict: withClaim.result.verdict, proof: withClaim.result.proofGrade, conclusion: withClaim.published[0]?.conclusion })
-      .toEqual({ verdict: without.result.verdict, proof: without.result.proofGrade, conclusion: without.published[0]?.conclusion });
+    expect({ verdict: withClaim.result.verdict, proof: withClaim.result.proofGrade, conclusion: withClaim.published[0]?.conclusion }).toEqual({
+      verdict: without.result.verdict,
+      proof: without.result.proofGrade,
+      conclusion: without.published[0]?.conclusion
+    });
     const receipt = JSON.parse(readFileSync(withClaim.result.receiptPath as string, 'utf8')) as Receipt;
     expect(receipt.claim).toMatchObject({ format: 'junit', tests: 2, matched: 1, findings: { possible_hidden_state_dependency: 0, claim_unknown_test: 1 } });
     const summary = withClaim.published[0]?.check.summary ?? '';
@@ -272,7 +277,7 @@ describe('validateMode: the agent\'s claim (input claimed)', () => {
   });
 });
 
-describe('validateMode: the claim as an artifact of the pull request\'s CI (claimed-artifact), and the head commit\'s other checks (head-checks)', () => {
+describe("validateMode: the claim as an artifact of the pull request's CI (claimed-artifact), and the head commit's other checks (head-checks)", () => {
   const claim = '<testsuites><testsuite name="agent"><testcase name="parses a single unit" classname="" file="/home/agent/ws/test/duration.test.js"/></testsuite></testsuites>';
   const notFixed: HeadChange = { kind: 'diff', file: join(JS_DURATION, 'candidates', 'not-fixed.diff') };
   let github: GitHubServer;
@@ -285,7 +290,7 @@ describe('validateMode: the claim as an artifact of the pull request\'s CI (clai
     expect(github.invalidResponses()).toEqual([]);
   });
 
-  it('fetches the claim for the pull request\'s head, reads the named file, and changes neither verdict nor conclusion', async () => {
+  it("fetches the claim for the pull request's head, reads the named file, and changes neither verdict nor conclusion", async () => {
     const asked: ClaimArtifactRequest[] = [];
     const claimArtifacts = (): ClaimArtifacts => ({
       fetch: async (request) => {
@@ -296,20 +301,25 @@ describe('validateMode: the claim as an artifact of the pull request\'s CI (clai
     const inputs = { 'claimed-artifact': 'agent-junit', claimed: 'reports/junit.xml' };
     const [withClaim, without] = [await runScenario({ change: fix, inputs, deps: { claimArtifacts } }), await runScenario({ change: fix })];
     expect(asked).toEqual([{ name: 'agent-junit', headSha: withClaim.repos.head, path: 'reports/junit.xml' }]);
-    expect({ verdict: withClaim.result.verdict, conclusion: withClaim.published[0]?.conclusion }).toEqual({ verdict: without.result.verdict, conclusion: without.published[0]?.conclusion });
+    expect({ verdict: withClaim.result.verdict, conclusion: withClaim.published[0]?.conclusion }).toEqual({
+      verdict: without.result.verdict,
+      conclusion: without.published[0]?.conclusion
+    });
     const receipt = JSON.parse(readFileSync(withClaim.result.receiptPath as string, 'utf8')) as Receipt;
     expect(receipt.claim).toMatchObject({ format: 'junit', tests: 1, matched: 1, digest: `sha256:${createHash('sha256').update(claim).digest('hex')}` });
     expect(withClaim.infos).toContainEqual(expect.stringMatching(/^claim: claimed-artifact 'agent-junit' \(id 7001\) of run 4300, "reports\/junit.xml", 1 tests, sha256:/));
   });
 
   it('refuses, before anything runs, a claim artifact that is not a claim', async () => {
-    const claimArtifacts = (): ClaimArtifacts => ({ fetch: async (request) => ({ bytes: Buffer.from('PK not a claim'), label: `claimed-artifact '${request.name}' (id 1) of run 2`, runId: 2, artifactId: 1 }) });
+    const claimArtifacts = (): ClaimArtifacts => ({
+      fetch: async (request) => ({ bytes: Buffer.from('PK not a claim'), label: `claimed-artifact '${request.name}' (id 1) of run 2`, runId: 2, artifactId: 1 })
+    });
     const run = await runScenario({ change: fix, inputs: { 'claimed-artifact': 'agent-junit' }, deps: { claimArtifacts }, createRunner: nothingRuns });
     expect(run.result.verdict).toBe('failed');
     expect(run.result.message).toMatch(/^refused \(bad_input\): claimed-artifact 'agent-junit' \(id 1\) of run 2 is not a claim PatchProof reads: /);
   });
 
-  it('shows what the agent\'s CI said beside a failing clean room, leaves PatchProof\'s own run out, and changes nothing else', async () => {
+  it("shows what the agent's CI said beside a failing clean room, leaves PatchProof's own run out, and changes nothing else", async () => {
     // The agent's CI passed on the head, and an earlier PatchProof run failed it: both posted before this read.
     const headChecks = (token: string): HeadChecksReader => ({
       read: async (target, own) => {
@@ -322,12 +332,16 @@ describe('validateMode: the claim as an artifact of the pull request\'s CI (clai
     const without = await runScenario({ change: notFixed });
     const summary = again.published[0]?.check.summary ?? '';
     expect(summary).toContain("### 智能体 CI 的声明 / What the agent's CI said on this commit");
-    expect(summary).toContain("CI: **success** · 干净环境 / clean room: **failed** · **ci_success_clean_room_failed**");
+    expect(summary).toContain('CI: **success** · 干净环境 / clean room: **failed** · **ci_success_clean_room_failed**');
     expect(summary).toContain('| test | github\\-actions | success |');
     expect(summary).not.toMatch(/\| PatchProof \|/);
     expect(again.infos).toContainEqual(expect.stringMatching(/^the agent's CI on [0-9a-f]{40}: success \(1 check runs and statuses\); ci_success_clean_room_failed$/));
-    expect({ verdict: again.result.verdict, proof: again.result.proofGrade, conclusion: again.published[0]?.conclusion, reasons: again.uploads[0]?.receipt.reasons })
-      .toEqual({ verdict: without.result.verdict, proof: without.result.proofGrade, conclusion: without.published[0]?.conclusion, reasons: without.uploads[0]?.receipt.reasons });
+    expect({ verdict: again.result.verdict, proof: again.result.proofGrade, conclusion: again.published[0]?.conclusion, reasons: again.uploads[0]?.receipt.reasons }).toEqual({
+      verdict: without.result.verdict,
+      proof: without.result.proofGrade,
+      conclusion: without.published[0]?.conclusion,
+      reasons: without.uploads[0]?.receipt.reasons
+    });
     // Nothing of the CI's claim is in the receipt.
     expect(again.uploads[0]?.receiptText).not.toContain('ci_success_clean_room_failed');
   });
@@ -400,7 +414,11 @@ describe('validateMode: refusals publish a failed check run and return failed', 
 
   it('a pull_request run (the PR controls the workflow) warns that it will not post success', async () => {
     const run = await runScenario({ change: fix, eventName: 'pull_request', inputs: { 'approved-proposal-hash': 'c'.repeat(64) }, createRunner: nothingRuns });
-    expect(run.warnings).toEqual([expect.stringMatching(/^PatchProof will not post success from this run: on pull_request GitHub runs the workflow files of the pull request's merge commit.*pull_request_target/)]);
+    expect(run.warnings).toEqual([
+      expect.stringMatching(
+        /^PatchProof will not post success from this run: on pull_request GitHub runs the workflow files of the pull request's merge commit.*pull_request_target/
+      )
+    ]);
     expect(run.published.map((p) => p.conclusion)).toEqual(['failure']);
     // The refusal's check run and the job summary say the run is untrusted, and why.
     for (const markdown of [run.published[0]?.check.summary ?? '', run.summaries[0] ?? '']) {
@@ -430,7 +448,9 @@ describe('validateMode: publishing', () => {
     expect(run.published).toEqual([]);
     expect(run.uploads).toHaveLength(1);
     expect(run.summaries).toHaveLength(1);
-    expect(run.warnings).toEqual([expect.stringMatching(/^PatchProof could not post the check run: cannot create check run \(403\).* This run's receipt artifact is patchproof-receipt-[0-9a-f]{64}\.$/)]);
+    expect(run.warnings).toEqual([
+      expect.stringMatching(/^PatchProof could not post the check run: cannot create check run \(403\).* This run's receipt artifact is patchproof-receipt-[0-9a-f]{64}\.$/)
+    ]);
   });
 
   it('an artifact upload failure is a warning; a check run that cannot be posted makes the result inconclusive', async () => {

@@ -67,7 +67,7 @@ function hostileDuration(prelude: string, hook: string): string {
     "import { fileURLToPath as hostilePath } from 'node:url';",
     "import { test as hostileTest } from 'node:test';",
     fixed,
-    '// Hostile: every file under the hidden tests\' placement, read while the tests run.',
+    "// Hostile: every file under the hidden tests' placement, read while the tests run.",
     'function hiddenSources() {',
     "  const dir = hostilePath(new URL('../.patchproof/hidden/', import.meta.url));",
     '  if (!hostileExists(dir)) return [];',
@@ -246,7 +246,8 @@ interface OpenedDetail {
 
 async function openDetail(result: Result): Promise<{ text: string; detail: OpenedDetail }> {
   const bytes = result.artifactFiles['hidden-detail.age'];
-  if (bytes === undefined) throw new Error(`the artifact has no hidden-detail.age; it has ${Object.keys(result.artifactFiles).join(', ') || 'nothing'}\n--- stdout ---\n${result.run.stdout}`);
+  if (bytes === undefined)
+    throw new Error(`the artifact has no hidden-detail.age; it has ${Object.keys(result.artifactFiles).join(', ') || 'nothing'}\n--- stdout ---\n${result.run.stdout}`);
   const text = new TextDecoder().decode(await decryptWith(parseWitnessKey(witnessKey, 'test key'), bytes, 'hidden-detail.age'));
   return { text, detail: JSON.parse(text) as OpenedDetail };
 }
@@ -263,19 +264,29 @@ function plainFiles(dir: string, prefix = ''): Record<string, string> {
 }
 
 /** What would give a hidden test away, beyond its names and source lines. */
-const SECRETS = [...HIDDEN_WORDS, ...PINNED_HIDDEN_IDS, ...HIDDEN_CASES.map((c) => c.id), HIDDEN_ORIGINAL.split('\n').find((line) => line.includes('assert.equal(parseDuration(')) ?? '(no assertion line)'].map((line) => line.trim());
+const SECRETS = [
+  ...HIDDEN_WORDS,
+  ...PINNED_HIDDEN_IDS,
+  ...HIDDEN_CASES.map((c) => c.id),
+  HIDDEN_ORIGINAL.split('\n').find((line) => line.includes('assert.equal(parseDuration(')) ?? '(no assertion line)'
+].map((line) => line.trim());
 
 describe('the sealed pack the base branch holds', () => {
-  it('the author\'s pack does carry the hidden ids, expectations and originals in plain text (so the next check can fail)', () => {
+  it("the author's pack does carry the hidden ids, expectations and originals in plain text (so the next check can fail)", () => {
     const all = Object.values(plainFiles(plainPack)).join('\n');
     expect(HIDDEN_VALUES.length).toBeGreaterThanOrEqual(3);
     for (const secret of SECRETS) expect([secret, all.includes(secret)]).toEqual([secret, true]);
     for (const value of HIDDEN_VALUES) expect([value, valueIn(all, value)]).toEqual([value, true]);
   });
 
-  it('no plain file of it holds a hidden test\'s name, source, case id, pinned id, original or expected value', () => {
+  it("no plain file of it holds a hidden test's name, source, case id, pinned id, original or expected value", () => {
     const files = plainFiles(sealedPack);
-    expect(Object.keys(files).sort()).toEqual(['oracle/expected.json', 'oracle/original/reproduction/millisecond-unit.test.js', 'reproduction/millisecond-unit.test.js', 'witness.json']);
+    expect(Object.keys(files).sort()).toEqual([
+      'oracle/expected.json',
+      'oracle/original/reproduction/millisecond-unit.test.js',
+      'reproduction/millisecond-unit.test.js',
+      'witness.json'
+    ]);
     for (const [path, text] of Object.entries(files)) {
       for (const secret of SECRETS) expect([path, secret, text.includes(secret)]).toEqual([path, secret, false]);
       for (const value of HIDDEN_VALUES) expect([path, value, valueIn(text, value)]).toEqual([path, value, false]);
@@ -284,7 +295,7 @@ describe('the sealed pack the base branch holds', () => {
 });
 
 describe.each(Object.keys(CANDIDATES) as Name[])('a sealed pack and a candidate leaking the hidden source as a %s', (name) => {
-  it('made only requests GitHub\'s description allows, posted one failure check run and uploaded one artifact', () => {
+  it("made only requests GitHub's description allows, posted one failure check run and uploaded one artifact", () => {
     const result = get(name);
     if (result.run.status !== 1) throw new Error(`exit ${result.run.status}\n--- stdout ---\n${result.run.stdout}\n--- stderr ---\n${result.run.stderr}`);
     expect(result.github.invalidRequests()).toEqual([]);
@@ -293,7 +304,7 @@ describe.each(Object.keys(CANDIDATES) as Name[])('a sealed pack and a candidate 
     expect(Object.keys(result.artifactFiles).sort()).toEqual(['hidden-detail.age', 'receipt.json', 'report.md']);
   });
 
-  it('the hostile text reached the hidden results: the maintainers\' detail holds it (so the checks below can fail)', async () => {
+  it("the hostile text reached the hidden results: the maintainers' detail holds it (so the checks below can fail)", async () => {
     const result = get(name);
     const { text, detail } = await openDetail(result);
     const field = name === 'skip' ? 'skip_reason' : 'message';

@@ -77,8 +77,7 @@ function ruleViolations(text: string, kind: 'workflow' | 'action'): string[] {
       problems.push('pull_request_target names the pull request head: never check out or run pull request code with a write token and secrets');
     }
     const top = doc['permissions'];
-    const readOnly = (value: unknown): boolean =>
-      value === 'read-all' || (isMapping(value) && Object.values(value).every((grant) => grant === 'read' || grant === 'none'));
+    const readOnly = (value: unknown): boolean => value === 'read-all' || (isMapping(value) && Object.values(value).every((grant) => grant === 'read' || grant === 'none'));
     if (top === undefined) problems.push('no top-level `permissions:`; set `permissions: {}` and grant per job');
     else if (!readOnly(top)) problems.push(`top-level permissions grant writes (${JSON.stringify(top)}); grant them per job`);
     const jobs = isMapping(doc['jobs']) ? doc['jobs'] : {};
@@ -151,7 +150,21 @@ describe('action-validator (GitHub workflow and action schemas, offline)', () =>
     expect(validate('action.yml', action.replace('using: node24', 'using: node25')).status).toBe(1);
     expect(validate('action.yml', action.replace('using: node24', 'using: node20')).status).toBe(0);
     const workflow = (permission: string): string =>
-      ['on: push', 'permissions: {}', 'jobs:', '  a:', '    runs-on: ubuntu-latest', '    permissions:', '      contents: read', `      ${permission}`, '    steps:', '      - run: echo "$X"', '        env:', '          X: ${{ job.workflow_repository }}@${{ job.workflow_sha }}', ''].join('\n');
+      [
+        'on: push',
+        'permissions: {}',
+        'jobs:',
+        '  a:',
+        '    runs-on: ubuntu-latest',
+        '    permissions:',
+        '      contents: read',
+        `      ${permission}`,
+        '    steps:',
+        '      - run: echo "$X"',
+        '        env:',
+        '          X: ${{ job.workflow_repository }}@${{ job.workflow_sha }}',
+        ''
+      ].join('\n');
     expect(validate('w.yml', workflow('attestations: write')).status).toBe(0);
     expect(validate('w.yml', workflow('id-token: write')).status).toBe(0);
     expect(validate('w.yml', workflow('attestations: admin')).status).toBe(1);
@@ -269,7 +282,13 @@ describe('the workflows do what the docs say', () => {
     ]);
     const action = steps.find((s) => s['id'] === 'patchproof') as Mapping;
     expect(action['uses']).toBe('./.patchproof-action');
-    expect(action['with']).toMatchObject({ mode: 'validate', runner: 'docker', 'repository-path': 'base', image: '${{ inputs.image }}', 'witness-digest': '${{ inputs.witness-digest }}' });
+    expect(action['with']).toMatchObject({
+      mode: 'validate',
+      runner: 'docker',
+      'repository-path': 'base',
+      image: '${{ inputs.image }}',
+      'witness-digest': '${{ inputs.witness-digest }}'
+    });
     // And the rule that enforces it catches the old form.
     const old = text.replace('uses: ./.patchproof-action', 'uses: ./');
     expect(ruleViolations(old, 'workflow')).toEqual([

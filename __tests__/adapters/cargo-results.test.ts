@@ -145,7 +145,14 @@ describe.each(toolchains)('cargo results recorded with the %s toolchain', (toolc
       expect(parsed.problems).toEqual([]);
       expect(parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
       const tests = byId(parsed);
-      expect([...tests.keys()].sort()).toEqual([`${REPRO}/cases.rs::asserts`, `${REPRO}/cases.rs::panics_in_code`, `${REPRO}/cases.rs::panics_in_helper`, `${REPRO}/cases.rs::passes`, `${REPRO}/more.rs::adds`, `${REPRO}/more.rs::group::skipped`]);
+      expect([...tests.keys()].sort()).toEqual([
+        `${REPRO}/cases.rs::asserts`,
+        `${REPRO}/cases.rs::panics_in_code`,
+        `${REPRO}/cases.rs::panics_in_helper`,
+        `${REPRO}/cases.rs::passes`,
+        `${REPRO}/more.rs::adds`,
+        `${REPRO}/more.rs::group::skipped`
+      ]);
       expect(tests.get(`${REPRO}/cases.rs::asserts`)).toMatchObject({ status: 'failed', failure_kind: 'assertion', location: `${REPRO}/cases.rs:8` });
       expect(tests.get(`${REPRO}/cases.rs::panics_in_code`)).toMatchObject({ status: 'errored', failure_kind: 'exception_in_code' });
       // The panic is in support/mod.rs, a module of the external test: never the code under test.
@@ -193,9 +200,19 @@ describe.each(toolchains)('cargo results recorded with the %s toolchain', (toolc
   describe('fails closed', () => {
     it('without the run manifest, or with one for another run', () => {
       const { [CARGO_RUN_FILE]: _manifest, ...rest } = external.files;
-      expect(parse(external, rest)).toEqual({ tests: [], problems: [`${CARGO_RUN_FILE} is missing: the cargo harness wrote no results`], canary: { pass: 'missing', fail: 'missing' } });
+      expect(parse(external, rest)).toEqual({
+        tests: [],
+        problems: [`${CARGO_RUN_FILE} is missing: the cargo harness wrote no results`],
+        canary: { pass: 'missing', fail: 'missing' }
+      });
       expect(parse(external, { ...external.files, [CARGO_RUN_FILE]: '{"format": "x"}' }).problems).toEqual([`${CARGO_RUN_FILE} is not a patchproof/cargo-run/v1 manifest`]);
-      const other = parseCargoResults({ files: external.files, exitCode: 1, workdir: external.meta.workdir, testRoots: external.meta.testRoots, canary: { nonce: 'ab'.repeat(8) + 'cd'.repeat(8) } });
+      const other = parseCargoResults({
+        files: external.files,
+        exitCode: 1,
+        workdir: external.meta.workdir,
+        testRoots: external.meta.testRoots,
+        canary: { nonce: 'ab'.repeat(8) + 'cd'.repeat(8) }
+      });
       expect(other.problems).toContain(`${CARGO_RUN_FILE} is for target ${cargoTargetName(external.meta)}, not this run's patchproof_${'ab'.repeat(8)}${'cd'.repeat(8)}`);
       expect(other.canary).toEqual({ pass: 'missing', fail: 'missing' });
     });
@@ -213,7 +230,9 @@ describe.each(toolchains)('cargo results recorded with the %s toolchain', (toolc
       const runFile = targetFile(external, 'test', name, 'run');
       const text = external.files[runFile] ?? '';
       const summary = '{ "type": "suite", "event": "ok", "passed": 9, "failed": 0, "ignored": 0, "measured": 0, "filtered_out": 0, "exec_time": 0.1 }';
-      expect(parse(external, { ...external.files, [runFile]: `${text}${summary}\n` }).problems).toContain(`test:${name}: the run has 2 summaries (it did not finish, or one was forged)`);
+      expect(parse(external, { ...external.files, [runFile]: `${text}${summary}\n` }).problems).toContain(
+        `test:${name}: the run has 2 summaries (it did not finish, or one was forged)`
+      );
       const ghost = `{ "type": "test", "name": "${cargoModuleName(`${REPRO}/cases.rs`)}::ghost", "event": "ok" }`;
       expect(parse(external, { ...external.files, [runFile]: `${ghost}\n${text}` }).problems).toContain(
         `test:${name}: test '${cargoModuleName(`${REPRO}/cases.rs`)}::ghost' has an outcome but is not in the list`
@@ -228,7 +247,9 @@ describe.each(toolchains)('cargo results recorded with the %s toolchain', (toolc
       const name = cargoTargetName(external.meta);
       const runFile = targetFile(external, 'test', name, 'run');
       const listFile = targetFile(external, 'test', name, 'list');
-      expect(parse(external, { ...external.files, [runFile]: `{ "type": "test", "na\n${external.files[runFile] ?? ''}` }).problems).toContain(`test:${name}: line 1 is not valid JSON`);
+      expect(parse(external, { ...external.files, [runFile]: `{ "type": "test", "na\n${external.files[runFile] ?? ''}` }).problems).toContain(
+        `test:${name}: line 1 is not valid JSON`
+      );
       const list = (external.files[listFile] ?? '').split('\n');
       const discovered = list.find((line) => line.includes('"discovered"')) ?? '';
       expect(parse(external, { ...external.files, [listFile]: [discovered, ...list].join('\n') }).problems.some((p) => /is listed twice/.test(p))).toBe(true);

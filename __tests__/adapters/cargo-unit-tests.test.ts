@@ -18,18 +18,36 @@ import { ROOT } from '../helpers/cli.js';
 const TEXTCLIP = readFileSync(join(ROOT, 'fixtures', 'rust-textclip', 'repo', 'src', 'lib.rs'), 'utf8');
 const HOSTILE_DIFF = readFileSync(join(ROOT, 'fixtures', 'hostile', 'rust-rewrite-unit-test.diff'), 'utf8');
 
-const one = (before: string, after: string | undefined): string[] =>
-  changedUnitTests(new Map([['src/lib.rs', before]]), new Map([['src/lib.rs', after]]))[0]?.changed ?? [];
+const one = (before: string, after: string | undefined): string[] => changedUnitTests(new Map([['src/lib.rs', before]]), new Map([['src/lib.rs', after]]))[0]?.changed ?? [];
 
 describe('rustTokens', () => {
   it('drops comments (nested block comments too) and keeps literals whole', () => {
     expect(rustTokens('a /* x /* y */ still comment */ b // c\nd')).toEqual(['a', 'b', 'd']);
     expect(rustTokens('let s = r#"a "} { b"#; let t = "q\\"}"; let c = \'{\'; let d = b\'}\';')).toEqual([
-      'let', 's', '=', 'r#"a "} { b"#', ';', 'let', 't', '=', '"q\\"}"', ';', 'let', 'c', '=', "'{'", ';', 'let', 'd', '=', "b'}'", ';'
+      'let',
+      's',
+      '=',
+      'r#"a "} { b"#',
+      ';',
+      'let',
+      't',
+      '=',
+      '"q\\"}"',
+      ';',
+      'let',
+      'c',
+      '=',
+      "'{'",
+      ';',
+      'let',
+      'd',
+      '=',
+      "b'}'",
+      ';'
     ]);
   });
 
-  it("tells lifetimes and labels from char literals, escapes included", () => {
+  it('tells lifetimes and labels from char literals, escapes included', () => {
     expect(rustTokens("fn f<'a>(x: &'a str) -> char { '\\'' }")).toEqual(['fn', 'f', '<', "'a", '>', '(', 'x', ':', '&', "'a", 'str', ')', '-', '>', 'char', '{', "'\\''", '}']);
     expect(rustTokens("'outer: loop { break 'outer; } '\\u{1F600}' '😀'")).toEqual(["'outer", ':', 'loop', '{', 'break', "'outer", ';', '}', "'\\u{1F600}'", "'😀'"]);
   });
@@ -47,7 +65,8 @@ describe('scanUnitTests', () => {
   });
 
   it('finds #[test] functions outside a cfg(test) module (shell-escape keeps them in `pub mod unix`) and test attributes with paths', () => {
-    const source = 'pub mod unix {\n  pub fn escape() {}\n  #[test]\n  fn test_escape() { assert!(true); }\n}\n#[tokio::test]\nasync fn t() {}\n#[cfg(test)]\nfn helper() -> u8 { 1 }\n';
+    const source =
+      'pub mod unix {\n  pub fn escape() {}\n  #[test]\n  fn test_escape() { assert!(true); }\n}\n#[tokio::test]\nasync fn t() {}\n#[cfg(test)]\nfn helper() -> u8 { 1 }\n';
     expect([...scanUnitTests(source).items.keys()]).toEqual(['unix::test_escape', 't', 'cfg(test) item at crate fn helper']);
   });
 
@@ -65,12 +84,18 @@ describe('changedUnitTests', () => {
 
   it('a rewritten assertion is a changed test; so is an added #[ignore] or #[should_panic]', () => {
     expect(one(TEXTCLIP, rewrite('assert_eq!(clip("tea", 0), "");', 'assert_eq!(clip("tea", 0), "…");'))).toEqual(['mod tests', 'tests::zero_columns_hold_nothing']);
-    expect(one(TEXTCLIP, rewrite('    #[test]\n    fn zero_columns', '    #[test]\n    #[ignore]\n    fn zero_columns'))).toEqual(['mod tests', 'tests::zero_columns_hold_nothing']);
+    expect(one(TEXTCLIP, rewrite('    #[test]\n    fn zero_columns', '    #[test]\n    #[ignore]\n    fn zero_columns'))).toEqual([
+      'mod tests',
+      'tests::zero_columns_hold_nothing'
+    ]);
     expect(one(TEXTCLIP, rewrite('    #[test]\n    fn zero_columns', '    #[test]\n    #[should_panic]\n    fn zero_columns'))).toContain('tests::zero_columns_hold_nothing');
   });
 
   it('a removed test, a removed test module and a deleted file are changed tests', () => {
-    expect(one(TEXTCLIP, rewrite('    #[test]\n    fn zero_columns_hold_nothing() {\n        assert_eq!(clip("tea", 0), "");\n    }\n', ''))).toEqual(['mod tests', 'tests::zero_columns_hold_nothing']);
+    expect(one(TEXTCLIP, rewrite('    #[test]\n    fn zero_columns_hold_nothing() {\n        assert_eq!(clip("tea", 0), "");\n    }\n', ''))).toEqual([
+      'mod tests',
+      'tests::zero_columns_hold_nothing'
+    ]);
     expect(one(TEXTCLIP, TEXTCLIP.slice(0, TEXTCLIP.indexOf('#[cfg(test)]')))).toHaveLength(5);
     expect(one(TEXTCLIP, undefined)).toHaveLength(5);
     // Gating the module off is a change of its attributes.
@@ -79,7 +104,9 @@ describe('changedUnitTests', () => {
 
   it('the fix itself, comments and layout inside the tests, and a new test are not changes', () => {
     expect(one(TEXTCLIP, rewrite('    text.len()\n', '    text.chars().count()\n'))).toEqual([]);
-    expect(one(TEXTCLIP, rewrite('assert_eq!(clip("tea", 5), "tea");', '// kept\n        assert_eq!(\n            clip("tea", 5),\n            "tea"\n        ); /* same */'))).toEqual([]);
+    expect(
+      one(TEXTCLIP, rewrite('assert_eq!(clip("tea", 5), "tea");', '// kept\n        assert_eq!(\n            clip("tea", 5),\n            "tea"\n        ); /* same */'))
+    ).toEqual([]);
     expect(one(TEXTCLIP, `${TEXTCLIP}\n#[test]\nfn a_new_test() {}\n`)).toEqual([]);
   });
 
@@ -102,7 +129,9 @@ describe('changedUnitTests', () => {
     ]);
     expect([...testModuleFiles(base)].sort()).toEqual(['src/checks/deeper.rs', 'src/checks/more.rs', 'src/tests.rs']);
     // A helper that is not a #[test] function, changed: the file is test code whole.
-    expect(changedUnitTests(base, new Map([['src/tests.rs', tests.replace('{ 1 }', '{ f() }')]]))).toEqual([{ path: 'src/tests.rs', changed: ['(the whole file: a test module)'] }]);
+    expect(changedUnitTests(base, new Map([['src/tests.rs', tests.replace('{ 1 }', '{ f() }')]]))).toEqual([
+      { path: 'src/tests.rs', changed: ['(the whole file: a test module)'] }
+    ]);
     expect(changedUnitTests(base, new Map([['src/lib.rs', lib.replace('#[cfg(test)]\nmod tests;\n', '')]]))).toEqual([{ path: 'src/lib.rs', changed: ['mod tests'] }]);
     expect(changedUnitTests(base, new Map([['src/other.rs', 'pub fn g() { }\n// x\n']]))).toEqual([]);
   });
@@ -123,10 +152,12 @@ describe('inSourceTestFindings', () => {
   });
 
   it('a pack that allows test edits is refused: the file cannot be reset without undoing the fix', () => {
-    expect(() => inSourceTestFindings(cargoAdapter, baseDir, ['Cargo.toml', 'src/lib.rs'], changes, applied, [], { ...allow, test_edits: true }, cargoAdapter.skipMarkers)).toThrow(PolicyError);
+    expect(() => inSourceTestFindings(cargoAdapter, baseDir, ['Cargo.toml', 'src/lib.rs'], changes, applied, [], { ...allow, test_edits: true }, cargoAdapter.skipMarkers)).toThrow(
+      PolicyError
+    );
   });
 
-  it('the fixture\'s own fix touches no unit test', () => {
+  it("the fixture's own fix touches no unit test", () => {
     const fix = checkDiff(readFileSync(join(ROOT, 'fixtures', 'rust-textclip', 'candidates', 'fix.diff'), 'utf8'), { maxBytes: 1_000_000, maxFiles: 100 });
     const fixed = applyFileChanges((path) => readFileSync(join(baseDir, ...path.split('/'))), fix);
     expect(inSourceTestFindings(cargoAdapter, baseDir, ['Cargo.toml', 'src/lib.rs'], fix, fixed, [], allow, cargoAdapter.skipMarkers).findings).toEqual([]);

@@ -43,7 +43,9 @@ function contractProblems(listing: Listing): string[] {
 
 function listTree(root: string, registered: readonly string[]): Listing {
   const adapters = join(root, 'src', 'adapters');
-  const folders = readdirSync(adapters, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  const folders = readdirSync(adapters, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
   return {
     folders,
     files: Object.fromEntries(folders.map((folder) => [folder, readdirSync(join(adapters, folder))])),
@@ -70,7 +72,7 @@ describe('the adapter contract', () => {
     };
     expect(contractProblems(bad)).toEqual(
       expect.arrayContaining([
-        'src/adapters/rspec/ is not in registry.ts\'s table',
+        "src/adapters/rspec/ is not in registry.ts's table",
         'src/adapters/rspec/ has no README.md',
         'src/adapters/rspec/ has no tests (__tests__/adapters/rspec.test.ts or rspec-*.test.ts)',
         'src/adapters/jest/ has no README.md',

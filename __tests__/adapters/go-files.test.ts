@@ -48,16 +48,7 @@ describe('go files', () => {
 
   it('finds lines that skip a test or leave a test file out of the build', () => {
     const marked = (line: string): boolean => GO_SKIP_MARKERS.some((re) => re.test(line));
-    expect(
-      [
-        '\tt.Skip("flaky")',
-        '\tt.SkipNow()',
-        '\tb.Skipf("no %s", what)',
-        '\tif testing.Short() {',
-        '//go:build ignore',
-        '// +build ignore'
-      ].every(marked)
-    ).toBe(true);
+    expect(['\tt.Skip("flaky")', '\tt.SkipNow()', '\tb.Skipf("no %s", what)', '\tif testing.Short() {', '//go:build ignore', '// +build ignore'].every(marked)).toBe(true);
     expect(['\tt.Run("skip list", func(t *testing.T) {})', '\tskipped := 0', '\t// we never Skip here', '\tt.Errorf("go:build")'].some(marked)).toBe(false);
   });
 });

@@ -61,16 +61,7 @@ describe('go test -json parser on real runs', () => {
     expect(parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
     const tests = byId(parsed.tests);
     expect(Object.keys(tests).sort()).toEqual(
-      [
-        'TestPasses',
-        'TestAssertion',
-        'TestFatal',
-        'TestSkipped',
-        'TestSubtests/ok',
-        'TestSubtests/bad_case',
-        'TestSubtests/later',
-        'TestPrintsFakeResults'
-      ]
+      ['TestPasses', 'TestAssertion', 'TestFatal', 'TestSkipped', 'TestSubtests/ok', 'TestSubtests/bad_case', 'TestSubtests/later', 'TestPrintsFakeResults']
         .map((name) => `${PKG}/failing/${name}`)
         .sort()
     );
@@ -201,7 +192,10 @@ describe('go test -json parser fails closed', () => {
     const text = request.files[GO_RESULTS_FILE] ?? '';
     const cut = parseGoResults({ ...request, files: { ...request.files, [GO_RESULTS_FILE]: text.slice(0, -20) } });
     expect(cut.problems).toEqual(
-      expect.arrayContaining([`${GO_RESULTS_FILE}: the last line is incomplete (output cut short?)`, `${GO_RESULTS_FILE}: package ${PKG}/passing has no result (the stream ended early)`])
+      expect.arrayContaining([
+        `${GO_RESULTS_FILE}: the last line is incomplete (output cut short?)`,
+        `${GO_RESULTS_FILE}: package ${PKG}/passing has no result (the stream ended early)`
+      ])
     );
   });
 
@@ -229,7 +223,12 @@ describe('go test -json parser fails closed', () => {
   it('sees a must-fail canary reported as passed in any package', () => {
     const request = recorded('build-failure');
     const failLine = lines(request).find((line) => line.includes('"Action":"fail"') && line.includes('"Test":"Test_cfedcba9876543210"')) ?? '';
-    const parsed = parseGoResults(withLines(request, lines(request).map((line) => (line === failLine ? line.replace('"fail"', '"pass"') : line))));
+    const parsed = parseGoResults(
+      withLines(
+        request,
+        lines(request).map((line) => (line === failLine ? line.replace('"fail"', '"pass"') : line))
+      )
+    );
     expect(parsed.canary.fail).toBe('passed');
   });
 
@@ -278,7 +277,10 @@ describe('go test -json parser: supervision (src/adapters/shared/supervisor.ts)'
   it('counts a declared top-level test that never ran as failed when the binary ran to its end, never when it stopped early', () => {
     const request = recorded('external');
     // Without the panicking test, the binary ran to its end: a declared test missing was left out in-process.
-    const skipped = withLines(request, lines(request).filter((line) => !line.includes('"Test":"TestThirdPanicsInCode"')));
+    const skipped = withLines(
+      request,
+      lines(request).filter((line) => !line.includes('"Test":"TestThirdPanicsInCode"'))
+    );
     const declared = ['TestSumAssertion', 'TestThirdPanicsInCode'];
     const parsed = parseGoResults({ ...skipped, declared });
     expect(parsed.tests.map((t) => [t.id, t.status, t.failure_kind])).toEqual([

@@ -32,9 +32,10 @@ describe('go adapter command', () => {
     expect(Object.keys(goAdapter.harness)).toEqual(['supervise.py']);
   });
 
-  it('declares the staged files\' top-level tests (never for the suite), which must all run', () => {
+  it("declares the staged files' top-level tests (never for the suite), which must all run", () => {
     const files = ['.patchproof/hidden/a_test.go'];
-    const source = 'package hidden\n\nfunc TestOne(t *testing.T) {}\nfunc TestMain(m *testing.M) {}\nfunc Testlower(t *testing.T) {}\n/*\nfunc TestCommented(t *testing.T) {}\n*/\nfunc TestÄ(t *testing.T) {}\nfunc BenchmarkX(b *testing.B) {}\n';
+    const source =
+      'package hidden\n\nfunc TestOne(t *testing.T) {}\nfunc TestMain(m *testing.M) {}\nfunc Testlower(t *testing.T) {}\n/*\nfunc TestCommented(t *testing.T) {}\n*/\nfunc TestÄ(t *testing.T) {}\nfunc BenchmarkX(b *testing.B) {}\n';
     const command = goAdapter.command(request({ files, suite: false, testRoots: ['.patchproof/hidden'], readFile: (file) => (file === files[0] ? source : undefined) }));
     expect(command.declared).toEqual(['TestOne', 'TestÄ']);
     expect(goAdapter.command(request({ files: ['calc_test.go'], readFile })).declared).toBeUndefined();
@@ -97,7 +98,12 @@ describe('go canaries', () => {
   it('reads package clauses past comments and build constraints', () => {
     expect(goPackageName(SOURCES['calc_test.go'] ?? '')).toBe('calc_test');
     expect(goPackageName(SOURCES['calc_internal_test.go'] ?? '')).toBe('calc');
-    expect(goCanaryPackage([{ file: 'x_test.go', text: 'package x_test\n' }, { file: 'y_test.go', text: undefined }])).toBe('x_test');
+    expect(
+      goCanaryPackage([
+        { file: 'x_test.go', text: 'package x_test\n' },
+        { file: 'y_test.go', text: undefined }
+      ])
+    ).toBe('x_test');
   });
 
   it('generates one must-pass and one must-fail test named from the nonce, in run order, in a file that sorts first', () => {
@@ -120,7 +126,10 @@ describe('go canaries', () => {
 // The live runs need Go 1.24 or later on PATH (the test image has it; a host may not).
 const probe = spawnSync('go', ['env', 'GOVERSION'], { encoding: 'utf8' });
 const minor = /^go1\.(\d+)/.exec(probe.stdout ?? '')?.[1];
-const GO_MISSING = probe.status === 0 && minor !== undefined && Number(minor) >= GO_MIN_MINOR ? undefined : `go1.${GO_MIN_MINOR} or later is not on PATH (${(probe.stdout || String(probe.error)).trim()})`;
+const GO_MISSING =
+  probe.status === 0 && minor !== undefined && Number(minor) >= GO_MIN_MINOR
+    ? undefined
+    : `go1.${GO_MIN_MINOR} or later is not on PATH (${(probe.stdout || String(probe.error)).trim()})`;
 if (GO_MISSING !== undefined) console.warn(`SKIPPING the real go test runs: ${GO_MISSING}.`);
 const describeWithGo = GO_MISSING === undefined ? describe : describe.skip;
 

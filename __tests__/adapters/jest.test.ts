@@ -6,7 +6,22 @@ import { jestAdapter, JEST_CACHE_DIR } from '../../src/adapters/jest/index.js';
 import { jestWrapperSource } from '../../src/adapters/jest/entry.js';
 import { JEST_RESULTS_FILE } from '../../src/adapters/jest/results.js';
 import { wrappedFile, wrapperPath } from '../../src/adapters/shared/js-runner-wrapper.js';
-import { CASES, describeRealRuns, expectCaseOutcomes as expectSharedCaseOutcomes, expectCommandRefusals, expectDuplicateIdRuns, expectRecordedFocused, expectRecordedSabotage, expectReproductionRun, expectSabotageRun, expectWrapperCanaries, marked, recordedAt, recordedExitCode, VIEW } from './data/js-runner-support.js';
+import {
+  CASES,
+  describeRealRuns,
+  expectCaseOutcomes as expectSharedCaseOutcomes,
+  expectCommandRefusals,
+  expectDuplicateIdRuns,
+  expectRecordedFocused,
+  expectRecordedSabotage,
+  expectReproductionRun,
+  expectSabotageRun,
+  expectWrapperCanaries,
+  marked,
+  recordedAt,
+  recordedExitCode,
+  VIEW
+} from './data/js-runner-support.js';
 import { DATA_DIR, freshCanary, listFiles, runAdapter } from './data/run-adapter.js';
 import type { AdapterRun } from './data/run-adapter.js';
 
@@ -72,9 +87,7 @@ describe('jest results parser on recorded jest 30 output', () => {
     expect(jestAdapter.parse({ ...request, files: { [JEST_RESULTS_FILE]: '{"testResults": [' } }).problems[0]).toMatch(/^jest\.json is not JSON/);
     expect(jestAdapter.parse({ ...request, files: { [JEST_RESULTS_FILE]: '{"testResults": []}' } }).problems[0]).toMatch(/^jest\.json is not jest's JSON results/);
     const text = readFileSync(path.join(DATA, 'results', 'cases', JEST_RESULTS_FILE), 'utf8');
-    expect(jestAdapter.parse({ ...request, exitCode: 0, files: { [JEST_RESULTS_FILE]: text } }).problems).toEqual([
-      'jest exited 0 (success: false) although tests failed'
-    ]);
+    expect(jestAdapter.parse({ ...request, exitCode: 0, files: { [JEST_RESULTS_FILE]: text } }).problems).toEqual(['jest exited 0 (success: false) although tests failed']);
     const report = JSON.parse(text) as { testResults: { name: string }[] };
     const first = report.testResults[0];
     if (first !== undefined) {
@@ -134,7 +147,9 @@ describe('jest adapter command, wrappers and files, without a run', () => {
     expectWrapperCanaries(source, canary, '/**\n * @jest-environment jsdom\n */\n');
     expect(source).toContain('require("../../../../../src/a b/x.test.ts");');
     const names = canaryNames(canary);
-    expect(source).toContain(`test(${JSON.stringify(names.pass)}, () => {\n  const e = globalThis.expect ?? patchproofGlobals.expect;\n  const a = require('node:assert');\n  e(1).toBe(1);\n});`);
+    expect(source).toContain(
+      `test(${JSON.stringify(names.pass)}, () => {\n  const e = globalThis.expect ?? patchproofGlobals.expect;\n  const a = require('node:assert');\n  e(1).toBe(1);\n});`
+    );
     expect(source).toContain(`test(${JSON.stringify(names.fail)}, () => {\n  const e = globalThis.expect ?? patchproofGlobals.expect;`);
     expect(source).toContain('    () => e([1]).toEqual([2]),\n');
     expect(jestWrapperSource('x.test.js', canary, '/** plain */')).not.toContain('plain');
@@ -165,7 +180,17 @@ describe('jest adapter command, wrappers and files, without a run', () => {
 
   it('flags skip, focus and expected-failure markers on added lines, not ordinary code', () => {
     const marks = (line: string): boolean => marked(jestAdapter, line);
-    for (const line of ["test.skip('x', () => {", "it.only('x'", "describe.skip('y'", "test.todo('z')", "test.failing('w'", "xit('a'", "fdescribe('b'", "test.skip.each([1])('c'", "xtest('d'"]) {
+    for (const line of [
+      "test.skip('x', () => {",
+      "it.only('x'",
+      "describe.skip('y'",
+      "test.todo('z')",
+      "test.failing('w'",
+      "xit('a'",
+      "fdescribe('b'",
+      "test.skip.each([1])('c'",
+      "xtest('d'"
+    ]) {
       expect([line, marks(line)]).toEqual([line, true]);
     }
     for (const line of ["test('skips nothing', () => {", 'const onlyOne = list.filter(Boolean);', 'expect(fit(3)).toBe(2);'.replace('fit(', 'fitted(')]) {

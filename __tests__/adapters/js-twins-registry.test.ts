@@ -29,7 +29,15 @@ describe('twins of tests that register ids in a global registry', () => {
     expect(twins).toHaveLength(2);
     // Nothing can run before the file's first test, so its twin always runs after it and finds the id taken.
     expect(twins.some((t) => !twinBehaved(t))).toBe(true);
-    const evidence = { label: 'regression_after' as const, attempt: 1, exitCode: run.exitCode, timedOut: false, outputTruncated: false, parsed: run.parsed, canary: { ...run.parsed.canary, twins: run.twins } };
+    const evidence = {
+      label: 'regression_after' as const,
+      attempt: 1,
+      exitCode: run.exitCode,
+      timedOut: false,
+      outputTruncated: false,
+      parsed: run.parsed,
+      canary: { ...run.parsed.canary, twins: run.twins }
+    };
     expect(runAnomalies(evidence)).toContain('grader_compromised');
   }, 60_000);
 
@@ -39,8 +47,10 @@ describe('twins of tests that register ids in a global registry', () => {
     expect(run.parsed.tests.map((t) => t.status)).toEqual(['passed', 'passed']);
   }, 60_000);
 
-  it("the zod corpus pack leaves to-json-schema.test.ts out of its regression phase", () => {
-    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'integrations', 'zod-registry-remove-id', 'witness-pack', 'witness.json'), 'utf8')) as { regression: { include: string[]; exclude?: string[] } };
+  it('the zod corpus pack leaves to-json-schema.test.ts out of its regression phase', () => {
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'integrations', 'zod-registry-remove-id', 'witness-pack', 'witness.json'), 'utf8')) as {
+      regression: { include: string[]; exclude?: string[] };
+    };
     const included = picomatch(manifest.regression.include);
     const excluded = picomatch(manifest.regression.exclude ?? []);
     const inPhase = (file: string): boolean => included(file) && !excluded(file);

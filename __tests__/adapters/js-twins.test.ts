@@ -18,7 +18,12 @@ describe('js twin generation (@babel/parser)', () => {
   it('copies test() calls through the same binding and quotes, next to real tests of the same describe', async () => {
     const text = await readFile(path.join(DATA, FILE), 'utf8');
     const { stage, twins } = jsTwins({ [FILE]: text }, freshCanary(), { mutants: 'all', twins: 1 });
-    expect(twins.filter((t) => t.kind === 'mutant').map((t) => t.of).sort()).toEqual(['adds small numbers', 'greets by name', 'keeps both values', 'sum of a pair is positive']);
+    expect(
+      twins
+        .filter((t) => t.kind === 'mutant')
+        .map((t) => t.of)
+        .sort()
+    ).toEqual(['adds small numbers', 'greets by name', 'keeps both values', 'sum of a pair is positive']);
     expect(twins.filter((t) => t.kind === 'twin')).toHaveLength(1);
     const out = stage[FILE]!;
     for (const line of text.split('\n')) expect(out).toContain(line);
@@ -61,7 +66,7 @@ describe('js twin generation (@babel/parser)', () => {
   });
 
   it('skips what it cannot parse', () => {
-    expect(jsTwins({ 'test/bad.test.js': 'test(\'x\', () => {' }, freshCanary(), { mutants: 'all', twins: 1 })).toEqual({ stage: {}, twins: [] });
+    expect(jsTwins({ 'test/bad.test.js': "test('x', () => {" }, freshCanary(), { mutants: 'all', twins: 1 })).toEqual({ stage: {}, twins: [] });
   });
 });
 
@@ -79,13 +84,23 @@ describe('js twins on a real node:test run', () => {
     for (const outcome of run.twins) {
       expect(outcome).toEqual(outcome.kind === 'mutant' ? { kind: 'mutant', status: 'failed', original: 'passed' } : { kind: 'twin', status: 'passed', original: 'passed' });
     }
-    expect(run.parsed.tests.map((t) => [t.id, t.status, t.location]).sort()).toEqual([
-      [`${FILE} > adds small numbers`, 'passed', `${FILE}:5`],
-      [`${FILE} > greets by name`, 'passed', `${FILE}:9`],
-      [`${FILE} > pairs > keeps both values`, 'passed', `${FILE}:14`],
-      [`${FILE} > pairs > sum of a pair is positive`, 'passed', `${FILE}:18`]
-    ].sort());
-    const evidence = { label: 'hidden' as const, attempt: 1, exitCode: run.exitCode, timedOut: false, outputTruncated: false, parsed: run.parsed, canary: { ...run.parsed.canary, twins: run.twins } };
+    expect(run.parsed.tests.map((t) => [t.id, t.status, t.location]).sort()).toEqual(
+      [
+        [`${FILE} > adds small numbers`, 'passed', `${FILE}:5`],
+        [`${FILE} > greets by name`, 'passed', `${FILE}:9`],
+        [`${FILE} > pairs > keeps both values`, 'passed', `${FILE}:14`],
+        [`${FILE} > pairs > sum of a pair is positive`, 'passed', `${FILE}:18`]
+      ].sort()
+    );
+    const evidence = {
+      label: 'hidden' as const,
+      attempt: 1,
+      exitCode: run.exitCode,
+      timedOut: false,
+      outputTruncated: false,
+      parsed: run.parsed,
+      canary: { ...run.parsed.canary, twins: run.twins }
+    };
     expect(runAnomalies(evidence)).toEqual([]);
   }, 60_000);
 });

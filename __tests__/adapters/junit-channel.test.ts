@@ -112,7 +112,9 @@ describe('the junit wrapper', () => {
   it('refuses to run without a nonce (fail closed: no frame)', async () => {
     const run = await wrapped('echo "$XML" > "$1/junit.xml"; exit 1', {});
     expect(run.exitCode).toBe(126);
-    expect(checkJunitChannel({ output: run.stdout, nonce: NONCE, reports: {}, isReport: () => true, exitCode: run.exitCode }).disagreements).toEqual([expect.stringMatching(/final frame is missing/)]);
+    expect(checkJunitChannel({ output: run.stdout, nonce: NONCE, reports: {}, isReport: () => true, exitCode: run.exitCode }).disagreements).toEqual([
+      expect.stringMatching(/final frame is missing/)
+    ]);
   }, 60_000);
 });
 

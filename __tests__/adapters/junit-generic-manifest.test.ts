@@ -38,7 +38,11 @@ describe('the junit block of witness.json', () => {
   });
 
   it.each([
-    ['missing with the junit adapter', { schema: WITNESS_SCHEMA, adapter: 'junit' }, 'junit is missing (the junit adapter runs only what it says); expected an object with argv, report, tests and canary'],
+    [
+      'missing with the junit adapter',
+      { schema: WITNESS_SCHEMA, adapter: 'junit' },
+      'junit is missing (the junit adapter runs only what it says); expected an object with argv, report, tests and canary'
+    ],
     ['given with another adapter', { ...manifest, adapter: 'node-test' }, 'junit is given with the node-test adapter; expected no junit block, or "adapter": "junit".'],
     ['an argv without {files}', withJunit({ argv: ['node', '--test'] }), 'junit.argv has {files} nowhere'],
     ['{files} inside an element', withJunit({ argv: ['sh', '-c', 'node --test {files}'] }), 'junit.argv has {files} inside a longer element'],
@@ -51,7 +55,11 @@ describe('the junit block of witness.json', () => {
     ['a missing canary', withJunit({ canary: undefined }), 'junit.canary is missing; expected an object with path, pass and fail.'],
     ['one canary id for both', withJunit({ canary: { path: 'canary', pass: 'a', fail: 'a' } }), 'junit.canary.fail is the same id as junit.canary.pass'],
     ['a canary folder leaving the pack', withJunit({ canary: { path: '../canary', pass: 'a', fail: 'b' } }), "junit.canary.path '../canary'"],
-    ['the canary folder inside the hidden tests', withJunit({ canary: { path: 'hidden/canary', pass: 'a', fail: 'b' } }), "junit.canary.path 'hidden/canary' overlaps hidden.path 'hidden'"],
+    [
+      'the canary folder inside the hidden tests',
+      withJunit({ canary: { path: 'hidden/canary', pass: 'a', fail: 'b' } }),
+      "junit.canary.path 'hidden/canary' overlaps hidden.path 'hidden'"
+    ],
     ['an unknown field', withJunit({ shell: true }), 'unknown field junit.shell; expected only argv, report, tests, canary.'],
     ['an unknown canary field', withJunit({ canary: { path: 'canary', pass: 'a', fail: 'b', nonce: 'x' } }), 'unknown field junit.canary.nonce; expected only path, pass, fail.']
   ])('refuses %s in one line', (_what, value, message) => {

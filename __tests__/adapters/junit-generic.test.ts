@@ -52,7 +52,12 @@ describe('parseJunitGenericResults on node 20 JUnit XML', () => {
     expect(parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
     expect(parsed.tests).toEqual([
       { id: 'reproduction > test.1.10.0 is newer than 1.9.0', status: 'failed', failure_kind: 'assertion', message: 'Expected values to be strictly equal:-1 !== 1' },
-      { id: 'reproduction > test.sorts 1.9.0 before 1.10.0', status: 'failed', failure_kind: 'assertion', message: expect.stringContaining('Expected values to be strictly deep-equal') }
+      {
+        id: 'reproduction > test.sorts 1.9.0 before 1.10.0',
+        status: 'failed',
+        failure_kind: 'assertion',
+        message: expect.stringContaining('Expected values to be strictly deep-equal')
+      }
     ]);
     expect(parsed).not.toHaveProperty('claimed');
   });
@@ -94,7 +99,9 @@ describe('parseJunitGenericResults on node 20 JUnit XML', () => {
     expect(parsed.tests.map((test) => test.status)).toEqual(['passed', 'passed']);
     expect(parsed.canary).toEqual({ pass: 'passed', fail: 'passed' });
     const { canary, ...results } = parsed;
-    expect(runAnomalies({ label: 'reproduction_after', attempt: 1, exitCode: 0, timedOut: false, outputTruncated: false, parsed: results, canary })).toEqual(['grader_compromised']);
+    expect(runAnomalies({ label: 'reproduction_after', attempt: 1, exitCode: 0, timedOut: false, outputTruncated: false, parsed: results, canary })).toEqual([
+      'grader_compromised'
+    ]);
   });
 
   it('classifies every kind of failure node reports', () => {
@@ -125,7 +132,10 @@ describe('parseJunitGenericResults on node 20 JUnit XML', () => {
   it('reads every file the report glob matches, and an id in two files is a problem', () => {
     const parsed = parseRecorded({ 'a/one.xml': 'base-suite', 'b/two.xml': 'base-reproduction', 'other.txt': 'base-suite' }, 'base', [], '**/*.xml');
     expect(parsed.tests).toHaveLength(11);
-    expect(parsed.problems).toEqual(["duplicate test id 'q7 > test.a41c' across the JUnit files (b/two.xml)", "duplicate test id 'q7 > test.b7d2' across the JUnit files (b/two.xml)"]);
+    expect(parsed.problems).toEqual([
+      "duplicate test id 'q7 > test.a41c' across the JUnit files (b/two.xml)",
+      "duplicate test id 'q7 > test.b7d2' across the JUnit files (b/two.xml)"
+    ]);
   });
 
   it('fails closed without a report, with an empty one, or with a DOCTYPE', () => {
@@ -158,7 +168,13 @@ ZeroDivisionError: division by zero</error></testcase>
     expect(parsed.problems).toEqual([]);
     expect(parsed.tests).toEqual([
       { id: 'calc.CalcTest > calc.CalcTest.adds', status: 'failed', failure_kind: 'assertion', message: 'expected: <3> but was: <-1>' },
-      { id: 'tests/test_calc.py > calc.CalcTest > calc.CalcTest.divides', location: 'tests/test_calc.py', status: 'errored', failure_kind: 'exception_in_code', message: 'ZeroDivisionError: division by zero' }
+      {
+        id: 'tests/test_calc.py > calc.CalcTest > calc.CalcTest.divides',
+        location: 'tests/test_calc.py',
+        status: 'errored',
+        failure_kind: 'exception_in_code',
+        message: 'ZeroDivisionError: division by zero'
+      }
     ]);
   });
 });
@@ -186,13 +202,22 @@ describe('junitAdapter', () => {
         `/work/${HARNESS_DIR}/${JUNIT_CHANNEL_FILE}`,
         '/results',
         '--',
-        ...['node', '--test', '--test-reporter=junit', '--test-reporter-destination=/results/junit.xml', '.patchproof/reproduction/a.test.js', `${HARNESS_DIR}/canary/grader.test.js`]
+        ...[
+          'node',
+          '--test',
+          '--test-reporter=junit',
+          '--test-reporter-destination=/results/junit.xml',
+          '.patchproof/reproduction/a.test.js',
+          `${HARNESS_DIR}/canary/grader.test.js`
+        ]
       ],
       env: { TZ: 'UTC', LANG: 'C.UTF-8', [CHANNEL_ENV]: channelNonce({ nonce: '0'.repeat(32) }) },
       stage: {},
       resultFiles: ['junit.xml']
     });
-    expect(() => adapter.command({ view: { workdir: '/w', resultsDir: '/r' }, files: [], suite: true, testRoots: [], canary: { nonce: '0'.repeat(32) } })).toThrow(ConfigurationError);
+    expect(() => adapter.command({ view: { workdir: '/w', resultsDir: '/r' }, files: [], suite: true, testRoots: [], canary: { nonce: '0'.repeat(32) } })).toThrow(
+      ConfigurationError
+    );
   });
 
   it('takes its tests, suite and surface from the pack', () => {
@@ -291,7 +316,7 @@ describe('the junit adapter from its witness pack', () => {
       return runAdapter(adapter, copy, { files: ['test/semver.test.js'], suite: true, testRoots: ['test'] });
     }
 
-    it('appends a must-pass and a must-fail test through the file\'s own bindings; an honest run keeps its 9 tests and the canaries behave', async () => {
+    it("appends a must-pass and a must-fail test through the file's own bindings; an honest run keeps its 9 tests and the canaries behave", async () => {
       const run = await suiteRun('honest');
       const staged = run.command.stage['test/semver.test.js'] ?? '';
       const twins = run.command.twins ?? [];
@@ -306,7 +331,7 @@ describe('the junit adapter from its witness pack', () => {
       expect(run.twins.filter((t) => t.kind === 'mutant' && t.status === 'failed' && t.original === 'passed').length).toBeGreaterThan(0);
     }, 60_000);
 
-    it('puts the canaries between the file\'s own tests, two of them before and two after, wherever the nonce puts them', () => {
+    it("puts the canaries between the file's own tests, two of them before and two after, wherever the nonce puts them", () => {
       const file = 'test/semver.test.js';
       const original = readFileSync(path.join(REPO, file), 'utf8');
       const starts = original.split('\n').flatMap((line, index) => (/^\s*(test|it)\(/.test(line) ? [index + 1] : []));
@@ -327,16 +352,33 @@ describe('the junit adapter from its witness pack', () => {
     });
 
     it.each([
-      ['sabotage that spares the last two tests declared in each file (by source line): the canaries are not there, the must-fail one passes: grader_compromised', 'junit-spare-canary-order'],
-      ['sabotage that spares the pack canaries\' process: the canary inside the file passes, which the judge calls grader_compromised', 'junit-spare-canary-throws']
-    ])('%s', async (_title, diff) => {
-      const run = await suiteRun(diff, path.join(ROOT, 'fixtures', 'hostile', `${diff}.diff`));
-      // The regression reads as a pass and the pack's canaries behaved: without the file's own canaries this run is clean.
-      expect(run.parsed.tests.filter((t) => t.status !== 'passed')).toEqual([]);
-      expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
-      expect(run.twins.filter((t) => !twinBehaved(t))).toEqual([{ kind: 'mutant', status: 'passed', original: 'passed' }]);
-      expect(runAnomalies({ label: 'regression_after', attempt: 1, exitCode: run.exitCode, timedOut: false, outputTruncated: false, parsed: run.parsed, canary: { ...run.parsed.canary, twins: run.twins } })).toContain('grader_compromised');
-    }, 60_000);
+      [
+        'sabotage that spares the last two tests declared in each file (by source line): the canaries are not there, the must-fail one passes: grader_compromised',
+        'junit-spare-canary-order'
+      ],
+      ["sabotage that spares the pack canaries' process: the canary inside the file passes, which the judge calls grader_compromised", 'junit-spare-canary-throws']
+    ])(
+      '%s',
+      async (_title, diff) => {
+        const run = await suiteRun(diff, path.join(ROOT, 'fixtures', 'hostile', `${diff}.diff`));
+        // The regression reads as a pass and the pack's canaries behaved: without the file's own canaries this run is clean.
+        expect(run.parsed.tests.filter((t) => t.status !== 'passed')).toEqual([]);
+        expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
+        expect(run.twins.filter((t) => !twinBehaved(t))).toEqual([{ kind: 'mutant', status: 'passed', original: 'passed' }]);
+        expect(
+          runAnomalies({
+            label: 'regression_after',
+            attempt: 1,
+            exitCode: run.exitCode,
+            timedOut: false,
+            outputTruncated: false,
+            parsed: run.parsed,
+            canary: { ...run.parsed.canary, twins: run.twins }
+          })
+        ).toContain('grader_compromised');
+      },
+      60_000
+    );
   });
 
   describe('a real run of node --test on the junit-semver fixture', () => {

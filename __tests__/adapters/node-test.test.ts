@@ -144,12 +144,8 @@ describe('node-test adapter on a real node --test run', () => {
     expect(tests.get(`${CASES} > code under test throws`)?.message).toBe("TypeError: Cannot read properties of null (reading 'value')");
     expect(tests.get(`${CASES} > times out`)?.message).toBe('test timed out after 100ms');
     expect(tests.get(`${CASES} > beforeEach hook fails > guarded`)?.message).toBe('failed running beforeEach hook: Error: fixture missing');
-    expect(tests.get(`${CASES} > before hook fails > first`)?.message).toBe(
-      "'before hook fails' failed: failed running before hook: Error: database unavailable"
-    );
-    expect(tests.get(`${CASES} > after hook fails > ran fine`)?.message).toBe(
-      "'after hook fails' failed: failed running after hook: Error: cleanup failed"
-    );
+    expect(tests.get(`${CASES} > before hook fails > first`)?.message).toBe("'before hook fails' failed: failed running before hook: Error: database unavailable");
+    expect(tests.get(`${CASES} > after hook fails > ran fine`)?.message).toBe("'after hook fails' failed: failed running after hook: Error: cleanup failed");
     expect(tests.get(`${ROOT}/syntax.test.js`)?.message).toBe("SyntaxError: Unexpected token ';'");
     expect(tests.get(`${ROOT}/missing-import.test.js`)?.message).toBe(
       `Error [ERR_MODULE_NOT_FOUND]: Cannot find module 'src/multiply.js' imported from ${ROOT}/missing-import.test.js`
@@ -240,7 +236,10 @@ describe('node-test adapter problems with the results', () => {
 
   it('notices a line missing from between the start and end lines', () => {
     const lines = text.split('\n');
-    lines.splice(lines.findIndex((line) => line.includes('"name":"skipped"')), 1);
+    lines.splice(
+      lines.findIndex((line) => line.includes('"name":"skipped"')),
+      1
+    );
     const parsed = parse({ [NODE_TEST_RESULTS_FILE]: lines.join('\n') });
     expect(parsed.problems).toEqual([expect.stringMatching(/^node-test\.jsonl end line counts (\d+) tests and 8 diagnostics; read \d+ and 8$/)]);
   });
@@ -325,7 +324,13 @@ describe('node-test adapter on repeated titles (issue 12 item 1)', () => {
       [`${DUPLICATES} > divides once`, 'failed']
     ]);
     const evidence = (label: 'regression_before' | 'regression_after', run: AdapterRun): RunEvidence => ({
-      label, attempt: 1, exitCode: run.exitCode, timedOut: false, outputTruncated: false, parsed: run.parsed, canary: run.parsed.canary
+      label,
+      attempt: 1,
+      exitCode: run.exitCode,
+      timedOut: false,
+      outputTruncated: false,
+      parsed: run.parsed,
+      canary: run.parsed.canary
     });
     expect(judgeRegression(evidence('regression_before', base), [evidence('regression_after', after)])).toMatchObject({
       status: 'failed',

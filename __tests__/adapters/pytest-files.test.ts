@@ -4,13 +4,7 @@ import { isPytestFile, PYTEST_SKIP_MARKERS, PYTEST_SURFACE, pytestSuiteFiles } f
 describe('pytest files', () => {
   it('recognises the modules pytest collects by default', () => {
     expect(['test_calc.py', 'tests/test_calc.py', 'pkg/calc_test.py'].map(isPytestFile)).toEqual([true, true, true]);
-    expect(['testcalc.py', 'test_calc.txt', 'tests/helpers.py', 'test-calc.py', 'conftest.py'].map(isPytestFile)).toEqual([
-      false,
-      false,
-      false,
-      false,
-      false
-    ]);
+    expect(['testcalc.py', 'test_calc.txt', 'tests/helpers.py', 'test-calc.py', 'conftest.py'].map(isPytestFile)).toEqual([false, false, false, false, false]);
   });
 
   it("chooses the suite as pytest's default collection would, never .patchproof or hidden folders", () => {

@@ -231,7 +231,13 @@ describeWithPytest('pytest adapter on parametrised tests with duplicate ids', ()
     await writeFile(path.join(copy.workdir, 'calc.py'), 'def divide(a, b):\n    return 2 if a == 9 else a / b\n');
     const after = await runAdapter(pytestAdapter, copy, tests);
     const evidence = (label: 'regression_before' | 'regression_after', run: AdapterRun): RunEvidence => ({
-      label, attempt: 1, exitCode: run.exitCode, timedOut: false, outputTruncated: false, parsed: run.parsed, canary: run.parsed.canary
+      label,
+      attempt: 1,
+      exitCode: run.exitCode,
+      timedOut: false,
+      outputTruncated: false,
+      parsed: run.parsed,
+      canary: run.parsed.canary
     });
     const phase = judgeRegression(evidence('regression_before', base), [evidence('regression_after', after)]);
     expect(phase).toMatchObject({ status: 'failed', reasons: ['regression'] });
@@ -302,13 +308,15 @@ describeWithPytest('pytest plugin: staged tests are their staged files own', () 
     ''
   ];
 
-  it('refuses a forged module planted in sys.modules under the staged module\'s name (its __file__ and co_filename the staged file\'s)', async () => {
+  it("refuses a forged module planted in sys.modules under the staged module's name (its __file__ and co_filename the staged file's)", async () => {
     const calc = ['def div(a, b):', '    return a // b', '', ...FORGE_IMPORTER, 'def SWAP(name, forged):', '    import sys', '    sys.modules[name] = forged', '', '_forge()', ''];
     await writeFile(path.join(copy!.workdir, 'calc.py'), calc.join('\n'));
     const run = await runAdapter(pytestAdapter, copy!, { files: [CASES], suite: false, testRoots: ['tests'] });
     expect(run.parsed.tests.filter((test) => test.status === 'passed')).toEqual([]);
     expect(run.parsed.tests.map((test) => [test.id, test.status, test.message])).toContainEqual([
-      CASES, 'errored', 'ForeignTest: staged test module test_cases.py was replaced while it was imported'
+      CASES,
+      'errored',
+      'ForeignTest: staged test module test_cases.py was replaced while it was imported'
     ]);
   });
 
@@ -321,7 +329,9 @@ describeWithPytest('pytest plugin: staged tests are their staged files own', () 
       const run = await runAdapter(pytestAdapter, copy!, { files: [CASES], suite: false, testRoots: ['tests'] });
       expect(run.parsed.tests.filter((test) => test.status === 'passed')).toEqual([]);
       expect(run.parsed.tests.map((test) => [test.id, test.status, test.message])).toContainEqual([
-        CASES, 'errored', 'ForeignTest: staged test module test_cases.py was replaced while it was imported'
+        CASES,
+        'errored',
+        'ForeignTest: staged test module test_cases.py was replaced while it was imported'
       ]);
     } finally {
       await rm(init, { force: true });
@@ -334,11 +344,17 @@ describeWithPytest('pytest plugin: staged tests are their staged files own', () 
     const made = ['__init__.py', 'relhelper.py', 'test_rel.py'].map((name) => path.join(dir, name));
     await writeFile(made[0]!, '');
     await writeFile(made[1]!, 'VALUE = 3\n');
-    await writeFile(made[2]!, 'from .relhelper import VALUE\nfrom calc import div\n\ndef test_rel():\n    assert div(7, 2) == VALUE\n\ndef test_rel_fails():\n    assert div(7, 2) == VALUE + 1\n');
+    await writeFile(
+      made[2]!,
+      'from .relhelper import VALUE\nfrom calc import div\n\ndef test_rel():\n    assert div(7, 2) == VALUE\n\ndef test_rel_fails():\n    assert div(7, 2) == VALUE + 1\n'
+    );
     try {
       const rel = path.join(path.dirname(CASES), 'test_rel.py');
       const run = await runAdapter(pytestAdapter, copy!, { files: [rel], suite: false, testRoots: ['tests'] });
-      expect(run.parsed.tests.map((test) => [test.id, test.status])).toEqual([[`${rel}::test_rel`, 'passed'], [`${rel}::test_rel_fails`, 'failed']]);
+      expect(run.parsed.tests.map((test) => [test.id, test.status])).toEqual([
+        [`${rel}::test_rel`, 'passed'],
+        [`${rel}::test_rel_fails`, 'failed']
+      ]);
     } finally {
       await Promise.all(made.map((file) => rm(file, { force: true })));
     }
@@ -348,7 +364,10 @@ describeWithPytest('pytest plugin: staged tests are their staged files own', () 
     // The plugin's module object is kept; its test functions are swapped, once its code ran, for
     // the forged module's (compiled under the staged file's name), through pytest's collector.
     const calc = [
-      'def div(a, b):', '    return a // b', '', ...FORGE_IMPORTER,
+      'def div(a, b):',
+      '    return a // b',
+      '',
+      ...FORGE_IMPORTER,
       'def SWAP(name, forged):',
       '    import _pytest.python as pp',
       '    original = pp.Function._getobj',
@@ -363,12 +382,15 @@ describeWithPytest('pytest plugin: staged tests are their staged files own', () 
     await writeFile(path.join(copy!.workdir, 'calc.py'), calc.join('\n'));
     const run = await runAdapter(pytestAdapter, copy!, { files: [CASES], suite: false, testRoots: ['tests'] });
     const assertion = run.parsed.tests.find((test) => test.id.endsWith('::test_assertion'));
-    expect([assertion?.status, assertion?.message]).toEqual(['errored', expect.stringMatching(/ForeignTest: test tests\/test_cases\.py::test_assertion was not defined by its staged file's module/)]);
+    expect([assertion?.status, assertion?.message]).toEqual([
+      'errored',
+      expect.stringMatching(/ForeignTest: test tests\/test_cases\.py::test_assertion was not defined by its staged file's module/)
+    ]);
     expect(run.parsed.tests.filter((test) => test.status === 'passed' && test.id.startsWith(`${CASES}::test_`))).toEqual([]);
   });
 });
 
-describeWithPytest('pytest adapter on unittest tests inherited into other modules (as tornado\'s httpclient_test.py)', () => {
+describeWithPytest("pytest adapter on unittest tests inherited into other modules (as tornado's httpclient_test.py)", () => {
   let copy: StagedCopy | undefined;
   afterAll(async () => {
     await removeCopy(copy);

@@ -29,9 +29,12 @@ describe('python twin generation (host python3, ast)', () => {
     const text = await source(UNITTEST_FILE);
     const { stage, twins } = pythonTwins('unittest', { [UNITTEST_FILE]: text }, freshCanary(), { mutants: 'all', twins: 1 });
     // Six tests, each with an assertion the generator perturbs (value, truth, regex, wrapped list).
-    expect(twins.filter((t) => t.kind === 'mutant').map((t) => t.of).sort()).toEqual(
-      ['test_adds_small_numbers', 'test_divides_evenly', 'test_greets_by_name', 'test_lists_compare', 'test_positive_sum_is_truthy', 'test_zero_divisor_is_refused']
-    );
+    expect(
+      twins
+        .filter((t) => t.kind === 'mutant')
+        .map((t) => t.of)
+        .sort()
+    ).toEqual(['test_adds_small_numbers', 'test_divides_evenly', 'test_greets_by_name', 'test_lists_compare', 'test_positive_sum_is_truthy', 'test_zero_divisor_is_refused']);
     expect(twins.filter((t) => t.kind === 'twin')).toHaveLength(1);
     const out = stage[UNITTEST_FILE]!;
     // The real tests are all still there, unchanged; only methods were added, in the same class.
@@ -85,29 +88,41 @@ describe('python twins on real runs', () => {
   it.each([
     ['unittest', unittestAdapter, [UNITTEST_FILE]],
     ['pytest', pytestAdapter, [UNITTEST_FILE, PYTEST_FILE]]
-  ] as const)('%s: every mutant fails and every twin passes next to its passing original; the real tests keep their ids and lines', async (_name, adapter, files) => {
-    copy = await stageCopy(adapter, 'python-twins');
-    const run = await runAdapter(adapter, copy, { files: [...files], suite: true, testRoots: [] }, freshCanary(), true);
-    const twins = run.command.twins ?? [];
-    expect(twins.length).toBeGreaterThanOrEqual(3);
-    expect(run.twins.length).toBe(twins.length);
-    for (const outcome of run.twins) {
-      expect(outcome).toEqual(outcome.kind === 'mutant' ? { kind: 'mutant', status: 'failed', original: 'passed' } : { kind: 'twin', status: 'passed', original: 'passed' });
-    }
-    // No copy is left among the tests; the real ones all passed, at their lines in the original file.
-    const names = new Set(twins.map((t) => t.name));
-    expect(run.parsed.tests.filter((t) => [...names].some((n) => t.id.endsWith(n)))).toEqual([]);
-    expect(run.parsed.tests.every((t) => t.status === 'passed')).toBe(true);
-    const original = await source(UNITTEST_FILE);
-    const adds = run.parsed.tests.find((t) => t.id.endsWith('test_adds_small_numbers'))!;
-    expect(adds.location).toBe(`${UNITTEST_FILE}:${original.split('\n').indexOf('    def test_adds_small_numbers(self):') + 1}`);
-    // The run judged as validate.ts does: clean, claimed tallies reconciled without the copies.
-    const evidence = { label: 'regression_after' as const, attempt: 1, exitCode: run.exitCode, timedOut: false, outputTruncated: false, parsed: run.parsed, canary: { ...run.parsed.canary, twins: run.twins } };
-    expect(runAnomalies(evidence)).toEqual([]);
-    // The same run with one mutant's outcome flipped to a pass is grader_compromised.
-    const flipped = run.twins.map((t, i) => (i === run.twins.findIndex((u) => u.kind === 'mutant') ? { ...t, status: 'passed' as const } : t));
-    expect(runAnomalies({ ...evidence, canary: { ...evidence.canary, twins: flipped } })).toEqual(['grader_compromised']);
-  }, 60_000);
+  ] as const)(
+    '%s: every mutant fails and every twin passes next to its passing original; the real tests keep their ids and lines',
+    async (_name, adapter, files) => {
+      copy = await stageCopy(adapter, 'python-twins');
+      const run = await runAdapter(adapter, copy, { files: [...files], suite: true, testRoots: [] }, freshCanary(), true);
+      const twins = run.command.twins ?? [];
+      expect(twins.length).toBeGreaterThanOrEqual(3);
+      expect(run.twins.length).toBe(twins.length);
+      for (const outcome of run.twins) {
+        expect(outcome).toEqual(outcome.kind === 'mutant' ? { kind: 'mutant', status: 'failed', original: 'passed' } : { kind: 'twin', status: 'passed', original: 'passed' });
+      }
+      // No copy is left among the tests; the real ones all passed, at their lines in the original file.
+      const names = new Set(twins.map((t) => t.name));
+      expect(run.parsed.tests.filter((t) => [...names].some((n) => t.id.endsWith(n)))).toEqual([]);
+      expect(run.parsed.tests.every((t) => t.status === 'passed')).toBe(true);
+      const original = await source(UNITTEST_FILE);
+      const adds = run.parsed.tests.find((t) => t.id.endsWith('test_adds_small_numbers'))!;
+      expect(adds.location).toBe(`${UNITTEST_FILE}:${original.split('\n').indexOf('    def test_adds_small_numbers(self):') + 1}`);
+      // The run judged as validate.ts does: clean, claimed tallies reconciled without the copies.
+      const evidence = {
+        label: 'regression_after' as const,
+        attempt: 1,
+        exitCode: run.exitCode,
+        timedOut: false,
+        outputTruncated: false,
+        parsed: run.parsed,
+        canary: { ...run.parsed.canary, twins: run.twins }
+      };
+      expect(runAnomalies(evidence)).toEqual([]);
+      // The same run with one mutant's outcome flipped to a pass is grader_compromised.
+      const flipped = run.twins.map((t, i) => (i === run.twins.findIndex((u) => u.kind === 'mutant') ? { ...t, status: 'passed' as const } : t));
+      expect(runAnomalies({ ...evidence, canary: { ...evidence.canary, twins: flipped } })).toEqual(['grader_compromised']);
+    },
+    60_000
+  );
 });
 
 describe('takeTwins and twinBehaved (pure)', () => {
@@ -129,7 +144,14 @@ describe('takeTwins and twinBehaved (pure)', () => {
   });
 
   it('a copy absent from the results (or one whose name only ends an id of another class) is missing; missing alone is never right', () => {
-    const out = takeTwins([{ id: 'm.D.test_b_c', status: 'failed' }, { id: 'm.C.xtest_b_c', status: 'failed' }], undefined, [twin({})]);
+    const out = takeTwins(
+      [
+        { id: 'm.D.test_b_c', status: 'failed' },
+        { id: 'm.C.xtest_b_c', status: 'failed' }
+      ],
+      undefined,
+      [twin({})]
+    );
     expect(out.outcomes).toEqual([{ kind: 'mutant', status: 'missing', original: 'missing' }]);
     // Changed at merge on purpose: copy and original both missing means their file did not load (its
     // error is in the results, and a missing original is judged by its phase), so the copy says nothing.

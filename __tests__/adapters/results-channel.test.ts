@@ -31,7 +31,8 @@ describe('checkChannel (pure)', () => {
     { id: 'b', status: 'failed' }
   ];
   const honest = frame('test', { id: 'b', status: 'failed' }) + 'noise\n' + frame('test', { id: 'a', status: 'passed' }) + frame('end', { tests: 2, sha256: sealOf(file) });
-  const check = (output: string, text: string | undefined = file, recs = records) => checkChannel({ output, mark: FRAME_MARK, nonce: NONCE, sealed: { 'r.json': text }, records: recs });
+  const check = (output: string, text: string | undefined = file, recs = records) =>
+    checkChannel({ output, mark: FRAME_MARK, nonce: NONCE, sealed: { 'r.json': text }, records: recs });
 
   it('agrees with a stream that framed every test and sealed the file', () => {
     expect(check(honest)).toEqual({ frames: 3, disagreements: [], after_end_bytes: 0 });
@@ -43,7 +44,7 @@ describe('checkChannel (pure)', () => {
       'the tests streamed as they finished differ from the results file (ids or outcomes)'
     ]);
     expect(check(honest.slice(0, honest.lastIndexOf(FRAME_MARK))).disagreements).toEqual([
-      "the harness's final frame is missing from the results channel",
+      "the harness's final frame is missing from the results channel"
       // the cut-off final frame's remainder is no frame, so both tests still count as streamed
     ]);
     expect(check(honest + frame('end', { tests: 2, sha256: sealOf(file) })).disagreements).toEqual(["1 frame(s) after the harness's final frame"]);

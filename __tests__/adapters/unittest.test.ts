@@ -101,12 +101,8 @@ describe('unittest adapter on a real unittest run', () => {
 
   it('gives messages from the real exception, with copy paths made relative', () => {
     expect(tests.get('test_cases.CasesTest.test_assertion')?.message).toBe('AssertionError: 2.0 != 3');
-    expect(tests.get('test_cases.CasesTest.test_code_raises')?.message).toBe(
-      "TypeError: unsupported operand type(s) for +: 'NoneType' and 'int'"
-    );
-    expect(tests.get('test_cases.CasesTest.test_subtests')?.message).toBe(
-      "(b=0): TypeError: unsupported operand type(s) for +: 'NoneType' and 'int'"
-    );
+    expect(tests.get('test_cases.CasesTest.test_code_raises')?.message).toBe("TypeError: unsupported operand type(s) for +: 'NoneType' and 'int'");
+    expect(tests.get('test_cases.CasesTest.test_subtests')?.message).toBe("(b=0): TypeError: unsupported operand type(s) for +: 'NoneType' and 'int'");
     expect(tests.get('test_missing_import')?.message).toBe("ImportError: cannot import name 'multiply' from 'calculator' (calculator.py)");
     expect(tests.get('test_syntax')?.message).toMatch(/^SyntaxError: /);
     expect(tests.get('setUpModule (test_module_fixture)')?.message).toBe('OSError: no fixtures directory');
@@ -165,9 +161,7 @@ describe('unittest adapter problems with the results', () => {
   });
 
   it('fails closed on truncated JSON', () => {
-    expect(parse({ [UNITTEST_RESULTS_FILE]: text.slice(0, -10) }).problems).toEqual([
-      `${UNITTEST_RESULTS_FILE} is not valid JSON (truncated or corrupted)`
-    ]);
+    expect(parse({ [UNITTEST_RESULTS_FILE]: text.slice(0, -10) }).problems).toEqual([`${UNITTEST_RESULTS_FILE} is not valid JSON (truncated or corrupted)`]);
   });
 
   it('fails closed on JSON of the wrong shape', () => {
@@ -181,15 +175,11 @@ describe('unittest adapter problems with the results', () => {
   it('reports duplicate ids', () => {
     const document = JSON.parse(text) as { tests: unknown[] };
     document.tests.push(document.tests[0]);
-    expect(parse({ [UNITTEST_RESULTS_FILE]: JSON.stringify(document) }).problems).toEqual([
-      `duplicate test id '${(document.tests[0] as { id: string }).id}'`
-    ]);
+    expect(parse({ [UNITTEST_RESULTS_FILE]: JSON.stringify(document) }).problems).toEqual([`duplicate test id '${(document.tests[0] as { id: string }).id}'`]);
   });
 
   it('notices an exit code that contradicts the results', () => {
-    expect(parse({ [UNITTEST_RESULTS_FILE]: text }, 0).problems).toEqual([
-      'the unittest harness exited 0; its results imply exit code 1'
-    ]);
+    expect(parse({ [UNITTEST_RESULTS_FILE]: text }, 0).problems).toEqual(['the unittest harness exited 0; its results imply exit code 1']);
   });
 
   it('reports a discovery failure as a problem, with no tests', async () => {
@@ -206,7 +196,6 @@ describe('unittest adapter problems with the results', () => {
   });
 });
 
-
 describe('unittest grader canaries against code that fights the grader', () => {
   it('sees code under test that turns assertEqual/assertTrue into no-ops at import: the must-fail canary passes', async () => {
     const { copy, run } = await runSabotage('assertions');
@@ -220,7 +209,7 @@ describe('unittest grader canaries against code that fights the grader', () => {
     }
   });
 
-  it('is not fooled by a TestResult.addFailure that reports a success; unittest\'s own tallies are', async () => {
+  it("is not fooled by a TestResult.addFailure that reports a success; unittest's own tallies are", async () => {
     const { copy, run } = await runSabotage('results');
     try {
       expect(run.parsed.tests).toEqual([
@@ -252,9 +241,7 @@ describe('unittest grader canaries against code that fights the grader', () => {
     const { copy, run } = await runSabotage('leaves');
     try {
       expect(run.exitCode).toBe(1);
-      expect(run.parsed.tests).toEqual([
-        { id: 'test_leave', status: 'errored', failure_kind: 'collection_error', message: 'SystemExit: 0', location: 'leave.py:4' }
-      ]);
+      expect(run.parsed.tests).toEqual([{ id: 'test_leave', status: 'errored', failure_kind: 'collection_error', message: 'SystemExit: 0', location: 'leave.py:4' }]);
       expect(run.parsed.problems).toEqual([]);
       expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
     } finally {
@@ -345,7 +332,12 @@ describe('unittest command', () => {
   ];
 
   it('discovers the repository suite from the root, whatever files it is told about', () => {
-    expect(unittestAdapter.command({ view, files: ['tests/test_a.py'], suite: true, testRoots: [], canary })).toEqual({ argv: base, env, stage: {}, resultFiles: ['unittest.json'] });
+    expect(unittestAdapter.command({ view, files: ['tests/test_a.py'], suite: true, testRoots: [], canary })).toEqual({
+      argv: base,
+      env,
+      stage: {},
+      resultFiles: ['unittest.json']
+    });
   });
 
   it('discovers staged tests from their folder', () => {

@@ -6,7 +6,22 @@ import { wrappedFile, wrapperPath } from '../../src/adapters/shared/js-runner-wr
 import { vitestAdapter } from '../../src/adapters/vitest/index.js';
 import { VITEST_CLAIMS_FILE, VITEST_RESULTS_FILE, VITEST_RUNNER_FILE, vitestWrapperSource } from '../../src/adapters/vitest/harness.js';
 import { countTests } from '../../src/core/test-results.js';
-import { CASES, describeRealRuns, expectCaseOutcomes as expectSharedCaseOutcomes, expectCommandRefusals, expectDuplicateIdRuns, expectRecordedFocused, expectRecordedSabotage, expectReproductionRun, expectSabotageRun, expectWrapperCanaries, marked, recordedAt, recordedExitCode, VIEW } from './data/js-runner-support.js';
+import {
+  CASES,
+  describeRealRuns,
+  expectCaseOutcomes as expectSharedCaseOutcomes,
+  expectCommandRefusals,
+  expectDuplicateIdRuns,
+  expectRecordedFocused,
+  expectRecordedSabotage,
+  expectReproductionRun,
+  expectSabotageRun,
+  expectWrapperCanaries,
+  marked,
+  recordedAt,
+  recordedExitCode,
+  VIEW
+} from './data/js-runner-support.js';
 import { DATA_DIR, freshCanary, listFiles, runAdapter } from './data/run-adapter.js';
 
 /**
@@ -28,7 +43,13 @@ function recordedFiles(name: string): Record<string, string> {
 }
 
 function recorded(name: string, testRoots: string[] = []): ReturnType<typeof vitestAdapter.parse> {
-  return vitestAdapter.parse({ files: recordedFiles(name), exitCode: recordedExitCode(path.join(DATA, 'results', name)), workdir: RECORDED.workdir, testRoots, canary: RECORDED.canary });
+  return vitestAdapter.parse({
+    files: recordedFiles(name),
+    exitCode: recordedExitCode(path.join(DATA, 'results', name)),
+    workdir: RECORDED.workdir,
+    testRoots,
+    canary: RECORDED.canary
+  });
 }
 
 /** What every run of data/vitest/project on the three case files must say, real or recorded. */
@@ -91,7 +112,13 @@ describe('vitest results parser on recorded vitest 3 output', () => {
     const tree = JSON.parse(files[VITEST_RESULTS_FILE] ?? '') as { files: { file: string }[]; unhandled: unknown[] };
     tree.unhandled.push({ name: 'Error', message: `late failure in ${RECORDED.workdir}/src/calc.js` });
     tree.files.push({ ...(tree.files[0] as { file: string }), file: `${RECORDED.workdir}/test/calc.test.js` });
-    const parsed = vitestAdapter.parse({ files: { ...files, [VITEST_RESULTS_FILE]: JSON.stringify(tree) }, exitCode: 0, workdir: RECORDED.workdir, testRoots: [], canary: RECORDED.canary });
+    const parsed = vitestAdapter.parse({
+      files: { ...files, [VITEST_RESULTS_FILE]: JSON.stringify(tree) },
+      exitCode: 0,
+      workdir: RECORDED.workdir,
+      testRoots: [],
+      canary: RECORDED.canary
+    });
     expect(parsed.problems).toEqual([
       `vitest reported a test file PatchProof did not wrap: ${RECORDED.workdir}/test/calc.test.js`,
       'vitest reported an unhandled error: Error: late failure in src/calc.js'
@@ -135,7 +162,15 @@ describe('vitest adapter command, runner script and wrappers, without a run', ()
 
   it("finds vitest's default test files, outside its default excludes", () => {
     expect(
-      vitestAdapter.suiteFiles(['src/a.test.ts', 'src/b.spec.tsx', 'src/__tests__/c.ts', 'dist/d.test.js', 'node_modules/x/e.test.js', '.patchproof/hidden/f.test.ts', '.cache/g.test.ts'])
+      vitestAdapter.suiteFiles([
+        'src/a.test.ts',
+        'src/b.spec.tsx',
+        'src/__tests__/c.ts',
+        'dist/d.test.js',
+        'node_modules/x/e.test.js',
+        '.patchproof/hidden/f.test.ts',
+        '.cache/g.test.ts'
+      ])
     ).toEqual(['src/a.test.ts', 'src/b.spec.tsx']);
     expect(vitestAdapter.isTestFile('chunk-repro.test.ts')).toBe(true);
   });

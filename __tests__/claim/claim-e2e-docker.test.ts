@@ -44,15 +44,48 @@ async function agentClaim(tmp: string, diff: string, imageId: string): Promise<s
   const out = join(tmp, 'agent-results');
   await mkdir(out);
   await chmod(out, 0o777);
-  await run('docker', [
-    'run', '--rm', '--network', 'none', '--user', '65534:65534', '--read-only', '--tmpfs', '/tmp', '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges',
-    '-e', 'HOME=/tmp', '-e', 'PYTHONDONTWRITEBYTECODE=1', '-v', `${workspace}:/work/agent:ro`, '-v', `${out}:/out`, '-w', '/work/agent', imageId,
-    'python3', '-m', 'pytest', '-p', 'no:cacheprovider', '-q', '--junitxml=/out/claim.xml', 'tests'
-  ], { timeout: 120_000 });
+  await run(
+    'docker',
+    [
+      'run',
+      '--rm',
+      '--network',
+      'none',
+      '--user',
+      '65534:65534',
+      '--read-only',
+      '--tmpfs',
+      '/tmp',
+      '--cap-drop',
+      'ALL',
+      '--security-opt',
+      'no-new-privileges',
+      '-e',
+      'HOME=/tmp',
+      '-e',
+      'PYTHONDONTWRITEBYTECODE=1',
+      '-v',
+      `${workspace}:/work/agent:ro`,
+      '-v',
+      `${out}:/out`,
+      '-w',
+      '/work/agent',
+      imageId,
+      'python3',
+      '-m',
+      'pytest',
+      '-p',
+      'no:cacheprovider',
+      '-q',
+      '--junitxml=/out/claim.xml',
+      'tests'
+    ],
+    { timeout: 120_000 }
+  );
   return join(out, 'claim.xml');
 }
 
-gate.describeDocker('the agent\'s claim against the clean room (Docker)', () => {
+gate.describeDocker("the agent's claim against the clean room (Docker)", () => {
   const hooks = stagedFixtureHooks(() => gate.requireDocker());
   let staged: StagedFixture;
   let claimFile: string;
@@ -66,7 +99,7 @@ gate.describeDocker('the agent\'s claim against the clean room (Docker)', () => 
   const validate = (label: string, extra: string[] = []): Promise<DockerValidation<ClaimView>> =>
     validateInDocker<ClaimView>(staged, { diff, label, imageId: gate.imageId, timeoutSeconds: 60, timeoutMs: 240_000, extra });
 
-  it('reports possible_hidden_state_dependency for the tests that passed only in the agent\'s workspace, and changes nothing else', async () => {
+  it("reports possible_hidden_state_dependency for the tests that passed only in the agent's workspace, and changes nothing else", async () => {
     const claimText = await readFile(claimFile, 'utf8');
     // The claim is real pytest output: every test passed in the dirty tree.
     expect(claimText).toMatch(/<testsuite name="pytest" errors="0" failures="0" skipped="0" tests="14"/);
@@ -74,10 +107,15 @@ gate.describeDocker('the agent\'s claim against the clean room (Docker)', () => 
     const withClaim = await validate('with-claim', ['--claimed', claimFile]);
     const without = await validate('without-claim');
     expect(without.receipt.verdict).toBe('failed');
-    expect({ status: withClaim.status, verdict: withClaim.receipt.verdict, reasons: withClaim.receipt.reasons, proof: withClaim.receipt.proof_grade })
-      .toEqual({ status: without.status, verdict: without.receipt.verdict, reasons: without.receipt.reasons, proof: without.receipt.proof_grade });
+    expect({ status: withClaim.status, verdict: withClaim.receipt.verdict, reasons: withClaim.receipt.reasons, proof: withClaim.receipt.proof_grade }).toEqual({
+      status: without.status,
+      verdict: without.receipt.verdict,
+      reasons: without.receipt.reasons,
+      proof: without.receipt.proof_grade
+    });
     // Runs differ in nonces, durations and output bytes; the judged phases do not.
-    const judged = (view: ClaimView): unknown => view.phases.map((p) => ({ name: p.name, status: p.status, reasons: p.reasons, tests: p.tests, results: p.results.map((r) => [r.id, r.status]) }));
+    const judged = (view: ClaimView): unknown =>
+      view.phases.map((p) => ({ name: p.name, status: p.status, reasons: p.reasons, tests: p.tests, results: p.results.map((r) => [r.id, r.status]) }));
     expect(judged(withClaim.receipt)).toEqual(judged(without.receipt));
     expect(without.receipt.claim).toBeUndefined();
 
@@ -85,7 +123,12 @@ gate.describeDocker('the agent\'s claim against the clean room (Docker)', () => 
     expect(claim).toMatchObject({ format: 'junit', tests: 14, matched: 14, findings: { claim_unknown_test: 0 } });
     expect(claim.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(claim.findings.possible_hidden_state_dependency).toBeGreaterThan(0);
-    expect(claim.rows).toContainEqual({ id: 'tests.test_calculator.EvaluateTest.test_long_sums_and_products', claimed: 'passed', clean_room: 'errored', finding: 'possible_hidden_state_dependency' });
+    expect(claim.rows).toContainEqual({
+      id: 'tests.test_calculator.EvaluateTest.test_long_sums_and_products',
+      claimed: 'passed',
+      clean_room: 'errored',
+      finding: 'possible_hidden_state_dependency'
+    });
     // A test that never adds or subtracts agrees.
     expect(claim.rows).toContainEqual({ id: 'tests.test_calculator.EvaluateTest.test_rejects_non_strings', claimed: 'passed', clean_room: 'passed' });
 
@@ -102,8 +145,27 @@ gate.describeDocker('the agent\'s claim against the clean room (Docker)', () => 
     await writeFile(bad, '<testsuites><testsuite name="pytest"><testcase name="x">');
     const approved = await proposeAndApprove(staged.repo, diff, work, staged.tmp, 'malformed');
     const result = await runCli(
-      ['validate', '--repo', staged.repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', staged.pack, '--witness-digest', staged.digest,
-        '--runner', 'docker', '--image', gate.imageId, '--out', join(work, 'out'), '--claimed', bad],
+      [
+        'validate',
+        '--repo',
+        staged.repo,
+        '--proposal',
+        approved.proposalPath,
+        '--approval',
+        approved.approvalPath,
+        '--witness',
+        staged.pack,
+        '--witness-digest',
+        staged.digest,
+        '--runner',
+        'docker',
+        '--image',
+        gate.imageId,
+        '--out',
+        join(work, 'out'),
+        '--claimed',
+        bad
+      ],
       { tmp: staged.tmp }
     );
     expect(result.status).toBe(2);

@@ -36,7 +36,12 @@ const reseal = (receipt: Receipt, edit: (body: Omit<Receipt, 'receipt_digest'>) 
 /** A validation whose regression suite after the patch is `suite` (the clean room's ids). */
 function runsWithSuite(suite: ReturnType<typeof pass>[]): RunsByLabel {
   const runs = passingRuns();
-  runs.regression_before = [run('regression_before', suite.map((t) => pass(t.id)))];
+  runs.regression_before = [
+    run(
+      'regression_before',
+      suite.map((t) => pass(t.id))
+    )
+  ];
   runs.regression_after = [run('regression_after', suite)];
   return runs;
 }
@@ -67,7 +72,10 @@ describe('claim ids from real runner output map to the clean-room ids', () => {
   });
 
   it('jest-junit (full names, no file) and jest --json (absolute paths in the agent workspace) map to jest ids', async () => {
-    for (const [file, format] of [['jest-junit.xml', 'junit'], ['jest.json', 'jest-json']] as const) {
+    for (const [file, format] of [
+      ['jest-junit.xml', 'junit'],
+      ['jest.json', 'jest-json']
+    ] as const) {
       const claim = parseClaim(await data(file), 'jest');
       expect(claim.format).toBe(format);
       const receipt = receiptFrom(runsWithSuite(JEST_IDS.map(pass)), { claim });
@@ -108,8 +116,8 @@ describe('claim ids from real runner output map to the clean-room ids', () => {
     expect(receipt.claim!.rows.map((r) => r.id)).toEqual(CARGO_IDS);
     expect(verifyReceiptText(serializeReceipt(receipt)).errors).toEqual([]);
     // Only for the cargo adapter; and a result line needs its Running line (stderr) before it.
-    const text = await data("cargo-test.txt");
-    expect(() => parseClaim(text, "pytest")).toThrow(ClaimFormatError);
+    const text = await data('cargo-test.txt');
+    expect(() => parseClaim(text, 'pytest')).toThrow(ClaimFormatError);
     expect(() => parseClaim('running 1 test\ntest tests::x ... ok\n', 'cargo')).toThrow(/line 2 is a test result before any "Running" line/);
   });
 
@@ -152,7 +160,13 @@ describe('findings', () => {
   it('a failing validation stays failed with a claim of all passes (a claim never turns a failure into a pass)', () => {
     const runs = passingRuns();
     runs.hidden = [run('hidden', [fail('hidden > x'), pass('hidden > y')])];
-    const claim: ParsedClaim = { format: 'junit', cases: [{ label: 'hidden > x', status: 'passed', keys: [] }, { label: 'repro > parses 1h30m', status: 'passed', keys: [] }] };
+    const claim: ParsedClaim = {
+      format: 'junit',
+      cases: [
+        { label: 'hidden > x', status: 'passed', keys: [] },
+        { label: 'repro > parses 1h30m', status: 'passed', keys: [] }
+      ]
+    };
     const receipt = receiptFrom(runs, { claim });
     expect(receipt).toMatchObject({ verdict: 'failed', reasons: ['hidden_failed'], proof_grade: false });
     // The hidden test is named only by its keyed id, and the claim's name for it is not recorded.
@@ -185,7 +199,7 @@ describe('findings', () => {
   });
 });
 
-describe('verify-receipt checks the claim against the receipt\'s own results', () => {
+describe("verify-receipt checks the claim against the receipt's own results", () => {
   const runs = passingRuns();
   runs.regression_after = [run('regression_after', [pass('suite > a'), fail('suite > b'), fail('suite > flaky-at-base')])];
   const claim: ParsedClaim = {
@@ -204,12 +218,55 @@ describe('verify-receipt checks the claim against the receipt\'s own results', (
   });
 
   const forgeries: [string, (body: Omit<Receipt, 'receipt_digest'>) => void, RegExp][] = [
-    ['a finding dropped', (b) => { delete b.claim!.rows[0]!.finding; b.claim!.findings.possible_hidden_state_dependency = 0; }, /finding none does not follow/],
-    ['a clean-room outcome rewritten', (b) => { b.claim!.rows[0]!.clean_room = 'passed'; delete b.claim!.rows[0]!.finding; b.claim!.findings.possible_hidden_state_dependency = 0; }, /clean_room passed but the receipt's results say failed/],
-    ['an unknown test made known', (b) => { b.claim!.rows[1]!.clean_room = 'failed'; delete b.claim!.rows[1]!.finding; b.claim!.findings.claim_unknown_test = 0; b.claim!.matched += 1; }, /clean_room failed but the receipt's results say absent/],
-    ['a count that does not add up', (b) => { b.claim!.findings.claim_unknown_test = 0; }, /findings.claim_unknown_test is 0/],
-    ['a row dropped', (b) => { b.claim!.rows.pop(); b.claim!.matched -= 1; }, /rows and 0 omitted are not its 3 tests/],
-    ['a hidden row with a real id', (b) => { b.claim!.rows[2]!.hidden = true; }, /hidden row must hold a keyed id/]
+    [
+      'a finding dropped',
+      (b) => {
+        delete b.claim!.rows[0]!.finding;
+        b.claim!.findings.possible_hidden_state_dependency = 0;
+      },
+      /finding none does not follow/
+    ],
+    [
+      'a clean-room outcome rewritten',
+      (b) => {
+        b.claim!.rows[0]!.clean_room = 'passed';
+        delete b.claim!.rows[0]!.finding;
+        b.claim!.findings.possible_hidden_state_dependency = 0;
+      },
+      /clean_room passed but the receipt's results say failed/
+    ],
+    [
+      'an unknown test made known',
+      (b) => {
+        b.claim!.rows[1]!.clean_room = 'failed';
+        delete b.claim!.rows[1]!.finding;
+        b.claim!.findings.claim_unknown_test = 0;
+        b.claim!.matched += 1;
+      },
+      /clean_room failed but the receipt's results say absent/
+    ],
+    [
+      'a count that does not add up',
+      (b) => {
+        b.claim!.findings.claim_unknown_test = 0;
+      },
+      /findings.claim_unknown_test is 0/
+    ],
+    [
+      'a row dropped',
+      (b) => {
+        b.claim!.rows.pop();
+        b.claim!.matched -= 1;
+      },
+      /rows and 0 omitted are not its 3 tests/
+    ],
+    [
+      'a hidden row with a real id',
+      (b) => {
+        b.claim!.rows[2]!.hidden = true;
+      },
+      /hidden row must hold a keyed id/
+    ]
   ];
   it.each(forgeries)('refuses a re-sealed receipt with %s', (_name, edit, message) => {
     const check = verifyReceiptText(reseal(receipt, edit));
@@ -219,10 +276,16 @@ describe('verify-receipt checks the claim against the receipt\'s own results', (
 });
 
 describe('the report shows the claim table', () => {
-  it('renders findings first, bounded, with hidden rows keyed and the agent\'s labels flattened', () => {
+  it("renders findings first, bounded, with hidden rows keyed and the agent's labels flattened", () => {
     const runs = passingRuns();
     runs.hidden = [run('hidden', [fail('hidden > x'), pass('hidden > y')])];
-    const claim: ParsedClaim = { format: 'junit', cases: [{ label: 'hidden > x', status: 'passed', keys: [] }, { label: 'evil | `x`\n# heading', status: 'passed', keys: [] }] };
+    const claim: ParsedClaim = {
+      format: 'junit',
+      cases: [
+        { label: 'hidden > x', status: 'passed', keys: [] },
+        { label: 'evil | `x`\n# heading', status: 'passed', keys: [] }
+      ]
+    };
     const report = renderReport(receiptFrom(runs, { claim }));
     expect(report).toContain("## 代理声明对照 / The agent's claim against the clean room");
     expect(report).toMatch(/\| \(hidden\) `hmac-sha256:[0-9a-f]{64}` \| passed \| failed \| possible_hidden_state_dependency \|/);
@@ -244,7 +307,11 @@ describe('the check run shows the claim table', () => {
 
   it('a claim in a receipt of an older schema does not verify', () => {
     const receipt = receiptFrom(passingRuns(), { claim: { format: 'junit', cases: [{ label: 'suite > a', status: 'passed', keys: [] }] } });
-    const check = verifyReceiptText(reseal(receipt, (b) => { b.schema = 'patchproof.receipt/v3'; }));
+    const check = verifyReceiptText(
+      reseal(receipt, (b) => {
+        b.schema = 'patchproof.receipt/v3';
+      })
+    );
     expect(check.errors.join('; ')).toMatch(/a claim exists only from patchproof\.receipt\/v5/);
   });
 });
@@ -290,7 +357,9 @@ describe('malformed claims are refused in one line', () => {
       { Action: 'pass', Package: 'example.com/p', Test: 'TestA' },
       { Action: 'fail', Package: 'example.com/p', Test: 'TestB' },
       { Action: 'pass', Package: 'example.com/p' }
-    ].map((e) => JSON.stringify(e)).join('\n');
+    ]
+      .map((e) => JSON.stringify(e))
+      .join('\n');
     expect(parseClaim(stream, 'go')).toEqual({
       format: 'go-json',
       cases: [

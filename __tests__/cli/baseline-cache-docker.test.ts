@@ -46,10 +46,33 @@ gate.describeDocker('validate --baseline-cache', () => {
     const approval = join(tmp, `a${seq}.json`);
     expect((await runCliInProcess(['propose', '--repo', repo, '--diff', diff, '--out', proposal])).status).toBe(0);
     const hash = (await readJson<{ proposal_hash: string }>(proposal)).proposal_hash;
-    expect((await runCliInProcess(['approve', '--proposal', proposal, '--proposal-hash', hash, '--approved-by', 'cache-test', '--run-id', `cache-${seq}`, '--out', approval])).status).toBe(0);
+    expect(
+      (await runCliInProcess(['approve', '--proposal', proposal, '--proposal-hash', hash, '--approved-by', 'cache-test', '--run-id', `cache-${seq}`, '--out', approval])).status
+    ).toBe(0);
     const result = await runCliInProcess([
-      'validate', '--repo', repo, '--proposal', proposal, '--approval', approval, '--witness', pack, '--witness-digest', packDigest,
-      '--runner', 'docker', '--image', gate.imageId, '--timeout', '180', '--out', dir, '--receipt-store', join(tmp, 'store'), '--baseline-cache', cache
+      'validate',
+      '--repo',
+      repo,
+      '--proposal',
+      proposal,
+      '--approval',
+      approval,
+      '--witness',
+      pack,
+      '--witness-digest',
+      packDigest,
+      '--runner',
+      'docker',
+      '--image',
+      gate.imageId,
+      '--timeout',
+      '180',
+      '--out',
+      dir,
+      '--receipt-store',
+      join(tmp, 'store'),
+      '--baseline-cache',
+      cache
     ]);
     const receiptPath = join(dir, 'receipt.json');
     const receipt = await readJson<Receipt>(receiptPath).catch(() => undefined);
@@ -105,12 +128,35 @@ gate.describeDocker('validate --baseline-cache', () => {
     }
     const out = join(tmp, 'screen-out');
     const screened = await runCliInProcess([
-      'screen', '--repo', JS.repo, '--witness', pack, '--witness-digest', packDigest, '--candidates', candidates, ...hashes.flatMap((h) => ['--approve', h]),
-      '--approved-by', 'cache-test', '--runner', 'docker', '--image', gate.imageId, '--timeout', '180', '--out', out, '--baseline-cache', cache
+      'screen',
+      '--repo',
+      JS.repo,
+      '--witness',
+      pack,
+      '--witness-digest',
+      packDigest,
+      '--candidates',
+      candidates,
+      ...hashes.flatMap((h) => ['--approve', h]),
+      '--approved-by',
+      'cache-test',
+      '--runner',
+      'docker',
+      '--image',
+      gate.imageId,
+      '--timeout',
+      '180',
+      '--out',
+      out,
+      '--baseline-cache',
+      cache
     ]);
     expect(screened.stderr).toContain(`baseline cache: reusing entry ${entry}`);
     expect(screened.status).toBe(0);
-    for (const [name, verdict] of [['fix-comments', 'passed'], ['overfit', 'failed']] as const) {
+    for (const [name, verdict] of [
+      ['fix-comments', 'passed'],
+      ['overfit', 'failed']
+    ] as const) {
       const receipt = await readJson<Receipt>(join(out, 'candidates', name, 'receipt.json'));
       expect(receipt.verdict).toBe(verdict);
       expect(receipt.baseline).toEqual({ shared: true, digest: fix.receipt?.baseline?.digest, cache: { entry } });

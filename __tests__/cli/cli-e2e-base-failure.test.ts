@@ -46,7 +46,23 @@ interface ReceiptView {
     const approved = await proposeAndApprove(fixture.repo, diff, fixture.tmp, fixture.tmp, 'base-failure');
     const out = join(fixture.tmp, 'out');
     const result = await runCli(
-      ['validate', '--repo', fixture.repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', fixture.pack, '--witness-digest', fixture.digest, '--runner', 'local', '--out', out],
+      [
+        'validate',
+        '--repo',
+        fixture.repo,
+        '--proposal',
+        approved.proposalPath,
+        '--approval',
+        approved.approvalPath,
+        '--witness',
+        fixture.pack,
+        '--witness-digest',
+        fixture.digest,
+        '--runner',
+        'local',
+        '--out',
+        out
+      ],
       { tmp: fixture.tmp, timeoutMs: 300_000 }
     );
     const receipt = await readJson<ReceiptView>(join(out, 'receipt.json'));

@@ -104,13 +104,20 @@ gate.describeDocker('cargo witness pack in the Docker runner', () => {
     expect(status).toBe(1);
     const hidden = receipt.phases.find((p) => p.name === 'hidden')?.results ?? [];
     // width() still counts bytes: every case that measures accented or wide text, or a clipped cell.
-    expect(hidden.filter((t) => t.status !== 'passed').map((t) => t.id).sort()).toEqual(publicHiddenIds(receipt, [
-      'oracle > hidden:fit/naive/7',
-      'oracle > hidden:pad/cafe/6',
-      'oracle > hidden:row/zoe-asa',
-      'oracle > hidden:width-of-clip/breakfast/5',
-      'oracle > hidden:width/nihongo',
-      'oracle > hidden:width/zoe'
-    ]));
+    expect(
+      hidden
+        .filter((t) => t.status !== 'passed')
+        .map((t) => t.id)
+        .sort()
+    ).toEqual(
+      publicHiddenIds(receipt, [
+        'oracle > hidden:fit/naive/7',
+        'oracle > hidden:pad/cafe/6',
+        'oracle > hidden:row/zoe-asa',
+        'oracle > hidden:width-of-clip/breakfast/5',
+        'oracle > hidden:width/nihongo',
+        'oracle > hidden:width/zoe'
+      ])
+    );
   }, 900_000);
 });

@@ -111,6 +111,11 @@ gate.describeDocker('go witness pack in the Docker runner', () => {
     const multiples = [...Array(12).keys()].flatMap((t) => [1, 2, 3, 4, 5].filter((s) => (t + 1) % s === 0).map((s) => `oracle > hidden:pages/${t + 1}/${s}`));
     const counts = ['9/3', '3/3', '100/10', '5/1'].map((c) => `oracle > hidden:count/${c}`);
     expect(multiples).toHaveLength(27);
-    expect(hidden?.results.filter((r) => r.status !== 'passed').map((r) => r.id).sort()).toEqual(publicHiddenIds(receipt, [...counts, ...multiples]));
+    expect(
+      hidden?.results
+        .filter((r) => r.status !== 'passed')
+        .map((r) => r.id)
+        .sort()
+    ).toEqual(publicHiddenIds(receipt, [...counts, ...multiples]));
   }, 960_000);
 });

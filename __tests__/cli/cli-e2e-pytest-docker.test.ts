@@ -33,10 +33,9 @@ gate.describeDocker('pytest witness pack in the Docker runner', () => {
     await ensureCli();
     const tmp = await tempDir('pytest-docker');
     const pack = join(tmp, 'pytest-pack');
-    const init = await runCli(
-      ['witness', 'init', pack, '--adapter', 'pytest', '--reproduction', join(SOURCE_PACK, 'reproduction'), '--hidden', join(SOURCE_PACK, 'hidden')],
-      { tmp }
-    );
+    const init = await runCli(['witness', 'init', pack, '--adapter', 'pytest', '--reproduction', join(SOURCE_PACK, 'reproduction'), '--hidden', join(SOURCE_PACK, 'hidden')], {
+      tmp
+    });
     expect(init.status).toBe(0);
     // Sealed with witness seal: the pytest form of the same tests observes (issue 11), so the fix is proof grade.
     const seal = await runCli(['witness', 'seal', pack], { tmp });

@@ -209,7 +209,6 @@ describe('propose and validate refuse diffs that break policy or do not apply', 
   });
 });
 
-
 describe('validate and propose refuse bad inputs (bad_input)', () => {
   it.concurrent('--out inside the repository (validate), leaving the repository as it was', async () => {
     const repo = await repoCopy();

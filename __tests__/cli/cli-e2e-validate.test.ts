@@ -53,29 +53,98 @@ interface Case {
 
 const PASS4: Case['phases'] = ['passed', 'passed', 'passed', 'passed'];
 const CASES: Case[] = [
-  { name: 'js-duration fix', fx: js, candidate: 'fix', adapter: 'node-test', python: false, exit: 0, verdict: 'passed', reasons: [], phases: PASS4, regressions: [], hiddenFailing: [] },
   {
-    name: 'js-duration overfit', fx: js, candidate: 'overfit', adapter: 'node-test', python: false, exit: 1, verdict: 'failed', reasons: ['hidden_failed'],
-    phases: ['passed', 'passed', 'passed', 'failed'], regressions: [], hiddenFailing: HIDDEN_JS_OVERFIT
+    name: 'js-duration fix',
+    fx: js,
+    candidate: 'fix',
+    adapter: 'node-test',
+    python: false,
+    exit: 0,
+    verdict: 'passed',
+    reasons: [],
+    phases: PASS4,
+    regressions: [],
+    hiddenFailing: []
   },
   {
-    name: 'js-duration regressing', fx: js, candidate: 'regressing', adapter: 'node-test', python: false, exit: 1, verdict: 'failed', reasons: ['regression'],
-    phases: ['passed', 'passed', 'failed', 'passed'], regressions: [REGRESSED_JS], hiddenFailing: []
+    name: 'js-duration overfit',
+    fx: js,
+    candidate: 'overfit',
+    adapter: 'node-test',
+    python: false,
+    exit: 1,
+    verdict: 'failed',
+    reasons: ['hidden_failed'],
+    phases: ['passed', 'passed', 'passed', 'failed'],
+    regressions: [],
+    hiddenFailing: HIDDEN_JS_OVERFIT
+  },
+  {
+    name: 'js-duration regressing',
+    fx: js,
+    candidate: 'regressing',
+    adapter: 'node-test',
+    python: false,
+    exit: 1,
+    verdict: 'failed',
+    reasons: ['regression'],
+    phases: ['passed', 'passed', 'failed', 'passed'],
+    regressions: [REGRESSED_JS],
+    hiddenFailing: []
   },
   {
     // Nothing is fixed, so the hidden tests fail too.
-    name: 'js-duration not-fixed', fx: js, candidate: 'not-fixed', adapter: 'node-test', python: false, exit: 1, verdict: 'failed', reasons: ['hidden_failed', 'not_fixed'],
-    phases: ['passed', 'failed', 'passed', 'failed'], regressions: [], hiddenFailing: HIDDEN_JS
+    name: 'js-duration not-fixed',
+    fx: js,
+    candidate: 'not-fixed',
+    adapter: 'node-test',
+    python: false,
+    exit: 1,
+    verdict: 'failed',
+    reasons: ['hidden_failed', 'not_fixed'],
+    phases: ['passed', 'failed', 'passed', 'failed'],
+    regressions: [],
+    hiddenFailing: HIDDEN_JS
   },
   {
     // The tamper route: deleting the suite test that catches the regression is reset (the test comes back) and reported.
-    name: 'js-duration delete-test', fx: js, candidate: 'delete-test', adapter: 'node-test', python: false, exit: 1, verdict: 'failed', reasons: ['grader_tampered', 'regression'],
-    phases: ['passed', 'passed', 'failed', 'passed'], regressions: [REGRESSED_JS], hiddenFailing: []
+    name: 'js-duration delete-test',
+    fx: js,
+    candidate: 'delete-test',
+    adapter: 'node-test',
+    python: false,
+    exit: 1,
+    verdict: 'failed',
+    reasons: ['grader_tampered', 'regression'],
+    phases: ['passed', 'passed', 'failed', 'passed'],
+    regressions: [REGRESSED_JS],
+    hiddenFailing: []
   },
-  { name: 'py-calculator fix', fx: py, candidate: 'fix', adapter: 'unittest', python: true, exit: 0, verdict: 'passed', reasons: [], phases: PASS4, regressions: [], hiddenFailing: [] },
   {
-    name: 'py-calculator overfit', fx: py, candidate: 'overfit', adapter: 'unittest', python: true, exit: 1, verdict: 'failed', reasons: ['hidden_failed'],
-    phases: ['passed', 'passed', 'passed', 'failed'], regressions: [], hiddenFailing: ['oracle > hidden:test_hidden_associativity.py/14', 'oracle > hidden:test_hidden_associativity.py/15']
+    name: 'py-calculator fix',
+    fx: py,
+    candidate: 'fix',
+    adapter: 'unittest',
+    python: true,
+    exit: 0,
+    verdict: 'passed',
+    reasons: [],
+    phases: PASS4,
+    regressions: [],
+    hiddenFailing: []
+  },
+  {
+    name: 'py-calculator overfit',
+    fx: py,
+    candidate: 'overfit',
+    adapter: 'unittest',
+    python: true,
+    exit: 1,
+    verdict: 'failed',
+    reasons: ['hidden_failed'],
+    phases: ['passed', 'passed', 'passed', 'failed'],
+    regressions: [],
+    hiddenFailing: ['oracle > hidden:test_hidden_associativity.py/14', 'oracle > hidden:test_hidden_associativity.py/15']
   }
 ];
 
@@ -239,7 +308,12 @@ for (const c of CASES) {
       expect(regression.regressions).toEqual(c.regressions);
       // Receipt v2: hidden ids are keyed digests (a folder pack has no witness key: keyed by its digest).
       const key = deriveHiddenIdKey(undefined, receipt.bindings.witness_digest as string);
-      expect(hidden.results.filter((t) => t.status !== 'passed').map((t) => t.id).sort()).toEqual(c.hiddenFailing.map((id) => hiddenId(key, id)).sort());
+      expect(
+        hidden.results
+          .filter((t) => t.status !== 'passed')
+          .map((t) => t.id)
+          .sort()
+      ).toEqual(c.hiddenFailing.map((id) => hiddenId(key, id)).sort());
     });
 
     it('is never proof grade on the trusted-local runner', () => {
@@ -303,7 +377,10 @@ describe('verify-receipt on the js-duration fix receipt', () => {
 
   it('refuses the same content with one added whitespace byte, or pretty-printed', async () => {
     const canonical = fix().receiptText;
-    for (const [name, text] of [['whitespace.json', canonical.replace(/}\n$/, '} \n')], ['pretty.json', `${JSON.stringify(JSON.parse(canonical), null, 2)}\n`]] as const) {
+    for (const [name, text] of [
+      ['whitespace.json', canonical.replace(/}\n$/, '} \n')],
+      ['pretty.json', `${JSON.stringify(JSON.parse(canonical), null, 2)}\n`]
+    ] as const) {
       const result = await verifyText(name, text);
       expect(result.status).toBe(1);
       const report = JSON.parse(result.stdout);
@@ -313,7 +390,10 @@ describe('verify-receipt on the js-duration fix receipt', () => {
   });
 
   it('refuses JSON that is not a receipt (a proposal, an empty object): exit 1', async () => {
-    for (const [name, text] of [['proposal.json', await readFile(fix().approved.proposalPath, 'utf8')], ['empty.json', '{}\n']] as const) {
+    for (const [name, text] of [
+      ['proposal.json', await readFile(fix().approved.proposalPath, 'utf8')],
+      ['empty.json', '{}\n']
+    ] as const) {
       const result = await verifyText(name, text);
       expect(result.status).toBe(1);
       expect(JSON.parse(result.stdout)).toMatchObject({ integrity_valid: false });

@@ -39,7 +39,9 @@ describe('a pack with expected_failing, validated for real', () => {
       join(pack, 'reproduction', 'millisecond-unit.test.js'),
       `${reproduction}\ntest('parses "1h30m" as before', () => {\n  assert.equal(parseDuration('1h30m'), 5400000);\n});\n`
     );
-    const manifest = JSON.parse(await readFile(join(ROOT, 'witness-packs', 'js-duration', 'witness.json'), 'utf8')) as Record<string, unknown> & { reproduction: Record<string, unknown> };
+    const manifest = JSON.parse(await readFile(join(ROOT, 'witness-packs', 'js-duration', 'witness.json'), 'utf8')) as Record<string, unknown> & {
+      reproduction: Record<string, unknown>;
+    };
     delete manifest.oracle;
     manifest.reproduction.expected_failing = FAILING;
     await writeFile(join(pack, 'witness.json'), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -49,11 +51,26 @@ describe('a pack with expected_failing, validated for real', () => {
     const approvalPath = join(tmp, 'approval.json');
     expect((await cli(['propose', '--repo', js.repo, '--diff', js.candidate('fix'), '--out', proposalPath])).status).toBe(0);
     const { proposal_hash } = await readJson<{ proposal_hash: string }>(proposalPath);
-    expect((await cli(['approve', '--proposal', proposalPath, '--proposal-hash', proposal_hash, '--approved-by', 'reviewer', '--run-id', 'ef-1', '--out', approvalPath])).status).toBe(0);
+    expect(
+      (await cli(['approve', '--proposal', proposalPath, '--proposal-hash', proposal_hash, '--approved-by', 'reviewer', '--run-id', 'ef-1', '--out', approvalPath])).status
+    ).toBe(0);
     const out = join(tmp, 'out');
     validated = await cli([
-      'validate', '--repo', js.repo, '--proposal', proposalPath, '--approval', approvalPath,
-      '--witness', pack, '--witness-digest', digest.stdout.trim(), '--runner', 'local', '--out', out
+      'validate',
+      '--repo',
+      js.repo,
+      '--proposal',
+      proposalPath,
+      '--approval',
+      approvalPath,
+      '--witness',
+      pack,
+      '--witness-digest',
+      digest.stdout.trim(),
+      '--runner',
+      'local',
+      '--out',
+      out
     ]);
     receiptText = await readFile(join(out, 'receipt.json'), 'utf8');
     receipt = JSON.parse(receiptText) as Receipt;
@@ -98,23 +115,27 @@ describe('a pack with expected_failing, validated for real', () => {
   });
 
   it('is INVALID when an expected-failing test is flipped to passed', () => {
-    const check = verifyReceiptText(resealed((r) => {
-      const phase = before(r);
-      phase.results = phase.results.map((t) => (t.id === FAILING[1] ? { id: t.id, status: 'passed' } : t));
-      const counts = countTests(phase.results);
-      phase.tests = { passed: counts.passed, failed: counts.failed, errored: counts.errored, skipped: counts.skipped };
-    }));
+    const check = verifyReceiptText(
+      resealed((r) => {
+        const phase = before(r);
+        phase.results = phase.results.map((t) => (t.id === FAILING[1] ? { id: t.id, status: 'passed' } : t));
+        const counts = countTests(phase.results);
+        phase.tests = { passed: counts.passed, failed: counts.failed, errored: counts.errored, skipped: counts.skipped };
+      })
+    );
     expect(check.integrity_valid).toBe(false);
     expect(check.errors.join('\n')).toMatch(/phase reproduction_before: .*expected to fail/);
   });
 
   it('is INVALID when an expected-failing test is missing from the results', () => {
-    const check = verifyReceiptText(resealed((r) => {
-      const phase = before(r);
-      phase.results = phase.results.filter((t) => t.id !== FAILING[0]);
-      const counts = countTests(phase.results);
-      phase.tests = { passed: counts.passed, failed: counts.failed, errored: counts.errored, skipped: counts.skipped };
-    }));
+    const check = verifyReceiptText(
+      resealed((r) => {
+        const phase = before(r);
+        phase.results = phase.results.filter((t) => t.id !== FAILING[0]);
+        const counts = countTests(phase.results);
+        phase.tests = { passed: counts.passed, failed: counts.failed, errored: counts.errored, skipped: counts.skipped };
+      })
+    );
     expect(check.integrity_valid).toBe(false);
     expect(check.errors.join('\n')).toMatch(/phase reproduction_before: .*expected to fail/);
   });

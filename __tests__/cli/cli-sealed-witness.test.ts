@@ -23,8 +23,21 @@ let approved: Approved;
 async function validateSealed(key: string | undefined, out: string) {
   return runCli(
     [
-      'validate', '--repo', js.repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath,
-      '--witness', sealed, '--witness-digest', digest, '--runner', 'local', '--out', out,
+      'validate',
+      '--repo',
+      js.repo,
+      '--proposal',
+      approved.proposalPath,
+      '--approval',
+      approved.approvalPath,
+      '--witness',
+      sealed,
+      '--witness-digest',
+      digest,
+      '--runner',
+      'local',
+      '--out',
+      out,
       ...(key !== undefined ? ['--witness-key-file', key] : [])
     ],
     { tmp, timeoutMs: 240_000 }
@@ -85,7 +98,13 @@ describe('a sealed witness pack', () => {
     expect(result.status).toBe(1);
     const receiptText = await readFile(join(out, 'receipt.json'), 'utf8');
     const report = await readFile(join(out, 'report.md'), 'utf8');
-    const receipt = JSON.parse(receiptText) as { verdict: string; reasons: string[]; hidden_ids: { key: string }; hidden_detail_sha256: string; phases: { name: string; tests: { failed: number } }[] };
+    const receipt = JSON.parse(receiptText) as {
+      verdict: string;
+      reasons: string[];
+      hidden_ids: { key: string };
+      hidden_detail_sha256: string;
+      phases: { name: string; tests: { failed: number } }[];
+    };
     expect(receipt.verdict).toBe('failed');
     expect(receipt.reasons).toEqual(['hidden_failed']);
     expect(receipt.hidden_ids.key).toBe('witness_key');

@@ -66,7 +66,25 @@ gate.describeDocker('witness record --reference in the Docker runner', () => {
     const approved = await proposeAndApprove(py.repo, py.candidate('fix'), tmp, tmp, 'record-refused');
     const digest = (await runCli(['witness', 'digest', pack], { tmp })).stdout.trim();
     const refused = await runCli(
-      ['validate', '--repo', py.repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', pack, '--witness-digest', digest, '--runner', 'docker', '--image', gate.imageId, '--out', join(tmp, 'refused-out')],
+      [
+        'validate',
+        '--repo',
+        py.repo,
+        '--proposal',
+        approved.proposalPath,
+        '--approval',
+        approved.approvalPath,
+        '--witness',
+        pack,
+        '--witness-digest',
+        digest,
+        '--runner',
+        'docker',
+        '--image',
+        gate.imageId,
+        '--out',
+        join(tmp, 'refused-out')
+      ],
       { tmp }
     );
     expect(refused.status).toBe(2);
@@ -99,7 +117,17 @@ gate.describeDocker('witness record --reference in the Docker runner', () => {
     gate.requireDocker();
     const pack = await forgetfulPack('never', (oracle) => ({
       ...oracle,
-      pending: [...(oracle.pending ?? []), { phase: 'hidden', site: 'hidden:test_hidden_associativity.py/999', file: 'test_hidden_associativity.py', line: 999, text: 'a site no test reaches', comparator: { kind: 'exact' } }]
+      pending: [
+        ...(oracle.pending ?? []),
+        {
+          phase: 'hidden',
+          site: 'hidden:test_hidden_associativity.py/999',
+          file: 'test_hidden_associativity.py',
+          line: 999,
+          text: 'a site no test reaches',
+          comparator: { kind: 'exact' }
+        }
+      ]
     }));
     const result = await record(pack, py.candidate('fix'));
     expect(result.status).toBe(2);

@@ -43,7 +43,11 @@ describe('stderrProgress', () => {
     const progress = stderrProgress(stream);
     progress.run(start);
     progress.run({ ...start, phase: 'regression_before' });
-    expect(text()).toBe('running 1: reproduction_before #1 (base) · 0 ended\r\u001b[Krunning 2: reproduction_before #1 (base), regression_before #1 (base) · 0 ended'.slice(0, 200).replace(/running 2: .*/, (line) => (line.length > 59 ? `${line.slice(0, 58)}…` : line)));
+    expect(text()).toBe(
+      'running 1: reproduction_before #1 (base) · 0 ended\r\u001b[Krunning 2: reproduction_before #1 (base), regression_before #1 (base) · 0 ended'
+        .slice(0, 200)
+        .replace(/running 2: .*/, (line) => (line.length > 59 ? `${line.slice(0, 58)}…` : line))
+    );
     progress.log('a log line');
     progress.run(end);
     progress.done();

@@ -45,7 +45,22 @@ async function stage(label: string, build: string[], names: Record<string, strin
 
 /** Screen every candidate of `staged`, approving each by the hash the refusal names. */
 async function screen(staged: Staged, out: string): Promise<{ status: number | null; stderr: string }> {
-  const common = ['--repo', staged.repo, '--witness', staged.pack, '--witness-digest', staged.digest, '--candidates', staged.candidates, '--approved-by', 'build-test', '--runner', 'docker', '--image', gate.imageId];
+  const common = [
+    '--repo',
+    staged.repo,
+    '--witness',
+    staged.pack,
+    '--witness-digest',
+    staged.digest,
+    '--candidates',
+    staged.candidates,
+    '--approved-by',
+    'build-test',
+    '--runner',
+    'docker',
+    '--image',
+    gate.imageId
+  ];
   const refused = await runCliInProcess(['screen', ...common, '--out', join(staged.tmp, 'refused')]);
   expect(refused.status).toBe(2);
   const hashes = [...refused.stderr.matchAll(/([a-z-]+) ([0-9a-f]{64})/g)].map((m) => m[2] ?? '');
@@ -75,7 +90,10 @@ gate.describeDocker('the L1 build gate', () => {
     expect(broken.phases.map((p) => p.status)).toEqual(['passed', 'not_run', 'not_run', 'not_run']);
     // No run of the candidate's tree after the failed gate.
     expect(broken.phases.flatMap((p) => p.runs.map((r) => r.label)).filter((l) => l !== 'reproduction_before' && l !== 'regression_before')).toEqual([]);
-    expect(broken.build).toMatchObject({ status: 'failed', candidate: { diagnostic: { tool: 'node', file: 'src/duration.js', line: 45, message: 'SyntaxError: missing ) after argument list' } } });
+    expect(broken.build).toMatchObject({
+      status: 'failed',
+      candidate: { diagnostic: { tool: 'node', file: 'src/duration.js', line: 45, message: 'SyntaxError: missing ) after argument list' } }
+    });
     // The base build ran once, shared like the rest of the baseline.
     expect(broken.build!.base).toEqual(fix.build!.base);
     expect(broken.baseline!.digest).toBe(fix.baseline!.digest);
@@ -98,7 +116,27 @@ gate.describeDocker('the L1 build gate', () => {
     const hash = (await readJson<{ proposal_hash: string }>(proposal)).proposal_hash;
     expect((await runCliInProcess(['approve', '--proposal', proposal, '--proposal-hash', hash, '--approved-by', 'build-test', '--run-id', 'b', '--out', approval])).status).toBe(0);
     const out = join(staged.tmp, 'out');
-    const result = await runCliInProcess(['validate', '--repo', staged.repo, '--proposal', proposal, '--approval', approval, '--witness', staged.pack, '--witness-digest', staged.digest, '--runner', 'docker', '--image', gate.imageId, '--out', out, '--timeout', '180']);
+    const result = await runCliInProcess([
+      'validate',
+      '--repo',
+      staged.repo,
+      '--proposal',
+      proposal,
+      '--approval',
+      approval,
+      '--witness',
+      staged.pack,
+      '--witness-digest',
+      staged.digest,
+      '--runner',
+      'docker',
+      '--image',
+      gate.imageId,
+      '--out',
+      out,
+      '--timeout',
+      '180'
+    ]);
     expect([result.status, result.stderr.slice(-1500)]).toEqual([1, result.stderr.slice(-1500)]);
     const receipt = await readJson<Receipt>(join(out, 'receipt.json'));
     expect(receipt.reasons).toContain('build_failed');

@@ -62,7 +62,22 @@ gate.describeDocker('screen: seven candidates for one bug', () => {
     await mkdir(candidates);
     for (const [name, path] of Object.entries(CANDIDATES)) await cp(join(ROOT, 'fixtures', 'js-duration', path), join(candidates, `${name}.diff`));
     const { digest } = await digestWitnessFolder(pack);
-    const common = ['--repo', repo, '--witness', pack, '--witness-digest', digest, '--candidates', candidates, '--approved-by', 'screen-test', '--runner', 'docker', '--image', gate.imageId];
+    const common = [
+      '--repo',
+      repo,
+      '--witness',
+      pack,
+      '--witness-digest',
+      digest,
+      '--candidates',
+      candidates,
+      '--approved-by',
+      'screen-test',
+      '--runner',
+      'docker',
+      '--image',
+      gate.imageId
+    ];
 
     // Unapproved candidates: refused before anything runs, each named with its proposal_hash.
     const refused = await runCliInProcess(['screen', ...common, '--out', join(tmp, 'refused')]);
@@ -77,7 +92,17 @@ gate.describeDocker('screen: seven candidates for one bug', () => {
     out = join(tmp, 'out');
     approvals = new Map(hashes);
     // The base side is kept in a baseline cache for the sharded screening below.
-    const result = await runCliInProcess(['screen', ...common, ...hashes.flatMap(([, hash]) => ['--approve', hash]), '--out', out, '--timeout', '180', '--baseline-cache', join(tmp, 'baseline-cache')]);
+    const result = await runCliInProcess([
+      'screen',
+      ...common,
+      ...hashes.flatMap(([, hash]) => ['--approve', hash]),
+      '--out',
+      out,
+      '--timeout',
+      '180',
+      '--baseline-cache',
+      join(tmp, 'baseline-cache')
+    ]);
     screenExit = result.status;
     screenErr = result.stderr;
     for (const name of Object.keys(CANDIDATES) as Name[]) receipts[name] = await readJson<Receipt>(join(out, 'candidates', name, 'receipt.json'));
@@ -122,9 +147,13 @@ gate.describeDocker('screen: seven candidates for one bug', () => {
     for (const name of ['overfit', 'regressing', 'not-fixed', 'leaks-secret', 'fix-string'] as const) expect(receipts[name].verdict).toBe('failed');
   });
 
-  it('stops the regressing candidate at L3\'s related tier (the suite files importing src/duration.js); the full suite decides the fix\'s pass', async () => {
+  it("stops the regressing candidate at L3's related tier (the suite files importing src/duration.js); the full suite decides the fix's pass", async () => {
     const regressing = receipts.regressing;
-    expect(regressing.gates!.related).toEqual({ status: 'failed', files: ['test/duration.test.js', 'test/format.test.js'], regressions: [expect.stringContaining('allows whitespace between the parts')] });
+    expect(regressing.gates!.related).toEqual({
+      status: 'failed',
+      files: ['test/duration.test.js', 'test/format.test.js'],
+      regressions: [expect.stringContaining('allows whitespace between the parts')]
+    });
     const labels = (r: Receipt): string[] => r.phases[2]!.runs.map((run) => run.label);
     expect(labels(regressing)).toContain('regression_related');
     expect(labels(regressing)).not.toContain('regression_after');
@@ -146,8 +175,12 @@ gate.describeDocker('screen: seven candidates for one bug', () => {
     expect(forged.stdout + forged.stderr).toContain('gates.related');
   });
 
-  it('shares the fix\'s runs with its comment-only copy, and validates the string-literal copy on its own', () => {
-    expect(receipts['fix-comments'].gates!.shared_runs).toEqual({ diff_digest: receipts.fix.bindings.diff_digest, patched_snapshot: receipts.fix.bindings.patched_snapshot, normalised_key: expect.any(String) });
+  it("shares the fix's runs with its comment-only copy, and validates the string-literal copy on its own", () => {
+    expect(receipts['fix-comments'].gates!.shared_runs).toEqual({
+      diff_digest: receipts.fix.bindings.diff_digest,
+      patched_snapshot: receipts.fix.bindings.patched_snapshot,
+      normalised_key: expect.any(String)
+    });
     expect(receipts['fix-comments'].bindings.diff_digest).not.toBe(receipts.fix.bindings.diff_digest);
     expect(receipts['fix-comments'].verdict).toBe('passed');
     const runsOf = (r: Receipt): string[] => r.phases.slice(1).flatMap((p) => p.runs.filter((run) => run.label !== 'regression_before').map((run) => run.output_sha256));
@@ -201,8 +234,30 @@ gate.describeDocker('screen: seven candidates for one bug', () => {
     for (const name of names) await cp(join(tmp, 'candidates', `${name}.diff`), join(subset, `${name}.diff`));
     const { digest } = await digestWitnessFolder(pack);
     const shardArgs = (k: number): string[] => [
-      'screen', '--repo', repo, '--witness', pack, '--witness-digest', digest, '--candidates', subset, '--approved-by', 'screen-test', '--runner', 'docker', '--image', gate.imageId,
-      ...names.flatMap((n) => ['--approve', approvals.get(n)!]), '--timeout', '180', '--baseline-cache', join(tmp, 'baseline-cache'), '--shard', `${k}/2`, '--out', join(tmp, `shard-${k}`)
+      'screen',
+      '--repo',
+      repo,
+      '--witness',
+      pack,
+      '--witness-digest',
+      digest,
+      '--candidates',
+      subset,
+      '--approved-by',
+      'screen-test',
+      '--runner',
+      'docker',
+      '--image',
+      gate.imageId,
+      ...names.flatMap((n) => ['--approve', approvals.get(n)!]),
+      '--timeout',
+      '180',
+      '--baseline-cache',
+      join(tmp, 'baseline-cache'),
+      '--shard',
+      `${k}/2`,
+      '--out',
+      join(tmp, `shard-${k}`)
     ];
     const shards = [];
     for (const k of [1, 2]) shards.push(await runCliInProcess(shardArgs(k)));
@@ -225,9 +280,16 @@ gate.describeDocker('screen: seven candidates for one bug', () => {
     expect(mergedScreening.baseline_digest).toBe(screening.baseline_digest);
     const byName = new Map(screening.candidates.map((c) => [c.name, c]));
     for (const c of mergedScreening.candidates) {
-      expect([c.name, c.verdict, c.normalised_key, c.duplicate_of]).toEqual([c.name, byName.get(c.name)!.verdict, byName.get(c.name)!.normalised_key, byName.get(c.name)!.duplicate_of]);
+      expect([c.name, c.verdict, c.normalised_key, c.duplicate_of]).toEqual([
+        c.name,
+        byName.get(c.name)!.verdict,
+        byName.get(c.name)!.normalised_key,
+        byName.get(c.name)!.duplicate_of
+      ]);
     }
-    expect(await readFile(join(merged, 'candidates', 'not-fixed', 'receipt.json'), 'utf8')).toBe(await readFile(join(tmp, 'shard-2', 'candidates', 'not-fixed', 'receipt.json'), 'utf8'));
+    expect(await readFile(join(merged, 'candidates', 'not-fixed', 'receipt.json'), 'utf8')).toBe(
+      await readFile(join(tmp, 'shard-2', 'candidates', 'not-fixed', 'receipt.json'), 'utf8')
+    );
 
     // A shard left out is refused before anything is written.
     const partial = await runCliInProcess(['merge', '--repo', repo, '--out', join(tmp, 'partial'), join(tmp, 'shard-1')]);

@@ -7,9 +7,32 @@ const DIGEST = `sha256:${'a'.repeat(64)}`;
 const base = ['--repo', 'r', '--witness', 'p', '--witness-digest', DIGEST, '--runner', 'docker', '--image', DIGEST, '--out', 'o'];
 
 describe('screen settings', () => {
-  it('takes repeated --candidates and --approve, and validate\'s shared options', () => {
-    const settings = readSettings(['screen', ...base, '--candidates', 'a.diff', '--candidates=dir', '--approve', 'h1', '--approve', 'h2', '--approved-by', 'me', '--concurrency', '3']);
-    expect(settings).toMatchObject({ command: 'screen', candidates: ['a.diff', 'dir'], approve: ['h1', 'h2'], approvedBy: 'me', runId: 'screen', concurrency: 3, runner: 'docker', out: 'o' });
+  it("takes repeated --candidates and --approve, and validate's shared options", () => {
+    const settings = readSettings([
+      'screen',
+      ...base,
+      '--candidates',
+      'a.diff',
+      '--candidates=dir',
+      '--approve',
+      'h1',
+      '--approve',
+      'h2',
+      '--approved-by',
+      'me',
+      '--concurrency',
+      '3'
+    ]);
+    expect(settings).toMatchObject({
+      command: 'screen',
+      candidates: ['a.diff', 'dir'],
+      approve: ['h1', 'h2'],
+      approvedBy: 'me',
+      runId: 'screen',
+      concurrency: 3,
+      runner: 'docker',
+      out: 'o'
+    });
     expect(settings).not.toHaveProperty('proposal');
   });
 

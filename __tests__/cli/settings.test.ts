@@ -1,12 +1,36 @@
 import { readSettings } from '../../src/inputs/cli-settings.js';
 import { ConfigurationError } from '../../src/errors.js';
 
-const validateArgs = ['validate', '--repo', 'r', '--proposal', 'p', '--approval', 'a', '--reproduction', 'rep', '--hidden', 'h', '--adapter', 'node-test', '--runner', 'local', '--out', 'o'];
+const validateArgs = [
+  'validate',
+  '--repo',
+  'r',
+  '--proposal',
+  'p',
+  '--approval',
+  'a',
+  '--reproduction',
+  'rep',
+  '--hidden',
+  'h',
+  '--adapter',
+  'node-test',
+  '--runner',
+  'local',
+  '--out',
+  'o'
+];
 
 describe('readSettings', () => {
-  it('reads validate with the folder shortcut; limits stay the witness pack\'s unless given', () => {
+  it("reads validate with the folder shortcut; limits stay the witness pack's unless given", () => {
     expect(readSettings(validateArgs)).toEqual({
-      command: 'validate', repo: 'r', proposal: 'p', approval: 'a', runner: 'local', out: 'o', concurrency: 2,
+      command: 'validate',
+      repo: 'r',
+      proposal: 'p',
+      approval: 'a',
+      runner: 'local',
+      out: 'o',
+      concurrency: 2,
       witness: { kind: 'folders', reproduction: 'rep', hidden: 'h', adapter: 'node-test' },
       container: { env: {} }
     });
@@ -14,13 +38,40 @@ describe('readSettings', () => {
   });
   it('reads the container layout options (docker only), --container-env repeatable', () => {
     const docker = validateArgs.map((arg) => (arg === 'local' ? 'docker' : arg));
-    const args = [...docker, '--image', `sha256:${'b'.repeat(64)}`, '--container-workdir', '/w/x', '--container-user', '1000:1000', '--container-env', 'A=1', '--container-env=B=x=y'];
+    const args = [
+      ...docker,
+      '--image',
+      `sha256:${'b'.repeat(64)}`,
+      '--container-workdir',
+      '/w/x',
+      '--container-user',
+      '1000:1000',
+      '--container-env',
+      'A=1',
+      '--container-env=B=x=y'
+    ];
     expect(readSettings(args)).toMatchObject({ container: { workdir: '/w/x', user: '1000:1000', env: { A: '1', B: 'x=y' } } });
     expect(() => readSettings([...docker, '--image', `sha256:${'b'.repeat(64)}`, '--container-env', 'novalue'])).toThrow(/NAME=VALUE/);
     expect(() => readSettings([...validateArgs, '--container-user', '1:1'])).toThrow(/only for --runner docker/);
   });
   it('reads validate with a witness pack and its digest', () => {
-    const args = ['validate', '--repo', 'r', '--proposal', 'p', '--approval', 'a', '--witness', 'pack.tar.gz', '--witness-digest', `sha256:${'a'.repeat(64)}`, '--runner', 'local', '--out', 'o'];
+    const args = [
+      'validate',
+      '--repo',
+      'r',
+      '--proposal',
+      'p',
+      '--approval',
+      'a',
+      '--witness',
+      'pack.tar.gz',
+      '--witness-digest',
+      `sha256:${'a'.repeat(64)}`,
+      '--runner',
+      'local',
+      '--out',
+      'o'
+    ];
     expect(readSettings(args)).toMatchObject({ witness: { kind: 'pack', source: 'pack.tar.gz', digest: `sha256:${'a'.repeat(64)}` } });
   });
   it('reads the witness commands', () => {

@@ -37,8 +37,29 @@ gate.describeDocker('validate --shard K/N and merge', () => {
     for (const k of [1, 2]) {
       const out = join(work, `shard-${k}`);
       const result = await runCli(
-        ['validate', '--repo', fixture.repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', fixture.pack, '--witness-digest', fixture.digest,
-          '--runner', 'docker', '--image', gate.imageId, '--out', out, '--timeout', '180', '--shard', `${k}/2`],
+        [
+          'validate',
+          '--repo',
+          fixture.repo,
+          '--proposal',
+          approved.proposalPath,
+          '--approval',
+          approved.approvalPath,
+          '--witness',
+          fixture.pack,
+          '--witness-digest',
+          fixture.digest,
+          '--runner',
+          'docker',
+          '--image',
+          gate.imageId,
+          '--out',
+          out,
+          '--timeout',
+          '180',
+          '--shard',
+          `${k}/2`
+        ],
         { tmp: fixture.tmp, timeoutMs: 600_000 }
       );
       expect([result.stderr.includes(`shard ${k}/2:`), result.stderr.slice(-1500)]).toEqual([true, result.stderr.slice(-1500)]);
@@ -48,7 +69,7 @@ gate.describeDocker('validate --shard K/N and merge', () => {
     return { paths, receipts: await Promise.all(paths.map((p) => readJson<ReceiptView>(p))), statuses };
   }
 
-  it('merges the fix\'s shards into a verified pass, and refuses a partial or mixed merge of a regressing candidate', async () => {
+  it("merges the fix's shards into a verified pass, and refuses a partial or mixed merge of a regressing candidate", async () => {
     fixture = hooks.track(await stageFixture('validate-shard', { repo: join(ROOT, 'fixtures', 'js-duration', 'repo'), pack: join(ROOT, 'witness-packs', 'js-duration') }));
     const fix = await shards('fix');
     expect(fix.statuses).toEqual([0, 0]);

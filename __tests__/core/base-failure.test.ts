@@ -39,7 +39,9 @@ describe('a base tree the grader cannot run', () => {
 
 describe('the excerpt of a failed base run', () => {
   it('starts at the first error line, keeps at most EXCERPT_LINES short lines, and is digested as shown', () => {
-    const output = ['collecting ...', '', '\u001b[31mERROR tests/test_x.py\u001b[0m', ...Array.from({ length: 20 }, (_, i) => `line ${i} ${'x'.repeat(300)}`), '', 'later'].join('\n');
+    const output = ['collecting ...', '', '\u001b[31mERROR tests/test_x.py\u001b[0m', ...Array.from({ length: 20 }, (_, i) => `line ${i} ${'x'.repeat(300)}`), '', 'later'].join(
+      '\n'
+    );
     const excerpt = errorExcerpt(output);
     const lines = excerpt.split('\n');
     expect(lines[0]).toBe('ERROR tests/test_x.py');
@@ -52,10 +54,22 @@ describe('the excerpt of a failed base run', () => {
 
   it("keeps a Python traceback's head and the exception at its end", () => {
     const traceback = [
-      'test_calc (unittest.loader._FailedTest.test_calc) ... ERROR', 'c0123 (patchproof.Checks) ... ok', '', '=====', 'ERROR: tests.test_calculator (unittest.loader._FailedTest.tests.test_calculator)', '-----',
-      'ImportError: Failed to import test module: tests.test_calculator', 'Traceback (most recent call last):',
+      'test_calc (unittest.loader._FailedTest.test_calc) ... ERROR',
+      'c0123 (patchproof.Checks) ... ok',
+      '',
+      '=====',
+      'ERROR: tests.test_calculator (unittest.loader._FailedTest.tests.test_calculator)',
+      '-----',
+      'ImportError: Failed to import test module: tests.test_calculator',
+      'Traceback (most recent call last):',
       ...Array.from({ length: 8 }, (_, i) => `  File "/w/x${i}.py", line ${i}, in <module>`),
-      '  File "/w/lexer.py", line 22', '    def tokenize(source:   # SECRET_TOKEN=abc123def', '                ^', "SyntaxError: '(' was never closed", '', '', 'ERROR: tests.test_lexer'
+      '  File "/w/lexer.py", line 22',
+      '    def tokenize(source:   # SECRET_TOKEN=abc123def',
+      '                ^',
+      "SyntaxError: '(' was never closed",
+      '',
+      '',
+      'ERROR: tests.test_lexer'
     ].join('\n');
     const lines = errorExcerpt(traceback).split('\n');
     expect(lines[0]).toMatch(/^ERROR: tests\.test_calculator/);

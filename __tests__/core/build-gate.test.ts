@@ -20,15 +20,32 @@ const data = (name: string): string => readFileSync(join(import.meta.dirname, 'd
 
 describe('firstBuildError: the first root cause with file:line', () => {
   it('tsc, plain and pretty (colours)', () => {
-    expect(firstBuildError(data('tsc.txt'), '/work')).toEqual({ tool: 'tsc', file: 'a.ts', line: 1, column: 7, message: "TS2322: Type 'string' is not assignable to type 'number'." });
-    expect(firstBuildError(data('tsc-pretty.txt'), '/work')).toEqual({ tool: 'tsc', file: 'a.ts', line: 1, column: 7, message: "TS2322: Type 'string' is not assignable to type 'number'." });
-    expect(firstBuildError('/work/src/b.ts(9,3): error TS2304: Cannot find name \'x\'.\n/work/src/c.ts(1,1): error TS1005: \';\' expected.\n', '/work')).toMatchObject({ file: 'src/b.ts', line: 9 });
+    expect(firstBuildError(data('tsc.txt'), '/work')).toEqual({
+      tool: 'tsc',
+      file: 'a.ts',
+      line: 1,
+      column: 7,
+      message: "TS2322: Type 'string' is not assignable to type 'number'."
+    });
+    expect(firstBuildError(data('tsc-pretty.txt'), '/work')).toEqual({
+      tool: 'tsc',
+      file: 'a.ts',
+      line: 1,
+      column: 7,
+      message: "TS2322: Type 'string' is not assignable to type 'number'."
+    });
+    expect(firstBuildError("/work/src/b.ts(9,3): error TS2304: Cannot find name 'x'.\n/work/src/c.ts(1,1): error TS1005: ';' expected.\n", '/work')).toMatchObject({
+      file: 'src/b.ts',
+      line: 9
+    });
   });
 
   it('python compileall and py_compile', () => {
     expect(firstBuildError(data('compileall.txt'), '/work')).toEqual({ tool: 'python', file: 'h14a_bad.py', line: 1, message: 'SyntaxError: invalid syntax' });
     expect(firstBuildError(data('py_compile.txt'), '/work')).toEqual({ tool: 'python', file: 'h14a_bad.py', line: 1, message: 'SyntaxError: invalid syntax' });
-    expect(firstBuildError('*** Error compiling \'/work/pkg/m.py\'...\n  File "/work/pkg/m.py", line 4\n    return (\n           ^\nSyntaxError: \'(\' was never closed\n', '/work')).toMatchObject({ file: 'pkg/m.py', line: 4, message: "SyntaxError: '(' was never closed" });
+    expect(
+      firstBuildError("*** Error compiling '/work/pkg/m.py'...\n  File \"/work/pkg/m.py\", line 4\n    return (\n           ^\nSyntaxError: '(' was never closed\n", '/work')
+    ).toMatchObject({ file: 'pkg/m.py', line: 4, message: "SyntaxError: '(' was never closed" });
   });
 
   it('cargo: the error with its --> location, never the "could not compile" summary', () => {
@@ -53,11 +70,20 @@ describe('firstBuildError: the first root cause with file:line', () => {
   });
 });
 
-const run = (overrides: Partial<BuildRunRecord> = {}): BuildRunRecord => ({ exit_code: 0, signal: null, timed_out: false, output_truncated: false, output_bytes: 0, output_sha256: 'a'.repeat(64), duration_ms: 5, ...overrides });
+const run = (overrides: Partial<BuildRunRecord> = {}): BuildRunRecord => ({
+  exit_code: 0,
+  signal: null,
+  timed_out: false,
+  output_truncated: false,
+  output_bytes: 0,
+  output_sha256: 'a'.repeat(64),
+  duration_ms: 5,
+  ...overrides
+});
 const broken = run({ exit_code: 2, diagnostic: { tool: 'tsc', file: 'src/a.ts', line: 3, column: 1, message: 'TS2322: no' } });
 
 describe('the gate: status and verdict', () => {
-  it('passes when both trees build; fails when only the base builds; a base that fails is inconclusive, never the candidate\'s fault', () => {
+  it("passes when both trees build; fails when only the base builds; a base that fails is inconclusive, never the candidate's fault", () => {
     expect(buildStatus(run(), run())).toBe('passed');
     expect(buildStatus(run(), broken)).toBe('failed');
     expect(buildStatus(broken, broken)).toBe('inconclusive');
@@ -65,7 +91,7 @@ describe('the gate: status and verdict', () => {
     expect(buildStatus(run(), undefined)).toBe('not_run');
   });
 
-  it('a timeout, a cut output or an infrastructure fault of the candidate\'s build is inconclusive, never a pass', () => {
+  it("a timeout, a cut output or an infrastructure fault of the candidate's build is inconclusive, never a pass", () => {
     expect(buildStatus(run(), run({ exit_code: null, timed_out: true }))).toBe('inconclusive');
     expect(buildStatus(run(), run({ exit_code: 0, output_truncated: true }))).toBe('inconclusive');
     expect(buildStatus(run(), run({ exit_code: null, infra_error: 'docker down' }))).toBe('inconclusive');
@@ -81,7 +107,14 @@ describe('the gate: status and verdict', () => {
   });
 });
 
-const notRun = (phase: PhaseRecord): PhaseRecord => ({ name: phase.name, status: 'not_run', reasons: [], tests: { passed: 0, failed: 0, errored: 0, skipped: 0 }, results: [], runs: phase.runs.filter((r) => r.label === 'regression_before') });
+const notRun = (phase: PhaseRecord): PhaseRecord => ({
+  name: phase.name,
+  status: 'not_run',
+  reasons: [],
+  tests: { passed: 0, failed: 0, errored: 0, skipped: 0 },
+  results: [],
+  runs: phase.runs.filter((r) => r.label === 'regression_before')
+});
 
 /** A receipt with gates whose candidate broke the build: every candidate phase not run. */
 function stoppedAtBuild(edit: (body: Omit<Receipt, 'receipt_digest'>) => void = () => undefined): string {
@@ -114,17 +147,21 @@ describe('verify-receipt: the build record', () => {
 
   it('refuses, re-sealed: a status its runs do not give, a failed build with a passed verdict, runs after a failed build', () => {
     expect(verifyReceiptText(stoppedAtBuild((b) => void (b.build!.status = 'passed'))).errors).toEqual(expect.arrayContaining(['build.status is passed but its runs give failed']));
-    const passedVerdict = verifyReceiptText(stoppedAtBuild((b) => {
-      const full = receiptFrom(passingRuns());
-      b.phases = full.phases;
-      delete b.gates;
-      b.verdict = 'passed';
-      b.reasons = [];
-    }));
+    const passedVerdict = verifyReceiptText(
+      stoppedAtBuild((b) => {
+        const full = receiptFrom(passingRuns());
+        b.phases = full.phases;
+        delete b.gates;
+        b.verdict = 'passed';
+        b.reasons = [];
+      })
+    );
     expect(passedVerdict.errors.join(' ')).toMatch(/verdict passed does not follow from the phases \(expected failed\)/);
-    const ranAfter = verifyReceiptText(stoppedAtBuild((b) => {
-      b.phases = [b.phases[0]!, receiptFrom(passingRuns()).phases[1]!, b.phases[2]!, b.phases[3]!];
-    }));
+    const ranAfter = verifyReceiptText(
+      stoppedAtBuild((b) => {
+        b.phases = [b.phases[0]!, receiptFrom(passingRuns()).phases[1]!, b.phases[2]!, b.phases[3]!];
+      })
+    );
     expect(ranAfter.errors).toContain('gates: the phases do not stop exactly at the first failed gate');
   });
 
@@ -156,12 +193,15 @@ describe('verify-receipt: the build record', () => {
   });
 });
 
-describe('the pack\'s build field', () => {
+describe("the pack's build field", () => {
   it('is optional (old packs load unchanged), takes argv and timeout_seconds, and refuses an empty argv', async () => {
     const { parseWitnessManifest } = await import('../../src/fetch/witness/manifest.js');
     const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'witness-packs', 'js-duration', 'witness.json'), 'utf8')) as Record<string, unknown>;
     expect(parseWitnessManifest(manifest, 'witness.json').build).toBeUndefined();
-    expect(parseWitnessManifest({ ...manifest, build: { argv: ['npx', 'tsc', '--noEmit'], timeout_seconds: 300 } }, 'witness.json').build).toEqual({ argv: ['npx', 'tsc', '--noEmit'], timeout_seconds: 300 });
+    expect(parseWitnessManifest({ ...manifest, build: { argv: ['npx', 'tsc', '--noEmit'], timeout_seconds: 300 } }, 'witness.json').build).toEqual({
+      argv: ['npx', 'tsc', '--noEmit'],
+      timeout_seconds: 300
+    });
     expect(() => parseWitnessManifest({ ...manifest, build: { argv: [] } }, 'witness.json')).toThrow(/build\.argv/);
     expect(() => parseWitnessManifest({ ...manifest, build: { argv: ['make'], network: true } }, 'witness.json')).toThrow(/build/);
   });

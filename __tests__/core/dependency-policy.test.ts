@@ -45,7 +45,11 @@ describe('dependencyRefusals', () => {
   });
 
   it('refuses file:, link: and path specs in package.json, also in overrides', () => {
-    const pkg = { ...JSON.parse(PKG), dependencies: { a: 'file:../a', b: 'link:./vendor/b', c: './vendor/c', d: 'github:evil/d', e: '1.2.3' }, overrides: { expect: 'file:vendor/expect' } };
+    const pkg = {
+      ...JSON.parse(PKG),
+      dependencies: { a: 'file:../a', b: 'link:./vendor/b', c: './vendor/c', d: 'github:evil/d', e: '1.2.3' },
+      overrides: { expect: 'file:vendor/expect' }
+    };
     expect(dependencyRefusals(files(PKG, LOCK), files(pkg, LOCK), [])).toEqual([
       'package.json: dependencies.a is "file:../a" (not a registry version)',
       'package.json: dependencies.b is "link:./vendor/b" (not a registry version)',
@@ -74,7 +78,13 @@ describe('dependencyRefusals', () => {
 
   it('refuses resolved URLs that are not https on a registry the base uses', () => {
     const base = files(PKG, withResolved(JSON.parse(LOCK)));
-    for (const resolved of ['http://registry.example.test/x.tgz', 'https://evil.example.test/x.tgz', 'git+ssh://git@example.test/x.git', 'file:vendor/x.tgz', 'https://user:pw@registry.example.test/x.tgz']) {
+    for (const resolved of [
+      'http://registry.example.test/x.tgz',
+      'https://evil.example.test/x.tgz',
+      'git+ssh://git@example.test/x.git',
+      'file:vendor/x.tgz',
+      'https://user:pw@registry.example.test/x.tgz'
+    ]) {
       const lock = withResolved(JSON.parse(LOCK));
       lock.packages['node_modules/x'] = { version: '1.0.0', resolved, integrity: 'sha512-z' };
       expect(dependencyRefusals(base, files(PKG, lock), [])).toEqual([
@@ -106,12 +116,17 @@ describe('dependencyRefusals', () => {
       "package-lock.json: the test runner's dependencies cannot be compared with the base's (a lockfile is missing or unreadable on one side)"
     ]);
     const yarnBase = new Map([['yarn.lock', `ms@2.1.3:\n  resolved "${REGISTRY}/ms/-/ms-2.1.3.tgz#abc"\n`]]);
-    const yarn = new Map([['yarn.lock', `ms@2.1.3:\n  resolved "${REGISTRY}/ms/-/ms-2.1.3.tgz#abc"\n"expect@file:./vendor/expect":\n  version "30.5.2"\nevil@1.0.0:\n  resolved "https://evil.example.test/e.tgz"\n`]]);
+    const yarn = new Map([
+      [
+        'yarn.lock',
+        `ms@2.1.3:\n  resolved "${REGISTRY}/ms/-/ms-2.1.3.tgz#abc"\n"expect@file:./vendor/expect":\n  version "30.5.2"\nevil@1.0.0:\n  resolved "https://evil.example.test/e.tgz"\n`
+      ]
+    ]);
     expect(dependencyRefusals(yarnBase, yarn, [])).toEqual([
       'yarn.lock: "expect@file:./vendor/expect": (a local dependency)',
       'yarn.lock: resolved "https://evil.example.test/e.tgz" (not an https URL on a registry the base\'s lockfiles use)'
     ]);
-    const pnpm = new Map([['pnpm-lock.yaml', "packages:\n  expect@30.5.2:\n    resolution: {directory: vendor/expect, type: directory}\n"]]);
+    const pnpm = new Map([['pnpm-lock.yaml', 'packages:\n  expect@30.5.2:\n    resolution: {directory: vendor/expect, type: directory}\n']]);
     expect(dependencyRefusals(new Map(), pnpm, [])).toHaveLength(1);
   });
 });

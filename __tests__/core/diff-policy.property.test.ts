@@ -73,7 +73,11 @@ const anyText = fc.oneof(
   fc.string({ unit: 'binary-ascii' }),
   fc.string({ unit: fc.constantFrom('\n', '-', '+', ' ', '@', 'a', 'b', '/', '"', '\\', '\t', '\r', '\0', '.', '1', ',') })
 );
-const line = fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ unit: 'binary-ascii', maxLength: 12 }), fc.string({ maxLength: 6 }).map((s) => `+${s}`));
+const line = fc.oneof(
+  fc.constantFrom(...FRAGMENTS),
+  fc.string({ unit: 'binary-ascii', maxLength: 12 }),
+  fc.string({ maxLength: 6 }).map((s) => `+${s}`)
+);
 const lineArrays = fc.tuple(fc.array(line, { maxLength: 40 }), fc.boolean()).map(([lines, eol]) => lines.join('\n') + (eol ? '\n' : ''));
 
 /** Diffs built from well-formed sections, then damaged at random: many pass, many do not. */
@@ -201,7 +205,27 @@ describe('checkDiff on generated paths', () => {
 describe('applying a generated diff', () => {
   const PATHS = ['a.txt', 'src/b.ts', 'dir x/c d.md', 'é/ü.txt', 'deep/er/f.py'];
   const textLine = fc.oneof(
-    fc.constantFrom('', ' ', 'a', 'b', 'x', '-', '+', '---', '--- a/x', '+++ b/x', '@@ -1 +1 @@', '\\ No newline at end of file', 'a\r', '\r', 'diff --git a/x b/y', 'rename from x', 'Binary files a and b differ', 'é', '🙂'),
+    fc.constantFrom(
+      '',
+      ' ',
+      'a',
+      'b',
+      'x',
+      '-',
+      '+',
+      '---',
+      '--- a/x',
+      '+++ b/x',
+      '@@ -1 +1 @@',
+      '\\ No newline at end of file',
+      'a\r',
+      '\r',
+      'diff --git a/x b/y',
+      'rename from x',
+      'Binary files a and b differ',
+      'é',
+      '🙂'
+    ),
     fc.string({ maxLength: 8 }).filter((s) => !s.includes('\n') && !s.includes('\0'))
   );
   const lines = fc.array(textLine, { maxLength: 12 });

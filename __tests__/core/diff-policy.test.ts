@@ -47,12 +47,23 @@ function expectInvalid(text: string, pattern: RegExp): void {
 }
 
 describe('checkRepoPath', () => {
-  it.each(['src/index.ts', 'a', 'dir with space/x y.txt', 'café/ünï.txt', '.github/workflows/ci.yml', '.gitignore', '.gitmodules', 'x.git', '...', '..foo', 'foo..', 'docs/.patchproof/x', '.patchproofrc'])(
-    'accepts %j',
-    (path) => {
-      expect(checkRepoPath(path)).toBeUndefined();
-    }
-  );
+  it.each([
+    'src/index.ts',
+    'a',
+    'dir with space/x y.txt',
+    'café/ünï.txt',
+    '.github/workflows/ci.yml',
+    '.gitignore',
+    '.gitmodules',
+    'x.git',
+    '...',
+    '..foo',
+    'foo..',
+    'docs/.patchproof/x',
+    '.patchproofrc'
+  ])('accepts %j', (path) => {
+    expect(checkRepoPath(path)).toBeUndefined();
+  });
 
   it.each([
     ['', 'is empty'],
@@ -141,9 +152,7 @@ describe('checkDiff accepts', () => {
         diff = (error as { stdout: string }).stdout; // diff exits 1 when the trees differ
       }
       expect(diff).toMatch(/^--- a\/src\/x\.txt\t\d{4}-/m);
-      expect(checkDiff(diff)).toEqual([
-        { path: 'src/x.txt', op: 'modify', hunks: [{ oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: [' one', '-two', '+TWO'] }] }
-      ]);
+      expect(checkDiff(diff)).toEqual([{ path: 'src/x.txt', op: 'modify', hunks: [{ oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: [' one', '-two', '+TWO'] }] }]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -185,7 +194,9 @@ describe('checkDiff accepts', () => {
   });
 
   it("the repository's candidate diffs", () => {
-    const dirs = readdirSync('fixtures').map((f) => join('fixtures', f, 'candidates')).filter((d) => existsSync(d));
+    const dirs = readdirSync('fixtures')
+      .map((f) => join('fixtures', f, 'candidates'))
+      .filter((d) => existsSync(d));
     const diffs = dirs.flatMap((d) => readdirSync(d).map((f) => readFileSync(join(d, f), 'utf8')));
     expect(diffs.length).toBeGreaterThan(0);
     for (const diff of diffs) {
@@ -238,7 +249,10 @@ describe('checkDiff refuses by policy', () => {
     const diff = r.diff('--no-renames', '--binary');
     expect(diff).toMatch(/^GIT binary patch$/m);
     expectPolicy(diff, /'data\.bin' \(line \d+\) is a binary change/);
-    const bodies = diff.split('\n').filter((l) => l !== 'GIT binary patch').join('\n');
+    const bodies = diff
+      .split('\n')
+      .filter((l) => l !== 'GIT binary patch')
+      .join('\n');
     expect(bodies).toMatch(/^(literal|delta) \d+$/m);
     expectPolicy(bodies, /is a binary change/);
   });
@@ -268,7 +282,10 @@ describe('checkDiff refuses by policy', () => {
     r.git('mv', 'old.txt', 'new.txt');
     const pure = r.diff('-M');
     expect(pure).toContain('rename from old.txt');
-    expectPolicy(pure, /^diff refused: 'new\.txt' \(line 2\) is a rename or copy .*; renames and copies are not supported, give the old path as a delete and the new one as an add/);
+    expectPolicy(
+      pure,
+      /^diff refused: 'new\.txt' \(line 2\) is a rename or copy .*; renames and copies are not supported, give the old path as a delete and the new one as an add/
+    );
     r.write('new.txt', 'a\nb\nc\nd\ne\nf\ng\nH\n');
     expectPolicy(r.diff('-M'), /'new\.txt' \(line 2\) is a rename or copy \('similarity index \d+%'\)/);
     expect(checkDiff(r.diff('--no-renames')).map((c) => [c.path, c.op])).toEqual([
@@ -408,7 +425,7 @@ describe('checkDiff refuses by policy', () => {
     expectPolicy(diff, pattern);
   });
 
-  it("a path refused on the old side of a deletion", () => {
+  it('a path refused on the old side of a deletion', () => {
     expectPolicy('--- a/.git/config\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n', /'\.git\/config' has a '\.git' component/);
   });
 

@@ -22,7 +22,15 @@ function shardReceipt(index: number, count: number, edit: (body: Omit<Receipt, '
 /** Shard 2 of 3 with a regression: a test that passed on the base fails on the candidate's tree. */
 function failingShard(): Receipt {
   const runs = passingRuns();
-  const regressed = { ...runs, regression_after: runs.regression_after.map((r) => run('regression_after', (r.parsed?.tests ?? []).map((t, i) => (i === 0 ? { ...t, status: 'failed' as const } : t)))) };
+  const regressed = {
+    ...runs,
+    regression_after: runs.regression_after.map((r) =>
+      run(
+        'regression_after',
+        (r.parsed?.tests ?? []).map((t, i) => (i === 0 ? { ...t, status: 'failed' as const } : t))
+      )
+    )
+  };
   const { receipt_digest: _d, ...body } = receiptFrom(regressed);
   body.inventory.suite_files = suiteShare(WHOLE, 2, 3);
   body.shard = { index: 2, count: 3, suite_files: { base: [...SUITE], patched: [...SUITE] } };
@@ -45,8 +53,11 @@ describe('the cut (suiteShare)', () => {
     }
   });
 
-  it('gives every shard a file when N is at most the number of files, in the files\' order', () => {
-    const three = { base: ['test/timeouts.test.js', 'test/duration.test.js', 'test/format.test.js'], patched: ['test/timeouts.test.js', 'test/duration.test.js', 'test/format.test.js'] };
+  it("gives every shard a file when N is at most the number of files, in the files' order", () => {
+    const three = {
+      base: ['test/timeouts.test.js', 'test/duration.test.js', 'test/format.test.js'],
+      patched: ['test/timeouts.test.js', 'test/duration.test.js', 'test/format.test.js']
+    };
     expect(suiteShare(three, 1, 2).base).toEqual(['test/timeouts.test.js', 'test/duration.test.js']);
     expect(suiteShare(three, 2, 2).base).toEqual(['test/format.test.js']);
     for (let k = 1; k <= 3; k++) expect(suiteShare(three, k, 3).base).toHaveLength(1);
@@ -89,9 +100,24 @@ describe('the merged receipt', () => {
   it.each([
     ['a missing shard', [shards[0]!, shards[1]!], 'shard 3/3 is missing'],
     ['a shard given twice', [shards[0]!, shards[1]!, shards[1]!, shards[2]!], 'a shard is given twice'],
-    ['another proposal', [shards[0]!, shards[1]!, shardReceipt(3, 3, (b) => (b.bindings = { ...b.bindings, proposal_hash: 'd'.repeat(64) }))], 'another proposal, approval, base, patched tree or pack'],
+    [
+      'another proposal',
+      [shards[0]!, shards[1]!, shardReceipt(3, 3, (b) => (b.bindings = { ...b.bindings, proposal_hash: 'd'.repeat(64) }))],
+      'another proposal, approval, base, patched tree or pack'
+    ],
     ['another image', [shards[0]!, shards[1]!, shardReceipt(3, 3, (b) => (b.runner = { ...b.runner, image: `sha256:${'9'.repeat(64)}` }))], 'another runner or image'],
-    ['another whole suite', [shards[0]!, shards[1]!, shardReceipt(3, 3, (b) => { b.shard!.suite_files = { base: SUITE.slice(1), patched: SUITE.slice(1) }; b.inventory.suite_files = suiteShare(b.shard!.suite_files, 3, 3); })], 'another whole suite'],
+    [
+      'another whole suite',
+      [
+        shards[0]!,
+        shards[1]!,
+        shardReceipt(3, 3, (b) => {
+          b.shard!.suite_files = { base: SUITE.slice(1), patched: SUITE.slice(1) };
+          b.inventory.suite_files = suiteShare(b.shard!.suite_files, 3, 3);
+        })
+      ],
+      'another whole suite'
+    ],
     ['another cut', [shards[0]!, shards[1]!, shardReceipt(2, 2)], 'their N differ'],
     ['a whole-suite receipt', [shards[0]!, receiptFrom(passingRuns())], 'ran the whole suite']
   ])('refuses %s', (_what, list, message) => {
@@ -105,7 +131,13 @@ describe('the merged receipt', () => {
     const body = mergedBody([shards[0]!, failing, shards[2]!], '0.1.0');
     expect(body).toMatchObject({ verdict: 'failed', proof_grade: false });
     expect(verify(seal(body), files([shards[0]!, failing, shards[2]!])).integrity_valid).toBe(true);
-    expect(mergedOutcome([{ verdict: 'passed', proof_grade: true, reasons: [] }, { verdict: 'inconclusive', proof_grade: false, reasons: ['no_results'] }, { verdict: 'failed', proof_grade: false, reasons: ['regression'] }])).toEqual({ verdict: 'inconclusive', proof_grade: false, reasons: ['no_results', 'regression'] });
+    expect(
+      mergedOutcome([
+        { verdict: 'passed', proof_grade: true, reasons: [] },
+        { verdict: 'inconclusive', proof_grade: false, reasons: ['no_results'] },
+        { verdict: 'failed', proof_grade: false, reasons: ['regression'] }
+      ])
+    ).toEqual({ verdict: 'inconclusive', proof_grade: false, reasons: ['no_results', 'regression'] });
   });
 
   it('refuses a merged receipt re-sealed to say passed over a failing shard, a swapped shard file and a missing one', () => {

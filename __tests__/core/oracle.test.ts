@@ -1,5 +1,14 @@
 import { describe, expect, test } from '@jest/globals';
-import { compareValue, judgeObservations, OBSERVATION_MARKER, parseObservations, parseOracleFile, phaseIsSealed, sealedTestResults, type OracleCase } from '../../src/core/oracle.js';
+import {
+  compareValue,
+  judgeObservations,
+  OBSERVATION_MARKER,
+  parseObservations,
+  parseOracleFile,
+  phaseIsSealed,
+  sealedTestResults,
+  type OracleCase
+} from '../../src/core/oracle.js';
 
 const NONCE = 'a'.repeat(32);
 const line = (value: unknown, nonce = NONCE): string => `${OBSERVATION_MARKER} ${nonce} ${JSON.stringify(value)}`;
@@ -72,7 +81,7 @@ describe('observations', () => {
     expect(judged.problems.join('\n')).toMatch(/observed 2 times/);
   });
 
-  test('a line with another run\'s nonce is malformed, not an observation', () => {
+  test("a line with another run's nonce is malformed, not an observation", () => {
     const parsed = parseObservations(line({ case: 'hidden:a/1', value: 3 }, 'c'.repeat(32)), NONCE);
     expect(parsed.observations).toEqual([]);
     expect(parsed.malformed).toHaveLength(1);
@@ -96,7 +105,15 @@ describe('the oracle file', () => {
   test('is strict, ids are unique, comparators come from the fixed set', () => {
     const file = parseOracleFile({ schema: 'patchproof.oracle/v1', cases: [{ id: 'x:1', phase: 'hidden', expected: 1 }] });
     expect(file.cases[0]?.comparator).toEqual({ kind: 'exact' });
-    expect(() => parseOracleFile({ schema: 'patchproof.oracle/v1', cases: [{ id: 'x', phase: 'hidden', expected: 1 }, { id: 'x', phase: 'hidden', expected: 2 }] })).toThrow(/twice/);
+    expect(() =>
+      parseOracleFile({
+        schema: 'patchproof.oracle/v1',
+        cases: [
+          { id: 'x', phase: 'hidden', expected: 1 },
+          { id: 'x', phase: 'hidden', expected: 2 }
+        ]
+      })
+    ).toThrow(/twice/);
     expect(() => parseOracleFile({ schema: 'patchproof.oracle/v1', cases: [{ id: 'x', phase: 'hidden', expected: 1, comparator: { kind: 'regex' } }] })).toThrow();
     expect(() => parseOracleFile({ schema: 'patchproof.oracle/v1', cases: [], extra: 1 })).toThrow();
   });
@@ -104,7 +121,10 @@ describe('the oracle file', () => {
   test('a phase is sealed only with cases and nothing left unsealed in it', () => {
     const file = parseOracleFile({
       schema: 'patchproof.oracle/v1',
-      cases: [{ id: 'h', phase: 'hidden', expected: 1 }, { id: 'r', phase: 'reproduction', expected: 1 }],
+      cases: [
+        { id: 'h', phase: 'hidden', expected: 1 },
+        { id: 'r', phase: 'reproduction', expected: 1 }
+      ],
       unsealed: [{ phase: 'reproduction', file: 't.py', line: 3, text: 'self.assertIn(x, y)' }]
     });
     expect(phaseIsSealed(file, 'hidden')).toBe(true);

@@ -76,7 +76,7 @@ describe('applyFileChanges applies', () => {
   });
 
   it('an empty file added and an empty file deleted (hunkless git sections)', () => {
-    const { base, diff } = scenario({ 'gone': '' }, (r) => {
+    const { base, diff } = scenario({ gone: '' }, (r) => {
       r.remove('gone');
       r.write('pkg/__init__.py', '');
     });
@@ -156,7 +156,10 @@ describe('"\\ No newline at end of file"', () => {
 
   it('refuses a hunk that reaches an unterminated last line without saying so', () => {
     const { diff } = scenario({ 'f.txt': 'a\nb\n' }, (r) => r.write('f.txt', 'a\nc\n'));
-    expectInvalid(() => apply(files({ 'f.txt': 'a\nb' }), diff), /'f\.txt' hunk 1 \(@@ -1,2 \+1,2 @@\): the file's last line has no newline at end of file, but the hunk does not say/);
+    expectInvalid(
+      () => apply(files({ 'f.txt': 'a\nb' }), diff),
+      /'f\.txt' hunk 1 \(@@ -1,2 \+1,2 @@\): the file's last line has no newline at end of file, but the hunk does not say/
+    );
   });
 
   it('refuses an addition after an unterminated last line', () => {
@@ -223,7 +226,7 @@ describe('applyFileChanges refuses', () => {
   it('a delete that does not remove the whole file exactly', () => {
     const { diff } = scenario({ 'f.txt': 'a\nb\n' }, (r) => r.remove('f.txt'));
     expectInvalid(() => apply(files({ 'f.txt': 'a\nb\nc\n' }), diff), /^patch does not apply: 'f\.txt' is deleted, but its hunks do not remove all of its content exactly/);
-    const { diff: empty } = scenario({ 'e': '' }, (r) => r.remove('e'));
+    const { diff: empty } = scenario({ e: '' }, (r) => r.remove('e'));
     expectInvalid(() => apply(files({ e: 'not empty\n' }), empty), /'e' is deleted, but its hunks do not remove all of its content exactly/);
   });
 

@@ -64,7 +64,16 @@ describe('verify-receipt: the formal record', () => {
       b.proof_grade = false;
     });
     expect(verifyReceiptText(honest)).toMatchObject({ integrity_valid: true, verdict: 'inconclusive' });
-    const optional = withFormal((b) => void (b.formal = { status: 'checked', targets: [{ ...checked, required: false }, { ...proved, name: 'other' }] }));
+    const optional = withFormal(
+      (b) =>
+        void (b.formal = {
+          status: 'checked',
+          targets: [
+            { ...checked, required: false },
+            { ...proved, name: 'other' }
+          ]
+        })
+    );
     expect(verifyReceiptText(optional)).toMatchObject({ integrity_valid: true, verdict: 'passed' });
     // checked rolls up below unknown, above proved; it carries its reason.
     const rolled = verifyReceiptText(withFormal((b) => void (b.formal = { status: 'proved', targets: [{ ...checked, required: false }] })));
@@ -88,7 +97,11 @@ describe('verify-receipt: the formal record', () => {
     expect(noResult.errors.join(' ')).toMatch(/a counterexample whose replay gave no result is unknown/);
     const dropped = verifyReceiptText(failedOn({ ...unknown, replay: { ...REPLAY, outcome: 'failed' } }, 'inconclusive', ['formal_unknown']));
     expect(dropped.errors.join(' ')).toMatch(/a counterexample whose replay failed is a counterexample, not unknown/);
-    expect(verifyReceiptText(failedOn({ ...unknown, reason: 'the counterexample did not replay', replay: { ...REPLAY, outcome: 'passed', exit_code: 0 } }, 'inconclusive', ['formal_unknown']))).toMatchObject({ integrity_valid: true });
+    expect(
+      verifyReceiptText(
+        failedOn({ ...unknown, reason: 'the counterexample did not replay', replay: { ...REPLAY, outcome: 'passed', exit_code: 0 } }, 'inconclusive', ['formal_unknown'])
+      )
+    ).toMatchObject({ integrity_valid: true });
     const onProof = verifyReceiptText(withFormal((b) => void (b.formal = { status: 'proved', targets: [{ ...proved, replay: { ...REPLAY, outcome: 'passed' } }] })));
     expect(onProof.errors.join(' ')).toMatch(/a replay goes with a counterexample found by the solver, not with status proved/);
   });
@@ -96,7 +109,9 @@ describe('verify-receipt: the formal record', () => {
   it('the report shows checked as a bounded check, not a proof', () => {
     const { receipt_digest: _d, ...body } = structuredClone(receiptFrom(passingRuns()));
     const receipt = sealReceipt({ ...body, verdict: 'inconclusive', reasons: ['formal_bounded_only'], proof_grade: false, formal: { status: 'checked', targets: [checked] } });
-    expect(renderPhaseTable(receipt, true)).toMatch(/\[CHECKED\] +formal: pageCount \(required\) +no counterexample up to the bound .*not a proof: some inputs need more iterations/);
+    expect(renderPhaseTable(receipt, true)).toMatch(
+      /\[CHECKED\] +formal: pageCount \(required\) +no counterexample up to the bound .*not a proof: some inputs need more iterations/
+    );
     const report = renderReport(receipt);
     expect(report).toContain('**有界检查 / CHECKED**');
     expect(report).toContain('`formal_bounded_only`');

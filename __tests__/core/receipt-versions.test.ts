@@ -102,7 +102,10 @@ describe('receipt v3 beside v4 (v4 adds the not_run phase of the early exit)', (
   it('a not_run phase verifies in v4 only: a v3 receipt never held one', () => {
     // The early exit: the reproduction passes before the patch, so the patched side never runs.
     const runs = passingRuns();
-    const early = receiptFrom({ ...runs, reproduction_before: runs.reproduction_before.map((r) => ({ ...r, parsed: { ...r.parsed!, tests: r.parsed!.tests.map((t) => pass(t.id)) } })) });
+    const early = receiptFrom({
+      ...runs,
+      reproduction_before: runs.reproduction_before.map((r) => ({ ...r, parsed: { ...r.parsed!, tests: r.parsed!.tests.map((t) => pass(t.id)) } }))
+    });
     expect(early.phases.map((p) => p.status)).toContain('not_run');
     expect(verifyReceiptText(serializeReceipt(early)).errors).toEqual([]);
     const check = verifyReceiptText(asV3(early));
@@ -122,7 +125,10 @@ describe('receipt v4 beside v5 (v5 adds the baseline, gates, claim and formal re
 
   it('keeps v4 receipts verifiable under the v4 rules, not_run phases included; the same bytes relabelled v5 are refused', () => {
     const runs = passingRuns();
-    const early = receiptFrom({ ...runs, reproduction_before: runs.reproduction_before.map((r) => ({ ...r, parsed: { ...r.parsed!, tests: r.parsed!.tests.map((t) => pass(t.id)) } })) });
+    const early = receiptFrom({
+      ...runs,
+      reproduction_before: runs.reproduction_before.map((r) => ({ ...r, parsed: { ...r.parsed!, tests: r.parsed!.tests.map((t) => pass(t.id)) } }))
+    });
     for (const receipt of [receiptFrom(passingRuns()), early]) {
       const v4Text = asV4(receipt);
       expect(verifyReceiptText(v4Text).errors).toEqual([]);
@@ -135,7 +141,12 @@ describe('receipt v4 beside v5 (v5 adds the baseline, gates, claim and formal re
     const record = {
       baseline: { shared: false, digest: `sha256:${'a'.repeat(64)}` },
       gates: { early_exit: true, l0: [], changed_lines: 1, changed_public_interfaces: [] },
-      formal: { status: 'proved', targets: [{ name: 't', file: 'src/t.js', function: 't', required: false, status: 'proved', scope: { unroll: 0, array_length: 0, integers: 'safe', solver: 'z3' }, duration_ms: 1 }] }
+      formal: {
+        status: 'proved',
+        targets: [
+          { name: 't', file: 'src/t.js', function: 't', required: false, status: 'proved', scope: { unroll: 0, array_length: 0, integers: 'safe', solver: 'z3' }, duration_ms: 1 }
+        ]
+      }
     }[field];
     const check = verifyReceiptText(asV4(receipt, (body) => void (body[field] = record)));
     expect(check.integrity_valid).toBe(false);
@@ -154,7 +165,10 @@ describe('receipt v5 beside v6 (v6 adds build, baseline.cache, the cargo-test cl
   const scope = { unroll: 0, array_length: 0, integers: 'safe', solver: 'z3' };
 
   it('keeps v5 receipts verifiable under the v5 rules, a v5 record included; the same bytes relabelled v6 are refused', () => {
-    const withBaseline = asV5(receiptFrom(passingRuns()), (body) => void (body.formal = { status: 'proved', targets: [{ name: 't', file: 'src/t.js', function: 't', required: false, status: 'proved', scope, duration_ms: 1 }] }));
+    const withBaseline = asV5(
+      receiptFrom(passingRuns()),
+      (body) => void (body.formal = { status: 'proved', targets: [{ name: 't', file: 'src/t.js', function: 't', required: false, status: 'proved', scope, duration_ms: 1 }] })
+    );
     for (const v5Text of [asV5(receiptFrom(passingRuns())), withBaseline]) {
       expect(verifyReceiptText(v5Text).errors).toEqual([]);
       expect(verifyReceiptText(v5Text.replace(`"schema":"${RECEIPT_V5_SCHEMA}"`, `"schema":"${RECEIPT_SCHEMA}"`)).integrity_valid).toBe(false);
@@ -162,9 +176,27 @@ describe('receipt v5 beside v6 (v6 adds build, baseline.cache, the cargo-test cl
   });
 
   it.each([
-    ['build record', (body: Record<string, unknown>): void => void (body.build = { argv: ['true'], status: 'not_run', base: { exit_code: 0, signal: null, timed_out: false, output_truncated: false, output_bytes: 0, output_sha256: 'a'.repeat(64), duration_ms: 1 } })],
-    ['baseline cache entry', (body: Record<string, unknown>): void => void (body.baseline = { shared: true, digest: `sha256:${'a'.repeat(64)}`, cache: { entry: `sha256:${'b'.repeat(64)}` } })],
-    ['formal checked status', (body: Record<string, unknown>): void => void (body.formal = { status: 'checked', targets: [{ name: 't', file: 'src/t.js', function: 't', required: false, status: 'checked', reason: 'bound', scope, duration_ms: 1 }] })]
+    [
+      'build record',
+      (body: Record<string, unknown>): void =>
+        void (body.build = {
+          argv: ['true'],
+          status: 'not_run',
+          base: { exit_code: 0, signal: null, timed_out: false, output_truncated: false, output_bytes: 0, output_sha256: 'a'.repeat(64), duration_ms: 1 }
+        })
+    ],
+    [
+      'baseline cache entry',
+      (body: Record<string, unknown>): void => void (body.baseline = { shared: true, digest: `sha256:${'a'.repeat(64)}`, cache: { entry: `sha256:${'b'.repeat(64)}` } })
+    ],
+    [
+      'formal checked status',
+      (body: Record<string, unknown>): void =>
+        void (body.formal = {
+          status: 'checked',
+          targets: [{ name: 't', file: 'src/t.js', function: 't', required: false, status: 'checked', reason: 'bound', scope, duration_ms: 1 }]
+        })
+    ]
   ] as const)('a v5 receipt never held a %s: one re-sealed as v5 with it is refused', (what, edit) => {
     const check = verifyReceiptText(asV5(receiptFrom(passingRuns()), edit));
     expect(check.integrity_valid).toBe(false);
@@ -181,7 +213,10 @@ describe('receipt v6 beside v7 (v7 adds the shard record)', () => {
   }
 
   it('keeps v6 receipts verifiable under the v6 rules, a v6 record included; the same bytes relabelled v7 are refused', () => {
-    const withBaseline = asV6(receiptFrom(passingRuns()), (body) => void (body.baseline = { shared: true, digest: `sha256:${'a'.repeat(64)}`, cache: { entry: `sha256:${'b'.repeat(64)}` } }));
+    const withBaseline = asV6(
+      receiptFrom(passingRuns()),
+      (body) => void (body.baseline = { shared: true, digest: `sha256:${'a'.repeat(64)}`, cache: { entry: `sha256:${'b'.repeat(64)}` } })
+    );
     for (const v6Text of [asV6(receiptFrom(passingRuns()))]) {
       expect(verifyReceiptText(v6Text).errors).toEqual([]);
       expect(verifyReceiptText(v6Text.replace(`"schema":"${RECEIPT_V6_SCHEMA}"`, `"schema":"${RECEIPT_SCHEMA}"`)).integrity_valid).toBe(false);
@@ -199,8 +234,15 @@ describe('receipt v6 beside v7 (v7 adds the shard record)', () => {
 
 describe('receipt v1 with expected_failing (issue 12, defect 3: fixed in the frozen rules too)', () => {
   const H11 = V1_RECEIPT;
-  interface V1Test { id: string; status: string }
-  interface V1 { witness: { expected_failing?: string[] }; receipt_digest?: string; phases: { name: string; results: V1Test[]; tests: Record<string, number> }[] }
+  interface V1Test {
+    id: string;
+    status: string;
+  }
+  interface V1 {
+    witness: { expected_failing?: string[] };
+    receipt_digest?: string;
+    phases: { name: string; results: V1Test[]; tests: Record<string, number> }[];
+  }
   const CONTROL = '.patchproof/reproduction/test_repro_chunk_footer.py::test_control_passes_on_the_base';
 
   /** The committed v1 receipt with a reproduction test that passes before the patch, re-sealed by the v1 rules. */
@@ -210,7 +252,10 @@ describe('receipt v1 with expected_failing (issue 12, defect 3: fixed in the fro
       phase.results.push({ id: CONTROL, status: 'passed' });
       phase.tests.passed! += 1;
     }
-    const ids = receipt.phases.find((p) => p.name === 'reproduction_before')!.results.filter((t) => t.status === 'failed').map((t) => t.id);
+    const ids = receipt.phases
+      .find((p) => p.name === 'reproduction_before')!
+      .results.filter((t) => t.status === 'failed')
+      .map((t) => t.id);
     if (expectedFailing !== undefined) receipt.witness.expected_failing = expectedFailing(ids);
     delete receipt.receipt_digest;
     return `${canonicalJson({ ...receipt, receipt_digest: digestJson('patchproof/receipt/v1', receipt) })}\n`;
@@ -222,7 +267,9 @@ describe('receipt v1 with expected_failing (issue 12, defect 3: fixed in the fro
 
   it('is INVALID without the expectation, or with it flipped onto the passing test', () => {
     expect(verifyReceiptText(v1With(undefined)).errors).toEqual(['phase reproduction_before: passed but not every test failed for the right reason']);
-    expect(verifyReceiptText(v1With((ids) => [ids[0]!, CONTROL])).errors).toEqual(['phase reproduction_before: passed but not every test expected to fail failed for the right reason']);
+    expect(verifyReceiptText(v1With((ids) => [ids[0]!, CONTROL])).errors).toEqual([
+      'phase reproduction_before: passed but not every test expected to fail failed for the right reason'
+    ]);
     expect(verifyReceiptText(v1With((ids) => [...ids, 'gone::test'])).errors).toEqual(['phase reproduction_before: passed but a test expected to fail is absent from its results']);
     expect(verifyReceiptText(v1With(() => [])).integrity_valid).toBe(false);
   });
@@ -268,7 +315,7 @@ describe('receipt v2: hidden means hidden', () => {
     }
   });
 
-  it('keys the pack\'s pinned hidden ids like the hidden results, and refuses a resealed receipt that puts them back plain', () => {
+  it("keys the pack's pinned hidden ids like the hidden results, and refuses a resealed receipt that puts them back plain", () => {
     const pinned = receiptFrom(runs, { pinned: { reproduction: ['repro > shown'], hidden: ['hidden > secret_case_name', 'hidden > other'] } });
     expect(pinned.witness.pinned_ids?.reproduction).toEqual(['repro > shown']);
     const ids = pinned.witness.pinned_ids?.hidden ?? [];

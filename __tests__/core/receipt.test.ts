@@ -210,7 +210,13 @@ describe('verifyReceiptText: the dependency stage', () => {
   });
 
   it('fails a candidate whose manifests the dependency policy refused (dependency_refused), and verifies that', () => {
-    const refused = { ...setupRun('patched', 'failed'), exit_code: null, duration_ms: 0, cached: false, refused: ['package-lock.json: node_modules/expect is a link (to "vendor/expect")'] };
+    const refused = {
+      ...setupRun('patched', 'failed'),
+      exit_code: null,
+      duration_ms: 0,
+      cached: false,
+      refused: ['package-lock.json: node_modules/expect is a link (to "vendor/expect")']
+    };
     const receipt = receiptFrom(passingRuns(), { setup: { ...setupOf(), candidate: refused } });
     expect(receipt).toMatchObject({ verdict: 'failed', reasons: ['dependency_refused'], proof_grade: false });
     expect(verifyReceiptText(serializeReceipt(receipt))).toMatchObject({ integrity_valid: true, errors: [] });

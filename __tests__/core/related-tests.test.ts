@@ -28,12 +28,16 @@ describe('related test files (JS/TS import graph)', () => {
   });
 
   it('reads static imports, re-exports, require and import() with literals only; skips packages', () => {
-    expect(jsImports("import a from './a.js';\nexport * from '../b';\nexport { c } from './c.ts';\nconst d = require('./d');\nconst e = await import('./e.mjs');\nimport fs from 'node:fs';\nrequire(name);\n")).toEqual(['./a.js', '../b', './c.ts', './d', './e.mjs']);
+    expect(
+      jsImports(
+        "import a from './a.js';\nexport * from '../b';\nexport { c } from './c.ts';\nconst d = require('./d');\nconst e = await import('./e.mjs');\nimport fs from 'node:fs';\nrequire(name);\n"
+      )
+    ).toEqual(['./a.js', '../b', './c.ts', './d', './e.mjs']);
     expect(jsImports('const x: number = 1 as number; import type { T } from "./types";')).toEqual(['./types']);
     expect(jsImports('this is ( not javascript')).toBeUndefined();
   });
 
-  it('resolves like Node, with TypeScript\'s .js → .ts and index files', () => {
+  it("resolves like Node, with TypeScript's .js → .ts and index files", () => {
     const set = new Set(['src/a.ts', 'src/lib/index.js', 'src/b.mjs']);
     expect(resolveJs('src/x.ts', './a.js', set)).toBe('src/a.ts');
     expect(resolveJs('src/x.ts', './lib', set)).toBe('src/lib/index.js');
@@ -42,7 +46,8 @@ describe('related test files (JS/TS import graph)', () => {
   });
 
   it('a file it cannot parse on the way makes the answer unknown (the tier is skipped), and cycles end', () => {
-    const graph = (file: string): string[] | undefined => ({ 't.test.js': ['a.js'], 'a.js': ['b.js'], 'b.js': ['a.js'], 'u.test.js': ['bad.js'] } as Record<string, string[]>)[file] ?? (file === 'bad.js' ? undefined : []);
+    const graph = (file: string): string[] | undefined =>
+      (({ 't.test.js': ['a.js'], 'a.js': ['b.js'], 'b.js': ['a.js'], 'u.test.js': ['bad.js'] }) as Record<string, string[]>)[file] ?? (file === 'bad.js' ? undefined : []);
     expect(relatedTestFiles(['t.test.js'], ['z.js'], graph)).toEqual([]);
     expect(relatedTestFiles(['t.test.js', 'u.test.js'], ['z.js'], graph)).toBeUndefined();
     expect(relatedTestFiles(['t.test.js'], ['b.js'], graph)).toEqual(['t.test.js']);

@@ -100,7 +100,7 @@ function tierReceipt(edit: (body: Body) => void = () => undefined): string {
   return serializeReceipt(sealReceipt(body));
 }
 
-describe('the receipt\'s gates.related (verify-receipt)', () => {
+describe("the receipt's gates.related (verify-receipt)", () => {
   it('accepts a tier that stopped the candidate with the regression the phase holds', () => {
     expect(verifyReceiptText(tierReceipt()).errors).toEqual([]);
   });
@@ -122,9 +122,11 @@ describe('the receipt\'s gates.related (verify-receipt)', () => {
     expect(passed).toContain('gates.related: passed, but the full suite did not run after it');
   });
 
-  it('refuses tier runs without the record, files outside the suite, and a regression phase passed on the tier\'s runs alone', () => {
+  it("refuses tier runs without the record, files outside the suite, and a regression phase passed on the tier's runs alone", () => {
     expect(verifyReceiptText(tierReceipt((b) => void delete b.gates!.related)).errors).toContain('related-tier runs without a gates.related record');
-    expect(verifyReceiptText(tierReceipt((b) => void (b.gates!.related!.files = ['test/elsewhere.test.js']))).errors).toContain("gates.related: the tier's files must be some of the patched tree's suite files");
+    expect(verifyReceiptText(tierReceipt((b) => void (b.gates!.related!.files = ['test/elsewhere.test.js']))).errors).toContain(
+      "gates.related: the tier's files must be some of the patched tree's suite files"
+    );
     const runs = passingRuns();
     const { receipt_digest: _d, ...body } = structuredClone(receiptFrom(runs));
     body.phases[2]!.runs = body.phases[2]!.runs.map((r) => (r.label === 'regression_after' ? { ...r, label: RELATED_LABEL } : r));
@@ -139,10 +141,20 @@ describe('the receipt\'s gates.related (verify-receipt)', () => {
   });
 });
 
-describe('the Python graph (the host\'s python3 -I -S with ast; parsing never runs the files)', () => {
+describe("the Python graph (the host's python3 -I -S with ast; parsing never runs the files)", () => {
   it('reads import, from-import and relative imports, resolves from the root and src/, and a file that does not parse is unknown', async () => {
     const { pythonImportGraph } = await import('../../src/adapters/shared/python-imports.js');
-    const all = ['calc.py', 'pkg/__init__.py', 'pkg/util.py', 'src/lib/core.py', 'tests/__init__.py', 'tests/helpers.py', 'tests/test_a.py', 'tests/test_b.py', 'tests/test_bad.py'];
+    const all = [
+      'calc.py',
+      'pkg/__init__.py',
+      'pkg/util.py',
+      'src/lib/core.py',
+      'tests/__init__.py',
+      'tests/helpers.py',
+      'tests/test_a.py',
+      'tests/test_b.py',
+      'tests/test_bad.py'
+    ];
     const graph = pythonImportGraph(
       {
         'tests/test_a.py': 'import calc\nfrom pkg import util\nfrom . import helpers\nimport os\n',

@@ -43,7 +43,12 @@ describe('report rendering', () => {
 
   it('caps the tests listed per phase', () => {
     const runs = passingRuns();
-    runs.hidden = [run('hidden', Array.from({ length: 80 }, (_, i) => fail(`hidden > t${i}`)))];
+    runs.hidden = [
+      run(
+        'hidden',
+        Array.from({ length: 80 }, (_, i) => fail(`hidden > t${i}`))
+      )
+    ];
     const report = renderReport(receiptFrom(runs), { maxTestsPerPhase: 10 });
     expect(report).toContain('- … 70 more');
     expect(report.match(/`hmac-sha256:[0-9a-f]{64}`/g)).toHaveLength(10);

@@ -1,11 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  buildSnapshot,
-  compareUtf8,
-  diffSnapshots,
-  snapshotDigest,
-  type SnapshotEntry
-} from '../../src/core/snapshot-record.js';
+import { buildSnapshot, compareUtf8, diffSnapshots, snapshotDigest, type SnapshotEntry } from '../../src/core/snapshot-record.js';
 import { ConfigurationError } from '../../src/errors.js';
 
 const HELLO = createHash('sha256').update('hello\n').digest('hex');
@@ -18,11 +12,7 @@ function file(path: string, sha256 = HELLO, size = 6, mode: SnapshotEntry['mode'
 
 describe('snapshotDigest', () => {
   it('hashes the documented canonical form, so anyone can recompute it', () => {
-    const entries: SnapshotEntry[] = [
-      { path: 'docs', kind: 'symlink', mode: '120000', sha256: LINK, size: 9 },
-      file('bin/run', EMPTY, 0, '100755'),
-      file('README.md')
-    ];
+    const entries: SnapshotEntry[] = [{ path: 'docs', kind: 'symlink', mode: '120000', sha256: LINK, size: 9 }, file('bin/run', EMPTY, 0, '100755'), file('README.md')];
     const payload =
       '{"entries":[' +
       `["README.md","file","100644","${HELLO}",6],` +
@@ -81,7 +71,10 @@ describe('snapshotDigest', () => {
 describe('buildSnapshot', () => {
   it('sorts paths as UTF-8 bytes, not as JavaScript strings', () => {
     const paths = ['😀', '\ufffd', 'é', 'a/b', 'a-b', 'Z', 'a'];
-    const snapshot = buildSnapshot('walk', paths.map((path) => file(path)));
+    const snapshot = buildSnapshot(
+      'walk',
+      paths.map((path) => file(path))
+    );
     expect(snapshot.entries.map((entry) => entry.path)).toEqual(['Z', 'a', 'a-b', 'a/b', 'é', '\ufffd', '😀']);
     const byBytes = [...paths].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)));
     expect(snapshot.entries.map((entry) => entry.path)).toEqual(byBytes);

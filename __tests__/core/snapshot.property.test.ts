@@ -9,9 +9,7 @@ import { DIGEST_PATTERN } from '../../src/core/hashing.js';
 import { takeSnapshot } from '../../src/inventory/snapshot.js';
 
 /** Any well-formed text segment: every code point except NUL and '/', never '.' or '..'. */
-const segment = fc
-  .string({ unit: 'binary', minLength: 1, maxLength: 8 })
-  .filter((text) => !text.includes('/') && !text.includes('\0') && text !== '.' && text !== '..');
+const segment = fc.string({ unit: 'binary', minLength: 1, maxLength: 8 }).filter((text) => !text.includes('/') && !text.includes('\0') && text !== '.' && text !== '..');
 
 const path = fc.array(segment, { minLength: 1, maxLength: 4 }).map((segments) => segments.join('/'));
 
@@ -54,34 +52,41 @@ describe('snapshotDigest properties', () => {
   it('changes when any single field of any entry changes', () => {
     const change = fc.constantFrom('path', 'kind', 'mode', 'sha256', 'size');
     fc.assert(
-      fc.property(entries.filter((list) => list.length > 0), fc.nat(), change, segment, hex64, (list, pick, field, extra, otherHex) => {
-        const index = pick % list.length;
-        const original = list[index] as SnapshotEntry;
-        const changed: SnapshotEntry = { ...original };
-        switch (field) {
-          case 'path':
-            changed.path = `${original.path}/${extra}`;
-            break;
-          case 'kind':
-            changed.kind = original.kind === 'file' ? 'symlink' : 'file';
-            changed.mode = original.kind === 'file' ? '120000' : '100644';
-            break;
-          case 'mode':
-            if (original.kind === 'symlink') return;
-            changed.mode = original.mode === '100644' ? '100755' : '100644';
-            break;
-          case 'sha256':
-            if (otherHex === original.sha256) return;
-            changed.sha256 = otherHex;
-            break;
-          case 'size':
-            changed.size = original.size === 0 ? 1 : original.size - 1;
-            break;
+      fc.property(
+        entries.filter((list) => list.length > 0),
+        fc.nat(),
+        change,
+        segment,
+        hex64,
+        (list, pick, field, extra, otherHex) => {
+          const index = pick % list.length;
+          const original = list[index] as SnapshotEntry;
+          const changed: SnapshotEntry = { ...original };
+          switch (field) {
+            case 'path':
+              changed.path = `${original.path}/${extra}`;
+              break;
+            case 'kind':
+              changed.kind = original.kind === 'file' ? 'symlink' : 'file';
+              changed.mode = original.kind === 'file' ? '120000' : '100644';
+              break;
+            case 'mode':
+              if (original.kind === 'symlink') return;
+              changed.mode = original.mode === '100644' ? '100755' : '100644';
+              break;
+            case 'sha256':
+              if (otherHex === original.sha256) return;
+              changed.sha256 = otherHex;
+              break;
+            case 'size':
+              changed.size = original.size === 0 ? 1 : original.size - 1;
+              break;
+          }
+          const others = list.filter((_, i) => i !== index);
+          if (others.some((entry) => entry.path === changed.path)) return;
+          expect(snapshotDigest([...others, changed])).not.toBe(snapshotDigest(list));
         }
-        const others = list.filter((_, i) => i !== index);
-        if (others.some((entry) => entry.path === changed.path)) return;
-        expect(snapshotDigest([...others, changed])).not.toBe(snapshotDigest(list));
-      })
+      )
     );
   });
 

@@ -11,8 +11,7 @@ const rules: SurfaceRules = {
 };
 const none: SurfaceAllowances = { test_edits: false, test_removal: false, skips: false, config_edits: false, dependency_changes: false };
 
-const modify = (path: string, minus: string, plus: string): string =>
-  `diff --git a/${path} b/${path}\n--- a/${path}\n+++ b/${path}\n@@ -1,2 +1,2 @@\n ctx\n-${minus}\n+${plus}\n`;
+const modify = (path: string, minus: string, plus: string): string => `diff --git a/${path} b/${path}\n--- a/${path}\n+++ b/${path}\n@@ -1,2 +1,2 @@\n ctx\n-${minus}\n+${plus}\n`;
 const add = (path: string, line: string): string => `diff --git a/${path} b/${path}\nnew file mode 100644\n--- /dev/null\n+++ b/${path}\n@@ -0,0 +1 @@\n+${line}\n`;
 const del = (path: string, line: string): string => `diff --git a/${path} b/${path}\ndeleted file mode 100644\n--- a/${path}\n+++ /dev/null\n@@ -1 +0,0 @@\n-${line}\n`;
 

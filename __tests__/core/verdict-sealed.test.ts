@@ -30,7 +30,9 @@ describe('sealed runs', () => {
   });
 
   it('reproduction: a framework test that errored on the base and passes after is not missing', () => {
-    const before = run('reproduction_before', [fail('t.crash', 'exception_in_code')], { sealed: { results: [wrong('r1'), { id: 'oracle > r2', status: 'failed', failure_kind: 'exception_in_code' }], problems: [] } });
+    const before = run('reproduction_before', [fail('t.crash', 'exception_in_code')], {
+      sealed: { results: [wrong('r1'), { id: 'oracle > r2', status: 'failed', failure_kind: 'exception_in_code' }], problems: [] }
+    });
     expect(judgeReproductionBefore([before]).status).toBe('passed');
     const after = run('reproduction_after', [pass('t.crash')], { sealed: { results: [ok('r1'), ok('r2')], problems: [] } });
     expect(judgeReproductionAfter([after], [before])).toMatchObject({ status: 'passed', missing: [] });

@@ -41,7 +41,9 @@ function pagesSource(candidate?: string): string {
   const base = readFileSync(join(ROOT, 'fixtures', 'py-pages', 'repo', 'pages.py'));
   if (candidate === undefined) return base.toString('utf8');
   const changes = checkDiff(readFileSync(join(ROOT, 'fixtures', 'py-pages', 'candidates', `${candidate}.diff`), 'utf8'), { maxBytes: 1 << 20, maxFiles: 10 });
-  return applyFileChanges(() => base, changes).get('pages.py')!.toString('utf8');
+  return applyFileChanges(() => base, changes)
+    .get('pages.py')!
+    .toString('utf8');
 }
 
 const pagesSpec = py({ function: 'page_count', params: ints('total', 'per_page'), ensures: ['True'] });
@@ -71,13 +73,15 @@ const FIXTURES: Fixture[] = [
   },
   {
     name: 'for over range with continue, break and an early return; a local unassigned on some paths',
-    source: 'def f(a, x):\n    s = 0\n    for i in range(len(a)):\n        if a[i] % 2 == 0:\n            continue\n        if a[i] == x:\n            return -i - 1\n        s += a[i]\n        last = i\n        if s > 60:\n            break\n    return s + last\n',
+    source:
+      'def f(a, x):\n    s = 0\n    for i in range(len(a)):\n        if a[i] % 2 == 0:\n            continue\n        if a[i] == x:\n            return -i - 1\n        s += a[i]\n        last = i\n        if s > 60:\n            break\n    return s + last\n',
     spec: py({ params: [{ name: 'a', type: 'int[]' }, ...ints('x')], ensures: ['True'], bounds: { unroll: 5, array_length: 5 } }),
     inputs: fc.tuple(arr(5), fc.integer({ min: -50, max: 50 }))
   },
   {
     name: 'a while loop with an indexed write, negative indices, for x in xs',
-    source: 'def f(a, k):\n    i = len(a) - 1\n    best = 0\n    while i >= 0:\n        if a[i] < 0:\n            a[i] = -a[i]\n        best = max(best, a[i] * (i + 1))\n        i -= 1\n    for v in a:\n        best += v\n    return best + a[k]\n',
+    source:
+      'def f(a, k):\n    i = len(a) - 1\n    best = 0\n    while i >= 0:\n        if a[i] < 0:\n            a[i] = -a[i]\n        best = max(best, a[i] * (i + 1))\n        i -= 1\n    for v in a:\n        best += v\n    return best + a[k]\n',
     spec: py({ params: [{ name: 'a', type: 'int[]' }, ...ints('k')], ensures: ['True'], bounds: { unroll: 4, array_length: 4 } }),
     inputs: fc.tuple(arr(4), fc.integer({ min: -6, max: 5 }))
   },
@@ -108,33 +112,42 @@ function pin(params: ReturnType<typeof translatePython>['params'], inputs: Input
 }
 
 describe('the Python front end agrees with real python3 on random inputs', () => {
-  test.each(FIXTURES.map((f) => [f.name, f] as const))('%s', async (_name, fixture) => {
-    const formula = translatePython(fixture.spec, { text: fixture.source, file: 'f.py' });
-    const obligations = formula.obligations.filter((o) => o.kind !== 'spec');
-    const samples = fc.sample(fixture.inputs, { numRuns: 40, seed: 1515 });
-    const real = runPython(fixture, samples);
-    let raisedSeen = 0;
-    for (const [index, inputs] of samples.entries()) {
-      const [kind, value] = real[index]!;
-      const pinned = pin(formula.params, inputs);
-      const limits = IN_PROCESS.limits(fixture.spec);
-      const queries = [{ id: 'value', asserts: [formula.domain, ...pinned], values: [formula.result, ...obligations.map((o) => o.name)] }];
-      if (kind === 'ok') queries.push({ id: 'unique', asserts: [formula.domain, ...pinned, `(not (= ${formula.result} ${typeof value === 'boolean' ? String(value) : int(value as number)}))`], values: [] });
-      const answer = await solveInProcess({ prelude: formula.prelude, queries }, limits);
-      expect(answer.answers[0]!.status).toBe('sat');
-      const values = parseValues(answer.answers[0]!.values ?? '');
-      const broken = obligations.filter((o) => values.get(o.name) === false);
-      if (kind === 'ok') {
-        expect(answer.answers[1]!.status).toBe('unsat');
-        const result = values.get(formula.result);
-        expect([inputs, typeof result === 'bigint' ? Number(result) : result]).toEqual([inputs, value]);
-        expect([inputs, broken.map((o) => o.what)]).toEqual([inputs, []]);
-      } else {
-        raisedSeen++;
-        // Python raised: the formula says so by a failing bounds obligation (never unroll or model).
-        expect([inputs, value, broken.some((o) => o.kind === 'bounds')]).toEqual([inputs, value, true]);
+  test.each(FIXTURES.map((f) => [f.name, f] as const))(
+    '%s',
+    async (_name, fixture) => {
+      const formula = translatePython(fixture.spec, { text: fixture.source, file: 'f.py' });
+      const obligations = formula.obligations.filter((o) => o.kind !== 'spec');
+      const samples = fc.sample(fixture.inputs, { numRuns: 40, seed: 1515 });
+      const real = runPython(fixture, samples);
+      let raisedSeen = 0;
+      for (const [index, inputs] of samples.entries()) {
+        const [kind, value] = real[index]!;
+        const pinned = pin(formula.params, inputs);
+        const limits = IN_PROCESS.limits(fixture.spec);
+        const queries = [{ id: 'value', asserts: [formula.domain, ...pinned], values: [formula.result, ...obligations.map((o) => o.name)] }];
+        if (kind === 'ok')
+          queries.push({
+            id: 'unique',
+            asserts: [formula.domain, ...pinned, `(not (= ${formula.result} ${typeof value === 'boolean' ? String(value) : int(value as number)}))`],
+            values: []
+          });
+        const answer = await solveInProcess({ prelude: formula.prelude, queries }, limits);
+        expect(answer.answers[0]!.status).toBe('sat');
+        const values = parseValues(answer.answers[0]!.values ?? '');
+        const broken = obligations.filter((o) => values.get(o.name) === false);
+        if (kind === 'ok') {
+          expect(answer.answers[1]!.status).toBe('unsat');
+          const result = values.get(formula.result);
+          expect([inputs, typeof result === 'bigint' ? Number(result) : result]).toEqual([inputs, value]);
+          expect([inputs, broken.map((o) => o.what)]).toEqual([inputs, []]);
+        } else {
+          raisedSeen++;
+          // Python raised: the formula says so by a failing bounds obligation (never unroll or model).
+          expect([inputs, value, broken.some((o) => o.kind === 'bounds')]).toEqual([inputs, value, true]);
+        }
       }
-    }
-    expect(raisedSeen).toBeLessThan(samples.length);
-  }, 180_000);
+      expect(raisedSeen).toBeLessThan(samples.length);
+    },
+    180_000
+  );
 });

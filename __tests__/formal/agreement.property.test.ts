@@ -36,7 +36,9 @@ function pagesSource(candidate?: string): string {
   const base = readFileSync(join(ROOT, 'fixtures', 'js-pages', 'repo', 'src', 'paginate.js'));
   if (candidate === undefined) return base.toString('utf8');
   const changes = checkDiff(readFileSync(join(ROOT, 'fixtures', 'js-pages', 'candidates', `${candidate}.diff`), 'utf8'), { maxBytes: 1 << 20, maxFiles: 10 });
-  return applyFileChanges(() => base, changes).get('src/paginate.js')!.toString('utf8');
+  return applyFileChanges(() => base, changes)
+    .get('src/paginate.js')!
+    .toString('utf8');
 }
 
 const pagesSpec = target({ function: 'pageCount', params: ints('total', 'perPage'), ensures: ['true'] });
@@ -66,13 +68,15 @@ const FIXTURES: Fixture[] = [
   },
   {
     name: 'a loop with continue, break and an early return',
-    source: 'function f(a, x) {\n  let s = 0;\n  for (let i = 0; i < a.length; i++) {\n    if (a[i] % 2 === 0) continue;\n    if (a[i] === x) return -i - 1;\n    s += a[i];\n    if (s > 60) break;\n  }\n  return s;\n}',
+    source:
+      'function f(a, x) {\n  let s = 0;\n  for (let i = 0; i < a.length; i++) {\n    if (a[i] % 2 === 0) continue;\n    if (a[i] === x) return -i - 1;\n    s += a[i];\n    if (s > 60) break;\n  }\n  return s;\n}',
     spec: target({ params: [{ name: 'a', type: 'int[]' }, ...ints('x')], ensures: ['true'], bounds: { unroll: 5, array_length: 5 } }),
     inputs: fc.tuple(arr(5), fc.integer({ min: -50, max: 50 }))
   },
   {
     name: 'a while loop with an indexed write',
-    source: 'function f(a) {\n  let i = a.length - 1;\n  let best = 0;\n  while (i >= 0) {\n    if (a[i] < 0) a[i] = -a[i];\n    best = Math.max(best, a[i] * (i + 1));\n    i--;\n  }\n  return best;\n}',
+    source:
+      'function f(a) {\n  let i = a.length - 1;\n  let best = 0;\n  while (i >= 0) {\n    if (a[i] < 0) a[i] = -a[i];\n    best = Math.max(best, a[i] * (i + 1));\n    i--;\n  }\n  return best;\n}',
     spec: target({ params: [{ name: 'a', type: 'int[]' }], ensures: ['true'], bounds: { unroll: 4, array_length: 4 } }),
     inputs: fc.tuple(arr(4))
   }
@@ -97,36 +101,44 @@ function pin(params: ReturnType<typeof translate>['params'], inputs: Input[]): s
 }
 
 describe('the translator agrees with real execution on random inputs', () => {
-  test.each(FIXTURES.map((f) => [f.name, f] as const))('%s', async (_name, fixture) => {
-    const fn = compile(fixture);
-    const formula = translate(fixture.spec, { text: fixture.source, file: 'f.js' });
-    const obligations = formula.obligations.filter((o) => o.kind !== 'spec').map((o) => o.name);
-    await fc.assert(
-      fc.asyncProperty(fixture.inputs, async (inputs) => {
-        const raw = fn(...inputs.map((v) => (Array.isArray(v) ? [...v] : v)));
-        // The model has one zero: -0 (Math.trunc(-1 / 2)) is 0, as === sees it (docs/witness-pack.md).
-        const expected = typeof raw === 'number' ? raw + 0 : raw;
-        const pinned = pin(formula.params, inputs);
-        const limits = IN_PROCESS.limits(fixture.spec);
-        const answer = await solveInProcess(
-          {
-            prelude: formula.prelude,
-            queries: [
-              { id: 'value', asserts: [formula.domain, ...pinned], values: [formula.result, ...obligations] },
-              // Exactly one result: no other value is consistent with the inputs.
-              { id: 'unique', asserts: [formula.domain, ...pinned, `(not (= ${formula.result} ${typeof expected === 'boolean' ? String(expected) : int(expected as number)}))`], values: [] }
-            ]
-          },
-          limits
-        );
-        expect(answer.answers.map((a) => a.status)).toEqual(['sat', 'unsat']);
-        const values = parseValues(answer.answers[0]!.values ?? '');
-        const result = values.get(formula.result);
-        expect(typeof result === 'bigint' ? Number(result) : result).toBe(expected);
-        // Our fixtures stay inside the model on these inputs: every obligation holds.
-        for (const name of obligations) expect([name, values.get(name)]).toEqual([name, true]);
-      }),
-      { numRuns: 40, seed: 1515, endOnFailure: true }
-    );
-  }, 120_000);
+  test.each(FIXTURES.map((f) => [f.name, f] as const))(
+    '%s',
+    async (_name, fixture) => {
+      const fn = compile(fixture);
+      const formula = translate(fixture.spec, { text: fixture.source, file: 'f.js' });
+      const obligations = formula.obligations.filter((o) => o.kind !== 'spec').map((o) => o.name);
+      await fc.assert(
+        fc.asyncProperty(fixture.inputs, async (inputs) => {
+          const raw = fn(...inputs.map((v) => (Array.isArray(v) ? [...v] : v)));
+          // The model has one zero: -0 (Math.trunc(-1 / 2)) is 0, as === sees it (docs/witness-pack.md).
+          const expected = typeof raw === 'number' ? raw + 0 : raw;
+          const pinned = pin(formula.params, inputs);
+          const limits = IN_PROCESS.limits(fixture.spec);
+          const answer = await solveInProcess(
+            {
+              prelude: formula.prelude,
+              queries: [
+                { id: 'value', asserts: [formula.domain, ...pinned], values: [formula.result, ...obligations] },
+                // Exactly one result: no other value is consistent with the inputs.
+                {
+                  id: 'unique',
+                  asserts: [formula.domain, ...pinned, `(not (= ${formula.result} ${typeof expected === 'boolean' ? String(expected) : int(expected as number)}))`],
+                  values: []
+                }
+              ]
+            },
+            limits
+          );
+          expect(answer.answers.map((a) => a.status)).toEqual(['sat', 'unsat']);
+          const values = parseValues(answer.answers[0]!.values ?? '');
+          const result = values.get(formula.result);
+          expect(typeof result === 'bigint' ? Number(result) : result).toBe(expected);
+          // Our fixtures stay inside the model on these inputs: every obligation holds.
+          for (const name of obligations) expect([name, values.get(name)]).toEqual([name, true]);
+        }),
+        { numRuns: 40, seed: 1515, endOnFailure: true }
+      );
+    },
+    120_000
+  );
 });

@@ -43,7 +43,12 @@ describe('the calibration in one child', () => {
   test('a wrong implementation the spec does not refute is still refused from the batch', async () => {
     const target = block.targets[0]!;
     // The correct fix listed as "wrong": the batch proves it, so the pack is refused.
-    const weak = { ...block, targets: [{ ...target, wrong_implementations: [...target.wrong_implementations, 'export function pageCount(total, perPage) { return Math.trunc((total + perPage - 1) / perPage); }'] }] };
+    const weak = {
+      ...block,
+      targets: [
+        { ...target, wrong_implementations: [...target.wrong_implementations, 'export function pageCount(total, perPage) { return Math.trunc((total + perPage - 1) / perPage); }'] }
+      ]
+    };
     const solver = counting();
     await expect(checkFormalSpecs(weak, baseDir, { solveBatch: solver.solveBatch })).rejects.toThrow(/wrong_implementations\[2\] is proved correct/);
     expect(solver.starts).toEqual([5]);

@@ -65,7 +65,13 @@ const CASES: { candidate: string; verdict: string; reasons: string[]; formal: st
     }
   },
   { candidate: 'ceil', verdict: 'inconclusive', reasons: ['formal_unknown'], formal: 'unknown', check: (t) => expect(t.reason).toMatch(/Math\.ceil/) },
-  { candidate: 'hostile-rebind-trunc', verdict: 'inconclusive', reasons: ['formal_unknown'], formal: 'unknown', check: (t) => expect(t.reason).toMatch(/src\/compat\.js: a write to Math/) }
+  {
+    candidate: 'hostile-rebind-trunc',
+    verdict: 'inconclusive',
+    reasons: ['formal_unknown'],
+    formal: 'unknown',
+    check: (t) => expect(t.reason).toMatch(/src\/compat\.js: a write to Math/)
+  }
 ];
 
 gate.describeDocker('the formal gate on js-pages', () => {
@@ -90,8 +96,25 @@ gate.describeDocker('the formal gate on js-pages', () => {
       await mkdir(work, { recursive: true });
       const approved = await proposeAndApprove(repo, join(ROOT, 'fixtures', 'js-pages', 'candidates', `${c.candidate}.diff`), work, tmp, `formal-${c.candidate}`);
       const out = join(work, 'out');
-      const run = await runCliInProcess(['validate', '--repo', repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', pack,
-        '--witness-digest', digest.stdout.trim(), '--runner', 'docker', '--image', gate.imageId, '--out', out]);
+      const run = await runCliInProcess([
+        'validate',
+        '--repo',
+        repo,
+        '--proposal',
+        approved.proposalPath,
+        '--approval',
+        approved.approvalPath,
+        '--witness',
+        pack,
+        '--witness-digest',
+        digest.stdout.trim(),
+        '--runner',
+        'docker',
+        '--image',
+        gate.imageId,
+        '--out',
+        out
+      ]);
       const verify = await runCliInProcess(['verify-receipt', join(out, 'receipt.json')]);
       expect([c.candidate, verify.status, run.stderr.slice(-1500)]).toEqual([c.candidate, 0, run.stderr.slice(-1500)]);
       const receipt = await readJson<ReceiptView>(join(out, 'receipt.json'));

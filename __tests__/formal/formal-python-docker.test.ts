@@ -51,7 +51,13 @@ const CASES: { candidate: string; verdict: string; reasons: string[]; formal: st
       expect(t.replay).toMatchObject({ outcome: 'failed', exit_code: 1 });
     }
   },
-  { candidate: 'ceil', verdict: 'inconclusive', reasons: ['formal_unknown'], formal: 'unknown', check: (t) => expect(t.reason).toMatch(/a call other than min, max, abs, len \(line 10\)/) }
+  {
+    candidate: 'ceil',
+    verdict: 'inconclusive',
+    reasons: ['formal_unknown'],
+    formal: 'unknown',
+    check: (t) => expect(t.reason).toMatch(/a call other than min, max, abs, len \(line 10\)/)
+  }
 ];
 
 gate.describeDocker('the formal gate on py-pages', () => {
@@ -77,8 +83,25 @@ gate.describeDocker('the formal gate on py-pages', () => {
       await mkdir(work, { recursive: true });
       const approved = await proposeAndApprove(repo, join(ROOT, 'fixtures', 'py-pages', 'candidates', `${c.candidate}.diff`), work, tmp, `formal-py-${c.candidate}`);
       const out = join(work, 'out');
-      const run = await cli(['validate', '--repo', repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', pack,
-        '--witness-digest', digest.stdout.trim(), '--runner', 'docker', '--image', gate.imageId, '--out', out]);
+      const run = await cli([
+        'validate',
+        '--repo',
+        repo,
+        '--proposal',
+        approved.proposalPath,
+        '--approval',
+        approved.approvalPath,
+        '--witness',
+        pack,
+        '--witness-digest',
+        digest.stdout.trim(),
+        '--runner',
+        'docker',
+        '--image',
+        gate.imageId,
+        '--out',
+        out
+      ]);
       const verify = await cli(['verify-receipt', join(out, 'receipt.json')]);
       expect([c.candidate, verify.status, run.stderr.slice(-1500)]).toEqual([c.candidate, 0, run.stderr.slice(-1500)]);
       const receipt = await readJson<ReceiptView>(join(out, 'receipt.json'));

@@ -61,7 +61,7 @@ describe('the verdict line', () => {
 
   test('the generated test names the call and checks every ensures on the entry values', () => {
     const text = replayTestSource(spec, { total: 0, perPage: 2 }, NONCE);
-    expect(text).toContain("import(\"../../src/paginate.js\")");
+    expect(text).toContain('import("../../src/paginate.js")');
     expect(text).toContain('formal counterexample: pageCount(0, 2) meets ensures');
     for (const e of spec.ensures) expect(text).toContain(`\n${e}\n`);
   });

@@ -15,7 +15,9 @@ import { stopZ3 } from './z3-in-process.js';
 
 afterAll(stopZ3);
 
-const block = formalBlockSchema.parse({ targets: [{ name: 'abs', file: 'src/abs.js', function: 'abs', params: [{ name: 'x', type: 'int' }], returns: 'int', ensures: ['result >= 0'], required: true }] });
+const block = formalBlockSchema.parse({
+  targets: [{ name: 'abs', file: 'src/abs.js', function: 'abs', params: [{ name: 'x', type: 'int' }], returns: 'int', ensures: ['result >= 0'], required: true }]
+});
 
 async function tree(files: Record<string, string>): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'pp-formal-run-'));

@@ -17,7 +17,13 @@ const abs = target({ params: ints('x'), ensures: ['result >= 0'] });
 describe('the solver child', () => {
   test('answers sat with the values, and unsat', async () => {
     const result = await solve(
-      { prelude: '(declare-const x Int)', queries: [{ id: 'a', asserts: ['(> x 41)', '(< x 43)'], values: ['x'] }, { id: 'b', asserts: ['(> x x)'], values: ['x'] }] },
+      {
+        prelude: '(declare-const x Int)',
+        queries: [
+          { id: 'a', asserts: ['(> x 41)', '(< x 43)'], values: ['x'] },
+          { id: 'b', asserts: ['(> x x)'], values: ['x'] }
+        ]
+      },
       { timeoutMs: 60_000, memoryMb: 512 }
     );
     expect(result.stopped).toBeUndefined();
@@ -59,7 +65,10 @@ describe('the solver child', () => {
 
   test('the wall-clock limit kills the child: unknown, never proved', async () => {
     // Factoring a 64-bit semiprime by nonlinear integer arithmetic: far beyond a second.
-    const job = { prelude: '(declare-const p Int)(declare-const q Int)', queries: [{ id: 'counterexample', asserts: ['(> p 1)', '(> q 1)', '(= (* p q) 18446744030759878681)'], values: ['p'] }] };
+    const job = {
+      prelude: '(declare-const p Int)(declare-const q Int)',
+      queries: [{ id: 'counterexample', asserts: ['(> p 1)', '(> q 1)', '(= (* p q) 18446744030759878681)'], values: ['p'] }]
+    };
     const result = await solve(job, { timeoutMs: 1500, memoryMb: 512 });
     const answered = result.answers[0]?.status;
     // Either Z3's own timeout answered unknown first, or the wall clock killed the child.
@@ -70,7 +79,10 @@ describe('the solver child', () => {
   }, 90_000);
 
   test('the resident-size watchdog kills the child (a bound below what the WASM runtime needs)', async () => {
-    const result = await solve({ prelude: '(declare-const x Int)', queries: [{ id: 'a', asserts: ['(> x 1)'], values: [] }] }, { timeoutMs: 60_000, memoryMb: 512, rssLimitBytes: 40 * 1024 * 1024 });
+    const result = await solve(
+      { prelude: '(declare-const x Int)', queries: [{ id: 'a', asserts: ['(> x 1)'], values: [] }] },
+      { timeoutMs: 60_000, memoryMb: 512, rssLimitBytes: 40 * 1024 * 1024 }
+    );
     expect(result.stopped).toMatch(/resident size \d+ MB passed 40 MB/);
     expect(result.answers).toEqual([]);
   }, 90_000);
@@ -87,7 +99,11 @@ describe('the solver child', () => {
       return;
     }
     expect(locateZ3()).toContain('node_modules');
-    const result = await solve({ prelude: '(declare-const x Int)', queries: [{ id: 'a', asserts: ['(= (* x 3) 21)'], values: ['x'] }] }, { timeoutMs: 60_000, memoryMb: 512 }, dist);
+    const result = await solve(
+      { prelude: '(declare-const x Int)', queries: [{ id: 'a', asserts: ['(= (* x 3) 21)'], values: ['x'] }] },
+      { timeoutMs: 60_000, memoryMb: 512 },
+      dist
+    );
     expect(result.answers[0]).toMatchObject({ status: 'sat', values: expect.stringContaining('(x 7)') });
   }, 90_000);
 });

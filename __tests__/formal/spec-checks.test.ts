@@ -42,7 +42,9 @@ describe('spec checks', () => {
   });
 
   test('a base outside the subset cannot calibrate the spec: refused', async () => {
-    expect(await specProblem(target(absSpec), 'export function f(x) { return Math.hypot(x); }')).toMatch(/base version cannot calibrate the spec: outside the subset: .*Math\.hypot/);
+    expect(await specProblem(target(absSpec), 'export function f(x) { return Math.hypot(x); }')).toMatch(
+      /base version cannot calibrate the spec: outside the subset: .*Math\.hypot/
+    );
   });
 
   test('a spec expression outside the subset or reading outside an array is refused', async () => {
@@ -61,7 +63,9 @@ describe('the js-pages fixture through the gate', () => {
   const candidate = (name: string): string => {
     const diff = readFileSync(join(ROOT, 'fixtures', 'js-pages', 'candidates', `${name}.diff`), 'utf8');
     const changes = checkDiff(diff, { maxBytes: 1 << 20, maxFiles: 10 });
-    return applyFileChanges(() => baseText, changes).get('src/paginate.js')!.toString('utf8');
+    return applyFileChanges(() => baseText, changes)
+      .get('src/paginate.js')!
+      .toString('utf8');
   };
 
   test("the pack's spec calibrates on the base (whose bug it refutes)", async () => {
@@ -91,7 +95,9 @@ describe('the js-pages fixture through the gate', () => {
 
 describe('the formal block in witness.json', () => {
   const base = { schema: 'patchproof.witness/v1', adapter: 'node-test' };
-  const targetOf = (extra: Record<string, unknown>) => ({ formal: { targets: [{ file: 'src/a.js', function: 'f', params: [{ name: 'x', type: 'int' }], returns: 'int', ensures: ['result >= 0'], ...extra }] } });
+  const targetOf = (extra: Record<string, unknown>) => ({
+    formal: { targets: [{ file: 'src/a.js', function: 'f', params: [{ name: 'x', type: 'int' }], returns: 'int', ensures: ['result >= 0'], ...extra }] }
+  });
   const refusal = (value: unknown): string => {
     try {
       parseWitnessManifest(value, 'witness.json');
@@ -103,13 +109,20 @@ describe('the formal block in witness.json', () => {
 
   test('defaults are applied, and a pack without the block loads as before', () => {
     const manifest = parseWitnessManifest({ ...base, ...targetOf({}) }, 'witness.json');
-    expect(manifest.formal).toEqual({ memory_mb: 1024, targets: [expect.objectContaining({ requires: [], bounds: { unroll: 8, array_length: 4 }, time_limit_seconds: 30, required: false, wrong_implementations: [] })] });
+    expect(manifest.formal).toEqual({
+      memory_mb: 1024,
+      targets: [expect.objectContaining({ requires: [], bounds: { unroll: 8, array_length: 4 }, time_limit_seconds: 30, required: false, wrong_implementations: [] })]
+    });
     expect(parseWitnessManifest(base, 'witness.json').formal).toBeUndefined();
   });
 
   test('bad fields are refused in one line naming the field and its form', () => {
-    expect(refusal({ ...base, ...targetOf({ params: [{ name: 'x', type: 'float' }] }) })).toBe(`witness.json: formal.targets[0].params[0].type is 'float'; expected "int", "bool" or "int[]".`);
-    expect(refusal({ ...base, ...targetOf({ file: '../a.js' }) })).toMatch(/^witness\.json: formal\.targets\[0\]\.file '\.\.\/a\.js' .*; expected a repository-relative \.js, \.ts or \.py file/);
+    expect(refusal({ ...base, ...targetOf({ params: [{ name: 'x', type: 'float' }] }) })).toBe(
+      `witness.json: formal.targets[0].params[0].type is 'float'; expected "int", "bool" or "int[]".`
+    );
+    expect(refusal({ ...base, ...targetOf({ file: '../a.js' }) })).toMatch(
+      /^witness\.json: formal\.targets\[0\]\.file '\.\.\/a\.js' .*; expected a repository-relative \.js, \.ts or \.py file/
+    );
     // Python targets are accepted since the Python front end (translate-python.test.ts); other languages are not.
     expect(refusal({ ...base, ...targetOf({ file: 'src/a.rb' }) })).toMatch(/formal\.targets\[0\]\.file 'src\/a\.rb' is not a \.js, \.ts or \.py file/);
     expect(refusal({ ...base, ...targetOf({ bounds: { unroll: 500 } }) })).toBe('witness.json: formal.targets[0].bounds.unroll is 500; expected a whole number from 0 to 64.');

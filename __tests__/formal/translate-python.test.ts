@@ -14,8 +14,12 @@ const py = (spec: Parameters<typeof target>[0]): FormalTarget => target({ file: 
 const list = (name: string) => ({ name, type: 'int[]' as const });
 
 describe('arithmetic with Python semantics', () => {
-  test('// and % floor: the remainder takes the divisor\'s sign (a JS % would break this proof)', async () => {
-    const spec = py({ params: ints('a', 'b'), requires: ['b != 0', '-1000 < a < 1000', '-50 < b < 50'], ensures: ['a == b * (a // b) + result', '(0 <= result < b) if b > 0 else (b < result <= 0)'] });
+  test("// and % floor: the remainder takes the divisor's sign (a JS % would break this proof)", async () => {
+    const spec = py({
+      params: ints('a', 'b'),
+      requires: ['b != 0', '-1000 < a < 1000', '-50 < b < 50'],
+      ensures: ['a == b * (a // b) + result', '(0 <= result < b) if b > 0 else (b < result <= 0)']
+    });
     expect((await check(spec, 'def f(a, b):\n    return a % b\n')).status).toBe('proved');
     const q = py({ params: ints('a'), requires: ['a < 0', 'a > -1000', 'a % 7 != 0'], ensures: ['result * 7 < a'] });
     expect((await check(q, 'def f(a):\n    return a // 7\n')).status).toBe('proved');
@@ -91,7 +95,8 @@ describe('control flow', () => {
 
   test('while with break and continue', async () => {
     const spec = py({ params: ints('n'), requires: ['0 <= n <= 5'], ensures: ['result == n - n // 2'] });
-    const source = 'def f(n):\n    i = 0\n    c = 0\n    while True:\n        if i >= n:\n            break\n        i += 1\n        if i % 2 == 0:\n            continue\n        c += 1\n    return c\n';
+    const source =
+      'def f(n):\n    i = 0\n    c = 0\n    while True:\n        if i >= n:\n            break\n        i += 1\n        if i % 2 == 0:\n            continue\n        c += 1\n    return c\n';
     expect((await check(spec, source)).status).toBe('proved');
   });
 });
@@ -100,7 +105,12 @@ describe('lists', () => {
   const sum = py({ params: [list('xs')], ensures: ['result == (0 if len(xs) == 0 else xs[0])'], bounds: { array_length: 3 } });
 
   test('reads, len, for x in xs, and all()/any() in the spec', async () => {
-    const spec = py({ params: [list('xs')], requires: ['all(x >= 0 for x in xs)'], ensures: ['result >= 0', 'len(xs) == 0 or any(result >= xs[i] for i in range(len(xs)))'], bounds: { array_length: 3 } });
+    const spec = py({
+      params: [list('xs')],
+      requires: ['all(x >= 0 for x in xs)'],
+      ensures: ['result >= 0', 'len(xs) == 0 or any(result >= xs[i] for i in range(len(xs)))'],
+      bounds: { array_length: 3 }
+    });
     expect((await check(spec, 'def f(xs):\n    t = 0\n    for x in xs:\n        t += x\n    return t\n')).status).toBe('proved');
     expect((await check(sum, 'def f(xs):\n    return 0 if not xs else xs[0]\n')).status).toBe('proved');
   });
@@ -184,7 +194,7 @@ describe('spec checks for a Python target', () => {
 });
 
 describe('other changed Python files', () => {
-  test('one that reaches builtins or assigns a target\'s name on a module makes every target unknown; a plain one does not', async () => {
+  test("one that reaches builtins or assigns a target's name on a module makes every target unknown; a plain one does not", async () => {
     const { changedFileProblems } = await import('../../src/formal/run.js');
     const { loadPythonParser } = await import('../../src/formal/python-parser.js');
     await loadPythonParser();

@@ -27,11 +27,15 @@ describe('arithmetic with JS semantics', () => {
     const positive = target({ params: ints('a'), requires: ['a < 0', 'a > -1000', 'a % 7 !== 0'], ensures: ['result > 0'] });
     const cex = await check(positive, 'function f(a) { return a % 7; }');
     expect(cex.status).toBe('counterexample');
-    expect(((cex.counterexample!.inputs.a as number) % 7)).toBe(cex.counterexample!.result);
+    expect((cex.counterexample!.inputs.a as number) % 7).toBe(cex.counterexample!.result);
   });
 
   test('Math.trunc(a / b) truncates toward zero, and b = 0 leaves the integer model (unknown)', async () => {
-    const spec = target({ params: ints('a', 'b'), requires: ['b !== 0', 'a > -100', 'a < 100', 'b > -100', 'b < 100'], ensures: ['result * b <= a || a < 0', 'Math.abs(result * b) <= Math.abs(a)'] });
+    const spec = target({
+      params: ints('a', 'b'),
+      requires: ['b !== 0', 'a > -100', 'a < 100', 'b > -100', 'b < 100'],
+      ensures: ['result * b <= a || a < 0', 'Math.abs(result * b) <= Math.abs(a)']
+    });
     expect((await check(spec, 'const f = (a, b) => Math.trunc(a / b);')).status).toBe('proved');
     const zero = target({ params: ints('a', 'b'), requires: ['a > -100', 'a < 100', 'b >= 0', 'b < 100'], ensures: ['result <= 100', 'result >= -100'] });
     const out = await check(zero, 'const f = (a, b) => Math.trunc(a / b);');
@@ -86,7 +90,12 @@ describe('control flow', () => {
 
 describe('loops and arrays', () => {
   const arr = [{ name: 'a', type: 'int[]' as const }];
-  const sum = target({ params: arr, requires: ['a.every((v) => v >= 0 && v <= 1000)'], ensures: ['result >= 0', 'a.every((v) => v <= result)'], bounds: { unroll: 5, array_length: 4 } });
+  const sum = target({
+    params: arr,
+    requires: ['a.every((v) => v >= 0 && v <= 1000)'],
+    ensures: ['result >= 0', 'a.every((v) => v <= result)'],
+    bounds: { unroll: 5, array_length: 4 }
+  });
 
   test('a for loop unrolled to the bound, with reads in bounds, is proved', async () => {
     const src = 'function f(a) {\n  let s = 0;\n  for (let i = 0; i < a.length; i++) s += a[i];\n  return s;\n}';
@@ -119,7 +128,11 @@ describe('loops and arrays', () => {
   });
 
   test('break, continue and an indexed write', async () => {
-    const first = target({ params: [...arr, ...ints('x')], ensures: ['result === -1 ? a.every((v) => v !== x) : (result >= 0 && result < a.length && a[result] === x)'], bounds: { unroll: 4, array_length: 4 } });
+    const first = target({
+      params: [...arr, ...ints('x')],
+      ensures: ['result === -1 ? a.every((v) => v !== x) : (result >= 0 && result < a.length && a[result] === x)'],
+      bounds: { unroll: 4, array_length: 4 }
+    });
     const src = 'function f(a, x) {\n  let found = -1;\n  for (let i = 0; i < a.length; i++) {\n    if (a[i] !== x) continue;\n    found = i;\n    break;\n  }\n  return found;\n}';
     expect((await check(first, src)).status).toBe('proved');
     const write = target({ params: arr, requires: ['a.length > 0'], ensures: ['result === 7'], bounds: { array_length: 3 } });

@@ -37,7 +37,23 @@ export async function receiptFor(repos: PullRequestRepos, work: string, runId = 
   const digest = patchproof(['witness', 'digest', JS_PACK]).trim();
   const out = join(work, 'out');
   patchproof(
-    ['validate', '--repo', baseDir, '--proposal', join(work, 'proposal.json'), '--approval', join(work, 'approval.json'), '--witness', JS_PACK, '--witness-digest', digest, '--runner', 'local', '--out', out],
+    [
+      'validate',
+      '--repo',
+      baseDir,
+      '--proposal',
+      join(work, 'proposal.json'),
+      '--approval',
+      join(work, 'approval.json'),
+      '--witness',
+      JS_PACK,
+      '--witness-digest',
+      digest,
+      '--runner',
+      'local',
+      '--out',
+      out
+    ],
     [0, 1]
   );
   const receiptPath = join(out, 'receipt.json');

@@ -196,8 +196,23 @@ export async function proposeAndApprove(repo: string, diffFile: string, workDir:
 /** The `validate` argv for the trusted-local runner. */
 export function validateArgs(options: { repo: string; approved: Approved; reproduction: string; hidden: string; adapter: string; out: string }): string[] {
   return [
-    'validate', '--repo', options.repo, '--proposal', options.approved.proposalPath, '--approval', options.approved.approvalPath,
-    '--reproduction', options.reproduction, '--hidden', options.hidden, '--adapter', options.adapter, '--runner', 'local', '--out', options.out
+    'validate',
+    '--repo',
+    options.repo,
+    '--proposal',
+    options.approved.proposalPath,
+    '--approval',
+    options.approved.approvalPath,
+    '--reproduction',
+    options.reproduction,
+    '--hidden',
+    options.hidden,
+    '--adapter',
+    options.adapter,
+    '--runner',
+    'local',
+    '--out',
+    options.out
   ];
 }
 

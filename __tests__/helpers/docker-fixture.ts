@@ -87,12 +87,29 @@ export async function validateInDocker<R>(fixture: StagedFixture, options: Docke
   const out = join(work, 'out');
   const started = Date.now();
   const result = await runCli(
-    ['validate', '--repo', fixture.repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', fixture.pack,
-      '--witness-digest', fixture.digest, '--runner', 'docker', '--image', options.imageId, '--out', out,
+    [
+      'validate',
+      '--repo',
+      fixture.repo,
+      '--proposal',
+      approved.proposalPath,
+      '--approval',
+      approved.approvalPath,
+      '--witness',
+      fixture.pack,
+      '--witness-digest',
+      fixture.digest,
+      '--runner',
+      'docker',
+      '--image',
+      options.imageId,
+      '--out',
+      out,
       ...(options.timeoutSeconds !== undefined ? ['--timeout', String(options.timeoutSeconds)] : []),
       ...(options.setupCache !== undefined ? ['--setup-cache', options.setupCache] : []),
       ...(options.baselineCache !== undefined ? ['--baseline-cache', options.baselineCache] : []),
-      ...(options.extra ?? [])],
+      ...(options.extra ?? [])
+    ],
     { tmp: fixture.tmp, timeoutMs: options.timeoutMs }
   );
   const seconds = Math.round((Date.now() - started) / 1000);

@@ -103,54 +103,59 @@ export function receiptFrom(runs: RunsByLabel, options: ReceiptOptions = {}): Re
   };
   const ids = (label: keyof RunsByLabel): string[] => (runs[label][0]?.parsed?.tests ?? []).map((t) => t.id).sort();
   const key = deriveHiddenIdKey(undefined, SNAP);
-  const body = redactHidden({
-    schema: RECEIPT_SCHEMA,
-    tool_version: '0.1.0',
-    run_id: 'test-run',
-    started_at: '2026-11-29T00:00:00.000Z',
-    finished_at: '2026-11-29T00:00:05.000Z',
-    verdict: judgement.verdict,
-    proof_grade: isolated && judgement.verdict === 'passed' && unchanged,
-    reasons: judgement.reasons,
-    bindings: {
-      proposal_hash: 'c'.repeat(64),
-      approval_digest: SNAP,
-      approved_by: 'reviewer',
-      diff_digest: SNAP,
-      base_snapshot: SNAP,
-      patched_snapshot: SNAP,
-      witness_digest: SNAP
-    },
-    witness: {
-      source: { kind: 'dir', location: 'witness-packs/js-duration' },
+  const body = redactHidden(
+    {
+      schema: RECEIPT_SCHEMA,
+      tool_version: '0.1.0',
+      run_id: 'test-run',
+      started_at: '2026-11-29T00:00:00.000Z',
+      finished_at: '2026-11-29T00:00:05.000Z',
+      verdict: judgement.verdict,
+      proof_grade: isolated && judgement.verdict === 'passed' && unchanged,
+      reasons: judgement.reasons,
+      bindings: {
+        proposal_hash: 'c'.repeat(64),
+        approval_digest: SNAP,
+        approved_by: 'reviewer',
+        diff_digest: SNAP,
+        base_snapshot: SNAP,
+        patched_snapshot: SNAP,
+        witness_digest: SNAP
+      },
+      witness: {
+        source: { kind: 'dir', location: 'witness-packs/js-duration' },
+        adapter: 'node-test',
+        reproduction_repeat: runs.reproduction_before.length,
+        hidden_repeat: runs.hidden.length,
+        regression_retries: 1,
+        ...(options.pinned !== undefined ? { pinned_ids: options.pinned } : {}),
+        protected: [],
+        allow
+      },
+      // As validate() records it: the reset plan of the findings (a path the candidate added has no base version).
+      surface: { findings, reasons: surface.reasons, relaxed: surface.relaxed, ...resetPlanOf(findings) },
+      inventory: {
+        suite_files: { base: ['test/a.test.js'], patched: ['test/a.test.js'] },
+        test_ids: {
+          reproduction_before: ids('reproduction_before'),
+          reproduction_after: ids('reproduction_after'),
+          regression_before: ids('regression_before'),
+          regression_after: ids('regression_after'),
+          hidden: ids('hidden')
+        }
+      },
+      repository: { snapshot_before: SNAP, snapshot_after: unchanged ? SNAP : `sha256:${'d'.repeat(64)}`, unchanged, changed_paths: unchanged ? [] : ['src/x.js'] },
+      runner: isolated
+        ? { kind: 'docker', isolated: true, image: 'sha256:' + 'e'.repeat(64), image_id: 'sha256:' + 'e'.repeat(64), settings: ['network=none'] }
+        : { kind: 'local', isolated: false, settings: [] },
       adapter: 'node-test',
-      reproduction_repeat: runs.reproduction_before.length,
-      hidden_repeat: runs.hidden.length,
-      regression_retries: 1,
-      ...(options.pinned !== undefined ? { pinned_ids: options.pinned } : {}),
-      protected: [],
-      allow
+      ...(options.setup !== undefined ? { setup: options.setup } : {}),
+      limits: { timeout_ms: 1000, output_limit_bytes: 1000, diff_max_bytes: 1000, diff_max_files: 10 },
+      // As validate() records a phase not run: only the base suite's run, which always runs.
+      phases: judgement.phases.map((p) => ({ ...p, runs: (runsOf[p.name] ?? []).filter((r) => p.status !== 'not_run' || r.label === 'regression_before') }))
     },
-    // As validate() records it: the reset plan of the findings (a path the candidate added has no base version).
-    surface: { findings, reasons: surface.reasons, relaxed: surface.relaxed, ...resetPlanOf(findings) },
-    inventory: {
-      suite_files: { base: ['test/a.test.js'], patched: ['test/a.test.js'] },
-      test_ids: {
-        reproduction_before: ids('reproduction_before'),
-        reproduction_after: ids('reproduction_after'),
-        regression_before: ids('regression_before'),
-        regression_after: ids('regression_after'),
-        hidden: ids('hidden')
-      }
-    },
-    repository: { snapshot_before: SNAP, snapshot_after: unchanged ? SNAP : `sha256:${'d'.repeat(64)}`, unchanged, changed_paths: unchanged ? [] : ['src/x.js'] },
-    runner: isolated ? { kind: 'docker', isolated: true, image: 'sha256:' + 'e'.repeat(64), image_id: 'sha256:' + 'e'.repeat(64), settings: ['network=none'] } : { kind: 'local', isolated: false, settings: [] },
-    adapter: 'node-test',
-    ...(options.setup !== undefined ? { setup: options.setup } : {}),
-    limits: { timeout_ms: 1000, output_limit_bytes: 1000, diff_max_bytes: 1000, diff_max_files: 10 },
-    // As validate() records a phase not run: only the base suite's run, which always runs.
-    phases: judgement.phases.map((p) => ({ ...p, runs: (runsOf[p.name] ?? []).filter((r) => p.status !== 'not_run' || r.label === 'regression_before') }))
-  }, key).body;
+    key
+  ).body;
   if (options.claim !== undefined) body.claim = compareClaim(options.claim, CLAIM_DIGEST, body.phases, (id) => hiddenId(key, id));
   return sealReceipt(body);
 }

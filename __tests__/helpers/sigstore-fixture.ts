@@ -22,7 +22,8 @@ const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 /** DER UTF8String, as Fulcio encodes its v2 extensions. */
 function utf8String(text: string): Uint8Array {
   const bytes = Buffer.from(text, 'utf8');
-  const length = bytes.length < 0x80 ? Buffer.from([bytes.length]) : bytes.length < 0x100 ? Buffer.from([0x81, bytes.length]) : Buffer.from([0x82, bytes.length >> 8, bytes.length & 0xff]);
+  const length =
+    bytes.length < 0x80 ? Buffer.from([bytes.length]) : bytes.length < 0x100 ? Buffer.from([0x81, bytes.length]) : Buffer.from([0x82, bytes.length >> 8, bytes.length & 0xff]);
   return Buffer.concat([Buffer.from([0x0c]), length, bytes]);
 }
 
@@ -90,7 +91,14 @@ export async function createTestSigstore(): Promise<TestSigstore & { untrusted: 
   const start = new Date(Date.now() - 86_400_000 * 2).toISOString();
   const trustedRoot = {
     mediaType: 'application/vnd.dev.sigstore.trustedroot+json;version=0.1',
-    tlogs: [{ baseUrl: 'https://rekor.test.invalid', hashAlgorithm: 'SHA2_256', publicKey: { rawBytes: logDer.toString('base64'), keyDetails: 'PKIX_ECDSA_P256_SHA_256', validFor: { start } }, logId: { keyId: logId.toString('base64') } }],
+    tlogs: [
+      {
+        baseUrl: 'https://rekor.test.invalid',
+        hashAlgorithm: 'SHA2_256',
+        publicKey: { rawBytes: logDer.toString('base64'), keyDetails: 'PKIX_ECDSA_P256_SHA_256', validFor: { start } },
+        logId: { keyId: logId.toString('base64') }
+      }
+    ],
     certificateAuthorities: [
       {
         subject: { organization: 'PatchProof tests', commonName: 'PatchProof test Fulcio' },
@@ -103,86 +111,90 @@ export async function createTestSigstore(): Promise<TestSigstore & { untrusted: 
     timestampAuthorities: []
   };
 
-  const signer = (ca: Ca): TestSigstore['attest'] => async (subject, options = {}) => {
-    const identity = options.identity ?? githubIdentity();
-    const leafKeys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
-    const text = (oid: string, value: string): x509.Extension => new x509.Extension(oid, false, utf8String(value));
-    const leaf = await x509.X509CertificateGenerator.create({
-      serialNumber: createHash('sha256').update(String(Math.random())).digest('hex').slice(0, 16),
-      subject: '',
-      issuer: ca.cert.subject,
-      notBefore: new Date(Date.now() - 60_000),
-      notAfter: new Date(Date.now() + 600_000),
-      signingAlgorithm: ALG,
-      publicKey: leafKeys.publicKey,
-      signingKey: ca.keys.privateKey,
-      extensions: [
-        new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-        new x509.ExtendedKeyUsageExtension(['1.3.6.1.5.5.7.3.3']),
-        await x509.AuthorityKeyIdentifierExtension.create(ca.keys.publicKey),
-        new x509.SubjectAlternativeNameExtension([{ type: 'url', value: identity.signerUri }], true),
-        text(FULCIO_OID.issuer, identity.issuer ?? GITHUB_ACTIONS_ISSUER),
-        text(FULCIO_OID.buildSignerUri, identity.signerUri),
-        text(FULCIO_OID.buildSignerDigest, identity.signerDigest),
-        text(FULCIO_OID.sourceRepositoryUri, identity.sourceRepository),
-        text(FULCIO_OID.sourceRepositoryDigest, identity.sourceDigest),
-        text(FULCIO_OID.sourceRepositoryRef, identity.sourceRef),
-        text(FULCIO_OID.buildTrigger, identity.trigger)
-      ]
-    });
-    const statement = {
-      _type: IN_TOTO_STATEMENT_TYPE,
-      subject: [{ name: options.subjectName ?? 'receipt.json', digest: { sha256: options.subjectDigest ?? createHash('sha256').update(subject).digest('hex') } }],
-      predicateType: options.predicateType ?? RECEIPT_PREDICATE_TYPE,
-      predicate: { receipt: 'receipt.json' }
-    };
-    const payload = Buffer.from(JSON.stringify(statement));
-    const payloadType = 'application/vnd.in-toto+json';
-    const pae = Buffer.concat([Buffer.from(`DSSEv1 ${payloadType.length} ${payloadType} ${payload.length} `), payload]);
-    const leafPrivate = KeyObject.from(leafKeys.privateKey);
-    const sig = sign('sha256', pae, leafPrivate);
-    const certDer = Buffer.from(leaf.rawData);
-    // The Rekor v1 dsse entry, and its signed entry timestamp over {body, integratedTime, logIndex, logID}.
-    const body = Buffer.from(
-      JSON.stringify({
-        apiVersion: '0.0.1',
-        kind: 'dsse',
-        spec: {
-          envelopeHash: { algorithm: 'sha256', value: createHash('sha256').update(payload).digest('hex') },
-          payloadHash: { algorithm: 'sha256', value: createHash('sha256').update(payload).digest('hex') },
-          signatures: [{ signature: sig.toString('base64'), verifier: Buffer.from(leaf.toString('pem')).toString('base64') }]
-        }
-      })
-    );
-    const integratedTime = Math.floor(Date.now() / 1000);
-    const logIndex = 4242;
-    const set = { body: body.toString('base64'), integratedTime, logIndex, logID: logId.toString('hex') };
-    const canonical = JSON.stringify(set, Object.keys(set).sort());
-    const signedEntryTimestamp = sign('sha256', Buffer.from(canonical), log.privateKey);
-    // A one-leaf Merkle tree (RFC 6962) and its checkpoint, a signed note naming the log.
-    const rootHash = createHash('sha256').update(Buffer.concat([Buffer.from([0]), body])).digest();
-    const note = `rekor.test.invalid - 1\n1\n${rootHash.toString('base64')}\n`;
-    const noteSig = Buffer.concat([logId.subarray(0, 4), sign('sha256', Buffer.from(note), log.privateKey)]);
-    const checkpoint = `${note}\n\u2014 rekor.test.invalid ${noteSig.toString('base64')}\n`;
-    return {
-      mediaType: 'application/vnd.dev.sigstore.bundle.v0.3+json',
-      verificationMaterial: {
-        certificate: { rawBytes: certDer.toString('base64') },
-        tlogEntries: [
-          {
-            logIndex: String(logIndex),
-            logId: { keyId: logId.toString('base64') },
-            kindVersion: { kind: 'dsse', version: '0.0.1' },
-            integratedTime: String(integratedTime),
-            inclusionPromise: { signedEntryTimestamp: signedEntryTimestamp.toString('base64') },
-            inclusionProof: { logIndex: '0', rootHash: rootHash.toString('base64'), treeSize: '1', hashes: [], checkpoint: { envelope: checkpoint } },
-            canonicalizedBody: body.toString('base64')
+  const signer =
+    (ca: Ca): TestSigstore['attest'] =>
+    async (subject, options = {}) => {
+      const identity = options.identity ?? githubIdentity();
+      const leafKeys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
+      const text = (oid: string, value: string): x509.Extension => new x509.Extension(oid, false, utf8String(value));
+      const leaf = await x509.X509CertificateGenerator.create({
+        serialNumber: createHash('sha256').update(String(Math.random())).digest('hex').slice(0, 16),
+        subject: '',
+        issuer: ca.cert.subject,
+        notBefore: new Date(Date.now() - 60_000),
+        notAfter: new Date(Date.now() + 600_000),
+        signingAlgorithm: ALG,
+        publicKey: leafKeys.publicKey,
+        signingKey: ca.keys.privateKey,
+        extensions: [
+          new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+          new x509.ExtendedKeyUsageExtension(['1.3.6.1.5.5.7.3.3']),
+          await x509.AuthorityKeyIdentifierExtension.create(ca.keys.publicKey),
+          new x509.SubjectAlternativeNameExtension([{ type: 'url', value: identity.signerUri }], true),
+          text(FULCIO_OID.issuer, identity.issuer ?? GITHUB_ACTIONS_ISSUER),
+          text(FULCIO_OID.buildSignerUri, identity.signerUri),
+          text(FULCIO_OID.buildSignerDigest, identity.signerDigest),
+          text(FULCIO_OID.sourceRepositoryUri, identity.sourceRepository),
+          text(FULCIO_OID.sourceRepositoryDigest, identity.sourceDigest),
+          text(FULCIO_OID.sourceRepositoryRef, identity.sourceRef),
+          text(FULCIO_OID.buildTrigger, identity.trigger)
+        ]
+      });
+      const statement = {
+        _type: IN_TOTO_STATEMENT_TYPE,
+        subject: [{ name: options.subjectName ?? 'receipt.json', digest: { sha256: options.subjectDigest ?? createHash('sha256').update(subject).digest('hex') } }],
+        predicateType: options.predicateType ?? RECEIPT_PREDICATE_TYPE,
+        predicate: { receipt: 'receipt.json' }
+      };
+      const payload = Buffer.from(JSON.stringify(statement));
+      const payloadType = 'application/vnd.in-toto+json';
+      const pae = Buffer.concat([Buffer.from(`DSSEv1 ${payloadType.length} ${payloadType} ${payload.length} `), payload]);
+      const leafPrivate = KeyObject.from(leafKeys.privateKey);
+      const sig = sign('sha256', pae, leafPrivate);
+      const certDer = Buffer.from(leaf.rawData);
+      // The Rekor v1 dsse entry, and its signed entry timestamp over {body, integratedTime, logIndex, logID}.
+      const body = Buffer.from(
+        JSON.stringify({
+          apiVersion: '0.0.1',
+          kind: 'dsse',
+          spec: {
+            envelopeHash: { algorithm: 'sha256', value: createHash('sha256').update(payload).digest('hex') },
+            payloadHash: { algorithm: 'sha256', value: createHash('sha256').update(payload).digest('hex') },
+            signatures: [{ signature: sig.toString('base64'), verifier: Buffer.from(leaf.toString('pem')).toString('base64') }]
           }
-        ],
-        timestampVerificationData: {}
-      },
-      dsseEnvelope: { payload: payload.toString('base64'), payloadType, signatures: [{ sig: sig.toString('base64'), keyid: '' }] }
+        })
+      );
+      const integratedTime = Math.floor(Date.now() / 1000);
+      const logIndex = 4242;
+      const set = { body: body.toString('base64'), integratedTime, logIndex, logID: logId.toString('hex') };
+      const canonical = JSON.stringify(set, Object.keys(set).sort());
+      const signedEntryTimestamp = sign('sha256', Buffer.from(canonical), log.privateKey);
+      // A one-leaf Merkle tree (RFC 6962) and its checkpoint, a signed note naming the log.
+      const rootHash = createHash('sha256')
+        .update(Buffer.concat([Buffer.from([0]), body]))
+        .digest();
+      const note = `rekor.test.invalid - 1\n1\n${rootHash.toString('base64')}\n`;
+      const noteSig = Buffer.concat([logId.subarray(0, 4), sign('sha256', Buffer.from(note), log.privateKey)]);
+      const checkpoint = `${note}\n\u2014 rekor.test.invalid ${noteSig.toString('base64')}\n`;
+      return {
+        mediaType: 'application/vnd.dev.sigstore.bundle.v0.3+json',
+        verificationMaterial: {
+          certificate: { rawBytes: certDer.toString('base64') },
+          tlogEntries: [
+            {
+              logIndex: String(logIndex),
+              logId: { keyId: logId.toString('base64') },
+              kindVersion: { kind: 'dsse', version: '0.0.1' },
+              integratedTime: String(integratedTime),
+              inclusionPromise: { signedEntryTimestamp: signedEntryTimestamp.toString('base64') },
+              inclusionProof: { logIndex: '0', rootHash: rootHash.toString('base64'), treeSize: '1', hashes: [], checkpoint: { envelope: checkpoint } },
+              canonicalizedBody: body.toString('base64')
+            }
+          ],
+          timestampVerificationData: {}
+        },
+        dsseEnvelope: { payload: payload.toString('base64'), payloadType, signatures: [{ sig: sig.toString('base64'), keyid: '' }] }
+      };
     };
-  };
   return { trustedRoot, attest: signer(trusted), untrusted: { trustedRoot, attest: signer(untrustedCa) } };
 }

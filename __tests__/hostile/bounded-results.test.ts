@@ -50,11 +50,15 @@ gate.describeDocker('a flood of files in the results mount', () => {
   it.each([
     ['js-duration', 'inode-flood'],
     ['py-calculator', 'py-inode-flood']
-  ] as const)('%s: 100,000 empty files then a hang ends as output_limit, within the timeout', async (fixture, diff) => {
-    const result = await validateCandidate(where, { diff: hostileDiff(diff), runner: 'docker', imageId: gate.imageId, timeoutSeconds: TIMEOUT_SECONDS, fixture });
-    expectFloodStopped(result);
-    // Three or four patched runs, two at a time: were any of them to run to its timeout (or past it,
-    // copying files), this would take at least 2 × 10 s plus the base runs.
-    expect(result.durationMs).toBeLessThan(3 * TIMEOUT_SECONDS * 1000);
-  }, 90_000);
+  ] as const)(
+    '%s: 100,000 empty files then a hang ends as output_limit, within the timeout',
+    async (fixture, diff) => {
+      const result = await validateCandidate(where, { diff: hostileDiff(diff), runner: 'docker', imageId: gate.imageId, timeoutSeconds: TIMEOUT_SECONDS, fixture });
+      expectFloodStopped(result);
+      // Three or four patched runs, two at a time: were any of them to run to its timeout (or past it,
+      // copying files), this would take at least 2 × 10 s plus the base runs.
+      expect(result.durationMs).toBeLessThan(3 * TIMEOUT_SECONDS * 1000);
+    },
+    90_000
+  );
 });

@@ -57,10 +57,7 @@ gate.describeDocker.each(['unittest', 'pytest'])('twin canaries, %s pack, in the
     {
       const tmp = await tempDir(`twins-${adapter}`);
       const pack = join(tmp, `${adapter}-pack`);
-      const init = await runCli(
-        ['witness', 'init', pack, '--adapter', adapter, '--reproduction', join(ORIGINALS, 'reproduction'), '--hidden', join(ORIGINALS, 'hidden')],
-        { tmp }
-      );
+      const init = await runCli(['witness', 'init', pack, '--adapter', adapter, '--reproduction', join(ORIGINALS, 'reproduction'), '--hidden', join(ORIGINALS, 'hidden')], { tmp });
       expect(init.status).toBe(0);
       fixture = { tmp, repo: py.repo, pack, digest: await packDigest(pack, tmp) };
     }

@@ -43,22 +43,29 @@ gate.describeDocker('cargo unit tests in src/ (rust-textclip)', () => {
     if (staged !== undefined) await rm(staged.tmp, { recursive: true, force: true });
   });
 
-  const validate = (name: string) =>
-    validateInDocker<ReceiptView>(staged!, { diff: hostileDiff(name), label: name, imageId: gate.imageId, timeoutMs: TIMEOUT_MS });
+  const validate = (name: string) => validateInDocker<ReceiptView>(staged!, { diff: hostileDiff(name), label: name, imageId: gate.imageId, timeoutMs: TIMEOUT_MS });
 
-  it('a rewritten unit-test assertion hiding a regression: every phase passes, the finding fails it (grader_tampered), src/lib.rs not reset', async () => {
-    const { status, receipt, stderr } = await validate('rust-rewrite-unit-test');
-    expect(receipt.phases.map((p) => [p.name, p.status])).toEqual(PHASES.map((name) => [name, 'passed']));
-    expect(receipt.surface.findings).toEqual([{ path: 'src/lib.rs', change: 'modify', categories: ['test'], skip_markers: [] }]);
-    expect([receipt.surface.restored, receipt.surface.removed]).toEqual([[], []]);
-    expect([status, receipt.verdict, receipt.reasons, receipt.proof_grade]).toEqual([1, 'failed', ['grader_tampered'], false]);
-    expect(stderr).toContain('tests::zero_columns_hold_nothing');
-  }, TIMEOUT_MS + 60_000);
+  it(
+    'a rewritten unit-test assertion hiding a regression: every phase passes, the finding fails it (grader_tampered), src/lib.rs not reset',
+    async () => {
+      const { status, receipt, stderr } = await validate('rust-rewrite-unit-test');
+      expect(receipt.phases.map((p) => [p.name, p.status])).toEqual(PHASES.map((name) => [name, 'passed']));
+      expect(receipt.surface.findings).toEqual([{ path: 'src/lib.rs', change: 'modify', categories: ['test'], skip_markers: [] }]);
+      expect([receipt.surface.restored, receipt.surface.removed]).toEqual([[], []]);
+      expect([status, receipt.verdict, receipt.reasons, receipt.proof_grade]).toEqual([1, 'failed', ['grader_tampered'], false]);
+      expect(stderr).toContain('tests::zero_columns_hold_nothing');
+    },
+    TIMEOUT_MS + 60_000
+  );
 
-  it('the control: the same code with the unit test left as it is, a regression', async () => {
-    const { status, receipt } = await validate('rust-zero-columns-regression');
-    expect(receipt.surface.findings).toEqual([]);
-    expect([status, receipt.verdict, receipt.reasons]).toEqual([1, 'failed', expect.arrayContaining(['regression'])]);
-    expect(receipt.phases.find((p) => p.name === 'hidden')?.status).toBe('passed');
-  }, TIMEOUT_MS + 60_000);
+  it(
+    'the control: the same code with the unit test left as it is, a regression',
+    async () => {
+      const { status, receipt } = await validate('rust-zero-columns-regression');
+      expect(receipt.surface.findings).toEqual([]);
+      expect([status, receipt.verdict, receipt.reasons]).toEqual([1, 'failed', expect.arrayContaining(['regression'])]);
+      expect(receipt.phases.find((p) => p.name === 'hidden')?.status).toBe('passed');
+    },
+    TIMEOUT_MS + 60_000
+  );
 });

@@ -144,7 +144,11 @@ gate.describeDocker('escape attempts in the Docker runner', () => {
     // (a CI clone) has paths that are writable there, harmlessly. Those are not escape attempts;
     // the host-side checks below still cover them.
     const insideContainerTmp = (path: string): boolean => path === '/tmp' || path.startsWith('/tmp/');
-    const diff = await bakeTargets(hostileDiff('write-escape'), targets.filter((path) => !insideContainerTmp(path)), where);
+    const diff = await bakeTargets(
+      hostileDiff('write-escape'),
+      targets.filter((path) => !insideContainerTmp(path)),
+      where
+    );
     try {
       const result = await validateCandidate(where, { diff, runner: 'docker', imageId: gate.imageId, timeoutSeconds: 30 });
       expect(treeListing(JS.repo)).toEqual(before);

@@ -123,10 +123,27 @@ export function validateArgv(approved: Approved, out: string, options: Omit<Vali
   const name = options.fixture ?? 'js-duration';
   const target = name === 'js-duration' ? JS : PY;
   return [
-    'validate', '--repo', target.repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath,
-    '--reproduction', target.reproduction, '--hidden', target.hidden, '--adapter', options.adapter ?? FIXTURE_ADAPTER[name],
-    '--runner', options.runner, ...(options.runner === 'docker' ? ['--image', options.imageId ?? ''] : []),
-    '--timeout', String(options.timeoutSeconds), '--out', out, ...(options.extra ?? [])
+    'validate',
+    '--repo',
+    target.repo,
+    '--proposal',
+    approved.proposalPath,
+    '--approval',
+    approved.approvalPath,
+    '--reproduction',
+    target.reproduction,
+    '--hidden',
+    target.hidden,
+    '--adapter',
+    options.adapter ?? FIXTURE_ADAPTER[name],
+    '--runner',
+    options.runner,
+    ...(options.runner === 'docker' ? ['--image', options.imageId ?? ''] : []),
+    '--timeout',
+    String(options.timeoutSeconds),
+    '--out',
+    out,
+    ...(options.extra ?? [])
   ];
 }
 

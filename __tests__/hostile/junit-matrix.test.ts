@@ -97,19 +97,23 @@ gate.describeDocker('the junit adapter against hostile candidates (junit-semver,
 
   // The pack's own per-run limit (120 s) for the order cell: at load average 40 one base run hit 60 s.
   it.each([
-    ['sabotage that spares the pack canaries\' process: the canaries inside the suite file catch it, grader_compromised', 'junit-spare-canary-throws', 60],
+    ["sabotage that spares the pack canaries' process: the canaries inside the suite file catch it, grader_compromised", 'junit-spare-canary-throws', 60],
     ['sabotage that spares the last two tests declared in each file (where the in-file canaries used to be appended): grader_compromised', 'junit-spare-canary-order', 120]
-  ])('%s', async (_title, diff, timeoutSeconds) => {
-    const { receipt } = await validate(diff, diff.replace('canary-', ''), [], timeoutSeconds);
-    expect(receipt.verdict).toBe('failed');
-    expect(receipt.reasons).toContain('grader_compromised');
-    const regression = receipt.phases.find((p) => p.name === 'regression')!;
-    expect(regression.reasons).toContain('grader_compromised');
-    for (const run of regression.runs.filter((r) => r.label === 'regression_after')) {
-      expect([run.label, run.canary?.pass, run.canary?.fail]).toEqual([run.label, 'passed', 'failed']);
-      expect((run.canary?.twins ?? []).some((t) => t.kind === 'mutant' && t.status === 'passed' && t.original === 'passed')).toBe(true);
-    }
-  }, 900_000);
+  ])(
+    '%s',
+    async (_title, diff, timeoutSeconds) => {
+      const { receipt } = await validate(diff, diff.replace('canary-', ''), [], timeoutSeconds);
+      expect(receipt.verdict).toBe('failed');
+      expect(receipt.reasons).toContain('grader_compromised');
+      const regression = receipt.phases.find((p) => p.name === 'regression')!;
+      expect(regression.reasons).toContain('grader_compromised');
+      for (const run of regression.runs.filter((r) => r.label === 'regression_after')) {
+        expect([run.label, run.canary?.pass, run.canary?.fail]).toEqual([run.label, 'passed', 'failed']);
+        expect((run.canary?.twins ?? []).some((t) => t.kind === 'mutant' && t.status === 'passed' && t.original === 'passed')).toBe(true);
+      }
+    },
+    900_000
+  );
 
   it('hidden tests read at import, expected values special-cased: sealed, the hidden cases fail (hidden_failed)', async () => {
     const { receipt } = await validate('junit-read-hidden-at-import', 'junit-read-hidden', [], 120);

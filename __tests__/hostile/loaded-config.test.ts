@@ -16,7 +16,6 @@ import { dockerGate, expectLoadedFileReset, hostileDiff, type SurfaceReceiptView
 
 const gate = await dockerGate('hostile loaded-config tests');
 
-
 const CASES = [
   { adapter: 'jest', name: 'jest-money', setupFile: 'test/setup.js', diff: 'jest-setup-sabotage' },
   { adapter: 'vitest', name: 'vitest-chunk', setupFile: 'test/setup.ts', diff: 'vitest-setup-sabotage' }

@@ -66,12 +66,7 @@ export type JsAdapter = 'jest' | 'vitest' | 'node-test';
 export type JsFixture = 'jest-money' | 'vitest-chunk' | 'js-duration';
 
 /** What one attack must come to. */
-export type Expect =
-  | { kind: 'compromised' }
-  | { kind: 'tampered'; path: string; change: 'add' | 'modify' }
-  | { kind: 'sealed' }
-  | { kind: 'neutral' }
-  | { kind: 'flood' };
+export type Expect = { kind: 'compromised' } | { kind: 'tampered'; path: string; change: 'add' | 'modify' } | { kind: 'sealed' } | { kind: 'neutral' } | { kind: 'flood' };
 
 export interface Cell {
   /** The attack class of the matrix (a–g). */
@@ -160,29 +155,33 @@ export function describeJsRow(gate: DockerGate, row: { adapter: JsAdapter; fixtu
       return result;
     }
 
-    it.each(cells)('$cls: $diff', async (cell) => {
-      const { status, receipt } = await validate(cell, `${cell.diff}-neutral`);
-      expect(receipt.adapter).toBe(adapter);
-      expect(status).toBe(1);
-      switch (cell.expect.kind) {
-        case 'compromised':
-          return expectCompromised(receipt);
-        case 'tampered':
-          return expectTampered(receipt, cell.expect.path, cell.expect.change);
-        case 'sealed':
-          return expectSealedFailure(receipt);
-        case 'flood':
-          return expectFlood(receipt);
-        case 'neutral': {
-          expect(receipt.verdict).toBe('failed');
-          expect(phase(receipt, 'reproduction_after').status).toBe('failed');
-          // The control: given the old layout back, the same candidate is the real fix and passes.
-          const old = await validate(cell, `${cell.diff}-old-layout`, OLD_LAYOUT);
-          expect([old.receipt.verdict, old.receipt.reasons]).toEqual(['passed', []]);
-          return undefined;
+    it.each(cells)(
+      '$cls: $diff',
+      async (cell) => {
+        const { status, receipt } = await validate(cell, `${cell.diff}-neutral`);
+        expect(receipt.adapter).toBe(adapter);
+        expect(status).toBe(1);
+        switch (cell.expect.kind) {
+          case 'compromised':
+            return expectCompromised(receipt);
+          case 'tampered':
+            return expectTampered(receipt, cell.expect.path, cell.expect.change);
+          case 'sealed':
+            return expectSealedFailure(receipt);
+          case 'flood':
+            return expectFlood(receipt);
+          case 'neutral': {
+            expect(receipt.verdict).toBe('failed');
+            expect(phase(receipt, 'reproduction_after').status).toBe('failed');
+            // The control: given the old layout back, the same candidate is the real fix and passes.
+            const old = await validate(cell, `${cell.diff}-old-layout`, OLD_LAYOUT);
+            expect([old.receipt.verdict, old.receipt.reasons]).toEqual(['passed', []]);
+            return undefined;
+          }
         }
-      }
-    }, 1_800_000);
+      },
+      1_800_000
+    );
 
     it('the base side ran for real, and later candidates on the same key reused it (recorded in their receipts)', () => {
       expect(baselines.some((b) => b.reused === undefined)).toBe(true);

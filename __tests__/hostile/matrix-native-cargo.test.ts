@@ -16,15 +16,19 @@ describeNativeColumn(await dockerGate('native hostile matrix, cargo column'), 'c
   it.each([
     { diff: 'rust-build-rs-rewrite-tests', path: 'build.rs' },
     { diff: 'rust-cargo-config-wrapper', path: '.cargo/config.toml' }
-  ])('d. configuration cargo loads by itself ($path) that makes the crate\'s own tests lenient: removed, grader_tampered', async ({ diff, path }) => {
-    const { status, receipt } = await validate(diff, diff);
-    expect([status, receipt.verdict]).toEqual([1, 'failed']);
-    expect(receipt.reasons).toContain('grader_tampered');
-    expect(receipt.surface.findings).toContainEqual(expect.objectContaining({ path, categories: expect.arrayContaining(['config']) }));
-    expect(receipt.surface.removed).toContain(path);
-    // The base's build ran, not the candidate's: the regression is seen by the unit test it breaks.
-    const regression = receipt.phases.find((p) => p.name === 'regression')!;
-    expect([regression.status, regression.reasons]).toEqual(['failed', expect.arrayContaining(['regression'])]);
-    expect(receipt.reasons).not.toContain('grader_compromised');
-  }, timeoutMs + 60_000);
+  ])(
+    "d. configuration cargo loads by itself ($path) that makes the crate's own tests lenient: removed, grader_tampered",
+    async ({ diff, path }) => {
+      const { status, receipt } = await validate(diff, diff);
+      expect([status, receipt.verdict]).toEqual([1, 'failed']);
+      expect(receipt.reasons).toContain('grader_tampered');
+      expect(receipt.surface.findings).toContainEqual(expect.objectContaining({ path, categories: expect.arrayContaining(['config']) }));
+      expect(receipt.surface.removed).toContain(path);
+      // The base's build ran, not the candidate's: the regression is seen by the unit test it breaks.
+      const regression = receipt.phases.find((p) => p.name === 'regression')!;
+      expect([regression.status, regression.reasons]).toEqual(['failed', expect.arrayContaining(['regression'])]);
+      expect(receipt.reasons).not.toContain('grader_compromised');
+    },
+    timeoutMs + 60_000
+  );
 });

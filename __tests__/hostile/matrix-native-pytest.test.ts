@@ -8,12 +8,16 @@ import { describeNativeColumn } from './matrix-native-support.js';
  */
 
 describeNativeColumn(await dockerGate('native hostile matrix, pytest column'), 'pytest', (validate, timeoutMs) => {
-  it('c. a root module named like the hidden test module: test surface (shadow), removed, grader_tampered', async () => {
-    const { status, receipt } = await validate('py-shadow-hidden', 'shadow');
-    expect([status, receipt.verdict]).toEqual([1, 'failed']);
-    expect(receipt.reasons).toContain('grader_tampered');
-    expect(receipt.surface.findings).toContainEqual(expect.objectContaining({ path: 'test_hidden_associativity.py', categories: ['test', 'shadow'] }));
-    expect(receipt.surface.removed).toContain('test_hidden_associativity.py');
-    expect(receipt.phases.find((p) => p.name === 'hidden')!.status).toBe('failed');
-  }, timeoutMs + 60_000);
+  it(
+    'c. a root module named like the hidden test module: test surface (shadow), removed, grader_tampered',
+    async () => {
+      const { status, receipt } = await validate('py-shadow-hidden', 'shadow');
+      expect([status, receipt.verdict]).toEqual([1, 'failed']);
+      expect(receipt.reasons).toContain('grader_tampered');
+      expect(receipt.surface.findings).toContainEqual(expect.objectContaining({ path: 'test_hidden_associativity.py', categories: ['test', 'shadow'] }));
+      expect(receipt.surface.removed).toContain('test_hidden_associativity.py');
+      expect(receipt.phases.find((p) => p.name === 'hidden')!.status).toBe('failed');
+    },
+    timeoutMs + 60_000
+  );
 });

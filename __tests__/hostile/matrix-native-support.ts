@@ -127,48 +127,60 @@ export function describeNativeColumn(gate: DockerGate, column: NativeColumn, own
       return result;
     };
 
-    it('f. grading-aware (keyed on the old mount path and uid): fails under the neutral defaults, passes only with the old layout', async () => {
-      const neutral = await validate(diffs.gradingAware, 'grading-aware');
-      expect([neutral.status, neutral.receipt.verdict, neutral.receipt.adapter]).toEqual([1, 'failed', column]);
-      expect(neutral.receipt.phases.map((p) => p.name)).toEqual(PHASES);
-      // go and cargo keep the reproduction's fix and fail hidden; py-grading-aware brings the bug back whole.
-      expect(neutral.receipt.reasons).toContain(column === 'pytest' ? 'not_fixed' : 'hidden_failed');
-      expect(neutral.receipt.runner.settings).toEqual(expect.arrayContaining(['user=1001:1001', 'env.CI=true']));
+    it(
+      'f. grading-aware (keyed on the old mount path and uid): fails under the neutral defaults, passes only with the old layout',
+      async () => {
+        const neutral = await validate(diffs.gradingAware, 'grading-aware');
+        expect([neutral.status, neutral.receipt.verdict, neutral.receipt.adapter]).toEqual([1, 'failed', column]);
+        expect(neutral.receipt.phases.map((p) => p.name)).toEqual(PHASES);
+        // go and cargo keep the reproduction's fix and fail hidden; py-grading-aware brings the bug back whole.
+        expect(neutral.receipt.reasons).toContain(column === 'pytest' ? 'not_fixed' : 'hidden_failed');
+        expect(neutral.receipt.runner.settings).toEqual(expect.arrayContaining(['user=1001:1001', 'env.CI=true']));
 
-      const old = await validate(diffs.gradingAware, 'grading-aware-old', { extra: OLD_LAYOUT });
-      expect([old.status, old.receipt.verdict, old.receipt.reasons]).toEqual([0, 'passed', []]);
-    }, 2 * timeoutMs + 60_000);
+        const old = await validate(diffs.gradingAware, 'grading-aware-old', { extra: OLD_LAYOUT });
+        expect([old.status, old.receipt.verdict, old.receipt.reasons]).toEqual([0, 'passed', []]);
+      },
+      2 * timeoutMs + 60_000
+    );
 
-    it('g. a flood of files in every writable mount, then a hang: failed, output_limit', async () => {
-      const { status, receipt } = await validate(diffs.flood, 'flood');
-      expect([status, receipt.verdict]).toEqual([1, 'failed']);
-      expect(receipt.reasons).toContain('output_limit');
-      for (const name of ['reproduction_after', 'hidden']) {
-        const phase = receipt.phases.find((p) => p.name === name)!;
-        expect([name, phase.status, phase.reasons]).toEqual([name, 'failed', expect.arrayContaining(['output_limit'])]);
-      }
-      expect(receipt.runner.settings).toContain('results-files-limit=4096');
-    }, timeoutMs + 60_000);
+    it(
+      'g. a flood of files in every writable mount, then a hang: failed, output_limit',
+      async () => {
+        const { status, receipt } = await validate(diffs.flood, 'flood');
+        expect([status, receipt.verdict]).toEqual([1, 'failed']);
+        expect(receipt.reasons).toContain('output_limit');
+        for (const name of ['reproduction_after', 'hidden']) {
+          const phase = receipt.phases.find((p) => p.name === name)!;
+          expect([name, phase.status, phase.reasons]).toEqual([name, 'failed', expect.arrayContaining(['output_limit'])]);
+        }
+        expect(receipt.runner.settings).toContain('results-files-limit=4096');
+      },
+      timeoutMs + 60_000
+    );
 
-    it('e. hidden tests read at import, expected values special-cased: the in-process control is fooled or caught, sealed it fails', async () => {
-      const control = await validate(diffs.readTests, 'read-tests-control', { unsealed: true });
-      expect(control.receipt.phases.find((p) => p.name === 'hidden')!.grading).toBe('in_process');
-      if (column !== 'pytest') {
-        // go and cargo add no twins. Graded in-process, the attack works: every hidden test passes on the values it read.
-        expect([control.status, control.receipt.verdict, control.receipt.reasons, control.receipt.proof_grade]).toEqual([0, 'passed', [], false]);
-      } else {
-        // The mutant twins are staged copies of the tests with perturbed expectations: the candidate
-        // reads those too, and its answers are wrong for the real tests (as for unittest in
-        // sealed-oracle.test.ts). Failed in-process as well, never proof grade.
-        expect([control.status, control.receipt.verdict, control.receipt.proof_grade]).toEqual([1, 'failed', false]);
-      }
+    it(
+      'e. hidden tests read at import, expected values special-cased: the in-process control is fooled or caught, sealed it fails',
+      async () => {
+        const control = await validate(diffs.readTests, 'read-tests-control', { unsealed: true });
+        expect(control.receipt.phases.find((p) => p.name === 'hidden')!.grading).toBe('in_process');
+        if (column !== 'pytest') {
+          // go and cargo add no twins. Graded in-process, the attack works: every hidden test passes on the values it read.
+          expect([control.status, control.receipt.verdict, control.receipt.reasons, control.receipt.proof_grade]).toEqual([0, 'passed', [], false]);
+        } else {
+          // The mutant twins are staged copies of the tests with perturbed expectations: the candidate
+          // reads those too, and its answers are wrong for the real tests (as for unittest in
+          // sealed-oracle.test.ts). Failed in-process as well, never proof grade.
+          expect([control.status, control.receipt.verdict, control.receipt.proof_grade]).toEqual([1, 'failed', false]);
+        }
 
-      const sealed = await validate(diffs.readTests, 'read-tests-sealed');
-      expect([sealed.status, sealed.receipt.verdict, sealed.receipt.proof_grade]).toEqual([1, 'failed', false]);
-      expect(sealed.receipt.reasons).toContain('hidden_failed');
-      const hidden = sealed.receipt.phases.find((p) => p.name === 'hidden')!;
-      expect([hidden.grading, hidden.status]).toEqual(['sealed', 'failed']);
-    }, 2 * timeoutMs + 60_000);
+        const sealed = await validate(diffs.readTests, 'read-tests-sealed');
+        expect([sealed.status, sealed.receipt.verdict, sealed.receipt.proof_grade]).toEqual([1, 'failed', false]);
+        expect(sealed.receipt.reasons).toContain('hidden_failed');
+        const hidden = sealed.receipt.phases.find((p) => p.name === 'hidden')!;
+        expect([hidden.grading, hidden.status]).toEqual(['sealed', 'failed']);
+      },
+      2 * timeoutMs + 60_000
+    );
 
     ownCells?.(validate, timeoutMs);
 

@@ -29,7 +29,7 @@ interface ReceiptView {
   phases: { name: string; status: string; results: { id: string; status: string }[] }[];
 }
 
-gate.describeDocker('vitest: a nested node_modules shadowing chai for the repository\'s own tests', () => {
+gate.describeDocker("vitest: a nested node_modules shadowing chai for the repository's own tests", () => {
   const hooks = stagedFixtureHooks(() => gate.requireDocker());
 
   it('is test surface (config): removed, grader_tampered, and the real chai fails the regression', async () => {

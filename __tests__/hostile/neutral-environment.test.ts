@@ -30,21 +30,25 @@ gate.describeDocker('grading-aware candidates against the neutral defaults', () 
   it.each([
     ['js-duration', 'grading-aware'],
     ['py-calculator', 'py-grading-aware']
-  ] as const)('%s: keyed on the old mount path and uid, it fails under the new defaults and passes only with the old layout', async (fixture, diff) => {
-    const neutral = await validateCandidate(where, { diff: hostileDiff(diff), runner: 'docker', imageId: gate.imageId, timeoutSeconds: 30, fixture });
-    expect(neutral.receipt).not.toBeNull();
-    expect(neutral.verify?.status).toBe(0);
-    expect(neutral.validation.status).toBe(1);
-    expect(neutral.receipt!.verdict).toBe('failed');
-    expect(neutral.receipt!.phases.map((p) => p.name)).toEqual(PHASES);
-    expect(neutral.receipt!.phases.find((p) => p.name === 'reproduction_after')!.status).toBe('failed');
-    expect(neutral.receipt!.runner as { settings?: string[] }).toMatchObject({ settings: expect.arrayContaining(['user=1001:1001', 'env.CI=true']) });
+  ] as const)(
+    '%s: keyed on the old mount path and uid, it fails under the new defaults and passes only with the old layout',
+    async (fixture, diff) => {
+      const neutral = await validateCandidate(where, { diff: hostileDiff(diff), runner: 'docker', imageId: gate.imageId, timeoutSeconds: 30, fixture });
+      expect(neutral.receipt).not.toBeNull();
+      expect(neutral.verify?.status).toBe(0);
+      expect(neutral.validation.status).toBe(1);
+      expect(neutral.receipt!.verdict).toBe('failed');
+      expect(neutral.receipt!.phases.map((p) => p.name)).toEqual(PHASES);
+      expect(neutral.receipt!.phases.find((p) => p.name === 'reproduction_after')!.status).toBe('failed');
+      expect(neutral.receipt!.runner as { settings?: string[] }).toMatchObject({ settings: expect.arrayContaining(['user=1001:1001', 'env.CI=true']) });
 
-    await where.dispose();
-    where = await area('hostile-neutral');
-    const old = await validateCandidate(where, { diff: hostileDiff(diff), runner: 'docker', imageId: gate.imageId, timeoutSeconds: 30, fixture, extra: [...OLD_LAYOUT] });
-    expect(old.receipt!.verdict).toBe('passed');
-    expect(old.containersLeft).toEqual([]);
-    // Two validations, each bounded by validateCandidate's outer limit.
-  }, 360_000);
+      await where.dispose();
+      where = await area('hostile-neutral');
+      const old = await validateCandidate(where, { diff: hostileDiff(diff), runner: 'docker', imageId: gate.imageId, timeoutSeconds: 30, fixture, extra: [...OLD_LAYOUT] });
+      expect(old.receipt!.verdict).toBe('passed');
+      expect(old.containersLeft).toEqual([]);
+      // Two validations, each bounded by validateCandidate's outer limit.
+    },
+    360_000
+  );
 });

@@ -33,12 +33,21 @@ interface ReceiptView {
   verdict: string;
   reasons: string[];
   adapter: string;
-  phases: { name: string; status: string; reasons: string[]; results: { id: string; status: string; message?: string }[]; runs: { label: string; channel?: { disagreements: string[] } }[] }[];
+  phases: {
+    name: string;
+    status: string;
+    reasons: string[];
+    results: { id: string; status: string; message?: string }[];
+    runs: { label: string; channel?: { disagreements: string[] } }[];
+  }[];
 }
 
 const phase = (receipt: ReceiptView, name: string): ReceiptView['phases'][number] => receipt.phases.find((p) => p.name === name)!;
 const disagreements = (receipt: ReceiptView, label: string): string[] =>
-  receipt.phases.flatMap((p) => p.runs).filter((r) => r.label.startsWith(label)).flatMap((r) => r.channel?.disagreements ?? []);
+  receipt.phases
+    .flatMap((p) => p.runs)
+    .filter((r) => r.label.startsWith(label))
+    .flatMap((r) => r.channel?.disagreements ?? []);
 
 gate.describeDocker.each([
   // go: the first validation of the file also runs the dependency stage; under load (average 30-45) a cell took over 600 s.
@@ -61,41 +70,50 @@ gate.describeDocker.each([
   const validate = (diff: string) =>
     validateInDocker<ReceiptView>(fixture, { diff, label: `reexec-${diff.replace(/.*\//, '')}`, imageId: gate.imageId, timeoutMs, setupCache: join(fixture.tmp, 'setup-cache') });
 
-  const relays = name === 'go-paginate'
-    ? [
-        { selector: 'by name', diff: 'go-reexec-relay' },
-        { selector: 'by order (the first two tests of the run)', diff: 'go-reexec-relay-order' },
-        { selector: 'by file (the package test file that sorts first)', diff: 'go-reexec-relay-file' }
-      ]
-    : [
-        { selector: 'by name', diff: 'rust-reexec-relay' },
-        { selector: 'by order (the first two tests each binary starts)', diff: 'rust-reexec-relay-order' }
-      ];
+  const relays =
+    name === 'go-paginate'
+      ? [
+          { selector: 'by name', diff: 'go-reexec-relay' },
+          { selector: 'by order (the first two tests of the run)', diff: 'go-reexec-relay-order' },
+          { selector: 'by file (the package test file that sorts first)', diff: 'go-reexec-relay-file' }
+        ]
+      : [
+          { selector: 'by name', diff: 'rust-reexec-relay' },
+          { selector: 'by order (the first two tests each binary starts)', diff: 'rust-reexec-relay-order' }
+        ];
 
-  it.each(relays)('a binary that re-executes itself and relays its output with failures turned into passes, sparing the canaries $selector: failed, grader_compromised', async ({ diff }) => {
-    const { status, receipt } = await validate(hostileDiff(diff));
-    expect(receipt.verdict).toBe('failed');
-    expect(status).toBe(1);
-    expect(receipt.reasons).toContain('grader_compromised');
-    for (const patched of ['reproduction_after', 'hidden']) {
-      expect([patched, phase(receipt, patched).reasons]).toEqual([patched, expect.arrayContaining(['grader_compromised'])]);
-      expect(disagreements(receipt, patched)).toEqual(expect.arrayContaining([expect.stringMatching(/tried to start a second process/)]));
-    }
-    // The base tree's binaries never try: their runs carry no finding, and they are graded as usual.
-    expect(disagreements(receipt, 'reproduction_before')).toEqual([]);
-    expect(phase(receipt, 'reproduction_before').status).toBe('passed');
-  }, timeoutMs + 30_000);
+  it.each(relays)(
+    'a binary that re-executes itself and relays its output with failures turned into passes, sparing the canaries $selector: failed, grader_compromised',
+    async ({ diff }) => {
+      const { status, receipt } = await validate(hostileDiff(diff));
+      expect(receipt.verdict).toBe('failed');
+      expect(status).toBe(1);
+      expect(receipt.reasons).toContain('grader_compromised');
+      for (const patched of ['reproduction_after', 'hidden']) {
+        expect([patched, phase(receipt, patched).reasons]).toEqual([patched, expect.arrayContaining(['grader_compromised'])]);
+        expect(disagreements(receipt, patched)).toEqual(expect.arrayContaining([expect.stringMatching(/tried to start a second process/)]));
+      }
+      // The base tree's binaries never try: their runs carry no finding, and they are graded as usual.
+      expect(disagreements(receipt, 'reproduction_before')).toEqual([]);
+      expect(phase(receipt, 'reproduction_before').status).toBe('passed');
+    },
+    timeoutMs + 30_000
+  );
 
   if (name === 'go-paginate') {
-    it('-test.skip set from init() so that failing hidden tests never run: they count as failed (hidden_failed)', async () => {
-      const { status, receipt } = await validate(hostileDiff('go-skip-from-init'));
-      expect({ verdict: receipt.verdict, reasons: receipt.reasons, status }).toEqual({ verdict: 'failed', reasons: ['hidden_failed'], status: 1 });
-      const hidden = phase(receipt, 'hidden');
-      expect(hidden.status).toBe('failed');
-      const neverRan = hidden.results.filter((r) => r.status === 'failed');
-      expect(neverRan).toHaveLength(2);
-      // The regression suite is untouched by this skip; a regression test left out would be tests_removed.
-      expect(phase(receipt, 'regression').status).toBe('passed');
-    }, timeoutMs + 30_000);
+    it(
+      '-test.skip set from init() so that failing hidden tests never run: they count as failed (hidden_failed)',
+      async () => {
+        const { status, receipt } = await validate(hostileDiff('go-skip-from-init'));
+        expect({ verdict: receipt.verdict, reasons: receipt.reasons, status }).toEqual({ verdict: 'failed', reasons: ['hidden_failed'], status: 1 });
+        const hidden = phase(receipt, 'hidden');
+        expect(hidden.status).toBe('failed');
+        const neverRan = hidden.results.filter((r) => r.status === 'failed');
+        expect(neverRan).toHaveLength(2);
+        // The regression suite is untouched by this skip; a regression test left out would be tests_removed.
+        expect(phase(receipt, 'regression').status).toBe('passed');
+      },
+      timeoutMs + 30_000
+    );
   }
 });

@@ -1,14 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import {
-  PHASES,
-  area,
-  dockerGate,
-  ensureCli,
-  hostileDiff,
-  validateCandidate,
-  type Area,
-  type Validation
-} from './hostile-support.js';
+import { PHASES, area, dockerGate, ensureCli, hostileDiff, validateCandidate, type Area, type Validation } from './hostile-support.js';
 
 /**
  * A fork bomb and a memory bomb in the code under test, validated end to end in the hardened

@@ -54,21 +54,25 @@ gate.describeDocker('sealed oracles against hostile go candidates (Docker)', () 
   it.each([
     ['skip-failing-tests', '-test.skip from init()', 'hidden_failed', ['hidden_failed'], { cases: 74, observed: 1, matched: 1 }],
     ['relay-forged-passes', 'a re-executed binary relaying forged passes', 'grader_compromised', ['grader_compromised'], { cases: 74, observed: 0, matched: 0 }]
-  ])('%s (%s): caught in-process by the go supervision, and fails once sealed', async (name, _what, inProcessReason, reasons, hiddenOracle) => {
-    const diff = join(FIXTURES, 'go-paginate', 'candidates', `${name}.diff`);
-    const control = await validateInDocker<Receipt>(unsealed, { diff, label: `${name}-control`, imageId: gate.imageId, timeoutMs: 900_000, setupCache });
-    // In-process grading: caught by the supervision (the attack passed before it: reexec.test.ts).
-    expect([control.receipt.verdict, control.receipt.proof_grade]).toEqual(['failed', false]);
-    expect(control.receipt.reasons).toContain(inProcessReason);
-    expect(control.receipt.phases.find((p) => p.name === 'hidden')?.grading).toBe('in_process');
+  ])(
+    '%s (%s): caught in-process by the go supervision, and fails once sealed',
+    async (name, _what, inProcessReason, reasons, hiddenOracle) => {
+      const diff = join(FIXTURES, 'go-paginate', 'candidates', `${name}.diff`);
+      const control = await validateInDocker<Receipt>(unsealed, { diff, label: `${name}-control`, imageId: gate.imageId, timeoutMs: 900_000, setupCache });
+      // In-process grading: caught by the supervision (the attack passed before it: reexec.test.ts).
+      expect([control.receipt.verdict, control.receipt.proof_grade]).toEqual(['failed', false]);
+      expect(control.receipt.reasons).toContain(inProcessReason);
+      expect(control.receipt.phases.find((p) => p.name === 'hidden')?.grading).toBe('in_process');
 
-    const attacked = await validateInDocker<Receipt>(sealed, { diff, label: `${name}-sealed`, imageId: gate.imageId, timeoutMs: 900_000, setupCache });
-    expect([attacked.status, attacked.receipt.verdict, attacked.receipt.proof_grade]).toEqual([1, 'failed', false]);
-    expect(attacked.receipt.reasons).toEqual(expect.arrayContaining(reasons));
-    const hidden = attacked.receipt.phases.find((p) => p.name === 'hidden')!;
-    expect(hidden.grading).toBe('sealed');
-    // -test.skip: only the test the sabotage spared observed its case (a right one). The relay: the
-    // child's lines never reach the host's stream.
-    expect(hidden.runs.map((r) => r.oracle)).toEqual([expect.objectContaining(hiddenOracle)]);
-  }, 1_900_000);
+      const attacked = await validateInDocker<Receipt>(sealed, { diff, label: `${name}-sealed`, imageId: gate.imageId, timeoutMs: 900_000, setupCache });
+      expect([attacked.status, attacked.receipt.verdict, attacked.receipt.proof_grade]).toEqual([1, 'failed', false]);
+      expect(attacked.receipt.reasons).toEqual(expect.arrayContaining(reasons));
+      const hidden = attacked.receipt.phases.find((p) => p.name === 'hidden')!;
+      expect(hidden.grading).toBe('sealed');
+      // -test.skip: only the test the sabotage spared observed its case (a right one). The relay: the
+      // child's lines never reach the host's stream.
+      expect(hidden.runs.map((r) => r.oracle)).toEqual([expect.objectContaining(hiddenOracle)]);
+    },
+    1_900_000
+  );
 });

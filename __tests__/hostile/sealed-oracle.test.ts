@@ -81,7 +81,12 @@ gate.describeDocker('sealed oracles against hostile candidates (Docker)', () => 
     });
 
     it('the correct fix passes with proof grade, sealed', async () => {
-      const result = await validateInDocker<Receipt>(sealed, { diff: join(FIXTURES, 'js-duration', 'candidates', 'fix.diff'), label: 'fix', imageId: gate.imageId, timeoutMs: 240_000 });
+      const result = await validateInDocker<Receipt>(sealed, {
+        diff: join(FIXTURES, 'js-duration', 'candidates', 'fix.diff'),
+        label: 'fix',
+        imageId: gate.imageId,
+        timeoutMs: 240_000
+      });
       expect([result.receipt.verdict, result.receipt.reasons, result.receipt.proof_grade]).toEqual(['passed', [], true]);
       expect(grading(result.receipt)).toEqual({ reproduction_before: 'sealed', reproduction_after: 'sealed', regression: 'in_process', hidden: 'sealed' });
     }, 300_000);
@@ -89,15 +94,19 @@ gate.describeDocker('sealed oracles against hostile candidates (Docker)', () => 
     it.each([
       ['disarm-assert', 'every assertion disarmed in the process'],
       ['forge-results', 'results forged at exit']
-    ])('%s (%s): no pass, and the sealed cases themselves fail', async (name) => {
-      const result = await validateInDocker<Receipt>(sealed, { diff: hostileDiff(name), label: name, imageId: gate.imageId, timeoutMs: 240_000 });
-      expect(result.receipt.verdict).toBe('failed');
-      expect(result.receipt.proof_grade).toBe(false);
-      // Whatever the canaries say, the oracle alone fails it: not one hidden case matched.
-      const hidden = result.receipt.phases.find((p) => p.name === 'hidden')!;
-      expect(hidden.grading).toBe('sealed');
-      expect(hidden.status).toBe('failed');
-      expect(hidden.runs.every((r) => r.oracle !== undefined && r.oracle.matched < r.oracle.cases)).toBe(true);
-    }, 300_000);
+    ])(
+      '%s (%s): no pass, and the sealed cases themselves fail',
+      async (name) => {
+        const result = await validateInDocker<Receipt>(sealed, { diff: hostileDiff(name), label: name, imageId: gate.imageId, timeoutMs: 240_000 });
+        expect(result.receipt.verdict).toBe('failed');
+        expect(result.receipt.proof_grade).toBe(false);
+        // Whatever the canaries say, the oracle alone fails it: not one hidden case matched.
+        const hidden = result.receipt.phases.find((p) => p.name === 'hidden')!;
+        expect(hidden.grading).toBe('sealed');
+        expect(hidden.status).toBe('failed');
+        expect(hidden.runs.every((r) => r.oracle !== undefined && r.oracle.matched < r.oracle.cases)).toBe(true);
+      },
+      300_000
+    );
   });
 });

@@ -67,7 +67,7 @@ interface PytestReceiptView extends ReceiptView {
   adapter: string;
 }
 
-gate.describeDocker('pytest: a forged module planted under a staged test module\'s name', () => {
+gate.describeDocker("pytest: a forged module planted under a staged test module's name", () => {
   const hooks = stagedFixtureHooks(() => gate.requireDocker());
 
   it('is a collection error (ForeignTest), never the forged passes', async () => {

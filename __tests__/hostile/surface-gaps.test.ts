@@ -21,7 +21,6 @@ import { dockerGate, expectLoadedFileReset, hostileDiff, type SurfaceReceiptView
 
 const gate = await dockerGate('hostile surface-gap tests');
 
-
 const CASES = [
   { gap: 'mapper', edited: 'tools/testkit/matchers.js', diff: 'jest-mapper-sabotage' },
   { gap: 'setup-import', edited: 'tools/matchers.js', diff: 'jest-setup-import-sabotage' },
@@ -62,13 +61,32 @@ gate.describeDocker('jest: a project configuration outside the repository', () =
   const hooks = stagedFixtureHooks(() => gate.requireDocker());
 
   it('is refused in one line before anything runs', async () => {
-    const fixture = hooks.track(await stageCase('gap-outside', join(ROOT, 'fixtures', 'hostile', 'surface-gaps', 'projects'), { projects: ['<rootDir>/../shared/jest.config.js'] }));
+    const fixture = hooks.track(
+      await stageCase('gap-outside', join(ROOT, 'fixtures', 'hostile', 'surface-gaps', 'projects'), { projects: ['<rootDir>/../shared/jest.config.js'] })
+    );
     const work = join(fixture.tmp, 'work');
     await mkdir(work, { recursive: true });
     const approved = await proposeAndApprove(fixture.repo, hostileDiff('jest-project-setup-sabotage'), work, fixture.tmp, 'gap-outside');
     const result = await runCli(
-      ['validate', '--repo', fixture.repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', fixture.pack,
-        '--witness-digest', fixture.digest, '--runner', 'docker', '--image', gate.imageId, '--out', join(work, 'out')],
+      [
+        'validate',
+        '--repo',
+        fixture.repo,
+        '--proposal',
+        approved.proposalPath,
+        '--approval',
+        approved.approvalPath,
+        '--witness',
+        fixture.pack,
+        '--witness-digest',
+        fixture.digest,
+        '--runner',
+        'docker',
+        '--image',
+        gate.imageId,
+        '--out',
+        join(work, 'out')
+      ],
       { tmp: fixture.tmp, timeoutMs: 300_000 }
     );
     expect([result.status, result.stderr]).toEqual([2, expect.stringContaining('lies outside the repository')]);

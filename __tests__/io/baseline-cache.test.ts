@@ -24,11 +24,28 @@ const FIELDS: BaselineKeyFields = {
 function output(label: 'reproduction_before' | 'regression_before', exitCode: number, extra: Partial<RunOutput['evidence']> = {}): RunOutput {
   return {
     evidence: { label, attempt: 1, exitCode, timedOut: false, outputTruncated: false, ...extra },
-    record: { label, attempt: 1, argv: ['node', 'x'], exit_code: exitCode, signal: null, timed_out: false, output_truncated: false, output_bytes: 3, output_sha256: 'd'.repeat(64), duration_ms: 5, problems: [], canary: { nonce: '0'.repeat(32), pass: 'passed', fail: 'failed' } },
+    record: {
+      label,
+      attempt: 1,
+      argv: ['node', 'x'],
+      exit_code: exitCode,
+      signal: null,
+      timed_out: false,
+      output_truncated: false,
+      output_bytes: 3,
+      output_sha256: 'd'.repeat(64),
+      duration_ms: 5,
+      problems: [],
+      canary: { nonce: '0'.repeat(32), pass: 'passed', fail: 'failed' }
+    },
     excerpt: 'AssertionError: expected 1'
   };
 }
-const BASELINE: SharedBaseline = { baseSnapshot: FIELDS.base_snapshot, witnessDigest: FIELDS.witness_digest, outputs: [output('reproduction_before', 1), output('regression_before', 0)] };
+const BASELINE: SharedBaseline = {
+  baseSnapshot: FIELDS.base_snapshot,
+  witnessDigest: FIELDS.witness_digest,
+  outputs: [output('reproduction_before', 1), output('regression_before', 0)]
+};
 const WRITER_DIGEST = D('e');
 
 let dir: string;
@@ -53,7 +70,12 @@ test('an entry written is read back whole, by its key only', async () => {
   expect(hit?.baselineDigest).toBe(WRITER_DIGEST);
   expect(hit?.baseline.outputs).toEqual(BASELINE.outputs);
   // Any other image, base, limit or tool version is another key.
-  for (const other of [{ ...FIELDS, runner: { ...FIELDS.runner, image_id: D('f') } }, { ...FIELDS, base_snapshot: D('1') }, { ...FIELDS, tool_version: '0.0.1' }, { ...FIELDS, limits: { ...FIELDS.limits, timeout_ms: 1 } }]) {
+  for (const other of [
+    { ...FIELDS, runner: { ...FIELDS.runner, image_id: D('f') } },
+    { ...FIELDS, base_snapshot: D('1') },
+    { ...FIELDS, tool_version: '0.0.1' },
+    { ...FIELDS, limits: { ...FIELDS.limits, timeout_ms: 1 } }
+  ]) {
     expect((await cache.read(other)).hit).toBeUndefined();
   }
 });
@@ -84,7 +106,11 @@ test('a re-hashed object moved under another key is a miss: an entry names the k
 
 test('an entry that holds no base-side runs, or runs of the candidate, is a miss', async () => {
   const cache = await openBaselineCache(dir);
-  for (const outputs of [[], [output('regression_before', 0)], [{ ...output('reproduction_before', 1), evidence: { ...output('reproduction_before', 1).evidence, label: 'hidden' } }]]) {
+  for (const outputs of [
+    [],
+    [output('regression_before', 0)],
+    [{ ...output('reproduction_before', 1), evidence: { ...output('reproduction_before', 1).evidence, label: 'hidden' } }]
+  ]) {
     // Written the way an attacker with the code would: consistent, re-hashed.
     const key = baselineCacheKey(FIELDS);
     const text = `${JSON.stringify({ schema: 'patchproof.baseline-cache/v1', key, key_fields: FIELDS, baseline_digest: WRITER_DIGEST, outputs })}\n`;

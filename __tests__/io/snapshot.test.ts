@@ -30,11 +30,11 @@ function write(root: string, path: string, content: string | Buffer, mode = 0o64
 }
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync(
-    'git',
-    ['-c', 'user.email=test@example.invalid', '-c', 'user.name=Test', '-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args],
-    { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }
-  );
+  return execFileSync('git', ['-c', 'user.email=test@example.invalid', '-c', 'user.name=Test', '-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe']
+  });
 }
 
 /** A committed repository with the given files. */
@@ -83,11 +83,7 @@ describe('takeSnapshot in a git work tree', () => {
     write(root, 'build/out.js', 'generated\n');
     const snapshot = await takeSnapshot(root);
     expect(snapshot.source).toBe('git');
-    expect(snapshot.entries).toEqual([
-      fileEntry('.gitignore', 'build/\n'),
-      fileEntry('README.md', 'hello\n'),
-      fileEntry('src/app.js', 'console.log(1);\n')
-    ]);
+    expect(snapshot.entries).toEqual([fileEntry('.gitignore', 'build/\n'), fileEntry('README.md', 'hello\n'), fileEntry('src/app.js', 'console.log(1);\n')]);
     expect(snapshot.digest).toBe(snapshotDigest(snapshot.entries));
   });
 
@@ -151,7 +147,7 @@ describe('takeSnapshot in a git work tree', () => {
   });
 
   it('refuses a tracked file that is now a folder', async () => {
-    const root = repo({ 'thing': 'was a file' });
+    const root = repo({ thing: 'was a file' });
     unlinkSync(join(root, 'thing'));
     write(root, 'thing/inside.txt', 'now a folder');
     expect((await refusal(root)).message).toContain("Tracked file 'thing' is a folder in the working tree");
@@ -169,7 +165,7 @@ describe('takeSnapshot in a git work tree', () => {
   });
 
   it('refuses a tracked file replaced by a FIFO, but ignores an untracked one', async () => {
-    const root = repo({ 'pipe': 'was a file', 'ok.txt': 'ok' });
+    const root = repo({ pipe: 'was a file', 'ok.txt': 'ok' });
     execFileSync('mkfifo', [join(root, 'untracked-pipe')]);
     expect(paths(await takeSnapshot(root))).toEqual(['ok.txt', 'pipe']);
     unlinkSync(join(root, 'pipe'));
@@ -230,12 +226,7 @@ describe('takeSnapshot outside git', () => {
     mkdirSync(join(root, 'empty-folder'));
     const snapshot = await takeSnapshot(root);
     expect(snapshot.source).toBe('walk');
-    expect(snapshot.entries).toEqual([
-      fileEntry('a.txt', 'a'),
-      fileEntry('deep/er/b.txt', 'b'),
-      linkEntry('link', 'a.txt'),
-      fileEntry('nested/tracked.txt', 'n')
-    ]);
+    expect(snapshot.entries).toEqual([fileEntry('a.txt', 'a'), fileEntry('deep/er/b.txt', 'b'), linkEntry('link', 'a.txt'), fileEntry('nested/tracked.txt', 'n')]);
   });
 
   it('hashes like sha256sum, for empty, small and multi-chunk files', async () => {
@@ -318,9 +309,7 @@ describe('takeSnapshot outside git', () => {
   it('refuses a root that does not exist or is not a folder', async () => {
     const root = tempDir();
     write(root, 'file.txt', 'f');
-    expect((await refusal(join(root, 'missing'))).message).toBe(
-      `Repository root '${join(root, 'missing')}' does not exist. Expected the path of an existing directory.`
-    );
+    expect((await refusal(join(root, 'missing'))).message).toBe(`Repository root '${join(root, 'missing')}' does not exist. Expected the path of an existing directory.`);
     expect((await refusal(join(root, 'file.txt'))).message).toMatch(/is not a directory\./);
   });
 

@@ -7,7 +7,13 @@ import type { SnapshotEntry } from '../../src/core/snapshot-record.js';
 import { VerificationError } from '../../src/errors.js';
 
 const sha = (data: string): string => createHash('sha256').update(data).digest('hex');
-const file = (path: string, content: string, mode: SnapshotEntry['mode'] = '100644'): SnapshotEntry => ({ path, kind: 'file', mode, sha256: sha(content), size: Buffer.byteLength(content) });
+const file = (path: string, content: string, mode: SnapshotEntry['mode'] = '100644'): SnapshotEntry => ({
+  path,
+  kind: 'file',
+  mode,
+  sha256: sha(content),
+  size: Buffer.byteLength(content)
+});
 
 describe('workspace', () => {
   let repo: string;
@@ -55,7 +61,15 @@ describe('workspace', () => {
     const copy = join(out, '..', `${out.split('/').pop()}-copy`);
     await cloneTree(out, copy);
     try {
-      await writeChanges(copy, new Map([['src/a.js', Buffer.from('changed\n')], ['src/new.js', Buffer.from('new\n')], ['run.sh', null]]), new Map([['run.sh', '100755']]));
+      await writeChanges(
+        copy,
+        new Map([
+          ['src/a.js', Buffer.from('changed\n')],
+          ['src/new.js', Buffer.from('new\n')],
+          ['run.sh', null]
+        ]),
+        new Map([['run.sh', '100755']])
+      );
       expect(await listFiles(copy)).toEqual(['src/a.js', 'src/new.js']);
       expect(await readFile(join(copy, 'src', 'a.js'), 'utf8')).toBe('changed\n');
       expect(await readFile(join(out, 'src', 'a.js'), 'utf8')).toBe('export const a = 1;\n');

@@ -36,9 +36,13 @@ async function imageOf(row: MatrixRow): Promise<string> {
   if (row.image === 'default') return gate.imageId;
   const given = process.env.PATCHPROOF_TEST_IMAGE_BOOKWORM;
   if (given !== undefined && given !== '') return given;
-  const built = await exec('bash', [join(ROOT, 'scripts', 'build-test-image.sh')], { env: { ...process.env, PATCHPROOF_IMAGE_SUITE: 'bookworm' }, timeout: 1_800_000 }).catch((error: { stderr?: string }) => {
-    throw new Error(`${row.name} needs the bookworm test image, and PATCHPROOF_IMAGE_SUITE=bookworm bash scripts/build-test-image.sh failed (it needs root): ${(error.stderr ?? '').slice(-1000)}`);
-  });
+  const built = await exec('bash', [join(ROOT, 'scripts', 'build-test-image.sh')], { env: { ...process.env, PATCHPROOF_IMAGE_SUITE: 'bookworm' }, timeout: 1_800_000 }).catch(
+    (error: { stderr?: string }) => {
+      throw new Error(
+        `${row.name} needs the bookworm test image, and PATCHPROOF_IMAGE_SUITE=bookworm bash scripts/build-test-image.sh failed (it needs root): ${(error.stderr ?? '').slice(-1000)}`
+      );
+    }
+  );
   const id = built.stdout.trim().split('\n').pop() ?? '';
   expect(id).toMatch(/^sha256:[0-9a-f]{64}$/);
   return id;
@@ -81,12 +85,19 @@ function matrixRow(row: MatrixRow): void {
     if ('dir' in row.pack) {
       await cp(row.pack.dir, pack, { recursive: true });
     } else {
-      const init = await runCli(['witness', 'init', pack, '--adapter', row.adapter, '--reproduction', join(row.pack.init, 'reproduction'), '--hidden', join(row.pack.init, 'hidden')], { tmp });
+      const init = await runCli(
+        ['witness', 'init', pack, '--adapter', row.adapter, '--reproduction', join(row.pack.init, 'reproduction'), '--hidden', join(row.pack.init, 'hidden')],
+        { tmp }
+      );
       expect([init.status, init.stderr]).toEqual([0, '']);
     }
     if (row.npm !== undefined) await lockRunner(repo, row.npm);
     if (row.toolchain !== undefined) {
-      const { stdout } = await exec('docker', ['run', '--rm', '--pull=never', '--network=none', '--user=65534:65534', '-e', 'HOME=/tmp', '--tmpfs', '/tmp', image, ...row.toolchain.argv], { timeout: 60_000 });
+      const { stdout } = await exec(
+        'docker',
+        ['run', '--rm', '--pull=never', '--network=none', '--user=65534:65534', '-e', 'HOME=/tmp', '--tmpfs', '/tmp', image, ...row.toolchain.argv],
+        { timeout: 60_000 }
+      );
       expect(stdout.trim()).toMatch(row.toolchain.pattern);
       console.log(`${row.name}: ${stdout.trim()}`);
     }
@@ -99,7 +110,11 @@ function matrixRow(row: MatrixRow): void {
 
   const validate = (name: string) =>
     validateInDocker<ReceiptView>(fixture, {
-      diff: candidate(name), label: `${row.name}-${name}`, imageId: image, timeoutSeconds: row.timeoutSeconds, timeoutMs: row.timeoutMs,
+      diff: candidate(name),
+      label: `${row.name}-${name}`,
+      imageId: image,
+      timeoutSeconds: row.timeoutSeconds,
+      timeoutMs: row.timeoutMs,
       setupCache: join(fixture.tmp, 'setup-cache')
     });
 

@@ -7,9 +7,18 @@ import { MATRIX, selectRows } from './versions.js';
 describe('the runner version matrix table', () => {
   it('covers the first and last minor of jest 29 and 30 and vitest 2 and 3, pytest 7.2 and 8.3, go and cargo', () => {
     expect(MATRIX.map((r) => r.name)).toEqual([
-      'jest-29.0.3', 'jest-29.7.0', 'jest-30.0.5', 'jest-30.5.2',
-      'vitest-2.0.5', 'vitest-2.1.9', 'vitest-3.0.9', 'vitest-3.2.7',
-      'pytest-7.2', 'pytest-8.3', 'go-1.24', 'cargo-debian'
+      'jest-29.0.3',
+      'jest-29.7.0',
+      'jest-30.0.5',
+      'jest-30.5.2',
+      'vitest-2.0.5',
+      'vitest-2.1.9',
+      'vitest-3.0.9',
+      'vitest-3.2.7',
+      'pytest-7.2',
+      'pytest-8.3',
+      'go-1.24',
+      'cargo-debian'
     ]);
     expect(MATRIX.find((r) => r.name === 'pytest-7.2')?.image).toBe('bookworm');
   });

@@ -128,7 +128,8 @@ describeWithRust('the Rust observation helper, compiled and run', () => {
       // lines go to its stdout (a file opened for appending here, as Docker's is a pipe: /proc/<pid>/fd/1 cannot open the
       // socket node's own spawnSync would give it), past libtest's capture and past the pipe node
       // reads the binary's own output from.
-      const relay = "const r = require('node:child_process').spawnSync('./obs', ['--test-threads=1'], { encoding: 'utf8' }); require('node:fs').writeFileSync('libtest.out', r.stdout + r.stderr); console.log('exit ' + r.status);";
+      const relay =
+        "const r = require('node:child_process').spawnSync('./obs', ['--test-threads=1'], { encoding: 'utf8' }); require('node:fs').writeFileSync('libtest.out', r.stdout + r.stderr); console.log('exit ' + r.status);";
       const top = openSync(join(dir, 'top.out'), 'a');
       try {
         spawnSync(process.execPath, ['-e', relay], { cwd: dir, stdio: ['ignore', top, 'inherit'] });
@@ -150,13 +151,24 @@ describeWithRust('the Rust observation helper, compiled and run', () => {
         boom: { $raised: 'panic', message: 'inside the code' }
       });
       // Every line is plain ASCII: non-ASCII text is escaped, so no output decoding can change it.
-      expect(run.stdout.split('\n').filter((l) => l.includes('PATCHPROOF-OBS')).every((l) => /^[\x20-\x7e]*$/.test(l))).toBe(true);
+      expect(
+        run.stdout
+          .split('\n')
+          .filter((l) => l.includes('PATCHPROOF-OBS'))
+          .every((l) => /^[\x20-\x7e]*$/.test(l))
+      ).toBe(true);
       const cases: OracleCase[] = [
         { id: 'text', phase: 'hidden', expected: 'Zoë 日本 "q" \\ 😀', comparator: { kind: 'exact' } },
         { id: 'boom', phase: 'hidden', expected: null, comparator: { kind: 'raises', type: 'panic', pattern: 'inside' } }
       ];
       const judged = judgeObservations(cases, { observations: parsed.observations.filter((o) => o.case === 'text' || o.case === 'boom'), malformed: [] });
-      expect(judged).toEqual({ cases: [{ id: 'text', outcome: 'matched' }, { id: 'boom', outcome: 'matched' }], problems: [] });
+      expect(judged).toEqual({
+        cases: [
+          { id: 'text', outcome: 'matched' },
+          { id: 'boom', outcome: 'matched' }
+        ],
+        problems: []
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -38,7 +38,7 @@ describe('sealing JS/TS tests (@babel/parser)', () => {
     ].join('\n');
     const out = sealJs('hidden', [{ path: 'sub/a.test.js', source }]);
     const sealed = out.files[0]!.source;
-    expect(sealed).toContain("import { observe, observeThrows } from \"../patchproof-oracle.cjs\";");
+    expect(sealed).toContain('import { observe, observeThrows } from "../patchproof-oracle.cjs";');
     expect(sealed).toContain('observe("hidden:sub/a.test.js/6", () => (f(1)));');
     expect(sealed).toContain('observe("hidden:sub/a.test.js/8", () => (f(2)));');
     expect(sealed).toContain('observeThrows("hidden:sub/a.test.js/10", () => f(\'x\'));');
@@ -240,24 +240,51 @@ describe('recording expectations from a reference fix (recordExpectations)', () 
     malformed: [],
     ...extra
   });
-  const good: [string, unknown][] = [['hidden:a/1', 3], ['hidden:a/2', [1]], ['hidden:a/2#2', [1, 2]]];
+  const good: [string, unknown][] = [
+    ['hidden:a/1', 3],
+    ['hidden:a/2', [1]],
+    ['hidden:a/2#2', [1, 2]]
+  ];
 
   test('two agreeing runs record every occurrence in order and drop the pending list', () => {
     const outcome = recordExpectations(oracle, [run(1, good), run(2, good)]);
     expect(outcome.ok).toBe(true);
     if (!outcome.ok) return;
     expect(outcome.oracle.pending).toBeUndefined();
-    expect(outcome.oracle.cases.map((c) => [c.id, c.expected])).toEqual([['hidden:a/1', 3], ['hidden:a/2', [1]], ['hidden:a/2#2', [1, 2]]]);
+    expect(outcome.oracle.cases.map((c) => [c.id, c.expected])).toEqual([
+      ['hidden:a/1', 3],
+      ['hidden:a/2', [1]],
+      ['hidden:a/2#2', [1, 2]]
+    ]);
     expect([outcome.recorded, outcome.checked]).toEqual([2, 1]);
     expect(phaseIsSealed(outcome.oracle, 'hidden')).toBe(true);
   });
 
   test.each([
     ['one run only', [run(1, good)], /recording needs two/],
-    ['runs that disagree', [run(1, good), run(2, [['hidden:a/1', 3], ['hidden:a/2', [9]], ['hidden:a/2#2', [1, 2]]])], /not deterministic.*hidden:a\/2/],
-    ['a sealed case the reference fails', [run(1, [['hidden:a/1', 4], ...good.slice(1)]), run(2, [['hidden:a/1', 4], ...good.slice(1)])], /does not satisfy sealed case hidden:a\/1/],
+    [
+      'runs that disagree',
+      [
+        run(1, good),
+        run(2, [
+          ['hidden:a/1', 3],
+          ['hidden:a/2', [9]],
+          ['hidden:a/2#2', [1, 2]]
+        ])
+      ],
+      /not deterministic.*hidden:a\/2/
+    ],
+    [
+      'a sealed case the reference fails',
+      [run(1, [['hidden:a/1', 4], ...good.slice(1)]), run(2, [['hidden:a/1', 4], ...good.slice(1)])],
+      /does not satisfy sealed case hidden:a\/1/
+    ],
     ['a site never observed', [run(1, good.slice(0, 1)), run(2, good.slice(0, 1))], /never observed/],
-    ['a raise recorded as a value', [run(1, [good[0]!, ['hidden:a/2', { $raised: 'TypeError', message: '' }]]), run(2, [good[0]!, ['hidden:a/2', { $raised: 'TypeError', message: '' }]])], /raised TypeError/],
+    [
+      'a raise recorded as a value',
+      [run(1, [good[0]!, ['hidden:a/2', { $raised: 'TypeError', message: '' }]]), run(2, [good[0]!, ['hidden:a/2', { $raised: 'TypeError', message: '' }]])],
+      /raised TypeError/
+    ],
     ['an extra observation', [run(1, [...good, ['hidden:zz', 1]]), run(2, [...good, ['hidden:zz', 1]])], /cases the pack does not have: hidden:zz/],
     ['a malformed line', [run(1, good, { malformed: ['PATCHPROOF-OBS/1 x'] }), run(2, good)], /malformed/],
     ['a run that timed out', [run(1, good, { problem: 'it timed out' }), run(2, good)], /timed out/]

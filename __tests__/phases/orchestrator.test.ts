@@ -77,7 +77,19 @@ describe('the run DAG', () => {
   });
 
   it('keeps the real registry in the order the receipt was always made in', () => {
-    expect(orderPhases(PHASES).map((p) => p.name)).toEqual(['formal', 'reproduction_before', 'regression_before', 'build_base', 'l0', 'build', 'reproduction_after', 'related', 'regression', 'hidden', 'claim']);
+    expect(orderPhases(PHASES).map((p) => p.name)).toEqual([
+      'formal',
+      'reproduction_before',
+      'regression_before',
+      'build_base',
+      'l0',
+      'build',
+      'reproduction_after',
+      'related',
+      'regression',
+      'hidden',
+      'claim'
+    ]);
   });
 
   it('refuses a phase registered twice, a missing need, a cycle, and a base phase needing a candidate one', () => {
@@ -95,7 +107,7 @@ describe('running the phases', () => {
     expect(runs.notRun).toEqual(['regression', 'hidden']);
     expect(ctx.scheduled.map((p) => p.label)).toEqual(['reproduction_before', 'reproduction_after']);
     expect(runs.outputs.map((o) => o.evidence.label)).toEqual(['reproduction_before', 'reproduction_after']);
-    expect(ctx.logs).toContain('reproduction_after failed; the candidate\'s runs are not made');
+    expect(ctx.logs).toContain("reproduction_after failed; the candidate's runs are not made");
   });
 
   it('with gates, a phase that decides logs its gate and the phases it stops', async () => {
@@ -139,7 +151,16 @@ describe('validate with a fake runner and a fake adapter', () => {
       const approval = approveProposal(proposal, proposal.proposal_hash, 'orchestrator', 'reviewer', TOOL_VERSION);
       const { runner, adapter } = fake(createLocalRunner(), await witnessAdapter(witness.manifest, witness.dir));
       return await validate(
-        { repoDir: js.repo, proposal, approval, witness, adapter, runner, limits: { timeoutMs: 60_000, outputLimitBytes: 4 * 1024 * 1024, diff: { maxBytes: 1024 * 1024, maxFiles: 200 } }, concurrency: 1 },
+        {
+          repoDir: js.repo,
+          proposal,
+          approval,
+          witness,
+          adapter,
+          runner,
+          limits: { timeoutMs: 60_000, outputLimitBytes: 4 * 1024 * 1024, diff: { maxBytes: 1024 * 1024, maxFiles: 200 } },
+          concurrency: 1
+        },
         { snapshot: takeSnapshot, now: () => new Date(), log: () => undefined, nonce: () => randomBytes(16).toString('hex') }
       );
     } finally {
@@ -147,10 +168,23 @@ describe('validate with a fake runner and a fake adapter', () => {
     }
   }
 
-  const silent: RunOutcome = { exitCode: 0, signal: null, timedOut: false, outputTruncated: false, output: '', stdout: '', outputBytes: 0, outputSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', durationMs: 1 };
+  const silent: RunOutcome = {
+    exitCode: 0,
+    signal: null,
+    timedOut: false,
+    outputTruncated: false,
+    output: '',
+    stdout: '',
+    outputBytes: 0,
+    outputSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+    durationMs: 1
+  };
 
   it('a thrown infrastructure error is inconclusive, never failed and never passed', async () => {
-    const receipt = await validateWith((runner, adapter) => ({ runner: { ...runner, prestart: undefined, run: async () => Promise.reject(new InfrastructureError('docker went away')) } as Runner, adapter }));
+    const receipt = await validateWith((runner, adapter) => ({
+      runner: { ...runner, prestart: undefined, run: async () => Promise.reject(new InfrastructureError('docker went away')) } as Runner,
+      adapter
+    }));
     expect(receipt.verdict).toBe('inconclusive');
     expect(receipt.phases.every((p) => p.status !== 'passed')).toBe(true);
     expect(receipt.phases[0]!.runs[0]!.infra_error).toBe('docker went away');

@@ -75,7 +75,7 @@ describe('patchproof promote --trusted-root (an attested receipt instead of the 
     if (work !== undefined) rmSync(work, { recursive: true, force: true });
   });
 
-  it('attested by the gate, the exact diff, an unchanged tree: applied; the tree is the receipt\'s patched snapshot', async () => {
+  it("attested by the gate, the exact diff, an unchanged tree: applied; the tree is the receipt's patched snapshot", async () => {
     const file = receiptFile(proven, await sigstore.attest(Buffer.from(serializeReceipt(proven)), { identity: gate }));
     const repo = freshCopy();
     const result = await promote(file, repo);
@@ -101,7 +101,11 @@ describe('patchproof promote --trusted-root (an attested receipt instead of the 
   it('signed by another workflow, by a pull_request run, under an untrusted CA, or over other bytes: refused', async () => {
     const bytes = Buffer.from(serializeReceipt(proven));
     const cases: [string, Promise<Record<string, unknown>>, RegExp][] = [
-      ['other-workflow', sigstore.attest(bytes, { identity: { ...gate, signerUri: 'https://github.com/octo-org/hello-world/.github/workflows/mine.yml@refs/heads/main' } }), /certificate identity error/],
+      [
+        'other-workflow',
+        sigstore.attest(bytes, { identity: { ...gate, signerUri: 'https://github.com/octo-org/hello-world/.github/workflows/mine.yml@refs/heads/main' } }),
+        /certificate identity error/
+      ],
       ['pull_request', sigstore.attest(bytes, { identity: { ...gate, trigger: 'pull_request', sourceRef: 'refs/pull/8/merge' } }), /was on refs\/pull\/8\/merge/],
       ['untrusted-ca', sigstore.untrusted.attest(bytes, { identity: gate }), /does not verify/],
       // The gate really signed the local (not proof-grade) receipt; the flipped one carries that bundle.
@@ -129,7 +133,20 @@ describe('patchproof promote --trusted-root (an attested receipt instead of the 
     const otherDiff = join(work, 'other.diff');
     writeFileSync(otherDiff, readFileSync(join(JS_DURATION, 'candidates', 'not-fixed.diff'), 'utf8'));
     const repo = freshCopy();
-    const wrong = await runCliInProcess(['promote', file, '--repo', repo, '--trusted-root', rootPath, '--signer-workflow', SIGNER, '--source-ref', 'refs/heads/main', '--diff', otherDiff]);
+    const wrong = await runCliInProcess([
+      'promote',
+      file,
+      '--repo',
+      repo,
+      '--trusted-root',
+      rootPath,
+      '--signer-workflow',
+      SIGNER,
+      '--source-ref',
+      'refs/heads/main',
+      '--diff',
+      otherDiff
+    ]);
     expect(wrong.status).toBe(2);
     expect(wrong.stderr).toMatch(/is not the diff the receipt binds/);
     // Newer work in a file the diff does not touch: without the store's per-file record the whole tree must be the base.
@@ -147,7 +164,10 @@ describe('patchproof promote --trusted-root (an attested receipt instead of the 
       [['--trusted-root', rootPath, '--source-ref', 'refs/heads/main', '--diff', diffFile], /--signer-workflow '' is not valid/],
       [['--trusted-root', rootPath, '--signer-workflow', SIGNER, '--diff', diffFile], /--source-ref '' is not valid/],
       [['--trusted-root', rootPath, '--signer-workflow', SIGNER, '--source-ref', 'refs/heads/main'], /--diff is required with --trusted-root/],
-      [['--trusted-root', rootPath, '--signer-workflow', SIGNER, '--source-ref', 'refs/heads/main', '--diff', diffFile, '--receipt-store', work], /--trusted-root and --receipt-store are two sources of trust/]
+      [
+        ['--trusted-root', rootPath, '--signer-workflow', SIGNER, '--source-ref', 'refs/heads/main', '--diff', diffFile, '--receipt-store', work],
+        /--trusted-root and --receipt-store are two sources of trust/
+      ]
     ];
     for (const [flags, reason] of cases) {
       const result = await runCliInProcess(['promote', file, '--repo', base, ...flags]);

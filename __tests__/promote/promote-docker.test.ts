@@ -21,7 +21,15 @@ import type { Receipt } from '../../src/core/receipt-schema.js';
 const gate = await dockerGate('promote end-to-end tests');
 
 /** The correct fix of py-calculator, plus a new file in a new folder (an add and a nested path). */
-const NOTE = ['diff --git a/notes/grouping.md b/notes/grouping.md', 'new file mode 100644', '--- /dev/null', '+++ b/notes/grouping.md', '@@ -0,0 +1 @@', '+Operators of one precedence group left to right.', ''].join('\n');
+const NOTE = [
+  'diff --git a/notes/grouping.md b/notes/grouping.md',
+  'new file mode 100644',
+  '--- /dev/null',
+  '+++ b/notes/grouping.md',
+  '@@ -0,0 +1 @@',
+  '+Operators of one precedence group left to right.',
+  ''
+].join('\n');
 
 gate.describeDocker('patchproof promote (Docker validation, real files)', () => {
   let staged: StagedFixture;
@@ -149,7 +157,13 @@ gate.describeDocker('patchproof promote (Docker validation, real files)', () => 
     expect([bad.status, bad.stderr]).toEqual([2, expect.stringMatching(/^patchproof: refused \(promote_refused\): the receipt does not verify/)]);
     // A failed receipt of the same proposal, re-sealed and even put in the store by hand: refused for its verdict.
     const { receipt_digest: _d, ...body } = receipt;
-    const failed = sealReceipt({ ...body, verdict: 'failed', proof_grade: false, reasons: ['hidden_failed'], phases: body.phases.map((p) => (p.name === 'hidden' ? { ...p, status: 'failed', reasons: ['hidden_failed'] } : p)) });
+    const failed = sealReceipt({
+      ...body,
+      verdict: 'failed',
+      proof_grade: false,
+      reasons: ['hidden_failed'],
+      phases: body.phases.map((p) => (p.name === 'hidden' ? { ...p, status: 'failed', reasons: ['hidden_failed'] } : p))
+    });
     const failedText = serializeReceipt(failed);
     const failedFile = join(work, 'failed.json');
     await writeFile(failedFile, failedText);

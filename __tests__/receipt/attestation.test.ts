@@ -36,7 +36,7 @@ function refused(bundle: unknown, bytes: Uint8Array = RECEIPT, policy: SignerPol
 }
 
 describe('verifyReceiptAttestation', () => {
-  it('a bundle of the trusted workflow over the receipt\'s exact bytes verifies, and names its signer', async () => {
+  it("a bundle of the trusted workflow over the receipt's exact bytes verifies, and names its signer", async () => {
     const bundle = await sigstore.attest(RECEIPT);
     const verified = verifyReceiptAttestation(RECEIPT, bundle, POLICY, trust);
     expect(verified).toEqual({
@@ -121,7 +121,7 @@ describe('verifyReceiptAttestation', () => {
     expect(refused(bundle)).toMatch(/does not verify.*(certificate|CERTIFICATE)/i);
   });
 
-  it('without the log\'s timestamp, or with the production SCT threshold, it fails closed', async () => {
+  it("without the log's timestamp, or with the production SCT threshold, it fails closed", async () => {
     const bundle = await sigstore.attest(RECEIPT);
     const material = bundle['verificationMaterial'] as { tlogEntries: unknown[] };
     material.tlogEntries = [];

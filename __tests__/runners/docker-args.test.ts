@@ -110,10 +110,7 @@ describe('buildDockerRunArgs', () => {
 
   it('mounts the copy read-only and the results directory as the only writable bind mount', () => {
     const mounts = buildDockerRunArgs(settings()).filter((arg) => arg.startsWith('--mount=') || arg.startsWith('--volume') || arg.startsWith('-v'));
-    expect(mounts).toEqual([
-      `--mount=type=bind,source=/tmp/copy,target=${CONTAINER_WORKDIR},readonly`,
-      `--mount=type=bind,source=/tmp/results,target=${CONTAINER_RESULTS_DIR}`
-    ]);
+    expect(mounts).toEqual([`--mount=type=bind,source=/tmp/copy,target=${CONTAINER_WORKDIR},readonly`, `--mount=type=bind,source=/tmp/results,target=${CONTAINER_RESULTS_DIR}`]);
   });
 
   it('keeps hostile environment values and argv inside their own entries', () => {
@@ -200,8 +197,14 @@ describe('buildDockerRunArgs', () => {
           fileSizeMiB: fc.integer({ min: 1, max: 100_000 }),
           tmpNoexec: fc.boolean()
         }),
-        fc.dictionary(key, fc.string().filter((value) => !value.includes('\0'))),
-        fc.array(fc.string().filter((value) => !value.includes('\0')), { minLength: 1, maxLength: 6 }),
+        fc.dictionary(
+          key,
+          fc.string().filter((value) => !value.includes('\0'))
+        ),
+        fc.array(
+          fc.string().filter((value) => !value.includes('\0')),
+          { minLength: 1, maxLength: 6 }
+        ),
         fc.constantFrom(undefined, '1000:1000', '65534:65534'),
         (limits, env, argv, user) => {
           const args = buildDockerRunArgs(settings({ limits, env, argv, ...(user ? { user } : {}) }));

@@ -58,7 +58,9 @@ async function listing(dir: string, prefix = ''): Promise<string[]> {
       entries.push(`${relative}/ ${info.mode.toString(8)}`);
       entries.push(...(await listing(dir, relative)));
     } else {
-      const hash = createHash('sha256').update(await readFile(join(dir, relative))).digest('hex');
+      const hash = createHash('sha256')
+        .update(await readFile(join(dir, relative)))
+        .digest('hex');
       entries.push(`${relative} ${info.mode.toString(8)} ${hash}`);
     }
   }
@@ -129,9 +131,7 @@ describeDocker('createDockerRunner (real Docker engine)', () => {
   }
 
   it('runs node and python in the copy, with exit code and output', async () => {
-    const outcome = await runner.run(
-      request(['sh', '-c', 'pwd; node -e "console.log(process.version)"; python3 -c "import sys; print(sys.version_info[:2])"; exit 3'])
-    );
+    const outcome = await runner.run(request(['sh', '-c', 'pwd; node -e "console.log(process.version)"; python3 -c "import sys; print(sys.version_info[:2])"; exit 3']));
     expect(outcome.exitCode).toBe(3);
     expect(outcome.timedOut).toBe(false);
     const [cwd, node, python] = outcome.output.trim().split('\n');
@@ -152,9 +152,7 @@ describeDocker('createDockerRunner (real Docker engine)', () => {
 
   it('endless output is cut at the cap and the container removed', async () => {
     const started = Date.now();
-    const { outcome } = await runAndWatch(
-      request(['python3', '-c', 'import sys\nwhile True: sys.stdout.write("z" * 65536)'], { outputLimitBytes: 100_000 })
-    );
+    const { outcome } = await runAndWatch(request(['python3', '-c', 'import sys\nwhile True: sys.stdout.write("z" * 65536)'], { outputLimitBytes: 100_000 }));
     expect(outcome.outputTruncated).toBe(true);
     expect(outcome.timedOut).toBe(false);
     expect(outcome.output).toBe('z'.repeat(100_000));
@@ -188,9 +186,7 @@ describeDocker('createDockerRunner (real Docker engine)', () => {
     expect(forks).toBeLessThan(128);
 
     const started = Date.now();
-    const { outcome } = await runAndWatch(
-      request(['python3', '-c', 'import os\nwhile True:\n    try: os.fork()\n    except OSError: pass'], { timeoutMs: 5000 })
-    );
+    const { outcome } = await runAndWatch(request(['python3', '-c', 'import os\nwhile True:\n    try: os.fork()\n    except OSError: pass'], { timeoutMs: 5000 }));
     expect(outcome.timedOut || outcome.exitCode !== null).toBe(true);
     expect(Date.now() - started).toBeLessThan(30_000);
     // The host can still start processes.
@@ -198,9 +194,7 @@ describeDocker('createDockerRunner (real Docker engine)', () => {
   }, 50_000);
 
   it('a memory bomb is OOM-killed (exit 137)', async () => {
-    const { outcome } = await runAndWatch(
-      request(['python3', '-c', 'a = []\nwhile True: a.append(b"m" * (1 << 20))'], { timeoutMs: 30_000 })
-    );
+    const { outcome } = await runAndWatch(request(['python3', '-c', 'a = []\nwhile True: a.append(b"m" * (1 << 20))'], { timeoutMs: 30_000 }));
     expect(outcome.timedOut).toBe(false);
     expect(outcome.exitCode).toBe(137);
   }, 45_000);
@@ -458,8 +452,22 @@ describeDocker('createDockerRunner (real Docker engine)', () => {
     const build = join(work, 'build');
     const tsc = join(process.cwd(), 'node_modules', 'typescript', 'bin', 'tsc');
     await run(process.execPath, [
-      tsc, join(process.cwd(), 'src', 'runners', 'docker-runner.ts'), '--outDir', build, '--noEmit', 'false',
-      '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--types', 'node', '--strict'
+      tsc,
+      join(process.cwd(), 'src', 'runners', 'docker-runner.ts'),
+      '--outDir',
+      build,
+      '--noEmit',
+      'false',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--skipLibCheck',
+      '--types',
+      'node',
+      '--strict'
     ]);
     await writeFile(join(build, 'package.json'), '{"type":"module"}');
     // The runner imports packages (picomatch): the compiled copy resolves them from the project.
@@ -475,7 +483,10 @@ describeDocker('createDockerRunner (real Docker engine)', () => {
        runner.run({ hostWorkdir: copy, hostResultsDir: results, argv: ['sleep', '300'], env: {}, timeoutMs: 60000, outputLimitBytes: 1000, label }).catch(() => undefined);
        setInterval(() => {}, 1000);`
     );
-    for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+    for (const [signal, code] of [
+      ['SIGTERM', 143],
+      ['SIGINT', 130]
+    ] as const) {
       const label = `sig-${randomBytes(6).toString('hex')}`;
       const child = execFile(process.execPath, [cli, imageId, copy, results, label], { env: { PATH: process.env.PATH ?? '' } });
       let stderr = '';

@@ -52,9 +52,7 @@ describe('createLocalRunner', () => {
 
   it('reports exit codes, combined output, its hash and the duration', async () => {
     const runner = createLocalRunner();
-    const outcome = await runner.run(
-      request([NODE, '-e', 'process.stdout.write("out\\n"); process.stderr.write("err\\n"); process.exitCode = 3'])
-    );
+    const outcome = await runner.run(request([NODE, '-e', 'process.stdout.write("out\\n"); process.stderr.write("err\\n"); process.exitCode = 3']));
     expect(outcome.exitCode).toBe(3);
     expect(outcome.signal).toBeNull();
     expect(outcome.timedOut).toBe(false);
@@ -80,14 +78,7 @@ describe('createLocalRunner', () => {
     process.env.PATCHPROOF_LEAK_MARKER = 'host-secret';
     try {
       const outcome = await createLocalRunner().run(
-        request(
-          [
-            NODE,
-            '-e',
-            'require("fs").writeFileSync(process.env.HOME + "/probe", "x"); console.log(JSON.stringify(process.env))'
-          ],
-          { env: { FOO: 'bar baz', EMPTY: '' } }
-        )
+        request([NODE, '-e', 'require("fs").writeFileSync(process.env.HOME + "/probe", "x"); console.log(JSON.stringify(process.env))'], { env: { FOO: 'bar baz', EMPTY: '' } })
       );
       const env = JSON.parse(outcome.output) as Record<string, string>;
       expect(Object.keys(env).sort()).toEqual(['EMPTY', 'FOO', 'HOME', 'PATH', 'TMPDIR']);
@@ -129,9 +120,7 @@ describe('createLocalRunner', () => {
 
   it('keeps the first N bytes of endless output and kills the process', async () => {
     const started = Date.now();
-    const outcome = await createLocalRunner().run(
-      request([NODE, '-e', 'const b = "x".repeat(65536); for (;;) process.stdout.write(b)'], { outputLimitBytes: 10_000 })
-    );
+    const outcome = await createLocalRunner().run(request([NODE, '-e', 'const b = "x".repeat(65536); for (;;) process.stdout.write(b)'], { outputLimitBytes: 10_000 }));
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(outcome.outputTruncated).toBe(true);
     expect(outcome.timedOut).toBe(false);
@@ -217,8 +206,8 @@ describe('runCappedProcess', () => {
   });
 
   it('looks the command up on the given PATH only', async () => {
-    await expect(
-      runCappedProcess({ argv: ['node', '-e', '0'], cwd: work, env: { PATH: join(work, 'empty') }, timeoutMs: 5000, outputLimitBytes: 100 })
-    ).rejects.toThrow(InfrastructureError);
+    await expect(runCappedProcess({ argv: ['node', '-e', '0'], cwd: work, env: { PATH: join(work, 'empty') }, timeoutMs: 5000, outputLimitBytes: 100 })).rejects.toThrow(
+      InfrastructureError
+    );
   });
 });

@@ -57,7 +57,11 @@ it('stops the regressing candidate at the related tier; the full suite is never 
   const receipt = JSON.parse(text) as import('../../src/core/receipt-schema.js').Receipt;
   expect(verifyReceiptText(text).errors).toEqual([]);
   expect(receipt.phases.map((p) => p.status)).toEqual(['passed', 'passed', 'failed', 'not_run']);
-  expect(receipt.gates!.related).toEqual({ status: 'failed', files: ['test/duration.test.js', 'test/format.test.js'], regressions: ['test/duration.test.js > allows whitespace between the parts'] });
+  expect(receipt.gates!.related).toEqual({
+    status: 'failed',
+    files: ['test/duration.test.js', 'test/format.test.js'],
+    regressions: ['test/duration.test.js > allows whitespace between the parts']
+  });
   expect(receipt.verdict).toBe('failed');
   expect(receipt.reasons).toContain('regression');
   // The tier was re-run once (regression.retries), and neither the full suite nor the hidden tests ran.
@@ -74,7 +78,7 @@ it('lets the fix pass the tier; the full suite still runs and decides the pass',
   expect(receipt.phases[2]!.tests.passed).toBe(15);
 }, 300_000);
 
-it('Python (unittest, the host\'s ast): py-calculator\'s regressing candidate is stopped by tests/test_calculator.py, the one suite file importing calculator.py', async () => {
+it("Python (unittest, the host's ast): py-calculator's regressing candidate is stopped by tests/test_calculator.py, the one suite file importing calculator.py", async () => {
   const { text, labels } = await validateCandidate('regressing.diff', 'py-calculator');
   const receipt = JSON.parse(text) as import('../../src/core/receipt-schema.js').Receipt;
   expect(verifyReceiptText(text).errors).toEqual([]);

@@ -136,7 +136,14 @@ function gatedReceipt(edit: (body: Omit<Receipt, 'receipt_digest'>) => void = ()
   const runs = passingRuns();
   runs.reproduction_after = times(run('reproduction_after', [fail('repro > parses 1h30m')]), 2);
   const { receipt_digest: _d, ...body } = structuredClone(receiptFrom(runs));
-  const notRun = (phase: PhaseRecord): PhaseRecord => ({ name: phase.name, status: 'not_run', reasons: [], tests: { passed: 0, failed: 0, errored: 0, skipped: 0 }, results: [], runs: phase.runs.filter((r) => r.label === 'regression_before') });
+  const notRun = (phase: PhaseRecord): PhaseRecord => ({
+    name: phase.name,
+    status: 'not_run',
+    reasons: [],
+    tests: { passed: 0, failed: 0, errored: 0, skipped: 0 },
+    results: [],
+    runs: phase.runs.filter((r) => r.label === 'regression_before')
+  });
   body.phases = body.phases.map((p, i) => (i >= 2 ? notRun(p) : p));
   body.gates = { early_exit: true, l0: [], changed_lines: 2, changed_public_interfaces: [] };
   edit(body);
@@ -156,7 +163,9 @@ describe('receipts with gates', () => {
   });
 
   it('refuse not_run phases without gates, a phase skipped after a passed gate, and runs after a failed L0 gate', () => {
-    expect(verifyReceiptText(gatedReceipt((b) => void delete b.gates)).errors).toEqual(expect.arrayContaining(['phase(s) regression,hidden not run although the base reproduction passed']));
+    expect(verifyReceiptText(gatedReceipt((b) => void delete b.gates)).errors).toEqual(
+      expect.arrayContaining(['phase(s) regression,hidden not run although the base reproduction passed'])
+    );
     const skippedAfterPass = gatedReceipt((b) => {
       const [before, , regression, hidden] = b.phases;
       const passedAfter = receiptFrom(passingRuns()).phases[1]!;
@@ -174,20 +183,35 @@ describe('receipts with gates', () => {
     const target = { name: 't', file: 'src/a.js', function: 'f', required: false, scope: { unroll: 8, array_length: 4, integers: 'safe' as const, solver: 'Z3' }, duration_ms: 1 };
     const withStatus = (status: 'proved' | 'checked' | 'unknown' | 'counterexample'): Receipt => ({
       ...base,
-      formal: { status, targets: [{ ...target, status, ...(status === 'checked' || status === 'unknown' ? { reason: 'r' } : {}), ...(status === 'counterexample' ? { counterexample: { inputs: { x: 1 }, violated: ['ensures'] } } : {}) }] }
+      formal: {
+        status,
+        targets: [
+          {
+            ...target,
+            status,
+            ...(status === 'checked' || status === 'unknown' ? { reason: 'r' } : {}),
+            ...(status === 'counterexample' ? { counterexample: { inputs: { x: 1 }, violated: ['ensures'] } } : {})
+          }
+        ]
+      }
     });
     expect(rankKeyOf(base).formal_priority).toBe(0);
     expect((['proved', 'checked', 'unknown', 'counterexample'] as const).map((s) => rankKeyOf(withStatus(s)).formal_priority)).toEqual([0, 1, 2, 3]);
     // Among passes (same hard gates), proved ranks before checked, checked before unknown, whatever the later fields say.
-    const keys = (['unknown', 'checked', 'proved'] as const).map((s, i) => ({ name: s, diff_digest: `sha256:${String(i).repeat(64)}`, verdict: 'passed' as const, rank_key: { ...rankKeyOf(withStatus(s)), changed_lines: i } }));
+    const keys = (['unknown', 'checked', 'proved'] as const).map((s, i) => ({
+      name: s,
+      diff_digest: `sha256:${String(i).repeat(64)}`,
+      verdict: 'passed' as const,
+      rank_key: { ...rankKeyOf(withStatus(s)), changed_lines: i }
+    }));
     expect(rankCandidates(keys).map((r) => r.name)).toEqual(['proved', 'checked', 'unknown']);
   });
 
-  it('share one baseline digest whether the candidate\'s suite ran or was stopped', () => {
+  it("share one baseline digest whether the candidate's suite ran or was stopped", () => {
     expect(baselineDigest(JSON.parse(gatedReceipt()) as Receipt)).toBe(baselineDigest(receiptFrom(passingRuns())));
   });
 
-  it('refuse a baseline digest that is not the receipt\'s base side', () => {
+  it("refuse a baseline digest that is not the receipt's base side", () => {
     const { receipt_digest: _d, ...body } = JSON.parse(gatedReceipt()) as Receipt;
     body.baseline = { shared: true, digest: digest('e') };
     expect(verifyReceiptText(serializeReceipt(sealReceipt(body))).errors).toContain("baseline.digest does not match the receipt's base-side runs");

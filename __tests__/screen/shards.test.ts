@@ -49,7 +49,14 @@ describe('shardMembers', () => {
 describe('checkShards', () => {
   it('accepts every shard once, each candidate validated once, and names the owner', () => {
     const result = checkShards([shard(2, 2, ['b', 'd']), shard(1, 2, ['a', 'c'])]);
-    expect(result).toEqual({ owner: new Map([['b', 2], ['d', 2], ['a', 1], ['c', 1]]) });
+    expect(result).toEqual({
+      owner: new Map([
+        ['b', 2],
+        ['d', 2],
+        ['a', 1],
+        ['c', 1]
+      ])
+    });
   });
 
   it.each([
@@ -58,7 +65,11 @@ describe('checkShards', () => {
     ['shards of two screenings (N)', [shard(1, 2, ['a', 'b']), shard(2, 3, ['c', 'd'])], 'their N differ'],
     ['another base', [shard(1, 2, ['a', 'b']), shard(2, 2, ['c', 'd'], { base_snapshot: `sha256:${'e'.repeat(64)}` })], 'another base snapshot or witness pack'],
     ['another pack', [shard(1, 2, ['a', 'b']), shard(2, 2, ['c', 'd'], { witness_digest: `sha256:${'e'.repeat(64)}` })], 'another base snapshot or witness pack'],
-    ['another approval', [shard(1, 2, ['a', 'b']), shard(2, 2, ['c', 'd'], { candidates: [...ALL.slice(0, 3), { name: 'd', proposal_hash: hash(9) }] })], 'lists other candidates or approvals'],
+    [
+      'another approval',
+      [shard(1, 2, ['a', 'b']), shard(2, 2, ['c', 'd'], { candidates: [...ALL.slice(0, 3), { name: 'd', proposal_hash: hash(9) }] })],
+      'lists other candidates or approvals'
+    ],
     ['a candidate validated twice', [shard(1, 2, ['a', 'b']), shard(2, 2, ['b', 'c', 'd'])], "'b' was validated by shard 1 and shard 2"],
     ['a candidate validated by none', [shard(1, 2, ['a']), shard(2, 2, ['c', 'd'])], 'no shard validated b'],
     ['a stranger', [shard(1, 2, ['a', 'b', 'x']), shard(2, 2, ['c', 'd'])], "validated 'x', which is no candidate"],

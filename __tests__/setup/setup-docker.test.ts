@@ -19,7 +19,7 @@ const gate = await dockerGate('dependency stage Docker tests');
 const SETUP_SCRIPT = [
   "const fs = require('node:fs');",
   '(async () => {',
-  "  const body = process.env.DEP_URL ? await (await fetch(process.env.DEP_URL)).text() : \"module.exports = { prefix: 'Hello, ' };\\n\";",
+  '  const body = process.env.DEP_URL ? await (await fetch(process.env.DEP_URL)).text() : "module.exports = { prefix: \'Hello, \' };\\n";',
   "  fs.mkdirSync('node_modules/dep', { recursive: true });",
   "  fs.writeFileSync('node_modules/dep/index.js', body);",
   '})().catch((error) => { console.error(String(error)); process.exit(1); });'
@@ -130,8 +130,28 @@ gate.describeDocker('the dependency stage in the Docker runner', () => {
     const approved = await proposeAndApprove(repo, join(tmp, 'fix.diff'), work, tmp, label);
     const out = join(work, 'out');
     const result = await runCli(
-      ['validate', '--repo', repo, '--proposal', approved.proposalPath, '--approval', approved.approvalPath, '--witness', witness.dir, '--witness-digest', witness.digest,
-        '--runner', 'docker', '--image', gate.imageId, '--out', out, '--timeout', '60', ...extra],
+      [
+        'validate',
+        '--repo',
+        repo,
+        '--proposal',
+        approved.proposalPath,
+        '--approval',
+        approved.approvalPath,
+        '--witness',
+        witness.dir,
+        '--witness-digest',
+        witness.digest,
+        '--runner',
+        'docker',
+        '--image',
+        gate.imageId,
+        '--out',
+        out,
+        '--timeout',
+        '60',
+        ...extra
+      ],
       { tmp, timeoutMs: 180_000 }
     );
     return { status: result.status, stderr: result.stderr, out };
@@ -144,7 +164,11 @@ gate.describeDocker('the dependency stage in the Docker runner', () => {
     expect({ status, stderr: status === 0 ? '' : stderr }).toEqual({ status: 0, stderr: '' });
     const receipt = await readJson<ReceiptView>(join(out, 'receipt.json'));
     // The pack has no sealed oracles: its candidate side is graded in-process, so a pass is not proof grade.
-    expect(receipt).toMatchObject({ verdict: 'passed', proof_grade: false, setup: { network: false, outputs: ['node_modules'], base: { tree: 'base', status: 'ok', cached: false } } });
+    expect(receipt).toMatchObject({
+      verdict: 'passed',
+      proof_grade: false,
+      setup: { network: false, outputs: ['node_modules'], base: { tree: 'base', status: 'ok', cached: false } }
+    });
     expect(receipt.setup?.candidate).toBeUndefined();
     expect((await runCli(['verify-receipt', join(out, 'receipt.json')], { tmp })).status).toBe(0);
     expect(treeListing(repo)).toEqual(before);

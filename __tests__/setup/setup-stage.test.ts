@@ -89,7 +89,10 @@ describe('runSetupStage (local runner)', () => {
   });
 
   it('keeps what a command that deletes and recreates its output folder wrote (as npm ci does)', async () => {
-    const recreate = writer(join(tmp, 'runs'), "fs.rmSync('node_modules', { recursive: true, force: true }); fs.mkdirSync('node_modules/fresh', { recursive: true }); fs.writeFileSync('node_modules/fresh/x.js', '1');");
+    const recreate = writer(
+      join(tmp, 'runs'),
+      "fs.rmSync('node_modules', { recursive: true, force: true }); fs.mkdirSync('node_modules/fresh', { recursive: true }); fs.writeFileSync('node_modules/fresh/x.js', '1');"
+    );
     const result = await runSetupStage(request(recreate));
     expect(result.record.status).toBe('ok');
     expect(await readFile(join(result.mounts[0]!.hostDir, 'fresh', 'x.js'), 'utf8')).toBe('1');
@@ -124,7 +127,9 @@ describe('runSetupStage (local runner)', () => {
     const setup = { ...writer(counter), candidate_argv: writer(counter).argv };
     const result = await runSetupStage(request(setup, { tree: 'patched' }));
     expect(result.record).toMatchObject({ tree: 'patched', install_scripts: 'disabled', status: 'ok' });
-    expect(await readFile(join(result.mounts[0]!.hostDir, 'dep', 'index.js'), 'utf8')).toBe(`module.exports = ${JSON.stringify(NO_INSTALL_SCRIPTS_ENV.npm_config_ignore_scripts)};\n`);
+    expect(await readFile(join(result.mounts[0]!.hostDir, 'dep', 'index.js'), 'utf8')).toBe(
+      `module.exports = ${JSON.stringify(NO_INSTALL_SCRIPTS_ENV.npm_config_ignore_scripts)};\n`
+    );
   });
 
   it('records a failing command as failed, with no outputs and nothing cached', async () => {

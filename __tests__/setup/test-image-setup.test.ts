@@ -32,7 +32,8 @@ describe('the test image setup (jest globalSetup)', () => {
   it('uses a given PATCHPROOF_TEST_IMAGE and builds nothing', () => {
     const { log } = quiet();
     expect(ensureTestImage({ env: { PATCHPROOF_TEST_IMAGE: 'sha256:' + 'a'.repeat(64), PATH: process.env.PATH }, script: failing, log })).toEqual({
-      action: 'given', imageId: 'sha256:' + 'a'.repeat(64)
+      action: 'given',
+      imageId: 'sha256:' + 'a'.repeat(64)
     });
   });
 
@@ -62,24 +63,28 @@ describe('the test image setup (jest globalSetup)', () => {
     expect(() => ensureTestImage({ env: { ...env, CI: 'true' }, script: failing, log })).toThrow(/Docker tests cannot run under CI=true/);
   });
 
-  it('with an engine up, runs the real build script and exports the image ID the Docker tests then use', async () => {
-    if (!(await dockerStatus()).available) {
-      if (process.env.CI === 'true') throw new Error('Docker is required under CI=true');
-      console.warn('SKIPPED image build check: no Docker engine');
-      return;
-    }
-    const tagged = await findTestImage({});
-    const env: NodeJS.ProcessEnv = { ...process.env };
-    delete env.PATCHPROOF_TEST_IMAGE;
-    const { log } = quiet();
-    const result = ensureTestImage({ env, script: BUILD_SCRIPT, log });
-    expect(result.action).toBe('built');
-    expect(env.PATCHPROOF_TEST_IMAGE).toMatch(/^sha256:[0-9a-f]{64}$/);
-    // The script tags what it builds, and the Docker tests' gate finds the exported ID.
-    if (tagged.available) expect(env.PATCHPROOF_TEST_IMAGE).toBe(tagged.imageId);
-    expect(await findTestImage(env)).toEqual({ available: true, imageId: env.PATCHPROOF_TEST_IMAGE });
-    expect(TEST_IMAGE_TAG).toBe('patchproof-test:local');
-  }, 30 * 60_000);
+  it(
+    'with an engine up, runs the real build script and exports the image ID the Docker tests then use',
+    async () => {
+      if (!(await dockerStatus()).available) {
+        if (process.env.CI === 'true') throw new Error('Docker is required under CI=true');
+        console.warn('SKIPPED image build check: no Docker engine');
+        return;
+      }
+      const tagged = await findTestImage({});
+      const env: NodeJS.ProcessEnv = { ...process.env };
+      delete env.PATCHPROOF_TEST_IMAGE;
+      const { log } = quiet();
+      const result = ensureTestImage({ env, script: BUILD_SCRIPT, log });
+      expect(result.action).toBe('built');
+      expect(env.PATCHPROOF_TEST_IMAGE).toMatch(/^sha256:[0-9a-f]{64}$/);
+      // The script tags what it builds, and the Docker tests' gate finds the exported ID.
+      if (tagged.available) expect(env.PATCHPROOF_TEST_IMAGE).toBe(tagged.imageId);
+      expect(await findTestImage(env)).toEqual({ available: true, imageId: env.PATCHPROOF_TEST_IMAGE });
+      expect(TEST_IMAGE_TAG).toBe('patchproof-test:local');
+    },
+    30 * 60_000
+  );
 
   it('finds the image by PATCHPROOF_TEST_IMAGE first, and names a missing one', async () => {
     if (!(await dockerStatus()).available) return;

@@ -5,8 +5,6 @@ import { startArtifactServer, type ArtifactServer } from './artifact-server.js';
 import { startGitHubServer, type GitHubServer } from './github-server.js';
 import { setEnv, quietly } from '../helpers/process-env.js';
 
-
-
 describe('loopback artifact service with the real @actions/artifact client', () => {
   let artifacts: ArtifactServer;
   let github: GitHubServer;
@@ -34,9 +32,7 @@ describe('loopback artifact service with the real @actions/artifact client', () 
     await writeFile(join(dir, 'receipt.json'), receipt);
     await writeFile(join(dir, 'report.md'), report);
 
-    const uploaded = await quietly(() =>
-      client.uploadArtifact('patchproof-receipt', [join(dir, 'receipt.json'), join(dir, 'report.md')], dir, { retentionDays: 5 })
-    );
+    const uploaded = await quietly(() => client.uploadArtifact('patchproof-receipt', [join(dir, 'receipt.json'), join(dir, 'report.md')], dir, { retentionDays: 5 }));
     expect(uploaded.id).toBeGreaterThan(0);
     const [stored] = artifacts.artifacts();
     expect(stored).toMatchObject({ name: 'patchproof-receipt', finalized: true, contentType: 'application/zip' });
@@ -59,10 +55,15 @@ describe('loopback artifact service with the real @actions/artifact client', () 
     const bad = await quietly(() => client.downloadArtifact(artifact.id, { path: join(dir, 'tampered'), expectedHash: artifact.digest }));
     expect(bad.digestMismatch).toBe(true);
     expect(artifacts.invalidRequests()).toEqual([]);
-    expect(artifacts.requests().map(r => r.operation).slice(0, 4)).toEqual(['CreateArtifact', 'Put Block', 'Put Block List', 'FinalizeArtifact']);
+    expect(
+      artifacts
+        .requests()
+        .map((r) => r.operation)
+        .slice(0, 4)
+    ).toEqual(['CreateArtifact', 'Put Block', 'Put Block List', 'FinalizeArtifact']);
   });
 
-  it('serves another run\'s artifacts through the REST API (findBy), as a workflow_run publisher would fetch them', async () => {
+  it("serves another run's artifacts through the REST API (findBy), as a workflow_run publisher would fetch them", async () => {
     await writeFile(join(dir, 'results.xml'), '<testsuites/>');
     const { id } = await quietly(() => client.uploadArtifact('junit', [join(dir, 'results.xml')], dir));
     const findBy = { token: 'ghs_test', workflowRunId: artifacts.runId, repositoryOwner: 'octo-org', repositoryName: 'hello-world' };

@@ -122,11 +122,15 @@ function checkMessage(method: string, body: unknown): string[] {
   for (const [key, value] of Object.entries(body)) {
     const kind = fields[key];
     const ok =
-      kind === 'string' ? typeof value === 'string'
-      : kind === 'int' ? Number.isInteger(value)
-      : kind === 'int64' ? (typeof value === 'string' && /^-?\d+$/.test(value)) || Number.isInteger(value)
-      : kind === 'timestamp' ? typeof value === 'string' && !Number.isNaN(Date.parse(value))
-      : false;
+      kind === 'string'
+        ? typeof value === 'string'
+        : kind === 'int'
+          ? Number.isInteger(value)
+          : kind === 'int64'
+            ? (typeof value === 'string' && /^-?\d+$/.test(value)) || Number.isInteger(value)
+            : kind === 'timestamp'
+              ? typeof value === 'string' && !Number.isNaN(Date.parse(value))
+              : false;
     if (kind === undefined) errors.push(`unknown field ${key}`);
     else if (!ok) errors.push(`field ${key} must be ${kind}`);
   }
@@ -175,8 +179,7 @@ export async function startArtifactServer(options: ArtifactServerOptions = {}): 
   let origin = '';
   const xml = new XMLParser({ preserveOrder: true, parseTagValue: false, ignoreDeclaration: true });
 
-  const sign = (path: string, permissions: string, expires: string): string =>
-    createHmac('sha256', signingKey).update(`${permissions}\n${expires}\n${path}`).digest('base64url');
+  const sign = (path: string, permissions: string, expires: string): string => createHmac('sha256', signingKey).update(`${permissions}\n${expires}\n${path}`).digest('base64url');
   const signedUrl = (id: number, permissions: 'cw' | 'r'): string => {
     const path = `${BLOB_PREFIX}${id}`;
     const expires = new Date(Date.now() + 3600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -185,7 +188,7 @@ export async function startArtifactServer(options: ArtifactServerOptions = {}): 
   };
 
   const findByName = (name: string, finalized: boolean): StoredArtifact | undefined =>
-    [...stored.values()].find(a => a.name === name && a.finalized === finalized && a.workflowRunBackendId === runBackendId);
+    [...stored.values()].find((a) => a.name === name && a.finalized === finalized && a.workflowRunBackendId === runBackendId);
 
   const twirp = (method: string, body: Record<string, unknown>): object => {
     const name = String(body['name'] ?? '');
@@ -202,8 +205,14 @@ export async function startArtifactServer(options: ArtifactServerOptions = {}): 
         if (pending !== undefined) stored.delete(pending.id);
         const id = nextId++;
         stored.set(id, {
-          id, name, workflowRunBackendId: runBackendId, workflowJobRunBackendId: jobBackendId,
-          bytes: Buffer.alloc(0), contentType: 'application/octet-stream', digest: '', finalized: false,
+          id,
+          name,
+          workflowRunBackendId: runBackendId,
+          workflowJobRunBackendId: jobBackendId,
+          bytes: Buffer.alloc(0),
+          contentType: 'application/octet-stream',
+          digest: '',
+          finalized: false,
           createdAt: new Date(),
           expiresAt: typeof body['expires_at'] === 'string' ? new Date(body['expires_at']) : undefined
         });
@@ -228,12 +237,14 @@ export async function startArtifactServer(options: ArtifactServerOptions = {}): 
       }
       case 'ListArtifacts': {
         const list = [...stored.values()].filter(
-          a => a.finalized && a.workflowRunBackendId === runBackendId &&
+          (a) =>
+            a.finalized &&
+            a.workflowRunBackendId === runBackendId &&
             (body['name_filter'] === undefined || a.name === body['name_filter']) &&
             (body['id_filter'] === undefined || a.id === Number(body['id_filter']))
         );
         return {
-          artifacts: list.map(a => ({
+          artifacts: list.map((a) => ({
             workflow_run_backend_id: a.workflowRunBackendId,
             workflow_job_run_backend_id: a.workflowJobRunBackendId,
             database_id: String(a.id),
@@ -282,13 +293,15 @@ export async function startArtifactServer(options: ArtifactServerOptions = {}): 
       return [];
     }
     const ok = (status: number, extra: Record<string, string> = {}): void => {
-      res.writeHead(status, {
-        'x-ms-request-id': randomUUID(),
-        'x-ms-version': String(req.headers['x-ms-version'] ?? '2025-01-05'),
-        'x-ms-request-server-encrypted': 'true',
-        date: new Date().toUTCString(),
-        ...extra
-      }).end();
+      res
+        .writeHead(status, {
+          'x-ms-request-id': randomUUID(),
+          'x-ms-version': String(req.headers['x-ms-version'] ?? '2025-01-05'),
+          'x-ms-request-server-encrypted': 'true',
+          date: new Date().toUTCString(),
+          ...extra
+        })
+        .end();
     };
     if (req.headers['x-ms-structured-body'] !== undefined) {
       blobError(res, 400, 'UnsupportedHeader', 'structured message bodies are not supported here');
@@ -300,12 +313,14 @@ export async function startArtifactServer(options: ArtifactServerOptions = {}): 
         blobError(res, 404, 'BlobNotFound', 'The specified blob does not exist.');
         return [];
       }
-      res.writeHead(200, {
-        'content-type': artifact.contentType,
-        'content-length': String(artifact.bytes.length),
-        'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(artifact.contentType === 'application/zip' ? `${artifact.name}.zip` : artifact.name)}`,
-        'x-ms-blob-type': 'BlockBlob'
-      }).end(artifact.bytes);
+      res
+        .writeHead(200, {
+          'content-type': artifact.contentType,
+          'content-length': String(artifact.bytes.length),
+          'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(artifact.contentType === 'application/zip' ? `${artifact.name}.zip` : artifact.name)}`,
+          'x-ms-blob-type': 'BlockBlob'
+        })
+        .end(artifact.bytes);
       return [];
     }
     if (artifact.finalized) {
@@ -328,14 +343,14 @@ export async function startArtifactServer(options: ArtifactServerOptions = {}): 
       let body = raw;
       if (comp === 'blocklist') {
         const parsed = xml.parse(raw.toString('utf8')) as { BlockList?: { [tag: string]: { '#text'?: string }[] }[] }[];
-        const list = parsed.find(n => n.BlockList !== undefined)?.BlockList ?? [];
-        const ids = list.flatMap(entry => Object.values(entry).map(v => v[0]?.['#text'] ?? ''));
-        const missing = ids.filter(b => !blocks.has(b));
+        const list = parsed.find((n) => n.BlockList !== undefined)?.BlockList ?? [];
+        const ids = list.flatMap((entry) => Object.values(entry).map((v) => v[0]?.['#text'] ?? ''));
+        const missing = ids.filter((b) => !blocks.has(b));
         if (missing.length > 0) {
           blobError(res, 400, 'InvalidBlockList', 'The specified block list is invalid.');
           return [`Put Block List names unstaged blocks ${missing.join(', ')}`];
         }
-        body = Buffer.concat(ids.map(b => blocks.get(b) as Buffer));
+        body = Buffer.concat(ids.map((b) => blocks.get(b) as Buffer));
       }
       artifact.bytes = body;
       artifact.contentType = String(req.headers['x-ms-blob-content-type'] ?? req.headers['content-type'] ?? 'application/octet-stream');
@@ -398,17 +413,23 @@ export async function startArtifactServer(options: ArtifactServerOptions = {}): 
       const comp = url.searchParams.get('comp');
       const operation = url.pathname.startsWith(SERVICE)
         ? url.pathname.slice(SERVICE.length)
-        : req.method === 'GET' ? 'Get Blob' : comp === 'block' ? 'Put Block' : comp === 'blocklist' ? 'Put Block List' : 'Put Blob';
+        : req.method === 'GET'
+          ? 'Get Blob'
+          : comp === 'block'
+            ? 'Put Block'
+            : comp === 'blocklist'
+              ? 'Put Block List'
+              : 'Put Blob';
       log.push({ method: req.method ?? '', path: url.pathname, operation, status: res.statusCode, errors });
     });
   });
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const listed = (): ListedArtifact[] =>
     [...stored.values()]
-      .filter(a => a.finalized)
-      .map(a => ({ id: a.id, name: a.name, size: a.bytes.length, digest: a.digest, createdAt: a.createdAt, expiresAt: a.expiresAt }));
+      .filter((a) => a.finalized)
+      .map((a) => ({ id: a.id, name: a.name, size: a.bytes.length, digest: a.digest, createdAt: a.createdAt, expiresAt: a.expiresAt }));
 
   return {
     resultsUrl: `${origin}/`,
@@ -425,29 +446,36 @@ export async function startArtifactServer(options: ArtifactServerOptions = {}): 
       GITHUB_RUN_ATTEMPT: '1',
       ...(options.apiUrl !== undefined ? { GITHUB_API_URL: options.apiUrl } : {})
     }),
-    artifacts: () => [...stored.values()].map(a => ({ ...a, bytes: Buffer.from(a.bytes) })),
+    artifacts: () => [...stored.values()].map((a) => ({ ...a, bytes: Buffer.from(a.bytes) })),
     requests: () => [...log],
-    invalidRequests: () => log.filter(r => r.errors.length > 0),
+    invalidRequests: () => log.filter((r) => r.errors.length > 0),
     listArtifacts: listed,
-    downloadUrl: id => (stored.get(id)?.finalized ? signedUrl(id, 'r') : undefined),
+    downloadUrl: (id) => (stored.get(id)?.finalized ? signedUrl(id, 'r') : undefined),
     publish: (name, bytes, contentType = 'application/zip') => {
       if (findByName(name, true) !== undefined) throw new Error(`an artifact named ${name} already exists on the run`);
       const id = nextId++;
       stored.set(id, {
-        id, name, workflowRunBackendId: runBackendId, workflowJobRunBackendId: jobBackendId,
-        bytes: Buffer.from(bytes), contentType, digest: `sha256:${createHash('sha256').update(bytes).digest('hex')}`, finalized: true,
-        createdAt: new Date(), expiresAt: undefined
+        id,
+        name,
+        workflowRunBackendId: runBackendId,
+        workflowJobRunBackendId: jobBackendId,
+        bytes: Buffer.from(bytes),
+        contentType,
+        digest: `sha256:${createHash('sha256').update(bytes).digest('hex')}`,
+        finalized: true,
+        createdAt: new Date(),
+        expiresAt: undefined
       });
       return id;
     },
-    corrupt: name => {
+    corrupt: (name) => {
       const artifact = findByName(name, true);
       if (artifact === undefined) throw new Error(`no finalized artifact named ${name}`);
       corruptBytes(artifact.bytes);
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
-        server.close(err => (err ? reject(err) : resolve()));
+        server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections();
       })
   };

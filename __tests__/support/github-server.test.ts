@@ -37,7 +37,7 @@ describe('loopback GitHub API (validated against GitHub OpenAPI description)', (
     });
     expect(created.status).toBe(201);
     expect(created.data).toMatchObject({ name: 'patchproof', head_sha: HEAD_SHA, status: 'in_progress', conclusion: null });
-    expect(created.data.pull_requests.map(p => p.number)).toEqual([7]);
+    expect(created.data.pull_requests.map((p) => p.number)).toEqual([7]);
 
     await octokit.rest.checks.update({
       ...repo,
@@ -56,9 +56,9 @@ describe('loopback GitHub API (validated against GitHub OpenAPI description)', (
     const got = await octokit.rest.checks.get({ ...repo, check_run_id: created.data.id });
     expect(got.data.output.summary).toBe('F2P test still fails');
     const listed = await octokit.rest.checks.listForRef({ ...repo, ref: HEAD_SHA, check_name: 'patchproof' });
-    expect(listed.data.check_runs.map(r => r.id)).toEqual([created.data.id]);
+    expect(listed.data.check_runs.map((r) => r.id)).toEqual([created.data.id]);
     const paged = await octokit.paginate(octokit.rest.checks.listAnnotations, { ...repo, check_run_id: created.data.id, per_page: 100 });
-    expect(paged.map(a => a.message)).toEqual(all.map(a => a.message));
+    expect(paged.map((a) => a.message)).toEqual(all.map((a) => a.message));
 
     const [stored] = server.checkRuns();
     expect(stored?.annotations).toEqual(all);
@@ -71,17 +71,26 @@ describe('loopback GitHub API (validated against GitHub OpenAPI description)', (
     const octokit = getOctokit(TOKEN, { baseUrl: server.url });
     const before = server.invalidRequests().length;
     const unknownField = octokit.request('POST /repos/{owner}/{repo}/check-runs', {
-      ...repo, name: 'x', head_sha: HEAD_SHA, detail_url: 'https://example.test'
+      ...repo,
+      name: 'x',
+      head_sha: HEAD_SHA,
+      detail_url: 'https://example.test'
     });
     await expect(unknownField).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/detail_url/) });
     const wrongType = octokit.request('POST /repos/{owner}/{repo}/check-runs', { ...repo, name: 'x', head_sha: 42 as unknown as string });
     await expect(wrongType).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/head_sha must be string/) });
     const tooMany = octokit.rest.checks.create({
-      ...repo, name: 'x', head_sha: HEAD_SHA, output: { title: 't', summary: 's', annotations: annotations(51) }
+      ...repo,
+      name: 'x',
+      head_sha: HEAD_SHA,
+      output: { title: 't', summary: 's', annotations: annotations(51) }
     });
     await expect(tooMany).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/annotations must NOT have more than 50 items/) });
     const tooLong = octokit.rest.checks.create({
-      ...repo, name: 'x', head_sha: HEAD_SHA, output: { title: 't', summary: 'x'.repeat(65536) }
+      ...repo,
+      name: 'x',
+      head_sha: HEAD_SHA,
+      output: { title: 't', summary: 'x'.repeat(65536) }
     });
     await expect(tooLong).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/summary must NOT have more than 65535/) });
     const noConclusion = octokit.rest.checks.create({ ...repo, name: 'x', head_sha: HEAD_SHA, status: 'completed' });
@@ -93,7 +102,7 @@ describe('loopback GitHub API (validated against GitHub OpenAPI description)', (
     await expect(octokit.request('GET /repos/{owner}/{repo}/no-such-route', repo)).rejects.toMatchObject({ status: 404 });
 
     const invalid = server.invalidRequests().slice(before);
-    expect(invalid.map(r => r.status)).toEqual([422, 422, 422, 422, 422, 422, 422, 404]);
+    expect(invalid.map((r) => r.status)).toEqual([422, 422, 422, 422, 422, 422, 422, 404]);
     expect(invalid[0]?.errors.join()).toMatch(/must NOT have additional properties 'detail_url'/);
     expect(server.checkRuns()).toHaveLength(1);
   });

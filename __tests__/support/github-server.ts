@@ -1,14 +1,7 @@
 import { createHash, createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  describedExample,
-  matchRoute,
-  pathExists,
-  validateRequest,
-  validateResponse,
-  type OpenApiOperation
-} from './openapi.js';
+import { describedExample, matchRoute, pathExists, validateRequest, validateResponse, type OpenApiOperation } from './openapi.js';
 
 /**
  * A loopback GitHub REST API for tests. Every request is matched to an operation of GitHub's
@@ -260,7 +253,7 @@ function error(status: number, message: string, op: OpenApiOperation | undefined
 
 function invalid(op: OpenApiOperation, errors: string[]): Reply {
   return error(422, `Invalid request.\n\n${errors.join('\n')}`, op, {
-    errors: errors.map(message => ({ code: 'invalid', message }))
+    errors: errors.map((message) => ({ code: 'invalid', message }))
   });
 }
 
@@ -301,7 +294,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     options.app !== undefined && presented === options.app.installationToken
       ? { id: options.app.id, slug: 'patchproof-test-app', name: 'PatchProof test app' }
       : { id: 15368, slug: 'github-actions', name: 'GitHub Actions' };
-  const pulls = new Map((options.pulls ?? []).map(p => [p.number, { ...p }]));
+  const pulls = new Map((options.pulls ?? []).map((p) => [p.number, { ...p }]));
   const sources: ArtifactSource[] = options.artifacts === undefined ? [] : Array.isArray(options.artifacts) ? options.artifacts : [options.artifacts];
   const merged = new Map<number, RecordedMerge>();
 
@@ -326,8 +319,8 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     check_suite: { id: 5000 + run.id },
     app: { ...actionsApp, ...run.app },
     pull_requests: [...pulls.values()]
-      .filter(p => p.headSha === run.head_sha && (p.headRepository ?? repository) === repository)
-      .map(p => ({
+      .filter((p) => p.headSha === run.head_sha && (p.headRepository ?? repository) === repository)
+      .map((p) => ({
         url: `${baseUrl}/repos/${repository}/pulls/${p.number}`,
         id: 90000 + p.number,
         number: p.number,
@@ -380,7 +373,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
   };
   const handlers: Record<string, Handler> = {
     'apps/get-repo-installation': () => (options.app === undefined ? error(404, 'Not Found', undefined) : { status: 200, body: installationBody() }),
-    'apps/create-installation-access-token': ctx => {
+    'apps/create-installation-access-token': (ctx) => {
       if (options.app === undefined || Number(ctx.params['installation_id']) !== options.app.installationId) return error(404, 'Not Found', ctx.op);
       const token = describedExample('installation-token') as Record<string, any>;
       const requested = (ctx.body['permissions'] as Record<string, string> | undefined) ?? { checks: 'write', contents: 'read', metadata: 'read' };
@@ -395,7 +388,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       else delete token['repositories'];
       return { status: 201, body: token };
     },
-    'checks/create': ctx => {
+    'checks/create': (ctx) => {
       const rules = checkRunRules(ctx.body, undefined);
       if (rules.length > 0) return invalid(ctx.op, rules);
       const run: StoredCheckRun = {
@@ -417,7 +410,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       runs.set(run.id, run);
       return { status: 201, body: checkRunBody(run) };
     },
-    'checks/update': ctx => {
+    'checks/update': (ctx) => {
       const run = findRun(ctx);
       if (run === undefined) return error(404, 'Not Found', ctx.op);
       const rules = checkRunRules(ctx.body, run);
@@ -425,14 +418,14 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       applyWrite(run, ctx.body);
       return { status: 200, body: checkRunBody(run) };
     },
-    'checks/get': ctx => {
+    'checks/get': (ctx) => {
       const run = findRun(ctx);
       return run === undefined ? error(404, 'Not Found', ctx.op) : { status: 200, body: checkRunBody(run) };
     },
-    'checks/list-annotations': ctx => {
+    'checks/list-annotations': (ctx) => {
       const run = findRun(ctx);
       if (run === undefined) return error(404, 'Not Found', ctx.op);
-      const all = run.annotations.map(a => ({
+      const all = run.annotations.map((a) => ({
         path: a.path,
         start_line: a.start_line,
         end_line: a.end_line,
@@ -447,11 +440,11 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       const { page, headers } = paginate(all, ctx.query, `${baseUrl}/repos/${repository}/check-runs/${run.id}/annotations`);
       return { status: 200, body: page, headers };
     },
-    'checks/list-for-ref': ctx => {
+    'checks/list-for-ref': (ctx) => {
       const ref = ctx.params['ref'] ?? '';
-      let list = [...runs.values()].filter(r => r.head_sha === ref);
-      if (ctx.query['check_name'] !== undefined) list = list.filter(r => r.name === ctx.query['check_name']);
-      if (ctx.query['status'] !== undefined) list = list.filter(r => r.status === ctx.query['status']);
+      let list = [...runs.values()].filter((r) => r.head_sha === ref);
+      if (ctx.query['check_name'] !== undefined) list = list.filter((r) => r.name === ctx.query['check_name']);
+      if (ctx.query['status'] !== undefined) list = list.filter((r) => r.status === ctx.query['status']);
       if ((ctx.query['filter'] ?? 'latest') === 'latest') {
         // The latest run of each name within its check suite, and a check suite is one app's on the commit.
         const latest = new Map<string, StoredCheckRun>();
@@ -462,11 +455,11 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       const { page, headers } = paginate(list, ctx.query, `${baseUrl}/repos/${repository}/commits/${encodeURIComponent(ref)}/check-runs`);
       return { status: 200, body: { total_count: list.length, check_runs: page.map(checkRunBody) }, headers };
     },
-    'pulls/get': ctx => {
+    'pulls/get': (ctx) => {
       const fixture = pulls.get(Number(ctx.params['pull_number']));
       return fixture === undefined ? error(404, 'Not Found', ctx.op) : { status: 200, body: pullRequestBody(fixture) };
     },
-    'pulls/merge': ctx => {
+    'pulls/merge': (ctx) => {
       const fixture = pulls.get(Number(ctx.params['pull_number']));
       if (fixture === undefined) return error(404, 'Not Found', ctx.op);
       // GitHub's documented refusals: a merged or closed pull request, one it cannot merge (405), a head other than `sha` (409).
@@ -479,56 +472,66 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       merged.set(fixture.number, { number: fixture.number, headSha: fixture.headSha, method, mergeSha });
       return { status: 200, body: { sha: mergeSha, merged: true, message: 'Pull Request successfully merged' } };
     },
-    'actions/list-workflow-runs-for-repo': ctx => {
-      let list = [...(options.workflowRuns ?? [])].filter(r => (r.repository ?? repository) === repository);
-      if (ctx.query['head_sha'] !== undefined) list = list.filter(r => r.headSha === ctx.query['head_sha']);
-      if (ctx.query['event'] !== undefined) list = list.filter(r => (r.event ?? 'pull_request') === ctx.query['event']);
+    'actions/list-workflow-runs-for-repo': (ctx) => {
+      let list = [...(options.workflowRuns ?? [])].filter((r) => (r.repository ?? repository) === repository);
+      if (ctx.query['head_sha'] !== undefined) list = list.filter((r) => r.headSha === ctx.query['head_sha']);
+      if (ctx.query['event'] !== undefined) list = list.filter((r) => (r.event ?? 'pull_request') === ctx.query['event']);
       list.sort((a, b) => b.id - a.id);
       const { page, headers } = paginate(list, ctx.query, `${baseUrl}/repos/${repository}/actions/runs`);
       return { status: 200, body: { total_count: list.length, workflow_runs: page.map(workflowRunBody) }, headers };
     },
-    'actions/get-workflow-run': ctx => {
+    'actions/get-workflow-run': (ctx) => {
       // A run id of another repository is served as GitHub would not: to test that the client checks.
-      const run = (options.workflowRuns ?? []).find(r => r.id === Number(ctx.params['run_id']));
+      const run = (options.workflowRuns ?? []).find((r) => r.id === Number(ctx.params['run_id']));
       return run === undefined ? error(404, 'Not Found', ctx.op) : { status: 200, body: workflowRunBody(run) };
     },
-    'repos/get-combined-status-for-ref': ctx => {
+    'repos/get-combined-status-for-ref': (ctx) => {
       const ref = ctx.params['ref'] ?? '';
-      const all = (options.statuses ?? []).filter(st => st.sha === ref).map((st, i) => ({
-        url: `${baseUrl}/repos/${repository}/statuses/${st.sha}`,
-        avatar_url: null,
-        id: 3000 + i,
-        node_id: Buffer.from(`06:Status${3000 + i}`).toString('base64'),
-        state: st.state,
-        description: st.description ?? null,
-        target_url: null,
-        context: st.context,
-        created_at: now(),
-        updated_at: now()
-      }));
+      const all = (options.statuses ?? [])
+        .filter((st) => st.sha === ref)
+        .map((st, i) => ({
+          url: `${baseUrl}/repos/${repository}/statuses/${st.sha}`,
+          avatar_url: null,
+          id: 3000 + i,
+          node_id: Buffer.from(`06:Status${3000 + i}`).toString('base64'),
+          state: st.state,
+          description: st.description ?? null,
+          target_url: null,
+          context: st.context,
+          created_at: now(),
+          updated_at: now()
+        }));
       const { page, headers } = paginate(all, ctx.query, `${baseUrl}/repos/${repository}/commits/${encodeURIComponent(ref)}/status`);
-      const states = new Set(all.map(st => st.state));
+      const states = new Set(all.map((st) => st.state));
       const combined = states.has('failure') || states.has('error') ? 'failure' : states.has('pending') || all.length === 0 ? 'pending' : 'success';
       const example = describedExample('combined-commit-status') as Record<string, any>;
       return {
         status: 200,
-        body: { ...example, state: combined, statuses: page, sha: ref, total_count: all.length, commit_url: `${baseUrl}/repos/${repository}/commits/${ref}`, url: `${baseUrl}/repos/${repository}/commits/${ref}/status` },
+        body: {
+          ...example,
+          state: combined,
+          statuses: page,
+          sha: ref,
+          total_count: all.length,
+          commit_url: `${baseUrl}/repos/${repository}/commits/${ref}`,
+          url: `${baseUrl}/repos/${repository}/commits/${ref}/status`
+        },
         headers
       };
     },
-    'actions/list-workflow-run-artifacts': ctx => {
-      const source = sources.find(a => a.runId === Number(ctx.params['run_id']));
+    'actions/list-workflow-run-artifacts': (ctx) => {
+      const source = sources.find((a) => a.runId === Number(ctx.params['run_id']));
       let list = source !== undefined ? source.listArtifacts() : [];
-      if (ctx.query['name'] !== undefined) list = list.filter(a => a.name === ctx.query['name']);
+      if (ctx.query['name'] !== undefined) list = list.filter((a) => a.name === ctx.query['name']);
       const { page, headers } = paginate(list, ctx.query, `${baseUrl}/repos/${repository}/actions/runs/${ctx.params['run_id']}/artifacts`);
       return {
         status: 200,
-        body: { total_count: list.length, artifacts: page.map(a => artifactBody(a, source?.runId ?? 0)) },
+        body: { total_count: list.length, artifacts: page.map((a) => artifactBody(a, source?.runId ?? 0)) },
         headers
       };
     },
-    'actions/download-artifact': ctx => {
-      const location = sources.map(a => a.downloadUrl(Number(ctx.params['artifact_id']))).find(u => u !== undefined);
+    'actions/download-artifact': (ctx) => {
+      const location = sources.map((a) => a.downloadUrl(Number(ctx.params['artifact_id']))).find((u) => u !== undefined);
       if (location === undefined || ctx.params['archive_format'] !== 'zip') return error(404, 'Not Found', ctx.op);
       return { status: 302, headers: { location } };
     }
@@ -643,9 +646,10 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     // The app's own routes take its JWT, and only those; every other route takes a token.
     const appRoute = op.operationId === 'apps/get-repo-installation' || op.operationId === 'apps/create-installation-access-token';
     if (appRoute) {
-      const jwtErrors = appKey === undefined || options.app === undefined ? ['no GitHub App is installed on this test server'] : appJwtErrors(presented, { id: options.app.id, publicKey: appKey });
+      const jwtErrors =
+        appKey === undefined || options.app === undefined ? ['no GitHub App is installed on this test server'] : appJwtErrors(presented, { id: options.app.id, publicKey: appKey });
       if (jwtErrors.length > 0) {
-        record.errors.push(...jwtErrors.map(e => `authorization: ${e}`));
+        record.errors.push(...jwtErrors.map((e) => `authorization: ${e}`));
         return { reply: error(401, 'A JSON web token could not be decoded', op), record };
       }
     } else if (presented !== token && presented !== options.app?.installationToken) {
@@ -669,7 +673,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       return { reply: error(501, 'Not implemented by the test server', op), record };
     }
     const reply = handler({ params: match.pathParams, query, body: (record.body ?? {}) as Record<string, unknown>, op, token: presented });
-    if (reply.status === 422) record.errors.push(...((reply.body as { errors?: { message: string }[] }).errors ?? []).map(e => e.message));
+    if (reply.status === 422) record.errors.push(...((reply.body as { errors?: { message: string }[] }).errors ?? []).map((e) => e.message));
     record.responseErrors.push(...validateResponse(op, reply.status, reply.body));
     return { reply, record };
   };
@@ -683,8 +687,14 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
         outcome = handle(req, Buffer.concat(chunks));
       } catch (e) {
         const record: RecordedRequest = {
-          method: req.method ?? '', url: req.url ?? '', operationId: undefined, headers: {}, body: undefined, status: 0,
-          errors: [], responseErrors: [`test server crashed: ${e instanceof Error ? e.stack : String(e)}`]
+          method: req.method ?? '',
+          url: req.url ?? '',
+          operationId: undefined,
+          headers: {},
+          body: undefined,
+          status: 0,
+          errors: [],
+          responseErrors: [`test server crashed: ${e instanceof Error ? e.stack : String(e)}`]
         };
         // 400, not 500: octokit's retry plugin would retry a 5xx.
         outcome = { reply: error(400, 'test server error', undefined), record };
@@ -694,22 +704,22 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       respond(res, outcome.reply);
     });
   });
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
     url: baseUrl,
     requests: () => [...recorded],
-    invalidRequests: () => recorded.filter(r => r.errors.length > 0),
-    invalidResponses: () => recorded.filter(r => r.responseErrors.length > 0),
-    checkRuns: () => [...runs.values()].map(r => ({ ...r, output: { ...r.output }, annotations: [...r.annotations] })),
+    invalidRequests: () => recorded.filter((r) => r.errors.length > 0),
+    invalidResponses: () => recorded.filter((r) => r.responseErrors.length > 0),
+    checkRuns: () => [...runs.values()].map((r) => ({ ...r, output: { ...r.output }, annotations: [...r.annotations] })),
     updatePull: (number, change) => {
       const fixture = pulls.get(number);
       if (fixture === undefined) throw new Error(`the test server serves no pull request #${number}`);
       Object.assign(fixture, change);
     },
     merges: () => [...merged.values()],
-    addCheckRun: fixture => {
+    addCheckRun: (fixture) => {
       const run: StoredCheckRun = {
         id: nextCheckRunId++,
         name: fixture.name,
@@ -730,7 +740,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
-        server.close(err => (err ? reject(err) : resolve()));
+        server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections();
       })
   };

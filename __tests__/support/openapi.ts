@@ -164,7 +164,7 @@ function compileRoutes(): CompiledRoute[] {
       let literalLength = 0;
       const pattern = template
         .split(/(\{[^}]+\})/)
-        .map(piece => {
+        .map((piece) => {
           const m = /^\{([^}]+)\}$/.exec(piece);
           if (m === null) {
             literalLength += piece.length;
@@ -172,7 +172,7 @@ function compileRoutes(): CompiledRoute[] {
           }
           const name = m[1] as string;
           names.push(name);
-          const multi = operation.parameters.some(p => p.name === name && p.multiSegment);
+          const multi = operation.parameters.some((p) => p.name === name && p.multiSegment);
           return multi ? '(.+)' : '([^/]+)';
         })
         .join('');
@@ -203,7 +203,7 @@ export function matchRoute(method: string, rawPath: string): RouteMatch | undefi
 
 /** Whether any method is described for this path (to tell 404 from 405-like mistakes). */
 export function pathExists(rawPath: string): boolean {
-  return compileRoutes().some(r => r.regex.test(rawPath));
+  return compileRoutes().some((r) => r.regex.test(rawPath));
 }
 
 /**
@@ -215,7 +215,7 @@ export function selfContained(root: JsonObject, closeObjects = false): JsonObjec
   const needed = new Map<string, JsonObject>();
   const prefix = '#/components/schemas/';
   const rewrite = (node: Json, close: boolean): Json => {
-    if (Array.isArray(node)) return node.map(n => rewrite(n, close));
+    if (Array.isArray(node)) return node.map((n) => rewrite(n, close));
     if (node === null || typeof node !== 'object') return node;
     const out: JsonObject = {};
     for (const [key, value] of Object.entries(node)) {
@@ -282,7 +282,7 @@ function validator(key: string, schema: () => JsonObject, coerce: boolean): Vali
 }
 
 function describe(where: string, errors: ErrorObject[] | null | undefined): string[] {
-  return (errors ?? []).map(e => {
+  return (errors ?? []).map((e) => {
     const extra =
       e.keyword === 'additionalProperties'
         ? ` '${String((e.params as { additionalProperty?: string }).additionalProperty)}'`
@@ -294,13 +294,13 @@ function describe(where: string, errors: ErrorObject[] | null | undefined): stri
 }
 
 function parameterSchema(op: OpenApiOperation, where: 'path' | 'query'): JsonObject {
-  const params = op.parameters.filter(p => p.in === where);
+  const params = op.parameters.filter((p) => p.in === where);
   const properties: JsonObject = {};
   for (const p of params) properties[p.name] = p.schema;
   return selfContained({
     type: 'object',
     properties,
-    required: params.filter(p => p.required).map(p => p.name),
+    required: params.filter((p) => p.required).map((p) => p.name),
     // Unknown query parameters are ignored by GitHub, which hides typos: reject them here.
     additionalProperties: false
   });
@@ -328,11 +328,7 @@ export function validateRequest(op: OpenApiOperation, parts: RequestParts, allow
     if (op.bodyRequired) errors.push('body: a JSON request body is required');
   } else {
     const bodySchema = op.bodySchema;
-    const checkBody = validator(
-      `${key} body ${allowUnknownFields ? 'open' : 'closed'}`,
-      () => selfContained(bodySchema, !allowUnknownFields),
-      false
-    );
+    const checkBody = validator(`${key} body ${allowUnknownFields ? 'open' : 'closed'}`, () => selfContained(bodySchema, !allowUnknownFields), false);
     if (!checkBody(parts.body)) errors.push(...describe('body', checkBody.errors));
   }
   return errors;

@@ -104,7 +104,10 @@ describe('loadedSurface: vitest', () => {
     const config = `import { defineConfig, mergeConfig } from 'vitest/config';
       import shared from './config/shared';
       export default mergeConfig(shared, defineConfig({ test: { setupFiles: ['./test/setup.ts'], globalSetup: 'test/global.ts', environment: 'happy-dom' } }));`;
-    const surface = loadedSurface('vitest', tree({ 'vitest.config.ts': config, 'config/shared.ts': "import './more';\nexport default {};", 'config/more.ts': '', 'test/setup.ts': '' }));
+    const surface = loadedSurface(
+      'vitest',
+      tree({ 'vitest.config.ts': config, 'config/shared.ts': "import './more';\nexport default {};", 'config/more.ts': '', 'test/setup.ts': '' })
+    );
     expect(surface.paths).toEqual(expect.arrayContaining(['vitest.config.ts', 'config/shared.ts', 'config/more.ts', 'test/setup.ts', 'test/global.ts']));
     expect(surface.packages).toEqual(expect.arrayContaining(['vitest', 'happy-dom']));
   });
@@ -113,11 +116,18 @@ describe('loadedSurface: vitest', () => {
 describe('loadedSurface: pytest and go', () => {
   it('reads -p plugins from addopts and pytest_plugins from conftests, transitively', () => {
     expect(addoptsPlugins('-ra -p myproj.testing.plugin -pno:cacheprovider -p no:warnings -pother')).toEqual(['myproj.testing.plugin', 'other']);
-    expect(scanPytestConfig('pyproject.toml', '[tool.pytest.ini_options]\naddopts = "-p tools.plug"\npythonpath = ["lib"]\n')).toEqual({ plugins: ['tools.plug'], pythonpath: ['lib'] });
+    expect(scanPytestConfig('pyproject.toml', '[tool.pytest.ini_options]\naddopts = "-p tools.plug"\npythonpath = ["lib"]\n')).toEqual({
+      plugins: ['tools.plug'],
+      pythonpath: ['lib']
+    });
     expect(pytestPluginsOf('import x\npytest_plugins = [\n    "a.b",\n    \'c\',\n]\n')).toEqual(['a.b', 'c']);
     const surface = loadedSurface(
       'pytest',
-      tree({ 'pytest.ini': '[pytest]\naddopts = -p helpers.plug\n', 'tests/conftest.py': 'pytest_plugins = "fixtures.db"\n', 'fixtures/db.py': 'pytest_plugins = ("fixtures.more",)\n' })
+      tree({
+        'pytest.ini': '[pytest]\naddopts = -p helpers.plug\n',
+        'tests/conftest.py': 'pytest_plugins = "fixtures.db"\n',
+        'fixtures/db.py': 'pytest_plugins = ("fixtures.more",)\n'
+      })
     );
     expect(surface.paths).toEqual(expect.arrayContaining(['helpers/plug.py', 'helpers/plug/__init__.py', 'fixtures/db.py', 'fixtures/more.py', 'src/fixtures/db.py']));
   });

@@ -87,7 +87,10 @@ describe("gap 2: a setup file's own imports, outside its folder, transitively", 
   });
 
   it('counts a new file the candidate would add where the import resolves', () => {
-    const surface = loadedSurface('vitest', tree({ 'vitest.config.ts': "export default { test: { setupFiles: ['./test/setup.ts'] } };", 'test/setup.ts': "import '../tools/extend';\n" }));
+    const surface = loadedSurface(
+      'vitest',
+      tree({ 'vitest.config.ts': "export default { test: { setupFiles: ['./test/setup.ts'] } };", 'test/setup.ts': "import '../tools/extend';\n" })
+    );
     expect(surface.paths).toEqual(expect.arrayContaining(['tools/extend.ts', 'tools/extend.js', 'tools/extend/index.ts']));
   });
 
@@ -121,7 +124,15 @@ describe('gap 3: projects and workspaces', () => {
     };
     const surface = loadedSurface('jest', tree(files, ['packages/new/jest.config.js']));
     expect(surface.paths).toEqual(
-      expect.arrayContaining(['jest.unit.config.js', 'test/unit-setup.js', 'packages/a/jest.config.js', 'packages/a/setup/a.js', 'packages/b/b-global.js', 'test/inline.js', 'packages/new/jest.config.js'])
+      expect.arrayContaining([
+        'jest.unit.config.js',
+        'test/unit-setup.js',
+        'packages/a/jest.config.js',
+        'packages/a/setup/a.js',
+        'packages/b/b-global.js',
+        'test/inline.js',
+        'packages/new/jest.config.js'
+      ])
     );
   });
 
@@ -139,7 +150,9 @@ describe('gap 3: projects and workspaces', () => {
       'tools/proj/vite.config.mjs': "export default { test: { setupFiles: ['./s.js'] } };"
     };
     const surface = loadedSurface('vitest', tree(files));
-    expect(surface.paths).toEqual(expect.arrayContaining(['packages/a/vitest.config.ts', 'packages/a/setup.ts', 'e2e/vitest.config.ts', 'e2e/global.ts', 'tools/proj/vite.config.mjs', 'tools/proj/s.js']));
+    expect(surface.paths).toEqual(
+      expect.arrayContaining(['packages/a/vitest.config.ts', 'packages/a/setup.ts', 'e2e/vitest.config.ts', 'e2e/global.ts', 'tools/proj/vite.config.mjs', 'tools/proj/s.js'])
+    );
   });
 
   it('refuses a project, workspace entry or rootDir outside the repository in one line', () => {

@@ -11,7 +11,29 @@ import { listTree, tarOf, tempFolder, type TarItem } from './tar-helpers.js';
 const TYPES = ['file', 'file', 'file', 'directory', 'symlink', 'link', 'fifo', 'character-device', 'block-device', 'contiguous-file'] as const;
 
 const segment = fc.oneof(
-  fc.constantFrom('..', '.', '', 'a', 'b', 'a', 'b', 'é', 'e\u0301', '日本', '\u{1f600}', '.git', '.GIT', '.patchproof', 'C:', 'a\\b', '\u0000', '\n', ' ', '\ufffd', 'x'.repeat(120)),
+  fc.constantFrom(
+    '..',
+    '.',
+    '',
+    'a',
+    'b',
+    'a',
+    'b',
+    'é',
+    'e\u0301',
+    '日本',
+    '\u{1f600}',
+    '.git',
+    '.GIT',
+    '.patchproof',
+    'C:',
+    'a\\b',
+    '\u0000',
+    '\n',
+    ' ',
+    '\ufffd',
+    'x'.repeat(120)
+  ),
   fc.string({ unit: 'binary', maxLength: 6 })
 );
 
@@ -30,10 +52,16 @@ const hostileItem: fc.Arbitrary<TarItem> = fc.record({
 /** Mostly plausible entries, so that accepted archives (and so the writing) are exercised too. */
 const plausibleItem: fc.Arbitrary<TarItem> = fc.record({
   name: fc
-    .array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom('a', 'b', 'c', 'é', '日本', '\u{1f600}', 'dir', 'x'.repeat(120)) }, { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 4 }) }), {
-      minLength: 1,
-      maxLength: 3
-    })
+    .array(
+      fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom('a', 'b', 'c', 'é', '日本', '\u{1f600}', 'dir', 'x'.repeat(120)) },
+        { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 4 }) }
+      ),
+      {
+        minLength: 1,
+        maxLength: 3
+      }
+    )
     .chain((parts) => fc.nat({ max: 1000 }).map((n) => [...parts.slice(0, -1), `${parts.at(-1)}-${n}`].join('/'))),
   type: fc.constantFrom('file', 'file', 'file', 'directory'),
   data: fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)),

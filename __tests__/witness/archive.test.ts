@@ -83,14 +83,7 @@ describe('packWitness', () => {
     expect(archive.readUInt32LE(4)).toBe(0);
     expect(archive[9]).toBe(0xff);
     const headers = await headersOf(gunzipSync(archive));
-    expect(headers.map((h) => h.name)).toEqual([
-      LONG_NAME,
-      'hidden/empty.txt',
-      'hidden/größe-日本.test.js',
-      'reproduction/a.test.js',
-      'reproduction/sub/run.sh',
-      'witness.json'
-    ]);
+    expect(headers.map((h) => h.name)).toEqual([LONG_NAME, 'hidden/empty.txt', 'hidden/größe-日本.test.js', 'reproduction/a.test.js', 'reproduction/sub/run.sh', 'witness.json']);
     for (const header of headers) {
       expect(header).toMatchObject({ type: 'file', mtime: new Date(0), uid: 0, gid: 0, uname: '', gname: '' });
       expect(header.mode).toBe(header.name.endsWith('.sh') ? 0o755 : 0o644);
@@ -156,7 +149,14 @@ describe('readWitnessArchive refusals', () => {
     ['a .git segment', 'x/.git/config', "has a '.git' component"],
     ['a leading .patchproof', '.patchproof/harness/x', "is under '.patchproof/'"]
   ])('refuses %s', async (_what, name, problem) => {
-    expect(await refusal(await tgzOf([{ name: 'ok', data: 'x' }, { name, data: 'x' }]))).toContain(problem);
+    expect(
+      await refusal(
+        await tgzOf([
+          { name: 'ok', data: 'x' },
+          { name, data: 'x' }
+        ])
+      )
+    ).toContain(problem);
   });
 
   it('refuses a NUL byte in a pax path', async () => {
@@ -183,13 +183,41 @@ describe('readWitnessArchive refusals', () => {
   });
 
   it('refuses a path listed twice, as two files or as a folder and a file', async () => {
-    expect(await refusal(await tgzOf([{ name: 'a', data: '1' }, { name: 'a', data: '2' }]))).toContain("entry 'a' appears twice");
-    expect(await refusal(await tgzOf([{ name: 'a/', type: 'directory' }, { name: 'a', data: '2' }]))).toContain("entry 'a' appears twice");
+    expect(
+      await refusal(
+        await tgzOf([
+          { name: 'a', data: '1' },
+          { name: 'a', data: '2' }
+        ])
+      )
+    ).toContain("entry 'a' appears twice");
+    expect(
+      await refusal(
+        await tgzOf([
+          { name: 'a/', type: 'directory' },
+          { name: 'a', data: '2' }
+        ])
+      )
+    ).toContain("entry 'a' appears twice");
   });
 
   it('refuses a file under a path that is a file, in either order', async () => {
-    expect(await refusal(await tgzOf([{ name: 'a', data: '1' }, { name: 'a/b', data: '2' }]))).toContain("'a' is a file, but another entry needs it to be a folder");
-    expect(await refusal(await tgzOf([{ name: 'a/b/c', data: '1' }, { name: 'a/b', data: '2' }]))).toContain("'a/b' is a file");
+    expect(
+      await refusal(
+        await tgzOf([
+          { name: 'a', data: '1' },
+          { name: 'a/b', data: '2' }
+        ])
+      )
+    ).toContain("'a' is a file, but another entry needs it to be a folder");
+    expect(
+      await refusal(
+        await tgzOf([
+          { name: 'a/b/c', data: '1' },
+          { name: 'a/b', data: '2' }
+        ])
+      )
+    ).toContain("'a/b' is a file");
   });
 
   it('refuses a name that is not UTF-8, in a ustar header or a pax header', async () => {

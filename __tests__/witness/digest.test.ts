@@ -34,11 +34,7 @@ describe('pack digest', () => {
     await writeFile(join(scratch, 'a.sh'), 'run\n');
     await chmod(join(scratch, 'a.sh'), 0o755);
     // sha256("patchproof/witness/v1" NUL canonical JSON), entries sorted by path bytes.
-    const payload =
-      '{"entries":[' +
-      `["a.sh","file","100755","${sha('run\n')}",4],` +
-      `["b/x.py","file","100644","${sha('x\n')}",2]` +
-      '],"format":"patchproof/witness/v1"}';
+    const payload = '{"entries":[' + `["a.sh","file","100755","${sha('run\n')}",4],` + `["b/x.py","file","100644","${sha('x\n')}",2]` + '],"format":"patchproof/witness/v1"}';
     const expected = `sha256:${sha(`patchproof/witness/v1\u0000${payload}`)}`;
     expect((await digestWitnessFolder(scratch)).digest).toBe(expected);
   });

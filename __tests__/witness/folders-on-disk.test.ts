@@ -44,14 +44,27 @@ describe('test folders given on the command line, inside a git work tree', () =>
   it('witness init copies the untracked and the ignored folder as they are on disk', async () => {
     const pack = join(scratch, 'pack');
     const init = await runCliInProcess([
-      'witness', 'init', pack, '--adapter', 'node-test',
-      '--reproduction', join(repo.dir, 'untracked-tests'), '--hidden', join(repo.dir, 'ignored-tests')
+      'witness',
+      'init',
+      pack,
+      '--adapter',
+      'node-test',
+      '--reproduction',
+      join(repo.dir, 'untracked-tests'),
+      '--hidden',
+      join(repo.dir, 'ignored-tests')
     ]);
     // stderr holds only witness init's notes on how to pin node:test ids (never an error).
     expect({ status: init.status, stderr: init.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('note: ')) }).toEqual({ status: 0, stderr: [] });
     expect(init.stderr).toMatch(/^note: reproduction\.ids not pinned/);
     expect(await listTree(pack)).toEqual([
-      'hidden/', 'hidden/hidden.test.js', 'hidden/nested/', 'hidden/nested/more.test.js', 'reproduction/', 'reproduction/repro.test.js', 'witness.json'
+      'hidden/',
+      'hidden/hidden.test.js',
+      'hidden/nested/',
+      'hidden/nested/more.test.js',
+      'reproduction/',
+      'reproduction/repro.test.js',
+      'witness.json'
     ]);
     expect(await readFile(join(pack, 'reproduction', 'repro.test.js'), 'utf8')).toBe("import 'node:test';\n");
   });

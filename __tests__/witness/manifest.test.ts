@@ -91,45 +91,53 @@ describe('parseWitnessManifest refusals', () => {
   });
 
   it.each([
-    ['', { ...minimal, extra: 1 }, 'unknown field extra; expected only schema, adapter, reproduction, hidden, regression, protected, allowed_paths, allow, limits, junit, oracle, formal, build, setup'],
+    [
+      '',
+      { ...minimal, extra: 1 },
+      'unknown field extra; expected only schema, adapter, reproduction, hidden, regression, protected, allowed_paths, allow, limits, junit, oracle, formal, build, setup'
+    ],
     ['reproduction', withField('reproduction.paths', 'x'), 'unknown field reproduction.paths; expected only path, placement, repeat, expected_failing, ids'],
     ['hidden', withField('hidden.expected_failing', ['x']), 'unknown field hidden.expected_failing; expected only path, placement, repeat, ids'],
     ['regression', withField('regression.retry', 1), 'unknown field regression.retry; expected only include, exclude, retries'],
-    ['allow', withField('allow.everything', true), 'unknown field allow.everything; expected only test_edits, test_removal, skips, config_edits, dependency_changes, workflow_edits'],
+    [
+      'allow',
+      withField('allow.everything', true),
+      'unknown field allow.everything; expected only test_edits, test_removal, skips, config_edits, dependency_changes, workflow_edits'
+    ],
     ['limits', withField('limits.memory', 1), 'unknown field limits.memory; expected only timeout_seconds, output_limit_bytes, diff_max_bytes, diff_max_files']
   ])('refuses an unknown key in %s', (_where, value, message) => {
     expect(refusal(value)).toBe(`${SOURCE}: ${message}.`);
   });
 
   it.each([
-    ['reproduction', 'x', 'reproduction is \'x\'; expected an object with path, placement, repeat, expected_failing and ids, all optional'],
+    ['reproduction', 'x', "reproduction is 'x'; expected an object with path, placement, repeat, expected_failing and ids, all optional"],
     ['hidden', null, 'hidden is null; expected an object with path, placement, repeat and ids, all optional'],
     ['regression', [], 'regression is an empty list; expected an object with include, exclude and retries, all optional'],
     ['allow', true, 'allow is true; expected an object with test_edits'],
-    ['limits', 1, "limits is 1; expected an object with timeout_seconds"],
-    ['protected', 'src/**', 'protected is \'src/**\'; expected a list of glob patterns of repository paths'],
-    ['reproduction.path', '', 'reproduction.path is \'\'; expected a pack-relative folder'],
-    ['hidden.path', 3, "hidden.path is 3; expected a pack-relative folder"],
-    ['reproduction.placement', false, "reproduction.placement is false; expected a repository-relative folder"],
-    ['reproduction.repeat', 0, "reproduction.repeat is 0; expected a whole number from 1 to 10"],
-    ['reproduction.repeat', 11, "reproduction.repeat is 11; expected a whole number from 1 to 10"],
-    ['hidden.repeat', 1.5, "hidden.repeat is 1.5; expected a whole number from 1 to 10"],
+    ['limits', 1, 'limits is 1; expected an object with timeout_seconds'],
+    ['protected', 'src/**', "protected is 'src/**'; expected a list of glob patterns of repository paths"],
+    ['reproduction.path', '', "reproduction.path is ''; expected a pack-relative folder"],
+    ['hidden.path', 3, 'hidden.path is 3; expected a pack-relative folder'],
+    ['reproduction.placement', false, 'reproduction.placement is false; expected a repository-relative folder'],
+    ['reproduction.repeat', 0, 'reproduction.repeat is 0; expected a whole number from 1 to 10'],
+    ['reproduction.repeat', 11, 'reproduction.repeat is 11; expected a whole number from 1 to 10'],
+    ['hidden.repeat', 1.5, 'hidden.repeat is 1.5; expected a whole number from 1 to 10'],
     ['reproduction.expected_failing', [], 'reproduction.expected_failing is an empty list; expected a non-empty list of distinct test ids'],
-    ['reproduction.expected_failing', 'x', 'reproduction.expected_failing is \'x\'; expected a non-empty list'],
+    ['reproduction.expected_failing', 'x', "reproduction.expected_failing is 'x'; expected a non-empty list"],
     ['regression.include', [], "regression.include is an empty list; expected a non-empty list of glob patterns; omit it to run the adapter's own suite"],
     ['regression.exclude', {}, 'regression.exclude is an object; expected a list of glob patterns'],
-    ['regression.retries', -1, "regression.retries is -1; expected a whole number from 0 to 3"],
-    ['regression.retries', 4, "regression.retries is 4; expected a whole number from 0 to 3"],
-    ['allow.test_edits', 'yes', 'allow.test_edits is \'yes\'; expected true or false'],
-    ['allow.test_removal', 1, "allow.test_removal is 1; expected true or false"],
+    ['regression.retries', -1, 'regression.retries is -1; expected a whole number from 0 to 3'],
+    ['regression.retries', 4, 'regression.retries is 4; expected a whole number from 0 to 3'],
+    ['allow.test_edits', 'yes', "allow.test_edits is 'yes'; expected true or false"],
+    ['allow.test_removal', 1, 'allow.test_removal is 1; expected true or false'],
     ['allow.skips', null, 'allow.skips is null; expected true or false'],
-    ['allow.config_edits', 0, "allow.config_edits is 0; expected true or false"],
-    ['allow.dependency_changes', 'false', 'allow.dependency_changes is \'false\'; expected true or false'],
-    ['limits.timeout_seconds', 0, "limits.timeout_seconds is 0; expected a whole number of seconds from 1 to 86400"],
-    ['limits.timeout_seconds', 86401, "limits.timeout_seconds is 86401; expected a whole number of seconds from 1 to 86400"],
-    ['limits.output_limit_bytes', 0, "limits.output_limit_bytes is 0; expected a whole number of bytes, at least 1"],
-    ['limits.diff_max_bytes', 2.5, "limits.diff_max_bytes is 2.5; expected a whole number of bytes, at least 1"],
-    ['limits.diff_max_files', '200', 'limits.diff_max_files is \'200\'; expected a whole number of files, at least 1']
+    ['allow.config_edits', 0, 'allow.config_edits is 0; expected true or false'],
+    ['allow.dependency_changes', 'false', "allow.dependency_changes is 'false'; expected true or false"],
+    ['limits.timeout_seconds', 0, 'limits.timeout_seconds is 0; expected a whole number of seconds from 1 to 86400'],
+    ['limits.timeout_seconds', 86401, 'limits.timeout_seconds is 86401; expected a whole number of seconds from 1 to 86400'],
+    ['limits.output_limit_bytes', 0, 'limits.output_limit_bytes is 0; expected a whole number of bytes, at least 1'],
+    ['limits.diff_max_bytes', 2.5, 'limits.diff_max_bytes is 2.5; expected a whole number of bytes, at least 1'],
+    ['limits.diff_max_files', '200', "limits.diff_max_files is '200'; expected a whole number of files, at least 1"]
   ])('refuses %s = %j', (path, value, message) => {
     expect(refusal(withField(path, value))).toContain(`${SOURCE}: ${message}`);
   });
@@ -184,7 +192,9 @@ describe('parseWitnessManifest refusals', () => {
     [{ path: 'tests' }, { path: 'tests' }, 'hidden.path'],
     [{ path: 'tests' }, { path: 'tests/hidden' }, 'hidden.path']
   ])('refuses overlapping reproduction %j and hidden %j', (reproduction, hidden, field) => {
-    expect(refusal({ ...minimal, reproduction, hidden })).toMatch(new RegExp(`${escape(field)} .* overlaps reproduction\\.\\w+ .*; expected separate folders for the two test sets\\.$`));
+    expect(refusal({ ...minimal, reproduction, hidden })).toMatch(
+      new RegExp(`${escape(field)} .* overlaps reproduction\\.\\w+ .*; expected separate folders for the two test sets\\.$`)
+    );
   });
 
   it('accepts sibling folders with a shared name prefix', () => {
@@ -243,11 +253,11 @@ describe('parseWitnessManifest: oracle', () => {
 describe('pinned ids', () => {
   it('reads reproduction.ids and hidden.ids, refusing duplicates and expected_failing outside the pin', () => {
     const base = { schema: 'patchproof.witness/v1', adapter: 'unittest' };
-    const ok = parseWitnessManifest(({ ...base, reproduction: { ids: ['a', 'b'], expected_failing: ['a'] }, hidden: { ids: ['h'] } }), 'witness.json');
+    const ok = parseWitnessManifest({ ...base, reproduction: { ids: ['a', 'b'], expected_failing: ['a'] }, hidden: { ids: ['h'] } }, 'witness.json');
     expect(ok.reproduction.ids).toEqual(['a', 'b']);
     expect(ok.hidden.ids).toEqual(['h']);
-    expect(() => parseWitnessManifest(({ ...base, hidden: { ids: ['h', 'h'] } }), 'witness.json')).toThrow(/hidden\.ids.*twice/);
-    expect(() => parseWitnessManifest(({ ...base, reproduction: { ids: ['a'], expected_failing: ['z'] } }), 'witness.json')).toThrow(/not among reproduction\.ids/);
-    expect(() => parseWitnessManifest(({ ...base, hidden: { ids: [] } }), 'witness.json')).toThrow();
+    expect(() => parseWitnessManifest({ ...base, hidden: { ids: ['h', 'h'] } }, 'witness.json')).toThrow(/hidden\.ids.*twice/);
+    expect(() => parseWitnessManifest({ ...base, reproduction: { ids: ['a'], expected_failing: ['z'] } }, 'witness.json')).toThrow(/not among reproduction\.ids/);
+    expect(() => parseWitnessManifest({ ...base, hidden: { ids: [] } }, 'witness.json')).toThrow();
   });
 });

@@ -87,7 +87,9 @@ describe('initWitness --adapter junit', () => {
     expect(written.junit.canary.path).toBe('canary');
     for (const value of [written.junit.argv[0], written.junit.tests[0], written.junit.canary.pass, written.junit.canary.fail]) expect(value).toMatch(/^<replace: .+>$/);
     // A scaffold never grades: the first placeholder is named, with the form expected.
-    expect(() => parseWitnessManifest(written, 'witness.json')).toThrow(/^witness\.json: junit\.argv\[0\] still holds the placeholder .*witness init wrote.*; expected a non-empty string\.$/);
+    expect(() => parseWitnessManifest(written, 'witness.json')).toThrow(
+      /^witness\.json: junit\.argv\[0\] still holds the placeholder .*witness init wrote.*; expected a non-empty string\.$/
+    );
     const readme = await readFile(join(dir, 'canary', 'README.md'), 'utf8');
     expect(readme).toContain('one test that must pass and one that must fail');
     for (const field of ['`argv`', '`report`', '`tests`', '`canary.pass`']) expect(readme).toContain(field);
@@ -130,7 +132,11 @@ describe('initWitnessPack: pinned ids', () => {
   });
 
   it('does not guess: a test.each table is left unpinned, with exactly how to pin it', async () => {
-    const made = await initWitnessPack(join(scratch, 'jest-pack'), { adapter: 'jest', reproduction: join(PACKS, 'jest-money', 'reproduction'), hidden: join(PACKS, 'jest-money', 'hidden') });
+    const made = await initWitnessPack(join(scratch, 'jest-pack'), {
+      adapter: 'jest',
+      reproduction: join(PACKS, 'jest-money', 'reproduction'),
+      hidden: join(PACKS, 'jest-money', 'hidden')
+    });
     expect(made.pinned.hidden).toBeUndefined();
     expect(made.pinned.reproduction).toEqual([
       '.patchproof/reproduction/money-repro.test.js > cents below ten > formatCents pads them to two digits',
@@ -152,8 +158,12 @@ describe('initWitnessPack: pinned ids', () => {
 
 describe('jsFileTestIds', () => {
   it('reads nested describes and refuses what it cannot be sure of', () => {
-    expect(jsFileTestIds('t.test.js', "describe('a', () => { describe('b', function () { it('c', () => {}); }); test(`d`, () => {}); });")).toEqual({ ids: ['t.test.js > a > b > c', 't.test.js > a > d'] });
-    expect(jsFileTestIds('t.test.js', "for (const x of [1, 2]) test('x' + x, () => {});")).toEqual({ reason: 't.test.js: tests declared inside loops, conditions or helper functions' });
+    expect(jsFileTestIds('t.test.js', "describe('a', () => { describe('b', function () { it('c', () => {}); }); test(`d`, () => {}); });")).toEqual({
+      ids: ['t.test.js > a > b > c', 't.test.js > a > d']
+    });
+    expect(jsFileTestIds('t.test.js', "for (const x of [1, 2]) test('x' + x, () => {});")).toEqual({
+      reason: 't.test.js: tests declared inside loops, conditions or helper functions'
+    });
     expect(jsFileTestIds('t.test.js', "test.skip('a', () => {});")).toMatchObject({ reason: expect.stringContaining('modifier') });
     expect(jsFileTestIds('t.test.js', "test('a', () => {}); test('a', () => {});")).toMatchObject({ reason: expect.stringContaining('share one id') });
   });

@@ -45,9 +45,14 @@ beforeAll(async () => {
   const hiddenCases = oracle.cases.filter((c) => c.phase === 'hidden');
   hiddenIds = hiddenCases.map((c) => `oracle > ${c.id}`).sort();
   const manifest = JSON.parse(text(entries.find((e) => e.path === 'witness.json'))) as { hidden: Record<string, unknown> };
-  plain = entries.map((e) => (e.path === 'witness.json' ? { ...e, data: encoder.encode(JSON.stringify({ ...manifest, hidden: { ...manifest.hidden, ids: hiddenIds } }, null, 2)) } : e));
+  plain = entries.map((e) =>
+    e.path === 'witness.json' ? { ...e, data: encoder.encode(JSON.stringify({ ...manifest, hidden: { ...manifest.hidden, ids: hiddenIds } }, null, 2)) } : e
+  );
   const reproductionValues = new Set(oracle.cases.filter((c) => c.phase === 'reproduction').map((c) => JSON.stringify(c.expected)));
-  const values = hiddenCases.filter((c) => typeof c.expected === 'number').map((c) => JSON.stringify(c.expected)).filter((v) => v.length >= 6 && !reproductionValues.has(v));
+  const values = hiddenCases
+    .filter((c) => typeof c.expected === 'number')
+    .map((c) => JSON.stringify(c.expected))
+    .filter((v) => v.length >= 6 && !reproductionValues.has(v));
   expect(values.length).toBeGreaterThanOrEqual(3);
   const original = text(entries.find((e) => e.path === 'oracle/original/hidden/millisecond-unit-hidden.test.js'));
   expect(original).toContain("parseDuration('2m500ms')");
@@ -80,7 +85,10 @@ describe('seal-hidden moves every secret part into hidden.age', () => {
       'reproduction/millisecond-unit.test.js',
       'witness.json'
     ]);
-    const open = sealed.filter((e) => e.path !== 'hidden.age').map((e) => `${e.path}\n${text(e)}`).join('\n');
+    const open = sealed
+      .filter((e) => e.path !== 'hidden.age')
+      .map((e) => `${e.path}\n${text(e)}`)
+      .join('\n');
     for (const secret of secrets) expect([secret, open.includes(secret)]).toEqual([secret, false]);
     // The reproduction's expectations stay plain: the reproduction is public.
     const oracle = parseOracleFile(JSON.parse(text(sealed.find((e) => e.path === 'oracle/expected.json'))));
@@ -88,7 +96,7 @@ describe('seal-hidden moves every secret part into hidden.age', () => {
     expect(JSON.parse(text(sealed.find((e) => e.path === 'witness.json'))).hidden).toEqual({ path: 'hidden', placement: '.patchproof/hidden', repeat: 1 });
   });
 
-  it('hidden.age holds them: the hidden tests, the oracle\'s hidden half, the originals and the pinned ids', async () => {
+  it("hidden.age holds them: the hidden tests, the oracle's hidden half, the originals and the pinned ids", async () => {
     const inner = await readWitnessArchive(await decryptWith(identity, (sealed.find((e) => e.path === 'hidden.age') as WitnessEntry).data, 'hidden.age'));
     expect(inner.map((e) => e.path).sort()).toEqual([
       'hidden/millisecond-unit-hidden.test.js',
@@ -101,7 +109,7 @@ describe('seal-hidden moves every secret part into hidden.age', () => {
 });
 
 describe('the loader restores them in memory, and refuses a sealed pack that has them plain', () => {
-  it('opened with the key: the manifest has its pinned ids back, the oracle\'s hidden half is in memory, and nothing secret is on disk but the hidden tests', async () => {
+  it("opened with the key: the manifest has its pinned ids back, the oracle's hidden half is in memory, and nothing secret is on disk but the hidden tests", async () => {
     const { dir, digest } = await written(sealed, 'sealed');
     const resolved = await resolveWitness(dir, digest, { witnessKey: identity, tempDir: work });
     try {
@@ -161,7 +169,10 @@ describe('the loader restores them in memory, and refuses a sealed pack that has
     const crafted = inner.map((e) => (e.path === SEALED_PARTS.oracle ? { ...e, data: encoder.encode(JSON.stringify(swapped)) } : e));
     const { encryptTo } = await import('../../src/fetch/witness/sealed.js');
     const ciphertext = await encryptTo([recipient], await packWitnessEntries(crafted));
-    const { dir, digest } = await written(sealed.map((e) => (e.path === 'hidden.age' ? { ...e, data: ciphertext } : e)), 'crafted');
+    const { dir, digest } = await written(
+      sealed.map((e) => (e.path === 'hidden.age' ? { ...e, data: ciphertext } : e)),
+      'crafted'
+    );
     await expect(resolveWitness(dir, digest, { witnessKey: identity, tempDir: work })).rejects.toThrow(/holds reproduction cases/);
   });
 });

@@ -48,7 +48,13 @@ class OctokitHeadChecks implements HeadChecksReader {
         const { data } = await this.octokit.rest.checks.listForRef({ owner, repo, ref: sha, filter: 'latest', per_page: 100, page });
         for (const run of data.check_runs) {
           if (isOwnCheck({ name: run.name, app: run.app === null ? null : { id: run.app.id, slug: run.app.slug ?? '' } }, own)) continue;
-          checks.push({ kind: 'check_run', name: run.name, source: run.app?.slug ?? 'unknown app', said: run.status === 'completed' ? (run.conclusion ?? 'none') : run.status, state: checkRunState(run.status, run.conclusion) });
+          checks.push({
+            kind: 'check_run',
+            name: run.name,
+            source: run.app?.slug ?? 'unknown app',
+            said: run.status === 'completed' ? (run.conclusion ?? 'none') : run.status,
+            state: checkRunState(run.status, run.conclusion)
+          });
         }
         seen += data.check_runs.length;
         if (data.check_runs.length < 100) break;

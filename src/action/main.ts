@@ -16,7 +16,12 @@ import { promoteMode } from './promote-mode.js';
 /** The modes, by the `mode` input. */
 export const MODES: Readonly<Record<ActionSettings['mode'], Mode>> = {
   validate: (settings, outcome) => validateMode(settings, outcome),
-  reverify: (settings, outcome) => reverifyMode(settings, outcome, reverifyModeDeps((replaySettings, replayOutcome) => validateMode(replaySettings, replayOutcome))),
+  reverify: (settings, outcome) =>
+    reverifyMode(
+      settings,
+      outcome,
+      reverifyModeDeps((replaySettings, replayOutcome) => validateMode(replaySettings, replayOutcome))
+    ),
   promote: (settings, outcome) => promoteMode(settings, outcome)
 };
 

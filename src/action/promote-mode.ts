@@ -89,7 +89,10 @@ async function sameJobReceipt(path: string, env: NodeJS.ProcessEnv): Promise<Int
   const rel = relative(runnerTemp, real);
   const parts = rel.split(sep);
   if (rel.startsWith('..') || isAbsolute(rel) || parts.length !== 2 || !/^patchproof-[0-9a-f]{64}$/.test(parts[0] ?? '') || parts[1] !== 'receipt.json') {
-    return { ok: false, why: `receipt-path '${path}' is not where a validate step of this job writes its receipt ($RUNNER_TEMP/patchproof-<digest>/receipt.json); a receipt from anywhere else needs an attestation (run-id)` };
+    return {
+      ok: false,
+      why: `receipt-path '${path}' is not where a validate step of this job writes its receipt ($RUNNER_TEMP/patchproof-<digest>/receipt.json); a receipt from anywhere else needs an attestation (run-id)`
+    };
   }
   const info = await stat(real);
   if (!info.isFile()) return { ok: false, why: `receipt-path '${path}' is not a file` };
@@ -105,7 +108,10 @@ async function sameJobReceipt(path: string, env: NodeJS.ProcessEnv): Promise<Int
     return { ok: false, why: `the receipt at '${path}' is ${receipt.receipt_digest}, not the digest its folder names; validate wrote another receipt there` };
   }
   if (receipt.run_id !== thisRun) {
-    return { ok: false, why: `the receipt at '${path}' was made by run ${receipt.run_id}, not by this job's run ${thisRun}; a receipt of another run needs an attestation (run-id)` };
+    return {
+      ok: false,
+      why: `the receipt at '${path}' was made by run ${receipt.run_id}, not by this job's run ${thisRun}; a receipt of another run needs an attestation (run-id)`
+    };
   }
   return { ok: true, receipt, provenance: { kind: 'same_job', path: real } };
 }
@@ -117,7 +123,10 @@ async function attestedReceipt(settings: ActionSettings, inputs: PromoteInputs, 
   if (intake.status === 'rejected') return { ok: false, why: intake.message };
   const attestation = await checkAttestation(intake.receiptPath, settings, { owner, repo }, payload);
   if (attestation.status !== 'verified') {
-    return { ok: false, why: `the receipt of run ${runId} (${intake.artifactName}) is not attested by the gate, and a receipt that verifies is not evidence by itself: ${attestation.message}` };
+    return {
+      ok: false,
+      why: `the receipt of run ${runId} (${intake.artifactName}) is not attested by the gate, and a receipt that verifies is not evidence by itself: ${attestation.message}`
+    };
   }
   return { ok: true, receipt: intake.receipt, provenance: { kind: 'attested', runId, artifactName: intake.artifactName, signer: attestation.signer.signerUri } };
 }
@@ -143,10 +152,18 @@ function renderSummary(report: Report): string {
   }
   const source = report.provenance;
   if (source !== undefined) {
-    rows.push(['evidence / 证据', source.kind === 'same_job' ? `validated in this job / 本作业验证 (${codeSpan(source.path)})` : `run ${source.runId} (${codeSpan(source.artifactName)}), attested by ${codeSpan(source.signer)}`]);
+    rows.push([
+      'evidence / 证据',
+      source.kind === 'same_job'
+        ? `validated in this job / 本作业验证 (${codeSpan(source.path)})`
+        : `run ${source.runId} (${codeSpan(source.artifactName)}), attested by ${codeSpan(source.signer)}`
+    ]);
   }
   for (const b of report.bindings ?? []) {
-    rows.push([b.name === 'diff_digest' ? 'diff base...head / 差异' : 'base snapshot / 基线快照', b.recorded === b.current ? `✅ ${codeSpan(b.current)}` : `❌ receipt ${codeSpan(b.recorded)}, now ${codeSpan(b.current)}`]);
+    rows.push([
+      b.name === 'diff_digest' ? 'diff base...head / 差异' : 'base snapshot / 基线快照',
+      b.recorded === b.current ? `✅ ${codeSpan(b.current)}` : `❌ receipt ${codeSpan(b.recorded)}, now ${codeSpan(b.current)}`
+    ]);
   }
   return [
     '# PatchProof 合并 / Promote',
@@ -221,10 +238,19 @@ export async function promoteMode(settings: ActionSettings, outcome: StepOutcome
     if (problems.length > 0) return await refuse(problems.join('; '), receipt);
     const answer = await pulls.merge(owner, repo, number, pull.headSha, inputs.mergeMethod);
     if (!answer.merged) {
-      const why = answer.status === 409 ? 'the head moved after it was checked' : answer.status === 405 ? 'GitHub cannot merge it (conflicts, branch protection or required checks)' : answer.status === 403 ? 'the token may not merge (give the job permissions: contents: write)' : 'GitHub refused the request';
+      const why =
+        answer.status === 409
+          ? 'the head moved after it was checked'
+          : answer.status === 405
+            ? 'GitHub cannot merge it (conflicts, branch protection or required checks)'
+            : answer.status === 403
+              ? 'the token may not merge (give the job permissions: contents: write)'
+              : 'GitHub refused the request';
       return await refuse(`GitHub answered ${answer.status} to the merge of #${number} at ${pull.headSha}: ${why}: ${answer.message}`, receipt);
     }
-    const message = oneLine(`PatchProof promoted pull request #${number}: merged head ${pull.headSha} (${inputs.mergeMethod}) as ${answer.sha} on the evidence of receipt ${receipt.receipt_digest}`);
+    const message = oneLine(
+      `PatchProof promoted pull request #${number}: merged head ${pull.headSha} (${inputs.mergeMethod}) as ${answer.sha} on the evidence of receipt ${receipt.receipt_digest}`
+    );
     report.outcome = message;
     await summarize(outcome, report);
     return { verdict: 'passed', proofGrade: true, receiptDigest: receipt.receipt_digest, mergeSha: answer.sha, message };

@@ -25,9 +25,7 @@ export interface PullRequestState {
 export type MergeMethod = 'merge' | 'squash' | 'rebase';
 
 /** What GitHub answered to the merge: merged, or a documented refusal (never reported as success). */
-export type MergeAnswer =
-  | { merged: true; sha: string }
-  | { merged: false; status: 403 | 404 | 405 | 409 | 422; message: string };
+export type MergeAnswer = { merged: true; sha: string } | { merged: false; status: 403 | 404 | 405 | 409 | 422; message: string };
 
 export interface PullsClient {
   get(owner: string, repo: string, number: number): Promise<PullRequestState>;
@@ -51,7 +49,12 @@ function statusOf(error: unknown): number | undefined {
 /** GitHub's own message of a refusal, on one line. */
 function messageOf(error: unknown): string {
   const body = (error as { response?: { data?: unknown } } | null)?.response?.data;
-  const message = body !== null && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string' ? (body as { message: string }).message : error instanceof Error ? error.message : String(error);
+  const message =
+    body !== null && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string'
+      ? (body as { message: string }).message
+      : error instanceof Error
+        ? error.message
+        : String(error);
   return message.replace(/\s+/g, ' ').trim().slice(0, 500);
 }
 
@@ -65,7 +68,10 @@ export function createPullsClient(token: string, options: PullsClientOptions = {
       try {
         ({ data } = await octokit.rest.pulls.get({ owner, repo, pull_number: number }));
       } catch (error) {
-        throw new InfrastructureError(`could not read pull request #${number} of ${owner}/${repo} (HTTP ${statusOf(error) ?? '?'}): ${messageOf(error)}; the token needs pull-requests: read`, { cause: error });
+        throw new InfrastructureError(
+          `could not read pull request #${number} of ${owner}/${repo} (HTTP ${statusOf(error) ?? '?'}): ${messageOf(error)}; the token needs pull-requests: read`,
+          { cause: error }
+        );
       }
       return {
         number: data.number,
@@ -87,7 +93,10 @@ export function createPullsClient(token: string, options: PullsClientOptions = {
         const status = statusOf(error);
         const refusal = REFUSALS.find((code) => code === status);
         if (refusal !== undefined) return { merged: false, status: refusal, message: messageOf(error) };
-        throw new InfrastructureError(`the merge request for pull request #${number} failed (HTTP ${status ?? '?'}): ${messageOf(error)}; whether GitHub merged it is unknown, look at the pull request`, { cause: error });
+        throw new InfrastructureError(
+          `the merge request for pull request #${number} failed (HTTP ${status ?? '?'}): ${messageOf(error)}; whether GitHub merged it is unknown, look at the pull request`,
+          { cause: error }
+        );
       }
     }
   };

@@ -85,14 +85,14 @@ function renderFindings(findings: Findings, replayAsked: boolean, trust: TrustDe
   const title = untrustedRun
     ? 'PatchProof: FAILED — untrusted_workflow: this run cannot vouch for the receipt'
     : !bound
-    ? `PatchProof: receipt not bound to this head — ${differing.join(', ')} differs`
-    : !agrees
-      ? `PatchProof: replay disagrees — receipt ${receipt.verdict}, replay ${findings.replay?.verdict ?? ''}`
-      : unproven && !receipt.proof_grade
-        ? 'PatchProof: receipt not proof grade — a pass without the isolated runner is never success'
-        : unproven
-          ? 'PatchProof: receipt not proven — no trusted attestation and no proof-grade replay'
-          : `PatchProof re-verified: ${receipt.verdict.toUpperCase()} — receipt intact and bound to this head${success ? ` (${evidence.why})` : ''}`;
+      ? `PatchProof: receipt not bound to this head — ${differing.join(', ')} differs`
+      : !agrees
+        ? `PatchProof: replay disagrees — receipt ${receipt.verdict}, replay ${findings.replay?.verdict ?? ''}`
+        : unproven && !receipt.proof_grade
+          ? 'PatchProof: receipt not proof grade — a pass without the isolated runner is never success'
+          : unproven
+            ? 'PatchProof: receipt not proven — no trusted attestation and no proof-grade replay'
+            : `PatchProof re-verified: ${receipt.verdict.toUpperCase()} — receipt intact and bound to this head${success ? ` (${evidence.why})` : ''}`;
   const mark = (ok: boolean): string => (ok ? '✅' : '❌');
   const replayRow = !replayAsked
     ? 'not asked / 未要求'
@@ -143,14 +143,14 @@ function renderFindings(findings: Findings, replayAsked: boolean, trust: TrustDe
   const message = untrustedRun
     ? `the receipt of run ${findings.runId} is bound, intact and vouched for (${evidence.why}), but this run cannot post success: ${trust.trusted ? '' : trust.why}`
     : !bound
-    ? `the receipt of run ${findings.runId} is not bound to this head: ${differing.join(', ')} differs`
-    : !agrees
-      ? `replay gave ${findings.replay?.verdict ?? ''} but the receipt says ${receipt.verdict}: ${findings.replay?.message ?? ''}`
-      : unproven && !receipt.proof_grade
-        ? `the receipt of run ${findings.runId} is not proof grade: a pass without the isolated runner is never success`
-        : unproven
-          ? `the receipt of run ${findings.runId} is bound and intact, but nothing trusted vouches for it: no valid attestation by the signer workflow (${att.status === 'verified' ? '' : att.message}) and no proof-grade replay; a receipt that verifies proves only that it is intact`
-          : `receipt of run ${findings.runId} re-verified on ${candidate.head}: PatchProof ${receipt.verdict}${reasons}, receipt ${receipt.receipt_digest}`;
+      ? `the receipt of run ${findings.runId} is not bound to this head: ${differing.join(', ')} differs`
+      : !agrees
+        ? `replay gave ${findings.replay?.verdict ?? ''} but the receipt says ${receipt.verdict}: ${findings.replay?.message ?? ''}`
+        : unproven && !receipt.proof_grade
+          ? `the receipt of run ${findings.runId} is not proof grade: a pass without the isolated runner is never success`
+          : unproven
+            ? `the receipt of run ${findings.runId} is bound and intact, but nothing trusted vouches for it: no valid attestation by the signer workflow (${att.status === 'verified' ? '' : att.message}) and no proof-grade replay; a receipt that verifies proves only that it is intact`
+            : `receipt of run ${findings.runId} re-verified on ${candidate.head}: PatchProof ${receipt.verdict}${reasons}, receipt ${receipt.receipt_digest}`;
   return { conclusion: success ? 'success' : 'failure', check, message };
 }
 
@@ -171,7 +171,12 @@ export async function reverifyMode(settings: ActionSettings, outcome: StepOutcom
   const target: CheckRunTarget = { owner: candidate.owner, repo: candidate.repo, headSha: candidate.head, name: settings.checkName };
   // The one trust decision of this run, as in validate mode; stated in every check run and summary.
   const eventName = requiredEnv(env, 'GITHUB_EVENT_NAME');
-  const trust = decideTrust({ eventName, workflowRef: env['GITHUB_WORKFLOW_REF'], repository: `${candidate.owner}/${candidate.repo}`, payload: await readEventPayload(requiredEnv(env, 'GITHUB_EVENT_PATH')) });
+  const trust = decideTrust({
+    eventName,
+    workflowRef: env['GITHUB_WORKFLOW_REF'],
+    repository: `${candidate.owner}/${candidate.repo}`,
+    payload: await readEventPayload(requiredEnv(env, 'GITHUB_EVENT_PATH'))
+  });
   const stated = (check: RenderedCheck): RenderedCheck => withPreamble(check, trustLine(trust, eventName));
   if (!trust.trusted) outcome.warning(`PatchProof will not post success from this run: ${trust.why}`);
 
@@ -179,7 +184,12 @@ export async function reverifyMode(settings: ActionSettings, outcome: StepOutcom
   try {
     const intake = await takeReceipt(deps.receiptArtifacts(settings.token), runId, settings.artifactName, settings.witness?.digest);
     if (intake.status === 'rejected') {
-      const check = stated(renderRejection(intake.reason, intake.message, intake.details, [['workflow run / 工作流运行', String(runId)], ['head', codeSpan(candidate.head, { max: 1000 })]]));
+      const check = stated(
+        renderRejection(intake.reason, intake.message, intake.details, [
+          ['workflow run / 工作流运行', String(runId)],
+          ['head', codeSpan(candidate.head, { max: 1000 })]
+        ])
+      );
       await postCheck(client, target, 'failure', check, outcome);
       await writeSummary(outcome, check);
       return { verdict: 'failed', proofGrade: false, ...(intake.receiptPath !== undefined ? { receiptPath: intake.receiptPath } : {}), message: intake.message };

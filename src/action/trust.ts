@@ -14,9 +14,7 @@ import { COMMIT_SHA_PATTERN } from '../core/hashing.js';
  */
 
 /** The decision: `trusted` may post success; otherwise a pass is posted as failure, with `why`. */
-export type TrustDecision =
-  | { trusted: true; workflowRef: string }
-  | { trusted: false; why: string };
+export type TrustDecision = { trusted: true; workflowRef: string } | { trusted: false; why: string };
 
 /** What the decision reads. */
 export interface TrustInput {

@@ -122,7 +122,14 @@ function claimPath(context: RunnerContext, path: string): string {
  * The agent's claim: a file (input claimed), or a file inside an artifact of the pull request's CI
  * run (claimed-artifact), which the action downloads itself. Read before any run; a bad one is refused.
  */
-async function readClaim(settings: ActionSettings, deps: ValidateModeDeps, context: RunnerContext, candidate: Candidate, adapter: AdapterName, outcome: StepOutcome): Promise<ClaimInput | undefined> {
+async function readClaim(
+  settings: ActionSettings,
+  deps: ValidateModeDeps,
+  context: RunnerContext,
+  candidate: Candidate,
+  adapter: AdapterName,
+  outcome: StepOutcome
+): Promise<ClaimInput | undefined> {
   const artifact = settings.claimedArtifact;
   if (artifact === undefined) return settings.claimed !== undefined ? readClaimFile(claimPath(context, settings.claimed), 'claimed', adapter) : undefined;
   const source = (deps.claimArtifacts ?? createClaimArtifacts)({
@@ -148,13 +155,25 @@ async function readClaim(settings: ActionSettings, deps: ValidateModeDeps, conte
  * section, or undefined when head-checks is off. A read that fails is a warning and a line saying so:
  * the CI's claim is shown, never needed.
  */
-async function ciClaimSection(settings: ActionSettings, deps: ValidateModeDeps, context: RunnerContext, candidate: Candidate, receipt: Receipt, outcome: StepOutcome): Promise<string | undefined> {
+async function ciClaimSection(
+  settings: ActionSettings,
+  deps: ValidateModeDeps,
+  context: RunnerContext,
+  candidate: Candidate,
+  receipt: Receipt,
+  outcome: StepOutcome
+): Promise<string | undefined> {
   if (settings.headChecks !== true) return undefined;
   try {
     const reader = (deps.headChecks ?? createHeadChecksReader)(settings.token, context.apiUrl);
-    const checks = await reader.read({ owner: candidate.owner, repo: candidate.repo, sha: candidate.head }, { name: settings.checkName, ...(settings.app !== undefined ? { appId: settings.app.appId } : {}) });
+    const checks = await reader.read(
+      { owner: candidate.owner, repo: candidate.repo, sha: candidate.head },
+      { name: settings.checkName, ...(settings.app !== undefined ? { appId: settings.app.appId } : {}) }
+    );
     const comparison = compareCiClaim(checks, receipt.verdict);
-    outcome.info(`the agent's CI on ${candidate.head}: ${comparison.said} (${checks.length} check runs and statuses)${comparison.finding !== undefined ? `; ${comparison.finding}` : ''}`);
+    outcome.info(
+      `the agent's CI on ${candidate.head}: ${comparison.said} (${checks.length} check runs and statuses)${comparison.finding !== undefined ? `; ${comparison.finding}` : ''}`
+    );
     return renderCiClaim(comparison, receipt.verdict);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
@@ -207,7 +226,9 @@ async function openWitness(
       if (unprotected !== undefined) throw new ConfigurationError(unprotected);
       const commit = await git.resolveCommit(pack.ref);
       if (commit === candidate.head || (await git.isAncestor(candidate.head, commit))) {
-        throw new ConfigurationError(`witness-pack ref '${pack.ref}' is the pull request's head ${candidate.head} or contains it; the grader must not come from the candidate: use the base branch`);
+        throw new ConfigurationError(
+          `witness-pack ref '${pack.ref}' is the pull request's head ${candidate.head} or contains it; the grader must not come from the candidate: use the base branch`
+        );
       }
       const folder = await mkdtemp(join(tempDir, 'patchproof-ref-'));
       try {
@@ -231,7 +252,14 @@ interface Validated {
   integrityErrors: string[];
 }
 
-async function validateCandidate(settings: ActionSettings, outcome: StepOutcome, deps: ValidateModeDeps, context: RunnerContext, candidate: Candidate, payload: unknown): Promise<Validated> {
+async function validateCandidate(
+  settings: ActionSettings,
+  outcome: StepOutcome,
+  deps: ValidateModeDeps,
+  context: RunnerContext,
+  candidate: Candidate,
+  payload: unknown
+): Promise<Validated> {
   if (settings.witness === undefined) throw new ConfigurationError('witness-pack and witness-digest are required in validate mode');
   const repoDir = inside(context.workspace, settings.repositoryPath, 'repository-path');
   const git = deps.gitSource(repoDir, { token: settings.token, serverUrl: context.serverUrl });
@@ -255,7 +283,9 @@ async function validateCandidate(settings: ActionSettings, outcome: StepOutcome,
     const written = await git.writeTree(candidate.base, baseDir);
     const snapshot = await takeSnapshot(baseDir);
     if (snapshot.source !== 'walk' || snapshot.entries.length !== written.length) {
-      throw new InfrastructureError(`the base tree written to ${baseDir} snapshots as ${snapshot.entries.length} files, not ${written.length}; RUNNER_TEMP must not be inside a git work tree`);
+      throw new InfrastructureError(
+        `the base tree written to ${baseDir} snapshots as ${snapshot.entries.length} files, not ${written.length}; RUNNER_TEMP must not be inside a git work tree`
+      );
     }
     const proposal = createProposal(diff, snapshot.digest, TOOL_VERSION);
     outcome.info(`proposal_hash: ${proposal.proposal_hash} (base ${candidate.base}, head ${candidate.head}, base snapshot ${snapshot.digest})`);
@@ -269,13 +299,20 @@ async function validateCandidate(settings: ActionSettings, outcome: StepOutcome,
     const approval = approveProposal(proposal, proposal.proposal_hash, `${context.runId}-${context.runAttempt}`, `github-actions:${context.actor}`, TOOL_VERSION);
     const witnessKey = settings.witnessKey;
     const encryptHiddenDetail =
-      witnessKey !== undefined
-        ? async (detail: HiddenDetail) => encryptTo([await witnessKeyRecipient(witnessKey)], new TextEncoder().encode(canonicalJson(detail)))
-        : undefined;
+      witnessKey !== undefined ? async (detail: HiddenDetail) => encryptTo([await witnessKeyRecipient(witnessKey)], new TextEncoder().encode(canonicalJson(detail))) : undefined;
     const { receipt, hiddenDetail, text, check } = await pipeline({
       witness,
       createRunner: () => deps.createRunner(settings),
-      request: async () => ({ repoDir: baseDir, proposal, approval, limits, concurrency: 2, ...(claim !== undefined ? { claim } : {}), ...(encryptHiddenDetail !== undefined ? { encryptHiddenDetail } : {}), progress: actionProgress(outcome) }),
+      request: async () => ({
+        repoDir: baseDir,
+        proposal,
+        approval,
+        limits,
+        concurrency: 2,
+        ...(claim !== undefined ? { claim } : {}),
+        ...(encryptHiddenDetail !== undefined ? { encryptHiddenDetail } : {}),
+        progress: actionProgress(outcome)
+      }),
       deps: { snapshot: (dir) => takeSnapshot(dir), now: () => new Date(), log: (line) => outcome.info(line), nonce: deps.nonce }
     });
     const out = join(context.runnerTemp, `patchproof-${receipt.receipt_digest.replace(/^sha256:/, '')}`);
@@ -325,10 +362,16 @@ async function publishCheck(
  * Why a passing receipt must still be posted as failure, or undefined when it may be posted as
  * success: success needs proof grade (the isolated runner) and a trusted workflow.
  */
-export function gateDowngrade(receipt: Pick<Receipt, 'verdict' | 'proof_grade'>, trust: TrustDecision): { code: 'not_proof_grade' | 'untrusted_workflow'; why: string } | undefined {
+export function gateDowngrade(
+  receipt: Pick<Receipt, 'verdict' | 'proof_grade'>,
+  trust: TrustDecision
+): { code: 'not_proof_grade' | 'untrusted_workflow'; why: string } | undefined {
   if (receipt.verdict !== 'passed') return undefined;
   if (!receipt.proof_grade) {
-    return { code: 'not_proof_grade', why: 'the candidate passed, but not with proof grade (runner local, or a checkout that changed); only the isolated docker runner can post success: use runner: docker with a pinned image' };
+    return {
+      code: 'not_proof_grade',
+      why: 'the candidate passed, but not with proof grade (runner local, or a checkout that changed); only the isolated docker runner can post success: use runner: docker with a pinned image'
+    };
   }
   if (!trust.trusted) return { code: 'untrusted_workflow', why: `the candidate passed, but this run cannot vouch for it: ${trust.why}` };
   return undefined;
@@ -341,12 +384,22 @@ function downgradedCheck(check: RenderedCheck, downgrade: { code: string; why: s
   return { ...withPreamble(check, `**${downgrade.code}**: ${why}`), title: `PatchProof: FAILED — ${downgrade.code}` };
 }
 
-async function publishReceipt(settings: ActionSettings, outcome: StepOutcome, deps: ValidateModeDeps, context: RunnerContext, candidate: Candidate, validated: Validated, trust: TrustDecision): Promise<ModeResult> {
+async function publishReceipt(
+  settings: ActionSettings,
+  outcome: StepOutcome,
+  deps: ValidateModeDeps,
+  context: RunnerContext,
+  candidate: Candidate,
+  validated: Validated,
+  trust: TrustDecision
+): Promise<ModeResult> {
   const { receipt, receiptPath, reportPath, hiddenDetailPath } = validated;
   let artifactId: number | undefined;
   let artifactName: string | undefined;
   try {
-    const uploaded = await deps.receiptArtifacts().upload(receipt, { receipt: receiptPath, report: reportPath, ...(hiddenDetailPath !== undefined ? { hiddenDetail: hiddenDetailPath } : {}) });
+    const uploaded = await deps
+      .receiptArtifacts()
+      .upload(receipt, { receipt: receiptPath, report: reportPath, ...(hiddenDetailPath !== undefined ? { hiddenDetail: hiddenDetailPath } : {}) });
     artifactId = uploaded.id;
     artifactName = uploaded.name;
     outcome.info(`receipt uploaded as artifact ${uploaded.name} (id ${uploaded.id})`);
@@ -388,7 +441,9 @@ export async function validateMode(settings: ActionSettings, outcome: StepOutcom
   else {
     outcome.warning(`PatchProof will not post success from this run: ${trust.why}`);
     if (settings.app !== undefined) {
-      outcome.warning('app-private-key reached a workflow the pull request can change, so the pull request can read it: keep the app secrets in an environment limited to the default branch');
+      outcome.warning(
+        'app-private-key reached a workflow the pull request can change, so the pull request can read it: keep the app secrets in an environment limited to the default branch'
+      );
     }
   }
   let validated: Validated;

@@ -92,10 +92,7 @@ export function junitClaimKeys(adapter: AdapterName, fields: JunitCaseFields): C
       return nextestKeys(fields);
     case 'junit': {
       const rest = [...fields.suites, dotted];
-      return [
-        ...(fields.file !== undefined && fields.file !== '' ? [{ kind: 'path', path: fields.file, rest } as const] : []),
-        { kind: 'id', id: rest.join(' > ') }
-      ];
+      return [...(fields.file !== undefined && fields.file !== '' ? [{ kind: 'path', path: fields.file, rest } as const] : []), { kind: 'id', id: rest.join(' > ') }];
     }
   }
 }
@@ -114,7 +111,8 @@ function parseJunitClaim(text: string, adapter: AdapterName): ClaimCase[] {
   if (unnamed !== undefined) throw new ClaimFormatError(oneLine(unnamed));
   return report.cases.map((test) => {
     const fields = fieldsById.get(test.id)!;
-    const label = fields.file !== undefined && fields.file !== '' ? `${fields.file}::${fields.classname === '' ? '' : `${fields.classname}::`}${fields.name}` : pytestStyleCaseId(fields);
+    const label =
+      fields.file !== undefined && fields.file !== '' ? `${fields.file}::${fields.classname === '' ? '' : `${fields.classname}::`}${fields.name}` : pytestStyleCaseId(fields);
     return { label, status: JUNIT_STATUS[test.outcome], keys: junitClaimKeys(adapter, fields) };
   });
 }
@@ -192,7 +190,11 @@ const CARGO_DOC_TESTS = /^\s*Doc-tests (\S+)\s*$/;
 function cargoTargets(unittests: boolean, source: string, binary: string): string[] {
   const crate = (binary.split('/').pop() ?? '').replace(/-[0-9a-f]{16}$/, '');
   const stem = (source.split('/').pop() ?? '').replace(/\.rs$/, '');
-  const kinds: [RegExp, string][] = [[/^tests\//, 'test'], [/^benches\//, 'bench'], [/^examples\//, 'example']];
+  const kinds: [RegExp, string][] = [
+    [/^tests\//, 'test'],
+    [/^benches\//, 'bench'],
+    [/^examples\//, 'example']
+  ];
   for (const [pattern, kind] of kinds) if (pattern.test(source)) return [`${kind}:${stem}`, `${kind}:${crate}`];
   if (unittests && (source === 'src/main.rs' || /^src\/bin\//.test(source))) {
     const named = /^src\/bin\/([^/]+)(?:\/main)?\.rs$/.exec(source)?.[1];
@@ -230,7 +232,8 @@ function parseCargoTestClaim(text: string): ClaimCase[] {
       cases.push({ label: `doc:${doc}::${path}`, status, keys: [] });
       continue;
     }
-    if (targets === undefined) throw new ClaimFormatError(`line ${index + 1} is a test result before any "Running" line: give cargo test's stdout and stderr together (cargo test > claim.txt 2>&1)`);
+    if (targets === undefined)
+      throw new ClaimFormatError(`line ${index + 1} is a test result before any "Running" line: give cargo test's stdout and stderr together (cargo test > claim.txt 2>&1)`);
     cases.push({ label: `${targets[0]}::${path}`, status, keys: targets.map((target) => ({ kind: 'id', id: `${target}::${path}` })) });
   }
   return cases;

@@ -34,7 +34,10 @@ export async function mergeCommand(settings: MergeSettings, io: Console): Promis
   }
   const errors = shardSetErrors(receipts.map((r) => r.receipt));
   if (errors.length > 0) throw new VerificationError('bad_input', `the receipts do not make one validation: ${errors.join('; ')}`);
-  const body = mergedBody(receipts.map((r) => r.receipt), TOOL_VERSION);
+  const body = mergedBody(
+    receipts.map((r) => r.receipt),
+    TOOL_VERSION
+  );
   const text = serializeMerged({ ...body, merged_digest: mergedDigest(body) });
   for (const { text: shardText, receipt } of receipts) await writeFileAtomic(join(settings.out, 'shards', String(receipt.shard!.index), 'receipt.json'), shardText);
   await writeFileAtomic(join(settings.out, 'merged.json'), text);
@@ -50,6 +53,8 @@ export async function mergeCommand(settings: MergeSettings, io: Console): Promis
 /** verify-receipt of a merged receipt: its shard receipts are read from beside it. */
 export function verifyMergedFile(file: string, text: string, io: Console): number {
   const check = verifyMergedText(text, (rel) => readBound(dirname(resolve(file)), rel));
-  io.out(`${JSON.stringify({ integrity_valid: check.integrity_valid, kind: 'merged', verdict: check.verdict, proof_grade: check.proof_grade, merged_digest: check.merged_digest, errors: check.errors }, null, 2)}\n`);
+  io.out(
+    `${JSON.stringify({ integrity_valid: check.integrity_valid, kind: 'merged', verdict: check.verdict, proof_grade: check.proof_grade, merged_digest: check.merged_digest, errors: check.errors }, null, 2)}\n`
+  );
   return check.integrity_valid ? EXIT.passed : EXIT.failed;
 }

@@ -36,7 +36,10 @@ export const PROMOTE_EXIT = { applied: 0, refused: 2, partialConflict: 4 } as co
 async function attestedEntry(attested: AttestedPromoteSettings, receiptFile: string, receipt: Receipt, text: string, repo: string): Promise<StoreEntry> {
   const bundlePath = attested.bundle ?? join(dirname(resolve(receiptFile)), RECEIPT_BUNDLE_FILE);
   const bundleText = await readFile(bundlePath, 'utf8').catch(() => undefined);
-  if (bundleText === undefined) throw new PromoteError(`no attestation at '${bundlePath}'; a receipt that verifies is not evidence by itself: give the gate's Sigstore bundle (--bundle) or use the receipt store`);
+  if (bundleText === undefined)
+    throw new PromoteError(
+      `no attestation at '${bundlePath}'; a receipt that verifies is not evidence by itself: give the gate's Sigstore bundle (--bundle) or use the receipt store`
+    );
   let bundle: unknown;
   try {
     bundle = JSON.parse(bundleText);
@@ -52,11 +55,15 @@ async function attestedEntry(attested: AttestedPromoteSettings, receiptFile: str
   }
   const diff = await readTextFile(attested.diff, '--diff');
   if (diffDigest(diff) !== receipt.bindings.diff_digest) {
-    throw new PromoteError(`--diff '${attested.diff}' is not the diff the receipt binds (its digest ${diffDigest(diff)} is not the receipt's diff_digest ${receipt.bindings.diff_digest})`);
+    throw new PromoteError(
+      `--diff '${attested.diff}' is not the diff the receipt binds (its digest ${diffDigest(diff)} is not the receipt's diff_digest ${receipt.bindings.diff_digest})`
+    );
   }
   const snapshot = await takeSnapshot(repo);
   if (snapshot.digest !== receipt.bindings.base_snapshot) {
-    throw new PromoteError(`nothing was written: the working tree snapshots as ${snapshot.digest}, not the receipt's base snapshot ${receipt.bindings.base_snapshot}; without the receipt store the whole tree must still be the validated base`);
+    throw new PromoteError(
+      `nothing was written: the working tree snapshots as ${snapshot.digest}, not the receipt's base snapshot ${receipt.bindings.base_snapshot}; without the receipt store the whole tree must still be the validated base`
+    );
   }
   const proposal = createProposal(diff, snapshot.digest, TOOL_VERSION);
   const touched = checkDiff(diff, { maxBytes: receipt.limits.diff_max_bytes, maxFiles: receipt.limits.diff_max_files }).map((change) => change.path);
@@ -90,7 +97,8 @@ export async function promoteCommand(settings: PromoteSettings, io: Output, hook
     throw new PromoteError(`the receipt's schema is older than ${RECEIPT_V2_SCHEMA}; validate again with this version to promote`);
   }
   const receipt = parsed.data;
-  const entry = settings.attested !== undefined ? await attestedEntry(settings.attested, settings.receipt, receipt, text, repo) : await readStoredReceipt(settings.store, receipt, text);
+  const entry =
+    settings.attested !== undefined ? await attestedEntry(settings.attested, settings.receipt, receipt, text, repo) : await readStoredReceipt(settings.store, receipt, text);
   checkPromotable(receipt, entry.proposal);
   const all = checkDiff(entry.proposal.diff, { maxBytes: receipt.limits.diff_max_bytes, maxFiles: receipt.limits.diff_max_files });
   const changes = selectChanges(all, settings.paths);

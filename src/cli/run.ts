@@ -18,7 +18,16 @@ import { stderrProgress } from './progress.js';
 import type { BaseFailure, ValidationLimits, WitnessInput } from '../phases/validate.js';
 import { pipeline } from '../phases/pipeline.js';
 import type { HiddenDetail } from '../core/hidden-ids.js';
-import { decryptWith, encryptTo, generateWitnessKey, parseRecipients, parseWitnessKey, sealHiddenEntries, SEALED_HIDDEN_FILE, witnessKeyRecipient } from '../fetch/witness/sealed.js';
+import {
+  decryptWith,
+  encryptTo,
+  generateWitnessKey,
+  parseRecipients,
+  parseWitnessKey,
+  sealHiddenEntries,
+  SEALED_HIDDEN_FILE,
+  witnessKeyRecipient
+} from '../fetch/witness/sealed.js';
 import { readWitnessFolder } from '../fetch/witness/folder.js';
 import { writeWitnessEntries } from '../fetch/witness/archive.js';
 import { digestWitnessEntries } from '../fetch/witness/digest.js';
@@ -32,14 +41,45 @@ import { recordPack } from '../oracle/record.js';
 import { randomBytes } from 'node:crypto';
 import { ConfigurationError, InfrastructureError, isRefusal } from '../errors.js';
 import { promoteCommand } from './promote.js';
-import { baselineRequest, createRunner, EXIT, HIDDEN_DETAIL_FILE, lookUpBaseline, settleBaseline, hiddenDetailSealer, type BaselineLookup, openWitness, packInRepo, readWitnessKey, setupCacheDir, validationLimits, type Console } from './shared.js';
+import {
+  baselineRequest,
+  createRunner,
+  EXIT,
+  HIDDEN_DETAIL_FILE,
+  lookUpBaseline,
+  settleBaseline,
+  hiddenDetailSealer,
+  type BaselineLookup,
+  openWitness,
+  packInRepo,
+  readWitnessKey,
+  setupCacheDir,
+  validationLimits,
+  type Console
+} from './shared.js';
 import { compareCommand, screenCommand, verifyScreeningFile } from './screen.js';
 import { mergeCommand, verifyMergedFile } from './merge.js';
 import { isMergedText } from '../core/merged.js';
 import { isScreeningText } from '../core/screening.js';
 import { baseEntriesOf, storeReceipt } from '../receipt/store.js';
 import type { Snapshot } from '../core/snapshot-record.js';
-import { USAGE, defaultReceiptStore, readSettings, type HiddenDetailSettings, type WitnessKeygenSettings, type WitnessSealHiddenSettings, type WitnessSealSettings, type WitnessRecordSettings, type ApproveSettings, type ProposeSettings, type ValidateSettings, type VerifySettings, type WitnessDigestSettings, type WitnessInitSettings, type WitnessPackSettings } from '../inputs/cli-settings.js';
+import {
+  USAGE,
+  defaultReceiptStore,
+  readSettings,
+  type HiddenDetailSettings,
+  type WitnessKeygenSettings,
+  type WitnessSealHiddenSettings,
+  type WitnessSealSettings,
+  type WitnessRecordSettings,
+  type ApproveSettings,
+  type ProposeSettings,
+  type ValidateSettings,
+  type VerifySettings,
+  type WitnessDigestSettings,
+  type WitnessInitSettings,
+  type WitnessPackSettings
+} from '../inputs/cli-settings.js';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
@@ -78,7 +118,11 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
   try {
     const manifest = witness.manifest;
     let baseFailure: BaseFailure | undefined;
-    const progress = stderrProgress({ write: io.err, ...(io.errTTY !== undefined ? { isTTY: io.errTTY } : {}), ...(io.errColumns !== undefined ? { columns: io.errColumns } : {}) });
+    const progress = stderrProgress({
+      write: io.err,
+      ...(io.errTTY !== undefined ? { isTTY: io.errTTY } : {}),
+      ...(io.errColumns !== undefined ? { columns: io.errColumns } : {})
+    });
     // The repository's snapshot before validation: its record of the touched paths goes to the receipt store.
     let baseSnapshot: Snapshot | undefined;
     let cached: BaselineLookup | undefined;
@@ -98,7 +142,12 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
         request: async ({ adapter, runner, intake: claim }) => {
           cached =
             settings.baselineCache !== undefined
-              ? await lookUpBaseline(settings.baselineCache, repo, { baseSnapshot: proposal.base_snapshot as Digest, witnessDigest: witness.digest, adapter: adapter.name, runner, limits }, io)
+              ? await lookUpBaseline(
+                  settings.baselineCache,
+                  repo,
+                  { baseSnapshot: proposal.base_snapshot as Digest, witnessDigest: witness.digest, adapter: adapter.name, runner, limits },
+                  io
+                )
               : undefined;
           return {
             repoDir: repo,
@@ -151,7 +200,9 @@ async function validateCommand(settings: ValidateSettings, io: Console): Promise
       if (receipt.claim !== undefined) io.out(`${renderClaimConsole(receipt.claim)}\n`);
       if (baseFailure !== undefined) {
         const lines = baseFailure.excerpt === '' ? ['(no output)'] : baseFailure.excerpt.split('\n');
-        io.out(`the grader cannot run on the base tree; ${baseFailure.label} run ${baseFailure.attempt} says (excerpt sha256 ${baseFailure.sha256}):\n${lines.map((line) => `  | ${line}`).join('\n')}\n`);
+        io.out(
+          `the grader cannot run on the base tree; ${baseFailure.label} run ${baseFailure.attempt} says (excerpt sha256 ${baseFailure.sha256}):\n${lines.map((line) => `  | ${line}`).join('\n')}\n`
+        );
       }
       if (!check.integrity_valid) {
         io.err(`patchproof: the receipt failed its own verification: ${check.errors.join('; ')}\n`);
@@ -214,8 +265,14 @@ async function witnessCommand(
         `hidden: ${report.sealed.hidden ? 'sealed' : 'NOT fully sealed'}`,
         ...report.unsealed.map((u) => `unsealed (${u.phase}) ${u.file}:${u.line}: ${u.text}`),
         ...report.pending.map((p) => `to record (${p.phase}) ${p.file}:${p.line}: ${p.text}`),
-        ...(report.pending.length > 0 ? [`${report.pending.length} site(s) need their expected values recorded: patchproof witness record ${settings.dir} --reference FIX.diff --repo REPO --runner docker --image REF (validate refuses the pack until then)`] : []),
-        ...(!(report.sealed.reproduction && report.sealed.hidden) && (report.pending.length === 0 || report.unsealed.length > 0) ? ['a pack whose reproduction or hidden tests stay partly unsealed is not proof grade: rewrite those assertions with literal expected values'] : []),
+        ...(report.pending.length > 0
+          ? [
+              `${report.pending.length} site(s) need their expected values recorded: patchproof witness record ${settings.dir} --reference FIX.diff --repo REPO --runner docker --image REF (validate refuses the pack until then)`
+            ]
+          : []),
+        ...(!(report.sealed.reproduction && report.sealed.hidden) && (report.pending.length === 0 || report.unsealed.length > 0)
+          ? ['a pack whose reproduction or hidden tests stay partly unsealed is not proof grade: rewrite those assertions with literal expected values']
+          : []),
         `witness_digest: ${digest}`
       ];
       io.out(`${lines.join('\n')}\n`);
@@ -256,7 +313,9 @@ async function witnessCommand(
       await plain.dispose();
       const sealed = await sealHiddenEntries(await readWitnessFolder(dir), plain.manifest.hidden.path, recipients);
       await writeWitnessEntries(sealed, settings.out);
-      io.out(`written: ${settings.out} (hidden tests, and any hidden expectations, hidden originals and pinned hidden ids, encrypted in ${SEALED_HIDDEN_FILE})\nwitness_digest: ${digestWitnessEntries(sealed)}\n`);
+      io.out(
+        `written: ${settings.out} (hidden tests, and any hidden expectations, hidden originals and pinned hidden ids, encrypted in ${SEALED_HIDDEN_FILE})\nwitness_digest: ${digestWitnessEntries(sealed)}\n`
+      );
       return EXIT.passed;
     }
     case 'witness-pack': {
@@ -295,7 +354,9 @@ async function verifyCommand(settings: VerifySettings, io: Console): Promise<num
   if (isScreeningText(text)) return verifyScreeningFile(settings.file, text, io);
   if (isMergedText(text)) return verifyMergedFile(settings.file, text, io);
   const check = verifyReceiptText(text);
-  io.out(`${JSON.stringify({ integrity_valid: check.integrity_valid, verdict: check.verdict, proof_grade: check.proof_grade, receipt_digest: check.receipt_digest, errors: check.errors }, null, 2)}\n`);
+  io.out(
+    `${JSON.stringify({ integrity_valid: check.integrity_valid, verdict: check.verdict, proof_grade: check.proof_grade, receipt_digest: check.receipt_digest, errors: check.errors }, null, 2)}\n`
+  );
   return check.integrity_valid ? EXIT.passed : EXIT.failed;
 }
 
@@ -348,7 +409,7 @@ export async function run(argv: readonly string[], io: Console): Promise<number>
       io.err(`patchproof: infrastructure error, nothing was judged: ${error.message}\n`);
       return EXIT.inconclusive;
     }
-    io.err(`patchproof: internal error, nothing was judged: ${error instanceof Error ? error.stack ?? error.message : canonicalJson(String(error))}\n`);
+    io.err(`patchproof: internal error, nothing was judged: ${error instanceof Error ? (error.stack ?? error.message) : canonicalJson(String(error))}\n`);
     return EXIT.inconclusive;
   }
 }

@@ -13,7 +13,22 @@ import { serializeReceipt, verifyReceiptText } from '../core/receipt.js';
 import { receiptSchema, type Receipt } from '../core/receipt-schema.js';
 import { renderReport } from '../core/report.js';
 import { normalisedKey, similarity } from '../core/normalise.js';
-import { checkShards, RANK_FIELDS, rankCandidates, rankKeyOf, sealScreening, serializeScreening, SCREENING_SCHEMA, SHARD_SCHEMA, shardMembers, shardSchema, verifyScreeningText, type ScreenedCandidate, type ScreeningBody, type ShardManifest } from '../core/screening.js';
+import {
+  checkShards,
+  RANK_FIELDS,
+  rankCandidates,
+  rankKeyOf,
+  sealScreening,
+  serializeScreening,
+  SCREENING_SCHEMA,
+  SHARD_SCHEMA,
+  shardMembers,
+  shardSchema,
+  verifyScreeningText,
+  type ScreenedCandidate,
+  type ScreeningBody,
+  type ShardManifest
+} from '../core/screening.js';
 import { compareFeedback, feedbackOf } from '../core/feedback.js';
 import { ConfigurationError, VerificationError } from '../errors.js';
 import { assertOutside, existingDir, readTextFile, writeFileAtomic } from '../io/files.js';
@@ -22,7 +37,20 @@ import { removeLiveScratchSync } from '../phases/workspace.js';
 import { installSignalCleanup } from '../runners/docker-runner.js';
 import { stderrProgress } from './progress.js';
 import { validateWithDetail, type SharedBaseline, type SharedRuns, type ValidationResult } from '../phases/validate.js';
-import { baselineRequest, createRunner, EXIT, lookUpBaseline, settleBaseline, hiddenDetailSealer, validationLimits, openWitness, packInRepo, readWitnessKey, setupCacheDir, type Console } from './shared.js';
+import {
+  baselineRequest,
+  createRunner,
+  EXIT,
+  lookUpBaseline,
+  settleBaseline,
+  hiddenDetailSealer,
+  validationLimits,
+  openWitness,
+  packInRepo,
+  readWitnessKey,
+  setupCacheDir,
+  type Console
+} from './shared.js';
 import type { CompareSettings, MergeSettings, ScreenSettings } from '../inputs/cli-settings.js';
 
 /**
@@ -71,7 +99,13 @@ async function candidateFiles(entries: readonly string[]): Promise<{ name: strin
 }
 
 /** Propose a candidate's diff on the base, and read the files it changes (for the normalised key and similarity). */
-function proposed(diff: string, repo: string, tracked: ReadonlySet<string>, baseSnapshot: Digest, limits: DiffLimits): { proposal: Proposal; applied: Map<string, Buffer | null>; key: string } {
+function proposed(
+  diff: string,
+  repo: string,
+  tracked: ReadonlySet<string>,
+  baseSnapshot: Digest,
+  limits: DiffLimits
+): { proposal: Proposal; applied: Map<string, Buffer | null>; key: string } {
   const changes = checkDiff(diff, limits);
   const proposal = createProposal(diff, baseSnapshot, TOOL_VERSION);
   const applied = applyFileChanges((path) => (tracked.has(path) ? readFileSync(join(repo, ...path.split('/'))) : undefined), changes);
@@ -143,8 +177,13 @@ export async function screenCommand(settings: ScreenSettings, io: Console): Prom
       const fromCache = baselineRequest(cached);
       const results = new Map<string, ValidationResult>();
       const runsOf = new Map<string, SharedRuns | undefined>();
-      const progress = stderrProgress({ write: io.err, ...(io.errTTY !== undefined ? { isTTY: io.errTTY } : {}), ...(io.errColumns !== undefined ? { columns: io.errColumns } : {}) });
-      if (settings.shard !== undefined) progress.log(`screen: shard ${settings.shard.index}/${settings.shard.count}: ${order.length === 0 ? 'no candidate' : order.map((c) => c.name).join(', ')}`);
+      const progress = stderrProgress({
+        write: io.err,
+        ...(io.errTTY !== undefined ? { isTTY: io.errTTY } : {}),
+        ...(io.errColumns !== undefined ? { columns: io.errColumns } : {})
+      });
+      if (settings.shard !== undefined)
+        progress.log(`screen: shard ${settings.shard.index}/${settings.shard.count}: ${order.length === 0 ? 'no candidate' : order.map((c) => c.name).join(', ')}`);
       for (const c of order) {
         const from = original.get(c.key) as Candidate;
         const shared = from === c ? undefined : runsOf.get(from.name);
@@ -309,14 +348,16 @@ export async function mergeScreenShards(settings: MergeSettings & { repo: string
       throw new ConfigurationError(`'${join(dir, SHARD_FILE)}' is not JSON; give folders written by 'patchproof screen --shard K/N --out'`);
     }
     const parsed = shardSchema.safeParse(value);
-    if (!parsed.success) throw new ConfigurationError(`'${join(dir, SHARD_FILE)}' is no shard manifest (${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? ''})`);
+    if (!parsed.success)
+      throw new ConfigurationError(`'${join(dir, SHARD_FILE)}' is no shard manifest (${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? ''})`);
     shards.push(parsed.data);
   }
   const checked = checkShards(shards);
   if ('error' in checked) throw new ConfigurationError(`the shards do not make one screening: ${checked.error}`);
   const base = shards[0]!;
   const snapshot = await takeSnapshot(repo);
-  if (snapshot.digest !== base.base_snapshot) throw new ConfigurationError(`--repo's snapshot ${snapshot.digest} is not the shards' base ${base.base_snapshot}; give the checkout they were screened on`);
+  if (snapshot.digest !== base.base_snapshot)
+    throw new ConfigurationError(`--repo's snapshot ${snapshot.digest} is not the shards' base ${base.base_snapshot}; give the checkout they were screened on`);
   const tracked = new Set(snapshot.entries.filter((e) => e.kind === 'file').map((e) => e.path));
   const dirOf = new Map(shards.map((s, i) => [s.index, dirs[i]!]));
 
@@ -326,7 +367,8 @@ export async function mergeScreenShards(settings: MergeSettings & { repo: string
   for (const { name, proposal_hash } of base.candidates) {
     const from = join(dirOf.get(checked.owner.get(name)!)!, 'candidates', name);
     const proposal = parseProposal(JSON.parse(await readTextFile(join(from, 'proposal.json'), `${name}'s proposal`)), `${name}'s proposal`);
-    if (proposal.proposal_hash !== proposal_hash) throw new VerificationError('approval_mismatch', `${name}'s proposal has hash ${proposal.proposal_hash}, not the approved ${proposal_hash} the shards list`);
+    if (proposal.proposal_hash !== proposal_hash)
+      throw new VerificationError('approval_mismatch', `${name}'s proposal has hash ${proposal.proposal_hash}, not the approved ${proposal_hash} the shards list`);
     const approval = parseApproval(JSON.parse(await readTextFile(join(from, 'approval.json'), `${name}'s approval`)), `${name}'s approval`, proposal);
     const receipt = await readVerified(join(from, 'receipt.json'), `${name}'s receipt`);
     if (receipt.bindings.diff_digest !== proposal.diff_digest || receipt.bindings.base_snapshot !== base.base_snapshot) {
@@ -347,7 +389,9 @@ function renderRanking(ranking: { rank: number; name: string; why: string }[], c
   const rows = ranking.map((r) => {
     const c = byName.get(r.name)!;
     const tuple = RANK_FIELDS.map((f) => c.rank_key[f]).join(', ');
-    const notes = [c.duplicate_of !== undefined ? `duplicate of ${c.duplicate_of}` : '', ...c.similar.map((s) => `similar to ${s.name} (${s.score})`)].filter((n) => n !== '').join('; ');
+    const notes = [c.duplicate_of !== undefined ? `duplicate of ${c.duplicate_of}` : '', ...c.similar.map((s) => `similar to ${s.name} (${s.score})`)]
+      .filter((n) => n !== '')
+      .join('; ');
     return `| ${r.rank} | ${c.name} | ${c.verdict} | (${tuple}) | ${notes} |`;
   });
   return [`| rank | candidate | verdict | (${RANK_FIELDS.join(', ')}) | notes |`, '| --- | --- | --- | --- | --- |', ...rows].join('\n') + '\n';
@@ -367,7 +411,9 @@ export function readBound(dir: string, rel: string): string | undefined {
 /** verify-receipt of a screening receipt: its bound receipts are read from beside it. */
 export function verifyScreeningFile(file: string, text: string, io: Console): number {
   const check = verifyScreeningText(text, (rel) => readBound(dirname(resolve(file)), rel));
-  io.out(`${JSON.stringify({ integrity_valid: check.integrity_valid, kind: 'screening', best: check.best, screening_digest: check.screening_digest, errors: check.errors }, null, 2)}\n`);
+  io.out(
+    `${JSON.stringify({ integrity_valid: check.integrity_valid, kind: 'screening', best: check.best, screening_digest: check.screening_digest, errors: check.errors }, null, 2)}\n`
+  );
   return check.integrity_valid ? EXIT.passed : EXIT.failed;
 }
 

@@ -129,7 +129,9 @@ export async function lookUpBaseline(
     limits: { timeout_ms: key.limits.timeoutMs, output_limit_bytes: key.limits.outputLimitBytes }
   };
   const { hit, miss } = await cache.read(fields);
-  io.err(hit !== undefined ? `baseline cache: reusing entry ${hit.entry} (baseline ${hit.baselineDigest})\n` : `baseline cache: miss (${miss ?? 'no entry'}); the base side runs\n`);
+  io.err(
+    hit !== undefined ? `baseline cache: reusing entry ${hit.entry} (baseline ${hit.baselineDigest})\n` : `baseline cache: miss (${miss ?? 'no entry'}); the base side runs\n`
+  );
   return { cache, fields, ...(hit !== undefined ? { hit } : {}) };
 }
 
@@ -149,7 +151,10 @@ export async function settleBaseline(lookup: BaselineLookup | undefined, result:
   const digest = result.receipt.baseline?.digest;
   if (lookup.hit !== undefined) {
     if (digest !== lookup.hit.baselineDigest) {
-      throw new VerificationError('bad_input', `--baseline-cache entry ${lookup.hit.entry} records baseline ${lookup.hit.baselineDigest}, but its runs judge to ${digest ?? 'none'}: the entry was changed after it was written; remove it`);
+      throw new VerificationError(
+        'bad_input',
+        `--baseline-cache entry ${lookup.hit.entry} records baseline ${lookup.hit.baselineDigest}, but its runs judge to ${digest ?? 'none'}: the entry was changed after it was written; remove it`
+      );
     }
     return;
   }

@@ -75,7 +75,10 @@ const cargo: Parser = (lines, workdir) => {
   for (const [index, line] of lines.entries()) {
     const m = /^error(\[E\d+\])?: (.*)$/.exec(line);
     if (m === null || /^(could not compile|aborting due to)/.test(m[2]!)) continue;
-    const at = lines.slice(index + 1, index + 4).map((l) => /^\s*--> (.+):(\d+):(\d+)$/.exec(l)).find((x) => x !== null);
+    const at = lines
+      .slice(index + 1, index + 4)
+      .map((l) => /^\s*--> (.+):(\d+):(\d+)$/.exec(l))
+      .find((x) => x !== null);
     const message = clip(`${m[1] !== undefined ? `${m[1].slice(1, -1)}: ` : ''}${m[2]}`);
     if (at !== undefined && at !== null) return { tool: 'cargo', file: repoRelative(at[1]!, workdir), line: Number(at[2]), column: Number(at[3]), message };
     if (m[1] !== undefined) return { tool: 'cargo', message };

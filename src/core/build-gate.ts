@@ -81,7 +81,10 @@ export function buildReasons(build: Pick<BuildRecord, 'status' | 'base'> | undef
 }
 
 /** The verdict once the build gate is heard: the candidate's broken build fails it; an inconclusive build never passes. */
-export function withBuild(decision: { verdict: Verdict; reasons: ReasonCode[] }, build: Pick<BuildRecord, 'status' | 'base'> | undefined): { verdict: Verdict; reasons: ReasonCode[] } {
+export function withBuild(
+  decision: { verdict: Verdict; reasons: ReasonCode[] },
+  build: Pick<BuildRecord, 'status' | 'base'> | undefined
+): { verdict: Verdict; reasons: ReasonCode[] } {
   const added = buildReasons(build);
   if (build === undefined || (added.length === 0 && build.status !== 'not_run')) return decision;
   const reasons = [...new Set([...decision.reasons, ...added])].sort();

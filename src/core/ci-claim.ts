@@ -52,7 +52,8 @@ export interface CiClaimComparison {
 export function compareCiClaim(checks: HeadCheck[], verdict: Verdict): CiClaimComparison {
   const states = new Set(checks.map((check) => check.state));
   const said = states.has('failure') ? 'failure' : states.has('pending') ? 'pending' : states.has('success') ? 'success' : 'none';
-  const finding = said === 'success' && verdict === 'failed' ? 'ci_success_clean_room_failed' : said === 'failure' && verdict === 'passed' ? 'ci_failure_clean_room_passed' : undefined;
+  const finding =
+    said === 'success' && verdict === 'failed' ? 'ci_success_clean_room_failed' : said === 'failure' && verdict === 'passed' ? 'ci_failure_clean_room_passed' : undefined;
   return { said, ...(finding !== undefined ? { finding } : {}), checks };
 }
 
@@ -66,7 +67,7 @@ const FINDING_TEXT: Record<NonNullable<CiClaimComparison['finding']>, string> = 
 
 /** The comparison as a Markdown section of the check run (every name escaped: the PR's CI chose them). */
 export function renderCiClaim(comparison: CiClaimComparison, verdict: Verdict): string {
-  const lines = ['### 智能体 CI 的声明 / What the agent\'s CI said on this commit', ''];
+  const lines = ["### 智能体 CI 的声明 / What the agent's CI said on this commit", ''];
   if (comparison.checks.length === 0) {
     lines.push('头提交上没有其他检查或状态。/ No other check run or commit status on the head commit.');
     return lines.join('\n');

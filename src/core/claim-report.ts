@@ -41,7 +41,7 @@ function shown(claim: ClaimRecord, limit: number): { rows: ClaimRow[]; more: num
 export function renderClaimMarkdown(claim: ClaimRecord, limit = 50): string[] {
   const { rows, more } = shown(claim, limit);
   const out = [
-    '## 代理声明对照 / The agent\'s claim against the clean room',
+    "## 代理声明对照 / The agent's claim against the clean room",
     '',
     `声明摘要 / claim digest \`${claim.digest}\` · ${summary(claim)}`,
     '',
@@ -62,7 +62,9 @@ export function renderClaimConsole(claim: ClaimRecord, limit = 20): string {
   const { rows, more } = shown(claim, limit);
   const lines = [
     `claim: ${summary(claim)} (not part of the verdict)`,
-    ...rows.map((row) => `  ${`[${row.finding ?? 'agrees'}]`.padEnd(36)}${row.claimed.padEnd(8)} -> ${row.clean_room.padEnd(8)} ${row.hidden === true ? '(hidden) ' : ''}${flat(row.id, 160)}`)
+    ...rows.map(
+      (row) => `  ${`[${row.finding ?? 'agrees'}]`.padEnd(36)}${row.claimed.padEnd(8)} -> ${row.clean_room.padEnd(8)} ${row.hidden === true ? '(hidden) ' : ''}${flat(row.id, 160)}`
+    )
   ];
   if (more > 0) lines.push(`  … ${more} more (receipt.json: claim.rows)`);
   return lines.join('\n');

@@ -52,7 +52,6 @@ export interface ParsedClaim {
   cases: ClaimCase[];
 }
 
-
 /** One compared test, as the receipt records it. */
 export interface ClaimRow {
   /** The clean-room id it matched (a hidden test's keyed id), else the claim's own label. */
@@ -106,7 +105,10 @@ export function findingOf(claimed: TestStatus, cleanRoom: CleanRoomOutcome): Cla
 }
 
 function pathSuffixes(path: string): string[] {
-  const parts = path.replace(/\\/g, '/').split('/').filter((part) => part !== '' && part !== '.');
+  const parts = path
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((part) => part !== '' && part !== '.');
   return parts.map((_, index) => parts.slice(index).join('/'));
 }
 
@@ -169,7 +171,10 @@ export function compareClaim(claim: ParsedClaim, digest: string, phases: readonl
   for (const row of rows) if (row.finding !== undefined) findings[row.finding] += 1;
   // Findings first (hidden-state dependencies before unknown tests), each group in claim order.
   const order = (row: ClaimRow): number => (row.finding === 'possible_hidden_state_dependency' ? 0 : row.finding === 'claim_unknown_test' ? 1 : 2);
-  const sorted = rows.map((row, index) => ({ row, index })).sort((a, b) => order(a.row) - order(b.row) || a.index - b.index).map(({ row }) => row);
+  const sorted = rows
+    .map((row, index) => ({ row, index }))
+    .sort((a, b) => order(a.row) - order(b.row) || a.index - b.index)
+    .map(({ row }) => row);
   const kept = sorted.slice(0, CLAIM_ROW_LIMIT);
   return {
     digest,
@@ -199,7 +204,8 @@ export function claimErrors(record: ClaimRecord, phases: readonly PhaseRecord[],
     const expected: CleanRoomOutcome = recorded ?? (notRun ? 'not_run' : 'absent');
     if (row.clean_room !== expected) errors.push(`${where}: clean_room ${row.clean_room} but the receipt's results say ${expected}`);
     if (row.hidden !== true && hidden.has(row.id)) errors.push(`${where}: a hidden test's id in a row not marked hidden`);
-    if (row.finding !== findingOf(row.claimed, row.clean_room)) errors.push(`${where}: finding ${row.finding ?? 'none'} does not follow from claimed ${row.claimed} and clean_room ${row.clean_room}`);
+    if (row.finding !== findingOf(row.claimed, row.clean_room))
+      errors.push(`${where}: finding ${row.finding ?? 'none'} does not follow from claimed ${row.claimed} and clean_room ${row.clean_room}`);
     if (row.finding !== undefined) counted[row.finding] += 1;
     if (row.clean_room !== 'absent' && row.clean_room !== 'not_run') matched += 1;
   });

@@ -49,7 +49,8 @@ function specsOf(manifest: unknown): Map<string, string> {
     if (typeof value === 'string') specs.set(prefix, value);
     else if (isObject(value)) for (const [key, inner] of Object.entries(value)) nested(`${prefix}.${key}`, inner);
   };
-  for (const field of SPEC_FIELDS) if (isObject(manifest[field])) for (const [name, spec] of Object.entries(manifest[field])) if (typeof spec === 'string') specs.set(`${field}.${name}`, spec);
+  for (const field of SPEC_FIELDS)
+    if (isObject(manifest[field])) for (const [name, spec] of Object.entries(manifest[field])) if (typeof spec === 'string') specs.set(`${field}.${name}`, spec);
   nested('overrides', manifest.overrides);
   nested('resolutions', manifest.resolutions);
   if (isObject(manifest.pnpm)) nested('pnpm.overrides', manifest.pnpm.overrides);
@@ -155,7 +156,13 @@ function checkPackageJson(path: string, candidate: string, base: string | undefi
   }
 }
 
-function checkLockEntries(path: string, entries: ReadonlyMap<string, LockEntry>, baseEntries: ReadonlyMap<string, LockEntry>, origins: ReadonlySet<string>, refuse: (line: string) => void): void {
+function checkLockEntries(
+  path: string,
+  entries: ReadonlyMap<string, LockEntry>,
+  baseEntries: ReadonlyMap<string, LockEntry>,
+  origins: ReadonlySet<string>,
+  refuse: (line: string) => void
+): void {
   for (const [key, entry] of entries) {
     if (key === '') continue;
     const unchanged = entryIdentity(entry) === entryIdentity(baseEntries.get(key));
@@ -164,7 +171,8 @@ function checkLockEntries(path: string, entries: ReadonlyMap<string, LockEntry>,
     if (entry.link === true) refuse(`${path}: ${shown} is a link (to ${JSON.stringify(entry.resolved ?? '')})`);
     if (typeof entry.resolved === 'string' && entry.link !== true) {
       const origin = httpsOrigin(entry.resolved);
-      if (origin === undefined || !origins.has(origin)) refuse(`${path}: ${shown} resolves to ${JSON.stringify(entry.resolved)}, not an https URL on a registry the base's lockfiles use`);
+      if (origin === undefined || !origins.has(origin))
+        refuse(`${path}: ${shown} resolves to ${JSON.stringify(entry.resolved)}, not an https URL on a registry the base's lockfiles use`);
     }
     if (typeof entry.version === 'string' && LOCAL_OR_REMOTE_SPEC.test(entry.version)) refuse(`${path}: ${shown} has version ${JSON.stringify(entry.version)}`);
     // A workspace package of the repository (a key outside node_modules) that is new: local code.

@@ -212,8 +212,7 @@ function parseGitHeader(line: string, n: number): { old: string; new: string } {
     }
   }
   refuse(
-    `line ${n} (${quoteForMessage(line, 80)}) does not name the same file twice; renames and copies are not supported, ` +
-      'give the old path as a delete and the new one as an add'
+    `line ${n} (${quoteForMessage(line, 80)}) does not name the same file twice; renames and copies are not supported, ` + 'give the old path as a delete and the new one as an add'
   );
 }
 
@@ -320,9 +319,7 @@ function splitSections(lines: readonly string[]): Section[] {
       open(i);
     } else if (current !== undefined && /^[-+ \\]/.test(line)) {
       // jsdiff skips such a line, so a reader would see a change that is never applied.
-      invalid(
-        `${at(n, label())} looks like a hunk line but lies outside every hunk; make each hunk header's counts match its lines`
-      );
+      invalid(`${at(n, label())} looks like a hunk line but lies outside every hunk; make each hunk header's counts match its lines`);
     } else if (current?.git && current.oldName === undefined && current.hunks === 0) {
       if (line.startsWith('new file mode ')) current.newFile = true;
       if (line.startsWith('deleted file mode ')) current.deletedFile = true;
@@ -345,8 +342,7 @@ function sectionNames(section: Section): [string, string] {
 /** Resolve a section's names into one repository path and an operation. */
 function resolveSection(section: Section, gitStyle: boolean): { path: string; op: FileOp } {
   const [oldRaw, newRaw] = sectionNames(section);
-  const strip = (name: string, prefix: string): string | undefined =>
-    name === DEV_NULL ? undefined : gitStyle ? name.slice(prefix.length) : name;
+  const strip = (name: string, prefix: string): string | undefined => (name === DEV_NULL ? undefined : gitStyle ? name.slice(prefix.length) : name);
   const oldPath = strip(oldRaw, 'a/');
   const newPath = strip(newRaw, 'b/');
   if (oldPath === undefined && newPath === undefined) {

@@ -121,7 +121,8 @@ export function formalRecordErrors(formal: FormalRecord): string[] {
     if ((t.status === 'counterexample') !== (t.counterexample !== undefined)) errors.push(`${where}: a counterexample goes with status counterexample and only with it`);
     if (t.replay !== undefined) {
       // Only a replay that fails keeps a counterexample; one that does not makes the target unknown.
-      if (t.status === 'counterexample' && t.replay.outcome !== 'failed') errors.push(`${where}: a counterexample whose replay ${t.replay.outcome === 'passed' ? 'passed' : 'gave no result'} is unknown, not a counterexample`);
+      if (t.status === 'counterexample' && t.replay.outcome !== 'failed')
+        errors.push(`${where}: a counterexample whose replay ${t.replay.outcome === 'passed' ? 'passed' : 'gave no result'} is unknown, not a counterexample`);
       if (t.status === 'unknown' && t.replay.outcome === 'failed') errors.push(`${where}: a counterexample whose replay failed is a counterexample, not unknown`);
       if (t.status === 'proved' || t.status === 'checked') errors.push(`${where}: a replay goes with a counterexample found by the solver, not with status ${t.status}`);
     }

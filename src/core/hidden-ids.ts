@@ -81,7 +81,13 @@ export function redactHidden(body: Omit<ReceiptBody, 'hidden_ids'>, key: HiddenI
     if (phase.name !== 'hidden') return phase;
     const { regressions, preexisting_failures, missing, flaky, newly_skipped, baseline, ...rest } = phase;
     const list = (values: string[] | undefined): string[] | undefined => (values === undefined ? undefined : values.map(pub).sort());
-    const lists = { regressions: list(regressions), preexisting_failures: list(preexisting_failures), missing: list(missing), flaky: list(flaky), newly_skipped: list(newly_skipped) };
+    const lists = {
+      regressions: list(regressions),
+      preexisting_failures: list(preexisting_failures),
+      missing: list(missing),
+      flaky: list(flaky),
+      newly_skipped: list(newly_skipped)
+    };
     return {
       ...rest,
       results: phase.results.map((t) => ({ id: pub(t.id), status: t.status, ...(t.failure_kind !== undefined ? { failure_kind: t.failure_kind } : {}) })),
@@ -93,8 +99,7 @@ export function redactHidden(body: Omit<ReceiptBody, 'hidden_ids'>, key: HiddenI
   const hiddenIds = body.inventory.test_ids.hidden;
   // The pack's pinned hidden ids name the hidden tests as surely as their results do.
   const pinned = body.witness.pinned_ids;
-  const witness =
-    pinned?.hidden === undefined ? body.witness : { ...body.witness, pinned_ids: { ...pinned, hidden: pinned.hidden.map(pub).sort() } };
+  const witness = pinned?.hidden === undefined ? body.witness : { ...body.witness, pinned_ids: { ...pinned, hidden: pinned.hidden.map(pub).sort() } };
   const redacted: ReceiptBody = {
     ...body,
     witness,

@@ -56,7 +56,11 @@ function whitespaceOnly(path: string, lines: readonly string[]): boolean {
   const added = lines.filter((l) => l.startsWith('+')).map((l) => l.slice(1));
   if (removed.length === 0 && added.length === 0) return false;
   if (isPython(path)) {
-    const norm = (side: string[]): string => side.map((l) => l.replace(/[ \t\r]+$/, '')).filter((l) => l !== '').join('\n');
+    const norm = (side: string[]): string =>
+      side
+        .map((l) => l.replace(/[ \t\r]+$/, ''))
+        .filter((l) => l !== '')
+        .join('\n');
     return norm(removed) === norm(added);
   }
   const norm = (side: string[]): string => side.join('').replace(/\s+/g, '');
@@ -71,7 +75,8 @@ export function l0Findings(changes: readonly FileChange[], allowedPaths: readonl
     const { path } = change;
     if (allowed !== undefined && !allowed(path)) findings.push({ rule: 'outside_allowed_paths', path, detail: `${change.op} of a path outside the pack's allowed_paths` });
     if (SECRET_PATHS(path) && change.op !== 'delete') findings.push({ rule: 'secret', path, detail: 'a file of a kind that holds secrets (.env, key, certificate)' });
-    if (GENERATED_PATHS(path) && change.op !== 'delete') findings.push({ rule: 'generated_file', path, detail: 'a path that looks generated (bundle, minified, map, bytecode, vendored)' });
+    if (GENERATED_PATHS(path) && change.op !== 'delete')
+      findings.push({ rule: 'generated_file', path, detail: 'a path that looks generated (bundle, minified, map, bytecode, vendored)' });
     let markedGenerated = false;
     for (const hunk of change.hunks) {
       let line = hunk.newStart;

@@ -40,7 +40,10 @@ export function clipText(text: string, max: number = UNTRUSTED_TEXT_LIMIT): stri
 
 /** Untrusted text as inert, one-line Markdown (see the module comment). */
 export function escapeMarkdown(text: string, max: number = UNTRUSTED_TEXT_LIMIT): string {
-  return clipText(text.replace(ANSI, ''), max).replace(CONTROL, ' ').replace(BIDI, '\ufffd').replace(ASCII_PUNCTUATION, (c) => `\\${c}`);
+  return clipText(text.replace(ANSI, ''), max)
+    .replace(CONTROL, ' ')
+    .replace(BIDI, '\ufffd')
+    .replace(ASCII_PUNCTUATION, (c) => `\\${c}`);
 }
 
 /** Untrusted text for a plain-text sink (an annotation): one line, no ANSI, no bidi overrides, clipped (see the module comment). */

@@ -81,7 +81,8 @@ export function shardSetErrors(receipts: readonly Receipt[]): string[] {
   const unsharded = receipts.filter((r) => r.shard === undefined);
   if (unsharded.length > 0) return [`${unsharded.length} of the receipts ran the whole suite (no shard record): merge only 'validate --shard K/N' receipts`];
   const count = first.shard!.count;
-  if (receipts.some((r) => r.shard!.count !== count)) return [`the receipts are shares of different cuts: their N differ (${[...new Set(receipts.map((r) => r.shard!.count))].join(', ')})`];
+  if (receipts.some((r) => r.shard!.count !== count))
+    return [`the receipts are shares of different cuts: their N differ (${[...new Set(receipts.map((r) => r.shard!.count))].join(', ')})`];
   const indices = receipts.map((r) => r.shard!.index);
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((k) => !indices.includes(k));
   if (missing.length > 0) errors.push(`shard ${missing.map((k) => `${k}/${count}`).join(', ')} is missing`);
@@ -115,7 +116,13 @@ export function mergedBody(receipts: readonly Receipt[], toolVersion: string): M
     count: first.shard!.count,
     bindings: first.bindings,
     suite_files: first.shard!.suite_files,
-    shards: sorted.map((r) => ({ index: r.shard!.index, receipt: `shards/${r.shard!.index}/receipt.json`, receipt_digest: r.receipt_digest, verdict: r.verdict, proof_grade: r.proof_grade })),
+    shards: sorted.map((r) => ({
+      index: r.shard!.index,
+      receipt: `shards/${r.shard!.index}/receipt.json`,
+      receipt_digest: r.receipt_digest,
+      verdict: r.verdict,
+      proof_grade: r.proof_grade
+    })),
     ...mergedOutcome(sorted)
   };
 }
@@ -130,7 +137,13 @@ export interface MergedCheck {
 
 /** verify-receipt of a merged receipt; its shard receipts are read from beside it. */
 export function verifyMergedText(text: string, readBound: (relativePath: string) => string | undefined): MergedCheck {
-  const fail = (errors: string[], digestValue: string | null = null): MergedCheck => ({ integrity_valid: false, verdict: null, proof_grade: false, merged_digest: digestValue, errors });
+  const fail = (errors: string[], digestValue: string | null = null): MergedCheck => ({
+    integrity_valid: false,
+    verdict: null,
+    proof_grade: false,
+    merged_digest: digestValue,
+    errors
+  });
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -165,7 +178,8 @@ export function verifyMergedText(text: string, readBound: (relativePath: string)
   }
   if (receipts.length === merged.shards.length) {
     errors.push(...shardSetErrors(receipts));
-    if (errors.length === 0 && canonicalJson(mergedBody(receipts, merged.tool_version)) !== canonicalJson(body)) errors.push('the merged record does not follow from its shard receipts (count, bindings, suite, verdict, proof grade or reasons)');
+    if (errors.length === 0 && canonicalJson(mergedBody(receipts, merged.tool_version)) !== canonicalJson(body))
+      errors.push('the merged record does not follow from its shard receipts (count, bindings, suite, verdict, proof grade or reasons)');
   }
   if (errors.length > 0) return fail(errors, merged_digest);
   return { integrity_valid: true, verdict: merged.verdict, proof_grade: merged.proof_grade, merged_digest, errors: [] };

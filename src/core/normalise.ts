@@ -80,7 +80,9 @@ export function similarity(a: ReadonlyMap<string, Buffer | null>, b: ReadonlyMap
   const grams = (changed: ReadonlyMap<string, Buffer | null>): Set<string> => {
     const set = new Set<string>();
     for (const [path, content] of changed) {
-      const words = normaliseFile(path, content).split(/\s+/).filter((w) => w !== '');
+      const words = normaliseFile(path, content)
+        .split(/\s+/)
+        .filter((w) => w !== '');
       for (let i = 0; i + 1 < words.length; i++) set.add(`${path}\u0000${words[i]}\u0000${words[i + 1]}`);
       if (words.length === 1) set.add(`${path}\u0000${words[0]}`);
     }

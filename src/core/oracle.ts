@@ -99,7 +99,12 @@ export function parseOracleFile(value: unknown): OracleFile {
 export function mergeOracles(plain: OracleFile, hiddenHalf: OracleFile | undefined): OracleFile {
   if (hiddenHalf === undefined) return plain;
   const pending = [...(plain.pending ?? []), ...(hiddenHalf.pending ?? [])];
-  return parseOracleFile({ schema: ORACLE_SCHEMA, cases: [...plain.cases, ...hiddenHalf.cases], unsealed: [...plain.unsealed, ...hiddenHalf.unsealed], ...(plain.pending === undefined && hiddenHalf.pending === undefined ? {} : { pending }) });
+  return parseOracleFile({
+    schema: ORACLE_SCHEMA,
+    cases: [...plain.cases, ...hiddenHalf.cases],
+    unsealed: [...plain.unsealed, ...hiddenHalf.unsealed],
+    ...(plain.pending === undefined && hiddenHalf.pending === undefined ? {} : { pending })
+  });
 }
 
 /** A phase is graded `sealed` only when it has cases and no assertion in it stayed unsealed. */

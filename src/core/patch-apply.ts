@@ -107,7 +107,9 @@ function spliceExactly(path: string, base: Text, hunks: readonly StructuredPatch
       fail(`${label} has '\\ No newline at end of file' after a line that is not the last; ${REGENERATE}`);
     }
     if (oldSide[oldSide.length - 1]?.noEol === true && (!touchesEnd || base.eol)) {
-      fail(`${label} says line ${pos + oldSide.length} has no newline at end of file, but ${touchesEnd ? 'the file ends with a newline' : 'it is not the last line'}; ${REGENERATE}`);
+      fail(
+        `${label} says line ${pos + oldSide.length} has no newline at end of file, but ${touchesEnd ? 'the file ends with a newline' : 'it is not the last line'}; ${REGENERATE}`
+      );
     }
     if (oldSide[oldSide.length - 1]?.noEol !== true && touchesEnd && base.lines.length > 0 && !base.eol) {
       fail(`${label}: the file's last line has no newline at end of file, but the hunk does not say '\\ No newline at end of file'; ${REGENERATE}`);
@@ -215,7 +217,10 @@ export function checkTargets(changes: readonly FileChange[], tree: ReadonlyMap<s
       const prefix = parts.slice(0, i).join('/');
       const kind = tree.get(prefix);
       if (kind === 'symlink') {
-        throw new PolicyError('policy_violation', `diff refused: ${quoteForMessage(change.path)} ${i === parts.length ? 'is' : 'lies beneath'} the symlink ${quoteForMessage(prefix)}; change regular files only`);
+        throw new PolicyError(
+          'policy_violation',
+          `diff refused: ${quoteForMessage(change.path)} ${i === parts.length ? 'is' : 'lies beneath'} the symlink ${quoteForMessage(prefix)}; change regular files only`
+        );
       }
       if (kind === 'file' && i < parts.length) {
         throw new PolicyError('patch_invalid', `diff refused: ${quoteForMessage(change.path)} lies beneath the file ${quoteForMessage(prefix)}; the diff does not fit this tree`);

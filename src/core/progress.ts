@@ -37,13 +37,7 @@ export function eventLine(event: RunEvent): string {
 }
 
 /** A test run's outcome in a few words, from what its evidence holds. */
-export function runOutcomeText(run: {
-  exitCode: number | null;
-  timedOut: boolean;
-  outputTruncated: boolean;
-  infraError?: string;
-  statuses?: readonly string[];
-}): string {
+export function runOutcomeText(run: { exitCode: number | null; timedOut: boolean; outputTruncated: boolean; infraError?: string; statuses?: readonly string[] }): string {
   if (run.infraError !== undefined) return 'infrastructure error';
   if (run.timedOut) return 'timed out';
   if (run.outputTruncated) return 'output cut at the cap';

@@ -50,10 +50,10 @@ export function checkPromotable(receipt: Receipt, proposal: Proposal): void {
     throw new PromoteError('the receipt is not proof grade (it did not pass in the hardened runner); validate with --runner docker and a sealed pack first');
   }
   if (diffDigest(proposal.diff) !== receipt.bindings.diff_digest || proposal.diff_digest !== receipt.bindings.diff_digest) {
-    throw new PromoteError("the stored diff is not the one the receipt binds (diff_digest differs); the receipt store entry is damaged: validate again");
+    throw new PromoteError('the stored diff is not the one the receipt binds (diff_digest differs); the receipt store entry is damaged: validate again');
   }
   if (proposal.base_snapshot !== receipt.bindings.base_snapshot || proposal.proposal_hash !== receipt.bindings.proposal_hash) {
-    throw new PromoteError("the stored proposal is not the one the receipt binds (base snapshot or proposal hash differs); the receipt store entry is damaged: validate again");
+    throw new PromoteError('the stored proposal is not the one the receipt binds (base snapshot or proposal hash differs); the receipt store entry is damaged: validate again');
   }
 }
 
@@ -63,7 +63,9 @@ export function selectChanges(changes: readonly FileChange[], paths: readonly st
   const touched = new Set(changes.map((change) => change.path));
   const unknown = paths.filter((path) => !touched.has(path));
   if (unknown.length > 0) {
-    throw new PromoteError(`--path ${quoteForMessage(unknown[0] as string)} is not a file the receipt's diff changes; name files from the diff (${[...touched].slice(0, 5).join(', ')})`);
+    throw new PromoteError(
+      `--path ${quoteForMessage(unknown[0] as string)} is not a file the receipt's diff changes; name files from the diff (${[...touched].slice(0, 5).join(', ')})`
+    );
   }
   const wanted = new Set(paths);
   return changes.filter((change) => wanted.has(change.path));
@@ -105,7 +107,9 @@ export function planPromotion(changes: readonly FileChange[], base: ReadonlyMap<
       continue;
     }
     if ((change.op === 'add') !== (entry.state === 'absent')) {
-      problems.push(`${quoteForMessage(change.path)}: the diff ${change.op === 'add' ? 'adds' : 'changes'} it, but the base snapshot ${entry.state === 'absent' ? 'had no such file' : 'had it'}; the store entry is damaged: validate again`);
+      problems.push(
+        `${quoteForMessage(change.path)}: the diff ${change.op === 'add' ? 'adds' : 'changes'} it, but the base snapshot ${entry.state === 'absent' ? 'had no such file' : 'had it'}; the store entry is damaged: validate again`
+      );
       continue;
     }
     const problem = pathProblem(entry, seen);

@@ -44,9 +44,7 @@ export function diffDigest(diff: string): Digest {
 }
 
 function proposalHash(baseSnapshot: string, diffDigestValue: string): string {
-  return digestHex(
-    digestJson('patchproof/proposal/v1', { schema: PROPOSAL_SCHEMA, base_snapshot: baseSnapshot, diff_digest: diffDigestValue })
-  );
+  return digestHex(digestJson('patchproof/proposal/v1', { schema: PROPOSAL_SCHEMA, base_snapshot: baseSnapshot, diff_digest: diffDigestValue }));
 }
 
 function approvalDigest(fields: Omit<Approval, 'approval_digest'>): Digest {
@@ -70,23 +68,12 @@ export function createProposal(diff: string, baseSnapshot: Digest, toolVersion: 
  * Approve a proposal by its exact full hash. Abbreviations, case changes and whitespace are refused:
  * the approver must have seen the whole hash.
  */
-export function approveProposal(
-  proposal: Proposal,
-  suppliedHash: string,
-  runId: string,
-  approvedBy: string,
-  toolVersion: string
-): Approval {
+export function approveProposal(proposal: Proposal, suppliedHash: string, runId: string, approvedBy: string, toolVersion: string): Approval {
   if (!HEX64_PATTERN.test(suppliedHash)) {
-    throw new ConfigurationError(
-      `--proposal-hash '${suppliedHash}' is not a full hash; give all 64 lowercase hex characters of proposal_hash`
-    );
+    throw new ConfigurationError(`--proposal-hash '${suppliedHash}' is not a full hash; give all 64 lowercase hex characters of proposal_hash`);
   }
   if (suppliedHash !== proposal.proposal_hash) {
-    throw new VerificationError(
-      'approval_mismatch',
-      `--proposal-hash does not match the proposal (${proposal.proposal_hash}); approve the hash of the proposal you reviewed`
-    );
+    throw new VerificationError('approval_mismatch', `--proposal-hash does not match the proposal (${proposal.proposal_hash}); approve the hash of the proposal you reviewed`);
   }
   if (runId.trim() === '' || approvedBy.trim() === '') {
     throw new ConfigurationError('--run-id and --approved-by must not be empty');
@@ -136,10 +123,7 @@ export function parseApproval(value: unknown, source: string, proposal: Proposal
     throw new VerificationError('approval_mismatch', `${source}: approval_digest does not match its contents; the approval was edited — approve again`);
   }
   if (approval.proposal_hash !== proposal.proposal_hash) {
-    throw new VerificationError(
-      'approval_mismatch',
-      `${source} approves proposal ${approval.proposal_hash}, not ${proposal.proposal_hash}; approve this proposal's hash`
-    );
+    throw new VerificationError('approval_mismatch', `${source} approves proposal ${approval.proposal_hash}, not ${proposal.proposal_hash}; approve this proposal's hash`);
   }
   return approval;
 }

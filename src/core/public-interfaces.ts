@@ -80,5 +80,8 @@ export function changedPublicInterfaces(path: string, before: Buffer | undefined
   // A file that does not parse: its interface is unknown, and counted as changed once.
   if (a === undefined || b === undefined) return [`${path}#?`];
   const names = new Set([...a.keys(), ...b.keys()]);
-  return [...names].filter((name) => a.get(name) !== b.get(name)).sort().map((name) => `${path}#${name}`);
+  return [...names]
+    .filter((name) => a.get(name) !== b.get(name))
+    .sort()
+    .map((name) => `${path}#${name}`);
 }

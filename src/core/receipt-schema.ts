@@ -89,9 +89,7 @@ export const testCountsSchema = z.strictObject({ passed: count, failed: count, e
 export const testResultSchema = z.strictObject({
   id: z.string().min(1),
   status: z.enum(['passed', 'failed', 'errored', 'skipped']),
-  failure_kind: z
-    .enum(['assertion', 'exception_in_code', 'exception_in_test', 'import_error', 'collection_error', 'setup_error', 'timeout', 'unknown'])
-    .optional(),
+  failure_kind: z.enum(['assertion', 'exception_in_code', 'exception_in_test', 'import_error', 'collection_error', 'setup_error', 'timeout', 'unknown']).optional(),
   message: z.string().optional(),
   location: z.string().optional(),
   skip_reason: z.string().optional()
@@ -112,7 +110,10 @@ export const runRecordSchema = z.strictObject({
    * SHA-256 of the bounded, redacted excerpt of this run's first error lines (base runs only; see
    * src/core/base-failure.ts errorExcerpt), which the report shows when the base cannot run.
    */
-  output_excerpt_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  output_excerpt_sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
   duration_ms: count,
   problems: z.array(z.string()),
   /** The run's grader canaries: the nonce their names came from, and what each did. */
@@ -135,9 +136,7 @@ export const runRecordSchema = z.strictObject({
   channel: z.strictObject({ frames: count, disagreements: z.array(z.string()), after_end_bytes: count }).optional(),
   infra_error: z.string().optional(),
   /** Sealed runs only: the observation nonce, the phase's sealed cases, the lines read and the cases matched. */
-  oracle: z
-    .strictObject({ nonce: z.string().regex(/^[0-9a-f]{32,}$/), cases: count, observed: count, matched: count })
-    .optional()
+  oracle: z.strictObject({ nonce: z.string().regex(/^[0-9a-f]{32,}$/), cases: count, observed: count, matched: count }).optional()
 });
 
 /** One run of the dependency stage (or its cached result). */

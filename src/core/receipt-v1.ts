@@ -46,9 +46,7 @@ const testCountsSchema = z.strictObject({ passed: count, failed: count, errored:
 const testResultSchema = z.strictObject({
   id: z.string().min(1),
   status: z.enum(['passed', 'failed', 'errored', 'skipped']),
-  failure_kind: z
-    .enum(['assertion', 'exception_in_code', 'exception_in_test', 'import_error', 'collection_error', 'setup_error', 'timeout', 'unknown'])
-    .optional(),
+  failure_kind: z.enum(['assertion', 'exception_in_code', 'exception_in_test', 'import_error', 'collection_error', 'setup_error', 'timeout', 'unknown']).optional(),
   message: z.string().optional(),
   location: z.string().optional(),
   skip_reason: z.string().optional()
@@ -198,7 +196,6 @@ export const receiptV1Schema = z.strictObject({
   receipt_digest: digest
 });
 
-
 type ReceiptV1 = z.infer<typeof receiptV1Schema>;
 type PhaseV1 = ReceiptV1['phases'][number];
 type SetupV1 = NonNullable<ReceiptV1['setup']>;
@@ -221,7 +218,13 @@ function countTestsV1(tests: readonly { status: 'passed' | 'failed' | 'errored' 
 
 function allowancesV1(allowed: readonly Allow[]): Record<Allow, boolean> {
   const has = (key: Allow): boolean => allowed.includes(key);
-  return { test_edits: has('test_edits'), test_removal: has('test_removal'), skips: has('skips'), config_edits: has('config_edits'), dependency_changes: has('dependency_changes') };
+  return {
+    test_edits: has('test_edits'),
+    test_removal: has('test_removal'),
+    skips: has('skips'),
+    config_edits: has('config_edits'),
+    dependency_changes: has('dependency_changes')
+  };
 }
 
 /** The surface rules as v1 applied them. */
@@ -340,7 +343,7 @@ export function verifyReceiptV1Text(text: string): ReceiptV1Check {
   for (const phase of receipt.phases) errors.push(...phaseErrors(phase, receipt.witness.expected_failing));
   const surface = surfaceReasonsV1(receipt.surface.findings, allowancesV1(receipt.witness.allow));
   if (surface.reasons.join(',') !== receipt.surface.reasons.join(',') || surface.relaxed.join(',') !== receipt.surface.relaxed.join(',')) {
-    errors.push('surface reasons or relaxations do not follow from the findings and the pack\'s allowances');
+    errors.push("surface reasons or relaxations do not follow from the findings and the pack's allowances");
   }
   const runCounts: Record<string, number> = {
     reproduction_before: receipt.witness.reproduction_repeat,
@@ -377,11 +380,12 @@ function setupErrorsV1(setup: SetupV1): string[] {
   const runs = [setup.base, ...(setup.candidate ? [setup.candidate] : [])];
   for (const run of runs) {
     const ok = run.exit_code === 0 && !run.timed_out && !run.output_truncated && run.outputs_digest !== null;
-    if ((run.status === 'ok') !== ok) errors.push(`setup.${run.tree === 'base' ? 'base' : 'candidate'}: status ${run.status} does not follow from its exit code, limits and outputs`);
+    if ((run.status === 'ok') !== ok)
+      errors.push(`setup.${run.tree === 'base' ? 'base' : 'candidate'}: status ${run.status} does not follow from its exit code, limits and outputs`);
   }
   if (setup.base.tree !== 'base' || setup.base.status !== 'ok') errors.push('setup.base must be an ok run on the base tree');
   if (setup.candidate !== undefined && (setup.candidate.tree !== 'patched' || setup.candidate.install_scripts !== 'disabled')) {
-    errors.push("setup.candidate must run on the patched tree with install scripts disabled");
+    errors.push('setup.candidate must run on the patched tree with install scripts disabled');
   }
   return errors;
 }

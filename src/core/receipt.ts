@@ -1,6 +1,22 @@
 import { twinBehaved } from './twins.js';
 import { canonicalJson, digestJson, type Digest } from './hashing.js';
-import { HIDDEN_ID_PATTERN, RECEIPT_SCHEMAS, RECEIPT_V2_SCHEMA, RECEIPT_V4_SCHEMA, RECEIPT_V5_SCHEMA, RECEIPT_V6_SCHEMA, RECEIPT_V7_SCHEMA, receiptDigestDomain, receiptSchema, schemaAtLeast, type ReceiptSchemaName, type Receipt, type ReceiptBody, type PhaseRecord, type SetupRecord } from './receipt-schema.js';
+import {
+  HIDDEN_ID_PATTERN,
+  RECEIPT_SCHEMAS,
+  RECEIPT_V2_SCHEMA,
+  RECEIPT_V4_SCHEMA,
+  RECEIPT_V5_SCHEMA,
+  RECEIPT_V6_SCHEMA,
+  RECEIPT_V7_SCHEMA,
+  receiptDigestDomain,
+  receiptSchema,
+  schemaAtLeast,
+  type ReceiptSchemaName,
+  type Receipt,
+  type ReceiptBody,
+  type PhaseRecord,
+  type SetupRecord
+} from './receipt-schema.js';
 import { RIGHT_REASON_FAILURES, countTests } from './test-results.js';
 import { PHASE_NAMES, RELATED_LABEL, decideVerdict, type ReasonCode } from './verdict.js';
 import { surfaceReasons, type SurfaceAllowances } from './surface.js';
@@ -24,7 +40,13 @@ import { suiteShare } from './suite-share.js';
 /** The pack's allowances as the flags surfaceReasons takes. */
 export function allowancesOf(allowed: readonly string[]): SurfaceAllowances {
   const has = (key: keyof SurfaceAllowances): boolean => allowed.includes(key);
-  return { test_edits: has('test_edits'), test_removal: has('test_removal'), skips: has('skips'), config_edits: has('config_edits'), dependency_changes: has('dependency_changes') };
+  return {
+    test_edits: has('test_edits'),
+    test_removal: has('test_removal'),
+    skips: has('skips'),
+    config_edits: has('config_edits'),
+    dependency_changes: has('dependency_changes')
+  };
 }
 
 export function receiptDigest(body: ReceiptBody): Digest {
@@ -112,7 +134,13 @@ function notRunErrors(phase: PhaseRecord): string[] {
   const errors: string[] = [];
   if (phase.name === 'reproduction_before') errors.push(`${where}: the base reproduction is always run`);
   if (phase.reasons.length > 0 || phase.results.length > 0) errors.push(`${where}: not_run with reasons or results`);
-  if (phase.baseline !== undefined || phase.pass_to_pass !== undefined || (phase.regressions ?? []).length > 0 || (phase.missing ?? []).length > 0 || (phase.flaky ?? []).length > 0) {
+  if (
+    phase.baseline !== undefined ||
+    phase.pass_to_pass !== undefined ||
+    (phase.regressions ?? []).length > 0 ||
+    (phase.missing ?? []).length > 0 ||
+    (phase.flaky ?? []).length > 0
+  ) {
     errors.push(`${where}: not_run with judged detail`);
   }
   if (phase.runs.some((r) => r.label !== 'regression_before')) errors.push(`${where}: not_run but holds a run of the patched tree`);
@@ -180,7 +208,7 @@ export function baselineDigest(receipt: Pick<Receipt, 'tool_version' | 'bindings
 /** The baseline's and the gates' own consistency. */
 function screeningFieldErrors(receipt: Receipt): string[] {
   const errors: string[] = [];
-  if (receipt.baseline !== undefined && receipt.baseline.digest !== baselineDigest(receipt)) errors.push('baseline.digest does not match the receipt\'s base-side runs');
+  if (receipt.baseline !== undefined && receipt.baseline.digest !== baselineDigest(receipt)) errors.push("baseline.digest does not match the receipt's base-side runs");
   // A baseline reused from the cache was not made by this validation: it must say it was shared.
   if (receipt.baseline?.cache !== undefined && !receipt.baseline.shared) errors.push('baseline.cache: a baseline reused from the cache must be recorded as shared');
   if (receipt.gates !== undefined) {
@@ -218,7 +246,8 @@ function relatedTierErrors(receipt: Receipt): string[] {
   const suite = new Set(receipt.inventory.suite_files.patched);
   if (tier.files.length === 0 || tier.files.some((f) => !suite.has(f))) errors.push(`${where}: the tier's files must be some of the patched tree's suite files`);
   if (tier.status === 'not_run') {
-    if (runs.length > 0 || tier.regressions.length > 0 || regression?.status !== 'not_run') errors.push(`${where}: not_run only with the regression phase not run, and without runs or regressions`);
+    if (runs.length > 0 || tier.regressions.length > 0 || regression?.status !== 'not_run')
+      errors.push(`${where}: not_run only with the regression phase not run, and without runs or regressions`);
     return errors;
   }
   if (runs.length === 0 || runs.some((r, i) => r.attempt !== i + 1)) errors.push(`${where}: ${tier.status} needs its runs, attempts 1 to n in order`);
@@ -230,7 +259,8 @@ function relatedTierErrors(receipt: Receipt): string[] {
     if (regression.status !== 'failed' || !regression.reasons.includes('regression')) errors.push(`${where}: failed, but the regression phase did not fail with a regression`);
     if (tier.regressions.length === 0 || [...tier.regressions].sort().join('\n') !== tier.regressions.join('\n')) errors.push(`${where}: failed cites its regressions, sorted`);
     if (tier.regressions.join('\n') !== (regression.regressions ?? []).join('\n')) errors.push(`${where}: the regressions it cites are not the regression phase's`);
-    if (tier.regressions.some((id) => !baselinePassed.has(id) || !failing.has(id))) errors.push(`${where}: a cited regression did not pass on the base and fail in the phase's results`);
+    if (tier.regressions.some((id) => !baselinePassed.has(id) || !failing.has(id)))
+      errors.push(`${where}: a cited regression did not pass on the base and fail in the phase's results`);
     if (fullRuns.length > 0) errors.push(`${where}: failed, yet the full suite ran after it`);
   } else {
     if (tier.regressions.length > 0) errors.push(`${where}: ${tier.status} with regressions`);
@@ -253,7 +283,13 @@ export function verifyReceiptText(text: string): ReceiptCheck {
   }
   if (schema === RECEIPT_V1_SCHEMA) return verifyReceiptV1Text(text);
   if (!(RECEIPT_SCHEMAS as readonly unknown[]).includes(schema) && typeof schema === 'string') {
-    return { integrity_valid: false, verdict: null, proof_grade: false, receipt_digest: null, errors: [`schema ${JSON.stringify(schema.slice(0, 80))} is unknown; this verifier knows ${RECEIPT_V1_SCHEMA}, ${[...RECEIPT_SCHEMAS].reverse().join(', ')}`] };
+    return {
+      integrity_valid: false,
+      verdict: null,
+      proof_grade: false,
+      receipt_digest: null,
+      errors: [`schema ${JSON.stringify(schema.slice(0, 80))} is unknown; this verifier knows ${RECEIPT_V1_SCHEMA}, ${[...RECEIPT_SCHEMAS].reverse().join(', ')}`]
+    };
   }
   return verifyReceiptV2V3Text(text);
 }
@@ -291,7 +327,7 @@ function verifyReceiptV2V3Text(text: string): ReceiptCheck {
   if (hidden !== undefined) errors.push(...hiddenLeaks(hidden, [...receipt.inventory.test_ids.hidden, ...pinnedHidden], HIDDEN_ID_PATTERN));
   const surface = surfaceReasons(receipt.surface.findings, allowancesOf(receipt.witness.allow));
   if (surface.reasons.join(',') !== receipt.surface.reasons.join(',') || surface.relaxed.join(',') !== receipt.surface.relaxed.join(',')) {
-    errors.push('surface reasons or relaxations do not follow from the findings and the pack\'s allowances');
+    errors.push("surface reasons or relaxations do not follow from the findings and the pack's allowances");
   }
   const runCounts: Record<string, number> = {
     reproduction_before: receipt.witness.reproduction_repeat,
@@ -306,14 +342,21 @@ function verifyReceiptV2V3Text(text: string): ReceiptCheck {
   errors.push(...shardRecordErrors(receipt));
   for (const phase of receipt.phases) {
     const expectedRuns = runCounts[phase.name];
-    if (expectedRuns !== undefined && phase.status !== 'not_run' && phase.runs.length !== expectedRuns) errors.push(`phase ${phase.name}: ${phase.runs.length} runs, the pack asks for ${expectedRuns}`);
+    if (expectedRuns !== undefined && phase.status !== 'not_run' && phase.runs.length !== expectedRuns)
+      errors.push(`phase ${phase.name}: ${phase.runs.length} runs, the pack asks for ${expectedRuns}`);
   }
   if (receipt.setup !== undefined) errors.push(...setupErrors(receipt.setup));
   if (receipt.formal !== undefined) errors.push(...formalRecordErrors(receipt.formal));
   if (receipt.build !== undefined) errors.push(...buildRecordErrors(receipt.build));
   // The formal gate after the phases: a counterexample fails, a required target's unknown never passes.
   // Then the build gate (L1): the candidate's broken build fails it, an inconclusive build never passes.
-  const expected = withBuild(withFormal(decideVerdict(receipt.phases, receipt.repository.unchanged, [...receipt.surface.reasons, ...setupReasons(receipt.setup), ...gateReasons(receipt.gates)]), receipt.formal), receipt.build);
+  const expected = withBuild(
+    withFormal(
+      decideVerdict(receipt.phases, receipt.repository.unchanged, [...receipt.surface.reasons, ...setupReasons(receipt.setup), ...gateReasons(receipt.gates)]),
+      receipt.formal
+    ),
+    receipt.build
+  );
   if (expected.verdict !== receipt.verdict) errors.push(`verdict ${receipt.verdict} does not follow from the phases (expected ${expected.verdict})`);
   if (expected.reasons.join(',') !== receipt.reasons.join(',')) {
     errors.push(`reasons [${receipt.reasons.join(',')}] do not match the phases' [${expected.reasons.join(',')}]`);
@@ -346,7 +389,11 @@ const RECORDS_SINCE: readonly (readonly [string, ReceiptSchemaName, (receipt: Re
   ['build record', RECEIPT_V6_SCHEMA, (receipt) => receipt.build !== undefined],
   ['baseline cache entry', RECEIPT_V6_SCHEMA, (receipt) => receipt.baseline?.cache !== undefined],
   ['cargo-test claim', RECEIPT_V6_SCHEMA, (receipt) => receipt.claim?.format === 'cargo-test'],
-  ['formal checked status', RECEIPT_V6_SCHEMA, (receipt) => receipt.formal !== undefined && (receipt.formal.status === 'checked' || receipt.formal.targets.some((t) => t.status === 'checked'))],
+  [
+    'formal checked status',
+    RECEIPT_V6_SCHEMA,
+    (receipt) => receipt.formal !== undefined && (receipt.formal.status === 'checked' || receipt.formal.targets.some((t) => t.status === 'checked'))
+  ],
   ['related tests tier', RECEIPT_V6_SCHEMA, (receipt) => receipt.gates?.related !== undefined],
   ['related tests run', RECEIPT_V6_SCHEMA, (receipt) => receipt.phases.some((p) => p.runs.some((r) => r.label === RELATED_LABEL))],
   ['formal replay', RECEIPT_V6_SCHEMA, (receipt) => receipt.formal?.targets.some((t) => t.replay !== undefined) === true],
@@ -367,7 +414,7 @@ export function shardRecordErrors(receipt: Receipt): string[] {
   }
   if (receipt.gates?.related !== undefined) errors.push('shard: a shard runs no related tests tier');
   if (receipt.baseline?.cache !== undefined) errors.push('shard: a shard reuses no cached baseline');
-  if (receipt.claim !== undefined) errors.push("shard: a shard compares no claim (the claim is about the whole suite)");
+  if (receipt.claim !== undefined) errors.push('shard: a shard compares no claim (the claim is about the whole suite)');
   return errors;
 }
 
@@ -425,7 +472,8 @@ function setupErrors(setup: SetupRecord): string[] {
   const runs = [setup.base, ...(setup.candidate ? [setup.candidate] : [])];
   for (const run of runs) {
     const ok = run.exit_code === 0 && !run.timed_out && !run.output_truncated && run.outputs_digest !== null;
-    if ((run.status === 'ok') !== ok) errors.push(`setup.${run.tree === 'base' ? 'base' : 'candidate'}: status ${run.status} does not follow from its exit code, limits and outputs`);
+    if ((run.status === 'ok') !== ok)
+      errors.push(`setup.${run.tree === 'base' ? 'base' : 'candidate'}: status ${run.status} does not follow from its exit code, limits and outputs`);
   }
   if (setup.base.tree !== 'base' || setup.base.status !== 'ok' || setup.base.refused !== undefined) errors.push('setup.base must be an ok run on the base tree');
   const refused = setup.candidate?.refused;
@@ -433,7 +481,7 @@ function setupErrors(setup: SetupRecord): string[] {
     errors.push('setup.candidate: a refused stage never ran (failed, no exit code, no duration, not cached)');
   }
   if (setup.candidate !== undefined && (setup.candidate.tree !== 'patched' || setup.candidate.install_scripts !== 'disabled')) {
-    errors.push("setup.candidate must run on the patched tree with install scripts disabled");
+    errors.push('setup.candidate must run on the patched tree with install scripts disabled');
   }
   return errors;
 }

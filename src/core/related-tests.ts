@@ -33,7 +33,8 @@ export function jsImports(text: string): string[] | undefined {
       return;
     }
     const n = node as { type?: string; source?: { type?: string; value?: unknown }; callee?: { type?: string; name?: string }; arguments?: { type?: string; value?: unknown }[] };
-    if ((n.type === 'ImportDeclaration' || n.type === 'ExportNamedDeclaration' || n.type === 'ExportAllDeclaration') && typeof n.source?.value === 'string') found.push(n.source.value);
+    if ((n.type === 'ImportDeclaration' || n.type === 'ExportNamedDeclaration' || n.type === 'ExportAllDeclaration') && typeof n.source?.value === 'string')
+      found.push(n.source.value);
     if (n.type === 'CallExpression' && (n.callee?.type === 'Import' || (n.callee?.type === 'Identifier' && n.callee.name === 'require'))) {
       const first = n.arguments?.[0];
       if (first?.type === 'StringLiteral' && typeof first.value === 'string') found.push(first.value);

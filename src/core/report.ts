@@ -20,19 +20,28 @@ const REASON_TEXT: Record<ReasonCode, { en: string; zh: string }> = {
   patch_invalid: { en: 'the diff does not apply exactly', zh: '补丁无法精确应用' },
   policy_violation: { en: 'the diff breaks the diff policy', zh: '补丁违反策略' },
   repro_passes_before: { en: 'the reproduction already passes without the patch', zh: '补丁前复现已通过' },
-  repro_wrong_failure: { en: 'the reproduction fails for the wrong reason (import, collection, setup, timeout, no tests)', zh: '复现因错误原因失败（导入、收集、夹具、超时或无测试）' },
+  repro_wrong_failure: {
+    en: 'the reproduction fails for the wrong reason (import, collection, setup, timeout, no tests)',
+    zh: '复现因错误原因失败（导入、收集、夹具、超时或无测试）'
+  },
   not_fixed: { en: 'the reproduction still fails after the patch', zh: '补丁后复现仍失败' },
   regression: { en: 'a test that passed before the patch no longer passes', zh: '补丁前通过的测试不再通过' },
   hidden_failed: { en: 'a hidden test fails', zh: '隐藏测试失败' },
   flaky: { en: 'a test gave different results in repeated runs of the same tree', zh: '同一代码多次运行结果不一致（不稳定测试）' },
   tests_removed: { en: 'the candidate removed tests (a file, or ids present at baseline and gone after)', zh: '候选补丁删除了测试' },
   tests_skipped: { en: 'the candidate skipped, focused or expect-failed tests', zh: '候选补丁跳过或聚焦了测试' },
-  grader_tampered: { en: 'the candidate touched tests, test configuration, protected paths or the witness placement', zh: '候选补丁改动了测试、测试配置、受保护路径或见证测试位置' },
+  grader_tampered: {
+    en: 'the candidate touched tests, test configuration, protected paths or the witness placement',
+    zh: '候选补丁改动了测试、测试配置、受保护路径或见证测试位置'
+  },
   test_ids_mismatch: {
     en: "the run's test ids are not the ids the witness pack pins (missing, extra or renamed)",
     zh: '运行的测试 ID 与见证包固定的 ID 不符（缺失、多余或改名）'
   },
-  grader_compromised: { en: 'a grader canary did not behave, or results disagree with the exit code or counts: the test framework was tampered with', zh: '评分金丝雀异常或结果与退出码/计数不符：测试框架被篡改' },
+  grader_compromised: {
+    en: 'a grader canary did not behave, or results disagree with the exit code or counts: the test framework was tampered with',
+    zh: '评分金丝雀异常或结果与退出码/计数不符：测试框架被篡改'
+  },
   dependency_changed: { en: 'the candidate changed dependency manifests or lockfiles', zh: '候选补丁修改了依赖清单或锁文件' },
   dependency_setup_failed: { en: "the dependency stage failed on the candidate's manifests", zh: '依赖阶段在候选补丁的依赖清单上失败' },
   dependency_refused: {
@@ -43,17 +52,26 @@ const REASON_TEXT: Record<ReasonCode, { en: string; zh: string }> = {
   timeout: { en: 'a run hit its time limit', zh: '某次运行超时' },
   output_limit: { en: 'a run exceeded its output limit', zh: '某次运行超出输出上限' },
   results_inconsistent: { en: 'structured result files are malformed or duplicated', zh: '结构化结果文件格式错误或重复' },
-  infra_error: { en: 'infrastructure error (not the candidate\'s fault)', zh: '基础设施错误（非候选补丁之过）' },
+  infra_error: { en: "infrastructure error (not the candidate's fault)", zh: '基础设施错误（非候选补丁之过）' },
   repository_changed: { en: 'the real checkout changed during the run', zh: '真实仓库在运行期间被修改' },
-  base_unrunnable: { en: 'the grader cannot run on the base tree (not the candidate\'s fault)', zh: '评分器无法在基线代码上运行（非候选补丁之过）' },
+  base_unrunnable: { en: "the grader cannot run on the base tree (not the candidate's fault)", zh: '评分器无法在基线代码上运行（非候选补丁之过）' },
   observations_invalid: { en: 'sealed-oracle observations were extra, duplicated or malformed', zh: '密封预言的观测值多余、重复或格式错误' },
-  policy_gate_failed: { en: 'the L0 policy gate failed (a path outside allowed_paths, a secret or a generated file): nothing of the candidate ran', zh: 'L0 策略门未通过（超出 allowed_paths 的路径、秘密信息或生成文件）：候选补丁未运行' },
+  policy_gate_failed: {
+    en: 'the L0 policy gate failed (a path outside allowed_paths, a secret or a generated file): nothing of the candidate ran',
+    zh: 'L0 策略门未通过（超出 allowed_paths 的路径、秘密信息或生成文件）：候选补丁未运行'
+  },
   formal_counterexample: { en: "the formal gate found an input for which the candidate's function breaks its spec", zh: '形式化关卡找到了使候选函数违反规格的输入（反例）' },
-  formal_unknown: { en: 'the formal gate could not decide a required target (outside the subset, a timeout, or beyond the bounds)', zh: '形式化关卡无法判定一个必需目标（超出子集、超时或超出边界）' },
+  formal_unknown: {
+    en: 'the formal gate could not decide a required target (outside the subset, a timeout, or beyond the bounds)',
+    zh: '形式化关卡无法判定一个必需目标（超出子集、超时或超出边界）'
+  },
   build_failed: { en: "the pack's build command succeeds on the base and fails on the candidate's tree", zh: '构建命令在基线上成功，在候选补丁的代码上失败' },
   build_base_failed: { en: "the pack's build command fails on the base tree: nothing is held against the candidate", zh: '构建命令在基线上就失败：不归咎于候选补丁' },
   build_inconclusive: { en: "the candidate's build timed out, was cut at the output cap or hit an infrastructure fault", zh: '候选补丁的构建超时、输出被截断或遇到基础设施故障' },
-  formal_bounded_only: { en: 'a required target was only checked up to its loop bound, not proved (some inputs need more iterations)', zh: '一个必需目标只在循环展开界内检查通过，未被证明（部分输入需要更多迭代）' }
+  formal_bounded_only: {
+    en: 'a required target was only checked up to its loop bound, not proved (some inputs need more iterations)',
+    zh: '一个必需目标只在循环展开界内检查通过，未被证明（部分输入需要更多迭代）'
+  }
 };
 
 const FORMAL_MARK = { proved: 'PROVED', checked: 'CHECKED', counterexample: 'COUNTEREXAMPLE', unknown: 'UNKNOWN' } as const;
@@ -63,7 +81,9 @@ const FORMAL_ZH = { proved: '已证明', checked: '有界检查', counterexample
 function formalCall(target: NonNullable<Receipt['formal']>['targets'][number]): string {
   const cex = target.counterexample;
   if (cex === undefined) return '';
-  const args = Object.values(cex.inputs).map((v) => JSON.stringify(v)).join(', ');
+  const args = Object.values(cex.inputs)
+    .map((v) => JSON.stringify(v))
+    .join(', ');
   return `${target.function}(${args})${cex.result === undefined ? ' returns undefined' : ` returns ${JSON.stringify(cex.result)}`}`;
 }
 
@@ -92,7 +112,12 @@ const STATUS_MARK = { passed: 'PASS', failed: 'FAIL', inconclusive: 'INCONCLUSIV
 function buildLines(receipt: Receipt, markdown: boolean): string[] {
   const build = receipt.build;
   if (build === undefined) return [];
-  const failedRun = build.candidate?.diagnostic !== undefined ? { tree: 'candidate', d: build.candidate.diagnostic } : build.base.diagnostic !== undefined ? { tree: 'base', d: build.base.diagnostic } : undefined;
+  const failedRun =
+    build.candidate?.diagnostic !== undefined
+      ? { tree: 'candidate', d: build.candidate.diagnostic }
+      : build.base.diagnostic !== undefined
+        ? { tree: 'base', d: build.base.diagnostic }
+        : undefined;
   const first = failedRun === undefined ? '' : `${failedRun.tree}: ${formatDiagnostic(failedRun.d)}`;
   if (!markdown) return [`[${STATUS_MARK[build.status]}]`.padEnd(15) + `build: ${build.argv.join(' ')}`.slice(0, 60).padEnd(38) + (first === '' ? '' : `  ${first.slice(0, 300)}`)];
   return [
@@ -129,9 +154,15 @@ export function renderPhaseTable(receipt: Receipt, integrityVerified: boolean): 
     // "reset" only for paths that were reset: a dependency manifest is left to the dependency stage.
     const wasReset = resetPaths(surface);
     const notReset = surface.findings.filter((f) => !wasReset.has(f.path)).length;
-    const touched = surface.findings.slice(0, 3).map((f) => `${f.path} (${f.change}${wasReset.has(f.path) ? '' : ', not reset'})`).join(', ') + (surface.findings.length > 3 ? ', …' : '');
+    const touched =
+      surface.findings
+        .slice(0, 3)
+        .map((f) => `${f.path} (${f.change}${wasReset.has(f.path) ? '' : ', not reset'})`)
+        .join(', ') + (surface.findings.length > 3 ? ', …' : '');
     const title = notReset === 0 ? 'grader untouched (reset to the base)' : `grader untouched (${surface.findings.length - notReset} reset, ${notReset} not)`;
-    lines.push(`${mark}${title.padEnd(38)}(${surface.findings.length} path${surface.findings.length === 1 ? '' : 's'}: ${touched})${surface.reasons.length > 0 ? `  ${surface.reasons.join(', ')}` : ''}`);
+    lines.push(
+      `${mark}${title.padEnd(38)}(${surface.findings.length} path${surface.findings.length === 1 ? '' : 's'}: ${touched})${surface.reasons.length > 0 ? `  ${surface.reasons.join(', ')}` : ''}`
+    );
   }
   lines.push(...buildLines(receipt, false));
   lines.push(...formalLines(receipt, false));
@@ -145,7 +176,6 @@ export function renderPhaseTable(receipt: Receipt, integrityVerified: boolean): 
   );
   return lines.join('\n');
 }
-
 
 function failingTests(phase: PhaseRecord, limit: number): string[] {
   const bad = phase.results.filter((t) => (phase.name === 'reproduction_before' ? t.status === 'passed' || t.status === 'skipped' : t.status !== 'passed'));
@@ -179,9 +209,12 @@ export function renderReport(
     out.push(`| ${title.zh} / ${title.en} | ${STATUS_MARK[phase.status]} | ${counts} | ${phase.reasons.join(', ') || '—'} |`);
   }
   if (receipt.gates !== undefined && receipt.build?.status === 'failed' && receipt.phases.some((phase) => phase.status === 'not_run')) {
-    out.push('', '构建关卡失败，候选补丁的其余阶段未运行。 / The build gate (L1) failed: the candidate\'s later phases were not run.');
+    out.push('', "构建关卡失败，候选补丁的其余阶段未运行。 / The build gate (L1) failed: the candidate's later phases were not run.");
   } else if (receipt.phases.some((phase) => phase.status === 'not_run')) {
-    out.push('', '未运行的阶段不需要：基线复现没有确认缺陷，候选补丁的运行已取消。 / The phases not run were not needed: the base reproduction did not establish the bug, so the candidate\'s runs were cancelled.');
+    out.push(
+      '',
+      "未运行的阶段不需要：基线复现没有确认缺陷，候选补丁的运行已取消。 / The phases not run were not needed: the base reproduction did not establish the bug, so the candidate's runs were cancelled."
+    );
   }
   if (receipt.reasons.length > 0) {
     out.push('', '## 原因 / Reasons', '');
@@ -215,7 +248,13 @@ export function renderReport(
   }
   const surface = receipt.surface;
   if (surface.findings.length > 0) {
-    out.push('', '## 测试面 / Test surface', '', '候选补丁触及的测试面（每条注明是否已在判定前重置为基线）/ What the candidate touched on the test surface (each says whether it was reset to the base before judging):', '');
+    out.push(
+      '',
+      '## 测试面 / Test surface',
+      '',
+      '候选补丁触及的测试面（每条注明是否已在判定前重置为基线）/ What the candidate touched on the test surface (each says whether it was reset to the base before judging):',
+      ''
+    );
     const restored = new Set(surface.restored);
     const removed = new Set(surface.removed);
     for (const f of surface.findings.slice(0, limit)) {

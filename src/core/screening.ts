@@ -39,23 +39,25 @@ export const screeningSchema = z.strictObject({
   /** The one baseline every candidate's receipt shares (receipt.baseline.digest). */
   baseline_digest: digest,
   rank_fields: z.array(z.enum(RANK_FIELDS)),
-  candidates: z.array(
-    z.strictObject({
-      name: z.string().regex(NAME),
-      /** Path of the candidate's receipt, relative to the screening receipt's folder. */
-      receipt: z.string().regex(/^candidates\/[A-Za-z0-9][A-Za-z0-9._-]{0,99}\/receipt\.json$/),
-      receipt_digest: digest,
-      diff_digest: digest,
-      verdict: z.enum(['passed', 'failed', 'inconclusive']),
-      /** The key of its changed files after normalisation (src/core/normalise.ts). */
-      normalised_key: digest,
-      /** The candidate whose runs it shares (same normalised key). */
-      duplicate_of: z.string().regex(NAME).optional(),
-      /** Near-duplicates (validated on their own), with a token similarity score. */
-      similar: z.array(z.strictObject({ name: z.string().regex(NAME), score: z.number().min(0).max(1) })),
-      rank_key: rankKeySchema
-    })
-  ).min(1),
+  candidates: z
+    .array(
+      z.strictObject({
+        name: z.string().regex(NAME),
+        /** Path of the candidate's receipt, relative to the screening receipt's folder. */
+        receipt: z.string().regex(/^candidates\/[A-Za-z0-9][A-Za-z0-9._-]{0,99}\/receipt\.json$/),
+        receipt_digest: digest,
+        diff_digest: digest,
+        verdict: z.enum(['passed', 'failed', 'inconclusive']),
+        /** The key of its changed files after normalisation (src/core/normalise.ts). */
+        normalised_key: digest,
+        /** The candidate whose runs it shares (same normalised key). */
+        duplicate_of: z.string().regex(NAME).optional(),
+        /** Near-duplicates (validated on their own), with a token similarity score. */
+        similar: z.array(z.strictObject({ name: z.string().regex(NAME), score: z.number().min(0).max(1) })),
+        rank_key: rankKeySchema
+      })
+    )
+    .min(1),
   ranking: z.array(z.strictObject({ rank: z.number().int().min(1), name: z.string().regex(NAME), why: z.string().min(1) })),
   screening_digest: digest
 });
@@ -181,7 +183,8 @@ export function verifyScreeningText(text: string, readBound: (relativePath: stri
     if (receipt.receipt_digest !== candidate.receipt_digest) errors.push(`${where}: receipt_digest is not the bound receipt's`);
     if (receipt.bindings.diff_digest !== candidate.diff_digest) errors.push(`${where}: diff_digest is not the receipt's`);
     if (receipt.verdict !== candidate.verdict) errors.push(`${where}: verdict is not the receipt's`);
-    if (receipt.bindings.base_snapshot !== screening.base_snapshot || receipt.bindings.witness_digest !== screening.witness_digest) errors.push(`${where}: another base snapshot or witness pack`);
+    if (receipt.bindings.base_snapshot !== screening.base_snapshot || receipt.bindings.witness_digest !== screening.witness_digest)
+      errors.push(`${where}: another base snapshot or witness pack`);
     if (receipt.baseline?.shared !== true || receipt.baseline.digest !== screening.baseline_digest) errors.push(`${where}: does not share the screening's baseline`);
     if (receipt.gates === undefined) errors.push(`${where}: its receipt has no gates`);
     if (canonicalJson(rankKeyOf(receipt)) !== canonicalJson(candidate.rank_key)) errors.push(`${where}: rank_key does not follow from its receipt`);
@@ -204,7 +207,7 @@ export function verifyScreeningText(text: string, readBound: (relativePath: stri
     }
   }
   const expected = rankCandidates(screening.candidates);
-  if (canonicalJson(expected) !== canonicalJson(screening.ranking)) errors.push('the ranking does not follow from the candidates\' rank keys');
+  if (canonicalJson(expected) !== canonicalJson(screening.ranking)) errors.push("the ranking does not follow from the candidates' rank keys");
   if (errors.length > 0) return fail(errors, screening_digest);
   const first = screening.ranking[0];
   const best = first !== undefined && byName.get(first.name)?.verdict === 'passed' ? first.name : null;
@@ -250,15 +253,19 @@ export function shardMembers(keys: readonly { name: string; key: string }[], ind
 export function checkShards(shards: readonly ShardManifest[]): { owner: Map<string, number> } | { error: string } {
   const first = shards[0];
   if (first === undefined) return { error: 'no shard given' };
-  if (shards.some((s) => s.count !== first.count)) return { error: `the shards are of different screenings: their N differ (${[...new Set(shards.map((s) => s.count))].join(', ')})` };
+  if (shards.some((s) => s.count !== first.count))
+    return { error: `the shards are of different screenings: their N differ (${[...new Set(shards.map((s) => s.count))].join(', ')})` };
   const indices = shards.map((s) => s.index).sort((a, b) => a - b);
   const missing = Array.from({ length: first.count }, (_, i) => i + 1).filter((k) => !indices.includes(k));
   if (missing.length > 0) return { error: `shard ${missing.map((k) => `${k}/${first.count}`).join(', ')} is missing; give every shard's folder` };
   if (new Set(indices).size !== indices.length || indices.length !== first.count) return { error: 'a shard is given twice' };
   for (const s of shards) {
-    if (s.base_snapshot !== first.base_snapshot || s.witness_digest !== first.witness_digest) return { error: `shard ${s.index}/${s.count} is for another base snapshot or witness pack` };
-    if (canonicalJson(s.candidates) !== canonicalJson(first.candidates)) return { error: `shard ${s.index}/${s.count} lists other candidates or approvals than shard ${first.index}/${first.count}` };
-    if (s.tool_version !== first.tool_version) return { error: `shard ${s.index}/${s.count} was made by patchproof ${s.tool_version}, shard ${first.index} by ${first.tool_version}` };
+    if (s.base_snapshot !== first.base_snapshot || s.witness_digest !== first.witness_digest)
+      return { error: `shard ${s.index}/${s.count} is for another base snapshot or witness pack` };
+    if (canonicalJson(s.candidates) !== canonicalJson(first.candidates))
+      return { error: `shard ${s.index}/${s.count} lists other candidates or approvals than shard ${first.index}/${first.count}` };
+    if (s.tool_version !== first.tool_version)
+      return { error: `shard ${s.index}/${s.count} was made by patchproof ${s.tool_version}, shard ${first.index} by ${first.tool_version}` };
   }
   const owner = new Map<string, number>();
   for (const s of shards) {

@@ -109,10 +109,7 @@ function digestSorted(sorted: readonly SnapshotEntry[]): Digest {
 }
 
 /** Which paths were added, removed or changed from `before` to `after`. */
-export function diffSnapshots(
-  before: { readonly entries: readonly SnapshotEntry[] },
-  after: { readonly entries: readonly SnapshotEntry[] }
-): SnapshotDiff {
+export function diffSnapshots(before: { readonly entries: readonly SnapshotEntry[] }, after: { readonly entries: readonly SnapshotEntry[] }): SnapshotDiff {
   const old = new Map(before.entries.map((entry) => [entry.path, entry]));
   const diff: SnapshotDiff = { added: [], removed: [], changed: [] };
   const seen = new Set<string>();

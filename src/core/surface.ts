@@ -141,9 +141,7 @@ export function analyseSurface(changes: readonly FileChange[], rules: SurfaceRul
     if (isDependency(change.path)) categories.push('dependency');
     if (change.op !== 'delete' && staged.has(topLevelModule(change.path)) && !underAny(change.path, rules.placements)) categories.push('shadow');
     if (categories.length === 0) continue;
-    const skip_markers = categories.includes('test')
-      ? addedLines(change).filter(({ text }) => rules.skipMarkers.some((re) => re.test(text)))
-      : [];
+    const skip_markers = categories.includes('test') ? addedLines(change).filter(({ text }) => rules.skipMarkers.some((re) => re.test(text))) : [];
     findings.push({ path: change.path, change: change.op, categories, skip_markers });
   }
   return findings.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -9,15 +9,7 @@ export type TestStatus = 'passed' | 'failed' | 'errored' | 'skipped';
  * Why a test did not pass. Only `assertion` and `exception_in_code` make a reproduction that fails
  * "for the right reason"; the rest mean the test never reached the behaviour it claims to check.
  */
-export type FailureKind =
-  | 'assertion'
-  | 'exception_in_code'
-  | 'exception_in_test'
-  | 'import_error'
-  | 'collection_error'
-  | 'setup_error'
-  | 'timeout'
-  | 'unknown';
+export type FailureKind = 'assertion' | 'exception_in_code' | 'exception_in_test' | 'import_error' | 'collection_error' | 'setup_error' | 'timeout' | 'unknown';
 
 export const RIGHT_REASON_FAILURES: readonly FailureKind[] = ['assertion', 'exception_in_code'];
 

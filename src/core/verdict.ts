@@ -135,12 +135,9 @@ export function runAnomalies(run: RunEvidence): Anomaly[] {
   const { tests, problems, claimed } = run.parsed;
   const canary = run.canary ?? { pass: 'missing', fail: 'missing' };
   // The must-fail canary makes every honest run exit non-zero: exit 0 means the runner lied.
-  const canaryWrong =
-    canary.pass !== 'passed' || canary.fail !== 'failed' || run.exitCode === 0 || run.exitCode === null || !(canary.twins ?? []).every(twinBehaved);
+  const canaryWrong = canary.pass !== 'passed' || canary.fail !== 'failed' || run.exitCode === 0 || run.exitCode === null || !(canary.twins ?? []).every(twinBehaved);
   const counts = countTests(tests);
-  const claimDisagrees =
-    claimed !== undefined &&
-    (claimed.passed !== counts.passed || claimed.failed + claimed.errored !== counts.failed + counts.errored);
+  const claimDisagrees = claimed !== undefined && (claimed.passed !== counts.passed || claimed.failed + claimed.errored !== counts.failed + counts.errored);
   if (tests.length === 0) anomalies.push('no_results');
   // A results file that disagrees with what the harness streamed as the tests finished was rewritten.
   const channelDisagrees = (run.parsed.channel?.disagreements.length ?? 0) > 0;
@@ -190,8 +187,7 @@ function flakyIds(runs: readonly RunEvidence[]): string[] {
     .sort();
 }
 
-const isRightReason = (t: TestCaseResult): boolean =>
-  (t.status === 'failed' || t.status === 'errored') && RIGHT_REASON_FAILURES.includes(t.failure_kind ?? 'unknown');
+const isRightReason = (t: TestCaseResult): boolean => (t.status === 'failed' || t.status === 'errored') && RIGHT_REASON_FAILURES.includes(t.failure_kind ?? 'unknown');
 
 /**
  * Reproduction before the patch must fail, for the right reason, in every run: every test, or
@@ -260,7 +256,13 @@ function judgeMustPass(
 
 /** Reproduction after the patch must pass in every run, including every id seen before the patch. */
 export function judgeReproductionAfter(runs: readonly RunEvidence[], before: readonly RunEvidence[], pinned?: readonly string[]): PhaseJudgement {
-  return judgeMustPass('reproduction_after', runs, 'not_fixed', resultsOf(before[0]).map((t) => t.id), pinned);
+  return judgeMustPass(
+    'reproduction_after',
+    runs,
+    'not_fixed',
+    resultsOf(before[0]).map((t) => t.id),
+    pinned
+  );
 }
 
 /** Hidden tests the candidate never saw must all pass, in every run. */
@@ -284,7 +286,10 @@ export function judgeRegression(before: RunEvidence, after: readonly RunEvidence
     return phase('regression', 'inconclusive', baseAnomalies.includes('infra_error') ? ['infra_error'] : baseAnomalies, resultsOf(first), { baseline });
   }
   const passToPass = baseResults.filter((t) => t.status === 'passed').map((t) => t.id);
-  const preexisting = baseResults.filter((t) => t.status === 'failed' || t.status === 'errored').map((t) => t.id).sort();
+  const preexisting = baseResults
+    .filter((t) => t.status === 'failed' || t.status === 'errored')
+    .map((t) => t.id)
+    .sort();
   const { all, missing } = withMissing(resultsOf(first), passToPass);
   const extra = { baseline, pass_to_pass: passToPass.length, preexisting_failures: preexisting, missing };
   const verdict = judgeAnomalies(anomaliesOf(after));
@@ -338,7 +343,11 @@ export function judgeRelatedTier(before: RunEvidence | undefined, related: reado
   const baseResults = resultsOf(before);
   const first = resultsOf(related[0]);
   const baseline = { results: baseResults, tests: countTests(baseResults) };
-  const inconclusive = (reasons: ReasonCode[]): RelatedTierJudgement => ({ status: 'inconclusive', regressions: [], phase: phase('regression', 'inconclusive', reasons, first, { baseline }) });
+  const inconclusive = (reasons: ReasonCode[]): RelatedTierJudgement => ({
+    status: 'inconclusive',
+    regressions: [],
+    phase: phase('regression', 'inconclusive', reasons, first, { baseline })
+  });
   if (before === undefined || related.length === 0) return inconclusive(['no_results']);
   const baseAnomalies = runAnomalies(before);
   if (baseAnomalies.length > 0) return inconclusive(baseAnomalies);
@@ -351,7 +360,10 @@ export function judgeRelatedTier(before: RunEvidence | undefined, related: reado
   const passedInRetry = (id: string): boolean => retries.some((run) => resultsOf(run).some((t) => t.id === id && t.status === 'passed'));
   const regressions = failing.filter((id) => !passedInRetry(id)).sort();
   const flaky = failing.filter(passedInRetry).sort();
-  const preexisting = baseResults.filter((t) => t.status === 'failed' || t.status === 'errored').map((t) => t.id).sort();
+  const preexisting = baseResults
+    .filter((t) => t.status === 'failed' || t.status === 'errored')
+    .map((t) => t.id)
+    .sort();
   const status = regressions.length > 0 ? 'failed' : 'passed';
   return {
     status,
@@ -408,7 +420,11 @@ export function judge(
   const judged = [
     before,
     stopped.has('reproduction_after') ? notRunPhase('reproduction_after') : judgeReproductionAfter(runs.reproduction_after, runs.reproduction_before, options.pinned?.reproduction),
-    stopped.has('regression') ? notRunPhase('regression') : tier?.status === 'failed' ? tier.phase : judgeRegression(runs.regression_before[0] as RunEvidence, runs.regression_after),
+    stopped.has('regression')
+      ? notRunPhase('regression')
+      : tier?.status === 'failed'
+        ? tier.phase
+        : judgeRegression(runs.regression_before[0] as RunEvidence, runs.regression_after),
     stopped.has('hidden') ? notRunPhase('hidden') : judgeHidden(runs.hidden, options.pinned?.hidden)
   ];
   return { phases: judged, ...decideVerdict(judged, repositoryUnchanged, options.surfaceReasons ?? []) };

@@ -160,7 +160,9 @@ class GitCommandSource implements GitSource {
     }
     const repository = await this.git(['rev-parse', '--git-dir']);
     if (repository.exitCode !== 0) {
-      throw new ConfigurationError(`'${this.repoDir}' is not a git checkout (${firstLine(repository.stderr)}); check the repository out with actions/checkout first, or set repository-path`);
+      throw new ConfigurationError(
+        `'${this.repoDir}' is not a git checkout (${firstLine(repository.stderr)}); check the repository out with actions/checkout first, or set repository-path`
+      );
     }
     const missing = [];
     for (const sha of [base, head]) if (!(await this.hasCommit(sha))) missing.push(sha);
@@ -183,14 +185,29 @@ class GitCommandSource implements GitSource {
     // Every option that config could change is given: prefixes, context, renames, textconv, external diff tools.
     const result = await this.git(
       [
-        '-c', 'diff.suppressBlankEmpty=false',
-        'diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', '--full-index', '--no-relative',
-        '--unified=3', '--src-prefix=a/', '--dst-prefix=b/', '--ignore-submodules=none', `${base}...${head}`, '--'
+        '-c',
+        'diff.suppressBlankEmpty=false',
+        'diff',
+        '--no-color',
+        '--no-ext-diff',
+        '--no-textconv',
+        '--no-renames',
+        '--full-index',
+        '--no-relative',
+        '--unified=3',
+        '--src-prefix=a/',
+        '--dst-prefix=b/',
+        '--ignore-submodules=none',
+        `${base}...${head}`,
+        '--'
       ],
       maxBytes
     );
     if (result.overflow) {
-      throw new PolicyError('policy_violation', `the pull request's diff is larger than ${maxBytes} bytes, the witness pack's limit; split the change or raise limits.diff_max_bytes in the pack`);
+      throw new PolicyError(
+        'policy_violation',
+        `the pull request's diff is larger than ${maxBytes} bytes, the witness pack's limit; split the change or raise limits.diff_max_bytes in the pack`
+      );
     }
     if (result.exitCode !== 0) throw failure('diff', result);
     try {
@@ -204,7 +221,8 @@ class GitCommandSource implements GitSource {
     const local = await this.revParse(`${ref}^{commit}`);
     if (local !== undefined) return local;
     const fetched = await this.tryFetch(await this.depthArgs(1), [ref]);
-    if (!fetched.ok) throw new ConfigurationError(`ref '${ref}' is not in the checkout and could not be fetched from origin (${fetched.message}); give a branch, tag or commit of the repository`);
+    if (!fetched.ok)
+      throw new ConfigurationError(`ref '${ref}' is not in the checkout and could not be fetched from origin (${fetched.message}); give a branch, tag or commit of the repository`);
     const commit = await this.revParse('FETCH_HEAD^{commit}');
     if (commit === undefined) throw new ConfigurationError(`ref '${ref}' does not name a commit`);
     return commit;
@@ -365,7 +383,8 @@ function parseTree(output: Buffer, treeish: string): TreeEntry[] {
     }
     const mode = meta[1] as string;
     if (mode === '160000') throw new ConfigurationError(`${treeish} holds a submodule at ${quoteForMessage(path)}; PatchProof validates repositories without submodules`);
-    if (mode !== '100644' && mode !== '100755' && mode !== '120000') throw new ConfigurationError(`${treeish} holds ${quoteForMessage(path)} with mode ${mode}, which PatchProof cannot write`);
+    if (mode !== '100644' && mode !== '100755' && mode !== '120000')
+      throw new ConfigurationError(`${treeish} holds ${quoteForMessage(path)} with mode ${mode}, which PatchProof cannot write`);
     // Git refuses these names on checkout; a tree holding one was not made by git.
     if (path.split('/').some((part) => part === '' || part === '.' || part === '..' || part.toLowerCase() === '.git')) {
       throw new ConfigurationError(`${treeish} holds the unsafe path ${quoteForMessage(path)}`);

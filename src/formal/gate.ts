@@ -106,7 +106,11 @@ export function candidateJob(formula: Formula): SolverJob {
   return {
     prelude: formula.prelude,
     queries: [
-      { id: 'counterexample', asserts: [formula.domain, formula.pre, and(...model, ...unroll), not(and(formula.post, ...bounds))], values: [...valuesOf(formula), formula.post, ...bounds] },
+      {
+        id: 'counterexample',
+        asserts: [formula.domain, formula.pre, and(...model, ...unroll), not(and(formula.post, ...bounds))],
+        values: [...valuesOf(formula), formula.post, ...bounds]
+      },
       { id: 'model', asserts: [formula.domain, formula.pre, not(and(...model))], values: model },
       { id: 'unroll', asserts: [formula.domain, formula.pre, not(and(...unroll))], values: unroll }
     ]
@@ -138,14 +142,16 @@ export function decide(formula: Formula, result: SolverResult): Pick<TargetOutco
   }
   if (cex.status === 'unknown') return { status: 'unknown', reason: `the solver could not decide (${cex.reason ?? 'unknown'})` };
   const model = answer('model');
-  if (model === undefined || model.status === 'unknown') return { status: 'unknown', reason: `the solver could not decide whether the integer model holds (${model?.reason ?? 'no answer'})` };
+  if (model === undefined || model.status === 'unknown')
+    return { status: 'unknown', reason: `the solver could not decide whether the integer model holds (${model?.reason ?? 'no answer'})` };
   if (model.status === 'sat') {
     const values = parseValues(model.values ?? '');
     const broken = formula.obligations.filter((o) => o.kind === 'model' && values.get(o.name) === false);
     return { status: 'unknown', reason: `an input leaves the proof's scope: ${broken.map((o) => `${o.what} is not guaranteed`).join('; ') || 'an obligation'}` };
   }
   const unroll = answer('unroll');
-  if (unroll === undefined || unroll.status === 'unknown') return { status: 'unknown', reason: `the solver could not decide whether every loop ends within the bound (${unroll?.reason ?? 'no answer'})` };
+  if (unroll === undefined || unroll.status === 'unknown')
+    return { status: 'unknown', reason: `the solver could not decide whether every loop ends within the bound (${unroll?.reason ?? 'no answer'})` };
   if (unroll.status === 'sat') {
     // No counterexample among the inputs whose loops end within the bound; others need more
     // iterations: a bounded check, never a proof.
@@ -234,18 +240,29 @@ export async function checkSpec(target: FormalTarget, baseText: string | undefin
   if (result.stopped !== undefined) throw new SpecRefusal(`formal target ${name}: the spec could not be checked: ${result.stopped}`);
   const [specAnswers, ...candidateAnswers] = result.batches;
   const status = (id: string) => specAnswers?.find((a) => a.id === id)?.status ?? 'unknown';
-  if (status('requires') !== 'sat') throw new SpecRefusal(`formal target ${name}: requires is ${status('requires') === 'unsat' ? 'unsatisfiable (vacuous: every implementation would be proved)' : 'undecided by the solver'}`);
-  if (status('ensures') !== 'sat') throw new SpecRefusal(`formal target ${name}: ensures ${status('ensures') === 'unsat' ? 'holds for any result (a tautology: it checks nothing)' : 'could not be shown to fail for a free result'}`);
+  if (status('requires') !== 'sat')
+    throw new SpecRefusal(
+      `formal target ${name}: requires is ${status('requires') === 'unsat' ? 'unsatisfiable (vacuous: every implementation would be proved)' : 'undecided by the solver'}`
+    );
+  if (status('ensures') !== 'sat')
+    throw new SpecRefusal(
+      `formal target ${name}: ensures ${status('ensures') === 'unsat' ? 'holds for any result (a tautology: it checks nothing)' : 'could not be shown to fail for a free result'}`
+    );
   if (status('defined') !== 'unsat') throw new SpecRefusal(`formal target ${name}: the spec reads outside an array for some input (make it total, e.g. guard the index)`);
   const decided = formulas.map((f, i) => decide(f, { version: result.version, answers: candidateAnswers[i] ?? [], duration_ms: result.duration_ms }));
   for (const [index, outcome] of decided.slice(0, wrongs.length).entries()) {
     if (outcome.status !== 'counterexample') {
-      throw new SpecRefusal(`formal target ${name}: wrong_implementations[${index}] is ${outcome.status === 'proved' ? 'proved correct: the spec does not refute it' : `not refuted (${outcome.reason ?? outcome.status})`}`);
+      throw new SpecRefusal(
+        `formal target ${name}: wrong_implementations[${index}] is ${outcome.status === 'proved' ? 'proved correct: the spec does not refute it' : `not refuted (${outcome.reason ?? outcome.status})`}`
+      );
     }
   }
   const baseOutcome = decided[wrongs.length]!;
   if (baseOutcome.status === 'proved') throw new SpecRefusal(`formal target ${name}: the base version is proved correct, so the spec does not capture the bug`);
-  if (baseOutcome.status === 'checked') throw new SpecRefusal(`formal target ${name}: the base version has no counterexample within the bounds (${baseOutcome.reason ?? 'checked'}), so the spec cannot be calibrated; raise bounds.unroll`);
+  if (baseOutcome.status === 'checked')
+    throw new SpecRefusal(
+      `formal target ${name}: the base version has no counterexample within the bounds (${baseOutcome.reason ?? 'checked'}), so the spec cannot be calibrated; raise bounds.unroll`
+    );
   if (baseOutcome.status === 'unknown') throw new SpecRefusal(`formal target ${name}: the base version cannot calibrate the spec: ${baseOutcome.reason ?? 'unknown'}`);
 }
 

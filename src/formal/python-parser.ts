@@ -34,7 +34,9 @@ export function locatePythonGrammar(): { module: string; runtime: string; gramma
       grammar: require.resolve(['tree-sitter-python', 'tree-sitter-python.wasm'].join('/'))
     };
   } catch {
-    throw new InfrastructureError('the formal gate needs the Python grammar (dist/tree-sitter beside the bundle, or the web-tree-sitter and tree-sitter-python packages), and neither was found');
+    throw new InfrastructureError(
+      'the formal gate needs the Python grammar (dist/tree-sitter beside the bundle, or the web-tree-sitter and tree-sitter-python packages), and neither was found'
+    );
   }
 }
 

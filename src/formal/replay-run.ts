@@ -60,7 +60,13 @@ export async function replayCounterexamples(block: FormalBlock, record: FormalRe
       run = { verdict: readReplay(outcome.stdout, nonce, outcome), testText, outputSha256: outcome.outputSha256, exitCode: outcome.exitCode, durationMs: outcome.durationMs };
     } catch (error) {
       const message = error instanceof InfrastructureError || error instanceof Error ? error.message : String(error);
-      run = { verdict: readReplay('', nonce, { timedOut: false, outputTruncated: false, infraError: message }), testText, outputSha256: createHash('sha256').digest('hex'), exitCode: null, durationMs: Date.now() - started };
+      run = {
+        verdict: readReplay('', nonce, { timedOut: false, outputTruncated: false, infraError: message }),
+        testText,
+        outputSha256: createHash('sha256').digest('hex'),
+        exitCode: null,
+        durationMs: Date.now() - started
+      };
     }
     deps.log(`formal: the counterexample of ${t.name} replayed in the ${deps.runner.description.kind} runner: ${run.verdict.outcome} (${run.verdict.detail})`);
     runs.set(t.name, run);

@@ -23,7 +23,9 @@ const LINE = '@@patchproof-replay';
 
 /** The model's inputs as a call, e.g. pageCount(0, 2). */
 export function callOf(fn: string, inputs: Record<string, unknown>): string {
-  return `${fn}(${Object.values(inputs).map((v) => JSON.stringify(v)).join(', ')})`;
+  return `${fn}(${Object.values(inputs)
+    .map((v) => JSON.stringify(v))
+    .join(', ')})`;
 }
 
 /** The replay test's path in the copy, and its import of the target's file (relative, posix). */
@@ -169,7 +171,10 @@ def test_formal_counterexample():
     threw = None
     try:
         result = fn(${args})
-        holds = _ensures(${target.params.map((p) => `ENTRY[${JSON.stringify(p.name)}]`).concat('result').join(', ')})
+        holds = _ensures(${target.params
+          .map((p) => `ENTRY[${JSON.stringify(p.name)}]`)
+          .concat('result')
+          .join(', ')})
     except Exception as error:
         threw = (type(error).__name__ + ": " + str(error))[:200]
         holds = False

@@ -66,11 +66,20 @@ export function changedFileProblems(changed: ReadonlyMap<string, Buffer | null>,
 }
 
 /** The candidate's formal record: every target's status, never throwing for what the candidate did. */
-export async function formalRecordFor(block: FormalBlock, patchedDir: string, changed: ReadonlyMap<string, Buffer | null>, options: Partial<SolverOptions> = {}): Promise<FormalRecord> {
+export async function formalRecordFor(
+  block: FormalBlock,
+  patchedDir: string,
+  changed: ReadonlyMap<string, Buffer | null>,
+  options: Partial<SolverOptions> = {}
+): Promise<FormalRecord> {
   const solver: SolverOptions = { limits: blockLimits(block), ...options };
   const python = block.targets.filter((t) => isPythonFile(t.file));
   if (python.length > 0) await loadPythonParser();
-  const problems = changedFileProblems(changed, block.targets.map((t) => t.file), python.length > 0 ? python.map((t) => t.function) : undefined);
+  const problems = changedFileProblems(
+    changed,
+    block.targets.map((t) => t.file),
+    python.length > 0 ? python.map((t) => t.function) : undefined
+  );
   let outcome = await runFormalGate(block, reader(patchedDir), solver);
   if (problems.length > 0) {
     const targets = outcome.targets.map((t): TargetOutcome => {

@@ -187,11 +187,16 @@ export async function solveBatch(jobs: readonly SolverJob[], limits: SolverLimit
   const duration_ms = Date.now() - started;
   const line = stdout.split('\n').find((l) => l.startsWith('@@z3-answer '));
   if (stopped === undefined && (code !== 0 || line === undefined)) {
-    const said = stderr.split('\n').find((l) => l.startsWith('@@z3-error '))?.slice('@@z3-error '.length) ?? stderr.trim().split('\n').slice(-3).join(' | ').slice(0, 300);
+    const said =
+      stderr
+        .split('\n')
+        .find((l) => l.startsWith('@@z3-error '))
+        ?.slice('@@z3-error '.length) ?? stderr.trim().split('\n').slice(-3).join(' | ').slice(0, 300);
     stopped = `the solver exited with ${signal ?? code} without an answer${said === '' ? '' : `: ${said}`}`;
   }
   if (stopped !== undefined || line === undefined) return { version: 'unknown', batches: [], stopped: stopped ?? 'no answer', duration_ms };
   const parsed = JSON.parse(line.slice('@@z3-answer '.length)) as { version: string; batches: SolverAnswer[][] };
-  if (!Array.isArray(parsed.batches) || parsed.batches.length !== jobs.length) return { version: 'unknown', batches: [], stopped: 'the solver answered another number of jobs', duration_ms };
+  if (!Array.isArray(parsed.batches) || parsed.batches.length !== jobs.length)
+    return { version: 'unknown', batches: [], stopped: 'the solver answered another number of jobs', duration_ms };
   return { version: parsed.version, batches: parsed.batches, duration_ms };
 }

@@ -76,7 +76,10 @@ function isBinding(id: SyntaxNode): boolean {
   let node = id;
   let parent = node.parent;
   // Climb out of tuple and list patterns, and a.b dotted names of imports.
-  while (parent !== null && ['pattern_list', 'tuple_pattern', 'list_pattern', 'list_splat_pattern', 'tuple', 'list', 'parenthesized_expression', 'expression_list', 'dotted_name'].includes(parent.type)) {
+  while (
+    parent !== null &&
+    ['pattern_list', 'tuple_pattern', 'list_pattern', 'list_splat_pattern', 'tuple', 'list', 'parenthesized_expression', 'expression_list', 'dotted_name'].includes(parent.type)
+  ) {
     node = parent;
     parent = node.parent;
   }
@@ -289,7 +292,8 @@ class PythonTranslator {
     const fn = findPythonTarget(root, this.target.function);
     if (fn.children[0]?.type === 'async') throw new Unsupported(`${this.target.function} is async`, lineOf(fn));
     const paramNodes = named(field(fn, 'parameters'));
-    if (paramNodes.length !== this.target.params.length) throw new Unsupported(`${this.target.function} takes ${paramNodes.length} parameters, the spec ${this.target.params.length}`, lineOf(fn));
+    if (paramNodes.length !== this.target.params.length)
+      throw new Unsupported(`${this.target.function} takes ${paramNodes.length} parameters, the spec ${this.target.params.length}`, lineOf(fn));
     this.locals = new Map();
     paramNodes.forEach((param, index) => {
       const id = param.type === 'identifier' ? param : param.type === 'typed_parameter' ? named(param)[0] : undefined;
@@ -299,7 +303,8 @@ class PythonTranslator {
     });
     const body = field(fn, 'body');
     walk(body, (node) => {
-      if (['function_definition', 'class_definition', 'lambda', 'global_statement', 'nonlocal_statement'].includes(node.type)) throw new Unsupported(`a ${node.type.replace('_', ' ')} inside ${this.target.function}`, lineOf(node));
+      if (['function_definition', 'class_definition', 'lambda', 'global_statement', 'nonlocal_statement'].includes(node.type))
+        throw new Unsupported(`a ${node.type.replace('_', ' ')} inside ${this.target.function}`, lineOf(node));
     });
     const statements = named(body);
     // A docstring is an expression statement of a string: it does nothing.
@@ -355,7 +360,13 @@ class PythonTranslator {
       case 'while_statement': {
         if (node.childForFieldName('alternative') !== null) throw new Unsupported('while … else', lineOf(node));
         const test = field(node, 'condition');
-        return this.loop(guard, node, (entry) => this.define('c', 'Bool', this.truthy(this.expr(test, this.active(entry)), test)), () => undefined, named(field(node, 'body')));
+        return this.loop(
+          guard,
+          node,
+          (entry) => this.define('c', 'Bool', this.truthy(this.expr(test, this.active(entry)), test)),
+          () => undefined,
+          named(field(node, 'body'))
+        );
       }
       case 'for_statement':
         return this.forStatement(node, guard);
@@ -384,7 +395,15 @@ class PythonTranslator {
    * variable), the body under it; a path that would run once more than `iterations` is an
    * `unroll` obligation (when `bounded` is false).
    */
-  private loop(guard: string, node: SyntaxNode, condition: (entry: string, k: number) => string, before: (k: number, entry: string) => void, body: SyntaxNode[], iterations = this.target.bounds.unroll, bounded = false): void {
+  private loop(
+    guard: string,
+    node: SyntaxNode,
+    condition: (entry: string, k: number) => string,
+    before: (k: number, entry: string) => void,
+    body: SyntaxNode[],
+    iterations = this.target.bounds.unroll,
+    bounded = false
+  ): void {
     const outer = this.flags;
     const entry = this.active(guard);
     this.flags = { ret: outer.ret, brk: 'false', cnt: 'false', loop: true };
@@ -414,10 +433,18 @@ class PythonTranslator {
       if (list.k !== 'arr') throw new Unsupported('a for loop over something other than range(…) or a parameter list', lineOf(right));
       const binding = this.locals.get(right.text)!;
       // The list's iterator reads the current element (writes in the body are seen) while k < len.
-      return this.loop(guard, node, (_entry, k) => `(< ${k} ${list.len})`, (k, entry) => {
-        const current = binding.value as Extract<Value, { k: 'arr' }>;
-        this.bind(left, { k: 'int', t: this.define('v', 'Int', this.select(current, int(k))) }, this.active(entry));
-      }, body, list.elems.length, true);
+      return this.loop(
+        guard,
+        node,
+        (_entry, k) => `(< ${k} ${list.len})`,
+        (k, entry) => {
+          const current = binding.value as Extract<Value, { k: 'arr' }>;
+          this.bind(left, { k: 'int', t: this.define('v', 'Int', this.select(current, int(k))) }, this.active(entry));
+        },
+        body,
+        list.elems.length,
+        true
+      );
     }
     const args = this.rangeArgs(right);
     if (args === undefined) throw new Unsupported('a for loop over something other than range(…) or a parameter list', lineOf(right));
@@ -425,7 +452,13 @@ class PythonTranslator {
     const [start, stop] = values.length === 1 ? ['0', values[0]!] : [values[0]!, values[1]!];
     const step = args.step;
     const at = (k: number): string => this.define('v', 'Int', app('+', start, int(BigInt(k) * step)));
-    this.loop(guard, node, (_entry, k) => app(step > 0n ? '<' : '>', at(k), stop), (k, entry) => this.bind(left, { k: 'int', t: at(k) }, this.active(entry)), body);
+    this.loop(
+      guard,
+      node,
+      (_entry, k) => app(step > 0n ? '<' : '>', at(k), stop),
+      (k, entry) => this.bind(left, { k: 'int', t: at(k) }, this.active(entry)),
+      body
+    );
   }
 
   /** range(…)'s arguments, its step a non-zero integer literal (1 when absent); undefined if not a range call. */
@@ -434,11 +467,17 @@ class PythonTranslator {
     this.builtin('range', node);
     const argList = field(node, 'arguments');
     const args = named(argList);
-    if (argList.type !== 'argument_list' || args.length < 1 || args.length > 3 || args.some((a) => a.type === 'keyword_argument' || a.type.endsWith('splat'))) throw new Unsupported('range with other than one to three plain arguments', lineOf(node));
+    if (argList.type !== 'argument_list' || args.length < 1 || args.length > 3 || args.some((a) => a.type === 'keyword_argument' || a.type.endsWith('splat')))
+      throw new Unsupported('range with other than one to three plain arguments', lineOf(node));
     let step = 1n;
     if (args.length === 3) {
       const s = args[2]!;
-      const literal = s.type === 'integer' ? this.literal(s) : s.type === 'unary_operator' && s.childForFieldName('operator')?.text === '-' && field(s, 'argument').type === 'integer' ? -this.literal(field(s, 'argument')) : undefined;
+      const literal =
+        s.type === 'integer'
+          ? this.literal(s)
+          : s.type === 'unary_operator' && s.childForFieldName('operator')?.text === '-' && field(s, 'argument').type === 'integer'
+            ? -this.literal(field(s, 'argument'))
+            : undefined;
       if (literal === undefined || literal === 0n) throw new Unsupported("range's step is not a non-zero integer literal", lineOf(s));
       step = literal;
     }
@@ -669,7 +708,8 @@ class PythonTranslator {
     if (!['min', 'max', 'abs', 'len'].includes(name)) throw new Unsupported('a call other than min, max, abs, len', lineOf(node));
     this.builtin(name, node);
     const args = named(argList);
-    if (argList.type !== 'argument_list' || args.some((a) => a.type === 'keyword_argument' || a.type.endsWith('splat'))) throw new Unsupported(`${name} with keyword, starred or generator arguments`, lineOf(node));
+    if (argList.type !== 'argument_list' || args.some((a) => a.type === 'keyword_argument' || a.type.endsWith('splat')))
+      throw new Unsupported(`${name} with keyword, starred or generator arguments`, lineOf(node));
     if (name === 'len') {
       const list = args[0];
       if (args.length !== 1 || list === undefined || list.type !== 'identifier') throw new Unsupported('len of anything but a parameter list', lineOf(node));
@@ -695,7 +735,8 @@ class PythonTranslator {
     const clauses = named(generator).slice(1);
     const forIn = clauses[0];
     const filter = clauses[1];
-    if (forIn?.type !== 'for_in_clause' || clauses.length > 2 || (filter !== undefined && filter.type !== 'if_clause')) throw new Unsupported(`${name} over one for clause and at most one if`, lineOf(node));
+    if (forIn?.type !== 'for_in_clause' || clauses.length > 2 || (filter !== undefined && filter.type !== 'if_clause'))
+      throw new Unsupported(`${name} over one for clause and at most one if`, lineOf(node));
     const variable = field(forIn, 'left');
     if (variable.type !== 'identifier') throw new Unsupported(`${name}'s variable is not one name`, lineOf(node));
     const source = field(forIn, 'right');

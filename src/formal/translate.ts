@@ -135,7 +135,8 @@ export function integrityProblems(program: Node): string[] {
     }
     // A write to Math or one of its members.
     if (node.type === 'AssignmentExpression' || node.type === 'UpdateExpression' || node.type === 'UnaryExpression') {
-      const target: Node | undefined = node.type === 'AssignmentExpression' ? node.left : node.type === 'UpdateExpression' ? node.argument : node.operator === 'delete' ? node.argument : undefined;
+      const target: Node | undefined =
+        node.type === 'AssignmentExpression' ? node.left : node.type === 'UpdateExpression' ? node.argument : node.operator === 'delete' ? node.argument : undefined;
       if (target !== undefined) {
         const base = target.type === 'MemberExpression' ? target.object : target;
         if (isMathRef(base) || isMathRef(target)) problems.push(`a write to Math${at(node)}`);
@@ -347,7 +348,8 @@ class Translator {
     if (problems.length > 0) throw new Unsupported(`${source.file}: ${problems[0]}`);
     const fn = findTarget(program, this.target.function);
     if (fn.async || fn.generator) throw new Unsupported(`${this.target.function} is async or a generator`, fn);
-    if (fn.params.length !== this.target.params.length) throw new Unsupported(`${this.target.function} takes ${fn.params.length} parameters, the spec ${this.target.params.length}`, fn);
+    if (fn.params.length !== this.target.params.length)
+      throw new Unsupported(`${this.target.function} takes ${fn.params.length} parameters, the spec ${this.target.params.length}`, fn);
     const scope = new Map<string, Binding>();
     (fn.params as Node[]).forEach((param, index) => {
       const p = param.type === 'TSParameterProperty' ? param.parameter : param;

@@ -13,10 +13,7 @@ import { COMMIT_SHA_PATTERN } from '../core/hashing.js';
 export type ActionMode = 'validate' | 'reverify' | 'promote';
 
 /** Where the witness pack comes from. `ref` packs are read with `git archive` from a trusted ref. */
-export type WitnessPackInput =
-  | { kind: 'path'; path: string }
-  | { kind: 'url'; url: string }
-  | { kind: 'ref'; ref: string; path: string };
+export type WitnessPackInput = { kind: 'path'; path: string } | { kind: 'url'; url: string } | { kind: 'ref'; ref: string; path: string };
 
 export interface ActionSettings {
   mode: ActionMode;
@@ -136,9 +133,10 @@ function readApp(read: InputReader): GitHubAppSettings | undefined {
     if (installation !== undefined) throw new ConfigurationError('app-installation-id is set without app-id and app-private-key; give all of them or none');
     return undefined;
   }
-  if (appId === undefined || !/^[1-9][0-9]{0,15}$/.test(appId)) throw new ConfigurationError(`app-id '${appId ?? ''}' is not a GitHub App id; give the number from the app's settings page`);
+  if (appId === undefined || !/^[1-9][0-9]{0,15}$/.test(appId))
+    throw new ConfigurationError(`app-id '${appId ?? ''}' is not a GitHub App id; give the number from the app's settings page`);
   if (privateKey === undefined || !PEM_KEY.test(privateKey)) {
-    throw new ConfigurationError('app-private-key is not a PEM private key; pass the app\'s key from a secret: ${{ secrets.PATCHPROOF_APP_KEY }}');
+    throw new ConfigurationError("app-private-key is not a PEM private key; pass the app's key from a secret: ${{ secrets.PATCHPROOF_APP_KEY }}");
   }
   if (installation !== undefined && !/^[1-9][0-9]{0,15}$/.test(installation)) throw new ConfigurationError(`app-installation-id '${installation}' is not an installation id`);
   return { appId: Number(appId), privateKey, ...(installation !== undefined ? { installationId: Number(installation) } : {}) };
@@ -204,7 +202,7 @@ export function readActionSettings(read: InputReader): ActionSettings {
     throw new ConfigurationError(`claimed-artifact '${claimedArtifactName.slice(0, 100)}' is not an artifact name; give the name the pull request's CI uploaded its results under`);
   }
   if (claimedRunId !== undefined && !/^[1-9][0-9]{0,19}$/.test(claimedRunId)) throw new ConfigurationError(`claimed-run-id '${claimedRunId}' is not a workflow run id`);
-  if (claimedRunId !== undefined && claimedArtifactName === undefined) throw new ConfigurationError('claimed-run-id is set without claimed-artifact; give the artifact\'s name too');
+  if (claimedRunId !== undefined && claimedArtifactName === undefined) throw new ConfigurationError("claimed-run-id is set without claimed-artifact; give the artifact's name too");
   if (claimedArtifactName !== undefined && claimed !== undefined && (claimed.startsWith('/') || claimed.split('/').includes('..') || claimed.includes('\\'))) {
     throw new ConfigurationError(`claimed '${claimed}' is not a path inside the artifact; give it relative, with / (e.g. reports/junit.xml)`);
   }

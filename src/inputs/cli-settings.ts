@@ -80,8 +80,7 @@ export interface ApproveSettings {
 
 /** Where the grader comes from: a digest-pinned witness pack, or two folders (a shortcut). */
 export type WitnessSource =
-  | { kind: 'pack'; source: string; digest: string; adapter?: AdapterName }
-  | { kind: 'folders'; reproduction: string; hidden: string; adapter: AdapterName };
+  { kind: 'pack'; source: string; digest: string; adapter?: AdapterName } | { kind: 'folders'; reproduction: string; hidden: string; adapter: AdapterName };
 
 export interface ValidateSettings {
   command: 'validate';
@@ -405,24 +404,43 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
         else single[name as keyof typeof single] = value;
       }
       const foreign = others.find((arg) => /^--(?:proposal|approval)(?:=|$)/.test(arg));
-      if (foreign !== undefined) throw new ConfigurationError(`${foreign.split('=')[0]} is not a screen option: screen proposes each candidate itself and takes its approval by --approve PROPOSAL_HASH`);
+      if (foreign !== undefined)
+        throw new ConfigurationError(`${foreign.split('=')[0]} is not a screen option: screen proposes each candidate itself and takes its approval by --approve PROPOSAL_HASH`);
       if (multi.candidates.length === 0) throw new ConfigurationError('--candidates is required: give diff files or folders of *.diff files');
       if (single['approved-by'] === undefined) throw new ConfigurationError('--approved-by is required: give the approver name');
       const validate = readSettings(['validate', ...others, '--proposal', '(screen)', '--approval', '(screen)']) as ValidateSettings;
       if (validate.witness.kind !== 'pack') throw new ConfigurationError('screen takes a witness pack: --witness with --witness-digest');
-      if (validate.receiptStore !== undefined || validate.earlyExit === true) throw new ConfigurationError('--receipt-store and --early-exit are not screen options (screen always gates with early exit)');
-      if (validate.claimed !== undefined) throw new ConfigurationError('--claimed is a validate option: screen compares no claim; validate the one candidate the agent made the claim for');
+      if (validate.receiptStore !== undefined || validate.earlyExit === true)
+        throw new ConfigurationError('--receipt-store and --early-exit are not screen options (screen always gates with early exit)');
+      if (validate.claimed !== undefined)
+        throw new ConfigurationError('--claimed is a validate option: screen compares no claim; validate the one candidate the agent made the claim for');
       const { command: _c, proposal: _p, approval: _a, receiptStore: _r, earlyExit: _e, claimed: _cl, ...shared } = validate;
       const shard = single.shard !== undefined ? shardOf(single.shard) : undefined;
       if (shard !== undefined && shared.baselineCache === undefined) {
-        throw new ConfigurationError('--shard needs --baseline-cache DIR: every shard must reuse one base side (run shard 1 first, or warm the cache), or their receipts cannot be merged');
+        throw new ConfigurationError(
+          '--shard needs --baseline-cache DIR: every shard must reuse one base side (run shard 1 first, or warm the cache), or their receipts cannot be merged'
+        );
       }
-      return { ...shared, command: 'screen', candidates: multi.candidates, approve: multi.approve, approvedBy: single['approved-by'], runId: single['run-id'] ?? 'screen', ...(shard !== undefined ? { shard } : {}) };
+      return {
+        ...shared,
+        command: 'screen',
+        candidates: multi.candidates,
+        approve: multi.approve,
+        approvedBy: single['approved-by'],
+        runId: single['run-id'] ?? 'screen',
+        ...(shard !== undefined ? { shard } : {})
+      };
     }
     case 'merge': {
       const { values, positionals } = parse(rest, { repo: str, out: str });
-      if (positionals.length === 0) throw new ConfigurationError("merge takes the shards: 'patchproof merge --repo DIR --out DIR SHARD_DIR...' (screen) or 'patchproof merge --out DIR RECEIPT...' (validate)");
-      return { command: 'merge', ...(values.repo !== undefined ? { repo: values.repo } : {}), out: required(values, 'out', 'the folder to write the merged receipt to'), shards: positionals };
+      if (positionals.length === 0)
+        throw new ConfigurationError("merge takes the shards: 'patchproof merge --repo DIR --out DIR SHARD_DIR...' (screen) or 'patchproof merge --out DIR RECEIPT...' (validate)");
+      return {
+        command: 'merge',
+        ...(values.repo !== undefined ? { repo: values.repo } : {}),
+        out: required(values, 'out', 'the folder to write the merged receipt to'),
+        shards: positionals
+      };
     }
     case 'compare': {
       const { positionals } = parse(rest, {});
@@ -451,16 +469,39 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
         containerEnv[pair.slice(0, eq)] = pair.slice(eq + 1);
       }
       const { values, positionals } = parse(others, {
-        repo: str, proposal: str, approval: str, witness: str, 'witness-digest': str, reproduction: str, hidden: str, adapter: str,
-        runner: str, image: str, out: str, timeout: str, 'output-limit': str, concurrency: str, 'setup-cache': str, ...diffLimitOptions, 'witness-key-file': str,
-        'container-workdir': str, 'container-results': str, 'container-home': str, 'container-user': str, 'receipt-store': str,
-        claimed: str, 'baseline-cache': str, shard: str
+        repo: str,
+        proposal: str,
+        approval: str,
+        witness: str,
+        'witness-digest': str,
+        reproduction: str,
+        hidden: str,
+        adapter: str,
+        runner: str,
+        image: str,
+        out: str,
+        timeout: str,
+        'output-limit': str,
+        concurrency: str,
+        'setup-cache': str,
+        ...diffLimitOptions,
+        'witness-key-file': str,
+        'container-workdir': str,
+        'container-results': str,
+        'container-home': str,
+        'container-user': str,
+        'receipt-store': str,
+        claimed: str,
+        'baseline-cache': str,
+        shard: str
       });
       noPositionals(positionals);
       const shard = values.shard !== undefined ? shardOf(values.shard) : undefined;
       if (shard !== undefined) {
         if (shard.count === 1) throw new ConfigurationError('--shard 1/1 is the whole suite: leave --shard out');
-        const clash = [earlyExit ? '--early-exit' : '', values['baseline-cache'] !== undefined ? '--baseline-cache' : '', values.claimed !== undefined ? '--claimed' : ''].filter((f) => f !== '');
+        const clash = [earlyExit ? '--early-exit' : '', values['baseline-cache'] !== undefined ? '--baseline-cache' : '', values.claimed !== undefined ? '--claimed' : ''].filter(
+          (f) => f !== ''
+        );
         if (clash.length > 0) throw new ConfigurationError(`--shard cannot go with ${clash.join(' or ')}: a shard runs a share of the suite, while those judge the whole of it`);
       }
       const repo = required(values, 'repo', 'the repository folder');
@@ -516,7 +557,19 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
       try {
         parsed = parseArgs({
           args: rest,
-          options: { repo: str, 'dry-run': { type: 'boolean' }, path: { type: 'string', multiple: true }, 'receipt-store': str, log: str, 'trusted-root': str, bundle: str, 'signer-workflow': str, repository: str, 'source-ref': str, diff: str },
+          options: {
+            repo: str,
+            'dry-run': { type: 'boolean' },
+            path: { type: 'string', multiple: true },
+            'receipt-store': str,
+            log: str,
+            'trusted-root': str,
+            bundle: str,
+            'signer-workflow': str,
+            repository: str,
+            'source-ref': str,
+            diff: str
+          },
           strict: true,
           allowPositionals: true
         });
@@ -566,7 +619,8 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
       }
       if (verb === 'record') {
         const { values, positionals } = parse(args, { reference: str, repo: str, runner: str, image: str, timeout: str, concurrency: str, 'setup-cache': str });
-        if (positionals.length !== 1) throw new ConfigurationError('witness record takes exactly one pack folder: patchproof witness record DIR --reference DIFF --repo DIR --runner docker --image REF');
+        if (positionals.length !== 1)
+          throw new ConfigurationError('witness record takes exactly one pack folder: patchproof witness record DIR --reference DIFF --repo DIR --runner docker --image REF');
         const runner = required(values, 'runner', 'local or docker');
         if (runner !== 'local' && runner !== 'docker') throw new ConfigurationError(`--runner '${runner}' is unknown; use local or docker`);
         if (runner === 'docker' && values.image === undefined) {
@@ -593,8 +647,12 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
       }
       if (verb === 'seal-hidden') {
         const { values, positionals } = parse(args, { recipient: str, out: str });
-        if (positionals.length !== 1) throw new ConfigurationError('witness seal-hidden takes exactly one pack folder: patchproof witness seal-hidden DIR --recipient age1… --out DIR');
-        const recipients = required(values, 'recipient', 'one or more age recipients (age1…), comma-separated').split(',').map((r) => r.trim()).filter((r) => r !== '');
+        if (positionals.length !== 1)
+          throw new ConfigurationError('witness seal-hidden takes exactly one pack folder: patchproof witness seal-hidden DIR --recipient age1… --out DIR');
+        const recipients = required(values, 'recipient', 'one or more age recipients (age1…), comma-separated')
+          .split(',')
+          .map((r) => r.trim())
+          .filter((r) => r !== '');
         return { command: 'witness-seal-hidden', dir: positionals[0] as string, recipients, out: required(values, 'out', 'the sealed pack folder to create') };
       }
       throw new ConfigurationError(`unknown witness command '${verb ?? ''}'; use witness init, digest, pack, seal, record, keygen or seal-hidden`);
@@ -629,7 +687,8 @@ function attestedPromote(values: Record<string, unknown>): { attested?: Attested
   if (text('receipt-store') !== undefined) throw new ConfigurationError('--trusted-root and --receipt-store are two sources of trust; give one of them');
   const signerWorkflow = text('signer-workflow');
   const match = SIGNER_WORKFLOW.exec(signerWorkflow ?? '');
-  if (signerWorkflow === undefined || match === null) throw new ConfigurationError(`--signer-workflow '${signerWorkflow ?? ''}' is not valid; give the gate, OWNER/REPO/.github/workflows/FILE.yml`);
+  if (signerWorkflow === undefined || match === null)
+    throw new ConfigurationError(`--signer-workflow '${signerWorkflow ?? ''}' is not valid; give the gate, OWNER/REPO/.github/workflows/FILE.yml`);
   const repository = text('repository') ?? (match[1] as string);
   if (!REPOSITORY.test(repository)) throw new ConfigurationError(`--repository '${repository}' is not OWNER/REPO`);
   const sourceRef = text('source-ref');

@@ -19,7 +19,6 @@ export interface Candidate {
   pullNumber?: number;
 }
 
-
 function field(value: unknown, path: string[]): unknown {
   let current = value;
   for (const key of path) {
@@ -30,7 +29,8 @@ function field(value: unknown, path: string[]): unknown {
 }
 
 function sha(value: unknown, what: string): string {
-  if (typeof value !== 'string' || !COMMIT_SHA_PATTERN.test(value)) throw new ConfigurationError(`the event has no valid ${what}; run PatchProof on pull_request, or give base and head`);
+  if (typeof value !== 'string' || !COMMIT_SHA_PATTERN.test(value))
+    throw new ConfigurationError(`the event has no valid ${what}; run PatchProof on pull_request, or give base and head`);
   return value;
 }
 

@@ -37,7 +37,9 @@ export function readPromoteInputs(read: InputReader, hasRunId: boolean): Promote
     throw new ConfigurationError('receipt-path and run-id are both set; give receipt-path (a validate step of this job) or run-id (an attested receipt artifact), not both');
   }
   if (receiptPath === undefined && !hasRunId) {
-    throw new ConfigurationError("mode promote needs the receipt: receipt-path: ${{ steps.<validate step>.outputs.receipt-path }} from this job, or run-id of the gate's run with trusted-root");
+    throw new ConfigurationError(
+      "mode promote needs the receipt: receipt-path: ${{ steps.<validate step>.outputs.receipt-path }} from this job, or run-id of the gate's run with trusted-root"
+    );
   }
   const method = optional(read, 'merge-method') ?? 'merge';
   if (method !== 'merge' && method !== 'squash' && method !== 'rebase') throw new ConfigurationError(`merge-method '${method}' is unknown; use merge, squash or rebase`);

@@ -264,7 +264,9 @@ function decodeName(bytes: Uint8Array, folder: string): string {
     return utf8.decode(bytes);
   } catch {
     const shown = (folder === '' ? '' : `${folder}/`) + lenientUtf8.decode(bytes);
-    const hex = Buffer.from(bytes).toString('hex').replace(/(..)(?!$)/g, '$1 ');
+    const hex = Buffer.from(bytes)
+      .toString('hex')
+      .replace(/(..)(?!$)/g, '$1 ');
     throw new ConfigurationError(`File name ${JSON.stringify(shown)} (bytes ${hex}) is not valid UTF-8. Rename it to a UTF-8 name.`);
   }
 }

@@ -140,6 +140,12 @@ export async function writeStep(repo: string, step: PromoteStep, content: Buffer
     return { ok: true };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return { ok: false, why: code === 'EEXIST' ? `${step.path} was created while promoting; nothing is overwritten` : `${step.path} could not be written (${code ?? (error instanceof Error ? error.message : 'error')})` };
+    return {
+      ok: false,
+      why:
+        code === 'EEXIST'
+          ? `${step.path} was created while promoting; nothing is overwritten`
+          : `${step.path} could not be written (${code ?? (error instanceof Error ? error.message : 'error')})`
+    };
   }
 }

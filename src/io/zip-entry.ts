@@ -130,17 +130,25 @@ export async function readZipEntry(bytes: Buffer, bounds: ZipEntryBounds): Promi
       if (names.has(entry.fileName)) throw new ConfigurationError(`${bounds.label} holds ${JSON.stringify(entry.fileName.slice(0, 100))} twice; refusing it`);
       names.add(entry.fileName);
     }
-    const listing = (): string => `it holds ${files.slice(0, 10).map((entry) => entry.fileName).join(', ')}${files.length > 10 ? `, … (${files.length})` : ''}`;
+    const listing = (): string =>
+      `it holds ${files
+        .slice(0, 10)
+        .map((entry) => entry.fileName)
+        .join(', ')}${files.length > 10 ? `, … (${files.length})` : ''}`;
     let chosen: Entry | undefined;
     if (bounds.path !== undefined) {
       const wanted = bounds.path.replace(/^\.\//, '');
       chosen = files.find((entry) => entry.fileName === wanted);
       if (chosen === undefined) throw new ConfigurationError(`${bounds.label} has no file ${JSON.stringify(wanted)}; ${files.length === 0 ? 'it holds no file' : listing()}`);
     } else {
-      if (files.length !== 1) throw new ConfigurationError(`${bounds.label} holds ${files.length} files, so which one is the claim? ${files.length === 0 ? '' : `${listing()}; `}name it with the input claimed`);
+      if (files.length !== 1)
+        throw new ConfigurationError(
+          `${bounds.label} holds ${files.length} files, so which one is the claim? ${files.length === 0 ? '' : `${listing()}; `}name it with the input claimed`
+        );
       chosen = files[0] as Entry;
     }
-    if (chosen.uncompressedSize > bounds.maxBytes) throw new ConfigurationError(`${bounds.label}: ${chosen.fileName} is ${chosen.uncompressedSize} bytes, more than ${bounds.maxBytes}; refusing it`);
+    if (chosen.uncompressedSize > bounds.maxBytes)
+      throw new ConfigurationError(`${bounds.label}: ${chosen.fileName} is ${chosen.uncompressedSize} bytes, more than ${bounds.maxBytes}; refusing it`);
     return { name: chosen.fileName, bytes: await inflate(zip, chosen, bounds) };
   } finally {
     zip.close();

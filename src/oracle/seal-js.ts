@@ -213,7 +213,10 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
     const unsealed = (node: Node): void => {
       out.unsealed.push({ phase, file: file.path, line: node.loc.start.line, text: firstLine(node) });
     };
-    const plain = (actual: Node, fn = 'observe') => (id: string) => `${fn}(${id}, () => (${text(actual)}))`;
+    const plain =
+      (actual: Node, fn = 'observe') =>
+      (id: string) =>
+        `${fn}(${id}, () => (${text(actual)}))`;
     const equality = (actual: Node, expected: Node, context: Context): Conversion => {
       const comparator: Comparator = { kind: 'exact' };
       if (isLiteral(expected)) return { actual, replacement: plain(actual), expected: { literal: literalValue(expected) }, comparator };
@@ -269,7 +272,13 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
         if (name === 'toHaveLength' && args.length === 1 && (args[0] as Node).type === 'NumericLiteral') {
           return { actual, replacement: (id) => `observe(${id}, () => (${text(actual)}).length)`, expected: { literal: (args[0] as Node).value }, comparator: { kind: 'exact' } };
         }
-        const truth: Record<string, string> = { toBeTruthy: 'Boolean(%)', toBeFalsy: '!(%)', toBeNull: '(%) === null', toBeUndefined: '(%) === undefined', toBeDefined: '(%) !== undefined' };
+        const truth: Record<string, string> = {
+          toBeTruthy: 'Boolean(%)',
+          toBeFalsy: '!(%)',
+          toBeNull: '(%) === null',
+          toBeUndefined: '(%) === undefined',
+          toBeDefined: '(%) !== undefined'
+        };
         if (truth[name] !== undefined && args.length === 0) {
           return { actual, replacement: (id) => `observe(${id}, () => ${truth[name]!.replace('%', text(actual))})`, expected: { literal: true }, comparator: { kind: 'exact' } };
         }
@@ -308,7 +317,15 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
       }
       edits.push({ start: call.start, end: call.end, text: conversion.replacement(JSON.stringify(site)) });
       if (expected === 'record' || context.many) {
-        out.pending.push({ phase, site, file: file.path, line: call.loc.start.line, text: firstLine(call), comparator, ...(expected !== 'record' ? { expected: expected.literal } : {}) });
+        out.pending.push({
+          phase,
+          site,
+          file: file.path,
+          line: call.loc.start.line,
+          text: firstLine(call),
+          comparator,
+          ...(expected !== 'record' ? { expected: expected.literal } : {})
+        });
         return true;
       }
       const times = context.each?.rows ?? 1;

@@ -21,7 +21,6 @@ import { sealJs, type SealOutput, type SealedFile } from './seal-js.js';
 export const DEFAULT_ORACLE_FILE = 'oracle/expected.json';
 const ORIGINALS = ORACLE_ORIGINALS_DIR;
 
-
 export interface SealReport {
   oracleFile: string;
   cases: number;

@@ -79,7 +79,9 @@ async function checkTrusted(path: string, flag: string): Promise<boolean> {
     throw new ConfigurationError(`${flag}: '${path}' is owned by uid ${info.uid}, not by you (uid ${uid}); only a trusted writer may write the baseline cache`);
   }
   if ((info.mode & 0o022) !== 0) {
-    throw new ConfigurationError(`${flag}: '${path}' is writable by group or others (mode ${(info.mode & 0o777).toString(8)}); chmod go-w it: only a trusted writer may write the baseline cache`);
+    throw new ConfigurationError(
+      `${flag}: '${path}' is writable by group or others (mode ${(info.mode & 0o777).toString(8)}); chmod go-w it: only a trusted writer may write the baseline cache`
+    );
   }
   return true;
 }

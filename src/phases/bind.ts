@@ -82,75 +82,90 @@ export async function stageTrees(request: ValidationRequest, deps: ValidationDep
   const { witness, adapter } = request;
   const manifest = witness.manifest;
   const { changes, before } = binding;
-    const base = await scratch.folder('base');
-    await stageTree(request.repoDir, before.entries, base);
-    checkTargets(changes, new Map(before.entries.map((e) => [e.path, e.kind])));
-    const tracked = new Set(before.entries.map((e) => e.path));
-    const applied = applyFileChanges((path) => (tracked.has(path) ? readFileSync(join(base, ...path.split('/'))) : undefined), changes);
-    const patchedSnapshot = snapshotDigest(patchedEntries(before.entries, applied));
+  const base = await scratch.folder('base');
+  await stageTree(request.repoDir, before.entries, base);
+  checkTargets(changes, new Map(before.entries.map((e) => [e.path, e.kind])));
+  const tracked = new Set(before.entries.map((e) => e.path));
+  const applied = applyFileChanges((path) => (tracked.has(path) ? readFileSync(join(base, ...path.split('/'))) : undefined), changes);
+  const patchedSnapshot = snapshotDigest(patchedEntries(before.entries, applied));
 
-    // Reset, don't only detect: the suite that judges the candidate is the base's.
-    const loaded = baseLoadedSurface(adapter, base, before.entries, deps.log, changes.map((c) => c.path));
-    const pathFindings = analyseSurface(changes, {
-      ...adapter.surface,
-      // The dependency outputs are the grader's too: a candidate's files there would be hidden by them.
-      protected: [
-        ...manifest.protected,
-        ...defaultProtected(manifest.allow.workflow_edits, witness.repoPath),
-        ...(manifest.setup?.outputs ?? []).flatMap((output) => [output, `${output}/**`])
-      ],
-      placements: [manifest.reproduction.placement, manifest.hidden.placement],
-      skipMarkers: adapter.skipMarkers,
-      stagedModules: await stagedModuleNames(witness.dir, [manifest.reproduction.path, manifest.hidden.path]),
-      loaded: loaded.paths
-    });
-    // Unit tests in the code's own files (cargo's src/): compared item by item, reported, never reset.
-    const inSource = inSourceTestFindings(
-      adapter,
-      base,
-      before.entries.filter((e) => e.kind === 'file').map((e) => e.path),
-      changes,
-      applied,
-      pathFindings,
-      manifest.allow,
-      adapter.skipMarkers
-    );
-    for (const note of inSource.notes) deps.log(note);
-    const findings = [...pathFindings, ...inSource.findings].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    const surface = surfaceReasons(findings, manifest.allow);
-    const reset = resetPlan(findings.filter((f) => !inSource.paths.has(f.path)), (path) => tracked.has(path));
-    const resetPaths = new Set([...reset.restore, ...reset.remove]);
-    const graded = new Map([...applied].filter(([path]) => !resetPaths.has(path)));
-    const patched = await scratch.folder('patched');
-    await cloneTree(base, patched);
-    await writeChanges(patched, graded, new Map(before.entries.map((e) => [e.path, e.mode])));
+  // Reset, don't only detect: the suite that judges the candidate is the base's.
+  const loaded = baseLoadedSurface(
+    adapter,
+    base,
+    before.entries,
+    deps.log,
+    changes.map((c) => c.path)
+  );
+  const pathFindings = analyseSurface(changes, {
+    ...adapter.surface,
+    // The dependency outputs are the grader's too: a candidate's files there would be hidden by them.
+    protected: [
+      ...manifest.protected,
+      ...defaultProtected(manifest.allow.workflow_edits, witness.repoPath),
+      ...(manifest.setup?.outputs ?? []).flatMap((output) => [output, `${output}/**`])
+    ],
+    placements: [manifest.reproduction.placement, manifest.hidden.placement],
+    skipMarkers: adapter.skipMarkers,
+    stagedModules: await stagedModuleNames(witness.dir, [manifest.reproduction.path, manifest.hidden.path]),
+    loaded: loaded.paths
+  });
+  // Unit tests in the code's own files (cargo's src/): compared item by item, reported, never reset.
+  const inSource = inSourceTestFindings(
+    adapter,
+    base,
+    before.entries.filter((e) => e.kind === 'file').map((e) => e.path),
+    changes,
+    applied,
+    pathFindings,
+    manifest.allow,
+    adapter.skipMarkers
+  );
+  for (const note of inSource.notes) deps.log(note);
+  const findings = [...pathFindings, ...inSource.findings].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const surface = surfaceReasons(findings, manifest.allow);
+  const reset = resetPlan(
+    findings.filter((f) => !inSource.paths.has(f.path)),
+    (path) => tracked.has(path)
+  );
+  const resetPaths = new Set([...reset.restore, ...reset.remove]);
+  const graded = new Map([...applied].filter(([path]) => !resetPaths.has(path)));
+  const patched = await scratch.folder('patched');
+  await cloneTree(base, patched);
+  await writeChanges(patched, graded, new Map(before.entries.map((e) => [e.path, e.mode])));
   return { base, patched, tracked, applied, graded, patchedSnapshot, findings, surface, reset, runnerPackages: loaded.packages };
 }
 
 /** The dependency stage and the trees every run sees; refuses a repository without a suite. */
-export async function prepareTrees(request: ValidationRequest, deps: ValidationDeps, scratch: Scratch, binding: Binding, staged: Staged): Promise<{ trees: Trees; setup: { record?: SetupRecord } }> {
+export async function prepareTrees(
+  request: ValidationRequest,
+  deps: ValidationDeps,
+  scratch: Scratch,
+  binding: Binding,
+  staged: Staged
+): Promise<{ trees: Trees; setup: { record?: SetupRecord } }> {
   const { adapter } = request;
   const manifest = request.witness.manifest;
   const { before } = binding;
   const { base, patched, graded, findings } = staged;
   const { oracle } = binding;
-    const setup = await dependencyStage(request, deps, scratch, {
-      base,
-      patched,
-      baseSnapshot: before.digest,
-      gradedSnapshot: snapshotDigest(patchedEntries(before.entries, graded)),
-      candidateChangedDependencies: findings.some((f) => f.categories.includes('dependency')),
-      runnerPackages: staged.runnerPackages
-    });
-    const trees: Trees = {
-      dirs: { base, patched },
-      suite: { base: await suiteFilesOf(base, adapter, manifest), patched: await suiteFilesOf(patched, adapter, manifest) },
-      mounts: setup.mounts,
-      env: { ...(manifest.setup?.env ?? {}) },
-      ...(oracle !== undefined ? { oracle } : {})
-    };
-    if (trees.suite.base.length === 0) {
-      throw new ConfigurationError(`the repository has no test files the ${adapter.name} adapter runs as its suite; add tests or set regression.include in the witness pack`);
+  const setup = await dependencyStage(request, deps, scratch, {
+    base,
+    patched,
+    baseSnapshot: before.digest,
+    gradedSnapshot: snapshotDigest(patchedEntries(before.entries, graded)),
+    candidateChangedDependencies: findings.some((f) => f.categories.includes('dependency')),
+    runnerPackages: staged.runnerPackages
+  });
+  const trees: Trees = {
+    dirs: { base, patched },
+    suite: { base: await suiteFilesOf(base, adapter, manifest), patched: await suiteFilesOf(patched, adapter, manifest) },
+    mounts: setup.mounts,
+    env: { ...(manifest.setup?.env ?? {}) },
+    ...(oracle !== undefined ? { oracle } : {})
+  };
+  if (trees.suite.base.length === 0) {
+    throw new ConfigurationError(`the repository has no test files the ${adapter.name} adapter runs as its suite; add tests or set regression.include in the witness pack`);
   }
   // --shard K/N: this validation's share of the suite; the whole suite goes into the receipt's shard record.
   if (request.shard !== undefined) {

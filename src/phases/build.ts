@@ -31,7 +31,13 @@ function builder(ctx: PhaseContext, argv: readonly string[]): (tree: Tree) => Pr
     const outcome =
       record.exit_code === 0 && !record.timed_out && !record.output_truncated && record.infra_error === undefined
         ? 'built'
-        : runOutcomeText({ exitCode: record.exit_code, timedOut: record.timed_out, outputTruncated: record.output_truncated, ...(record.infra_error !== undefined ? { infraError: record.infra_error } : {}), statuses: [] }).replace('no results', 'failed');
+        : runOutcomeText({
+            exitCode: record.exit_code,
+            timedOut: record.timed_out,
+            outputTruncated: record.output_truncated,
+            ...(record.infra_error !== undefined ? { infraError: record.infra_error } : {}),
+            statuses: []
+          }).replace('no results', 'failed');
     request.progress?.run({ kind: 'end', phase: 'build', tree, attempt: 1, durationMs: record.duration_ms, outcome });
     return record;
   };

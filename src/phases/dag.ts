@@ -25,7 +25,12 @@ export function orderPhases<C extends OrchestratorContext>(registry: readonly Ph
     // The first phase in registry order whose needs are all placed: a stable topological order.
     const next = registry.find((phase) => !placed.has(phase.name) && phase.needs.every((need) => placed.has(need)));
     if (next === undefined) {
-      throw new ConfigurationError(`the phases ${registry.filter((p) => !placed.has(p.name)).map((p) => p.name).join(', ')} need each other in a cycle; break the cycle`);
+      throw new ConfigurationError(
+        `the phases ${registry
+          .filter((p) => !placed.has(p.name))
+          .map((p) => p.name)
+          .join(', ')} need each other in a cycle; break the cycle`
+      );
     }
     ordered.push(next);
     placed.add(next.name);

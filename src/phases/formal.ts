@@ -41,7 +41,9 @@ export const formal: Phase = {
       log: (line) => ctx.deps.log(line)
     });
     for (const target of record.targets) {
-      ctx.deps.log(`formal: ${target.name} ${target.status}${target.reason ? ` (${target.reason})` : ''}${target.counterexample ? ` ${JSON.stringify(target.counterexample.inputs)}` : ''} in ${target.duration_ms} ms`);
+      ctx.deps.log(
+        `formal: ${target.name} ${target.status}${target.reason ? ` (${target.reason})` : ''}${target.counterexample ? ` ${JSON.stringify(target.counterexample.inputs)}` : ''} in ${target.duration_ms} ms`
+      );
     }
     pending.record = record;
     return withFormal(decided, record);

@@ -13,6 +13,12 @@ export const l0: Phase = {
   gate: (ctx) => {
     const findings = ctx.state.l0 ?? [];
     if (!l0Failed(findings)) return { passed: true };
-    return { passed: false, why: `L0 policy gate failed (${findings.filter((f) => f.rule !== 'whitespace_only_hunk').map((f) => `${f.rule} ${f.path}`).join(', ')})` };
+    return {
+      passed: false,
+      why: `L0 policy gate failed (${findings
+        .filter((f) => f.rule !== 'whitespace_only_hunk')
+        .map((f) => `${f.rule} ${f.path}`)
+        .join(', ')})`
+    };
   }
 };

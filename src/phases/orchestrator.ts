@@ -48,7 +48,16 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
   try {
     const staged = await stageTrees(request, deps, scratch, binding);
     const state: PhaseState = { builds: {} };
-    const stagedContext = { request, deps, scratch, dirs: { base: staged.base, patched: staged.patched }, graded: staged.graded as Map<string, Buffer>, applied: staged.applied, changes: binding.changes, state };
+    const stagedContext = {
+      request,
+      deps,
+      scratch,
+      dirs: { base: staged.base, patched: staged.patched },
+      graded: staged.graded as Map<string, Buffer>,
+      applied: staged.applied,
+      changes: binding.changes,
+      state
+    };
     for (const phase of ordered) await phase.staged?.(stagedContext);
     const { trees, setup } = await prepareTrees(request, deps, scratch, binding, staged);
     const plans = record ? recordPlans(manifest, witness.dir) : plansFor(manifest, witness.dir);
@@ -93,4 +102,3 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
     await scratch.dispose();
   }
 }
-

@@ -150,7 +150,9 @@ export async function sealValidation(
     phases: judgement.phases.map((p) => ({ ...p, runs: runsOf[p.name] ?? [], grading: grading[p.name] })),
     ...(formal !== undefined ? { formal } : {}),
     ...(build !== undefined ? { build } : {}),
-    ...(request.shard !== undefined && trees.wholeSuite !== undefined ? { shard: { index: request.shard.index, count: request.shard.count, suite_files: { base: trees.wholeSuite.base, patched: trees.wholeSuite.patched } } } : {})
+    ...(request.shard !== undefined && trees.wholeSuite !== undefined
+      ? { shard: { index: request.shard.index, count: request.shard.count, suite_files: { base: trees.wholeSuite.base, patched: trees.wholeSuite.patched } } }
+      : {})
   };
   // Hidden means hidden: the public receipt keeps statuses, counts and keyed ids only.
   const hiddenKey = deriveHiddenIdKey(witness.witnessKey, witness.digest);
@@ -170,21 +172,39 @@ export async function sealValidation(
             early_exit: true as const,
             l0,
             changed_lines: changedLines(changes),
-            changed_public_interfaces: [...applied].flatMap(([path, content]) => changedPublicInterfaces(path, tracked.has(path) ? readFileSync(join(base, ...path.split('/'))) : undefined, content)).sort(),
-            ...(sharedRuns !== undefined ? { shared_runs: { diff_digest: sharedRuns.diffDigest, patched_snapshot: sharedRuns.patchedSnapshot, normalised_key: sharedRuns.normalisedKey } } : {}),
+            changed_public_interfaces: [...applied]
+              .flatMap(([path, content]) => changedPublicInterfaces(path, tracked.has(path) ? readFileSync(join(base, ...path.split('/'))) : undefined, content))
+              .sort(),
+            ...(sharedRuns !== undefined
+              ? { shared_runs: { diff_digest: sharedRuns.diffDigest, patched_snapshot: sharedRuns.patchedSnapshot, normalised_key: sharedRuns.normalisedKey } }
+              : {}),
             ...(related !== undefined ? { related: relatedRecord(related, relatedOutputs, byLabel.regression_before[0]) } : {})
           }
         }
       : {})
   };
-  const body: ReceiptBody = screening ? { ...bodyWithGates, baseline: { shared: request.baseline !== undefined || request.baselineShared === true, digest: baselineDigest(bodyWithGates), ...(cacheEntry !== undefined ? { cache: { entry: cacheEntry } } : {}) } } : bodyWithGates;
+  const body: ReceiptBody = screening
+    ? {
+        ...bodyWithGates,
+        baseline: {
+          shared: request.baseline !== undefined || request.baselineShared === true,
+          digest: baselineDigest(bodyWithGates),
+          ...(cacheEntry !== undefined ? { cache: { entry: cacheEntry } } : {})
+        }
+      }
+    : bodyWithGates;
   const receipt = sealReceipt(body);
   const isBase = (o: RunOutput): boolean => o.evidence.label === 'reproduction_before' || o.evidence.label === 'regression_before';
   const patchedRuns = outputs.filter((o) => !isBase(o));
   return {
     receipt,
     ...(hiddenDetail !== undefined ? { hiddenDetail } : {}),
-    baseline: { baseSnapshot: before.digest, witnessDigest: witness.digest, outputs: outputs.filter(isBase), ...(state.builds.base !== undefined ? { build: state.builds.base } : {}) },
+    baseline: {
+      baseSnapshot: before.digest,
+      witnessDigest: witness.digest,
+      outputs: outputs.filter(isBase),
+      ...(state.builds.base !== undefined ? { build: state.builds.base } : {})
+    },
     ...(madeRuns && patchedRuns.length > 0 ? { runs: { diffDigest: proposal.diff_digest, patchedSnapshot, normalisedKey: key, outputs: patchedRuns } } : {}),
     normalisedKey: key,
     changedPaths: changes.map((change) => change.path)
@@ -195,6 +215,9 @@ export async function sealValidation(
 function relatedRecord(plan: RelatedTierPlan, runs: readonly RunOutput[], before: RunOutput | undefined): NonNullable<NonNullable<ReceiptBody['gates']>['related']> {
   if ('skipped' in plan) return { status: 'skipped', skipped: plan.skipped, files: [], regressions: [] };
   if (runs.length === 0) return { status: 'not_run', files: plan.files, regressions: [] };
-  const tier = judgeRelatedTier(before?.evidence, runs.map((o) => o.evidence));
+  const tier = judgeRelatedTier(
+    before?.evidence,
+    runs.map((o) => o.evidence)
+  );
   return { status: tier.status, files: plan.files, regressions: tier.regressions };
 }

@@ -75,5 +75,6 @@ export const regressionAfter: Phase = {
   labels: ['regression_after'],
   plans: (ctx) => ctx.plans.filter((plan) => plan.label === 'regression_after'),
   settle: (ctx, outputs) => retryWhileFailing(outputs, 'regression_after', 'suite', ctx.request.witness.manifest.regression.retries, ctx.execute),
-  gate: (ctx, outputs) => (judgeRegression(evidenceOf(outputs, 'regression_before')[0]!, evidenceOf(outputs, 'regression_after')).status === 'failed' ? { passed: false } : { passed: true })
+  gate: (ctx, outputs) =>
+    judgeRegression(evidenceOf(outputs, 'regression_before')[0]!, evidenceOf(outputs, 'regression_after')).status === 'failed' ? { passed: false } : { passed: true }
 };

@@ -65,7 +65,10 @@ export async function runPhases<C extends OrchestratorContext>(ordered: readonly
   const baseLabels = new Set(base.flatMap((phase) => phase.labels));
   const result = (notRun: PhaseName[]): PhaseRuns => ({ outputs, notRun, madeRuns: flow.shared === undefined && outputs.some((o) => !baseLabels.has(o.evidence.label)) });
   for (const phase of gates) {
-    const opened = phase.gate!(ctx, outputs.filter((o) => phase.labels.includes(o.evidence.label)));
+    const opened = phase.gate!(
+      ctx,
+      outputs.filter((o) => phase.labels.includes(o.evidence.label))
+    );
     if (!opened.passed) {
       ctx.log(`${opened.why ?? `${phase.name} failed`}; the candidate's runs are not made`);
       return result([]);

@@ -147,7 +147,15 @@ export async function prepareRun(plan: RunPlan, request: ValidationRequest, deps
     };
     // No twins in a sealed run: a copy of a test that observes would observe its cases twice, and
     // sealing already makes framework sabotage pointless there.
-    const command = adapter.command({ view, files, suite: plan.tests === 'suite' || plan.tests === 'related', testRoots, canary, readFile, ...(observing ? { twins: false as const } : {}) });
+    const command = adapter.command({
+      view,
+      files,
+      suite: plan.tests === 'suite' || plan.tests === 'related',
+      testRoots,
+      canary,
+      readFile,
+      ...(observing ? { twins: false as const } : {})
+    });
     argv = command.argv;
     await stageFiles(copy, command.stage);
     const mounts = trees.mounts[plan.tree];
@@ -173,7 +181,15 @@ export async function prepareRun(plan: RunPlan, request: ValidationRequest, deps
       try {
         const outcome = prestarted === undefined ? await runner.run(runRequest) : await prestarted.go();
         const read = await readResults(results, MAX_RESULT_BYTES, command.resultFiles);
-        const parsed: ParsedResults & { canary: CanaryOutcome } = adapter.parse({ files: read.files, exitCode: outcome.exitCode, workdir: view.workdir, testRoots, canary, output: outcome.stdout, ...(command.declared === undefined ? {} : { declared: command.declared }) });
+        const parsed: ParsedResults & { canary: CanaryOutcome } = adapter.parse({
+          files: read.files,
+          exitCode: outcome.exitCode,
+          workdir: view.workdir,
+          testRoots,
+          canary,
+          output: outcome.stdout,
+          ...(command.declared === undefined ? {} : { declared: command.declared })
+        });
         parsed.problems.push(...read.problems);
         const { canary: canaryBase, ...parsedRest } = parsed;
         // Twin and mutant canaries come out of the tests here; their roles never left the host.
@@ -257,9 +273,10 @@ export function plansFor(manifest: WitnessManifest, witnessDir: string): RunPlan
 /** `witness record`: the patched tree's reproduction and hidden runs only, each at least twice (determinism). */
 export function recordPlans(manifest: WitnessManifest, witnessDir: string): RunPlan[] {
   const twice = (n: number): number => Math.max(2, n);
-  return plansFor({ ...manifest, reproduction: { ...manifest.reproduction, repeat: twice(manifest.reproduction.repeat) }, hidden: { ...manifest.hidden, repeat: twice(manifest.hidden.repeat) } }, witnessDir).filter(
-    (plan) => plan.label === 'reproduction_after' || plan.label === 'hidden'
-  );
+  return plansFor(
+    { ...manifest, reproduction: { ...manifest.reproduction, repeat: twice(manifest.reproduction.repeat) }, hidden: { ...manifest.hidden, repeat: twice(manifest.hidden.repeat) } },
+    witnessDir
+  ).filter((plan) => plan.label === 'reproduction_after' || plan.label === 'hidden');
 }
 
 /** PASS_TO_PASS ids that failed (not skipped, not absent) in the latest patched suite run. */
@@ -272,7 +289,13 @@ function failingPassToPass(before: RunEvidence | undefined, after: RunEvidence |
  * Re-run `plan`'s label while a PASS_TO_PASS test fails in its latest run (`retries` times at most):
  * failing every time is a regression, passing once is a flake. Runs already made are not redone.
  */
-export async function retryWhileFailing(outputs: RunOutput[], label: RecordLabel, tests: RunPlan['tests'], retries: number, execute: (plan: RunPlan) => Promise<RunOutput>): Promise<void> {
+export async function retryWhileFailing(
+  outputs: RunOutput[],
+  label: RecordLabel,
+  tests: RunPlan['tests'],
+  retries: number,
+  execute: (plan: RunPlan) => Promise<RunOutput>
+): Promise<void> {
   const regressionBefore = outputs.find((o) => o.evidence.label === 'regression_before');
   for (;;) {
     const made = outputs.filter((o) => o.evidence.label === label);
@@ -286,7 +309,14 @@ export async function retryWhileFailing(outputs: RunOutput[], label: RecordLabel
 export type RunGate = NonNullable<SchedulerOptions<RunPlan, PreparedRun, RunOutput>['gate']>;
 
 /** Schedule runs of one validation (prepared ahead, at most `concurrency` at once), with an optional gate. */
-export async function scheduleValidationRuns(jobs: RunPlan[], request: ValidationRequest, deps: ValidationDeps, scratch: Scratch, trees: Trees, gate?: RunGate): Promise<Scheduled<RunPlan, RunOutput>[]> {
+export async function scheduleValidationRuns(
+  jobs: RunPlan[],
+  request: ValidationRequest,
+  deps: ValidationDeps,
+  scratch: Scratch,
+  trees: Trees,
+  gate?: RunGate
+): Promise<Scheduled<RunPlan, RunOutput>[]> {
   return scheduleRuns<RunPlan, PreparedRun, RunOutput>({
     jobs,
     concurrency: request.concurrency,
@@ -302,4 +332,3 @@ export async function scheduleValidationRuns(jobs: RunPlan[], request: Validatio
 export function evidenceOf(outputs: readonly RunOutput[], label: RecordLabel): RunEvidence[] {
   return outputs.filter((o) => o.evidence.label === label).map((o) => o.evidence);
 }
-

@@ -52,7 +52,10 @@ export async function dependencyStage(
   const refused = dependencyRefusals(await readDependencyManifests(trees.base), await readDependencyManifests(trees.patched), trees.runnerPackages);
   if (refused.length > 0) {
     for (const line of refused) deps.log(`dependency stage (patched) refused: ${line}`);
-    record.candidate = refusedSetupRecord({ snapshot: trees.gradedSnapshot, witnessDigest: request.witness.digest, setup, runner: request.runner, execTmp: request.adapter.execTmp === true }, refused);
+    record.candidate = refusedSetupRecord(
+      { snapshot: trees.gradedSnapshot, witnessDigest: request.witness.digest, setup, runner: request.runner, execTmp: request.adapter.execTmp === true },
+      refused
+    );
     return { record, mounts: { base: base.mounts, patched: base.mounts } };
   }
   // The key names the tree that is graded: the candidate's files after the surface reset.

@@ -164,11 +164,7 @@ export async function stageFiles(copy: string, files: Readonly<Record<string, st
 }
 
 /** Read every file a run left in its results folder (names relative to it), as UTF-8 text. */
-export async function readResults(
-  dir: string,
-  maxBytes: number,
-  expected: readonly string[] = ['**']
-): Promise<{ files: Record<string, string>; problems: string[] }> {
+export async function readResults(dir: string, maxBytes: number, expected: readonly string[] = ['**']): Promise<{ files: Record<string, string>; problems: string[] }> {
   const files: Record<string, string> = {};
   const problems: string[] = [];
   let total = 0;

@@ -93,7 +93,10 @@ function pick(artifacts: Artifact[], runId: number, name: string | undefined): A
     throw new ConfigurationError(`workflow run ${runId} has no ${RECEIPT_ARTIFACT_PREFIX}* artifact; ${found}. Check run-id, or give artifact-name`);
   }
   throw new ConfigurationError(
-    `workflow run ${runId} has ${receipts.length} receipt artifacts (${receipts.map((a) => a.name).sort().join(', ')}); give artifact-name to say which one`
+    `workflow run ${runId} has ${receipts.length} receipt artifacts (${receipts
+      .map((a) => a.name)
+      .sort()
+      .join(', ')}); give artifact-name to say which one`
   );
 }
 
@@ -111,7 +114,10 @@ class ToolkitReceiptArtifacts implements ReceiptArtifacts {
     const name = receiptArtifactName(receipt.receipt_digest);
     const onDisk = await this.digestInFile(files.receipt);
     if (onDisk !== receipt.receipt_digest) {
-      throw new VerificationError('bad_input', `${files.receipt} holds receipt ${onDisk ?? '(no receipt_digest)'}, not ${receipt.receipt_digest}; refusing to upload it under ${name}`);
+      throw new VerificationError(
+        'bad_input',
+        `${files.receipt} holds receipt ${onDisk ?? '(no receipt_digest)'}, not ${receipt.receipt_digest}; refusing to upload it under ${name}`
+      );
     }
     // Staged under fixed names, so every receipt artifact has receipt.json and report.md at its root.
     const staging = await mkdtemp(join(this.tempRoot(), 'patchproof-upload-'));
@@ -127,18 +133,17 @@ class ToolkitReceiptArtifacts implements ReceiptArtifacts {
         // Only ciphertext goes up: refused unless it is an age file whose SHA-256 the receipt binds.
         const bytes = await readFile(files.hiddenDetail);
         const bound = (receipt as { hidden_detail_sha256?: string }).hidden_detail_sha256;
-        if (bytes.subarray(0, AGE_HEADER.length).toString('latin1') !== AGE_HEADER || bound === undefined || createHash('sha256').update(bytes).digest('hex') !== bound.replace(/^sha256:/, '')) {
+        if (
+          bytes.subarray(0, AGE_HEADER.length).toString('latin1') !== AGE_HEADER ||
+          bound === undefined ||
+          createHash('sha256').update(bytes).digest('hex') !== bound.replace(/^sha256:/, '')
+        ) {
           throw new VerificationError('bad_input', `${files.hiddenDetail} is not the age-encrypted hidden detail this receipt binds; refusing to upload it under ${name}`);
         }
         await copyFile(files.hiddenDetail, join(staging, HIDDEN_DETAIL_FILE));
         staged.push(join(staging, HIDDEN_DETAIL_FILE));
       }
-      const result = await this.client.uploadArtifact(
-        name,
-        staged,
-        staging,
-        this.options.retentionDays !== undefined ? { retentionDays: this.options.retentionDays } : {}
-      );
+      const result = await this.client.uploadArtifact(name, staged, staging, this.options.retentionDays !== undefined ? { retentionDays: this.options.retentionDays } : {});
       if (result.id === undefined) throw new InfrastructureError(`uploading artifact ${name} returned no artifact id`);
       // The upload reports bare hex; listings carry sha256:<hex>. Return the listing's form.
       const digest = result.digest === undefined ? undefined : result.digest.startsWith('sha256:') ? result.digest : `sha256:${result.digest}`;
@@ -153,7 +158,7 @@ class ToolkitReceiptArtifacts implements ReceiptArtifacts {
 
   async download(runId: number, name?: string): Promise<{ receiptPath: string; artifactName: string; bundlePath?: string }> {
     const token = this.options.token;
-    if (token === undefined || token === '') throw new ConfigurationError('github-token is empty; downloading a run\'s receipt artifact needs a token with actions: read');
+    if (token === undefined || token === '') throw new ConfigurationError("github-token is empty; downloading a run's receipt artifact needs a token with actions: read");
     const { owner, repo } = splitRepository(this.options.repository ?? process.env['GITHUB_REPOSITORY']);
     const findBy: NonNullable<FindOptions['findBy']> = { token, workflowRunId: runId, repositoryOwner: owner, repositoryName: repo };
 
@@ -220,7 +225,10 @@ class ToolkitReceiptArtifacts implements ReceiptArtifacts {
         throw new InfrastructureError(`could not download artifact ${companion.name} (id ${companion.id}) of run ${runId}: ${describe(error)}`, { cause: error });
       }
       if (mismatch !== false) {
-        throw new VerificationError('artifact_digest_mismatch', `artifact ${companion.name} (id ${companion.id}) of run ${runId} does not match the digest recorded at upload (${companion.digest}): it changed after upload; refusing it`);
+        throw new VerificationError(
+          'artifact_digest_mismatch',
+          `artifact ${companion.name} (id ${companion.id}) of run ${runId} does not match the digest recorded at upload (${companion.digest}): it changed after upload; refusing it`
+        );
       }
       if (!(await isFile(join(extra, RECEIPT_BUNDLE_FILE)))) {
         throw new ConfigurationError(`artifact ${companion.name} of run ${runId} has no ${RECEIPT_BUNDLE_FILE} at its root`);

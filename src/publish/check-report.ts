@@ -33,7 +33,7 @@ export const DEFAULT_MAX_ANNOTATIONS = 200;
 export const TRUNCATED_MARKER = '*… truncated / 已截断 — the full report is report.md in the receipt artifact / 完整报告见回执工件中的 report.md*';
 
 const DEGRADED_NOTE =
-  '*部分细节已省略，以符合 GitHub 的长度限制；完整报告见回执工件中的 report.md。/ Some details are left out to fit GitHub\'s size limit; the full report is report.md in the receipt artifact.*';
+  "*部分细节已省略，以符合 GitHub 的长度限制；完整报告见回执工件中的 report.md。/ Some details are left out to fit GitHub's size limit; the full report is report.md in the receipt artifact.*";
 
 /** Ids, paths and messages are clipped to this many bytes once the ladder starts clipping. */
 const CLIP_BYTES = 300;
@@ -81,7 +81,7 @@ function byteLength(text: string): number {
 export function clipToBytes(text: string, max: number): string {
   if (text.length * 3 <= max) return text;
   let used = 0;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const unit = text.charCodeAt(i);
     const pair = unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
     // A lone surrogate is encoded as U+FFFD: three bytes.
@@ -132,7 +132,6 @@ export function fitMarkdown(markdown: string, max: number): string {
   return `${kept.join('\n').trimEnd()}${tail}`;
 }
 
-
 /** A table cell around a code span: one line, pipes escaped (plain untrusted text goes through escapeMarkdown). */
 function cell(text: string): string {
   return text.replace(/\r\n|\r|\n/g, ' ').replace(/\|/g, '\\|');
@@ -142,9 +141,7 @@ function cell(text: string): string {
 function judged(phase: PhaseRecord, test: TestResult): 'ok' | 'bad' | 'neutral' {
   switch (phase.name) {
     case 'reproduction_before':
-      return (test.status === 'failed' || test.status === 'errored') && test.failure_kind !== undefined && RIGHT_REASON_FAILURES.includes(test.failure_kind)
-        ? 'ok'
-        : 'bad';
+      return (test.status === 'failed' || test.status === 'errored') && test.failure_kind !== undefined && RIGHT_REASON_FAILURES.includes(test.failure_kind) ? 'ok' : 'bad';
     case 'reproduction_after':
     case 'hidden':
       return test.status === 'passed' ? 'ok' : 'bad';
@@ -241,10 +238,7 @@ function idList(label: string, ids: readonly string[] | undefined, detail: Detai
 }
 
 function runRows(phase: PhaseRecord, detail: Detail): string[] {
-  const rows = [
-    '| 运行 / Run | 退出码 / Exit | 输出 / Output | 耗时 / Duration | 金丝雀 / Canaries | 问题 / Problems |',
-    '| --- | --- | --- | --- | --- | --- |'
-  ];
+  const rows = ['| 运行 / Run | 退出码 / Exit | 输出 / Output | 耗时 / Duration | 金丝雀 / Canaries | 问题 / Problems |', '| --- | --- | --- | --- | --- | --- |'];
   for (const run of phase.runs) {
     const problems = [
       ...(run.timed_out ? ['timed out'] : []),
@@ -271,7 +265,9 @@ function testRows(phase: PhaseRecord, detail: Detail): string[] {
       const t = detail.clip ? clipResult(raw) : raw;
       const result = `${t.status}${t.failure_kind !== undefined ? ` (${t.failure_kind})` : ''}`;
       const message = t.message ?? t.skip_reason ?? '';
-      out.push(`| ${MARK[judged(phase, raw)]} | ${cell(codeSpan(t.id))} | ${result} | ${t.location !== undefined ? cell(codeSpan(t.location)) : '—'} | ${escapeMarkdown(message) || '—'} |`);
+      out.push(
+        `| ${MARK[judged(phase, raw)]} | ${cell(codeSpan(t.id))} | ${result} | ${t.location !== undefined ? cell(codeSpan(t.location)) : '—'} | ${escapeMarkdown(message) || '—'} |`
+      );
     }
   }
   if (listed.length > shown.length) out.push('', `*… ${listed.length - shown.length} more / 另有 ${listed.length - shown.length} 项*`);
@@ -366,7 +362,7 @@ function surfaceAnnotations(receipt: Receipt): CheckAnnotation[] {
     const wasReset = !finding.categories.includes('test') || receipt.surface.restored.includes(finding.path) || receipt.surface.removed.includes(finding.path);
     const reset = wasReset
       ? '判定前已重置为基线 / it was reset to the base before judging.'
-      : '未重置（单元测试与被测代码在同一文件）/ not reset: its unit tests live in the code\'s own file.';
+      : "未重置（单元测试与被测代码在同一文件）/ not reset: its unit tests live in the code's own file.";
     const path = plainText(finding.path, ANNOTATION_UNTRUSTED_LIMIT);
     for (const marker of finding.skip_markers) {
       const level = reasons.includes('tests_skipped') ? 'failure' : 'notice';
@@ -453,7 +449,9 @@ export function redactHidden(receipt: Receipt): Receipt {
   return {
     ...receipt,
     // The claim's rows of hidden tests get the same names as the hidden phase's results.
-    ...(receipt.claim !== undefined ? { claim: { ...receipt.claim, rows: receipt.claim.rows.map((row) => (row.hidden === true ? { ...row, id: names.get(row.id) ?? 'hidden test' } : row)) } } : {}),
+    ...(receipt.claim !== undefined
+      ? { claim: { ...receipt.claim, rows: receipt.claim.rows.map((row) => (row.hidden === true ? { ...row, id: names.get(row.id) ?? 'hidden test' } : row)) } }
+      : {}),
     inventory: { ...receipt.inventory, test_ids: { ...receipt.inventory.test_ids, hidden: receipt.inventory.test_ids.hidden.map((_, i) => `hidden test ${i + 1}`) } },
     phases: receipt.phases.map((phase) => {
       if (phase.name !== 'hidden') return phase;

@@ -42,7 +42,10 @@ function failure(error: unknown, what: string, target: CheckRunTarget): Error {
   }
   const status = httpStatus(error);
   const detail = error instanceof Error ? error.message : String(error);
-  return new InfrastructureError(`the Checks API failed to ${what} check run '${target.name}' in ${target.owner}/${target.repo}${status !== undefined ? ` (HTTP ${status})` : ''}: ${detail}`, { cause: error });
+  return new InfrastructureError(
+    `the Checks API failed to ${what} check run '${target.name}' in ${target.owner}/${target.repo}${status !== undefined ? ` (HTTP ${status})` : ''}: ${detail}`,
+    { cause: error }
+  );
 }
 
 function output(check: RenderedCheck, annotations: CheckAnnotation[]): { title: string; summary: string; text?: string; annotations: CheckAnnotation[] } {

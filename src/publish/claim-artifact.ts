@@ -121,7 +121,9 @@ class ToolkitClaimArtifacts implements ClaimArtifacts {
       throw new ConfigurationError(`claimed-run-id ${runId} is a run of ${facts.repository || 'another repository'}, not of ${this.options.repository}; refusing its artifacts`);
     }
     if (facts.headSha !== headSha) {
-      throw new ConfigurationError(`claimed-run-id ${runId} ran on commit ${facts.headSha || '(none)'}, not on the pull request's head ${headSha}: its results are not a claim about this patch`);
+      throw new ConfigurationError(
+        `claimed-run-id ${runId} ran on commit ${facts.headSha || '(none)'}, not on the pull request's head ${headSha}: its results are not a claim about this patch`
+      );
     }
     if (runId === this.options.ownRunId) throw new ConfigurationError(`claimed-run-id ${runId} is this run; name the pull request's CI run`);
     return runId;
@@ -153,7 +155,8 @@ class ToolkitClaimArtifacts implements ClaimArtifacts {
     if (request.runId !== undefined) {
       runId = await this.namedRun(request.runId, headSha);
       found = await this.artifactsOf(runId, name);
-      if (found.length === 0) throw new ConfigurationError(`workflow run ${runId} has no artifact named '${name}'; check claimed-artifact (and that the run has finished uploading it)`);
+      if (found.length === 0)
+        throw new ConfigurationError(`workflow run ${runId} has no artifact named '${name}'; check claimed-artifact (and that the run has finished uploading it)`);
     } else {
       const holders: { runId: number; artifacts: Artifact[] }[] = [];
       for (const id of await this.runsOf(headSha)) {
@@ -161,10 +164,14 @@ class ToolkitClaimArtifacts implements ClaimArtifacts {
         if (artifacts.length > 0) holders.push({ runId: id, artifacts });
       }
       if (holders.length === 0) {
-        throw new ConfigurationError(`no workflow run of the head ${headSha} in ${this.options.repository} has an artifact named '${name}'; check claimed-artifact, or run PatchProof after the pull request's CI finished (on: workflow_run)`);
+        throw new ConfigurationError(
+          `no workflow run of the head ${headSha} in ${this.options.repository} has an artifact named '${name}'; check claimed-artifact, or run PatchProof after the pull request's CI finished (on: workflow_run)`
+        );
       }
       if (holders.length > 1) {
-        throw new ConfigurationError(`runs ${holders.map((h) => h.runId).join(', ')} of the head ${headSha} each have an artifact named '${name}'; give claimed-run-id to say which`);
+        throw new ConfigurationError(
+          `runs ${holders.map((h) => h.runId).join(', ')} of the head ${headSha} each have an artifact named '${name}'; give claimed-run-id to say which`
+        );
       }
       ({ runId, artifacts: found } = holders[0] as { runId: number; artifacts: Artifact[] });
     }
@@ -195,7 +202,8 @@ class ToolkitClaimArtifacts implements ClaimArtifacts {
     try {
       let mismatch: boolean | undefined;
       try {
-        mismatch = (await this.client.downloadArtifact(artifact.id, { path: folder, findBy: this.findBy(runId), expectedHash: artifact.digest, skipDecompress: true })).digestMismatch;
+        mismatch = (await this.client.downloadArtifact(artifact.id, { path: folder, findBy: this.findBy(runId), expectedHash: artifact.digest, skipDecompress: true }))
+          .digestMismatch;
       } catch (error) {
         throw new InfrastructureError(`could not download ${label}: ${describe(error)}`, { cause: error });
       }

@@ -27,7 +27,13 @@ export interface BindingCheck {
  * The receipt's bindings against the pull request as it is now. The diff is read with the receipt's
  * own size limit: a diff over it, or not text, cannot be the one the receipt was made for.
  */
-export async function currentBindings(receipt: Receipt, candidate: Candidate, git: GitSource, deps: { snapshot(dir: string): Promise<Snapshot> }, runnerTemp: string): Promise<BindingCheck[]> {
+export async function currentBindings(
+  receipt: Receipt,
+  candidate: Candidate,
+  git: GitSource,
+  deps: { snapshot(dir: string): Promise<Snapshot> },
+  runnerTemp: string
+): Promise<BindingCheck[]> {
   await git.fetchCommits(candidate.base, candidate.head, candidate.pullNumber);
   let currentDiff: string;
   try {
@@ -42,7 +48,9 @@ export async function currentBindings(receipt: Receipt, candidate: Candidate, gi
     const written = await git.writeTree(candidate.base, baseDir);
     const snapshot = await deps.snapshot(baseDir);
     if (snapshot.entries.length !== written.length) {
-      throw new InfrastructureError(`the base tree written to ${baseDir} snapshots as ${snapshot.entries.length} files, not ${written.length}; RUNNER_TEMP must not be inside a git work tree`);
+      throw new InfrastructureError(
+        `the base tree written to ${baseDir} snapshots as ${snapshot.entries.length} files, not ${written.length}; RUNNER_TEMP must not be inside a git work tree`
+      );
     }
     return [
       { name: 'diff_digest', recorded: receipt.bindings.diff_digest, current: currentDiff },
@@ -60,7 +68,12 @@ const isMapping = (value: unknown): value is Record<string, unknown> => value !=
  * pinned signer workflow and the trusted root. Never throws for a bad bundle: a refused or missing
  * attestation is a finding, and the receipt then needs a proof-grade replay.
  */
-export async function checkAttestation(receiptPath: string | undefined, settings: Pick<ActionSettings, 'trustedRoot' | 'signerWorkflow'>, candidate: Pick<Candidate, 'owner' | 'repo'>, payload: unknown): Promise<AttestationFinding> {
+export async function checkAttestation(
+  receiptPath: string | undefined,
+  settings: Pick<ActionSettings, 'trustedRoot' | 'signerWorkflow'>,
+  candidate: Pick<Candidate, 'owner' | 'repo'>,
+  payload: unknown
+): Promise<AttestationFinding> {
   if (receiptPath === undefined) return { status: 'absent', message: 'no receipt file' };
   const bundleText = await readFile(join(dirname(receiptPath), RECEIPT_BUNDLE_FILE), 'utf8').catch(() => undefined);
   if (bundleText === undefined) return { status: 'absent', message: `the artifact carries no ${RECEIPT_BUNDLE_FILE}` };
@@ -88,7 +101,4 @@ export async function checkAttestation(receiptPath: string | undefined, settings
 }
 
 /** What was found about the receipt's signature. */
-export type AttestationFinding =
-  | { status: 'verified'; signer: VerifiedAttestation }
-  | { status: 'absent' | 'unchecked' | 'refused'; message: string };
-
+export type AttestationFinding = { status: 'verified'; signer: VerifiedAttestation } | { status: 'absent' | 'unchecked' | 'refused'; message: string };

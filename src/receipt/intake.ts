@@ -62,12 +62,24 @@ export async function takeReceipt(artifacts: ReceiptArtifacts, runId: number, ar
   const where = { receiptPath: downloaded.receiptPath, artifactName: downloaded.artifactName };
   const size = (await stat(downloaded.receiptPath)).size;
   if (size > MAX_RECEIPT_BYTES) {
-    return { status: 'rejected', reason: 'receipt_invalid', message: `receipt.json of ${downloaded.artifactName} is ${size} bytes, more than any receipt PatchProof writes`, details: [], ...where };
+    return {
+      status: 'rejected',
+      reason: 'receipt_invalid',
+      message: `receipt.json of ${downloaded.artifactName} is ${size} bytes, more than any receipt PatchProof writes`,
+      details: [],
+      ...where
+    };
   }
   const text = await readFile(downloaded.receiptPath, 'utf8');
   const check = verifyReceiptText(text);
   if (!check.integrity_valid) {
-    return { status: 'rejected', reason: 'receipt_invalid', message: `the receipt in ${downloaded.artifactName} failed verification: ${check.errors[0] ?? 'invalid'}`, details: check.errors, ...where };
+    return {
+      status: 'rejected',
+      reason: 'receipt_invalid',
+      message: `the receipt in ${downloaded.artifactName} failed verification: ${check.errors[0] ?? 'invalid'}`,
+      details: check.errors,
+      ...where
+    };
   }
   // Valid means the schema accepted it; parse again for the typed value.
   const receipt = receiptSchema.parse(JSON.parse(text));
@@ -126,4 +138,3 @@ export async function postCheck(client: ChecksClient, target: CheckRunTarget, co
     throw error;
   }
 }
-

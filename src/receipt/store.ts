@@ -88,7 +88,9 @@ export async function readStoredReceipt(store: string, receipt: Receipt, receipt
   try {
     stored = await readFile(join(dir, 'receipt.json'), 'utf8');
   } catch {
-    throw new PromoteError(`the receipt ${receipt.receipt_digest} is not in the receipt store '${store}': promote only receipts this installation's validate produced (or pass --receipt-store where it wrote them)`);
+    throw new PromoteError(
+      `the receipt ${receipt.receipt_digest} is not in the receipt store '${store}': promote only receipts this installation's validate produced (or pass --receipt-store where it wrote them)`
+    );
   }
   if (stored !== receiptText) {
     throw new PromoteError(`the receipt file differs from the one the receipt store holds for ${receipt.receipt_digest}; promote the receipt validate wrote`);
@@ -100,6 +102,6 @@ export async function readStoredReceipt(store: string, receipt: Receipt, receipt
     return { receiptText: stored, proposal, base: new Map(base.entries.map((entry) => [entry.path, entry])) };
   } catch (error) {
     if (error instanceof PromoteError) throw error;
-    throw new PromoteError(`the receipt store entry '${dir}' is damaged (${error instanceof Error ? error.message.split('\n')[0] ?? '' : 'unreadable'}); validate again`);
+    throw new PromoteError(`the receipt store entry '${dir}' is damaged (${error instanceof Error ? (error.message.split('\n')[0] ?? '') : 'unreadable'}); validate again`);
   }
 }

@@ -183,11 +183,7 @@ export function runCappedProcess(options: CappedProcessOptions): Promise<RunOutc
             durationMs
           }),
         (error: unknown) =>
-          reject(
-            error instanceof InfrastructureError
-              ? error
-              : new InfrastructureError(`cleanup after ${killReason ?? 'kill'} failed: ${String(error)}`, { cause: error })
-          )
+          reject(error instanceof InfrastructureError ? error : new InfrastructureError(`cleanup after ${killReason ?? 'kill'} failed: ${String(error)}`, { cause: error }))
       );
     };
 
@@ -196,9 +192,7 @@ export function runCappedProcess(options: CappedProcessOptions): Promise<RunOutc
         finished = true;
         clearTimeout(timer);
         options.signal?.removeEventListener('abort', onAbort);
-        reject(
-          new InfrastructureError(`cannot start '${command}' in ${cwd}: ${error.code ?? error.message}`, { cause: error })
-        );
+        reject(new InfrastructureError(`cannot start '${command}' in ${cwd}: ${error.code ?? error.message}`, { cause: error }));
       }
     });
 

@@ -37,27 +37,22 @@ export function dockerClientEnv(): Record<string, string> {
  */
 export function dockerCli(args: readonly string[], timeoutMs = 30_000): Promise<DockerCliResult> {
   return new Promise((resolve, reject) => {
-    execFile(
-      'docker',
-      [...args],
-      { env: dockerClientEnv(), timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' },
-      (error, stdout, stderr) => {
-        if (error === null) {
-          resolve({ code: 0, stdout, stderr });
-          return;
-        }
-        const code = (error as { code?: unknown }).code;
-        if (typeof code === 'number') {
-          resolve({ code, stdout, stderr });
-        } else if (code === 'ENOENT') {
-          reject(new InfrastructureError('the docker client is not installed (not found on PATH)', { cause: error }));
-        } else if (error.killed) {
-          resolve({ code: null, stdout, stderr: `${stderr}\ndocker ${args[0] ?? ''} timed out after ${timeoutMs} ms` });
-        } else {
-          reject(new InfrastructureError(`docker ${args[0] ?? ''} failed: ${error.message}`, { cause: error }));
-        }
+    execFile('docker', [...args], { env: dockerClientEnv(), timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
+      if (error === null) {
+        resolve({ code: 0, stdout, stderr });
+        return;
       }
-    );
+      const code = (error as { code?: unknown }).code;
+      if (typeof code === 'number') {
+        resolve({ code, stdout, stderr });
+      } else if (code === 'ENOENT') {
+        reject(new InfrastructureError('the docker client is not installed (not found on PATH)', { cause: error }));
+      } else if (error.killed) {
+        resolve({ code: null, stdout, stderr: `${stderr}\ndocker ${args[0] ?? ''} timed out after ${timeoutMs} ms` });
+      } else {
+        reject(new InfrastructureError(`docker ${args[0] ?? ''} failed: ${error.message}`, { cause: error }));
+      }
+    });
   });
 }
 
@@ -101,10 +96,7 @@ export async function findTestImage(env: NodeJS.ProcessEnv = process.env): Promi
  * What a test suite that needs Docker and the test image should do: run, fail (under CI, where a
  * missing engine is a broken pipeline, never a pass), or skip with the reason shown.
  */
-export type DockerTestGate =
-  | { mode: 'run'; imageId: string }
-  | { mode: 'fail'; reason: string }
-  | { mode: 'skip'; reason: string };
+export type DockerTestGate = { mode: 'run'; imageId: string } | { mode: 'fail'; reason: string } | { mode: 'skip'; reason: string };
 
 /** Decide how Docker-backed tests proceed; `env` is where CI=true is read. */
 export async function dockerTestGate(env: NodeJS.ProcessEnv = process.env): Promise<DockerTestGate> {

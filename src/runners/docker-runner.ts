@@ -308,10 +308,7 @@ class DockerRunner implements Runner {
  * Install SIGINT/SIGTERM handlers (for the CLI) that dispose the runners, then exit with 130 or
  * 143. A second signal while disposing exits at once. Returns a function that uninstalls them.
  */
-export function installSignalCleanup(
-  runners: Runner | readonly Runner[],
-  exit: (code: number) => void = (code) => process.exit(code)
-): () => void {
+export function installSignalCleanup(runners: Runner | readonly Runner[], exit: (code: number) => void = (code) => process.exit(code)): () => void {
   let disposing = false;
   const handler = (signal: NodeJS.Signals): void => {
     const code = signal === 'SIGINT' ? 130 : 143;
@@ -337,9 +334,7 @@ async function removeContainers(names: readonly string[]): Promise<void> {
   if (unique.length === 0) return;
   const result = await dockerCli(['rm', '-f', ...unique]);
   if (result.code === 0) return;
-  const problems = result.stderr
-    .split('\n')
-    .filter((line) => line.trim() !== '' && !/no such container|already in progress/i.test(line));
+  const problems = result.stderr.split('\n').filter((line) => line.trim() !== '' && !/no such container|already in progress/i.test(line));
   if (problems.length > 0) {
     throw new InfrastructureError(`docker rm -f ${unique.join(' ')} failed: ${problems.join('; ')}`);
   }

@@ -7,9 +7,7 @@ import { dockerCli } from './docker-available.js';
  */
 
 /** A parsed `--image` value. */
-export type ParsedImageRef =
-  | { kind: 'digest'; name: string; digest: string }
-  | { kind: 'id'; id: string };
+export type ParsedImageRef = { kind: 'digest'; name: string; digest: string } | { kind: 'id'; id: string };
 
 /** A resolved image: the reference as given and the local image ID every run uses. */
 export interface ResolvedImage {

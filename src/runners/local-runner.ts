@@ -13,13 +13,7 @@ import type { RunOutcome, RunRequest, Runner, RunnerDescription, RunView } from 
  */
 
 /** The settings the receipt records for the local runner. */
-export const LOCAL_RUNNER_SETTINGS: readonly string[] = [
-  'isolation=none',
-  'env=request+PATH,HOME,TMPDIR',
-  'home=fresh-temp-dir',
-  'kill=process-group',
-  'mounts=symlinks'
-];
+export const LOCAL_RUNNER_SETTINGS: readonly string[] = ['isolation=none', 'env=request+PATH,HOME,TMPDIR', 'home=fresh-temp-dir', 'kill=process-group', 'mounts=symlinks'];
 
 /**
  * The local runner has no mounts (nothing is read-only here; it is never proof grade). A read-only

@@ -36,7 +36,14 @@ export function ensureActionBundle(): { path: string; dispose(): void } {
     // src/ alone is compiled (and type-checked) first, so a test file elsewhere that does not compile
     // cannot block these tests; ncc then bundles the JavaScript.
     const tsconfig = join(out, 'tsconfig.json');
-    writeFileSync(tsconfig, JSON.stringify({ extends: join(ROOT, 'tsconfig.json'), compilerOptions: { noEmit: false, outDir: join(out, 'js'), rootDir: join(ROOT, 'src'), types: ['node'] }, include: [join(ROOT, 'src', '**', '*.ts')] }));
+    writeFileSync(
+      tsconfig,
+      JSON.stringify({
+        extends: join(ROOT, 'tsconfig.json'),
+        compilerOptions: { noEmit: false, outDir: join(out, 'js'), rootDir: join(ROOT, 'src'), types: ['node'] },
+        include: [join(ROOT, 'src', '**', '*.ts')]
+      })
+    );
     step(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', tsconfig]);
     step(join(ROOT, 'node_modules', '.bin', 'ncc'), ['build', join(out, 'js', 'action', 'index.js'), '-o', join(out, 'bundle'), '--target', 'es2022', '--quiet']);
   } catch (error) {

@@ -227,7 +227,13 @@ export async function expectDuplicateIdRuns(adapter: TestAdapter, real: RealRuns
   const after = await runAdapter(adapter, copy, tests);
   expect(after.parsed.problems).toEqual([]);
   const evidence = (label: 'regression_before' | 'regression_after', run: AdapterRun): RunEvidence => ({
-    label, attempt: 1, exitCode: run.exitCode, timedOut: false, outputTruncated: false, parsed: run.parsed, canary: run.parsed.canary
+    label,
+    attempt: 1,
+    exitCode: run.exitCode,
+    timedOut: false,
+    outputTruncated: false,
+    parsed: run.parsed,
+    canary: run.parsed.canary
   });
   expect(judgeRegression(evidence('regression_before', base), [evidence('regression_after', after)])).toMatchObject({
     status: 'failed',

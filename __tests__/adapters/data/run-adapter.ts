@@ -32,11 +32,7 @@ export function freshCanary(): CanaryPlan {
 }
 
 /** Copies `project` into a fresh temp folder with the adapter's harness and, optionally, external tests. */
-export async function stageCopy(
-  adapter: TestAdapter,
-  project: string,
-  external?: { from: string; files: readonly string[]; placement: string }
-): Promise<StagedCopy> {
+export async function stageCopy(adapter: TestAdapter, project: string, external?: { from: string; files: readonly string[]; placement: string }): Promise<StagedCopy> {
   const root = await realpath(await mkdtemp(path.join(os.tmpdir(), `patchproof-${adapter.name}-`)));
   const workdir = path.join(root, 'repo');
   const resultsDir = path.join(root, 'results');
@@ -99,7 +95,13 @@ export async function runAdapter(adapter: TestAdapter, copy: StagedCopy, tests: 
       return undefined;
     }
   };
-  const command = adapter.command({ view: { workdir: copy.workdir, resultsDir: copy.resultsDir }, ...tests, canary: canaryPlan, readFile, ...(twins ? {} : { twins: false as const }) });
+  const command = adapter.command({
+    view: { workdir: copy.workdir, resultsDir: copy.resultsDir },
+    ...tests,
+    canary: canaryPlan,
+    readFile,
+    ...(twins ? {} : { twins: false as const })
+  });
   for (const [file, text] of Object.entries(command.stage)) {
     await mkdir(path.dirname(path.join(copy.workdir, file)), { recursive: true });
     await writeFile(path.join(copy.workdir, file), text);

@@ -79,11 +79,7 @@ function canaryTests(plan: CanaryPlan): string[] {
   });
 }
 
-const HEADER = [
-  '// PatchProof test target (generated; see src/adapters/cargo/entry.ts).',
-  '#![allow(dead_code, unused_imports, unused_macros)]',
-  ''
-];
+const HEADER = ['// PatchProof test target (generated; see src/adapters/cargo/entry.ts).', '#![allow(dead_code, unused_imports, unused_macros)]', ''];
 
 /**
  * Source of the generated target: a module per external test file (repository-relative paths,

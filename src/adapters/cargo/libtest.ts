@@ -164,7 +164,9 @@ export function readLibtestRun(text: string, label: string, listed: ReadonlyMap<
       tally[outcome.event === 'ok' ? 'passed' : outcome.event] += 1;
     }
     if (tally.passed !== summary.passed || tally.failed !== summary.failed || tally.ignored !== summary.ignored) {
-      problems.push(`${label}: the summary (${summary.passed} passed, ${summary.failed} failed, ${summary.ignored} ignored) differs from the outcomes (${tally.passed}, ${tally.failed}, ${tally.ignored})`);
+      problems.push(
+        `${label}: the summary (${summary.passed} passed, ${summary.failed} failed, ${summary.ignored} ignored) differs from the outcomes (${tally.passed}, ${tally.failed}, ${tally.ignored})`
+      );
     }
   }
   return { outcomes, ...(summary === undefined ? {} : { summary }), problems };

@@ -148,9 +148,7 @@ function compilerErrors(text: string | undefined, workdir: string): Map<string, 
     if (level !== 'error' || typeof message !== 'string') continue;
     const kinds = Array.isArray(data.target.kind) ? data.target.kind.map(String) : [];
     const kind = kinds.some((k) => LIB_KINDS.has(k)) ? 'lib' : (kinds[0] ?? '');
-    const files = (Array.isArray(spans) ? spans : []).flatMap((span) =>
-      isRecord(span) && typeof span.file_name === 'string' ? [repoRelativePath(span.file_name, workdir)] : []
-    );
+    const files = (Array.isArray(spans) ? spans : []).flatMap((span) => (isRecord(span) && typeof span.file_name === 'string' ? [repoRelativePath(span.file_name, workdir)] : []));
     const key = `${kind}:${String(data.target.name)}`;
     errors.set(key, [...(errors.get(key) ?? []), { message, files }]);
   }

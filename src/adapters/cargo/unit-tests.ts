@@ -303,9 +303,7 @@ export function testModuleFiles(baseFiles: ReadonlyMap<string, string>): Set<str
       // A file loaded through #[path] looks its own modules up beside itself (as a mod.rs does):
       // both places are taken, so none is missed.
       const dirs = whole ? [moduleDir(file), here] : [moduleDir(file)];
-      const candidates = mod.path !== undefined
-        ? [joinPath(here, mod.path)]
-        : dirs.flatMap((dir) => [joinPath(dir, `${mod.name}.rs`), joinPath(dir, `${mod.name}/mod.rs`)]);
+      const candidates = mod.path !== undefined ? [joinPath(here, mod.path)] : dirs.flatMap((dir) => [joinPath(dir, `${mod.name}.rs`), joinPath(dir, `${mod.name}/mod.rs`)]);
       for (const target of candidates) {
         if (!baseFiles.has(target) || out.has(target)) continue;
         out.add(target);

@@ -63,8 +63,4 @@ export const GO_SURFACE: TestSurface = {
  * receiver (`t.`, `b.`, `tb.`, `f.`), `testing.Short()` guards, and build constraints
  * (`//go:build`, `// +build`), which can leave a whole test file out of the build.
  */
-export const GO_SKIP_MARKERS: readonly RegExp[] = [
-  /\.\s*Skip(?:Now|f)?\s*\(/,
-  /\btesting\.Short\s*\(/,
-  /^\s*\/\/\s*(?:go:build\b|\+build\s)/
-];
+export const GO_SKIP_MARKERS: readonly RegExp[] = [/\.\s*Skip(?:Now|f)?\s*\(/, /\btesting\.Short\s*\(/, /^\s*\/\/\s*(?:go:build\b|\+build\s)/];

@@ -87,7 +87,9 @@ function externalFolder(request: CommandRequest): string {
   checkRelativePath(root, 'test folder');
   const elsewhere = request.files.filter((file) => folderOf(file) !== root || !isGoTestFile(file.slice(root.length + 1)));
   if (elsewhere.length > 0) {
-    throw new ConfigurationError(`go test builds the named test files as one package from one folder; keep every _test.go file directly in '${root}', not: ${elsewhere.join(', ')}`);
+    throw new ConfigurationError(
+      `go test builds the named test files as one package from one folder; keep every _test.go file directly in '${root}', not: ${elsewhere.join(', ')}`
+    );
   }
   return root;
 }
@@ -113,9 +115,7 @@ function goCommand(request: CommandRequest): TestCommand {
     const file = folder === '' ? canaryFile : `${folder}/${canaryFile}`;
     stage[file] = goCanarySource(request.canary, canaryPackage(request, folder));
   }
-  const targets = request.suite
-    ? folders.map(packageArg)
-    : [...request.files, ...Object.keys(stage)].sort().map((file) => `./${file}`);
+  const targets = request.suite ? folders.map(packageArg) : [...request.files, ...Object.keys(stage)].sort().map((file) => `./${file}`);
   const argv = [
     'sh',
     '-c',

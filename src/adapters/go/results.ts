@@ -42,7 +42,8 @@ const COMMAND_LINE_PACKAGE = 'command-line-arguments';
 const KNOWN_ACTIONS = new Set(['start', 'run', 'pause', 'cont', 'pass', 'bench', 'fail', 'output', 'skip', 'build-output', 'build-fail']);
 const FRAMING = /^(?:=== (?:RUN|PAUSE|CONT|NAME)\b|--- (?:PASS|FAIL|SKIP|BENCH):|PASS$|FAIL$|ok\s|FAIL\s)/;
 const TRACE_FRAME = /^\t(\/.+?\.go):(\d+)(?: \+0x[0-9a-f]+)?$/;
-const IMPORT_FAILURE = /cannot find (?:module providing )?package|no required module provides package|is not in (?:std|GOROOT)|package .+ is not in std|could not import|import cycle not allowed/;
+const IMPORT_FAILURE =
+  /cannot find (?:module providing )?package|no required module provides package|is not in (?:std|GOROOT)|package .+ is not in std|could not import|import cycle not allowed/;
 
 interface GoEvent {
   Action: string;
@@ -218,7 +219,10 @@ function judgePanic(lines: readonly string[], request: ParseRequest): Judged | u
   });
   const testFiles = new Set(relative.filter((file) => file.endsWith('_test.go')));
   const kind = exceptionSite(frames, { workdir: request.workdir, testRoots: request.testRoots, testFiles });
-  const inner = lines.slice(lines.indexOf(panicLine)).map((line) => TRACE_FRAME.exec(line)).find((m) => m?.[1] !== undefined && repoRelative(request.workdir, m[1]) !== undefined);
+  const inner = lines
+    .slice(lines.indexOf(panicLine))
+    .map((line) => TRACE_FRAME.exec(line))
+    .find((m) => m?.[1] !== undefined && repoRelative(request.workdir, m[1]) !== undefined);
   const location = inner?.[1] === undefined ? undefined : `${repoRelative(request.workdir, inner[1])}:${inner[2]}`;
   return { kind, message: panicLine.replace(/ \[recovered\]$/, ''), ...(location === undefined ? {} : { location }) };
 }
@@ -266,7 +270,10 @@ function buildFailure(id: string, pkg: PackageRecord, stream: Stream, request: P
   const output = [...(stream.buildOutput.get(pkg.failedBuild ?? '') ?? []), ...pkg.output];
   const lines = outputLines(output);
   const kind: FailureKind = lines.some((line) => IMPORT_FAILURE.test(line)) ? 'import_error' : 'collection_error';
-  const message = messageLine(lines.find((line) => line.trim() !== '' && !line.startsWith('#')), request.workdir);
+  const message = messageLine(
+    lines.find((line) => line.trim() !== '' && !line.startsWith('#')),
+    request.workdir
+  );
   return { id, status: 'errored', failure_kind: kind, ...withMessage(message) };
 }
 
@@ -357,7 +364,12 @@ export function parseGoResults(request: ParseRequest): ParsedResults & { canary:
     const canaryOf = (name: string): TestStatus | 'missing' => results[ran.findIndex((test) => test.name === name)]?.status ?? 'missing';
     if (ran.length > 0 || pkg.result === 'fail') canaries.push({ pass: canaryOf(canaryNames.pass), fail: canaryOf(canaryNames.fail) });
     const own = results.filter((_, index) => ran[index]?.name !== canaryNames.pass && ran[index]?.name !== canaryNames.fail);
-    tests.push(...reported(own, own.map((test) => test.id.slice(id.length + 1))));
+    tests.push(
+      ...reported(
+        own,
+        own.map((test) => test.id.slice(id.length + 1))
+      )
+    );
     if (pkg.name === COMMAND_LINE_PACKAGE) tests.push(...neverRan(id, ran, results, request.declared));
     if (pkg.result === 'fail' && failing.length === 0) tests.push(packageFailure(id, pkg, request));
   }

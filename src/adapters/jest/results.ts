@@ -125,7 +125,9 @@ function fileOutcome(entry: JestFile, file: string, names: { pass: string; fail:
       // The wrapper's stand-in for a test file that did not load.
       const message = test.failureMessages[0] ?? '';
       results.push(
-        test.status === 'passed' ? { id: file, status: 'passed', location: file } : failedResult({ id: file, status: 'errored', location: file }, loadFailureKind(message), message, scope.workdir)
+        test.status === 'passed'
+          ? { id: file, status: 'passed', location: file }
+          : failedResult({ id: file, status: 'errored', location: file }, loadFailureKind(message), message, scope.workdir)
       );
       continue;
     }

@@ -102,7 +102,7 @@ function callOf(stmt: Node): { callee: string; fn?: Node } | undefined {
   return { callee: (call.callee as Node).name as string, ...(fn !== undefined && (fn.body as Node).type === 'BlockStatement' ? { fn } : {}) };
 }
 
-const lineOf = (node: Node, end: boolean): number => ((node.loc as { start: { line: number }; end: { line: number } })[end ? 'end' : 'start']).line;
+const lineOf = (node: Node, end: boolean): number => (node.loc as { start: { line: number }; end: { line: number } })[end ? 'end' : 'start'].line;
 
 /**
  * Lines after which a block can go in the middle of the file's tests: each statement boundary of
@@ -136,7 +136,10 @@ function middleSlots(program: Node, original: string, test: string): number[] {
     const end = (last.loc as { end: { line: number; column: number } }).end;
     if (restIsBlank(end.line, end.column)) slots.push(end.line);
   }
-  visit(body.filter((stmt) => stmt.type !== 'ImportDeclaration'), undefined);
+  visit(
+    body.filter((stmt) => stmt.type !== 'ImportDeclaration'),
+    undefined
+  );
   // Two of the file's tests on either side where there are enough (sparing the first or the last
   // two tests then misses the canaries whatever the nonce picks), else one.
   const unique = [...new Set(slots)].sort((a, b) => a - b);
@@ -167,7 +170,8 @@ export function junitFileCanaries(
     let program: Node;
     try {
       const typed = /\.[cm]?tsx?$/.test(file);
-      program = parse(original, { sourceType: 'module', errorRecovery: false, plugins: typed ? ['typescript', ...(file.endsWith('x') ? (['jsx'] as const) : [])] : ['jsx'] }).program as unknown as Node;
+      program = parse(original, { sourceType: 'module', errorRecovery: false, plugins: typed ? ['typescript', ...(file.endsWith('x') ? (['jsx'] as const) : [])] : ['jsx'] })
+        .program as unknown as Node;
     } catch {
       continue;
     }

@@ -61,9 +61,7 @@ function relativeText(text: string, workdir: string): string {
 /** The id maker for a copy at `workdir` (see the module comment). */
 export function junitCaseId(workdir: string): (fields: JunitCaseFields) => string {
   return ({ file, suites, classname, name }) =>
-    [...(file === undefined || file === '' ? [] : [file]), ...suites, classname === '' ? name : `${classname}.${name}`]
-      .map((part) => relativeText(part, workdir))
-      .join(' > ');
+    [...(file === undefined || file === '' ? [] : [file]), ...suites, classname === '' ? name : `${classname}.${name}`].map((part) => relativeText(part, workdir)).join(' > ');
 }
 
 function exceptionType(test: JunitCase): string | undefined {
@@ -161,6 +159,12 @@ export function parseJunitGenericResults(request: ParseRequest, options: JunitRe
   const channel =
     request.output === undefined
       ? undefined
-      : checkJunitChannel({ output: request.output, nonce: channelNonce(request.canary), reports: Object.fromEntries(names.map((name) => [name, request.files[name] ?? ''])), isReport, exitCode: request.exitCode });
+      : checkJunitChannel({
+          output: request.output,
+          nonce: channelNonce(request.canary),
+          reports: Object.fromEntries(names.map((name) => [name, request.files[name] ?? ''])),
+          isReport,
+          exitCode: request.exitCode
+        });
   return { tests, problems, canary, ...(channel ? { channel } : {}) };
 }

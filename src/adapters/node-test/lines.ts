@@ -17,9 +17,7 @@ const errorSchema = z.object({
   message: z.string().optional(),
   exitCode: z.number().int().optional(),
   signal: z.string().optional(),
-  cause: z
-    .object({ name: z.string().optional(), code: z.string().optional(), message: z.string().optional(), stack: z.string().optional() })
-    .optional()
+  cause: z.object({ name: z.string().optional(), code: z.string().optional(), message: z.string().optional(), stack: z.string().optional() }).optional()
 });
 const lineSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('start'), format: z.string(), node: z.string() }),

@@ -220,9 +220,7 @@ function collectResults(
     out.push(result);
     return isFailing(result) ? 1 : 0;
   }
-  const own: ParentFailure | undefined = ownFailure(event)
-    ? { name: event.name, kind: failureKind(event, ancestors, scope), message: failureMessage(event) }
-    : undefined;
+  const own: ParentFailure | undefined = ownFailure(event) ? { name: event.name, kind: failureKind(event, ancestors, scope), message: failureMessage(event) } : undefined;
   let failing = 0;
   for (const child of node.children) {
     failing += collectResults(child, [...ancestors, event], idFile, own ?? inherited, context, out);
@@ -242,11 +240,7 @@ function collectRoot(root: TestNode, context: ParseContext, out: TestCaseResult[
   const { event } = root;
   const file = fileOf(event, context);
   const isImportFailure =
-    file === NODE_TEST_ENTRY_ID &&
-    root.children.length === 0 &&
-    !isFileLevel(event) &&
-    event.name !== context.canaries.pass &&
-    event.name !== context.canaries.fail;
+    file === NODE_TEST_ENTRY_ID && root.children.length === 0 && !isFileLevel(event) && event.name !== context.canaries.pass && event.name !== context.canaries.fail;
   if (!isImportFailure) {
     collectResults(root, [], file, undefined, context, out);
     return;
@@ -303,9 +297,7 @@ function checkExitCode(exitCode: number | null, results: readonly TestCaseResult
 }
 
 function capProblems(problems: string[]): string[] {
-  return problems.length <= PROBLEM_LIMIT
-    ? problems
-    : [...problems.slice(0, PROBLEM_LIMIT), `and ${problems.length - PROBLEM_LIMIT} more problems`];
+  return problems.length <= PROBLEM_LIMIT ? problems : [...problems.slice(0, PROBLEM_LIMIT), `and ${problems.length - PROBLEM_LIMIT} more problems`];
 }
 
 /** Parses a node --test run's results (pure: the file's text in, results out). */
@@ -334,9 +326,7 @@ export function parseNodeTestResults(request: ParseRequest): ParsedResults & { c
     problems.push(`${NODE_TEST_RESULTS_FILE} end line counts ${end.tests} tests and ${end.diagnostics} diagnostics; read ${events.length} and ${diagnostics.length}`);
   }
 
-  const testFiles = new Set(
-    events.flatMap((event) => (event.file === undefined ? [] : [repoRelative(request.workdir, event.file) ?? event.file]))
-  );
+  const testFiles = new Set(events.flatMap((event) => (event.file === undefined ? [] : [repoRelative(request.workdir, event.file) ?? event.file])));
   const context: ParseContext = {
     scope: { workdir: request.workdir, testRoots: request.testRoots, testFiles },
     entry: nodeTestEntryPath(request.canary),

@@ -87,7 +87,10 @@ function failureKind(test: JunitCase, scope: TestScope): FailureKind {
 function failureMessage(test: JunitCase, workdir: string): string | undefined {
   if (isCollectionFailure(test)) {
     // The harness's own refusal of a staged module (pytest-harness.ts) is a bare `ForeignTest: …` line.
-    const last = (test.detail ?? '').split('\n').filter((line) => line.startsWith('E ') || line.startsWith('ForeignTest: ')).pop();
+    const last = (test.detail ?? '')
+      .split('\n')
+      .filter((line) => line.startsWith('E ') || line.startsWith('ForeignTest: '))
+      .pop();
     return messageLine(last?.replace(/^E\s+/, '') ?? test.message, workdir);
   }
   return messageLine(test.message, workdir);

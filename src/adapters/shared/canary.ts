@@ -50,10 +50,7 @@ export function canaryRunOrder(plan: CanaryPlan): [string, string] {
  * Splits a run's tests into the canaries (by id) and the rest. A canary id that occurs more than
  * once keeps its first result here; the adapters report the duplicate id as a problem.
  */
-export function takeCanaries(
-  tests: readonly TestCaseResult[],
-  ids: { pass: string; fail: string }
-): { tests: TestCaseResult[]; canary: CanaryOutcome } {
+export function takeCanaries(tests: readonly TestCaseResult[], ids: { pass: string; fail: string }): { tests: TestCaseResult[]; canary: CanaryOutcome } {
   const canary: CanaryOutcome = { pass: 'missing', fail: 'missing' };
   const rest: TestCaseResult[] = [];
   for (const test of tests) {

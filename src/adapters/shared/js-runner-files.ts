@@ -73,16 +73,7 @@ export const JEST_SURFACE: TestSurface = {
 /** The vitest test surface: test modules, mocks and snapshots; vitest, vite and workspace configuration. */
 export const VITEST_SURFACE: TestSurface = {
   tests: TEST_SURFACE,
-  config: [
-    ...SHARED_CONFIG,
-    'vitest.config.*',
-    '**/vitest.config.*',
-    'vite.config.*',
-    '**/vite.config.*',
-    'vitest.workspace.*',
-    'vitest.setup.*',
-    'babel.config.*'
-  ],
+  config: [...SHARED_CONFIG, 'vitest.config.*', '**/vitest.config.*', 'vite.config.*', '**/vite.config.*', 'vitest.workspace.*', 'vitest.setup.*', 'babel.config.*'],
   dependencies: NODE_TEST_SURFACE.dependencies
 };
 

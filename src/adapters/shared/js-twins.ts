@@ -44,7 +44,7 @@ interface TestCall {
 function titleOf(node: Node | undefined): string | undefined {
   if (node === undefined) return undefined;
   if (node.type === 'StringLiteral') return node.value as string;
-  if (node.type === 'TemplateLiteral' && (node.expressions as unknown[]).length === 0) return ((node.quasis as { value: { cooked: string } }[])[0]?.value.cooked) ?? undefined;
+  if (node.type === 'TemplateLiteral' && (node.expressions as unknown[]).length === 0) return (node.quasis as { value: { cooked: string } }[])[0]?.value.cooked ?? undefined;
   return undefined;
 }
 
@@ -72,7 +72,7 @@ function collect(body: Node[], owner: string | null, out: TestCall[], titles: Se
     if (TEST_CALLEES.has(parts.callee) && parts.args.length === 2 && title !== undefined && isFunction(parts.args[1])) {
       here.push({ stmt, title: parts.args[0]!, fn: parts.args[1], owner, siblings: [] });
     } else if (SUITE_CALLEES.has(parts.callee) && parts.args.length === 2 && title !== undefined && isFunction(parts.args[1])) {
-      collect(((parts.args[1].body as Node).body as Node[]), title, out, titles);
+      collect((parts.args[1].body as Node).body as Node[], title, out, titles);
     }
   }
   const siblings = here.map((t) => t.stmt);
@@ -83,7 +83,8 @@ function literalText(node: Node, random: () => number): string | undefined {
   const step = 1 + Math.floor(random() * 9);
   const letter = String.fromCharCode(97 + Math.floor(random() * 26));
   if (node.type === 'NumericLiteral') return String((node.value as number) + (random() < 0.5 ? -step : step));
-  if (node.type === 'UnaryExpression' && node.operator === '-' && (node.argument as Node).type === 'NumericLiteral') return String(-((node.argument as Node).value as number) + step);
+  if (node.type === 'UnaryExpression' && node.operator === '-' && (node.argument as Node).type === 'NumericLiteral')
+    return String(-((node.argument as Node).value as number) + step);
   if (node.type === 'StringLiteral') return quoted((node.value as string) + letter, ((node.extra as { raw?: string } | undefined)?.raw ?? '"')[0]!);
   if (node.type === 'BooleanLiteral') return String(!(node.value as boolean));
   return undefined;
@@ -119,8 +120,11 @@ function mutations(fn: Node, text: string, random: () => number): [Node, string]
     } else if (callee.type === 'MemberExpression' && (callee.property as Node).type === 'Identifier') {
       const method = (callee.property as Node).name as string;
       const object = callee.object as Node;
-      const isAssert = (object.type === 'Identifier' && object.name === 'assert') || (object.type === 'MemberExpression' && (object.object as Node).type === 'Identifier' && (object.object as Node).name === 'assert');
-      const isExpect = object.type === 'CallExpression' && (object.callee as Node).type === 'Identifier' && (object.callee as Node).name === 'expect' && (object.arguments as Node[]).length === 1;
+      const isAssert =
+        (object.type === 'Identifier' && object.name === 'assert') ||
+        (object.type === 'MemberExpression' && (object.object as Node).type === 'Identifier' && (object.object as Node).name === 'assert');
+      const isExpect =
+        object.type === 'CallExpression' && (object.callee as Node).type === 'Identifier' && (object.callee as Node).name === 'expect' && (object.arguments as Node[]).length === 1;
       if (isAssert && ASSERT_VALUE.has(method) && args.length >= 2) edits.push(valueEdit(args[0]!, args[1]!));
       else if (isAssert && ASSERT_TRUTH.has(method) && args[0] !== undefined) edits.push([args[0], `!(${src(args[0])})`]);
       else if (isExpect && EXPECT_VALUE.has(method) && args.length >= 1) edits.push(valueEdit((object.arguments as Node[])[0]!, args[0]!));
@@ -166,7 +170,8 @@ function parsedTests(file: string, text: string): ParsedTests | undefined {
   parses += 1;
   try {
     const typed = /\.[cm]?tsx?$/.test(file);
-    const program = parse(text, { sourceType: 'unambiguous', errorRecovery: false, plugins: typed ? ['typescript', ...(file.endsWith('x') ? (['jsx'] as const) : [])] : ['jsx'] }).program as unknown as Node;
+    const program = parse(text, { sourceType: 'unambiguous', errorRecovery: false, plugins: typed ? ['typescript', ...(file.endsWith('x') ? (['jsx'] as const) : [])] : ['jsx'] })
+      .program as unknown as Node;
     const calls: TestCall[] = [];
     const titles = new Set<string>();
     collect(program.body as Node[], null, calls, titles);

@@ -64,10 +64,7 @@ const PARSER = new XMLParser({
 
 const text = z.string();
 // An element without attributes or text parses to ''; with either, to an object.
-const outcomeSchema = z.union([
-  z.literal(''),
-  z.object({ '@_message': text.optional(), '@_type': text.optional(), '#text': text.optional() })
-]);
+const outcomeSchema = z.union([z.literal(''), z.object({ '@_message': text.optional(), '@_type': text.optional(), '#text': text.optional() })]);
 const caseSchema = z.union([
   z.literal(''),
   z.object({

@@ -29,11 +29,7 @@ export function checkRelativePath(value: string, what: string): void {
  * The paths among `paths` that `isSuiteFile` accepts, sorted, never under RESERVED_DIR nor inside
  * a folder named in `excludedFolders` (at any depth).
  */
-export function selectSuiteFiles(
-  paths: readonly string[],
-  isSuiteFile: (path: string) => boolean,
-  excludedFolders: readonly string[]
-): string[] {
+export function selectSuiteFiles(paths: readonly string[], isSuiteFile: (path: string) => boolean, excludedFolders: readonly string[]): string[] {
   const excluded = new Set(excludedFolders);
   return [
     ...new Set(

@@ -34,16 +34,7 @@ export function unittestSuiteFiles(paths: readonly string[]): string[] {
 /** The unittest test surface (see TestSurface). */
 export const UNITTEST_SURFACE: TestSurface = {
   tests: ['**/test*.py', '**/*_test.py', '**/tests/**', '**/test/**'],
-  config: [
-    '.github/**',
-    '**/conftest.py',
-    'setup.cfg',
-    'tox.ini',
-    'pytest.ini',
-    'pyproject.toml',
-    '**/tests/**/__init__.py',
-    '**/test/**/__init__.py'
-  ],
+  config: ['.github/**', '**/conftest.py', 'setup.cfg', 'tox.ini', 'pytest.ini', 'pyproject.toml', '**/tests/**/__init__.py', '**/test/**/__init__.py'],
   dependencies: ['**/requirements*.txt', 'pyproject.toml', 'setup.py', 'setup.cfg', 'Pipfile', 'Pipfile.lock', 'poetry.lock', 'uv.lock']
 };
 

@@ -33,9 +33,7 @@ const recordSchema = z.object({
   id: z.string().min(1),
   origin: z.enum(['test', 'load_failure', 'fixture']),
   status: z.enum(['passed', 'failed', 'errored', 'skipped', 'expected_failure', 'unexpected_success']),
-  exception: z
-    .object({ type: z.string(), failure_exception: z.boolean(), message: z.string(), frames: z.array(frameSchema) })
-    .nullable(),
+  exception: z.object({ type: z.string(), failure_exception: z.boolean(), message: z.string(), frames: z.array(frameSchema) }).nullable(),
   skip_reason: z.string().nullable(),
   file: z.string().nullable(),
   line: z.number().int().nullable(),
@@ -98,9 +96,7 @@ function toResult(record: TestRecord, scope: TestScope): TestCaseResult {
     case 'unexpected_success': {
       const kind = failureKind(record, scope);
       const message =
-        record.status === 'unexpected_success'
-          ? 'unexpected success: the test is marked expectedFailure but passed'
-          : messageLine(record.exception?.message, scope.workdir);
+        record.status === 'unexpected_success' ? 'unexpected success: the test is marked expectedFailure but passed' : messageLine(record.exception?.message, scope.workdir);
       return { ...base, status: statusForFailure(kind), failure_kind: kind, ...(message === undefined ? {} : { message }) };
     }
   }
@@ -150,9 +146,7 @@ export function parseUnittestResults(request: ParseRequest): ParsedResults & { c
   } else if (!document.complete) {
     problems.push(`${UNITTEST_RESULTS_FILE} says the run did not complete`);
   }
-  const testFiles = new Set(
-    document.tests.flatMap((record) => (record.file === null ? [] : [repoRelative(request.workdir, record.file) ?? record.file]))
-  );
+  const testFiles = new Set(document.tests.flatMap((record) => (record.file === null ? [] : [repoRelative(request.workdir, record.file) ?? record.file])));
   const scope: TestScope = { workdir: request.workdir, testRoots: request.testRoots, testFiles };
   const results: TestCaseResult[] = [];
   const seen = new Set<string>();

@@ -15,11 +15,7 @@ import { checkWitnessTree, packLimits, unsafe, type PackLimits, type WitnessEntr
  * Refuses (witness_unsafe) symbolic links, unsafe names, and folders over the limits — checked from
  * the listing before any file is read. A file that changes while it is read is an InfrastructureError.
  */
-export async function readWitnessFolder(
-  dir: string,
-  limits: Partial<PackLimits> = {},
-  options: SnapshotOptions = {}
-): Promise<WitnessEntry[]> {
+export async function readWitnessFolder(dir: string, limits: Partial<PackLimits> = {}, options: SnapshotOptions = {}): Promise<WitnessEntry[]> {
   const bounds = packLimits(limits);
   const snapshot = await takeSnapshot(dir, options);
   witnessDigest(snapshot.entries);

@@ -177,7 +177,8 @@ const FORMS: Readonly<Record<string, string>> = {
   'limits.diff_max_bytes': 'a whole number of bytes, at least 1',
   'limits.diff_max_files': 'a whole number of files, at least 1',
   junit: 'an object with argv, report, tests and canary, given with "adapter": "junit" only',
-  'junit.argv': 'a non-empty list of strings: a program, its arguments and a {files} element of its own, e.g. ["node", "--test", "--test-reporter=junit", "--test-reporter-destination={results}/junit.xml", "{files}"]',
+  'junit.argv':
+    'a non-empty list of strings: a program, its arguments and a {files} element of its own, e.g. ["node", "--test", "--test-reporter=junit", "--test-reporter-destination={results}/junit.xml", "{files}"]',
   'junit.argv[]': 'a non-empty string',
   'junit.report': "a glob of the JUnit XML files relative to the results folder, such as 'junit.xml'",
   'junit.tests': "a non-empty list of globs of test files, such as ['**/*.test.js']",
@@ -251,7 +252,14 @@ const hiddenSchema = z.strictObject({
 
 const flag = z.boolean().default(false);
 
-const argvSchema = z.array(z.string().min(1).refine((arg) => !arg.includes('\0'))).min(1);
+const argvSchema = z
+  .array(
+    z
+      .string()
+      .min(1)
+      .refine((arg) => !arg.includes('\0'))
+  )
+  .min(1);
 
 const setupSchema = z.strictObject({
   argv: argvSchema,
@@ -259,7 +267,13 @@ const setupSchema = z.strictObject({
   network: z.boolean().default(false),
   outputs: z.array(text).min(1),
   env: z
-    .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).refine((key) => !RUNNER_ENV.has(key)), z.string().refine((value) => !value.includes('\0')))
+    .record(
+      z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+        .refine((key) => !RUNNER_ENV.has(key)),
+      z.string().refine((value) => !value.includes('\0'))
+    )
     .default(() => ({})),
   timeout_seconds: z.number().int().min(1).max(86_400).default(600)
 });
@@ -279,9 +293,7 @@ const manifestSchema = z.strictObject({
     .prefault({}),
   protected: globs.default(() => []),
   allowed_paths: globs.min(1).optional(),
-  allow: z
-    .strictObject({ test_edits: flag, test_removal: flag, skips: flag, config_edits: flag, dependency_changes: flag, workflow_edits: flag })
-    .prefault({}),
+  allow: z.strictObject({ test_edits: flag, test_removal: flag, skips: flag, config_edits: flag, dependency_changes: flag, workflow_edits: flag }).prefault({}),
   limits: z
     .strictObject({
       timeout_seconds: z.number().int().min(1).max(86_400).default(WITNESS_DEFAULTS.limits.timeout_seconds),

@@ -22,11 +22,10 @@ export interface InitWitnessOptions {
 /** How a test file is named and what it imports, per adapter, for the READMEs of a new pack. */
 const TEST_HINTS: Partial<Record<AdapterName, string>> = {
   'node-test':
-    "Test files are `*.test.js` (or `.mjs`, `.cjs`) using `node:test`. They are staged at the placement, so a test at `.patchproof/reproduction/x.test.js` imports the code under test as `../../src/x.js`.",
-  unittest:
-    'Test files are `test*.py` using `unittest`. They are staged at the placement and run from the repository root, so they import the code under test by its module name.',
+    'Test files are `*.test.js` (or `.mjs`, `.cjs`) using `node:test`. They are staged at the placement, so a test at `.patchproof/reproduction/x.test.js` imports the code under test as `../../src/x.js`.',
+  unittest: 'Test files are `test*.py` using `unittest`. They are staged at the placement and run from the repository root, so they import the code under test by its module name.',
   junit:
-    "Test files are whatever `junit.tests` in `witness.json` matches (relative to this folder), run by `junit.argv` with the canary tests of `canary/`; see `canary/README.md`."
+    'Test files are whatever `junit.tests` in `witness.json` matches (relative to this folder), run by `junit.argv` with the canary tests of `canary/`; see `canary/README.md`.'
 };
 
 const P = JUNIT_PLACEHOLDER_MARK;
@@ -37,10 +36,18 @@ const P = JUNIT_PLACEHOLDER_MARK;
  * `canary/README.md` explains each one. `report` is a real default, the file the example writes.
  */
 const JUNIT_SCAFFOLD = {
-  argv: [`${P} the test program, e.g. node>`, `${P} its arguments, one element each, writing JUnit XML into {results}, e.g. --test, --test-reporter=junit, --test-reporter-destination={results}/junit.xml>`, '{files}'],
+  argv: [
+    `${P} the test program, e.g. node>`,
+    `${P} its arguments, one element each, writing JUnit XML into {results}, e.g. --test, --test-reporter=junit, --test-reporter-destination={results}/junit.xml>`,
+    '{files}'
+  ],
   report: 'junit.xml',
   tests: [`${P} a glob of the test files, e.g. **/*.test.js>`],
-  canary: { path: 'canary', pass: `${P} the result id of canary/'s must-pass test, e.g. q7 > test.a41c>`, fail: `${P} the result id of canary/'s must-fail test, e.g. q7 > test.b7d2>` }
+  canary: {
+    path: 'canary',
+    pass: `${P} the result id of canary/'s must-pass test, e.g. q7 > test.a41c>`,
+    fail: `${P} the result id of canary/'s must-fail test, e.g. q7 > test.b7d2>`
+  }
 };
 
 /** A block that parses, standing in for the placeholders when the new manifest is checked. */
@@ -121,7 +128,11 @@ export async function initWitnessPack(dir: string, options: InitWitnessOptions):
     const files = sets[set];
     if (files === undefined) continue;
     const placement = WITNESS_DEFAULTS[set].placement;
-    const found = discoverTestIds(options.adapter, placement, files.map((f) => ({ path: f.path, text: Buffer.from(f.data).toString('utf8') })));
+    const found = discoverTestIds(
+      options.adapter,
+      placement,
+      files.map((f) => ({ path: f.path, text: Buffer.from(f.data).toString('utf8') }))
+    );
     if ('ids' in found) pinned[set] = found.ids;
     else notes.push(howToPin(set, options.adapter, found.reason));
   }
@@ -151,11 +162,10 @@ export async function initWitnessPack(dir: string, options: InitWitnessOptions):
 function howToPin(set: 'reproduction' | 'hidden', adapter: AdapterName, reason: string): string {
   const source =
     set === 'reproduction'
-      ? 'run `patchproof validate` once with the reference fix and copy the receipt\'s `inventory.test_ids.reproduction_before` (the reproduction\'s real ids) into'
+      ? "run `patchproof validate` once with the reference fix and copy the receipt's `inventory.test_ids.reproduction_before` (the reproduction's real ids) into"
       : 'run `patchproof validate` once with the reference fix and a witness key (`--witness-key-file`), decrypt `hidden-detail.age` with `patchproof hidden-detail` and copy its `test_ids` into';
   return `${set}.ids not pinned (${reason}): ${source} \`${set}.ids\` in witness.json, then take the new digest with \`patchproof witness digest\` (${adapter} ids look like ${registryEntry(adapter).idShape})`;
 }
-
 
 async function checkFresh(dir: string): Promise<void> {
   let isFolder: boolean;

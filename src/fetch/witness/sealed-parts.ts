@@ -151,7 +151,9 @@ export function restoreSecretParts(entries: readonly WitnessEntry[], sealed: rea
   const oracleEntry = sealed.find((entry) => entry.path === SEALED_PARTS.oracle);
   if (oracleEntry === undefined) return { manifest: restored };
   if (manifest.oracle === undefined) {
-    throw new ConfigurationError(`hidden.age holds ${SEALED_PARTS.oracle} but ${WITNESS_MANIFEST_FILE} names no oracle.expected; seal the plain pack again with patchproof witness seal-hidden`);
+    throw new ConfigurationError(
+      `hidden.age holds ${SEALED_PARTS.oracle} but ${WITNESS_MANIFEST_FILE} names no oracle.expected; seal the plain pack again with patchproof witness seal-hidden`
+    );
   }
   const hiddenOracle = oracleOf(oracleEntry, `hidden.age ${SEALED_PARTS.oracle}`);
   if (hiddenOracle.cases.some((c) => c.phase !== 'hidden') || hiddenOracle.unsealed.some((u) => u.phase !== 'hidden')) {

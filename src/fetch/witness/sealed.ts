@@ -42,7 +42,10 @@ export async function generateWitnessKey(): Promise<{ fileText: string; recipien
  * one `AGE-SECRET-KEY-1…` line must remain. ConfigurationError names `what` (the flag or input).
  */
 export function parseWitnessKey(text: string, what: string): string {
-  const lines = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
   if (lines.length !== 1 || !IDENTITY.test(lines[0] as string)) {
     throw new ConfigurationError(
       `${what} does not hold one age identity; expected a key file with a single AGE-SECRET-KEY-1… line (patchproof witness keygen --out FILE makes one)`

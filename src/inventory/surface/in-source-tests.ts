@@ -65,7 +65,9 @@ export function inSourceTestFindings(
     const skip_markers = addedLines(change).filter(({ text }) => skipMarkers.some((re) => re.test(text)));
     out.findings.push({ path, change: change.op, categories: ['test'], skip_markers });
     out.paths.add(path);
-    out.notes.push(`test surface: ${path} ${change.op === 'delete' ? 'deleted with' : 'changes'} its unit test(s) ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ` and ${keys.length - 5} more` : ''} (not reset: the file is also the code under test)`);
+    out.notes.push(
+      `test surface: ${path} ${change.op === 'delete' ? 'deleted with' : 'changes'} its unit test(s) ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ` and ${keys.length - 5} more` : ''} (not reset: the file is also the code under test)`
+    );
   }
   return out;
 }

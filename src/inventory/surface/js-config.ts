@@ -178,8 +178,7 @@ function relativeImports(program: Node): string[] {
       const callee = node.callee as Node;
       const args = node.arguments as Node[];
       const isRequire = callee.type === 'Identifier' && callee.name === 'require';
-      const isRequireResolve =
-        callee.type === 'MemberExpression' && (callee.object as Node).type === 'Identifier' && (callee.object as Node).name === 'require';
+      const isRequireResolve = callee.type === 'MemberExpression' && (callee.object as Node).type === 'Identifier' && (callee.object as Node).name === 'require';
       if (isRequire || isRequireResolve || callee.type === 'Import') source = literalString(args[0]);
     }
     if (source !== undefined && /^\.\.?(\/|$)/.test(source)) found.add(source);
@@ -242,11 +241,7 @@ function readProjects(key: string, value: Node, scan: ConfigScan): void {
  * calls, and reading every occurrence is the conservative choice. Returns undefined when the file
  * does not parse at all (the caller then treats the whole config as unresolved).
  */
-export function scanConfigSource(
-  source: string,
-  keys: readonly string[],
-  options: { typescript?: boolean; json?: boolean; workspace?: boolean } = {}
-): ConfigScan | undefined {
+export function scanConfigSource(source: string, keys: readonly string[], options: { typescript?: boolean; json?: boolean; workspace?: boolean } = {}): ConfigScan | undefined {
   const program = parseModule(options.json === true ? `(${source}\n)` : source, options.typescript === true);
   if (program === undefined) return undefined;
   const wanted = new Set(keys);

@@ -106,7 +106,8 @@ function dirOf(file: string): string {
  */
 const SOURCE_FOLDERS = new Set(['src', 'lib', 'app', 'source', 'packages', 'pkg', 'internal', 'server', 'client']);
 /** Folder names that hold tests or their support, wherever they sit (`src/test-utils/` too). */
-const TEST_SUPPORT_SEGMENT = /^(__)?(tests?|specs?|mocks?|fixtures?|testing|test[-_.]?(utils?|helpers?|support|kit|setup)|testkit|setup|support|e2e|jest|vitest|__snapshots__)(__)?$/i;
+const TEST_SUPPORT_SEGMENT =
+  /^(__)?(tests?|specs?|mocks?|fixtures?|testing|test[-_.]?(utils?|helpers?|support|kit|setup)|testkit|setup|support|e2e|jest|vitest|__snapshots__)(__)?$/i;
 /** File names of tests and their setup (`x.test.js`, `setupTests.ts`, `jest.setup.js`...). */
 const TEST_SUPPORT_FILE = /(^|[._-])(test|spec)s?[._-]|^setup|^(jest|vitest)\.|^test[-_]?(utils?|helpers?|support)[._-]/i;
 
@@ -310,9 +311,7 @@ function applyScan(
 }
 
 function outside(label: string, key: string, value: string): ConfigurationError {
-  return new ConfigurationError(
-    `${label}: ${key} ${JSON.stringify(value)} lies outside the repository; PatchProof reads and resets only the repository's own test configuration`
-  );
+  return new ConfigurationError(`${label}: ${key} ${JSON.stringify(value)} lies outside the repository; PatchProof reads and resets only the repository's own test configuration`);
 }
 
 /** The config files a project folder can hold, for a runner. */
@@ -395,7 +394,11 @@ function readConfigFile(collector: Collector, tree: TreeReader, context: ConfigC
     collector,
     tree,
     context,
-    scanConfigSource(source, keys, { typescript: isTypescript(file), json: file.endsWith('.json'), workspace: /(^|\/)vitest\.(workspace|projects)\./.test(file) || base.includes('workspace') }),
+    scanConfigSource(source, keys, {
+      typescript: isTypescript(file),
+      json: file.endsWith('.json'),
+      workspace: /(^|\/)vitest\.(workspace|projects)\./.test(file) || base.includes('workspace')
+    }),
     file,
     file,
     projectRoot

@@ -56,9 +56,7 @@ export interface Recorded {
 }
 
 /** A scenario's staged copy and the run request for it. */
-export async function stageScenario(
-  scenario: Scenario
-): Promise<{ copy: StagedCopy; tests: { files: string[]; suite: boolean; testRoots: string[] } }> {
+export async function stageScenario(scenario: Scenario): Promise<{ copy: StagedCopy; tests: { files: string[]; suite: boolean; testRoots: string[] } }> {
   const external = scenario.external;
   const copy = await stageCopy(
     cargoAdapter,
