@@ -1,7 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ROOT, proposeAndApprove, readJson, runCli } from '../helpers/cli.js';
-import { stageFixture, stagedFixtureHooks, type StagedFixture } from '../helpers/docker-fixture.js';
+import { stageFixture, stagedFixtureHooks, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
 import { dockerGate } from '../hostile/hostile-support.js';
 
 /**
@@ -31,40 +31,24 @@ gate.describeDocker('validate --shard K/N and merge', () => {
   async function shards(candidate: string): Promise<{ paths: string[]; receipts: ReceiptView[]; statuses: (number | null)[] }> {
     const work = join(fixture.tmp, candidate);
     await mkdir(work, { recursive: true });
-    const approved = await proposeAndApprove(fixture.repo, join(ROOT, 'fixtures', 'js-duration', 'candidates', `${candidate}.diff`), work, fixture.tmp, candidate);
+    const diff = join(ROOT, 'fixtures', 'js-duration', 'candidates', `${candidate}.diff`);
+    const approved = await proposeAndApprove(fixture.repo, diff, work, fixture.tmp, candidate);
     const paths: string[] = [];
     const statuses: (number | null)[] = [];
     for (const k of [1, 2]) {
-      const out = join(work, `shard-${k}`);
-      const result = await runCli(
-        [
-          'validate',
-          '--repo',
-          fixture.repo,
-          '--proposal',
-          approved.proposalPath,
-          '--approval',
-          approved.approvalPath,
-          '--witness',
-          fixture.pack,
-          '--witness-digest',
-          fixture.digest,
-          '--runner',
-          'docker',
-          '--image',
-          gate.imageId,
-          '--out',
-          out,
-          '--timeout',
-          '180',
-          '--shard',
-          `${k}/2`
-        ],
-        { tmp: fixture.tmp, timeoutMs: 600_000 }
-      );
-      expect([result.stderr.includes(`shard ${k}/2:`), result.stderr.slice(-1500)]).toEqual([true, result.stderr.slice(-1500)]);
-      statuses.push(result.status);
-      paths.push(join(out, 'receipt.json'));
+      const shard = await validateInDocker<ReceiptView>(fixture, {
+        diff,
+        label: candidate,
+        approved,
+        outName: `shard-${k}`,
+        imageId: gate.imageId,
+        timeoutSeconds: 180,
+        timeoutMs: 600_000,
+        extra: ['--shard', `${k}/2`]
+      });
+      expect([shard.stderr.includes(`shard ${k}/2:`), shard.stderr.slice(-1500)]).toEqual([true, shard.stderr.slice(-1500)]);
+      statuses.push(shard.status);
+      paths.push(join(shard.out, 'receipt.json'));
     }
     return { paths, receipts: await Promise.all(paths.map((p) => readJson<ReceiptView>(p))), statuses };
   }

@@ -1,7 +1,7 @@
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { unsealPack } from '../../src/oracle/seal.js';
-import { ensureCli, proposeAndApprove, readJson, runCli, tempDir } from './cli.js';
+import { ensureCli, proposeAndApprove, readJson, runCli, tempDir, type Approved } from './cli.js';
 
 /**
  * One shape for the adapters' Docker end-to-end tests: a fixture repository and its witness pack
@@ -73,6 +73,10 @@ export interface DockerValidationOptions {
    * settings and limits run the base side once (the first writes the entry, the others reuse it).
    */
   baselineCache?: string;
+  /** A proposal and approval made before (several validations of one approval, e.g. `--shard K/N`); absent: proposed and approved here. */
+  approved?: Pick<Approved, 'proposalPath' | 'approvalPath'>;
+  /** The output folder's name inside the work folder (default `out`). */
+  outName?: string;
 }
 
 interface BaselineView {
@@ -83,8 +87,8 @@ interface BaselineView {
 export async function validateInDocker<R>(fixture: StagedFixture, options: DockerValidationOptions): Promise<DockerValidation<R>> {
   const work = join(fixture.tmp, options.label);
   await mkdir(work, { recursive: true });
-  const approved = await proposeAndApprove(fixture.repo, options.diff, work, fixture.tmp, options.label);
-  const out = join(work, 'out');
+  const approved = options.approved ?? (await proposeAndApprove(fixture.repo, options.diff, work, fixture.tmp, options.label));
+  const out = join(work, options.outName ?? 'out');
   const started = Date.now();
   const result = await runCli(
     [

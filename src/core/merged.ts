@@ -3,7 +3,6 @@ import { canonicalJson, digestJson, DIGEST_PATTERN, type Digest } from './hashin
 import { verifyReceiptText } from './receipt.js';
 import { receiptSchema, type Receipt } from './receipt-schema.js';
 import { REASON_CODES } from './verdict.js';
-import { suiteShare } from './suite-share.js';
 
 /**
  * The merged receipt of one big suite run in shards (`validate --shard K/N`, `patchproof merge`;
