@@ -13,7 +13,7 @@
  * TypeScript sources are benchmarked in their shipped form: bundled with ncc, as the CLI is.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -74,6 +74,12 @@ const SECTIONS = [
     description:
       'patchproof validate --runner docker --early-exit of js-duration not-fixed.diff (it fails at the reproduction after) against the same validation without --early-exit; and with a warm --baseline-cache as well',
     run: benchEarlyExit
+  },
+  {
+    name: 'formal',
+    description:
+      "patchproof validate --runner docker of the fix of js-pages and of py-pages (each pack with one required formal target) against the same validation with the formal block taken out of the pack; and the formal phase's own time per target from the receipt",
+    run: benchFormal
   },
   {
     name: 'results-flood',
@@ -1029,5 +1035,78 @@ async function benchEarlyExit(context) {
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The formal gate's cost: per pack, the fix validated with the pack as it is (one required target:
+ * translation, the solver's proof, the spec checks at load) against the same pack without its
+ * `formal` block, alternated; and the receipt's own `formal.targets[].duration_ms`, as a share of
+ * the validation's wall time.
+ */
+async function benchFormal(context) {
+  const docker = dockerAndImage('formal');
+  if (docker === null) return;
+  const cli = BENCH_CLI;
+  const node = (args) => run(process.execPath, [cli, ...args], { cwd: PROJECT });
+  for (const name of ['js-pages', 'py-pages']) {
+    const work = join(context.dataDir, `formal-${name}`);
+    rmSync(work, { recursive: true, force: true });
+    mkdirSync(work, { recursive: true });
+    try {
+      const repo = join(PROJECT, 'fixtures', name, 'repo');
+      const withFormal = join(work, 'pack');
+      const without = join(work, 'pack-no-formal');
+      cpSync(join(PROJECT, 'witness-packs', name), withFormal, { recursive: true });
+      cpSync(join(PROJECT, 'witness-packs', name), without, { recursive: true });
+      const manifest = JSON.parse(readFileSync(join(without, 'witness.json'), 'utf8'));
+      delete manifest.formal;
+      writeFileSync(join(without, 'witness.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+      const digestOf = (dir) => String(run(process.execPath, [cli, 'witness', 'digest', dir], { cwd: PROJECT })).trim().split(/\s+/).pop();
+      const digests = new Map([withFormal, without].map((dir) => [dir, digestOf(dir)]));
+      const c = proposeApproved(node, repo, join(PROJECT, 'fixtures', name, 'candidates', 'fix.diff'), work, 'fix');
+      let round = 0;
+      const formalMs = [];
+      const validate = (pack, expectFormal) => () => {
+        const out = join(work, `out-${round++}`);
+        cliStatus(
+          cli,
+          [
+            'validate',
+            '--repo',
+            repo,
+            '--proposal',
+            c.proposal,
+            '--approval',
+            c.approval,
+            '--witness',
+            pack,
+            '--witness-digest',
+            digests.get(pack),
+            '--runner',
+            'docker',
+            '--image',
+            docker.imageId,
+            '--out',
+            out
+          ],
+          [0]
+        );
+        const receipt = JSON.parse(readFileSync(join(out, 'receipt.json'), 'utf8'));
+        if (expectFormal) {
+          if (receipt.formal?.status !== 'proved') throw new Error(`${out}: the fix's formal gate is ${receipt.formal?.status ?? 'absent'}; expected proved`);
+          formalMs.push(receipt.formal.targets.reduce((sum, t) => sum + t.duration_ms, 0) / receipt.formal.targets.length);
+        } else if (receipt.formal !== undefined) {
+          throw new Error(`${out}: a pack without a formal block recorded one`);
+        }
+      };
+      const times = await alternate(context.runs, { formal: validate(withFormal, true), plain: validate(without, false) });
+      const perTarget = median(formalMs) / 1000;
+      console.log(
+        `formal: ${name} fix: with its formal target ${times.formal.toFixed(2)} s, without ${times.plain.toFixed(2)} s, ratio ${(times.formal / times.plain).toFixed(2)}; the target's own time ${perTarget.toFixed(2)} s per target, ${((100 * perTarget) / times.formal).toFixed(0)}% of the validation (medians of ${context.runs}, whole CLI processes)`
+      );
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   }
 }
