@@ -1062,7 +1062,11 @@ async function benchFormal(context) {
       const manifest = JSON.parse(readFileSync(join(without, 'witness.json'), 'utf8'));
       delete manifest.formal;
       writeFileSync(join(without, 'witness.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-      const digestOf = (dir) => String(run(process.execPath, [cli, 'witness', 'digest', dir], { cwd: PROJECT })).trim().split(/\s+/).pop();
+      const digestOf = (dir) =>
+        String(run(process.execPath, [cli, 'witness', 'digest', dir], { cwd: PROJECT }))
+          .trim()
+          .split(/\s+/)
+          .pop();
       const digests = new Map([withFormal, without].map((dir) => [dir, digestOf(dir)]));
       const c = proposeApproved(node, repo, join(PROJECT, 'fixtures', name, 'candidates', 'fix.diff'), work, 'fix');
       let round = 0;
