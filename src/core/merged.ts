@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { canonicalJson, digestJson, DIGEST_PATTERN, type Digest } from './hashing.js';
-import { verifyReceiptText } from './receipt.js';
+import { boundReceipt } from './receipt.js';
 import { receiptSchema, type Receipt } from './receipt-schema.js';
 import { REASON_CODES } from './verdict.js';
 
@@ -159,19 +159,8 @@ export function verifyMergedText(text: string, readBound: (relativePath: string)
   const receipts: Receipt[] = [];
   for (const entry of merged.shards) {
     const where = `shard ${entry.index}`;
-    if (entry.receipt !== `shards/${entry.index}/receipt.json`) errors.push(`${where}: its receipt must be shards/${entry.index}/receipt.json`);
-    const bound = readBound(entry.receipt);
-    if (bound === undefined) {
-      errors.push(`${where}: its receipt ${entry.receipt} is missing`);
-      continue;
-    }
-    const check = verifyReceiptText(bound);
-    if (!check.integrity_valid) {
-      errors.push(`${where}: its receipt does not verify (${check.errors.slice(0, 3).join('; ')})`);
-      continue;
-    }
-    const receipt = receiptSchema.parse(JSON.parse(bound));
-    if (receipt.receipt_digest !== entry.receipt_digest) errors.push(`${where}: receipt_digest is not the bound receipt's`);
+    const receipt = boundReceipt(where, entry, `shards/${entry.index}/receipt.json`, readBound, errors);
+    if (receipt === undefined) continue;
     if (receipt.shard?.index !== entry.index) errors.push(`${where}: the bound receipt is not shard ${entry.index}'s`);
     receipts.push(receipt);
   }

@@ -377,6 +377,34 @@ function verifyReceiptV2V3Text(text: string): ReceiptCheck {
 }
 
 /**
+ * A receipt bound by digest beside another document (a screening receipt, a merged receipt): read
+ * from `expectedPath`, verified by the receipt rules, its digest the bound one. Each problem goes to
+ * `errors`, prefixed by `where`; undefined when there is no verified receipt to check further.
+ */
+export function boundReceipt(
+  where: string,
+  entry: { receipt: string; receipt_digest: string },
+  expectedPath: string,
+  readBound: (relativePath: string) => string | undefined,
+  errors: string[]
+): Receipt | undefined {
+  if (entry.receipt !== expectedPath) errors.push(`${where}: its receipt must be ${expectedPath}`);
+  const bound = readBound(entry.receipt);
+  if (bound === undefined) {
+    errors.push(`${where}: its receipt ${entry.receipt} is missing`);
+    return undefined;
+  }
+  const check = verifyReceiptText(bound);
+  if (!check.integrity_valid) {
+    errors.push(`${where}: its receipt does not verify (${check.errors.slice(0, 3).join('; ')})`);
+    return undefined;
+  }
+  const receipt = receiptSchema.parse(JSON.parse(bound));
+  if (receipt.receipt_digest !== entry.receipt_digest) errors.push(`${where}: receipt_digest is not the bound receipt's`);
+  return receipt;
+}
+
+/**
  * The records (and the `not_run` status) each schema introduced: a receipt of an older schema that
  * holds one was not written by the version it claims. A new record is one line here.
  */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { canonicalJson, digestJson, DIGEST_PATTERN, type Digest } from './hashing.js';
 import { formalPriority } from './formal.js';
-import { gateReasons, verifyReceiptText } from './receipt.js';
-import { receiptSchema, type Receipt } from './receipt-schema.js';
+import { boundReceipt, gateReasons } from './receipt.js';
+import type { Receipt } from './receipt-schema.js';
 import { l0Failed } from './l0-gates.js';
 
 /**
@@ -167,20 +167,9 @@ export function verifyScreeningText(text: string, readBound: (relativePath: stri
   const receipts = new Map<string, Receipt>();
   for (const candidate of screening.candidates) {
     const where = `candidate ${candidate.name}`;
-    if (candidate.receipt !== `candidates/${candidate.name}/receipt.json`) errors.push(`${where}: its receipt must be candidates/${candidate.name}/receipt.json`);
-    const bound = readBound(candidate.receipt);
-    if (bound === undefined) {
-      errors.push(`${where}: its receipt ${candidate.receipt} is missing`);
-      continue;
-    }
-    const check = verifyReceiptText(bound);
-    if (!check.integrity_valid) {
-      errors.push(`${where}: its receipt does not verify (${check.errors.slice(0, 3).join('; ')})`);
-      continue;
-    }
-    const receipt = receiptSchema.parse(JSON.parse(bound));
+    const receipt = boundReceipt(where, candidate, `candidates/${candidate.name}/receipt.json`, readBound, errors);
+    if (receipt === undefined) continue;
     receipts.set(candidate.name, receipt);
-    if (receipt.receipt_digest !== candidate.receipt_digest) errors.push(`${where}: receipt_digest is not the bound receipt's`);
     if (receipt.bindings.diff_digest !== candidate.diff_digest) errors.push(`${where}: diff_digest is not the receipt's`);
     if (receipt.verdict !== candidate.verdict) errors.push(`${where}: verdict is not the receipt's`);
     if (receipt.bindings.base_snapshot !== screening.base_snapshot || receipt.bindings.witness_digest !== screening.witness_digest)
