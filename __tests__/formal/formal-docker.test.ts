@@ -1,8 +1,9 @@
-import { cp, mkdir, readFile, rm } from 'node:fs/promises';
+import { cp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { proposeAndApprove, readJson, ROOT, tempDir } from '../helpers/cli.js';
+import { ROOT, tempDir } from '../helpers/cli.js';
 import { runCliInProcess } from '../helpers/cli-in-process.js';
 import { dockerGate } from '../hostile/hostile-support.js';
+import { validateFormalCandidate } from './formal-e2e-support.js';
 
 /**
  * The formal gate end to end through the CLI (its sources, in this process: the committed bundle
@@ -92,32 +93,11 @@ gate.describeDocker('the formal gate on js-pages', () => {
     const digest = await runCliInProcess(['witness', 'digest', pack]);
     expect([digest.status, digest.stderr]).toEqual([0, '']);
     for (const c of CASES) {
-      const work = join(tmp, c.candidate);
-      await mkdir(work, { recursive: true });
-      const approved = await proposeAndApprove(repo, join(ROOT, 'fixtures', 'js-pages', 'candidates', `${c.candidate}.diff`), work, tmp, `formal-${c.candidate}`);
-      const out = join(work, 'out');
-      const run = await runCliInProcess([
-        'validate',
-        '--repo',
-        repo,
-        '--proposal',
-        approved.proposalPath,
-        '--approval',
-        approved.approvalPath,
-        '--witness',
-        pack,
-        '--witness-digest',
-        digest.stdout.trim(),
-        '--runner',
-        'docker',
-        '--image',
-        gate.imageId,
-        '--out',
-        out
-      ]);
-      const verify = await runCliInProcess(['verify-receipt', join(out, 'receipt.json')]);
-      expect([c.candidate, verify.status, run.stderr.slice(-1500)]).toEqual([c.candidate, 0, run.stderr.slice(-1500)]);
-      const receipt = await readJson<ReceiptView>(join(out, 'receipt.json'));
+      const { receipt, out } = await validateFormalCandidate<ReceiptView>(
+        runCliInProcess,
+        { fixture: 'js-pages', candidate: c.candidate, label: `formal-${c.candidate}` },
+        { repo, pack, digest: digest.stdout.trim(), tmp, imageId: gate.imageId }
+      );
       // The tests pass for every candidate: only the formal gate decides.
       expect([c.candidate, receipt.phases.map((p) => p.status)]).toEqual([c.candidate, ['passed', 'passed', 'passed', 'passed']]);
       expect([c.candidate, receipt.verdict, receipt.reasons, receipt.formal?.status]).toEqual([c.candidate, c.verdict, c.reasons, c.formal]);

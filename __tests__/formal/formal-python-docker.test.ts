@@ -1,8 +1,9 @@
-import { cp, mkdir, readFile, rm } from 'node:fs/promises';
+import { cp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { proposeAndApprove, readJson, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { ROOT, runCli, tempDir } from '../helpers/cli.js';
 import { runCliInProcess } from '../helpers/cli-in-process.js';
 import { dockerGate } from '../hostile/hostile-support.js';
+import { validateFormalCandidate } from './formal-e2e-support.js';
 
 /**
  * The formal gate on a Python target end to end through the CLI in the Docker runner:
@@ -79,32 +80,11 @@ gate.describeDocker('the formal gate on py-pages', () => {
     const digest = await cli(['witness', 'digest', pack]);
     expect([digest.status, digest.stderr]).toEqual([0, '']);
     for (const c of CASES) {
-      const work = join(tmp, c.candidate);
-      await mkdir(work, { recursive: true });
-      const approved = await proposeAndApprove(repo, join(ROOT, 'fixtures', 'py-pages', 'candidates', `${c.candidate}.diff`), work, tmp, `formal-py-${c.candidate}`);
-      const out = join(work, 'out');
-      const run = await cli([
-        'validate',
-        '--repo',
-        repo,
-        '--proposal',
-        approved.proposalPath,
-        '--approval',
-        approved.approvalPath,
-        '--witness',
-        pack,
-        '--witness-digest',
-        digest.stdout.trim(),
-        '--runner',
-        'docker',
-        '--image',
-        gate.imageId,
-        '--out',
-        out
-      ]);
-      const verify = await cli(['verify-receipt', join(out, 'receipt.json')]);
-      expect([c.candidate, verify.status, run.stderr.slice(-1500)]).toEqual([c.candidate, 0, run.stderr.slice(-1500)]);
-      const receipt = await readJson<ReceiptView>(join(out, 'receipt.json'));
+      const { receipt, out } = await validateFormalCandidate<ReceiptView>(
+        cli,
+        { fixture: 'py-pages', candidate: c.candidate, label: `formal-py-${c.candidate}` },
+        { repo, pack, digest: digest.stdout.trim(), tmp, imageId: gate.imageId }
+      );
       expect([c.candidate, receipt.phases.map((p) => p.status)]).toEqual([c.candidate, ['passed', 'passed', 'passed', 'passed']]);
       expect([c.candidate, receipt.verdict, receipt.reasons, receipt.formal?.status]).toEqual([c.candidate, c.verdict, c.reasons, c.formal]);
       const target = receipt.formal!.targets[0]!;
