@@ -38,6 +38,14 @@ describe('checkPromotable', () => {
     expect(() => checkPromotable(local, proposal)).toThrow(/not proof grade/);
   });
 
+  it('refuses a shard receipt on its own (a share is never a pass), and takes it as a share of a merged receipt', () => {
+    const suite = { base: ['test/a.test.js', 'test/b.test.js'], patched: ['test/a.test.js', 'test/b.test.js'] };
+    const share = boundReceipt(proposal, (r) => ({ ...r, shard: { index: 2, count: 2, suite_files: suite } }));
+    expect(share.verdict).toBe('passed');
+    expect(() => checkPromotable(share, proposal)).toThrow(/shard 2\/2 of the regression suite, and a share is never a pass on its own/);
+    expect(() => checkPromotable(share, proposal, { shareOfMerged: true })).not.toThrow();
+  });
+
   it('refuses a stored diff that is not the one the receipt binds', () => {
     const other = createProposal(DIFF.replace('+new', '+newer'), BASE, 'test');
     expect(() => checkPromotable(boundReceipt(proposal), other)).toThrow(PromoteError);

@@ -15,6 +15,9 @@ import { RECEIPT_BUNDLE_FILE } from '../receipt/attestation.js';
 import { gateSignerPolicy, readTrustedRoots, verifyUnderAnyRoot } from '../receipt/trusted-roots.js';
 import { takeSnapshot } from '../inventory/snapshot.js';
 import { TOOL_VERSION } from '../version.js';
+import { isMergedText } from '../core/merged.js';
+import { isScreeningText } from '../core/screening.js';
+import { mergedSource, screeningSource } from './promote-source.js';
 import type { AttestedPromoteSettings, PromoteSettings } from '../inputs/cli-settings.js';
 
 /** Where the CLI writes (the same shape as run.ts's Console). */
@@ -70,24 +73,9 @@ async function attestedEntry(attested: AttestedPromoteSettings, receiptFile: str
   return { receiptText: text, proposal, base: new Map(baseEntriesOf(snapshot, touched).map((entry) => [entry.path, entry])) };
 }
 
-/** Test seam: runs right before each file is written (a race is simulated here). */
-export interface PromoteHooks {
-  beforeWrite?(path: string): Promise<void>;
-}
-
-/**
- * `patchproof promote RECEIPT --repo DIR`: bring a validated diff into a working tree, only when
- *  - the receipt verifies and this installation's validate stored these exact bytes (who produced it),
- *    or, with --trusted-root, the gate's Sigstore attestation of these bytes verifies instead;
- *  - it passed with proof grade, and the stored diff is the one it binds;
- *  - every file it touches is still as the receipt's base snapshot had it (hash and mode; an added
- *    file still absent), is a regular file with one link, in plain folders (no symlinked parent).
- * Any refusal writes nothing. Each write re-checks its file first; a race found half-way stops there
- * (`partial_conflict`, exit 4) with the exact log of what was written.
- */
-export async function promoteCommand(settings: PromoteSettings, io: Output, hooks: PromoteHooks = {}): Promise<number> {
-  const repo = await existingDir(settings.repo, '--repo');
-  const text = await readTextFile(settings.receipt, 'RECEIPT');
+/** One receipt (validate's), from the receipt store or attested by the gate. */
+async function singleSource(settings: PromoteSettings, text: string, repo: string): Promise<{ receipt: Receipt; entry: StoreEntry; source?: undefined }> {
+  if (settings.candidate !== undefined) throw new PromoteError('--candidate names a candidate of a screening receipt; RECEIPT is a single receipt');
   const check = verifyReceiptText(text);
   if (!check.integrity_valid) {
     throw new PromoteError(`the receipt does not verify (${check.errors[0] ?? 'invalid'}); promote only an intact receipt`);
@@ -100,6 +88,34 @@ export async function promoteCommand(settings: PromoteSettings, io: Output, hook
   const entry =
     settings.attested !== undefined ? await attestedEntry(settings.attested, settings.receipt, receipt, text, repo) : await readStoredReceipt(settings.store, receipt, text);
   checkPromotable(receipt, entry.proposal);
+  return { receipt, entry };
+}
+
+/** Test seam: runs right before each file is written (a race is simulated here). */
+export interface PromoteHooks {
+  beforeWrite?(path: string): Promise<void>;
+}
+
+/**
+ * `patchproof promote RECEIPT --repo DIR`: bring a validated diff into a working tree. RECEIPT is
+ * validate's receipt, a screening receipt (its first ranked or `--candidate` candidate) or a merged
+ * receipt of suite shards (src/cli/promote-source.ts). Only when
+ *  - the receipt verifies and this installation's validate stored these exact bytes (who produced it),
+ *    or, with --trusted-root, the gate's Sigstore attestation of these bytes verifies instead;
+ *  - it passed with proof grade, and the stored diff is the one it binds;
+ *  - every file it touches is still as the receipt's base snapshot had it (hash and mode; an added
+ *    file still absent), is a regular file with one link, in plain folders (no symlinked parent).
+ * Any refusal writes nothing. Each write re-checks its file first; a race found half-way stops there
+ * (`partial_conflict`, exit 4) with the exact log of what was written.
+ */
+export async function promoteCommand(settings: PromoteSettings, io: Output, hooks: PromoteHooks = {}): Promise<number> {
+  const repo = await existingDir(settings.repo, '--repo');
+  const text = await readTextFile(settings.receipt, 'RECEIPT');
+  const { receipt, entry, source } = isScreeningText(text)
+    ? await screeningSource(settings, text)
+    : isMergedText(text)
+      ? await mergedSource(settings, text)
+      : await singleSource(settings, text, repo);
   const all = checkDiff(entry.proposal.diff, { maxBytes: receipt.limits.diff_max_bytes, maxFiles: receipt.limits.diff_max_files });
   const changes = selectChanges(all, settings.paths);
   const observed = new Map(await Promise.all(changes.map(async (change) => [change.path, await observePath(repo, change.path)] as const)));
@@ -115,7 +131,8 @@ export async function promoteCommand(settings: PromoteSettings, io: Output, hook
     outcome: settings.dryRun ? 'planned' : 'applied',
     applied: [],
     planned: steps.map((step) => ({ path: step.path, op: step.op })),
-    skipped: all.filter((change) => !selected.has(change.path)).map((change) => ({ path: change.path, why: 'not named by --path' }))
+    skipped: all.filter((change) => !selected.has(change.path)).map((change) => ({ path: change.path, why: 'not named by --path' })),
+    ...(source !== undefined ? { source } : {})
   };
   if (!settings.dryRun) {
     for (const step of steps) {

@@ -33,6 +33,9 @@ import { compareFeedback, feedbackOf } from '../core/feedback.js';
 import { ConfigurationError, VerificationError } from '../errors.js';
 import { assertOutside, existingDir, readTextFile, writeFileAtomic } from '../io/files.js';
 import { takeSnapshot } from '../inventory/snapshot.js';
+import type { Snapshot } from '../core/snapshot-record.js';
+import { defaultReceiptStore } from '../inputs/cli-settings.js';
+import { baseEntriesOf, storeReceipt, storeScreening } from '../receipt/store.js';
 import { removeLiveScratchSync } from '../phases/workspace.js';
 import { installSignalCleanup } from '../runners/docker-runner.js';
 import { stderrProgress } from './progress.js';
@@ -217,7 +220,8 @@ export async function screenCommand(settings: ScreenSettings, io: Console): Prom
       progress.done();
 
       let broken = false;
-      for (const c of mine) broken = !(await writeCandidate(settings.out, c, (results.get(c.name) as ValidationResult).receipt, io)) || broken;
+      const keep = { store: settings.receiptStore ?? defaultReceiptStore(), snapshot };
+      for (const c of mine) broken = !(await writeCandidate(settings.out, c, (results.get(c.name) as ValidationResult).receipt, io, keep)) || broken;
       if (settings.shard !== undefined) {
         const shard: ShardManifest = {
           schema: SHARD_SCHEMA,
@@ -236,7 +240,7 @@ export async function screenCommand(settings: ScreenSettings, io: Console): Prom
         return broken ? EXIT.inconclusive : EXIT.passed;
       }
       const receipts = new Map(candidates.map((c) => [c.name, (results.get(c.name) as ValidationResult).receipt]));
-      return await writeScreening(settings.out, { startedAt, baseSnapshot: snapshot.digest, witnessDigest: witness.digest }, candidates, receipts, broken, io);
+      return await writeScreening(settings.out, { startedAt, baseSnapshot: snapshot.digest, witnessDigest: witness.digest }, candidates, receipts, broken, io, keep.store);
     } finally {
       await runner.dispose();
       removeHandlers();
@@ -251,7 +255,7 @@ export async function screenCommand(settings: ScreenSettings, io: Console): Prom
 const SHARD_FILE = 'shard.json';
 
 /** One candidate's folder: proposal, approval, receipt, report and feedback. False when its receipt fails its own verification. */
-async function writeCandidate(out: string, c: Candidate, receipt: Receipt, io: Console): Promise<boolean> {
+async function writeCandidate(out: string, c: Candidate, receipt: Receipt, io: Console, keep?: { store: string; snapshot: Snapshot }): Promise<boolean> {
   const text = serializeReceipt(receipt);
   const check = verifyReceiptText(text);
   if (!check.integrity_valid) io.err(`patchproof: ${c.name}'s receipt failed its own verification: ${check.errors.join('; ')}\n`);
@@ -261,6 +265,10 @@ async function writeCandidate(out: string, c: Candidate, receipt: Receipt, io: C
   await writeFileAtomic(join(dir, 'receipt.json'), text);
   await writeFileAtomic(join(dir, 'report.md'), renderReport(receipt, {}));
   await writeFileAtomic(join(dir, 'feedback.json'), `${JSON.stringify(feedbackOf(receipt), null, 2)}\n`);
+  // As validate does: an intact receipt of the base as proposed is kept for promote (src/receipt/store.ts).
+  if (keep !== undefined && check.integrity_valid && receipt.bindings.base_snapshot === keep.snapshot.digest) {
+    await keepOrWarn(keep.store, io, () => storeReceipt(keep.store, receipt, text, c.proposal, baseEntriesOf(keep.snapshot, [...c.applied.keys()])));
+  }
   return check.integrity_valid;
 }
 
@@ -275,7 +283,8 @@ async function writeScreening(
   candidates: readonly Candidate[],
   receipts: ReadonlyMap<string, Receipt>,
   broken: boolean,
-  io: Console
+  io: Console,
+  store: string
 ): Promise<number> {
   const original = originalsOf(candidates);
   const screened: ScreenedCandidate[] = candidates.map((c) => {
@@ -320,7 +329,18 @@ async function writeScreening(
     io.err(`patchproof: the screening receipt failed its own verification: ${check.errors.join('; ')}\n`);
     return EXIT.inconclusive;
   }
+  const bound = screened.map((c) => ({ digest: c.receipt_digest, text: serializeReceipt(receipts.get(c.name) as Receipt) }));
+  await keepOrWarn(store, io, () => storeScreening(store, screening.screening_digest, text, bound));
   return check.best !== null ? EXIT.passed : EXIT.failed;
+}
+
+/** Keep a receipt for promote; a store that cannot be written costs only the promotion, and says so. */
+async function keepOrWarn(store: string, io: Console, keep: () => Promise<unknown>): Promise<void> {
+  try {
+    await keep();
+  } catch (error) {
+    io.err(`patchproof: not kept in the receipt store '${store}' (${(error as Error).message.split('\n')[0] ?? ''}); promote will refuse it\n`);
+  }
 }
 
 /**
@@ -381,7 +401,17 @@ export async function mergeScreenShards(settings: MergeSettings & { repo: string
     broken = !(await writeCandidate(out, c, receipt, io)) || broken;
   }
   const startedAtFirst = shards.map((s) => s.started_at).sort()[0] ?? startedAt.toISOString();
-  return await writeScreening(out, { startedAt: new Date(startedAtFirst), baseSnapshot: base.base_snapshot, witnessDigest: base.witness_digest }, candidates, receipts, broken, io);
+  // The candidates' receipts are not stored here (they were screened by the shards); the screening
+  // is kept only when the store already holds every one of them (storeScreening).
+  return await writeScreening(
+    out,
+    { startedAt: new Date(startedAtFirst), baseSnapshot: base.base_snapshot, witnessDigest: base.witness_digest },
+    candidates,
+    receipts,
+    broken,
+    io,
+    settings.receiptStore ?? defaultReceiptStore()
+  );
 }
 
 function renderRanking(ranking: { rank: number; name: string; why: string }[], candidates: readonly ScreenedCandidate[]): string {

@@ -42,7 +42,13 @@ export interface PromoteStep {
  * runner, and the proposal must be exactly the one it binds (diff bytes, base snapshot, proposal hash).
  * Whether the receipt is intact, and who produced it, is checked before (verify + the receipt store).
  */
-export function checkPromotable(receipt: Receipt, proposal: Proposal): void {
+export function checkPromotable(receipt: Receipt, proposal: Proposal, options: { shareOfMerged?: boolean } = {}): void {
+  if (receipt.shard !== undefined && options.shareOfMerged !== true) {
+    // A shard judged only its share of the suite: its pass says nothing about the other files.
+    throw new PromoteError(
+      `the receipt is shard ${receipt.shard.index}/${receipt.shard.count} of the regression suite, and a share is never a pass on its own; merge every shard (patchproof merge) and promote merged.json`
+    );
+  }
   if (receipt.verdict !== 'passed') {
     throw new PromoteError(`the receipt's verdict is ${receipt.verdict}; only a passed validation can be promoted`);
   }
@@ -137,4 +143,6 @@ export interface PromoteLog {
   planned: { path: string; op: FileChange['op'] }[];
   skipped: { path: string; why: string }[];
   conflict?: { path: string; why: string };
+  /** Promoted from a screening receipt (its digest and the candidate taken) or a merged receipt of suite shards (its digest). */
+  source?: { kind: 'screening'; digest: string; candidate: string } | { kind: 'merged'; digest: string };
 }

@@ -32,11 +32,13 @@ export const USAGE = `usage:
                       --runner local|docker [--image REF] --out DIR
                       [--timeout SECONDS] [--concurrency N] [--setup-cache DIR] [--witness-key-file FILE]
                       [--baseline-cache DIR] [--shard K/N]   (this shard's candidates only: shard.json, no ranking; needs --baseline-cache)
-  patchproof merge --repo DIR --out DIR SHARD_DIR...   (screen shards: verified and ranked into one screening receipt)
+                      [--receipt-store DIR]   (where promote finds the candidates' receipts and the screening)
+  patchproof merge --repo DIR --out DIR [--receipt-store DIR] SHARD_DIR...   (screen shards: verified and ranked into one screening receipt)
   patchproof merge --out DIR RECEIPT...   (validate shards: verified and sealed into one merged receipt)
   patchproof compare OLD_RECEIPT NEW_RECEIPT   (exit 0 improved, 1 no progress or worse)
   patchproof verify-receipt FILE
   patchproof promote RECEIPT --repo DIR [--dry-run] [--path FILE]... [--receipt-store DIR] [--log FILE]
+                     (RECEIPT: validate's receipt.json, a screening.json [--candidate NAME], or a merged.json of suite shards)
                      [--trusted-root FILE --signer-workflow OWNER/REPO/.github/workflows/F.yml --source-ref REF
                       --diff FILE [--bundle FILE] [--repository OWNER/REPO]]   (an attested receipt instead of the store)
   patchproof witness init DIR --adapter ${ADAPTER_NAMES.join('|')} [--reproduction DIR] [--hidden DIR]
@@ -124,7 +126,7 @@ export interface ValidateSettings {
 }
 
 /** `patchproof screen`: validate's settings for the shared parts, and the candidates with their approvals. */
-export interface ScreenSettings extends Omit<ValidateSettings, 'command' | 'proposal' | 'approval' | 'receiptStore' | 'earlyExit' | 'claimed'> {
+export interface ScreenSettings extends Omit<ValidateSettings, 'command' | 'proposal' | 'approval' | 'earlyExit' | 'claimed'> {
   command: 'screen';
   /** Diff files, or folders whose *.diff and *.patch files are the candidates. */
   candidates: string[];
@@ -144,6 +146,8 @@ export interface MergeSettings {
   repo?: string;
   out: string;
   shards: string[];
+  /** Screen shards: `--receipt-store`, where the merged screening is kept when the store holds every candidate receipt it binds; absent: `defaultReceiptStore()`. */
+  receiptStore?: string;
 }
 
 export interface CompareSettings {
@@ -167,6 +171,8 @@ export interface PromoteSettings {
   log?: string;
   /** Set with `--trusted-root`: the receipt is taken on a Sigstore attestation instead of the receipt store. */
   attested?: AttestedPromoteSettings;
+  /** `--candidate NAME`, for a screening receipt: promote this candidate instead of the one ranked first. */
+  candidate?: string;
 }
 
 /** promote of an attested receipt: who must have signed it, and the diff it binds. */
@@ -410,11 +416,10 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
       if (single['approved-by'] === undefined) throw new ConfigurationError('--approved-by is required: give the approver name');
       const validate = readSettings(['validate', ...others, '--proposal', '(screen)', '--approval', '(screen)']) as ValidateSettings;
       if (validate.witness.kind !== 'pack') throw new ConfigurationError('screen takes a witness pack: --witness with --witness-digest');
-      if (validate.receiptStore !== undefined || validate.earlyExit === true)
-        throw new ConfigurationError('--receipt-store and --early-exit are not screen options (screen always gates with early exit)');
+      if (validate.earlyExit === true) throw new ConfigurationError('--early-exit is not a screen option (screen always gates with early exit)');
       if (validate.claimed !== undefined)
         throw new ConfigurationError('--claimed is a validate option: screen compares no claim; validate the one candidate the agent made the claim for');
-      const { command: _c, proposal: _p, approval: _a, receiptStore: _r, earlyExit: _e, claimed: _cl, ...shared } = validate;
+      const { command: _c, proposal: _p, approval: _a, earlyExit: _e, claimed: _cl, ...shared } = validate;
       const shard = single.shard !== undefined ? shardOf(single.shard) : undefined;
       if (shard !== undefined && shared.baselineCache === undefined) {
         throw new ConfigurationError(
@@ -432,14 +437,17 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
       };
     }
     case 'merge': {
-      const { values, positionals } = parse(rest, { repo: str, out: str });
+      const { values, positionals } = parse(rest, { repo: str, out: str, 'receipt-store': str });
+      if (values['receipt-store'] !== undefined && values.repo === undefined)
+        throw new ConfigurationError('--receipt-store is for screen shards (with --repo): a merged receipt of validate shards is promoted from its shards, which validate stored');
       if (positionals.length === 0)
         throw new ConfigurationError("merge takes the shards: 'patchproof merge --repo DIR --out DIR SHARD_DIR...' (screen) or 'patchproof merge --out DIR RECEIPT...' (validate)");
       return {
         command: 'merge',
         ...(values.repo !== undefined ? { repo: values.repo } : {}),
         out: required(values, 'out', 'the folder to write the merged receipt to'),
-        shards: positionals
+        shards: positionals,
+        ...(values['receipt-store'] !== undefined ? { receiptStore: values['receipt-store'] } : {})
       };
     }
     case 'compare': {
@@ -568,7 +576,8 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
             'signer-workflow': str,
             repository: str,
             'source-ref': str,
-            diff: str
+            diff: str,
+            candidate: str
           },
           strict: true,
           allowPositionals: true
@@ -586,6 +595,7 @@ export function readSettings(argv: readonly string[]): Settings | 'help' {
         paths: values.path ?? [],
         store: values['receipt-store'] ?? defaultReceiptStore(),
         ...(values.log !== undefined ? { log: values.log } : {}),
+        ...(values.candidate !== undefined ? { candidate: values.candidate } : {}),
         ...attestedPromote(values)
       };
     }

@@ -105,3 +105,48 @@ export async function readStoredReceipt(store: string, receipt: Receipt, receipt
     throw new PromoteError(`the receipt store entry '${dir}' is damaged (${error instanceof Error ? (error.message.split('\n')[0] ?? '') : 'unreadable'}); validate again`);
   }
 }
+
+/**
+ * The store folder of a screening receipt (`screen`, or `merge` of screen shards): its digest's hex,
+ * holding `screening.json` only. A screening binds its candidates' receipts; each of those has its
+ * own entry, written by the screen that validated it.
+ */
+export async function storeScreening(store: string, screeningDigest: string, screeningText: string, bound: readonly { digest: string; text: string }[]): Promise<string> {
+  // Only a screening whose every candidate receipt this installation holds: a merge of shards
+  // screened elsewhere binds receipts this store never saw, and must not vouch for them.
+  for (const receipt of bound) {
+    const stored = await readFile(join(storeEntryDir(store, receipt.digest), 'receipt.json'), 'utf8').catch(() => undefined);
+    if (stored !== receipt.text) throw new PromoteError(`candidate receipt ${receipt.digest} is not in the receipt store; the screening is not kept`);
+  }
+  const dir = storeEntryDir(store, screeningDigest);
+  await mkdir(store, { recursive: true, mode: 0o700 });
+  const temp = join(store, `.tmp-${randomBytes(8).toString('hex')}`);
+  await mkdir(temp, { mode: 0o700 });
+  try {
+    await writeFile(join(temp, 'screening.json'), screeningText, { mode: 0o600 });
+    try {
+      await rename(temp, dir);
+    } catch (error) {
+      if (!['ENOTEMPTY', 'EEXIST'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    }
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+/**
+ * Refuse a screening receipt the store does not hold byte for byte. Anyone can seal a consistent
+ * screening (another order of candidates, a candidate left out, another verifying receipt bound
+ * under a name), so its verifying says nothing about who screened; the store says this installation did.
+ */
+export async function readStoredScreening(store: string, screeningDigest: string, screeningText: string): Promise<void> {
+  const stored = await readFile(join(storeEntryDir(store, screeningDigest), 'screening.json'), 'utf8').catch(() => undefined);
+  if (stored === undefined) {
+    throw new PromoteError(
+      `the screening receipt ${screeningDigest} is not in the receipt store '${store}': promote only screenings this installation's screen (or merge of its shards) produced`
+    );
+  }
+  if (stored !== screeningText)
+    throw new PromoteError(`the screening file differs from the one the receipt store holds for ${screeningDigest}; promote the screening screen wrote`);
+}
