@@ -138,6 +138,76 @@ describe('running the phases', () => {
   });
 });
 
+describe('the early exit runs the base suite after the candidate reproduction (deferBase)', () => {
+  /** A phase of one run of `label`, whose gate (when `gated`) fails when that run failed. */
+  const one = (name: string, side: 'base' | 'candidate', needs: string[], label: RunPlan['label'], gated: boolean, decides?: Phase<Ctx>['decides']): Phase<Ctx> => ({
+    name,
+    needs,
+    side,
+    ...(decides !== undefined ? { decides } : {}),
+    labels: [label],
+    plans: () => [{ label, attempt: 1, tree: side === 'base' ? 'base' : 'patched', tests: 'suite' }],
+    ...(gated
+      ? {
+          gate: (_ctx: Ctx, outputs: readonly RunOutput[]) => (outputs.some((o) => o.evidence.label === label && o.evidence.exitCode !== 0) ? { passed: false } : { passed: true })
+        }
+      : {})
+  });
+  // The real registry's shape: the base reproduction gates the candidate, the base suite is its regression's baseline.
+  const shaped = (): Phase<Ctx>[] => [
+    one('reproduction_before', 'base', [], 'reproduction_before', true, 'reproduction_before'),
+    one('regression_before', 'base', [], 'regression_before', false, 'regression'),
+    one('reproduction_after', 'candidate', ['reproduction_before'], 'reproduction_after', true, 'reproduction_after'),
+    one('regression', 'candidate', ['reproduction_after', 'regression_before'], 'regression_after', true, 'regression'),
+    one('hidden', 'candidate', ['regression'], 'hidden', true, 'hidden')
+  ];
+  const labels = (ctx: Ctx): string[] => ctx.scheduled.map((p) => p.label);
+
+  it('a candidate failing its reproduction never pays for the base suite; the decisions are the same', async () => {
+    const deferred = context({ earlyExit: true, deferBase: true }, new Set(['reproduction_after']));
+    const runs = await runPhases(orderPhases(shaped()), deferred);
+    expect(labels(deferred)).toEqual(['reproduction_before', 'reproduction_after']);
+    const before = context({ earlyExit: true }, new Set(['reproduction_after']));
+    const old = await runPhases(orderPhases(shaped()), before);
+    expect(labels(before)).toEqual(['reproduction_before', 'regression_before', 'reproduction_after']);
+    expect([runs.notRun, old.notRun]).toEqual([
+      ['regression', 'hidden'],
+      ['regression', 'hidden']
+    ]);
+  });
+
+  it('a candidate that passes its reproduction gets the base suite right before its own suite', async () => {
+    const ctx = context({ earlyExit: true, deferBase: true });
+    const runs = await runPhases(orderPhases(shaped()), ctx);
+    expect(labels(ctx)).toEqual(['reproduction_before', 'reproduction_after', 'regression_before', 'regression_after', 'hidden']);
+    expect(runs.notRun).toEqual([]);
+  });
+
+  it('the base reproduction still gates every candidate run', async () => {
+    const ctx = context({ earlyExit: true, deferBase: true }, new Set(['reproduction_before']));
+    const runs = await runPhases(orderPhases(shaped()), ctx);
+    expect(labels(ctx)).toEqual(['reproduction_before']);
+    expect(runs.madeRuns).toBe(false);
+  });
+
+  it('is off with a shared baseline (its runs are taken, none made) and without gates', async () => {
+    const baseline = [
+      output({ label: 'reproduction_before', attempt: 1, tree: 'base', tests: 'suite' }, false),
+      output({ label: 'regression_before', attempt: 1, tree: 'base', tests: 'suite' }, true)
+    ];
+    // A failing base reproduction run is the established bug here: the fake gate reads exit codes, so pass it instead.
+    const shared = context(
+      { earlyExit: true, deferBase: true, baseline: [{ ...baseline[0]!, evidence: { ...baseline[0]!.evidence, exitCode: 0 } }, baseline[1]!] },
+      new Set(['reproduction_after'])
+    );
+    await runPhases(orderPhases(shaped()), shared);
+    expect(labels(shared)).toEqual(['reproduction_after']);
+    const full = context({ deferBase: true }, new Set(['reproduction_after']));
+    await runPhases(orderPhases(shaped()), full);
+    expect(labels(full).sort()).toEqual(['hidden', 'regression_after', 'regression_before', 'reproduction_after', 'reproduction_before']);
+  });
+});
+
 describe('validate with a fake runner and a fake adapter', () => {
   const js = fixture('js-duration');
 

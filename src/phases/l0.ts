@@ -4,7 +4,8 @@ import type { Phase } from './phase.js';
 /** L0, the policy gate (gates only): the diff's paths and hunks, checked before any candidate run. */
 export const l0: Phase = {
   name: 'l0',
-  needs: ['reproduction_before', 'regression_before'],
+  // After the bug is established on the base; not after the base suite, which (with gates) waits for the candidate's reproduction.
+  needs: ['reproduction_before'],
   side: 'candidate',
   labels: [],
   planned: async (ctx) => {

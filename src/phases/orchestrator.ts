@@ -77,7 +77,10 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
         record,
         concurrency: request.concurrency,
         ...(request.baseline !== undefined ? { baseline: request.baseline.outputs } : {}),
-        ...(request.sharedRuns !== undefined ? { shared: request.sharedRuns.outputs } : {})
+        ...(request.sharedRuns !== undefined ? { shared: request.sharedRuns.outputs } : {}),
+        // Only when no other validation takes this base side (a screening's shared baseline, a
+        // baseline cache entry): a stopped candidate leaves it without the base suite.
+        ...(earlyExit && request.baseline === undefined && request.baselineShared !== true && request.baselineCache === undefined ? { deferBase: true } : {})
       },
       log: deps.log,
       schedule: (jobs, gate) => scheduleValidationRuns(jobs, request, deps, scratch, trees, gate),

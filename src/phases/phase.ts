@@ -68,6 +68,11 @@ export interface OrchestratorContext {
     baseline?: readonly RunOutput[];
     /** A duplicate's candidate-side runs (already checked against this candidate's key). */
     shared?: readonly RunOutput[];
+    /**
+     * With gates and a base side made for this candidate alone: each base phase waits until the first
+     * candidate phase that needs it is due (the base suite after the candidate's reproduction).
+     */
+    deferBase?: boolean;
   };
   log(line: string): void;
   schedule(jobs: RunPlan[], gate?: RunGate): Promise<Scheduled<RunPlan, RunOutput>[]>;

@@ -54,26 +54,29 @@ export async function runPhases<C extends OrchestratorContext>(ordered: readonly
     return { outputs, notRun: [], madeRuns: true };
   }
   if (flow.record) throw new Error('witness record has no gates and no shared baseline');
-  let outputs: RunOutput[];
-  if (flow.baseline !== undefined) {
-    outputs = [...flow.baseline];
-    for (const phase of base) await phase.work?.(ctx);
-  } else {
-    for (const phase of base) await phase.work?.(ctx);
-    outputs = done(await ctx.schedule(plansOf(base)));
-  }
+  const outputs: RunOutput[] = flow.baseline !== undefined ? [...flow.baseline] : [];
   const baseLabels = new Set(base.flatMap((phase) => phase.labels));
   const result = (notRun: PhaseName[]): PhaseRuns => ({ outputs, notRun, madeRuns: flow.shared === undefined && outputs.some((o) => !baseLabels.has(o.evidence.label)) });
-  for (const phase of gates) {
-    const opened = phase.gate!(
-      ctx,
-      outputs.filter((o) => phase.labels.includes(o.evidence.label))
-    );
-    if (!opened.passed) {
-      ctx.log(`${opened.why ?? `${phase.name} failed`}; the candidate's runs are not made`);
-      return result([]);
+  // With deferBase, a base phase runs only when the first candidate phase that needs it (directly or
+  // through others) is due: a candidate stopped at its reproduction never pays for the base suite.
+  const pending = new Set(flow.deferBase === true && flow.baseline === undefined && flow.earlyExit ? base : []);
+  /** Make these base phases' runs (none with a shared baseline), then their gates; false when a gate closed. */
+  const runBase = async (phases: readonly Phase<C>[]): Promise<boolean> => {
+    for (const phase of phases) await phase.work?.(ctx);
+    if (flow.baseline === undefined) outputs.push(...done(await ctx.schedule(plansOf(phases))));
+    for (const phase of phases.filter((p) => p.gate !== undefined)) {
+      const opened = phase.gate!(
+        ctx,
+        outputs.filter((o) => phase.labels.includes(o.evidence.label))
+      );
+      if (!opened.passed) {
+        ctx.log(`${opened.why ?? `${phase.name} failed`}; the candidate's runs are not made`);
+        return false;
+      }
     }
-  }
+    return true;
+  };
+  if (!(await runBase(base.filter((phase) => !pending.has(phase))))) return result([]);
   const candidateApplying = candidate.filter((phase) => applying.includes(phase));
   if (!flow.earlyExit) {
     for (const phase of candidateApplying) await phase.work?.(ctx);
@@ -82,7 +85,24 @@ export async function runPhases<C extends OrchestratorContext>(ordered: readonly
     return result([]);
   }
   const notRun: PhaseName[] = [];
+  const byName = new Map(ordered.map((phase) => [phase.name, phase]));
+  const needsOf = (phase: Phase<C>, into = new Set<string>()): Set<string> => {
+    for (const need of phase.needs) {
+      if (into.has(need)) continue;
+      into.add(need);
+      const needed = byName.get(need);
+      if (needed !== undefined) needsOf(needed, into);
+    }
+    return into;
+  };
+  let stopped = false;
   for (const [index, phase] of candidate.entries()) {
+    if (pending.size > 0) {
+      const needs = needsOf(phase);
+      const due = base.filter((b) => pending.has(b) && needs.has(b.name));
+      for (const b of due) pending.delete(b);
+      if (due.length > 0 && !(await runBase(due))) return result([]);
+    }
     if (!applying.includes(phase)) continue;
     const fromShared = (flow.shared ?? []).filter((o) => phase.labels.includes(o.evidence.label));
     if (fromShared.length > 0) {
@@ -104,7 +124,10 @@ export async function runPhases<C extends OrchestratorContext>(ordered: readonly
       if (later.length > 0) ctx.log(`gate ${phase.decides} failed; not run: ${later.join(', ')}`);
     }
     notRun.push(...later);
+    stopped = true;
     break;
   }
+  // A candidate that passed every gate gets the whole base side (a phase no candidate phase needs runs last).
+  if (!stopped && pending.size > 0 && !(await runBase([...pending]))) return result([]);
   return result(notRun);
 }
