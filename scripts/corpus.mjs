@@ -11,12 +11,15 @@
  * integrations/README.md and README.md is regenerated from those receipts (never from this run's memory, so the
  * table always matches what is committed).
  *
- * Usage: node scripts/corpus.mjs [--case NAME]... [--candidate NAME]... [--ci] [--table-only] [--keep DIR] [--out DIR]
+ * Usage: node scripts/corpus.mjs [--case NAME]... [--candidate NAME]... [--ci] [--screen] [--table-only] [--keep DIR] [--out DIR]
  *   --case NAME   only this case (repeatable)
  *   --candidate NAME  only this candidate of the cases chosen (repeatable; several processes can
  *                 then grade one case's candidates side by side, each with its own --keep DIR: a
  *                 JS case's validation takes 10 minutes or more on this machine)
  *   --ci          only the cases case.json marks "ci": true
+ *   --screen      instead of grading each candidate, screen the candidates of case.json's "screen"
+ *                 block together with `patchproof screen` (only the cases that have one); the
+ *                 screening folder is kept as receipts/screening/
  *   --table-only  regenerate the README table from the committed receipts; grade nothing
  *   --check-table exit 1 when a README's table (integrations/README.md, README.md) differs from the
  *                 committed receipts' table
@@ -150,14 +153,7 @@ export function checkExpectation(receipt, expect) {
 
 function runCase(caseName, image, work, outRoot, onlyCandidates = [], setupCache = undefined) {
   const data = readCase(caseName);
-  const fetched = join(work, caseName, 'fetched');
-  const fetchStarted = Date.now();
-  execFileSync('bash', [join(INTEGRATIONS, caseName, 'fetch.sh'), fetched], { stdio: ['ignore', 'inherit', 'inherit'] });
-  console.log(`${caseName}: fetched in ${Date.now() - fetchStarted} ms`);
-  // A copy of the pack outside git, so its digest covers its files whether or not they are committed.
-  const pack = join(work, caseName, 'witness-pack');
-  cpSync(join(INTEGRATIONS, caseName, 'witness-pack'), pack, { recursive: true });
-  const digest = mustCli(['witness', 'digest', pack], { tmp: work }).trim();
+  const { fetched, pack, digest } = prepareCase(caseName, work);
   const receipts = outRoot === undefined ? join(INTEGRATIONS, caseName, 'receipts') : join(outRoot, caseName);
   mkdirSync(receipts, { recursive: true });
   let failures = 0;
@@ -181,6 +177,85 @@ function runCase(caseName, image, work, outRoot, onlyCandidates = [], setupCache
     writeFileSync(join(receipts, `${candidate.name}.wall.json`), `${JSON.stringify({ wall_ms: wallMs, exit: status }, null, 2)}\n`);
   }
   return failures;
+}
+
+/**
+ * Screen a case (`--screen`): the candidates of case.json's `screen` block through `patchproof
+ * screen` at once, on one base with one shared baseline (issue 14). The screening receipt must verify
+ * offline; each candidate must get its expected verdict, each expected duplicate must share its
+ * original's runs, and the best-ranked candidate must be one of `best`. The screening folder
+ * (screening.json, ranking.md, each candidate's receipt and feedback) is kept as
+ * receipts/screening/, with the wall time beside it.
+ */
+function screenCase(caseName, image, work, outRoot, setupCache = undefined) {
+  const data = readCase(caseName);
+  if (data.screen === undefined) throw new Error(`${caseName}: case.json has no "screen" block; --screen takes the cases that have one`);
+  const { fetched, pack, digest } = prepareCase(caseName, work);
+  const repo = join(fetched, 'repo');
+  const candidates = join(work, caseName, 'screen-candidates');
+  mkdirSync(candidates, { recursive: true });
+  for (const c of data.screen.candidates) {
+    cpSync(c.diff === FETCHED_FIX ? join(fetched, 'upstream-fix.diff') : join(INTEGRATIONS, caseName, c.diff), join(candidates, `${c.name}.diff`));
+  }
+  const out = join(work, caseName, 'screening');
+  const common = ['screen', '--repo', repo, '--witness', pack, '--witness-digest', digest, '--candidates', candidates, '--approved-by', 'corpus', '--run-id', `corpus-${caseName}`];
+  const docker = ['--runner', 'docker', '--image', image, '--receipt-store', join(work, caseName, 'receipt-store')];
+  // Without approvals screen names every candidate's proposal_hash and refuses; those are approved.
+  const unapproved = cli([...common, ...docker, '--out', join(work, caseName, 'unapproved')], { tmp: work });
+  const hashes = [...unapproved.stderr.matchAll(/([A-Za-z0-9._-]+) ([0-9a-f]{64})/g)].map((m) => m[2]);
+  if (unapproved.status !== 2 || hashes.length !== data.screen.candidates.length) {
+    throw new Error(`screen without approvals exited ${unapproved.status} naming ${hashes.length} hashes: ${unapproved.stderr.trim().split('\n').slice(-2).join(' | ')}`);
+  }
+  const timeoutMs = (data.validate_timeout_seconds ?? 600) * 1000 * data.screen.candidates.length;
+  const started = Date.now();
+  const result = cli(
+    [...common, ...hashes.flatMap((h) => ['--approve', h]), ...docker, '--out', out, ...(setupCache === undefined ? [] : ['--setup-cache', join(setupCache, caseName)])],
+    { tmp: work, timeoutMs }
+  );
+  const wallMs = Date.now() - started;
+  const screeningFile = join(out, 'screening.json');
+  if (!existsSync(screeningFile))
+    throw new Error(`screen exited ${result.status} and wrote no screening: ${(result.stderr || result.stdout).trim().split('\n').slice(-3).join(' | ')}`);
+  const screening = JSON.parse(readFileSync(screeningFile, 'utf8'));
+  const problems = [];
+  const verify = cli(['verify-receipt', screeningFile], { tmp: work });
+  if (verify.status !== 0) problems.push(`verify-receipt exited ${verify.status}: ${verify.stdout.trim().slice(0, 300)}`);
+  for (const expected of data.screen.candidates) {
+    const got = screening.candidates.find((c) => c.name === expected.name);
+    if (got === undefined) problems.push(`${expected.name}: not in the screening`);
+    else {
+      if (got.verdict !== expected.verdict) problems.push(`${expected.name}: verdict ${got.verdict}, expected ${expected.verdict}`);
+      if (got.duplicate_of !== expected.duplicate_of)
+        problems.push(`${expected.name}: duplicate of ${got.duplicate_of ?? 'nothing'}, expected ${expected.duplicate_of ?? 'nothing'}`);
+    }
+  }
+  const best = screening.ranking[0]?.name;
+  if (!data.screen.best.includes(best)) problems.push(`ranked first: ${best}, expected one of ${data.screen.best.join(', ')}`);
+  const line = `${caseName}/screen: ${screening.ranking.map((r) => `${r.rank}. ${r.name} ${screening.candidates.find((c) => c.name === r.name).verdict}`).join(', ')}; exit ${result.status} in ${(wallMs / 1000).toFixed(1)} s`;
+  console.log(problems.length > 0 ? `FAIL ${line}: ${problems.join('; ')}` : `ok   ${line}`);
+  const kept = join(outRoot === undefined ? join(INTEGRATIONS, caseName, 'receipts') : join(outRoot, caseName), 'screening');
+  rmSync(kept, { recursive: true, force: true });
+  mkdirSync(kept, { recursive: true });
+  cpSync(screeningFile, join(kept, 'screening.json'));
+  cpSync(join(out, 'ranking.md'), join(kept, 'ranking.md'));
+  for (const c of screening.candidates) {
+    mkdirSync(join(kept, 'candidates', c.name), { recursive: true });
+    for (const file of ['receipt.json', 'feedback.json']) cpSync(join(out, 'candidates', c.name, file), join(kept, 'candidates', c.name, file));
+  }
+  writeFileSync(join(kept, 'screening.wall.json'), `${JSON.stringify({ wall_ms: wallMs, exit: result.status }, null, 2)}\n`);
+  return problems.length > 0 ? 1 : 0;
+}
+
+/** Fetch a case and copy its pack outside git (its digest then covers its files, committed or not). */
+function prepareCase(caseName, work) {
+  const fetched = join(work, caseName, 'fetched');
+  const fetchStarted = Date.now();
+  execFileSync('bash', [join(INTEGRATIONS, caseName, 'fetch.sh'), fetched], { stdio: ['ignore', 'inherit', 'inherit'] });
+  console.log(`${caseName}: fetched in ${Date.now() - fetchStarted} ms`);
+  const pack = join(work, caseName, 'witness-pack');
+  cpSync(join(INTEGRATIONS, caseName, 'witness-pack'), pack, { recursive: true });
+  const digest = mustCli(['witness', 'digest', pack], { tmp: work }).trim();
+  return { fetched, pack, digest };
 }
 
 function readJsonIfPresent(path) {
@@ -275,17 +350,21 @@ function main(argv) {
   let keep;
   let setupCache;
   let outRoot;
+  let screen = false;
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i] === '--case' && argv[i + 1] !== undefined) only.push(argv[++i]);
     else if (argv[i] === '--candidate' && argv[i + 1] !== undefined) onlyCandidates.push(argv[++i]);
     else if (argv[i] === '--ci') ci = true;
     else if (argv[i] === '--table-only') tableOnly = true;
     else if (argv[i] === '--check-table') checkTable = true;
+    else if (argv[i] === '--screen') screen = true;
     else if (argv[i] === '--keep' && argv[i + 1] !== undefined) keep = resolve(argv[++i]);
     else if (argv[i] === '--setup-cache' && argv[i + 1] !== undefined) setupCache = resolve(argv[++i]);
     else if (argv[i] === '--out' && argv[i + 1] !== undefined) outRoot = resolve(argv[++i]);
     else {
-      console.error(`corpus: unknown argument '${argv[i]}'; use --case NAME, --candidate NAME, --ci, --table-only, --check-table, --setup-cache DIR, --keep DIR or --out DIR`);
+      console.error(
+        `corpus: unknown argument '${argv[i]}'; use --case NAME, --candidate NAME, --ci, --screen, --table-only, --check-table, --setup-cache DIR, --keep DIR or --out DIR`
+      );
       return 2;
     }
   }
@@ -297,7 +376,10 @@ function main(argv) {
     }
   }
   // A case marked "wip" (not landed yet: its note says why) runs only when named with --case.
-  const names = all.filter((name) => (only.length === 0 ? readCase(name).wip === undefined : only.includes(name)) && (!ci || readCase(name).ci === true));
+  const names = all.filter(
+    (name) =>
+      (only.length === 0 ? readCase(name).wip === undefined : only.includes(name)) && (!ci || readCase(name).ci === true) && (!screen || readCase(name).screen !== undefined)
+  );
   if (checkTable) {
     const stale = staleTables(all);
     if (stale.length === 0) return 0;
@@ -318,7 +400,7 @@ function main(argv) {
   try {
     for (const name of names) {
       try {
-        failures += runCase(name, image, work, outRoot, onlyCandidates, setupCache);
+        failures += screen ? screenCase(name, image, work, outRoot, setupCache) : runCase(name, image, work, outRoot, onlyCandidates, setupCache);
       } catch (error) {
         failures += 1;
         console.log(`FAIL ${name}: ${error instanceof Error ? error.message : String(error)}`);
@@ -327,7 +409,7 @@ function main(argv) {
   } finally {
     if (keep === undefined) rmSync(work, { recursive: true, force: true });
   }
-  if (outRoot === undefined) writeTable(all);
+  if (outRoot === undefined && !screen) writeTable(all);
   console.log(
     `corpus: ${names.length} case(s), ${failures === 0 ? 'every candidate got its expected verdict' : `${failures} failure(s)`}${outRoot === undefined ? '; table written to integrations/README.md and README.md' : `; receipts in ${outRoot}`}`
   );
