@@ -39,11 +39,28 @@ describe('screen settings', () => {
   it.each([
     [['--approved-by', 'me'], '--candidates is required'],
     [['--candidates', 'a.diff'], '--approved-by is required'],
-    [['--candidates', 'a.diff', '--approved-by', 'me', '--early-exit'], 'not screen options'],
+    [['--candidates', 'a.diff', '--approved-by', 'me', '--early-exit'], '--early-exit is not a screen option'],
     [['--candidates', 'a.diff', '--approved-by', 'me', '--proposal', 'x'], '--proposal is not a screen option']
   ])('refuses %j', (extra, message) => {
     expect(() => readSettings(['screen', ...base, ...extra])).toThrow(ConfigurationError);
     expect(() => readSettings(['screen', ...base, ...extra])).toThrow(message);
+  });
+
+  it('takes --receipt-store (where promote finds the candidates and the screening), for screen and for merge of screen shards', () => {
+    expect(readSettings(['screen', ...base, '--candidates', 'a.diff', '--approved-by', 'me', '--receipt-store', 'rs'])).toMatchObject({ command: 'screen', receiptStore: 'rs' });
+    expect(readSettings(['merge', '--repo', 'r', '--out', 'o', '--receipt-store', 'rs', 's1'])).toEqual({
+      command: 'merge',
+      repo: 'r',
+      out: 'o',
+      shards: ['s1'],
+      receiptStore: 'rs'
+    });
+    expect(() => readSettings(['merge', '--out', 'o', '--receipt-store', 'rs', 'r1.json'])).toThrow('--receipt-store is for screen shards (with --repo)');
+  });
+
+  it('promote takes --candidate NAME (for a screening receipt)', () => {
+    expect(readSettings(['promote', 'screening.json', '--repo', 'r', '--candidate', 'fix'])).toMatchObject({ command: 'promote', receipt: 'screening.json', candidate: 'fix' });
+    expect(readSettings(['promote', 'receipt.json', '--repo', 'r'])).not.toHaveProperty('candidate');
   });
 
   it('takes --shard K/N with --baseline-cache, and refuses other forms', () => {
