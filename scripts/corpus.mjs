@@ -187,7 +187,7 @@ function runCase(caseName, image, work, outRoot, onlyCandidates = [], setupCache
  * (screening.json, ranking.md, each candidate's receipt and feedback) is kept as
  * receipts/screening/, with the wall time beside it.
  */
-function screenCase(caseName, image, work, outRoot, setupCache = undefined) {
+function screenCase(caseName, image, work, outRoot, setupCache) {
   const data = readCase(caseName);
   if (data.screen === undefined) throw new Error(`${caseName}: case.json has no "screen" block; --screen takes the cases that have one`);
   const { fetched, pack, digest } = prepareCase(caseName, work);
