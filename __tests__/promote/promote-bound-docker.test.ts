@@ -189,6 +189,9 @@ gate.describeDocker('promote a screening or merged receipt', () => {
       gate.imageId,
       '--out',
       join(work, 'out'),
+      // The screening's limits: the baseline cache is keyed by them.
+      '--timeout',
+      '180',
       '--early-exit',
       '--baseline-cache',
       cache(),
