@@ -411,7 +411,7 @@ function main(argv) {
   }
   if (outRoot === undefined && !screen) writeTable(all);
   console.log(
-    `corpus: ${names.length} case(s), ${failures === 0 ? 'every candidate got its expected verdict' : `${failures} failure(s)`}${outRoot === undefined ? '; table written to integrations/README.md and README.md' : `; receipts in ${outRoot}`}`
+    `corpus: ${names.length} case(s), ${failures === 0 ? 'every candidate got its expected verdict' : `${failures} failure(s)`}${outRoot !== undefined ? `; receipts in ${outRoot}` : screen ? '; screenings kept as receipts/screening/' : '; table written to integrations/README.md and README.md'}`
   );
   return failures === 0 ? 0 : 1;
 }

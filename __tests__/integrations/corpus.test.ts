@@ -27,6 +27,8 @@ interface CaseFile {
   ci?: boolean;
   upstream_fix: { commit: string; url: string };
   candidates: { name: string; role: string; diff: string; expect: { verdict: string; reason?: string; proof_grade?: boolean } }[];
+  /** `corpus --screen`: candidates screened together (issue 14), with what the screening must show. */
+  screen?: { candidates: { name: string; diff: string; verdict: string; duplicate_of?: string }[]; best: string[] };
 }
 
 interface ReceiptView {
@@ -134,6 +136,43 @@ describe('the committed receipts of the corpus', () => {
       expect(regression === undefined ? 0 : regression.tests.passed + regression.tests.failed).toBeGreaterThan(10);
     }
   }, 120_000);
+});
+
+describe('the committed screenings of the corpus (corpus --screen)', () => {
+  let tmp: string;
+
+  beforeAll(async () => {
+    await ensureCli();
+    tmp = await tempDir('corpus-screenings');
+  });
+
+  afterAll(async () => {
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  const screened = cases.filter((name) => readCase(name).screen !== undefined);
+
+  it('at least one case screens at least three candidates, with a duplicate and a failing one', () => {
+    const blocks = screened.map((name) => readCase(name).screen!);
+    expect(blocks.some((b) => b.candidates.length >= 3 && b.candidates.some((c) => c.duplicate_of !== undefined) && b.candidates.some((c) => c.verdict !== 'passed'))).toBe(true);
+  });
+
+  it.each(screened)("%s: the kept screening verifies offline and shows the verdicts, duplicates and best case.json expects", async (name) => {
+    const block = readCase(name).screen!;
+    const kept = join(INTEGRATIONS, name, 'receipts', 'screening', 'screening.json');
+    const verify = await runCli(['verify-receipt', kept], { tmp });
+    expect([verify.status, verify.stdout]).toEqual([0, expect.stringContaining('"kind": "screening"')]);
+    const screening = JSON.parse(readFileSync(kept, 'utf8')) as { candidates: { name: string; verdict: string; duplicate_of?: string }[]; ranking: { name: string }[] };
+    for (const expected of block.candidates) {
+      const got = screening.candidates.find((c) => c.name === expected.name);
+      expect({ name: expected.name, verdict: got?.verdict, duplicate_of: got?.duplicate_of }).toEqual({
+        name: expected.name,
+        verdict: expected.verdict,
+        duplicate_of: expected.duplicate_of
+      });
+    }
+    expect(block.best).toContain(screening.ranking[0]?.name);
+  });
 });
 
 const gate = await dockerGate('corpus (Docker)');
