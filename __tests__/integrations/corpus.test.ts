@@ -216,4 +216,33 @@ gate.describeDocker('the corpus cases marked "ci", fetched and graded from scrat
     expect(graded).toHaveLength(ciCases.reduce((sum, name) => sum + readCase(name).candidates.length, 0));
     expect(output).not.toMatch(/^FAIL /m);
   }, 1_500_000);
+
+  it("corpus --screen: every case with a screen block is fetched and screened again, and gets its expected verdicts, duplicates and best", async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, PATCHPROOF_TEST_IMAGE: gate.imageId, TMPDIR: tmp };
+    delete env.NODE_OPTIONS;
+    const screenedCases = cases.filter((name) => readCase(name).screen !== undefined);
+    let output: string;
+    try {
+      const result = await exec(
+        process.execPath,
+        [CORPUS, '--screen', ...screenedCases.flatMap((name) => ['--case', name]), '--keep', join(tmp, 'screen-work'), '--out', join(tmp, 'screenings')],
+        { cwd: ROOT, env, timeout: 1_500_000, maxBuffer: 16 * 1024 * 1024 }
+      );
+      output = result.stdout;
+    } catch (error) {
+      const failed = error as { stdout?: string; stderr?: string };
+      if (process.env.CI !== 'true' && /fetch [a-z0-9-]+: /.test(failed.stderr ?? '')) {
+        console.warn(`SKIPPED corpus screening: a case could not be fetched: ${failed.stderr?.trim()}`);
+        return;
+      }
+      throw new Error(`corpus --screen failed:\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`);
+    }
+    const lines = output.split('\n').filter((line) => line.startsWith('ok   ') && line.includes('/screen: '));
+    expect(lines).toHaveLength(screenedCases.length);
+    expect(output).not.toMatch(/^FAIL /m);
+    for (const name of screenedCases) {
+      const verify = await runCli(['verify-receipt', join(tmp, 'screenings', name, 'screening', 'screening.json')], { tmp });
+      expect(verify.status).toBe(0);
+    }
+  }, 1_500_000);
 });
