@@ -35,6 +35,8 @@ import { ChecksPermissionError, type ReceiptArtifacts, type RenderedCheck, type 
 import type { ActionSettings, WitnessPackInput } from '../inputs/action-settings.js';
 import { createAppInstallationToken } from './app-token.js';
 import { decideTrust, trustLine, unprotectedPackRef, type TrustDecision } from './trust.js';
+import { baselineKeyFields, baselineRequest, lookUpBaselineIn, settleBaselineIn, type BaselineCache, type BaselineLookup } from '../phases/baseline-cache.js';
+import { actionBaselineStore, type BaselineStoreFactory } from './baseline-store.js';
 
 /**
  * Validate mode: the pull request's change, validated like `patchproof validate` does it, then
@@ -57,6 +59,8 @@ export interface ValidateModeDeps extends ChecksClientSource {
   claimArtifacts?(options: ClaimArtifactsOptions): ClaimArtifacts;
   /** The head commit's other check runs and statuses (input head-checks); unset: the real client. */
   headChecks?(token: string, baseUrl: string): HeadChecksReader;
+  /** The baseline store (input baseline-cache); unset: the GitHub Actions cache through @actions/cache. */
+  baselineStore?: BaselineStoreFactory;
 }
 
 /** The variables of the runner that validate mode reads (inputs are settings, read elsewhere). */
@@ -258,7 +262,8 @@ async function validateCandidate(
   deps: ValidateModeDeps,
   context: RunnerContext,
   candidate: Candidate,
-  payload: unknown
+  payload: unknown,
+  store: BaselineCache | undefined
 ): Promise<Validated> {
   if (settings.witness === undefined) throw new ConfigurationError('witness-pack and witness-digest are required in validate mode');
   const repoDir = inside(context.workspace, settings.repositoryPath, 'repository-path');
@@ -300,20 +305,37 @@ async function validateCandidate(
     const witnessKey = settings.witnessKey;
     const encryptHiddenDetail =
       witnessKey !== undefined ? async (detail: HiddenDetail) => encryptTo([await witnessKeyRecipient(witnessKey)], new TextEncoder().encode(canonicalJson(detail))) : undefined;
+    let cached: BaselineLookup | undefined;
     const { receipt, hiddenDetail, text, check } = await pipeline({
       witness,
       createRunner: () => deps.createRunner(settings),
-      request: async () => ({
-        repoDir: baseDir,
-        proposal,
-        approval,
-        limits,
-        concurrency: 2,
-        ...(claim !== undefined ? { claim } : {}),
-        ...(encryptHiddenDetail !== undefined ? { encryptHiddenDetail } : {}),
-        progress: actionProgress(outcome)
-      }),
-      deps: { snapshot: (dir) => takeSnapshot(dir), now: () => new Date(), log: (line) => outcome.info(line), nonce: deps.nonce }
+      request: async ({ adapter, runner }) => {
+        // Input baseline-cache, in a trusted writer's job only (actionBaselineStore); a miss runs the base side.
+        cached =
+          store !== undefined
+            ? await lookUpBaselineIn(
+                store,
+                baselineKeyFields({ baseSnapshot: snapshot.digest, witnessDigest: witness.digest, adapter: adapter.name, runner, limits }),
+                (line) => outcome.info(line),
+                {
+                  judgedOnly: true
+                }
+              )
+            : undefined;
+        return {
+          repoDir: baseDir,
+          proposal,
+          approval,
+          limits,
+          concurrency: 2,
+          ...baselineRequest(cached),
+          ...(claim !== undefined ? { claim } : {}),
+          ...(encryptHiddenDetail !== undefined ? { encryptHiddenDetail } : {}),
+          progress: actionProgress(outcome)
+        };
+      },
+      deps: { snapshot: (dir) => takeSnapshot(dir), now: () => new Date(), log: (line) => outcome.info(line), nonce: deps.nonce },
+      settle: (made) => settleBaselineIn(cached, made, (line) => outcome.info(line), 'baseline-cache')
     });
     const out = join(context.runnerTemp, `patchproof-${receipt.receipt_digest.replace(/^sha256:/, '')}`);
     const receiptPath = join(out, 'receipt.json');
@@ -446,9 +468,15 @@ export async function validateMode(settings: ActionSettings, outcome: StepOutcom
       );
     }
   }
+  const store = actionBaselineStore(
+    settings,
+    { eventName: context.eventName, ref: deps.env['GITHUB_REF'], payload, trust, runnerTemp: context.runnerTemp },
+    outcome,
+    deps.baselineStore
+  );
   let validated: Validated;
   try {
-    validated = await validateCandidate(settings, outcome, deps, context, candidate, payload);
+    validated = await validateCandidate(settings, outcome, deps, context, candidate, payload, store);
   } catch (error) {
     if (isRefusal(error)) {
       const message = `refused (${error.code}): ${error.message}`;

@@ -1,10 +1,9 @@
 import { mkdir } from 'node:fs/promises';
-import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { canonicalJson } from '../core/hashing.js';
 import type { HiddenDetail } from '../core/hidden-ids.js';
-import { ConfigurationError, InfrastructureError, VerificationError } from '../errors.js';
-import { openBaselineCache, type BaselineCache, type BaselineHit, type BaselineKeyFields } from '../phases/baseline-cache.js';
-import { TOOL_VERSION } from '../version.js';
+import { ConfigurationError } from '../errors.js';
+import { baselineKeyFields, lookUpBaselineIn, openBaselineCache, settleBaselineIn, type BaselineLookup } from '../phases/baseline-cache.js';
 import type { Digest } from '../core/hashing.js';
 import type { ValidationResult } from '../phases/validate.js';
 import { assertOutside, existingDir, readTextFile } from '../io/files.js';
@@ -12,7 +11,7 @@ import { createDockerRunner } from '../runners/docker-runner.js';
 import { containerWorkdirFor, DEFAULT_CONTAINER_ENV } from '../runners/docker-args.js';
 import { createLocalRunner } from '../runners/local-runner.js';
 import type { Runner } from '../runners/runner.js';
-import type { ValidationLimits, ValidationRequest, WitnessInput } from '../phases/validate.js';
+import type { ValidationLimits, WitnessInput } from '../phases/validate.js';
 import { resolveWitness } from '../fetch/witness/fetch.js';
 import { encryptTo, parseWitnessKey, witnessKeyRecipient } from '../fetch/witness/sealed.js';
 import { witnessFromFolders } from '../fetch/witness/shortcut.js';
@@ -102,11 +101,8 @@ export async function setupCacheDir(dir: string, repo: string): Promise<string> 
 }
 
 /** `--baseline-cache`: the cache, this validation's key, and the entry found for it (if any). */
-export interface BaselineLookup {
-  cache: BaselineCache;
-  fields: BaselineKeyFields;
-  hit?: BaselineHit;
-}
+export type { BaselineLookup } from '../phases/baseline-cache.js';
+export { baselineRequest } from '../phases/baseline-cache.js';
 
 /**
  * Look the base side up in `--baseline-cache DIR` (outside the repository; only its owner may
@@ -119,46 +115,13 @@ export async function lookUpBaseline(
   io: Console
 ): Promise<BaselineLookup> {
   await assertOutside(dir, repo, '--baseline-cache');
-  const cache = await openBaselineCache(dir);
-  const fields: BaselineKeyFields = {
-    tool_version: TOOL_VERSION,
-    base_snapshot: key.baseSnapshot,
-    witness_digest: key.witnessDigest,
-    adapter: key.adapter,
-    runner: { ...key.runner.description, settings: [...key.runner.description.settings] },
-    limits: { timeout_ms: key.limits.timeoutMs, output_limit_bytes: key.limits.outputLimitBytes }
-  };
-  const { hit, miss } = await cache.read(fields);
-  io.err(
-    hit !== undefined ? `baseline cache: reusing entry ${hit.entry} (baseline ${hit.baselineDigest})\n` : `baseline cache: miss (${miss ?? 'no entry'}); the base side runs\n`
-  );
-  return { cache, fields, ...(hit !== undefined ? { hit } : {}) };
-}
-
-/** The request fields of a lookup: the cached runs as the shared baseline, and the entry to record. */
-export function baselineRequest(lookup: BaselineLookup | undefined): Pick<ValidationRequest, 'baseline' | 'baselineCache'> {
-  if (lookup === undefined) return {};
-  return lookup.hit !== undefined ? { baseline: lookup.hit.baseline, baselineCache: { entry: lookup.hit.entry } } : { baselineCache: {} };
+  return lookUpBaselineIn(await openBaselineCache(dir), baselineKeyFields(key), (line) => io.err(`${line}\n`));
 }
 
 /**
  * After a validation with `--baseline-cache`: a reused entry must come to the baseline digest its
- * writer recorded (else its runs were changed after they were recorded: refused, no receipt); a
- * baseline made here is kept for the next validation.
+ * writer recorded (else refused, no receipt); a baseline made here is kept for the next validation.
  */
 export async function settleBaseline(lookup: BaselineLookup | undefined, result: ValidationResult, io: Console): Promise<void> {
-  if (lookup === undefined) return;
-  const digest = result.receipt.baseline?.digest;
-  if (lookup.hit !== undefined) {
-    if (digest !== lookup.hit.baselineDigest) {
-      throw new VerificationError(
-        'bad_input',
-        `--baseline-cache entry ${lookup.hit.entry} records baseline ${lookup.hit.baselineDigest}, but its runs judge to ${digest ?? 'none'}: the entry was changed after it was written; remove it`
-      );
-    }
-    return;
-  }
-  if (digest === undefined || result.baseline === undefined) return;
-  const entry = await lookup.cache.write(lookup.fields, digest as Digest, result.baseline);
-  io.err(entry !== undefined ? `baseline cache: kept entry ${entry}\n` : 'baseline cache: not kept (a base run was spoiled by the infrastructure)\n');
+  await settleBaselineIn(lookup, result, (line) => io.err(`${line}\n`));
 }

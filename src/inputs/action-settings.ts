@@ -75,6 +75,12 @@ export interface ActionSettings {
    * show them beside the clean room as the agent's CI's claim; never part of the verdict.
    */
   headChecks?: boolean;
+  /**
+   * validate: keep the base-side runs in the GitHub Actions cache for the next candidate on the same
+   * base (input `baseline-cache`). Read and written only by a job whose cache scope is the default
+   * branch (src/action/baseline-scope.ts); never on pull_request.
+   */
+  baselineCache?: boolean;
 }
 
 /** The GitHub App whose installation token posts the check run. */
@@ -209,6 +215,9 @@ export function readActionSettings(read: InputReader): ActionSettings {
   const headChecks = (optional(read, 'head-checks') ?? 'false').toLowerCase();
   if (headChecks !== 'true' && headChecks !== 'false') throw new ConfigurationError(`head-checks '${headChecks}' is not valid; use true or false`);
   if (headChecks === 'true' && mode !== 'validate') throw new ConfigurationError(`head-checks is for mode validate only; remove it from mode ${mode}`);
+  const baselineCache = (optional(read, 'baseline-cache') ?? 'false').toLowerCase();
+  if (baselineCache !== 'true' && baselineCache !== 'false') throw new ConfigurationError(`baseline-cache '${baselineCache}' is not valid; use true or false`);
+  if (baselineCache === 'true' && mode !== 'validate') throw new ConfigurationError(`baseline-cache is for mode validate only; remove it from mode ${mode}`);
   const app = readApp(read);
   const promote = mode === 'promote' ? readPromoteInputs(read, runIdText !== undefined) : undefined;
   return {
@@ -232,6 +241,7 @@ export function readActionSettings(read: InputReader): ActionSettings {
     ...(promote !== undefined ? { promote } : {}),
     ...(claimed !== undefined ? { claimed } : {}),
     ...(claimedArtifactName !== undefined ? { claimedArtifact: { name: claimedArtifactName, ...(claimedRunId !== undefined ? { runId: Number(claimedRunId) } : {}) } } : {}),
-    ...(headChecks === 'true' ? { headChecks: true } : {})
+    ...(headChecks === 'true' ? { headChecks: true } : {}),
+    ...(baselineCache === 'true' ? { baselineCache: true } : {})
   };
 }

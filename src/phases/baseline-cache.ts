@@ -2,10 +2,11 @@ import { lstat, mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { digestHex, digestJson, DIGEST_PATTERN, sha256Hex, type Digest } from '../core/hashing.js';
 import { runRecordSchema } from '../core/receipt-schema.js';
-import { ConfigurationError } from '../errors.js';
-import type { RunnerDescription } from '../runners/runner.js';
-import type { RunOutput, SharedBaseline } from './validate.js';
+import { ConfigurationError, VerificationError } from '../errors.js';
+import type { Runner, RunnerDescription } from '../runners/runner.js';
+import type { RunOutput, SharedBaseline, ValidationLimits, ValidationRequest, ValidationResult } from './validate.js';
 import { writeFileAtomic } from '../io/files.js';
+import { TOOL_VERSION } from '../version.js';
 
 /**
  * `--baseline-cache DIR`: the base-side runs (reproduction before, the base suite) of one
@@ -148,4 +149,72 @@ export async function openBaselineCache(dir: string, flag = '--baseline-cache'):
       return address;
     }
   };
+}
+
+/** The key fields of one validation: this harness, the base, the pack, the adapter, the runner, the limits. */
+export function baselineKeyFields(key: { baseSnapshot: Digest; witnessDigest: Digest; adapter: string; runner: Runner; limits: ValidationLimits }): BaselineKeyFields {
+  return {
+    tool_version: TOOL_VERSION,
+    base_snapshot: key.baseSnapshot,
+    witness_digest: key.witnessDigest,
+    adapter: key.adapter,
+    runner: { ...key.runner.description, settings: [...key.runner.description.settings] },
+    limits: { timeout_ms: key.limits.timeoutMs, output_limit_bytes: key.limits.outputLimitBytes }
+  };
+}
+
+/** A baseline cache, this validation's key, and the entry found for it (if any). */
+export interface BaselineLookup {
+  cache: BaselineCache;
+  fields: BaselineKeyFields;
+  hit?: BaselineHit;
+  /**
+   * Keep a baseline made here only when the validation was not inconclusive (the action's store:
+   * a base side the grader could not judge is not worth sharing with other jobs).
+   */
+  judgedOnly?: boolean;
+}
+
+/** Look this validation's key up in `cache`; says on `log` whether the entry is reused or why it is a miss. */
+export async function lookUpBaselineIn(
+  cache: BaselineCache,
+  fields: BaselineKeyFields,
+  log: (line: string) => void,
+  options: { judgedOnly?: boolean } = {}
+): Promise<BaselineLookup> {
+  const { hit, miss } = await cache.read(fields);
+  log(hit !== undefined ? `baseline cache: reusing entry ${hit.entry} (baseline ${hit.baselineDigest})` : `baseline cache: miss (${miss ?? 'no entry'}); the base side runs`);
+  return { cache, fields, ...(hit !== undefined ? { hit } : {}), ...(options.judgedOnly === true ? { judgedOnly: true } : {}) };
+}
+
+/** The request fields of a lookup: the cached runs as the shared baseline, and the entry to record. */
+export function baselineRequest(lookup: BaselineLookup | undefined): Pick<ValidationRequest, 'baseline' | 'baselineCache'> {
+  if (lookup === undefined) return {};
+  return lookup.hit !== undefined ? { baseline: lookup.hit.baseline, baselineCache: { entry: lookup.hit.entry } } : { baselineCache: {} };
+}
+
+/**
+ * After a validation with a baseline cache: a reused entry must come to the baseline digest its
+ * writer recorded (else its runs were changed after they were recorded: refused, no receipt); a
+ * baseline made here (never one reused) is kept for the next validation.
+ */
+export async function settleBaselineIn(lookup: BaselineLookup | undefined, result: ValidationResult, log: (line: string) => void, flag = '--baseline-cache'): Promise<void> {
+  if (lookup === undefined) return;
+  const digest = result.receipt.baseline?.digest;
+  if (lookup.hit !== undefined) {
+    if (digest !== lookup.hit.baselineDigest) {
+      throw new VerificationError(
+        'bad_input',
+        `${flag} entry ${lookup.hit.entry} records baseline ${lookup.hit.baselineDigest}, but its runs judge to ${digest ?? 'none'}: the entry was changed after it was written; remove it`
+      );
+    }
+    return;
+  }
+  if (digest === undefined || result.baseline === undefined) return;
+  if (lookup.judgedOnly === true && result.receipt.verdict === 'inconclusive') {
+    log('baseline cache: not kept (the validation was inconclusive)');
+    return;
+  }
+  const entry = await lookup.cache.write(lookup.fields, digest as Digest, result.baseline);
+  log(entry !== undefined ? `baseline cache: kept entry ${entry}` : 'baseline cache: not kept (a base run was spoiled by the infrastructure, or the store did not take it)');
 }

@@ -80,7 +80,7 @@ function applyChange(author: string, change: HeadChange): void {
  * PACK_PATH (or `options.pack`, e.g. a sealed copy), preceded by a few commits of history; the head commit applies `change` on top (then
  * `headCommits - 1` more commits each rewriting NOTES.md).
  */
-export function makePullRequest(change: HeadChange, options: { history?: number; headCommits?: number; pack?: string } = {}): PullRequestRepos {
+export function makePullRequest(change: HeadChange, options: { history?: number; headCommits?: number; pack?: string; baseChange?: HeadChange } = {}): PullRequestRepos {
   const dir = mkdtempSync(join(tmpdir(), 'pp-validate-'));
   const author = join(dir, 'author');
   mkdirSync(author);
@@ -92,6 +92,12 @@ export function makePullRequest(change: HeadChange, options: { history?: number;
     writeFileSync(join(author, 'CHANGELOG.md'), `# Changes\n\n${'- a change\n'.repeat(i + 1)}`);
     git(author, ['add', '-A']);
     git(author, ['commit', '-q', '-m', `Change ${i + 1}`]);
+  }
+  if (options.baseChange !== undefined) {
+    // A base that already holds a change (e.g. the fix), for tests that need another base.
+    applyChange(author, options.baseChange);
+    git(author, ['add', '-A']);
+    git(author, ['commit', '-q', '-m', 'Change on the base']);
   }
   cpSync(options.pack ?? JS_PACK, join(author, PACK_PATH), { recursive: true });
   git(author, ['add', '-A']);
