@@ -218,10 +218,9 @@ describeDocker('screen mode end to end', () => {
 
     matrixRun = await startArtifactServer({ repository: REPOSITORY, runId: 5002, firstArtifactId: 8001 });
     servers.push(matrixRun);
-    [shard1, shard2] = await Promise.all([
-      runJob(matrixRun, { ...SCREEN, INPUT_SHARD: '1/2', 'INPUT_SCREEN-RUN-KEY': KEY }),
-      runJob(matrixRun, { ...SCREEN, INPUT_SHARD: '2/2', 'INPUT_SCREEN-RUN-KEY': KEY })
-    ]);
+    // Shard 1 first: it makes the base side and uploads it; shard 2 reuses it (one baseline for the screening).
+    shard1 = await runJob(matrixRun, { ...SCREEN, INPUT_SHARD: '1/2', 'INPUT_SCREEN-RUN-KEY': KEY });
+    shard2 = await runJob(matrixRun, { ...SCREEN, INPUT_SHARD: '2/2', 'INPUT_SCREEN-RUN-KEY': KEY });
     // The fix's head moves after its shard validated it, before the merge posts.
     movedHead = pushTo(repos, 11);
     github.updatePull(11, { headSha: movedHead });
@@ -300,7 +299,7 @@ describeDocker('screen mode end to end', () => {
     const dl = mkdtempSync(join(tmpdir(), 'pp-screen-forge-'));
     tmps.push(dl);
     await asJobOf(matrixRun, async (client) => {
-      for (const { id, name } of (await client.listArtifacts()).artifacts) await client.downloadArtifact(id, { path: join(dl, name) });
+      for (const { id, name } of (await client.listArtifacts()).artifacts) if (name.includes('-shard-')) await client.downloadArtifact(id, { path: join(dl, name) });
     });
     const forgedIn = ['patchproof-screen-shard-1-of-2', 'patchproof-screen-shard-2-of-2'].find((n) =>
       (JSON.parse(readFileSync(join(dl, n, 'shard.json'), 'utf8')) as { validated: string[] }).validated.includes('pr-13')

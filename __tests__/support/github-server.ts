@@ -645,7 +645,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       node_id: Buffer.from(`05:Label${7000 + i}`).toString('base64'),
       url: `${baseUrl}/repos/${repository}/labels/${encodeURIComponent(name)}`,
       name,
-      description: null,
+      description: '',
       color: 'ededed',
       default: false
     }));

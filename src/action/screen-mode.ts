@@ -68,6 +68,8 @@ export function screenModeDeps(): ScreenModeDeps {
 
 /** The comment's first line: a later run updates the comment that starts with it. */
 export const SCREEN_COMMENT_MARKER = '<!-- patchproof-screen -->';
+/** The base side of a sharded screening, uploaded by shard 1 (a baseline cache folder, tagged like a shard). */
+export const BASELINE_ARTIFACT = 'patchproof-screen-baseline';
 /** Beside a shard's candidates: where each candidate came from (covered by the shard's tag). */
 const ORIGINS_FILE = 'origins.json';
 
@@ -293,6 +295,21 @@ async function screenJob(
     // Kept after the step (receipt-path): the screening folder, under RUNNER_TEMP.
     const out = await mkdtemp(join(context.runnerTemp, 'patchproof-screening-'));
     const setupCache = await mkdtemp(join(context.runnerTemp, 'patchproof-screen-setup-'));
+    const artifacts = deps.shardArtifacts(context.runnerTemp);
+    // One base side for every shard (the screening receipt binds one baseline): shard 1 makes it and
+    // uploads it tagged like a shard; the others take exactly that artifact of this run, or stop.
+    let baselineDir: string | undefined;
+    if (screen.shard !== undefined) {
+      if (screen.shard.index === 1) baselineDir = await mkdtemp(join(context.runnerTemp, 'patchproof-baseline-'));
+      else {
+        baselineDir = await artifacts.download(BASELINE_ARTIFACT, screen.runKey as string);
+        if (baselineDir === undefined) {
+          throw new ConfigurationError(
+            `this run has no ${BASELINE_ARTIFACT} artifact: shard 1 must finish (and upload the base side) before shard ${screen.shard.index}/${screen.shard.count} starts`
+          );
+        }
+      }
+    }
     try {
       const result = await screenPipeline({
         base: baseTree,
@@ -310,9 +327,7 @@ async function screenJob(
           outputLimitBytes: manifest.limits.output_limit_bytes,
           diff: { maxBytes: manifest.limits.diff_max_bytes, maxFiles: manifest.limits.diff_max_files }
         }),
-        ...(screen.baselineCache !== undefined
-          ? { baseline: baselineFrom(inside(context.runnerTemp, screen.baselineCache, 'baseline-cache'), baseTree, witness.digest as Digest, outcome) }
-          : {}),
+        ...(baselineDir !== undefined ? { baseline: baselineFrom(baselineDir, baseTree, witness.digest as Digest, outcome) } : {}),
         concurrency: 2,
         setupCacheDir: setupCache,
         progress: { run: (event) => (event.kind === 'end' ? outcome.info(eventLine(event)) : undefined), log: (line) => outcome.info(line), done: () => undefined },
@@ -328,8 +343,9 @@ async function screenJob(
             proofGrade: false,
             message: `shard ${screen.shard.index}/${screen.shard.count}: a receipt failed its own verification; nothing was uploaded`
           };
+        if (screen.shard.index === 1) await artifacts.upload(BASELINE_ARTIFACT, baselineDir as string, screen.runKey as string);
         const name = shardArtifactName(screen.shard.index, screen.shard.count);
-        const id = await deps.shardArtifacts(context.runnerTemp).upload(name, out, screen.runKey as string);
+        const id = await artifacts.upload(name, out, screen.runKey as string);
         const validated = result.shard?.validated ?? [];
         return {
           verdict: 'passed',
@@ -341,6 +357,7 @@ async function screenJob(
       return await publishScreening(settings, outcome, deps, context, trust, result, origins, skipped, join(out, 'screening.json'));
     } finally {
       await rm(setupCache, { recursive: true, force: true });
+      if (baselineDir !== undefined) await rm(baselineDir, { recursive: true, force: true });
     }
   } finally {
     await witness.dispose();
@@ -352,8 +369,9 @@ function describePack(pack: WitnessPackInput): string {
 }
 
 /**
- * The base side from `baseline-cache` (a folder this run's baseline job uploaded, downloaded by the
- * workflow from this run only). An entry is re-hashed before reuse; a miss runs the base side.
+ * The base side in a baseline cache folder: shard 1's fresh one (a miss: it runs the base side and
+ * keeps it), or shard 1's upload, downloaded from this run with its tag verified (a hit). An entry
+ * is re-hashed before reuse; a miss runs the base side (and merge then refuses the other baseline).
  */
 function baselineFrom(dir: string, base: ScreenBase, witnessDigest: Digest, outcome: StepOutcome): NonNullable<Parameters<typeof screenPipeline>[0]['baseline']> {
   return async ({ adapter, runner, limits }) => {
@@ -435,8 +453,11 @@ async function mergeJob(
     let result: ScreenOutcome;
     try {
       result = await mergeShardFolders(baseTree, dirs, out, { out: (text) => outcome.info(text.trimEnd()), err: (text) => outcome.warning(text.trimEnd()) });
-      if (result.screening !== undefined && settings.witness !== undefined && result.screening.witness_digest !== settings.witness.digest) {
-        throw new VerificationError('bad_input', `the shards were graded by pack ${result.screening.witness_digest}, not witness-digest ${settings.witness.digest}`);
+      if (result.screening?.witness_digest !== screen.witnessDigest) {
+        throw new VerificationError(
+          'bad_input',
+          `the shards were graded by pack ${result.screening?.witness_digest ?? '(none)'}, not witness-digest ${screen.witnessDigest ?? '(none)'}`
+        );
       }
     } catch (error) {
       if (!isRefusal(error)) throw error;

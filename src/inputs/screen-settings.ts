@@ -26,8 +26,8 @@ export interface ScreenInputs {
    * refuses a shard whose tag does not verify. Required with `shard` and in screen-merge.
    */
   runKey?: string;
-  /** `baseline-cache`: a folder holding the base side (an artifact of this run's baseline job). */
-  baselineCache?: string;
+  /** screen-merge: `witness-digest`, the pack every shard must have been graded by. */
+  witnessDigest?: string;
 }
 
 export type InputReader = (name: string) => string;
@@ -47,7 +47,7 @@ function list(value: string | undefined): string[] | undefined {
   return items.length > 0 ? items : undefined;
 }
 
-const SCREEN_ONLY = ['screen-label', 'screen-refs', 'approved-proposal-hashes', 'shard', 'shards', 'screen-comment-issue', 'screen-run-key', 'baseline-cache'] as const;
+const SCREEN_ONLY = ['screen-label', 'screen-refs', 'approved-proposal-hashes', 'shard', 'shards', 'screen-comment-issue', 'screen-run-key'] as const;
 /** A git ref name or commit SHA as `git check-ref-format` allows it, conservatively. */
 const REF = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]{1,200}$/;
 /** A label as GitHub allows it (at most 50 characters), without control characters. */
@@ -105,7 +105,6 @@ export function readScreenInputs(read: InputReader, mode: string): ScreenInputs 
       'screen-run-key is required with shard and in screen-merge: the shard folders are authenticated with it (see .github/workflows/patchproof-screen.yml)'
     );
   }
-  const baselineCache = optional(read, 'baseline-cache');
   return {
     ...(label !== undefined ? { label } : {}),
     ...(refs !== undefined ? { refs } : {}),
@@ -114,6 +113,6 @@ export function readScreenInputs(read: InputReader, mode: string): ScreenInputs 
     ...(shardsText !== undefined ? { shards: Number(shardsText) } : {}),
     ...(issueText !== undefined ? { commentIssue: Number(issueText) } : {}),
     ...(runKey !== undefined ? { runKey } : {}),
-    ...(baselineCache !== undefined ? { baselineCache } : {})
+    ...(mode === 'screen-merge' ? { witnessDigest: optional(read, 'witness-digest') as string } : {})
   };
 }
