@@ -5,6 +5,7 @@ import type { Receipt } from '../core/receipt-schema.js';
 import { renderScreenFailure, renderScreenTable, type CandidateOrigin, type SkippedCandidate } from '../core/screen-table.js';
 import type { Screening } from '../core/screening.js';
 import { eventLine } from '../core/progress.js';
+import { codeSpan, escapeMarkdown } from '../core/markdown.js';
 import { COMMIT_SHA_PATTERN, type Digest } from '../core/hashing.js';
 import { ConfigurationError, InfrastructureError, VerificationError, isRefusal } from '../errors.js';
 import { writeFileAtomic } from '../io/files.js';
@@ -146,7 +147,7 @@ async function findCandidates(
       if (pr.baseRef !== defaultBranch) {
         skipped.push({
           label: `#${pr.number}`,
-          why: `its base is ${pr.baseRef}, not the default branch ${defaultBranch}; only pull requests into the default branch are screened`
+          why: `its base is ${codeSpan(pr.baseRef, { max: 100 })}, not the default branch ${codeSpan(defaultBranch, { max: 100 })}; only pull requests into the default branch are screened`
         });
         continue;
       }
@@ -273,7 +274,7 @@ async function screenJob(
         proposed = proposeCandidate(await git.diff(base, f.head, limits.maxBytes), baseTree, limits);
       } catch (error) {
         if (!isRefusal(error)) throw error;
-        skipped.push({ label: f.label, why: `refused (${error.code}): ${error.message}` });
+        skipped.push({ label: f.label, why: `refused (${error.code}): ${escapeMarkdown(error.message, 500)}` });
         continue;
       }
       const hash = proposed.proposal.proposal_hash;

@@ -7,8 +7,9 @@ import type { Screening } from './screening.js';
 /**
  * The screen mode's one comparison table (job summary and the tracking comment). Pure: the sealed
  * screening, each candidate's receipt and where it came from in, Markdown out. Only statuses and
- * counts are shown, never test names or messages, so nothing of the hidden tests is posted. Names of
- * branches and titles are chosen by whoever opened the pull request: escaped.
+ * counts are shown, never test names or messages, so nothing of the hidden tests is posted. Candidate
+ * names are PatchProof's own (`pr-N`, `ref-…`, checked by the screening schema); refs and labels are
+ * chosen by others: code spans.
  */
 
 /** Where a candidate came from: a pull request or a ref, and the commit that was validated. */
@@ -23,6 +24,7 @@ export interface CandidateOrigin {
 /** A candidate that was not validated, and why (in one line). */
 export interface SkippedCandidate {
   label: string;
+  /** Markdown, safe as it is: whoever makes it escapes what others chose (branch names, refusal messages). */
   why: string;
 }
 
@@ -49,7 +51,7 @@ export function renderScreenTable(
     const notes = [c.duplicate_of !== undefined ? `duplicate of ${c.duplicate_of}` : '', ...c.similar.map((s) => `similar to ${s.name} (${s.score.toFixed(2)})`)]
       .filter((n) => n !== '')
       .join('; ');
-    return `| ${r.rank} | ${what} | ${codeSpan((origin?.headSha ?? '').slice(0, 12), { cell: true })} | **${c.verdict}** | ${gates} | ${notes === '' ? '' : escapeMarkdown(notes, 500)} |`;
+    return `| ${r.rank} | ${what} | ${codeSpan((origin?.headSha ?? '').slice(0, 12), { cell: true })} | **${c.verdict}** | ${gates} | ${notes} |`;
   });
   const lines = [
     `### PatchProof screening: ${screening.candidates.length} candidates, best: ${screening.ranking.length > 0 && byName.get(screening.ranking[0]!.name)?.verdict === 'passed' ? screening.ranking[0]!.name : 'none passed'}`,
@@ -60,13 +62,13 @@ export function renderScreenTable(
     '',
     `Ranking tuple, lowest first: (${screening.rank_fields.join(', ')}). Screening receipt ${codeSpan(screening.screening_digest)}.`
   ];
-  if (skipped.length > 0) lines.push('', '**Not validated / 未验证:**', '', ...skipped.map((s) => `- ${escapeMarkdown(s.label, 200)}: ${escapeMarkdown(s.why, 500)}`));
+  if (skipped.length > 0) lines.push('', '**Not validated / 未验证:**', '', ...skipped.map((s) => `- ${codeSpan(s.label, { max: 200 })}: ${s.why}`));
   return `${lines.join('\n')}\n`;
 }
 
 /** The table when no screening could be sealed (nothing validated, a shard refused or missing): the candidates are not judged. */
 export function renderScreenFailure(why: string, skipped: readonly SkippedCandidate[]): string {
   const lines = ['### PatchProof screening: INCONCLUSIVE', '', `${escapeMarkdown(why, 2_000)}`, '', 'No check run of this screening was posted as success.'];
-  if (skipped.length > 0) lines.push('', '**Not validated / 未验证:**', '', ...skipped.map((s) => `- ${escapeMarkdown(s.label, 200)}: ${escapeMarkdown(s.why, 500)}`));
+  if (skipped.length > 0) lines.push('', '**Not validated / 未验证:**', '', ...skipped.map((s) => `- ${codeSpan(s.label, { max: 200 })}: ${s.why}`));
   return `${lines.join('\n')}\n`;
 }
