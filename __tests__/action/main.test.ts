@@ -29,7 +29,7 @@ async function runWith(mode: Mode): Promise<Step> {
   // Reverify mode needs the fewest inputs; the mode itself is the one handed in.
   const restore = setEnv({ INPUT_MODE: 'reverify', 'INPUT_GITHUB-TOKEN': 'ghs_test', 'INPUT_RUN-ID': '42' });
   try {
-    await run(outcome, { validate: mode, reverify: mode, promote: mode });
+    await run(outcome, { validate: mode, reverify: mode, promote: mode, screen: mode, 'screen-merge': mode });
   } finally {
     restore();
   }
@@ -85,7 +85,7 @@ describe('run (the action entry): outputs for what a mode throws', () => {
     try {
       await run(
         { setOutput: (name, value) => void (step.outputs[name] = value), summary: async () => {}, setFailed: (m) => step.failed.push(m), info: () => {}, warning: () => {} },
-        { validate: mode, reverify: mode, promote: mode }
+        { validate: mode, reverify: mode, promote: mode, screen: mode, 'screen-merge': mode }
       );
     } finally {
       restore();

@@ -391,6 +391,45 @@ describe('the workflows do what the docs say', () => {
     expect(String(action['image'])).toMatch(/@sha256:[0-9a-f]{64}$/);
   });
 
+  it('patchproof-screen.yml: workflow_call; plan refuses anything but a dispatch from the default branch; shard 1, then 2..N, then one merge; least privilege per job', () => {
+    const doc = load('patchproof-screen.yml');
+    expect(Object.keys(doc['on'] as Mapping)).toEqual(['workflow_call']);
+    const inputs = ((doc['on'] as Mapping)['workflow_call'] as { inputs: Record<string, Mapping> }).inputs;
+    for (const name of ['witness-pack', 'witness-digest', 'image']) expect(inputs[name]).toMatchObject({ required: true });
+    expect(inputs['shards']).toMatchObject({ type: 'number', default: 1 });
+    expect(Object.keys(inputs)).toEqual(expect.arrayContaining(['screen-label', 'screen-refs', 'approved-proposal-hashes', 'screen-comment-issue']));
+    expect(doc['permissions']).toEqual({});
+    expect(Object.keys(doc['jobs'] as Mapping)).toEqual(['plan', 'first', 'screen', 'merge']);
+    expect(job(doc, 'plan')['permissions']).toEqual({ contents: 'read' });
+    const plan = String(((job(doc, 'plan')['steps'] as Mapping[])[0] as Mapping)['run']);
+    expect(plan).toContain('[ "$EVENT" != workflow_dispatch ]');
+    expect(plan).toContain('[ "$REF" != "refs/heads/$DEFAULT_BRANCH" ]');
+    expect(plan).toContain('openssl rand -hex 32');
+    // The screen jobs read pull requests and post nothing: no checks, issues or pull-requests write.
+    for (const id of ['first', 'screen']) {
+      const j = job(doc, id);
+      expect(j['permissions']).toEqual({ contents: 'read', 'pull-requests': 'read' });
+      expect(stepUsing(j, './.patchproof-action')?.['with']).toMatchObject({ mode: 'screen', runner: 'docker', 'screen-run-key': '${{ needs.plan.outputs.key }}' });
+      const checkouts = (j['steps'] as Mapping[]).filter((s) => String(s['uses'] ?? '').startsWith('actions/checkout@')).map((s) => s['with'] as Mapping);
+      expect(checkouts.map((w) => w['ref'])).toEqual(['${{ job.workflow_sha }}', '${{ github.sha }}']);
+      expect((j['steps'] as Mapping[]).some((s) => /docker pull "\$IMAGE"/.test(String(s['run'] ?? '')))).toBe(true);
+    }
+    expect((stepUsing(job(doc, 'first'), './.patchproof-action')?.['with'] as Mapping)['shard']).toBe('1/${{ inputs.shards }}');
+    expect(job(doc, 'screen')['needs']).toEqual(['plan', 'first']);
+    expect(((job(doc, 'screen')['strategy'] as Mapping)['matrix'] as Mapping)['shard']).toBe('${{ fromJSON(needs.plan.outputs.rest) }}');
+    const merge = job(doc, 'merge');
+    expect(merge['needs']).toEqual(['plan', 'first', 'screen']);
+    expect(String(merge['if'])).toContain('always()');
+    expect(merge['permissions']).toEqual({ contents: 'read', checks: 'write', issues: 'write', 'pull-requests': 'write' });
+    expect(stepUsing(merge, './.patchproof-action')?.['with']).toMatchObject({
+      mode: 'screen-merge',
+      shards: '${{ inputs.shards }}',
+      'screen-run-key': '${{ needs.plan.outputs.key }}'
+    });
+    // The merge needs no image: it runs no candidate.
+    expect((merge['steps'] as Mapping[]).some((s) => /docker pull/.test(String(s['run'] ?? '')))).toBe(false);
+  });
+
   it('the fork two-workflow publisher is gone: a PR-side receipt is not evidence', () => {
     expect(existsSync(join(WORKFLOWS, 'patchproof-publish.yml'))).toBe(false);
   });

@@ -77,6 +77,19 @@ export interface PullRequestFixture {
   state?: 'open' | 'closed';
   /** false: `PUT .../merge` answers 405 "Pull Request is not mergeable" (conflicts, a failing required check). */
   mergeable?: boolean;
+  /** Label names, as `GET /repos/{owner}/{repo}/pulls` lists them. */
+  labels?: string[];
+}
+
+/** An issue comment as stored (`GET/POST /repos/{o}/{r}/issues/{n}/comments`, `PATCH .../issues/comments/{id}`). */
+export interface StoredComment {
+  id: number;
+  issue: number;
+  body: string;
+  /** Who wrote it: a person (`User`) or an app's bot account (`Bot`, what a workflow token writes as). */
+  user: { login: string; type: 'User' | 'Bot' };
+  /** How many times it was updated. */
+  updates: number;
 }
 
 /** A merge the server performed (`PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge` answered 200). */
@@ -150,6 +163,8 @@ export interface GitHubServerOptions {
   readOnlyToken?: boolean;
   /** Pull requests to serve. */
   pulls?: PullRequestFixture[];
+  /** Issue comments already there (e.g. a person's comment quoting a marker). */
+  comments?: Omit<StoredComment, 'id' | 'updates'>[];
   /** Backing store for the Actions artifact routes: one artifact service per workflow run. */
   artifacts?: ArtifactSource | ArtifactSource[];
   /** Workflow runs to serve from `GET .../actions/runs` (filtered by head_sha) and `GET .../actions/runs/{run_id}`. */
@@ -221,6 +236,8 @@ export interface GitHubServer {
   updatePull(number: number, change: Partial<Omit<PullRequestFixture, 'number'>>): void;
   /** Merges performed, in order. */
   merges(): RecordedMerge[];
+  /** Issue comments, in creation order. */
+  comments(): StoredComment[];
   /** Store a check run as another app (CI) would have posted it; returns its id. */
   addCheckRun(fixture: CheckRunFixture): number;
   /** Stops listening and drops open connections. */
@@ -297,6 +314,32 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
   const pulls = new Map((options.pulls ?? []).map((p) => [p.number, { ...p }]));
   const sources: ArtifactSource[] = options.artifacts === undefined ? [] : Array.isArray(options.artifacts) ? options.artifacts : [options.artifacts];
   const merged = new Map<number, RecordedMerge>();
+  let nextCommentId = 5001;
+  const comments = new Map<number, StoredComment>(
+    (options.comments ?? []).map((c) => {
+      const id = nextCommentId++;
+      return [id, { ...c, id, updates: 0 }];
+    })
+  );
+  // A workflow's GITHUB_TOKEN writes as github-actions[bot]; the test app's installation token as the app's bot.
+  const commenterOf = (presented: string): StoredComment['user'] => ({ login: `${appOf(presented).slug}[bot]`, type: 'Bot' });
+  const commentBody = (c: StoredComment): object => {
+    const body = describedExample('issue-comment') as Record<string, any>;
+    Object.assign(body, {
+      id: c.id,
+      node_id: Buffer.from(`012:IssueComment${c.id}`).toString('base64'),
+      url: `${baseUrl}/repos/${repository}/issues/comments/${c.id}`,
+      html_url: `${htmlBase}/issues/${c.issue}#issuecomment-${c.id}`,
+      issue_url: `${baseUrl}/repos/${repository}/issues/${c.issue}`,
+      body: c.body,
+      created_at: now(),
+      updated_at: now()
+    });
+    if (body['user'] !== null && typeof body['user'] === 'object') Object.assign(body['user'], { login: c.user.login, type: c.user.type });
+    delete body['performed_via_github_app'];
+    delete body['reactions'];
+    return body;
+  };
 
   const checkRunBody = (run: StoredCheckRun): object => ({
     id: run.id,
@@ -459,6 +502,34 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       const fixture = pulls.get(Number(ctx.params['pull_number']));
       return fixture === undefined ? error(404, 'Not Found', ctx.op) : { status: 200, body: pullRequestBody(fixture) };
     },
+    'pulls/list': (ctx) => {
+      const state = ctx.query['state'] ?? 'open';
+      const list = [...pulls.values()]
+        .filter((p) => state === 'all' || (merged.has(p.number) ? 'closed' : (p.state ?? 'open')) === state)
+        .filter((p) => ctx.query['base'] === undefined || (p.baseRef ?? 'main') === ctx.query['base'])
+        .sort((a, b) => b.number - a.number);
+      const { page, headers } = paginate(list, ctx.query, `${baseUrl}/repos/${repository}/pulls`);
+      return { status: 200, body: page.map(pullRequestSimpleBody), headers };
+    },
+    'issues/list-comments': (ctx) => {
+      const list = [...comments.values()].filter((c) => c.issue === Number(ctx.params['issue_number'])).sort((a, b) => a.id - b.id);
+      const { page, headers } = paginate(list, ctx.query, `${baseUrl}/repos/${repository}/issues/${ctx.params['issue_number']}/comments`);
+      return { status: 200, body: page.map(commentBody), headers };
+    },
+    'issues/create-comment': (ctx) => {
+      const c: StoredComment = { id: nextCommentId++, issue: Number(ctx.params['issue_number']), body: String(ctx.body['body']), user: commenterOf(ctx.token), updates: 0 };
+      comments.set(c.id, c);
+      return { status: 201, body: commentBody(c) };
+    },
+    'issues/update-comment': (ctx) => {
+      const c = comments.get(Number(ctx.params['comment_id']));
+      if (c === undefined) return error(404, 'Not Found', ctx.op);
+      // Only the author may edit (a token of another account gets GitHub's 403).
+      if (c.user.login !== commenterOf(ctx.token).login) return error(403, 'Resource not accessible by integration', ctx.op);
+      c.body = String(ctx.body['body']);
+      c.updates += 1;
+      return { status: 200, body: commentBody(c) };
+    },
     'pulls/merge': (ctx) => {
       const fixture = pulls.get(Number(ctx.params['pull_number']));
       if (fixture === undefined) return error(404, 'Not Found', ctx.op);
@@ -563,6 +634,22 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     Object.assign(pr['base'].repo, { name: repo, full_name: repository, fork: false });
     Object.assign(pr['base'].repo.owner, { login: owner });
     return pr;
+  };
+
+  const pullRequestSimpleBody = (p: PullRequestFixture): object => {
+    const full = pullRequestBody(p) as Record<string, any>;
+    const simple = describedExample('pull-request-simple') as Record<string, any>;
+    for (const key of Object.keys(simple)) if (key in full) simple[key] = full[key];
+    simple['labels'] = (p.labels ?? []).map((name, i) => ({
+      id: 7000 + i,
+      node_id: Buffer.from(`05:Label${7000 + i}`).toString('base64'),
+      url: `${baseUrl}/repos/${repository}/labels/${encodeURIComponent(name)}`,
+      name,
+      description: '',
+      color: 'ededed',
+      default: false
+    }));
+    return simple;
   };
 
   const workflowRunBody = (r: WorkflowRunFixture): object => {
@@ -719,6 +806,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       Object.assign(fixture, change);
     },
     merges: () => [...merged.values()],
+    comments: () => [...comments.values()].map((c) => ({ ...c, user: { ...c.user } })),
     addCheckRun: (fixture) => {
       const run: StoredCheckRun = {
         id: nextCheckRunId++,

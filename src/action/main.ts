@@ -6,6 +6,7 @@ import type { Mode } from './mode.js';
 import { validateMode } from './validate-mode.js';
 import { reverifyMode, reverifyModeDeps } from './reverify-mode.js';
 import { promoteMode } from './promote-mode.js';
+import { screenMode } from './screen-mode.js';
 
 /**
  * The action's entry: reads the settings once, runs one mode, and is the only place that sets the
@@ -22,7 +23,9 @@ export const MODES: Readonly<Record<ActionSettings['mode'], Mode>> = {
       outcome,
       reverifyModeDeps((replaySettings, replayOutcome) => validateMode(replaySettings, replayOutcome))
     ),
-  promote: (settings, outcome) => promoteMode(settings, outcome)
+  promote: (settings, outcome) => promoteMode(settings, outcome),
+  screen: (settings, outcome) => screenMode(settings, outcome),
+  'screen-merge': (settings, outcome) => screenMode(settings, outcome)
 };
 
 function stepOutcome(): StepOutcome {

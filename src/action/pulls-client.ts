@@ -2,8 +2,9 @@ import { getOctokit } from '@actions/github';
 import { InfrastructureError } from '../errors.js';
 
 /**
- * The only file that reads or merges pull requests (promote mode): `GET /repos/{owner}/{repo}/pulls/{n}`
- * for the pull request's current head, and `PUT /repos/{owner}/{repo}/pulls/{n}/merge` with `sha`
+ * The only file that reads or merges pull requests (promote mode, and the screen mode's list of open
+ * pull requests): `GET /repos/{owner}/{repo}/pulls/{n}` for the pull request's current head,
+ * `GET /repos/{owner}/{repo}/pulls?state=open` (paginated), and `PUT /repos/{owner}/{repo}/pulls/{n}/merge` with `sha`
  * set, so GitHub refuses (409) a merge of any head but the one that was checked. Nothing else: no
  * push, no branch update, no comment.
  */
@@ -27,8 +28,26 @@ export type MergeMethod = 'merge' | 'squash' | 'rebase';
 /** What GitHub answered to the merge: merged, or a documented refusal (never reported as success). */
 export type MergeAnswer = { merged: true; sha: string } | { merged: false; status: 403 | 404 | 405 | 409 | 422; message: string };
 
+/** The open pull requests, as the screen mode lists them. */
+export interface OpenPullsClient {
+  /** Every open pull request (`GET /repos/{owner}/{repo}/pulls?state=open`, all pages). Throws InfrastructureError. */
+  listOpen(owner: string, repo: string): Promise<OpenPullRequest[]>;
+}
+
+/** An open pull request as the screen mode lists it. */
+export interface OpenPullRequest {
+  number: number;
+  headSha: string;
+  baseRef: string;
+  labels: string[];
+  /** `owner/repo` of the head; another repository than the base's is a fork. */
+  headRepository: string | undefined;
+  title: string;
+}
+
 export interface PullsClient {
   get(owner: string, repo: string, number: number): Promise<PullRequestState>;
+
   /** Merge `number` only if its head is still `headSha`. Throws InfrastructureError for any other failure. */
   merge(owner: string, repo: string, number: number, headSha: string, method: MergeMethod): Promise<MergeAnswer>;
 }
@@ -96,6 +115,32 @@ export function createPullsClient(token: string, options: PullsClientOptions = {
         throw new InfrastructureError(
           `the merge request for pull request #${number} failed (HTTP ${status ?? '?'}): ${messageOf(error)}; whether GitHub merged it is unknown, look at the pull request`,
           { cause: error }
+        );
+      }
+    }
+  };
+}
+
+export function createOpenPullsClient(token: string, options: PullsClientOptions = {}): OpenPullsClient {
+  const octokit = getOctokit(token, options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {});
+  return {
+    async listOpen(owner, repo) {
+      try {
+        const pulls = await octokit.paginate(octokit.rest.pulls.list, { owner, repo, state: 'open', per_page: 100 });
+        return pulls.map((p) => ({
+          number: p.number,
+          headSha: p.head.sha,
+          baseRef: p.base.ref,
+          labels: p.labels.map((l) => l.name),
+          headRepository: p.head.repo?.full_name ?? undefined,
+          title: p.title
+        }));
+      } catch (error) {
+        throw new InfrastructureError(
+          `could not list the open pull requests of ${owner}/${repo} (HTTP ${statusOf(error) ?? '?'}): ${messageOf(error)}; the token needs pull-requests: read`,
+          {
+            cause: error
+          }
         );
       }
     }

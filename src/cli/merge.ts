@@ -6,7 +6,8 @@ import { verifyReceiptText } from '../core/receipt.js';
 import { receiptSchema, type Receipt } from '../core/receipt-schema.js';
 import { ConfigurationError, VerificationError } from '../errors.js';
 import { readTextFile, writeFileAtomic } from '../io/files.js';
-import { mergeScreenShards, readBound } from './screen.js';
+import { readBound } from '../phases/screen-pipeline.js';
+import { mergeScreenShards } from './screen.js';
 import { EXIT, type Console } from './shared.js';
 import type { MergeSettings } from '../inputs/cli-settings.js';
 

@@ -3,6 +3,7 @@ import { ConfigurationError } from '../errors.js';
 import { parseWitnessKey } from '../fetch/witness/sealed.js';
 import { readPromoteInputs, type PromoteInputs } from './promote-settings.js';
 import { COMMIT_SHA_PATTERN } from '../core/hashing.js';
+import { readScreenInputs, type ScreenInputs } from './screen-settings.js';
 
 /**
  * The one place that reads the action's inputs. `readActionSettings` takes an input reader (in
@@ -10,7 +11,7 @@ import { COMMIT_SHA_PATTERN } from '../core/hashing.js';
  * the accepted form.
  */
 
-export type ActionMode = 'validate' | 'reverify' | 'promote';
+export type ActionMode = 'validate' | 'reverify' | 'promote' | 'screen' | 'screen-merge';
 
 /** Where the witness pack comes from. `ref` packs are read with `git archive` from a trusted ref. */
 export type WitnessPackInput = { kind: 'path'; path: string } | { kind: 'url'; url: string } | { kind: 'ref'; ref: string; path: string };
@@ -81,6 +82,8 @@ export interface ActionSettings {
    * branch (src/action/baseline-scope.ts); never on pull_request.
    */
   baselineCache?: boolean;
+  /** screen and screen-merge: which candidates, the shard of this job, where the table goes (screen-settings.ts). */
+  screen?: ScreenInputs;
 }
 
 /** The GitHub App whose installation token posts the check run. */
@@ -157,8 +160,8 @@ export function readActionSettings(read: InputReader): ActionSettings {
       "mode 'publish' was removed: a receipt from the pull request's run is not evidence; validate in a pull_request_target gate instead (docs/action.md, \"The gate\")"
     );
   }
-  if (mode !== 'validate' && mode !== 'reverify' && mode !== 'promote') {
-    throw new ConfigurationError(`mode '${mode}' is unknown; use validate, reverify or promote`);
+  if (mode !== 'validate' && mode !== 'reverify' && mode !== 'promote' && mode !== 'screen' && mode !== 'screen-merge') {
+    throw new ConfigurationError(`mode '${mode}' is unknown; use validate, reverify, promote, screen or screen-merge`);
   }
   const runner = optional(read, 'runner') ?? 'docker';
   if (runner !== 'docker' && runner !== 'local') throw new ConfigurationError(`runner '${runner}' is unknown; use docker or local`);
@@ -168,7 +171,7 @@ export function readActionSettings(read: InputReader): ActionSettings {
   const digest = optional(read, 'witness-digest');
   const replay = (optional(read, 'replay') ?? 'false').toLowerCase();
   if (replay !== 'true' && replay !== 'false') throw new ConfigurationError(`replay '${replay}' is not valid; use true or false`);
-  const needsWitness = mode === 'validate' || replay === 'true';
+  const needsWitness = mode === 'validate' || mode === 'screen' || replay === 'true';
   if (needsWitness && (packValue === undefined || digest === undefined)) {
     throw new ConfigurationError('witness-pack and witness-digest are required: give the pack and its sha256:<64 hex> digest');
   }
@@ -220,6 +223,7 @@ export function readActionSettings(read: InputReader): ActionSettings {
   if (baselineCache === 'true' && mode !== 'validate') throw new ConfigurationError(`baseline-cache is for mode validate only; remove it from mode ${mode}`);
   const app = readApp(read);
   const promote = mode === 'promote' ? readPromoteInputs(read, runIdText !== undefined) : undefined;
+  const screen = readScreenInputs(read, mode);
   return {
     mode,
     ...(packValue !== undefined && digest !== undefined ? { witness: { pack: parseWitnessPack(packValue), digest } } : {}),
@@ -242,6 +246,7 @@ export function readActionSettings(read: InputReader): ActionSettings {
     ...(claimed !== undefined ? { claimed } : {}),
     ...(claimedArtifactName !== undefined ? { claimedArtifact: { name: claimedArtifactName, ...(claimedRunId !== undefined ? { runId: Number(claimedRunId) } : {}) } } : {}),
     ...(headChecks === 'true' ? { headChecks: true } : {}),
-    ...(baselineCache === 'true' ? { baselineCache: true } : {})
+    ...(baselineCache === 'true' ? { baselineCache: true } : {}),
+    ...(screen !== undefined ? { screen } : {})
   };
 }
