@@ -211,10 +211,10 @@ gate.describeDocker('baseline-cache: the GitHub Actions cache as the baseline st
     const before = server.requests().length;
     const chunks: string[] = [];
     const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    process.stdout.write = (chunk: string | Uint8Array, ...rest: unknown[]) => {
       chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
       return (write as (c: string | Uint8Array, ...r: unknown[]) => boolean)(chunk, ...rest);
-    });
+    };
     let result: ModeResult;
     try {
       result = await validateMode(
