@@ -4,7 +4,17 @@ import { fail, pass, passingRuns, receiptFrom, run } from '../helpers/evidence.j
 import { sealReceipt, serializeReceipt, verifyReceiptText } from '../../src/core/receipt.js';
 import { deriveHiddenIdKey, hiddenId, hiddenKeyCheck, HIDDEN_MARKER } from '../../src/core/hidden-ids.js';
 import { RECEIPT_V1_SCHEMA, verifyReceiptV1Text } from '../../src/core/receipt-v1.js';
-import { RECEIPT_SCHEMA, RECEIPT_V2_SCHEMA, RECEIPT_V3_SCHEMA, RECEIPT_V4_SCHEMA, RECEIPT_V5_SCHEMA, RECEIPT_V6_SCHEMA, type Receipt } from '../../src/core/receipt-schema.js';
+import {
+  RECEIPT_SCHEMA,
+  RECEIPT_V2_SCHEMA,
+  RECEIPT_V3_SCHEMA,
+  RECEIPT_V4_SCHEMA,
+  RECEIPT_V5_SCHEMA,
+  RECEIPT_V6_SCHEMA,
+  RECEIPT_V7_SCHEMA,
+  RECEIPT_V8_SCHEMA,
+  type Receipt
+} from '../../src/core/receipt-schema.js';
 import { canonicalJson, digestJson } from '../../src/core/hashing.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -59,10 +69,10 @@ describe('receipt versions', () => {
     expect(check.errors[0]).toMatch(/patchproof\.receipt\/v9.*unknown.*v1.*v2.*v3.*v4.*v5|patchproof\.receipt\/v9.*unknown.*v5.*v4.*v3.*v2.*v1/);
   });
 
-  it('writes v7 receipts whose v7 digest domain a v1 verifier does not accept', () => {
+  it('writes v8 receipts whose v8 digest domain a v1 verifier does not accept', () => {
     const text = serializeReceipt(receiptFrom(passingRuns()));
     expect(JSON.parse(text).schema).toBe(RECEIPT_SCHEMA);
-    expect(RECEIPT_SCHEMA).toBe('patchproof.receipt/v7');
+    expect(RECEIPT_SCHEMA).toBe('patchproof.receipt/v8');
     expect(verifyReceiptText(text).integrity_valid).toBe(true);
     expect(verifyReceiptV1Text(text).integrity_valid).toBe(false);
   });
@@ -228,7 +238,79 @@ describe('receipt v6 beside v7 (v7 adds the shard record)', () => {
   it('a v6 receipt never held a shard record: one re-sealed as v6 with it is refused', () => {
     const check = verifyReceiptText(asV6(receiptFrom(passingRuns()), (body) => void (body.shard = { index: 1, count: 2, suite_files: { base: [], patched: [] } })));
     expect(check.integrity_valid).toBe(false);
-    expect(check.errors.join('\n')).toContain(`a shard record exists only from ${RECEIPT_SCHEMA}; a ${RECEIPT_V6_SCHEMA} receipt never held one`);
+    expect(check.errors.join('\n')).toContain(`a shard record exists only from ${RECEIPT_V7_SCHEMA}; a ${RECEIPT_V6_SCHEMA} receipt never held one`);
+  });
+});
+
+describe('receipt v7 beside v8 (v8 adds python-int scopes and exact big integers in formal counterexamples)', () => {
+  function asV7(receipt: Receipt, edit: (body: Record<string, unknown>) => void = () => undefined): string {
+    const { receipt_digest: _digest, ...body } = receipt;
+    const v7Body = { ...body, schema: RECEIPT_V7_SCHEMA } as typeof body;
+    edit(v7Body as unknown as Record<string, unknown>);
+    return `${canonicalJson({ ...v7Body, receipt_digest: digestJson('patchproof/receipt/v7', v7Body) })}\n`;
+  }
+
+  /** A Python target's counterexample, as the v8 gate records it: the input above 2**63 exactly, as decimal text. */
+  const BIG = '9223372036854775807';
+  const pythonCounterexample = (integers: string, last: unknown, result: unknown = 9223372036854775807) => ({
+    name: 'next_id',
+    file: 'ids.py',
+    function: 'next_id',
+    required: true,
+    status: 'counterexample',
+    counterexample: { inputs: { last }, ...(result === undefined ? {} : { result }), violated: ['ensures'] },
+    scope: { unroll: 8, array_length: 4, integers, solver: 'Z3 4.15.4.0' },
+    duration_ms: 5
+  });
+  function withFormal(receipt: Receipt, target: Record<string, unknown>): Receipt {
+    return {
+      ...receipt,
+      verdict: 'failed',
+      reasons: [...new Set([...receipt.reasons, 'formal_counterexample'])].sort(),
+      proof_grade: false,
+      formal: { status: 'counterexample', targets: [target] }
+    } as unknown as Receipt;
+  }
+
+  it('keeps v7 receipts verifiable under the v7 rules, a v7 formal record included; the same bytes relabelled v8 fail their digest', () => {
+    const safe = pythonCounterexample('safe', 3, 3);
+    for (const receipt of [receiptFrom(passingRuns()), withFormal(receiptFrom(passingRuns()), safe)]) {
+      const v7Text = asV7(receipt);
+      expect(verifyReceiptText(v7Text).errors).toEqual([]);
+      const relabelled = verifyReceiptText(v7Text.replace(`"schema":"${RECEIPT_V7_SCHEMA}"`, `"schema":"${RECEIPT_SCHEMA}"`));
+      expect(relabelled.integrity_valid).toBe(false);
+      expect(relabelled.errors.join('\n')).toMatch(/digest/);
+    }
+  });
+
+  it('a v8 receipt holds a python-int counterexample with an exact big integer, and its report shows the exact value', () => {
+    const text = reseal(withFormal(receiptFrom(passingRuns()), pythonCounterexample('python-int', BIG, BIG)), () => undefined);
+    expect(verifyReceiptText(text).errors).toEqual([]);
+    expect(JSON.parse(text).formal.targets[0].counterexample.inputs.last).toBe(BIG);
+  });
+
+  it.each([
+    ['a python-int scope', pythonCounterexample('python-int', 3, 3), 'a formal python-int integer model exists only from'],
+    ['a big integer', pythonCounterexample('python-int', BIG, BIG), 'a formal counterexample integer outside the safe range exists only from']
+  ])('a v7 receipt never held %s: one re-sealed as v7 with it is refused', (_what, target, message) => {
+    const check = verifyReceiptText(asV7(withFormal(receiptFrom(passingRuns()), target)));
+    expect(check.integrity_valid).toBe(false);
+    expect(check.errors.join('\n')).toContain(`${message} ${RECEIPT_V8_SCHEMA}; a ${RECEIPT_V7_SCHEMA} receipt never held one`);
+  });
+
+  it.each([
+    // A JSON number above 2**53 is not exact in every reader: the exact form is text.
+    ['a lossy JSON number', pythonCounterexample('python-int', 9223372036854775808), /formal/],
+    ['a safe integer written as text', pythonCounterexample('python-int', '42'), /formal/],
+    ['a leading zero', pythonCounterexample('python-int', `0${BIG}`), /formal/],
+    ['an exponent', pythonCounterexample('python-int', '9.2e18'), /formal/],
+    ['a plus sign', pythonCounterexample('python-int', `+${BIG}`), /formal/],
+    ['a big integer in a JS target', { ...pythonCounterexample('safe', BIG, BIG), file: 'src/ids.js' }, /only python-int targets have them/],
+    ['python-int on a JS file', { ...pythonCounterexample('python-int', 3, 3), file: 'src/ids.js' }, /python-int integer model goes with a Python target/]
+  ])('refuses a forged counterexample value: %s', (_what, target, message) => {
+    const check = verifyReceiptText(reseal(withFormal(receiptFrom(passingRuns()), target), () => undefined));
+    expect(check.integrity_valid).toBe(false);
+    expect(check.errors.join('\n')).toMatch(message);
   });
 });
 

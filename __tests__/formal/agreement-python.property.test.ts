@@ -1,17 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { join } from 'node:path';
-import { applyFileChanges } from '../../src/core/patch-apply.js';
-import { checkDiff } from '../../src/core/diff-policy.js';
 import { loadPythonParser } from '../../src/formal/python-parser.js';
-import { int, parseValues } from '../../src/formal/smt.js';
 import type { FormalTarget } from '../../src/formal/spec.js';
 import { translatePython } from '../../src/formal/translate-python.js';
-import { ROOT } from '../helpers/cli.js';
-import { IN_PROCESS, ints, target } from './formal-support.js';
-import { solveInProcess, stopZ3 } from './z3-in-process.js';
+import { agreeOn, arr, fixtureSource, pagesInputs, small, type Fixture, type Input } from './agreement-support.js';
+import { ints, target } from './formal-support.js';
+import { stopZ3 } from './z3-in-process.js';
 
 /**
  * Property: the Python front end agrees with real `python3`. For each fixture function (ours, so
@@ -24,30 +19,13 @@ import { solveInProcess, stopZ3 } from './z3-in-process.js';
 beforeAll(loadPythonParser);
 afterAll(stopZ3);
 
-type Input = number | boolean | number[];
-
-interface Fixture {
-  name: string;
-  source: string;
-  spec: FormalTarget;
-  inputs: fc.Arbitrary<Input[]>;
-}
-
 const py = (spec: Parameters<typeof target>[0]): FormalTarget => target({ file: 'f.py', ...spec });
-const small = fc.integer({ min: -1000, max: 1000 });
-const arr = (max: number) => fc.array(fc.integer({ min: -50, max: 50 }), { maxLength: max });
 
 function pagesSource(candidate?: string): string {
-  const base = readFileSync(join(ROOT, 'fixtures', 'py-pages', 'repo', 'pages.py'));
-  if (candidate === undefined) return base.toString('utf8');
-  const changes = checkDiff(readFileSync(join(ROOT, 'fixtures', 'py-pages', 'candidates', `${candidate}.diff`), 'utf8'), { maxBytes: 1 << 20, maxFiles: 10 });
-  return applyFileChanges(() => base, changes)
-    .get('pages.py')!
-    .toString('utf8');
+  return fixtureSource('py-pages', 'pages.py', candidate);
 }
 
 const pagesSpec = py({ function: 'page_count', params: ints('total', 'per_page'), ensures: ['True'] });
-const pagesInputs = fc.tuple(fc.integer({ min: -50, max: 10_000 }), fc.integer({ min: -3, max: 120 }));
 
 const FIXTURES: Fixture[] = [
   { name: 'page_count (base)', source: pagesSource(), spec: pagesSpec, inputs: pagesInputs },
@@ -99,48 +77,18 @@ function runPython(fixture: Fixture, inputs: Input[][]): [string, unknown][] {
   return JSON.parse(execFileSync('python3', ['-I', '-c', script], { input: JSON.stringify(inputs), encoding: 'utf8' })) as [string, unknown][];
 }
 
-function pin(params: ReturnType<typeof translatePython>['params'], inputs: Input[]): string[] {
-  return params.flatMap((param, index) => {
-    const value = inputs[index]!;
-    if (param.type === 'int[]') {
-      const list = value as number[];
-      const [len, ...elems] = param.symbols;
-      return [`(= ${len} ${list.length})`, ...list.map((v, i) => `(= ${elems[i]} ${int(v)})`)];
-    }
-    return [`(= ${param.symbols[0]} ${param.type === 'bool' ? String(value) : int(value as number)})`];
-  });
-}
-
 describe('the Python front end agrees with real python3 on random inputs', () => {
   test.each(FIXTURES.map((f) => [f.name, f] as const))(
     '%s',
     async (_name, fixture) => {
       const formula = translatePython(fixture.spec, { text: fixture.source, file: 'f.py' });
-      const obligations = formula.obligations.filter((o) => o.kind !== 'spec');
       const samples = fc.sample(fixture.inputs, { numRuns: 40, seed: 1515 });
       const real = runPython(fixture, samples);
       let raisedSeen = 0;
       for (const [index, inputs] of samples.entries()) {
         const [kind, value] = real[index]!;
-        const pinned = pin(formula.params, inputs);
-        const limits = IN_PROCESS.limits(fixture.spec);
-        const queries = [{ id: 'value', asserts: [formula.domain, ...pinned], values: [formula.result, ...obligations.map((o) => o.name)] }];
-        if (kind === 'ok')
-          queries.push({
-            id: 'unique',
-            asserts: [formula.domain, ...pinned, `(not (= ${formula.result} ${typeof value === 'boolean' ? String(value) : int(value as number)}))`],
-            values: []
-          });
-        const answer = await solveInProcess({ prelude: formula.prelude, queries }, limits);
-        expect(answer.answers[0]!.status).toBe('sat');
-        const values = parseValues(answer.answers[0]!.values ?? '');
-        const broken = obligations.filter((o) => values.get(o.name) === false);
-        if (kind === 'ok') {
-          expect(answer.answers[1]!.status).toBe('unsat');
-          const result = values.get(formula.result);
-          expect([inputs, typeof result === 'bigint' ? Number(result) : result]).toEqual([inputs, value]);
-          expect([inputs, broken.map((o) => o.what)]).toEqual([inputs, []]);
-        } else {
+        const broken = await agreeOn(formula, fixture.spec, inputs, kind === 'ok' ? (value as number | boolean) : undefined);
+        if (kind !== 'ok') {
           raisedSeen++;
           // Python raised: the formula says so by a failing bounds obligation (never unroll or model).
           expect([inputs, value, broken.some((o) => o.kind === 'bounds')]).toEqual([inputs, value, true]);

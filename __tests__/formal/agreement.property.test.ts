@@ -1,15 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, describe, expect, test } from '@jest/globals';
+import { afterAll, describe, test } from '@jest/globals';
 import fc from 'fast-check';
-import { applyFileChanges } from '../../src/core/patch-apply.js';
-import { checkDiff } from '../../src/core/diff-policy.js';
-import { int, parseValues } from '../../src/formal/smt.js';
-import type { FormalTarget } from '../../src/formal/spec.js';
 import { translate } from '../../src/formal/translate.js';
-import { ROOT } from '../helpers/cli.js';
-import { IN_PROCESS, ints, target } from './formal-support.js';
-import { solveInProcess, stopZ3 } from './z3-in-process.js';
+import { agreeOn, arr, fixtureSource, pagesInputs, small, type Fixture, type Input } from './agreement-support.js';
+import { ints, target } from './formal-support.js';
+import { stopZ3 } from './z3-in-process.js';
 
 /**
  * Property: the translator agrees with real execution. For each fixture function (ours, so running
@@ -20,29 +14,11 @@ import { solveInProcess, stopZ3 } from './z3-in-process.js';
 
 afterAll(stopZ3);
 
-type Input = number | boolean | number[];
-
-interface Fixture {
-  name: string;
-  source: string;
-  spec: FormalTarget;
-  inputs: fc.Arbitrary<Input[]>;
-}
-
-const small = fc.integer({ min: -1000, max: 1000 });
-const arr = (max: number) => fc.array(fc.integer({ min: -50, max: 50 }), { maxLength: max });
-
 function pagesSource(candidate?: string): string {
-  const base = readFileSync(join(ROOT, 'fixtures', 'js-pages', 'repo', 'src', 'paginate.js'));
-  if (candidate === undefined) return base.toString('utf8');
-  const changes = checkDiff(readFileSync(join(ROOT, 'fixtures', 'js-pages', 'candidates', `${candidate}.diff`), 'utf8'), { maxBytes: 1 << 20, maxFiles: 10 });
-  return applyFileChanges(() => base, changes)
-    .get('src/paginate.js')!
-    .toString('utf8');
+  return fixtureSource('js-pages', 'src/paginate.js', candidate);
 }
 
 const pagesSpec = target({ function: 'pageCount', params: ints('total', 'perPage'), ensures: ['true'] });
-const pagesInputs = fc.tuple(fc.integer({ min: -50, max: 10_000 }), fc.integer({ min: -3, max: 120 }));
 
 const FIXTURES: Fixture[] = [
   { name: 'pageCount (base)', source: pagesSource(), spec: pagesSpec, inputs: pagesInputs },
@@ -87,54 +63,18 @@ function compile(fixture: Fixture): (...args: Input[]) => unknown {
   return new Function(`${fixture.source.replace(/^export /gm, '')}\nreturn ${fixture.spec.function};`)() as (...args: Input[]) => unknown;
 }
 
-/** Fix the inputs: equalities on the parameters' SMT constants. */
-function pin(params: ReturnType<typeof translate>['params'], inputs: Input[]): string[] {
-  return params.flatMap((param, index) => {
-    const value = inputs[index]!;
-    if (param.type === 'int[]') {
-      const list = value as number[];
-      const [len, ...elems] = param.symbols;
-      return [`(= ${len} ${list.length})`, ...list.map((v, i) => `(= ${elems[i]} ${int(v)})`)];
-    }
-    return [`(= ${param.symbols[0]} ${param.type === 'bool' ? String(value) : int(value as number)})`];
-  });
-}
-
 describe('the translator agrees with real execution on random inputs', () => {
   test.each(FIXTURES.map((f) => [f.name, f] as const))(
     '%s',
     async (_name, fixture) => {
       const fn = compile(fixture);
       const formula = translate(fixture.spec, { text: fixture.source, file: 'f.js' });
-      const obligations = formula.obligations.filter((o) => o.kind !== 'spec').map((o) => o.name);
       await fc.assert(
         fc.asyncProperty(fixture.inputs, async (inputs) => {
           const raw = fn(...inputs.map((v) => (Array.isArray(v) ? [...v] : v)));
           // The model has one zero: -0 (Math.trunc(-1 / 2)) is 0, as === sees it (docs/witness-pack.md).
           const expected = typeof raw === 'number' ? raw + 0 : raw;
-          const pinned = pin(formula.params, inputs);
-          const limits = IN_PROCESS.limits(fixture.spec);
-          const answer = await solveInProcess(
-            {
-              prelude: formula.prelude,
-              queries: [
-                { id: 'value', asserts: [formula.domain, ...pinned], values: [formula.result, ...obligations] },
-                // Exactly one result: no other value is consistent with the inputs.
-                {
-                  id: 'unique',
-                  asserts: [formula.domain, ...pinned, `(not (= ${formula.result} ${typeof expected === 'boolean' ? String(expected) : int(expected as number)}))`],
-                  values: []
-                }
-              ]
-            },
-            limits
-          );
-          expect(answer.answers.map((a) => a.status)).toEqual(['sat', 'unsat']);
-          const values = parseValues(answer.answers[0]!.values ?? '');
-          const result = values.get(formula.result);
-          expect(typeof result === 'bigint' ? Number(result) : result).toBe(expected);
-          // Our fixtures stay inside the model on these inputs: every obligation holds.
-          for (const name of obligations) expect([name, values.get(name)]).toEqual([name, true]);
+          await agreeOn(formula, fixture.spec, inputs, expected as number | boolean);
         }),
         { numRuns: 40, seed: 1515, endOnFailure: true }
       );

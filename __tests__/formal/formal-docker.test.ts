@@ -1,9 +1,9 @@
-import { cp, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
 import { runCliInProcess } from '../helpers/cli-in-process.js';
 import { dockerGate } from '../hostile/hostile-support.js';
-import { validateFormalCandidate } from './formal-e2e-support.js';
+import { stageFormalFixture, validateFormalCandidate, type FormalTargetView } from './formal-e2e-support.js';
 
 /**
  * The formal gate end to end through the CLI (its sources, in this process: the committed bundle
@@ -18,25 +18,12 @@ import { validateFormalCandidate } from './formal-e2e-support.js';
  * - hostile-rebind-trunc: the fix, plus a changed file that rebinds Math.trunc for large values
  *   (the tests never reach them): without the rebinding check the gate would prove code that does
  *   not run; it is unknown, inconclusive.
+ * And fixtures/ts-pages (vitest, `npm ci` in the pack's setup stage) with the target in a `.ts` file:
+ * Node 20 cannot import it, so the replay strips the types on the host (amaro) into the disposable
+ * copy; minus-one's counterexample replays there and fails (before: unknown), fix is proved.
  */
 
 const gate = await dockerGate('formal gate end-to-end test');
-
-interface FormalTargetView {
-  name: string;
-  status: string;
-  reason?: string;
-  counterexample?: { inputs: Record<string, unknown>; result?: unknown; violated: string[] };
-  replay?: { outcome: string; exit_code: number | null };
-  scope: { solver: string };
-}
-
-interface ReceiptView {
-  verdict: string;
-  reasons: string[];
-  phases: { name: string; status: string }[];
-  formal?: { status: string; targets: FormalTargetView[] };
-}
 
 const CASES: { candidate: string; verdict: string; reasons: string[]; formal: string; check?: (target: FormalTargetView) => void }[] = [
   { candidate: 'fix', verdict: 'passed', reasons: [], formal: 'proved', check: (t) => expect(t.scope.solver).toMatch(/^Z3 \d+\.\d+/) },
@@ -86,18 +73,9 @@ gate.describeDocker('the formal gate on js-pages', () => {
   });
 
   it('tells the candidates apart where the tests cannot', async () => {
-    const repo = join(tmp, 'repo');
-    const pack = join(tmp, 'pack');
-    await cp(join(ROOT, 'fixtures', 'js-pages', 'repo'), repo, { recursive: true });
-    await cp(join(ROOT, 'witness-packs', 'js-pages'), pack, { recursive: true });
-    const digest = await runCliInProcess(['witness', 'digest', pack]);
-    expect([digest.status, digest.stderr]).toEqual([0, '']);
+    const where = await stageFormalFixture(runCliInProcess, 'js-pages', tmp, gate.imageId);
     for (const c of CASES) {
-      const { receipt, out } = await validateFormalCandidate<ReceiptView>(
-        runCliInProcess,
-        { fixture: 'js-pages', candidate: c.candidate, label: `formal-${c.candidate}` },
-        { repo, pack, digest: digest.stdout.trim(), tmp, imageId: gate.imageId }
-      );
+      const { receipt, out } = await validateFormalCandidate(runCliInProcess, { fixture: 'js-pages', candidate: c.candidate, label: `formal-${c.candidate}` }, where);
       // The tests pass for every candidate: only the formal gate decides.
       expect([c.candidate, receipt.phases.map((p) => p.status)]).toEqual([c.candidate, ['passed', 'passed', 'passed', 'passed']]);
       expect([c.candidate, receipt.verdict, receipt.reasons, receipt.formal?.status]).toEqual([c.candidate, c.verdict, c.reasons, c.formal]);
@@ -109,5 +87,17 @@ gate.describeDocker('the formal gate on js-pages', () => {
       expect(report).toContain({ proved: 'PROVED', counterexample: 'COUNTEREXAMPLE', unknown: 'UNKNOWN' }[c.formal]!);
       if (c.formal === 'counterexample') expect(report).toContain('pageCount(0, ');
     }
+  }, 1_800_000);
+
+  it("replays a TypeScript target's counterexample on Node 20, its types stripped on the host", async () => {
+    const where = await stageFormalFixture(runCliInProcess, 'ts-pages', tmp, gate.imageId);
+    const minus = await validateFormalCandidate(runCliInProcess, { fixture: 'ts-pages', candidate: 'minus-one', label: 'formal-ts-minus-one' }, where);
+    expect(minus.receipt.phases.map((p) => p.status)).toEqual(['passed', 'passed', 'passed', 'passed']);
+    const t = minus.receipt.formal!.targets[0]!;
+    expect([minus.receipt.verdict, minus.receipt.reasons, minus.receipt.formal?.status, t.reason]).toEqual(['failed', ['formal_counterexample'], 'counterexample', undefined]);
+    expect(t.counterexample).toMatchObject({ inputs: { total: 0 }, result: 1, violated: ['ensures'] });
+    expect(t.replay).toMatchObject({ outcome: 'failed', exit_code: 1 });
+    const fix = await validateFormalCandidate(runCliInProcess, { fixture: 'ts-pages', candidate: 'fix', label: 'formal-ts-fix' }, where);
+    expect([fix.receipt.verdict, fix.receipt.formal?.status]).toEqual(['passed', 'proved']);
   }, 1_800_000);
 });

@@ -1,18 +1,56 @@
-import { mkdir } from 'node:fs/promises';
+import { cp, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { proposeAndApprove, readJson, ROOT } from '../helpers/cli.js';
 
 type Cli = (args: string[]) => Promise<{ status: number | null; stdout: string; stderr: string }>;
+
+/** What the formal Docker tests read of a receipt's formal target. */
+export interface FormalTargetView {
+  name: string;
+  status: string;
+  reason?: string;
+  counterexample?: { inputs: Record<string, unknown>; result?: unknown; violated: string[] };
+  replay?: { outcome: string; exit_code: number | null };
+  scope: { solver: string; integers: string };
+}
+
+/** What the formal Docker tests read of a receipt. */
+export interface ReceiptView {
+  verdict: string;
+  reasons: string[];
+  phases: { name: string; status: string }[];
+  formal?: { status: string; targets: FormalTargetView[] };
+}
+
+/** Where a staged fixture is: its repository and pack copied out of the work tree, and the pack's digest. */
+export interface StagedFormalFixture {
+  repo: string;
+  pack: string;
+  digest: string;
+  tmp: string;
+  imageId: string;
+}
+
+/** Copy a fixture's repository and pack into `tmp` (inside the git work tree only tracked files would count) and digest the pack. */
+export async function stageFormalFixture(cli: Cli, fixture: string, tmp: string, imageId: string): Promise<StagedFormalFixture> {
+  const repo = join(tmp, `${fixture}-repo`);
+  const pack = join(tmp, `${fixture}-pack`);
+  await cp(join(ROOT, 'fixtures', fixture, 'repo'), repo, { recursive: true });
+  await cp(join(ROOT, 'witness-packs', fixture), pack, { recursive: true });
+  const digest = await cli(['witness', 'digest', pack]);
+  expect([digest.status, digest.stderr]).toEqual([0, '']);
+  return { repo, pack, digest: digest.stdout.trim(), tmp, imageId };
+}
 
 /**
  * The formal Docker tests' one step: propose and approve a fixture's candidate, validate it in the
  * Docker runner against the pack, and require verify-receipt to accept the receipt (the CLI's
  * stderr tail is shown when it does not). Returns the receipt and the output folder.
  */
-export async function validateFormalCandidate<R>(
+export async function validateFormalCandidate<R = ReceiptView>(
   cli: Cli,
   c: { fixture: string; candidate: string; label: string },
-  where: { repo: string; pack: string; digest: string; tmp: string; imageId: string }
+  where: StagedFormalFixture
 ): Promise<{ receipt: R; out: string }> {
   const work = join(where.tmp, c.candidate);
   await mkdir(work, { recursive: true });

@@ -24,6 +24,22 @@ export const TARGET_STATUSES = ['proved', 'checked', 'counterexample', 'unknown'
 export const REPLAY_OUTCOMES = ['failed', 'passed', 'no_result'] as const;
 export type ReplayOutcome = (typeof REPLAY_OUTCOMES)[number];
 const safeInt = z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
+/**
+ * An integer outside ±(2^53−1), exactly (from v8, `python-int` targets only): its decimal digits as a
+ * JSON string, `-` for negatives, no sign for positives, no leading zeros. JSON numbers that large
+ * are not exact in every reader, so the one exact form is text; a safe integer is always a number.
+ */
+export const BIG_INTEGER_PATTERN = /^-?[1-9][0-9]*$/;
+const bigInt = z
+  .string()
+  .refine((text) => BIG_INTEGER_PATTERN.test(text), 'an exact integer is its decimal digits: -?[1-9][0-9]*')
+  .refine((text) => !BIG_INTEGER_PATTERN.test(text) || !Number.isSafeInteger(Number(text)), 'a safe integer is written as a JSON number');
+/** A counterexample's integer: a JSON number inside the safe range, a decimal string outside it (python-int only). */
+const modelInt = z.union([safeInt, bigInt]);
+
+/** The integer models a proof is about: JS safe integers, or Python's unbounded `int` (from v8). */
+export const INTEGER_MODELS = ['safe', 'python-int'] as const;
+export type IntegerModel = (typeof INTEGER_MODELS)[number];
 
 export const formalTargetRecordSchema = z.strictObject({
   name: z.string().min(1),
@@ -36,8 +52,8 @@ export const formalTargetRecordSchema = z.strictObject({
   /** The model: the inputs, the function's result as the formula computes it, and what failed. */
   counterexample: z
     .strictObject({
-      inputs: z.record(z.string(), z.union([safeInt, z.boolean(), z.array(safeInt)])),
-      result: z.union([safeInt, z.boolean()]).optional(),
+      inputs: z.record(z.string(), z.union([modelInt, z.boolean(), z.array(modelInt)])),
+      result: z.union([modelInt, z.boolean()]).optional(),
       violated: z.array(z.string().min(1)).min(1)
     })
     .optional(),
@@ -57,8 +73,11 @@ export const formalTargetRecordSchema = z.strictObject({
       duration_ms: count
     })
     .optional(),
-  /** What a proof covers: the integer model (safe integers), the bounds, the solver. */
-  scope: z.strictObject({ unroll: count, array_length: count, integers: z.literal('safe'), solver: z.string().min(1) }),
+  /**
+   * What a proof covers: the integer model (`safe`: JS safe integers, every value in ±(2^53−1);
+   * `python-int`, from v8: Python's unbounded integers), the bounds, the solver.
+   */
+  scope: z.strictObject({ unroll: count, array_length: count, integers: z.enum(INTEGER_MODELS), solver: z.string().min(1) }),
   duration_ms: count
 });
 
@@ -109,6 +128,12 @@ export function withFormal(decision: { verdict: Verdict; reasons: ReasonCode[] }
   return { verdict: decision.verdict === 'passed' ? 'inconclusive' : decision.verdict, reasons };
 }
 
+/** Whether a counterexample holds an integer outside the safe range (a decimal string). */
+export function hasBigInteger(cex: NonNullable<FormalTargetRecord['counterexample']>): boolean {
+  const values = [...Object.values(cex.inputs).flatMap((v) => (Array.isArray(v) ? v : [v])), ...(cex.result === undefined ? [] : [cex.result])];
+  return values.some((v) => typeof v === 'string');
+}
+
 /** What a receipt's formal record must satisfy on its own (verify-receipt). */
 export function formalRecordErrors(formal: FormalRecord): string[] {
   const errors: string[] = [];
@@ -127,6 +152,10 @@ export function formalRecordErrors(formal: FormalRecord): string[] {
       if (t.status === 'proved' || t.status === 'checked') errors.push(`${where}: a replay goes with a counterexample found by the solver, not with status ${t.status}`);
     }
     if ((t.status === 'unknown' || t.status === 'checked') !== (t.reason !== undefined)) errors.push(`${where}: a reason goes with status unknown or checked and only with them`);
+    if (t.scope.integers === 'safe' && t.counterexample !== undefined && hasBigInteger(t.counterexample)) {
+      errors.push(`${where}: an integer outside the safe range in a counterexample over safe integers (only python-int targets have them)`);
+    }
+    if (t.scope.integers === 'python-int' && !/\.py$/.test(t.file)) errors.push(`${where}: the python-int integer model goes with a Python target (.py) only`);
   }
   return errors;
 }

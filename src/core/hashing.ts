@@ -23,6 +23,7 @@ export type HashDomain =
   | 'patchproof/receipt/v5'
   | 'patchproof/receipt/v6'
   | 'patchproof/receipt/v7'
+  | 'patchproof/receipt/v8'
   | 'patchproof/merged/v1'
   | 'patchproof/tests/v1'
   | 'patchproof/witness/v1'

@@ -35,8 +35,15 @@ import { CLAIM_FINDINGS, CLAIM_FORMATS } from './claim-codes.js';
  * v7 over v6 (one landing, additive): the `shard` record (`validate --shard K/N`: the regression
  * suite's share this receipt ran; `inventory.suite_files` is that share, `shard.suite_files` the
  * whole suite); the digest domain is 'patchproof/receipt/v7'. v6 and older receipts never hold it.
+ * v8 over v7 (one landing, additive): in `formal`, a target's `scope.integers` may be `python-int`
+ * (Python targets are proved over unbounded integers) and a counterexample's integers outside
+ * ±(2^53−1) are exact decimal strings (python-int targets only); the digest domain is
+ * 'patchproof/receipt/v8'. v7 and older receipts never hold either.
  * src/core/receipt.ts `RECORDS_SINCE` lists every record with the schema that introduced it.
  */
+
+/** v8: formal `python-int` scopes and exact big integers in counterexamples. */
+export const RECEIPT_V8_SCHEMA = 'patchproof.receipt/v8';
 
 /** v7: the `shard` record (a share of the regression suite, `validate --shard K/N`). */
 export const RECEIPT_V7_SCHEMA = 'patchproof.receipt/v7';
@@ -46,7 +53,7 @@ export const RECEIPT_V6_SCHEMA = 'patchproof.receipt/v6';
 /** v5: `baseline`, `gates`, `claim` and `formal` records (optional). */
 export const RECEIPT_V5_SCHEMA = 'patchproof.receipt/v5';
 /** The schema this version writes. */
-export const RECEIPT_SCHEMA = RECEIPT_V7_SCHEMA;
+export const RECEIPT_SCHEMA = RECEIPT_V8_SCHEMA;
 /** v4, still verified under its rules (`not_run` phases; none of v5's records). */
 export const RECEIPT_V4_SCHEMA = 'patchproof.receipt/v4';
 /** v3, still verified under its rules (no `not_run` phase). */
@@ -54,7 +61,7 @@ export const RECEIPT_V3_SCHEMA = 'patchproof.receipt/v3';
 /** v2, still verified: it may carry the pack's real pinned hidden ids in `witness.pinned_ids`. */
 export const RECEIPT_V2_SCHEMA = 'patchproof.receipt/v2';
 /** Every schema verified by the rules of src/core/receipt.ts (v1 has its own, frozen). */
-export const RECEIPT_SCHEMAS = [RECEIPT_V7_SCHEMA, RECEIPT_V6_SCHEMA, RECEIPT_V5_SCHEMA, RECEIPT_V4_SCHEMA, RECEIPT_V3_SCHEMA, RECEIPT_V2_SCHEMA] as const;
+export const RECEIPT_SCHEMAS = [RECEIPT_V8_SCHEMA, RECEIPT_V7_SCHEMA, RECEIPT_V6_SCHEMA, RECEIPT_V5_SCHEMA, RECEIPT_V4_SCHEMA, RECEIPT_V3_SCHEMA, RECEIPT_V2_SCHEMA] as const;
 export type ReceiptSchemaName = (typeof RECEIPT_SCHEMAS)[number];
 
 /** True when `schema` is `since` or newer: a record introduced by `since` may appear in it. */
@@ -65,6 +72,7 @@ export function schemaAtLeast(schema: ReceiptSchemaName, since: ReceiptSchemaNam
 
 /** The digest domain each schema seals under. */
 const DIGEST_DOMAINS: Record<ReceiptSchemaName, HashDomain> = {
+  [RECEIPT_V8_SCHEMA]: 'patchproof/receipt/v8',
   [RECEIPT_V7_SCHEMA]: 'patchproof/receipt/v7',
   [RECEIPT_V6_SCHEMA]: 'patchproof/receipt/v6',
   [RECEIPT_V5_SCHEMA]: 'patchproof/receipt/v5',

@@ -8,6 +8,7 @@ import {
   RECEIPT_V5_SCHEMA,
   RECEIPT_V6_SCHEMA,
   RECEIPT_V7_SCHEMA,
+  RECEIPT_V8_SCHEMA,
   receiptDigestDomain,
   receiptSchema,
   schemaAtLeast,
@@ -22,7 +23,7 @@ import { PHASE_NAMES, RELATED_LABEL, decideVerdict, type ReasonCode } from './ve
 import { surfaceReasons, type SurfaceAllowances } from './surface.js';
 import { hiddenLeaks } from './hidden-ids.js';
 import { claimErrors } from './claim.js';
-import { formalRecordErrors, withFormal } from './formal.js';
+import { formalRecordErrors, hasBigInteger, withFormal } from './formal.js';
 import { RECEIPT_V1_SCHEMA, verifyReceiptV1Text } from './receipt-v1.js';
 import { l0Failed } from './l0-gates.js';
 import { buildRecordErrors, buildStops, withBuild } from './build-gate.js';
@@ -425,7 +426,13 @@ const RECORDS_SINCE: readonly (readonly [string, ReceiptSchemaName, (receipt: Re
   ['related tests tier', RECEIPT_V6_SCHEMA, (receipt) => receipt.gates?.related !== undefined],
   ['related tests run', RECEIPT_V6_SCHEMA, (receipt) => receipt.phases.some((p) => p.runs.some((r) => r.label === RELATED_LABEL))],
   ['formal replay', RECEIPT_V6_SCHEMA, (receipt) => receipt.formal?.targets.some((t) => t.replay !== undefined) === true],
-  ['shard record', RECEIPT_V7_SCHEMA, (receipt) => receipt.shard !== undefined]
+  ['shard record', RECEIPT_V7_SCHEMA, (receipt) => receipt.shard !== undefined],
+  ['formal python-int integer model', RECEIPT_V8_SCHEMA, (receipt) => receipt.formal?.targets.some((t) => t.scope.integers === 'python-int') === true],
+  [
+    'formal counterexample integer outside the safe range',
+    RECEIPT_V8_SCHEMA,
+    (receipt) => receipt.formal?.targets.some((t) => t.counterexample !== undefined && hasBigInteger(t.counterexample)) === true
+  ]
 ];
 
 /** A v7 receipt's `shard` record against its inventory: the share that ran is exactly this shard's share of the whole suite. */

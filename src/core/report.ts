@@ -77,14 +77,21 @@ const REASON_TEXT: Record<ReasonCode, { en: string; zh: string }> = {
 const FORMAL_MARK = { proved: 'PROVED', checked: 'CHECKED', counterexample: 'COUNTEREXAMPLE', unknown: 'UNKNOWN' } as const;
 const FORMAL_ZH = { proved: '已证明', checked: '有界检查', counterexample: '反例', unknown: '未知' } as const;
 
+/** A model value as code reads it: an exact big integer (a decimal string in the receipt) without quotes. */
+function modelText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return `[${value.map((v) => modelText(v)).join(', ')}]`;
+  return JSON.stringify(value);
+}
+
 /** A counterexample's inputs as a JS call, e.g. pageCount(0, 1). */
 function formalCall(target: NonNullable<Receipt['formal']>['targets'][number]): string {
   const cex = target.counterexample;
   if (cex === undefined) return '';
   const args = Object.values(cex.inputs)
-    .map((v) => JSON.stringify(v))
+    .map((v) => modelText(v))
     .join(', ');
-  return `${target.function}(${args})${cex.result === undefined ? ' returns undefined' : ` returns ${JSON.stringify(cex.result)}`}`;
+  return `${target.function}(${args})${cex.result === undefined ? ' returns undefined' : ` returns ${modelText(cex.result)}`}`;
 }
 
 /** The formal gate's lines, for the console and the report. */
@@ -92,7 +99,7 @@ function formalLines(receipt: Receipt, markdown: boolean): string[] {
   const formal = receipt.formal;
   if (formal === undefined) return [];
   return formal.targets.map((t) => {
-    const scope = `unroll ${t.scope.unroll}, arrays ≤ ${t.scope.array_length}, safe integers, ${t.scope.solver}`;
+    const scope = `unroll ${t.scope.unroll}, arrays ≤ ${t.scope.array_length}, ${t.scope.integers === 'python-int' ? "Python's unbounded integers" : 'safe integers'}, ${t.scope.solver}`;
     const what =
       t.status === 'counterexample'
         ? `${formalCall(t)}; violates ${t.counterexample!.violated.join('; ')}${t.replay !== undefined ? '; replayed in the runner: it fails there' : ''}`

@@ -1,3 +1,4 @@
+import type { IntegerModel } from '../core/formal.js';
 import { loadPythonParser } from './python-parser.js';
 import type { FormalTarget } from './spec.js';
 import { translatePython } from './translate-python.js';
@@ -12,6 +13,11 @@ import { translate, type Formula } from './translate.js';
 /** Whether a target (or a changed file) is Python. */
 export function isPythonFile(file: string): boolean {
   return /\.py$/.test(file);
+}
+
+/** The integer model of a target's proofs: Python's unbounded `int`, or JS safe integers. */
+export function integerModel(target: Pick<FormalTarget, 'file'>): IntegerModel {
+  return isPythonFile(target.file) ? 'python-int' : 'safe';
 }
 
 /** Load what the target's front end needs before translating (Python: the grammar's wasm, once). */

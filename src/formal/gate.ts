@@ -1,8 +1,8 @@
-import { overallStatus, type FormalStatus } from '../core/formal.js';
+import { overallStatus, type FormalStatus, type IntegerModel } from '../core/formal.js';
 import { and, not, parseValues, type SmtValue } from './smt.js';
 import { solve, solveBatch, type BatchResult, type SolverJob, type SolverLimits, type SolverResult } from './solver.js';
 import { targetName, type FormalBlock, type FormalTarget } from './spec.js';
-import { prepareFrontEnd, translateTarget } from './front-end.js';
+import { integerModel, prepareFrontEnd, translateTarget } from './front-end.js';
 import { SpecError, Unsupported, type Formula, type ParamSymbol } from './translate.js';
 
 /**
@@ -21,13 +21,18 @@ import { SpecError, Unsupported, type Formula, type ParamSymbol } from './transl
 
 export { overallStatus, type FormalStatus };
 
-/** A parameter value in a counterexample: a JS integer, boolean or integer array. */
-export type ModelValue = number | boolean | number[];
+/**
+ * An integer of a model: a JS number inside ±(2^53−1); outside it (Python targets only: their
+ * integers are unbounded) its exact decimal digits as a string, the receipt's form (docs/receipt.md).
+ */
+export type ModelInt = number | string;
+/** A parameter value in a counterexample: an integer, a boolean or an integer array. */
+export type ModelValue = ModelInt | boolean | ModelInt[];
 
 export interface Counterexample {
   inputs: Record<string, ModelValue>;
   /** The function's result on these inputs, as the formula computes it (absent if it did not return). */
-  result?: number | boolean;
+  result?: ModelInt | boolean;
   /** What failed: "ensures", or an obligation such as "the read a[…] is inside the array (line 4)". */
   violated: string[];
 }
@@ -41,7 +46,7 @@ export interface TargetOutcome {
   /** Why the status is unknown. */
   reason?: string;
   counterexample?: Counterexample;
-  scope: { unroll: number; array_length: number; integers: 'safe'; solver: string };
+  scope: { unroll: number; array_length: number; integers: IntegerModel; solver: string };
   duration_ms: number;
 }
 
@@ -81,17 +86,33 @@ function valuesOf(formula: Formula): string[] {
   return [...formula.params.flatMap((p) => p.symbols), formula.result];
 }
 
-/** The JS values of a model's parameters. */
-export function readInputs(params: readonly ParamSymbol[], values: Map<string, SmtValue>): Record<string, ModelValue> {
+/**
+ * A model's integer in the receipt's form: a number when safe, else (python-int only) its exact
+ * decimal digits; undefined for a JS value outside the safe range (the JS model never has one).
+ */
+export function modelInt(value: bigint, integers: IntegerModel): ModelInt | undefined {
+  const n = Number(value);
+  if (Number.isSafeInteger(n)) return n;
+  return integers === 'python-int' ? value.toString() : undefined;
+}
+
+/** The values of a model's parameters, exact (see modelInt). */
+export function readInputs(params: readonly ParamSymbol[], values: Map<string, SmtValue>, integers: IntegerModel = 'safe'): Record<string, ModelValue> {
+  const integer = (symbol: string): ModelInt => {
+    const raw = values.get(symbol) ?? 0n;
+    const exact = modelInt(typeof raw === 'bigint' ? raw : 0n, integers);
+    // The safe model bounds every parameter as a precondition: a value outside it is a solver fault.
+    if (exact === undefined) throw new Error(`the model's ${symbol} lies outside the safe-integer range its domain asserts`);
+    return exact;
+  };
   const inputs: Record<string, ModelValue> = {};
   for (const param of params) {
     if (param.type === 'int[]') {
       const [len, ...elems] = param.symbols;
       const n = Number(values.get(len!) ?? 0n);
-      inputs[param.name] = elems.slice(0, n).map((e) => Number(values.get(e) ?? 0n));
+      inputs[param.name] = elems.slice(0, n).map((e) => integer(e));
     } else {
-      const v = values.get(param.symbols[0]!);
-      inputs[param.name] = param.type === 'bool' ? v === true : Number(v ?? 0n);
+      inputs[param.name] = param.type === 'bool' ? values.get(param.symbols[0]!) === true : integer(param.symbols[0]!);
     }
   }
   return inputs;
@@ -132,10 +153,11 @@ export function decide(formula: Formula, result: SolverResult): Pick<TargetOutco
     const returned = formula.obligations.find((o) => o.kind === 'bounds' && o.what.includes('returns on every path'));
     const didReturn = returned === undefined || values.get(returned.name) !== false;
     const raw = values.get(formula.result);
+    // A JS result read from an unconstrained value (past an array's end) may lie outside the safe range: left out.
+    const result = raw === undefined || !didReturn ? undefined : typeof raw === 'boolean' ? raw : modelInt(raw, formula.integers);
     const counterexample: Counterexample = {
-      inputs: readInputs(formula.params, values),
-      // A result read from an unconstrained value (past an array's end) may lie outside the safe range: left out.
-      ...(didReturn && raw !== undefined && (typeof raw === 'boolean' || Number.isSafeInteger(Number(raw))) ? { result: typeof raw === 'boolean' ? raw : Number(raw) } : {}),
+      inputs: readInputs(formula.params, values, formula.integers),
+      ...(result !== undefined ? { result } : {}),
       violated: violated.length > 0 ? violated : ['ensures']
     };
     return { status: 'counterexample', counterexample };
@@ -183,7 +205,7 @@ export async function checkTarget(target: FormalTarget, text: string | undefined
     file: target.file,
     function: target.function,
     required: target.required,
-    scope: { unroll: target.bounds.unroll, array_length: target.bounds.array_length, integers: 'safe' as const, solver: 'unknown' }
+    scope: { unroll: target.bounds.unroll, array_length: target.bounds.array_length, integers: integerModel(target), solver: 'unknown' }
   };
   await prepareFrontEnd(target);
   const prepared = prepare(target, text, file);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
-import { overallStatus, type FormalRecord, type FormalTargetRecord, type ReplayOutcome } from '../core/formal.js';
+import { BIG_INTEGER_PATTERN, overallStatus, type FormalRecord, type FormalTargetRecord, type ReplayOutcome } from '../core/formal.js';
 import type { FormalTarget } from './spec.js';
 
 /**
@@ -21,17 +21,54 @@ export const REPLAY_DIR = '.patchproof/formal';
 
 const LINE = '@@patchproof-replay';
 
-/** The model's inputs as a call, e.g. pageCount(0, 2). */
+/**
+ * The model's inputs as JSON whose integers are all numbers: an exact big integer (the receipt's
+ * decimal string, python-int targets only) is written as its bare digits, which Python's
+ * `json.loads` reads back as the exact `int`.
+ */
+export function exactJson(value: unknown): string {
+  if (typeof value === 'string') {
+    if (!BIG_INTEGER_PATTERN.test(value)) throw new Error(`${JSON.stringify(value)} is not an exact integer`);
+    return value;
+  }
+  if (Array.isArray(value)) return `[${value.map((v) => exactJson(v)).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}:${exactJson(v)}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The model's inputs as a call, e.g. pageCount(0, 2) or next_id(9223372036854775807). */
 export function callOf(fn: string, inputs: Record<string, unknown>): string {
   return `${fn}(${Object.values(inputs)
-    .map((v) => JSON.stringify(v))
+    .map((v) => exactJson(v))
     .join(', ')})`;
 }
 
-/** The replay test's path in the copy, and its import of the target's file (relative, posix). */
-export function replayPaths(target: Pick<FormalTarget, 'file'>, nonce: string): { test: string; specifier: string } {
+/** Whether the inputs hold an exact big integer (a JS replay cannot: its numbers are doubles). */
+function hasBigInput(inputs: Record<string, unknown>): boolean {
+  return Object.values(inputs).some((v) => typeof v === 'string' || (Array.isArray(v) && v.some((e) => typeof e === 'string')));
+}
+
+/**
+ * Where a TypeScript target's stripped copy goes in the replay's copy: beside the target (so its
+ * package imports resolve the same), under a name with the nonce that no candidate file has.
+ */
+export function strippedPath(file: string, nonce: string, extension: '.mjs' | '.cjs'): string {
+  const dir = posix.dirname(file);
+  const base = posix.basename(file).replace(/\.(c|m)?ts$/, '');
+  return posix.join(dir, `${base}.patchproof-replay-${nonce.replace(/[^A-Za-z0-9_-]/g, '_')}${extension}`);
+}
+
+/**
+ * The replay test's path in the copy, and its import (relative, posix) of the module it loads: the
+ * target's file, or for a TypeScript target its stripped copy (`loads`).
+ */
+export function replayPaths(target: Pick<FormalTarget, 'file'>, nonce: string, loads: string = target.file): { test: string; specifier: string } {
   const test = /\.py$/.test(target.file) ? `${REPLAY_DIR}/test_replay_${nonce.replace(/[^A-Za-z0-9_]/g, '_')}.py` : `${REPLAY_DIR}/replay-${nonce}.test.mjs`;
-  let specifier = posix.relative(REPLAY_DIR, target.file);
+  let specifier = posix.relative(REPLAY_DIR, loads);
   if (!specifier.startsWith('.')) specifier = `./${specifier}`;
   return { test, specifier };
 }
@@ -43,9 +80,11 @@ export function replayPaths(target: Pick<FormalTarget, 'file'>, nonce: string): 
  * The spec's expressions are the pack's (parsed by Babel when the pack loaded): each sits on its
  * own line in parentheses.
  */
-export function replayTestSource(target: FormalTarget, inputs: Record<string, unknown>, nonce: string): string {
+export function replayTestSource(target: FormalTarget, inputs: Record<string, unknown>, nonce: string, loads: string = target.file): string {
   if (/\.py$/.test(target.file)) return pythonReplaySource(target, inputs, nonce);
-  const { specifier } = replayPaths(target, nonce);
+  // Fail closed: a JS double cannot hold the exact value, so such a counterexample never replays.
+  if (hasBigInput(inputs)) throw new Error('a counterexample with an integer outside the safe range cannot replay in JavaScript');
+  const { specifier } = replayPaths(target, nonce, loads);
   const typed = target.returns === 'int' ? 'Number.isSafeInteger(result)' : "typeof result === 'boolean'";
   const params = target.params.map((p) => `  const ${p.name} = entry[${JSON.stringify(p.name)}];`).join('\n');
   const ensures = target.ensures.map((e) => `        (\n${e}\n        )`).join(' &&\n');
@@ -119,7 +158,7 @@ import os
 import sys
 
 NONCE = ${py(nonce)}
-ENTRY = json.loads(${py(JSON.stringify(inputs))})
+ENTRY = json.loads(${py(exactJson(inputs))})
 FILE = ${py(target.file)}
 NAME = ${py(target.function)}
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

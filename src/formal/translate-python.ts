@@ -1,23 +1,21 @@
 import type { FormalTarget } from './spec.js';
 import { parsePython, type SyntaxNode } from './python-parser.js';
-import { and, app, implies, inSafeRange, int, ite, not, or } from './smt.js';
-import { SpecError, Unsupported, type Formula, type Obligation, type ParamSymbol } from './translate.js';
+import { and, app, int, ite, not, or } from './smt.js';
+import { SpecError, SymbolicExecution, Unsupported, type ArrayValue, type Formula, type Value, type Where } from './symbolic.js';
 
 /**
  * The formal gate's Python front end: tree-sitter's syntax tree of a Python file, read on the host
- * and never executed, executed symbolically into the same `Formula` the JS front end makes, for a
- * documented subset (docs/witness-pack.md, "Python targets"). Pure once the parser is loaded
- * (src/formal/python-parser.ts).
+ * and never executed, executed symbolically into the same `Formula` the JS front end makes (the
+ * shared symbolic state and steps: src/formal/symbolic.ts), for a documented subset
+ * (docs/witness-pack.md, "Python targets"). Pure once the parser is loaded (src/formal/python-parser.ts).
  *
- * Python's semantics, not JS's: integers are unbounded (no range obligation on any intermediate
- * value), `//` and `%` floor (the remainder takes the divisor's sign) and a zero divisor raises
+ * Python's semantics, not JS's: integers are unbounded (no range on the inputs, no range obligation
+ * on any intermediate value: the integer model `python-int`), `//` and `%` floor (the remainder takes the divisor's sign) and a zero divisor raises
  * ZeroDivisionError (a bug the counterexample shows, not a step outside the model), a list index
  * wraps when negative (`-len <= i < len`, else IndexError), a local read before it is assigned
  * raises UnboundLocalError, and falling off the end returns None. Everything outside the subset
  * throws `Unsupported`: the status is `unknown`, never `not_applicable`.
  */
-
-type Value = { k: 'int'; t: string } | { k: 'bool'; t: string } | { k: 'arr'; elems: string[]; len: string };
 
 interface Local {
   /** Undefined until the first assignment on some path. */
@@ -26,13 +24,6 @@ interface Local {
   def: string;
   /** A parameter array (the only arrays of the subset). */
   param: boolean;
-}
-
-interface Flags {
-  ret: string;
-  brk: string;
-  cnt: string;
-  loop: boolean;
 }
 
 /** The builtins the subset calls: their meaning is the standard one only if nothing rebinds them. */
@@ -52,7 +43,7 @@ function field(node: SyntaxNode, name: string): SyntaxNode {
   return child;
 }
 
-function lineOf(node: SyntaxNode): { type: string; loc: { start: { line: number } } } {
+function lineOf(node: SyntaxNode): Where {
   return { type: node.type, loc: { start: { line: node.startPosition.row + 1 } } };
 }
 
@@ -189,85 +180,20 @@ export function translatePython(target: FormalTarget, source: { text: string; fi
   return new PythonTranslator(target).run(source);
 }
 
-class PythonTranslator {
-  private readonly lines: string[] = [];
-  private readonly obligations: Obligation[] = [];
-  private counter = 0;
+/** Python semantics over the shared symbolic state (src/formal/symbolic.ts): unbounded integers, function scope. */
+class PythonTranslator extends SymbolicExecution<SyntaxNode> {
   private locals = new Map<string, Local>();
-  private flags: Flags = { ret: 'false', brk: 'false', cnt: 'false', loop: false };
-  private retVal: string;
-  private specMode = false;
 
-  constructor(private readonly target: FormalTarget) {
-    this.retVal = target.returns === 'int' ? '0' : 'false';
+  constructor(target: FormalTarget) {
+    super(target, 'python-int', 'list');
   }
 
-  run(source: { text: string; file: string } | undefined): Formula {
-    const params: ParamSymbol[] = [];
-    const domain: string[] = [];
-    const entry = new Map<string, Value>();
-    const n = this.target.bounds.array_length;
-    const names = new Set<string>();
-    for (const param of this.target.params) {
-      if (names.has(param.name) || param.name === 'result') throw new Unsupported(`the spec names parameter ${param.name} twice or calls it result`);
-      names.add(param.name);
-      if (param.type === 'int') {
-        // The inputs stay safe integers so that a counterexample is exact in the receipt's JSON;
-        // nothing inside the function is bounded (Python's integers are unbounded).
-        const s = this.declare(`p_${param.name}`, 'Int');
-        domain.push(inSafeRange(s));
-        params.push({ name: param.name, type: 'int', symbols: [s] });
-        entry.set(param.name, { k: 'int', t: s });
-      } else if (param.type === 'bool') {
-        const s = this.declare(`p_${param.name}`, 'Bool');
-        params.push({ name: param.name, type: 'bool', symbols: [s] });
-        entry.set(param.name, { k: 'bool', t: s });
-      } else {
-        const len = this.declare(`p_${param.name}_len`, 'Int');
-        domain.push(`(<= 0 ${len})`, `(<= ${len} ${n})`);
-        const elems = Array.from({ length: n }, (_, i) => this.declare(`p_${param.name}_${i}`, 'Int'));
-        for (const e of elems) domain.push(inSafeRange(e));
-        params.push({ name: param.name, type: 'int[]', symbols: [len, ...elems] });
-        entry.set(param.name, { k: 'arr', elems, len });
-      }
-    }
-    let result: string;
-    if (source === undefined) {
-      result = this.declare('result', this.target.returns === 'int' ? 'Int' : 'Bool');
-      if (this.target.returns === 'int') domain.push(inSafeRange(result));
-    } else {
-      result = this.body(source, entry);
-    }
-    const resultValue: Value = this.target.returns === 'int' ? { k: 'int', t: result } : { k: 'bool', t: result };
-    this.specMode = true;
-    const pre = this.define('pre', 'Bool', and(...this.target.requires.map((text) => this.spec(text, entry, undefined))));
-    const post = this.define('post', 'Bool', and(...this.target.ensures.map((text) => this.spec(text, entry, resultValue))));
-    const domainName = this.define('domain', 'Bool', and(...domain));
-    return { prelude: this.lines.join('\n'), params, result, obligations: this.obligations, domain: domainName, pre, post };
-  }
-
-  private declare(name: string, sort: string): string {
-    this.lines.push(`(declare-const ${name} ${sort})`);
-    return name;
-  }
-
-  private define(hint: string, sort: 'Int' | 'Bool', term: string): string {
-    if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(term) || /^\d+$/.test(term) || term === 'true' || term === 'false') return term;
-    const name = `${hint}_${this.counter++}`;
-    this.lines.push(`(define-fun ${name} () ${sort} ${term})`);
-    return name;
-  }
-
-  private oblige(kind: Obligation['kind'], guard: string, condition: string, what: string, node: SyntaxNode): void {
-    const term = implies(guard, condition);
-    if (term === 'true') return;
-    const name = `ob_${this.counter++}`;
-    this.lines.push(`(define-fun ${name} () Bool ${term})`);
-    this.obligations.push({ kind: this.specMode ? 'spec' : kind, name, what: `${what}${at(node)}` });
+  protected where(node: SyntaxNode): Where {
+    return lineOf(node);
   }
 
   /** The spec's own expressions: Python, parsed with tree-sitter, over the entry values and `result`. */
-  private spec(text: string, entry: Map<string, Value>, result: Value | undefined): string {
+  protected spec(text: string, entry: ReadonlyMap<string, Value>, result: Value | undefined): string {
     const root = parsePython(text);
     const statements = named(root);
     const statement = statements[0];
@@ -285,7 +211,7 @@ class PythonTranslator {
     }
   }
 
-  private body(source: { text: string; file: string }, entry: Map<string, Value>): string {
+  protected body(source: { text: string; file: string }, entry: ReadonlyMap<string, Value>): string {
     const root = parseModule(source.text, source.file);
     const problems = pythonIntegrityProblems(root);
     if (problems.length > 0) throw new Unsupported(`${source.file}: ${problems[0]}`);
@@ -311,12 +237,7 @@ class PythonTranslator {
     const first = statements[0];
     const rest = first?.type === 'expression_statement' && named(first)[0]?.type === 'string' ? statements.slice(1) : statements;
     this.block(rest, 'true');
-    this.oblige('bounds', 'true', this.flags.ret, `${this.target.function} returns on every path (else None)`, fn);
-    return this.define('ret', this.target.returns === 'int' ? 'Int' : 'Bool', this.retVal);
-  }
-
-  private active(guard: string): string {
-    return and(guard, not(this.flags.ret), not(this.flags.brk), not(this.flags.cnt));
+    return this.finish(`${this.target.function} returns on every path (else None)`, fn);
   }
 
   private block(statements: SyntaxNode[], guard: string): void {
@@ -371,29 +292,17 @@ class PythonTranslator {
       case 'for_statement':
         return this.forStatement(node, guard);
       case 'break_statement':
-      case 'continue_statement': {
-        if (!this.flags.loop) throw new Unsupported(`${node.type} outside a loop`, lineOf(node));
-        const g = this.active(guard);
-        if (node.type === 'break_statement') this.flags.brk = this.define('brk', 'Bool', or(this.flags.brk, g));
-        else this.flags.cnt = this.define('cnt', 'Bool', or(this.flags.cnt, g));
-        return;
-      }
+      case 'continue_statement':
+        return this.jump(node.type === 'break_statement' ? 'break' : 'continue', guard, node, node.type);
       default:
         throw new Unsupported(`a ${node.type}`, lineOf(node));
     }
   }
 
-  private returnValue(value: Value, guard: string, node: SyntaxNode): void {
-    const kind = this.target.returns;
-    if (value.k !== kind) throw new Unsupported(`a return of ${value.k === 'arr' ? 'a list' : `a ${value.k}`} where the spec says ${kind}`, lineOf(node));
-    this.retVal = this.define('rv', kind === 'int' ? 'Int' : 'Bool', ite(guard, value.t, this.retVal));
-    this.flags.ret = this.define('ret', 'Bool', or(this.flags.ret, guard));
-  }
-
   /**
-   * A loop unrolled: `condition(entry)` before each iteration k (after `before(k)` gives its
-   * variable), the body under it; a path that would run once more than `iterations` is an
-   * `unroll` obligation (when `bounded` is false).
+   * A loop unrolled: `condition(entry, k)` before each iteration k, then `before(k)` (its variable)
+   * and the body; a path that would run once more than `iterations` is an `unroll` obligation (when
+   * `bounded` is false).
    */
   private loop(
     guard: string,
@@ -404,19 +313,19 @@ class PythonTranslator {
     iterations = this.target.bounds.unroll,
     bounded = false
   ): void {
-    const outer = this.flags;
-    const entry = this.active(guard);
-    this.flags = { ret: outer.ret, brk: 'false', cnt: 'false', loop: true };
-    for (let k = 0; k < iterations; k++) {
-      this.flags.cnt = 'false';
-      const c = condition(entry, k);
-      this.flags.brk = this.define('brk', 'Bool', or(this.flags.brk, and(this.active(entry), not(c))));
-      before(k, entry);
-      this.block(body, entry);
-    }
-    this.flags.cnt = 'false';
-    if (!bounded) this.oblige('unroll', this.active(entry), not(condition(entry, iterations)), `the loop ends within ${iterations} iterations`, node);
-    this.flags = { ...outer, ret: this.flags.ret };
+    this.unroll(
+      guard,
+      {
+        condition,
+        iteration: (k, entry) => {
+          before(k, entry);
+          this.block(body, entry);
+        },
+        iterations,
+        bounded
+      },
+      node
+    );
   }
 
   /** `for v in range(a[, b[, step]])` (step a non-zero literal) or `for v in xs` over a parameter list. */
@@ -438,7 +347,7 @@ class PythonTranslator {
         node,
         (_entry, k) => `(< ${k} ${list.len})`,
         (k, entry) => {
-          const current = binding.value as Extract<Value, { k: 'arr' }>;
+          const current = binding.value as ArrayValue;
           this.bind(left, { k: 'int', t: this.define('v', 'Int', this.select(current, int(k))) }, this.active(entry));
         },
         body,
@@ -542,11 +451,6 @@ class PythonTranslator {
     binding.def = this.define('d', 'Bool', or(binding.def, guard));
   }
 
-  private named(value: Value): Value {
-    if (value.k === 'arr') return value;
-    return { k: value.k, t: this.define('v', value.k === 'int' ? 'Int' : 'Bool', value.t) } as Value;
-  }
-
   private lookup(id: SyntaxNode, guard: string): Value {
     const binding = this.locals.get(id.text);
     if (binding === undefined || binding.value === undefined) throw new Unsupported(`${id.text} is not a parameter or local of the target`, lineOf(id));
@@ -597,31 +501,20 @@ class PythonTranslator {
   }
 
   private compare(op: string, left: Value, right: Value, node: SyntaxNode): string {
-    if (op === '==' || op === '!=') {
-      if (left.k === 'arr' || right.k === 'arr' || left.k !== right.k) throw new Unsupported(`${op} between different types or lists`, lineOf(node));
-      const equal = `(= ${left.t} ${right.t})`;
-      return op === '!=' ? not(equal) : equal;
-    }
+    if (op === '==' || op === '!=') return this.equality(op, left, right, node);
     if (!['<', '<=', '>', '>='].includes(op)) throw new Unsupported(`the ${op} operator`, lineOf(node));
     if (left.k !== 'int' || right.k !== 'int') throw new Unsupported(`${op} on a non-integer`, lineOf(node));
     return app(op, left.t, right.t);
   }
 
   /** xs[i]'s effective index, with the bounds obligation: Python wraps -len <= i < 0 to i + len. */
-  private index(array: Extract<Value, { k: 'arr' }>, subscript: SyntaxNode, guard: string, what: 'read' | 'write'): string {
+  private index(array: ArrayValue, subscript: SyntaxNode, guard: string, what: 'read' | 'write'): string {
     const parts = subscript.childrenForFieldName('subscript').filter((c): c is SyntaxNode => c !== null);
     if (parts.length !== 1 || parts[0]!.type === 'slice') throw new Unsupported('a slice or a tuple index', lineOf(subscript));
     const i = this.integer(parts[0]!, guard);
     const object = field(subscript, 'value').text;
     this.oblige('bounds', guard, and(`(<= (- ${array.len}) ${i})`, `(< ${i} ${array.len})`), `the ${what} ${object}[…] is inside the list (else IndexError)`, subscript);
     return this.define('i', 'Int', `(ite (< ${i} 0) (+ ${i} ${array.len}) ${i})`);
-  }
-
-  private select(array: { elems: string[] }, index: string): string {
-    if (array.elems.length === 0) return this.declare(`undef_${this.counter++}`, 'Int');
-    let term = array.elems[array.elems.length - 1]!;
-    for (let i = array.elems.length - 2; i >= 0; i--) term = ite(`(= ${index} ${i})`, array.elems[i]!, term);
-    return term;
   }
 
   private expr(node: SyntaxNode, guard: string): Value {
@@ -682,8 +575,7 @@ class PythonTranslator {
         const c = this.define('c', 'Bool', this.truthy(this.expr(test, guard), test));
         const x = this.expr(a, and(guard, c));
         const y = this.expr(b, and(guard, not(c)));
-        if (x.k === 'arr' || y.k === 'arr' || x.k !== y.k) throw new Unsupported('a conditional expression whose branches differ in type', lineOf(node));
-        return { k: x.k, t: ite(c, x.t, y.t) } as Value;
+        return this.choice(c, x, y, 'a conditional expression', node);
       }
       case 'subscript': {
         const object = field(node, 'value');
@@ -719,15 +611,13 @@ class PythonTranslator {
     }
     if (name === 'abs') {
       if (args.length !== 1) throw new Unsupported('abs with other than one argument', lineOf(node));
-      const a = this.integer(args[0]!, guard);
-      return { k: 'int', t: this.define('v', 'Int', ite(`(>= ${a} 0)`, a, `(- ${a})`)) };
+      return this.absolute(this.integer(args[0]!, guard));
     }
     if (args.length < 2) throw new Unsupported(`${name} of fewer than two arguments (an iterable)`, lineOf(node));
-    const terms = args.map((a) => this.integer(a, guard));
-    // min/max keep the first of equal values; for integers that is the same value.
-    let term = terms[0]!;
-    for (const next of terms.slice(1)) term = this.define('v', 'Int', ite(app(name === 'min' ? '<=' : '>=', term, next), term, next));
-    return { k: 'int', t: term };
+    return this.minMax(
+      name as 'min' | 'max',
+      args.map((a) => this.integer(a, guard))
+    );
   }
 
   /** Specs only: all(e for x in xs), all(e for i in range(len(xs))), with an optional if; any(…) alike. */
@@ -740,7 +630,7 @@ class PythonTranslator {
     const variable = field(forIn, 'left');
     if (variable.type !== 'identifier') throw new Unsupported(`${name}'s variable is not one name`, lineOf(node));
     const source = field(forIn, 'right');
-    let array: Extract<Value, { k: 'arr' }>;
+    let array: ArrayValue;
     let overIndex: boolean;
     if (source.type === 'identifier') {
       const value = this.lookup(source, guard);
@@ -757,16 +647,13 @@ class PythonTranslator {
     }
     const body = field(generator, 'body');
     const saved = this.locals.get(variable.text);
-    const parts: string[] = [];
-    array.elems.forEach((element, k) => {
+    const expanded = this.expand(name === 'all' ? 'every' : 'some', array, (element, k, inRange) => {
       this.locals.set(variable.text, { value: { k: 'int', t: overIndex ? int(k) : element }, def: 'true', param: false });
-      const inRange = `(< ${k} ${array.len})`;
       const kept = filter === undefined ? 'true' : this.truthy(this.expr(named(filter)[0]!, and(guard, inRange)), filter);
-      const holds = this.truthy(this.expr(body, and(guard, inRange, kept)), body);
-      parts.push(name === 'all' ? implies(and(inRange, kept), holds) : and(inRange, kept, holds));
+      return { kept, holds: this.truthy(this.expr(body, and(guard, inRange, kept)), body) };
     });
     if (saved === undefined) this.locals.delete(variable.text);
     else this.locals.set(variable.text, saved);
-    return { k: 'bool', t: name === 'all' ? and(...parts) : or(...parts) };
+    return expanded;
   }
 }

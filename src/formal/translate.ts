@@ -1,6 +1,9 @@
 import { parse, parseExpression } from '@babel/parser';
 import type { FormalTarget } from './spec.js';
-import { and, app, implies, inSafeRange, int, ite, jsRem, not, or, SAFE, truncDiv } from './smt.js';
+import { and, app, inSafeRange, int, ite, jsRem, not, or, truncDiv } from './smt.js';
+import { SAFE_INTEGER, SpecError, SymbolicExecution, Unsupported, type Formula, type Value, type Where } from './symbolic.js';
+
+export { SpecError, Unsupported, type Formula, type Obligation, type ParamSymbol } from './symbolic.js';
 
 /**
  * The formal gate's translator: the Babel AST of a JavaScript or TypeScript file, read on the host
@@ -12,57 +15,9 @@ import { and, app, implies, inSafeRange, int, ite, jsRem, not, or, SAFE, truncDi
  * translator does not know.
  */
 
-/** Why the translator cannot model the code: the status is `unknown` with this reason. */
-export class Unsupported extends Error {
-  constructor(reason: string, node?: Node) {
-    const line = node?.loc?.start.line;
-    super(line === undefined ? reason : `${reason} (line ${line})`);
-    this.name = 'Unsupported';
-  }
-}
-
 // Babel's AST, loosely: the translator checks every node's `type` before it reads a field.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Node = { type: string; loc?: { start: { line: number } } | null; [key: string]: any };
-
-type Value = { k: 'int'; t: string } | { k: 'bool'; t: string } | { k: 'arr'; elems: string[]; len: string };
-
-/**
- * What must hold on every path the formula covers:
- * - `bounds`: an array index inside the array, and a return on every path: a violation is a bug
- *   the counterexample shows;
- * - `model`: a value stays a safe integer and no division by zero happens: a violation leaves the
- *   integer model (the JS double differs from the integer), so it makes the status `unknown`;
- * - `unroll`: no loop runs more often than the unrolling bound: else `unknown`, never proved.
- */
-export interface Obligation {
-  kind: 'bounds' | 'model' | 'unroll' | 'spec';
-  /** The SMT name of the Boolean that must hold. */
-  name: string;
-  what: string;
-}
-
-/** A parameter as the model names it: SMT constants and how to read them back. */
-export interface ParamSymbol {
-  name: string;
-  type: 'int' | 'bool' | 'int[]';
-  /** int/bool: the one constant; int[]: the length constant then the elements. */
-  symbols: string[];
-}
-
-/** The formula of one target (or spec): declarations, then the named parts the queries assert. */
-export interface Formula {
-  /** declare-const and define-fun lines. */
-  prelude: string;
-  params: ParamSymbol[];
-  /** The SMT name of the function's result (declared free in spec-only formulas). */
-  result: string;
-  obligations: Obligation[];
-  /** Named Booleans: the domain (safe integers, array lengths), requires, ensures. */
-  domain: string;
-  pre: string;
-  post: string;
-}
 
 const JS_EXT = /\.(c|m)?jsx?$/;
 const TS_EXT = /\.(c|m)?tsx?$/;
@@ -226,112 +181,34 @@ interface Binding {
   constant: boolean;
 }
 
-/** Mutable control state of the symbolic execution: returned, broken out of, continued. */
-interface Flags {
-  ret: string;
-  brk: string;
-  cnt: string;
-  /** Inside a loop (break and continue are allowed). */
-  loop: boolean;
-}
-
 const MATH_FUNCTIONS = new Set(['min', 'max', 'abs', 'trunc']);
-const SAFE_INTEGER = 'a safe integer';
 
 /** Translate a target: its candidate source (or a spec-only formula when `source` is undefined). */
 export function translate(target: FormalTarget, source: { text: string; file: string } | undefined): Formula {
   return new Translator(target).run(source);
 }
 
-class Translator {
-  private readonly lines: string[] = [];
-  private readonly obligations: Obligation[] = [];
-  private counter = 0;
+/** JS semantics over the shared symbolic state (src/formal/symbolic.ts): safe integers, block scopes. */
+class Translator extends SymbolicExecution<Node> {
   private scopes: Map<string, Binding>[] = [];
-  private flags: Flags = { ret: 'false', brk: 'false', cnt: 'false', loop: false };
-  private retVal: string;
-  private specMode = false;
 
-  constructor(private readonly target: FormalTarget) {
-    this.retVal = target.returns === 'int' ? '0' : 'false';
+  constructor(target: FormalTarget) {
+    super(target, 'safe', 'array');
   }
 
-  run(source: { text: string; file: string } | undefined): Formula {
-    const params: ParamSymbol[] = [];
-    const domain: string[] = [];
-    const entry = new Map<string, Binding>();
-    const n = this.target.bounds.array_length;
-    const names = new Set<string>();
-    for (const param of this.target.params) {
-      if (names.has(param.name) || param.name === 'result') throw new Unsupported(`the spec names parameter ${param.name} twice or calls it result`);
-      names.add(param.name);
-      if (param.type === 'int') {
-        const s = this.declare(`p_${param.name}`, 'Int');
-        domain.push(inSafeRange(s));
-        params.push({ name: param.name, type: 'int', symbols: [s] });
-        entry.set(param.name, { value: { k: 'int', t: s }, constant: false });
-      } else if (param.type === 'bool') {
-        const s = this.declare(`p_${param.name}`, 'Bool');
-        params.push({ name: param.name, type: 'bool', symbols: [s] });
-        entry.set(param.name, { value: { k: 'bool', t: s }, constant: false });
-      } else {
-        const len = this.declare(`p_${param.name}_len`, 'Int');
-        domain.push(`(<= 0 ${len})`, `(<= ${len} ${n})`);
-        const elems = Array.from({ length: n }, (_, i) => this.declare(`p_${param.name}_${i}`, 'Int'));
-        for (const e of elems) domain.push(inSafeRange(e));
-        params.push({ name: param.name, type: 'int[]', symbols: [len, ...elems] });
-        entry.set(param.name, { value: { k: 'arr', elems, len }, constant: false });
-      }
-    }
-    let result: string;
-    if (source === undefined) {
-      result = this.declare('result', this.target.returns === 'int' ? 'Int' : 'Bool');
-      if (this.target.returns === 'int') domain.push(inSafeRange(result));
-    } else {
-      result = this.body(source, entry);
-    }
-    const resultValue: Value = this.target.returns === 'int' ? { k: 'int', t: result } : { k: 'bool', t: result };
-    this.specMode = true;
-    const pre = this.define('pre', 'Bool', and(...this.target.requires.map((text) => this.spec(text, entry, undefined))));
-    const post = this.define('post', 'Bool', and(...this.target.ensures.map((text) => this.spec(text, entry, resultValue))));
-    const domainName = this.define('domain', 'Bool', and(...domain));
-    return { prelude: this.lines.join('\n'), params, result, obligations: this.obligations, domain: domainName, pre, post };
-  }
-
-  private declare(name: string, sort: string): string {
-    this.lines.push(`(declare-const ${name} ${sort})`);
-    return name;
-  }
-
-  private define(hint: string, sort: 'Int' | 'Bool', term: string): string {
-    if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(term) || /^\d+$/.test(term) || term === 'true' || term === 'false') return term;
-    const name = `${hint}_${this.counter++}`;
-    this.lines.push(`(define-fun ${name} () ${sort} ${term})`);
-    return name;
-  }
-
-  private oblige(kind: Obligation['kind'], guard: string, condition: string, what: string, node: Node): void {
-    const term = implies(guard, condition);
-    if (term === 'true') return;
-    if (this.specMode) {
-      // The spec is read over mathematical integers: only its array reads and divisions must be defined.
-      if (what === SAFE_INTEGER) return;
-      kind = 'spec';
-    }
-    const name = `ob_${this.counter++}`;
-    this.lines.push(`(define-fun ${name} () Bool ${term})`);
-    this.obligations.push({ kind, name, what: node.loc ? `${what} (line ${node.loc.start.line})` : what });
+  protected where(node: Node): Where {
+    return node;
   }
 
   /** The spec's own expressions: JavaScript, parsed with Babel, over the entry values and `result`. */
-  private spec(text: string, entry: Map<string, Binding>, result: Value | undefined): string {
+  protected spec(text: string, entry: ReadonlyMap<string, Value>, result: Value | undefined): string {
     let node: Node;
     try {
       node = parseExpression(text, { plugins: [] }) as unknown as Node;
     } catch (error) {
       throw new SpecError(`${JSON.stringify(text)} does not parse: ${(error as Error).message}`);
     }
-    const scope = new Map(entry);
+    const scope = new Map([...entry].map(([name, value]): [string, Binding] => [name, { value, constant: false }]));
     if (result !== undefined) scope.set('result', { value: result, constant: true });
     this.scopes = [scope];
     try {
@@ -342,7 +219,7 @@ class Translator {
     }
   }
 
-  private body(source: { text: string; file: string }, entry: Map<string, Binding>): string {
+  protected body(source: { text: string; file: string }, entry: ReadonlyMap<string, Value>): string {
     const program = parseSource(source.text, source.file);
     const problems = integrityProblems(program);
     if (problems.length > 0) throw new Unsupported(`${source.file}: ${problems[0]}`);
@@ -356,7 +233,7 @@ class Translator {
       if (p.type !== 'Identifier') throw new Unsupported(`parameter ${index + 1} is not a plain name`, p);
       const specName = this.target.params[index]!.name;
       // Positions bind: the spec's name for parameter i is the code's parameter i.
-      scope.set(p.name, { value: entry.get(specName)!.value, constant: false });
+      scope.set(p.name, { value: entry.get(specName)!, constant: false });
     });
     this.scopes = [scope];
     if (fn.body.type !== 'BlockStatement') {
@@ -365,12 +242,7 @@ class Translator {
     } else {
       this.block(fn.body.body, 'true');
     }
-    this.oblige('bounds', 'true', this.flags.ret, `${this.target.function} returns on every path`, fn);
-    return this.define('ret', this.target.returns === 'int' ? 'Int' : 'Bool', this.retVal);
-  }
-
-  private active(guard: string): string {
-    return and(guard, not(this.flags.ret), not(this.flags.brk), not(this.flags.cnt));
+    return this.finish(`${this.target.function} returns on every path`, fn);
   }
 
   private lookup(name: string, node: Node): Binding {
@@ -437,11 +309,8 @@ class Translator {
       case 'BreakStatement':
       case 'ContinueStatement': {
         if (node.label) throw new Unsupported('a labelled break or continue', node);
-        if (!this.flags.loop) throw new Unsupported(`${node.type === 'BreakStatement' ? 'break' : 'continue'} outside a loop`, node);
-        const g = this.active(guard);
-        if (node.type === 'BreakStatement') this.flags.brk = this.define('brk', 'Bool', or(this.flags.brk, g));
-        else this.flags.cnt = this.define('cnt', 'Bool', or(this.flags.cnt, g));
-        return;
+        const kind = node.type === 'BreakStatement' ? 'break' : 'continue';
+        return this.jump(kind, guard, node, kind);
       }
       default:
         throw new Unsupported(`a ${node.type}`, node);
@@ -454,31 +323,22 @@ class Translator {
     else this.block([node], guard);
   }
 
-  private returnValue(value: Value, guard: string, node: Node): void {
-    const kind = this.target.returns;
-    if (value.k !== kind) throw new Unsupported(`a return of ${value.k === 'arr' ? 'an array' : `a ${value.k}`} where the spec says ${kind}`, node);
-    this.retVal = this.define('rv', kind === 'int' ? 'Int' : 'Bool', ite(guard, value.t, this.retVal));
-    this.flags.ret = this.define('ret', 'Bool', or(this.flags.ret, guard));
-  }
-
-  /** A loop unrolled `unroll` times; a path that would run once more is an `unroll` obligation. */
+  /** `for`/`while`: the test before each iteration, the body, then the update. */
   private loop(guard: string, test: Node | undefined, body: Node, update: Node | undefined, node: Node): void {
-    const outer = this.flags;
-    const entry = this.active(guard);
-    this.flags = { ret: outer.ret, brk: 'false', cnt: 'false', loop: true };
-    const check = (): string => (test === undefined ? 'true' : this.define('c', 'Bool', this.truthy(this.expr(test, this.active(entry)), test)));
-    for (let i = 0; i < this.target.bounds.unroll; i++) {
-      this.flags.cnt = 'false';
-      const condition = check();
-      this.flags.brk = this.define('brk', 'Bool', or(this.flags.brk, and(this.active(entry), not(condition))));
-      this.scoped(body, entry);
-      this.flags.cnt = 'false';
-      if (update !== undefined) this.effect(update, entry);
-    }
-    this.flags.cnt = 'false';
-    const again = check();
-    this.oblige('unroll', this.active(entry), not(again), `the loop ends within ${this.target.bounds.unroll} iterations`, node);
-    this.flags = { ...outer, ret: this.flags.ret };
+    this.unroll(
+      guard,
+      {
+        condition: (entry) => (test === undefined ? 'true' : this.define('c', 'Bool', this.truthy(this.expr(test, this.active(entry)), test))),
+        iteration: (_k, entry) => {
+          this.scoped(body, entry);
+          this.flags.cnt = 'false';
+          if (update !== undefined) this.effect(update, entry);
+        },
+        iterations: this.target.bounds.unroll,
+        bounded: false
+      },
+      node
+    );
   }
 
   /** Statements that are expressions: assignments and ++/--, alone or in a sequence (for updates). */
@@ -532,11 +392,6 @@ class Translator {
     throw new Unsupported('an assignment to something other than a local or an array element', left);
   }
 
-  private named(value: Value): Value {
-    if (value.k === 'arr') return value;
-    return { k: value.k, t: this.define('v', value.k === 'int' ? 'Int' : 'Bool', value.t) } as Value;
-  }
-
   private truthy(value: Value, node: Node): string {
     if (value.k === 'bool') return value.t;
     if (value.k === 'int') return `(not (= ${value.t} 0))`;
@@ -577,11 +432,8 @@ class Translator {
       case '===':
       case '!==':
       case '==':
-      case '!=': {
-        if (left.k === 'arr' || right.k === 'arr' || left.k !== right.k) throw new Unsupported(`${op} between different types or arrays`, node);
-        const equal = `(= ${left.t} ${right.t})`;
-        return { k: 'bool', t: op.startsWith('!') ? not(equal) : equal };
-      }
+      case '!=':
+        return { k: 'bool', t: this.equality(op, left, right, node) };
       default:
         throw new Unsupported(`the ${op} operator`, node);
     }
@@ -622,8 +474,7 @@ class Translator {
         const test = this.define('c', 'Bool', this.truthy(this.expr(node.test, guard), node.test));
         const a = this.expr(node.consequent, and(guard, test));
         const b = this.expr(node.alternate, and(guard, not(test)));
-        if (a.k === 'arr' || b.k === 'arr' || a.k !== b.k) throw new Unsupported('a ternary whose branches differ in type', node);
-        return { k: a.k, t: ite(test, a.t, b.t) } as Value;
+        return this.choice(test, a, b, 'a ternary', node);
       }
       case 'MemberExpression': {
         if (node.object.type !== 'Identifier') throw new Unsupported('a member of something other than a local', node);
@@ -643,14 +494,6 @@ class Translator {
       default:
         throw new Unsupported(`a ${node.type}`, node);
     }
-  }
-
-  /** a[i] as an ite chain over the bounded elements (out of range: the obligation fails first). */
-  private select(array: { elems: string[] }, index: string): string {
-    if (array.elems.length === 0) return this.declare(`undef_${this.counter++}`, 'Int');
-    let term = array.elems[array.elems.length - 1]!;
-    for (let i = array.elems.length - 2; i >= 0; i--) term = ite(`(= ${index} ${i})`, array.elems[i]!, term);
-    return term;
   }
 
   private call(node: Node, guard: string): Value {
@@ -673,14 +516,13 @@ class Translator {
       }
       if (fn === 'abs') {
         if (args.length !== 1) throw new Unsupported('Math.abs with other than one argument', node);
-        const a = this.integer(args[0]!, guard);
-        return { k: 'int', t: this.define('v', 'Int', ite(`(>= ${a} 0)`, a, `(- ${a})`)) };
+        return this.absolute(this.integer(args[0]!, guard));
       }
       if (args.length === 0) throw new Unsupported(`Math.${fn}() (an infinity)`, node);
-      const terms = args.map((a) => this.integer(a, guard));
-      let term = terms[0]!;
-      for (const next of terms.slice(1)) term = this.define('v', 'Int', ite(app(fn === 'min' ? '<=' : '>=', term, next), term, next));
-      return { k: 'int', t: term };
+      return this.minMax(
+        fn as 'min' | 'max',
+        args.map((a) => this.integer(a, guard))
+      );
     }
     if (this.specMode && callee.type === 'MemberExpression' && !callee.computed && callee.object.type === 'Identifier' && callee.property.type === 'Identifier') {
       const name = callee.property.name as string;
@@ -698,28 +540,14 @@ class Translator {
     }
     const params = fn.params as Node[];
     if (params.length > 2 || params.some((p) => p.type !== 'Identifier')) throw new Unsupported(`${name}'s callback takes (x) or (x, i)`, node);
-    const array = binding.value;
-    const parts: string[] = [];
-    array.elems.forEach((element, k) => {
+    return this.expand(name, binding.value, (element, k, inRange) => {
       const scope = new Map<string, Binding>();
       if (params[0]) scope.set(params[0].name, { value: { k: 'int', t: element }, constant: true });
       if (params[1]) scope.set(params[1].name, { value: { k: 'int', t: int(k) }, constant: true });
       this.scopes.push(scope);
-      const inRange = `(< ${k} ${array.len})`;
-      const body = this.truthy(this.expr(fn.body, and(guard, inRange)), fn.body);
+      const holds = this.truthy(this.expr(fn.body, and(guard, inRange)), fn.body);
       this.scopes.pop();
-      parts.push(name === 'every' ? implies(inRange, body) : and(inRange, body));
+      return { kept: 'true', holds };
     });
-    return { k: 'bool', t: name === 'every' ? and(...parts) : or(...parts) };
   }
 }
-
-/** A spec expression that does not parse or is outside the subset: the pack is refused. */
-export class SpecError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SpecError';
-  }
-}
-
-export { SAFE };

@@ -1,0 +1,306 @@
+import type { IntegerModel } from '../core/formal.js';
+import type { FormalTarget } from './spec.js';
+import { and, app, implies, inSafeRange, ite, not, or } from './smt.js';
+
+/**
+ * What the formal gate's two front ends share (src/formal/translate.ts for JS/TS,
+ * src/formal/translate-python.ts for Python): the formula they make, the symbolic state of one
+ * execution (SMT definitions, obligations, the returned/broken/continued flags, the result so far)
+ * and the language-neutral steps over it (parameters, early returns, loop unrolling, break and
+ * continue, array reads, min/max/abs). Each front end keeps its own syntax and semantics: what an
+ * operator means, what raises, what the spec language is. Pure.
+ */
+
+/** Why the translator cannot model the code: the status is `unknown` with this reason. */
+export class Unsupported extends Error {
+  constructor(reason: string, where?: Where) {
+    const line = where?.loc?.start.line;
+    super(line === undefined ? reason : `${reason} (line ${line})`);
+    this.name = 'Unsupported';
+  }
+}
+
+/** A spec expression that does not parse or is outside the subset: the pack is refused. */
+export class SpecError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SpecError';
+  }
+}
+
+/** Where in the source a node is, as Babel says it (the Python front end makes the same shape). */
+export interface Where {
+  type?: string;
+  loc?: { start: { line: number } } | null;
+}
+
+/**
+ * What must hold on every path the formula covers:
+ * - `bounds`: an array index inside the array, and a return on every path (Python: what raises):
+ *   a violation is a bug the counterexample shows;
+ * - `model`: a value stays a safe integer and no division by zero happens (JS): a violation leaves
+ *   the integer model (the JS double differs from the integer), so it makes the status `unknown`;
+ * - `unroll`: no loop runs more often than the unrolling bound: else `unknown`, never proved;
+ * - `spec`: the spec's own reads are defined (checked when the pack loads).
+ */
+export interface Obligation {
+  kind: 'bounds' | 'model' | 'unroll' | 'spec';
+  /** The SMT name of the Boolean that must hold. */
+  name: string;
+  what: string;
+}
+
+/** A parameter as the model names it: SMT constants and how to read them back. */
+export interface ParamSymbol {
+  name: string;
+  type: 'int' | 'bool' | 'int[]';
+  /** int/bool: the one constant; int[]: the length constant then the elements. */
+  symbols: string[];
+}
+
+/** The formula of one target (or spec): declarations, then the named parts the queries assert. */
+export interface Formula {
+  /** The integer model: JS safe integers (every value bounded), or Python's unbounded integers. */
+  integers: IntegerModel;
+  /** declare-const and define-fun lines. */
+  prelude: string;
+  params: ParamSymbol[];
+  /** The SMT name of the function's result (declared free in spec-only formulas). */
+  result: string;
+  obligations: Obligation[];
+  /** Named Booleans: the domain (safe integers for JS, array lengths), requires, ensures. */
+  domain: string;
+  pre: string;
+  post: string;
+}
+
+/** A symbolic value: an integer or Boolean term, or a bounded array (its elements and length). */
+export type Value = { k: 'int'; t: string } | { k: 'bool'; t: string } | ArrayValue;
+export type ArrayValue = { k: 'arr'; elems: string[]; len: string };
+
+/** Mutable control state of the symbolic execution: returned, broken out of, continued. */
+export interface Flags {
+  ret: string;
+  brk: string;
+  cnt: string;
+  /** Inside a loop (break and continue are allowed). */
+  loop: boolean;
+}
+
+/** The `what` of a JS value's range obligation (specs, read over mathematical integers, drop it). */
+export const SAFE_INTEGER = 'a safe integer';
+
+/** One unrolled loop: its condition before iteration k, and iteration k itself. */
+export interface Unrolled {
+  /** The loop's condition before iteration k (k = iterations: whether it would run once more). */
+  condition(entry: string, k: number): string;
+  /** Iteration k under the loop's entry guard: the loop variable, the body, an update. */
+  iteration(k: number, entry: string): void;
+  iterations: number;
+  /** A loop over a bounded list ends by itself: no `unroll` obligation. */
+  bounded: boolean;
+}
+
+/**
+ * One symbolic execution of a target, or of its spec alone. A front end extends it with its
+ * syntax: `body` (the candidate's function) and `spec` (one spec expression), over nodes of type N.
+ */
+export abstract class SymbolicExecution<N> {
+  protected readonly lines: string[] = [];
+  protected readonly obligations: Obligation[] = [];
+  protected counter = 0;
+  protected flags: Flags = { ret: 'false', brk: 'false', cnt: 'false', loop: false };
+  protected retVal: string;
+  protected specMode = false;
+
+  constructor(
+    protected readonly target: FormalTarget,
+    private readonly integers: IntegerModel,
+    /** What the language calls an array, in reasons. */
+    private readonly arrayWord: 'array' | 'list'
+  ) {
+    this.retVal = target.returns === 'int' ? '0' : 'false';
+  }
+
+  /** Where a node is, for reasons and obligations. */
+  protected abstract where(node: N): Where;
+  /** The candidate's function executed: the SMT name of its result. */
+  protected abstract body(source: { text: string; file: string }, entry: ReadonlyMap<string, Value>): string;
+  /** One spec expression over the entry values (and `result`), as a Boolean term. */
+  protected abstract spec(text: string, entry: ReadonlyMap<string, Value>, result: Value | undefined): string;
+
+  run(source: { text: string; file: string } | undefined): Formula {
+    const params: ParamSymbol[] = [];
+    const domain: string[] = [];
+    const entry = new Map<string, Value>();
+    const n = this.target.bounds.array_length;
+    // JS numbers are doubles: every input is a safe integer, as a precondition of every proof.
+    // Python's integers are unbounded: the inputs are not bounded either.
+    const ranged = (term: string): void => {
+      if (this.integers === 'safe') domain.push(inSafeRange(term));
+    };
+    const names = new Set<string>();
+    for (const param of this.target.params) {
+      if (names.has(param.name) || param.name === 'result') throw new Unsupported(`the spec names parameter ${param.name} twice or calls it result`);
+      names.add(param.name);
+      if (param.type === 'int') {
+        const s = this.declare(`p_${param.name}`, 'Int');
+        ranged(s);
+        params.push({ name: param.name, type: 'int', symbols: [s] });
+        entry.set(param.name, { k: 'int', t: s });
+      } else if (param.type === 'bool') {
+        const s = this.declare(`p_${param.name}`, 'Bool');
+        params.push({ name: param.name, type: 'bool', symbols: [s] });
+        entry.set(param.name, { k: 'bool', t: s });
+      } else {
+        const len = this.declare(`p_${param.name}_len`, 'Int');
+        domain.push(`(<= 0 ${len})`, `(<= ${len} ${n})`);
+        const elems = Array.from({ length: n }, (_, i) => this.declare(`p_${param.name}_${i}`, 'Int'));
+        for (const e of elems) ranged(e);
+        params.push({ name: param.name, type: 'int[]', symbols: [len, ...elems] });
+        entry.set(param.name, { k: 'arr', elems, len });
+      }
+    }
+    let result: string;
+    if (source === undefined) {
+      result = this.declare('result', this.target.returns === 'int' ? 'Int' : 'Bool');
+      if (this.target.returns === 'int') ranged(result);
+    } else {
+      result = this.body(source, entry);
+    }
+    const resultValue: Value = this.target.returns === 'int' ? { k: 'int', t: result } : { k: 'bool', t: result };
+    this.specMode = true;
+    const pre = this.define('pre', 'Bool', and(...this.target.requires.map((text) => this.spec(text, entry, undefined))));
+    const post = this.define('post', 'Bool', and(...this.target.ensures.map((text) => this.spec(text, entry, resultValue))));
+    const domainName = this.define('domain', 'Bool', and(...domain));
+    return { integers: this.integers, prelude: this.lines.join('\n'), params, result, obligations: this.obligations, domain: domainName, pre, post };
+  }
+
+  protected declare(name: string, sort: string): string {
+    this.lines.push(`(declare-const ${name} ${sort})`);
+    return name;
+  }
+
+  /** A named definition of a term (a name, a numeral or a constant stands for itself). */
+  protected define(hint: string, sort: 'Int' | 'Bool', term: string): string {
+    if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(term) || /^\d+$/.test(term) || term === 'true' || term === 'false') return term;
+    const name = `${hint}_${this.counter++}`;
+    this.lines.push(`(define-fun ${name} () ${sort} ${term})`);
+    return name;
+  }
+
+  protected oblige(kind: Obligation['kind'], guard: string, condition: string, what: string, node: N): void {
+    const term = implies(guard, condition);
+    if (term === 'true') return;
+    if (this.specMode) {
+      // The spec is read over mathematical integers: only its array reads and divisions must be defined.
+      if (what === SAFE_INTEGER) return;
+      kind = 'spec';
+    }
+    const name = `ob_${this.counter++}`;
+    this.lines.push(`(define-fun ${name} () Bool ${term})`);
+    const line = this.where(node).loc?.start.line;
+    this.obligations.push({ kind, name, what: line === undefined ? what : `${what} (line ${line})` });
+  }
+
+  /** The guard of a path still running: not returned, not broken out of, not continued. */
+  protected active(guard: string): string {
+    return and(guard, not(this.flags.ret), not(this.flags.brk), not(this.flags.cnt));
+  }
+
+  protected returnValue(value: Value, guard: string, node: N): void {
+    const kind = this.target.returns;
+    if (value.k !== kind)
+      throw new Unsupported(
+        `a return of ${value.k === 'arr' ? `a${this.arrayWord === 'array' ? 'n' : ''} ${this.arrayWord}` : `a ${value.k}`} where the spec says ${kind}`,
+        this.where(node)
+      );
+    this.retVal = this.define('rv', kind === 'int' ? 'Int' : 'Bool', ite(guard, value.t, this.retVal));
+    this.flags.ret = this.define('ret', 'Bool', or(this.flags.ret, guard));
+  }
+
+  /** That the function returned on every path: a `bounds` obligation; the result's SMT name. */
+  protected finish(what: string, node: N): string {
+    this.oblige('bounds', 'true', this.flags.ret, what, node);
+    return this.define('ret', this.target.returns === 'int' ? 'Int' : 'Bool', this.retVal);
+  }
+
+  /**
+   * A loop unrolled `loop.iterations` times: before each iteration its condition (a false one
+   * breaks), then the iteration; a path that would run once more is an `unroll` obligation
+   * (unless the loop is bounded by its list).
+   */
+  protected unroll(guard: string, loop: Unrolled, node: N): void {
+    const outer = this.flags;
+    const entry = this.active(guard);
+    this.flags = { ret: outer.ret, brk: 'false', cnt: 'false', loop: true };
+    for (let k = 0; k < loop.iterations; k++) {
+      this.flags.cnt = 'false';
+      const c = loop.condition(entry, k);
+      this.flags.brk = this.define('brk', 'Bool', or(this.flags.brk, and(this.active(entry), not(c))));
+      loop.iteration(k, entry);
+    }
+    this.flags.cnt = 'false';
+    if (!loop.bounded) this.oblige('unroll', this.active(entry), not(loop.condition(entry, loop.iterations)), `the loop ends within ${loop.iterations} iterations`, node);
+    this.flags = { ...outer, ret: this.flags.ret };
+  }
+
+  /** `break` or `continue` on the paths still running (inside a loop only). */
+  protected jump(kind: 'break' | 'continue', guard: string, node: N, spelled: string): void {
+    if (!this.flags.loop) throw new Unsupported(`${spelled} outside a loop`, this.where(node));
+    const g = this.active(guard);
+    if (kind === 'break') this.flags.brk = this.define('brk', 'Bool', or(this.flags.brk, g));
+    else this.flags.cnt = this.define('cnt', 'Bool', or(this.flags.cnt, g));
+  }
+
+  /** A scalar value under a name of its own (arrays are values already). */
+  protected named(value: Value): Value {
+    if (value.k === 'arr') return value;
+    return { k: value.k, t: this.define('v', value.k === 'int' ? 'Int' : 'Bool', value.t) };
+  }
+
+  /** a[i] as an ite chain over the bounded elements (out of range: the bounds obligation fails first). */
+  protected select(array: { elems: string[] }, index: string): string {
+    if (array.elems.length === 0) return this.declare(`undef_${this.counter++}`, 'Int');
+    let term = array.elems[array.elems.length - 1]!;
+    for (let i = array.elems.length - 2; i >= 0; i--) term = ite(`(= ${index} ${i})`, array.elems[i]!, term);
+    return term;
+  }
+
+  /** min/max of integer terms, left to right (the first of equal values: the same integer). */
+  protected minMax(fn: 'min' | 'max', terms: readonly string[]): Value {
+    let term = terms[0]!;
+    for (const next of terms.slice(1)) term = this.define('v', 'Int', ite(app(fn === 'min' ? '<=' : '>=', term, next), term, next));
+    return { k: 'int', t: term };
+  }
+
+  protected absolute(term: string): Value {
+    return { k: 'int', t: this.define('v', 'Int', ite(`(>= ${term} 0)`, term, `(- ${term})`)) };
+  }
+
+  /** `a == b` or `a != b` between two scalars of one type (else outside the subset). */
+  protected equality(op: string, left: Value, right: Value, node: N): string {
+    if (left.k === 'arr' || right.k === 'arr' || left.k !== right.k) throw new Unsupported(`${op} between different types or ${this.arrayWord}s`, this.where(node));
+    const equal = `(= ${left.t} ${right.t})`;
+    return op.startsWith('!') ? not(equal) : equal;
+  }
+
+  /** `c ? a : b` over two scalars of one type. */
+  protected choice(test: string, a: Value, b: Value, what: string, node: N): Value {
+    if (a.k === 'arr' || b.k === 'arr' || a.k !== b.k) throw new Unsupported(`${what} whose branches differ in type`, this.where(node));
+    return { k: a.k, t: ite(test, a.t, b.t) };
+  }
+
+  /**
+   * A spec quantifier expanded over an array's bounded elements: `every` (all) or `some` (any).
+   * `part` reads element k (in range: `inRange`): whether it is kept (a filter) and whether it holds.
+   */
+  protected expand(quantifier: 'every' | 'some', array: ArrayValue, part: (element: string, k: number, inRange: string) => { kept: string; holds: string }): Value {
+    const parts = array.elems.map((element, k) => {
+      const inRange = `(< ${k} ${array.len})`;
+      const { kept, holds } = part(element, k, inRange);
+      return quantifier === 'every' ? implies(and(inRange, kept), holds) : and(inRange, kept, holds);
+    });
+    return { k: 'bool', t: quantifier === 'every' ? and(...parts) : or(...parts) };
+  }
+}
