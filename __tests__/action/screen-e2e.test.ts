@@ -369,7 +369,26 @@ describeDocker('screen mode end to end', () => {
     const job = await runJob(partial, { INPUT_MODE: 'screen-merge', INPUT_SHARDS: '2', 'INPUT_SCREEN-RUN-KEY': KEY });
     expectExit(job, 1);
     expect(job.outputs['verdict']).toBe('inconclusive');
-    expect(job.summary).toContain('patchproof-screen-shard-2-of-2');
+    // The summary escapes Markdown punctuation; rendered, the name reads as is.
+    expect(job.summary.replace(/\\(.)/g, '$1')).toContain('patchproof-screen-shard-2-of-2');
+    expect(github.checkRuns().length).toBe(before);
+  }, 300_000);
+
+  test("attack: a ref: pack from a tag on top of a candidate's head does not grade that candidate", async () => {
+    // The agent tags a commit holding its own head and the (unchanged, digest-matching) pack.
+    const author = join(repos.dir, 'author');
+    git(author, ['checkout', '-q', '-B', 'graded', repos.heads[13] as string]);
+    writeFileSync(join(author, 'GRADED.md'), 'the pack, from a commit on top of the candidate\n');
+    git(author, ['add', '-A']);
+    git(author, ['commit', '-q', '-m', 'The pack on top of candidate 13']);
+    git(author, ['push', '-q', repos.origin, 'graded:refs/tags/graded', `${repos.heads[13] as string}:refs/heads/agent-13`]);
+    const run = await startArtifactServer({ repository: REPOSITORY, runId: 5006, firstArtifactId: 9901 });
+    servers.push(run);
+    const before = github.checkRuns().length;
+    const job = await runJob(run, { INPUT_MODE: 'screen', 'INPUT_SCREEN-REFS': 'refs/heads/agent-13', 'INPUT_WITNESS-PACK': `ref:refs/tags/graded:${PACK_PATH}` });
+    expectExit(job, 1);
+    expect(job.outputs['verdict']).toBe('inconclusive');
+    expect(job.summary).toContain("is this candidate's head or contains it; the grader must not come from the candidate");
     expect(github.checkRuns().length).toBe(before);
   }, 300_000);
 

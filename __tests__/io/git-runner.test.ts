@@ -1,3 +1,4 @@
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -175,5 +176,56 @@ describe('createGitSource (the trusted checkout) in a hostile environment (real 
     } finally {
       restore();
     }
+  });
+});
+
+describe('isAncestor in a shallow checkout (the ref: pack check: the grader must not come from the candidate)', () => {
+  let dir: string;
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("answers yes for a pack commit on top of the candidate's head though the checkout holds neither's history, and no for a sibling", async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pp-shallow-'));
+    const author = join(dir, 'author');
+    mkdirSync(author);
+    const run = (cwd: string, args: string[]) =>
+      execFileSync('git', ['-C', cwd, ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@example.test', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@example.test' }
+      }).trim();
+    run(author, ['init', '-q', '-b', 'main']);
+    const commit = (file: string) => {
+      writeFileSync(join(author, file), `${file}\n`);
+      run(author, ['add', '-A']);
+      run(author, ['commit', '-q', '-m', file]);
+      return run(author, ['rev-parse', 'HEAD']);
+    };
+    // A history longer than the runner's first fetch depth (50): the checkout stays shallow.
+    for (let i = 0; i < 60; i += 1) run(author, ['commit', '-q', '--allow-empty', '-m', `history ${i}`]);
+    const base = commit('base.txt');
+    run(author, ['checkout', '-q', '-b', 'candidate']);
+    const head = commit('candidate.txt');
+    // Several commits between the candidate's head and the pack's commit: depth 1 never sees the head.
+    for (let i = 0; i < 3; i += 1) commit(`between-${i}.txt`);
+    commit('pack.txt');
+    run(author, ['tag', 'graded']);
+    run(author, ['checkout', '-q', '-b', 'sibling', base]);
+    const sibling = commit('sibling.txt');
+    const origin = join(dir, 'origin.git');
+    run(dir, ['init', '-q', '--bare', origin]);
+    run(author, ['push', '-q', origin, 'main', 'candidate', 'sibling', 'refs/tags/graded']);
+    const workspace = join(dir, 'workspace');
+    mkdirSync(workspace);
+    run(workspace, ['init', '-q']);
+    run(workspace, ['remote', 'add', 'origin', `file://${origin}`]);
+    run(workspace, ['fetch', '-q', '--no-tags', '--depth=1', 'origin', base]);
+    const source = createGitSource(workspace);
+    await source.fetchCommits(base, head);
+    await source.fetchCommits(base, sibling);
+    const pack = await source.resolveCommit('refs/tags/graded');
+    expect(run(workspace, ['rev-parse', '--is-shallow-repository'])).toBe('true');
+    // Without the deepening, git answers no here: the pack commit was fetched at depth 1.
+    expect(spawnSync('git', ['-C', workspace, 'merge-base', '--is-ancestor', head, pack]).status).toBe(1);
+    expect(await source.isAncestor(head, pack)).toBe(true);
+    expect(await source.isAncestor(sibling, pack)).toBe(false);
   });
 });

@@ -166,7 +166,11 @@ async function findCandidates(
   return { found, skipped };
 }
 
-/** The witness pack, digest-verified; a `ref:` pack only from the default branch or a tag, never a pull request's ref. */
+/**
+ * The witness pack, digest-verified; a `ref:` pack only from the default branch or a tag, never a
+ * pull request's ref. Its commit is returned so that no candidate whose head it holds is screened
+ * against it (the grader must not come from the candidate).
+ */
 async function openPack(
   pack: WitnessPackInput,
   digest: string,
@@ -175,7 +179,7 @@ async function openPack(
   payload: unknown,
   repoDir: string,
   key: string | undefined
-): Promise<ResolvedWitness & { repoPath?: string }> {
+): Promise<ResolvedWitness & { repoPath?: string; packCommit?: string }> {
   const options = { tempDir: context.runnerTemp, ...(key !== undefined ? { witnessKey: key } : {}) };
   switch (pack.kind) {
     case 'url':
@@ -195,7 +199,7 @@ async function openPack(
       const folder = await mkdtemp(join(context.runnerTemp, 'patchproof-ref-'));
       try {
         await git.writeTree(`${commit}:${pack.path}`, folder);
-        return { ...(await resolveWitness(folder, digest, options)), repoPath: pack.path };
+        return { ...(await resolveWitness(folder, digest, options)), repoPath: pack.path, packCommit: commit };
       } finally {
         await rm(folder, { recursive: true, force: true });
       }
@@ -269,6 +273,13 @@ async function screenJob(
     const origins = new Map<string, CandidateOrigin>();
     const approved = screen.approvedHashes !== undefined ? new Set(screen.approvedHashes) : undefined;
     for (const f of found) {
+      if (witness.packCommit !== undefined && (f.head === witness.packCommit || (await git.isAncestor(f.head, witness.packCommit)))) {
+        skipped.push({
+          label: f.label,
+          why: `refused: the witness pack's commit ${witness.packCommit} is this candidate's head or contains it; the grader must not come from the candidate`
+        });
+        continue;
+      }
       let proposed;
       try {
         proposed = proposeCandidate(await git.diff(base, f.head, limits.maxBytes), baseTree, limits);

@@ -108,7 +108,7 @@ export interface GitSource {
   diff(base: string, head: string, maxBytes: number): Promise<string>;
   /** The commit `ref` names, fetching it from `origin` when the checkout does not have it. */
   resolveCommit(ref: string): Promise<string>;
-  /** True when `ancestor` is `commit` or one of its (fetched) ancestors. */
+  /** True when `ancestor` is `commit` or one of its ancestors; in a shallow checkout the history is deepened (at last fetched whole) before it answers false. */
   isAncestor(ancestor: string, commit: string): Promise<boolean>;
   /**
    * Write the tree `treeish` (`<commit>` or `<commit>:<path>`) into `dest`, an empty folder: every
@@ -229,10 +229,16 @@ class GitCommandSource implements GitSource {
   }
 
   async isAncestor(ancestor: string, commit: string): Promise<boolean> {
-    const result = await this.git(['merge-base', '--is-ancestor', ancestor, commit]);
-    if (result.exitCode === 0) return true;
-    if (result.exitCode === 1) return false;
-    throw failure('merge-base --is-ancestor', result);
+    // In a shallow checkout "no" may only mean the history between them was not fetched: deepen
+    // `commit`'s history, and at last fetch all of it, before answering no (fail closed).
+    for (const step of [...DEEPEN_STEPS, 0, undefined]) {
+      const result = await this.git(['merge-base', '--is-ancestor', ancestor, commit]);
+      if (result.exitCode === 0) return true;
+      if (result.exitCode !== 1) throw failure('merge-base --is-ancestor', result);
+      if (step === undefined || !(await this.isShallow())) return false;
+      await this.fetch(step === 0 ? ['--unshallow'] : [`--deepen=${step}`], [commit]);
+    }
+    return false;
   }
 
   async writeTree(treeish: string, dest: string): Promise<string[]> {
