@@ -67,9 +67,23 @@ describe('reproduction_before', () => {
   it('treats a skipped reproduction test as the wrong failure', () => {
     expect(judgeReproductionBefore([run('reproduction_before', [fail('a'), skip('b')])]).reasons).toEqual(['repro_wrong_failure']);
   });
-  it('treats zero tests and a timeout as the wrong failure, with their own code', () => {
-    expect(judgeReproductionBefore([run('reproduction_before', [])]).reasons).toEqual(['no_results', 'repro_wrong_failure']);
-    expect(judgeReproductionBefore([run('reproduction_before', [fail('a')], { timedOut: true, exitCode: null })]).reasons).toEqual(['repro_wrong_failure', 'timeout']);
+  it("treats zero tests, a timeout and unreadable results at base as the grader's fault: inconclusive with their own code", () => {
+    expect(judgeReproductionBefore([run('reproduction_before', [])])).toMatchObject({ status: 'inconclusive', reasons: ['no_results'] });
+    expect(judgeReproductionBefore([run('reproduction_before', [fail('a')], { timedOut: true, exitCode: null })])).toMatchObject({ status: 'inconclusive', reasons: ['timeout'] });
+    const unreadable = run('reproduction_before', [fail('a')], { parsed: { tests: [fail('a')], problems: ['junit.xml is not well-formed XML'] }, attempt: 2 });
+    expect(judgeReproductionBefore([run('reproduction_before', [fail('a')]), unreadable])).toMatchObject({ status: 'inconclusive', reasons: ['results_inconsistent'] });
+  });
+  it('never blames the candidate for one base reproduction run with unreadable results: the validation is inconclusive, its phases not run', () => {
+    const runs = passingRuns();
+    runs.reproduction_before[1] = { ...runs.reproduction_before[1]!, parsed: { tests: [fail('repro > parses 1h30m')], problems: ['duplicate test id'] } };
+    const judged = judge(runs, true);
+    expect(judged.verdict).toBe('inconclusive');
+    expect(judged.phases.map((p) => [p.name, p.status])).toEqual([
+      ['reproduction_before', 'inconclusive'],
+      ['reproduction_after', 'not_run'],
+      ['regression', 'not_run'],
+      ['hidden', 'not_run']
+    ]);
   });
   it('is flaky when repeated runs disagree', () => {
     const phase = judgeReproductionBefore([run('reproduction_before', [fail('a')]), run('reproduction_before', [pass('a')], { attempt: 2 })]);

@@ -198,8 +198,10 @@ export function judgeReproductionBefore(runs: readonly RunEvidence[], expectedFa
   const anomalies = anomaliesOf(runs);
   if (anomalies.includes('infra_error')) return phase('reproduction_before', 'inconclusive', ['infra_error'], results);
   if (anomalies.length > 0) {
-    // A timeout, no tests or unreadable results at baseline never establish the bug.
-    return phase('reproduction_before', 'failed', ['repro_wrong_failure', ...anomalies], results);
+    // A timeout, no tests or unreadable results at baseline never establish the bug, and they are the
+    // grader's fault on a tree the candidate's diff never touched: inconclusive, never blamed on the
+    // candidate (as the base suite's anomalies in judgeRegression). Inconclusive never passes.
+    return phase('reproduction_before', 'inconclusive', anomalies, results);
   }
   const flaky = flakyIds(runs);
   const reasons: ReasonCode[] = flaky.length > 0 ? ['flaky'] : [];
