@@ -58,18 +58,28 @@ export function baseEntriesOf(snapshot: Snapshot, paths: readonly string[]): Bas
 
 /** Record one validation. An entry already there (the same receipt bytes) is kept as it is. */
 export async function storeReceipt(store: string, receipt: Receipt, receiptText: string, proposal: Proposal, base: readonly BaseEntry[]): Promise<string> {
-  const dir = storeEntryDir(store, receipt.receipt_digest);
+  return writeEntry(store, receipt.receipt_digest, {
+    'receipt.json': receiptText,
+    'proposal.json': `${JSON.stringify(proposal, null, 2)}\n`,
+    'base.json': `${JSON.stringify({ format: BASE_FORMAT, base_snapshot: proposal.base_snapshot, entries: base }, null, 2)}\n`
+  });
+}
+
+/**
+ * Write one store entry whole or not at all: its files in a private temporary folder, renamed into
+ * place. An entry already there is kept: its name is the digest of the bytes it holds.
+ */
+async function writeEntry(store: string, digest: string, files: Record<string, string>): Promise<string> {
+  const dir = storeEntryDir(store, digest);
   await mkdir(store, { recursive: true, mode: 0o700 });
   const temp = join(store, `.tmp-${randomBytes(8).toString('hex')}`);
   await mkdir(temp, { mode: 0o700 });
   try {
-    await writeFile(join(temp, 'receipt.json'), receiptText, { mode: 0o600 });
-    await writeFile(join(temp, 'proposal.json'), `${JSON.stringify(proposal, null, 2)}\n`, { mode: 0o600 });
-    await writeFile(join(temp, 'base.json'), `${JSON.stringify({ format: BASE_FORMAT, base_snapshot: proposal.base_snapshot, entries: base }, null, 2)}\n`, { mode: 0o600 });
+    for (const [name, text] of Object.entries(files)) await writeFile(join(temp, name), text, { mode: 0o600 });
     try {
       await rename(temp, dir);
     } catch (error) {
-      // The same receipt digest was stored before (ENOTEMPTY/EEXIST): the digest covers its bytes.
+      // The same digest was stored before (ENOTEMPTY/EEXIST): the digest covers its bytes.
       if (!['ENOTEMPTY', 'EEXIST'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
     }
   } finally {
@@ -118,21 +128,7 @@ export async function storeScreening(store: string, screeningDigest: string, scr
     const stored = await readFile(join(storeEntryDir(store, receipt.digest), 'receipt.json'), 'utf8').catch(() => undefined);
     if (stored !== receipt.text) throw new PromoteError(`candidate receipt ${receipt.digest} is not in the receipt store; the screening is not kept`);
   }
-  const dir = storeEntryDir(store, screeningDigest);
-  await mkdir(store, { recursive: true, mode: 0o700 });
-  const temp = join(store, `.tmp-${randomBytes(8).toString('hex')}`);
-  await mkdir(temp, { mode: 0o700 });
-  try {
-    await writeFile(join(temp, 'screening.json'), screeningText, { mode: 0o600 });
-    try {
-      await rename(temp, dir);
-    } catch (error) {
-      if (!['ENOTEMPTY', 'EEXIST'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
-    }
-  } finally {
-    await rm(temp, { recursive: true, force: true });
-  }
-  return dir;
+  return writeEntry(store, screeningDigest, { 'screening.json': screeningText });
 }
 
 /**
