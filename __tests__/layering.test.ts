@@ -33,9 +33,10 @@ async function cruise(files: Record<string, string>): Promise<Violation[]> {
     const result = await run(join(ROOT, 'node_modules', '.bin', 'depcruise'), ['src', '--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'json'], {
       cwd: dir,
       maxBuffer: 64 * 1024 * 1024
-    }).catch((error: { stdout?: string; code?: unknown }) => {
-      if (typeof error.code !== 'number' || error.stdout === undefined || error.stdout === '') throw error;
-      return { stdout: error.stdout };
+    }).catch((error: unknown) => {
+      const { stdout, code } = error as { stdout?: string; code?: unknown };
+      if (typeof code !== 'number' || stdout === undefined || stdout === '') throw error;
+      return { stdout };
     });
     const report = JSON.parse(result.stdout) as { summary: { violations: Violation[] } };
     return report.summary.violations;

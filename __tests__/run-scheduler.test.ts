@@ -49,11 +49,11 @@ function fakeRunner() {
     },
     running,
     preparing,
-    prepare: async (job: Job): Promise<string> => {
+    prepare: (job: Job): Promise<string> => {
       events.push(`prepare ${job.name}`);
       held.add(job.name);
       maxHeld = Math.max(maxHeld, held.size);
-      return `copy-of-${job.name}`;
+      return Promise.resolve(`copy-of-${job.name}`);
     },
     run: async (job: Job, prepared: string, signal: AbortSignal): Promise<string> => {
       expect(prepared).toBe(`copy-of-${job.name}`);
@@ -207,10 +207,10 @@ describe('the run scheduler', () => {
       jobs: JOBS.slice(0, 3),
       concurrency: 2,
       prepareAhead: 1,
-      prepare: async (job) => job.name,
-      run: async (job) => {
-        if (job.name === 'suite-before') throw new Error('docker went away');
-        return 'reproduced';
+      prepare: (job) => Promise.resolve(job.name),
+      run: (job) => {
+        if (job.name === 'suite-before') return Promise.reject(new Error('docker went away'));
+        return Promise.resolve('reproduced');
       }
     });
     await expect(scheduled).rejects.toThrow('docker went away');
@@ -222,13 +222,13 @@ describe('the run scheduler', () => {
       jobs: JOBS,
       concurrency: 1,
       prepareAhead: 2,
-      prepare: async (job) => {
+      prepare: (job) => {
         order.push(`prepare ${job.name}`);
-        return job.name;
+        return Promise.resolve(job.name);
       },
-      run: async (job) => {
+      run: (job) => {
         order.push(`run ${job.name}`);
-        return 'ok';
+        return Promise.resolve('ok');
       }
     });
     expect(scheduled.every((s) => s.status === 'done')).toBe(true);
@@ -349,10 +349,10 @@ describe('the run scheduler: rank (longest expected first)', () => {
       concurrency: 1,
       prepareAhead: 0,
       rank: (job) => (job.name === 'hidden' ? 5 : suitesFirst(job)),
-      prepare: async (job) => job.name,
-      run: async (job) => {
+      prepare: (job) => Promise.resolve(job.name),
+      run: (job) => {
         order.push(job.name);
-        return 'ok';
+        return Promise.resolve('ok');
       }
     });
     expect(order).toEqual(['hidden', 'suite-before', 'suite-after', 'repro-before-1', 'repro-before-2', 'repro-after-1', 'repro-after-2']);
@@ -417,8 +417,8 @@ describe('the run scheduler: rank (longest expected first)', () => {
       concurrency: 1,
       prepareAhead: 0,
       rank: (job) => (job.name === 'repro-before-2' ? Number.NaN : 0),
-      prepare: async (job) => job.name,
-      run: async () => 'ok'
+      prepare: (job) => Promise.resolve(job.name),
+      run: () => Promise.resolve('ok')
     });
     await expect(scheduled).rejects.toThrow('a rank must be a finite number');
   });

@@ -702,7 +702,7 @@ function shellQuote(word) {
   return `'${String(word).replace(/'/g, `'\\''`)}'`;
 }
 
-main().catch((error) => {
+main().catch((/** @type {unknown} */ error) => {
   log(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;
 });
@@ -839,7 +839,11 @@ async function benchResultsFlood(context) {
       ],
       { cwd: PROJECT, encoding: 'utf8', timeout: 20 * timeoutSeconds * 1000 }
     );
-    if (result.status !== 1) throw new Error(`validate of ${name} exited ${result.status} (expected 1, failed): ${String(result.stderr).trim()}`);
+    if (result.status !== 1) {
+      // stderr is null (whatever its type says) when the child did not start; error then says why.
+      const why = [result.error?.message, result.stderr].filter((part) => typeof part === 'string').join('; ');
+      throw new Error(`validate of ${name} exited ${result.status} (expected 1, failed): ${why.trim()}`);
+    }
     reasons[name] = JSON.parse(readFileSync(join(out, 'receipt.json'), 'utf8')).reasons;
   };
   const times = await alternate(Math.max(1, Math.min(context.runs, 3)), { flood: validate('inode-flood'), hang: validate('busy-loop') });

@@ -151,7 +151,7 @@ export function checkExpectation(receipt, expect) {
   return problems;
 }
 
-function runCase(caseName, image, work, outRoot, onlyCandidates = [], setupCache = undefined) {
+function runCase(caseName, image, work, outRoot, onlyCandidates = [], setupCache) {
   const data = readCase(caseName);
   const { fetched, pack, digest } = prepareCase(caseName, work);
   const receipts = outRoot === undefined ? join(INTEGRATIONS, caseName, 'receipts') : join(outRoot, caseName);

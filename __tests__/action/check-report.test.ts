@@ -22,6 +22,7 @@ import { renderReport } from '../../src/core/report.js';
 import type { TestCaseResult } from '../../src/core/test-results.js';
 import { fail, pass, passingRuns, receiptFrom, run } from '../helpers/evidence.js';
 import { ensureCli, readJson, runCli, tempDir } from '../helpers/cli.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -375,7 +376,7 @@ describe('rendered checks of real receipts (bundled CLI, fixtures/js-duration)',
     );
   });
   afterAll(async () => {
-    if (work !== undefined) await rm(work, { recursive: true, force: true });
+    if (mayBeUnset(work) !== undefined) await rm(work, { recursive: true, force: true });
   });
 
   const placeholders = (markdown: string): string =>

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ClaimArtifacts } from '../../src/publish/claim-artifact.js';
 import { parseClaimBytes } from '../../src/io/claim-file.js';
 import { ConfigurationError, VerificationError } from '../../src/errors.js';

@@ -61,7 +61,7 @@ describe('hostile test names and messages in annotations, as posted to the loopb
     for (const a of annotations) {
       for (const text of [a.title ?? '', a.message, a.path]) {
         expect(text).not.toContain(ESC);
-        expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+        expect(text).not.toMatch(/(?!\n)[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u);
         expect(text).not.toContain('[1;32m');
       }
       expect(a.title ?? '').not.toContain('\n');

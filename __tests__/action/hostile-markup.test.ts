@@ -58,7 +58,7 @@ describe('hostile markup and hidden text in PR-visible Markdown', () => {
   });
 
   it('leaves a hidden test source, given as a skip reason or a failure message, out of the receipt, the check run and the report', () => {
-    const outputs = [serializeReceipt(receipt), check.title, check.summary, check.text ?? '', JSON.stringify(check.annotations ?? []), report];
+    const outputs = [serializeReceipt(receipt), check.title, check.summary, check.text ?? '', JSON.stringify(check.annotations), report];
     for (const text of outputs) {
       expect(text).not.toContain('HIDDEN-SENTINEL-7f3a');
       expect(text).not.toContain('test_secret');

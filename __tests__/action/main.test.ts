@@ -39,10 +39,11 @@ async function runWith(mode: Mode): Promise<Step> {
 const throwing =
   (thrown: unknown): Mode =>
   () =>
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the cases reject with non-Error values on purpose
     Promise.reject(thrown);
 
 describe('run (the action entry): outputs for what a mode throws', () => {
-  it.each([
+  it.each<[string, unknown, RegExp]>([
     ['an InfrastructureError', new InfrastructureError('docker engine not answering'), /docker engine not answering/],
     ['a TypeError (a fault of PatchProof itself)', new TypeError("Cannot read properties of undefined (reading 'x')"), /Cannot read properties/],
     ['a plain Error', new Error('socket hang up'), /socket hang up/],
@@ -54,7 +55,7 @@ describe('run (the action entry): outputs for what a mode throws', () => {
     expect(step.failed[0]).toMatch(message);
   });
 
-  it.each([
+  it.each<[string, Error]>([
     ['a PolicyError', new PolicyError('policy_violation', 'the diff touches .github/')],
     ['a ConfigurationError', new ConfigurationError('run-id is required')],
     ['a VerificationError', new VerificationError('witness_digest_mismatch', 'the pack is not the pinned one')]

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ModeResult } from '../../src/action/mode.js';
 import type { PromoteModeDeps } from '../../src/action/promote-mode.js';
 import { readActionSettings } from '../../src/inputs/action-settings.js';
@@ -12,6 +13,7 @@ import { createTestSigstore, githubIdentity, type TestSigstore } from '../helper
 import { startArtifactServer, type ArtifactServer } from '../support/artifact-server.js';
 import { startGitHubServer, type GitHubServer, type PullRequestFixture } from '../support/github-server.js';
 import { JS_DURATION, git, makePullRequest, removePullRequest, type PullRequestRepos } from './data/validate-repos.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
  * promoteMode in process with the real toolkit clients (@actions/github for pulls, @actions/artifact)
@@ -172,8 +174,8 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
   });
 
   afterAll(async () => {
-    restoreEnv?.();
-    await Promise.all([artifacts?.close(), github?.close()]);
+    mayBeUnset(restoreEnv)?.();
+    await Promise.all([mayBeUnset(artifacts)?.close(), mayBeUnset(github)?.close()]);
     removePullRequest(repos);
     removePullRequest(failedRepos);
     rmSync(work, { recursive: true, force: true });
@@ -388,7 +390,7 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
         await quietly(() =>
           run({
             setOutput: (name, value) => void (outputs[name] = value),
-            summary: async () => undefined,
+            summary: () => Promise.resolve(),
             setFailed: (message) => void failed.push(message),
             info: () => undefined,
             warning: () => undefined
@@ -396,7 +398,7 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
         );
       } finally {
         restore();
-        for (const name of Object.keys(inputs)) delete process.env[`INPUT_${name.toUpperCase()}`];
+        for (const name of Object.keys(inputs)) Reflect.deleteProperty(process.env, `INPUT_${name.toUpperCase()}`);
       }
       return { outputs, failed };
     };

@@ -11,6 +11,7 @@ import { createTestSigstore, githubIdentity } from '../helpers/sigstore-fixture.
 import { quietly, setEnv } from '../helpers/process-env.js';
 import { ensureActionBundle, parseOutputFile, runAction } from './data/validate-bundle.js';
 import { JS_DURATION, JS_PACK, ROOT, git, makePullRequest, removePullRequest, type PullRequestRepos } from './data/validate-repos.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
  * End to end: the bundled action (`node dist/index.js`) in reverify mode against the loopback
@@ -133,9 +134,9 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  restoreEnv?.();
-  bundle?.dispose();
-  await Promise.all([artifacts?.close(), github?.close()]);
+  mayBeUnset(restoreEnv)?.();
+  mayBeUnset(bundle)?.dispose();
+  await Promise.all([mayBeUnset(artifacts)?.close(), mayBeUnset(github)?.close()]);
   removePullRequest(repos);
   rmSync(work, { recursive: true, force: true });
 });

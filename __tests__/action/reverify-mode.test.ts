@@ -3,9 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ModeResult } from '../../src/action/mode.js';
-import type { StepOutcome } from '../../src/publish/ports.js';
 import { readActionSettings } from '../../src/inputs/action-settings.js';
-import { createGitSource } from '../../src/fetch/git.js';
 import { diffDigest } from '../../src/core/proposal.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
 import { serializeReceipt } from '../../src/core/receipt.js';
@@ -16,6 +14,7 @@ import { startGitHubServer, type GitHubServer } from '../support/github-server.j
 import { JS_DURATION, JS_PACK, PACK_PATH, git, makePullRequest, removePullRequest, type PullRequestRepos } from './data/validate-repos.js';
 import { setEnv, quietly } from '../helpers/process-env.js';
 import { asIsolated, patchproof, receiptFor, recordingOutcome, uploadReceiptArtifact } from '../helpers/action-receipts.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
  * reverifyMode in process with the real artifact and Checks clients against the loopback services,
@@ -45,7 +44,7 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
   /** A workflow_dispatch run of reverify.yml for `head`. */
   async function reverify(inputs: Record<string, string>, head = repos.head): Promise<{ result: ModeResult; warnings: string[]; summaries: string[] }> {
     const event = join(work, `event-${Math.random().toString(16).slice(2)}.json`);
-    const all = { 'github-token': TOKEN, mode: 'reverify', 'run-id': String(artifacts.runId), base: repos.base, head, runner: 'local', ...inputs };
+    const all: Record<string, string> = { 'github-token': TOKEN, mode: 'reverify', 'run-id': String(artifacts.runId), base: repos.base, head, runner: 'local', ...inputs };
     writeFileSync(
       event,
       JSON.stringify({
@@ -55,7 +54,7 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
       })
     );
     process.env['GITHUB_EVENT_PATH'] = event;
-    const settings = readActionSettings((name) => all[name as keyof typeof all] ?? '');
+    const settings = readActionSettings((name) => all[name] ?? '');
     const recorded = recordingOutcome();
     const result = await quietly(() => reverifyMode(settings, recorded.outcome));
     return { result, warnings: recorded.warnings, summaries: recorded.summaries };
@@ -107,8 +106,8 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
   });
 
   afterAll(async () => {
-    restoreEnv?.();
-    await Promise.all([artifacts?.close(), github?.close()]);
+    mayBeUnset(restoreEnv)?.();
+    await Promise.all([mayBeUnset(artifacts)?.close(), mayBeUnset(github)?.close()]);
     removePullRequest(repos);
     rmSync(work, { recursive: true, force: true });
   });

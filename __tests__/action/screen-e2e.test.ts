@@ -11,6 +11,7 @@ import { startArtifactServer, type ArtifactServer } from '../support/artifact-se
 import { startGitHubServer, type GitHubServer } from '../support/github-server.js';
 import { ensureActionBundle, parseOutputFile, runAction, type ActionRun } from './data/validate-bundle.js';
 import { JS_DURATION, JS_PACK, PACK_PATH, git } from './data/validate-repos.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
  * End to end: the bundled action's screen mode against real git repositories (a bare origin with
@@ -163,13 +164,13 @@ async function asJobOf<T>(artifacts: ArtifactServer, body: (client: import('@act
   const previous = { ...process.env };
   Object.assign(process.env, artifacts.env(), { GITHUB_API_URL: github.url });
   const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = (() => true) as typeof process.stdout.write;
+  process.stdout.write = () => true;
   try {
     const { DefaultArtifactClient } = await import('@actions/artifact');
     return await body(new DefaultArtifactClient());
   } finally {
     process.stdout.write = write;
-    for (const key of Object.keys(process.env)) if (!(key in previous)) delete process.env[key];
+    for (const key of Object.keys(process.env)) if (!(key in previous)) Reflect.deleteProperty(process.env, key);
     Object.assign(process.env, previous);
   }
 }
@@ -228,9 +229,9 @@ describeDocker('screen mode end to end', () => {
   }, 1_500_000);
 
   afterAll(async () => {
-    await github?.close();
+    await mayBeUnset(github)?.close();
     for (const s of servers) await s.close();
-    if (repos !== undefined) rmSync(repos.dir, { recursive: true, force: true });
+    if (mayBeUnset(repos) !== undefined) rmSync(repos.dir, { recursive: true, force: true });
     for (const t of tmps) rmSync(t, { recursive: true, force: true });
     bundle?.dispose();
   });
@@ -324,7 +325,7 @@ describeDocker('screen mode end to end', () => {
         diff_digest: genuine.bindings.diff_digest
       }
     };
-    const forged = serializeReceipt(sealReceipt(body as Parameters<typeof sealReceipt>[0]));
+    const forged = serializeReceipt(sealReceipt(body));
     // Self-consistent: the seal alone cannot tell it from a real one.
     expect(verifyReceiptText(forged).errors).toEqual([]);
     writeFileSync(receiptPath, forged);

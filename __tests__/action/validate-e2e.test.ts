@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { verifyReceiptText } from '../../src/core/receipt.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
 import { dockerTestGate } from '../../src/runners/docker-available.js';
@@ -179,7 +180,7 @@ beforeAll(async () => {
   bundle = ensureActionBundle();
   await Promise.all(
     Object.entries(SCENARIOS).map(async ([name, scenario]) => {
-      results.set(name, await runScenario(name, scenario as Scenario));
+      results.set(name, await runScenario(name, scenario));
     })
   );
 }, 600_000);
@@ -214,7 +215,7 @@ async function downloadReceipt(result: Result): Promise<{ text: string; digestMi
   Object.assign(process.env, result.artifacts.env(), { GITHUB_API_URL: result.github.url });
   // The toolkit's ::debug:: lines would flood the test output.
   const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = (() => true) as typeof process.stdout.write;
+  process.stdout.write = () => true;
   try {
     const { DefaultArtifactClient } = await import('@actions/artifact');
     const client = new DefaultArtifactClient();
@@ -225,7 +226,7 @@ async function downloadReceipt(result: Result): Promise<{ text: string; digestMi
     return { text: readFileSync(join(path, 'receipt.json'), 'utf8'), digestMismatch: downloaded.digestMismatch === true };
   } finally {
     process.stdout.write = write;
-    for (const key of Object.keys(process.env)) if (!(key in previous)) delete process.env[key];
+    for (const key of Object.keys(process.env)) if (!(key in previous)) Reflect.deleteProperty(process.env, key);
     Object.assign(process.env, previous);
   }
 }
@@ -240,7 +241,7 @@ describe('validate mode, bundled, against loopback GitHub and artifact services'
   });
 
   // Deliberate change: a pass without proof grade (runner local) used to post success.
-  it('a local-runner pass of the correct fix posts failure (not_proof_grade) on the head commit, every output set', async () => {
+  it('a local-runner pass of the correct fix posts failure (not_proof_grade) on the head commit, every output set', () => {
     const result = get('passed');
     expectExit(result, 1);
     expect(result.run.stdout).toMatch(/^::error::PatchProof passed; proof grade: no; receipt sha256:[0-9a-f]{64}; posted failure \(not_proof_grade\): /m);
@@ -373,7 +374,7 @@ describe('validate mode, bundled, against loopback GitHub and artifact services'
   });
 
   (gate.mode === 'skip' ? it.skip : it)('pull_request_target from a fork: the real fix posts success with proof grade, posted by the GitHub App', () => {
-    const result = get('docker' as Name);
+    const result = get('docker');
     expectExit(result, 0);
     expect(result.outputs).toMatchObject({ verdict: 'passed', 'proof-grade': 'true' });
     expect(result.github.checkRuns()).toEqual([
@@ -398,13 +399,13 @@ describe('validate mode, bundled, against loopback GitHub and artifact services'
   });
 
   (gate.mode === 'skip' ? it.skip : it)('pull_request_target from a fork: the overfitting fix posts failure in the Docker runner', () => {
-    const result = get('dockerOverfit' as Name);
+    const result = get('dockerOverfit');
     expectExit(result, 1);
     expect(result.github.checkRuns().map((c) => [c.conclusion, c.output.title])).toEqual([['failure', 'PatchProof: FAILED — hidden_failed']]);
   });
 
   (gate.mode === 'skip' ? it.skip : it)('a PR-controlled pull_request run: a proof-grade pass is still posted as failure (untrusted_workflow)', () => {
-    const result = get('dockerPullRequest' as Name);
+    const result = get('dockerPullRequest');
     expectExit(result, 1);
     const receipt = JSON.parse(readFileSync(result.outputs['receipt-path'] as string, 'utf8')) as Receipt;
     expect(receipt).toMatchObject({ verdict: 'passed', proof_grade: true });

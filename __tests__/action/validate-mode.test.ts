@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { createGitSource } from '../../src/fetch/git.js';
 import type { ModeResult } from '../../src/action/mode.js';
 import { ChecksPermissionError, type CheckRunTarget, type ChecksClient, type ReceiptArtifacts, type RenderedCheck, type StepOutcome } from '../../src/publish/ports.js';
@@ -19,7 +21,7 @@ import { startGitHubServer, type GitHubServer } from '../support/github-server.j
 import { createLocalRunner } from '../../src/runners/local-runner.js';
 import { packWitness } from '../../src/fetch/witness/archive.js';
 import { digestWitnessFolder } from '../../src/fetch/witness/digest.js';
-import { JS_DURATION, JS_PACK, PACK_PATH, PULL_NUMBER, makePullRequest, removePullRequest, type HeadChange, type PullRequestRepos } from './data/validate-repos.js';
+import { JS_DURATION, JS_PACK, PACK_PATH, PULL_NUMBER, makePullRequest, type HeadChange, type PullRequestRepos } from './data/validate-repos.js';
 
 /**
  * validateMode in process, against real git repositories and the trusted-local runner, with
@@ -45,8 +47,9 @@ function recordingOutcome(): Recorded {
     setFailed: () => {
       throw new Error('validate mode must not fail the step: only run() does');
     },
-    summary: async (markdown) => {
+    summary: (markdown) => {
       summaries.push(markdown);
+      return Promise.resolve();
     },
     info: (message) => infos.push(message),
     warning: (message) => warnings.push(message)
@@ -64,12 +67,14 @@ type ChecksBehaviour = 'ok' | 'forbidden' | 'broken';
 
 function fakeChecks(behaviour: ChecksBehaviour, published: Published[]): ChecksClient {
   return {
-    async publish(target, conclusion, check) {
+    publish(target, conclusion, check) {
       if (behaviour === 'forbidden')
-        throw new ChecksPermissionError('cannot create check run (403): the token is read-only, as on a pull request from a fork. Publish it from a workflow_run workflow.');
-      if (behaviour === 'broken') throw new InfrastructureError('the Checks API answered 502');
+        return Promise.reject(
+          new ChecksPermissionError('cannot create check run (403): the token is read-only, as on a pull request from a fork. Publish it from a workflow_run workflow.')
+        );
+      if (behaviour === 'broken') return Promise.reject(new InfrastructureError('the Checks API answered 502'));
       published.push({ target, conclusion, check });
-      return 1001 + published.length;
+      return Promise.resolve(1001 + published.length);
     }
   };
 }
@@ -84,11 +89,11 @@ function fakeArtifacts(uploads: Uploaded[], broken = false): ReceiptArtifacts {
   return {
     async upload(receipt, files) {
       if (broken) throw new InfrastructureError('the artifact service is down');
-      uploads.push({ receipt, receiptText: readFileSync(files.receipt, 'utf8'), reportText: readFileSync(files.report, 'utf8') });
+      uploads.push({ receipt, receiptText: await readFile(files.receipt, 'utf8'), reportText: await readFile(files.report, 'utf8') });
       return { id: 77, name: `patchproof-receipt-${receipt.receipt_digest.slice(7)}` };
     },
-    async download() {
-      throw new Error('not used by validate mode');
+    download() {
+      return Promise.reject(new Error('not used by validate mode'));
     }
   };
 }
@@ -128,9 +133,7 @@ afterAll(() => {
   for (const dir of cleanup) rmSync(dir, { recursive: true, force: true });
 });
 
-const nothingRuns = async (): Promise<never> => {
-  throw new Error('nothing may run for a refused candidate');
-};
+const nothingRuns = (): Promise<never> => Promise.reject(new Error('nothing may run for a refused candidate'));
 
 const fix: HeadChange = { kind: 'diff', file: join(JS_DURATION, 'candidates', 'fix.diff') };
 
@@ -188,11 +191,9 @@ async function runScenario(scenario: Scenario): Promise<Outcome> {
     gitSource: createGitSource,
     checksClient: () => fakeChecks(scenario.checks ?? 'ok', published),
     receiptArtifacts: () => fakeArtifacts(uploads, scenario.brokenArtifacts),
-    createRunner: scenario.createRunner ?? (async () => createLocalRunner()),
+    createRunner: scenario.createRunner ?? (() => Promise.resolve(createLocalRunner())),
     nonce: () => randomBytes(16).toString('hex'),
-    appToken: async () => {
-      throw new Error('no app configured in these tests');
-    },
+    appToken: () => Promise.reject(new Error('no app configured in these tests')),
     ...scenario.deps
   };
   const result = await validateMode(settings, recorded.outcome, deps);
@@ -293,9 +294,14 @@ describe("validateMode: the claim as an artifact of the pull request's CI (claim
   it("fetches the claim for the pull request's head, reads the named file, and changes neither verdict nor conclusion", async () => {
     const asked: ClaimArtifactRequest[] = [];
     const claimArtifacts = (): ClaimArtifacts => ({
-      fetch: async (request) => {
+      fetch: (request) => {
         asked.push(request);
-        return { bytes: Buffer.from(claim), label: `claimed-artifact '${request.name}' (id 7001) of run 4300, "reports/junit.xml"`, runId: 4300, artifactId: 7001 };
+        return Promise.resolve({
+          bytes: Buffer.from(claim),
+          label: `claimed-artifact '${request.name}' (id 7001) of run 4300, "reports/junit.xml"`,
+          runId: 4300,
+          artifactId: 7001
+        });
       }
     });
     const inputs = { 'claimed-artifact': 'agent-junit', claimed: 'reports/junit.xml' };
@@ -312,7 +318,7 @@ describe("validateMode: the claim as an artifact of the pull request's CI (claim
 
   it('refuses, before anything runs, a claim artifact that is not a claim', async () => {
     const claimArtifacts = (): ClaimArtifacts => ({
-      fetch: async (request) => ({ bytes: Buffer.from('PK not a claim'), label: `claimed-artifact '${request.name}' (id 1) of run 2`, runId: 2, artifactId: 1 })
+      fetch: (request) => Promise.resolve({ bytes: Buffer.from('PK not a claim'), label: `claimed-artifact '${request.name}' (id 1) of run 2`, runId: 2, artifactId: 1 })
     });
     const run = await runScenario({ change: fix, inputs: { 'claimed-artifact': 'agent-junit' }, deps: { claimArtifacts }, createRunner: nothingRuns });
     expect(run.result.verdict).toBe('failed');
@@ -464,9 +470,7 @@ describe('validateMode: publishing', () => {
   it('an infrastructure fault is inconclusive, never a pass', async () => {
     const run = await runScenario({
       change: fix,
-      createRunner: async () => {
-        throw new InfrastructureError('docker engine not answering');
-      }
+      createRunner: () => Promise.reject(new InfrastructureError('docker engine not answering'))
     });
     expect(run.result).toEqual({ verdict: 'inconclusive', proofGrade: false, message: 'infrastructure error, nothing was judged: docker engine not answering' });
     expect(run.published).toEqual([]);

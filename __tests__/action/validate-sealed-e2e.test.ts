@@ -12,6 +12,7 @@ import { startArtifactServer, type ArtifactServer } from '../support/artifact-se
 import { startGitHubServer, type GitHubServer } from '../support/github-server.js';
 import { ensureActionBundle, runAction, type ActionRun } from './data/validate-bundle.js';
 import { JS_DURATION, JS_PACK, PACK_PATH, PULL_NUMBER, makePullRequest, removePullRequest, type PullRequestRepos } from './data/validate-repos.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
  * Hidden means hidden, end to end through the bundled action (`node dist/index.js`): the base
@@ -118,7 +119,7 @@ async function downloadArtifactFiles(artifacts: ArtifactServer, github: GitHubSe
   const previous = { ...process.env };
   Object.assign(process.env, artifacts.env(), { GITHUB_API_URL: github.url });
   const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = (() => true) as typeof process.stdout.write;
+  process.stdout.write = () => true;
   try {
     const { DefaultArtifactClient } = await import('@actions/artifact');
     const client = new DefaultArtifactClient();
@@ -130,7 +131,7 @@ async function downloadArtifactFiles(artifacts: ArtifactServer, github: GitHubSe
     return Object.fromEntries(readdirSync(into).map((name) => [name, readFileSync(join(into, name))]));
   } finally {
     process.stdout.write = write;
-    for (const key of Object.keys(process.env)) if (!(key in previous)) delete process.env[key];
+    for (const key of Object.keys(process.env)) if (!(key in previous)) Reflect.deleteProperty(process.env, key);
     Object.assign(process.env, previous);
   }
 }
@@ -229,7 +230,7 @@ afterAll(async () => {
     removePullRequest(result.repos);
     rmSync(result.tmp, { recursive: true, force: true });
   }
-  if (work !== undefined) rmSync(work, { recursive: true, force: true });
+  if (mayBeUnset(work) !== undefined) rmSync(work, { recursive: true, force: true });
   bundle?.dispose();
 });
 

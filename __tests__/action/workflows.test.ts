@@ -54,6 +54,11 @@ function validate(file: string, text = readFileSync(join(ROOT, file), 'utf8')): 
 
 type Mapping = Record<string, unknown>;
 const isMapping = (value: unknown): value is Mapping => value !== null && typeof value === 'object' && !Array.isArray(value);
+/** A step's `uses:` or `run:` as text: '' when absent; a value that is not a string shows as JSON, never hidden. */
+const field = (step: Mapping, key: string): string => {
+  const value = step[key];
+  return typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
+};
 
 /** A remote action or reusable workflow: owner/repo[/path]@ref. Local (`./`) and `docker://` are not. */
 const REMOTE_USES = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+(\/[^@\s]+)?@/;
@@ -116,7 +121,7 @@ function ruleViolations(text: string, kind: 'workflow' | 'action'): string[] {
   if (isMapping(on) && 'workflow_call' in on) {
     const own = steps
       .map(({ step }) => step)
-      .filter((step) => String(step['uses'] ?? '').startsWith('actions/checkout@'))
+      .filter((step) => field(step, 'uses').startsWith('actions/checkout@'))
       .map((step) => (isMapping(step['with']) ? step['with'] : {}))
       .filter((w) => w['repository'] === '${{ job.workflow_repository }}' && w['ref'] === '${{ job.workflow_sha }}' && typeof w['path'] === 'string')
       .map((w) => String(w['path']).replace(/^\.\//, '').replace(/\/$/, ''));
@@ -229,16 +234,16 @@ describe("PatchProof's workflow rules", () => {
 describe('the workflows do what the docs say', () => {
   const load = (name: string): Mapping => parse(readFileSync(join(WORKFLOWS, name), 'utf8')) as Mapping;
   const job = (doc: Mapping, id: string): Mapping => (doc['jobs'] as Record<string, Mapping>)[id] as Mapping;
-  const stepUsing = (j: Mapping, prefix: string): Mapping | undefined => (j['steps'] as Mapping[]).find((s) => String(s['uses'] ?? '').startsWith(prefix));
+  const stepUsing = (j: Mapping, prefix: string): Mapping | undefined => (j['steps'] as Mapping[]).find((s) => field(s, 'uses').startsWith(prefix));
 
   it('ci.yml runs .ci/run and check-dist.yml fails on a stale dist/', () => {
     const ci = load('ci.yml');
     expect(Object.keys(ci['on'] as Mapping).sort()).toEqual(['pull_request', 'push']);
     expect(ci['permissions']).toEqual({});
     expect(job(ci, 'ci')['permissions']).toEqual({ contents: 'read' });
-    expect((job(ci, 'ci')['steps'] as Mapping[]).some((s) => /\bbash \.ci\/run$/.test(String(s['run'] ?? '')))).toBe(true);
+    expect((job(ci, 'ci')['steps'] as Mapping[]).some((s) => /\bbash \.ci\/run$/.test(field(s, 'run')))).toBe(true);
     const dist = load('check-dist.yml');
-    const runs = (job(dist, 'check-dist')['steps'] as Mapping[]).map((s) => String(s['run'] ?? '')).join('\n');
+    const runs = (job(dist, 'check-dist')['steps'] as Mapping[]).map((s) => field(s, 'run')).join('\n');
     expect(runs).toContain('npm run build');
     expect(runs).toContain('git diff --exit-code --stat -- dist/');
   });
@@ -247,7 +252,7 @@ describe('the workflows do what the docs say', () => {
     const corpus = load('corpus.yml');
     expect(corpus['permissions']).toEqual({});
     expect(job(corpus, 'corpus')['permissions']).toEqual({ contents: 'read' });
-    const runs = (job(corpus, 'corpus')['steps'] as Mapping[]).map((s) => String(s['run'] ?? ''));
+    const runs = (job(corpus, 'corpus')['steps'] as Mapping[]).map((s) => field(s, 'run'));
     const at = (pattern: RegExp): number => runs.findIndex((r) => pattern.test(r));
     expect(at(/^npm run build$/)).toBeGreaterThan(-1);
     expect(at(/build-test-image\.sh/)).toBeGreaterThan(at(/^npm run build$/));
@@ -275,7 +280,7 @@ describe('the workflows do what the docs say', () => {
     const text = readFileSync(join(WORKFLOWS, 'patchproof.yml'), 'utf8');
     const steps = job(load('patchproof.yml'), 'patchproof')['steps'] as Mapping[];
     expect(text).not.toMatch(/^\s*(-\s+)?uses:\s*\.\/\s*$/m);
-    const checkouts = steps.filter((s) => String(s['uses'] ?? '').startsWith('actions/checkout@')).map((s) => s['with']);
+    const checkouts = steps.filter((s) => field(s, 'uses').startsWith('actions/checkout@')).map((s) => s['with']);
     expect(checkouts).toEqual([
       { repository: '${{ job.workflow_repository }}', ref: '${{ job.workflow_sha }}', path: '.patchproof-action', 'persist-credentials': false },
       { ref: '${{ github.event.pull_request.base.sha }}', path: 'base', 'fetch-depth': 0, 'persist-credentials': false }
@@ -303,7 +308,7 @@ describe('the workflows do what the docs say', () => {
     expect(String(guard['run'])).toContain('"refs/heads/$DEFAULT_BRANCH"');
     expect(String(guard['run'])).toContain('^[0-9a-f]{40}$');
     expect(String(guard['run'])).toMatch(/pull_request \]; then[\s\S]*exit 1/);
-    const pull = steps.findIndex((s) => /docker pull "\$IMAGE"/.test(String(s['run'] ?? '')));
+    const pull = steps.findIndex((s) => /docker pull "\$IMAGE"/.test(field(s, 'run')));
     const action = steps.findIndex((s) => s['id'] === 'patchproof');
     expect(pull).toBeGreaterThan(0);
     expect(pull).toBeLessThan(action);
@@ -341,7 +346,7 @@ describe('the workflows do what the docs say', () => {
       expect(bash(guard, { ...trusted, SELF_REPOSITORY: 'octo/app', SELF_SHA: 'b'.repeat(40) })).toBe(0);
       expect(bash(guard, { ...trusted, SELF_REPOSITORY: 'octo/app' })).toBe(1);
 
-      const pull = String(steps.find((s) => /docker pull/.test(String(s['run'] ?? '')))?.['run']);
+      const pull = String(steps.find((s) => /docker pull/.test(field(s, 'run')))?.['run']);
       const digest = `sha256:${'d'.repeat(64)}`;
       expect(bash(pull, { IMAGE: `images.test.invalid/octo/test-image@${digest}` })).toBe(0);
       expect(readFileSync(join(dir, 'pulled'), 'utf8').trim()).toBe(`pull images.test.invalid/octo/test-image@${digest}`);
@@ -359,14 +364,14 @@ describe('the workflows do what the docs say', () => {
     const { RECEIPT_PREDICATE_TYPE, RECEIPT_BUNDLE_FILE } = await import('../../src/receipt/attestation.js');
     const { ATTESTATION_ARTIFACT_PREFIX } = await import('../../src/publish/artifacts.js');
     const steps = job(load('patchproof.yml'), 'patchproof')['steps'] as Mapping[];
-    const attest = steps.find((s) => String(s['uses'] ?? '').startsWith('actions/attest@')) as Mapping;
+    const attest = steps.find((s) => field(s, 'uses').startsWith('actions/attest@')) as Mapping;
     expect(String(attest['uses'])).toMatch(PINNED_USES);
     expect(attest['with']).toMatchObject({
       'subject-path': '${{ steps.patchproof.outputs.receipt-path }}',
       'predicate-type': RECEIPT_PREDICATE_TYPE,
       'predicate-path': '${{ runner.temp }}/patchproof-predicate.json'
     });
-    const upload = steps.find((s) => String(s['uses'] ?? '').startsWith('actions/upload-artifact@')) as Mapping;
+    const upload = steps.find((s) => field(s, 'uses').startsWith('actions/upload-artifact@')) as Mapping;
     expect(String(upload['uses'])).toMatch(PINNED_USES);
     expect(String((upload['with'] as Mapping)['path'])).toMatch(new RegExp(`/${RECEIPT_BUNDLE_FILE.replace('.', '\\.')}$`));
     const predicate = steps.find((s) => s['id'] === 'predicate') as Mapping;
@@ -382,9 +387,9 @@ describe('the workflows do what the docs say', () => {
     const j = job(doc, 'patchproof');
     expect(j['permissions']).toEqual({ contents: 'read', checks: 'write', actions: 'read' });
     expect(String(j['if'])).toContain('github.event.pull_request.base.ref == github.event.repository.default_branch');
-    const checkouts = (j['steps'] as Mapping[]).filter((s) => String(s['uses'] ?? '').startsWith('actions/checkout@'));
+    const checkouts = (j['steps'] as Mapping[]).filter((s) => field(s, 'uses').startsWith('actions/checkout@'));
     expect(checkouts.map((s) => s['with'])).toEqual([{ ref: '${{ github.event.pull_request.base.sha }}', 'fetch-depth': 0, 'persist-credentials': false }]);
-    expect((j['steps'] as Mapping[]).some((s) => /^docker pull "\$IMAGE"$/.test(String(s['run'] ?? '')))).toBe(true);
+    expect((j['steps'] as Mapping[]).some((s) => /^docker pull "\$IMAGE"$/.test(field(s, 'run')))).toBe(true);
     const action = stepUsing(j, './')?.['with'] as Mapping;
     expect(action).toMatchObject({ mode: 'validate', runner: 'docker', 'app-private-key': '${{ secrets.PATCHPROOF_APP_PRIVATE_KEY }}' });
     expect(String(action['witness-pack'])).toMatch(/^ref:refs\/heads\/main:/);
@@ -410,9 +415,9 @@ describe('the workflows do what the docs say', () => {
       const j = job(doc, id);
       expect(j['permissions']).toEqual({ contents: 'read', 'pull-requests': 'read' });
       expect(stepUsing(j, './.patchproof-action')?.['with']).toMatchObject({ mode: 'screen', runner: 'docker', 'screen-run-key': '${{ needs.plan.outputs.key }}' });
-      const checkouts = (j['steps'] as Mapping[]).filter((s) => String(s['uses'] ?? '').startsWith('actions/checkout@')).map((s) => s['with'] as Mapping);
+      const checkouts = (j['steps'] as Mapping[]).filter((s) => field(s, 'uses').startsWith('actions/checkout@')).map((s) => s['with'] as Mapping);
       expect(checkouts.map((w) => w['ref'])).toEqual(['${{ job.workflow_sha }}', '${{ github.sha }}']);
-      expect((j['steps'] as Mapping[]).some((s) => /docker pull "\$IMAGE"/.test(String(s['run'] ?? '')))).toBe(true);
+      expect((j['steps'] as Mapping[]).some((s) => /docker pull "\$IMAGE"/.test(field(s, 'run')))).toBe(true);
     }
     expect((stepUsing(job(doc, 'first'), './.patchproof-action')?.['with'] as Mapping)['shard']).toBe('1/${{ inputs.shards }}');
     expect(job(doc, 'screen')['needs']).toEqual(['plan', 'first']);
@@ -427,7 +432,7 @@ describe('the workflows do what the docs say', () => {
       'screen-run-key': '${{ needs.plan.outputs.key }}'
     });
     // The merge needs no image: it runs no candidate.
-    expect((merge['steps'] as Mapping[]).some((s) => /docker pull/.test(String(s['run'] ?? '')))).toBe(false);
+    expect((merge['steps'] as Mapping[]).some((s) => /docker pull/.test(field(s, 'run')))).toBe(false);
   });
 
   it('the fork two-workflow publisher is gone: a PR-side receipt is not evidence', () => {
@@ -447,7 +452,7 @@ describe('the workflows do what the docs say', () => {
     // The attestation is checked against Sigstore's trusted roots, fetched before the action runs.
     expect(stepUsing(j, './')?.['with']).toMatchObject({ 'signer-workflow': '${{ inputs.signer-workflow }}', 'trusted-root': '${{ runner.temp }}/trusted_root.jsonl' });
     const steps = j['steps'] as Mapping[];
-    const roots = steps.findIndex((s) => String(s['run'] ?? '') === 'gh attestation trusted-root > "$RUNNER_TEMP/trusted_root.jsonl"');
+    const roots = steps.findIndex((s) => field(s, 'run') === 'gh attestation trusted-root > "$RUNNER_TEMP/trusted_root.jsonl"');
     expect(roots).toBeGreaterThan(0);
     expect(roots).toBeLessThan(steps.findIndex((s) => s['uses'] === './'));
   });

@@ -120,7 +120,7 @@ describe('the generated test target', () => {
     expect(source).toContain(`fn ${names.pass}() {\n    assert_eq!(::std::hint::black_box(1), 1);`);
     expect(source).toContain(`fn ${names.fail}() {\n    assert_eq!(::std::hint::black_box(1), 2);`);
     const [first, second] = canaryRunOrder(PLAN);
-    expect(source.indexOf(`fn ${first ?? ''}(`)).toBeLessThan(source.indexOf(`fn ${second ?? ''}(`));
+    expect(source.indexOf(`fn ${first}(`)).toBeLessThan(source.indexOf(`fn ${second}(`));
     expect(source.lastIndexOf('mod f')).toBeLessThan(source.indexOf('#[test]'));
     expect(cargoTargetSource([], PLAN)).not.toContain('mod ');
     expect(() => cargoTargetSource(['.patchproof/reproduction/notes.txt'], PLAN)).toThrow(ConfigurationError);

@@ -125,7 +125,8 @@ describe('go canaries', () => {
 
 // The live runs need Go 1.24 or later on PATH (the test image has it; a host may not).
 const probe = spawnSync('go', ['env', 'GOVERSION'], { encoding: 'utf8' });
-const minor = /^go1\.(\d+)/.exec(probe.stdout ?? '')?.[1];
+// stdout is null (whatever its type says) when go could not be started at all; probe.error says why.
+const minor = probe.error === undefined ? /^go1\.(\d+)/.exec(probe.stdout)?.[1] : undefined;
 const GO_MISSING =
   probe.status === 0 && minor !== undefined && Number(minor) >= GO_MIN_MINOR
     ? undefined

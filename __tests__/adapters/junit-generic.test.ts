@@ -5,6 +5,7 @@ import { cp, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { HARNESS_DIR } from '../../src/adapters/adapter.js';
 import type { TestAdapter } from '../../src/adapters/adapter.js';
 import { junitAdapter, JUNIT_SKIP_MARKERS } from '../../src/adapters/junit/index.js';

@@ -3,6 +3,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ROOT, ensureCli, hasPython3, proposeAndApprove, readJson, runCli } from '../helpers/cli.js';
 import { stageFixture, type StagedFixture } from '../helpers/docker-fixture.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
  * End to end through the bundled CLI (trusted-local runner, unittest adapter): fixtures/py-calculator
@@ -30,7 +31,7 @@ interface ReceiptView {
   }, 60_000);
 
   afterAll(async () => {
-    if (fixture !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
+    if (mayBeUnset(fixture) !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
   });
 
   it('is inconclusive, exit 3, with the error excerpt in the CLI output and report, and its digest in the receipt', async () => {

@@ -4,6 +4,7 @@ import { FIXTURES, ROOT, ensureCli, treeListing } from '../helpers/cli.js';
 import { publicHiddenIds } from '../helpers/hidden.js';
 import { stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
 import { dockerGate } from '../hostile/hostile-support.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
  * The cargo adapter end to end in the hardened Docker runner: the rust-textclip fixture graded by
@@ -49,7 +50,7 @@ gate.describeDocker('cargo witness pack in the Docker runner', () => {
   }, 180_000);
 
   afterAll(async () => {
-    if (fixture !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
+    if (mayBeUnset(fixture) !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
   });
 
   async function validateCandidate(candidate: string): Promise<{ status: number | null; receipt: ReceiptView; seconds: number }> {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ROOT, ensureCli, treeListing } from '../helpers/cli.js';
 import { stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
 import { dockerGate } from '../hostile/hostile-support.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
  * The jest and vitest adapters end to end in the hardened Docker runner, with the witness pack's
@@ -42,7 +43,7 @@ describe.each(CASES)('$adapter witness pack with a dependency stage in the Docke
   }, 60_000);
 
   afterAll(async () => {
-    if (fixture !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
+    if (mayBeUnset(fixture) !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
   });
 
   // The candidates share one base, so `npm ci` runs once and the others reuse its outputs.

@@ -4,6 +4,7 @@ import { ROOT, ensureCli, treeListing } from '../helpers/cli.js';
 import { HIDDEN_MARKER } from '../../src/core/hidden-ids.js';
 import { stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
 import { dockerGate } from '../hostile/hostile-support.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
  * The generic junit adapter end to end in the hardened Docker runner: the junit-semver fixture
@@ -46,7 +47,7 @@ gate.describeDocker('junit witness pack in the Docker runner', () => {
   }, 60_000);
 
   afterAll(async () => {
-    if (fixture !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
+    if (mayBeUnset(fixture) !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
   });
 
   async function validateCandidate(candidate: string): Promise<{ status: number | null; stderr: string; receipt: ReceiptView }> {

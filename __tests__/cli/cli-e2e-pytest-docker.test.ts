@@ -1,8 +1,10 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { ROOT, ensureCli, fixture as fixtureOf, runCli, tempDir, treeListing } from '../helpers/cli.js';
 import { packDigest, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
 import { dockerGate } from '../hostile/hostile-support.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
  * The pytest adapter end to end in the hardened Docker runner: the py-calculator fixture graded by
@@ -44,7 +46,7 @@ gate.describeDocker('pytest witness pack in the Docker runner', () => {
   }, 180_000);
 
   afterAll(async () => {
-    if (fixture !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
+    if (mayBeUnset(fixture) !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
   });
 
   async function validateCandidate(candidate: string): Promise<{ status: number | null; receipt: ReceiptView }> {

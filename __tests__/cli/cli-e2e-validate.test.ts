@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   REFUSAL_LINE,
   ensureCli,
@@ -16,6 +17,7 @@ import {
   type CliResult
 } from '../helpers/cli.js';
 import { deriveHiddenIdKey, hiddenId } from '../../src/core/hidden-ids.js';
+import type { ReceiptCheck } from '../../src/core/receipt.js';
 
 /**
  * End to end: the bundled CLI proposes, approves, validates (trusted-local runner) and re-verifies
@@ -358,7 +360,7 @@ describe('verify-receipt on the js-duration fix receipt', () => {
   it('accepts the receipt as written: exit 0 and the documented JSON', async () => {
     const result = await runCli(['verify-receipt', join(fix().out, 'receipt.json')], { tmp });
     expect(result.status).toBe(0);
-    const report = JSON.parse(result.stdout);
+    const report = JSON.parse(result.stdout) as ReceiptCheck;
     expect(Object.keys(report).sort()).toEqual(['errors', 'integrity_valid', 'proof_grade', 'receipt_digest', 'verdict']);
     expect(report).toMatchObject({ integrity_valid: true, verdict: 'passed', proof_grade: false, errors: [] });
   });
@@ -370,7 +372,7 @@ describe('verify-receipt on the js-duration fix receipt', () => {
     text[at] = 'f'.charCodeAt(0);
     const result = await verifyText('one-byte.json', text);
     expect(result.status).toBe(1);
-    const report = JSON.parse(result.stdout);
+    const report = JSON.parse(result.stdout) as ReceiptCheck;
     expect(report.integrity_valid).toBe(false);
     expect(report.errors).toContain('receipt_digest does not match the content');
   });
@@ -383,7 +385,7 @@ describe('verify-receipt on the js-duration fix receipt', () => {
     ] as const) {
       const result = await verifyText(name, text);
       expect(result.status).toBe(1);
-      const report = JSON.parse(result.stdout);
+      const report = JSON.parse(result.stdout) as ReceiptCheck;
       expect(report.integrity_valid).toBe(false);
       expect(report.errors.join('\n')).toMatch(/not the canonical form/);
     }
@@ -397,7 +399,7 @@ describe('verify-receipt on the js-duration fix receipt', () => {
       const result = await verifyText(name, text);
       expect(result.status).toBe(1);
       expect(JSON.parse(result.stdout)).toMatchObject({ integrity_valid: false });
-      expect(JSON.parse(result.stdout).errors.length).toBeGreaterThan(0);
+      expect((JSON.parse(result.stdout) as ReceiptCheck).errors.length).toBeGreaterThan(0);
     }
   });
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ROOT, ensureCli } from '../helpers/cli.js';
 import { stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
 import { dockerGate } from '../hostile/hostile-support.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
  * A project locked to vitest 3.0 (vite 6.0) with a TypeScript config (`vitest.config.mts`), its
@@ -37,7 +38,7 @@ describe('a vitest 3.0 project with a TypeScript config in the Docker runner', (
   }, 60_000);
 
   afterAll(async () => {
-    if (fixture !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
+    if (mayBeUnset(fixture) !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
   });
 
   async function validateCandidate(candidate: string): Promise<{ status: number | null; stdout: string; receipt: ReceiptView }> {

@@ -2,7 +2,7 @@ import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ROOT, fixture, readJson, tempDir, type CliResult } from '../helpers/cli.js';
 import { runCliInProcess } from '../helpers/cli-in-process.js';
-import { sealReceipt, serializeReceipt, verifyReceiptText } from '../../src/core/receipt.js';
+import { sealReceipt, serializeReceipt, verifyReceiptText, type ReceiptCheck } from '../../src/core/receipt.js';
 import { countTests } from '../../src/core/test-results.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
 
@@ -90,7 +90,7 @@ describe('a pack with expected_failing, validated for real', () => {
   it('verifies offline', async () => {
     expect(verifyReceiptText(receiptText)).toMatchObject({ integrity_valid: true, verdict: 'passed', errors: [] });
     const verify = await cli(['verify-receipt', join(tmp, 'out', 'receipt.json')]);
-    expect([verify.status, JSON.parse(verify.stdout).integrity_valid]).toEqual([0, true]);
+    expect([verify.status, (JSON.parse(verify.stdout) as ReceiptCheck).integrity_valid]).toEqual([0, true]);
   });
 
   /** Edit the receipt's body and re-seal it, as a forger who knows the format would. */
@@ -103,7 +103,11 @@ describe('a pack with expected_failing, validated for real', () => {
   const before = (r: Receipt) => r.phases.find((p) => p.name === 'reproduction_before')!;
 
   it('is INVALID when the expectation is dropped, so the passing control would have had to fail', () => {
-    const check = verifyReceiptText(resealed((r) => void delete r.witness.expected_failing));
+    const check = verifyReceiptText(
+      resealed((r) => {
+        delete r.witness.expected_failing;
+      })
+    );
     expect(check.integrity_valid).toBe(false);
     expect(check.errors).toContain('phase reproduction_before: passed but not every test failed for the right reason');
   });

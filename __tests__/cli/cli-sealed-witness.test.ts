@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { REFUSAL_LINE, ROOT, ensureCli, fixture, patchproofLeftovers, proposeAndApprove, readJson, runCli, tempDir, type Approved } from '../helpers/cli.js';
+import { REFUSAL_LINE, ROOT, ensureCli, fixture, patchproofLeftovers, proposeAndApprove, runCli, tempDir, type Approved } from '../helpers/cli.js';
 
 /**
  * End to end, through the bundled CLI: a witness pack whose hidden tests are age-encrypted
@@ -133,5 +133,3 @@ describe('a sealed witness pack', () => {
     expect(result.stderr).toMatch(/--witness-key-file '.*' is inside the repository/);
   });
 });
-
-void readJson;

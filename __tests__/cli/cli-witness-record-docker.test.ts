@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parseOracleFile, type OracleFile } from '../../src/core/oracle.js';
 import { ROOT, REFUSAL_LINE, ensureCli, fixture as fixtureOf, proposeAndApprove, runCli, tempDir } from '../helpers/cli.js';
 import { dockerGate } from '../hostile/hostile-support.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
  * `patchproof witness record PACK --reference DIFF` end to end in the hardened Docker runner,
@@ -55,7 +56,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (tmp !== undefined) await rm(tmp, { recursive: true, force: true });
+  if (mayBeUnset(tmp) !== undefined) await rm(tmp, { recursive: true, force: true });
 });
 
 gate.describeDocker('witness record --reference in the Docker runner', () => {

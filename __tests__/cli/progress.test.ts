@@ -57,7 +57,10 @@ describe('stderrProgress', () => {
     // done() clears the status line: the text ends with the erase sequence.
     expect(after.endsWith('\r\u001b[K')).toBe(true);
     // Every drawn status line fits the terminal's width (the plain lines above it are not cut).
-    const status = after.split(/\r\u001b\[K|\n/).filter((line) => line.startsWith('running '));
+    const status = after
+      .split('\n')
+      .flatMap((line) => line.split('\r\u001b[K'))
+      .filter((line) => line.startsWith('running '));
     expect(status.length).toBeGreaterThan(2);
     for (const line of status) expect(line.length).toBeLessThanOrEqual(59);
   });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { ROOT, readJson, tempDir } from '../helpers/cli.js';
 import { runCliInProcess } from '../helpers/cli-in-process.js';
 import { dockerGate } from '../hostile/hostile-support.js';
@@ -8,6 +9,7 @@ import { digestWitnessFolder } from '../../src/fetch/witness/digest.js';
 import { sealScreening, serializeScreening, verifyScreeningText, type Screening } from '../../src/core/screening.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
 import { sealReceipt, serializeReceipt } from '../../src/core/receipt.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
  * `patchproof screen` end to end in the Docker runner, from the sources: fixtures/js-duration with
@@ -111,7 +113,7 @@ gate.describeDocker('screen: seven candidates for one bug', () => {
   }, 1_500_000);
 
   afterAll(async () => {
-    if (tmp !== undefined) await rm(tmp, { recursive: true, force: true });
+    if (mayBeUnset(tmp) !== undefined) await rm(tmp, { recursive: true, force: true });
   });
 
   const statuses = (name: Name): string[] => receipts[name].phases.map((p) => p.status);

@@ -22,7 +22,7 @@ describe('a base tree the grader cannot run', () => {
     const judged = judge(unrunnable, true);
     expect(judged).toMatchObject({ verdict: 'inconclusive', reasons: ['base_unrunnable'] });
     // The candidate's phases are not needed once the base reproduction established nothing.
-    expect(judged.phases.map((p) => [p.status, p.reasons])).toEqual([['inconclusive', ['base_unrunnable']], ...Array(3).fill(['not_run', []])]);
+    expect(judged.phases.map((p) => [p.status, p.reasons])).toEqual([['inconclusive', ['base_unrunnable']], ...Array<unknown>(3).fill(['not_run', []])]);
   });
 
   it('is judged as usual when any base run ran a test', () => {

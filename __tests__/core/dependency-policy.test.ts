@@ -12,33 +12,37 @@ const PKG = readFileSync(join(ROOT, 'fixtures/jest-money/repo/package.json'), 'u
 const LOCK = readFileSync(join(ROOT, 'fixtures/jest-money/repo/package-lock.json'), 'utf8');
 const REGISTRY = 'https://registry.example.test';
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
+/** A package-lock.json: the fields these tests edit. */
+interface Lockfile extends Json {
+  packages: Record<string, Json>;
+}
 
-function files(pkg: Json | string, lock: Json | string): Map<string, string> {
+function files(pkg: Json | string, lock: Lockfile | string): Map<string, string> {
   return new Map([
     ['package.json', typeof pkg === 'string' ? pkg : JSON.stringify(pkg)],
     ['package-lock.json', typeof lock === 'string' ? lock : JSON.stringify(lock)]
   ]);
 }
 
-function edited(edit: (lock: Json) => void): Json {
-  const lock = JSON.parse(LOCK) as Json;
+function edited(edit: (lock: Lockfile) => void): Lockfile {
+  const lock = JSON.parse(LOCK) as Lockfile;
   edit(lock);
   return lock;
 }
 
 /** The base with a registry origin in its lockfile (jest-money's own lockfile has no `resolved`). */
-function withResolved(lock: Json): Json {
+function withResolved(lock: Lockfile): Lockfile {
   lock.packages['node_modules/ms'] = { version: '2.1.3', resolved: `${REGISTRY}/ms/-/ms-2.1.3.tgz`, integrity: 'sha512-x' };
   return lock;
 }
 
 describe('dependencyRefusals', () => {
   it('accepts a new registry dependency outside the test runner', () => {
-    const pkg = { ...JSON.parse(PKG), dependencies: { ms: '2.1.3' } };
-    const base = files(PKG, withResolved(JSON.parse(LOCK)));
-    const lock = withResolved(JSON.parse(LOCK));
-    lock.packages[''].dependencies = { ms: '2.1.3' };
+    const pkg = { ...(JSON.parse(PKG) as Json), dependencies: { ms: '2.1.3' } };
+    const base = files(PKG, withResolved(JSON.parse(LOCK) as Lockfile));
+    const lock = withResolved(JSON.parse(LOCK) as Lockfile);
+    lock.packages['']!.dependencies = { ms: '2.1.3' };
     lock.packages['node_modules/left-pad'] = { version: '1.3.0', resolved: `${REGISTRY}/left-pad/-/left-pad-1.3.0.tgz`, integrity: 'sha512-y' };
     expect(dependencyRefusals(base, files(pkg, lock), ['jest'])).toEqual([]);
     expect([...baseRegistryOrigins(base)]).toEqual([REGISTRY]);
@@ -46,7 +50,7 @@ describe('dependencyRefusals', () => {
 
   it('refuses file:, link: and path specs in package.json, also in overrides', () => {
     const pkg = {
-      ...JSON.parse(PKG),
+      ...(JSON.parse(PKG) as Json),
       dependencies: { a: 'file:../a', b: 'link:./vendor/b', c: './vendor/c', d: 'github:evil/d', e: '1.2.3' },
       overrides: { expect: 'file:vendor/expect' }
     };
@@ -60,7 +64,7 @@ describe('dependencyRefusals', () => {
   });
 
   it('keeps a local spec the base already had', () => {
-    const pkg = { ...JSON.parse(PKG), dependencies: { a: 'file:./packages/a' } };
+    const pkg = { ...(JSON.parse(PKG) as Json), dependencies: { a: 'file:./packages/a' } };
     const changed = { ...pkg, description: 'changed' };
     expect(dependencyRefusals(files(pkg, LOCK), files(changed, LOCK), [])).toEqual([]);
   });
@@ -77,7 +81,7 @@ describe('dependencyRefusals', () => {
   });
 
   it('refuses resolved URLs that are not https on a registry the base uses', () => {
-    const base = files(PKG, withResolved(JSON.parse(LOCK)));
+    const base = files(PKG, withResolved(JSON.parse(LOCK) as Lockfile));
     for (const resolved of [
       'http://registry.example.test/x.tgz',
       'https://evil.example.test/x.tgz',
@@ -85,7 +89,7 @@ describe('dependencyRefusals', () => {
       'file:vendor/x.tgz',
       'https://user:pw@registry.example.test/x.tgz'
     ]) {
-      const lock = withResolved(JSON.parse(LOCK));
+      const lock = withResolved(JSON.parse(LOCK) as Lockfile);
       lock.packages['node_modules/x'] = { version: '1.0.0', resolved, integrity: 'sha512-z' };
       expect(dependencyRefusals(base, files(PKG, lock), [])).toEqual([
         `package-lock.json: node_modules/x resolves to ${JSON.stringify(resolved)}, not an https URL on a registry the base's lockfiles use`
@@ -95,7 +99,7 @@ describe('dependencyRefusals', () => {
 
   it("refuses a registry version change inside the test runner's closure, and a nested copy that shadows it", () => {
     const bumped = edited((l) => {
-      l.packages['node_modules/jest-util'].version = '30.0.0';
+      l.packages['node_modules/jest-util']!.version = '30.0.0';
     });
     expect(dependencyRefusals(files(PKG, LOCK), files(PKG, bumped), ['jest'])).toEqual([
       "package-lock.json: node_modules/jest-util belongs to the test runner's dependencies (jest) and differs from the base's"

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { checkDiff, checkRepoPath, DEFAULT_DIFF_LIMITS, type DiffLimits } from '../../src/core/diff-policy.js';
 import { PolicyError } from '../../src/errors.js';
 import { GitRepo } from '../helpers/git-repo.js';

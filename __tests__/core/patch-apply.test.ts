@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { applyPatch } from 'diff';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { checkDiff, type FileChange } from '../../src/core/diff-policy.js';
 import { applyFileChanges, checkTargets, type TreeKind } from '../../src/core/patch-apply.js';
 import { PolicyError } from '../../src/errors.js';

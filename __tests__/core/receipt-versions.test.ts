@@ -56,7 +56,7 @@ describe('receipt versions', () => {
 
   it('checks v1 receipts by the frozen v1 rules: an edit is caught, a v1 receipt relabelled v2 is refused', () => {
     const text = readFileSync(V1_RECEIPT, 'utf8');
-    expect(JSON.parse(text).schema).toBe(RECEIPT_V1_SCHEMA);
+    expect((JSON.parse(text) as Receipt).schema).toBe(RECEIPT_V1_SCHEMA);
     expect(verifyReceiptV1Text(text).integrity_valid).toBe(true);
     expect(verifyReceiptText(text.replace('"verdict":"passed"', '"verdict":"failed"')).integrity_valid).toBe(false);
     const relabelled = verifyReceiptText(text.replace(`"schema":"${RECEIPT_V1_SCHEMA}"`, '"schema":"patchproof.receipt/v2"'));
@@ -71,7 +71,7 @@ describe('receipt versions', () => {
 
   it('writes v8 receipts whose v8 digest domain a v1 verifier does not accept', () => {
     const text = serializeReceipt(receiptFrom(passingRuns()));
-    expect(JSON.parse(text).schema).toBe(RECEIPT_SCHEMA);
+    expect((JSON.parse(text) as Receipt).schema).toBe(RECEIPT_SCHEMA);
     expect(RECEIPT_SCHEMA).toBe('patchproof.receipt/v8');
     expect(verifyReceiptText(text).integrity_valid).toBe(true);
     expect(verifyReceiptV1Text(text).integrity_valid).toBe(false);
@@ -129,7 +129,7 @@ describe('receipt v4 beside v5 (v5 adds the baseline, gates, claim and formal re
   function asV4(receipt: Receipt, edit: (body: Record<string, unknown>) => void = () => undefined): string {
     const { receipt_digest: _digest, ...body } = receipt;
     const v4Body = { ...body, schema: RECEIPT_V4_SCHEMA } as typeof body;
-    edit(v4Body as unknown as Record<string, unknown>);
+    edit(v4Body);
     return `${canonicalJson({ ...v4Body, receipt_digest: digestJson('patchproof/receipt/v4', v4Body) })}\n`;
   }
 
@@ -169,7 +169,7 @@ describe('receipt v5 beside v6 (v6 adds build, baseline.cache, the cargo-test cl
   function asV5(receipt: Receipt, edit: (body: Record<string, unknown>) => void = () => undefined): string {
     const { receipt_digest: _digest, ...body } = receipt;
     const v5Body = { ...body, schema: RECEIPT_V5_SCHEMA } as typeof body;
-    edit(v5Body as unknown as Record<string, unknown>);
+    edit(v5Body);
     return `${canonicalJson({ ...v5Body, receipt_digest: digestJson('patchproof/receipt/v5', v5Body) })}\n`;
   }
   const scope = { unroll: 0, array_length: 0, integers: 'safe', solver: 'z3' };
@@ -218,7 +218,7 @@ describe('receipt v6 beside v7 (v7 adds the shard record)', () => {
   function asV6(receipt: Receipt, edit: (body: Record<string, unknown>) => void = () => undefined): string {
     const { receipt_digest: _digest, ...body } = receipt;
     const v6Body = { ...body, schema: RECEIPT_V6_SCHEMA } as typeof body;
-    edit(v6Body as unknown as Record<string, unknown>);
+    edit(v6Body);
     return `${canonicalJson({ ...v6Body, receipt_digest: digestJson('patchproof/receipt/v6', v6Body) })}\n`;
   }
 
@@ -246,13 +246,13 @@ describe('receipt v7 beside v8 (v8 adds python-int scopes and exact big integers
   function asV7(receipt: Receipt, edit: (body: Record<string, unknown>) => void = () => undefined): string {
     const { receipt_digest: _digest, ...body } = receipt;
     const v7Body = { ...body, schema: RECEIPT_V7_SCHEMA } as typeof body;
-    edit(v7Body as unknown as Record<string, unknown>);
+    edit(v7Body);
     return `${canonicalJson({ ...v7Body, receipt_digest: digestJson('patchproof/receipt/v7', v7Body) })}\n`;
   }
 
   /** A Python target's counterexample, as the v8 gate records it: the input above 2**63 exactly, as decimal text. */
   const BIG = '9223372036854775807';
-  const pythonCounterexample = (integers: string, last: unknown, result: unknown = 9223372036854775807) => ({
+  const pythonCounterexample = (integers: string, last: unknown, result: unknown = 9223372036854775808) => ({
     name: 'next_id',
     file: 'ids.py',
     function: 'next_id',
@@ -286,7 +286,7 @@ describe('receipt v7 beside v8 (v8 adds python-int scopes and exact big integers
   it('a v8 receipt holds a python-int counterexample with an exact big integer, and its report shows the exact value', () => {
     const text = reseal(withFormal(receiptFrom(passingRuns()), pythonCounterexample('python-int', BIG, BIG)), () => undefined);
     expect(verifyReceiptText(text).errors).toEqual([]);
-    expect(JSON.parse(text).formal.targets[0].counterexample.inputs.last).toBe(BIG);
+    expect((JSON.parse(text) as Receipt).formal!.targets[0]!.counterexample!.inputs.last).toBe(BIG);
   });
 
   it.each([

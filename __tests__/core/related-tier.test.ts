@@ -123,7 +123,13 @@ describe("the receipt's gates.related (verify-receipt)", () => {
   });
 
   it("refuses tier runs without the record, files outside the suite, and a regression phase passed on the tier's runs alone", () => {
-    expect(verifyReceiptText(tierReceipt((b) => void delete b.gates!.related)).errors).toContain('related-tier runs without a gates.related record');
+    expect(
+      verifyReceiptText(
+        tierReceipt((b) => {
+          delete b.gates!.related;
+        })
+      ).errors
+    ).toContain('related-tier runs without a gates.related record');
     expect(verifyReceiptText(tierReceipt((b) => void (b.gates!.related!.files = ['test/elsewhere.test.js']))).errors).toContain(
       "gates.related: the tier's files must be some of the patched tree's suite files"
     );

@@ -23,7 +23,7 @@ describe('report rendering', () => {
     const runs = passingRuns();
     runs.hidden = [run('hidden', [fail('hidden > handles 1.5ms')])];
     const receipt = receiptFrom(runs);
-    expect(renderPhaseTable(receipt, true)).toMatch(/\[FAIL\] +hidden tests pass +\(1 test\)  hidden_failed/);
+    expect(renderPhaseTable(receipt, true)).toMatch(/\[FAIL\] +hidden tests pass +\(1 test\) {2}hidden_failed/);
     const report = renderReport(receipt);
     expect(report).toContain('**结论 / Verdict: 失败 / FAILED**');
     expect(report).toContain('- `hidden_failed`: 隐藏测试失败 / a hidden test fails');

@@ -57,7 +57,7 @@ describe('snapshotDigest', () => {
     ['a lone surrogate', file('a\ud800')],
     ['a NUL', file('a\0b')],
     ['a file with link mode', file('a', HELLO, 6, '120000')],
-    ['a link with file mode', { path: 'a', kind: 'symlink', mode: '100644', sha256: HELLO, size: 6 } as SnapshotEntry],
+    ['a link with file mode', { path: 'a', kind: 'symlink', mode: '100644', sha256: HELLO, size: 6 } satisfies SnapshotEntry],
     ['an unknown kind', { path: 'a', kind: 'folder', mode: '100644', sha256: HELLO, size: 6 } as unknown as SnapshotEntry],
     ['an upper-case sha256', file('a', HELLO.toUpperCase())],
     ['a prefixed sha256', file('a', `sha256:${HELLO}`)],

@@ -47,11 +47,11 @@ export async function stageFormalFixture(cli: Cli, fixture: string, tmp: string,
  * Docker runner against the pack, and require verify-receipt to accept the receipt (the CLI's
  * stderr tail is shown when it does not). Returns the receipt and the output folder.
  */
-export async function validateFormalCandidate<R = ReceiptView>(
+export async function validateFormalCandidate(
   cli: Cli,
   c: { fixture: string; candidate: string; label: string },
   where: StagedFormalFixture
-): Promise<{ receipt: R; out: string }> {
+): Promise<{ receipt: ReceiptView; out: string }> {
   const work = join(where.tmp, c.candidate);
   await mkdir(work, { recursive: true });
   const approved = await proposeAndApprove(where.repo, join(ROOT, 'fixtures', c.fixture, 'candidates', `${c.candidate}.diff`), work, where.tmp, c.label);
@@ -77,5 +77,5 @@ export async function validateFormalCandidate<R = ReceiptView>(
   ]);
   const verify = await cli(['verify-receipt', join(out, 'receipt.json')]);
   expect([c.candidate, verify.status, run.stderr.slice(-1500)]).toEqual([c.candidate, 0, run.stderr.slice(-1500)]);
-  return { receipt: await readJson<R>(join(out, 'receipt.json')), out };
+  return { receipt: await readJson<ReceiptView>(join(out, 'receipt.json')), out };
 }

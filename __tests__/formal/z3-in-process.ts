@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import type { Z3Core } from 'z3-solver';
 import type { SolverJob, SolverLimits, SolverResult } from '../../src/formal/solver.js';
 
 /**
@@ -7,8 +8,12 @@ import type { SolverJob, SolverLimits, SolverResult } from '../../src/formal/sol
  * itself (time limit, memory watchdog, answers) is tested in solver.test.ts.
  */
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Api = { Z3: any; em: any };
+/** The Emscripten module's calls used here (z3-solver types it as `any`). */
+interface Emscripten {
+  ccall(name: string, returnType: 'string', argTypes: string[], args: unknown[]): string;
+  PThread: { terminateAllThreads(): void };
+}
+type Api = { Z3: Z3Core; em: Emscripten };
 let api: Promise<Api> | undefined;
 
 function load(): Promise<Api> {
@@ -23,7 +28,7 @@ export async function solveInProcess(job: SolverJob, limits: SolverLimits): Prom
   Z3.global_param_set('timeout', String(limits.timeoutMs));
   const ctx = Z3.mk_context(Z3.mk_config());
   // Synchronous, as in the product's child: the async entry point loses its text (see solver.ts).
-  const run = async (text: string): Promise<string> => String(em.ccall('Z3_eval_smtlib2_string', 'string', ['number', 'string'], [ctx, text]));
+  const run = (text: string): Promise<string> => Promise.resolve(em.ccall('Z3_eval_smtlib2_string', 'string', ['number', 'string'], [ctx, text]));
   const prelude = await run(`(set-option :produce-models true)\n${job.prelude}`);
   if (prelude.includes('(error')) throw new Error(`malformed formula: ${prelude.slice(0, 500)}`);
   const answers: SolverResult['answers'] = [];
@@ -39,7 +44,7 @@ export async function solveInProcess(job: SolverJob, limits: SolverLimits): Prom
     answers.push(answer);
   }
   Z3.del_context(ctx);
-  return { version: String(Z3.get_full_version()), answers, duration_ms: Date.now() - started };
+  return { version: Z3.get_full_version(), answers, duration_ms: Date.now() - started };
 }
 
 /** Stop Z3's worker threads so the test process can exit. */

@@ -90,8 +90,9 @@ export function recordingOutcome(): { outcome: StepOutcome; infos: string[]; war
       setFailed: () => {
         throw new Error('a mode must not fail the step: only run() does');
       },
-      summary: async (markdown) => {
+      summary: (markdown) => {
         summaries.push(markdown);
+        return Promise.resolve();
       },
       info: (message) => infos.push(message),
       warning: (message) => warnings.push(message)

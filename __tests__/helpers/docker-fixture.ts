@@ -1,5 +1,6 @@
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { afterAll, beforeAll, expect } from '@jest/globals';
 import { unsealPack } from '../../src/oracle/seal.js';
 import { ensureCli, proposeAndApprove, readJson, runCli, tempDir, type Approved } from './cli.js';
 

@@ -6,7 +6,7 @@ export function setEnv(vars: Record<string, string>): () => void {
   Object.assign(process.env, vars);
   return () => {
     for (const [k, v] of Object.entries(previous)) {
-      if (v === undefined) delete process.env[k];
+      if (v === undefined) Reflect.deleteProperty(process.env, k);
       else process.env[k] = v;
     }
   };
@@ -19,10 +19,10 @@ export function setEnv(vars: Record<string, string>): () => void {
 export async function quietly<T>(fn: () => Promise<T>): Promise<T> {
   const write = process.stdout.write.bind(process.stdout);
   const captured: string[] = [];
-  process.stdout.write = ((chunk: string | Uint8Array) => {
+  process.stdout.write = (chunk: string | Uint8Array) => {
     captured.push(String(chunk));
     return true;
-  }) as typeof process.stdout.write;
+  };
   try {
     return await fn();
   } catch (e) {

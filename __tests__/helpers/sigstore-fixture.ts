@@ -64,7 +64,7 @@ interface Ca {
 }
 
 async function makeCa(name: string): Promise<Ca> {
-  const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const keys = await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify']);
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: '01',
     name: `CN=${name},O=PatchProof tests`,
@@ -115,7 +115,7 @@ export async function createTestSigstore(): Promise<TestSigstore & { untrusted: 
     (ca: Ca): TestSigstore['attest'] =>
     async (subject, options = {}) => {
       const identity = options.identity ?? githubIdentity();
-      const leafKeys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
+      const leafKeys = await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify']);
       const text = (oid: string, value: string): x509.Extension => new x509.Extension(oid, false, utf8String(value));
       const leaf = await x509.X509CertificateGenerator.create({
         serialNumber: createHash('sha256').update(String(Math.random())).digest('hex').slice(0, 16),

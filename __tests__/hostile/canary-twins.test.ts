@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ROOT, ensureCli, fixture as fixtureOf, runCli, tempDir } from '../helpers/cli.js';
 import { packDigest, stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
 import { area, dockerGate, hostileDiff, validateCandidate, type Area } from './hostile-support.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
  * Twin and mutant canaries (src/adapters/shared/python-twins.ts) against sabotage that spares the fixed
@@ -64,7 +65,7 @@ gate.describeDocker.each(['unittest', 'pytest'])('twin canaries, %s pack, in the
   }, 180_000);
 
   afterAll(async () => {
-    if (fixture !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
+    if (mayBeUnset(fixture) !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
   });
 
   /** A candidate of py-calculator's own (`candidates/NAME.diff`), or `hostile:NAME` under fixtures/hostile. */
@@ -198,7 +199,7 @@ gate.describeDocker.each([
   }, 180_000);
 
   afterAll(async () => {
-    if (fixture !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
+    if (mayBeUnset(fixture) !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
   });
 
   it(`${candidate}: failed, grader_compromised, though the fixed canaries behaved`, async () => {

@@ -43,7 +43,7 @@ function hostIPv4Addresses(): string[] {
   const found = Object.values(networkInterfaces())
     .flat()
     .filter((entry) => entry !== undefined && entry.family === 'IPv4')
-    .map((entry) => entry!.address);
+    .map((entry) => entry.address);
   return [...new Set(found)];
 }
 

@@ -234,7 +234,7 @@ export async function bakeTargets(template: string, targets: unknown, where: Are
 /** A running `validate` CLI process, for the signal tests. */
 export function startValidate(argv: string[], tmp: string): { child: ChildProcess; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }> } {
   const child = spawn(process.execPath, [CLI, ...argv], { env: cliEnv(tmp), stdio: ['ignore', 'ignore', 'pipe'] });
-  child.stderr?.resume();
+  child.stderr.resume();
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() }))
   );

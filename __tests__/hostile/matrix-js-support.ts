@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { ROOT, ensureCli } from '../helpers/cli.js';
 import { stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
 import { OLD_LAYOUT, hostileDiff, type DockerGate } from './hostile-support.js';
@@ -163,13 +164,17 @@ export function describeJsRow(gate: DockerGate, row: { adapter: JsAdapter; fixtu
         expect(status).toBe(1);
         switch (cell.expect.kind) {
           case 'compromised':
-            return expectCompromised(receipt);
+            expectCompromised(receipt);
+            return;
           case 'tampered':
-            return expectTampered(receipt, cell.expect.path, cell.expect.change);
+            expectTampered(receipt, cell.expect.path, cell.expect.change);
+            return;
           case 'sealed':
-            return expectSealedFailure(receipt);
+            expectSealedFailure(receipt);
+            return;
           case 'flood':
-            return expectFlood(receipt);
+            expectFlood(receipt);
+            return;
           case 'neutral': {
             expect(receipt.verdict).toBe('failed');
             expect(phase(receipt, 'reproduction_after').status).toBe('failed');

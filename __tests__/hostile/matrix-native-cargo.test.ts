@@ -1,3 +1,4 @@
+import { expect, it } from '@jest/globals';
 import { dockerGate } from './hostile-support.js';
 import { describeNativeColumn } from './matrix-native-support.js';
 

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { expect, it } from '@jest/globals';
 import { ROOT } from '../helpers/cli.js';
 import { stageFixture, stagedFixtureHooks, validateInDocker } from '../helpers/docker-fixture.js';
 import { dockerGate, hostileDiff } from './hostile-support.js';

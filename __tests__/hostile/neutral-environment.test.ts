@@ -1,3 +1,4 @@
+import { afterEach, beforeAll, beforeEach, expect, it } from '@jest/globals';
 import { OLD_LAYOUT, PHASES, area, dockerGate, ensureCli, hostileDiff, validateCandidate, type Area } from './hostile-support.js';
 
 /**

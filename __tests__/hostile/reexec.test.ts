@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
 import { dockerGate, ensureCli, hostileDiff, packedFixture } from './hostile-support.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
  * Compiled test binaries that re-execute themselves, or leave tests out, end to end in Docker
@@ -64,7 +65,7 @@ gate.describeDocker.each([
   }, 180_000);
 
   afterAll(async () => {
-    if (fixture !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
+    if (mayBeUnset(fixture) !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
   });
 
   const validate = (diff: string) =>

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { FIXTURES, ROOT, ensureCli } from '../helpers/cli.js';
 import { stageFixture, unsealedPack, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
 import { dockerGate } from './hostile-support.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
  * The generic sealed-oracle form against hostile go candidates, end to end in the hardened Docker
@@ -48,7 +49,7 @@ gate.describeDocker('sealed oracles against hostile go candidates (Docker)', () 
   }, 300_000);
 
   afterAll(async () => {
-    if (sealed !== undefined) await rm(sealed.tmp, { recursive: true, force: true });
+    if (mayBeUnset(sealed) !== undefined) await rm(sealed.tmp, { recursive: true, force: true });
   });
 
   it.each([

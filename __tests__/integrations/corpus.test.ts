@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { ROOT, ensureCli, runCli, tempDir } from '../helpers/cli.js';
 import { dockerGate } from '../hostile/hostile-support.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
  * The real-project corpus (integrations/, `npm run corpus`): every case folder is complete and
@@ -187,7 +188,7 @@ gate.describeDocker('the corpus cases marked "ci", fetched and graded from scrat
   });
 
   afterAll(async () => {
-    if (tmp !== undefined) await rm(tmp, { recursive: true, force: true });
+    if (mayBeUnset(tmp) !== undefined) await rm(tmp, { recursive: true, force: true });
   });
 
   it('every candidate gets the verdict its case.json expects', async () => {

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { ROOT, ensureCli, proposeAndApprove, readJson, runCli, tempDir, treeListing, type CliResult } from '../helpers/cli.js';
 import { publicHiddenIds } from '../helpers/hidden.js';
 import { dockerGate } from '../hostile/hostile-support.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
  * A real third-party case (integrations/h11-chunked-encoding): h11 0.14.0 as released, fetched at
@@ -112,7 +113,7 @@ describeCase('h11 0.14.0 and the upstream CVE-2025-43859 fix, in the Docker runn
   }, 60_000);
 
   afterAll(async () => {
-    if (tmp !== undefined) await rm(tmp, { recursive: true, force: true });
+    if (mayBeUnset(tmp) !== undefined) await rm(tmp, { recursive: true, force: true });
     if (fetchDir !== '') await rm(fetchDir, { recursive: true, force: true });
   });
 

@@ -6,6 +6,7 @@ import { ROOT, ensureCli, runCli, tempDir } from '../helpers/cli.js';
 import { packDigest, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
 import { dockerGate } from '../hostile/hostile-support.js';
 import { MATRIX, selectRows, type MatrixRow } from './versions.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
  * The version matrix (`npm run matrix`; rows in ./versions.ts). For each runner version, the
@@ -37,9 +38,10 @@ async function imageOf(row: MatrixRow): Promise<string> {
   const given = process.env.PATCHPROOF_TEST_IMAGE_BOOKWORM;
   if (given !== undefined && given !== '') return given;
   const built = await exec('bash', [join(ROOT, 'scripts', 'build-test-image.sh')], { env: { ...process.env, PATCHPROOF_IMAGE_SUITE: 'bookworm' }, timeout: 1_800_000 }).catch(
-    (error: { stderr?: string }) => {
+    (error: unknown) => {
+      const { stderr } = error as { stderr?: string };
       throw new Error(
-        `${row.name} needs the bookworm test image, and PATCHPROOF_IMAGE_SUITE=bookworm bash scripts/build-test-image.sh failed (it needs root): ${(error.stderr ?? '').slice(-1000)}`
+        `${row.name} needs the bookworm test image, and PATCHPROOF_IMAGE_SUITE=bookworm bash scripts/build-test-image.sh failed (it needs root): ${(stderr ?? '').slice(-1000)}`
       );
     }
   );
@@ -105,7 +107,7 @@ function matrixRow(row: MatrixRow): void {
   }, 600_000);
 
   afterAll(async () => {
-    if (fixture !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
+    if (mayBeUnset(fixture) !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
   });
 
   const validate = (name: string) =>

@@ -87,7 +87,7 @@ describe('sealing a pack (Python through the host python3 ast module)', () => {
       expect(hidden).not.toMatch(/-8|, 3\)|division by zero/);
       const oracle = parseOracleFile(JSON.parse(await readFile(join(dir, 'oracle', 'expected.json'), 'utf8')));
       expect(oracle.cases.find((c) => c.comparator.kind === 'raises')?.comparator).toEqual({ kind: 'raises', type: 'CalculatorError', pattern: 'division by zero' });
-      const manifest = JSON.parse(await readFile(join(dir, 'witness.json'), 'utf8'));
+      const manifest = JSON.parse(await readFile(join(dir, 'witness.json'), 'utf8')) as { oracle?: unknown };
       expect(manifest.oracle).toEqual({ expected: 'oracle/expected.json' });
       const again = await sealPack(dir);
       expect(again.cases).toBe(report.cases);
@@ -103,7 +103,7 @@ describe('sealing a pack (Python through the host python3 ast module)', () => {
       await cp(join('witness-packs', 'py-calculator'), dir, { recursive: true });
       await unsealPack(dir);
       const { writeFile } = await import('node:fs/promises');
-      const original = JSON.parse(await readFile(join(dir, 'witness.json'), 'utf8'));
+      const original = JSON.parse(await readFile(join(dir, 'witness.json'), 'utf8')) as { oracle?: unknown };
       delete original.oracle;
       await writeFile(join(dir, 'witness.json'), JSON.stringify(original));
       await writeFile(
@@ -289,9 +289,9 @@ describe('recording expectations from a reference fix (recordExpectations)', () 
     ['a malformed line', [run(1, good, { malformed: ['PATCHPROOF-OBS/1 x'] }), run(2, good)], /malformed/],
     ['a run that timed out', [run(1, good, { problem: 'it timed out' }), run(2, good)], /timed out/]
   ])('refuses %s', (_name, runs, message) => {
-    const outcome = recordExpectations(oracle, runs as RecordInput[]);
+    const outcome = recordExpectations(oracle, runs);
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
-    expect(outcome.problems.join('\n')).toMatch(message as RegExp);
+    expect(outcome.problems.join('\n')).toMatch(message);
   });
 });

@@ -41,11 +41,13 @@ function context(flow: Partial<Ctx['flow']>, fails: ReadonlySet<string> = new Se
     logs,
     scheduled,
     log: (line) => logs.push(line),
-    schedule: async (jobs, gate) => {
+    schedule: (jobs, gate) => {
       scheduled.push(...jobs);
       const results = jobs.map((job) => output(job, !fails.has(job.label)));
       const open = gate === undefined ? true : gate.open(results.filter((_, i) => gate.member(jobs[i]!)));
-      return jobs.map((job, i) => (gate !== undefined && !open && gate.gated(job) ? { job, status: 'not_run' as const } : { job, status: 'done' as const, result: results[i]! }));
+      return Promise.resolve(
+        jobs.map((job, i) => (gate !== undefined && !open && gate.gated(job) ? { job, status: 'not_run' as const } : { job, status: 'done' as const, result: results[i]! }))
+      );
     }
   };
 }
@@ -252,7 +254,7 @@ describe('validate with a fake runner and a fake adapter', () => {
 
   it('a thrown infrastructure error is inconclusive, never failed and never passed', async () => {
     const receipt = await validateWith((runner, adapter) => ({
-      runner: { ...runner, prestart: undefined, run: async () => Promise.reject(new InfrastructureError('docker went away')) } as Runner,
+      runner: { ...runner, prestart: undefined, run: () => Promise.reject(new InfrastructureError('docker went away')) },
       adapter
     }));
     expect(receipt.verdict).toBe('inconclusive');
@@ -262,8 +264,8 @@ describe('validate with a fake runner and a fake adapter', () => {
 
   it('zero tests and missing results never pass', async () => {
     const receipt = await validateWith((runner, adapter) => ({
-      runner: { ...runner, prestart: undefined, run: async () => silent } as Runner,
-      adapter: { ...adapter, parse: () => ({ tests: [], problems: [], canary: { pass: 'missing', fail: 'missing' } }) } as TestAdapter
+      runner: { ...runner, prestart: undefined, run: () => Promise.resolve(silent) },
+      adapter: { ...adapter, parse: () => ({ tests: [], problems: [], canary: { pass: 'missing', fail: 'missing' } }) }
     }));
     expect(receipt.verdict).not.toBe('passed');
     expect(receipt.phases.some((p) => p.status === 'passed')).toBe(false);

@@ -9,6 +9,7 @@ import { asIsolated, receiptFor } from '../helpers/action-receipts.js';
 import { runCliInProcess } from '../helpers/cli-in-process.js';
 import { createTestSigstore, githubIdentity, type TestSigstore } from '../helpers/sigstore-fixture.js';
 import { JS_DURATION, makePullRequest, removePullRequest, type PullRequestRepos } from '../action/data/validate-repos.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
  * `patchproof promote` of an attested receipt, from the sources, on real files: the bundled CLI
@@ -72,7 +73,7 @@ describe('patchproof promote --trusted-root (an attested receipt instead of the 
     if (savedStore === undefined) delete process.env['PATCHPROOF_RECEIPT_STORE'];
     else process.env['PATCHPROOF_RECEIPT_STORE'] = savedStore;
     removePullRequest(repos);
-    if (work !== undefined) rmSync(work, { recursive: true, force: true });
+    if (mayBeUnset(work) !== undefined) rmSync(work, { recursive: true, force: true });
   });
 
   it("attested by the gate, the exact diff, an unchanged tree: applied; the tree is the receipt's patched snapshot", async () => {
@@ -80,7 +81,7 @@ describe('patchproof promote --trusted-root (an attested receipt instead of the 
     const repo = freshCopy();
     const result = await promote(file, repo);
     expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
-    expect(result.stdout).toMatch(/^applied   modify src\/duration\.js$/m);
+    expect(result.stdout).toMatch(/^applied {3}modify src\/duration\.js$/m);
     expect(result.stdout).toMatch(/^outcome: applied$/m);
     expect((await takeSnapshot(repo)).digest).toBe(proven.bindings.patched_snapshot);
     // The log goes beside the receipt (there is no store entry), and the store was never created.

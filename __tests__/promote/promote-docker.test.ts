@@ -11,6 +11,7 @@ import { sealReceipt, serializeReceipt } from '../../src/core/receipt.js';
 import { createProposal } from '../../src/core/proposal.js';
 import { storeReceipt } from '../../src/receipt/store.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
  * `patchproof promote` end to end: a real proof-grade validation in the hardened Docker runner
@@ -58,8 +59,8 @@ gate.describeDocker('patchproof promote (Docker validation, real files)', () => 
   afterAll(async () => {
     if (savedStore === undefined) delete process.env.PATCHPROOF_RECEIPT_STORE;
     else process.env.PATCHPROOF_RECEIPT_STORE = savedStore;
-    if (staged !== undefined) await rm(staged.tmp, { recursive: true, force: true });
-    if (work !== undefined) await rm(work, { recursive: true, force: true });
+    if (mayBeUnset(staged) !== undefined) await rm(staged.tmp, { recursive: true, force: true });
+    if (mayBeUnset(work) !== undefined) await rm(work, { recursive: true, force: true });
   });
 
   /** A fresh copy of the repository as validated (the receipt's base snapshot). */

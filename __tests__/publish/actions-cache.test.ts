@@ -2,6 +2,7 @@ import * as cache from '@actions/cache';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { Digest } from '../../src/core/hashing.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
 import { openBaselineCache, lookUpBaselineIn, settleBaselineIn, type BaselineKeyFields } from '../../src/phases/baseline-cache.js';

@@ -1,3 +1,4 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { verifyReceiptAttestation, RECEIPT_PREDICATE_TYPE, type AttestationTrust, type SignerPolicy } from '../../src/receipt/attestation.js';
 import { VerificationError } from '../../src/errors.js';
 import { createTestSigstore, githubIdentity, type TestSigstore } from '../helpers/sigstore-fixture.js';

@@ -9,6 +9,7 @@ import { InfrastructureError } from '../../src/errors.js';
 import { dockerTestGate } from '../../src/runners/docker-available.js';
 import { createDockerRunner } from '../../src/runners/docker-runner.js';
 import type { RunOutcome, RunRequest, Runner } from '../../src/runners/runner.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 const run = promisify(execFile);
 
@@ -101,7 +102,7 @@ describeDocker('createDockerRunner (real Docker engine)', () => {
   });
 
   afterEach(async () => {
-    await runner?.dispose();
+    await mayBeUnset(runner)?.dispose();
     await rm(work, { recursive: true, force: true });
   });
 
@@ -122,12 +123,14 @@ describeDocker('createDockerRunner (real Docker engine)', () => {
   async function runAndWatch(req: RunRequest, using: Runner = runner): Promise<{ outcome: RunOutcome; seenRunning: boolean }> {
     let seenRunning = false;
     let done = false;
-    const watcher = (async () => {
+    // A named function, not an IIFE: TypeScript reads an IIFE inline and would hold `done` false throughout.
+    const watch = async (): Promise<void> => {
       while (!done) {
         if ((await containersLabelled(req.label)).length > 0) seenRunning = true;
         await new Promise((resolve) => setTimeout(resolve, 150));
       }
-    })();
+    };
+    const watcher = watch();
     try {
       const outcome = await using.run(req);
       return { outcome, seenRunning };
@@ -211,7 +214,7 @@ describeDocker('createDockerRunner (real Docker engine)', () => {
     const addresses = Object.values(networkInterfaces())
       .flat()
       .filter((entry) => entry !== undefined && entry.family === 'IPv4')
-      .map((entry) => entry!.address);
+      .map((entry) => entry.address);
     // Loopback, the docker0 bridge when the daemon has one, and every other host address.
     expect(addresses).toContain('127.0.0.1');
     let connections = 0;

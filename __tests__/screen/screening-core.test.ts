@@ -6,7 +6,8 @@ import { rankCandidates, RANK_FIELDS, rankKeyOf, type RankKey } from '../../src/
 import { baselineDigest, sealReceipt, serializeReceipt, verifyReceiptText } from '../../src/core/receipt.js';
 import type { PhaseRecord, Receipt } from '../../src/core/receipt-schema.js';
 import { decideVerdict } from '../../src/core/verdict.js';
-import { fail, pass, passingRuns, receiptFrom, run, times } from '../helpers/evidence.js';
+import { fail, passingRuns, receiptFrom, run, times } from '../helpers/evidence.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /** The pure parts of `screen`: normalisation for duplicates, the L0 gate, the ranking, and the receipt's gate fields. */
 
@@ -147,7 +148,8 @@ function gatedReceipt(edit: (body: Omit<Receipt, 'receipt_digest'>) => void = ()
   body.phases = body.phases.map((p, i) => (i >= 2 ? notRun(p) : p));
   body.gates = { early_exit: true, l0: [], changed_lines: 2, changed_public_interfaces: [] };
   edit(body);
-  const decided = decideVerdict(body.phases, true, body.gates?.l0.some((f) => f.rule === 'secret') ? ['policy_gate_failed'] : []);
+  // edit() may have deleted the gates set just above.
+  const decided = decideVerdict(body.phases, true, mayBeUnset(body.gates)?.l0.some((f) => f.rule === 'secret') ? ['policy_gate_failed'] : []);
   body.verdict = decided.verdict;
   body.reasons = decided.reasons;
   body.baseline = { shared: true, digest: baselineDigest(body) };
@@ -163,9 +165,13 @@ describe('receipts with gates', () => {
   });
 
   it('refuse not_run phases without gates, a phase skipped after a passed gate, and runs after a failed L0 gate', () => {
-    expect(verifyReceiptText(gatedReceipt((b) => void delete b.gates)).errors).toEqual(
-      expect.arrayContaining(['phase(s) regression,hidden not run although the base reproduction passed'])
-    );
+    expect(
+      verifyReceiptText(
+        gatedReceipt((b) => {
+          delete b.gates;
+        })
+      ).errors
+    ).toEqual(expect.arrayContaining(['phase(s) regression,hidden not run although the base reproduction passed']));
     const skippedAfterPass = gatedReceipt((b) => {
       const [before, , regression, hidden] = b.phases;
       const passedAfter = receiptFrom(passingRuns()).phases[1]!;
@@ -229,5 +235,3 @@ describe('receipts with gates', () => {
     expect(verifyReceiptText(serializeReceipt(sealReceipt(unshared))).errors).toContain('baseline.cache: a baseline reused from the cache must be recorded as shared');
   });
 });
-
-void pass;

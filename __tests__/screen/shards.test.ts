@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { checkShards, SHARD_SCHEMA, shardMembers, shardSchema, type ShardManifest } from '../../src/core/screening.js';
 
 /** Sharding's pure parts: which shard validates which candidates, and the checks merge makes of the shard manifests before it reads a receipt. */

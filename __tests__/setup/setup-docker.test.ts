@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ensureCli, proposeAndApprove, readJson, runCli, tempDir, treeListing } from '../helpers/cli.js';
 import { dockerGate } from '../hostile/hostile-support.js';
+import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
  * The dependency stage against the real engine, through the bundled CLI: a tiny node:test project
@@ -107,7 +108,7 @@ gate.describeDocker('the dependency stage in the Docker runner', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await new Promise((resolve) => server?.close(resolve));
+    await new Promise((resolve) => mayBeUnset(server)?.close(resolve));
     await rm(tmp, { recursive: true, force: true });
   });
 

@@ -98,7 +98,7 @@ describe('runSetupStage (local runner)', () => {
     expect(await readFile(join(result.mounts[0]!.hostDir, 'fresh', 'x.js'), 'utf8')).toBe('1');
   });
 
-  it('runs again under another key: another snapshot, pack or command', async () => {
+  it('runs again under another key: another snapshot, pack or command', () => {
     const setup = writer(join(tmp, 'runs'));
     const keys = new Set([
       setupCacheKey(request(setup)),

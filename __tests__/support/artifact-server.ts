@@ -191,7 +191,8 @@ export async function startArtifactServer(options: ArtifactServerOptions = {}): 
     [...stored.values()].find((a) => a.name === name && a.finalized === finalized && a.workflowRunBackendId === runBackendId);
 
   const twirp = (method: string, body: Record<string, unknown>): object => {
-    const name = String(body['name'] ?? '');
+    // checkMessage has refused a body whose name is not a string.
+    const name = typeof body['name'] === 'string' ? body['name'] : '';
     if (body['workflow_run_backend_id'] !== runBackendId || (method !== 'ListArtifacts' && body['workflow_job_run_backend_id'] !== jobBackendId)) {
       throw new TwirpError(403, 'permission_denied', 'backend ids do not match the runtime token');
     }
@@ -227,8 +228,9 @@ export async function startArtifactServer(options: ArtifactServerOptions = {}): 
           throw new TwirpError(400, 'invalid_argument', `size ${size} does not match the uploaded ${artifact.bytes.length} bytes`);
         }
         const actual = `sha256:${createHash('sha256').update(artifact.bytes).digest('hex')}`;
-        if (body['hash'] !== undefined && body['hash'] !== actual) {
-          throw new TwirpError(400, 'invalid_argument', `hash ${String(body['hash'])} does not match the uploaded content ${actual}`);
+        const hash = body['hash'];
+        if (hash !== undefined && hash !== actual) {
+          throw new TwirpError(400, 'invalid_argument', `hash ${typeof hash === 'string' ? hash : JSON.stringify(hash)} does not match the uploaded content ${actual}`);
         }
         artifact.digest = actual;
         artifact.finalized = true;

@@ -1,4 +1,5 @@
 import { getOctokit } from '@actions/github';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startGitHubServer, type GitHubServer } from './github-server.js';
 
 const TOKEN = 'ghs_test';

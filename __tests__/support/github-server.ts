@@ -252,6 +252,18 @@ interface Reply {
 
 type Handler = (ctx: HandlerContext) => Reply;
 
+/** A JSON object: a request body, or one of the description's examples being edited into a response. */
+type Body = Record<string, unknown>;
+const isBody = (value: unknown): value is Body => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** The object at `path` inside an example, to edit in place (the examples have these; a missing one is a broken fixture). */
+function objectIn(body: Body, ...path: string[]): Body {
+  let here: unknown = body;
+  for (const key of path) here = isBody(here) ? here[key] : undefined;
+  if (!isBody(here)) throw new TypeError(`the example has no object at ${path.join('.')}`);
+  return here;
+}
+
 interface HandlerContext {
   params: Record<string, string>;
   query: Record<string, string>;
@@ -324,7 +336,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
   // A workflow's GITHUB_TOKEN writes as github-actions[bot]; the test app's installation token as the app's bot.
   const commenterOf = (presented: string): StoredComment['user'] => ({ login: `${appOf(presented).slug}[bot]`, type: 'Bot' });
   const commentBody = (c: StoredComment): object => {
-    const body = describedExample('issue-comment') as Record<string, any>;
+    const body: Body = describedExample('issue-comment');
     Object.assign(body, {
       id: c.id,
       node_id: Buffer.from(`012:IssueComment${c.id}`).toString('base64'),
@@ -385,7 +397,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
 
   const applyWrite = (run: StoredCheckRun, body: Record<string, unknown>): void => {
     for (const key of ['name', 'details_url', 'external_id', 'started_at', 'completed_at'] as const) {
-      if (typeof body[key] === 'string') run[key] = body[key] as string;
+      if (typeof body[key] === 'string') run[key] = body[key];
     }
     if (typeof body['status'] === 'string') run.status = body['status'];
     if (typeof body['conclusion'] === 'string') {
@@ -409,16 +421,16 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
 
   const appKey = options.app !== undefined ? createPublicKey(options.app.publicKey) : undefined;
   const installationBody = (): object => {
-    const body = describedExample('installation') as Record<string, any>;
+    const body: Body = describedExample('installation');
     Object.assign(body, { id: options.app?.installationId, app_id: options.app?.id, target_type: 'Organization' });
-    Object.assign(body['account'], { login: owner });
+    Object.assign(objectIn(body, 'account'), { login: owner });
     return body;
   };
   const handlers: Record<string, Handler> = {
     'apps/get-repo-installation': () => (options.app === undefined ? error(404, 'Not Found', undefined) : { status: 200, body: installationBody() }),
     'apps/create-installation-access-token': (ctx) => {
       if (options.app === undefined || Number(ctx.params['installation_id']) !== options.app.installationId) return error(404, 'Not Found', ctx.op);
-      const token = describedExample('installation-token') as Record<string, any>;
+      const token: Body = describedExample('installation-token');
       const requested = (ctx.body['permissions'] as Record<string, string> | undefined) ?? { checks: 'write', contents: 'read', metadata: 'read' };
       const names = ctx.body['repositories'] as string[] | undefined;
       Object.assign(token, {
@@ -575,7 +587,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       const { page, headers } = paginate(all, ctx.query, `${baseUrl}/repos/${repository}/commits/${encodeURIComponent(ref)}/status`);
       const states = new Set(all.map((st) => st.state));
       const combined = states.has('failure') || states.has('error') ? 'failure' : states.has('pending') || all.length === 0 ? 'pending' : 'success';
-      const example = describedExample('combined-commit-status') as Record<string, any>;
+      const example: Body = describedExample('combined-commit-status');
       return {
         status: 200,
         body: {
@@ -609,7 +621,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
   };
 
   const pullRequestBody = (p: PullRequestFixture): object => {
-    const pr = describedExample('pull-request') as Record<string, any>;
+    const pr: Body = describedExample('pull-request');
     const headRepoName = p.headRepository ?? repository;
     const [headOwner = owner, headName = repo] = headRepoName.split('/');
     const url = `${baseUrl}/repos/${repository}/pulls/${p.number}`;
@@ -627,18 +639,18 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       // The description's own example lists a team without the `type` its schema requires.
       requested_teams: []
     });
-    Object.assign(pr['head'], { ref: p.headRef ?? 'feature', sha: p.headSha, label: `${headOwner}:${p.headRef ?? 'feature'}` });
-    Object.assign(pr['head'].repo, { name: headName, full_name: headRepoName, fork: headRepoName !== repository });
-    Object.assign(pr['head'].repo.owner, { login: headOwner });
-    Object.assign(pr['base'], { ref: p.baseRef ?? 'main', sha: p.baseSha ?? '0'.repeat(40), label: `${owner}:${p.baseRef ?? 'main'}` });
-    Object.assign(pr['base'].repo, { name: repo, full_name: repository, fork: false });
-    Object.assign(pr['base'].repo.owner, { login: owner });
+    Object.assign(objectIn(pr, 'head'), { ref: p.headRef ?? 'feature', sha: p.headSha, label: `${headOwner}:${p.headRef ?? 'feature'}` });
+    Object.assign(objectIn(pr, 'head', 'repo'), { name: headName, full_name: headRepoName, fork: headRepoName !== repository });
+    Object.assign(objectIn(pr, 'head', 'repo', 'owner'), { login: headOwner });
+    Object.assign(objectIn(pr, 'base'), { ref: p.baseRef ?? 'main', sha: p.baseSha ?? '0'.repeat(40), label: `${owner}:${p.baseRef ?? 'main'}` });
+    Object.assign(objectIn(pr, 'base', 'repo'), { name: repo, full_name: repository, fork: false });
+    Object.assign(objectIn(pr, 'base', 'repo', 'owner'), { login: owner });
     return pr;
   };
 
   const pullRequestSimpleBody = (p: PullRequestFixture): object => {
-    const full = pullRequestBody(p) as Record<string, any>;
-    const simple = describedExample('pull-request-simple') as Record<string, any>;
+    const full = pullRequestBody(p) as Body;
+    const simple: Body = describedExample('pull-request-simple');
     for (const key of Object.keys(simple)) if (key in full) simple[key] = full[key];
     simple['labels'] = (p.labels ?? []).map((name, i) => ({
       id: 7000 + i,
@@ -653,7 +665,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
   };
 
   const workflowRunBody = (r: WorkflowRunFixture): object => {
-    const body = describedExample('workflow-run') as Record<string, any>;
+    const body: Body = describedExample('workflow-run');
     const full = r.repository ?? repository;
     const [runOwner = owner, runRepo = repo] = full.split('/');
     Object.assign(body, {
@@ -667,10 +679,10 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       html_url: `https://github.com/${full}/actions/runs/${r.id}`,
       pull_requests: []
     });
-    Object.assign(body['head_commit'], { id: r.headSha, tree_id: r.headSha });
-    Object.assign(body['repository'], { name: runRepo, full_name: full });
-    Object.assign(body['repository'].owner, { login: runOwner });
-    Object.assign(body['head_repository'], { name: runRepo, full_name: full });
+    Object.assign(objectIn(body, 'head_commit'), { id: r.headSha, tree_id: r.headSha });
+    Object.assign(objectIn(body, 'repository'), { name: runRepo, full_name: full });
+    Object.assign(objectIn(body, 'repository', 'owner'), { login: runOwner });
+    Object.assign(objectIn(body, 'head_repository'), { name: runRepo, full_name: full });
     return body;
   };
 

@@ -97,6 +97,11 @@ function asObject(value: Json | undefined): JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
 }
 
+/** A field of the description as text: String() of a scalar, as before; an object or array as JSON, not "[object Object]". */
+function text(value: Json | undefined): string {
+  return value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
 /** The parsed api.github.com description (13 MB; parsed on first use, then cached). */
 export function gitHubDescription(): Description {
   if (description === undefined) {
@@ -108,14 +113,14 @@ export function gitHubDescription(): Description {
   return description;
 }
 
-function resolveRef<T extends JsonObject>(node: JsonObject): T {
+function resolveRef(node: JsonObject): JsonObject {
   const ref = node['$ref'];
-  if (typeof ref !== 'string') return node as T;
+  if (typeof ref !== 'string') return node;
   const parts = ref.replace(/^#\//, '').split('/');
   let target: Json = gitHubDescription() as unknown as Json;
   for (const part of parts) target = asObject(target)[part.replace(/~1/g, '/').replace(/~0/g, '~')] ?? null;
   if (target === null) throw new Error(`Unresolvable $ref ${ref}`);
-  return resolveRef<T>(asObject(target));
+  return resolveRef(asObject(target));
 }
 
 function buildOperation(method: string, template: string, raw: JsonObject, shared: Json[]): OpenApiOperation {
@@ -124,7 +129,7 @@ function buildOperation(method: string, template: string, raw: JsonObject, share
   for (const entry of rawParams) {
     const p = resolveRef(asObject(entry));
     parameters.push({
-      name: String(p['name']),
+      name: text(p['name']),
       in: p['in'] as OpenApiParameter['in'],
       required: p['required'] === true,
       schema: asObject(p['schema']),
@@ -142,11 +147,11 @@ function buildOperation(method: string, template: string, raw: JsonObject, share
   return {
     method: method.toUpperCase(),
     template,
-    operationId: String(raw['operationId']),
+    operationId: text(raw['operationId']),
     parameters,
     bodySchema,
     bodyRequired,
-    docsUrl: String(asObject(raw['externalDocs'] ?? null)['url'] ?? 'https://docs.github.com/rest')
+    docsUrl: text(asObject(raw['externalDocs'] ?? null)['url'] ?? 'https://docs.github.com/rest')
   };
 }
 

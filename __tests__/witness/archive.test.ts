@@ -3,6 +3,7 @@ import { chmod, cp, mkdir, readFile, rm, stat, symlink, utimes, writeFile } from
 import { join } from 'node:path';
 import { createGzip, gunzipSync, gzipSync } from 'node:zlib';
 import tarStream, { type Header } from 'tar-stream';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { ConfigurationError, VerificationError } from '../../src/errors.js';
 import { packWitness, packWitnessEntries, readWitnessArchive, writeWitnessEntries } from '../../src/fetch/witness/archive.js';
 import { digestWitnessEntries, digestWitnessFolder } from '../../src/fetch/witness/digest.js';

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmod, mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { VerificationError } from '../../src/errors.js';
 import { takeSnapshot } from '../../src/inventory/snapshot.js';
 import { packWitness, readWitnessArchive } from '../../src/fetch/witness/archive.js';

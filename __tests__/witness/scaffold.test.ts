@@ -1,6 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { ConfigurationError } from '../../src/errors.js';
 import { takeSnapshot } from '../../src/inventory/snapshot.js';
 import { digestWitnessFolder } from '../../src/fetch/witness/digest.js';

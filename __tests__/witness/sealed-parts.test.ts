@@ -93,7 +93,11 @@ describe('seal-hidden moves every secret part into hidden.age', () => {
     // The reproduction's expectations stay plain: the reproduction is public.
     const oracle = parseOracleFile(JSON.parse(text(sealed.find((e) => e.path === 'oracle/expected.json'))));
     expect(oracle.cases.map((c) => c.phase)).toEqual(['reproduction', 'reproduction']);
-    expect(JSON.parse(text(sealed.find((e) => e.path === 'witness.json'))).hidden).toEqual({ path: 'hidden', placement: '.patchproof/hidden', repeat: 1 });
+    expect((JSON.parse(text(sealed.find((e) => e.path === 'witness.json'))) as { hidden?: unknown }).hidden).toEqual({
+      path: 'hidden',
+      placement: '.patchproof/hidden',
+      repeat: 1
+    });
   });
 
   it("hidden.age holds them: the hidden tests, the oracle's hidden half, the originals and the pinned ids", async () => {
@@ -118,7 +122,7 @@ describe('the loader restores them in memory, and refuses a sealed pack that has
       expect(existsSync(join(resolved.dir, 'sealed'))).toBe(false);
       expect(existsSync(join(resolved.dir, 'oracle', 'original', 'hidden'))).toBe(false);
       expect(existsSync(join(resolved.dir, 'hidden', 'millisecond-unit-hidden.test.js'))).toBe(true);
-      expect(JSON.parse(await readFile(join(resolved.dir, 'witness.json'), 'utf8')).hidden.ids).toBeUndefined();
+      expect((JSON.parse(await readFile(join(resolved.dir, 'witness.json'), 'utf8')) as { hidden: { ids?: unknown } }).hidden.ids).toBeUndefined();
     } finally {
       await resolved.dispose();
     }
