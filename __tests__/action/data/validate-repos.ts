@@ -33,7 +33,7 @@ const GIT_ENV = {
 /** Run git in `cwd`; returns trimmed stdout, throws with stderr on failure. */
 export function git(cwd: string, args: string[]): string {
   const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_ENV };
-  for (const name of Object.keys(env)) if (name.startsWith('GIT_DIR') || name === 'GIT_WORK_TREE' || name === 'GIT_INDEX_FILE') delete env[name];
+  for (const name of Object.keys(env)) if (name.startsWith('GIT_DIR') || name === 'GIT_WORK_TREE' || name === 'GIT_INDEX_FILE') Reflect.deleteProperty(env, name);
   return execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }
 
