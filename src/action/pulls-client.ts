@@ -77,6 +77,19 @@ function messageOf(error: unknown): string {
   return message.replace(/\s+/g, ' ').trim().slice(0, 500);
 }
 
+/** A flag from GitHub's JSON: only a literal true counts (a missing, null or non-boolean field reads as false). */
+function isTrue(value: unknown): boolean {
+  return value === true;
+}
+
+/**
+ * A pull request head's repository, from GitHub's JSON: its `repo` is null when the fork was deleted,
+ * whatever the generated types say, and a missing or null name reads as undefined.
+ */
+function fullNameOf(repo: { full_name?: string | null } | null | undefined): string | undefined {
+  return repo?.full_name ?? undefined;
+}
+
 export function createPullsClient(token: string, options: PullsClientOptions = {}): PullsClient {
   // @actions/github's client has no retry plugin: a merge is sent once, so a 5xx after GitHub merged
   // is never retried into a 405 and misreported.
@@ -95,18 +108,18 @@ export function createPullsClient(token: string, options: PullsClientOptions = {
       return {
         number: data.number,
         state: data.state === 'open' ? 'open' : 'closed',
-        merged: data.merged === true,
+        merged: isTrue(data.merged),
         draft: data.draft === true,
         headSha: data.head.sha,
         baseSha: data.base.sha,
         baseRef: data.base.ref,
-        headRepository: data.head.repo?.full_name ?? undefined
+        headRepository: fullNameOf(data.head.repo)
       };
     },
     async merge(owner, repo, number, headSha, method) {
       try {
         const { data } = await octokit.rest.pulls.merge({ owner, repo, pull_number: number, sha: headSha, merge_method: method });
-        if (data.merged !== true) return { merged: false, status: 405, message: data.message };
+        if (!isTrue(data.merged)) return { merged: false, status: 405, message: data.message };
         return { merged: true, sha: data.sha };
       } catch (error) {
         const status = statusOf(error);
@@ -132,7 +145,7 @@ export function createOpenPullsClient(token: string, options: PullsClientOptions
           headSha: p.head.sha,
           baseRef: p.base.ref,
           labels: p.labels.map((l) => l.name),
-          headRepository: p.head.repo?.full_name ?? undefined,
+          headRepository: fullNameOf(p.head.repo),
           title: p.title
         }));
       } catch (error) {

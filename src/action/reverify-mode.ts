@@ -141,7 +141,7 @@ function renderFindings(findings: Findings, replayAsked: boolean, trust: TrustDe
   };
   const reasons = receipt.reasons.length > 0 ? ` (${receipt.reasons.join(', ')})` : '';
   const message = untrustedRun
-    ? `the receipt of run ${findings.runId} is bound, intact and vouched for (${evidence.why}), but this run cannot post success: ${trust.trusted ? '' : trust.why}`
+    ? `the receipt of run ${findings.runId} is bound, intact and vouched for (${evidence.why}), but this run cannot post success: ${trust.why}`
     : !bound
       ? `the receipt of run ${findings.runId} is not bound to this head: ${differing.join(', ')} differs`
       : !agrees

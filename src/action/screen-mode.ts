@@ -339,7 +339,7 @@ async function screenJob(
           outputLimitBytes: manifest.limits.output_limit_bytes,
           diff: { maxBytes: manifest.limits.diff_max_bytes, maxFiles: manifest.limits.diff_max_files }
         }),
-        ...(baselineDir !== undefined ? { baseline: baselineFrom(baselineDir, baseTree, witness.digest as Digest, outcome) } : {}),
+        ...(baselineDir !== undefined ? { baseline: baselineFrom(baselineDir, baseTree, witness.digest, outcome) } : {}),
         concurrency: 2,
         setupCacheDir: setupCache,
         progress: { run: (event) => (event.kind === 'end' ? outcome.info(eventLine(event)) : undefined), log: (line) => outcome.info(line), done: () => undefined },

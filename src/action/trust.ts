@@ -109,6 +109,6 @@ export function unprotectedPackRef(ref: string, payload: unknown): string | unde
   const defaultRef = defaultBranchRef(payload);
   if (ref.startsWith('refs/tags/')) return undefined;
   if (defaultRef !== undefined && ref === defaultRef) return undefined;
-  const fix = defaultRef !== undefined ? `${defaultRef}` : 'refs/heads/<default branch>';
+  const fix = defaultRef ?? 'refs/heads/<default branch>';
   return `witness-pack ref '${ref}' is not the default branch or a tag, so whoever can push it chooses the grader; use ref:${fix}:PATH or ref:refs/tags/<tag>:PATH`;
 }

@@ -54,7 +54,7 @@ export interface ValidateModeDeps extends ChecksClientSource {
   receiptArtifacts(): ReceiptArtifacts;
   createRunner(settings: ActionSettings): Promise<Runner>;
   /** A fresh unpredictable nonce per run, for the canaries. */
-  nonce(): string;
+  nonce: () => string;
   /** Claim artifacts of the pull request's CI run (input claimed-artifact); unset: the real client. */
   claimArtifacts?(options: ClaimArtifactsOptions): ClaimArtifacts;
   /** The head commit's other check runs and statuses (input head-checks); unset: the real client. */

@@ -67,7 +67,7 @@ export interface CommandRequest {
    * Reads a repository-relative file of the copy as UTF-8 (undefined when absent), for adapters
    * whose generated files depend on the sources (e.g. a Go package clause). Never for tests' results.
    */
-  readFile?(path: string): string | undefined;
+  readFile?: (path: string) => string | undefined;
 }
 
 export interface TestCommand {

@@ -221,7 +221,7 @@ function parseCargoTestClaim(text: string): ClaimCase[] {
     }
     const docTests = CARGO_DOC_TESTS.exec(line);
     if (docTests !== null) {
-      doc = docTests[1] as string;
+      doc = docTests[1];
       continue;
     }
     const result = CARGO_TEST_LINE.exec(line);

@@ -7,32 +7,18 @@ import { renderClaimConsole } from '../core/claim-report.js';
 import { readClaimFile } from '../io/claim-file.js';
 import type { Verdict } from '../core/verdict.js';
 import { canonicalJson, type Digest } from '../core/hashing.js';
-import { createLocalRunner } from '../runners/local-runner.js';
-import { createDockerRunner, installSignalCleanup } from '../runners/docker-runner.js';
-import { containerWorkdirFor, DEFAULT_CONTAINER_ENV } from '../runners/docker-args.js';
-import type { Runner } from '../runners/runner.js';
+import { installSignalCleanup } from '../runners/docker-runner.js';
 import { takeSnapshot } from '../inventory/snapshot.js';
 import { removeLiveScratchSync } from '../phases/workspace.js';
 import { assertOutside, existingDir, readJsonFile, readTextFile, writeBytesAtomic, writeFileAtomic } from '../io/files.js';
 import { stderrProgress } from './progress.js';
-import type { BaseFailure, ValidationLimits, WitnessInput } from '../phases/validate.js';
+import type { BaseFailure } from '../phases/validate.js';
 import { pipeline } from '../phases/pipeline.js';
-import type { HiddenDetail } from '../core/hidden-ids.js';
-import {
-  decryptWith,
-  encryptTo,
-  generateWitnessKey,
-  parseRecipients,
-  parseWitnessKey,
-  sealHiddenEntries,
-  SEALED_HIDDEN_FILE,
-  witnessKeyRecipient
-} from '../fetch/witness/sealed.js';
+import { decryptWith, generateWitnessKey, parseRecipients, sealHiddenEntries, SEALED_HIDDEN_FILE } from '../fetch/witness/sealed.js';
 import { readWitnessFolder } from '../fetch/witness/folder.js';
 import { writeWitnessEntries } from '../fetch/witness/archive.js';
 import { digestWitnessEntries } from '../fetch/witness/digest.js';
 import { resolveWitness } from '../fetch/witness/fetch.js';
-import { witnessFromFolders } from '../fetch/witness/shortcut.js';
 import { initWitnessPack } from '../fetch/witness/scaffold.js';
 import { digestWitnessFolder } from '../fetch/witness/digest.js';
 import { packWitness } from '../fetch/witness/archive.js';
@@ -80,8 +66,8 @@ import {
   type WitnessInitSettings,
   type WitnessPackSettings
 } from '../inputs/cli-settings.js';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 
 const VERDICT_EXIT: Record<Verdict, number> = { passed: EXIT.passed, failed: EXIT.failed, inconclusive: EXIT.inconclusive };
 

@@ -27,8 +27,8 @@ export const HIDDEN_DETAIL_FILE = 'hidden-detail.age';
 
 /** Where the CLI writes. Tests hand in recording streams. */
 export interface Console {
-  out(text: string): void;
-  err(text: string): void;
+  out: (text: string) => void;
+  err: (text: string) => void;
   /** stderr is a terminal (progress draws a live status line); absent: plain lines. */
   errTTY?: boolean;
   /** The terminal's width, when it is one. */
@@ -71,7 +71,7 @@ export async function readWitnessKey(path: string, flag: string): Promise<string
 }
 
 /** The grader: a digest-verified witness pack (a sealed one opened with its key), or a pack built from two folders. */
-export async function openWitness(settings: Pick<ValidateSettings, 'witness'>, witnessKey: string | undefined): Promise<{ witness: WitnessInput; dispose(): Promise<void> }> {
+export async function openWitness(settings: Pick<ValidateSettings, 'witness'>, witnessKey: string | undefined): Promise<{ witness: WitnessInput; dispose: () => Promise<void> }> {
   const source = settings.witness;
   if (source.kind === 'folders') {
     const reproduction = await existingDir(source.reproduction, '--reproduction');

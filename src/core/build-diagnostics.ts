@@ -80,7 +80,7 @@ const cargo: Parser = (lines, workdir) => {
       .map((l) => /^\s*--> (.+):(\d+):(\d+)$/.exec(l))
       .find((x) => x !== null);
     const message = clip(`${m[1] !== undefined ? `${m[1].slice(1, -1)}: ` : ''}${m[2]}`);
-    if (at !== undefined && at !== null) return { tool: 'cargo', file: repoRelative(at[1]!, workdir), line: Number(at[2]), column: Number(at[3]), message };
+    if (at !== undefined) return { tool: 'cargo', file: repoRelative(at[1]!, workdir), line: Number(at[2]), column: Number(at[3]), message };
     if (m[1] !== undefined) return { tool: 'cargo', message };
   }
   return undefined;

@@ -17,6 +17,7 @@ export const FINDING_TEXT: Record<ClaimFinding, { en: string; zh: string }> = {
 
 /** One line of untrusted text: control characters to spaces, clipped. */
 function flat(text: string, max: number): string {
+  // eslint-disable-next-line no-control-regex -- deliberate: C0/C1 controls and line separators in untrusted text become spaces
   return clipText(text, max).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
 }
 

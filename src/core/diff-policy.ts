@@ -38,6 +38,7 @@ export interface FileChange {
 
 const DEV_NULL = '/dev/null';
 const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+// eslint-disable-next-line no-control-regex -- deliberate: a diff path with a C0/C1 control character is refused
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -96,6 +97,7 @@ export function checkRepoPath(path: string): string | undefined {
  */
 export function quoteForMessage(text: string, max = 120): string {
   const short = text.length > max ? `${text.slice(0, max)}…` : text;
+  // eslint-disable-next-line no-control-regex -- deliberate: C0/C1 controls and line separators are shown as \u escapes in messages
   const escaped = short.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return `'${escaped}'`;
 }

@@ -23,8 +23,10 @@
 /** Default clip for one piece of untrusted text, in UTF-16 code units. */
 export const UNTRUSTED_TEXT_LIMIT = 500;
 
+// eslint-disable-next-line no-control-regex -- deliberate: C0/C1 controls and line separators are stripped from untrusted text
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 // CSI (colours, cursor moves), OSC (titles, hyperlinks; ended by BEL or ST) and two-character escapes.
+// eslint-disable-next-line no-control-regex -- deliberate: ESC, BEL and CSI start the terminal escape sequences removed from untrusted text
 const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/g;

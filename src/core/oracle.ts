@@ -28,7 +28,7 @@ export const comparatorSchema = z.discriminatedUnion('kind', [
 ]);
 export type Comparator = z.infer<typeof comparatorSchema>;
 
-const jsonValue: z.ZodType<unknown> = z.unknown();
+const jsonValue: z.ZodType = z.unknown();
 
 export const oracleCaseSchema = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9_./:#@-]{1,200}$/),
@@ -215,7 +215,7 @@ export function compareValue(actual: unknown, expected: unknown, comparator: Com
       if (!Array.isArray(actual) || !Array.isArray(expected) || actual.length !== expected.length) return false;
       const sorted = (list: unknown[]): string[] | undefined => {
         const texts = list.map(canonicalOrUndefined);
-        return texts.every((t) => t !== undefined) ? (texts as string[]).sort() : undefined;
+        return texts.every((t) => t !== undefined) ? texts.sort() : undefined;
       };
       const a = sorted(actual);
       const e = sorted(expected);

@@ -108,7 +108,7 @@ function formalLines(receipt: Receipt, markdown: boolean): string[] {
           : t.status === 'checked'
             ? `no counterexample up to the bound (${scope}), not a proof: ${t.reason ?? ''}`
             : `within ${scope}`;
-    if (!markdown) return `[${FORMAL_MARK[t.status]}] `.padEnd(15) + `formal: ${t.name}${t.required ? ' (required)' : ''}`.padEnd(38) + `${what}`;
+    if (!markdown) return `[${FORMAL_MARK[t.status]}] `.padEnd(15) + `formal: ${t.name}${t.required ? ' (required)' : ''}`.padEnd(38) + what;
     return `- ${codeSpan(t.name)}${t.required ? ' (必需 / required)' : ''}: **${FORMAL_ZH[t.status]} / ${FORMAL_MARK[t.status]}** — ${codeSpan(what)}`;
   });
 }

@@ -68,7 +68,7 @@ export function renderScreenTable(
 
 /** The table when no screening could be sealed (nothing validated, a shard refused or missing): the candidates are not judged. */
 export function renderScreenFailure(why: string, skipped: readonly SkippedCandidate[]): string {
-  const lines = ['### PatchProof screening: INCONCLUSIVE', '', `${escapeMarkdown(why, 2_000)}`, '', 'No check run of this screening was posted as success.'];
+  const lines = ['### PatchProof screening: INCONCLUSIVE', '', escapeMarkdown(why, 2_000), '', 'No check run of this screening was posted as success.'];
   if (skipped.length > 0) lines.push('', '**Not validated / 未验证:**', '', ...skipped.map((s) => `- ${codeSpan(s.label, { max: 200 })}: ${s.why}`));
   return `${lines.join('\n')}\n`;
 }

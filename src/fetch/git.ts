@@ -268,7 +268,7 @@ class GitCommandSource implements GitSource {
     for (const [index, entry] of links.entries()) {
       let target: string;
       try {
-        target = utf8.decode(targets[index] as Buffer);
+        target = utf8.decode(targets[index]);
       } catch {
         throw new ConfigurationError(`${treeish} holds a link ${quoteForMessage(entry.path)} whose target is not UTF-8; PatchProof needs UTF-8 link targets`);
       }

@@ -37,6 +37,11 @@ function visit(node: unknown, see: (node: Node) => void): void {
   for (const [key, child] of Object.entries(node)) if (key !== 'loc' && key !== 'extra') visit(child, see);
 }
 
+/** A call's callee that loads a module: `import(…)` as Babel sometimes writes it, or `require`. */
+function isImportCallee(callee: Node): boolean {
+  return callee.type === 'Import' || (callee.type === 'Identifier' && callee.name === 'require');
+}
+
 /** Why the stripped program's imports cannot replay soundly: relative or computed ones. */
 function importProblems(program: Node): string[] {
   const problems: string[] = [];
@@ -46,13 +51,14 @@ function importProblems(program: Node): string[] {
     if ((node.type === 'ImportDeclaration' || node.type === 'ExportNamedDeclaration' || node.type === 'ExportAllDeclaration') && source) {
       if (relative(String(source.value))) problems.push(`a relative import of ${String(source.value)}`);
     }
-    if (
-      node.type === 'ImportExpression' ||
-      (node.type === 'CallExpression' && (node.callee.type === 'Import' || (node.callee.type === 'Identifier' && node.callee.name === 'require')))
-    ) {
-      const first = (node.type === 'ImportExpression' ? node.source : node.arguments[0]) as Node | undefined;
+    if (node.type === 'ImportExpression' || (node.type === 'CallExpression' && isImportCallee(node.callee as Node))) {
+      const first = (node.type === 'ImportExpression' ? node.source : (node.arguments as (Node | undefined)[])[0]) as Node | undefined;
       if (first?.type !== 'StringLiteral') problems.push('a computed import');
-      else if (relative(first.value)) problems.push(`a relative import of ${first.value}`);
+      else {
+        // Babel's StringLiteral holds its value as a string.
+        const specifier = first.value as string;
+        if (relative(specifier)) problems.push(`a relative import of ${specifier}`);
+      }
     }
   });
   return problems;
@@ -69,7 +75,7 @@ export function stripTypes(text: string, file: string): Stripped {
   }
   let program: Node;
   try {
-    program = parse(code, { sourceType: file.endsWith('.cts') ? 'script' : 'unambiguous', errorRecovery: false }).program as unknown as Node;
+    program = parse(code, { sourceType: file.endsWith('.cts') ? 'script' : 'unambiguous', errorRecovery: false }).program;
   } catch (error) {
     return { refused: `${file} stripped of its types is not JavaScript: ${(error as Error).message}` };
   }

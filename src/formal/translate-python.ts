@@ -252,8 +252,14 @@ class PythonTranslator extends SymbolicExecution<SyntaxNode> {
         const parts = named(node);
         if (parts.length !== 1) throw new Unsupported('a statement of several expressions', lineOf(node));
         const e = parts[0]!;
-        if (e.type === 'assignment') return this.assignment(e, guard);
-        if (e.type === 'augmented_assignment') return this.augmented(e, guard);
+        if (e.type === 'assignment') {
+          this.assignment(e, guard);
+          return;
+        }
+        if (e.type === 'augmented_assignment') {
+          this.augmented(e, guard);
+          return;
+        }
         throw new Unsupported(`a ${e.type} as a statement`, lineOf(e));
       }
       case 'if_statement': {
@@ -276,24 +282,28 @@ class PythonTranslator extends SymbolicExecution<SyntaxNode> {
         const value = named(node)[0];
         if (value === undefined) throw new Unsupported('a return without a value (None)', lineOf(node));
         const g = this.active(guard);
-        return this.returnValue(this.expr(value, g), g, node);
+        this.returnValue(this.expr(value, g), g, node);
+        return;
       }
       case 'while_statement': {
         if (node.childForFieldName('alternative') !== null) throw new Unsupported('while … else', lineOf(node));
         const test = field(node, 'condition');
-        return this.loop(
+        this.loop(
           guard,
           node,
           (entry) => this.define('c', 'Bool', this.truthy(this.expr(test, this.active(entry)), test)),
           () => undefined,
           named(field(node, 'body'))
         );
+        return;
       }
       case 'for_statement':
-        return this.forStatement(node, guard);
+        this.forStatement(node, guard);
+        return;
       case 'break_statement':
       case 'continue_statement':
-        return this.jump(node.type === 'break_statement' ? 'break' : 'continue', guard, node, node.type);
+        this.jump(node.type === 'break_statement' ? 'break' : 'continue', guard, node, node.type);
+        return;
       default:
         throw new Unsupported(`a ${node.type}`, lineOf(node));
     }
@@ -342,7 +352,7 @@ class PythonTranslator extends SymbolicExecution<SyntaxNode> {
       if (list.k !== 'arr') throw new Unsupported('a for loop over something other than range(…) or a parameter list', lineOf(right));
       const binding = this.locals.get(right.text)!;
       // The list's iterator reads the current element (writes in the body are seen) while k < len.
-      return this.loop(
+      this.loop(
         guard,
         node,
         (_entry, k) => `(< ${k} ${list.len})`,
@@ -354,6 +364,7 @@ class PythonTranslator extends SymbolicExecution<SyntaxNode> {
         list.elems.length,
         true
       );
+      return;
     }
     const args = this.rangeArgs(right);
     if (args === undefined) throw new Unsupported('a for loop over something other than range(…) or a parameter list', lineOf(right));
@@ -419,7 +430,10 @@ class PythonTranslator extends SymbolicExecution<SyntaxNode> {
   }
 
   private store(left: SyntaxNode, value: Value, guard: string): void {
-    if (left.type === 'identifier') return this.bind(left, value, guard);
+    if (left.type === 'identifier') {
+      this.bind(left, value, guard);
+      return;
+    }
     if (left.type === 'subscript') {
       const object = field(left, 'value');
       if (object.type !== 'identifier') throw new Unsupported('an indexed write to something other than a parameter list', lineOf(left));
@@ -447,7 +461,7 @@ class PythonTranslator extends SymbolicExecution<SyntaxNode> {
     if (binding.value?.k === 'arr') throw new Unsupported(`the list ${name} rebound`, lineOf(id));
     const old = binding.value;
     if (old !== undefined && old.k !== value.k) throw new Unsupported(`${name} changes type`, lineOf(id));
-    binding.value = old === undefined ? this.named(value) : ({ k: value.k, t: this.define('v', value.k === 'int' ? 'Int' : 'Bool', ite(guard, value.t, old.t)) } as Value);
+    binding.value = old === undefined ? this.named(value) : { k: value.k, t: this.define('v', value.k === 'int' ? 'Int' : 'Bool', ite(guard, value.t, old.t)) };
     binding.def = this.define('d', 'Bool', or(binding.def, guard));
   }
 

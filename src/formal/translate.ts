@@ -32,7 +32,7 @@ export function parseSource(text: string, file: string): Node {
       sourceType: 'unambiguous',
       errorRecovery: false,
       plugins: [...(typed ? (['typescript'] as const) : []), ...(jsx ? (['jsx'] as const) : []), 'decorators']
-    }).program as unknown as Node;
+    }).program;
   } catch (error) {
     throw new Unsupported(`${file} does not parse: ${(error as Error).message}`);
   }
@@ -204,7 +204,7 @@ class Translator extends SymbolicExecution<Node> {
   protected spec(text: string, entry: ReadonlyMap<string, Value>, result: Value | undefined): string {
     let node: Node;
     try {
-      node = parseExpression(text, { plugins: [] }) as unknown as Node;
+      node = parseExpression(text, { plugins: [] });
     } catch (error) {
       throw new SpecError(`${JSON.stringify(text)} does not parse: ${(error as Error).message}`);
     }
@@ -264,7 +264,8 @@ class Translator extends SymbolicExecution<Node> {
       case 'EmptyStatement':
         return;
       case 'BlockStatement':
-        return this.block(node.body, guard);
+        this.block(node.body, guard);
+        return;
       case 'VariableDeclaration': {
         if (node.kind !== 'let' && node.kind !== 'const') throw new Unsupported(`a ${node.kind} declaration`, node);
         for (const declarator of node.declarations as Node[]) {
@@ -282,7 +283,8 @@ class Translator extends SymbolicExecution<Node> {
         return;
       }
       case 'ExpressionStatement':
-        return this.effect(node.expression, guard);
+        this.effect(node.expression, guard);
+        return;
       case 'IfStatement': {
         const condition = this.define('c', 'Bool', this.truthy(this.expr(node.test, this.active(guard)), node.test));
         this.scoped(node.consequent, and(guard, condition));
@@ -292,10 +294,12 @@ class Translator extends SymbolicExecution<Node> {
       case 'ReturnStatement': {
         if (!node.argument) throw new Unsupported('a return without a value', node);
         const g = this.active(guard);
-        return this.returnValue(this.expr(node.argument, g), g, node);
+        this.returnValue(this.expr(node.argument, g), g, node);
+        return;
       }
       case 'WhileStatement':
-        return this.loop(guard, node.test, node.body, undefined, node);
+        this.loop(guard, node.test, node.body, undefined, node);
+        return;
       case 'ForStatement': {
         this.scopes.push(new Map());
         if (node.init) {
@@ -310,7 +314,8 @@ class Translator extends SymbolicExecution<Node> {
       case 'ContinueStatement': {
         if (node.label) throw new Unsupported('a labelled break or continue', node);
         const kind = node.type === 'BreakStatement' ? 'break' : 'continue';
-        return this.jump(kind, guard, node, kind);
+        this.jump(kind, guard, node, kind);
+        return;
       }
       default:
         throw new Unsupported(`a ${node.type}`, node);
@@ -353,7 +358,8 @@ class Translator extends SymbolicExecution<Node> {
       if (current.k !== 'int') throw new Unsupported(`${node.operator} on a non-integer`, node);
       const next = this.define('v', 'Int', app(node.operator === '++' ? '+' : '-', current.t, '1'));
       this.oblige('model', g, inSafeRange(next), SAFE_INTEGER, node);
-      return this.assign(node.argument, { k: 'int', t: next }, g);
+      this.assign(node.argument, { k: 'int', t: next }, g);
+      return;
     }
     if (node.type === 'AssignmentExpression') {
       let value: Value;
@@ -364,7 +370,8 @@ class Translator extends SymbolicExecution<Node> {
         value = this.binary(op, node.left, node.right, g, node);
       }
       if (value.k === 'arr') throw new Unsupported('an array assigned', node);
-      return this.assign(node.left, value, g);
+      this.assign(node.left, value, g);
+      return;
     }
     throw new Unsupported(`a ${node.type} as a statement`, node);
   }

@@ -351,7 +351,7 @@ function shardOf(raw: string): { index: number; count: number } {
 function parse(args: string[], options: Record<string, { type: 'string' }>): { values: Record<string, string | undefined>; positionals: string[] } {
   try {
     const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals: true });
-    return { values: values as Record<string, string | undefined>, positionals };
+    return { values, positionals };
   } catch (error) {
     throw new ConfigurationError(`${(error as Error).message.split('\n')[0]}; run 'patchproof --help' for usage`);
   }
@@ -687,7 +687,7 @@ const REPOSITORY = /^[A-Za-z0-9][A-Za-z0-9-]*\/(?!\.\.?$)[A-Za-z0-9_.-]+$/;
 
 /** promote's attestation flags: all of --trusted-root, --signer-workflow, --source-ref and --diff, or none of them. */
 function attestedPromote(values: Record<string, unknown>): { attested?: AttestedPromoteSettings } {
-  const text = (name: string): string | undefined => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const text = (name: string): string | undefined => (typeof values[name] === 'string' ? values[name] : undefined);
   const trustedRoot = text('trusted-root');
   const others = ['bundle', 'signer-workflow', 'repository', 'source-ref', 'diff'].filter((name) => text(name) !== undefined);
   if (trustedRoot === undefined) {
@@ -699,7 +699,7 @@ function attestedPromote(values: Record<string, unknown>): { attested?: Attested
   const match = SIGNER_WORKFLOW.exec(signerWorkflow ?? '');
   if (signerWorkflow === undefined || match === null)
     throw new ConfigurationError(`--signer-workflow '${signerWorkflow ?? ''}' is not valid; give the gate, OWNER/REPO/.github/workflows/FILE.yml`);
-  const repository = text('repository') ?? (match[1] as string);
+  const repository = text('repository') ?? match[1]!;
   if (!REPOSITORY.test(repository)) throw new ConfigurationError(`--repository '${repository}' is not OWNER/REPO`);
   const sourceRef = text('source-ref');
   if (sourceRef === undefined || !/^refs\/heads\/[A-Za-z0-9._/-]+$/.test(sourceRef) || sourceRef.includes('..')) {

@@ -51,6 +51,7 @@ const SCREEN_ONLY = ['screen-label', 'screen-refs', 'approved-proposal-hashes', 
 /** A git ref name or commit SHA as `git check-ref-format` allows it, conservatively. */
 const REF = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]{1,200}$/;
 /** A label as GitHub allows it (at most 50 characters), without control characters. */
+// eslint-disable-next-line no-control-regex -- deliberate: a label may hold no C0 control character or DEL
 const LABEL = /^[^\u0000-\u001f\u007f,]{1,50}$/;
 
 /** The screen inputs of `mode`; undefined for the other modes, which must not set any of them. */

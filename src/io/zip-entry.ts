@@ -47,7 +47,8 @@ function unixType(entry: Entry): number {
 function open(bytes: Buffer, label: string): Promise<ZipFile> {
   return new Promise((resolve, reject) => {
     // decodeStrings (the default) makes yauzl refuse absolute and `..` names itself as well.
-    yauzl.fromBuffer(bytes, { lazyEntries: true, validateEntrySizes: true, strictFileNames: true }, (error, zip) => {
+    // On an error yauzl passes no zip file, whatever @types/yauzl says: both are checked.
+    yauzl.fromBuffer(bytes, { lazyEntries: true, validateEntrySizes: true, strictFileNames: true }, (error: Error | null, zip: ZipFile | undefined) => {
       if (error !== null || zip === undefined) reject(new ConfigurationError(`${label} is not a zip PatchProof reads: ${oneLine(error)}`));
       else resolve(zip);
     });
@@ -68,11 +69,15 @@ function entries(zip: ZipFile, bounds: ZipEntryBounds): Promise<Entry[]> {
     };
     zip.on('entry', (entry: Entry) => {
       const why = badName(entry.fileName);
-      if (why !== undefined) return refuse(`holds an entry whose name has ${why} (${JSON.stringify(entry.fileName.slice(0, 100))}); refusing the artifact`);
+      if (why !== undefined) {
+        refuse(`holds an entry whose name has ${why} (${JSON.stringify(entry.fileName.slice(0, 100))}); refusing the artifact`);
+        return;
+      }
       const type = unixType(entry);
       const folder = entry.fileName.endsWith('/');
       if (type !== 0 && type !== (folder ? S_IFDIR : S_IFREG)) {
-        return refuse(`holds ${JSON.stringify(entry.fileName.slice(0, 100))}, which is not a regular file (a symbolic link or a special file); refusing the artifact`);
+        refuse(`holds ${JSON.stringify(entry.fileName.slice(0, 100))}, which is not a regular file (a symbolic link or a special file); refusing the artifact`);
+        return;
       }
       all.push(entry);
       zip.readEntry();
@@ -87,7 +92,10 @@ function entries(zip: ZipFile, bounds: ZipEntryBounds): Promise<Entry[]> {
 function inflate(zip: ZipFile, entry: Entry, bounds: ZipEntryBounds): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     zip.openReadStream(entry, (error, stream) => {
-      if (error !== null) return reject(new ConfigurationError(`${bounds.label}: ${entry.fileName} cannot be read: ${oneLine(error)}`));
+      if (error !== null) {
+        reject(new ConfigurationError(`${bounds.label}: ${entry.fileName} cannot be read: ${oneLine(error)}`));
+        return;
+      }
       const chunks: Buffer[] = [];
       let length = 0;
       let done = false;
@@ -145,7 +153,7 @@ export async function readZipEntry(bytes: Buffer, bounds: ZipEntryBounds): Promi
         throw new ConfigurationError(
           `${bounds.label} holds ${files.length} files, so which one is the claim? ${files.length === 0 ? '' : `${listing()}; `}name it with the input claimed`
         );
-      chosen = files[0] as Entry;
+      chosen = files[0]!;
     }
     if (chosen.uncompressedSize > bounds.maxBytes)
       throw new ConfigurationError(`${bounds.label}: ${chosen.fileName} is ${chosen.uncompressedSize} bytes, more than ${bounds.maxBytes}; refusing it`);

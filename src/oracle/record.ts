@@ -31,7 +31,7 @@ export interface RecordOptions {
   timeoutMs?: number;
   concurrency: number;
   setupCacheDir?: string;
-  log(line: string): void;
+  log: (line: string) => void;
 }
 
 export interface RecordReport {

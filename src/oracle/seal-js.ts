@@ -338,8 +338,8 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
         return;
       }
       if (!isNode(node)) return;
-      if (node.type === 'ExpressionStatement' && isNode(node.expression) && (node.expression as Node).type === 'CallExpression') {
-        const call = node.expression as Node;
+      if (node.type === 'ExpressionStatement' && isNode(node.expression) && node.expression.type === 'CallExpression') {
+        const call = node.expression;
         if (assertionLike(call)) {
           handled.add(call);
           if (!sealCall(call, context)) unsealed(call);

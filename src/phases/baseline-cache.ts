@@ -47,6 +47,13 @@ interface BaselineEntry {
   outputs: RunOutput[];
 }
 
+/** An entry's file as read back: JSON of any shape (null, a primitive, an object), so every field is unknown until checked. */
+type StoredEntry = { [K in keyof BaselineEntry]?: unknown } | null;
+
+function isDigest(value: unknown): value is Digest {
+  return typeof value === 'string' && DIGEST_PATTERN.test(value);
+}
+
 /** A hit: the runs, the entry's content address, and the baseline digest its writer recorded. */
 export interface BaselineHit {
   baseline: SharedBaseline;
@@ -116,23 +123,24 @@ export async function openBaselineCache(dir: string, flag = '--baseline-cache'):
       const bytes = await readFile(object);
       const actual: Digest = `sha256:${sha256Hex(bytes)}`;
       if (actual !== named) return { miss: `object ${named} re-hashes to ${actual}: damaged or re-written, not used` };
-      let entry: BaselineEntry;
+      let entry: StoredEntry;
       try {
-        entry = JSON.parse(bytes.toString('utf8')) as BaselineEntry;
+        entry = JSON.parse(bytes.toString('utf8')) as StoredEntry;
       } catch {
         return { miss: `object ${named} is not JSON` };
       }
-      if (entry?.schema !== BASELINE_CACHE_SCHEMA || entry.key !== key || baselineCacheKey(entry.key_fields) !== key) {
+      // key_fields is digested as it is: any other shape than the one looked up gives another key.
+      if (entry?.schema !== BASELINE_CACHE_SCHEMA || entry.key !== key || baselineCacheKey(entry.key_fields as BaselineKeyFields) !== key) {
         return { miss: `object ${named} is for another key` };
       }
-      if (typeof entry.baseline_digest !== 'string' || !DIGEST_PATTERN.test(entry.baseline_digest)) return { miss: `object ${named} has no baseline digest` };
+      if (!isDigest(entry.baseline_digest)) return { miss: `object ${named} has no baseline digest` };
       if (!Array.isArray(entry.outputs) || !entry.outputs.every(isBaseOutput) || !entry.outputs.some((o) => o.evidence.label === 'reproduction_before')) {
         return { miss: `object ${named} holds no base-side runs` };
       }
       return {
         hit: {
           baseline: { baseSnapshot: fields.base_snapshot, witnessDigest: fields.witness_digest, outputs: entry.outputs },
-          entry: named as Digest,
+          entry: named,
           baselineDigest: entry.baseline_digest
         }
       };

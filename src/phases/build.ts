@@ -48,6 +48,7 @@ export const buildBase: Phase = {
   needs: [],
   side: 'base',
   labels: [],
+  // eslint-disable-next-line @typescript-eslint/require-await -- Phase hooks return a Promise; async keeps a throw a rejection, as callers expect
   planned: async (ctx) => {
     // Not in witness record, which grades nothing.
     const argv = ctx.flow.record ? undefined : ctx.request.witness.manifest.build?.argv;
@@ -75,6 +76,7 @@ export const build: Phase = {
   },
   // Without gates the build is recorded and judged, and every phase still runs: a build that did
   // not pass keeps the candidate from passing, a build it broke fails it.
+  // eslint-disable-next-line @typescript-eslint/require-await -- Phase hooks return a Promise; async keeps a throw a rejection, as callers expect
   conclude: async (ctx, decided) => {
     const { argv, base, candidate } = ctx.state.builds;
     if (argv === undefined || base === undefined) return decided;

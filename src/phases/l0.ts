@@ -8,6 +8,7 @@ export const l0: Phase = {
   needs: ['reproduction_before'],
   side: 'candidate',
   labels: [],
+  // eslint-disable-next-line @typescript-eslint/require-await -- Phase hooks return a Promise; async keeps a throw a rejection, as callers expect
   planned: async (ctx) => {
     if (ctx.flow.earlyExit) ctx.state.l0 = l0Findings(ctx.changes, ctx.request.witness.manifest.allowed_paths);
   },

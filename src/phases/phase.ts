@@ -121,5 +121,5 @@ export interface PhaseContext extends StagedContext, OrchestratorContext {
   /** The normalised key of the candidate's changed files. */
   key: Digest;
   /** Stage and make one run now (retries). */
-  execute(plan: RunPlan): Promise<RunOutput>;
+  execute: (plan: RunPlan) => Promise<RunOutput>;
 }

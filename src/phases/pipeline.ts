@@ -19,7 +19,7 @@ export interface PipelineOptions<T> {
   intake?(adapter: TestAdapter): Promise<T>;
   createRunner(): Promise<Runner>;
   /** On SIGINT/SIGTERM, after the runner's containers are removed; absent: the process exits. */
-  onSignal?(code: number): void;
+  onSignal?: (code: number) => void;
   /** The rest of the request, once adapter and runner exist. */
   request(context: { adapter: TestAdapter; runner: Runner; intake: T | undefined }): Promise<Omit<ValidationRequest, 'witness' | 'adapter' | 'runner'>>;
   deps: ValidationDeps;

@@ -11,7 +11,6 @@ import type { RelatedTierPlan } from '../core/related-tests.js';
 import { changedLines, l0Failed } from '../core/l0-gates.js';
 import { changedPublicInterfaces } from '../core/public-interfaces.js';
 import { phaseIsSealed, type OraclePhase } from '../core/oracle.js';
-import type { Digest } from '../core/hashing.js';
 import { TOOL_VERSION } from '../version.js';
 import type { Binding, Staged } from './bind.js';
 import type { Decision, Phase, PhaseContext } from './phase.js';

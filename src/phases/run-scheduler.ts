@@ -33,7 +33,7 @@ export interface SchedulerOptions<J, P, R> {
    * and take a free slot first; equal ranks go in job order. It changes when runs happen, never
    * which runs count or what they return.
    */
-  rank?(job: J): number;
+  rank?: (job: J) => number;
   /** Absent: every job runs. */
   gate?: {
     /** The jobs whose results decide the gate. */
@@ -114,7 +114,7 @@ export async function scheduleRuns<J, P, R>(options: SchedulerOptions<J, P, R>):
   const members = gate === undefined ? [] : jobs.map((job, index) => ({ job, index })).filter(({ job }) => gate.member(job));
   let gateOpen: boolean | undefined = gate === undefined ? true : undefined;
 
-  const results: (Scheduled<J, R> | undefined)[] = new Array(jobs.length);
+  const results: (Scheduled<J, R> | undefined)[] = new Array<Scheduled<J, R> | undefined>(jobs.length);
   const memberResults = new Map<number, R>();
   let gateDecided: () => void = () => undefined;
   const decided = new Promise<void>((resolve) => {

@@ -251,7 +251,7 @@ export async function prepareRun(plan: RunPlan, request: ValidationRequest, deps
     };
   } catch (error) {
     const output = failed(error);
-    return async () => output;
+    return () => Promise.resolve(output);
   }
 }
 

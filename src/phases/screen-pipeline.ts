@@ -133,7 +133,7 @@ export interface ScreenOptions {
   witness: WitnessInput;
   createRunner(): Promise<Runner>;
   /** On SIGINT/SIGTERM, after the runner's containers are removed. */
-  onSignal(code: number): void;
+  onSignal: (code: number) => void;
   /** The run limits, once the pack is known. */
   limits(manifest: WitnessInput['manifest']): ValidationLimits;
   /** The base side's cache, looked up once the adapter and runner exist; absent: none. */
@@ -229,20 +229,14 @@ export async function screenPipeline(options: ScreenOptions): Promise<ScreenOutc
       started_at: options.startedAt.toISOString(),
       finished_at: new Date().toISOString(),
       base_snapshot: base.snapshot,
-      witness_digest: witness.digest as Digest,
+      witness_digest: witness.digest,
       candidates: candidates.map((c) => ({ name: c.name, proposal_hash: c.proposal.proposal_hash })),
       validated: mine.map((c) => c.name)
     };
     await writeFileAtomic(join(options.out, SHARD_FILE), `${JSON.stringify(shard, null, 2)}\n`);
     return { broken, shard, receipts };
   }
-  const sealed = await writeScreening(
-    options.out,
-    { startedAt: options.startedAt, baseSnapshot: base.snapshot, witnessDigest: witness.digest as Digest },
-    candidates,
-    receipts,
-    options.log
-  );
+  const sealed = await writeScreening(options.out, { startedAt: options.startedAt, baseSnapshot: base.snapshot, witnessDigest: witness.digest }, candidates, receipts, options.log);
   return { ...sealed, broken: broken || sealed.broken, receipts };
 }
 

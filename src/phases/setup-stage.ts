@@ -39,7 +39,7 @@ export interface SetupStageRequest {
   cacheDir: string;
   scratch: Scratch;
   /** Snapshot digest of a folder (the output folders' common root). */
-  digestTree(dir: string): Promise<Digest>;
+  digestTree: (dir: string) => Promise<Digest>;
   log(line: string): void;
 }
 
@@ -98,16 +98,20 @@ export function setupCacheKey(request: Pick<SetupStageRequest, 'tree' | 'snapsho
   });
 }
 
+/** An entry file as read back: JSON of any shape (null, a primitive, an object), so its fields are unknown until checked. */
+type StoredEntryFile = { [K in keyof CacheEntryFile]?: unknown } | null;
+
 async function readEntry(entry: string, digestTree: (dir: string) => Promise<Digest>): Promise<CacheEntryFile | undefined> {
-  let parsed: CacheEntryFile;
+  let parsed: StoredEntryFile;
   try {
-    parsed = JSON.parse(await readFile(join(entry, ENTRY_FILE), 'utf8')) as CacheEntryFile;
+    parsed = JSON.parse(await readFile(join(entry, ENTRY_FILE), 'utf8')) as StoredEntryFile;
   } catch {
     return undefined;
   }
   if (typeof parsed?.outputs_digest !== 'string' || !DIGEST_PATTERN.test(parsed.outputs_digest)) return undefined;
   const actual = await digestTree(join(entry, OUTPUTS)).catch(() => undefined);
-  return actual === parsed.outputs_digest ? parsed : undefined;
+  // Only the outputs' digest is checked, as before: the record is taken as runSetupStage wrote it beside them.
+  return actual === parsed.outputs_digest ? (parsed as CacheEntryFile) : undefined;
 }
 
 function readOnlyMounts(entry: string, outputs: readonly string[]): RunMount[] {
@@ -185,8 +189,10 @@ export async function runSetupStage(request: SetupStageRequest): Promise<SetupSt
     // Whole or not at all: a concurrent or interrupted stage never leaves a half-written entry in place.
     const placed = await rename(building, entry).then(
       () => true,
-      async (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+      async (error: unknown) => {
+        // fs/promises rejects with an ErrnoException.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
         await rm(building, { recursive: true, force: true });
         return false;
       }

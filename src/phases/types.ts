@@ -6,7 +6,6 @@ import type { ParsedClaim } from '../core/claim.js';
 import type { Snapshot } from '../core/snapshot-record.js';
 import type { RecordLabel, RunEvidence } from '../core/verdict.js';
 import type { Digest } from '../core/hashing.js';
-import type { TestAdapter } from '../adapters/adapter.js';
 import type { RegisteredAdapter } from '../adapters/registry.js';
 import type { RunMount, Runner } from '../runners/runner.js';
 import type { WitnessManifest } from '../fetch/witness/manifest.js';
@@ -160,7 +159,7 @@ export interface BaseFailure {
 export interface ValidationDeps {
   snapshot(dir: string): Promise<Snapshot>;
   now(): Date;
-  log(line: string): void;
+  log: (line: string) => void;
   /** Told, when the grader cannot run on the base tree, the first base run's error excerpt. */
   baseFailure?(failure: BaseFailure): void;
   /** A fresh unpredictable nonce (lowercase hex, 32 characters or more) for each run's canaries. */

@@ -79,6 +79,7 @@ function isOurs(error: unknown): boolean {
 function runFacts(data: unknown): { id: number; headSha: string; repository: string } {
   const record = (data ?? {}) as Record<string, unknown>;
   const repository = (record['repository'] ?? {}) as Record<string, unknown>;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- untrusted JSON: String() kept so every value reads as before (GitHub sends strings)
   return { id: Number(record['id']), headSha: String(record['head_sha'] ?? ''), repository: String(repository['full_name'] ?? '') };
 }
 

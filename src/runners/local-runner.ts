@@ -36,9 +36,11 @@ async function collectWritableMounts(request: RunRequest): Promise<void> {
     const at = join(request.hostWorkdir, ...mount.path.split('/'));
     await rm(mount.hostDir, { recursive: true, force: true });
     // A rename where both lie on one file system; a copy across file systems.
-    await rename(at, mount.hostDir).catch(async (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return mkdir(mount.hostDir, { recursive: true }); // the command removed its output folder: nothing
-      if (error.code !== 'EXDEV') throw error;
+    await rename(at, mount.hostDir).catch(async (error: unknown) => {
+      // fs/promises rejects with an ErrnoException.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return mkdir(mount.hostDir, { recursive: true }); // the command removed its output folder: nothing
+      if (code !== 'EXDEV') throw error;
       return cp(at, mount.hostDir, { recursive: true, verbatimSymlinks: true });
     });
   }
@@ -79,6 +81,7 @@ export function createLocalRunner(): Runner {
         await removeTree(home);
       }
     },
+    // eslint-disable-next-line @typescript-eslint/require-await -- Runner.dispose returns a Promise; kept async so any throw stays a rejection, as before
     async dispose(): Promise<void> {
       for (const controller of live) controller.abort();
     }

@@ -127,7 +127,7 @@ export function readLibtestRun(text: string, label: string, listed: ReadonlyMap<
         problems.push(`${label}: malformed summary`);
       } else {
         summary = { passed, failed, ignored };
-        if ((event.event === 'failed') !== failed > 0) problems.push(`${label}: the summary says ${String(event.event)} with ${failed} failed`);
+        if ((event.event === 'failed') !== failed > 0) problems.push(`${label}: the summary says ${event.event} with ${failed} failed`);
       }
     } else if (event.type === 'test' && name !== undefined && event.event === 'started') {
       if (started.has(name)) problems.push(`${label}: test '${name}' started twice`);

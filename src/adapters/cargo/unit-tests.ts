@@ -149,7 +149,7 @@ function skipGroup(tokens: readonly Token[], i: number): number {
   let j = i;
   while (j < tokens.length) {
     const t = tokens[j]!;
-    if (OPEN[t] !== undefined) stack.push(OPEN[t]!);
+    if (OPEN[t] !== undefined) stack.push(OPEN[t]);
     else if (t === ')' || t === ']' || t === '}') {
       stack.pop();
       if (stack.length === 0) return j + 1;

@@ -75,7 +75,10 @@ function bindingsOf(program: Node): { test: string; assert: string } | undefined
 function titleWords(program: Node): string[] {
   const words = new Set<string>();
   const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
+    if (Array.isArray(node)) {
+      node.forEach(visit);
+      return;
+    }
     if (node === null || typeof node !== 'object') return;
     const n = node as Node;
     if (n.type === 'CallExpression') {

@@ -37,7 +37,7 @@ export interface JunitResultOptions {
   /** Glob of the report files, relative to the results folder. */
   report: string;
   /** True for a repository-relative path that is a test file (the pack's `tests` globs). */
-  isTestPath(relativePath: string): boolean;
+  isTestPath: (relativePath: string) => boolean;
   /** The ids of the pack's canary tests. */
   canary: { pass: string; fail: string };
 }

@@ -69,8 +69,10 @@ export function checkWitnessTree(entries: readonly WitnessEntry[], folders: read
     if (problem !== undefined) {
       throw unsafe(`entry ${quoteForMessage(entry.path)} ${problem}`);
     }
-    if (entry.mode !== '100644' && entry.mode !== '100755') {
-      throw unsafe(`entry ${quoteForMessage(entry.path)} has mode ${quoteForMessage(String(entry.mode))}; expected 100644 or 100755`);
+    // Entries come from archives and git trees of untrusted packs: the declared mode union is checked again here.
+    const mode: unknown = entry.mode;
+    if (mode !== '100644' && mode !== '100755') {
+      throw unsafe(`entry ${quoteForMessage(entry.path)} has mode ${quoteForMessage(String(mode))}; expected 100644 or 100755`);
     }
     if (files.has(entry.path)) {
       throw unsafe(`entry ${quoteForMessage(entry.path)} appears twice`);

@@ -465,9 +465,12 @@ function valueAt(input: unknown, path: readonly (string | number)[]): unknown {
 function shown(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return value.length === 0 ? 'an empty list' : 'a list';
-  if (typeof value === 'object') return 'an object';
   if (typeof value === 'string') return quoteForMessage(value, 60);
-  return String(value);
+  // A number or a boolean from the JSON, undefined for a missing field (the rest for completeness); any other object is 'an object'.
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || typeof value === 'symbol' || typeof value === 'function' || value === undefined) {
+    return String(value);
+  }
+  return 'an object';
 }
 
 function refuse(source: string, field: string, problem: string, form: string): never {
@@ -568,6 +571,7 @@ function checkGlobs(manifest: WitnessManifest, source: string): void {
 }
 
 const GLOB_FORM = "a repository-relative glob such as 'src/**/*.ts' (picomatch syntax, '/'-separated, no leading '!' or '/')";
+// eslint-disable-next-line no-control-regex -- deliberate: a glob with a C0/C1 control character is refused
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** Why picomatch, or the rules for repository paths, would not take this glob. */
