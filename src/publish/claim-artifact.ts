@@ -79,8 +79,9 @@ function isOurs(error: unknown): boolean {
 function runFacts(data: unknown): { id: number; headSha: string; repository: string } {
   const record = (data ?? {}) as Record<string, unknown>;
   const repository = (record['repository'] ?? {}) as Record<string, unknown>;
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- untrusted JSON: String() kept so every value reads as before (GitHub sends strings)
-  return { id: Number(record['id']), headSha: String(record['head_sha'] ?? ''), repository: String(repository['full_name'] ?? '') };
+  // Strings only: any other value (an array whose text would equal the expected name) matches nothing.
+  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+  return { id: Number(record['id']), headSha: text(record['head_sha']), repository: text(repository['full_name']) };
 }
 
 class ToolkitClaimArtifacts implements ClaimArtifacts {
