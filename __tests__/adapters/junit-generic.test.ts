@@ -15,6 +15,7 @@ import type { JunitConfig } from '../../src/adapters/junit/config.js';
 import { parseJunitGenericResults } from '../../src/adapters/junit/results.js';
 import { JUNIT_CHANNEL_FILE, JUNIT_CHANNEL_SOURCE } from '../../src/adapters/junit/channel.js';
 import { junitFileCanaries } from '../../src/adapters/junit/file-canaries.js';
+import { jsTwins } from '../../src/adapters/shared/js-twins.js';
 import { CHANNEL_ENV, channelNonce } from '../../src/adapters/shared/results-channel.js';
 import { getAdapter, witnessAdapter } from '../../src/adapters/registry.js';
 import { twinBehaved } from '../../src/core/twins.js';
@@ -331,6 +332,19 @@ describe('the junit adapter from its witness pack', () => {
       expect(run.twins.every(twinBehaved)).toBe(true);
       expect(run.twins.filter((t) => t.kind === 'mutant' && t.status === 'failed' && t.original === 'passed').length).toBeGreaterThan(0);
     }, 60_000);
+
+    it("never gives a canary a twin's title: with few words in a file's titles they collided, two test cases of one id (seen in a CI run)", () => {
+      // junit-semver's reproduction file: five title words, so two generators drawing from them met often.
+      const file = '.patchproof/reproduction/compare-multidigit.test.js';
+      const original = readFileSync(path.join(ROOT, 'witness-packs', 'junit-semver', 'oracle', 'original', 'reproduction', 'compare-multidigit.test.js'), 'utf8');
+      for (let i = 0; i < 200; i++) {
+        const nonce = createHash('sha256').update(`titles ${i}`).digest('hex');
+        const twinned = jsTwins({ [file]: original }, { nonce }, { mutants: 'all', twins: 1 });
+        const own = junitFileCanaries({ [file]: original }, twinned.stage, { nonce }, twinned.twins);
+        const names = [...twinned.twins, ...own.twins].map((t) => t.name);
+        expect([i, new Set(names).size]).toEqual([i, names.length]);
+      }
+    });
 
     it("puts the canaries between the file's own tests, two of them before and two after, wherever the nonce puts them", () => {
       const file = 'test/semver.test.js';

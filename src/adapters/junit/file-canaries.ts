@@ -188,7 +188,13 @@ export function junitFileCanaries(
         const digest = createHash('sha256').update(`patchproof-junit-file-canary\0${plan.nonce}\0${file}\0${counter++}`).digest();
         const count = 2 + (digest[0]! % 3);
         const candidate = Array.from({ length: count }, (_, i) => words[digest.readUInt16BE(1 + 2 * i) % words.length]!).join(' ');
-        if (!used.has(candidate) && !Object.values(originals).some((text) => text.includes(candidate))) {
+        // Unlike every title already there: the file's own, and the twins' (drawn from the same words, so a
+        // twin and a canary of one name were two test cases of one id, and the run's results inconsistent).
+        if (
+          !used.has(candidate) &&
+          !inserted.some((twin) => twin.name === candidate) &&
+          ![...Object.values(originals), ...Object.values(texts)].some((text) => text.includes(candidate))
+        ) {
           used.add(candidate);
           return candidate;
         }
