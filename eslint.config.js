@@ -78,6 +78,20 @@ export default defineConfig(
     extends: [tseslint.configs.disableTypeChecked]
   },
   {
+    // The runner's GITHUB_* and RUNNER_* variables are read in one place, src/inputs/runner-context.ts:
+    // a mode names the ones it needs there instead of reading `env` itself.
+    files: ['src/action/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[computed=true] > Literal[value=/^(GITHUB|RUNNER)_/]',
+          message: 'Read runner variables through readRunnerContext (src/inputs/runner-context.ts), the one place that reads them.'
+        }
+      ]
+    }
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs' }
   },

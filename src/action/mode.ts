@@ -26,13 +26,6 @@ export interface ModeResult {
 /** One mode of the action: run it with the settings read once, report through `outcome`. */
 export type Mode = (settings: ActionSettings, outcome: StepOutcome) => Promise<ModeResult>;
 
-/** A runner variable that must be set; a ConfigurationError says where PatchProof has to run otherwise. */
-export function requiredEnv(env: NodeJS.ProcessEnv, name: string): string {
-  const value = env[name];
-  if (value === undefined || value === '') throw new ConfigurationError(`${name} is not set; run PatchProof as a step of a GitHub Actions job`);
-  return value;
-}
-
 /** The event payload, parsed to `unknown`: callers validate the fields they use. */
 export async function readEventPayload(path: string): Promise<unknown> {
   try {

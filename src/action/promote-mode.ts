@@ -8,7 +8,8 @@ import { ConfigurationError, InfrastructureError } from '../errors.js';
 import { takeSnapshot } from '../inventory/snapshot.js';
 import { splitRepository, type Candidate } from '../inputs/event.js';
 import { createGitSource, type GitSource, type GitSourceOptions } from '../fetch/git.js';
-import { readEventPayload, requiredEnv, type ModeResult } from './mode.js';
+import { readEventPayload, type ModeResult } from './mode.js';
+import { readRunnerContext } from '../inputs/runner-context.js';
 import type { StepOutcome } from '../publish/ports.js';
 import type { PromoteInputs } from '../inputs/promote-settings.js';
 import { createPullsClient, type PullRequestState, type PullsClient } from './pulls-client.js';
@@ -78,11 +79,13 @@ export function pullNumberOf(payload: unknown, inputs: Pick<PromoteInputs, 'pull
  * only by this job's steps; a receipt anywhere else, of another digest or of another run, is refused.
  */
 async function sameJobReceipt(path: string, env: NodeJS.ProcessEnv): Promise<Intake> {
-  const runnerTemp = await realpath(requiredEnv(env, 'RUNNER_TEMP'));
-  const thisRun = `${requiredEnv(env, 'GITHUB_RUN_ID')}-${requiredEnv(env, 'GITHUB_RUN_ATTEMPT')}`;
+  // The run attempt as the runner set it, never defaulted: it names this run's receipts.
+  const context = readRunnerContext(env, ['runnerTemp', 'runId', 'runAttempt', 'workspace']);
+  const runnerTemp = await realpath(context.runnerTemp);
+  const thisRun = `${context.runId}-${context.runAttempt}`;
   let real: string;
   try {
-    real = await realpath(resolve(requiredEnv(env, 'GITHUB_WORKSPACE'), path));
+    real = await realpath(resolve(context.workspace, path));
   } catch (error) {
     return { ok: false, why: `receipt-path '${path}' cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); pass the validate step's receipt-path output` };
   }
@@ -192,10 +195,11 @@ export async function promoteMode(settings: ActionSettings, outcome: StepOutcome
   const env = deps.env;
   const inputs = settings.promote;
   if (inputs === undefined) throw new ConfigurationError('promote mode was started without its inputs');
-  const eventName = requiredEnv(env, 'GITHUB_EVENT_NAME');
-  const payload = await readEventPayload(requiredEnv(env, 'GITHUB_EVENT_PATH'));
-  const { owner, repo } = splitRepository(env['GITHUB_REPOSITORY']);
-  const trust = decideTrust({ eventName, workflowRef: env['GITHUB_WORKFLOW_REF'], repository: `${owner}/${repo}`, payload });
+  const context = readRunnerContext(env, ['eventName', 'eventPath']);
+  const eventName = context.eventName;
+  const payload = await readEventPayload(context.eventPath);
+  const { owner, repo } = splitRepository(context.repository);
+  const trust = decideTrust({ eventName, workflowRef: context.workflowRef, repository: `${owner}/${repo}`, payload });
   const report: Report = { trust, eventName, outcome: '' };
   const refuse = async (why: string, receipt?: Receipt): Promise<ModeResult> => {
     const message = oneLine(`promote refused, nothing was merged: ${why}`);
@@ -213,8 +217,7 @@ export async function promoteMode(settings: ActionSettings, outcome: StepOutcome
     const { receipt } = intake;
     report.receipt = receipt;
     report.provenance = intake.provenance;
-    const apiUrl = env['GITHUB_API_URL'] || 'https://api.github.com';
-    const pulls = deps.pullsClient(settings.token, apiUrl);
+    const pulls = deps.pullsClient(settings.token, context.apiUrl);
     const pull = await pulls.get(owner, repo, number);
     report.pull = pull;
     if (pull.merged) return await refuse(`pull request #${number} is already merged`, receipt);
@@ -229,10 +232,10 @@ export async function promoteMode(settings: ActionSettings, outcome: StepOutcome
       fork: pull.headRepository !== undefined && pull.headRepository.toLowerCase() !== `${owner}/${repo}`.toLowerCase(),
       pullNumber: number
     };
-    const workspace = requiredEnv(env, 'GITHUB_WORKSPACE');
+    const { workspace, runnerTemp, serverUrl } = readRunnerContext(env, ['workspace', 'runnerTemp']);
     const repoDir = resolve(workspace, settings.repositoryPath);
-    const git = deps.gitSource(repoDir, { token: settings.token, serverUrl: env['GITHUB_SERVER_URL'] || 'https://github.com' });
-    const bindings = await currentBindings(receipt, candidate, git, deps, requiredEnv(env, 'RUNNER_TEMP'));
+    const git = deps.gitSource(repoDir, { token: settings.token, serverUrl });
+    const bindings = await currentBindings(receipt, candidate, git, deps, runnerTemp);
     report.bindings = bindings;
     const problems = mergeRefusals(receipt, { bindings, ...(inputs.witnessDigest !== undefined ? { witnessDigest: inputs.witnessDigest } : {}) });
     if (problems.length > 0) return await refuse(problems.join('; '), receipt);

@@ -7,7 +7,8 @@ import { CHECK_OUTPUT_LIMIT, fitMarkdown, renderCheck, withPreamble } from '../p
 import { checksClientFor } from '../publish/checks-client.js';
 import { candidateFromEvent, type Candidate } from '../inputs/event.js';
 import { createGitSource, type GitSource, type GitSourceOptions } from '../fetch/git.js';
-import { inside, readEventPayload, requiredEnv, writeSummary, type ModeResult } from './mode.js';
+import { inside, readEventPayload, writeSummary, type ModeResult } from './mode.js';
+import { readRunnerContext } from '../inputs/runner-context.js';
 import type { CheckRunTarget, RenderedCheck, StepOutcome } from '../publish/ports.js';
 import { defaultReceiptModeDeps, postCheck, renderRejection, takeReceipt, type ReceiptModeDeps } from '../receipt/intake.js';
 import type { ActionSettings } from '../inputs/action-settings.js';
@@ -161,21 +162,23 @@ function renderFindings(findings: Findings, replayAsked: boolean, trust: TrustDe
  */
 export async function reverifyMode(settings: ActionSettings, outcome: StepOutcome, deps: ReverifyModeDeps): Promise<ModeResult> {
   const env = deps.env;
-  const candidate = candidateFromEvent(requiredEnv(env, 'GITHUB_EVENT_NAME'), await readEventPayload(requiredEnv(env, 'GITHUB_EVENT_PATH')), env['GITHUB_REPOSITORY'], settings);
+  const context = readRunnerContext(env, ['eventName', 'eventPath']);
+  const payload = await readEventPayload(context.eventPath);
+  const candidate = candidateFromEvent(context.eventName, payload, context.repository, settings);
   const runId = settings.runId;
   if (runId === undefined) throw new ConfigurationError('run-id is required with mode reverify: give the workflow run whose receipt to check');
-  const repoDir = inside(requiredEnv(env, 'GITHUB_WORKSPACE'), settings.repositoryPath, 'repository-path');
-  const runnerTemp = requiredEnv(env, 'RUNNER_TEMP');
+  const { workspace, runnerTemp } = readRunnerContext(env, ['workspace', 'runnerTemp']);
+  const repoDir = inside(workspace, settings.repositoryPath, 'repository-path');
   // The one place that picks the check run's credentials: the GitHub App when configured, as in validate mode.
-  const client = checksClientFor(settings, env['GITHUB_API_URL'] || 'https://api.github.com', deps);
+  const client = checksClientFor(settings, context.apiUrl, deps);
   const target: CheckRunTarget = { owner: candidate.owner, repo: candidate.repo, headSha: candidate.head, name: settings.checkName };
   // The one trust decision of this run, as in validate mode; stated in every check run and summary.
-  const eventName = requiredEnv(env, 'GITHUB_EVENT_NAME');
+  const eventName = context.eventName;
   const trust = decideTrust({
     eventName,
-    workflowRef: env['GITHUB_WORKFLOW_REF'],
+    workflowRef: context.workflowRef,
     repository: `${candidate.owner}/${candidate.repo}`,
-    payload: await readEventPayload(requiredEnv(env, 'GITHUB_EVENT_PATH'))
+    payload
   });
   const stated = (check: RenderedCheck): RenderedCheck => withPreamble(check, trustLine(trust, eventName));
   if (!trust.trusted) outcome.warning(`PatchProof will not post success from this run: ${trust.why}`);
@@ -194,9 +197,9 @@ export async function reverifyMode(settings: ActionSettings, outcome: StepOutcom
       await writeSummary(outcome, check);
       return { verdict: 'failed', proofGrade: false, ...(intake.receiptPath !== undefined ? { receiptPath: intake.receiptPath } : {}), message: intake.message };
     }
-    const git = deps.gitSource(repoDir, { token: settings.token, serverUrl: env['GITHUB_SERVER_URL'] || 'https://github.com' });
+    const git = deps.gitSource(repoDir, { token: settings.token, serverUrl: context.serverUrl });
     const bindings = await currentBindings(intake.receipt, candidate, git, deps, runnerTemp);
-    const attestation = await checkAttestation(intake.receiptPath, settings, candidate, await readEventPayload(requiredEnv(env, 'GITHUB_EVENT_PATH')));
+    const attestation = await checkAttestation(intake.receiptPath, settings, candidate, payload);
     findings = { receipt: intake.receipt, runId, artifactName: intake.artifactName, candidate, bindings, attestation };
     if (settings.replay && isBound(findings)) {
       // Validate mode posts its own check run under another name; this one compares the verdicts.

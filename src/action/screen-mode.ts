@@ -26,10 +26,11 @@ import { ChecksPermissionError, type StepOutcome } from '../publish/ports.js';
 import { createShardArtifacts, shardArtifactName, type ShardArtifacts } from '../publish/shard-artifacts.js';
 import type { ActionSettings, WitnessPackInput } from '../inputs/action-settings.js';
 import type { ScreenInputs } from '../inputs/screen-settings.js';
+import { readRunnerContext, type RunnerContextWith } from '../inputs/runner-context.js';
 import { TOOL_VERSION } from '../version.js';
 import { createAppInstallationToken } from './app-token.js';
 import { createOpenPullsClient, type OpenPullsClient } from './pulls-client.js';
-import { inside, readEventPayload, requiredEnv, type ModeResult } from './mode.js';
+import { inside, readEventPayload, type ModeResult } from './mode.js';
 import { decideTrust, defaultBranchRef, trustLine, unprotectedPackRef, type TrustDecision } from './trust.js';
 
 /**
@@ -74,37 +75,9 @@ export const BASELINE_ARTIFACT = 'patchproof-screen-baseline';
 /** Beside a shard's candidates: where each candidate came from (covered by the shard's tag). */
 const ORIGINS_FILE = 'origins.json';
 
-interface ScreenContext {
-  eventName: string;
-  ref: string;
-  sha: string;
-  repository: string;
-  workspace: string;
-  runnerTemp: string;
-  actor: string;
-  runId: string;
-  runAttempt: string;
-  apiUrl: string;
-  serverUrl: string;
-  workflowRef: string | undefined;
-}
-
-function readContext(env: NodeJS.ProcessEnv): ScreenContext {
-  return {
-    eventName: requiredEnv(env, 'GITHUB_EVENT_NAME'),
-    ref: requiredEnv(env, 'GITHUB_REF'),
-    sha: requiredEnv(env, 'GITHUB_SHA'),
-    repository: requiredEnv(env, 'GITHUB_REPOSITORY'),
-    workspace: requiredEnv(env, 'GITHUB_WORKSPACE'),
-    runnerTemp: requiredEnv(env, 'RUNNER_TEMP'),
-    actor: requiredEnv(env, 'GITHUB_ACTOR'),
-    runId: requiredEnv(env, 'GITHUB_RUN_ID'),
-    runAttempt: env['GITHUB_RUN_ATTEMPT'] || '1',
-    apiUrl: env['GITHUB_API_URL'] || 'https://api.github.com',
-    serverUrl: env['GITHUB_SERVER_URL'] || 'https://github.com',
-    workflowRef: env['GITHUB_WORKFLOW_REF'] || undefined
-  };
-}
+/** The runner's variables screen mode cannot run without (src/inputs/runner-context.ts reads them). */
+const NEEDS = ['eventName', 'eventPath', 'ref', 'sha', 'repository', 'workspace', 'runnerTemp', 'actor', 'runId'] as const;
+type ScreenContext = RunnerContextWith<(typeof NEEDS)[number]>;
 
 /**
  * Refused unless dispatched from the default branch: a workflow_dispatch runs the workflow file of
@@ -228,8 +201,8 @@ async function writeBase(git: GitSource, commit: string, work: string): Promise<
 export async function screenMode(settings: ActionSettings, outcome: StepOutcome, deps: ScreenModeDeps = screenModeDeps()): Promise<ModeResult> {
   const screen = settings.screen;
   if (screen === undefined) throw new ConfigurationError('screen inputs are missing; give screen-label or screen-refs');
-  const context = readContext(deps.env);
-  const payload = await readEventPayload(requiredEnv(deps.env, 'GITHUB_EVENT_PATH'));
+  const context = readRunnerContext(deps.env, NEEDS);
+  const payload = await readEventPayload(context.eventPath);
   const refusal = dispatchRefusal(context.eventName, context.ref, payload);
   if (refusal !== undefined) throw new ConfigurationError(refusal);
   if (!COMMIT_SHA_PATTERN.test(context.sha)) throw new ConfigurationError(`GITHUB_SHA '${context.sha}' is not a commit SHA`);

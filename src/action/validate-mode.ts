@@ -33,6 +33,7 @@ import { inside, readEventPayload, writeSummary, type ModeResult } from './mode.
 import { eventLine, runName, type ProgressSink, type RunEvent } from '../core/progress.js';
 import { ChecksPermissionError, type ReceiptArtifacts, type RenderedCheck, type StepOutcome } from '../publish/ports.js';
 import type { ActionSettings, WitnessPackInput } from '../inputs/action-settings.js';
+import { readRunnerContext, type RunnerContextWith } from '../inputs/runner-context.js';
 import { createAppInstallationToken } from './app-token.js';
 import { decideTrust, trustLine, unprotectedPackRef, type TrustDecision } from './trust.js';
 import { baselineKeyFields, baselineRequest, lookUpBaselineIn, settleBaselineIn, type BaselineCache, type BaselineLookup } from '../phases/baseline-cache.js';
@@ -63,21 +64,9 @@ export interface ValidateModeDeps extends ChecksClientSource {
   baselineStore?: BaselineStoreFactory;
 }
 
-/** The variables of the runner that validate mode reads (inputs are settings, read elsewhere). */
-interface RunnerContext {
-  eventName: string;
-  eventPath: string;
-  /** GITHUB_WORKFLOW_REF: which workflow file, at which ref, this job runs from. */
-  workflowRef: string | undefined;
-  repository: string;
-  workspace: string;
-  runnerTemp: string;
-  actor: string;
-  runId: string;
-  runAttempt: string;
-  apiUrl: string;
-  serverUrl: string;
-}
+/** The runner's variables validate mode cannot run without (src/inputs/runner-context.ts reads them). */
+const NEEDS = ['eventName', 'eventPath', 'repository', 'workspace', 'runnerTemp', 'actor', 'runId'] as const;
+type RunnerContext = RunnerContextWith<(typeof NEEDS)[number]>;
 
 function defaultDeps(): ValidateModeDeps {
   return {
@@ -90,27 +79,6 @@ function defaultDeps(): ValidateModeDeps {
     appToken: createAppInstallationToken,
     claimArtifacts: createClaimArtifacts,
     headChecks: createHeadChecksReader
-  };
-}
-
-function readRunnerContext(env: NodeJS.ProcessEnv): RunnerContext {
-  const required = (name: string): string => {
-    const value = env[name];
-    if (value === undefined || value === '') throw new ConfigurationError(`${name} is not set; run PatchProof as a step of a GitHub Actions job`);
-    return value;
-  };
-  return {
-    eventName: required('GITHUB_EVENT_NAME'),
-    eventPath: required('GITHUB_EVENT_PATH'),
-    ...(env['GITHUB_WORKFLOW_REF'] ? { workflowRef: env['GITHUB_WORKFLOW_REF'] } : { workflowRef: undefined }),
-    repository: required('GITHUB_REPOSITORY'),
-    workspace: required('GITHUB_WORKSPACE'),
-    runnerTemp: required('RUNNER_TEMP'),
-    actor: required('GITHUB_ACTOR'),
-    runId: required('GITHUB_RUN_ID'),
-    runAttempt: env['GITHUB_RUN_ATTEMPT'] || '1',
-    apiUrl: env['GITHUB_API_URL'] || 'https://api.github.com',
-    serverUrl: env['GITHUB_SERVER_URL'] || 'https://github.com'
   };
 }
 
@@ -454,7 +422,7 @@ async function publishReceipt(
  * `inconclusive`. Errors before the candidate is known (no event, no commits) are thrown.
  */
 export async function validateMode(settings: ActionSettings, outcome: StepOutcome, deps: ValidateModeDeps = defaultDeps()): Promise<ModeResult> {
-  const context = readRunnerContext(deps.env);
+  const context = readRunnerContext(deps.env, NEEDS);
   const payload = await readEventPayload(context.eventPath);
   const candidate = candidateFromEvent(context.eventName, payload, context.repository, settings);
   // The one place the trust decision is made; a pass in an untrusted workflow is posted as failure.
@@ -468,12 +436,7 @@ export async function validateMode(settings: ActionSettings, outcome: StepOutcom
       );
     }
   }
-  const store = actionBaselineStore(
-    settings,
-    { eventName: context.eventName, ref: deps.env['GITHUB_REF'], payload, trust, runnerTemp: context.runnerTemp },
-    outcome,
-    deps.baselineStore
-  );
+  const store = actionBaselineStore(settings, { eventName: context.eventName, ref: context.ref, payload, trust, runnerTemp: context.runnerTemp }, outcome, deps.baselineStore);
   let validated: Validated;
   try {
     validated = await validateCandidate(settings, outcome, deps, context, candidate, payload, store);
