@@ -72,7 +72,7 @@ const SECTIONS = [
   {
     name: 'early-exit',
     description:
-      'patchproof validate --runner docker --early-exit of js-duration not-fixed.diff (it fails at the reproduction after) against the same validation without --early-exit; and with a warm --baseline-cache as well',
+      'patchproof validate --runner docker --early-exit of js-duration not-fixed.diff (it fails at the reproduction after) against the same validation without --early-exit; and with a warm --baseline-cache as well. Twice: on the fixture as shipped (a 3-file suite, each suite run as cheap as one reproduction run) and with 30 more suite files',
     run: benchEarlyExit
   },
   {
@@ -971,74 +971,106 @@ async function benchScreen(context) {
   }
 }
 
+/**
+ * js-duration's repository with `count` more suite files beside its own three: each imports the
+ * module under test and checks a few dozen values, so a suite run costs what a small project's does.
+ */
+function repoWithLargerSuite(dir, count) {
+  run('cp', ['-a', join(PROJECT, 'fixtures', 'js-duration', 'repo'), dir]);
+  for (let i = 1; i <= count; i++) {
+    const cases = Array.from({ length: 5 }, (_, j) => {
+      const ms = (i * 7 + j) * 3_600_000;
+      return `test('formats ${ms} ms in whole hours (${j})', () => {\n  assert.equal(formatDuration(${ms}), '${formatHours(ms)}');\n});\n`;
+    });
+    writeFileSync(
+      join(dir, 'test', `extra-${String(i).padStart(2, '0')}.test.js`),
+      `import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { formatDuration } from '../src/format.js';\n\n${cases.join('\n')}`
+    );
+  }
+  return dir;
+}
+
+/** formatDuration's answer for a whole number of hours (largest unit first, zero parts left out). */
+function formatHours(ms) {
+  const hours = ms / 3_600_000;
+  const days = Math.floor(hours / 24);
+  const rest = hours % 24;
+  return `${days > 0 ? `${days}d` : ''}${rest > 0 ? `${rest}h` : ''}` || '0ms';
+}
+
 async function benchEarlyExit(context) {
   const docker = dockerAndImage('early-exit');
   if (docker === null) return;
-  const cli = BENCH_CLI;
   const work = join(context.dataDir, 'early-exit');
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
-  const node = (args) => run(process.execPath, [cli, ...args], { cwd: PROJECT });
-  const repo = join(PROJECT, 'fixtures', 'js-duration', 'repo');
   try {
-    const { pack, digest } = screenPack(work, node);
-    const c = proposeApproved(node, repo, join(PROJECT, 'fixtures', 'js-duration', 'candidates', 'not-fixed.diff'), work, 'not-fixed');
-    const args = [
-      'validate',
-      '--repo',
-      repo,
-      '--proposal',
-      c.proposal,
-      '--approval',
-      c.approval,
-      '--witness',
-      pack,
-      '--witness-digest',
-      digest,
-      '--runner',
-      'docker',
-      '--image',
-      docker.imageId
-    ];
-    let round = 0;
-    const validate = (extra, check) => () => {
-      const out = join(work, `out-${round++}`);
-      cliStatus(cli, [...args, '--out', out, ...extra], [1]);
-      const receipt = JSON.parse(readFileSync(join(out, 'receipt.json'), 'utf8'));
-      check(receipt, out);
-    };
-    const stoppedEarly = (receipt, out) => {
-      const notRun = receipt.phases.filter((p) => p.status === 'not_run').map((p) => p.name);
-      if (notRun.join(',') !== 'regression,hidden') throw new Error(`${out}: early exit left not_run ${notRun.join(',') || 'nothing'}; expected regression,hidden`);
-    };
-    const contenders = {
-      early: validate(['--early-exit'], stoppedEarly),
-      full: validate([], (receipt, out) => {
-        if (receipt.phases.some((p) => p.status === 'not_run')) throw new Error(`${out}: a full validation left a phase not run`);
-      })
-    };
-    // The baseline cache, when this CLI has it: filled once (not timed), then every early exit reuses it.
-    const cache = join(work, 'baseline-cache');
-    const hasCache = readFileSync(cli, 'utf8').includes('--baseline-cache');
-    if (hasCache) {
-      mkdirSync(cache, { mode: 0o700 });
-      cliStatus(cli, [...args, '--out', join(work, 'fill'), '--early-exit', '--baseline-cache', cache], [1]);
-      contenders.cached = validate(['--early-exit', '--baseline-cache', cache], (receipt, out) => {
-        stoppedEarly(receipt, out);
-        if (receipt.baseline?.cache === undefined) throw new Error(`${out}: the warm baseline cache was not reused`);
-      });
-    }
-    const times = await alternate(context.runs, contenders);
-    console.log(
-      `early-exit: not-fixed: --early-exit ${times.early.toFixed(2)} s, full ${times.full.toFixed(2)} s, ratio ${(times.early / times.full).toFixed(2)} (median of ${context.runs}, whole CLI processes; aim <= 0.5)`
-    );
-    if (hasCache) {
-      console.log(
-        `early-exit: not-fixed: --early-exit with a warm --baseline-cache ${times.cached.toFixed(2)} s, full ${times.full.toFixed(2)} s, ratio ${(times.cached / times.full).toFixed(2)} (median of ${context.runs})`
-      );
-    }
+    await earlyExitOn(context, docker, join(work, 'shipped'), join(PROJECT, 'fixtures', 'js-duration', 'repo'), 'js-duration as shipped (3 suite files)', true);
+    await earlyExitOn(context, docker, join(work, 'larger'), repoWithLargerSuite(join(work, 'larger-repo'), 30), 'js-duration with 30 more suite files (33)', false);
   } finally {
     rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function earlyExitOn(context, docker, work, repo, label, withCache) {
+  const cli = BENCH_CLI;
+  mkdirSync(work, { recursive: true });
+  const node = (args) => run(process.execPath, [cli, ...args], { cwd: PROJECT });
+  const { pack, digest } = screenPack(work, node);
+  const c = proposeApproved(node, repo, join(PROJECT, 'fixtures', 'js-duration', 'candidates', 'not-fixed.diff'), work, 'not-fixed');
+  const args = [
+    'validate',
+    '--repo',
+    repo,
+    '--proposal',
+    c.proposal,
+    '--approval',
+    c.approval,
+    '--witness',
+    pack,
+    '--witness-digest',
+    digest,
+    '--runner',
+    'docker',
+    '--image',
+    docker.imageId
+  ];
+  let round = 0;
+  const validate = (extra, check) => () => {
+    const out = join(work, `out-${round++}`);
+    cliStatus(cli, [...args, '--out', out, ...extra], [1]);
+    const receipt = JSON.parse(readFileSync(join(out, 'receipt.json'), 'utf8'));
+    check(receipt, out);
+  };
+  const stoppedEarly = (receipt, out) => {
+    const notRun = receipt.phases.filter((p) => p.status === 'not_run').map((p) => p.name);
+    if (notRun.join(',') !== 'regression,hidden') throw new Error(`${out}: early exit left not_run ${notRun.join(',') || 'nothing'}; expected regression,hidden`);
+  };
+  const contenders = {
+    early: validate(['--early-exit'], stoppedEarly),
+    full: validate([], (receipt, out) => {
+      if (receipt.phases.some((p) => p.status === 'not_run')) throw new Error(`${out}: a full validation left a phase not run`);
+    })
+  };
+  // The baseline cache, when this CLI has it: filled once (not timed), then every early exit reuses it.
+  const cache = join(work, 'baseline-cache');
+  const hasCache = withCache && readFileSync(cli, 'utf8').includes('--baseline-cache');
+  if (hasCache) {
+    mkdirSync(cache, { mode: 0o700 });
+    cliStatus(cli, [...args, '--out', join(work, 'fill'), '--early-exit', '--baseline-cache', cache], [1]);
+    contenders.cached = validate(['--early-exit', '--baseline-cache', cache], (receipt, out) => {
+      stoppedEarly(receipt, out);
+      if (receipt.baseline?.cache === undefined) throw new Error(`${out}: the warm baseline cache was not reused`);
+    });
+  }
+  const times = await alternate(context.runs, contenders);
+  console.log(
+    `early-exit: ${label}: not-fixed: --early-exit ${times.early.toFixed(2)} s, full ${times.full.toFixed(2)} s, ratio ${(times.early / times.full).toFixed(2)} (median of ${context.runs}, whole CLI processes; aim <= 0.5)`
+  );
+  if (hasCache) {
+    console.log(
+      `early-exit: ${label}: not-fixed: --early-exit with a warm --baseline-cache ${times.cached.toFixed(2)} s, full ${times.full.toFixed(2)} s, ratio ${(times.cached / times.full).toFixed(2)} (median of ${context.runs})`
+    );
   }
 }
 
