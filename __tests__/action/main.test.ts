@@ -29,7 +29,7 @@ async function runWith(mode: Mode): Promise<Step> {
   // Reverify mode needs the fewest inputs; the mode itself is the one handed in.
   const restore = setEnv({ INPUT_MODE: 'reverify', 'INPUT_GITHUB-TOKEN': 'ghs_test', 'INPUT_RUN-ID': '42' });
   try {
-    await run(outcome, { validate: mode, reverify: mode, promote: mode, screen: mode, 'screen-merge': mode });
+    await run(outcome, { validate: mode, reverify: mode, promote: mode, screen: mode, 'screen-merge': mode, 'validate-merge': mode });
   } finally {
     restore();
   }
@@ -75,6 +75,12 @@ describe('run (the action entry): outputs for what a mode throws', () => {
     expect(passed.failed).toEqual([]);
   });
 
+  it("a validate shard job's `uploaded` leaves the step green, and is never reported as passed", async () => {
+    const step = await runWith(() => Promise.resolve({ verdict: 'uploaded', proofGrade: false, artifactId: 7, message: 'shard 1/2 uploaded' }));
+    expect(step.outputs).toEqual({ verdict: 'uploaded', 'proof-grade': 'false', 'artifact-id': '7' });
+    expect(step.failed).toEqual([]);
+  });
+
   it('settings the reader refuses are failed, before any mode runs', async () => {
     const step: Step = { outputs: {}, failed: [] };
     let ran = false;
@@ -86,7 +92,7 @@ describe('run (the action entry): outputs for what a mode throws', () => {
     try {
       await run(
         { setOutput: (name, value) => void (step.outputs[name] = value), summary: async () => {}, setFailed: (m) => step.failed.push(m), info: () => {}, warning: () => {} },
-        { validate: mode, reverify: mode, promote: mode, screen: mode, 'screen-merge': mode }
+        { validate: mode, reverify: mode, promote: mode, screen: mode, 'screen-merge': mode, 'validate-merge': mode }
       );
     } finally {
       restore();

@@ -273,6 +273,9 @@ describeDocker('screen mode end to end', () => {
   test('two shards then the merge: every shard uploaded, one screening, checks on the validated commits', () => {
     expectExit(shard1, 0);
     expectExit(shard2, 0);
+    // A shard is no verdict on any candidate: its step is green and says `uploaded`, never `passed`.
+    expect([shard1.outputs['verdict'], shard2.outputs['verdict']]).toEqual(['uploaded', 'uploaded']);
+    expect([shard1.outputs['proof-grade'], shard2.outputs['proof-grade']]).toEqual(['false', 'false']);
     expect(
       matrixRun
         .artifacts()

@@ -477,3 +477,52 @@ describe('validateMode: publishing', () => {
     expect(run.summaries).toEqual([expect.stringContaining('INCONCLUSIVE')]);
   });
 });
+
+describe('validateMode with shard K/N (a job of patchproof-validate-shards.yml)', () => {
+  const KEY = 'ab'.repeat(32);
+  const shardInputs = { shard: '1/2', 'screen-run-key': KEY };
+  const recordingShards = (uploaded: { name: string; files: string[]; key: string }[], broken = false) => ({
+    shardArtifacts: () => ({
+      upload: (name: string, dir: string, key: string) => {
+        if (broken) return Promise.reject(new InfrastructureError('the artifact service is down'));
+        uploaded.push({ name, files: readdirSync(dir).sort(), key });
+        return Promise.resolve(91);
+      },
+      download: () => Promise.reject(new Error('a shard job downloads nothing'))
+    })
+  });
+
+  it('uploads its receipt as patchproof-validate-shard-1-of-2 with the run key, posts no check, and reports uploaded (never passed)', async () => {
+    const uploaded: { name: string; files: string[]; key: string }[] = [];
+    const run = await runScenario({ change: fix, inputs: shardInputs, deps: recordingShards(uploaded) });
+    expect(run.result).toMatchObject({ verdict: 'uploaded', proofGrade: false, artifactId: 91 });
+    expect(run.result.message).toMatch(
+      /^shard 1\/2: this share passed; receipt sha256:[0-9a-f]{64} uploaded as patchproof-validate-shard-1-of-2 \(id 91\); only the merge job judges/
+    );
+    expect(uploaded).toEqual([{ name: 'patchproof-validate-shard-1-of-2', files: ['receipt.json', 'report.md'], key: KEY }]);
+    expect(run.published).toEqual([]);
+    expect(run.uploads).toEqual([]);
+    const receipt = JSON.parse(readFileSync(run.result.receiptPath as string, 'utf8')) as Receipt;
+    expect(receipt.shard).toMatchObject({ index: 1, count: 2 });
+    expect(run.summaries[0]).toContain('never a pass on its own');
+  });
+
+  it('a refusal in a shard job posts no check run and uploads nothing (the merge finds the shard missing)', async () => {
+    const uploaded: { name: string; files: string[]; key: string }[] = [];
+    const run = await runScenario({
+      change: { kind: 'symlink', path: 'src/link.js', target: 'duration.js' },
+      createRunner: nothingRuns,
+      inputs: shardInputs,
+      deps: recordingShards(uploaded)
+    });
+    expect(run.result).toMatchObject({ verdict: 'failed', proofGrade: false });
+    expect(run.result.message).toMatch(/^refused \(policy_violation\): .*; nothing was uploaded and no check run was posted$/);
+    expect(run.published).toEqual([]);
+    expect(uploaded).toEqual([]);
+    expect(run.summaries[0]).toContain('REFUSED');
+  });
+
+  it('a shard upload that fails is an infrastructure fault: thrown, so the step is inconclusive', async () => {
+    await expect(runScenario({ change: fix, inputs: shardInputs, deps: recordingShards([], true) })).rejects.toThrow(/the artifact service is down/);
+  });
+});

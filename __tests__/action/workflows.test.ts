@@ -435,6 +435,96 @@ describe('the workflows do what the docs say', () => {
     expect((merge['steps'] as Mapping[]).some((s) => /docker pull/.test(field(s, 'run')))).toBe(false);
   });
 
+  it('patchproof-validate-shards.yml: workflow_call for pull_request_target; plan, a validate matrix that posts nothing, one merge; least privilege per job; the base only checked out', () => {
+    const doc = load('patchproof-validate-shards.yml');
+    expect(Object.keys(doc['on'] as Mapping)).toEqual(['workflow_call']);
+    const inputs = ((doc['on'] as Mapping)['workflow_call'] as { inputs: Record<string, Mapping> }).inputs;
+    for (const name of ['witness-pack', 'witness-digest', 'image', 'shards']) expect(inputs[name]).toMatchObject({ required: true });
+    expect(inputs['shards']).toMatchObject({ type: 'number' });
+    expect(doc['permissions']).toEqual({});
+    expect(Object.keys(doc['jobs'] as Mapping)).toEqual(['plan', 'validate', 'merge']);
+    expect(job(doc, 'plan')['permissions']).toEqual({ contents: 'read' });
+    // The validate jobs post nothing (their receipts go up with the runtime token).
+    const validate = job(doc, 'validate');
+    expect(validate['permissions']).toEqual({ contents: 'read', actions: 'read' });
+    expect(validate['needs']).toBe('plan');
+    expect(((validate['strategy'] as Mapping)['matrix'] as Mapping)['shard']).toBe('${{ fromJSON(needs.plan.outputs.matrix) }}');
+    expect((validate['strategy'] as Mapping)['fail-fast']).toBe(false);
+    expect(stepUsing(validate, './.patchproof-action')?.['with']).toMatchObject({
+      mode: 'validate',
+      runner: 'docker',
+      'repository-path': 'base',
+      image: '${{ inputs.image }}',
+      shard: '${{ matrix.shard }}/${{ inputs.shards }}',
+      'screen-run-key': '${{ needs.plan.outputs.key }}'
+    });
+    const merge = job(doc, 'merge');
+    expect(merge['needs']).toEqual(['plan', 'validate']);
+    expect(String(merge['if'])).toBe("${{ always() && needs.plan.result == 'success' }}");
+    expect(merge['permissions']).toEqual({ contents: 'read', checks: 'write', actions: 'read' });
+    expect(stepUsing(merge, './.patchproof-action')?.['with']).toMatchObject({
+      mode: 'validate-merge',
+      'repository-path': 'base',
+      shards: '${{ inputs.shards }}',
+      'witness-digest': '${{ inputs.witness-digest }}',
+      'screen-run-key': '${{ needs.plan.outputs.key }}'
+    });
+    // The merge runs no candidate: no image.
+    expect((merge['steps'] as Mapping[]).some((s) => /docker pull/.test(field(s, 'run')))).toBe(false);
+    for (const id of ['validate', 'merge']) {
+      // Only this workflow's own commit of the action and the pull request's base: never its head.
+      const checkouts = (job(doc, id)['steps'] as Mapping[]).filter((s) => field(s, 'uses').startsWith('actions/checkout@')).map((s) => s['with']);
+      expect(checkouts).toEqual([
+        { repository: '${{ job.workflow_repository }}', ref: '${{ job.workflow_sha }}', path: '.patchproof-action', 'persist-credentials': false },
+        { ref: '${{ github.event.pull_request.base.sha }}', path: 'base', 'fetch-depth': 0, 'persist-credentials': false }
+      ]);
+      for (const s of job(doc, id)['steps'] as Mapping[]) if (typeof s['uses'] === 'string' && !s['uses'].startsWith('./')) expect(s['uses']).toMatch(PINNED_USES);
+    }
+    expect(readFileSync(join(WORKFLOWS, 'patchproof-validate-shards.yml'), 'utf8')).not.toMatch(/pull_request\.head\.|secrets\./);
+  });
+
+  it("patchproof-validate-shards.yml's plan and image steps, run by bash: pull_request_target only, N from 2 to 20, a fresh 64-hex key; only a digest is pulled", () => {
+    const doc = load('patchproof-validate-shards.yml');
+    const dir = mkdtempSync(join(tmpdir(), 'pp-vshards-plan-'));
+    try {
+      writeFileSync(join(dir, 'docker'), '#!/bin/sh\necho "$@" > "$(dirname "$0")/pulled"\n', { mode: 0o755 });
+      const out = join(dir, 'output');
+      const bash = (script: string, env: Record<string, string>): number | null => {
+        writeFileSync(out, '');
+        return spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
+          env: { PATH: `${dir}:${process.env['PATH'] ?? ''}`, GITHUB_OUTPUT: out, ...env },
+          encoding: 'utf8'
+        }).status;
+      };
+      const plan = String(((job(doc, 'plan')['steps'] as Mapping[])[0] as Mapping)['run']);
+      expect(bash(plan, { EVENT: 'pull_request_target', SHARDS: '3' })).toBe(0);
+      const outputs = readFileSync(out, 'utf8');
+      expect(outputs).toMatch(/^matrix=\[1,2,3\]$/m);
+      expect(outputs).toMatch(/^key=[0-9a-f]{64}$/m);
+      for (const [event, shards] of [
+        ['pull_request', '2'],
+        ['workflow_dispatch', '2'],
+        ['pull_request_target', '1'],
+        ['pull_request_target', '21'],
+        ['pull_request_target', '0'],
+        ['pull_request_target', '2; rm -rf /'],
+        ['pull_request_target', '']
+      ]) {
+        expect({ event, shards, status: bash(plan, { EVENT: event as string, SHARDS: shards as string }) }).toEqual({ event, shards, status: 1 });
+        expect(readFileSync(out, 'utf8')).toBe('');
+      }
+      const pull = String((job(doc, 'validate')['steps'] as Mapping[]).find((s) => /docker pull/.test(field(s, 'run')))?.['run']);
+      const digest = `sha256:${'d'.repeat(64)}`;
+      expect(bash(pull, { IMAGE: `octo/test-image@${digest}` })).toBe(0);
+      expect(readFileSync(join(dir, 'pulled'), 'utf8').trim()).toBe(`pull octo/test-image@${digest}`);
+      rmSync(join(dir, 'pulled'));
+      for (const image of ['octo/test-image:latest', digest, '']) expect({ image, status: bash(pull, { IMAGE: image }) }).toEqual({ image, status: 1 });
+      expect(existsSync(join(dir, 'pulled'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the fork two-workflow publisher is gone: a PR-side receipt is not evidence', () => {
     expect(existsSync(join(WORKFLOWS, 'patchproof-publish.yml'))).toBe(false);
   });

@@ -2,7 +2,18 @@ import { passingRuns, receiptFrom, run } from '../helpers/evidence.js';
 import { sealReceipt, serializeReceipt, verifyReceiptText } from '../../src/core/receipt.js';
 import { RECEIPT_V6_SCHEMA, type Receipt } from '../../src/core/receipt-schema.js';
 import { shardOfFiles, suiteShare } from '../../src/core/suite-share.js';
-import { mergedBody, mergedDigest, mergedOutcome, serializeMerged, shardSetErrors, verifyMergedText, type MergedBody } from '../../src/core/merged.js';
+import {
+  mergedBody,
+  mergedDigest,
+  mergedOutcome,
+  serializeMerged,
+  shardBindingErrors,
+  shardSetErrors,
+  verifyMergedText,
+  type ExpectedShardBindings,
+  type MergedBody
+} from '../../src/core/merged.js';
+import { mergeShardReceipts } from '../../src/phases/suite-shards.js';
 import { digestJson, canonicalJson } from '../../src/core/hashing.js';
 
 /** `validate --shard K/N` and `patchproof merge` of its receipts: the cut, the shard record, the merged receipt. */
@@ -152,5 +163,50 @@ describe('the merged receipt', () => {
     missing.delete('shards/3/receipt.json');
     expect(verify(honest, missing).errors).toContain('shard 3: its receipt shards/3/receipt.json is missing');
     expect(verify(honest.replace('"count":3', '"count":4'), files(list)).integrity_valid).toBe(false);
+  });
+});
+
+describe('shardBindingErrors and mergeShardReceipts with what the merging job computed (validate-merge)', () => {
+  const expectedOf = (r: Receipt): ExpectedShardBindings => ({
+    proposal_hash: r.bindings.proposal_hash,
+    diff_digest: r.bindings.diff_digest,
+    base_snapshot: r.bindings.base_snapshot,
+    witness_digest: r.bindings.witness_digest,
+    approval_digest: r.bindings.approval_digest
+  });
+  const shards = [1, 2, 3].map((k) => shardReceipt(k, 3));
+  const texts = shards.map((r, i) => ({ label: `shard-${i + 1}`, text: serializeReceipt(r) }));
+
+  it('accepts shards that bind exactly the computed candidate, and merges them', () => {
+    const expected = expectedOf(shards[0]!);
+    expect(shardBindingErrors(shards, expected)).toEqual([]);
+    expect(mergeShardReceipts(texts, 'test', expected).body).toMatchObject({ count: 3, verdict: 'passed' });
+  });
+
+  it.each<[string, keyof ExpectedShardBindings]>([
+    ['another proposal (another candidate, or an earlier head)', 'proposal_hash'],
+    ['another diff', 'diff_digest'],
+    ['another base', 'base_snapshot'],
+    ['another pack', 'witness_digest'],
+    ['another approval (another run attempt)', 'approval_digest']
+  ])('refuses a consistent set of %s, which shardSetErrors alone accepts', (_name, field) => {
+    const expected = { ...expectedOf(shards[0]!), [field]: field === 'proposal_hash' ? 'f'.repeat(64) : `sha256:${'f'.repeat(64)}` };
+    expect(shardSetErrors(shards)).toEqual([]);
+    const errors = shardBindingErrors(shards, expected);
+    expect(errors).toHaveLength(3);
+    expect(errors[0]).toMatch(new RegExp(`^shard 1/3 binds another ${field}`));
+    expect(() => mergeShardReceipts(texts, 'test', expected)).toThrow(/the shard receipts are not of this pull request's candidate: shard 1\/3 binds another/);
+    // Without `expected` (the CLI's merge, which has no candidate of its own) the same set merges.
+    expect(mergeShardReceipts(texts, 'test').body.verdict).toBe('passed');
+  });
+
+  it('leaves the approval out when none is expected', () => {
+    const { approval_digest: _a, ...rest } = expectedOf(shards[0]!);
+    expect(shardBindingErrors(shards, rest)).toEqual([]);
+  });
+
+  it('verifies every receipt before it compares anything', () => {
+    const broken = [{ label: 'shard-1', text: texts[0]!.text.replace('"passed"', '"failed"') }, ...texts.slice(1)];
+    expect(() => mergeShardReceipts(broken, 'test', expectedOf(shards[0]!))).toThrow(/shard receipt 'shard-1' does not verify/);
   });
 });

@@ -7,6 +7,7 @@ import { validateMode } from './validate-mode.js';
 import { reverifyMode, reverifyModeDeps } from './reverify-mode.js';
 import { promoteMode } from './promote-mode.js';
 import { screenMode } from './screen-mode.js';
+import { validateMergeMode } from './validate-merge-mode.js';
 
 /**
  * The action's entry: reads the settings once, runs one mode, and is the only place that sets the
@@ -25,7 +26,8 @@ export const MODES: Readonly<Record<ActionSettings['mode'], Mode>> = {
     ),
   promote: (settings, outcome) => promoteMode(settings, outcome),
   screen: (settings, outcome) => screenMode(settings, outcome),
-  'screen-merge': (settings, outcome) => screenMode(settings, outcome)
+  'screen-merge': (settings, outcome) => screenMode(settings, outcome),
+  'validate-merge': (settings, outcome) => validateMergeMode(settings, outcome)
 };
 
 function stepOutcome(): StepOutcome {
@@ -64,7 +66,8 @@ export async function run(outcome: StepOutcome = stepOutcome(), modes: Readonly<
     if (result.receiptPath !== undefined) outcome.setOutput('receipt-path', result.receiptPath);
     if (result.artifactId !== undefined) outcome.setOutput('artifact-id', String(result.artifactId));
     if (result.mergeSha !== undefined) outcome.setOutput('merge-sha', result.mergeSha);
-    if (result.verdict !== 'passed') outcome.setFailed(result.message);
+    // `uploaded` (a shard job's share, handed to the merge job) is a step that did its part, never a pass.
+    if (result.verdict !== 'passed' && result.verdict !== 'uploaded') outcome.setFailed(result.message);
     else outcome.info(result.message);
   } catch (error) {
     // Only a refusal speaks about the input; any other fault judged nothing: the candidate neither passed nor failed.

@@ -12,7 +12,11 @@ import type { ActionSettings } from '../inputs/action-settings.js';
 
 /** What a mode produced, for the step's outputs. */
 export interface ModeResult {
-  verdict: 'passed' | 'failed' | 'inconclusive';
+  /**
+   * `uploaded`: a shard job's share (of one suite, or of the screened candidates) was validated and uploaded for the merge
+   * job; the step succeeds, but it is no verdict on the candidate (never `passed`).
+   */
+  verdict: 'passed' | 'failed' | 'inconclusive' | 'uploaded';
   proofGrade: boolean;
   receiptDigest?: string;
   receiptPath?: string;

@@ -1,5 +1,7 @@
 import { codeSpan, escapeMarkdown } from '../core/markdown.js';
 import { COMMIT_SHA_PATTERN } from '../core/hashing.js';
+import { withPreamble } from '../publish/check-report.js';
+import type { RenderedCheck } from '../publish/ports.js';
 
 /**
  * Whether the running workflow is one the pull request cannot have changed, and which refs a
@@ -111,4 +113,30 @@ export function unprotectedPackRef(ref: string, payload: unknown): string | unde
   if (defaultRef !== undefined && ref === defaultRef) return undefined;
   const fix = defaultRef ?? 'refs/heads/<default branch>';
   return `witness-pack ref '${ref}' is not the default branch or a tag, so whoever can push it chooses the grader; use ref:${fix}:PATH or ref:refs/tags/<tag>:PATH`;
+}
+
+/**
+ * Why a passing receipt must still be posted as failure, or undefined when it may be posted as
+ * success: success needs proof grade (the isolated runner) and a trusted workflow.
+ */
+export function gateDowngrade(
+  receipt: { verdict: 'passed' | 'failed' | 'inconclusive'; proof_grade: boolean },
+  trust: TrustDecision
+): { code: 'not_proof_grade' | 'untrusted_workflow'; why: string } | undefined {
+  if (receipt.verdict !== 'passed') return undefined;
+  if (!receipt.proof_grade) {
+    return {
+      code: 'not_proof_grade',
+      why: 'the candidate passed, but not with proof grade (runner local, or a checkout that changed); only the isolated docker runner can post success: use runner: docker with a pinned image'
+    };
+  }
+  if (!trust.trusted) return { code: 'untrusted_workflow', why: `the candidate passed, but this run cannot vouch for it: ${trust.why}` };
+  return undefined;
+}
+
+/** The rendered check of a pass that is posted as failure: the why comes first. */
+export function downgradedCheck(check: RenderedCheck, downgrade: { code: string; why: string }): RenderedCheck {
+  // untrusted_workflow's why names refs (branch names) that whoever pushed them chose: escaped.
+  const why = downgrade.code === 'untrusted_workflow' ? escapeMarkdown(downgrade.why, 2_000) : downgrade.why;
+  return { ...withPreamble(check, `**${downgrade.code}**: ${why}`), title: `PatchProof: FAILED — ${downgrade.code}` };
 }

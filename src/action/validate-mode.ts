@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { checkDiff } from '../core/diff-policy.js';
-import { approveProposal, createProposal } from '../core/proposal.js';
+import { gateApproval } from '../core/proposal.js';
 import type { Receipt } from '../core/receipt-schema.js';
 import { renderReport } from '../core/report.js';
 import { escapeMarkdown } from '../core/markdown.js';
@@ -17,6 +17,7 @@ import { createLocalRunner } from '../runners/local-runner.js';
 import type { Runner } from '../runners/runner.js';
 import type { WitnessInput } from '../phases/validate.js';
 import { pipeline } from '../phases/pipeline.js';
+import { proposeOnBase } from '../phases/git-proposal.js';
 import { parseClaimBytes, readClaimFile, type ClaimInput } from '../io/claim-file.js';
 import type { AdapterName } from '../adapters/registry.js';
 import { compareCiClaim, renderCiClaim } from '../core/ci-claim.js';
@@ -25,6 +26,7 @@ import { createHeadChecksReader, type HeadChecksReader } from './head-checks.js'
 import { TOOL_VERSION } from '../version.js';
 import { resolveWitness, type ResolvedWitness } from '../fetch/witness/fetch.js';
 import { createReceiptArtifacts, HIDDEN_DETAIL_FILE } from '../publish/artifacts.js';
+import { createShardArtifacts, validateShardArtifactName, type ShardArtifacts } from '../publish/shard-artifacts.js';
 import { checkConclusion, renderCheck, renderRefusal, withPreamble } from '../publish/check-report.js';
 import { checksClientFor, createChecksClient, type ChecksClientSource } from '../publish/checks-client.js';
 import { candidateFromEvent, type Candidate } from '../inputs/event.js';
@@ -34,8 +36,9 @@ import { eventLine, runName, type ProgressSink, type RunEvent } from '../core/pr
 import { ChecksPermissionError, type ReceiptArtifacts, type RenderedCheck, type StepOutcome } from '../publish/ports.js';
 import type { ActionSettings, WitnessPackInput } from '../inputs/action-settings.js';
 import { readRunnerContext, type RunnerContextWith } from '../inputs/runner-context.js';
+import type { ValidateShardInputs } from '../inputs/validate-shard-settings.js';
 import { createAppInstallationToken } from './app-token.js';
-import { decideTrust, trustLine, unprotectedPackRef, type TrustDecision } from './trust.js';
+import { decideTrust, downgradedCheck, gateDowngrade, trustLine, unprotectedPackRef, type TrustDecision } from './trust.js';
 import { baselineKeyFields, baselineRequest, lookUpBaselineIn, settleBaselineIn, type BaselineCache, type BaselineLookup } from '../phases/baseline-cache.js';
 import { actionBaselineStore, type BaselineStoreFactory } from './baseline-store.js';
 
@@ -62,6 +65,8 @@ export interface ValidateModeDeps extends ChecksClientSource {
   headChecks?(token: string, baseUrl: string): HeadChecksReader;
   /** The baseline store (input baseline-cache); unset: the GitHub Actions cache through @actions/cache. */
   baselineStore?: BaselineStoreFactory;
+  /** This run's shard artifacts (input shard); unset: the real @actions/artifact client. */
+  shardArtifacts?(tempRoot: string): ShardArtifacts;
 }
 
 /** The runner's variables validate mode cannot run without (src/inputs/runner-context.ts reads them). */
@@ -234,6 +239,7 @@ async function validateCandidate(
   store: BaselineCache | undefined
 ): Promise<Validated> {
   if (settings.witness === undefined) throw new ConfigurationError('witness-pack and witness-digest are required in validate mode');
+  const shard = settings.validateShards?.shard;
   const repoDir = inside(context.workspace, settings.repositoryPath, 'repository-path');
   const git = deps.gitSource(repoDir, { token: settings.token, serverUrl: context.serverUrl });
   await git.fetchCommits(candidate.base, candidate.head, candidate.pullNumber);
@@ -252,15 +258,7 @@ async function validateCandidate(
     // Refused before anything is written: nobody should be asked to approve a diff that breaks policy.
     checkDiff(diff, limits.diff);
     work = await mkdtemp(join(context.runnerTemp, 'patchproof-base-'));
-    const baseDir = join(work, 'base');
-    const written = await git.writeTree(candidate.base, baseDir);
-    const snapshot = await takeSnapshot(baseDir);
-    if (snapshot.source !== 'walk' || snapshot.entries.length !== written.length) {
-      throw new InfrastructureError(
-        `the base tree written to ${baseDir} snapshots as ${snapshot.entries.length} files, not ${written.length}; RUNNER_TEMP must not be inside a git work tree`
-      );
-    }
-    const proposal = createProposal(diff, snapshot.digest, TOOL_VERSION);
+    const { proposal, baseDir, snapshot } = await proposeOnBase(git, candidate.base, diff, work, TOOL_VERSION);
     outcome.info(`proposal_hash: ${proposal.proposal_hash} (base ${candidate.base}, head ${candidate.head}, base snapshot ${snapshot.digest})`);
     if (settings.approvedProposalHash !== undefined && settings.approvedProposalHash !== proposal.proposal_hash) {
       throw new VerificationError(
@@ -269,7 +267,7 @@ async function validateCandidate(
       );
     }
     // approved_by is declared metadata (who started the run), not an authenticated identity.
-    const approval = approveProposal(proposal, proposal.proposal_hash, `${context.runId}-${context.runAttempt}`, `github-actions:${context.actor}`, TOOL_VERSION);
+    const approval = gateApproval(proposal, context.runId, context.runAttempt, context.actor, TOOL_VERSION);
     const witnessKey = settings.witnessKey;
     const encryptHiddenDetail =
       witnessKey !== undefined ? async (detail: HiddenDetail) => encryptTo([await witnessKeyRecipient(witnessKey)], new TextEncoder().encode(canonicalJson(detail))) : undefined;
@@ -296,6 +294,8 @@ async function validateCandidate(
           approval,
           limits,
           concurrency: 2,
+          // shard: K/N: this job's share of the regression suite (as `validate --shard K/N`).
+          ...(shard !== undefined ? { shard } : {}),
           ...baselineRequest(cached),
           ...(claim !== undefined ? { claim } : {}),
           ...(encryptHiddenDetail !== undefined ? { encryptHiddenDetail } : {}),
@@ -348,31 +348,8 @@ async function publishCheck(
   }
 }
 
-/**
- * Why a passing receipt must still be posted as failure, or undefined when it may be posted as
- * success: success needs proof grade (the isolated runner) and a trusted workflow.
- */
-export function gateDowngrade(
-  receipt: Pick<Receipt, 'verdict' | 'proof_grade'>,
-  trust: TrustDecision
-): { code: 'not_proof_grade' | 'untrusted_workflow'; why: string } | undefined {
-  if (receipt.verdict !== 'passed') return undefined;
-  if (!receipt.proof_grade) {
-    return {
-      code: 'not_proof_grade',
-      why: 'the candidate passed, but not with proof grade (runner local, or a checkout that changed); only the isolated docker runner can post success: use runner: docker with a pinned image'
-    };
-  }
-  if (!trust.trusted) return { code: 'untrusted_workflow', why: `the candidate passed, but this run cannot vouch for it: ${trust.why}` };
-  return undefined;
-}
-
-/** The rendered check of a pass that is posted as failure: the why comes first. */
-function downgradedCheck(check: RenderedCheck, downgrade: { code: string; why: string }): RenderedCheck {
-  // untrusted_workflow's why names refs (branch names) that whoever pushed them chose: escaped.
-  const why = downgrade.code === 'untrusted_workflow' ? escapeMarkdown(downgrade.why, 2_000) : downgrade.why;
-  return { ...withPreamble(check, `**${downgrade.code}**: ${why}`), title: `PatchProof: FAILED — ${downgrade.code}` };
-}
+// gateDowngrade lives in trust.ts (validate-merge decides a merged pass the same way); kept importable from here.
+export { gateDowngrade } from './trust.js';
 
 async function publishReceipt(
   settings: ActionSettings,
@@ -441,6 +418,12 @@ export async function validateMode(settings: ActionSettings, outcome: StepOutcom
   try {
     validated = await validateCandidate(settings, outcome, deps, context, candidate, payload, store);
   } catch (error) {
+    if (isRefusal(error) && settings.validateShards?.shard !== undefined) {
+      // A shard job posts no check run: the merge job finds this shard missing and says so.
+      const message = `refused (${error.code}): ${error.message}`;
+      await writeSummary(outcome, withPreamble(renderRefusal(error.code, error.message), trustLine(trust, context.eventName)));
+      return { verdict: 'failed', proofGrade: false, message: `${message}; nothing was uploaded and no check run was posted` };
+    }
     if (isRefusal(error)) {
       const message = `refused (${error.code}): ${error.message}`;
       const check = withPreamble(renderRefusal(error.code, error.message), trustLine(trust, context.eventName));
@@ -457,7 +440,45 @@ export async function validateMode(settings: ActionSettings, outcome: StepOutcom
     }
     throw error;
   }
+  const shard = settings.validateShards?.shard;
+  if (shard !== undefined) return uploadShard(settings.validateShards as ValidateShardInputs, shard, outcome, deps, context, validated);
   return publishReceipt(settings, outcome, deps, context, candidate, validated, trust);
+}
+
+/**
+ * A shard job's end: its receipt (and report, and sealed hidden detail) uploaded as this run's
+ * artifact patchproof-validate-shard-K-of-N, tagged with the run key. No check run: a share of the
+ * suite is never a pass on its own; the validate-merge job verifies every shard and posts the merged
+ * verdict. A receipt that fails its own verification is not uploaded (the merge then finds the shard
+ * missing: never a pass). The step's verdict is `uploaded`, never `passed`.
+ */
+async function uploadShard(
+  inputs: ValidateShardInputs,
+  shard: { index: number; count: number },
+  outcome: StepOutcome,
+  deps: ValidateModeDeps,
+  context: RunnerContext,
+  validated: Validated
+): Promise<ModeResult> {
+  const { receipt, receiptPath } = validated;
+  const label = `shard ${shard.index}/${shard.count}`;
+  const result = { proofGrade: false, receiptDigest: receipt.receipt_digest, receiptPath };
+  if (validated.integrityErrors.length > 0) {
+    const message = `${label}: the receipt failed its own verification (${validated.integrityErrors.join('; ')}); nothing was uploaded`;
+    await outcome.summary(`## PatchProof: INCONCLUSIVE — ${label}\n\n${message}`).catch(() => undefined);
+    return { ...result, verdict: 'inconclusive', message };
+  }
+  const name = validateShardArtifactName(shard.index, shard.count);
+  const id = await (deps.shardArtifacts ?? createShardArtifacts)(context.runnerTemp).upload(name, dirname(receiptPath), inputs.runKey);
+  const line = `${label}: this share ${receipt.verdict}${receipt.reasons.length > 0 ? ` (${receipt.reasons.join(', ')})` : ''}; receipt ${receipt.receipt_digest} uploaded as ${name} (id ${id}); only the merge job judges the candidate`;
+  try {
+    await outcome.summary(
+      `## PatchProof: ${label} uploaded\n\n${line}\n\nA share of the suite is never a pass on its own: the validate-merge job verifies every shard and posts the check run.`
+    );
+  } catch (error) {
+    outcome.warning(`the job summary could not be written: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return { ...result, artifactId: id, verdict: 'uploaded', message: line };
 }
 
 /**

@@ -1,12 +1,11 @@
 import { stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { TOOL_VERSION } from '../version.js';
-import { mergedBody, mergedDigest, serializeMerged, shardSetErrors, verifyMergedText } from '../core/merged.js';
-import { verifyReceiptText } from '../core/receipt.js';
-import { receiptSchema, type Receipt } from '../core/receipt-schema.js';
-import { ConfigurationError, VerificationError } from '../errors.js';
-import { readTextFile, writeFileAtomic } from '../io/files.js';
+import { verifyMergedText } from '../core/merged.js';
+import { ConfigurationError } from '../errors.js';
+import { readTextFile } from '../io/files.js';
 import { readBound } from '../phases/screen-pipeline.js';
+import { mergeShardReceipts, writeMergedFolder } from '../phases/suite-shards.js';
 import { mergeScreenShards } from './screen.js';
 import { EXIT, type Console } from './shared.js';
 import type { MergeSettings } from '../inputs/cli-settings.js';
@@ -26,23 +25,11 @@ export async function mergeCommand(settings: MergeSettings, io: Console): Promis
   }
   if (kinds.some((k) => k === true)) throw new ConfigurationError('give either screen shard folders or validate shard receipts, not both');
   if (settings.repo !== undefined) throw new ConfigurationError('--repo is for screen shards only: validate shard receipts are merged from the receipts alone');
-  const receipts: { text: string; receipt: Receipt }[] = [];
-  for (const file of settings.shards) {
-    const text = await readTextFile(file, 'shard receipt');
-    const check = verifyReceiptText(text);
-    if (!check.integrity_valid) throw new VerificationError('bad_input', `shard receipt '${file}' does not verify: ${check.errors.slice(0, 3).join('; ')}`);
-    receipts.push({ text, receipt: receiptSchema.parse(JSON.parse(text)) });
-  }
-  const errors = shardSetErrors(receipts.map((r) => r.receipt));
-  if (errors.length > 0) throw new VerificationError('bad_input', `the receipts do not make one validation: ${errors.join('; ')}`);
-  const body = mergedBody(
-    receipts.map((r) => r.receipt),
-    TOOL_VERSION
-  );
-  const text = serializeMerged({ ...body, merged_digest: mergedDigest(body) });
-  for (const { text: shardText, receipt } of receipts) await writeFileAtomic(join(settings.out, 'shards', String(receipt.shard!.index), 'receipt.json'), shardText);
-  await writeFileAtomic(join(settings.out, 'merged.json'), text);
-  const check = verifyMergedText(text, (rel) => readBound(settings.out, rel));
+  const shards = [];
+  for (const file of settings.shards) shards.push({ label: file, text: await readTextFile(file, 'shard receipt') });
+  const merged = mergeShardReceipts(shards, TOOL_VERSION);
+  const body = merged.body;
+  const check = await writeMergedFolder(settings.out, merged);
   if (!check.integrity_valid) {
     io.err(`patchproof: the merged receipt failed its own verification: ${check.errors.join('; ')}\n`);
     return EXIT.inconclusive;

@@ -172,3 +172,34 @@ export function verifyMergedText(text: string, readBound: (relativePath: string)
   if (errors.length > 0) return fail(errors, merged_digest);
   return { integrity_valid: true, verdict: merged.verdict, proof_grade: merged.proof_grade, merged_digest, errors: [] };
 }
+
+/** What the job that merges computed itself, from git objects and its own inputs: never read from a shard. */
+export interface ExpectedShardBindings {
+  proposal_hash: string;
+  diff_digest: string;
+  base_snapshot: string;
+  witness_digest: string;
+  /** The approval this run makes (the same for every job of one run attempt); unset: not compared. */
+  approval_digest?: string;
+}
+
+/**
+ * Why these shard receipts do not bind exactly the candidate the merging job computed, or nothing:
+ * every shard's proposal hash, diff, base snapshot and pack (and approval, when given) must be the
+ * expected ones. A sealed receipt of another proposal (another candidate, or an earlier head of the
+ * same pull request) is self-consistent; only this comparison tells it apart.
+ */
+export function shardBindingErrors(receipts: readonly Receipt[], expected: ExpectedShardBindings): string[] {
+  const errors: string[] = [];
+  for (const r of receipts) {
+    const where = r.shard !== undefined ? `shard ${r.shard.index}/${r.shard.count}` : `receipt ${r.receipt_digest}`;
+    const fields = (Object.keys(expected) as (keyof ExpectedShardBindings)[]).filter((k) => expected[k] !== undefined && r.bindings[k] !== expected[k]);
+    if (fields.length > 0) {
+      const first = fields[0]!;
+      errors.push(
+        `${where} binds another ${fields.join(', ')} (${first} ${r.bindings[first]}, not ${String(expected[first])}): it validated another candidate than this pull request's head`
+      );
+    }
+  }
+  return errors;
+}

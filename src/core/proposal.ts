@@ -127,3 +127,13 @@ export function parseApproval(value: unknown, source: string, proposal: Proposal
   }
   return approval;
 }
+
+/**
+ * The approval a gate job makes for the pull request's proposal: run `RUN_ID-RUN_ATTEMPT`, approved by
+ * `github-actions:ACTOR`. Every job of one run attempt makes the same one, so the validate shard
+ * jobs' receipts bind one approval and the validate-merge job can compute it itself. approved_by is
+ * declared metadata (who started the run), not an authenticated identity.
+ */
+export function gateApproval(proposal: Proposal, runId: string, runAttempt: string, actor: string, toolVersion: string): Approval {
+  return approveProposal(proposal, proposal.proposal_hash, `${runId}-${runAttempt}`, `github-actions:${actor}`, toolVersion);
+}

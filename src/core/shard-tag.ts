@@ -55,9 +55,9 @@ export function shardTagError(key: string, artifact: string, record: unknown, fo
   if (tag.artifact !== artifact) return `${SHARD_TAG_FILE} was made for artifact ${tag.artifact}, not ${artifact}`;
   const listed = new Map(tag.files.map((f) => [f.path, f.sha256]));
   const extra = found.find((f) => listed.get(f.path) !== f.sha256);
-  if (extra !== undefined) return `${extra.path} is not the file the screen job tagged`;
+  if (extra !== undefined) return `${extra.path} is not the file the shard job tagged`;
   if (found.length !== tag.files.length) return `${tag.files.length - found.length} tagged file(s) are missing`;
   const want = Buffer.from(mac(key, artifact, tag.files), 'hex');
-  if (!timingSafeEqual(want, Buffer.from(tag.tag, 'hex'))) return "its tag was not made with this run's key: it was not written by a screen job of this run";
+  if (!timingSafeEqual(want, Buffer.from(tag.tag, 'hex'))) return "its tag was not made with this run's key: it was not written by a shard job of this run";
   return undefined;
 }

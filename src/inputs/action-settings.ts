@@ -4,6 +4,7 @@ import { parseWitnessKey } from '../fetch/witness/sealed.js';
 import { readPromoteInputs, type PromoteInputs } from './promote-settings.js';
 import { COMMIT_SHA_PATTERN } from '../core/hashing.js';
 import { readScreenInputs, type ScreenInputs } from './screen-settings.js';
+import { readValidateShardInputs, type ValidateShardInputs } from './validate-shard-settings.js';
 
 /**
  * The one place that reads the action's inputs. `readActionSettings` takes an input reader (in
@@ -11,7 +12,7 @@ import { readScreenInputs, type ScreenInputs } from './screen-settings.js';
  * the accepted form.
  */
 
-export type ActionMode = 'validate' | 'reverify' | 'promote' | 'screen' | 'screen-merge';
+export type ActionMode = 'validate' | 'reverify' | 'promote' | 'screen' | 'screen-merge' | 'validate-merge';
 
 /** Where the witness pack comes from. `ref` packs are read with `git archive` from a trusted ref. */
 export type WitnessPackInput = { kind: 'path'; path: string } | { kind: 'url'; url: string } | { kind: 'ref'; ref: string; path: string };
@@ -84,6 +85,11 @@ export interface ActionSettings {
   baselineCache?: boolean;
   /** screen and screen-merge: which candidates, the shard of this job, where the table goes (screen-settings.ts). */
   screen?: ScreenInputs;
+  /**
+   * validate with `shard: K/N` (this job's share of the suite, uploaded as a tagged shard receipt)
+   * and validate-merge (`shards: N`: the gate's last job verifies and merges them): validate-shard-settings.ts.
+   */
+  validateShards?: ValidateShardInputs;
 }
 
 /** The GitHub App whose installation token posts the check run. */
@@ -160,8 +166,8 @@ export function readActionSettings(read: InputReader): ActionSettings {
       "mode 'publish' was removed: a receipt from the pull request's run is not evidence; validate in a pull_request_target gate instead (docs/action.md, \"The gate\")"
     );
   }
-  if (mode !== 'validate' && mode !== 'reverify' && mode !== 'promote' && mode !== 'screen' && mode !== 'screen-merge') {
-    throw new ConfigurationError(`mode '${mode}' is unknown; use validate, reverify, promote, screen or screen-merge`);
+  if (mode !== 'validate' && mode !== 'reverify' && mode !== 'promote' && mode !== 'screen' && mode !== 'screen-merge' && mode !== 'validate-merge') {
+    throw new ConfigurationError(`mode '${mode}' is unknown; use validate, validate-merge, reverify, promote, screen or screen-merge`);
   }
   const runner = optional(read, 'runner') ?? 'docker';
   if (runner !== 'docker' && runner !== 'local') throw new ConfigurationError(`runner '${runner}' is unknown; use docker or local`);
@@ -199,6 +205,8 @@ export function readActionSettings(read: InputReader): ActionSettings {
     throw new ConfigurationError(`signer-workflow '${signerWorkflow}' is not valid; give OWNER/REPO/.github/workflows/FILE.yml`);
   }
   const trustedRoot = optional(read, 'trusted-root');
+  // Before the claim and cache checks below: a shard job names every input it cannot take.
+  const validateShards = readValidateShardInputs(read, mode);
   const claimed = optional(read, 'claimed');
   if (claimed !== undefined && mode !== 'validate') throw new ConfigurationError(`claimed is for mode validate only; remove it from mode ${mode}`);
   const claimedArtifactName = optional(read, 'claimed-artifact');
@@ -247,6 +255,7 @@ export function readActionSettings(read: InputReader): ActionSettings {
     ...(claimedArtifactName !== undefined ? { claimedArtifact: { name: claimedArtifactName, ...(claimedRunId !== undefined ? { runId: Number(claimedRunId) } : {}) } } : {}),
     ...(headChecks === 'true' ? { headChecks: true } : {}),
     ...(baselineCache === 'true' ? { baselineCache: true } : {}),
-    ...(screen !== undefined ? { screen } : {})
+    ...(screen !== undefined ? { screen } : {}),
+    ...(validateShards !== undefined ? { validateShards } : {})
   };
 }

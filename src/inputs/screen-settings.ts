@@ -57,7 +57,9 @@ const LABEL = /^[^\u0000-\u001f\u007f,]{1,50}$/;
 /** The screen inputs of `mode`; undefined for the other modes, which must not set any of them. */
 export function readScreenInputs(read: InputReader, mode: string): ScreenInputs | undefined {
   if (mode !== 'screen' && mode !== 'screen-merge') {
-    const set = SCREEN_ONLY.find((name) => optional(read, name) !== undefined);
+    // validate takes shard and screen-run-key, validate-merge shards and screen-run-key (validate-shard-settings.ts).
+    const theirs: readonly string[] = mode === 'validate' || mode === 'validate-merge' ? ['shard', 'shards', 'screen-run-key'] : [];
+    const set = SCREEN_ONLY.filter((name) => !theirs.includes(name)).find((name) => optional(read, name) !== undefined);
     if (set !== undefined) throw new ConfigurationError(`${set} is for mode screen or screen-merge only; remove it from mode ${mode}`);
     return undefined;
   }

@@ -498,3 +498,49 @@ export function renderRefusal(code: string, message: string): RenderedCheck {
     annotations: []
   };
 }
+
+/** One shard of a merged validation, as the merged check run lists it. */
+export interface MergedShardRow {
+  index: number;
+  receipt: Receipt;
+}
+
+/**
+ * The check run of a merged validation (one candidate's suite run in N shards, src/core/merged.ts):
+ * the merged verdict, every shard's verdict, reasons and receipt digest, and the report of each
+ * shard that did not pass (so the reason is on the check run).
+ */
+export function renderMergedCheck(
+  merged: { verdict: Verdict; proof_grade: boolean; reasons: readonly ReasonCode[]; merged_digest: string; count: number },
+  shards: readonly MergedShardRow[]
+): RenderedCheck {
+  const upper = merged.verdict.toUpperCase();
+  const first = shards[0]?.receipt;
+  const rows = [...shards]
+    .sort((a, b) => a.index - b.index)
+    .map(
+      ({ index, receipt }) =>
+        `| ${index}/${merged.count} | **${receipt.verdict}** | ${receipt.proof_grade ? 'yes' : 'no'} | ${receipt.reasons.map((r) => codeSpan(r)).join(', ') || '—'} | ${receipt.inventory.suite_files.base.length} | ${codeSpan(receipt.receipt_digest)} |`
+    );
+  const summary = [
+    '# PatchProof 验证报告 / Validation report — merged shards',
+    '',
+    `**结论 / Verdict: ${upper}** · proof grade: ${merged.proof_grade ? 'yes' : 'no'}${merged.reasons.length > 0 ? ` · reasons: ${merged.reasons.map((r) => codeSpan(r)).join(', ')}` : ''}`,
+    '',
+    `The regression suite ran in ${merged.count} shards; every shard receipt verified, binds this pull request's proposal${first !== undefined ? ` ${codeSpan(first.bindings.proposal_hash)}` : ''}, and together they are the whole suite. Merged receipt ${codeSpan(merged.merged_digest)}.`,
+    '',
+    '| shard | verdict | proof grade | reasons | base suite files | receipt |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...rows
+  ].join('\n');
+  const notPassed = shards.filter((s) => s.receipt.verdict !== 'passed').sort((a, b) => a.index - b.index);
+  const text = notPassed
+    .map((s) => `## Shard ${s.index}/${merged.count}\n\n${renderCheck(s.receipt, { maxChars: Math.floor(CHECK_OUTPUT_LIMIT / Math.max(notPassed.length, 1)) - 200 }).summary}`)
+    .join('\n\n');
+  return {
+    title: `PatchProof: ${upper} — ${merged.count} shards merged`,
+    summary: fitMarkdown(summary, CHECK_OUTPUT_LIMIT),
+    ...(text !== '' ? { text: fitMarkdown(text, CHECK_OUTPUT_LIMIT) } : {}),
+    annotations: []
+  };
+}

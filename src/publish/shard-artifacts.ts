@@ -19,6 +19,11 @@ export function shardArtifactName(index: number, count: number): string {
   return `patchproof-screen-shard-${index}-of-${count}`;
 }
 
+/** A validate shard job's artifact (one candidate's share of the suite): `patchproof-validate-shard-K-of-N`. */
+export function validateShardArtifactName(index: number, count: number): string {
+  return `patchproof-validate-shard-${index}-of-${count}`;
+}
+
 export interface ShardArtifacts {
   /** Tag `dir` with `key` and upload it under `name`. Returns the artifact id. */
   upload(name: string, dir: string, key: string): Promise<number>;
