@@ -79,13 +79,19 @@ export default defineConfig(
   },
   {
     // The runner's GITHUB_* and RUNNER_* variables are read in one place, src/inputs/runner-context.ts:
-    // a mode names the ones it needs there instead of reading `env` itself.
-    files: ['src/action/**/*.ts'],
+    // a mode names the ones it needs there, and passes the values to the adapters it calls.
+    files: ['src/**/*.ts'],
+    // pack-cache.ts steers @actions/tool-cache, which reads RUNNER_TOOL_CACHE itself, by setting and restoring that variable.
+    ignores: ['src/inputs/**', 'src/fetch/witness/pack-cache.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
-          selector: 'MemberExpression[computed=true] > Literal[value=/^(GITHUB|RUNNER)_/]',
+          selector: 'MemberExpression[computed=true] > Literal.property[value=/^(GITHUB|RUNNER)_/]',
+          message: 'Read runner variables through readRunnerContext (src/inputs/runner-context.ts), the one place that reads them.'
+        },
+        {
+          selector: 'MemberExpression[computed=false] > Identifier.property[name=/^(GITHUB|RUNNER)_/]',
           message: 'Read runner variables through readRunnerContext (src/inputs/runner-context.ts), the one place that reads them.'
         }
       ]

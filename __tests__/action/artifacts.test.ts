@@ -51,7 +51,7 @@ describe('receipt artifacts through the real @actions/artifact client', () => {
     // @actions/github reads GITHUB_API_URL once, when first imported: set the env, then import.
     restoreEnv = setEnv({ ...artifacts.env(), GITHUB_API_URL: github.url, RUNNER_TEMP: runnerTemp });
     ({ createReceiptArtifacts: create, receiptArtifactName: artifactName } = await import('../../src/publish/artifacts.js'));
-    store = create({ token: TOKEN, retentionDays: 7 });
+    store = create({ token: TOKEN, retentionDays: 7, repository: 'octo-org/hello-world', tempRoot: runnerTemp });
   });
   afterAll(async () => {
     restoreEnv();
@@ -69,7 +69,7 @@ describe('receipt artifacts through the real @actions/artifact client', () => {
   });
 
   it('refuses to download without a token, and to upload a file that is not the receipt it is named after', async () => {
-    await expect(create({}).download(artifacts.runId)).rejects.toThrow(ConfigurationError);
+    await expect(create({ repository: 'octo-org/hello-world', tempRoot: runnerTemp }).download(artifacts.runId)).rejects.toThrow(ConfigurationError);
     const files = await written(failed, 'stale');
     await expect(store.upload(passed, files)).rejects.toThrow(VerificationError);
     expect(artifacts.artifacts()).toEqual([]);

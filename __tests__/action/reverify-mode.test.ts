@@ -102,7 +102,9 @@ describe('reverifyMode (real git, real artifact and Checks clients, loopback ser
     ({ reverify: reverifyMode } = (await import('../../src/action/main.js')).MODES);
     ({ createReceiptArtifacts, receiptArtifactName } = await import('../../src/publish/artifacts.js'));
     // The validate step's upload, with the real client.
-    await quietly(() => createReceiptArtifacts().upload(made.receipt, { receipt: made.receiptPath, report: made.reportPath }));
+    await quietly(() =>
+      createReceiptArtifacts({ repository: 'octo-org/hello-world', tempRoot: temp }).upload(made.receipt, { receipt: made.receiptPath, report: made.reportPath })
+    );
   });
 
   afterAll(async () => {

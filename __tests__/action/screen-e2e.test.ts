@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sealReceipt, serializeReceipt, verifyReceiptText } from '../../src/core/receipt.js';
@@ -9,7 +9,9 @@ import { dockerTestGate } from '../../src/runners/docker-available.js';
 import { digestWitnessFolder } from '../../src/fetch/witness/digest.js';
 import { startArtifactServer, type ArtifactServer } from '../support/artifact-server.js';
 import { startGitHubServer, type GitHubServer } from '../support/github-server.js';
-import { ensureActionBundle, parseOutputFile, runAction, type ActionRun } from './data/validate-bundle.js';
+import type { ArtifactClient } from '@actions/artifact';
+import { ensureActionBundle } from './data/validate-bundle.js';
+import { asJobOf as asRunJob, dockerJobInputs, expectExit, filesUnder, runActionJob, type Job } from './data/action-job.js';
 import { JS_DURATION, JS_PACK, PACK_PATH, git } from './data/validate-repos.js';
 import { mayBeUnset } from '../helpers/lifecycle.js';
 
@@ -91,12 +93,6 @@ function pushTo(repos: Repos, number: number): string {
   return git(author, ['rev-parse', 'HEAD']);
 }
 
-interface Job {
-  run: ActionRun;
-  outputs: Record<string, string>;
-  summary: string;
-}
-
 let repos: Repos;
 let github: GitHubServer;
 let bundle: ReturnType<typeof ensureActionBundle> | undefined;
@@ -104,82 +100,32 @@ let packDigest: string;
 const tmps: string[] = [];
 const servers: ArtifactServer[] = [];
 
-async function runJob(artifacts: ArtifactServer, inputs: Record<string, string>, env: Record<string, string> = {}): Promise<Job> {
-  const tmp = mkdtempSync(join(tmpdir(), 'pp-screen-job-'));
-  tmps.push(tmp);
-  const runnerTemp = join(tmp, 'runner-temp');
-  const scratch = join(tmp, 'scratch');
-  mkdirSync(runnerTemp);
-  mkdirSync(scratch);
-  const eventPath = join(tmp, 'event.json');
-  const outputPath = join(tmp, 'output.txt');
-  const summaryPath = join(tmp, 'summary.md');
+function runJob(artifacts: ArtifactServer, inputs: Record<string, string>, env: Record<string, string> = {}): Promise<Job> {
   const repository = { full_name: REPOSITORY, name: 'hello-world', owner: { login: 'octo-org' }, default_branch: 'main' };
-  writeFileSync(
-    eventPath,
-    JSON.stringify({ inputs: {}, ref: env['GITHUB_REF'] ?? 'refs/heads/main', repository, sender: { login: 'maintainer' }, workflow: '.github/workflows/screen.yml' })
-  );
-  writeFileSync(outputPath, '');
-  writeFileSync(summaryPath, '');
-  const full: Record<string, string> = {
-    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-    HOME: process.env['HOME'] ?? tmp,
-    ...(process.env['DOCKER_HOST'] !== undefined ? { DOCKER_HOST: process.env['DOCKER_HOST'] } : {}),
-    TMPDIR: scratch,
-    ...artifacts.env(),
-    GITHUB_ACTIONS: 'true',
-    CI: 'true',
-    GITHUB_API_URL: github.url,
-    GITHUB_EVENT_NAME: 'workflow_dispatch',
-    GITHUB_WORKFLOW_REF: `${REPOSITORY}/.github/workflows/screen.yml@refs/heads/main`,
-    GITHUB_EVENT_PATH: eventPath,
-    GITHUB_WORKSPACE: repos.workspace,
-    GITHUB_ACTOR: 'maintainer',
-    GITHUB_SHA: repos.base,
-    GITHUB_REF: 'refs/heads/main',
-    GITHUB_OUTPUT: outputPath,
-    GITHUB_STEP_SUMMARY: summaryPath,
-    RUNNER_TEMP: runnerTemp,
-    INPUT_RUNNER: 'docker',
-    ...(gate.mode === 'run' ? { INPUT_IMAGE: gate.imageId } : {}),
-    'INPUT_WITNESS-PACK': PACK_PATH,
-    'INPUT_WITNESS-DIGEST': packDigest,
-    'INPUT_GITHUB-TOKEN': TOKEN,
-    'INPUT_CHECK-NAME': 'PatchProof',
-    'INPUT_REPOSITORY-PATH': '.',
-    INPUT_REPLAY: 'false',
-    ...inputs,
-    ...env
-  };
-  const run = await runAction((bundle as { path: string }).path, full, repos.workspace, 600_000);
-  return { run, outputs: parseOutputFile(readFileSync(outputPath, 'utf8')), summary: readFileSync(summaryPath, 'utf8') };
+  return runActionJob({
+    bundlePath: (bundle as { path: string }).path,
+    workspace: repos.workspace,
+    artifacts,
+    apiUrl: github.url,
+    event: { inputs: {}, ref: env['GITHUB_REF'] ?? 'refs/heads/main', repository, sender: { login: 'maintainer' }, workflow: '.github/workflows/screen.yml' },
+    env: {
+      GITHUB_EVENT_NAME: 'workflow_dispatch',
+      GITHUB_WORKFLOW_REF: `${REPOSITORY}/.github/workflows/screen.yml@refs/heads/main`,
+      GITHUB_ACTOR: 'maintainer',
+      GITHUB_SHA: repos.base,
+      GITHUB_REF: 'refs/heads/main',
+      ...dockerJobInputs({ path: PACK_PATH, digest: packDigest }, gate.mode === 'run' ? gate.imageId : undefined, TOKEN),
+      ...inputs,
+      ...env
+    },
+    tmps,
+    prefix: 'pp-screen-job-',
+    timeoutMs: 600_000
+  });
 }
 
-function expectExit(job: Job, status: number): void {
-  if (job.run.status !== status) throw new Error(`expected exit ${status}, got ${job.run.status}\n--- stdout ---\n${job.run.stdout}\n--- stderr ---\n${job.run.stderr}`);
-}
-
-/** Run `body` with the real artifact client pointed at `artifacts` (as a job of that run would be). */
-async function asJobOf<T>(artifacts: ArtifactServer, body: (client: import('@actions/artifact').ArtifactClient) => Promise<T>): Promise<T> {
-  const previous = { ...process.env };
-  Object.assign(process.env, artifacts.env(), { GITHUB_API_URL: github.url });
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = () => true;
-  try {
-    const { DefaultArtifactClient } = await import('@actions/artifact');
-    return await body(new DefaultArtifactClient());
-  } finally {
-    process.stdout.write = write;
-    for (const key of Object.keys(process.env)) if (!(key in previous)) Reflect.deleteProperty(process.env, key);
-    Object.assign(process.env, previous);
-  }
-}
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name));
-}
+/** Run `body` with the real artifact client pointed at `artifacts`. */
+const asJobOf = <T>(artifacts: ArtifactServer, body: (client: ArtifactClient) => Promise<T>): Promise<T> => asRunJob(artifacts, github.url, body);
 
 const SCREEN = { INPUT_MODE: 'screen', 'INPUT_SCREEN-LABEL': LABEL };
 const KEY = randomBytes(32).toString('hex');

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mergedOutcome, verifyMergedText } from '../../src/core/merged.js';
@@ -14,7 +14,9 @@ import { TOOL_VERSION } from '../../src/version.js';
 import { startArtifactServer, type ArtifactServer } from '../support/artifact-server.js';
 import { startGitHubServer, type GitHubServer } from '../support/github-server.js';
 import { mayBeUnset } from '../helpers/lifecycle.js';
-import { ensureActionBundle, parseOutputFile, runAction, type ActionRun } from './data/validate-bundle.js';
+import type { ArtifactClient } from '@actions/artifact';
+import { ensureActionBundle } from './data/validate-bundle.js';
+import { asJobOf as asRunJob, dockerJobInputs, expectExit, filesUnder, runActionJob, type Job } from './data/action-job.js';
 import { JS_DURATION, JS_PACK, PACK_PATH, git } from './data/validate-repos.js';
 
 /**
@@ -84,12 +86,6 @@ function makeRepos(): Repos {
   return { dir, origin, workspace, base, heads };
 }
 
-interface Job {
-  run: ActionRun;
-  outputs: Record<string, string>;
-  summary: string;
-}
-
 let repos: Repos;
 let github: GitHubServer;
 let bundle: ReturnType<typeof ensureActionBundle> | undefined;
@@ -115,78 +111,31 @@ function pullRequestEvent(number: number): object {
 }
 
 /** One job of a pull_request_target run of the gate, for pull request `number`, in the run `artifacts` stands for. */
-async function runJob(artifacts: ArtifactServer, number: number, inputs: Record<string, string>, overrides: Record<string, string> = {}): Promise<Job> {
-  const tmp = mkdtempSync(join(tmpdir(), 'pp-vshards-job-'));
-  tmps.push(tmp);
-  const runnerTemp = join(tmp, 'runner-temp');
-  const scratch = join(tmp, 'scratch');
-  mkdirSync(runnerTemp);
-  mkdirSync(scratch);
-  const eventPath = join(tmp, 'event.json');
-  const outputPath = join(tmp, 'output.txt');
-  const summaryPath = join(tmp, 'summary.md');
-  writeFileSync(eventPath, JSON.stringify(pullRequestEvent(number)));
-  writeFileSync(outputPath, '');
-  writeFileSync(summaryPath, '');
-  const env: Record<string, string> = {
-    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-    HOME: process.env['HOME'] ?? tmp,
-    ...(process.env['DOCKER_HOST'] !== undefined ? { DOCKER_HOST: process.env['DOCKER_HOST'] } : {}),
-    TMPDIR: scratch,
-    ...artifacts.env(),
-    GITHUB_ACTIONS: 'true',
-    CI: 'true',
-    GITHUB_API_URL: github.url,
-    GITHUB_EVENT_NAME: 'pull_request_target',
-    GITHUB_WORKFLOW_REF: GATE_REF,
-    GITHUB_EVENT_PATH: eventPath,
-    GITHUB_WORKSPACE: repos.workspace,
-    GITHUB_ACTOR: 'contributor',
-    GITHUB_SHA: repos.base,
-    GITHUB_REF: 'refs/heads/main',
-    GITHUB_OUTPUT: outputPath,
-    GITHUB_STEP_SUMMARY: summaryPath,
-    RUNNER_TEMP: runnerTemp,
-    INPUT_RUNNER: 'docker',
-    ...(gate.mode === 'run' ? { INPUT_IMAGE: gate.imageId } : {}),
-    'INPUT_WITNESS-PACK': PACK_PATH,
-    'INPUT_WITNESS-DIGEST': packDigest,
-    'INPUT_GITHUB-TOKEN': TOKEN,
-    'INPUT_CHECK-NAME': 'PatchProof',
-    'INPUT_REPOSITORY-PATH': '.',
-    INPUT_REPLAY: 'false',
-    ...inputs,
-    ...overrides
-  };
-  const run = await runAction((bundle as { path: string }).path, env, repos.workspace, 900_000);
-  return { run, outputs: parseOutputFile(readFileSync(outputPath, 'utf8')), summary: readFileSync(summaryPath, 'utf8') };
+function runJob(artifacts: ArtifactServer, number: number, inputs: Record<string, string>, overrides: Record<string, string> = {}): Promise<Job> {
+  return runActionJob({
+    bundlePath: (bundle as { path: string }).path,
+    workspace: repos.workspace,
+    artifacts,
+    apiUrl: github.url,
+    event: pullRequestEvent(number),
+    env: {
+      GITHUB_EVENT_NAME: 'pull_request_target',
+      GITHUB_WORKFLOW_REF: GATE_REF,
+      GITHUB_ACTOR: 'contributor',
+      GITHUB_SHA: repos.base,
+      GITHUB_REF: 'refs/heads/main',
+      ...dockerJobInputs({ path: PACK_PATH, digest: packDigest }, gate.mode === 'run' ? gate.imageId : undefined, TOKEN),
+      ...inputs,
+      ...overrides
+    },
+    tmps,
+    prefix: 'pp-vshards-job-',
+    timeoutMs: 900_000
+  });
 }
 
-function expectExit(job: Job, status: number): void {
-  if (job.run.status !== status) throw new Error(`expected exit ${status}, got ${job.run.status}\n--- stdout ---\n${job.run.stdout}\n--- stderr ---\n${job.run.stderr}`);
-}
-
-/** Run `body` with the real artifact client pointed at `artifacts` (as a job of that run would be). */
-async function asJobOf<T>(artifacts: ArtifactServer, body: (client: import('@actions/artifact').ArtifactClient) => Promise<T>): Promise<T> {
-  const previous = { ...process.env };
-  Object.assign(process.env, artifacts.env(), { GITHUB_API_URL: github.url });
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = () => true;
-  try {
-    const { DefaultArtifactClient } = await import('@actions/artifact');
-    return await body(new DefaultArtifactClient());
-  } finally {
-    process.stdout.write = write;
-    for (const key of Object.keys(process.env)) if (!(key in previous)) Reflect.deleteProperty(process.env, key);
-    Object.assign(process.env, previous);
-  }
-}
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name));
-}
+/** Run `body` with the real artifact client pointed at `artifacts`. */
+const asJobOf = <T>(artifacts: ArtifactServer, body: (client: ArtifactClient) => Promise<T>): Promise<T> => asRunJob(artifacts, github.url, body);
 
 /** Every artifact of `run`, downloaded into `dir/<name>`. */
 async function downloadAll(run: ArtifactServer, dir: string): Promise<void> {

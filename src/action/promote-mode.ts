@@ -122,7 +122,9 @@ async function sameJobReceipt(path: string, env: NodeJS.ProcessEnv): Promise<Int
 /** A receipt artifact of another run, accepted only with a verified attestation by the gate (reverify's rules). */
 async function attestedReceipt(settings: ActionSettings, inputs: PromoteInputs, owner: string, repo: string, payload: unknown, deps: PromoteModeDeps): Promise<Intake> {
   const runId = settings.runId as number;
-  const intake = await takeReceipt(deps.receiptArtifacts(settings.token), runId, settings.artifactName, inputs.witnessDigest);
+  const { runnerTemp } = readRunnerContext(deps.env, ['runnerTemp']);
+  const artifacts = deps.receiptArtifacts({ token: settings.token, repository: `${owner}/${repo}`, tempRoot: runnerTemp });
+  const intake = await takeReceipt(artifacts, runId, settings.artifactName, inputs.witnessDigest);
   if (intake.status === 'rejected') return { ok: false, why: intake.message };
   const attestation = await checkAttestation(intake.receiptPath, settings, { owner, repo }, payload);
   if (attestation.status !== 'verified') {

@@ -185,7 +185,8 @@ export async function reverifyMode(settings: ActionSettings, outcome: StepOutcom
 
   let findings: Findings;
   try {
-    const intake = await takeReceipt(deps.receiptArtifacts(settings.token), runId, settings.artifactName, settings.witness?.digest);
+    const artifacts = deps.receiptArtifacts({ token: settings.token, repository: `${candidate.owner}/${candidate.repo}`, tempRoot: runnerTemp });
+    const intake = await takeReceipt(artifacts, runId, settings.artifactName, settings.witness?.digest);
     if (intake.status === 'rejected') {
       const check = stated(
         renderRejection(intake.reason, intake.message, intake.details, [

@@ -25,7 +25,7 @@ import { createClaimArtifacts, type ClaimArtifacts, type ClaimArtifactsOptions }
 import { createHeadChecksReader, type HeadChecksReader } from './head-checks.js';
 import { TOOL_VERSION } from '../version.js';
 import { resolveWitness, type ResolvedWitness } from '../fetch/witness/fetch.js';
-import { createReceiptArtifacts, HIDDEN_DETAIL_FILE } from '../publish/artifacts.js';
+import { createReceiptArtifacts, HIDDEN_DETAIL_FILE, type ReceiptArtifactsOptions } from '../publish/artifacts.js';
 import { createShardArtifacts, validateShardArtifactName, type ShardArtifacts } from '../publish/shard-artifacts.js';
 import { checkConclusion, renderCheck, renderRefusal, withPreamble } from '../publish/check-report.js';
 import { checksClientFor, createChecksClient, type ChecksClientSource } from '../publish/checks-client.js';
@@ -55,7 +55,7 @@ import { actionBaselineStore, type BaselineStoreFactory } from './baseline-store
 export interface ValidateModeDeps extends ChecksClientSource {
   env: NodeJS.ProcessEnv;
   gitSource(repoDir: string, options: GitSourceOptions): GitSource;
-  receiptArtifacts(): ReceiptArtifacts;
+  receiptArtifacts(options: ReceiptArtifactsOptions): ReceiptArtifacts;
   createRunner(settings: ActionSettings): Promise<Runner>;
   /** A fresh unpredictable nonce per run, for the canaries. */
   nonce: () => string;
@@ -365,7 +365,7 @@ async function publishReceipt(
   let artifactName: string | undefined;
   try {
     const uploaded = await deps
-      .receiptArtifacts()
+      .receiptArtifacts({ repository: context.repository, tempRoot: context.runnerTemp })
       .upload(receipt, { receipt: receiptPath, report: reportPath, ...(hiddenDetailPath !== undefined ? { hiddenDetail: hiddenDetailPath } : {}) });
     artifactId = uploaded.id;
     artifactName = uploaded.name;

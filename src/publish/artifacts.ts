@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { copyFile, lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DefaultArtifactClient, type Artifact, type ArtifactClient, type FindOptions } from '@actions/artifact';
 import { DIGEST_PATTERN } from '../core/hashing.js';
@@ -53,10 +52,10 @@ export interface ReceiptArtifactsOptions {
   token?: string;
   /** Days the artifact is kept; unset keeps the repository's setting. */
   retentionDays?: number;
-  /** `owner/name` whose runs download() reads; defaults to GITHUB_REPOSITORY. */
-  repository?: string;
-  /** Where fresh folders go (downloads, the upload's staging); defaults to RUNNER_TEMP, else the OS temp folder. */
-  tempRoot?: string;
+  /** `owner/name` whose runs download() reads (the mode passes GITHUB_REPOSITORY, read in src/inputs/runner-context.ts). */
+  repository: string | undefined;
+  /** Where fresh folders go (downloads, the upload's staging): the job's RUNNER_TEMP. */
+  tempRoot: string;
 }
 
 /** The artifact name for a receipt: the prefix and the first {@link DIGEST_HEX_IN_NAME} hex digits of its digest. */
@@ -107,7 +106,7 @@ class ToolkitReceiptArtifacts implements ReceiptArtifacts {
   ) {}
 
   private tempRoot(): string {
-    return this.options.tempRoot ?? process.env['RUNNER_TEMP'] ?? tmpdir();
+    return this.options.tempRoot;
   }
 
   async upload(receipt: Receipt, files: { receipt: string; report: string; bundle?: string; hiddenDetail?: string }): Promise<{ id: number; name: string; digest?: string }> {
@@ -159,7 +158,7 @@ class ToolkitReceiptArtifacts implements ReceiptArtifacts {
   async download(runId: number, name?: string): Promise<{ receiptPath: string; artifactName: string; bundlePath?: string }> {
     const token = this.options.token;
     if (token === undefined || token === '') throw new ConfigurationError("github-token is empty; downloading a run's receipt artifact needs a token with actions: read");
-    const { owner, repo } = splitRepository(this.options.repository ?? process.env['GITHUB_REPOSITORY']);
+    const { owner, repo } = splitRepository(this.options.repository);
     const findBy: NonNullable<FindOptions['findBy']> = { token, workflowRunId: runId, repositoryOwner: owner, repositoryName: repo };
 
     let listed: Artifact[];
@@ -258,6 +257,6 @@ class ToolkitReceiptArtifacts implements ReceiptArtifacts {
  * environment (ACTIONS_RUNTIME_TOKEN, ACTIONS_RESULTS_URL); download lists and fetches through the
  * REST API with `token` (findBy), so it works for another run, and extracts under RUNNER_TEMP.
  */
-export function createReceiptArtifacts(options: ReceiptArtifactsOptions = {}): ReceiptArtifacts {
+export function createReceiptArtifacts(options: ReceiptArtifactsOptions): ReceiptArtifacts {
   return new ToolkitReceiptArtifacts(new DefaultArtifactClient(), options);
 }

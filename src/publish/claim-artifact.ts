@@ -1,5 +1,4 @@
 import { lstat, mkdtemp, open, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DefaultArtifactClient, type Artifact, type ArtifactClient, type FindOptions } from '@actions/artifact';
 import { getOctokit } from '@actions/github';
@@ -62,7 +61,7 @@ export interface ClaimArtifactsOptions {
   /** This job's own run (GITHUB_RUN_ID): never the claim's run. */
   ownRunId?: number;
   /** Where the download folder goes (RUNNER_TEMP). */
-  tempRoot?: string;
+  tempRoot: string;
 }
 
 type Octokit = ReturnType<typeof getOctokit>;
@@ -200,7 +199,7 @@ class ToolkitClaimArtifacts implements ClaimArtifacts {
 
   /** The artifact's stored bytes, never extracted, checked against the recorded digest. */
   private async download(artifact: Artifact, runId: number, label: string): Promise<Buffer> {
-    const folder = await mkdtemp(join(this.options.tempRoot ?? process.env['RUNNER_TEMP'] ?? tmpdir(), 'patchproof-claim-'));
+    const folder = await mkdtemp(join(this.options.tempRoot, 'patchproof-claim-'));
     try {
       let mismatch: boolean | undefined;
       try {

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { lstat, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { DefaultArtifactClient, type ArtifactClient } from '@actions/artifact';
 import { SHARD_TAG_FILE, shardTagError, tagShard, type TaggedFile } from '../core/shard-tag.js';
@@ -122,6 +121,6 @@ class ToolkitShardArtifacts implements ShardArtifacts {
 }
 
 /** Shard artifacts through the real @actions/artifact client (ACTIONS_RUNTIME_TOKEN, ACTIONS_RESULTS_URL); downloads go under RUNNER_TEMP. */
-export function createShardArtifacts(tempRoot: string = process.env['RUNNER_TEMP'] ?? tmpdir()): ShardArtifacts {
+export function createShardArtifacts(tempRoot: string): ShardArtifacts {
   return new ToolkitShardArtifacts(new DefaultArtifactClient(), tempRoot);
 }

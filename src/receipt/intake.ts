@@ -3,7 +3,7 @@ import { codeSpan } from '../core/markdown.js';
 import { verifyReceiptText, type ReceiptCheck } from '../core/receipt.js';
 import { receiptSchema, type Receipt } from '../core/receipt-schema.js';
 import { ConfigurationError, VerificationError, isRefusal } from '../errors.js';
-import { createReceiptArtifacts } from '../publish/artifacts.js';
+import { createReceiptArtifacts, type ReceiptArtifactsOptions } from '../publish/artifacts.js';
 import { ANNOTATION_TITLE_LIMIT, CHECK_OUTPUT_LIMIT, clipToBytes, fitMarkdown } from '../publish/check-report.js';
 import { createAppInstallationToken } from '../action/app-token.js';
 import { createChecksClient, type ChecksClientSource } from '../publish/checks-client.js';
@@ -21,8 +21,8 @@ import { ChecksPermissionError, type CheckRunTarget, type ChecksClient, type Rec
 /** The side effects of the receipt intake, so tests can hand in their own. */
 export interface ReceiptModeDeps extends ChecksClientSource {
   env: NodeJS.ProcessEnv;
-  /** Receipt artifacts, downloading with `token` (actions: read) from any run of the repository. */
-  receiptArtifacts(token: string): ReceiptArtifacts;
+  /** Receipt artifacts, downloading with `token` (actions: read) from any run of `repository`, into folders under `tempRoot`. */
+  receiptArtifacts(options: ReceiptArtifactsOptions): ReceiptArtifacts;
 }
 
 export function defaultReceiptModeDeps(): ReceiptModeDeps {
@@ -30,7 +30,7 @@ export function defaultReceiptModeDeps(): ReceiptModeDeps {
     env: process.env,
     checksClient: (token, baseUrl) => createChecksClient(token, { baseUrl }),
     appToken: createAppInstallationToken,
-    receiptArtifacts: (token) => createReceiptArtifacts({ token })
+    receiptArtifacts: createReceiptArtifacts
   };
 }
 

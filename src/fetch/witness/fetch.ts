@@ -47,7 +47,7 @@ export interface ResolvedWitness {
 /** How to resolve a pack. */
 export interface ResolveWitnessOptions {
   limits?: Partial<PackLimits>;
-  /** Where to create the unpacked copy and download folders. Default RUNNER_TEMP when set, else the OS temp folder. */
+  /** Where to create the unpacked copy and download folders: the action passes RUNNER_TEMP; default the OS temp folder (TMPDIR). */
   tempDir?: string;
   /** Download and cache for URL sources. Default `createToolCachePackCache()`. */
   cache?: PackCache;
@@ -83,7 +83,7 @@ export async function resolveWitness(source: string, expectedDigest: string, opt
   }
   const expected = expectedDigest as Digest;
   const limits = packLimits(options.limits);
-  const tempRoot = options.tempDir ?? (process.env['RUNNER_TEMP'] || tmpdir());
+  const tempRoot = options.tempDir ?? tmpdir();
   const kind = await classify(source);
   let entries: WitnessEntry[];
   if (kind === 'url') {
