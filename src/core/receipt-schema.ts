@@ -6,7 +6,7 @@ import { PHASE_NAMES, PHASE_STATUSES, REASON_CODES, RECORD_LABELS } from './verd
 import { RELATED_SKIP_REASONS } from './related-tests.js';
 import { L0_RULES } from './l0-gates.js';
 import { CLAIM_FINDINGS, CLAIM_FORMATS } from './claim-codes.js';
-import { tamperScreenSchema } from './tamper.js';
+import { tamperAllowanceSchema, tamperScreenSchema } from './tamper.js';
 
 /**
  * The receipt, version 9 (the current one), and versions 2 to 8 with it: a strict zod schema. Every
@@ -284,7 +284,12 @@ export const receiptSchema = z.strictObject({
     pinned_ids: z.strictObject({ reproduction: z.array(z.string()).optional(), hidden: z.array(z.string()).optional() }).optional(),
     protected: z.array(z.string()),
     /** Relaxations of the test-surface rules the pack declares; `surface.relaxed` says which were used. */
-    allow: z.array(allowance)
+    allow: z.array(allowance),
+    /**
+     * The pack's `tamper_allow` (from v9, present when the pack has one): the tamper-screen rules it
+     * accepts for the paths its globs match; each finding's `allowed` follows from it.
+     */
+    tamper_allow: z.array(tamperAllowanceSchema).optional()
   }),
   /** What the candidate's diff touched on the test surface, and what was reset before judging. */
   surface: z.strictObject({

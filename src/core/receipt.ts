@@ -357,7 +357,7 @@ function verifyReceiptV2V3Text(text: string): ReceiptCheck {
   if (receipt.build !== undefined) errors.push(...buildRecordErrors(receipt.build));
   const tamperRequired = schemaAtLeast(receipt.schema, RECEIPT_V9_SCHEMA);
   if (tamperRequired && receipt.tamper_screen === undefined) errors.push(`a ${receipt.schema} receipt holds the tamper screen (tamper_screen), and this one does not`);
-  if (receipt.tamper_screen !== undefined) errors.push(...tamperScreenErrors(receipt.tamper_screen));
+  if (receipt.tamper_screen !== undefined) errors.push(...tamperScreenErrors(receipt.tamper_screen, receipt.witness.tamper_allow ?? []));
   // The formal gate after the phases: a counterexample fails, a required target's unknown never passes.
   // Then the build gate (L1): the candidate's broken build fails it, an inconclusive build never passes.
   const expected = withBuild(
@@ -444,7 +444,8 @@ const RECORDS_SINCE: readonly (readonly [string, ReceiptSchemaName, (receipt: Re
     RECEIPT_V8_SCHEMA,
     (receipt) => receipt.formal?.targets.some((t) => t.counterexample !== undefined && hasBigInteger(t.counterexample)) === true
   ],
-  ['tamper screen', RECEIPT_V9_SCHEMA, (receipt) => receipt.tamper_screen !== undefined]
+  ['tamper screen', RECEIPT_V9_SCHEMA, (receipt) => receipt.tamper_screen !== undefined],
+  ["pack's tamper_allow", RECEIPT_V9_SCHEMA, (receipt) => receipt.witness.tamper_allow !== undefined]
 ];
 
 /** A v7 receipt's `shard` record against its inventory: the share that ran is exactly this shard's share of the whole suite. */

@@ -1,3 +1,4 @@
+import picomatch from 'picomatch';
 import { z } from 'zod';
 
 /**
@@ -63,6 +64,15 @@ export const tamperScreenSchema = z.strictObject({
   not_screened: z.array(z.string().min(1))
 });
 
+/** A witness pack's `tamper_allow` entry, as the receipt records it (`witness.tamper_allow`). */
+export const tamperAllowanceSchema = z.strictObject({ rule: z.enum(ALLOWABLE_TAMPER_RULES), paths: z.array(z.string().min(1)).min(1) });
+export type TamperAllowanceRecord = z.infer<typeof tamperAllowanceSchema>;
+
+/** Whether the pack's allowances accept `rule` at `path` (never `unparsed`); globs as picomatch reads them, dotfiles included. */
+export function tamperAllowed(allow: readonly { rule: string; paths: readonly string[] }[], rule: TamperRule, path: string): boolean {
+  return rule !== 'unparsed' && allow.some((a) => a.rule === rule && picomatch([...a.paths], { dot: true })(path));
+}
+
 export type TamperFinding = z.infer<typeof tamperFindingSchema>;
 export type TamperScreen = z.infer<typeof tamperScreenSchema>;
 
@@ -111,13 +121,14 @@ export function compareTamperFindings(a: TamperFinding, b: TamperFinding): numbe
 }
 
 /**
- * The record's own consistency (verify-receipt): findings in order, texts as tamperText leaves
- * them, `unparsed` never allowed, paths listed once in not_screened and sorted, and no path both
- * screened-with-a-finding and not screened.
+ * The record's own consistency (verify-receipt): each finding's `allowed` as the pack's recorded
+ * allowances give it, findings in order, texts as tamperText leaves them, `unparsed` never allowed,
+ * paths listed once in not_screened and sorted, and no path both with a finding and not screened.
  */
-export function tamperScreenErrors(screen: TamperScreen): string[] {
+export function tamperScreenErrors(screen: TamperScreen, allow: readonly TamperAllowanceRecord[] = []): string[] {
   const errors: string[] = [];
   const where = 'tamper_screen';
+  if (screen.findings.some((f) => f.allowed !== tamperAllowed(allow, f.rule, f.path))) errors.push(`${where}: a finding's allowed does not follow from the pack's tamper_allow (witness.tamper_allow)`);
   for (let i = 1; i < screen.findings.length; i += 1) {
     if (compareTamperFindings(screen.findings[i - 1]!, screen.findings[i]!) > 0) {
       errors.push(`${where}: findings must be sorted by path, line, rule and text`);

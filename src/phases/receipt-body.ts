@@ -124,7 +124,10 @@ export async function sealValidation(
           }
         : {}),
       protected: [...manifest.protected],
-      allow: allowed
+      allow: allowed,
+      ...(manifest.tamper_allow !== undefined && manifest.tamper_allow.length > 0
+        ? { tamper_allow: manifest.tamper_allow.map((entry) => ({ rule: entry.rule, paths: [...entry.paths] })) }
+        : {})
     },
     surface: { findings, reasons: surface.reasons, relaxed: surface.relaxed, restored: reset.restore, removed: reset.remove },
     inventory: {

@@ -129,6 +129,8 @@ export const PY_QUALIFIED: Readonly<Record<Exclude<TamperRule, 'monkeypatch' | '
     'sys.meta_path',
     'sys.path_hooks',
     'sys.path_importer_cache',
+    // Reads too: iterating sys.modules reaches every loaded module, the test framework's among them.
+    'sys.modules',
     'importlib.abc',
     'importlib.machinery',
     'importlib.reload',
@@ -160,8 +162,11 @@ export const PY_QUALIFIED: Readonly<Record<Exclude<TamperRule, 'monkeypatch' | '
   ]
 };
 
-/** Names of `sys` whose reads are ordinary but whose writes change what `import` finds (import_hook). */
+/** Names of `sys` whose writes change what `import` finds (import_hook); sys.path's reads are ordinary. */
 export const PY_IMPORT_STATE = ['sys.modules', 'sys.path'] as const;
+
+/** Attribute names of the test frameworks' own API, on whatever object they are reached through (`m.TestCase.assertEqual`). */
+export const PY_FRAMEWORK_ATTRIBUTE = /^(?:TestCase|TestSuite|TestLoader|TestResult|TextTestRunner|TextTestResult|IsolatedAsyncioTestCase|hookimpl|hookspec|(?:assert|fail)[A-Z]\w*)$/;
 
 /** Methods that change a list or dict in place: called on PY_IMPORT_STATE, an import hook. */
 export const PY_MUTATORS = new Set(['update', 'pop', 'popitem', 'setdefault', 'clear', '__setitem__', '__delitem__', 'append', 'insert', 'extend', 'remove']);

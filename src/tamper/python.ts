@@ -4,6 +4,7 @@ import { FindingSink, type RawFinding } from './raw-finding.js';
 import {
   PY_ALWAYS_LYING,
   PY_BUILTINS,
+  PY_FRAMEWORK_ATTRIBUTE,
   PY_FRAMEWORK_MARKERS,
   PY_FRAMEWORK_STRING,
   PY_HARMLESS_DUNDERS,
@@ -388,7 +389,7 @@ export function pythonFindings(root: SyntaxNode): RawFinding[] {
           const root = rootOf(node, scope);
           if (root.kind === 'import' || root.kind === 'builtin') flag('dynamic_code', extent(node, parent));
         }
-        if (PY_FRAMEWORK_MARKERS.has(attr)) flag('test_framework_reference', node);
+        if (PY_FRAMEWORK_MARKERS.has(attr) || PY_FRAMEWORK_ATTRIBUTE.test(attr)) flag('test_framework_reference', extent(node, parent));
         const isHead = !(parent?.type === 'attribute' && parent.childForFieldName('object')?.id === node.id);
         if (isHead) {
           const q = qualify(node, scope);

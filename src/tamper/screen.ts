@@ -1,5 +1,4 @@
-import picomatch from 'picomatch';
-import { compareTamperFindings, tamperText, type TamperFinding, type TamperRule, type TamperScreen } from '../core/tamper.js';
+import { compareTamperFindings, tamperAllowed, tamperText, type TamperFinding, type TamperRule, type TamperScreen } from '../core/tamper.js';
 import { goTokens } from './go-lexer.js';
 import { goFindings } from './go.js';
 import { addedLineNumbers, introducedFindings } from './introduced.js';
@@ -71,8 +70,7 @@ function scan(language: ScreenedLanguage, path: string, text: string): Scan {
 export async function screenChanges(files: readonly ChangedFile[], allow: readonly TamperAllowance[]): Promise<TamperScreen> {
   const screened = files.filter((f) => f.patched !== null && languageOf(f.path) !== undefined);
   if (screened.some((f) => languageOf(f.path) === 'python')) await loadPython();
-  const matchers = allow.map((a) => ({ rule: a.rule, match: picomatch([...a.paths], { dot: true }) }));
-  const allowed = (rule: TamperRule, path: string): boolean => rule !== 'unparsed' && matchers.some((m) => m.rule === rule && m.match(path));
+  const allowed = (rule: TamperRule, path: string): boolean => tamperAllowed(allow, rule, path);
   const findings: TamperFinding[] = [];
   const notScreened: string[] = [];
   for (const file of files) {
