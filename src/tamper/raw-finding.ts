@@ -14,9 +14,17 @@ export interface RawFinding {
   source: string;
 }
 
-/** The multiset key of a finding: its rule and its text with layout made uniform. */
+/**
+ * The multiset key of a finding: its rule and its text with layout made uniform (whitespace runs
+ * one space, none beside punctuation), so re-indenting or re-wrapping a construct the base had is
+ * not a new one. Whitespace inside a string literal is treated alike: `"a , b"` and `"a,b"` are one key.
+ */
 export function findingKey(finding: Pick<RawFinding, 'rule' | 'source'>): string {
-  return `${finding.rule}\u0000${finding.source.replace(/\s+/g, ' ').trim()}`;
+  const text = finding.source
+    .replace(/\s+/g, ' ')
+    .replace(/ ?([()[\]{},.:;=+\-*/<>!&|^%~?@]) ?/g, '$1')
+    .trim();
+  return `${finding.rule}\u0000${text}`;
 }
 
 /** Collects findings, one per rule and construct (the same node reached twice is one finding). */

@@ -268,6 +268,13 @@ export function rustFindings(tokens: readonly Token[], text: string): RawFinding
       j += 2;
       segments.push(tokens[j]!.text);
     }
+    // A path-qualified macro call: std::arch::asm!( … ), core::line!().
+    const macro = MACROS[segments[segments.length - 1]!];
+    if (macro !== undefined && tokens[j + 1]?.text === '!' && ['(', '[', '{'].includes(tokens[j + 2]?.text ?? '')) {
+      flag(macro, t, tokens[skipGroup(tokens, j + 2) - 1]!);
+      i = j;
+      continue;
+    }
     if (segments[0] === 'crate' || segments[0] === 'self' || segments[0] === 'super' || segments[0] === 'Self') continue;
     const alias = aliases.get(segments[0]!);
     const full = normalisePath(alias !== undefined ? [...alias, ...segments.slice(1)] : segments);
