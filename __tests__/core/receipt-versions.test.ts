@@ -391,13 +391,17 @@ describe('receipt v8 beside v9 (v9 adds the tamper screen, which proof grade dep
     ['a text over 200 characters', screen([finding({ text: 'x'.repeat(201) })]), /tamper_screen/],
     ['not_screened out of order', { files_screened: 1, findings: [], not_screened: ['b.txt', 'a.txt'] }, /not_screened must be sorted/]
   ])('refuses a tamper screen with %s', (_what, tamper, message) => {
-    const check = verifyReceiptText(reseal(receiptFrom(passingRuns()), (r) => void (r.tamper_screen = tamper as TamperScreen)));
+    const check = verifyReceiptText(reseal(receiptFrom(passingRuns()), (r) => void (r.tamper_screen = tamper)));
     expect(check.integrity_valid).toBe(false);
     expect(check.errors.join('\n')).toMatch(message);
   });
 
   it('a v9 receipt without the tamper screen is refused, and cannot be proof grade', () => {
-    const check = verifyReceiptText(reseal(receiptFrom(passingRuns()), (r) => void delete r.tamper_screen));
+    const check = verifyReceiptText(
+      reseal(receiptFrom(passingRuns()), (r) => {
+        delete r.tamper_screen;
+      })
+    );
     expect(check.integrity_valid).toBe(false);
     expect(check.errors.join('\n')).toContain(`a ${RECEIPT_V9_SCHEMA} receipt holds the tamper screen (tamper_screen), and this one does not`);
     expect(check.errors.join('\n')).toMatch(/proof_grade true does not follow/);
@@ -412,7 +416,11 @@ describe('receipt v8 beside v9 (v9 adds the tamper screen, which proof grade dep
   });
 
   it.each([
-    ['a tamper screen', (body: Record<string, unknown>) => void (body['tamper_screen'] = { files_screened: 0, findings: [], not_screened: [] }), 'a tamper screen exists only from'],
+    [
+      'a tamper screen',
+      (body: Record<string, unknown>) => void (body['tamper_screen'] = { files_screened: 0, findings: [], not_screened: [] }),
+      'a tamper screen exists only from'
+    ],
     [
       "the pack's tamper_allow",
       (body: Record<string, unknown>) => void ((body['witness'] as Record<string, unknown>)['tamper_allow'] = [{ rule: 'monkeypatch', paths: ['**'] }]),

@@ -117,7 +117,7 @@ describe('fixtures/hostile: the attacks the code under test carries out are foun
     else expect([name, rules.length > 0]).toEqual([name, true]);
   });
 
-  it('finds at least 45 of the hostile diffs', async () => {
+  it('finds at least 45 of the hostile diffs', () => {
     expect(diffs.filter((name) => HOSTILE_NOT_FOUND[name] === undefined && !/setup|mapper/.test(name)).length).toBeGreaterThanOrEqual(45);
   });
 });
@@ -157,15 +157,19 @@ describe('integrations: every candidate of every real-project case is clean on i
     expect(integrations.length).toBeGreaterThanOrEqual(10);
   });
 
-  it.each(integrations)('%s', async (name) => {
-    if (skipped !== undefined) return;
-    const file = JSON.parse(readFileSync(join(ROOT, 'integrations', name, 'case.json'), 'utf8')) as CaseFile;
-    const results: [string, TamperRule[]][] = [];
-    for (const candidate of file.candidates) {
-      const diffPath = candidate.diff.startsWith('fetched:') ? join(fetched, name, candidate.diff.slice('fetched:'.length)) : join(ROOT, 'integrations', name, candidate.diff);
-      const rules = await rulesFor(join(fetched, name, 'repo'), readFileSync(diffPath, 'utf8'), join(ROOT, 'integrations', name, 'witness-pack'));
-      results.push([`${candidate.role} ${candidate.name}`, rules]);
-    }
-    expect(results).toEqual(results.map(([what]) => [what, []]));
-  }, 120_000);
+  it.each(integrations)(
+    '%s',
+    async (name) => {
+      if (skipped !== undefined) return;
+      const file = JSON.parse(readFileSync(join(ROOT, 'integrations', name, 'case.json'), 'utf8')) as CaseFile;
+      const results: [string, TamperRule[]][] = [];
+      for (const candidate of file.candidates) {
+        const diffPath = candidate.diff.startsWith('fetched:') ? join(fetched, name, candidate.diff.slice('fetched:'.length)) : join(ROOT, 'integrations', name, candidate.diff);
+        const rules = await rulesFor(join(fetched, name, 'repo'), readFileSync(diffPath, 'utf8'), join(ROOT, 'integrations', name, 'witness-pack'));
+        results.push([`${candidate.role} ${candidate.name}`, rules]);
+      }
+      expect(results).toEqual(results.map(([what]) => [what, []]));
+    },
+    120_000
+  );
 });

@@ -9,10 +9,25 @@ import { describeRules, findingsOf, rulesOf, type RuleCase } from './tamper-supp
 const CASES: RuleCase[] = [
   ['monkeypatch', 'a builtin patched', 'Math.trunc = Math.floor;\n', 'const math = { trunc: 1 };\nmath.trunc = Math.floor;\n'],
   ['monkeypatch', 'a builtin prototype patched', 'String.prototype.includes = () => true;\n', 'class Money {}\nMoney.prototype.format = function () { return "x"; };\n'],
-  ['monkeypatch', 'an import patched', "import util from 'node:util';\nutil.isDeepStrictEqual = () => true;\n", "import util from 'node:util';\nconst same = util.isDeepStrictEqual;\n"],
-  ['monkeypatch', 'defineProperty on a builtin prototype', "Object.defineProperty(Array.prototype, 'last', { value: 1 });\n", "const o = {};\nObject.defineProperty(o, 'last', { value: 1 });\n"],
+  [
+    'monkeypatch',
+    'an import patched',
+    "import util from 'node:util';\nutil.isDeepStrictEqual = () => true;\n",
+    "import util from 'node:util';\nconst same = util.isDeepStrictEqual;\n"
+  ],
+  [
+    'monkeypatch',
+    'defineProperty on a builtin prototype',
+    "Object.defineProperty(Array.prototype, 'last', { value: 1 });\n",
+    "const o = {};\nObject.defineProperty(o, 'last', { value: 1 });\n"
+  ],
   ['monkeypatch', 'an implicit global written', 'expected = 3;\n', 'let expected;\nexpected = 3;\n'],
-  ['monkeypatch', 'a prototype reached through an instance', 'export function f(x) { x.constructor.prototype.equals = () => true; }\n', 'module.exports.equals = () => true;\nexports.other = 1;\n'],
+  [
+    'monkeypatch',
+    'a prototype reached through an instance',
+    'export function f(x) { x.constructor.prototype.equals = () => true; }\n',
+    'module.exports.equals = () => true;\nexports.other = 1;\n'
+  ],
   ['test_framework_reference', 'vitest imported', "import { expect } from 'vitest';\n", "import { expectType } from './types.js';\n"],
   ['test_framework_reference', 'a test global', "describe('x', () => {});\n", "function describe(x) { return x; }\ndescribe('x');\n"],
   ['test_framework_reference', 'node:assert required', "const assert = require('node:assert');\n", "const path = require('node:path');\n"],
@@ -20,7 +35,12 @@ const CASES: RuleCase[] = [
   ['test_framework_reference', 'the grader named', "export const dir = '.patchproof/hidden';\n", "export const dir = '.cache/hidden';\n"],
   ['introspection', 'a stack read', 'export const where = () => new Error().stack;\n', 'export const list = () => [].concat([1]);\n'],
   ['introspection', "a function's source", 'export const src = (f) => Function.prototype.toString.call(f);\n', 'export const name = (f) => f.name;\n'],
-  ['introspection', "V8's structured call sites", 'Error.prepareStackTrace = (e, sites) => sites;\n', 'export class E extends Error { constructor(m) { super(m); Error.captureStackTrace(this, E); } }\n'],
+  [
+    'introspection',
+    "V8's structured call sites",
+    'Error.prepareStackTrace = (e, sites) => sites;\n',
+    'export class E extends Error { constructor(m) { super(m); Error.captureStackTrace(this, E); } }\n'
+  ],
   ['introspection', 'arguments.callee', 'export function f() { return arguments.callee; }\n', 'export function f() { return arguments.length; }\n'],
   ['env_argv_read', 'an environment variable', 'export const ci = process.env.CI;\n', 'export const later = (f) => process.nextTick(f);\n'],
   ['env_argv_read', 'argv', 'export const first = process.argv[2];\n', 'export const platform = process.platform;\n'],
@@ -31,17 +51,37 @@ const CASES: RuleCase[] = [
   ['process_control', 'a child process', "import { spawn } from 'node:child_process';\n", "import { join } from 'node:path';\n"],
   ['process_control', 're-exec with our own binary', 'export const node = process.execPath;\n', 'export const version = process.version;\n'],
   ['import_hook', "require's cache", "delete require.cache[require.resolve('./x.js')];\n", "const x = require('./x.js');\n"],
-  ['import_hook', "the module loader's internals", "import Module from 'node:module';\nModule._load = () => ({});\n", "import { builtinModules } from 'node:module';\nexport const n = builtinModules.length;\n"],
+  [
+    'import_hook',
+    "the module loader's internals",
+    "import Module from 'node:module';\nModule._load = () => ({});\n",
+    "import { builtinModules } from 'node:module';\nexport const n = builtinModules.length;\n"
+  ],
   ['dynamic_code', 'eval', 'export const v = eval("1 + 1");\n', 'const evaluate = (x) => x;\nexport const v = evaluate("1 + 1");\n'],
   ['dynamic_code', 'new Function', "export const f = new Function('a', 'return a');\n", 'export const f = function (a) { return a; };\n'],
-  ['dynamic_code', 'a constructor of a constructor', "export const g = ({}).constructor.constructor('return this')();\n", 'export class A { clone() { return new this.constructor(); } }\n'],
+  [
+    'dynamic_code',
+    'a constructor of a constructor',
+    "export const g = ({}).constructor.constructor('return this')();\n",
+    'export class A { clone() { return new this.constructor(); } }\n'
+  ],
   ['dynamic_code', 'an import by computed name', "export const load = (name) => import('./plugins/' + name);\n", "export const load = () => import('./plugins/a.js');\n"],
-  ['dynamic_code', 'the global object by computed name', "export const g = (k) => globalThis[k];\n", "export const g = () => globalThis.setTimeout;\n"],
+  ['dynamic_code', 'the global object by computed name', 'export const g = (k) => globalThis[k];\n', 'export const g = () => globalThis.setTimeout;\n'],
   ['lying_type', 'an object with asymmetricMatch', 'export const any = { asymmetricMatch: () => true };\n', 'export const any = { match: () => true };\n'],
   ['lying_type', 'valueOf', 'export class Cents { valueOf() { return 100; } }\n', 'export class Cents { value() { return 100; } }\n'],
   ['lying_type', 'a String subclass with toString', "export class S extends String { toString() { return 'x'; } }\n", "export class S { toString() { return 'x'; } }\n"],
-  ['lying_type', 'Symbol.toPrimitive', 'export const v = { [Symbol.toPrimitive]() { return 1; } };\n', 'export const v = { [Symbol.iterator]() { return [][Symbol.iterator](); } };\n'],
-  ['lying_type', 'the jest matcher marker', "export const m = { $$typeof: Symbol.for('jest.asymmetricMatcher') };\n", "export const m = { $$typeof: Symbol.for('react.element') };\n"]
+  [
+    'lying_type',
+    'Symbol.toPrimitive',
+    'export const v = { [Symbol.toPrimitive]() { return 1; } };\n',
+    'export const v = { [Symbol.iterator]() { return [][Symbol.iterator](); } };\n'
+  ],
+  [
+    'lying_type',
+    'the jest matcher marker',
+    "export const m = { $$typeof: Symbol.for('jest.asymmetricMatcher') };\n",
+    "export const m = { $$typeof: Symbol.for('react.element') };\n"
+  ]
 ];
 
 describeRules('JavaScript', 'src/code.js', CASES);
@@ -106,7 +146,7 @@ describe('JavaScript: the attacks of issue 26', () => {
   });
 
   it('scopes: a block-scoped declaration does not hide the global after the block', async () => {
-    const code = "{\n  const expect = 1;\n}\nexpect.extend({});\n";
+    const code = '{\n  const expect = 1;\n}\nexpect.extend({});\n';
     expect((await findingsOf('src/a.js', code)).map((f) => [f.rule, f.line])).toEqual([['test_framework_reference', 4]]);
     expect(await findingsOf('src/b.js', 'function f(expect) {\n  return expect.extend;\n}\n')).toEqual([]);
   });

@@ -14,7 +14,12 @@ const CASES: RuleCase[] = [
   ['monkeypatch', 'an item of __builtins__', '__builtins__["len"] = lambda x: 0\n', 'cache = {}\ncache["len"] = 0\n'],
   ['test_framework_reference', 'pytest imported', 'import pytest\n', 'import pytz\n'],
   ['test_framework_reference', 'unittest inside a function', 'def f():\n    import unittest\n    return unittest\n', 'def f():\n    import urllib\n    return urllib\n'],
-  ['test_framework_reference', "a framework's API reached through any object", 'import sys\nfor m in list(sys.modules.values()):\n    m.TestCase\n', 'def f(m):\n    return m.Testcases\n'],
+  [
+    'test_framework_reference',
+    "a framework's API reached through any object",
+    'import sys\nfor m in list(sys.modules.values()):\n    m.TestCase\n',
+    'def f(m):\n    return m.Testcases\n'
+  ],
   ['test_framework_reference', 'the grader named in a string', 'import os\nos.path.join(".patchproof", "hidden")\n', 'import os\nos.path.join(".cache", "hidden")\n'],
   ['test_framework_reference', "a frame hidden from the framework's tracebacks", '__tracebackhide__ = True\n', '__version__ = "1.0"\n'],
   ['introspection', 'a caller frame', 'import sys\nframe = sys._getframe(1)\n', 'import sys\nlimit = sys.getrecursionlimit()\n'],
@@ -36,9 +41,24 @@ const CASES: RuleCase[] = [
   ['dynamic_code', 'exec', 'exec("x = 1")\n', 'def run(code):\n    return code\nrun("x = 1")\n'],
   ['dynamic_code', 'an import by computed name', 'import importlib\nm = importlib.import_module("uni" + "ttest")\n', 'import importlib\nm = importlib.import_module("json")\n'],
   ['dynamic_code', 'compile builtin', 'code = compile("1", "<x>", "eval")\n', 'import re\npattern = re.compile("1")\n'],
-  ['lying_type', 'a float subclass with __eq__', 'class Score(float):\n    def __eq__(self, other):\n        return True\n', 'class Score(float):\n    def __init__(self, value):\n        self.raw = value\n    def cents(self):\n        return 1\n'],
-  ['lying_type', 'a str subclass with __str__', 'class Name(str):\n    def __str__(self):\n        return "expected"\n', 'class Name:\n    def __str__(self):\n        return "expected"\n'],
-  ['lying_type', '__eq__ on any class', 'class Anything:\n    def __eq__(self, other):\n        return True\n', 'class Point:\n    def __add__(self, other):\n        return self\n'],
+  [
+    'lying_type',
+    'a float subclass with __eq__',
+    'class Score(float):\n    def __eq__(self, other):\n        return True\n',
+    'class Score(float):\n    def __init__(self, value):\n        self.raw = value\n    def cents(self):\n        return 1\n'
+  ],
+  [
+    'lying_type',
+    'a str subclass with __str__',
+    'class Name(str):\n    def __str__(self):\n        return "expected"\n',
+    'class Name:\n    def __str__(self):\n        return "expected"\n'
+  ],
+  [
+    'lying_type',
+    '__eq__ on any class',
+    'class Anything:\n    def __eq__(self, other):\n        return True\n',
+    'class Point:\n    def __add__(self, other):\n        return self\n'
+  ],
   ['lying_type', '__eq__ by assignment in the class body', 'class A:\n    __eq__ = lambda self, other: True\n', 'class A:\n    eq = lambda self, other: True\n'],
   ['lying_type', '__eq__ set from outside, by name', 'def f(cls, g):\n    setattr(cls, "__eq__", g)\n', 'def f(cls, g):\n    setattr(cls, "equal", g)\n'],
   ['lying_type', 'type() building a lying int', 'Int = type("Int", (int,), {"__eq__": lambda s, o: True})\n', 'Int = type("Int", (int,), {"label": "x"})\n']

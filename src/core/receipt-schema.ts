@@ -71,7 +71,14 @@ export const RECEIPT_V2_SCHEMA = 'patchproof.receipt/v2';
 /** Every schema verified by the rules of src/core/receipt.ts (v1 has its own, frozen). */
 export const RECEIPT_SCHEMAS = [
   RECEIPT_V9_SCHEMA,
-  RECEIPT_V8_SCHEMA, RECEIPT_V7_SCHEMA, RECEIPT_V6_SCHEMA, RECEIPT_V5_SCHEMA, RECEIPT_V4_SCHEMA, RECEIPT_V3_SCHEMA, RECEIPT_V2_SCHEMA] as const;
+  RECEIPT_V8_SCHEMA,
+  RECEIPT_V7_SCHEMA,
+  RECEIPT_V6_SCHEMA,
+  RECEIPT_V5_SCHEMA,
+  RECEIPT_V4_SCHEMA,
+  RECEIPT_V3_SCHEMA,
+  RECEIPT_V2_SCHEMA
+] as const;
 export type ReceiptSchemaName = (typeof RECEIPT_SCHEMAS)[number];
 
 /** True when `schema` is `since` or newer: a record introduced by `since` may appear in it. */

@@ -159,12 +159,15 @@ function proofGradeLine(receipt: Receipt): string {
 export const TAMPER_RULE_TEXT: Record<TamperRule, { en: string; zh: string }> = {
   monkeypatch: { en: 'assigns to an attribute of an imported module, a builtin or a prototype', zh: '修改导入模块、内置对象或原型的属性' },
   test_framework_reference: { en: 'refers to a test framework, an assertion library or the grader', zh: '引用测试框架、断言库或评分器' },
-  introspection: { en: 'reads source, frames or stacks (its own or its callers\')', zh: '读取源代码、调用帧或调用栈' },
+  introspection: { en: "reads source, frames or stacks (its own or its callers')", zh: '读取源代码、调用帧或调用栈' },
   env_argv_read: { en: 'reads the environment, argv or the working directory', zh: '读取环境变量、命令行参数或工作目录' },
   process_control: { en: 'exit hooks, signal handlers, exits, re-exec or child processes', zh: '退出钩子、信号处理、退出、重新执行或子进程' },
   import_hook: { en: 'import hooks, or changes to the module registry or search path', zh: '导入钩子，或修改模块注册表与搜索路径' },
   dynamic_code: { en: 'runs code built at run time (eval, exec, new Function, dynamic import)', zh: '运行时构造并执行代码（eval、exec、new Function、动态导入）' },
-  lying_type: { en: 'a value that decides its own equality or conversion (builtin subclass, __eq__, asymmetricMatch, valueOf)', zh: '自行决定相等或类型转换的值（内置类型子类、__eq__、asymmetricMatch、valueOf）' },
+  lying_type: {
+    en: 'a value that decides its own equality or conversion (builtin subclass, __eq__, asymmetricMatch, valueOf)',
+    zh: '自行决定相等或类型转换的值（内置类型子类、__eq__、asymmetricMatch、valueOf）'
+  },
   unparsed: { en: 'a changed file that does not parse (never allowed)', zh: '无法解析的改动文件（不可豁免）' }
 };
 
@@ -203,13 +206,18 @@ function tamperSection(receipt: Receipt, limit: number): string[] {
   if (screen.findings.length > 0) {
     out.push('', '| 规则 / Rule | 位置 / Where | 代码 / Code | 豁免 / Allowed |', '| --- | --- | --- | --- |');
     for (const f of screen.findings.slice(0, limit)) {
-      out.push(`| \`${f.rule}\`: ${TAMPER_RULE_TEXT[f.rule].zh} / ${TAMPER_RULE_TEXT[f.rule].en} | ${codeSpan(`${f.path}:${f.line}`, { cell: true })} | ${codeSpan(f.text, { cell: true })} | ${f.allowed && f.rule !== 'unparsed' ? '是 / yes' : '否 / no'} |`);
+      out.push(
+        `| \`${f.rule}\`: ${TAMPER_RULE_TEXT[f.rule].zh} / ${TAMPER_RULE_TEXT[f.rule].en} | ${codeSpan(`${f.path}:${f.line}`, { cell: true })} | ${codeSpan(f.text, { cell: true })} | ${f.allowed && f.rule !== 'unparsed' ? '是 / yes' : '否 / no'} |`
+      );
     }
     if (screen.findings.length > limit) out.push('', `- … ${screen.findings.length - limit} more`);
   }
   if (screen.not_screened.length > 0) {
     const shown = screen.not_screened.slice(0, Math.min(limit, 20)).map((p) => codeSpan(p, { cell: true }));
-    out.push('', `未筛查（非 Python、JS/TS、Go、Rust）/ not screened (not Python, JS/TS, Go or Rust): ${shown.join(', ')}${screen.not_screened.length > shown.length ? `, … ${screen.not_screened.length - shown.length} more` : ''}`);
+    out.push(
+      '',
+      `未筛查（非 Python、JS/TS、Go、Rust）/ not screened (not Python, JS/TS, Go or Rust): ${shown.join(', ')}${screen.not_screened.length > shown.length ? `, … ${screen.not_screened.length - shown.length} more` : ''}`
+    );
   }
   return out;
 }

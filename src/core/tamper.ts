@@ -128,7 +128,8 @@ export function compareTamperFindings(a: TamperFinding, b: TamperFinding): numbe
 export function tamperScreenErrors(screen: TamperScreen, allow: readonly TamperAllowanceRecord[] = []): string[] {
   const errors: string[] = [];
   const where = 'tamper_screen';
-  if (screen.findings.some((f) => f.allowed !== tamperAllowed(allow, f.rule, f.path))) errors.push(`${where}: a finding's allowed does not follow from the pack's tamper_allow (witness.tamper_allow)`);
+  if (screen.findings.some((f) => f.allowed !== tamperAllowed(allow, f.rule, f.path)))
+    errors.push(`${where}: a finding's allowed does not follow from the pack's tamper_allow (witness.tamper_allow)`);
   for (let i = 1; i < screen.findings.length; i += 1) {
     if (compareTamperFindings(screen.findings[i - 1]!, screen.findings[i]!) > 0) {
       errors.push(`${where}: findings must be sorted by path, line, rule and text`);

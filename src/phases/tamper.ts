@@ -17,30 +17,33 @@ export const tamper: Phase = {
   staged: async (ctx) => {
     if (ctx.request.recordObservations !== undefined) return;
     const decoder = new TextDecoder('utf-8', { fatal: true });
-    const files: ChangedFile[] = [...ctx.graded]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([path, content]) => {
-        const patched = content === null || content === undefined ? null : Buffer.from(content);
-        let text: string | null = null;
-        let invalidUtf8 = false;
-        if (patched !== null) {
-          try {
-            text = decoder.decode(patched);
-          } catch {
-            text = patched.toString('utf8');
-            invalidUtf8 = true;
-          }
+    // The graded paths (changed, not reset); their content as the diff applied it (null: deleted).
+    const files: ChangedFile[] = [...ctx.graded.keys()].sort().map((path) => {
+      const patched = ctx.applied.get(path) ?? null;
+      let text: string | null = null;
+      let invalidUtf8 = false;
+      if (patched !== null) {
+        try {
+          text = decoder.decode(patched);
+        } catch {
+          text = patched.toString('utf8');
+          invalidUtf8 = true;
         }
-        return { path, base: baseText(ctx.dirs.base, path), patched: text, ...(invalidUtf8 ? { invalidUtf8 } : {}) };
-      });
+      }
+      return { path, base: baseText(ctx.dirs.base, path), patched: text, ...(invalidUtf8 ? { invalidUtf8 } : {}) };
+    });
     const screen = await screenChanges(files, ctx.request.witness.manifest.tamper_allow ?? []);
     ctx.state.tamper = screen;
     const blocking = tamperBlocking(screen);
     ctx.deps.log(
-      `tamper screen: ${screen.files_screened} file(s) screened, ${screen.findings.length} finding(s)${blocking.length > 0 ? `, ${blocking.length} withhold proof grade (${blocking
-        .slice(0, 3)
-        .map((f) => `${f.rule} ${f.path}:${f.line}`)
-        .join(', ')}${blocking.length > 3 ? ', …' : ''})` : ''}${screen.not_screened.length > 0 ? `; not screened: ${screen.not_screened.length}` : ''}`
+      `tamper screen: ${screen.files_screened} file(s) screened, ${screen.findings.length} finding(s)${
+        blocking.length > 0
+          ? `, ${blocking.length} withhold proof grade (${blocking
+              .slice(0, 3)
+              .map((f) => `${f.rule} ${f.path}:${f.line}`)
+              .join(', ')}${blocking.length > 3 ? ', …' : ''})`
+          : ''
+      }${screen.not_screened.length > 0 ? `; not screened: ${screen.not_screened.length}` : ''}`
     );
   }
 };

@@ -83,7 +83,11 @@ export function goPackageName(path: string): string {
   const parts = path.split('/');
   let last = parts[parts.length - 1] ?? path;
   if (/^v\d+$/.test(last) && parts.length > 1) last = parts[parts.length - 2]!;
-  return last.replace(/\.v\d+$/, '').replace(/^go-/, '').replace(/-go$/, '').replace(/[^\p{L}\p{N}_]/gu, '_');
+  return last
+    .replace(/\.v\d+$/, '')
+    .replace(/^go-/, '')
+    .replace(/-go$/, '')
+    .replace(/[^\p{L}\p{N}_]/gu, '_');
 }
 
 function unquote(token: Token): string {
@@ -93,8 +97,7 @@ function unquote(token: Token): string {
 export function goFindings(tokens: readonly Token[], text: string): RawFinding[] {
   const sink = new FindingSink();
   const code = tokens.filter((t) => t.kind !== 'directive');
-  const flag = (rule: TamperRule, from: Token, to: Token, source = text.slice(from.start, to.end)): void =>
-    sink.add(rule, source, from.line, to.line, from.start, to.end);
+  const flag = (rule: TamperRule, from: Token, to: Token, source = text.slice(from.start, to.end)): void => sink.add(rule, source, from.line, to.line, from.start, to.end);
   const lineRest = (from: Token): string => {
     const end = text.indexOf('\n', from.start);
     return text.slice(from.start, end < 0 ? text.length : end);

@@ -39,7 +39,7 @@ export function addedLineNumbers(base: string, patched: string): Set<number> | u
   const added = new Set<number>();
   let line = 1;
   for (const change of changes) {
-    const lines = change.count ?? 0;
+    const lines = change.count;
     if (change.removed) continue;
     if (change.added) for (let i = 0; i < lines; i += 1) added.add(line + i);
     line += lines;

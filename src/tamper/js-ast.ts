@@ -115,7 +115,10 @@ export const isCall = (node: JsNode | undefined): boolean => node?.type === 'Cal
 /** Through wrappers that only change types or grouping: `x!`, `x as T`, `(x)`. */
 export function unwrap(node: JsNode | undefined): JsNode | undefined {
   let n = node;
-  while (n !== undefined && ['TSNonNullExpression', 'TSAsExpression', 'TSSatisfiesExpression', 'TSTypeAssertion', 'TypeCastExpression', 'ParenthesizedExpression'].includes(n.type)) {
+  while (
+    n !== undefined &&
+    ['TSNonNullExpression', 'TSAsExpression', 'TSSatisfiesExpression', 'TSTypeAssertion', 'TypeCastExpression', 'ParenthesizedExpression'].includes(n.type)
+  ) {
     n = child(n, 'expression');
   }
   return n;

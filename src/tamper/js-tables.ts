@@ -70,19 +70,7 @@ export const JS_QUALIFIED: Readonly<Record<Exclude<TamperRule, 'monkeypatch' | '
     'util.getCallSite',
     'util.getCallSites'
   ],
-  env_argv_read: [
-    'process.env',
-    'process.argv',
-    'process.argv0',
-    'process.execArgv',
-    'process.cwd',
-    'Deno.env',
-    'Deno.args',
-    'Deno.cwd',
-    'Bun.env',
-    'Bun.argv',
-    'import.meta.env'
-  ],
+  env_argv_read: ['process.env', 'process.argv', 'process.argv0', 'process.execArgv', 'process.cwd', 'Deno.env', 'Deno.args', 'Deno.cwd', 'Bun.env', 'Bun.argv', 'import.meta.env'],
   process_control: [
     'process.exit',
     'process.reallyExit',

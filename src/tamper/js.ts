@@ -112,7 +112,8 @@ export function jsFindings(program: JsNode, code: string): RawFinding[] {
 
   /** The construct a reference is part of: the call it is the callee of, else itself. */
   const extent = (node: JsNode, parent: JsNode | undefined): JsNode => {
-    if (parent !== undefined && (isCall(parent) || parent.type === 'TaggedTemplateExpression') && (child(parent, 'callee') === node || child(parent, 'tag') === node)) return parent;
+    if (parent !== undefined && (isCall(parent) || parent.type === 'TaggedTemplateExpression') && (child(parent, 'callee') === node || child(parent, 'tag') === node))
+      return parent;
     return node;
   };
 
@@ -375,7 +376,10 @@ export function jsFindings(program: JsNode, code: string): RawFinding[] {
         const value = stringValue(node);
         if (value === undefined && node.type === 'TemplateLiteral') {
           const literal = childList(node, 'quasis')
-            .map((q) => String((q['value'] as { raw?: unknown } | undefined)?.raw ?? ''))
+            .map((q) => {
+              const raw = (q['value'] as { raw?: unknown } | undefined)?.raw;
+              return typeof raw === 'string' ? raw : '';
+            })
             .join('');
           if (GRADER_NAME.test(literal)) flag('test_framework_reference', node);
         }

@@ -166,7 +166,8 @@ export const PY_QUALIFIED: Readonly<Record<Exclude<TamperRule, 'monkeypatch' | '
 export const PY_IMPORT_STATE = ['sys.modules', 'sys.path'] as const;
 
 /** Attribute names of the test frameworks' own API, on whatever object they are reached through (`m.TestCase.assertEqual`). */
-export const PY_FRAMEWORK_ATTRIBUTE = /^(?:TestCase|TestSuite|TestLoader|TestResult|TextTestRunner|TextTestResult|IsolatedAsyncioTestCase|hookimpl|hookspec|(?:assert|fail)[A-Z]\w*)$/;
+export const PY_FRAMEWORK_ATTRIBUTE =
+  /^(?:TestCase|TestSuite|TestLoader|TestResult|TextTestRunner|TextTestResult|IsolatedAsyncioTestCase|hookimpl|hookspec|(?:assert|fail)[A-Z]\w*)$/;
 
 /** Methods that change a list or dict in place: called on PY_IMPORT_STATE, an import hook. */
 export const PY_MUTATORS = new Set(['update', 'pop', 'popitem', 'setdefault', 'clear', '__setitem__', '__delitem__', 'append', 'insert', 'extend', 'remove']);
