@@ -8,9 +8,9 @@ import { L0_RULES } from './l0-gates.js';
 import { CLAIM_FINDINGS, CLAIM_FORMATS } from './claim-codes.js';
 
 /**
- * The receipt, version 3 (the current one), and version 2 with it: a strict zod schema. Every key
- * is documented in docs/receipt.md. v1 is frozen in src/core/receipt-v1.ts; verify-receipt
- * dispatches on `schema`.
+ * The receipt, every version from v2 to the one written now (`RECEIPT_SCHEMA`): a strict zod schema;
+ * the versions differ only in what each one added (below). Every key is documented in
+ * docs/receipt.md. v1 is frozen in src/core/receipt-v1.ts; verify-receipt dispatches on `schema`.
  *
  * v2 over v1: the hidden phase is public as statuses, counts and keyed digests only (`hidden_ids`;
  * see src/core/hidden-ids.ts), and the digest domain is 'patchproof/receipt/v2'.

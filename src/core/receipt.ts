@@ -32,10 +32,11 @@ import { suiteShare } from './suite-share.js';
 /**
  * Sealing and verifying receipts. A receipt is canonical JSON (RFC 8785) whose `receipt_digest` is
  * the domain-separated SHA-256 of everything else; the file holds exactly the canonical text plus a
- * newline, so any change of any byte is caught. Receipts are written as v4; verification dispatches
- * on `schema`: v2, v3 and v4 by the rules below (they differ in the digest domain, in what
- * `witness.pinned_ids.hidden` may hold, and v4 alone may hold `not_run` phases), v1 by the frozen
- * rules of src/core/receipt-v1.ts.
+ * newline, so any change of any byte is caught. Receipts are written as `RECEIPT_SCHEMA`; verification
+ * dispatches on `schema`: v2 to the current version by the rules below (they differ in the digest
+ * domain, in what `witness.pinned_ids.hidden` may hold, and in the records each version introduced,
+ * `RECORDS_SINCE`), v1 by the frozen rules of src/core/receipt-v1.ts. A real receipt of every version
+ * is kept and verified by __tests__/receipt/samples.test.ts.
  */
 
 /** The pack's allowances as the flags surfaceReasons takes. */
@@ -295,7 +296,10 @@ export function verifyReceiptText(text: string): ReceiptCheck {
   return verifyReceiptV2V3Text(text);
 }
 
-/** The current (v4) rules, and v3's and v2's: v2 may carry the pack's real pinned hidden ids; only v4 may hold `not_run`. */
+/**
+ * The rules of every schema in RECEIPT_SCHEMAS (v2 to the current one): v2 may carry the pack's real
+ * pinned hidden ids; a record (or `not_run`) appears only from the schema that introduced it (`RECORDS_SINCE`).
+ */
 function verifyReceiptV2V3Text(text: string): ReceiptCheck {
   const fail = (errors: string[], receipt?: Receipt): ReceiptCheck => ({
     integrity_valid: false,
