@@ -273,6 +273,8 @@ describe('diagnoseSetup and the report', () => {
     const row = report.summary.split('\n').find((line) => line.includes('App key limited')) ?? '';
     // Three cells: the row has exactly four unescaped pipes.
     expect(row.replace(/\\\|/g, '').split('|')).toHaveLength(5);
-    expect(report.summary).not.toContain('<img');
+    // Markup arrives escaped (a backslash before `<`), so it shows as text.
+    expect(report.summary).toContain('\\<img');
+    expect(report.summary).not.toMatch(/(?<!\\)<img/);
   });
 });

@@ -500,6 +500,10 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
         html_url: htmlBase
       });
       Object.assign(objectIn(body, 'owner'), { login: owner });
+      // The description's own example leaves out `language`, which its schema requires (here and in `source`).
+      body['language'] = null;
+      if (isBody(body['source'])) body['source']['language'] = null;
+      if (isBody(body['parent'])) body['parent']['language'] = null;
       return { status: 200, body };
     },
     'repos/get-status-checks-protection': (ctx) => {
