@@ -238,6 +238,19 @@ describe('the required check: can another source satisfy it?', () => {
     expect(d.warnings.filter((w) => /: unknown:/.test(w))).toHaveLength(2);
   });
 
+  it('a 404 "Not Found" on branch protection is a token that may not see it: unknown; only "Branch not protected" means none', async () => {
+    const hidden = await doctor({ environments: mainOnly, hidden: ['repos/get-status-checks-protection'] }, { 'expected-app': String(APP_ID), 'app-environment': 'patchproof' });
+    expect(hidden.severities['required-check']).toBe('unknown');
+    expect(doctorCheck(hidden.server).text).toContain('classic branch protection of main: could not read (HTTP 404): Not Found');
+    expect(hidden.server.invalidRequests()).toEqual([]);
+    expect(hidden.server.invalidResponses()).toEqual([]);
+    await hidden.server.close();
+    github = undefined;
+    const unprotected = await doctor({ environments: mainOnly }, { 'expected-app': String(APP_ID), 'app-environment': 'patchproof' });
+    expect(unprotected.severities['required-check']).toBe('fail');
+    expect(doctorCheck(unprotected.server).text).toContain('classic branch protection of main: no required status checks');
+  });
+
   it('settings-token reads the settings; github-token posts the check run', async () => {
     const d = await doctor(
       { requiredStatusChecks: { checks: [{ context: 'PatchProof', app_id: APP_ID }] }, environments: mainOnly, forkApproval: 'all_external_contributors' },

@@ -182,6 +182,8 @@ export interface RepositorySettingsFixture {
    * without the permission (a workflow token reading branch protection, for one).
    */
   denied?: string[];
+  /** Operation ids answered 404 "Not Found", as GitHub answers a token that may not see the setting at all. */
+  hidden?: string[];
 }
 
 /** Where the REST artifact routes get their data: the loopback artifact service. */
@@ -894,6 +896,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       // What GitHub answers a token without the permission (a workflow token reading branch protection).
       return { reply: { ...error(403, 'Resource not accessible by integration', op), headers: { 'x-accepted-github-permissions': 'administration=read' } }, record };
     }
+    if (options.settings?.hidden?.includes(op.operationId) === true) return { reply: error(404, 'Not Found', op), record };
     // Read-only is the workflow's GITHUB_TOKEN; an app's installation token keeps its own grants.
     if (options.readOnlyToken && presented === token && method !== 'GET' && method !== 'HEAD') {
       // What a fork pull request's GITHUB_TOKEN gets for any write.
