@@ -50,7 +50,7 @@ export function readDoctorInputs(read: InputReader, mode: string): DoctorInputs 
   if (app !== undefined) {
     // GitHub App slugs are lowercase letters, digits and hyphens; ids are positive integers.
     if (/^[1-9][0-9]{0,15}$/.test(app)) expectedApp = { id: Number(app) };
-    else if (/^[a-z0-9][a-z0-9-]{0,99}$/.test(app)) expectedApp = { slug: app };
+    else if (/^(?=.*[a-z])[a-z0-9][a-z0-9-]{0,99}$/.test(app)) expectedApp = { slug: app };
     else throw new ConfigurationError(`expected-app '${app.slice(0, 100)}' is neither a GitHub App id nor an app slug; give the number or the slug from the app's page`);
   }
   const environment = optional(read, 'app-environment');
