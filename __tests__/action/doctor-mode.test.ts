@@ -59,7 +59,9 @@ const pullRequestRule: Record<string, unknown> = {
 };
 
 /** The environment holding the key, open to main only. */
-const mainOnly = { patchproof: { deploymentBranchPolicy: { protected_branches: false, custom_branch_policies: true }, branchPolicies: [{ name: 'main', type: 'branch' as const }] } };
+const mainOnly = {
+  patchproof: { deploymentBranchPolicy: { protected_branches: false, custom_branch_policies: true }, branchPolicies: [{ name: 'main', type: 'branch' as const }] }
+};
 
 let github: GitHubServer | undefined;
 afterEach(async () => {
@@ -114,7 +116,10 @@ function doctorCheck(server: GitHubServer): { name: string; conclusion: string |
 
 describe('the required check: can another source satisfy it?', () => {
   it('name only (classic protection, app_id null): fail, the step fails, a failing doctor check run (not named like the gate)', async () => {
-    const d = await doctor({ requiredStatusChecks: { checks: [{ context: 'PatchProof', app_id: null }] }, environments: mainOnly }, { 'expected-app': String(APP_ID), 'app-environment': 'patchproof' });
+    const d = await doctor(
+      { requiredStatusChecks: { checks: [{ context: 'PatchProof', app_id: null }] }, environments: mainOnly },
+      { 'expected-app': String(APP_ID), 'app-environment': 'patchproof' }
+    );
     expect(d.severities['required-check']).toBe('fail');
     expect(d.result.verdict).toBe('failed');
     expect(d.result.message).toMatch(/by name only \(any source\)/);
@@ -172,7 +177,7 @@ describe('the required check: can another source satisfy it?', () => {
     expect(d.server.checkRuns().map((r) => [r.name, r.app.id, r.conclusion])).toEqual([['PatchProof doctor', GITHUB_ACTIONS_APP_ID, 'neutral']]);
   });
 
-  it('a key that is not the App\'s: app-credentials fails', async () => {
+  it("a key that is not the App's: app-credentials fails", async () => {
     const stranger = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
     const d = await doctor(
       { requiredStatusChecks: { checks: [{ context: 'PatchProof', app_id: APP_ID }] }, environments: mainOnly, forkApproval: 'all_external_contributors' },
@@ -215,7 +220,10 @@ describe('the required check: can another source satisfy it?', () => {
   });
 
   it('a ruleset requiring the check by name only: fail, like classic protection', async () => {
-    const d = await doctor({ rules: [requiredChecksRule([{ context: 'PatchProof' }])], environments: mainOnly }, { 'expected-app': String(APP_ID), 'app-environment': 'patchproof' });
+    const d = await doctor(
+      { rules: [requiredChecksRule([{ context: 'PatchProof' }])], environments: mainOnly },
+      { 'expected-app': String(APP_ID), 'app-environment': 'patchproof' }
+    );
     expect(d.severities['required-check']).toBe('fail');
   });
 
@@ -314,11 +322,26 @@ describe("forks' workflows: run without approval?", () => {
   });
 
   it.each<[string, NonNullable<RepositorySettingsFixture['privateForkWorkflows']>, Severity]>([
-    ['fork workflows off', { run_workflows_from_fork_pull_requests: false, send_write_tokens_to_workflows: false, send_secrets_and_variables: false, require_approval_for_fork_pr_workflows: false }, 'ok'],
-    ['after approval', { run_workflows_from_fork_pull_requests: true, send_write_tokens_to_workflows: false, send_secrets_and_variables: false, require_approval_for_fork_pr_workflows: true }, 'ok'],
-    ['with secrets', { run_workflows_from_fork_pull_requests: true, send_write_tokens_to_workflows: false, send_secrets_and_variables: true, require_approval_for_fork_pr_workflows: true }, 'fail']
+    [
+      'fork workflows off',
+      { run_workflows_from_fork_pull_requests: false, send_write_tokens_to_workflows: false, send_secrets_and_variables: false, require_approval_for_fork_pr_workflows: false },
+      'ok'
+    ],
+    [
+      'after approval',
+      { run_workflows_from_fork_pull_requests: true, send_write_tokens_to_workflows: false, send_secrets_and_variables: false, require_approval_for_fork_pr_workflows: true },
+      'ok'
+    ],
+    [
+      'with secrets',
+      { run_workflows_from_fork_pull_requests: true, send_write_tokens_to_workflows: false, send_secrets_and_variables: true, require_approval_for_fork_pr_workflows: true },
+      'fail'
+    ]
   ])('private, %s: %s', async (_name, privateForkWorkflows, severity) => {
-    const d = await doctor({ private: true, privateForkWorkflows, requiredStatusChecks: { checks: [{ context: 'PatchProof', app_id: APP_ID }] }, environments: mainOnly }, { 'expected-app': String(APP_ID), 'app-environment': 'patchproof' });
+    const d = await doctor(
+      { private: true, privateForkWorkflows, requiredStatusChecks: { checks: [{ context: 'PatchProof', app_id: APP_ID }] }, environments: mainOnly },
+      { 'expected-app': String(APP_ID), 'app-environment': 'patchproof' }
+    );
     expect(d.severities['fork-workflows']).toBe(severity);
     expect(d.server.requests().some((r) => r.operationId === 'actions/get-fork-pr-contributor-approval-permissions-repository')).toBe(false);
   });

@@ -83,7 +83,12 @@ describe('run (the action entry): outputs for what a mode throws', () => {
 
   it("doctor's `checked` leaves the step green with its answers as outputs; a failing answer fails the step; neither is passed", async () => {
     const checked = await runWith(() =>
-      Promise.resolve({ verdict: 'checked', proofGrade: false, doctor: { worst: 'unknown', findings: { 'required-check': 'ok', 'fork-workflows': 'unknown' } }, message: 'setup read' })
+      Promise.resolve({
+        verdict: 'checked',
+        proofGrade: false,
+        doctor: { worst: 'unknown', findings: { 'required-check': 'ok', 'fork-workflows': 'unknown' } },
+        message: 'setup read'
+      })
     );
     expect(checked.outputs).toEqual({
       verdict: 'checked',

@@ -25,8 +25,14 @@ describe('mode doctor', () => {
   it.each([
     [{ 'expected-app': 'Not An App!' }, "expected-app 'Not An App!' is neither a GitHub App id nor an app slug; give the number or the slug from the app's page"],
     [{ 'expected-app': '0' }, "expected-app '0' is neither a GitHub App id nor an app slug; give the number or the slug from the app's page"],
-    [{ 'gate-workflow': '../other/.github/workflows/x.yml' }, "gate-workflow '../other/.github/workflows/x.yml' is not a workflow file of this repository; give .github/workflows/FILE.yml"],
-    [{ 'gate-workflow': 'owner/repo/.github/workflows/x.yml' }, "gate-workflow 'owner/repo/.github/workflows/x.yml' is not a workflow file of this repository; give .github/workflows/FILE.yml"],
+    [
+      { 'gate-workflow': '../other/.github/workflows/x.yml' },
+      "gate-workflow '../other/.github/workflows/x.yml' is not a workflow file of this repository; give .github/workflows/FILE.yml"
+    ],
+    [
+      { 'gate-workflow': 'owner/repo/.github/workflows/x.yml' },
+      "gate-workflow 'owner/repo/.github/workflows/x.yml' is not a workflow file of this repository; give .github/workflows/FILE.yml"
+    ],
     [{ 'app-environment': 'a\nb' }, 'app-environment is not an environment name; give the name of the environment whose secrets hold the App key, e.g. patchproof'],
     [{ mode: 'reverify', 'run-id': '7', 'expected-app': '1' }, 'expected-app is for mode doctor only; remove it from mode reverify'],
     [{ mode: 'reverify', 'run-id': '7', 'settings-token': 'x' }, 'settings-token is for mode doctor only; remove it from mode reverify'],

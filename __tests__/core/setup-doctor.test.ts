@@ -49,7 +49,12 @@ const rules = (checks: SetupFacts['rules'] extends Read<infer T> ? T : never): R
 describe('requiredCheckFinding: can another source satisfy the required check?', () => {
   it.each<[string, Partial<SetupFacts>, Severity, RegExp]>([
     ['classic, pinned to the App', {}, 'ok', /required from app 424242, which no pull request controls/],
-    ['classic, name only (any source)', { classic: none([{ context: 'PatchProof', appId: null }]) }, 'fail', /by name only \(any source\): any workflow job named 'PatchProof' satisfies it/],
+    [
+      'classic, name only (any source)',
+      { classic: none([{ context: 'PatchProof', appId: null }]) },
+      'fail',
+      /by name only \(any source\): any workflow job named 'PatchProof' satisfies it/
+    ],
     ['classic, GitHub Actions as the source', { classic: none([{ context: 'PatchProof', appId: GITHUB_ACTIONS_APP_ID }]) }, 'fail', /with GitHub Actions as the source/],
     [
       'classic, GitHub Actions even when named as the expected App',
@@ -59,23 +64,37 @@ describe('requiredCheckFinding: can another source satisfy the required check?',
     ],
     ['classic, another App than PatchProof', { classic: none([{ context: 'PatchProof', appId: 777 }]) }, 'fail', /another App than PatchProof's/],
     ['classic, an App, but no App named to compare', { classic: none([{ context: 'PatchProof', appId: 777 }]), expectedApp: undefined }, 'warn', /give app-id or expected-app/],
-    ['ruleset, pinned by integration_id', { classic: none(null), rules: rules({ checks: [{ context: 'PatchProof', integrationId: APP, ruleset: 'octo-org/hello-world #42' }], workflows: [] }) }, 'ok', /no pull request controls/],
+    [
+      'ruleset, pinned by integration_id',
+      { classic: none(null), rules: rules({ checks: [{ context: 'PatchProof', integrationId: APP, ruleset: 'octo-org/hello-world #42' }], workflows: [] }) },
+      'ok',
+      /no pull request controls/
+    ],
     ['ruleset, name only', { classic: none(null), rules: rules({ checks: [{ context: 'PatchProof', ruleset: 'octo-org #7' }], workflows: [] }) }, 'fail', /by name only/],
     [
       'ruleset requiring the gate workflow at the default branch',
-      { classic: none(null), rules: rules({ checks: [], workflows: [{ path: '.github/workflows/patchproof-gate.yml', repositoryId: REPO_ID, ref: 'refs/heads/main', ruleset: 'r #1' }] }) },
+      {
+        classic: none(null),
+        rules: rules({ checks: [], workflows: [{ path: '.github/workflows/patchproof-gate.yml', repositoryId: REPO_ID, ref: 'refs/heads/main', ruleset: 'r #1' }] })
+      },
       'ok',
       /requires the gate workflow/
     ],
     [
       'ruleset requiring the gate workflow at a pinned commit',
-      { classic: none(null), rules: rules({ checks: [], workflows: [{ path: '.github/workflows/patchproof-gate.yml', repositoryId: REPO_ID, sha: 'a'.repeat(40), ruleset: 'r #1' }] }) },
+      {
+        classic: none(null),
+        rules: rules({ checks: [], workflows: [{ path: '.github/workflows/patchproof-gate.yml', repositoryId: REPO_ID, sha: 'a'.repeat(40), ruleset: 'r #1' }] })
+      },
       'ok',
       /requires the gate workflow/
     ],
     [
       'ruleset requiring the gate workflow at another branch',
-      { classic: none(null), rules: rules({ checks: [], workflows: [{ path: '.github/workflows/patchproof-gate.yml', repositoryId: REPO_ID, ref: 'refs/heads/dev', ruleset: 'r #1' }] }) },
+      {
+        classic: none(null),
+        rules: rules({ checks: [], workflows: [{ path: '.github/workflows/patchproof-gate.yml', repositoryId: REPO_ID, ref: 'refs/heads/dev', ruleset: 'r #1' }] })
+      },
       'warn',
       /ref other than the default branch/
     ],
@@ -88,8 +107,18 @@ describe('requiredCheckFinding: can another source satisfy the required check?',
     ['no required check at all (both read)', { classic: none(null), rules: rules({ checks: [], workflows: [] }) }, 'fail', /a failing verdict blocks nothing/],
     ['a required check of another name only', { classic: none([{ context: 'CI', appId: null }]) }, 'fail', /No rule of main requires/],
     ['classic unreadable, rulesets require nothing', { classic: denied }, 'unknown', /could not read every rule/],
-    ['classic unreadable, a ruleset requires it by name: another rule may pin it', { classic: denied, rules: rules({ checks: [{ context: 'PatchProof', ruleset: 'r #1' }], workflows: [] }) }, 'unknown', /cannot tell whether another rule pins it/],
-    ['classic unreadable, a ruleset pins it', { classic: denied, rules: rules({ checks: [{ context: 'PatchProof', integrationId: APP, ruleset: 'r #1' }], workflows: [] }) }, 'ok', /no pull request controls/],
+    [
+      'classic unreadable, a ruleset requires it by name: another rule may pin it',
+      { classic: denied, rules: rules({ checks: [{ context: 'PatchProof', ruleset: 'r #1' }], workflows: [] }) },
+      'unknown',
+      /cannot tell whether another rule pins it/
+    ],
+    [
+      'classic unreadable, a ruleset pins it',
+      { classic: denied, rules: rules({ checks: [{ context: 'PatchProof', integrationId: APP, ruleset: 'r #1' }], workflows: [] }) },
+      'ok',
+      /no pull request controls/
+    ],
     ['neither readable', { classic: denied, rules: denied }, 'unknown', /could not read every rule/],
     [
       'pinned in a ruleset and by name in classic: the pinned rule holds',
@@ -106,9 +135,7 @@ describe('requiredCheckFinding: can another source satisfy the required check?',
 
   it('an unreadable setting is named with its status and reason in the details', () => {
     const finding = requiredCheckFinding(facts({ classic: denied }));
-    expect(finding.details).toContain(
-      'classic branch protection of main: could not read (HTTP 403): Resource not accessible by integration; the token needs Administration: read'
-    );
+    expect(finding.details).toContain('classic branch protection of main: could not read (HTTP 403): Resource not accessible by integration; the token needs Administration: read');
   });
 });
 
@@ -148,8 +175,18 @@ describe('environmentFinding: is the App key limited to the default branch?', ()
       'fail',
       /tag main may use/
     ],
-    ['custom policy: no pattern', env(none({ branchPolicy: { protectedBranches: false, customBranchPolicies: true }, patterns: none([]), requiredReviewers: false })), 'warn', /allows no branch/],
-    ['custom policy: patterns unreadable', env(none({ branchPolicy: { protectedBranches: false, customBranchPolicies: true }, patterns: denied, requiredReviewers: false })), 'unknown', /could not be read/],
+    [
+      'custom policy: no pattern',
+      env(none({ branchPolicy: { protectedBranches: false, customBranchPolicies: true }, patterns: none([]), requiredReviewers: false })),
+      'warn',
+      /allows no branch/
+    ],
+    [
+      'custom policy: patterns unreadable',
+      env(none({ branchPolicy: { protectedBranches: false, customBranchPolicies: true }, patterns: denied, requiredReviewers: false })),
+      'unknown',
+      /could not be read/
+    ],
     ['does not exist', env(none(null)), 'fail', /does not exist/],
     ['unreadable', env(denied), 'unknown', /could not be read/],
     ['not named', { environment: undefined }, 'unknown', /Not checked/]
@@ -211,8 +248,24 @@ describe('headRunsFinding: who posted the check on the given head?', () => {
   it.each<[string, Partial<SetupFacts>, boolean, Severity | undefined]>([
     ['not asked', {}, true, undefined],
     ['only the App', runs([{ appId: APP, appSlug: 'patchproof' }]), true, 'ok'],
-    ["the App and a job's check run from GitHub Actions, not pinned", runs([{ appId: APP, appSlug: 'patchproof' }, { appId: GITHUB_ACTIONS_APP_ID, appSlug: 'github-actions' }]), false, 'fail'],
-    ['the same, pinned', runs([{ appId: APP, appSlug: 'patchproof' }, { appId: GITHUB_ACTIONS_APP_ID, appSlug: 'github-actions' }]), true, 'warn'],
+    [
+      "the App and a job's check run from GitHub Actions, not pinned",
+      runs([
+        { appId: APP, appSlug: 'patchproof' },
+        { appId: GITHUB_ACTIONS_APP_ID, appSlug: 'github-actions' }
+      ]),
+      false,
+      'fail'
+    ],
+    [
+      'the same, pinned',
+      runs([
+        { appId: APP, appSlug: 'patchproof' },
+        { appId: GITHUB_ACTIONS_APP_ID, appSlug: 'github-actions' }
+      ]),
+      true,
+      'warn'
+    ],
     ['no App named: every run is a stranger', { ...runs([{ appId: GITHUB_ACTIONS_APP_ID, appSlug: 'github-actions' }]), expectedApp: undefined }, false, 'fail'],
     ['none', runs([]), false, 'ok'],
     ['unreadable', { headRuns: { sha: 'b'.repeat(40), runs: denied } }, false, 'unknown']
@@ -265,7 +318,11 @@ describe('diagnoseSetup and the report', () => {
       facts({
         environment: {
           name: 'env | <img src=x>',
-          facts: none({ branchPolicy: { protectedBranches: false, customBranchPolicies: true }, patterns: none([{ name: 'x|y*', type: 'branch' as const }]), requiredReviewers: false })
+          facts: none({
+            branchPolicy: { protectedBranches: false, customBranchPolicies: true },
+            patterns: none([{ name: 'x|y*', type: 'branch' as const }]),
+            requiredReviewers: false
+          })
         }
       })
     );

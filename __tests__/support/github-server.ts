@@ -518,7 +518,11 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       };
     },
     'repos/get-branch-rules': (ctx) => {
-      const { page, headers } = paginate(options.settings?.rules ?? [], ctx.query, `${baseUrl}/repos/${repository}/rules/branches/${encodeURIComponent(ctx.params['branch'] ?? '')}`);
+      const { page, headers } = paginate(
+        options.settings?.rules ?? [],
+        ctx.query,
+        `${baseUrl}/repos/${repository}/rules/branches/${encodeURIComponent(ctx.params['branch'] ?? '')}`
+      );
       return { status: 200, body: page, headers };
     },
     'repos/get-environment': (ctx) => {
@@ -547,7 +551,11 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
         name: p.name,
         ...(p.type !== undefined ? { type: p.type } : {})
       }));
-      const { page, headers } = paginate(all, ctx.query, `${baseUrl}/repos/${repository}/environments/${encodeURIComponent(ctx.params['environment_name'] ?? '')}/deployment-branch-policies`);
+      const { page, headers } = paginate(
+        all,
+        ctx.query,
+        `${baseUrl}/repos/${repository}/environments/${encodeURIComponent(ctx.params['environment_name'] ?? '')}/deployment-branch-policies`
+      );
       return { status: 200, body: { total_count: all.length, branch_policies: page }, headers };
     },
     'actions/get-fork-pr-contributor-approval-permissions-repository': () => ({

@@ -114,7 +114,10 @@ export async function doctorMode(settings: Parameters<Mode>[0], outcome: StepOut
     ...(settings.head !== undefined && headRuns !== undefined ? { headRuns: { sha: settings.head, runs: headRuns } } : {})
   };
   const findings = diagnoseSetup(facts);
-  const report = renderDoctorReport({ repository: facts.repository, defaultBranch: branch, checkName: settings.checkName, ...(expectedApp !== undefined ? { expectedApp } : {}) }, findings);
+  const report = renderDoctorReport(
+    { repository: facts.repository, defaultBranch: branch, checkName: settings.checkName, ...(expectedApp !== undefined ? { expectedApp } : {}) },
+    findings
+  );
   const check: RenderedCheck = { title: report.title, summary: report.summary, text: report.text, annotations: [] };
   await writeSummary(outcome, check);
   for (const f of findings) if (f.severity !== 'ok') outcome.warning(`doctor ${f.id}: ${f.severity}: ${f.en}`);

@@ -258,7 +258,15 @@ class OctokitSettingsReader implements RepositorySettingsReader {
     const runs: NamedCheckRun[] = [];
     try {
       for (let page = 1; runs.length < CHECK_RUNS_MAX; page += 1) {
-        const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { owner, repo, ref: sha, check_name: name, filter: 'latest', per_page: 100, page });
+        const { data } = await this.octokit.request('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', {
+          owner,
+          repo,
+          ref: sha,
+          check_name: name,
+          filter: 'latest',
+          per_page: 100,
+          page
+        });
         const parsed = checkRunsSchema.safeParse(data);
         if (!parsed.success) return malformed(`the check runs of ${sha}`, parsed.error);
         for (const run of parsed.data.check_runs) {

@@ -66,8 +66,7 @@ export function renderDoctorReport(subject: DoctorSubject, findings: readonly Fi
     ...(unknowns > 0
       ? ['', '`unknown` is never `ok`: doctor could not read those settings with its token (docs/action.md, "Setup check"). / `unknown` 不等于 `ok`：此令牌无法读取这些设置。']
       : [])
-  ]
-    .join('\n');
+  ].join('\n');
   const text = [
     '### Settings read / 读取到的设置',
     '',

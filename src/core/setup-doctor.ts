@@ -185,7 +185,9 @@ export function requiredCheckFinding(facts: SetupFacts): Finding {
       (kinds.has('pinned')
         ? `'${name}' is required from ${appName(facts.expectedApp?.id ?? null, facts.expectedApp)}, which no pull request controls.`
         : `A ruleset requires the gate workflow ${facts.gateWorkflow} itself, read from the default branch or a pinned commit.`) + also,
-      kinds.has('pinned') ? `必需检查 '${name}' 限定来自 PatchProof 专用 App，拉取请求无法伪造。` : `规则集要求门禁工作流 ${facts.gateWorkflow} 本身通过（取自默认分支或固定提交）。`
+      kinds.has('pinned')
+        ? `必需检查 '${name}' 限定来自 PatchProof 专用 App，拉取请求无法伪造。`
+        : `规则集要求门禁工作流 ${facts.gateWorkflow} 本身通过（取自默认分支或固定提交）。`
     );
   }
   if (kinds.has('unconfirmed-app')) {
@@ -318,7 +320,12 @@ export function forkFinding(facts: SetupFacts, checkPinned: boolean): Finding {
   const exposed = (en: string, zh: string, details: string[]): Finding =>
     checkPinned
       ? finding('warn', `${en} The required check is pinned, so their jobs cannot satisfy it.`, `${zh} 必需检查已被限定，这些作业无法满足它。`, details)
-      : finding('fail', `${en} The required check is not pinned: such a job named '${facts.checkName}' can satisfy it.`, `${zh} 必需检查未被限定：名为 '${facts.checkName}' 的此类作业即可满足它。`, details);
+      : finding(
+          'fail',
+          `${en} The required check is not pinned: such a job named '${facts.checkName}' can satisfy it.`,
+          `${zh} 必需检查未被限定：名为 '${facts.checkName}' 的此类作业即可满足它。`,
+          details
+        );
   if (facts.private) {
     const forks = facts.privateForks;
     if (forks === undefined || !forks.read) {
@@ -414,7 +421,12 @@ export function headRunsFinding(facts: SetupFacts, checkPinned: boolean): Findin
   const expected = facts.expectedApp;
   const strangers = expected === undefined || expected.id === GITHUB_ACTIONS_APP_ID ? runs : runs.filter((r) => r.appId !== expected.id);
   if (expected !== undefined && expected.id !== GITHUB_ACTIONS_APP_ID && strangers.length === 0) {
-    return finding('ok', `Every check run named '${name}' on ${head.sha} is from PatchProof's App.`, `${head.sha} 上所有名为 '${name}' 的检查运行都来自 PatchProof 的 App。`, details);
+    return finding(
+      'ok',
+      `Every check run named '${name}' on ${head.sha} is from PatchProof's App.`,
+      `${head.sha} 上所有名为 '${name}' 的检查运行都来自 PatchProof 的 App。`,
+      details
+    );
   }
   const sources = [...new Set(strangers.map((r) => `${r.appSlug} (app ${r.appId})`))].join(', ');
   if (checkPinned) {

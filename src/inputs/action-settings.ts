@@ -169,15 +169,7 @@ export function readActionSettings(read: InputReader): ActionSettings {
       "mode 'publish' was removed: a receipt from the pull request's run is not evidence; validate in a pull_request_target gate instead (docs/action.md, \"The gate\")"
     );
   }
-  if (
-    mode !== 'validate' &&
-    mode !== 'reverify' &&
-    mode !== 'promote' &&
-    mode !== 'screen' &&
-    mode !== 'screen-merge' &&
-    mode !== 'validate-merge' &&
-    mode !== 'doctor'
-  ) {
+  if (mode !== 'validate' && mode !== 'reverify' && mode !== 'promote' && mode !== 'screen' && mode !== 'screen-merge' && mode !== 'validate-merge' && mode !== 'doctor') {
     throw new ConfigurationError(`mode '${mode}' is unknown; use validate, validate-merge, reverify, promote, screen, screen-merge or doctor`);
   }
   const runner = optional(read, 'runner') ?? 'docker';
