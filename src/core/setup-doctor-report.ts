@@ -64,7 +64,10 @@ export function renderDoctorReport(subject: DoctorSubject, findings: readonly Fi
     '| --- | --- | --- |',
     ...findings.map((f) => `| ${MARK[f.severity]} | ${QUESTION[f.id]} | ${escapeMarkdown(f.en, 1000)}<br>${escapeMarkdown(f.zh, 1000)} |`),
     ...(unknowns > 0
-      ? ['', '`unknown` is never `ok`: doctor could not read those settings with its token (docs/action.md, "Setup check"). / `unknown` 不等于 `ok`：此令牌无法读取这些设置。']
+      ? [
+          '',
+          '`unknown` is never `ok`: a setting doctor could not read with its token, or was not told to check (docs/action.md, "Setup check"). / `unknown` 不等于 `ok`：此令牌无法读取该设置，或未被要求检查。'
+        ]
       : [])
   ].join('\n');
   const text = [
