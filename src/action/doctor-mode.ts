@@ -1,13 +1,13 @@
 import { diagnoseSetup, worstSeverity, type Finding, type FindingId, type Read, type SetupFacts, type Severity } from '../core/setup-doctor.js';
 import { doctorCheckName, renderDoctorReport } from '../core/setup-doctor-report.js';
 import { ConfigurationError, InfrastructureError } from '../errors.js';
-import type { GitHubAppSettings } from '../inputs/action-settings.js';
+import type { ActionSettings, GitHubAppSettings } from '../inputs/action-settings.js';
 import { splitRepository } from '../inputs/event.js';
 import { readRunnerContext } from '../inputs/runner-context.js';
 import { createChecksClient } from '../publish/checks-client.js';
 import type { ChecksClient, RenderedCheck, StepOutcome } from '../publish/ports.js';
 import { createAppInstallationToken, type AppTokenTarget } from './app-token.js';
-import { writeSummary, type Mode, type ModeResult } from './mode.js';
+import { writeSummary, type ModeResult } from './mode.js';
 import { createRepositorySettingsReader, type RepositorySettingsReader } from './repo-settings-client.js';
 
 /**
@@ -43,7 +43,7 @@ export function defaultDoctorModeDeps(): DoctorModeDeps {
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 300);
 
 /** The App the required check must come from: app-id, expected-app (an id, or a slug GitHub resolves), which must agree. */
-async function expectedAppOf(settings: Parameters<Mode>[0], reader: RepositorySettingsReader): Promise<SetupFacts['expectedApp']> {
+async function expectedAppOf(settings: ActionSettings, reader: RepositorySettingsReader): Promise<SetupFacts['expectedApp']> {
   const fromKey = settings.app?.appId;
   const given = settings.doctor?.expectedApp;
   let expected: SetupFacts['expectedApp'];
@@ -62,7 +62,7 @@ async function expectedAppOf(settings: Parameters<Mode>[0], reader: RepositorySe
 }
 
 /** Run doctor mode. */
-export async function doctorMode(settings: Parameters<Mode>[0], outcome: StepOutcome, deps: DoctorModeDeps = defaultDoctorModeDeps()): Promise<ModeResult> {
+export async function doctorMode(settings: ActionSettings, outcome: StepOutcome, deps: DoctorModeDeps = defaultDoctorModeDeps()): Promise<ModeResult> {
   const inputs = settings.doctor;
   if (inputs === undefined) throw new ConfigurationError('doctor mode was started without its inputs');
   const context = readRunnerContext(deps.env, ['repository', 'sha']);
