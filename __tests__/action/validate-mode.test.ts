@@ -59,7 +59,7 @@ function recordingOutcome(): Recorded {
 
 interface Published {
   target: CheckRunTarget;
-  conclusion: 'success' | 'failure';
+  conclusion: 'success' | 'failure' | 'neutral';
   check: RenderedCheck;
 }
 

@@ -396,6 +396,22 @@ describe('the workflows do what the docs say', () => {
     expect(String(action['image'])).toMatch(/@sha256:[0-9a-f]{64}$/);
   });
 
+  it("patchproof-doctor.yml: schedule and dispatch, contents: read and checks: write only, doctor mode with the gate's check name, App and environment", () => {
+    const doc = load('patchproof-doctor.yml');
+    expect(Object.keys(doc['on'] as Mapping).sort()).toEqual(['schedule', 'workflow_dispatch']);
+    expect(doc['permissions']).toEqual({});
+    const j = job(doc, 'doctor');
+    expect(j['permissions']).toEqual({ contents: 'read', checks: 'write' });
+    expect(j['environment']).toBeUndefined();
+    const action = stepUsing(j, './')?.['with'] as Mapping;
+    const gate = stepUsing(job(load('patchproof-gate.yml'), 'patchproof'), './')?.['with'] as Mapping;
+    expect(action).toMatchObject({ mode: 'doctor', 'check-name': gate['check-name'], 'expected-app': gate['app-id'], 'gate-workflow': '.github/workflows/patchproof-gate.yml' });
+    expect(action['app-environment']).toBe(job(load('patchproof-gate.yml'), 'patchproof')['environment']);
+    expect(action['settings-token']).toMatch(/^\$\{\{ secrets\.[A-Z_]+ \}\}$/);
+    // The doctor holds no App key: it needs none to read the settings.
+    expect(action['app-private-key']).toBeUndefined();
+  });
+
   it('patchproof-screen.yml: workflow_call; plan refuses anything but a dispatch from the default branch; shard 1, then 2..N, then one merge; least privilege per job', () => {
     const doc = load('patchproof-screen.yml');
     expect(Object.keys(doc['on'] as Mapping)).toEqual(['workflow_call']);

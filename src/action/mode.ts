@@ -3,6 +3,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { ConfigurationError, InfrastructureError } from '../errors.js';
 import type { RenderedCheck, StepOutcome } from '../publish/ports.js';
 import type { ActionSettings } from '../inputs/action-settings.js';
+import type { FindingId, Severity } from '../core/setup-doctor.js';
 
 /**
  * What every mode shares: its result type and the few step helpers each needs. Modes import this
@@ -15,14 +16,17 @@ export interface ModeResult {
   /**
    * `uploaded`: a shard job's share (of one suite, or of the screened candidates) was validated and uploaded for the merge
    * job; the step succeeds, but it is no verdict on the candidate (never `passed`).
+   * `checked`: doctor read the setup and found no failing answer; it judges no candidate (never `passed`).
    */
-  verdict: 'passed' | 'failed' | 'inconclusive' | 'uploaded';
+  verdict: 'passed' | 'failed' | 'inconclusive' | 'uploaded' | 'checked';
   proofGrade: boolean;
   receiptDigest?: string;
   receiptPath?: string;
   artifactId?: number;
   /** promote: the merge commit GitHub made. */
   mergeSha?: string;
+  /** doctor: the worst answer, and each question's. */
+  doctor?: { worst: Severity; findings: Partial<Record<FindingId, Severity>> };
   /** The step fails unless the verdict is passed; this says why, in one line. */
   message: string;
 }
