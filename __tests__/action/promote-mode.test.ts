@@ -9,7 +9,7 @@ import type { Receipt } from '../../src/core/receipt-schema.js';
 import { serializeReceipt } from '../../src/core/receipt.js';
 import { asIsolated, receiptFor, recordingOutcome, uploadReceiptArtifact } from '../helpers/action-receipts.js';
 import { quietly, setEnv } from '../helpers/process-env.js';
-import { createTestSigstore, githubIdentity, type TestSigstore } from '../helpers/sigstore-fixture.js';
+import { createTestSigstore, githubIdentity, RECEIPT_FACTS_PREDICATE, type TestSigstore } from '../helpers/sigstore-fixture.js';
 import { startArtifactServer, type ArtifactServer } from '../support/artifact-server.js';
 import { startGitHubServer, type GitHubServer, type PullRequestFixture } from '../support/github-server.js';
 import { JS_DURATION, git, makePullRequest, removePullRequest, type PullRequestRepos } from './data/validate-repos.js';
@@ -30,7 +30,7 @@ import { mayBeUnset } from '../helpers/lifecycle.js';
 const TOKEN = 'ghs_test';
 const RUN_ATTEMPT = '1';
 /** Pull request numbers, one per test that may merge (a merged pull request stays merged). */
-const PR = { gate: 7, attested: 8, otherDiff: 9, stale: 10, failed: 11, notProof: 12, race: 13, unmergeable: 14, forged: 15, untrusted: 16, run: 17, otherPack: 18 };
+const PR = { gate: 7, attested: 8, otherDiff: 9, stale: 10, failed: 11, notProof: 12, race: 13, unmergeable: 14, forged: 15, untrusted: 16, run: 17, otherPack: 18, factsOnly: 19 };
 
 describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopback GitHub)', () => {
   let repos: PullRequestRepos;
@@ -346,6 +346,18 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
     expect(result).toMatchObject({ verdict: 'passed', proofGrade: true, receiptDigest: proven.receipt_digest });
     expect(github.merges().find((m) => m.number === PR.attested)).toEqual({ number: PR.attested, headSha: repos.head, method: 'squash', mergeSha: result.mergeSha });
     expect(summaries[0]).toContain('attested by `https://github.com/octo-org/hello-world/.github/workflows/patchproof.yml@refs/heads/main`');
+  });
+
+  it("attack: a receipt signed by the gate workflow whose predicate does not say the check was a trusted success (a pull request into another branch: posted as failure, still signed) is refused", async () => {
+    // The receipt itself says passed and proof grade: an untrusted run's receipt does too (the trust
+    // decision is not in it). Signed by the gate's identity with the receipt's facts only, as the gate
+    // signed before issue 27, it merged; the signed predicate must now say the check was a trusted success.
+    await upload('patchproof-receipt-facts-only', serializeReceipt(proven), await sigstore.attest(Buffer.from(serializeReceipt(proven)), { identity: gate, predicate: RECEIPT_FACTS_PREDICATE }));
+    const inputs = { 'run-id': String(artifacts.runId), 'artifact-name': 'patchproof-receipt-facts-only', 'trusted-root': rootPath, 'witness-digest': proven.bindings.witness_digest };
+    const { result } = await promote(inputs, { number: PR.factsOnly });
+    expect(result.verdict).toBe('failed');
+    expect(result.message).toMatch(/is not attested by the gate.*does not say the gate concluded this receipt's check run as success from a trusted workflow/);
+    expect(github.merges().map((m) => m.number)).not.toContain(PR.factsOnly);
   });
 
   it('attack: a receipt the gate attested, graded by another pack (a trivial one), promoted by run-id: the pack digest is required, and another pack is refused', async () => {

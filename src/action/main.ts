@@ -66,6 +66,7 @@ export async function run(outcome: StepOutcome = stepOutcome(), modes: Readonly<
     if (result.receiptPath !== undefined) outcome.setOutput('receipt-path', result.receiptPath);
     if (result.artifactId !== undefined) outcome.setOutput('artifact-id', String(result.artifactId));
     if (result.mergeSha !== undefined) outcome.setOutput('merge-sha', result.mergeSha);
+    if (result.attestationPredicatePath !== undefined) outcome.setOutput('attestation-predicate', result.attestationPredicatePath);
     // `uploaded` (a shard job's share, handed to the merge job) is a step that did its part, never a pass.
     if (result.verdict !== 'passed' && result.verdict !== 'uploaded') outcome.setFailed(result.message);
     else outcome.info(result.message);
