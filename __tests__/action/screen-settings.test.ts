@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readActionSettings } from '../../src/inputs/action-settings.js';
 import { dispatchRefusal } from '../../src/action/screen-mode.js';
 
-const PEM = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' });
+const PEM = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
 /** The GitHub App every shard job and the merge hold: the run's shard key is derived from its private key. */
 const APP = { 'app-id': '123', 'app-private-key': PEM };
 const DIGEST = `sha256:${'1'.repeat(64)}`;

@@ -480,7 +480,7 @@ describe('validateMode: publishing', () => {
 });
 
 describe('validateMode with shard K/N (a job of patchproof-validate-shards.yml)', () => {
-  const PEM = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' });
+  const PEM = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
   // The job derives the run's shard key from the app's private key and the run (GITHUB_REPOSITORY, RUN_ID 4242, attempt 2).
   const KEY = deriveShardKey(PEM, { repository: 'octo-org/hello-world', runId: '4242', runAttempt: '2' });
   const shardInputs = { shard: '1/2', 'app-id': '123', 'app-private-key': PEM };

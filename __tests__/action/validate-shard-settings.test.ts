@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { readActionSettings } from '../../src/inputs/action-settings.js';
 
-const PEM = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' });
+const PEM = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
 /** The GitHub App every shard job holds: its private key is what the run's shard key is derived from. */
 const APP = { 'app-id': '123', 'app-private-key': PEM };
 const DIGEST = `sha256:${'1'.repeat(64)}`;

@@ -39,7 +39,7 @@ describe('shard tag (src/core/shard-tag.ts)', () => {
 });
 
 describe('the run shard key, derived from the GitHub App private key (deriveShardKey)', () => {
-  const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' });
+  const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }) as string;
   const run = { repository: 'octo-org/hello-world', runId: '6001', runAttempt: '1' };
 
   test('every job of one run attempt derives the same 64-hex key, whatever the PEM form of the key', () => {
@@ -47,7 +47,7 @@ describe('the run shard key, derived from the GitHub App private key (deriveShar
     expect(key1).toMatch(/^[0-9a-f]{64}$/);
     expect(deriveShardKey(pem, { ...run, repository: 'Octo-Org/Hello-World' })).toBe(key1);
     // The same key as PKCS#8, as a secret may hold it, and with CRLF line ends.
-    const pkcs8 = createPrivateKey(pem).export({ type: 'pkcs8', format: 'pem' });
+    const pkcs8 = createPrivateKey(pem).export({ type: 'pkcs8', format: 'pem' }) as string;
     expect(deriveShardKey(pkcs8, run)).toBe(key1);
     expect(deriveShardKey(pem.replace(/\n/g, '\r\n'), run)).toBe(key1);
   });
@@ -58,7 +58,7 @@ describe('the run shard key, derived from the GitHub App private key (deriveShar
       deriveShardKey(pem, { ...run, runId: '6002' }),
       deriveShardKey(pem, { ...run, runAttempt: '2' }),
       deriveShardKey(pem, { ...run, repository: 'octo-org/other' }),
-      deriveShardKey(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }), run)
+      deriveShardKey(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }) as string, run)
     ];
     expect(new Set([key1, ...others]).size).toBe(5);
     const tag = tagShard(key1, NAME, files);

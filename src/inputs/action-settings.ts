@@ -151,7 +151,7 @@ function readApp(read: InputReader): GitHubAppSettings | undefined {
   if (appId === undefined || !/^[1-9][0-9]{0,15}$/.test(appId))
     throw new ConfigurationError(`app-id '${appId ?? ''}' is not a GitHub App id; give the number from the app's settings page`);
   if (privateKey === undefined || !PEM_KEY.test(privateKey)) {
-    throw new ConfigurationError("app-private-key is not a PEM private key; pass the app's key from a secret: ${{ secrets.PATCHPROOF_APP_KEY }}");
+    throw new ConfigurationError("app-private-key is not a PEM private key; pass the app's key from its environment secret: ${{ secrets.PATCHPROOF_APP_PRIVATE_KEY }}");
   }
   if (installation !== undefined && !/^[1-9][0-9]{0,15}$/.test(installation)) throw new ConfigurationError(`app-installation-id '${installation}' is not an installation id`);
   return { appId: Number(appId), privateKey, ...(installation !== undefined ? { installationId: Number(installation) } : {}) };
