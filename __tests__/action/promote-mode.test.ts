@@ -340,7 +340,13 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
   it('attested by the gate (a receipt artifact of the gate run, with its Sigstore bundle): merged', async () => {
     await upload('patchproof-receipt-gate', serializeReceipt(proven), await sigstore.attest(Buffer.from(serializeReceipt(proven)), { identity: gate }));
     const { result, summaries } = await promote(
-      { 'run-id': String(artifacts.runId), 'artifact-name': 'patchproof-receipt-gate', 'trusted-root': rootPath, 'merge-method': 'squash', 'witness-digest': proven.bindings.witness_digest },
+      {
+        'run-id': String(artifacts.runId),
+        'artifact-name': 'patchproof-receipt-gate',
+        'trusted-root': rootPath,
+        'merge-method': 'squash',
+        'witness-digest': proven.bindings.witness_digest
+      },
       { number: PR.attested }
     );
     expect(result).toMatchObject({ verdict: 'passed', proofGrade: true, receiptDigest: proven.receipt_digest });
@@ -348,12 +354,21 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
     expect(summaries[0]).toContain('attested by `https://github.com/octo-org/hello-world/.github/workflows/patchproof.yml@refs/heads/main`');
   });
 
-  it("attack: a receipt signed by the gate workflow whose predicate does not say the check was a trusted success (a pull request into another branch: posted as failure, still signed) is refused", async () => {
+  it('attack: a receipt signed by the gate workflow whose predicate does not say the check was a trusted success (a pull request into another branch: posted as failure, still signed) is refused', async () => {
     // The receipt itself says passed and proof grade: an untrusted run's receipt does too (the trust
     // decision is not in it). Signed by the gate's identity with the receipt's facts only, as the gate
     // signed before issue 27, it merged; the signed predicate must now say the check was a trusted success.
-    await upload('patchproof-receipt-facts-only', serializeReceipt(proven), await sigstore.attest(Buffer.from(serializeReceipt(proven)), { identity: gate, predicate: RECEIPT_FACTS_PREDICATE }));
-    const inputs = { 'run-id': String(artifacts.runId), 'artifact-name': 'patchproof-receipt-facts-only', 'trusted-root': rootPath, 'witness-digest': proven.bindings.witness_digest };
+    await upload(
+      'patchproof-receipt-facts-only',
+      serializeReceipt(proven),
+      await sigstore.attest(Buffer.from(serializeReceipt(proven)), { identity: gate, predicate: RECEIPT_FACTS_PREDICATE })
+    );
+    const inputs = {
+      'run-id': String(artifacts.runId),
+      'artifact-name': 'patchproof-receipt-facts-only',
+      'trusted-root': rootPath,
+      'witness-digest': proven.bindings.witness_digest
+    };
     const { result } = await promote(inputs, { number: PR.factsOnly });
     expect(result.verdict).toBe('failed');
     expect(result.message).toMatch(/is not attested by the gate.*does not say the gate concluded this receipt's check run as success from a trusted workflow/);

@@ -316,7 +316,12 @@ describeDocker('screen mode end to end', () => {
     try {
       const fooled = await runJob(forgedRun, { INPUT_MODE: 'screen-merge', INPUT_SHARDS: '2', ...appInputs(forgerKeys.privateKey) }, { GITHUB_API_URL: forgersGitHub.url });
       expectExit(fooled, 0);
-      expect(forgersGitHub.checkRuns().filter((r) => r.head_sha === repos.heads[13]).map((r) => r.conclusion)).toContain('success');
+      expect(
+        forgersGitHub
+          .checkRuns()
+          .filter((r) => r.head_sha === repos.heads[13])
+          .map((r) => r.conclusion)
+      ).toContain('success');
     } finally {
       await forgersGitHub.close();
     }

@@ -27,9 +27,17 @@ describe('validate shard inputs (src/inputs/validate-shard-settings.ts)', () => 
   });
 
   test.each<[string, Record<string, string>, RegExp]>([
-    ['a shard without the GitHub App', { mode: 'validate', shard: '1/2' }, /^mode validate with shard needs app-id and app-private-key: the shard artifacts of this run are tagged with a key derived/],
+    [
+      'a shard without the GitHub App',
+      { mode: 'validate', shard: '1/2' },
+      /^mode validate with shard needs app-id and app-private-key: the shard artifacts of this run are tagged with a key derived/
+    ],
     ['validate-merge without the GitHub App', { mode: 'validate-merge', shards: '2' }, /^mode validate-merge needs app-id and app-private-key/],
-    ['the removed screen-run-key (a with: input is printed in the log)', { ...APP, mode: 'validate', shard: '1/2', 'screen-run-key': 'ab'.repeat(32) }, /^screen-run-key was removed: every with: input is printed in the step log/],
+    [
+      'the removed screen-run-key (a with: input is printed in the log)',
+      { ...APP, mode: 'validate', shard: '1/2', 'screen-run-key': 'ab'.repeat(32) },
+      /^screen-run-key was removed: every with: input is printed in the step log/
+    ],
     ['the removed screen-run-key, without a shard', { mode: 'validate', 'screen-run-key': 'ab'.repeat(32) }, /^screen-run-key was removed/],
     ['shard 1/1', { mode: 'validate', shard: '1/1' }, /^shard 1\/1 is the whole suite/],
     ['K > N', { mode: 'validate', shard: '3/2' }, /^shard '3\/2' is not K\/N/],

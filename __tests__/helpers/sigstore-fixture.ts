@@ -59,7 +59,14 @@ export const GATE_SUCCESS_PREDICATE = {
   proof_grade: true,
   diff_digest: `sha256:${'0'.repeat(64)}`,
   witness_digest: `sha256:${'0'.repeat(64)}`,
-  check: { conclusion: 'success', trusted: true, name: 'PatchProof', head_sha: '0'.repeat(40), workflow_ref: 'o/r/.github/workflows/gate.yml@refs/heads/main', event: 'pull_request_target' }
+  check: {
+    conclusion: 'success',
+    trusted: true,
+    name: 'PatchProof',
+    head_sha: '0'.repeat(40),
+    workflow_ref: 'o/r/.github/workflows/gate.yml@refs/heads/main',
+    event: 'pull_request_target'
+  }
 };
 
 /**

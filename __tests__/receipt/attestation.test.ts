@@ -66,7 +66,7 @@ describe('verifyReceiptAttestation', () => {
     expect(refused(bundle, other)).toMatch(/subject is sha256:[0-9a-f]{64}, but receipt.json is sha256:/);
   });
 
-  it("a predicate that does not say the gate concluded the check as trusted success fails (the form signed before issue 27 included)", async () => {
+  it('a predicate that does not say the gate concluded the check as trusted success fails (the form signed before issue 27 included)', async () => {
     // Signed by the right workflow, from the right trigger and ref, over these bytes: only what it says differs.
     expect(refused(await sigstore.attest(RECEIPT, { predicate: RECEIPT_FACTS_PREDICATE }))).toMatch(/does not say the gate concluded this receipt's check run as success/);
     for (const check of [

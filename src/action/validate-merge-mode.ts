@@ -102,12 +102,7 @@ async function expectedBindings(
 }
 
 /** This run's N shard artifacts, tag-verified with `key`; the receipts they hold, and the names of those missing. Refusals are thrown. */
-async function downloadShards(
-  inputs: ValidateShardInputs,
-  key: string,
-  artifacts: ShardArtifacts,
-  folders: string[]
-): Promise<{ shards: ShardReceiptText[]; missing: string[] }> {
+async function downloadShards(inputs: ValidateShardInputs, key: string, artifacts: ShardArtifacts, folders: string[]): Promise<{ shards: ShardReceiptText[]; missing: string[] }> {
   const count = inputs.shards as number;
   const shards: ShardReceiptText[] = [];
   const missing: string[] = [];

@@ -36,7 +36,6 @@ import { eventLine, runName, type ProgressSink, type RunEvent } from '../core/pr
 import { ChecksPermissionError, type ReceiptArtifacts, type RenderedCheck, type StepOutcome } from '../publish/ports.js';
 import type { ActionSettings, WitnessPackInput } from '../inputs/action-settings.js';
 import { readRunnerContext, type RunnerContextWith } from '../inputs/runner-context.js';
-import type { ValidateShardInputs } from '../inputs/validate-shard-settings.js';
 import { createAppInstallationToken } from './app-token.js';
 import { decideTrust, downgradedCheck, gateDowngrade, trustLine, unprotectedPackRef, type TrustDecision } from './trust.js';
 import { receiptPredicate } from '../receipt/attestation.js';
