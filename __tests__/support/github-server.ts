@@ -220,6 +220,14 @@ export interface GitHubServerOptions {
   app?: TestGitHubApp;
   /** The repository's settings, for the setup check's reads. */
   settings?: RepositorySettingsFixture;
+  /**
+   * Branch protection's required status checks of the base branch, which `PUT .../pulls/{n}/merge`
+   * enforces (405 until each holds on the head commit), as GitHub documents the matching: a check
+   * named `context` counts when its latest run (per app) completed with success, neutral or skipped;
+   * with `appId` (the "expected source") only that app's check runs count. Without `appId` any check
+   * run of that name counts, whoever made it: a pull request's own workflow job of that name too.
+   */
+  requiredChecks?: { context: string; appId?: number }[];
 }
 
 /**
@@ -464,6 +472,17 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
 
   const findRun = (ctx: HandlerContext): StoredCheckRun | undefined => runs.get(Number(ctx.params['check_run_id']));
 
+  /** Whether a required check holds on `sha`: the latest run of that name per app, from the expected app when one is set. */
+  const requiredCheckHolds = (required: { context: string; appId?: number }, sha: string): boolean => {
+    const latest = new Map<number, StoredCheckRun>();
+    for (const r of runs.values()) {
+      if (r.head_sha !== sha || r.name !== required.context) continue;
+      if (required.appId !== undefined && r.app.id !== required.appId) continue;
+      if ((latest.get(r.app.id)?.id ?? 0) < r.id) latest.set(r.app.id, r);
+    }
+    return [...latest.values()].some((r) => r.status === 'completed' && ['success', 'neutral', 'skipped'].includes(r.conclusion ?? ''));
+  };
+
   const appKey = options.app !== undefined ? createPublicKey(options.app.publicKey) : undefined;
   const installationBody = (): object => {
     const body: Body = describedExample('installation');
@@ -689,6 +708,8 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       // GitHub's documented refusals: a merged or closed pull request, one it cannot merge (405), a head other than `sha` (409).
       if (merged.has(fixture.number) || (fixture.state ?? 'open') !== 'open') return error(405, 'Pull Request is not mergeable', ctx.op);
       if (fixture.mergeable === false) return error(405, 'Pull Request is not mergeable', ctx.op);
+      const unmet = (options.requiredChecks ?? []).find((required) => !requiredCheckHolds(required, fixture.headSha));
+      if (unmet !== undefined) return error(405, `Required status check "${unmet.context}" is expected.`, ctx.op);
       const sha = ctx.body['sha'];
       if (sha !== undefined && sha !== fixture.headSha) return error(409, 'Head branch was modified. Review and try the merge again.', ctx.op);
       const method = (ctx.body['merge_method'] as RecordedMerge['method'] | undefined) ?? 'merge';

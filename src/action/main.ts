@@ -74,6 +74,7 @@ export async function run(outcome: StepOutcome = stepOutcome(), modes: Readonly<
       outcome.setOutput('doctor', result.doctor.worst);
       outcome.setOutput('doctor-findings', JSON.stringify(result.doctor.findings));
     }
+    if (result.attestationPredicatePath !== undefined) outcome.setOutput('attestation-predicate', result.attestationPredicatePath);
     // `uploaded` (a shard job's share, handed to the merge job) and `checked` (doctor found no failing
     // answer) are steps that did their part, never a pass.
     if (result.verdict !== 'passed' && result.verdict !== 'uploaded' && result.verdict !== 'checked') outcome.setFailed(result.message);

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
+import { deriveShardKey } from '../core/shard-tag.js';
 import { ConfigurationError, InfrastructureError } from '../errors.js';
 import type { RenderedCheck, StepOutcome } from '../publish/ports.js';
 import type { ActionSettings } from '../inputs/action-settings.js';
@@ -23,6 +24,11 @@ export interface ModeResult {
   receiptDigest?: string;
   receiptPath?: string;
   artifactId?: number;
+  /**
+   * validate: the attestation predicate (src/receipt/attestation.ts), written only when the check run
+   * was concluded success from a trusted workflow with proof grade; the gate attests the receipt only then.
+   */
+  attestationPredicatePath?: string;
   /** promote: the merge commit GitHub made. */
   mergeSha?: string;
   /** doctor: the worst answer, and each question's. */
@@ -58,4 +64,16 @@ export async function writeSummary(outcome: StepOutcome, check: RenderedCheck): 
   } catch (error) {
     outcome.warning(`the job summary could not be written: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/**
+ * This run attempt's shard key (src/core/shard-tag.ts): derived here, in each shard and merge job,
+ * from the GitHub App's private key (a registered secret the runner masks) and the run's identity.
+ * Never an input, an output or a log line.
+ */
+export function runShardKey(settings: Pick<ActionSettings, 'app'>, run: { repository: string; runId: string; runAttempt: string }): string {
+  if (settings.app === undefined) {
+    throw new ConfigurationError("shard artifacts need app-id and app-private-key: the run's shard key is derived from the GitHub App's private key");
+  }
+  return deriveShardKey(settings.app.privateKey, run);
 }

@@ -154,7 +154,7 @@ function readApp(read: InputReader): GitHubAppSettings | undefined {
   if (appId === undefined || !/^[1-9][0-9]{0,15}$/.test(appId))
     throw new ConfigurationError(`app-id '${appId ?? ''}' is not a GitHub App id; give the number from the app's settings page`);
   if (privateKey === undefined || !PEM_KEY.test(privateKey)) {
-    throw new ConfigurationError("app-private-key is not a PEM private key; pass the app's key from a secret: ${{ secrets.PATCHPROOF_APP_KEY }}");
+    throw new ConfigurationError("app-private-key is not a PEM private key; pass the app's key from its environment secret: ${{ secrets.PATCHPROOF_APP_PRIVATE_KEY }}");
   }
   if (installation !== undefined && !/^[1-9][0-9]{0,15}$/.test(installation)) throw new ConfigurationError(`app-installation-id '${installation}' is not an installation id`);
   return { appId: Number(appId), privateKey, ...(installation !== undefined ? { installationId: Number(installation) } : {}) };
@@ -236,6 +236,18 @@ export function readActionSettings(read: InputReader): ActionSettings {
   const promote = mode === 'promote' ? readPromoteInputs(read, runIdText !== undefined) : undefined;
   const screen = readScreenInputs(read, mode);
   const doctor = readDoctorInputs(read, mode);
+  if (optional(read, 'screen-run-key') !== undefined) {
+    // A with: input is printed in the step's log, so a key passed that way authenticated nothing.
+    throw new ConfigurationError(
+      'screen-run-key was removed: every with: input is printed in the step log, so the key was public. Shard artifacts are now tagged with a key each job derives from the GitHub App private key (app-id, app-private-key); remove screen-run-key'
+    );
+  }
+  const sharded = validateShards?.shard !== undefined || mode === 'validate-merge' || screen?.shard !== undefined || mode === 'screen-merge';
+  if (sharded && app === undefined) {
+    throw new ConfigurationError(
+      `mode ${mode}${mode === 'validate' || mode === 'screen' ? ' with shard' : ''} needs app-id and app-private-key: the shard artifacts of this run are tagged with a key derived from the GitHub App's private key, which no job without the app's environment holds (.github/workflows/patchproof-${mode.startsWith('screen') ? 'screen' : 'validate-shards'}.yml)`
+    );
+  }
   return {
     mode,
     ...(packValue !== undefined && digest !== undefined ? { witness: { pack: parseWitnessPack(packValue), digest } } : {}),
