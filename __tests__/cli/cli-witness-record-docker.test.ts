@@ -219,7 +219,9 @@ gate.describeDocker('witness record refuses a pack that does not tell the base f
       expect(result.stderr.trim().split('\n').at(-1)).toMatch(REFUSAL_LINE);
       expect(await readFile(join(pack.pack, 'oracle', 'expected.json'), 'utf8')).toBe(pack.text);
     }
-    expect(a.stderr).toMatch(/witness record refused; nothing was written: the reproduction does not fail on the base: oracle > reproduction:test_repro_subtraction\.py\/9 hold\(s\) there/);
+    expect(a.stderr).toMatch(
+      /witness record refused; nothing was written: the reproduction does not fail on the base: oracle > reproduction:test_repro_subtraction\.py\/9 hold\(s\) there/
+    );
     expect(b.stderr).toMatch(
       /no sealed site of the reproduction tells the base from the reference fix \(reproduction:test_repro_subtraction\.py\/11 observed on the base what the reference observed\); such an oracle holds for any implementation/
     );
@@ -229,12 +231,17 @@ gate.describeDocker('witness record refuses a pack that does not tell the base f
     gate.requireDocker();
     const missing = await packWithReproduction(
       'module-not-found',
-      sealedTest('from calculatr import evaluate', '    def test_subtractions_are_applied_left_to_right(self):\n        observe("reproduction:test_repro_subtraction.py/9", lambda: (evaluate("10 - 4 - 3")))'),
+      sealedTest(
+        'from calculatr import evaluate',
+        '    def test_subtractions_are_applied_left_to_right(self):\n        observe("reproduction:test_repro_subtraction.py/9", lambda: (evaluate("10 - 4 - 3")))'
+      ),
       { cases: [{ id: 'reproduction:test_repro_subtraction.py/9', phase: 'reproduction', expected: 3, comparator: { kind: 'exact' } }] }
     );
     const result = await record(missing.pack, py.candidate('fix'));
     expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/witness record refused; nothing was written: reproduction: \S+ fails with the reference fix for a reason that has nothing to do with the bug \(import_error\)/);
+    expect(result.stderr).toMatch(
+      /witness record refused; nothing was written: reproduction: \S+ fails with the reference fix for a reason that has nothing to do with the bug \(import_error\)/
+    );
     expect(result.stderr).toMatch(/calculatr/);
     expect(await readFile(join(missing.pack, 'oracle', 'expected.json'), 'utf8')).toBe(missing.text);
   }, 300_000);

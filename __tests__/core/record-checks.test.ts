@@ -88,7 +88,9 @@ describe('witness record: the reference fix must pass the reproduction for the r
   test('a module not found with the reference fix is refused as unrelated to the bug, before the missing observations', () => {
     const missing: TestCaseResult[] = [{ id: 'test_rules', status: 'errored', failure_kind: 'import_error', message: "ModuleNotFoundError: No module named 'rulez'" }];
     const problems = check([run('base', 1, 'b'), run('patched', 1, undefined, missing), run('patched', 2, undefined, missing)]);
-    expect(problems[0]).toBe("reproduction: test_rules fails with the reference fix for a reason that has nothing to do with the bug (import_error): ModuleNotFoundError: No module named 'rulez'");
+    expect(problems[0]).toBe(
+      "reproduction: test_rules fails with the reference fix for a reason that has nothing to do with the bug (import_error): ModuleNotFoundError: No module named 'rulez'"
+    );
     expect(problems.join('\n')).toMatch(/was never observed with the reference fix/);
   });
 
@@ -96,7 +98,9 @@ describe('witness record: the reference fix must pass the reproduction for the r
     const collection: TestCaseResult[] = [{ id: 'test_rules', status: 'errored', failure_kind: 'collection_error' }];
     expect(check([run('base', 1, 'b'), run('patched', 1, 'a', collection), run('patched', 2, 'a')])[0]).toMatch(/nothing to do with the bug \(collection_error\)/);
     const assertion: TestCaseResult[] = [{ id: 'test_rules.T.test_other', status: 'failed', failure_kind: 'assertion' }];
-    expect(check([run('base', 1, 'b'), run('patched', 1, 'a', assertion), run('patched', 2, 'a')])[0]).toBe('reproduction: test_rules.T.test_other fails with the reference fix (assertion)');
+    expect(check([run('base', 1, 'b'), run('patched', 1, 'a', assertion), run('patched', 2, 'a')])[0]).toBe(
+      'reproduction: test_rules.T.test_other fails with the reference fix (assertion)'
+    );
   });
 
   test('no test at all with the reference fix is refused', () => {

@@ -70,11 +70,26 @@ export function baseProblems(oracle: OracleFile, runs: readonly RecordedPackRun[
   const problems: string[] = [];
   const before = judgeReproductionBefore(evidence, options.expectedFailing, options.pinned);
   if (before.status !== 'passed') {
-    const passing = [...new Set(evidence.flatMap((e) => sealedAndFailures(e)).filter((t) => t.status === 'passed').map((t) => t.id))];
-    const wrong = [...new Set(evidence.flatMap((e) => sealedAndFailures(e)).filter((t) => failing(t) && !rightReason(t)).map((t) => `${t.id} (${t.failure_kind ?? 'unknown'})`))];
+    const passing = [
+      ...new Set(
+        evidence
+          .flatMap((e) => sealedAndFailures(e))
+          .filter((t) => t.status === 'passed')
+          .map((t) => t.id)
+      )
+    ];
+    const wrong = [
+      ...new Set(
+        evidence
+          .flatMap((e) => sealedAndFailures(e))
+          .filter((t) => failing(t) && !rightReason(t))
+          .map((t) => `${t.id} (${t.failure_kind ?? 'unknown'})`)
+      )
+    ];
     for (const reason of before.reasons) {
       if (reason === 'repro_passes_before') problems.push(`the reproduction does not fail on the base: ${named(passing)} hold(s) there`);
-      else if (reason === 'repro_wrong_failure') problems.push(`the reproduction fails on the base for a reason the pack does not allow: ${wrong.length > 0 ? named(wrong) : 'not the expected failing ids'}`);
+      else if (reason === 'repro_wrong_failure')
+        problems.push(`the reproduction fails on the base for a reason the pack does not allow: ${wrong.length > 0 ? named(wrong) : 'not the expected failing ids'}`);
       else problems.push(`the base reproduction does not establish the bug (${reason})`);
     }
   }

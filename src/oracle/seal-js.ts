@@ -519,7 +519,9 @@ function inputsOnly(node: Node, params: ReadonlySet<string>, bound: Map<string, 
       return all(node.elements as (Node | null)[]);
     case 'ObjectExpression':
       return (node.properties as Node[]).every((p) =>
-        p.type === 'SpreadElement' ? inputsOnly(p.argument as Node, params, bound, seen) : p.type === 'ObjectProperty' && (p.computed !== true || inputsOnly(p.key as Node, params, bound, seen)) && inputsOnly(p.value as Node, params, bound, seen)
+        p.type === 'SpreadElement'
+          ? inputsOnly(p.argument as Node, params, bound, seen)
+          : p.type === 'ObjectProperty' && (p.computed !== true || inputsOnly(p.key as Node, params, bound, seen)) && inputsOnly(p.value as Node, params, bound, seen)
       );
     case 'SpreadElement':
       return inputsOnly(node.argument as Node, params, bound, seen);
