@@ -93,6 +93,8 @@ gate.describeDocker('witness record --reference in the Docker runner', () => {
     const result = await record(pack, py.candidate('fix'));
     expect({ status: result.status, stderr: result.status === 0 ? '' : result.stderr.slice(-1500) }).toEqual({ status: 0, stderr: '' });
     expect(result.stdout).toMatch(new RegExp(`recorded: ${sealed.cases.length} case\\(s\\)`));
+    // Both reproduction cases observe 9 and a ZeroDivisionError on the base.
+    expect(result.stdout).toMatch(/discriminating: 2 reproduction case\(s\) observed otherwise on the base/);
     const recorded = await oracleOf(pack);
     expect(recorded.pending).toBeUndefined();
     expect(recorded.cases).toEqual(sealed.cases);

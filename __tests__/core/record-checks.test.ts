@@ -43,7 +43,7 @@ function check(runs: RecordedPackRun[]): string[] {
   const outcome = recordExpectations(pendingOracle, reference);
   const problems = [...referenceFailures(reference), ...(outcome.ok ? [] : outcome.problems)];
   if (problems.length > 0 || !outcome.ok) return problems;
-  return baseProblems(outcome.oracle, runs);
+  return baseProblems(outcome.oracle, runs).problems;
 }
 
 const reference = [run('patched', 1, 'a'), run('patched', 2, 'a')];
@@ -51,6 +51,8 @@ const reference = [run('patched', 1, 'a'), run('patched', 2, 'a')];
 describe('witness record: the recorded sites must tell the base from the reference fix', () => {
   test('a site whose base observation differs from the recorded value is accepted', () => {
     expect(check([run('base', 1, 'b'), run('base', 2, 'b'), ...reference])).toEqual([]);
+    const recorded = recordExpectations(pendingOracle, reference);
+    expect(recorded.ok && baseProblems(recorded.oracle, [run('base', 1, 'b'), run('base', 2, 'b')]).discriminating).toEqual([SITE]);
   });
 
   test('a site that raised on the base discriminates; one the base never reached because the code raised does too', () => {

@@ -58,10 +58,14 @@ export function referenceFailures(runs: readonly RecordedPackRun[]): string[] {
  * must tell the base from the reference fix (its base observation differs from the expectation,
  * the call raised, or the base stopped with an error before the site the reference reached).
  */
-export function baseProblems(oracle: OracleFile, runs: readonly RecordedPackRun[], options: { expectedFailing?: readonly string[]; pinned?: readonly string[] } = {}): string[] {
+export function baseProblems(
+  oracle: OracleFile,
+  runs: readonly RecordedPackRun[],
+  options: { expectedFailing?: readonly string[]; pinned?: readonly string[] } = {}
+): { problems: string[]; discriminating: string[] } {
   const cases = oracle.cases.filter((c) => c.phase === 'reproduction');
   const baseRuns = runs.filter((r) => r.tree === 'base' && r.phase === 'reproduction');
-  if (baseRuns.length === 0) return ['the reproduction was not run on the base'];
+  if (baseRuns.length === 0) return { problems: ['the reproduction was not run on the base'], discriminating: [] };
   const judged = baseRuns.map((run) => judgeObservations(cases, { observations: run.observations, malformed: run.malformed }));
   const evidence = baseRuns.map((run, i): RunEvidence => {
     const j = judged[i]!;
@@ -107,7 +111,7 @@ export function baseProblems(oracle: OracleFile, runs: readonly RecordedPackRun[
       `no sealed site of the reproduction tells the base from the reference fix (${held.length > 0 ? `${named(held)} observed on the base what the reference observed` : 'it has no sealed case'}); such an oracle holds for any implementation`
     );
   }
-  return problems;
+  return { problems, discriminating: discriminating.map((c) => c.id) };
 }
 
 /** A run's deciding results as validate reads them: the sealed cases, and the framework's failures. */

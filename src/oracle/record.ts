@@ -48,6 +48,8 @@ export interface RecordReport {
   /** Sealed cases the reference fix was checked against (and satisfied). */
   checked: number;
   cases: number;
+  /** Reproduction cases whose base observation differs from their expectation, in every base run. */
+  discriminating: number;
 }
 
 function refuse(problems: readonly string[]): never {
@@ -96,9 +98,9 @@ export async function recordPack(options: RecordOptions): Promise<RecordReport> 
       ...(manifest.reproduction.expected_failing ? { expectedFailing: manifest.reproduction.expected_failing } : {}),
       ...(manifest.reproduction.ids ? { pinned: manifest.reproduction.ids } : {})
     });
-    if (againstBase.length > 0) refuse(againstBase);
+    if (againstBase.problems.length > 0) refuse(againstBase.problems);
     await writeFile(join(options.pack, ...oracleFile.split('/')), `${JSON.stringify(outcome.oracle, null, 2)}\n`);
-    return { oracleFile, recorded: outcome.recorded, checked: outcome.checked, cases: outcome.oracle.cases.length };
+    return { oracleFile, recorded: outcome.recorded, checked: outcome.checked, cases: outcome.oracle.cases.length, discriminating: againstBase.discriminating.length };
   } finally {
     await witness.dispose();
   }
