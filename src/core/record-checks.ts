@@ -78,7 +78,7 @@ export function baseProblems(
       ...new Set(
         evidence
           .flatMap((e) => sealedAndFailures(e))
-          .filter((t) => t.status === 'passed')
+          .filter((t) => t.status === 'passed' && (options.expectedFailing?.includes(t.id) ?? true))
           .map((t) => t.id)
       )
     ];
