@@ -287,7 +287,7 @@ gate.describeDocker('baseline-cache: the GitHub Actions cache as the baseline st
   }, 900_000);
 
   test("attack: a hostile pull request's own run writes a forged entry under the trusted key; its validation never reads it, and a trusted run does not see it", async () => {
-    // A base where the bug is already fixed, and a candidate that only touches the README: honestly failed (repro_passes_before).
+    // A base where the bug is already fixed, and a candidate that only touches the README: honestly inconclusive (repro_passes_before: the pack's fault, never a pass).
     const noop: HeadChange = { kind: 'files', files: { 'README.md': '# duration\n\nTouched by the candidate.\n' } };
     const probe = makePullRequest(noop, { baseChange: fix });
     cleanup.push(probe);
@@ -321,7 +321,7 @@ gate.describeDocker('baseline-cache: the GitHub Actions cache as the baseline st
     const own = await job(noop, { event: 'pull_request', fork: true }, fix);
     expect(own.infos.some((l) => l.startsWith("baseline-cache is off for this run: on pull_request the job is the pull request's own workflow"))).toBe(true);
     expect(own.cacheRequests).toBe(0);
-    expect(own.receipt?.verdict).toBe('failed');
+    expect(own.receipt?.verdict).toBe('inconclusive');
     expect(own.receipt?.reasons).toContain('repro_passes_before');
     expect(own.receipt?.baseline).toBeUndefined();
 
@@ -334,7 +334,7 @@ gate.describeDocker('baseline-cache: the GitHub Actions cache as the baseline st
     const trusted = await job(noop, {}, fix);
     expect(trusted.infos.some((l) => /^baseline cache: miss \(no entry /.test(l))).toBe(true);
     expect(trusted.labels.some(isBaseLabel)).toBe(true);
-    expect(trusted.receipt?.verdict).toBe('failed');
+    expect(trusted.receipt?.verdict).toBe('inconclusive');
     expect(trusted.receipt?.reasons).toContain('repro_passes_before');
     expect(trusted.receipt?.baseline?.cache).toBeUndefined();
     expect(trusted.conclusion).toBe('failure');

@@ -120,7 +120,7 @@ describe('renderCheck', () => {
     );
     runs.reproduction_after = [1, 2].map((attempt) => run('reproduction_after', [pass('repro > a'), pass('repro > b')], { attempt }));
     const { annotations, title } = renderCheck(receiptFrom(runs));
-    expect(title).toMatch(/^PatchProof: FAILED — .*repro_passes_before/);
+    expect(title).toMatch(/^PatchProof: INCONCLUSIVE — .*repro_passes_before/);
     expect(annotations.map((a) => a.title)).toEqual(['PatchProof repro_passes_before: repro > a', 'PatchProof repro_wrong_failure: repro > b']);
   });
 

@@ -3,6 +3,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderCheck } from '../../src/publish/check-report.js';
+import { createChecksClient } from '../../src/publish/checks-client.js';
+import { startGitHubServer } from '../support/github-server.js';
 import { renderReport } from '../../src/core/report.js';
 import { serializeReceipt } from '../../src/core/receipt.js';
 import { fail, pass, passingRuns, receiptFrom, run } from '../helpers/evidence.js';
@@ -55,6 +57,31 @@ describe('hostile markup and hidden text in PR-visible Markdown', () => {
     if (process.env['UPDATE_CHECK_DATA'] === '1') await writeFile(file, rendered);
     if (!existsSync(file)) throw new Error(`${file} is missing; run with UPDATE_CHECK_DATA=1 to write it`);
     expect(rendered).toBe(await readFile(file, 'utf8'));
+  });
+
+  it('posts no bidirectional override: a failing test id carrying U+202E reaches the check run (loopback GitHub) with U+FFFD in its place', async () => {
+    // The id as a candidate's test file can name it: shown raw, "‮ko_sessap" reads "passes_ok".
+    const bidiId = 'test/a.test.js > regression \u202eko_sessap\u202c';
+    const runs = passingRuns();
+    runs.regression_after = [run('regression_after', [pass('test/a.test.js > ok'), fail(bidiId)])];
+    runs.regression_before = [run('regression_before', [pass('test/a.test.js > ok'), pass(bidiId)])];
+    const rendered = renderCheck(receiptFrom(runs));
+    const server = await startGitHubServer({ token: 'ghs_test' });
+    try {
+      await createChecksClient('ghs_test', { baseUrl: server.url }).publish(
+        { owner: 'octo-org', repo: 'hello-world', headSha: 'b'.repeat(40), name: 'PatchProof' },
+        'failure',
+        rendered
+      );
+      const [posted] = server.checkRuns();
+      const shown = `${posted?.output.title ?? ''}${posted?.output.summary ?? ''}${posted?.output.text ?? ''}${JSON.stringify(posted?.annotations ?? [])}`;
+      // The id is there (the failing test is named), but nothing in it can reorder what is shown.
+      expect(shown).toContain('regression \ufffdko_sessap\ufffd');
+      expect(shown).not.toMatch(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+      expect(server.invalidRequests()).toEqual([]);
+    } finally {
+      await server.close();
+    }
   });
 
   it('leaves a hidden test source, given as a skip reason or a failure message, out of the receipt, the check run and the report', () => {

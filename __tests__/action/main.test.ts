@@ -29,7 +29,7 @@ async function runWith(mode: Mode): Promise<Step> {
   // Reverify mode needs the fewest inputs; the mode itself is the one handed in.
   const restore = setEnv({ INPUT_MODE: 'reverify', 'INPUT_GITHUB-TOKEN': 'ghs_test', 'INPUT_RUN-ID': '42' });
   try {
-    await run(outcome, { validate: mode, reverify: mode, promote: mode, screen: mode, 'screen-merge': mode, 'validate-merge': mode });
+    await run(outcome, { validate: mode, reverify: mode, promote: mode, screen: mode, 'screen-merge': mode, 'validate-merge': mode, doctor: mode });
   } finally {
     restore();
   }
@@ -81,6 +81,29 @@ describe('run (the action entry): outputs for what a mode throws', () => {
     expect(step.failed).toEqual([]);
   });
 
+  it("doctor's `checked` leaves the step green with its answers as outputs; a failing answer fails the step; neither is passed", async () => {
+    const checked = await runWith(() =>
+      Promise.resolve({
+        verdict: 'checked',
+        proofGrade: false,
+        doctor: { worst: 'unknown', findings: { 'required-check': 'ok', 'fork-workflows': 'unknown' } },
+        message: 'setup read'
+      })
+    );
+    expect(checked.outputs).toEqual({
+      verdict: 'checked',
+      'proof-grade': 'false',
+      doctor: 'unknown',
+      'doctor-findings': JSON.stringify({ 'required-check': 'ok', 'fork-workflows': 'unknown' })
+    });
+    expect(checked.failed).toEqual([]);
+    const failed = await runWith(() =>
+      Promise.resolve({ verdict: 'failed', proofGrade: false, doctor: { worst: 'fail', findings: { 'required-check': 'fail' } }, message: 'required-check: by name only' })
+    );
+    expect(failed.outputs).toMatchObject({ verdict: 'failed', doctor: 'fail' });
+    expect(failed.failed).toEqual(['required-check: by name only']);
+  });
+
   it('settings the reader refuses are failed, before any mode runs', async () => {
     const step: Step = { outputs: {}, failed: [] };
     let ran = false;
@@ -92,7 +115,7 @@ describe('run (the action entry): outputs for what a mode throws', () => {
     try {
       await run(
         { setOutput: (name, value) => void (step.outputs[name] = value), summary: async () => {}, setFailed: (m) => step.failed.push(m), info: () => {}, warning: () => {} },
-        { validate: mode, reverify: mode, promote: mode, screen: mode, 'screen-merge': mode, 'validate-merge': mode }
+        { validate: mode, reverify: mode, promote: mode, screen: mode, 'screen-merge': mode, 'validate-merge': mode, doctor: mode }
       );
     } finally {
       restore();

@@ -9,7 +9,7 @@ import type { Receipt } from '../../src/core/receipt-schema.js';
 import { serializeReceipt } from '../../src/core/receipt.js';
 import { asIsolated, receiptFor, recordingOutcome, uploadReceiptArtifact } from '../helpers/action-receipts.js';
 import { quietly, setEnv } from '../helpers/process-env.js';
-import { createTestSigstore, githubIdentity, type TestSigstore } from '../helpers/sigstore-fixture.js';
+import { createTestSigstore, githubIdentity, RECEIPT_FACTS_PREDICATE, type TestSigstore } from '../helpers/sigstore-fixture.js';
 import { startArtifactServer, type ArtifactServer } from '../support/artifact-server.js';
 import { startGitHubServer, type GitHubServer, type PullRequestFixture } from '../support/github-server.js';
 import { JS_DURATION, git, makePullRequest, removePullRequest, type PullRequestRepos } from './data/validate-repos.js';
@@ -30,7 +30,7 @@ import { mayBeUnset } from '../helpers/lifecycle.js';
 const TOKEN = 'ghs_test';
 const RUN_ATTEMPT = '1';
 /** Pull request numbers, one per test that may merge (a merged pull request stays merged). */
-const PR = { gate: 7, attested: 8, otherDiff: 9, stale: 10, failed: 11, notProof: 12, race: 13, unmergeable: 14, forged: 15, untrusted: 16, run: 17 };
+const PR = { gate: 7, attested: 8, otherDiff: 9, stale: 10, failed: 11, notProof: 12, race: 13, unmergeable: 14, forged: 15, untrusted: 16, run: 17, otherPack: 18, factsOnly: 19 };
 
 describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopback GitHub)', () => {
   let repos: PullRequestRepos;
@@ -285,7 +285,10 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
     it('as an artifact of another run, without a bundle: refused before reading the pull request', async () => {
       await upload('patchproof-receipt-forged', serializeReceipt(proven));
       const before = github.requests().length;
-      const { result } = await promote({ 'run-id': String(artifacts.runId), 'artifact-name': 'patchproof-receipt-forged', 'trusted-root': rootPath }, { number: PR.forged });
+      const { result } = await promote(
+        { 'run-id': String(artifacts.runId), 'artifact-name': 'patchproof-receipt-forged', 'trusted-root': rootPath, 'witness-digest': proven.bindings.witness_digest },
+        { number: PR.forged }
+      );
       expect(result.verdict).toBe('failed');
       expect(result.message).toMatch(
         /^promote refused, nothing was merged: the receipt of run \d+ \(patchproof-receipt-forged\) is not attested by the gate, and a receipt that verifies is not evidence by itself: the artifact carries no receipt\.sigstore\.json$/
@@ -304,7 +307,10 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
       ];
       for (const [suffix, bundle, reason] of cases) {
         await upload(`patchproof-receipt-${suffix}`, serializeReceipt(proven), await bundle);
-        const { result } = await promote({ 'run-id': String(artifacts.runId), 'artifact-name': `patchproof-receipt-${suffix}`, 'trusted-root': rootPath }, { number: PR.forged });
+        const { result } = await promote(
+          { 'run-id': String(artifacts.runId), 'artifact-name': `patchproof-receipt-${suffix}`, 'trusted-root': rootPath, 'witness-digest': proven.bindings.witness_digest },
+          { number: PR.forged }
+        );
         expect({ suffix, verdict: result.verdict }).toEqual({ suffix, verdict: 'failed' });
         expect(result.message).toMatch(reason);
       }
@@ -334,12 +340,60 @@ describe('promoteMode (real git, real toolkit clients, OpenAPI-validated loopbac
   it('attested by the gate (a receipt artifact of the gate run, with its Sigstore bundle): merged', async () => {
     await upload('patchproof-receipt-gate', serializeReceipt(proven), await sigstore.attest(Buffer.from(serializeReceipt(proven)), { identity: gate }));
     const { result, summaries } = await promote(
-      { 'run-id': String(artifacts.runId), 'artifact-name': 'patchproof-receipt-gate', 'trusted-root': rootPath, 'merge-method': 'squash' },
+      {
+        'run-id': String(artifacts.runId),
+        'artifact-name': 'patchproof-receipt-gate',
+        'trusted-root': rootPath,
+        'merge-method': 'squash',
+        'witness-digest': proven.bindings.witness_digest
+      },
       { number: PR.attested }
     );
     expect(result).toMatchObject({ verdict: 'passed', proofGrade: true, receiptDigest: proven.receipt_digest });
     expect(github.merges().find((m) => m.number === PR.attested)).toEqual({ number: PR.attested, headSha: repos.head, method: 'squash', mergeSha: result.mergeSha });
     expect(summaries[0]).toContain('attested by `https://github.com/octo-org/hello-world/.github/workflows/patchproof.yml@refs/heads/main`');
+  });
+
+  it('attack: a receipt signed by the gate workflow whose predicate does not say the check was a trusted success (a pull request into another branch: posted as failure, still signed) is refused', async () => {
+    // The receipt itself says passed and proof grade: an untrusted run's receipt does too (the trust
+    // decision is not in it). Signed by the gate's identity with the receipt's facts only, as the gate
+    // signed before issue 27, it merged; the signed predicate must now say the check was a trusted success.
+    await upload(
+      'patchproof-receipt-facts-only',
+      serializeReceipt(proven),
+      await sigstore.attest(Buffer.from(serializeReceipt(proven)), { identity: gate, predicate: RECEIPT_FACTS_PREDICATE })
+    );
+    const inputs = {
+      'run-id': String(artifacts.runId),
+      'artifact-name': 'patchproof-receipt-facts-only',
+      'trusted-root': rootPath,
+      'witness-digest': proven.bindings.witness_digest
+    };
+    const { result } = await promote(inputs, { number: PR.factsOnly });
+    expect(result.verdict).toBe('failed');
+    expect(result.message).toMatch(/is not attested by the gate.*does not say the gate concluded this receipt's check run as success from a trusted workflow/);
+    expect(github.merges().map((m) => m.number)).not.toContain(PR.factsOnly);
+  });
+
+  it('attack: a receipt the gate attested, graded by another pack (a trivial one), promoted by run-id: the pack digest is required, and another pack is refused', async () => {
+    // Genuinely attested by the signer workflow, bound, passed, proof grade: only the pack differs, as
+    // when another caller of the signer workflow on the default branch pins a pack of its own.
+    const weakPack = `sha256:${'c'.repeat(64)}`;
+    const graded = asIsolated(local, { bindings: { ...local.bindings, witness_digest: weakPack } });
+    await upload('patchproof-receipt-weak-pack', serializeReceipt(graded), await sigstore.attest(Buffer.from(serializeReceipt(graded)), { identity: gate }));
+    const inputs = { 'run-id': String(artifacts.runId), 'artifact-name': 'patchproof-receipt-weak-pack', 'trusted-root': rootPath };
+    // Without witness-digest (accepted and merged before issue 27): refused before any request.
+    const before = github.requests().length;
+    await expect(promote(inputs, { number: PR.otherPack })).rejects.toThrow(/witness-digest is required with run-id/);
+    expect(github.requests().length).toBe(before);
+    // With the gate's pack: refused, graded by another pack.
+    const { result } = await promote({ ...inputs, 'witness-digest': proven.bindings.witness_digest }, { number: PR.otherPack });
+    expect(result.verdict).toBe('failed');
+    expect(result.message).toContain(`was graded by witness pack ${weakPack}, not the pinned ${proven.bindings.witness_digest}`);
+    expect(github.merges().map((m) => m.number)).not.toContain(PR.otherPack);
+    // The pack named is the only difference: pinned to the weak pack, the same receipt merges.
+    const fooled = await promote({ ...inputs, 'witness-digest': weakPack }, { number: PR.otherPack });
+    expect(fooled.result.verdict).toBe('passed');
   });
 
   it('GitHub answering 409 (a push lands between the check and the merge): reported as a refusal, never as success', async () => {

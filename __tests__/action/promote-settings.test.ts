@@ -29,7 +29,8 @@ describe('promote inputs', () => {
     [{ 'receipt-path': 'r.json', 'merge-method': 'fast-forward' }, /merge-method 'fast-forward' is unknown; use merge, squash or rebase/],
     [{ 'receipt-path': 'r.json', 'pull-number': '#7' }, /pull-number '#7' is not a pull request number/],
     [{ 'receipt-path': 'r.json', 'witness-digest': 'sha256:abc' }, /witness-digest 'sha256:abc' is not valid/],
-    [{ mode: 'merge' }, /mode 'merge' is unknown; use validate, validate-merge, reverify, promote, screen or screen-merge/]
+    [{ 'run-id': '42', 'trusted-root': 'root.json' }, /witness-digest is required with run-id: an attested receipt may have been graded by any pack/],
+    [{ mode: 'merge' }, /mode 'merge' is unknown; use validate, validate-merge, reverify, promote, screen, screen-merge or doctor/]
   ])('refuses %j', (inputs, message) => {
     expect(() => readActionSettings(read(inputs as Record<string, string>))).toThrow(message);
   });

@@ -40,6 +40,9 @@ let bundle: ReturnType<typeof ensureActionBundle>;
 let forgedText: string;
 let movedHead: string;
 let rootPath: string;
+/** The agent's copy of the base (the same tree, not on main's history) and the candidate's change on it. */
+let offBase: string;
+let offHead: string;
 
 beforeAll(async () => {
   repos = makePullRequest({ kind: 'diff', file: join(JS_DURATION, 'candidates', 'fix.diff') });
@@ -98,6 +101,11 @@ beforeAll(async () => {
   git(author, ['commit', '-q', '-am', 'A later push']);
   movedHead = git(author, ['rev-parse', 'HEAD']);
   git(author, ['push', '-q', repos.origin, 'candidate:refs/pull/8/head']);
+  // A commit with the base's very tree but not on main's history, and the same change on top: pushed
+  // as a pull request's head, as any fork can. A dispatch of reverify.yml can name them as base and head.
+  offBase = git(author, ['commit-tree', `${repos.base}^{tree}`, '-p', `${repos.base}^`, '-m', "The agent's copy of the base"]);
+  offHead = git(author, ['commit-tree', `${repos.head}^{tree}`, '-p', offBase, '-m', 'The candidate on it']);
+  git(author, ['push', '-q', repos.origin, `${offHead}:refs/pull/9/head`]);
 
   artifacts = await startArtifactServer();
   github = await startGitHubServer({ token: TOKEN, artifacts });
@@ -146,7 +154,7 @@ async function reverify(
   artifactName: string,
   head = repos.head,
   extra: Record<string, string> = {}
-): Promise<{ status: number | null; outputs: Record<string, string>; conclusion: string | null | undefined; title: string | null | undefined }> {
+): Promise<{ status: number | null; stdout: string; outputs: Record<string, string>; conclusion: string | null | undefined; title: string | null | undefined }> {
   const tmp = mkdtempSync(join(work, 'run-'));
   const runnerTemp = join(tmp, 'runner-temp');
   mkdirSync(runnerTemp);
@@ -188,6 +196,7 @@ async function reverify(
   const runs = github.checkRuns().slice(before);
   return {
     status: run.status,
+    stdout: run.stdout,
     outputs: parseOutputFile(readFileSync(join(tmp, 'output.txt'), 'utf8')),
     conclusion: runs[runs.length - 1]?.conclusion,
     title: runs[runs.length - 1]?.output.title
@@ -222,6 +231,20 @@ describe('reverify through dist/index.js: a receipt is proof only with a trusted
       conclusion: 'failure',
       title: 'PatchProof: receipt not bound to this head — diff_digest differs'
     });
+  });
+
+  it("attack: a base off the default branch's history (a pull request's head, with the base's tree): refused before any receipt is read, no check", async () => {
+    // Without the check (before issue 27) this dispatch posted success: the receipt is bound (same
+    // trees, same diff) and attested. The base is the trusted tree a replay grades with; a dispatcher
+    // must not choose it from outside the default branch.
+    const before = github.checkRuns().length;
+    const run = await reverify('patchproof-receipt-gate', offHead, { INPUT_BASE: offBase });
+    expect(run.status).toBe(1);
+    expect(run.outputs).toMatchObject({ verdict: 'failed', 'proof-grade': 'false' });
+    expect(run.stdout).toContain(`base ${offBase} is not on the history of the default branch refs/heads/main`);
+    expect(github.checkRuns().length).toBe(before);
+    // The same receipt against the real base and head still re-verifies (above): only the base differs.
+    expect(await reverify('patchproof-receipt-gate')).toMatchObject({ status: 0, conclusion: 'success' });
   });
 
   it('the gate-attested receipt with the signer pinned to another workflow: failure', async () => {

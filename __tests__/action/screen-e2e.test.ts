@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sealReceipt, serializeReceipt, verifyReceiptText } from '../../src/core/receipt.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
-import { tagShard, SHARD_TAG_FILE } from '../../src/core/shard-tag.js';
+import { deriveShardKey, tagShard, SHARD_TAG_FILE } from '../../src/core/shard-tag.js';
 import { dockerTestGate } from '../../src/runners/docker-available.js';
 import { digestWitnessFolder } from '../../src/fetch/witness/digest.js';
 import { startArtifactServer, type ArtifactServer } from '../support/artifact-server.js';
@@ -30,6 +30,20 @@ const REPOSITORY = 'octo-org/hello-world';
 const TOKEN = 'ghs_test';
 const LABEL = 'patchproof-screen';
 const TRACKING_ISSUE = 99;
+/** The repository's GitHub App: the shard and merge jobs derive the run's shard key from its private key. */
+const APP = { id: 515151, installationId: 8_800_001, installationToken: 'ghs_patchproof_app_installation' };
+const pemPair = () => generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+const appKeys = pemPair();
+/** A forger's own app. */
+const forgerKeys = pemPair();
+const appInputs = (privateKey: string) => ({ 'INPUT_APP-ID': String(APP.id), 'INPUT_APP-PRIVATE-KEY': privateKey });
+const runKey = (privateKey: string, runId: number) => deriveShardKey(privateKey, { repository: REPOSITORY, runId: String(runId), runAttempt: '1' });
+/** Re-tag the folder `dir` as artifact `name` with `key`, as a job holding that key would. */
+function retag(dir: string, name: string, key: string, hash: (file: string) => string): void {
+  const files = filesUnder(dir).filter((f) => !f.endsWith(SHARD_TAG_FILE));
+  const listing = files.map((f) => ({ path: f.slice(dir.length + 1), sha256: hash(f) }));
+  writeFileSync(join(dir, SHARD_TAG_FILE), JSON.stringify(tagShard(key, name, listing)));
+}
 const gate = await dockerTestGate();
 if (gate.mode === 'skip') console.warn(`screen-e2e: skipped: ${gate.reason}`);
 const describeDocker = gate.mode === 'skip' ? describe.skip : describe;
@@ -128,7 +142,7 @@ function runJob(artifacts: ArtifactServer, inputs: Record<string, string>, env: 
 const asJobOf = <T>(artifacts: ArtifactServer, body: (client: ArtifactClient) => Promise<T>): Promise<T> => asRunJob(artifacts, github.url, body);
 
 const SCREEN = { INPUT_MODE: 'screen', 'INPUT_SCREEN-LABEL': LABEL };
-const KEY = randomBytes(32).toString('hex');
+const APP_INPUTS = appInputs(appKeys.privateKey);
 const checksOn = (sha: string) => github.checkRuns().filter((r) => r.head_sha === sha);
 
 let single: Job;
@@ -148,6 +162,7 @@ describeDocker('screen mode end to end', () => {
     github = await startGitHubServer({
       token: TOKEN,
       repository: REPOSITORY,
+      app: { ...APP, publicKey: appKeys.publicKey },
       pulls: Object.entries(PULLS).map(([n, p]) => ({
         number: Number(n),
         headSha: repos.heads[Number(n)] as string,
@@ -166,12 +181,12 @@ describeDocker('screen mode end to end', () => {
     matrixRun = await startArtifactServer({ repository: REPOSITORY, runId: 5002, firstArtifactId: 8001 });
     servers.push(matrixRun);
     // Shard 1 first: it makes the base side and uploads it; shard 2 reuses it (one baseline for the screening).
-    shard1 = await runJob(matrixRun, { ...SCREEN, INPUT_SHARD: '1/2', 'INPUT_SCREEN-RUN-KEY': KEY });
-    shard2 = await runJob(matrixRun, { ...SCREEN, INPUT_SHARD: '2/2', 'INPUT_SCREEN-RUN-KEY': KEY });
+    shard1 = await runJob(matrixRun, { ...SCREEN, INPUT_SHARD: '1/2', ...APP_INPUTS });
+    shard2 = await runJob(matrixRun, { ...SCREEN, INPUT_SHARD: '2/2', ...APP_INPUTS });
     // The fix's head moves after its shard validated it, before the merge posts.
     movedHead = pushTo(repos, 11);
     github.updatePull(11, { headSha: movedHead });
-    merge = await runJob(matrixRun, { INPUT_MODE: 'screen-merge', INPUT_SHARDS: '2', 'INPUT_SCREEN-RUN-KEY': KEY, 'INPUT_SCREEN-COMMENT-ISSUE': String(TRACKING_ISSUE) });
+    merge = await runJob(matrixRun, { INPUT_MODE: 'screen-merge', INPUT_SHARDS: '2', ...APP_INPUTS, 'INPUT_SCREEN-COMMENT-ISSUE': String(TRACKING_ISSUE) });
   }, 1_500_000);
 
   afterAll(async () => {
@@ -278,30 +293,49 @@ describeDocker('screen mode end to end', () => {
     // Self-consistent: the seal alone cannot tell it from a real one.
     expect(verifyReceiptText(forged).errors).toEqual([]);
     writeFileSync(receiptPath, forged);
-    // The forger re-tags both folders, without this run's key (it has its own).
-    const forgerKey = randomBytes(32).toString('hex');
+    // The forger re-tags both folders with the key of its own app: it can read everything the run
+    // printed, but not the repository app's private key, which the run's shard key comes from.
+    const forgerKey = runKey(forgerKeys.privateKey, 5003);
     const { createHash } = await import('node:crypto');
-    for (const name of ['patchproof-screen-shard-1-of-2', 'patchproof-screen-shard-2-of-2']) {
-      const files = filesUnder(join(dl, name)).filter((f) => !f.endsWith(SHARD_TAG_FILE));
-      const listing = files.map((f) => ({ path: f.slice(join(dl, name).length + 1), sha256: createHash('sha256').update(readFileSync(f)).digest('hex') }));
-      writeFileSync(join(dl, name, SHARD_TAG_FILE), JSON.stringify(tagShard(forgerKey, name, listing)));
-    }
+    const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
+    for (const name of ['patchproof-screen-shard-1-of-2', 'patchproof-screen-shard-2-of-2']) retag(join(dl, name), name, forgerKey, sha256);
     const forgedRun = await startArtifactServer({ repository: REPOSITORY, runId: 5003, firstArtifactId: 9001 });
     servers.push(forgedRun);
     await asJobOf(forgedRun, async (client) => {
       for (const name of ['patchproof-screen-shard-1-of-2', 'patchproof-screen-shard-2-of-2']) await client.uploadArtifact(name, filesUnder(join(dl, name)), join(dl, name));
     });
     const before = github.checkRuns().length;
-    const refused = await runJob(forgedRun, { INPUT_MODE: 'screen-merge', INPUT_SHARDS: '2', 'INPUT_SCREEN-RUN-KEY': KEY });
+    const refused = await runJob(forgedRun, { INPUT_MODE: 'screen-merge', INPUT_SHARDS: '2', ...APP_INPUTS });
     expectExit(refused, 1);
     expect(refused.outputs['verdict']).toBe('failed');
     expect(refused.summary).toContain('not made with this run');
     expect(github.checkRuns().length).toBe(before);
-    // Without the tag check (a merge that accepts the forger's key), the forgery gets through: pr-13 turns green.
-    const fooled = await runJob(forgedRun, { INPUT_MODE: 'screen-merge', INPUT_SHARDS: '2', 'INPUT_SCREEN-RUN-KEY': forgerKey });
-    expectExit(fooled, 0);
-    expect(checksOn(repos.heads[13] as string).map((r) => r.conclusion)).toContain('success');
+    // Without the tag check (a merge holding the forger's app key, on a GitHub where that app is
+    // installed), the forgery gets through: pr-13 turns green.
+    const forgersGitHub = await startGitHubServer({ token: TOKEN, repository: REPOSITORY, app: { ...APP, publicKey: forgerKeys.publicKey } });
+    try {
+      const fooled = await runJob(forgedRun, { INPUT_MODE: 'screen-merge', INPUT_SHARDS: '2', ...appInputs(forgerKeys.privateKey) }, { GITHUB_API_URL: forgersGitHub.url });
+      expectExit(fooled, 0);
+      expect(
+        forgersGitHub
+          .checkRuns()
+          .filter((r) => r.head_sha === repos.heads[13])
+          .map((r) => r.conclusion)
+      ).toContain('success');
+    } finally {
+      await forgersGitHub.close();
+    }
   }, 300_000);
+
+  test('nothing a shard or merge job prints or keeps with the run holds the shard key', () => {
+    // Before issue 27 it was a with: input (printed in each step's log header) and a job output.
+    const key = runKey(appKeys.privateKey, 5002);
+    for (const job of [shard1, shard2, merge]) {
+      const kept = [job.run.stdout, job.run.stderr, job.summary, JSON.stringify(job.outputs)].join('\n');
+      expect(kept).not.toContain(key);
+      expect(kept).not.toContain(appKeys.privateKey.split('\n')[1]);
+    }
+  });
 
   test('attack: a missing shard is inconclusive, and no check is posted', async () => {
     const dl = mkdtempSync(join(tmpdir(), 'pp-screen-missing-'));
@@ -312,11 +346,14 @@ describeDocker('screen mode end to end', () => {
     });
     const partial = await startArtifactServer({ repository: REPOSITORY, runId: 5004, firstArtifactId: 9501 });
     servers.push(partial);
+    // Tagged as shard 1 of this run would have tagged it (its key is the run's own).
+    const { createHash } = await import('node:crypto');
+    retag(join(dl, 'one'), 'patchproof-screen-shard-1-of-2', runKey(appKeys.privateKey, 5004), (file) => createHash('sha256').update(readFileSync(file)).digest('hex'));
     await asJobOf(partial, async (client) => {
       await client.uploadArtifact('patchproof-screen-shard-1-of-2', filesUnder(join(dl, 'one')), join(dl, 'one'));
     });
     const before = github.checkRuns().length;
-    const job = await runJob(partial, { INPUT_MODE: 'screen-merge', INPUT_SHARDS: '2', 'INPUT_SCREEN-RUN-KEY': KEY });
+    const job = await runJob(partial, { INPUT_MODE: 'screen-merge', INPUT_SHARDS: '2', ...APP_INPUTS });
     expectExit(job, 1);
     expect(job.outputs['verdict']).toBe('inconclusive');
     // The summary escapes Markdown punctuation; rendered, the name reads as is.

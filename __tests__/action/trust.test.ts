@@ -131,20 +131,34 @@ describe('defaultProtected: .github and the pack itself', () => {
   });
 });
 
-describe('docs/action.md: the ruleset payload is one GitHub accepts', () => {
-  it('validates against the description of POST /repos/{owner}/{repo}/rulesets, with a workflows rule', async () => {
+describe('docs/action.md: every REST payload of the setup is one GitHub accepts', () => {
+  it('validates each `gh api --method M PATH --input -` body against its operation in the description: the environment, the ruleset requiring the check from the app, the ruleset requiring the workflow', async () => {
     const { readFileSync } = await import('node:fs');
     const { matchRoute, validateRequest } = await import('../support/openapi.js');
     const text = readFileSync(new URL('../../docs/action.md', import.meta.url), 'utf8');
-    const json = /--input - <<'JSON'\n([\s\S]+?)\nJSON\n/.exec(text)?.[1];
-    expect(json).toBeDefined();
-    const body = JSON.parse((json as string).replace('<40 hex commit>', 'c'.repeat(40))) as { rules: { type: string }[] };
-    expect(body.rules.map((r) => r.type)).toEqual(['workflows']);
-    const route = matchRoute('POST', '/repos/OWNER/REPO/rulesets');
-    expect(route?.operation.operationId).toBe('repos/create-repo-ruleset');
-    expect(validateRequest(route!.operation, { pathParams: route!.pathParams, query: {}, body })).toEqual([]);
+    const calls = [...text.matchAll(/gh api --method (\w+) \/?(\S+) --input - <<'JSON'\n([\s\S]+?)\nJSON\n/g)].map((m) => ({
+      method: m[1] as string,
+      path: `/${(m[2] as string).replace(/^\//, '')}`,
+      body: JSON.parse((m[3] as string).replace('<40 hex commit>', 'c'.repeat(40))) as Record<string, unknown>
+    }));
+    const operations = calls.map(({ method, path, body }) => {
+      const route = matchRoute(method, path);
+      expect({ path, errors: route === undefined ? ['no such route'] : validateRequest(route.operation, { pathParams: route.pathParams, query: {}, body }) }).toEqual({
+        path,
+        errors: []
+      });
+      return route?.operation.operationId;
+    });
+    expect(operations).toEqual(['repos/create-or-update-environment', 'repos/create-repo-ruleset', 'repos/create-repo-ruleset']);
+    const rules = calls.flatMap(({ body }) => (Array.isArray(body['rules']) ? (body['rules'] as { type: string; parameters: Record<string, unknown> }[]) : []));
+    expect(rules.map((r) => r.type)).toEqual(['required_status_checks', 'workflows']);
+    // The check is required from the app: an integration id, never a name alone.
+    expect(rules[0]?.parameters['required_status_checks']).toEqual([{ context: 'PatchProof', integration_id: 123456 }]);
     // And it really checks: a workflows rule without its workflows list is refused.
-    expect(validateRequest(route!.operation, { pathParams: route!.pathParams, query: {}, body: { ...body, rules: [{ type: 'workflows', parameters: {} }] } })).not.toEqual([]);
+    const route = matchRoute('POST', '/repos/OWNER/REPO/rulesets');
+    expect(
+      validateRequest(route!.operation, { pathParams: route!.pathParams, query: {}, body: { ...calls[2]?.body, rules: [{ type: 'workflows', parameters: {} }] } })
+    ).not.toEqual([]);
   });
 });
 

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { gatePredicateError } from '../../src/receipt/attestation.js';
 import { verifyReceiptText } from '../../src/core/receipt.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
 import { dockerTestGate } from '../../src/runners/docker-available.js';
@@ -396,6 +397,17 @@ describe('validate mode, bundled, against loopback GitHub and artifact services'
     expect(result.run.stdout).toMatch(/trusted workflow: octo-org\/hello-world\/\.github\/workflows\/patchproof-gate\.yml@refs\/heads\/main/);
     const receipt = JSON.parse(readFileSync(result.outputs['receipt-path'] as string, 'utf8')) as Receipt;
     expect(receipt.runner).toMatchObject({ kind: 'docker', isolated: true, image_id: gate.mode === 'run' ? gate.imageId : '' });
+    // A trusted success: the one case the action writes the attestation predicate (patchproof.yml attests only then).
+    const predicate = JSON.parse(readFileSync(result.outputs['attestation-predicate'] as string, 'utf8')) as unknown;
+    expect(predicate).toEqual({
+      receipt_digest: receipt.receipt_digest,
+      verdict: 'passed',
+      proof_grade: true,
+      diff_digest: receipt.bindings.diff_digest,
+      witness_digest: receipt.bindings.witness_digest,
+      check: { conclusion: 'success', trusted: true, name: 'PatchProof', head_sha: result.repos.head, workflow_ref: GATE_REF, event: 'pull_request_target' }
+    });
+    expect(gatePredicateError(predicate)).toBeUndefined();
   });
 
   (gate.mode === 'skip' ? it.skip : it)('pull_request_target from a fork: the overfitting fix posts failure in the Docker runner', () => {
@@ -414,5 +426,8 @@ describe('validate mode, bundled, against loopback GitHub and artifact services'
     expect(result.github.checkRuns()[0]?.output.summary).toMatch(/pull\\_request\\_target workflow on the default branch/);
     expect(result.github.checkRuns()[0]?.output.summary).toMatch(/^\*\*信任 \/ Trust: ❌ untrusted \/ 不可信\*\*/m);
     expect(result.outputs).toMatchObject({ verdict: 'failed', 'proof-grade': 'false' });
+    // The receipt says passed with proof grade, but the check was not a trusted success: nothing to attest.
+    expect(result.outputs['attestation-predicate']).toBeUndefined();
+    expect(readdirSync(result.runnerTemp).filter((name) => name.startsWith('patchproof-predicate-'))).toEqual([]);
   });
 });

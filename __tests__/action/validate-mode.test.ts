@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { validateMode, type ValidateModeDeps } from '../../src/action/validate-m
 import { verifyReceiptText } from '../../src/core/receipt.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
 import { InfrastructureError } from '../../src/errors.js';
+import { deriveShardKey } from '../../src/core/shard-tag.js';
 import { createHash } from 'node:crypto';
 import type { ClaimArtifactRequest, ClaimArtifacts } from '../../src/publish/claim-artifact.js';
 import { createHeadChecksReader, type HeadChecksReader } from '../../src/action/head-checks.js';
@@ -59,7 +60,7 @@ function recordingOutcome(): Recorded {
 
 interface Published {
   target: CheckRunTarget;
-  conclusion: 'success' | 'failure';
+  conclusion: 'success' | 'failure' | 'neutral';
   check: RenderedCheck;
 }
 
@@ -479,8 +480,10 @@ describe('validateMode: publishing', () => {
 });
 
 describe('validateMode with shard K/N (a job of patchproof-validate-shards.yml)', () => {
-  const KEY = 'ab'.repeat(32);
-  const shardInputs = { shard: '1/2', 'screen-run-key': KEY };
+  const PEM = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+  // The job derives the run's shard key from the app's private key and the run (GITHUB_REPOSITORY, RUN_ID 4242, attempt 2).
+  const KEY = deriveShardKey(PEM, { repository: 'octo-org/hello-world', runId: '4242', runAttempt: '2' });
+  const shardInputs = { shard: '1/2', 'app-id': '123', 'app-private-key': PEM };
   const recordingShards = (uploaded: { name: string; files: string[]; key: string }[], broken = false) => ({
     shardArtifacts: () => ({
       upload: (name: string, dir: string, key: string) => {
@@ -492,7 +495,7 @@ describe('validateMode with shard K/N (a job of patchproof-validate-shards.yml)'
     })
   });
 
-  it('uploads its receipt as patchproof-validate-shard-1-of-2 with the run key, posts no check, and reports uploaded (never passed)', async () => {
+  it("uploads its receipt as patchproof-validate-shard-1-of-2 tagged with the key derived from the app's private key and this run, posts no check, and reports uploaded (never passed)", async () => {
     const uploaded: { name: string; files: string[]; key: string }[] = [];
     const run = await runScenario({ change: fix, inputs: shardInputs, deps: recordingShards(uploaded) });
     expect(run.result).toMatchObject({ verdict: 'uploaded', proofGrade: false, artifactId: 91 });

@@ -1,11 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mergedOutcome, verifyMergedText } from '../../src/core/merged.js';
 import { sealReceipt, serializeReceipt, verifyReceiptText } from '../../src/core/receipt.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
-import { SHARD_TAG_FILE, tagShard } from '../../src/core/shard-tag.js';
+import { deriveShardKey, SHARD_TAG_FILE, tagShard } from '../../src/core/shard-tag.js';
 import { digestWitnessFolder } from '../../src/fetch/witness/digest.js';
 import { readBound } from '../../src/phases/screen-pipeline.js';
 import { mergeShardReceipts } from '../../src/phases/suite-shards.js';
@@ -29,8 +29,9 @@ import { JS_DURATION, JS_PACK, PACK_PATH, git } from './data/validate-repos.js';
  *
  * fixtures/js-duration has three suite files; N = 2 cuts them {duration, timeouts} and {format}.
  * Pull request 21 is the fix; 22 is the regressing candidate, whose regression is in shard 1's files.
- * Then the attacks on the merge: a forged shard tagged without the run key, a complete shard set of
- * another proposal tagged with it, a missing shard.
+ * Then the attacks on the merge: a forged shard tagged without the run's shard key (which every job
+ * derives from the GitHub App's private key; nothing prints it), a complete shard set of another
+ * proposal tagged with it, a missing shard. The merge posts its check run as the app.
  */
 
 const REPOSITORY = 'octo-org/hello-world';
@@ -38,6 +39,15 @@ const TOKEN = 'ghs_test';
 const FIX = 21;
 const REGRESSING = 22;
 const GATE_REF = `${REPOSITORY}/.github/workflows/patchproof-gate.yml@refs/heads/main`;
+/** The repository's GitHub App (its private key is the environment secret every job of the run reads). */
+const APP = { id: 515151, installationId: 8_800_001, installationToken: 'ghs_patchproof_app_installation' };
+const pemPair = () => generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+const appKeys = pemPair();
+/** A forger's own app: it can mint keys of its own, never the repository app's. */
+const forgerKeys = pemPair();
+const appInputs = (privateKey: string) => ({ 'INPUT_APP-ID': String(APP.id), 'INPUT_APP-PRIVATE-KEY': privateKey });
+/** The shard key of a run of the gate, as each of its jobs derives it. */
+const runKey = (privateKey: string, runId: number) => deriveShardKey(privateKey, { repository: REPOSITORY, runId: String(runId), runAttempt: '1' });
 const gate = await dockerTestGate();
 if (gate.mode === 'skip') console.warn(`validate-shards-e2e: skipped: ${gate.reason}`);
 const describeDocker = gate.mode === 'skip' ? describe.skip : describe;
@@ -163,9 +173,8 @@ async function runHolding(runId: number, firstArtifactId: number, folders: Recor
 
 const SHARD1 = 'patchproof-validate-shard-1-of-2';
 const SHARD2 = 'patchproof-validate-shard-2-of-2';
-const KEY = randomBytes(32).toString('hex');
-const shardInputs = (k: number) => ({ INPUT_MODE: 'validate', INPUT_SHARD: `${k}/2`, 'INPUT_SCREEN-RUN-KEY': KEY });
-const MERGE = { INPUT_MODE: 'validate-merge', INPUT_SHARDS: '2', 'INPUT_SCREEN-RUN-KEY': KEY };
+const shardInputs = (k: number) => ({ INPUT_MODE: 'validate', INPUT_SHARD: `${k}/2`, ...appInputs(appKeys.privateKey) });
+const MERGE = { INPUT_MODE: 'validate-merge', INPUT_SHARDS: '2', ...appInputs(appKeys.privateKey) };
 const checksOn = (sha: string) => github.checkRuns().filter((r) => r.head_sha === sha);
 const receiptIn = (dir: string, name: string): Receipt => JSON.parse(readFileSync(join(dir, name, 'receipt.json'), 'utf8')) as Receipt;
 
@@ -189,6 +198,7 @@ describeDocker('validate shards and validate-merge end to end', () => {
     github = await startGitHubServer({
       token: TOKEN,
       repository: REPOSITORY,
+      app: { ...APP, publicKey: appKeys.publicKey },
       pulls: [FIX, REGRESSING].map((number) => ({ number, headSha: repos.heads[number] as string, baseSha: repos.base, headRepository: 'contributor/hello-world' }))
     });
     fixRun = await startArtifactServer({ repository: REPOSITORY, runId: 6001, firstArtifactId: 8001 });
@@ -238,6 +248,8 @@ describeDocker('validate shards and validate-merge end to end', () => {
     const checks = checksOn(repos.heads[FIX] as string);
     expect(checks.map((c) => c.conclusion)).toEqual(['success']);
     expect(checks[0]?.output.title).toBe('PatchProof: PASSED — 2 shards merged');
+    // Posted by the app: the check no pull request's own job can make.
+    expect(checks[0]?.app.slug).toBe('patchproof-test-app');
     expect(fixMerge.summary).toContain('2 shards merged');
     expect(
       fixRun
@@ -269,11 +281,23 @@ describeDocker('validate shards and validate-merge end to end', () => {
     expect(checks[0]?.output.summary).toContain('regression');
   });
 
+  test('nothing a job prints or keeps with the run holds the shard key: no output, no log line, no summary', () => {
+    // Before issue 27 the key was a plan job's output passed as with: screen-run-key, and the runner
+    // prints every with: input in the step's log. Now each job derives it from the app's private key.
+    const key = runKey(appKeys.privateKey, 6001);
+    for (const job of [...fixShards, fixMerge]) {
+      const kept = [job.run.stdout, job.run.stderr, job.summary, JSON.stringify(job.outputs)].join('\n');
+      expect(kept).not.toContain(key);
+      expect(kept).not.toContain(appKeys.privateKey.split('\n')[1]);
+    }
+  });
+
   test('attack: a shard re-sealed as a pass and tagged without the run key is refused (failed, failing check)', async () => {
     // The forgery: the fix's passing shard 1, rebound to the regressing candidate's bindings and
     // re-sealed (the seal is self-consistent), uploaded beside the genuine shard 2, tagged by a forger
-    // who does not have this run's key. Without the tag check (a merge that takes the forger's key,
-    // below) it gets through: the regressing candidate gets a success check.
+    // with a key of its own app (it can read everything the run printed, but not the repository app's
+    // private key). Without the tag check (a merge whose app key is the forger's, below) it gets
+    // through: the regressing candidate gets a success check.
     const dir = mkdtempSync(join(tmpdir(), 'pp-vshards-forge-'));
     tmps.push(dir);
     cpSync(join(regDl, SHARD1), join(dir, SHARD1), { recursive: true });
@@ -284,7 +308,7 @@ describeDocker('validate shards and validate-merge end to end', () => {
     const forged = serializeReceipt(sealReceipt(body));
     expect(verifyReceiptText(forged).errors).toEqual([]);
     writeFileSync(join(dir, SHARD1, 'receipt.json'), forged);
-    const forgerKey = randomBytes(32).toString('hex');
+    const forgerKey = runKey(forgerKeys.privateKey, 6002);
     retag(join(dir, SHARD1), SHARD1, forgerKey);
     retag(join(dir, SHARD2), SHARD2, forgerKey);
     // The same run id as the regressing run: the approval the merge computes is the one they bind.
@@ -300,15 +324,22 @@ describeDocker('validate shards and validate-merge end to end', () => {
         .slice(before)
         .map((c) => c.conclusion)
     ).toEqual(['failure']);
-    // Without the defence: a merge that accepts the forger's key passes the regressing candidate.
-    const fooled = await runJob(forgedRun, REGRESSING, { ...MERGE, 'INPUT_SCREEN-RUN-KEY': forgerKey });
-    expectExit(fooled, 0);
-    expect(fooled.outputs['verdict']).toBe('passed');
-    expect(
-      checksOn(head)
-        .slice(before)
-        .map((c) => c.conclusion)
-    ).toEqual(['failure', 'success']);
+    // Without the defence: a merge holding the forger's key (its app installed on a repository of the
+    // same name, a GitHub of its own) accepts the same artifacts and passes the regressing candidate.
+    const forgersGitHub = await startGitHubServer({
+      token: TOKEN,
+      repository: REPOSITORY,
+      app: { ...APP, publicKey: forgerKeys.publicKey },
+      pulls: [{ number: REGRESSING, headSha: head, baseSha: repos.base, headRepository: 'contributor/hello-world' }]
+    });
+    try {
+      const fooled = await runJob(forgedRun, REGRESSING, { ...MERGE, ...appInputs(forgerKeys.privateKey) }, { GITHUB_API_URL: forgersGitHub.url });
+      expectExit(fooled, 0);
+      expect(fooled.outputs['verdict']).toBe('passed');
+      expect(forgersGitHub.checkRuns().map((c) => [c.head_sha, c.conclusion])).toEqual([[head, 'success']]);
+    } finally {
+      await forgersGitHub.close();
+    }
   }, 600_000);
 
   test("attack: a complete shard set of another proposal, with valid tags, is refused: the merge computes the pull request's proposal itself", async () => {
@@ -317,7 +348,13 @@ describeDocker('validate shards and validate-merge end to end', () => {
     // validated an earlier head). Every receipt verifies, every tag verifies, and the set is one
     // validation: without the merge job's own proposal (mergeShardReceipts without `expected`,
     // below) it is a merged pass, and the regressing candidate would get a success check.
-    const run = await runHolding(6002, 9101, { [SHARD1]: join(fixDl, SHARD1), [SHARD2]: join(fixDl, SHARD2) });
+    const set = mkdtempSync(join(tmpdir(), 'pp-vshards-other-'));
+    tmps.push(set);
+    for (const name of [SHARD1, SHARD2]) {
+      cpSync(join(fixDl, name), join(set, name), { recursive: true });
+      retag(join(set, name), name, runKey(appKeys.privateKey, 6002));
+    }
+    const run = await runHolding(6002, 9101, { [SHARD1]: join(set, SHARD1), [SHARD2]: join(set, SHARD2) });
     const texts = [SHARD1, SHARD2].map((name) => ({ label: name, text: readFileSync(join(fixDl, name, 'receipt.json'), 'utf8') }));
     expect(mergeShardReceipts(texts, TOOL_VERSION).body.verdict).toBe('passed');
     const head = repos.heads[REGRESSING] as string;

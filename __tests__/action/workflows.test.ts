@@ -89,6 +89,9 @@ function ruleViolations(text: string, kind: 'workflow' | 'action'): string[] {
     for (const [id, job] of Object.entries(jobs)) {
       if (!isMapping(job)) continue;
       if (job['permissions'] === undefined) problems.push(`job ${id} declares no permissions`);
+      // Job outputs are kept with the run and shown to its other jobs; a key there is no secret.
+      const outputs = isMapping(job['outputs']) ? Object.keys(job['outputs']) : [];
+      for (const name of outputs.filter((o) => /key|secret|token/i.test(o))) problems.push(`job ${id} outputs ${name}: job outputs are no place for a key`);
       if (job['secrets'] !== undefined) problems.push(`job ${id} passes secrets`);
       if (typeof job['uses'] === 'string') usesValues.push({ where: `job ${id}`, uses: job['uses'] });
       for (const [i, step] of (Array.isArray(job['steps']) ? job['steps'] : []).entries()) {
@@ -104,6 +107,12 @@ function ruleViolations(text: string, kind: 'workflow' | 'action'): string[] {
 
   for (const { where, step } of steps) {
     if (typeof step['uses'] === 'string') usesValues.push({ where, uses: step['uses'] });
+    // Every with: input is printed in the step's log header; only a registered secret is masked there.
+    for (const [name, value] of Object.entries(isMapping(step['with']) ? step['with'] : {})) {
+      if (typeof value === 'string' && /\$\{\{[^}]*\boutputs\.[A-Za-z0-9_-]*(key|secret|token)/i.test(value)) {
+        problems.push(`${where}: with: ${name} passes an output named like a key; with: inputs are printed in the log`);
+      }
+    }
     const run = step['run'];
     // Event data inline in a script is shell injection: `${{ }}` is pasted in before bash parses it.
     if (typeof run === 'string' && /\$\{\{/.test(run)) problems.push(`${where}: \`\${{ }}\` inside run:; pass it through env: and use "$VAR"`);
@@ -115,21 +124,38 @@ function ruleViolations(text: string, kind: 'workflow' | 'action'): string[] {
   for (const { where, uses } of usesValues) {
     if (REMOTE_USES.test(uses) && !PINNED_USES.test(uses)) problems.push(`${where}: ${uses} is not pinned by a full 40-hex commit SHA`);
   }
-  // A reusable workflow runs in the caller's workspace: `./` there is the caller's code. Its local
-  // actions must come from its own checkout (job.workflow_repository at job.workflow_sha).
-  const on = kind === 'workflow' ? doc['on'] : undefined;
-  if (isMapping(on) && 'workflow_call' in on) {
-    const own = steps
-      .map(({ step }) => step)
-      .filter((step) => field(step, 'uses').startsWith('actions/checkout@'))
-      .map((step) => (isMapping(step['with']) ? step['with'] : {}))
-      .filter((w) => w['repository'] === '${{ job.workflow_repository }}' && w['ref'] === '${{ job.workflow_sha }}' && typeof w['path'] === 'string')
-      .map((w) => String(w['path']).replace(/^\.\//, '').replace(/\/$/, ''));
-    for (const { where, uses } of usesValues) {
+  // A local action runs whatever the workspace holds at that path. In a reusable workflow `./` is the
+  // caller's checkout; in a workflow that checks out a commit chosen by an input or an event (a base, a
+  // dispatched SHA, a fork's head through refs/pull/N/head) it is that commit's code, run with the job's
+  // token and secrets (the app's private key). So every local action comes from a checkout of the
+  // workflow's own commit (job.workflow_repository at job.workflow_sha) into a folder of its own, and
+  // every other checkout of that job goes to another folder (one at the workspace root would hold, or
+  // clean away, the action's folder).
+  const checkoutsOf = (jobSteps: readonly { where: string; step: Mapping }[]): { where: string; with: Mapping }[] =>
+    jobSteps.filter(({ step }) => field(step, 'uses').startsWith('actions/checkout@')).map(({ where, step }) => ({ where, with: isMapping(step['with']) ? step['with'] : {} }));
+  const clean = (path: unknown): string => (typeof path === 'string' ? path.replace(/^\.\//, '').replace(/\/$/, '') : '');
+  const isOwn = (w: Mapping): boolean => w['repository'] === '${{ job.workflow_repository }}' && w['ref'] === '${{ job.workflow_sha }}' && clean(w['path']) !== '';
+  const byJob = new Map<string, { where: string; step: Mapping }[]>();
+  for (const entry of steps) {
+    const job = entry.where.replace(/ step \d+$/, '');
+    byJob.set(job, [...(byJob.get(job) ?? []), entry]);
+  }
+  for (const jobSteps of byJob.values()) {
+    const checkouts = checkoutsOf(jobSteps);
+    const own = checkouts.filter((c) => isOwn(c.with)).map((c) => clean(c.with['path']));
+    for (const { where, step } of jobSteps) {
+      const uses = field(step, 'uses');
       if (!uses.startsWith('./')) continue;
-      const path = uses.slice(2).replace(/\/$/, '');
-      if (!own.some((dir) => dir !== '' && (path === dir || path.startsWith(`${dir}/`)))) {
-        problems.push(`${where}: uses ${uses} in a reusable workflow is the caller's checkout; check out job.workflow_repository at job.workflow_sha into a path and use that`);
+      const path = clean(uses);
+      if (!own.some((dir) => path === dir || path.startsWith(`${dir}/`))) {
+        problems.push(`${where}: uses ${uses} is not this workflow's own commit; check out job.workflow_repository at job.workflow_sha into a path and use that`);
+      }
+    }
+    if (own.length === 0) continue;
+    for (const c of checkouts.filter((c) => !isOwn(c.with))) {
+      const path = clean(c.with['path']);
+      if (path === '' || own.some((dir) => dir === path || dir.startsWith(`${path}/`) || path.startsWith(`${dir}/`))) {
+        problems.push(`${c.where}: a checkout beside the action's own folder needs a path of its own (not the workspace root, not the action's folder)`);
       }
     }
   }
@@ -266,15 +292,40 @@ describe('the workflows do what the docs say', () => {
       'witness-pack': 'string',
       'witness-digest': 'string',
       image: 'string',
-      'check-name': 'string'
+      'check-name': 'string',
+      'app-id': 'string',
+      environment: 'string'
     });
     // No runner input: the isolated runner only, so a success can be proof grade.
     expect(call.inputs['image']).toMatchObject({ required: true });
     expect(Object.keys(doc['jobs'] as Mapping)).toEqual(['patchproof']);
     const j = job(doc, 'patchproof');
     expect(j['permissions']).toEqual({ contents: 'read', checks: 'write', actions: 'read', 'id-token': 'write', attestations: 'write' });
-    expect(readFileSync(join(WORKFLOWS, 'patchproof.yml'), 'utf8')).not.toMatch(/secrets\./);
   });
+
+  it.each(['patchproof.yml', 'patchproof-validate-shards.yml', 'patchproof-screen.yml'])(
+    '%s: the check is posted by the GitHub App, whose key only jobs in the restricted environment read',
+    (name) => {
+      const doc = load(name);
+      const call = (doc['on'] as Mapping)['workflow_call'] as { inputs: Record<string, Mapping>; secrets: Record<string, Mapping> };
+      expect(call.inputs['app-id']).toMatchObject({ type: 'string', required: true });
+      expect(call.inputs['environment']).toMatchObject({ type: 'string', default: 'patchproof' });
+      expect(Object.keys(call.secrets)).toEqual(['PATCHPROOF_APP_PRIVATE_KEY']);
+      expect(call.secrets['PATCHPROOF_APP_PRIVATE_KEY']).toMatchObject({ required: true });
+      const text = readFileSync(join(WORKFLOWS, name), 'utf8');
+      for (const [id, j] of Object.entries(doc['jobs'] as Record<string, Mapping>)) {
+        const action = stepUsing(j, './.patchproof-action');
+        const usesKey = JSON.stringify(j).includes('secrets.PATCHPROOF_APP_PRIVATE_KEY');
+        // Every job that reads the key runs in the environment; every action step that posts or tags gets the app.
+        if (usesKey) expect({ id, environment: j['environment'] }).toEqual({ id, environment: '${{ inputs.environment }}' });
+        if (action !== undefined) {
+          expect({ id, ...(action['with'] as Mapping) }).toMatchObject({ id, 'app-id': '${{ inputs.app-id }}', 'app-private-key': '${{ secrets.PATCHPROOF_APP_PRIVATE_KEY }}' });
+        }
+      }
+      // The key is read in no other way: no other secret, no secrets: inherit.
+      expect([...text.matchAll(/secrets\.([A-Za-z0-9_]+)/g)].map((m) => m[1]).filter((n) => n !== 'PATCHPROOF_APP_PRIVATE_KEY')).toEqual([]);
+    }
+  );
 
   it('patchproof.yml runs its own code, never `uses: ./` of the caller, and checks out the base separately', () => {
     const text = readFileSync(join(WORKFLOWS, 'patchproof.yml'), 'utf8');
@@ -297,14 +348,19 @@ describe('the workflows do what the docs say', () => {
     // And the rule that enforces it catches the old form.
     const old = text.replace('uses: ./.patchproof-action', 'uses: ./');
     expect(ruleViolations(old, 'workflow')).toEqual([
-      "job patchproof step 5: uses ./ in a reusable workflow is the caller's checkout; check out job.workflow_repository at job.workflow_sha into a path and use that"
+      "job patchproof step 5: uses ./ is not this workflow's own commit; check out job.workflow_repository at job.workflow_sha into a path and use that"
     ]);
   });
 
   it('patchproof.yml refuses a caller off the default branch first, then pulls the image by digest before the action', () => {
     const steps = job(load('patchproof.yml'), 'patchproof')['steps'] as Mapping[];
     const guard = steps[0] as Mapping;
-    expect(guard['env']).toMatchObject({ CALLER_REF: '${{ github.workflow_ref }}', DEFAULT_BRANCH: '${{ github.event.repository.default_branch }}' });
+    expect(guard['env']).toMatchObject({
+      CALLER_REF: '${{ github.workflow_ref }}',
+      DEFAULT_BRANCH: '${{ github.event.repository.default_branch }}',
+      APP_ID: '${{ inputs.app-id }}',
+      HAS_APP_KEY: "${{ secrets.PATCHPROOF_APP_PRIVATE_KEY != '' }}"
+    });
     expect(String(guard['run'])).toContain('"refs/heads/$DEFAULT_BRANCH"');
     expect(String(guard['run'])).toContain('^[0-9a-f]{40}$');
     expect(String(guard['run'])).toMatch(/pull_request \]; then[\s\S]*exit 1/);
@@ -326,6 +382,8 @@ describe('the workflows do what the docs say', () => {
         spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { env: { PATH: `${dir}:${process.env['PATH'] ?? ''}`, ...env }, encoding: 'utf8' }).status;
       const guard = String(steps[0]?.['run']);
       const trusted = {
+        APP_ID: '123456',
+        HAS_APP_KEY: 'true',
         CALLER_REF: 'octo/app/.github/workflows/gate.yml@refs/heads/main',
         DEFAULT_BRANCH: 'main',
         EVENT: 'pull_request_target',
@@ -345,6 +403,10 @@ describe('the workflows do what the docs say', () => {
       // Called from its own repository: the file must be the calling commit's.
       expect(bash(guard, { ...trusted, SELF_REPOSITORY: 'octo/app', SELF_SHA: 'b'.repeat(40) })).toBe(0);
       expect(bash(guard, { ...trusted, SELF_REPOSITORY: 'octo/app' })).toBe(1);
+      // Without the GitHub App (its check is the one no pull request can make), nothing is judged.
+      expect(bash(guard, { ...trusted, APP_ID: '' })).toBe(1);
+      expect(bash(guard, { ...trusted, APP_ID: '12; echo' })).toBe(1);
+      expect(bash(guard, { ...trusted, HAS_APP_KEY: 'false' })).toBe(1);
 
       const pull = String(steps.find((s) => /docker pull/.test(field(s, 'run')))?.['run']);
       const digest = `sha256:${'d'.repeat(64)}`;
@@ -366,16 +428,22 @@ describe('the workflows do what the docs say', () => {
     const steps = job(load('patchproof.yml'), 'patchproof')['steps'] as Mapping[];
     const attest = steps.find((s) => field(s, 'uses').startsWith('actions/attest@')) as Mapping;
     expect(String(attest['uses'])).toMatch(PINNED_USES);
+    // Only when the action wrote the predicate: it concluded the check as success from a trusted
+    // workflow (before issue 27 the condition was receipt-path, set for every receipt).
+    expect(attest['if']).toBe("steps.patchproof.outputs.attestation-predicate != ''");
     expect(attest['with']).toMatchObject({
       'subject-path': '${{ steps.patchproof.outputs.receipt-path }}',
       'predicate-type': RECEIPT_PREDICATE_TYPE,
-      'predicate-path': '${{ runner.temp }}/patchproof-predicate.json'
+      'predicate-path': '${{ steps.patchproof.outputs.attestation-predicate }}'
     });
+    // No step writes a predicate of its own (the old one copied the receipt's facts, whatever the check said).
+    expect(steps.some((s) => /predicate/.test(field(s, 'run')))).toBe(false);
     const upload = steps.find((s) => field(s, 'uses').startsWith('actions/upload-artifact@')) as Mapping;
     expect(String(upload['uses'])).toMatch(PINNED_USES);
     expect(String((upload['with'] as Mapping)['path'])).toMatch(new RegExp(`/${RECEIPT_BUNDLE_FILE.replace('.', '\\.')}$`));
-    const predicate = steps.find((s) => s['id'] === 'predicate') as Mapping;
-    expect(String(predicate['run'])).toContain(`echo "artifact=${ATTESTATION_ARTIFACT_PREFIX}\${hex:0:16}"`);
+    const bundle = steps.find((s) => s['id'] === 'bundle') as Mapping;
+    expect(bundle['if']).toBe("steps.attest.outputs.bundle-path != ''");
+    expect(String(bundle['run'])).toContain(`echo "artifact=${ATTESTATION_ARTIFACT_PREFIX}\${hex:0:16}"`);
     // Every remote action in it is pinned by a full SHA (the generic rule, held here explicitly).
     for (const s of steps) if (typeof s['uses'] === 'string' && !s['uses'].startsWith('./')) expect(s['uses']).toMatch(PINNED_USES);
   });
@@ -388,12 +456,33 @@ describe('the workflows do what the docs say', () => {
     expect(j['permissions']).toEqual({ contents: 'read', checks: 'write', actions: 'read' });
     expect(String(j['if'])).toContain('github.event.pull_request.base.ref == github.event.repository.default_branch');
     const checkouts = (j['steps'] as Mapping[]).filter((s) => field(s, 'uses').startsWith('actions/checkout@'));
-    expect(checkouts.map((s) => s['with'])).toEqual([{ ref: '${{ github.event.pull_request.base.sha }}', 'fetch-depth': 0, 'persist-credentials': false }]);
+    // The action that holds the app's key is this workflow's own commit; the base is data, in its own folder.
+    expect(checkouts.map((s) => s['with'])).toEqual([
+      { repository: '${{ job.workflow_repository }}', ref: '${{ job.workflow_sha }}', path: '.patchproof-action', 'persist-credentials': false },
+      { ref: '${{ github.event.pull_request.base.sha }}', path: 'base', 'fetch-depth': 0, 'persist-credentials': false }
+    ]);
     expect((j['steps'] as Mapping[]).some((s) => /^docker pull "\$IMAGE"$/.test(field(s, 'run')))).toBe(true);
-    const action = stepUsing(j, './')?.['with'] as Mapping;
-    expect(action).toMatchObject({ mode: 'validate', runner: 'docker', 'app-private-key': '${{ secrets.PATCHPROOF_APP_PRIVATE_KEY }}' });
+    expect(j['environment']).toBe('patchproof');
+    const action = stepUsing(j, './.patchproof-action')?.['with'] as Mapping;
+    expect(action).toMatchObject({ mode: 'validate', runner: 'docker', 'repository-path': 'base', 'app-private-key': '${{ secrets.PATCHPROOF_APP_PRIVATE_KEY }}' });
     expect(String(action['witness-pack'])).toMatch(/^ref:refs\/heads\/main:/);
     expect(String(action['image'])).toMatch(/@sha256:[0-9a-f]{64}$/);
+  });
+
+  it("patchproof-doctor.yml: schedule and dispatch, contents: read and checks: write only, doctor mode with the gate's check name, App and environment", () => {
+    const doc = load('patchproof-doctor.yml');
+    expect(Object.keys(doc['on'] as Mapping).sort()).toEqual(['schedule', 'workflow_dispatch']);
+    expect(doc['permissions']).toEqual({});
+    const j = job(doc, 'doctor');
+    expect(j['permissions']).toEqual({ contents: 'read', checks: 'write' });
+    expect(j['environment']).toBeUndefined();
+    const action = stepUsing(j, './')?.['with'] as Mapping;
+    const gate = stepUsing(job(load('patchproof-gate.yml'), 'patchproof'), './')?.['with'] as Mapping;
+    expect(action).toMatchObject({ mode: 'doctor', 'check-name': gate['check-name'], 'expected-app': gate['app-id'], 'gate-workflow': '.github/workflows/patchproof-gate.yml' });
+    expect(action['app-environment']).toBe(job(load('patchproof-gate.yml'), 'patchproof')['environment']);
+    expect(action['settings-token']).toMatch(/^\$\{\{ secrets\.[A-Z_]+ \}\}$/);
+    // The doctor holds no App key: it needs none to read the settings.
+    expect(action['app-private-key']).toBeUndefined();
   });
 
   it('patchproof-screen.yml: workflow_call; plan refuses anything but a dispatch from the default branch; shard 1, then 2..N, then one merge; least privilege per job', () => {
@@ -409,12 +498,14 @@ describe('the workflows do what the docs say', () => {
     const plan = String(((job(doc, 'plan')['steps'] as Mapping[])[0] as Mapping)['run']);
     expect(plan).toContain('[ "$EVENT" != workflow_dispatch ]');
     expect(plan).toContain('[ "$REF" != "refs/heads/$DEFAULT_BRANCH" ]');
-    expect(plan).toContain('openssl rand -hex 32');
+    // No key is drawn here any more: a job output passed as with: is printed in every shard job's log.
+    expect(plan).not.toContain('openssl rand');
+    expect(job(doc, 'plan')['outputs']).toEqual({ rest: '${{ steps.plan.outputs.rest }}' });
     // The screen jobs read pull requests and post nothing: no checks, issues or pull-requests write.
     for (const id of ['first', 'screen']) {
       const j = job(doc, id);
       expect(j['permissions']).toEqual({ contents: 'read', 'pull-requests': 'read' });
-      expect(stepUsing(j, './.patchproof-action')?.['with']).toMatchObject({ mode: 'screen', runner: 'docker', 'screen-run-key': '${{ needs.plan.outputs.key }}' });
+      expect(stepUsing(j, './.patchproof-action')?.['with']).toMatchObject({ mode: 'screen', runner: 'docker', 'app-id': '${{ inputs.app-id }}' });
       const checkouts = (j['steps'] as Mapping[]).filter((s) => field(s, 'uses').startsWith('actions/checkout@')).map((s) => s['with'] as Mapping);
       expect(checkouts.map((w) => w['ref'])).toEqual(['${{ job.workflow_sha }}', '${{ github.sha }}']);
       expect((j['steps'] as Mapping[]).some((s) => /docker pull "\$IMAGE"/.test(field(s, 'run')))).toBe(true);
@@ -426,11 +517,7 @@ describe('the workflows do what the docs say', () => {
     expect(merge['needs']).toEqual(['plan', 'first', 'screen']);
     expect(String(merge['if'])).toContain('always()');
     expect(merge['permissions']).toEqual({ contents: 'read', checks: 'write', issues: 'write', 'pull-requests': 'write' });
-    expect(stepUsing(merge, './.patchproof-action')?.['with']).toMatchObject({
-      mode: 'screen-merge',
-      shards: '${{ inputs.shards }}',
-      'screen-run-key': '${{ needs.plan.outputs.key }}'
-    });
+    expect(stepUsing(merge, './.patchproof-action')?.['with']).toMatchObject({ mode: 'screen-merge', shards: '${{ inputs.shards }}', 'app-id': '${{ inputs.app-id }}' });
     // The merge needs no image: it runs no candidate.
     expect((merge['steps'] as Mapping[]).some((s) => /docker pull/.test(field(s, 'run')))).toBe(false);
   });
@@ -456,7 +543,7 @@ describe('the workflows do what the docs say', () => {
       'repository-path': 'base',
       image: '${{ inputs.image }}',
       shard: '${{ matrix.shard }}/${{ inputs.shards }}',
-      'screen-run-key': '${{ needs.plan.outputs.key }}'
+      'app-id': '${{ inputs.app-id }}'
     });
     const merge = job(doc, 'merge');
     expect(merge['needs']).toEqual(['plan', 'validate']);
@@ -467,7 +554,7 @@ describe('the workflows do what the docs say', () => {
       'repository-path': 'base',
       shards: '${{ inputs.shards }}',
       'witness-digest': '${{ inputs.witness-digest }}',
-      'screen-run-key': '${{ needs.plan.outputs.key }}'
+      'app-id': '${{ inputs.app-id }}'
     });
     // The merge runs no candidate: no image.
     expect((merge['steps'] as Mapping[]).some((s) => /docker pull/.test(field(s, 'run')))).toBe(false);
@@ -480,10 +567,11 @@ describe('the workflows do what the docs say', () => {
       ]);
       for (const s of job(doc, id)['steps'] as Mapping[]) if (typeof s['uses'] === 'string' && !s['uses'].startsWith('./')) expect(s['uses']).toMatch(PINNED_USES);
     }
-    expect(readFileSync(join(WORKFLOWS, 'patchproof-validate-shards.yml'), 'utf8')).not.toMatch(/pull_request\.head\.|secrets\./);
+    expect(readFileSync(join(WORKFLOWS, 'patchproof-validate-shards.yml'), 'utf8')).not.toMatch(/pull_request\.head\./);
+    expect(job(doc, 'plan')['outputs']).toEqual({ matrix: '${{ steps.plan.outputs.matrix }}' });
   });
 
-  it("patchproof-validate-shards.yml's plan and image steps, run by bash: pull_request_target only, N from 2 to 20, a fresh 64-hex key; only a digest is pulled", () => {
+  it("patchproof-validate-shards.yml's plan and image steps, run by bash: pull_request_target only, N from 2 to 20, an app id, no key; only a digest is pulled", () => {
     const doc = load('patchproof-validate-shards.yml');
     const dir = mkdtempSync(join(tmpdir(), 'pp-vshards-plan-'));
     try {
@@ -497,10 +585,12 @@ describe('the workflows do what the docs say', () => {
         }).status;
       };
       const plan = String(((job(doc, 'plan')['steps'] as Mapping[])[0] as Mapping)['run']);
-      expect(bash(plan, { EVENT: 'pull_request_target', SHARDS: '3' })).toBe(0);
-      const outputs = readFileSync(out, 'utf8');
-      expect(outputs).toMatch(/^matrix=\[1,2,3\]$/m);
-      expect(outputs).toMatch(/^key=[0-9a-f]{64}$/m);
+      expect(bash(plan, { EVENT: 'pull_request_target', SHARDS: '3', APP_ID: '123456' })).toBe(0);
+      expect(readFileSync(out, 'utf8')).toBe('matrix=[1,2,3]\n');
+      for (const appId of ['', 'abc', '0', '1; echo key=x']) {
+        expect({ appId, status: bash(plan, { EVENT: 'pull_request_target', SHARDS: '3', APP_ID: appId }) }).toEqual({ appId, status: 1 });
+        expect(readFileSync(out, 'utf8')).toBe('');
+      }
       for (const [event, shards] of [
         ['pull_request', '2'],
         ['workflow_dispatch', '2'],
@@ -510,7 +600,7 @@ describe('the workflows do what the docs say', () => {
         ['pull_request_target', '2; rm -rf /'],
         ['pull_request_target', '']
       ]) {
-        expect({ event, shards, status: bash(plan, { EVENT: event as string, SHARDS: shards as string }) }).toEqual({ event, shards, status: 1 });
+        expect({ event, shards, status: bash(plan, { EVENT: event as string, SHARDS: shards as string, APP_ID: '123456' }) }).toEqual({ event, shards, status: 1 });
         expect(readFileSync(out, 'utf8')).toBe('');
       }
       const pull = String((job(doc, 'validate')['steps'] as Mapping[]).find((s) => /docker pull/.test(field(s, 'run')))?.['run']);
@@ -537,14 +627,90 @@ describe('the workflows do what the docs say', () => {
     expect(inputs['head']).toMatchObject({ required: true });
     expect(inputs['replay']).toMatchObject({ type: 'boolean', default: false });
     const j = job(doc, 'reverify');
-    expect(stepUsing(j, 'actions/checkout@')?.['with']).toMatchObject({ ref: '${{ inputs.base }}', 'fetch-depth': 0, 'persist-credentials': false });
-    expect(stepUsing(j, './')?.['with']).toMatchObject({ mode: 'reverify', 'run-id': '${{ inputs.run-id }}', replay: '${{ inputs.replay }}' });
-    // The attestation is checked against Sigstore's trusted roots, fetched before the action runs.
-    expect(stepUsing(j, './')?.['with']).toMatchObject({ 'signer-workflow': '${{ inputs.signer-workflow }}', 'trusted-root': '${{ runner.temp }}/trusted_root.jsonl' });
     const steps = j['steps'] as Mapping[];
+    // The action (which holds the app's key) is this workflow's own commit; the base a dispatcher names is data in base/.
+    expect(steps.filter((s) => field(s, 'uses').startsWith('actions/checkout@')).map((s) => s['with'])).toEqual([
+      { repository: '${{ job.workflow_repository }}', ref: '${{ job.workflow_sha }}', path: '.patchproof-action', 'persist-credentials': false },
+      { ref: '${{ inputs.base }}', path: 'base', 'fetch-depth': 0, 'persist-credentials': false }
+    ]);
+    const action = stepUsing(j, './.patchproof-action')?.['with'];
+    expect(action).toMatchObject({ mode: 'reverify', 'repository-path': 'base', 'run-id': '${{ inputs.run-id }}', replay: '${{ inputs.replay }}' });
+    // The attestation is checked against Sigstore's trusted roots, fetched before the action runs.
+    expect(action).toMatchObject({ 'signer-workflow': '${{ inputs.signer-workflow }}', 'trusted-root': '${{ runner.temp }}/trusted_root.jsonl' });
     const roots = steps.findIndex((s) => field(s, 'run') === 'gh attestation trusted-root > "$RUNNER_TEMP/trusted_root.jsonl"');
     expect(roots).toBeGreaterThan(0);
-    expect(roots).toBeLessThan(steps.findIndex((s) => s['uses'] === './'));
+    expect(roots).toBeLessThan(steps.findIndex((s) => s['uses'] === './.patchproof-action'));
+    // And the old form, `uses: ./` from the checkout of inputs.base, is what the rule refuses.
+    const old = readFileSync(join(WORKFLOWS, 'reverify.yml'), 'utf8').replace('uses: ./.patchproof-action', 'uses: ./');
+    expect(ruleViolations(old, 'workflow')).toEqual([
+      "job reverify step 5: uses ./ is not this workflow's own commit; check out job.workflow_repository at job.workflow_sha into a path and use that"
+    ]);
+  });
+
+  it("reverify.yml's guard, run by bash against real git: a dispatch off the default branch, a malformed base or one off its history is refused", () => {
+    const guard = String(((job(load('reverify.yml'), 'reverify')['steps'] as Mapping[]).find((s) => /merge-base --is-ancestor/.test(field(s, 'run'))) as Mapping)['run']);
+    const dir = mkdtempSync(join(tmpdir(), 'pp-reverify-guard-'));
+    try {
+      const git = (...args: string[]): string => {
+        const result = spawnSync('git', args, {
+          cwd: dir,
+          encoding: 'utf8',
+          env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' }
+        });
+        if (result.status !== 0) throw new Error(result.stderr);
+        return result.stdout.trim();
+      };
+      git('init', '-q', '-b', 'main', 'base');
+      git('-C', 'base', 'commit', '-q', '--allow-empty', '-m', 'one');
+      const first = git('-C', 'base', 'rev-parse', 'HEAD');
+      git('-C', 'base', 'commit', '-q', '--allow-empty', '-m', 'two');
+      git('-C', 'base', 'update-ref', 'refs/remotes/origin/main', 'HEAD');
+      // A commit that is not on main: what a fork's head through refs/pull/N/head is.
+      const off = git('-C', 'base', 'commit-tree', `${first}^{tree}`, '-m', 'elsewhere');
+      const bash = (env: Record<string, string>): number | null =>
+        spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', guard], { cwd: dir, env: { PATH: process.env['PATH'] ?? '', ...env }, encoding: 'utf8' }).status;
+      const ok = { BASE: first, REF: 'refs/heads/main', DEFAULT_BRANCH: 'main' };
+      expect(bash(ok)).toBe(0);
+      expect(bash({ ...ok, BASE: off })).toBe(1);
+      expect(bash({ ...ok, REF: 'refs/heads/agent' })).toBe(1);
+      expect(bash({ ...ok, DEFAULT_BRANCH: '' })).toBe(1);
+      expect(bash({ ...ok, BASE: 'main' })).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the rules refuse printing a key through with:, keeping one in job outputs, and a data checkout in the action folder', () => {
+    // The shard workflows before issue 27: a plan job's key output, passed to every shard job as with:.
+    const printed = [
+      'on: workflow_call',
+      'permissions: {}',
+      'jobs:',
+      '  plan:',
+      '    runs-on: ubuntu-latest',
+      '    permissions: {}',
+      '    outputs:',
+      '      key: ${{ steps.plan.outputs.key }}',
+      '    steps:',
+      '      - id: plan',
+      '        run: echo "key=$(openssl rand -hex 32)" >> "$GITHUB_OUTPUT"',
+      '  shard:',
+      '    needs: plan',
+      '    runs-on: ubuntu-latest',
+      '    permissions: {}',
+      '    steps:',
+      '      - uses: actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1',
+      '        with: { repository: "${{ job.workflow_repository }}", ref: "${{ job.workflow_sha }}", path: .patchproof-action, persist-credentials: false }',
+      '      - uses: actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1',
+      '        with: { ref: "${{ inputs.base }}", persist-credentials: false }',
+      '      - uses: ./.patchproof-action',
+      '        with: { screen-run-key: "${{ needs.plan.outputs.key }}" }'
+    ].join('\n');
+    expect(ruleViolations(printed, 'workflow')).toEqual([
+      'job plan outputs key: job outputs are no place for a key',
+      'job shard step 3: with: screen-run-key passes an output named like a key; with: inputs are printed in the log',
+      "job shard step 2: a checkout beside the action's own folder needs a path of its own (not the workspace root, not the action's folder)"
+    ]);
   });
 });
 

@@ -17,7 +17,7 @@ const exec = promisify(execFile);
  * fixtures/js-duration: the first validation runs the base side and keeps it; the next candidate
  * on the same base reuses it (the receipt says so and names the entry); an entry re-written
  * without re-hashing is a miss. Then the attack the trusted-writer rule is about: on a base that
- * is already fixed, a no-op candidate is `failed` (repro_passes_before); an attacker who can write DIR plants the
+ * is already fixed, a no-op candidate is `inconclusive` (repro_passes_before, the pack's fault); an attacker who can write DIR plants the
  * buggy base's runs under the fixed base's key. Half done (the writer's baseline digest left as it
  * was) it is refused; done consistently (re-hashed, the digest the refusal named) the no-op
  * candidate PASSES. Hashing cannot stop that: only who may write DIR can (docs/security.md).
@@ -190,7 +190,7 @@ gate.describeDocker('validate --baseline-cache', () => {
 
     const honest = await validate(fixed, noop);
     // Honestly: the reproduction passes on this base, so the bug is not established.
-    expect(honest.receipt?.verdict).toBe('failed');
+    expect(honest.receipt?.verdict).toBe('inconclusive');
     expect(honest.receipt?.reasons).toContain('repro_passes_before');
     const fixedBase = honest.receipt?.bindings.base_snapshot as `sha256:${string}`;
 

@@ -9,8 +9,8 @@ import { dockerGate } from '../hostile/hostile-support.js';
  * The early exit, end to end through the bundled CLI in the Docker runner: fixtures/js-duration
  * with upstream's fix already in the base, so the sealed reproduction passes before any patch and
  * the bug is not established. The candidate's runs (reproduction after, the patched suite, hidden)
- * are cancelled and recorded as `not_run`; the verdict is failed (repro_passes_before), never
- * passed, and the receipt verifies offline.
+ * are cancelled and recorded as `not_run`; the verdict is inconclusive (repro_passes_before: the pack's
+ * fault, never the candidate's), never passed, and the receipt verifies offline.
  */
 
 const gate = await dockerGate('not_run end-to-end test');
@@ -32,10 +32,10 @@ gate.describeDocker('a base that already passes the reproduction', () => {
     const diff = join(fixture.tmp, 'readme.diff');
     await writeFile(diff, '--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-# tiny-duration\n+# tiny-duration (fixed)\n');
     const { status, receipt } = await validateInDocker<ReceiptView>(fixture, { diff, label: 'not-run', imageId: gate.imageId, timeoutSeconds: 180, timeoutMs: 900_000 });
-    expect({ status, verdict: receipt.verdict, proof_grade: receipt.proof_grade }).toEqual({ status: 1, verdict: 'failed', proof_grade: false });
+    expect({ status, verdict: receipt.verdict, proof_grade: receipt.proof_grade }).toEqual({ status: 3, verdict: 'inconclusive', proof_grade: false });
     expect(receipt.reasons).toContain('repro_passes_before');
     expect(receipt.phases.map((p) => [p.name, p.status, p.reasons, p.runs.map((r) => r.label)])).toEqual([
-      ['reproduction_before', 'failed', expect.arrayContaining(['repro_passes_before']), ['reproduction_before', 'reproduction_before']],
+      ['reproduction_before', 'inconclusive', expect.arrayContaining(['repro_passes_before']), ['reproduction_before', 'reproduction_before']],
       ['reproduction_after', 'not_run', [], []],
       ['regression', 'not_run', [], ['regression_before']],
       ['hidden', 'not_run', [], []]

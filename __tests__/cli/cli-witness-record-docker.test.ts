@@ -93,6 +93,8 @@ gate.describeDocker('witness record --reference in the Docker runner', () => {
     const result = await record(pack, py.candidate('fix'));
     expect({ status: result.status, stderr: result.status === 0 ? '' : result.stderr.slice(-1500) }).toEqual({ status: 0, stderr: '' });
     expect(result.stdout).toMatch(new RegExp(`recorded: ${sealed.cases.length} case\\(s\\)`));
+    // Both reproduction cases observe 9 and a ZeroDivisionError on the base.
+    expect(result.stdout).toMatch(/discriminating: 2 reproduction case\(s\) observed otherwise on the base/);
     const recorded = await oracleOf(pack);
     expect(recorded.pending).toBeUndefined();
     expect(recorded.cases).toEqual(sealed.cases);
@@ -134,5 +136,115 @@ gate.describeDocker('witness record --reference in the Docker runner', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/test_hidden_associativity\.py:999 was never observed with the reference fix/);
     expect((await oracleOf(pack)).pending).toHaveLength(sealed.cases.length + 1);
+  }, 300_000);
+});
+
+/**
+ * Issue 28: record also runs the sealed reproduction on the base, in the same container, and
+ * refuses a pack whose reproduction does not tell the base from the reference fix, and one whose
+ * reproduction fails with the reference fix for a reason that has nothing to do with the bug.
+ */
+const REPRO = 'test_repro_subtraction.py';
+
+/** A copy of the sealed pack whose reproduction is `test` (a sealed file) with the oracle `cases`/`pending` for it. */
+async function packWithReproduction(name: string, test: string, reproduction: Pick<OracleFile, 'cases' | 'pending'>): Promise<{ pack: string; text: string }> {
+  const pack = join(tmp, name);
+  await cp(PACK, pack, { recursive: true });
+  await writeFile(join(pack, 'reproduction', REPRO), test);
+  const oracle: OracleFile = {
+    ...sealed,
+    cases: [...reproduction.cases, ...sealed.cases.filter((c) => c.phase === 'hidden')],
+    ...(reproduction.pending !== undefined ? { pending: reproduction.pending } : {})
+  };
+  const text = `${JSON.stringify(oracle, null, 2)}\n`;
+  await writeFile(join(pack, 'oracle', 'expected.json'), text);
+  return { pack, text };
+}
+
+const sealedTest = (imports: string, body: string): string =>
+  [
+    'from patchproof_oracle import observe, observe_raises  # sealed by patchproof witness seal',
+    'import unittest',
+    '',
+    imports,
+    '',
+    '',
+    'class ChainedSubtractionTest(unittest.TestCase):',
+    body,
+    ''
+  ].join('\n');
+
+gate.describeDocker('witness record refuses a pack that does not tell the base from the reference (issue 28)', () => {
+  it('refuses a reproduction that already passes on the base, and one whose only site observes a value the test passes in', async () => {
+    gate.requireDocker();
+    // (a) "1 + 2" is 3 on the base too: the reproduction does not reproduce the bug.
+    const passing = await packWithReproduction(
+      'passes-on-base',
+      sealedTest('from calculator import evaluate', '    def test_addition(self):\n        observe("reproduction:test_repro_subtraction.py/9", lambda: (evaluate("1 + 2")))'),
+      { cases: [{ id: 'reproduction:test_repro_subtraction.py/9', phase: 'reproduction', expected: 3, comparator: { kind: 'exact' } }] }
+    );
+    // (b) The incident: a helper's assertEqual(rule, target) sealed (by an older seal) as an observation
+    // of rule, the value the test itself passes in; record would store it as its own expectation.
+    const vacuous = await packWithReproduction(
+      'vacuous-site',
+      sealedTest(
+        'from calculator import evaluate',
+        [
+          '    def check(self, rule, target):',
+          '        evaluate(rule)',
+          '        observe("reproduction:test_repro_subtraction.py/11", lambda: (rule))',
+          '',
+          '    def test_subtractions_are_applied_left_to_right(self):',
+          '        self.check("10 - 4 - 3", 3)'
+        ].join('\n')
+      ),
+      {
+        cases: [],
+        pending: [
+          {
+            phase: 'reproduction',
+            site: 'reproduction:test_repro_subtraction.py/11',
+            file: REPRO,
+            line: 11,
+            text: 'self.assertEqual(rule, target)',
+            comparator: { kind: 'exact' }
+          }
+        ]
+      }
+    );
+    const [a, b] = await Promise.all([record(passing.pack, py.candidate('fix')), record(vacuous.pack, py.candidate('fix'))]);
+    for (const [result, pack] of [
+      [a, passing],
+      [b, vacuous]
+    ] as const) {
+      expect(result.status).toBe(2);
+      expect(result.stderr.trim().split('\n').at(-1)).toMatch(REFUSAL_LINE);
+      expect(await readFile(join(pack.pack, 'oracle', 'expected.json'), 'utf8')).toBe(pack.text);
+    }
+    expect(a.stderr).toMatch(
+      /witness record refused; nothing was written: the reproduction does not fail on the base: oracle > reproduction:test_repro_subtraction\.py\/9 hold\(s\) there/
+    );
+    expect(b.stderr).toMatch(
+      /no sealed site of the reproduction tells the base from the reference fix \(reproduction:test_repro_subtraction\.py\/11 observed on the base what the reference observed\); such an oracle holds for any implementation/
+    );
+  }, 400_000);
+
+  it('refuses a reproduction that fails with the reference fix because a module is not found', async () => {
+    gate.requireDocker();
+    const missing = await packWithReproduction(
+      'module-not-found',
+      sealedTest(
+        'from calculatr import evaluate',
+        '    def test_subtractions_are_applied_left_to_right(self):\n        observe("reproduction:test_repro_subtraction.py/9", lambda: (evaluate("10 - 4 - 3")))'
+      ),
+      { cases: [{ id: 'reproduction:test_repro_subtraction.py/9', phase: 'reproduction', expected: 3, comparator: { kind: 'exact' } }] }
+    );
+    const result = await record(missing.pack, py.candidate('fix'));
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(
+      /witness record refused; nothing was written: reproduction: \S+ fails with the reference fix for a reason that has nothing to do with the bug \(import_error\)/
+    );
+    expect(result.stderr).toMatch(/calculatr/);
+    expect(await readFile(join(missing.pack, 'oracle', 'expected.json'), 'utf8')).toBe(missing.text);
   }, 300_000);
 });

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { clipText, escapeMarkdown, plainText, UNTRUSTED_TEXT_LIMIT } from '../../src/core/markdown.js';
+import { clipText, codeSpan, escapeMarkdown, plainText, UNTRUSTED_TEXT_LIMIT } from '../../src/core/markdown.js';
 
 /** What is left of escaped text once every backslash escape is taken out. */
 const unescaped = (text: string): string => text.replace(/\\[!-/:-@[-`{-~]/g, '');
@@ -61,5 +61,22 @@ describe('plainText, its sibling for plain-text sinks (annotations)', () => {
     expect(plainText('<h2>PASSED</h2>\n| a |')).toBe('<h2>PASSED</h2> | a |');
     expect(escapeMarkdown('\u001b[31mred\u001b[0m')).toBe('red');
     expect(plainText('x'.repeat(100_000), 2_000)).toHaveLength(2_000);
+  });
+});
+
+describe('codeSpan, untrusted text shown literally', () => {
+  it('leaves no line break, control character or bidi override or isolate inside the span (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
+        expect(codeSpan(text)).not.toMatch(/[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u);
+      }),
+      { numRuns: 500 }
+    );
+  });
+
+  it('shows U+FFFD where a right-to-left override would have reversed the rest of a test id', () => {
+    // Rendered, `test_\u202Eko_sessap` reads "test_passes_ok": a failing test shown under another name.
+    expect(codeSpan('test_\u202eko_sessap')).toBe('`test_\ufffdko_sessap`');
+    expect(codeSpan('a\u2066b\u2069c\u200fd')).toBe('`a\ufffdb\ufffdc\ufffdd`');
   });
 });

@@ -2,6 +2,7 @@ import { fail, pass, passingRuns, receiptFrom, run, times } from '../helpers/evi
 import { sealReceipt, serializeReceipt, verifyReceiptText } from '../../src/core/receipt.js';
 import type { PhaseRecord, Receipt } from '../../src/core/receipt-schema.js';
 import { judge, patchedRunsNeeded } from '../../src/core/verdict.js';
+import { renderReport } from '../../src/core/report.js';
 
 /** The early exit: phases the base reproduction made unnecessary are `not_run`, never passed. */
 
@@ -29,12 +30,12 @@ const notRun = (phase: PhaseRecord): PhaseRecord => ({
 });
 
 describe('phases not run', () => {
-  it('are the candidate phases when the base reproduction did not establish the bug, and the verdict is failed', () => {
+  it("are the candidate phases when the base reproduction did not establish the bug, and the verdict is inconclusive (the pack's fault, not the candidate's)", () => {
     const runs = reproPassesBefore();
     expect(patchedRunsNeeded(runs.reproduction_before)).toBe(false);
     const judged = judge(runs, true);
-    expect(judged.phases.map((p) => p.status)).toEqual(['failed', 'not_run', 'not_run', 'not_run']);
-    expect(judged).toMatchObject({ verdict: 'failed', reasons: ['repro_passes_before'] });
+    expect(judged.phases.map((p) => p.status)).toEqual(['inconclusive', 'not_run', 'not_run', 'not_run']);
+    expect(judged).toMatchObject({ verdict: 'inconclusive', reasons: ['repro_passes_before'] });
   });
 
   it('do not depend on what the discarded patched runs showed', () => {
@@ -52,12 +53,20 @@ describe('phases not run', () => {
   it('make a receipt that verifies', () => {
     const receipt = receiptFrom(reproPassesBefore());
     expect(receipt.phases.map((p) => [p.name, p.status, p.runs.map((r) => r.label)])).toEqual([
-      ['reproduction_before', 'failed', ['reproduction_before', 'reproduction_before']],
+      ['reproduction_before', 'inconclusive', ['reproduction_before', 'reproduction_before']],
       ['reproduction_after', 'not_run', []],
       ['regression', 'not_run', ['regression_before']],
       ['hidden', 'not_run', []]
     ]);
-    expect(verifyReceiptText(serializeReceipt(receipt))).toMatchObject({ integrity_valid: true, verdict: 'failed' });
+    expect(verifyReceiptText(serializeReceipt(receipt))).toMatchObject({ integrity_valid: true, verdict: 'inconclusive' });
+  });
+
+  it('name the witness pack, not the candidate, in the report when the base reproduction did not fail as required', () => {
+    const report = renderReport(receiptFrom(reproPassesBefore()));
+    expect(report).toContain('This is a fault of the witness pack, not of the candidate');
+    expect(report).toContain('repro_passes_before');
+    // A validation whose base reproduction established the bug says nothing of the kind.
+    expect(renderReport(receiptFrom(passingRuns()))).not.toContain('fault of the witness pack');
   });
 
   it('refuse a re-sealed receipt that claims passed with a phase not run', () => {

@@ -58,12 +58,15 @@ describe('reproduction_before', () => {
     const phase = judgeReproductionBefore(times(run('reproduction_before', [fail('a'), fail('b', 'exception_in_code')]), 2));
     expect(phase).toMatchObject({ status: 'passed', reasons: [] });
   });
-  it('fails with repro_passes_before when a test passes at base', () => {
-    expect(judgeReproductionBefore([run('reproduction_before', [fail('a'), pass('b')])])).toMatchObject({ status: 'failed', reasons: ['repro_passes_before'] });
+  it("is inconclusive (the pack's fault) with repro_passes_before when a test passes at base", () => {
+    expect(judgeReproductionBefore([run('reproduction_before', [fail('a'), pass('b')])])).toMatchObject({ status: 'inconclusive', reasons: ['repro_passes_before'] });
   });
-  it.each(['import_error', 'collection_error', 'setup_error', 'exception_in_test', 'timeout', 'unknown'] as const)('fails with repro_wrong_failure for a %s', (kind) => {
-    expect(judgeReproductionBefore([run('reproduction_before', [fail('a', kind)])])).toMatchObject({ status: 'failed', reasons: ['repro_wrong_failure'] });
-  });
+  it.each(['import_error', 'collection_error', 'setup_error', 'exception_in_test', 'timeout', 'unknown'] as const)(
+    "is inconclusive (the pack's fault) with repro_wrong_failure for a %s",
+    (kind) => {
+      expect(judgeReproductionBefore([run('reproduction_before', [fail('a', kind)])])).toMatchObject({ status: 'inconclusive', reasons: ['repro_wrong_failure'] });
+    }
+  );
   it('treats a skipped reproduction test as the wrong failure', () => {
     expect(judgeReproductionBefore([run('reproduction_before', [fail('a'), skip('b')])]).reasons).toEqual(['repro_wrong_failure']);
   });
@@ -87,14 +90,14 @@ describe('reproduction_before', () => {
   });
   it('is flaky when repeated runs disagree', () => {
     const phase = judgeReproductionBefore([run('reproduction_before', [fail('a')]), run('reproduction_before', [pass('a')], { attempt: 2 })]);
-    expect(phase).toMatchObject({ status: 'failed', flaky: ['a'] });
+    expect(phase).toMatchObject({ status: 'inconclusive', flaky: ['a'] });
     expect(phase.reasons).toContain('flaky');
   });
   it('checks only the expected failing ids when the pack lists them', () => {
     const runs = [run('reproduction_before', [fail('target'), pass('helper')])];
     expect(judgeReproductionBefore(runs, ['target'])).toMatchObject({ status: 'passed' });
-    expect(judgeReproductionBefore(runs, ['target', 'absent'])).toMatchObject({ status: 'failed', reasons: ['repro_wrong_failure'] });
-    expect(judgeReproductionBefore(runs, ['helper'])).toMatchObject({ status: 'failed', reasons: ['repro_passes_before'] });
+    expect(judgeReproductionBefore(runs, ['target', 'absent'])).toMatchObject({ status: 'inconclusive', reasons: ['repro_wrong_failure'] });
+    expect(judgeReproductionBefore(runs, ['helper'])).toMatchObject({ status: 'inconclusive', reasons: ['repro_passes_before'] });
   });
   it('is inconclusive on an infrastructure error', () => {
     expect(judgeReproductionBefore([infra('reproduction_before')])).toMatchObject({ status: 'inconclusive', reasons: ['infra_error'] });

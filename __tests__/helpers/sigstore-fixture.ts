@@ -52,10 +52,42 @@ export function githubIdentity(overrides: Partial<WorkflowIdentity> = {}): Workf
   };
 }
 
+/** The predicate the gate signs since issue 27: the action concluded the check run as trusted success. */
+export const GATE_SUCCESS_PREDICATE = {
+  receipt_digest: `sha256:${'0'.repeat(64)}`,
+  verdict: 'passed',
+  proof_grade: true,
+  diff_digest: `sha256:${'0'.repeat(64)}`,
+  witness_digest: `sha256:${'0'.repeat(64)}`,
+  check: {
+    conclusion: 'success',
+    trusted: true,
+    name: 'PatchProof',
+    head_sha: '0'.repeat(40),
+    workflow_ref: 'o/r/.github/workflows/gate.yml@refs/heads/main',
+    event: 'pull_request_target'
+  }
+};
+
+/**
+ * The predicate patchproof.yml signed before issue 27 (a step's `node -e` over receipt.json): the
+ * receipt's facts only, whether or not the action posted the check as success from a trusted run.
+ */
+export const RECEIPT_FACTS_PREDICATE = {
+  receipt_digest: `sha256:${'0'.repeat(64)}`,
+  verdict: 'passed',
+  proof_grade: true,
+  diff_digest: `sha256:${'0'.repeat(64)}`,
+  witness_digest: `sha256:${'0'.repeat(64)}`
+};
+
 export interface TestSigstore {
   trustedRoot: unknown;
   /** A Sigstore bundle (JSON) attesting `subject` with `predicateType`, signed by a leaf for `identity`. */
-  attest(subject: Uint8Array, options?: { identity?: WorkflowIdentity; predicateType?: string; subjectName?: string; subjectDigest?: string }): Promise<Record<string, unknown>>;
+  attest(
+    subject: Uint8Array,
+    options?: { identity?: WorkflowIdentity; predicateType?: string; subjectName?: string; subjectDigest?: string; predicate?: unknown }
+  ): Promise<Record<string, unknown>>;
 }
 
 interface Ca {
@@ -144,7 +176,7 @@ export async function createTestSigstore(): Promise<TestSigstore & { untrusted: 
         _type: IN_TOTO_STATEMENT_TYPE,
         subject: [{ name: options.subjectName ?? 'receipt.json', digest: { sha256: options.subjectDigest ?? createHash('sha256').update(subject).digest('hex') } }],
         predicateType: options.predicateType ?? RECEIPT_PREDICATE_TYPE,
-        predicate: { receipt: 'receipt.json' }
+        predicate: 'predicate' in options ? options.predicate : GATE_SUCCESS_PREDICATE
       };
       const payload = Buffer.from(JSON.stringify(statement));
       const payloadType = 'application/vnd.in-toto+json';

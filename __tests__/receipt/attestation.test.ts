@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { verifyReceiptAttestation, RECEIPT_PREDICATE_TYPE, type AttestationTrust, type SignerPolicy } from '../../src/receipt/attestation.js';
 import { VerificationError } from '../../src/errors.js';
-import { createTestSigstore, githubIdentity, type TestSigstore } from '../helpers/sigstore-fixture.js';
+import { createTestSigstore, GATE_SUCCESS_PREDICATE, githubIdentity, RECEIPT_FACTS_PREDICATE, type TestSigstore } from '../helpers/sigstore-fixture.js';
 
 /**
  * verifyReceiptAttestation with the real @sigstore/verify on bundles signed in the test: a test CA
@@ -64,6 +64,21 @@ describe('verifyReceiptAttestation', () => {
     const other = Buffer.from(RECEIPT);
     other[other.length - 3] = 'X'.charCodeAt(0);
     expect(refused(bundle, other)).toMatch(/subject is sha256:[0-9a-f]{64}, but receipt.json is sha256:/);
+  });
+
+  it('a predicate that does not say the gate concluded the check as trusted success fails (the form signed before issue 27 included)', async () => {
+    // Signed by the right workflow, from the right trigger and ref, over these bytes: only what it says differs.
+    expect(refused(await sigstore.attest(RECEIPT, { predicate: RECEIPT_FACTS_PREDICATE }))).toMatch(/does not say the gate concluded this receipt's check run as success/);
+    for (const check of [
+      { ...GATE_SUCCESS_PREDICATE.check, conclusion: 'failure' },
+      { ...GATE_SUCCESS_PREDICATE.check, trusted: false },
+      { ...GATE_SUCCESS_PREDICATE.check, trusted: 'true' }
+    ]) {
+      expect(refused(await sigstore.attest(RECEIPT, { predicate: { ...GATE_SUCCESS_PREDICATE, check } }))).toMatch(/does not say the gate concluded/);
+    }
+    expect(refused(await sigstore.attest(RECEIPT, { predicate: { ...GATE_SUCCESS_PREDICATE, proof_grade: false } }))).toMatch(/passed with proof grade/);
+    expect(refused(await sigstore.attest(RECEIPT, { predicate: null }))).toMatch(/does not say the gate concluded/);
+    expect(verifyReceiptAttestation(RECEIPT, await sigstore.attest(RECEIPT, { predicate: GATE_SUCCESS_PREDICATE }), POLICY, trust).trigger).toBe('pull_request_target');
   });
 
   it('another predicate type fails', async () => {

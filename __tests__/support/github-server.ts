@@ -143,6 +143,49 @@ export interface CheckRunFixture {
   app: { id: number; slug: string };
 }
 
+/** An environment as `GET .../environments/{name}` serves it (doctor mode reads it). */
+export interface EnvironmentFixture {
+  /** null: any branch may deploy (GitHub's "no policy"). */
+  deploymentBranchPolicy: null | { protected_branches: boolean; custom_branch_policies: boolean };
+  /** With custom policies: the name patterns (`GET .../deployment-branch-policies`). */
+  branchPolicies?: { name: string; type?: 'branch' | 'tag' }[];
+  /** A required-reviewers protection rule. */
+  requiredReviewers?: boolean;
+}
+
+/**
+ * The repository's settings the setup check (`mode: doctor`) reads, served as GitHub's description
+ * shapes them. An absent field is what GitHub answers when nothing is set.
+ */
+export interface RepositorySettingsFixture {
+  /** `GET /repos/{o}/{r}`: the default branch (default `main`), the repository id (default 1296269), private (default false). */
+  defaultBranch?: string;
+  id?: number;
+  private?: boolean;
+  /** Classic protection's required status checks of every branch; absent: 404 "Branch not protected". */
+  requiredStatusChecks?: { checks: { context: string; app_id: number | null }[]; strict?: boolean };
+  /** The active rules on every branch (`GET .../rules/branches/{branch}`), as GitHub details them. Default none. */
+  rules?: Record<string, unknown>[];
+  /** Environments by name; any other name is 404. */
+  environments?: Record<string, EnvironmentFixture>;
+  /** The fork pull request approval policy; default `first_time_contributors` (GitHub's default). */
+  forkApproval?: 'first_time_contributors_new_to_github' | 'first_time_contributors' | 'all_external_contributors';
+  /** A private repository's fork workflow settings; default: fork workflows do not run. */
+  privateForkWorkflows?: {
+    run_workflows_from_fork_pull_requests: boolean;
+    send_write_tokens_to_workflows: boolean;
+    send_secrets_and_variables: boolean;
+    require_approval_for_fork_pr_workflows: boolean;
+  };
+  /**
+   * Operation ids answered 403 "Resource not accessible by integration", as GitHub answers a token
+   * without the permission (a workflow token reading branch protection, for one).
+   */
+  denied?: string[];
+  /** Operation ids answered 404 "Not Found", as GitHub answers a token that may not see the setting at all. */
+  hidden?: string[];
+}
+
 /** Where the REST artifact routes get their data: the loopback artifact service. */
 export interface ArtifactSource {
   /** The workflow run (GITHUB_RUN_ID) the artifacts belong to. */
@@ -175,6 +218,16 @@ export interface GitHubServerOptions {
   allowUnknownFields?: boolean;
   /** A GitHub App installed on the repository: its JWTs and installation tokens are accepted. */
   app?: TestGitHubApp;
+  /** The repository's settings, for the setup check's reads. */
+  settings?: RepositorySettingsFixture;
+  /**
+   * Branch protection's required status checks of the base branch, which `PUT .../pulls/{n}/merge`
+   * enforces (405 until each holds on the head commit), as GitHub documents the matching: a check
+   * named `context` counts when its latest run (per app) completed with success, neutral or skipped;
+   * with `appId` (the "expected source") only that app's check runs count. Without `appId` any check
+   * run of that name counts, whoever made it: a pull request's own workflow job of that name too.
+   */
+  requiredChecks?: { context: string; appId?: number }[];
 }
 
 /**
@@ -419,6 +472,17 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
 
   const findRun = (ctx: HandlerContext): StoredCheckRun | undefined => runs.get(Number(ctx.params['check_run_id']));
 
+  /** Whether a required check holds on `sha`: the latest run of that name per app, from the expected app when one is set. */
+  const requiredCheckHolds = (required: { context: string; appId?: number }, sha: string): boolean => {
+    const latest = new Map<number, StoredCheckRun>();
+    for (const r of runs.values()) {
+      if (r.head_sha !== sha || r.name !== required.context) continue;
+      if (required.appId !== undefined && r.app.id !== required.appId) continue;
+      if ((latest.get(r.app.id)?.id ?? 0) < r.id) latest.set(r.app.id, r);
+    }
+    return [...latest.values()].some((r) => r.status === 'completed' && ['success', 'neutral', 'skipped'].includes(r.conclusion ?? ''));
+  };
+
   const appKey = options.app !== undefined ? createPublicKey(options.app.publicKey) : undefined;
   const installationBody = (): object => {
     const body: Body = describedExample('installation');
@@ -442,6 +506,102 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       if (names !== undefined) token['repositories'] = (token['repositories'] as object[]).slice(0, 1).map((r) => ({ ...r, name: repo, full_name: repository }));
       else delete token['repositories'];
       return { status: 201, body: token };
+    },
+    'repos/get': () => {
+      const body: Body = describedExample('full-repository-default-response');
+      const settings = options.settings ?? {};
+      Object.assign(body, {
+        id: settings.id ?? 1296269,
+        name: repo,
+        full_name: repository,
+        default_branch: settings.defaultBranch ?? 'main',
+        private: settings.private ?? false,
+        visibility: settings.private === true ? 'private' : 'public',
+        url: `${baseUrl}/repos/${repository}`,
+        html_url: htmlBase
+      });
+      Object.assign(objectIn(body, 'owner'), { login: owner });
+      // The description's own example leaves out `language`, which its schema requires (here and in `source`).
+      body['language'] = null;
+      if (isBody(body['source'])) body['source']['language'] = null;
+      if (isBody(body['parent'])) body['parent']['language'] = null;
+      return { status: 200, body };
+    },
+    'repos/get-status-checks-protection': (ctx) => {
+      const required = options.settings?.requiredStatusChecks;
+      if (required === undefined) return error(404, 'Branch not protected', ctx.op);
+      const url = `${baseUrl}/repos/${repository}/branches/${encodeURIComponent(ctx.params['branch'] ?? '')}/protection/required_status_checks`;
+      return {
+        status: 200,
+        body: { url, strict: required.strict ?? true, contexts: required.checks.map((c) => c.context), checks: required.checks, contexts_url: `${url}/contexts` }
+      };
+    },
+    'repos/get-branch-rules': (ctx) => {
+      const { page, headers } = paginate(
+        options.settings?.rules ?? [],
+        ctx.query,
+        `${baseUrl}/repos/${repository}/rules/branches/${encodeURIComponent(ctx.params['branch'] ?? '')}`
+      );
+      return { status: 200, body: page, headers };
+    },
+    'repos/get-environment': (ctx) => {
+      const name = ctx.params['environment_name'] ?? '';
+      const env = options.settings?.environments?.[name];
+      if (env === undefined) return error(404, 'Not Found', ctx.op);
+      const body: Body = describedExample('environment');
+      const rules: object[] = [{ id: 3736, node_id: 'MDQ6R2F0ZTM3MzY=', type: 'wait_timer', wait_timer: 0 }];
+      if (env.requiredReviewers === true) rules.push({ id: 3755, node_id: 'MDQ6R2F0ZTM3NTU=', prevent_self_review: true, type: 'required_reviewers', reviewers: [] });
+      if (env.deploymentBranchPolicy !== null) rules.push({ id: 3756, node_id: 'MDQ6R2F0ZTM3NTY=', type: 'branch_policy' });
+      Object.assign(body, {
+        name,
+        url: `${baseUrl}/repos/${repository}/environments/${encodeURIComponent(name)}`,
+        html_url: `${htmlBase}/deployments/activity_log?environments_filter=${encodeURIComponent(name)}`,
+        protection_rules: rules,
+        deployment_branch_policy: env.deploymentBranchPolicy
+      });
+      return { status: 200, body };
+    },
+    'repos/list-deployment-branch-policies': (ctx) => {
+      const env = options.settings?.environments?.[ctx.params['environment_name'] ?? ''];
+      if (env === undefined) return error(404, 'Not Found', ctx.op);
+      const all = (env.branchPolicies ?? []).map((p, i) => ({
+        id: 361471 + i,
+        node_id: Buffer.from(`04:GateBranchPolicy${361471 + i}`).toString('base64'),
+        name: p.name,
+        ...(p.type !== undefined ? { type: p.type } : {})
+      }));
+      const { page, headers } = paginate(
+        all,
+        ctx.query,
+        `${baseUrl}/repos/${repository}/environments/${encodeURIComponent(ctx.params['environment_name'] ?? '')}/deployment-branch-policies`
+      );
+      return { status: 200, body: { total_count: all.length, branch_policies: page }, headers };
+    },
+    'actions/get-fork-pr-contributor-approval-permissions-repository': () => ({
+      status: 200,
+      body: { approval_policy: options.settings?.forkApproval ?? 'first_time_contributors' }
+    }),
+    'actions/get-private-repo-fork-pr-workflows-settings-repository': (ctx) => {
+      if (options.settings?.private !== true) return error(404, 'Not Found', ctx.op);
+      return {
+        status: 200,
+        body: options.settings.privateForkWorkflows ?? {
+          run_workflows_from_fork_pull_requests: false,
+          send_write_tokens_to_workflows: false,
+          send_secrets_and_variables: false,
+          require_approval_for_fork_pr_workflows: true
+        }
+      };
+    },
+    'apps/get-by-slug': (ctx) => {
+      const known = [
+        { id: 15368, slug: 'github-actions', name: 'GitHub Actions' },
+        ...(options.app !== undefined ? [{ id: options.app.id, slug: 'patchproof-test-app', name: 'PatchProof test app' }] : [])
+      ].find((a) => a.slug === ctx.params['app_slug']);
+      if (known === undefined) return error(404, 'Not Found', ctx.op);
+      const body: Body = describedExample('integration');
+      Object.assign(body, known);
+      return { status: 200, body };
     },
     'checks/create': (ctx) => {
       const rules = checkRunRules(ctx.body, undefined);
@@ -548,6 +708,8 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       // GitHub's documented refusals: a merged or closed pull request, one it cannot merge (405), a head other than `sha` (409).
       if (merged.has(fixture.number) || (fixture.state ?? 'open') !== 'open') return error(405, 'Pull Request is not mergeable', ctx.op);
       if (fixture.mergeable === false) return error(405, 'Pull Request is not mergeable', ctx.op);
+      const unmet = (options.requiredChecks ?? []).find((required) => !requiredCheckHolds(required, fixture.headSha));
+      if (unmet !== undefined) return error(405, `Required status check "${unmet.context}" is expected.`, ctx.op);
       const sha = ctx.body['sha'];
       if (sha !== undefined && sha !== fixture.headSha) return error(409, 'Head branch was modified. Review and try the merge again.', ctx.op);
       const method = (ctx.body['merge_method'] as RecordedMerge['method'] | undefined) ?? 'merge';
@@ -755,9 +917,15 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       return { reply: error(401, 'Bad credentials', op), record };
     }
     if (record.errors.length > 0) return { reply: invalid(op, record.errors), record };
-    if (op.operationId !== 'apps/create-installation-access-token' && `${match.pathParams['owner']}/${match.pathParams['repo']}`.toLowerCase() !== repository.toLowerCase()) {
+    const repositoryLess = op.operationId === 'apps/create-installation-access-token' || op.operationId === 'apps/get-by-slug';
+    if (!repositoryLess && `${match.pathParams['owner']}/${match.pathParams['repo']}`.toLowerCase() !== repository.toLowerCase()) {
       return { reply: error(404, 'Not Found', op), record };
     }
+    if (options.settings?.denied?.includes(op.operationId) === true) {
+      // What GitHub answers a token without the permission (a workflow token reading branch protection).
+      return { reply: { ...error(403, 'Resource not accessible by integration', op), headers: { 'x-accepted-github-permissions': 'administration=read' } }, record };
+    }
+    if (options.settings?.hidden?.includes(op.operationId) === true) return { reply: error(404, 'Not Found', op), record };
     // Read-only is the workflow's GITHUB_TOKEN; an app's installation token keeps its own grants.
     if (options.readOnlyToken && presented === token && method !== 'GET' && method !== 'HEAD') {
       // What a fork pull request's GITHUB_TOKEN gets for any write.

@@ -8,6 +8,7 @@ import { reverifyMode, reverifyModeDeps } from './reverify-mode.js';
 import { promoteMode } from './promote-mode.js';
 import { screenMode } from './screen-mode.js';
 import { validateMergeMode } from './validate-merge-mode.js';
+import { doctorMode } from './doctor-mode.js';
 
 /**
  * The action's entry: reads the settings once, runs one mode, and is the only place that sets the
@@ -27,7 +28,8 @@ export const MODES: Readonly<Record<ActionSettings['mode'], Mode>> = {
   promote: (settings, outcome) => promoteMode(settings, outcome),
   screen: (settings, outcome) => screenMode(settings, outcome),
   'screen-merge': (settings, outcome) => screenMode(settings, outcome),
-  'validate-merge': (settings, outcome) => validateMergeMode(settings, outcome)
+  'validate-merge': (settings, outcome) => validateMergeMode(settings, outcome),
+  doctor: (settings, outcome) => doctorMode(settings, outcome)
 };
 
 function stepOutcome(): StepOutcome {
@@ -58,6 +60,8 @@ export async function run(outcome: StepOutcome = stepOutcome(), modes: Readonly<
     // The witness key is masked in every log line before anything else can print it.
     const key = core.getInput('witness-key');
     if (key !== '') core.setSecret(key);
+    const settingsToken = core.getInput('settings-token');
+    if (settingsToken !== '') core.setSecret(settingsToken);
     const settings = readActionSettings((name) => core.getInput(name));
     const result = await modes[settings.mode](settings, outcome);
     outcome.setOutput('verdict', result.verdict);
@@ -66,8 +70,14 @@ export async function run(outcome: StepOutcome = stepOutcome(), modes: Readonly<
     if (result.receiptPath !== undefined) outcome.setOutput('receipt-path', result.receiptPath);
     if (result.artifactId !== undefined) outcome.setOutput('artifact-id', String(result.artifactId));
     if (result.mergeSha !== undefined) outcome.setOutput('merge-sha', result.mergeSha);
-    // `uploaded` (a shard job's share, handed to the merge job) is a step that did its part, never a pass.
-    if (result.verdict !== 'passed' && result.verdict !== 'uploaded') outcome.setFailed(result.message);
+    if (result.doctor !== undefined) {
+      outcome.setOutput('doctor', result.doctor.worst);
+      outcome.setOutput('doctor-findings', JSON.stringify(result.doctor.findings));
+    }
+    if (result.attestationPredicatePath !== undefined) outcome.setOutput('attestation-predicate', result.attestationPredicatePath);
+    // `uploaded` (a shard job's share, handed to the merge job) and `checked` (doctor found no failing
+    // answer) are steps that did their part, never a pass.
+    if (result.verdict !== 'passed' && result.verdict !== 'uploaded' && result.verdict !== 'checked') outcome.setFailed(result.message);
     else outcome.info(result.message);
   } catch (error) {
     // Only a refusal speaks about the input; any other fault judged nothing: the candidate neither passed nor failed.

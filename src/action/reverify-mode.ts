@@ -12,7 +12,7 @@ import { readRunnerContext } from '../inputs/runner-context.js';
 import type { CheckRunTarget, RenderedCheck, StepOutcome } from '../publish/ports.js';
 import { defaultReceiptModeDeps, postCheck, renderRejection, takeReceipt, type ReceiptModeDeps } from '../receipt/intake.js';
 import type { ActionSettings } from '../inputs/action-settings.js';
-import { decideTrust, trustLine, type TrustDecision } from './trust.js';
+import { decideTrust, defaultBranchRef, trustLine, type TrustDecision } from './trust.js';
 import { checkAttestation, currentBindings, type AttestationFinding, type BindingCheck } from '../receipt/evidence.js';
 
 /**
@@ -156,9 +156,30 @@ function renderFindings(findings: Findings, replayAsked: boolean, trust: TrustDe
 }
 
 /**
- * Run reverify mode. A receipt that is not accepted (digest mismatch, invalid, another witness pack)
- * or not bound is published as a failed check run and returns `failed`; infrastructure faults return
- * `inconclusive`. Errors before the head is known (no event, no commits) are thrown.
+ * The base a receipt is re-verified against is the trusted tree: its snapshot is compared with the
+ * receipt's, and a replay grades with the pack in it. A dispatch names any SHA (a fork's head too,
+ * through refs/pull/N/head), so it must be the default branch's tip or one of its ancestors, as on
+ * origin now. Refused (ConfigurationError) otherwise, before any receipt is read.
+ */
+async function baseOnDefaultBranch(git: GitSource, candidate: Candidate, payload: unknown): Promise<void> {
+  const defaultRef = defaultBranchRef(payload);
+  if (defaultRef === undefined) {
+    throw new ConfigurationError('the event payload names no repository.default_branch, so the base cannot be checked against the default branch; refusing to re-verify');
+  }
+  await git.fetchCommits(candidate.base, candidate.head, candidate.pullNumber);
+  const tip = await git.fetchBranchTip(defaultRef.slice('refs/heads/'.length));
+  if (!(await git.isAncestor(candidate.base, tip))) {
+    throw new ConfigurationError(
+      `base ${candidate.base} is not on the history of the default branch ${defaultRef} (now ${tip}): the base is the trusted tree a receipt is checked against, so only a commit of the default branch can be one; give the pull request's base commit`
+    );
+  }
+}
+
+/**
+ * Run reverify mode. A base off the default branch's history is refused first (thrown). A receipt
+ * that is not accepted (digest mismatch, invalid, another witness pack) or not bound is published as
+ * a failed check run and returns `failed`; infrastructure faults return `inconclusive`. Errors before
+ * the head is known (no event, no commits) are thrown.
  */
 export async function reverifyMode(settings: ActionSettings, outcome: StepOutcome, deps: ReverifyModeDeps): Promise<ModeResult> {
   const env = deps.env;
@@ -185,6 +206,8 @@ export async function reverifyMode(settings: ActionSettings, outcome: StepOutcom
 
   let findings: Findings;
   try {
+    const git = deps.gitSource(repoDir, { token: settings.token, serverUrl: context.serverUrl });
+    await baseOnDefaultBranch(git, candidate, payload);
     const artifacts = deps.receiptArtifacts({ token: settings.token, repository: `${candidate.owner}/${candidate.repo}`, tempRoot: runnerTemp });
     const intake = await takeReceipt(artifacts, runId, settings.artifactName, settings.witness?.digest);
     if (intake.status === 'rejected') {
@@ -198,7 +221,6 @@ export async function reverifyMode(settings: ActionSettings, outcome: StepOutcom
       await writeSummary(outcome, check);
       return { verdict: 'failed', proofGrade: false, ...(intake.receiptPath !== undefined ? { receiptPath: intake.receiptPath } : {}), message: intake.message };
     }
-    const git = deps.gitSource(repoDir, { token: settings.token, serverUrl: context.serverUrl });
     const bindings = await currentBindings(intake.receipt, candidate, git, deps, runnerTemp);
     const attestation = await checkAttestation(intake.receiptPath, settings, candidate, payload);
     findings = { receipt: intake.receipt, runId, artifactName: intake.artifactName, candidate, bindings, attestation };

@@ -31,7 +31,7 @@ import { readRunnerContext, type RunnerContextWith } from '../inputs/runner-cont
 import { TOOL_VERSION } from '../version.js';
 import { createAppInstallationToken } from './app-token.js';
 import { createOpenPullsClient, type OpenPullsClient } from './pulls-client.js';
-import { inside, readEventPayload, type ModeResult } from './mode.js';
+import { inside, readEventPayload, runShardKey, type ModeResult } from './mode.js';
 import { decideTrust, defaultBranchRef, trustLine, unprotectedPackRef, type TrustDecision } from './trust.js';
 
 /**
@@ -288,7 +288,7 @@ async function screenJob(
     if (screen.shard !== undefined) {
       if (screen.shard.index === 1) baselineDir = await mkdtemp(join(context.runnerTemp, 'patchproof-baseline-'));
       else {
-        baselineDir = await artifacts.download(BASELINE_ARTIFACT, screen.runKey as string);
+        baselineDir = await artifacts.download(BASELINE_ARTIFACT, runShardKey(settings, context));
         if (baselineDir === undefined) {
           throw new ConfigurationError(
             `this run has no ${BASELINE_ARTIFACT} artifact: shard 1 must finish (and upload the base side) before shard ${screen.shard.index}/${screen.shard.count} starts`
@@ -329,9 +329,9 @@ async function screenJob(
             proofGrade: false,
             message: `shard ${screen.shard.index}/${screen.shard.count}: a receipt failed its own verification; nothing was uploaded`
           };
-        if (screen.shard.index === 1) await artifacts.upload(BASELINE_ARTIFACT, baselineDir as string, screen.runKey as string);
+        if (screen.shard.index === 1) await artifacts.upload(BASELINE_ARTIFACT, baselineDir as string, runShardKey(settings, context));
         const name = shardArtifactName(screen.shard.index, screen.shard.count);
-        const id = await artifacts.upload(name, out, screen.runKey as string);
+        const id = await artifacts.upload(name, out, runShardKey(settings, context));
         const validated = result.shard?.validated ?? [];
         // A shard is no verdict: `uploaded`, as a validate shard job reports (main.ts keeps the step green).
         return {
@@ -411,7 +411,7 @@ async function mergeJob(
       const name = shardArtifactName(index, count);
       let dir: string | undefined;
       try {
-        dir = await artifacts.download(name, screen.runKey as string);
+        dir = await artifacts.download(name, runShardKey(settings, context));
       } catch (error) {
         if (!isRefusal(error)) throw error;
         const why = `refused: ${error.message}`;

@@ -17,7 +17,7 @@ import { ChecksPermissionError, type RenderedCheck, type StepOutcome } from '../
 import { createShardArtifacts, validateShardArtifactName, type ShardArtifacts } from '../publish/shard-artifacts.js';
 import { TOOL_VERSION } from '../version.js';
 import { createAppInstallationToken } from './app-token.js';
-import { inside, readEventPayload, writeSummary, type ModeResult } from './mode.js';
+import { inside, readEventPayload, runShardKey, writeSummary, type ModeResult } from './mode.js';
 import { readRunnerContext, type RunnerContextWith } from '../inputs/runner-context.js';
 import { decideTrust, downgradedCheck, gateDowngrade, trustLine, type TrustDecision } from './trust.js';
 
@@ -28,7 +28,8 @@ import { decideTrust, downgradedCheck, gateDowngrade, trustLine, type TrustDecis
  * It trusts no shard for what the candidate is: it computes the pull request's proposal itself, from
  * the event and git objects, exactly as validate mode does (src/phases/git-proposal.ts), and the
  * approval every job of this run attempt makes. It then downloads this run's N shard artifacts,
- * refuses any whose tag (made with the run key, src/core/shard-tag.ts) does not verify, verifies
+ * refuses any whose tag (made with the run attempt's shard key, derived from the GitHub App's private
+ * key: src/core/shard-tag.ts) does not verify, verifies
  * every shard receipt, requires each to bind exactly that proposal, approval, base and pack, and the
  * set to be one validation (src/core/merged.ts), seals the merged receipt, uploads it, and posts the
  * one check run on the head commit with the merged verdict: success only for a merged pass with
@@ -100,14 +101,14 @@ async function expectedBindings(
   };
 }
 
-/** This run's N shard artifacts, tag-verified; the receipts they hold, and the names of those missing. Refusals are thrown. */
-async function downloadShards(inputs: ValidateShardInputs, artifacts: ShardArtifacts, folders: string[]): Promise<{ shards: ShardReceiptText[]; missing: string[] }> {
+/** This run's N shard artifacts, tag-verified with `key`; the receipts they hold, and the names of those missing. Refusals are thrown. */
+async function downloadShards(inputs: ValidateShardInputs, key: string, artifacts: ShardArtifacts, folders: string[]): Promise<{ shards: ShardReceiptText[]; missing: string[] }> {
   const count = inputs.shards as number;
   const shards: ShardReceiptText[] = [];
   const missing: string[] = [];
   for (let index = 1; index <= count; index++) {
     const name = validateShardArtifactName(index, count);
-    const folder = await artifacts.download(name, inputs.runKey);
+    const folder = await artifacts.download(name, key);
     if (folder === undefined) {
       missing.push(name);
       continue;
@@ -174,7 +175,7 @@ export async function validateMergeMode(settings: ActionSettings, outcome: StepO
     let merged: VerifiedShards;
     try {
       const expected = await expectedBindings(settings, inputs, outcome, git, candidate, context, work);
-      const { shards, missing } = await downloadShards(inputs, deps.shardArtifacts(context.runnerTemp), folders);
+      const { shards, missing } = await downloadShards(inputs, runShardKey(settings, context), deps.shardArtifacts(context.runnerTemp), folders);
       if (missing.length > 0) {
         const message = `the shard artifact(s) ${missing.join(', ')} of this run are missing: their shares of the suite were not judged, so the candidate was not; see those shard jobs, then re-run the workflow`;
         await writeSummary(outcome, stated({ title: 'PatchProof: INCONCLUSIVE — shard missing', summary: `${message}\n\nNo check run was posted.`, annotations: [] }));
@@ -229,7 +230,7 @@ async function publishMerged(
   const body = merged.body;
   let artifactId: number | undefined;
   try {
-    artifactId = await deps.shardArtifacts(context.runnerTemp).upload(MERGED_ARTIFACT, out, settings.validateShards?.runKey as string);
+    artifactId = await deps.shardArtifacts(context.runnerTemp).upload(MERGED_ARTIFACT, out, runShardKey(settings, context));
     outcome.info(`merged receipt uploaded as artifact ${MERGED_ARTIFACT} (id ${artifactId})`);
   } catch (error) {
     outcome.warning(`the merged receipt artifact could not be uploaded (${error instanceof Error ? error.message : String(error)}); it is at ${receiptPath}`);

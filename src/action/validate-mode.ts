@@ -32,14 +32,14 @@ import { checkConclusion, renderCheck, renderRefusal, withPreamble } from '../pu
 import { checksClientFor, createChecksClient, type ChecksClientSource } from '../publish/checks-client.js';
 import { candidateFromEvent, type Candidate } from '../inputs/event.js';
 import { createGitSource, type GitSource, type GitSourceOptions } from '../fetch/git.js';
-import { inside, readEventPayload, writeSummary, type ModeResult } from './mode.js';
+import { inside, readEventPayload, runShardKey, writeSummary, type ModeResult } from './mode.js';
 import { eventLine, runName, type ProgressSink, type RunEvent } from '../core/progress.js';
 import { ChecksPermissionError, type ReceiptArtifacts, type RenderedCheck, type StepOutcome } from '../publish/ports.js';
 import type { ActionSettings, WitnessPackInput } from '../inputs/action-settings.js';
 import { readRunnerContext, type RunnerContextWith } from '../inputs/runner-context.js';
-import type { ValidateShardInputs } from '../inputs/validate-shard-settings.js';
 import { createAppInstallationToken } from './app-token.js';
 import { decideTrust, downgradedCheck, gateDowngrade, trustLine, unprotectedPackRef, type TrustDecision } from './trust.js';
+import { receiptPredicate } from '../receipt/attestation.js';
 import { baselineKeyFields, baselineRequest, lookUpBaselineIn, settleBaselineIn, type BaselineCache, type BaselineLookup } from '../phases/baseline-cache.js';
 import { actionBaselineStore, type BaselineStoreFactory } from './baseline-store.js';
 
@@ -392,6 +392,13 @@ async function publishReceipt(
   const line = `PatchProof ${receipt.verdict}${reasons}; proof grade: ${receipt.proof_grade ? 'yes' : `no${withheld}`}; receipt ${receipt.receipt_digest}`;
   if (publishError !== undefined) return { ...result, verdict: 'inconclusive', message: `${line}, but ${publishError}` };
   if (downgrade !== undefined) return { ...result, proofGrade: false, verdict: 'failed', message: `${line}; posted failure (${downgrade.code}): ${downgrade.why}` };
+  if (conclusion === 'success' && trust.trusted) {
+    // The one receipt a workflow may attest: its check concluded success from a trusted workflow.
+    const predicate = receiptPredicate(receipt, { name: settings.checkName, headSha: candidate.head, workflowRef: trust.workflowRef, event: context.eventName });
+    const attestationPredicatePath = join(context.runnerTemp, `patchproof-predicate-${receipt.receipt_digest.slice('sha256:'.length)}.json`);
+    await writeFileAtomic(attestationPredicatePath, `${JSON.stringify(predicate)}\n`);
+    return { ...result, verdict: receipt.verdict, attestationPredicatePath, message: line };
+  }
   return { ...result, verdict: receipt.verdict, message: line };
 }
 
@@ -443,19 +450,20 @@ export async function validateMode(settings: ActionSettings, outcome: StepOutcom
     throw error;
   }
   const shard = settings.validateShards?.shard;
-  if (shard !== undefined) return uploadShard(settings.validateShards as ValidateShardInputs, shard, outcome, deps, context, validated);
+  if (shard !== undefined) return uploadShard(settings, shard, outcome, deps, context, validated);
   return publishReceipt(settings, outcome, deps, context, candidate, validated, trust);
 }
 
 /**
  * A shard job's end: its receipt (and report, and sealed hidden detail) uploaded as this run's
- * artifact patchproof-validate-shard-K-of-N, tagged with the run key. No check run: a share of the
+ * artifact patchproof-validate-shard-K-of-N, tagged with the run's shard key (derived from the app's
+ * private key, runShardKey). No check run: a share of the
  * suite is never a pass on its own; the validate-merge job verifies every shard and posts the merged
  * verdict. A receipt that fails its own verification is not uploaded (the merge then finds the shard
  * missing: never a pass). The step's verdict is `uploaded`, never `passed`.
  */
 async function uploadShard(
-  inputs: ValidateShardInputs,
+  settings: Pick<ActionSettings, 'app'>,
   shard: { index: number; count: number },
   outcome: StepOutcome,
   deps: ValidateModeDeps,
@@ -471,7 +479,7 @@ async function uploadShard(
     return { ...result, verdict: 'inconclusive', message };
   }
   const name = validateShardArtifactName(shard.index, shard.count);
-  const id = await (deps.shardArtifacts ?? createShardArtifacts)(context.runnerTemp).upload(name, dirname(receiptPath), inputs.runKey);
+  const id = await (deps.shardArtifacts ?? createShardArtifacts)(context.runnerTemp).upload(name, dirname(receiptPath), runShardKey(settings, context));
   const line = `${label}: this share ${receipt.verdict}${receipt.reasons.length > 0 ? ` (${receipt.reasons.join(', ')})` : ''}; receipt ${receipt.receipt_digest} uploaded as ${name} (id ${id}); only the merge job judges the candidate`;
   try {
     await outcome.summary(

@@ -225,6 +225,7 @@ async function recordCommand(settings: WitnessRecordSettings, io: Console): Prom
       [
         `recorded: ${report.recorded} case(s) from the reference fix into ${report.oracleFile}`,
         `checked: ${report.checked} sealed case(s) hold with the reference fix`,
+        `discriminating: ${report.discriminating} reproduction case(s) observed otherwise on the base`,
         `cases: ${report.cases}`,
         `witness_digest: ${(await digestWitnessFolder(dir)).digest}`
       ].join('\n') + '\n'

@@ -55,11 +55,14 @@ export function plainText(text: string, max: number = UNTRUSTED_TEXT_LIMIT): str
 
 /**
  * Untrusted text as a Markdown code span: clipped to `max`, one line (control and line-separator
- * characters become spaces), fenced by one backtick more than its longest backtick run, padded when
- * it starts or ends with one. With `cell`, pipes are escaped so the span can stand in a table cell.
+ * characters become spaces), bidirectional overrides and isolates replaced by U+FFFD (a code span
+ * shows them as they are, and U+202E in a test id would show the rest of the line reversed: a
+ * failing `test_pass_ok` could read as another name), fenced by one backtick more than its longest
+ * backtick run, padded when it starts or ends with one. With `cell`, pipes are escaped so the span
+ * can stand in a table cell.
  */
 export function codeSpan(text: string, options: { max?: number; cell?: boolean } = {}): string {
-  let flat = clipText(text, options.max).replace(CONTROL, ' ');
+  let flat = clipText(text, options.max).replace(CONTROL, ' ').replace(BIDI, '\ufffd');
   if (options.cell === true) flat = flat.replace(/\|/g, '\\|');
   let longest = 0;
   for (const run of flat.match(/`+/g) ?? []) longest = Math.max(longest, run.length);

@@ -9,9 +9,9 @@ import { CLAIM_FINDINGS, CLAIM_FORMATS } from './claim-codes.js';
 import { tamperAllowanceSchema, tamperScreenSchema } from './tamper.js';
 
 /**
- * The receipt, version 9 (the current one), and versions 2 to 8 with it: a strict zod schema. Every
- * key is documented in docs/receipt.md. v1 is frozen in src/core/receipt-v1.ts; verify-receipt
- * dispatches on `schema`.
+ * The receipt, every version from v2 to the one written now (`RECEIPT_SCHEMA`): a strict zod schema;
+ * the versions differ only in what each one added (below). Every key is documented in
+ * docs/receipt.md. v1 is frozen in src/core/receipt-v1.ts; verify-receipt dispatches on `schema`.
  *
  * v2 over v1: the hidden phase is public as statuses, counts and keyed digests only (`hidden_ids`;
  * see src/core/hidden-ids.ts), and the digest domain is 'patchproof/receipt/v2'.

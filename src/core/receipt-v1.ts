@@ -4,7 +4,7 @@ import { canonicalJson, digestJson, DIGEST_PATTERN, HEX64_PATTERN } from './hash
 /**
  * The receipt, version 1 ('patchproof.receipt/v1'), frozen: the exact schema and verification rules
  * every v1 receipt was written under, copied here with their own closed sets, verdict and surface
- * rules so that later changes to the current schema (src/core/receipt-schema.ts, v2) or to the judge
+ * rules so that later changes to the schemas since v2 (src/core/receipt-schema.ts) or to the judge
  * can never make an old receipt unverifiable or a forged one verifiable. Do not edit: a change here
  * is a change to what "a valid v1 receipt" means.
  */

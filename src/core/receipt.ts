@@ -34,10 +34,11 @@ import { tamperScreenErrors, tamperWithholds } from './tamper.js';
 /**
  * Sealing and verifying receipts. A receipt is canonical JSON (RFC 8785) whose `receipt_digest` is
  * the domain-separated SHA-256 of everything else; the file holds exactly the canonical text plus a
- * newline, so any change of any byte is caught. Receipts are written as RECEIPT_SCHEMA (v9);
- * verification dispatches on `schema`: v2 to v9 by the rules below (they differ in the digest
- * domain, in what `witness.pinned_ids.hidden` may hold, and in the records each version introduced:
- * RECORDS_SINCE), v1 by the frozen rules of src/core/receipt-v1.ts.
+ * newline, so any change of any byte is caught. Receipts are written as `RECEIPT_SCHEMA`; verification
+ * dispatches on `schema`: v2 to the current version by the rules below (they differ in the digest
+ * domain, in what `witness.pinned_ids.hidden` may hold, and in the records each version introduced,
+ * `RECORDS_SINCE`), v1 by the frozen rules of src/core/receipt-v1.ts. A real receipt of every version
+ * is kept and verified by __tests__/receipt/samples.test.ts.
  */
 
 /** The pack's allowances as the flags surfaceReasons takes. */
@@ -298,9 +299,9 @@ export function verifyReceiptText(text: string): ReceiptCheck {
 }
 
 /**
- * The rules of v2 to v9: v2 may carry the pack's real pinned hidden ids; each record exists from the
- * schema that introduced it (RECORDS_SINCE); from v9 the tamper screen is required and proof grade
- * depends on it.
+ * The rules of every schema in RECEIPT_SCHEMAS (v2 to the current one): v2 may carry the pack's real
+ * pinned hidden ids; a record (or `not_run`) appears only from the schema that introduced it (`RECORDS_SINCE`);
+ * from v9 the tamper screen is required and proof grade depends on it.
  */
 function verifyReceiptV2V3Text(text: string): ReceiptCheck {
   const fail = (errors: string[], receipt?: Receipt): ReceiptCheck => ({

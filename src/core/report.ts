@@ -114,6 +114,9 @@ function formalLines(receipt: Receipt, markdown: boolean): string[] {
   });
 }
 
+/** Reasons of a base reproduction that did not establish the bug: the pack's fault, never the candidate's. */
+const PACK_FAULTS: ReadonlySet<ReasonCode> = new Set(['repro_passes_before', 'repro_wrong_failure', 'flaky', 'test_ids_mismatch']);
+
 const STATUS_MARK = { passed: 'PASS', failed: 'FAIL', inconclusive: 'INCONCLUSIVE', not_run: 'NOT RUN' } as const;
 
 /** The build gate's line (the console) or lines (the report): its status and first root cause. */
@@ -302,6 +305,13 @@ export function renderReport(
       '',
       "未运行的阶段不需要：基线复现没有确认缺陷，候选补丁的运行已取消。 / The phases not run were not needed: the base reproduction did not establish the bug, so the candidate's runs were cancelled."
     );
+    const before = receipt.phases.find((phase) => phase.name === 'reproduction_before');
+    if (before?.status === 'inconclusive' && before.reasons.some((code) => PACK_FAULTS.has(code))) {
+      out.push(
+        '',
+        `这是见证包的问题，不是候选补丁的问题：复现测试在未修改的基线上没有按要求失败（${before.reasons.join(', ')}）。请用 \`patchproof witness record --reference\` 检查见证包。 / This is a fault of the witness pack, not of the candidate: its reproduction did not fail as required on the untouched base (${before.reasons.join(', ')}). Check the pack with \`patchproof witness record --reference\`.`
+      );
+    }
   }
   if (receipt.reasons.length > 0) {
     out.push('', '## 原因 / Reasons', '');

@@ -1,15 +1,48 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createPrivateKey, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { ConfigurationError } from '../errors.js';
 
 /**
- * The tag that authenticates one screen shard folder between the jobs of one workflow run. A shard
+ * The tag that authenticates one shard folder between the jobs of one workflow run attempt. A shard
  * receipt is sealed, but anyone can seal a self-consistent receipt (the code is open), so a sealed
- * receipt says nothing about who made it. The reusable workflow's first job draws a random key for
- * the run and hands it to its own screen and merge jobs through job outputs (which no other job of
- * the caller's workflow can read); each screen job tags its folder with it (HMAC-SHA256 over the
- * artifact name and every file's path and SHA-256), and the merge job refuses a folder whose tag,
- * or whose file list, does not match. Pure: the key, the name and the file digests in, the tag out.
+ * receipt says nothing about who made it; and any job of the run can upload an artifact to it. Each
+ * shard job tags its folder (HMAC-SHA256 over the artifact name and every file's path and SHA-256)
+ * with the run's shard key, and the merge job refuses a folder whose tag, or whose file list, does
+ * not match. Pure: the key, the name and the file digests in, the tag out.
+ *
+ * The key is derived, inside each job, from the GitHub App's private key and the run's identity
+ * (`deriveShardKey`): it is never a `with:` input or a job output, which the runner prints or stores
+ * with the run. (It used to be a random key drawn by a plan job and passed as `screen-run-key`: every
+ * `with:` input is printed in the step's log, so the key was public.) Whoever can compute it holds the
+ * app's private key, and could post the app's check run directly: the tag adds no new trust anchor.
  */
+
+/** Label of the key derivation: a version bump makes every older tag refuse. */
+const SHARD_KEY_LABEL = 'patchproof.shard-key/v1';
+
+/** The run attempt a shard key is for: a tag of another run or attempt does not verify. */
+export interface ShardRun {
+  /** `owner/repo`, compared case-insensitively as GitHub does. */
+  repository: string;
+  runId: string;
+  runAttempt: string;
+}
+
+/**
+ * The shard key of one run attempt: HMAC-SHA256, keyed with the app's private key (its PKCS#8 DER,
+ * so PEM line breaks and headers do not matter), over a fixed label and the run's identity. 64 hex.
+ * HMAC is a PRF: the key, even if it leaked, tells nothing about the private key. Throws
+ * ConfigurationError when the PEM is not a private key.
+ */
+export function deriveShardKey(privateKeyPem: string, run: ShardRun): string {
+  let der: Buffer;
+  try {
+    der = createPrivateKey(privateKeyPem).export({ type: 'pkcs8', format: 'der' });
+  } catch (error) {
+    throw new ConfigurationError(`app-private-key cannot be read as a private key (${(error as Error).message}); pass the GitHub App's PEM key from its secret`);
+  }
+  return createHmac('sha256', der).update(`${SHARD_KEY_LABEL}\0${run.repository.toLowerCase()}\0${run.runId}\0${run.runAttempt}`).digest('hex');
+}
 
 export const SHARD_TAG_SCHEMA = 'patchproof.screen-shard-tag/v1';
 /** The tag file at the root of a shard folder (not itself covered). */

@@ -213,7 +213,11 @@ export function judgeReproductionBefore(runs: readonly RunEvidence[], expectedFa
     if (judged.some((t) => t.status === 'passed')) reasons.push('repro_passes_before');
     if (judged.some((t) => t.status !== 'passed' && !isRightReason(t))) reasons.push('repro_wrong_failure');
   }
-  return phase('reproduction_before', reasons.length === 0 ? 'passed' : 'failed', reasons, results, flaky.length > 0 ? { flaky } : {});
+  // The base reproduction runs the pack's tests on the base tree: nothing in them is the candidate's.
+  // A reproduction that passes there, fails for a reason the pack does not allow, is flaky or runs
+  // other ids than the pack pinned is a fault of the pack (or of the grader), never of the candidate:
+  // inconclusive, naming the pack, and never a pass (issue 28).
+  return phase('reproduction_before', reasons.length === 0 ? 'passed' : 'inconclusive', reasons, results, flaky.length > 0 ? { flaky } : {});
 }
 
 /** True when a run's ids are not exactly the pinned ones (missing, extra, renamed or repeated). */

@@ -111,6 +111,12 @@ export interface GitSource {
   /** True when `ancestor` is `commit` or one of its ancestors; in a shallow checkout the history is deepened (at last fetched whole) before it answers false. */
   isAncestor(ancestor: string, commit: string): Promise<boolean>;
   /**
+   * The commit `refs/heads/<branch>` names on origin now: always fetched, never the checkout's own
+   * ref of that name (which any earlier step could have moved). Throws InfrastructureError when origin
+   * cannot be reached, ConfigurationError when it has no such branch.
+   */
+  fetchBranchTip(branch: string): Promise<string>;
+  /**
    * Write the tree `treeish` (`<commit>` or `<commit>:<path>`) into `dest`, an empty folder: every
    * blob exactly as stored (no checkout filters, attributes or hooks), modes 0644/0755, symbolic
    * links as links. Returns the paths written, `/`-separated.
@@ -225,6 +231,16 @@ class GitCommandSource implements GitSource {
       throw new ConfigurationError(`ref '${ref}' is not in the checkout and could not be fetched from origin (${fetched.message}); give a branch, tag or commit of the repository`);
     const commit = await this.revParse('FETCH_HEAD^{commit}');
     if (commit === undefined) throw new ConfigurationError(`ref '${ref}' does not name a commit`);
+    return commit;
+  }
+
+  async fetchBranchTip(branch: string): Promise<string> {
+    const ref = `refs/heads/${branch}`;
+    if ((await this.git(['check-ref-format', ref])).exitCode !== 0) throw new ConfigurationError(`'${branch}' is not a branch name`);
+    const fetched = await this.tryFetch(await this.depthArgs(FETCH_DEPTH), [ref]);
+    if (!fetched.ok) throw new InfrastructureError(`git fetch of ${ref} from origin failed: ${fetched.message}`);
+    const commit = await this.revParse('FETCH_HEAD^{commit}');
+    if (commit === undefined) throw new ConfigurationError(`origin's ${ref} does not name a commit`);
     return commit;
   }
 

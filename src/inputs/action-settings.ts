@@ -5,6 +5,7 @@ import { readPromoteInputs, type PromoteInputs } from './promote-settings.js';
 import { COMMIT_SHA_PATTERN } from '../core/hashing.js';
 import { readScreenInputs, type ScreenInputs } from './screen-settings.js';
 import { readValidateShardInputs, type ValidateShardInputs } from './validate-shard-settings.js';
+import { readDoctorInputs, type DoctorInputs } from './doctor-settings.js';
 
 /**
  * The one place that reads the action's inputs. `readActionSettings` takes an input reader (in
@@ -12,7 +13,7 @@ import { readValidateShardInputs, type ValidateShardInputs } from './validate-sh
  * the accepted form.
  */
 
-export type ActionMode = 'validate' | 'reverify' | 'promote' | 'screen' | 'screen-merge' | 'validate-merge';
+export type ActionMode = 'validate' | 'reverify' | 'promote' | 'screen' | 'screen-merge' | 'validate-merge' | 'doctor';
 
 /** Where the witness pack comes from. `ref` packs are read with `git archive` from a trusted ref. */
 export type WitnessPackInput = { kind: 'path'; path: string } | { kind: 'url'; url: string } | { kind: 'ref'; ref: string; path: string };
@@ -90,6 +91,8 @@ export interface ActionSettings {
    * and validate-merge (`shards: N`: the gate's last job verifies and merges them): validate-shard-settings.ts.
    */
   validateShards?: ValidateShardInputs;
+  /** doctor: the setup check's own inputs (doctor-settings.ts). */
+  doctor?: DoctorInputs;
 }
 
 /** The GitHub App whose installation token posts the check run. */
@@ -151,7 +154,7 @@ function readApp(read: InputReader): GitHubAppSettings | undefined {
   if (appId === undefined || !/^[1-9][0-9]{0,15}$/.test(appId))
     throw new ConfigurationError(`app-id '${appId ?? ''}' is not a GitHub App id; give the number from the app's settings page`);
   if (privateKey === undefined || !PEM_KEY.test(privateKey)) {
-    throw new ConfigurationError("app-private-key is not a PEM private key; pass the app's key from a secret: ${{ secrets.PATCHPROOF_APP_KEY }}");
+    throw new ConfigurationError("app-private-key is not a PEM private key; pass the app's key from its environment secret: ${{ secrets.PATCHPROOF_APP_PRIVATE_KEY }}");
   }
   if (installation !== undefined && !/^[1-9][0-9]{0,15}$/.test(installation)) throw new ConfigurationError(`app-installation-id '${installation}' is not an installation id`);
   return { appId: Number(appId), privateKey, ...(installation !== undefined ? { installationId: Number(installation) } : {}) };
@@ -166,8 +169,8 @@ export function readActionSettings(read: InputReader): ActionSettings {
       "mode 'publish' was removed: a receipt from the pull request's run is not evidence; validate in a pull_request_target gate instead (docs/action.md, \"The gate\")"
     );
   }
-  if (mode !== 'validate' && mode !== 'reverify' && mode !== 'promote' && mode !== 'screen' && mode !== 'screen-merge' && mode !== 'validate-merge') {
-    throw new ConfigurationError(`mode '${mode}' is unknown; use validate, validate-merge, reverify, promote, screen or screen-merge`);
+  if (mode !== 'validate' && mode !== 'reverify' && mode !== 'promote' && mode !== 'screen' && mode !== 'screen-merge' && mode !== 'validate-merge' && mode !== 'doctor') {
+    throw new ConfigurationError(`mode '${mode}' is unknown; use validate, validate-merge, reverify, promote, screen, screen-merge or doctor`);
   }
   const runner = optional(read, 'runner') ?? 'docker';
   if (runner !== 'docker' && runner !== 'local') throw new ConfigurationError(`runner '${runner}' is unknown; use docker or local`);
@@ -232,6 +235,19 @@ export function readActionSettings(read: InputReader): ActionSettings {
   const app = readApp(read);
   const promote = mode === 'promote' ? readPromoteInputs(read, runIdText !== undefined) : undefined;
   const screen = readScreenInputs(read, mode);
+  const doctor = readDoctorInputs(read, mode);
+  if (optional(read, 'screen-run-key') !== undefined) {
+    // A with: input is printed in the step's log, so a key passed that way authenticated nothing.
+    throw new ConfigurationError(
+      'screen-run-key was removed: every with: input is printed in the step log, so the key was public. Shard artifacts are now tagged with a key each job derives from the GitHub App private key (app-id, app-private-key); remove screen-run-key'
+    );
+  }
+  const sharded = validateShards?.shard !== undefined || mode === 'validate-merge' || screen?.shard !== undefined || mode === 'screen-merge';
+  if (sharded && app === undefined) {
+    throw new ConfigurationError(
+      `mode ${mode}${mode === 'validate' || mode === 'screen' ? ' with shard' : ''} needs app-id and app-private-key: the shard artifacts of this run are tagged with a key derived from the GitHub App's private key, which no job without the app's environment holds (.github/workflows/patchproof-${mode.startsWith('screen') ? 'screen' : 'validate-shards'}.yml)`
+    );
+  }
   return {
     mode,
     ...(packValue !== undefined && digest !== undefined ? { witness: { pack: parseWitnessPack(packValue), digest } } : {}),
@@ -256,6 +272,7 @@ export function readActionSettings(read: InputReader): ActionSettings {
     ...(headChecks === 'true' ? { headChecks: true } : {}),
     ...(baselineCache === 'true' ? { baselineCache: true } : {}),
     ...(screen !== undefined ? { screen } : {}),
-    ...(validateShards !== undefined ? { validateShards } : {})
+    ...(validateShards !== undefined ? { validateShards } : {}),
+    ...(doctor !== undefined ? { doctor } : {})
   };
 }

@@ -17,7 +17,7 @@ export interface PromoteInputs {
   receiptPath?: string;
   /** `merge-method`: GitHub's merge_method, default `merge`. */
   mergeMethod: MergeMethod;
-  /** `witness-digest`, when given: the receipt must have been graded by this pack. */
+  /** `witness-digest`: the receipt must have been graded by this pack (required with `run-id`). */
   witnessDigest?: string;
 }
 
@@ -45,6 +45,14 @@ export function readPromoteInputs(read: InputReader, hasRunId: boolean): Promote
   if (method !== 'merge' && method !== 'squash' && method !== 'rebase') throw new ConfigurationError(`merge-method '${method}' is unknown; use merge, squash or rebase`);
   // witness-digest's form is checked by readActionSettings.
   const witnessDigest = optional(read, 'witness-digest');
+  // An attested receipt proves the gate workflow graded it, not with which pack: any caller of the
+  // signer workflow on the default branch (another workflow file, an older pin, a trivial pack) makes
+  // attested receipts too. The pack is what the pull request must have been graded by, so it is named.
+  if (hasRunId && witnessDigest === undefined) {
+    throw new ConfigurationError(
+      "witness-digest is required with run-id: an attested receipt may have been graded by any pack the signer workflow was ever called with; give the gate's pack digest, sha256:<64 hex>"
+    );
+  }
   return {
     ...(number !== undefined ? { pullNumber: Number(number) } : {}),
     ...(receiptPath !== undefined ? { receiptPath } : {}),

@@ -20,12 +20,6 @@ export interface ScreenInputs {
   shards?: number;
   /** `screen-comment-issue`: the issue or pull request whose one marked comment holds the table. */
   commentIssue?: number;
-  /**
-   * `screen-run-key`: a random key of this workflow run (64 hex, made by the reusable workflow's
-   * first job and passed through job outputs). Each shard folder is authenticated with it; the merge
-   * refuses a shard whose tag does not verify. Required with `shard` and in screen-merge.
-   */
-  runKey?: string;
   /** screen-merge: `witness-digest`, the pack every shard must have been graded by. */
   witnessDigest?: string;
 }
@@ -47,7 +41,7 @@ function list(value: string | undefined): string[] | undefined {
   return items.length > 0 ? items : undefined;
 }
 
-const SCREEN_ONLY = ['screen-label', 'screen-refs', 'approved-proposal-hashes', 'shard', 'shards', 'screen-comment-issue', 'screen-run-key'] as const;
+const SCREEN_ONLY = ['screen-label', 'screen-refs', 'approved-proposal-hashes', 'shard', 'shards', 'screen-comment-issue'] as const;
 /** A git ref name or commit SHA as `git check-ref-format` allows it, conservatively. */
 const REF = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]{1,200}$/;
 /** A label as GitHub allows it (at most 50 characters), without control characters. */
@@ -57,8 +51,8 @@ const LABEL = /^[^\u0000-\u001f\u007f,]{1,50}$/;
 /** The screen inputs of `mode`; undefined for the other modes, which must not set any of them. */
 export function readScreenInputs(read: InputReader, mode: string): ScreenInputs | undefined {
   if (mode !== 'screen' && mode !== 'screen-merge') {
-    // validate takes shard and screen-run-key, validate-merge shards and screen-run-key (validate-shard-settings.ts).
-    const theirs: readonly string[] = mode === 'validate' || mode === 'validate-merge' ? ['shard', 'shards', 'screen-run-key'] : [];
+    // validate takes shard, validate-merge shards (validate-shard-settings.ts).
+    const theirs: readonly string[] = mode === 'validate' || mode === 'validate-merge' ? ['shard', 'shards'] : [];
     const set = SCREEN_ONLY.filter((name) => !theirs.includes(name)).find((name) => optional(read, name) !== undefined);
     if (set !== undefined) throw new ConfigurationError(`${set} is for mode screen or screen-merge only; remove it from mode ${mode}`);
     return undefined;
@@ -100,14 +94,6 @@ export function readScreenInputs(read: InputReader, mode: string): ScreenInputs 
   if (mode === 'screen-merge' && optional(read, 'witness-digest') === undefined) {
     throw new ConfigurationError('witness-digest is required with mode screen-merge: every shard must have been graded by that pack');
   }
-  const runKey = optional(read, 'screen-run-key');
-  if (runKey !== undefined && !HEX64_PATTERN.test(runKey))
-    throw new ConfigurationError("screen-run-key is not 64 lowercase hex characters; pass the key output of the workflow run's first job");
-  if (runKey === undefined && (shard !== undefined || mode === 'screen-merge')) {
-    throw new ConfigurationError(
-      'screen-run-key is required with shard and in screen-merge: the shard folders are authenticated with it (see .github/workflows/patchproof-screen.yml)'
-    );
-  }
   return {
     ...(label !== undefined ? { label } : {}),
     ...(refs !== undefined ? { refs } : {}),
@@ -115,7 +101,6 @@ export function readScreenInputs(read: InputReader, mode: string): ScreenInputs 
     ...(shard !== undefined ? { shard } : {}),
     ...(shardsText !== undefined ? { shards: Number(shardsText) } : {}),
     ...(issueText !== undefined ? { commentIssue: Number(issueText) } : {}),
-    ...(runKey !== undefined ? { runKey } : {}),
     ...(mode === 'screen-merge' ? { witnessDigest: optional(read, 'witness-digest') as string } : {})
   };
 }

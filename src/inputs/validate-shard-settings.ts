@@ -1,11 +1,11 @@
-import { HEX64_PATTERN } from '../core/hashing.js';
 import { ConfigurationError } from '../errors.js';
 
 /**
  * The inputs of one candidate's suite run in shards by the action: `mode: validate` with `shard: K/N`
  * (this job validates the pull request with the K-th of N shares of the regression suite and uploads
- * its shard receipt, tagged with `screen-run-key`) and `mode: validate-merge` with `shards: N` (the
- * gate's last job verifies and merges them). Every error names the input and the accepted form.
+ * its shard receipt, tagged with the run's shard key, which the job derives from the GitHub App's
+ * private key: src/core/shard-tag.ts) and `mode: validate-merge` with `shards: N` (the gate's last job
+ * verifies and merges them). Every error names the input and the accepted form.
  */
 
 /** The shard this validate job runs, or the shards a validate-merge job merges. */
@@ -14,8 +14,6 @@ export interface ValidateShardInputs {
   shard?: { index: number; count: number };
   /** mode validate-merge: `shards: N`, 2 <= N <= 256. */
   shards?: number;
-  /** `screen-run-key`: the workflow run's random key (64 hex); every shard artifact is tagged with it. */
-  runKey: string;
   /** validate-merge: `witness-digest`, the pack every shard must have been graded by. */
   witnessDigest?: string;
 }
@@ -40,31 +38,22 @@ const isTrue = (read: InputReader, name: string): boolean => (optional(read, nam
  */
 export function readValidateShardInputs(read: InputReader, mode: string): ValidateShardInputs | undefined {
   if (mode !== 'validate' && mode !== 'validate-merge') return undefined;
-  const runKey = optional(read, 'screen-run-key');
-  if (runKey !== undefined && !HEX64_PATTERN.test(runKey))
-    throw new ConfigurationError("screen-run-key is not 64 lowercase hex characters; pass the key output of the workflow run's plan job");
   if (mode === 'validate') {
     if (optional(read, 'shards') !== undefined) throw new ConfigurationError('shards is for mode validate-merge (or screen-merge); a validate shard job takes shard: K/N');
     const shardText = optional(read, 'shard');
-    if (shardText === undefined) {
-      if (runKey !== undefined) throw new ConfigurationError('screen-run-key is set without shard in mode validate; give shard: K/N, or remove the key');
-      return undefined;
-    }
+    if (shardText === undefined) return undefined;
     const match = /^([1-9][0-9]{0,2})\/([1-9][0-9]{0,2})$/.exec(shardText);
     if (match === null || Number(match[1]) > Number(match[2]) || Number(match[2]) > 256) {
       throw new ConfigurationError(`shard '${shardText}' is not K/N with 1 <= K <= N <= 256; e.g. 1/2`);
     }
-    if (Number(match[2]) === 1) throw new ConfigurationError('shard 1/1 is the whole suite: remove shard (and screen-run-key) to validate in one job');
+    if (Number(match[2]) === 1) throw new ConfigurationError('shard 1/1 is the whole suite: remove shard to validate in one job');
     const clash = NOT_WITH_SHARD.filter((name) => (name === 'baseline-cache' || name === 'head-checks' ? isTrue(read, name) : optional(read, name) !== undefined));
     if (clash.length > 0) {
       throw new ConfigurationError(
         `shard cannot go with ${clash.join(' or ')}: a shard runs a share of the suite, while those judge or reuse the whole of it; remove them from the shard jobs`
       );
     }
-    if (runKey === undefined) {
-      throw new ConfigurationError('screen-run-key is required with shard: the shard artifact is tagged with it (see .github/workflows/patchproof-validate-shards.yml)');
-    }
-    return { shard: { index: Number(match[1]), count: Number(match[2]) }, runKey };
+    return { shard: { index: Number(match[1]), count: Number(match[2]) } };
   }
   const set = NOT_IN_MERGE.find((name) => optional(read, name) !== undefined);
   if (set !== undefined) throw new ConfigurationError(`${set} is not an input of mode validate-merge; it verifies and merges the shard jobs' receipts: remove it`);
@@ -74,12 +63,7 @@ export function readValidateShardInputs(read: InputReader, mode: string): Valida
   if (!/^[1-9][0-9]{0,2}$/.test(shardsText) || Number(shardsText) < 2 || Number(shardsText) > 256) {
     throw new ConfigurationError(`shards '${shardsText}' is not a number of shards from 2 to 256`);
   }
-  if (runKey === undefined) {
-    throw new ConfigurationError(
-      'screen-run-key is required with mode validate-merge: the shard artifacts are authenticated with it (see .github/workflows/patchproof-validate-shards.yml)'
-    );
-  }
   const witnessDigest = optional(read, 'witness-digest');
   if (witnessDigest === undefined) throw new ConfigurationError('witness-digest is required with mode validate-merge: every shard must have been graded by that pack');
-  return { shards: Number(shardsText), runKey, witnessDigest };
+  return { shards: Number(shardsText), witnessDigest };
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseOracleFile, recordExpectations, type OracleFile, type RecordInput } from '../core/oracle.js';
+import { parseOracleFile, recordExpectations, type OracleFile } from '../core/oracle.js';
+import { baseProblems, referenceFailures, reproductionSealProblems, type RecordedPackRun } from '../core/record-checks.js';
 import { approveProposal, createProposal } from '../core/proposal.js';
 import { ConfigurationError } from '../errors.js';
 import { witnessAdapter } from '../adapters/registry.js';
@@ -20,6 +21,12 @@ import { recordRuns } from '../phases/validate.js';
  * writes them as the expected values of the pack's pending sites. It refuses, and writes nothing,
  * when a case is not observed, a sealed case is not satisfied, or the two runs disagree
  * (src/core/oracle.ts, recordExpectations). The reference fix is trusted: it is what "right" means.
+ *
+ * The pack is trusted less (issue 28): the sealed reproduction also runs on the base, in the same
+ * runner, and record refuses a reproduction with no sealed site, one that fails with the reference
+ * fix (for a reason that has nothing to do with the bug, or at all), one that does not fail on the
+ * base for a reason the pack allows, and one none of whose sealed sites tells the base from the
+ * reference fix: an oracle that holds for any implementation (src/core/record-checks.ts).
  */
 
 export interface RecordOptions {
@@ -41,6 +48,12 @@ export interface RecordReport {
   /** Sealed cases the reference fix was checked against (and satisfied). */
   checked: number;
   cases: number;
+  /** Reproduction cases whose base observation differs from their expectation, in every base run. */
+  discriminating: number;
+}
+
+function refuse(problems: readonly string[]): never {
+  throw new ConfigurationError(`witness record refused; nothing was written: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}`);
 }
 
 export async function recordPack(options: RecordOptions): Promise<RecordReport> {
@@ -51,10 +64,12 @@ export async function recordPack(options: RecordOptions): Promise<RecordReport> 
     const oracleFile = manifest.oracle?.expected;
     if (oracleFile === undefined) throw new ConfigurationError(`the witness pack has no oracle; run 'patchproof witness seal ${options.pack}' first`);
     const oracle: OracleFile = parseOracleFile(JSON.parse(await readFile(join(witness.dir, ...oracleFile.split('/')), 'utf8')));
+    const unsealed = reproductionSealProblems(oracle);
+    if (unsealed.length > 0) refuse(unsealed);
     const base = await takeSnapshot(options.repo);
     const proposal = createProposal(options.diff, base.digest, TOOL_VERSION);
     const approval = approveProposal(proposal, proposal.proposal_hash, `record-${randomBytes(4).toString('hex')}`, 'patchproof witness record', TOOL_VERSION);
-    const runs: RecordInput[] = [];
+    const runs: RecordedPackRun[] = [];
     await recordRuns(
       {
         repoDir: options.repo,
@@ -74,14 +89,18 @@ export async function recordPack(options: RecordOptions): Promise<RecordReport> 
       },
       { snapshot: (dir) => takeSnapshot(dir), now: () => new Date(), log: options.log, nonce: () => randomBytes(16).toString('hex') }
     );
-    const outcome = recordExpectations(oracle, runs);
-    if (!outcome.ok) {
-      throw new ConfigurationError(
-        `witness record refused; nothing was written: ${outcome.problems.slice(0, 5).join('; ')}${outcome.problems.length > 5 ? `; and ${outcome.problems.length - 5} more` : ''}`
-      );
-    }
+    const reference = runs.filter((run) => run.tree === 'patched');
+    const outcome = recordExpectations(oracle, reference);
+    // A reference that fails for the wrong reason explains missing observations: it goes first.
+    const first = [...referenceFailures(reference), ...(outcome.ok ? [] : outcome.problems)];
+    if (first.length > 0 || !outcome.ok) refuse(first);
+    const againstBase = baseProblems(outcome.oracle, runs, {
+      ...(manifest.reproduction.expected_failing ? { expectedFailing: manifest.reproduction.expected_failing } : {}),
+      ...(manifest.reproduction.ids ? { pinned: manifest.reproduction.ids } : {})
+    });
+    if (againstBase.problems.length > 0) refuse(againstBase.problems);
     await writeFile(join(options.pack, ...oracleFile.split('/')), `${JSON.stringify(outcome.oracle, null, 2)}\n`);
-    return { oracleFile, recorded: outcome.recorded, checked: outcome.checked, cases: outcome.oracle.cases.length };
+    return { oracleFile, recorded: outcome.recorded, checked: outcome.checked, cases: outcome.oracle.cases.length, discriminating: againstBase.discriminating.length };
   } finally {
     await witness.dispose();
   }

@@ -147,6 +147,8 @@ interface Context {
   many: boolean;
   /** Inside a `test.each(table)(title, fn)` callback: its rows and parameter names. */
   each?: { rows: number; params: Map<string, EachParam> };
+  /** The parameters of the enclosing functions: the test's own inputs (a helper's, a table's). */
+  params?: ReadonlySet<string>;
 }
 
 interface EachParam {
@@ -208,6 +210,7 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
       used.set(base, n);
       return n === 1 ? base : `${base}.${n}`;
     };
+    const bound = bindingsOf(ast.program as unknown as Node);
     const text = (node: Node): string => source.slice(node.start, node.end);
     const firstLine = (node: Node): string => (text(node).split('\n')[0] ?? '').slice(0, 200);
     const unsealed = (node: Node): void => {
@@ -217,7 +220,11 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
       (actual: Node, fn = 'observe') =>
       (id: string) =>
         `${fn}(${id}, () => (${text(actual)}))`;
-    const equality = (actual: Node, expected: Node, context: Context): Conversion => {
+    /** Is an expression a function of the test's own inputs alone (see inputsOnly)? */
+    const vacuous = (node: Node, context: Context): boolean => inputsOnly(node, context.params ?? new Set(), bound, new Set());
+    const equality = (actual: Node, expected: Node, context: Context, swapped = false): Conversion | undefined => {
+      // Never observe the test's own inputs: observe the other side, or nothing (issue 28).
+      if (vacuous(actual, context)) return swapped || isLiteral(expected) || vacuous(expected, context) ? undefined : equality(expected, actual, context, true);
       const comparator: Comparator = { kind: 'exact' };
       if (isLiteral(expected)) return { actual, replacement: plain(actual), expected: { literal: literalValue(expected) }, comparator };
       if (expected.type === 'Identifier' && context.each?.params.has(expected.name as string) === true) {
@@ -238,7 +245,13 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
         if (isLiteral(a) && isLiteral(b)) return undefined;
         return isLiteral(a) ? equality(b, a, context) : equality(a, b, context);
       }
-      if (((callee.type === 'Identifier' && callee.name === 'assert') || (onAssert && name === 'ok')) && args.length >= 1 && args.length <= 2 && !isLiteral(args[0] as Node)) {
+      if (
+        ((callee.type === 'Identifier' && callee.name === 'assert') || (onAssert && name === 'ok')) &&
+        args.length >= 1 &&
+        args.length <= 2 &&
+        !isLiteral(args[0] as Node) &&
+        !vacuous(args[0] as Node, context)
+      ) {
         const a = args[0] as Node;
         return { actual: a, replacement: (id) => `observe(${id}, () => Boolean(${text(a)}))`, expected: { literal: true }, comparator: { kind: 'exact' } };
       }
@@ -262,10 +275,12 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
         const actual = targetArgs[0] as Node;
         if (isLiteral(actual)) return undefined;
         if (EXPECT_EQUAL.has(name) && args.length === 1) return equality(actual, args[0] as Node, context);
+        if (vacuous(actual, context)) return undefined;
         if (name === 'toBeCloseTo' && args.length >= 1 && args.length <= 2) {
           const digits = args[1] === undefined ? 2 : isLiteral(args[1]) ? literalValue(args[1]) : undefined;
           if (typeof digits !== 'number') return undefined;
           const converted = equality(actual, args[0] as Node, context);
+          if (converted === undefined || converted.actual !== actual) return undefined;
           if ('literal' in (converted.expected as object) && typeof (converted.expected as { literal: unknown }).literal !== 'number') return undefined;
           return { ...converted, comparator: { kind: 'float', abs: 10 ** -digits / 2, rel: 0 } };
         }
@@ -386,7 +401,8 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
     const visitFunction = (fn: Node, context: Context): void => {
       // Parameters that shadow a table's parameter end its reach.
       const shadowed = (fn.params as Node[]).some((p) => p.type === 'Identifier' && context.each?.params.has(p.name as string) === true && !isEachOwner(fn, context));
-      visit(fn.body, shadowed ? { many: context.many } : context);
+      const params = new Set([...(context.params ?? []), ...(fn.params as Node[]).flatMap(patternNames)]);
+      visit(fn.body, shadowed ? { many: context.many, params } : { ...context, params });
     };
     const owners = new Set<Node>();
     const isEachOwner = (fn: Node, _context: Context): boolean => owners.has(fn);
@@ -429,6 +445,106 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
     out.files.push({ path: file.path, source: sealed });
   }
   return out;
+}
+
+/** The names a binding pattern binds (`a`, `{ a, b: [c] }`, `...d`, `e = 1`). */
+function patternNames(pattern: Node): string[] {
+  switch (pattern.type) {
+    case 'Identifier':
+      return [pattern.name as string];
+    case 'ObjectPattern':
+      return (pattern.properties as Node[]).flatMap((p) => patternNames(p.type === 'RestElement' ? p : (p.value as Node)));
+    case 'ArrayPattern':
+      return (pattern.elements as (Node | null)[]).flatMap((e) => (e === null ? [] : patternNames(e)));
+    case 'RestElement':
+      return patternNames(pattern.argument as Node);
+    case 'AssignmentPattern':
+      return patternNames(pattern.left as Node);
+    case 'TSParameterProperty':
+      return patternNames(pattern.parameter as Node);
+    default:
+      return [];
+  }
+}
+
+/** A name bound by code (a function, a class, an import, a catch clause), as opposed to a value. */
+const BY_CODE = 'code' as const;
+
+/**
+ * What the file binds each name to, wherever it is (scopes are not told apart, which only makes a
+ * name look bound by code more often): the initialisers, assigned values and iterated collections.
+ */
+function bindingsOf(program: Node): Map<string, (Node | typeof BY_CODE)[]> {
+  const out = new Map<string, (Node | typeof BY_CODE)[]>();
+  const add = (names: readonly string[], value: Node | typeof BY_CODE): void => {
+    for (const name of names) out.set(name, [...(out.get(name) ?? []), value]);
+  };
+  walk(program, (n) => {
+    if (n.type === 'VariableDeclarator') add(patternNames(n.id as Node), isNode(n.init) ? n.init : BY_CODE);
+    else if (n.type === 'AssignmentExpression') add(patternNames(n.left as Node), n.operator === '=' ? (n.right as Node) : BY_CODE);
+    else if (n.type === 'ForOfStatement' || n.type === 'ForInStatement') {
+      const left = n.left as Node;
+      const target = left.type === 'VariableDeclaration' ? ((left.declarations as Node[])[0]?.id as Node) : left;
+      add(patternNames(target), n.type === 'ForOfStatement' ? (n.right as Node) : BY_CODE);
+    } else if ((n.type === 'FunctionDeclaration' || n.type === 'ClassDeclaration') && isNode(n.id)) add([n.id.name as string], BY_CODE);
+    else if (n.type === 'ImportSpecifier' || n.type === 'ImportDefaultSpecifier' || n.type === 'ImportNamespaceSpecifier') add([(n.local as Node).name as string], BY_CODE);
+    else if (n.type === 'CatchClause' && isNode(n.param)) add(patternNames(n.param), BY_CODE);
+    else if (n.type === 'UpdateExpression' && isNode(n.argument)) add(patternNames(n.argument), BY_CODE);
+    return true;
+  });
+  return out;
+}
+
+/**
+ * Is an expression a function of the test's own inputs alone: literals, constants the test binds
+ * to such values, and the parameters of the enclosing functions (a helper's, a table's), combined
+ * by operators, indexing and templates? Its value is whatever the test passed in, so observing it
+ * checks nothing (issue 28): it is never sealed. A call, a property read (a getter), `new` or
+ * `await` runs code, and is not.
+ */
+function inputsOnly(node: Node, params: ReadonlySet<string>, bound: Map<string, (Node | typeof BY_CODE)[]>, seen: Set<string>): boolean {
+  const all = (nodes: readonly (Node | null)[]): boolean => nodes.every((n) => n === null || inputsOnly(n, params, bound, seen));
+  if (isLiteral(node)) return true;
+  switch (node.type) {
+    case 'Identifier': {
+      const name = node.name as string;
+      if (params.has(name)) return true;
+      const values = bound.get(name);
+      if (values === undefined || values.length === 0) return false;
+      if (seen.has(name)) return true;
+      seen.add(name);
+      return values.every((v) => v !== BY_CODE && inputsOnly(v, params, bound, seen));
+    }
+    case 'ArrayExpression':
+      return all(node.elements as (Node | null)[]);
+    case 'ObjectExpression':
+      return (node.properties as Node[]).every((p) =>
+        p.type === 'SpreadElement'
+          ? inputsOnly(p.argument as Node, params, bound, seen)
+          : p.type === 'ObjectProperty' && (p.computed !== true || inputsOnly(p.key as Node, params, bound, seen)) && inputsOnly(p.value as Node, params, bound, seen)
+      );
+    case 'SpreadElement':
+      return inputsOnly(node.argument as Node, params, bound, seen);
+    case 'TemplateLiteral':
+      return all(node.expressions as Node[]);
+    case 'BinaryExpression':
+    case 'LogicalExpression':
+      return all([node.left as Node, node.right as Node]);
+    case 'UnaryExpression':
+      return node.operator !== 'delete' && inputsOnly(node.argument as Node, params, bound, seen);
+    case 'ConditionalExpression':
+      return all([node.test as Node, node.consequent as Node, node.alternate as Node]);
+    case 'MemberExpression':
+      // Indexing a test's own array is still its input; a named property may be a getter.
+      return node.computed === true && all([node.object as Node, node.property as Node]);
+    case 'TSAsExpression':
+    case 'TSSatisfiesExpression':
+    case 'TSNonNullExpression':
+    case 'ParenthesizedExpression':
+      return inputsOnly(node.expression as Node, params, bound, seen);
+    default:
+      return false;
+  }
 }
 
 const isChild = (key: string, value: unknown): boolean =>

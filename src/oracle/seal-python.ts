@@ -105,6 +105,151 @@ def times_run(node, parents):
     return count
 
 
+FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+EXPECTED_NAME = re.compile(r"^_*(expected|expect|exp|want|wanted|target|should|correct|reference|golden)(_|$)", re.IGNORECASE)
+
+
+def scopes_of(node, parents):
+    """The functions around a node, innermost first, then the module."""
+    out = []
+    p = parents.get(node)
+    while p is not None:
+        if isinstance(p, FUNCS) or isinstance(p, ast.Module):
+            out.append(p)
+        p = parents.get(p)
+    return out
+
+
+def parametrized_names(fn):
+    names = set()
+    for dec in getattr(fn, "decorator_list", []):
+        if isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute) and dec.func.attr == "parametrize" and dec.args:
+            first = dec.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                names.update(n.strip() for n in first.value.split(","))
+            elif isinstance(first, (ast.List, ast.Tuple)):
+                names.update(e.value for e in first.elts if isinstance(e, ast.Constant) and isinstance(e.value, str))
+    return names
+
+
+def input_params(fn, parents):
+    """The parameters of a function that carry the test's own inputs: every parameter of a helper (but
+    self and cls), and of a test function only its parametrize names (the others are fixtures: code)."""
+    a = fn.args
+    params = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
+    if a.vararg:
+        params.append(a.vararg.arg)
+    if a.kwarg:
+        params.append(a.kwarg.arg)
+    if isinstance(fn, ast.Lambda):
+        return set(params)
+    owner = parents.get(fn)
+    if isinstance(owner, ast.ClassDef) and params and params[0] in ("self", "cls"):
+        params = params[1:]
+    if fn.name.startswith("test"):
+        return set(params) & parametrized_names(fn)
+    return set(params)
+
+
+def own_nodes(scope):
+    """The nodes of a scope, not those of the functions and classes nested in it."""
+    stack = list(scope.body) if isinstance(scope.body, list) else [scope.body]
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, FUNCS + (ast.ClassDef,)):
+                yield child
+                continue
+            stack.append(child)
+
+
+def stored_names(target):
+    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+
+
+def bindings(scope, name):
+    """What a scope binds a name to: a list of expressions (None for a binding by code: an import, a
+    def, a with, an except), or an empty list when the scope does not bind it."""
+    out = []
+    for node in own_nodes(scope):
+        if isinstance(node, ast.Assign) and any(name in stored_names(t) for t in node.targets):
+            out.append(node.value)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and name in stored_names(node.target):
+            out.append(node.value)
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) and name in stored_names(node.target):
+            out.append(node.iter)
+        elif isinstance(node, ast.NamedExpr) and node.target.id == name:
+            out.append(node.value)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+            out.append(None)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)) and any((al.asname or al.name.split(".")[0]) == name for al in node.names):
+            out.append(None)
+        elif isinstance(node, (ast.With, ast.AsyncWith)) and any(i.optional_vars is not None and name in stored_names(i.optional_vars) for i in node.items):
+            out.append(None)
+        elif isinstance(node, ast.ExceptHandler) and node.name == name:
+            out.append(None)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            out.append(None)
+    return out
+
+
+def inputs_only(node, scopes, parents, seen=None):
+    """Is an expression a function of the test's own inputs alone: literals, test-local constants and
+    the parameters of the enclosing helper, combined by operators? Observing one checks nothing (its
+    value is whatever the test passed in), so it is never sealed. A call, an attribute or anything
+    else that runs code is not."""
+    seen = set() if seen is None else seen
+    if is_literal(node) or isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.Name):
+        for i, scope in enumerate(scopes):
+            if isinstance(scope, FUNCS) and node.id in input_params(scope, parents):
+                return True
+            bound = bindings(scope, node.id)
+            if isinstance(scope, FUNCS) and not bound:
+                a = scope.args
+                if node.id in [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs] + [v.arg for v in (a.vararg, a.kwarg) if v]:
+                    return False
+            if bound:
+                key = (id(scope), node.id)
+                if key in seen:
+                    return True
+                seen.add(key)
+                return all(v is not None and inputs_only(v, scopes[i:], parents, seen) for v in bound)
+        return False
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return all(inputs_only(e, scopes, parents, seen) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(inputs_only(e, scopes, parents, seen) for e in node.keys + node.values if e is not None)
+    if isinstance(node, ast.Starred):
+        return inputs_only(node.value, scopes, parents, seen)
+    if isinstance(node, ast.BinOp):
+        return inputs_only(node.left, scopes, parents, seen) and inputs_only(node.right, scopes, parents, seen)
+    if isinstance(node, ast.UnaryOp):
+        return inputs_only(node.operand, scopes, parents, seen)
+    if isinstance(node, ast.BoolOp):
+        return all(inputs_only(v, scopes, parents, seen) for v in node.values)
+    if isinstance(node, ast.Compare):
+        return all(inputs_only(v, scopes, parents, seen) for v in [node.left] + node.comparators)
+    if isinstance(node, ast.IfExp):
+        return all(inputs_only(v, scopes, parents, seen) for v in (node.test, node.body, node.orelse))
+    if isinstance(node, ast.JoinedStr):
+        return all(inputs_only(v, scopes, parents, seen) for v in node.values)
+    if isinstance(node, ast.FormattedValue):
+        return inputs_only(node.value, scopes, parents, seen)
+    if isinstance(node, ast.Subscript):
+        return inputs_only(node.value, scopes, parents, seen) and inputs_only(node.slice, scopes, parents, seen)
+    if isinstance(node, ast.Slice):
+        return all(v is None or inputs_only(v, scopes, parents, seen) for v in (node.lower, node.upper, node.step))
+    return False
+
+
+def looks_expected(node):
+    name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+    return name is not None and EXPECTED_NAME.match(name) is not None
+
+
 def block_can_move(stmt, parents):
     """Can a with block's body become a local function? No return, yield, await, global or nonlocal in
     it, and no name it assigns is read elsewhere in the enclosing function."""
@@ -175,11 +320,22 @@ def main():
             for i in range(1, n + 1):
                 out["cases"].append({"id": case if i == 1 else "%s#%d" % (case, i), "phase": phase, "expected": expected, "comparator": comparator})
 
+        def vacuous(stmt, node):
+            return inputs_only(node, scopes_of(stmt, parents), parents)
+
         def observe(stmt, actual, expected, comparator, record=False):
             case = new_id(stmt)
             add_cases(stmt, case, expected, comparator, record)
             edits.append((offset(stmt.lineno, stmt.col_offset), offset(stmt.end_lineno, stmt.end_col_offset),
                           "observe(%s, lambda: (%s))" % (json.dumps(case), segment(actual))))
+
+        def pick_actual(stmt, a, b):
+            """The side to observe when neither is a literal: never one made of the test's own inputs,
+            nor one named as the expectation; None when no side qualifies."""
+            sides = [s for s in (a, b) if not vacuous(stmt, s)]
+            if len(sides) == 2 and looks_expected(a) and not looks_expected(b):
+                return b
+            return sides[0] if sides else None
 
         handled = set()
         for stmt in ast.walk(tree):
@@ -198,9 +354,16 @@ def main():
                         actual, expected = b, a
                     elif not is_literal(a) and name in EQUAL:
                         # neither side a literal: observe the actual side, record its value from the reference fix
-                        observe(stmt, a, None, {"kind": "exact"}, record=True)
+                        side = pick_actual(stmt, a, b)
+                        if side is None:
+                            unsealed(stmt)
+                        else:
+                            observe(stmt, side, None, {"kind": "exact"}, record=True)
                         continue
                     else:
+                        unsealed(stmt)
+                        continue
+                    if vacuous(stmt, actual):
                         unsealed(stmt)
                         continue
                     comparator = {"kind": "exact"}
@@ -221,7 +384,7 @@ def main():
                             unsealed(stmt)
                             continue
                     observe(stmt, actual, literal(expected), comparator)
-                elif name in {"assertTrue", "assertFalse", "assertIsNone", "assertIsNotNone"} and len(args) >= 1 and not is_literal(args[0]):
+                elif name in {"assertTrue", "assertFalse", "assertIsNone", "assertIsNotNone"} and len(args) >= 1 and not is_literal(args[0]) and not vacuous(stmt, args[0]):
                     a = args[0]
                     expr = {"assertTrue": "bool(%s)", "assertFalse": "not (%s)", "assertIsNone": "(%s) is None", "assertIsNotNone": "(%s) is not None"}[name]
                     case = new_id(stmt)
@@ -239,15 +402,19 @@ def main():
                         unsealed(stmt)
                         continue
                     if is_literal(b) and not is_literal(a):
-                        observe(stmt, a, literal(b), {"kind": "exact"})
-                        continue
-                    if is_literal(a) and not is_literal(b) and not identity:
-                        observe(stmt, b, literal(a), {"kind": "exact"})
-                        continue
-                    if not is_literal(a) and not is_literal(b):
+                        if not vacuous(stmt, a):
+                            observe(stmt, a, literal(b), {"kind": "exact"})
+                            continue
+                    elif is_literal(a) and not is_literal(b) and not identity:
+                        if not vacuous(stmt, b):
+                            observe(stmt, b, literal(a), {"kind": "exact"})
+                            continue
+                    elif not is_literal(a) and not is_literal(b):
                         # "assert got == other" or "assert state is h11.DONE": the value is recorded from the reference fix
-                        observe(stmt, a, None, {"kind": "exact"}, record=True)
-                        continue
+                        side = pick_actual(stmt, a, b) if not identity else (a if not vacuous(stmt, a) else None)
+                        if side is not None:
+                            observe(stmt, side, None, {"kind": "exact"}, record=True)
+                            continue
                 unsealed(stmt)
             elif isinstance(stmt, ast.With) and len(stmt.items) == 1 and isinstance(stmt.items[0].context_expr, ast.Call):
                 call = stmt.items[0].context_expr

@@ -103,11 +103,20 @@ export async function prepareRun(plan: RunPlan, request: ValidationRequest, deps
   let argv: string[] = [];
   const failed = (error: unknown): RunOutput => {
     const phase = oraclePhaseOf(plan.label);
-    if (phase !== undefined && request.recordObservations !== undefined) {
-      request.recordObservations({ phase, attempt: plan.attempt, observations: [], malformed: [], problem: `infrastructure error: ${(error as Error).message}` });
-    }
     // Whatever stopped this run (Docker, the file system), it is never a pass and never the patch's fault.
-    return infraOutput(plan, nonce, argv, error);
+    const output = infraOutput(plan, nonce, argv, error);
+    if (phase !== undefined && request.recordObservations !== undefined) {
+      request.recordObservations({
+        phase,
+        tree: plan.tree,
+        attempt: plan.attempt,
+        observations: [],
+        malformed: [],
+        problem: `infrastructure error: ${(error as Error).message}`,
+        evidence: output.evidence
+      });
+    }
+    return output;
   };
   try {
     const copy = await scratch.folder(`${plan.label}-${plan.attempt}-repo`);
@@ -205,7 +214,18 @@ export async function prepareRun(plan: RunPlan, request: ValidationRequest, deps
         if (observing && oraclePhase !== undefined && request.recordObservations !== undefined) {
           const observations = parseObservations(outcome.stdout, oracleNonce);
           const problem = outcome.timedOut ? 'it timed out' : outcome.outputTruncated ? 'its output was truncated' : undefined;
-          request.recordObservations({ phase: oraclePhase, attempt: plan.attempt, ...observations, ...(problem !== undefined ? { problem } : {}) });
+          // The framework's own results go along (never judged here): witness record refuses a
+          // reproduction that fails for the wrong reason, on the reference or on the base.
+          const evidence: RunEvidence = {
+            label: plan.label,
+            attempt: plan.attempt,
+            exitCode: outcome.exitCode,
+            timedOut: outcome.timedOut,
+            outputTruncated: outcome.outputTruncated,
+            parsed: results_,
+            canary: canaryOutcome
+          };
+          request.recordObservations({ phase: oraclePhase, tree: plan.tree, attempt: plan.attempt, ...observations, evidence, ...(problem !== undefined ? { problem } : {}) });
         }
         if (observing) {
           // Read from the stdout the host collected as the run produced it; never from a results file,
@@ -270,13 +290,19 @@ export function plansFor(manifest: WitnessManifest, witnessDir: string): RunPlan
   ];
 }
 
-/** `witness record`: the patched tree's reproduction and hidden runs only, each at least twice (determinism). */
+/**
+ * `witness record`: the patched tree's reproduction and hidden runs, each at least twice
+ * (determinism), and the base's reproduction runs (as many as validate makes): the recorded sites
+ * must tell the base from the reference fix.
+ */
 export function recordPlans(manifest: WitnessManifest, witnessDir: string): RunPlan[] {
   const twice = (n: number): number => Math.max(2, n);
-  return plansFor(
+  const base = plansFor(manifest, witnessDir).filter((plan) => plan.label === 'reproduction_before');
+  const patched = plansFor(
     { ...manifest, reproduction: { ...manifest.reproduction, repeat: twice(manifest.reproduction.repeat) }, hidden: { ...manifest.hidden, repeat: twice(manifest.hidden.repeat) } },
     witnessDir
   ).filter((plan) => plan.label === 'reproduction_after' || plan.label === 'hidden');
+  return [...base, ...patched];
 }
 
 /** PASS_TO_PASS ids that failed (not skipped, not absent) in the latest patched suite run. */

@@ -126,11 +126,15 @@ export interface SharedRuns {
 /** One observing run of `witness record`: its phase, attempt and what it observed. */
 export interface RecordedRun {
   phase: OraclePhase;
+  /** The base (the reproduction only) or the reference fix's patched tree. */
+  tree: Tree;
   attempt: number;
   observations: Observation[];
   malformed: string[];
   /** Why the run produced no usable output (Docker, a timeout, a truncated output), if it did not. */
   problem?: string;
+  /** The run as evidence, without its sealed cases (the host judges those once they are recorded). */
+  evidence: RunEvidence;
 }
 
 /** A sealed receipt, and the encrypted hidden detail when one was made. */

@@ -55,7 +55,7 @@ function output(check: RenderedCheck, annotations: CheckAnnotation[]): { title: 
 class OctokitChecksClient implements ChecksClient {
   constructor(private readonly octokit: Octokit) {}
 
-  async publish(target: CheckRunTarget, conclusion: 'success' | 'failure', check: RenderedCheck): Promise<number> {
+  async publish(target: CheckRunTarget, conclusion: 'success' | 'failure' | 'neutral', check: RenderedCheck): Promise<number> {
     const batches: CheckAnnotation[][] = [];
     for (let i = 0; i < check.annotations.length; i += ANNOTATIONS_PER_REQUEST) batches.push(check.annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
     const [first = [], ...rest] = batches;

@@ -34,10 +34,12 @@ export interface CheckRunTarget {
 /** The Checks API, as far as PatchProof uses it. */
 export interface ChecksClient {
   /**
-   * Create a completed check run (conclusion success or failure only) and append annotations in
-   * batches of at most 50. Returns the check run id. Throws ChecksPermissionError on 403.
+   * Create a completed check run and append annotations in batches of at most 50. Returns the check
+   * run id. Throws ChecksPermissionError on 403. A verdict is `success` or `failure` only (a required
+   * check takes `neutral` as passing); `neutral` is for the doctor's own check, which is named apart
+   * from the gate's and judges no candidate.
    */
-  publish(target: CheckRunTarget, conclusion: 'success' | 'failure', check: RenderedCheck): Promise<number>;
+  publish(target: CheckRunTarget, conclusion: 'success' | 'failure' | 'neutral', check: RenderedCheck): Promise<number>;
 }
 
 /** A 403 from the Checks API: a fork's read-only token. Not an infrastructure fault of the run. */
@@ -66,7 +68,7 @@ export interface ReceiptArtifacts {
 
 /** The step's outputs and summary: only run() touches these. */
 export interface StepOutcome {
-  setOutput(name: 'verdict' | 'proof-grade' | 'receipt-digest' | 'receipt-path' | 'artifact-id' | 'merge-sha', value: string): void;
+  setOutput(name: 'verdict' | 'proof-grade' | 'receipt-digest' | 'receipt-path' | 'artifact-id' | 'merge-sha' | 'attestation-predicate' | 'doctor' | 'doctor-findings', value: string): void;
   summary(markdown: string): Promise<void>;
   setFailed(message: string): void;
   info(message: string): void;

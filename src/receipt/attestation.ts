@@ -14,7 +14,8 @@ import { VerificationError } from '../errors.js';
  *
  * What a verified attestation proves: the workflow named by the policy (at the default branch or a
  * pinned commit), run for the policy's repository from its default branch by a trusted trigger,
- * signed exactly these bytes as a PatchProof receipt. It says nothing about whether the receipt is
+ * signed exactly these bytes as a PatchProof receipt whose check run the action concluded as success
+ * from a trusted workflow (the predicate, `gatePredicateError`). It says nothing about whether the receipt is
  * bound to a given head: reverify checks that separately.
  *
  * Libraries: @sigstore/verify, @sigstore/bundle and @sigstore/core are the Sigstore project's own
@@ -45,6 +46,54 @@ export const FULCIO_OID = {
   sourceRepositoryRef: '1.3.6.1.4.1.57264.1.14',
   buildTrigger: '1.3.6.1.4.1.57264.1.20'
 } as const;
+
+/**
+ * The predicate the gate signs with a receipt: the receipt's own facts, and what the action concluded
+ * about the check run. validate mode writes it (receiptPredicate) only when it concluded `success` from
+ * a trusted workflow with proof grade, and the gate attests only when it is written; a verifier refuses
+ * an attestation whose predicate does not say so (gatePredicateError), so a receipt of an untrusted run
+ * (a pull request into another branch, a pass posted as failure) is never evidence, whatever signed it.
+ */
+export interface ReceiptPredicate {
+  receipt_digest: string;
+  verdict: 'passed';
+  proof_grade: true;
+  diff_digest: string;
+  witness_digest: string;
+  /** The check run the action concluded: always success from a trusted workflow (else nothing is attested). */
+  check: { conclusion: 'success'; trusted: true; name: string; head_sha: string; workflow_ref: string; event: string };
+}
+
+/** The predicate for a receipt whose check run the action concluded as trusted success. */
+export function receiptPredicate(
+  receipt: { receipt_digest: string; bindings: { diff_digest: string; witness_digest: string } },
+  check: { name: string; headSha: string; workflowRef: string; event: string }
+): ReceiptPredicate {
+  return {
+    receipt_digest: receipt.receipt_digest,
+    verdict: 'passed',
+    proof_grade: true,
+    diff_digest: receipt.bindings.diff_digest,
+    witness_digest: receipt.bindings.witness_digest,
+    check: { conclusion: 'success', trusted: true, name: check.name, head_sha: check.headSha, workflow_ref: check.workflowRef, event: check.event }
+  };
+}
+
+/**
+ * Why a signed predicate does not vouch for a receipt, or undefined when it does: it must say the
+ * action concluded the check as success from a trusted workflow, for a passed, proof-grade receipt.
+ * Predicates signed before issue 27 (receipt facts only) do not say it and are refused.
+ */
+export function gatePredicateError(predicate: unknown): string | undefined {
+  const record = predicate !== null && typeof predicate === 'object' && !Array.isArray(predicate) ? (predicate as Record<string, unknown>) : undefined;
+  const check = record?.['check'];
+  const checked = check !== null && typeof check === 'object' && !Array.isArray(check) ? (check as Record<string, unknown>) : undefined;
+  if (checked?.['conclusion'] !== 'success' || checked['trusted'] !== true) {
+    return "the signed predicate does not say the gate concluded this receipt's check run as success from a trusted workflow (check.conclusion success, check.trusted true); the gate attests only such receipts";
+  }
+  if (record?.['verdict'] !== 'passed' || record['proof_grade'] !== true) return 'the signed predicate does not say the receipt passed with proof grade';
+  return undefined;
+}
 
 const WORKFLOW_PATTERN = /^[A-Za-z0-9][A-Za-z0-9-]*\/(?!\.\.?\/)[A-Za-z0-9_.-]+\/\.github\/workflows\/[A-Za-z0-9_.-]+\.ya?ml$/;
 const REPOSITORY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9-]*\/(?!\.\.?$)[A-Za-z0-9_.-]+$/;
@@ -132,7 +181,7 @@ function required(signer: Signer, name: keyof typeof FULCIO_OID): string {
 }
 
 /** The in-toto statement in the envelope, parsed as untrusted JSON. */
-function statementOf(bundle: Bundle): { subject: { name?: unknown; digest?: Record<string, unknown> }[]; predicateType: unknown } {
+function statementOf(bundle: Bundle): { subject: { name?: unknown; digest?: Record<string, unknown> }[]; predicateType: unknown; predicate: unknown } {
   if (bundle.content.$case !== 'dsseEnvelope') fail('the bundle holds a message signature, not a DSSE envelope with an in-toto statement');
   const envelope = bundle.content.dsseEnvelope;
   if (envelope.payloadType !== IN_TOTO_PAYLOAD_TYPE) fail(`the envelope's payload type is '${envelope.payloadType}', not ${IN_TOTO_PAYLOAD_TYPE}`);
@@ -147,7 +196,7 @@ function statementOf(bundle: Bundle): { subject: { name?: unknown; digest?: Reco
   if (statement === null || typeof statement !== 'object' || statement['_type'] !== IN_TOTO_STATEMENT_TYPE || !Array.isArray(statement['subject'])) {
     fail(`the payload is not an in-toto statement (${IN_TOTO_STATEMENT_TYPE})`);
   }
-  return { subject: statement['subject'] as { name?: unknown; digest?: Record<string, unknown> }[], predicateType: statement['predicateType'] };
+  return { subject: statement['subject'] as { name?: unknown; digest?: Record<string, unknown> }[], predicateType: statement['predicateType'], predicate: statement['predicate'] };
 }
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -209,5 +258,8 @@ export function verifyReceiptAttestation(receiptBytes: Uint8Array, bundleJson: u
   const trigger = required(signer, 'buildTrigger');
   if (!policy.triggers.includes(trigger)) fail(`the signing run was triggered by ${trigger}, not ${policy.triggers.join(' or ')}`);
   const sourceDigest = required(signer, 'sourceRepositoryDigest');
+  // Who signed is settled; what they signed must say the check was a trusted success.
+  const unvouched = gatePredicateError(statement.predicate);
+  if (unvouched !== undefined) fail(unvouched);
   return { subjectDigest: `sha256:${digest}`, signerUri, signerDigest, sourceRepository, sourceRef, sourceDigest, trigger };
 }
