@@ -117,6 +117,11 @@ describe('fixtures/hostile: the attacks the code under test carries out are foun
     else expect([name, rules.length > 0]).toEqual([name, true]);
   });
 
+  it.each(['reads-comment-fix', 'reads-comment-keeps-bug'])('screen-reads-comment/%s: its code reads its own comment (introspection)', async (name) => {
+    const diff = readFileSync(join(ROOT, 'fixtures', 'hostile', 'screen-reads-comment', `${name}.diff`), 'utf8');
+    expect(await rulesFor(join(ROOT, 'fixtures', 'js-duration', 'repo'), diff, join(ROOT, 'witness-packs', 'js-duration'))).toEqual(['introspection']);
+  });
+
   it('finds at least 45 of the hostile diffs', () => {
     expect(diffs.filter((name) => HOSTILE_NOT_FOUND[name] === undefined && !/setup|mapper/.test(name)).length).toBeGreaterThanOrEqual(45);
   });

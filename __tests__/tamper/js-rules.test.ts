@@ -42,6 +42,20 @@ const CASES: RuleCase[] = [
     'export class E extends Error { constructor(m) { super(m); Error.captureStackTrace(this, E); } }\n'
   ],
   ['introspection', 'arguments.callee', 'export function f() { return arguments.callee; }\n', 'export function f() { return arguments.length; }\n'],
+  [
+    'introspection',
+    'its own function made a string (its comments with it)',
+    'function units() {\n  // ms d h\n  return String(units);\n}\n',
+    'const count = 3;\nexport const s = String(count);\n'
+  ],
+  ['introspection', 'a function in a template', 'const f = () => 1;\nexport const src = `${f}`;\n', 'const f = () => 1;\nexport const v = `${f()}`;\n'],
+  ['introspection', "a function's toString", 'class A {}\nexport const src = A.toString();\n', 'const a = 1;\nexport const s = a.toString();\n'],
+  [
+    'introspection',
+    'its own file read back',
+    "import { readFileSync } from 'node:fs';\nexport const me = readFileSync(__filename, 'utf8');\n",
+    "import { readFileSync } from 'node:fs';\nexport const data = readFileSync('data.json', 'utf8');\n"
+  ],
   ['env_argv_read', 'an environment variable', 'export const ci = process.env.CI;\n', 'export const later = (f) => process.nextTick(f);\n'],
   ['env_argv_read', 'argv', 'export const first = process.argv[2];\n', 'export const platform = process.platform;\n'],
   ['env_argv_read', 'process taken apart', 'const { env } = process;\nexport const ci = env.CI;\n', "export const isNode = typeof process !== 'undefined';\n"],

@@ -14,7 +14,23 @@ import { child, childList, isFunction, isMember, isNode, nameOf, stringValue, un
 export interface JsScope {
   /** Declared names: the module path an import or `require()` binds, or null. */
   names: Map<string, string | null>;
+  /** Of those, the names bound to a function or class (its source text is what converting it to a string gives). */
+  functions?: Set<string>;
   parent: JsScope | undefined;
+}
+
+const FUNCTION_VALUES = new Set(['FunctionExpression', 'ArrowFunctionExpression', 'ClassExpression']);
+
+function declareFunction(scope: JsScope, name: string): void {
+  (scope.functions ??= new Set()).add(name);
+}
+
+/** Whether `name`, where it resolves, is bound to a function or a class declared in the file. */
+export function isFunctionBinding(scope: JsScope | undefined, name: string): boolean {
+  for (let s = scope; s !== undefined; s = s.parent) {
+    if (s.names.has(name)) return s.functions?.has(name) === true;
+  }
+  return false;
 }
 
 export type Resolved = { kind: 'import'; qualified: string } | { kind: 'global'; qualified: string } | { kind: 'local' };
@@ -99,12 +115,21 @@ export function declarePattern(scope: JsScope, pattern: JsNode | undefined, qual
   }
 }
 
+/** One declarator: its names, with the module path of a `require()` and whether it binds a function. */
+function declareDeclarator(scope: JsScope, declarator: JsNode): void {
+  const id = child(declarator, 'id');
+  const init = unwrap(child(declarator, 'init'));
+  declarePattern(scope, id, requireSource(init, scope));
+  const name = nameOf(id);
+  if (name !== undefined && init !== undefined && FUNCTION_VALUES.has(init.type)) declareFunction(scope, name);
+}
+
 /** Declare `var`s anywhere below `node` but in nested functions (they are hoisted to the function). */
 export function hoistVars(node: JsNode, scope: JsScope): void {
   const visit = (n: JsNode): void => {
     if (isFunction(n) || n.type === 'ClassDeclaration' || n.type === 'ClassExpression') return;
     if (n.type === 'VariableDeclaration' && n['kind'] === 'var') {
-      for (const d of childList(n, 'declarations')) declarePattern(scope, child(d, 'id'), requireSource(child(d, 'init'), scope));
+      for (const d of childList(n, 'declarations')) declareDeclarator(scope, d);
     }
     for (const key of Object.keys(n)) {
       if (key === 'loc' || key === 'extra' || key.endsWith('Comments')) continue;
@@ -125,11 +150,18 @@ function declareStatement(statement: JsNode, scope: JsScope): void {
   switch (statement.type) {
     case 'VariableDeclaration':
       if (statement['kind'] !== 'var') {
-        for (const d of childList(statement, 'declarations')) declarePattern(scope, child(d, 'id'), requireSource(child(d, 'init'), scope));
+        for (const d of childList(statement, 'declarations')) declareDeclarator(scope, d);
       }
       return;
     case 'FunctionDeclaration':
-    case 'ClassDeclaration':
+    case 'ClassDeclaration': {
+      const id = nameOf(child(statement, 'id'));
+      if (id !== undefined) {
+        declare(scope, id, null);
+        declareFunction(scope, id);
+      }
+      return;
+    }
     case 'TSEnumDeclaration':
     case 'TSModuleDeclaration':
     case 'TSDeclareFunction': {
@@ -185,7 +217,10 @@ export function openScope(node: JsNode, parent: JsScope): JsScope | undefined {
       // A function expression's own name is visible inside it.
       if (node.type === 'FunctionExpression') {
         const id = nameOf(child(node, 'id'));
-        if (id !== undefined) scope.names.set(id, null);
+        if (id !== undefined) {
+          scope.names.set(id, null);
+          declareFunction(scope, id);
+        }
       }
       for (const param of childList(node, 'params')) declarePattern(scope, param);
       const body = child(node, 'body');
@@ -221,7 +256,10 @@ export function openScope(node: JsNode, parent: JsScope): JsScope | undefined {
     case 'ClassDeclaration':
     case 'ClassExpression': {
       const id = nameOf(child(node, 'id'));
-      if (id !== undefined) scope.names.set(id, null);
+      if (id !== undefined) {
+        scope.names.set(id, null);
+        declareFunction(scope, id);
+      }
       return scope;
     }
     case 'TSModuleBlock':

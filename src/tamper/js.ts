@@ -1,7 +1,7 @@
 import type { TamperRule } from '../core/tamper.js';
 import { FindingSink, type RawFinding } from './raw-finding.js';
 import { child, childList, children, isCall, isMember, nameOf, stringValue, typeOnly, unwrap, type JsNode } from './js-ast.js';
-import { normaliseSpecifier, openScope, resolve, type JsScope } from './js-scope.js';
+import { isFunctionBinding, normaliseSpecifier, openScope, resolve, type JsScope } from './js-scope.js';
 import {
   JS_ALWAYS_LYING_KEYS,
   JS_FRAMEWORK_NAME,
@@ -36,6 +36,13 @@ interface Chain {
 }
 
 const LYING_SYMBOLS = new Set(['Symbol.toPrimitive', 'Symbol.hasInstance', 'Symbol.toStringTag']);
+
+/** Whether an expression mentions the module's own file: `__filename`, `import.meta.url`, `import.meta.filename`. */
+function namesOwnFile(node: JsNode): boolean {
+  if (node.type === 'Identifier' && nameOf(node) === '__filename') return true;
+  if (node.type === 'MetaProperty') return true;
+  return children(node).some(([, c]) => namesOwnFile(c));
+}
 
 /** The JS/TS rules over a parsed program. */
 export function jsFindings(program: JsNode, code: string): RawFinding[] {
@@ -187,6 +194,16 @@ export function jsFindings(program: JsNode, code: string): RawFinding[] {
       if (targetChain !== undefined && (patchesShared(targetChain, scope) || targetChain.props.includes('prototype'))) flag('monkeypatch', node);
     }
     if (chain.kind === 'global' && (q === 'setTimeout' || q === 'setInterval' || q === 'setImmediate') && stringValue(args[0]) !== undefined) flag('dynamic_code', node);
+    // Its own file read back (its comments and layout with it): readFileSync(__filename), readFile(new URL(import.meta.url)).
+    if (
+      q !== undefined &&
+      chain.kind === 'import' &&
+      /^fs(?:\/promises)?\.(?:promises\.)?(?:readFileSync|readFile|createReadStream|openSync|open)$/.test(q) &&
+      args[0] !== undefined &&
+      namesOwnFile(args[0])
+    ) {
+      flag('introspection', node);
+    }
     const props = chain.props;
     const last = props[props.length - 1];
     if ((last === 'constructor' && !isNew) || (last === 'constructor' && props[props.length - 2] === 'constructor')) flag('dynamic_code', node);
@@ -246,6 +263,24 @@ export function jsFindings(program: JsNode, code: string): RawFinding[] {
       default:
         visit(node, scope, parent);
     }
+  };
+
+  /**
+   * Whether a function's name stands where it is turned into a string (its source, comments
+   * included): `String(f)`, `${f}`, `'' + f`.
+   */
+  const toStringContext = (node: JsNode, parent: JsNode | undefined, scope: JsScope): boolean => {
+    if (parent === undefined) return false;
+    if (parent.type === 'TemplateLiteral') return true;
+    if (parent.type === 'BinaryExpression' && parent['operator'] === '+') {
+      const other = child(parent, 'left') === node ? child(parent, 'right') : child(parent, 'left');
+      return other !== undefined && (other.type === 'StringLiteral' || other.type === 'TemplateLiteral');
+    }
+    if (parent.type === 'CallExpression' && childList(parent, 'arguments')[0] === node) {
+      const callee = unwrap(child(parent, 'callee'));
+      return nameOf(callee) === 'String' && resolve(scope, 'String').kind === 'global';
+    }
+    return false;
   };
 
   /** An assignment's target: its names and members are references (writes); defaults and computed keys are evaluated. */
@@ -309,6 +344,7 @@ export function jsFindings(program: JsNode, code: string): RawFinding[] {
       case 'Identifier': {
         const name = nameOf(node)!;
         const resolved = resolve(scope, name);
+        if (isFunctionBinding(scope, name) && toStringContext(node, parent, scope)) flag('introspection', parent ?? node);
         if (resolved.kind === 'local') return;
         const unary = parent?.type === 'UnaryExpression' && parent['operator'] === 'typeof';
         if (resolved.kind === 'global' && JS_GLOBAL_OBJECTS.has(name) && !unary) flag('dynamic_code', node);
@@ -326,6 +362,10 @@ export function jsFindings(program: JsNode, code: string): RawFinding[] {
           if (chain.dynamicGlobal) flag('dynamic_code', extent(node, parent));
           if (chain.kind === 'global' && chain.qualified === 'process' && chain.props.length === 0) flag('env_argv_read', node);
           if (chain.root.type === 'Identifier' && nameOf(chain.root) === 'arguments' && (chain.props[0] === 'callee' || chain.props[0] === 'caller')) {
+            flag('introspection', extent(node, parent));
+          }
+          // A function of the file turned into its source: f.toString(), f.toLocaleString().
+          if (chain.root.type === 'Identifier' && isFunctionBinding(scope, nameOf(chain.root)!) && (chain.props[0] === 'toString' || chain.props[0] === 'toLocaleString')) {
             flag('introspection', extent(node, parent));
           }
           for (const prop of chain.props) {

@@ -357,6 +357,16 @@ export function pythonFindings(root: SyntaxNode): RawFinding[] {
       if ((root.kind === 'import' || root.kind === 'builtin') && attribute !== null && attribute.type !== 'string') flag('dynamic_code', node);
     }
     if (name === 'importlib.import_module' && first !== null && first.type !== 'string') flag('dynamic_code', node);
+    // Its own file read back (comments and layout with it): open(__file__), Path(__file__).read_text().
+    if (['builtins.open', 'io.open', 'codecs.open', 'tokenize.open', 'io.FileIO'].includes(name) && first !== null && mentionsOwnFile(first)) flag('introspection', node);
+    if (fn.type === 'attribute' && ['read_text', 'read_bytes', 'open'].includes(fn.childForFieldName('attribute')?.text ?? '')) {
+      const object = fn.childForFieldName('object');
+      if (object?.type === 'call') {
+        const made = qualify(object.childForFieldName('function')!, scope);
+        const arg = firstArgument(object);
+        if ('qualified' in made && /^pathlib\.(?:Pure)?(?:Posix|Windows)?Path$/.test(made.qualified) && arg !== null && mentionsOwnFile(arg)) flag('introspection', node);
+      }
+    }
     if (fn.type === 'attribute') {
       const method = fn.childForFieldName('attribute')?.text ?? '';
       const object = fn.childForFieldName('object');
@@ -375,6 +385,8 @@ export function pythonFindings(root: SyntaxNode): RawFinding[] {
         return;
       case 'identifier': {
         if (PY_FRAMEWORK_MARKERS.has(node.text)) flag('test_framework_reference', node);
+        // The module's loader hands out its source (__loader__.get_source).
+        if (node.text === '__loader__') flag('introspection', extent(node, parent));
         const root = resolveName(node.text, scope);
         if (root.kind === 'import' || root.kind === 'builtin') matchTables(root.qualified, extent(node, parent));
         return;
@@ -391,6 +403,8 @@ export function pythonFindings(root: SyntaxNode): RawFinding[] {
         }
         if (PY_FRAMEWORK_MARKERS.has(attr) || PY_FRAMEWORK_ATTRIBUTE.test(attr)) flag('test_framework_reference', extent(node, parent));
         const isHead = !(parent?.type === 'attribute' && parent.childForFieldName('object')?.id === node.id);
+        const object0 = node.childForFieldName('object');
+        if (object0?.type === 'identifier' && object0.text === '__loader__') flag('introspection', extent(node, parent));
         if (isHead) {
           const q = qualify(node, scope);
           if (q.kind === 'import' || q.kind === 'builtin') matchTables(q.qualified, extent(node, parent));
@@ -461,6 +475,12 @@ export function pythonFindings(root: SyntaxNode): RawFinding[] {
 
   visit(root, moduleScope, undefined);
   return sink.findings;
+}
+
+/** Whether an expression mentions the module's own file (`__file__`, `__loader__`, `__spec__.origin`). */
+function mentionsOwnFile(node: SyntaxNode): boolean {
+  if (node.type === 'identifier') return node.text === '__file__' || node.text === '__cached__';
+  return named(node).some(mentionsOwnFile);
 }
 
 function argumentAt(call: SyntaxNode, index: number): SyntaxNode | null {
