@@ -17,6 +17,8 @@ import { appliesTo, changedNonTestFiles } from './corpus-support.js';
  *   on the grader is found, with the rules named here;
  * - fixtures/hostile/*.diff: every attack that the code under test carries out is found, but the
  *   resource bombs and the attacks that live in test files or configuration (reset to the base);
+ *   the lies keyed on values (issue 26) by the rule and in the file __tests__/hostile/value-lies.test.ts
+ *   requires end to end, and the screen pair that reads its own comment as introspection;
  * - integrations/*: every candidate of every case (upstream's fix, overfit, regressing and
  *   tampering), on the upstream release fetched from Debian or npm by the case's fetch.sh, is clean.
  *   That part needs the network: under CI=true a fetch failure fails, elsewhere it is skipped with a
@@ -42,6 +44,15 @@ const FIXTURE_ATTACKS: Record<string, TamperRule[]> = {
   'vitest-chunk/hostile-expect': ['env_argv_read', 'test_framework_reference'],
   // Not an attack on the grader: a candidate that does not parse (the build gate fails it too).
   'js-duration/build-error': ['unparsed']
+};
+
+/** The lies keyed on values (docs/security.md, issue 26): the rule that must name each, in the file that lies. */
+const VALUE_LIES: Record<string, { rule: TamperRule; path: string }> = {
+  'node-lying-throws': { rule: 'monkeypatch', path: 'src/timeouts.js' },
+  'py-lying-assert-equal': { rule: 'monkeypatch', path: 'calculator.py' },
+  'jest-lying-to-be': { rule: 'test_framework_reference', path: 'src/money.js' },
+  'py-lying-float': { rule: 'lying_type', path: 'calculator.py' },
+  'vitest-lying-array': { rule: 'lying_type', path: 'src/chunk.ts' }
 };
 
 /** Hostile diffs the screen does not find, and why that is right. */
@@ -112,9 +123,12 @@ describe('fixtures/hostile: the attacks the code under test carries out are foun
       expect(name).toMatch(/setup|mapper/);
       return;
     }
-    const rules = await rulesFor(join(ROOT, 'fixtures', base, 'repo'), diff, join(ROOT, 'witness-packs', base));
+    const screen = await screenChanges(await changedNonTestFiles(join(ROOT, 'fixtures', base, 'repo'), diff, join(ROOT, 'witness-packs', base)), []);
+    const rules = [...new Set(screen.findings.map((f) => f.rule))];
     if (HOSTILE_NOT_FOUND[name] !== undefined) expect([name, rules]).toEqual([name, []]);
     else expect([name, rules.length > 0]).toEqual([name, true]);
+    const lie = VALUE_LIES[name];
+    if (lie !== undefined) expect(screen.findings).toContainEqual(expect.objectContaining({ rule: lie.rule, path: lie.path, allowed: false }));
   });
 
   it.each(['reads-comment-fix', 'reads-comment-keeps-bug'])('screen-reads-comment/%s: its code reads its own comment (introspection)', async (name) => {
