@@ -65,6 +65,16 @@ module.exports = {
       to: { path: '^src/adapters/[^/]+/', pathNot: '^src/adapters/shared/' }
     },
     {
+      name: 'tamper-runs-nothing',
+      severity: 'error',
+      comment:
+        "src/tamper reads the candidate's files on the host and never runs them: it imports no process, worker, vm or network module, and nothing of the runners, the phases or the entries.",
+      from: { path: '^src/tamper/' },
+      to: {
+        path: ['^(node:)?(child_process|worker_threads|cluster|vm|net|http|https|http2|dgram|inspector)$', '^src/(runners|phases|action|cli|publish|receipt|fetch)/']
+      }
+    },
+    {
       name: 'entry-imported-by-nothing',
       severity: 'error',
       comment: "The entries (the action's main.ts, the CLI's run.ts) import the rest; nothing imports them back.",

@@ -95,6 +95,17 @@ describe('layering rules (dependency-cruiser)', () => {
     for (const from of circular) expect(['src/action/main.ts', 'src/action/mode.ts', 'src/action/validate-mode.ts', 'src/action/reverify-mode.ts']).toContain(from);
   }, 180_000);
 
+  it('the tamper screen importing a process module or a runner: reported (it reads candidate code, never runs it)', async () => {
+    const violations = await cruise({
+      ...CLEAN,
+      'src/runners/runner.ts': 'export const run = (): void => undefined;\n',
+      'src/tamper/screen.ts':
+        "import { execFileSync } from 'node:child_process';\nimport { run } from '../runners/runner.js';\nimport { h } from '../core/hash.js';\nexport const screen = (): string => h(String(execFileSync('python3'))) + String(run());\n"
+    });
+    const found = new Set(violations.filter((v) => v.rule.name !== 'no-circular').map((v) => `${v.rule.name} ${v.from} -> ${v.to}`));
+    expect([...found].sort()).toEqual(['tamper-runs-nothing src/tamper/screen.ts -> child_process', 'tamper-runs-nothing src/tamper/screen.ts -> src/runners/runner.ts']);
+  }, 180_000);
+
   it('an adapter folder importing another adapter, shared/ importing an adapter, an adapter importing the registry: each reported', async () => {
     const violations = await cruise({
       ...CLEAN,

@@ -8,6 +8,7 @@ import {
   ANNOTATION_TITLE_LIMIT,
   CHECK_OUTPUT_LIMIT,
   DEFAULT_MAX_ANNOTATIONS,
+  MAX_TAMPER_ANNOTATIONS,
   TRUNCATED_MARKER,
   checkConclusion,
   clipToBytes,
@@ -18,6 +19,7 @@ import {
 } from '../../src/publish/check-report.js';
 import type { RenderedCheck } from '../../src/publish/ports.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
+import type { TamperScreen } from '../../src/core/tamper.js';
 import { renderReport } from '../../src/core/report.js';
 import type { TestCaseResult } from '../../src/core/test-results.js';
 import { fail, pass, passingRuns, receiptFrom, run } from '../helpers/evidence.js';
@@ -158,6 +160,35 @@ describe('renderCheck', () => {
     expect(renderCheck(receiptFrom(runs)).annotations).toHaveLength(DEFAULT_MAX_ANNOTATIONS);
     const few = renderCheck(receiptFrom(runs), { maxAnnotations: 3 }).annotations;
     expect(few.map((a) => a.start_line)).toEqual([1, 2, 3]);
+  });
+
+  it('annotates every tamper-screen finding at its file and line: a warning, or a notice when the pack allows it; the title says proof grade was withheld', () => {
+    const tamper: TamperScreen = {
+      files_screened: 1,
+      findings: [
+        { rule: 'monkeypatch', path: 'src/compat.js', line: 2, text: 'Math.trunc = Math.floor', allowed: false },
+        { rule: 'env_argv_read', path: 'src/compat.js', line: 5, text: 'process.env["A\\u{202e}B"]', allowed: true }
+      ],
+      not_screened: []
+    };
+    const check = renderCheck(receiptFrom(passingRuns(), { tamper }));
+    expect(check.title).toBe('PatchProof: PASSED (proof grade withheld: tamper screen (1 finding))');
+    expect(check.annotations.map((a) => [a.path, a.start_line, a.end_line, a.annotation_level, a.title])).toEqual([
+      ['src/compat.js', 2, 2, 'warning', 'PatchProof tamper screen monkeypatch: src/compat.js'],
+      ['src/compat.js', 5, 5, 'notice', 'PatchProof tamper screen env_argv_read: src/compat.js']
+    ]);
+    expect(check.annotations[0]?.message).toMatch(
+      /^Math\.trunc = Math\.floor\nThe candidate's change assigns to an attribute of an imported module, a builtin or a prototype\. It withholds proof grade \(the verdict stays\)\./
+    );
+    expect(check.summary).toContain('## 篡改筛查 / Tamper screen');
+    expect(check.summary).toContain('proof grade withheld: tamper screen (1 finding)');
+  });
+
+  it(`keeps at most ${MAX_TAMPER_ANNOTATIONS} tamper annotations (one request's worth), and the summary lists them all`, () => {
+    const findings = Array.from({ length: 120 }, (_, i) => ({ rule: 'dynamic_code' as const, path: 'src/gen.js', line: i + 1, text: `eval(s${i})`, allowed: false }));
+    const check = renderCheck(receiptFrom(passingRuns(), { tamper: { files_screened: 1, findings, not_screened: [] } }));
+    expect(check.annotations).toHaveLength(MAX_TAMPER_ANNOTATIONS);
+    expect(check.summary).toContain('`eval(s119)`');
   });
 
   it('degrades before trimming: passing details go first, then all but failing tests, then lists are capped', () => {

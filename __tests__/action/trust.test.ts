@@ -106,6 +106,20 @@ describe('gateDowngrade: success needs proof grade and a trusted workflow', () =
   it('leaves a failure a failure', () => {
     expect(gateDowngrade({ verdict: 'failed', proof_grade: false }, untrusted)).toBeUndefined();
   });
+  it('posts a pass whose proof grade the tamper screen withheld as failure, naming the rules and places (paths in code spans)', () => {
+    const tamper_screen = {
+      files_screened: 1,
+      findings: [
+        { rule: 'monkeypatch' as const, path: 'src/*compat*.js', line: 2, text: 'Math.trunc = Math.floor', allowed: false },
+        { rule: 'env_argv_read' as const, path: 'src/config.js', line: 1, text: 'process.env.PORT', allowed: true }
+      ],
+      not_screened: []
+    };
+    expect(gateDowngrade({ verdict: 'passed', proof_grade: false, tamper_screen }, trusted)).toEqual({
+      code: 'not_proof_grade',
+      why: 'the candidate passed, but proof grade withheld: tamper screen (1 finding): monkeypatch at `src/*compat*.js:2`; its non-test code can make the in-process grader lie, so this run cannot post success for it'
+    });
+  });
 });
 
 describe('defaultProtected: .github and the pack itself', () => {

@@ -13,9 +13,11 @@ import {
   RECEIPT_V6_SCHEMA,
   RECEIPT_V7_SCHEMA,
   RECEIPT_V8_SCHEMA,
+  RECEIPT_V9_SCHEMA,
   type Receipt
 } from '../../src/core/receipt-schema.js';
 import { canonicalJson, digestJson } from '../../src/core/hashing.js';
+import type { TamperScreen } from '../../src/core/tamper.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 /** The h11 case's receipt as committed in v1, kept after the case's receipts were regenerated (v3). */
@@ -64,22 +66,22 @@ describe('receipt versions', () => {
   });
 
   it('refuses an unknown schema with one line naming the known ones', () => {
-    const check = verifyReceiptText('{"schema":"patchproof.receipt/v9"}');
+    const check = verifyReceiptText('{"schema":"patchproof.receipt/v10"}');
     expect(check.integrity_valid).toBe(false);
-    expect(check.errors[0]).toMatch(/patchproof\.receipt\/v9.*unknown.*v1.*v2.*v3.*v4.*v5|patchproof\.receipt\/v9.*unknown.*v5.*v4.*v3.*v2.*v1/);
+    expect(check.errors[0]).toMatch(/patchproof\.receipt\/v10.*unknown.*v1.*v2.*v3.*v4.*v5.*v6.*v7.*v8.*v9/);
   });
 
-  it('writes v8 receipts whose v8 digest domain a v1 verifier does not accept', () => {
+  it('writes v9 receipts whose v9 digest domain a v1 verifier does not accept', () => {
     const text = serializeReceipt(receiptFrom(passingRuns()));
     expect((JSON.parse(text) as Receipt).schema).toBe(RECEIPT_SCHEMA);
-    expect(RECEIPT_SCHEMA).toBe('patchproof.receipt/v8');
+    expect(RECEIPT_SCHEMA).toBe('patchproof.receipt/v9');
     expect(verifyReceiptText(text).integrity_valid).toBe(true);
     expect(verifyReceiptV1Text(text).integrity_valid).toBe(false);
   });
 
   it('keeps v2 receipts verifiable under the v2 rules: the v2 digest domain, real pinned hidden ids allowed; a v2 receipt relabelled v3 is refused', () => {
     const v3 = receiptFrom(passingRuns());
-    const { receipt_digest: _digest, ...body } = v3;
+    const { receipt_digest: _digest, tamper_screen: _tamper, ...body } = v3;
     // What a v2 writer produced: schema v2, the pack's real pinned hidden ids, the v2 digest domain.
     const v2Body = { ...body, schema: RECEIPT_V2_SCHEMA, witness: { ...body.witness, pinned_ids: { hidden: ['tests/test_hidden.py::test_real_name'] } } } as typeof body;
     const v2Text = `${canonicalJson({ ...v2Body, receipt_digest: digestJson('patchproof/receipt/v2', v2Body) })}\n`;
@@ -98,7 +100,7 @@ describe('receipt versions', () => {
 describe('receipt v3 beside v4 (v4 adds the not_run phase of the early exit)', () => {
   /** A receipt as a v3 writer produced it: schema v3, the v3 digest domain. */
   function asV3(receipt: Receipt): string {
-    const { receipt_digest: _digest, ...body } = receipt;
+    const { receipt_digest: _digest, tamper_screen: _tamper, ...body } = receipt;
     const v3Body = { ...body, schema: RECEIPT_V3_SCHEMA } as typeof body;
     return `${canonicalJson({ ...v3Body, receipt_digest: digestJson('patchproof/receipt/v3', v3Body) })}\n`;
   }
@@ -127,7 +129,7 @@ describe('receipt v3 beside v4 (v4 adds the not_run phase of the early exit)', (
 describe('receipt v4 beside v5 (v5 adds the baseline, gates, claim and formal records)', () => {
   /** A receipt as a v4 writer produced it: schema v4, the v4 digest domain. */
   function asV4(receipt: Receipt, edit: (body: Record<string, unknown>) => void = () => undefined): string {
-    const { receipt_digest: _digest, ...body } = receipt;
+    const { receipt_digest: _digest, tamper_screen: _tamper, ...body } = receipt;
     const v4Body = { ...body, schema: RECEIPT_V4_SCHEMA } as typeof body;
     edit(v4Body);
     return `${canonicalJson({ ...v4Body, receipt_digest: digestJson('patchproof/receipt/v4', v4Body) })}\n`;
@@ -167,7 +169,7 @@ describe('receipt v4 beside v5 (v5 adds the baseline, gates, claim and formal re
 describe('receipt v5 beside v6 (v6 adds build, baseline.cache, the cargo-test claim, formal checked and replay, gates.related)', () => {
   /** A receipt as a v5 writer produced it: schema v5, the v5 digest domain. */
   function asV5(receipt: Receipt, edit: (body: Record<string, unknown>) => void = () => undefined): string {
-    const { receipt_digest: _digest, ...body } = receipt;
+    const { receipt_digest: _digest, tamper_screen: _tamper, ...body } = receipt;
     const v5Body = { ...body, schema: RECEIPT_V5_SCHEMA } as typeof body;
     edit(v5Body);
     return `${canonicalJson({ ...v5Body, receipt_digest: digestJson('patchproof/receipt/v5', v5Body) })}\n`;
@@ -216,7 +218,7 @@ describe('receipt v5 beside v6 (v6 adds build, baseline.cache, the cargo-test cl
 
 describe('receipt v6 beside v7 (v7 adds the shard record)', () => {
   function asV6(receipt: Receipt, edit: (body: Record<string, unknown>) => void = () => undefined): string {
-    const { receipt_digest: _digest, ...body } = receipt;
+    const { receipt_digest: _digest, tamper_screen: _tamper, ...body } = receipt;
     const v6Body = { ...body, schema: RECEIPT_V6_SCHEMA } as typeof body;
     edit(v6Body);
     return `${canonicalJson({ ...v6Body, receipt_digest: digestJson('patchproof/receipt/v6', v6Body) })}\n`;
@@ -244,7 +246,7 @@ describe('receipt v6 beside v7 (v7 adds the shard record)', () => {
 
 describe('receipt v7 beside v8 (v8 adds python-int scopes and exact big integers in formal counterexamples)', () => {
   function asV7(receipt: Receipt, edit: (body: Record<string, unknown>) => void = () => undefined): string {
-    const { receipt_digest: _digest, ...body } = receipt;
+    const { receipt_digest: _digest, tamper_screen: _tamper, ...body } = receipt;
     const v7Body = { ...body, schema: RECEIPT_V7_SCHEMA } as typeof body;
     edit(v7Body);
     return `${canonicalJson({ ...v7Body, receipt_digest: digestJson('patchproof/receipt/v7', v7Body) })}\n`;
@@ -311,6 +313,123 @@ describe('receipt v7 beside v8 (v8 adds python-int scopes and exact big integers
     const check = verifyReceiptText(reseal(withFormal(receiptFrom(passingRuns()), target), () => undefined));
     expect(check.integrity_valid).toBe(false);
     expect(check.errors.join('\n')).toMatch(message);
+  });
+});
+
+describe('receipt v8 beside v9 (v9 adds the tamper screen, which proof grade depends on)', () => {
+  function asV8(receipt: Receipt, edit: (body: Record<string, unknown>) => void = () => undefined): string {
+    const { receipt_digest: _digest, tamper_screen: _tamper, ...body } = receipt;
+    const v8Body = { ...body, schema: RECEIPT_V8_SCHEMA } as typeof body;
+    edit(v8Body);
+    return `${canonicalJson({ ...v8Body, receipt_digest: digestJson('patchproof/receipt/v8', v8Body) })}\n`;
+  }
+  const finding = (over: Partial<TamperScreen['findings'][number]> = {}): TamperScreen['findings'][number] => ({
+    rule: 'monkeypatch',
+    path: 'src/compat.js',
+    line: 2,
+    text: 'Math.trunc = Math.floor',
+    allowed: false,
+    ...over
+  });
+  const screen = (findings: TamperScreen['findings']): TamperScreen => ({ files_screened: 1, findings, not_screened: [] });
+
+  it('a v9 receipt round-trips: a clean screen keeps proof grade, a finding withholds it and the verdict stays passed', () => {
+    const clean = receiptFrom(passingRuns());
+    expect(clean.schema).toBe(RECEIPT_V9_SCHEMA);
+    expect(clean.tamper_screen).toEqual({ files_screened: 1, findings: [], not_screened: [] });
+    expect(clean.proof_grade).toBe(true);
+    const cleanCheck = verifyReceiptText(serializeReceipt(clean));
+    expect(cleanCheck.errors).toEqual([]);
+    expect(cleanCheck.proof_grade).toBe(true);
+
+    const flagged = receiptFrom(passingRuns(), { tamper: screen([finding()]) });
+    expect(flagged.verdict).toBe('passed');
+    expect(flagged.proof_grade).toBe(false);
+    const text = serializeReceipt(flagged);
+    const check = verifyReceiptText(text);
+    expect(check.errors).toEqual([]);
+    expect(check).toMatchObject({ integrity_valid: true, verdict: 'passed', proof_grade: false });
+    expect((JSON.parse(text) as Receipt).tamper_screen!.findings[0]).toEqual(finding());
+  });
+
+  it('refuses a v9 receipt that claims proof grade over a finding that is not allowed (re-sealed)', () => {
+    const text = reseal(receiptFrom(passingRuns(), { tamper: screen([finding()]) }), (r) => void (r.proof_grade = true));
+    const check = verifyReceiptText(text);
+    expect(check.integrity_valid).toBe(false);
+    expect(check.errors.join('\n')).toMatch(/proof_grade true does not follow .*tamper screen \(expected false\)/);
+  });
+
+  it("re-derives allowed from the pack's recorded tamper_allow: flipping a finding to allowed is refused, a recorded allowance keeps proof grade", () => {
+    const forged = reseal(receiptFrom(passingRuns(), { tamper: screen([finding({ allowed: true })]) }), () => undefined);
+    const check = verifyReceiptText(forged);
+    expect(check.integrity_valid).toBe(false);
+    expect(check.errors.join('\n')).toMatch(/allowed does not follow from the pack's tamper_allow/);
+
+    const allowed = reseal(receiptFrom(passingRuns(), { tamper: screen([finding({ allowed: true })]) }), (r) => {
+      r.witness.tamper_allow = [{ rule: 'monkeypatch', paths: ['src/compat.js'] }];
+      r.proof_grade = true;
+    });
+    const ok = verifyReceiptText(allowed);
+    expect(ok.errors).toEqual([]);
+    expect(ok.proof_grade).toBe(true);
+  });
+
+  it('an unparsed file withholds proof grade even when allowed, and an allowed unparsed finding is refused', () => {
+    const unparsed = finding({ rule: 'unparsed', text: 'Python syntax error: def f(:' });
+    expect(receiptFrom(passingRuns(), { tamper: screen([unparsed]) }).proof_grade).toBe(false);
+    const text = reseal(receiptFrom(passingRuns(), { tamper: screen([{ ...unparsed, allowed: true }]) }), (r) => {
+      r.witness.tamper_allow = [{ rule: 'monkeypatch', paths: ['**'] }];
+    });
+    const check = verifyReceiptText(text);
+    expect(check.integrity_valid).toBe(false);
+    expect(check.errors.join('\n')).toMatch(/an unparsed file is never allowed/);
+  });
+
+  it.each([
+    ['findings out of order', screen([finding({ line: 9 }), finding({ line: 2 })]), /sorted by path, line, rule and text/],
+    ['a text with a raw control character', screen([finding({ text: 'Math.trunc\u202e = f' })]), /not escaped and clipped/],
+    ['a text over 200 characters', screen([finding({ text: 'x'.repeat(201) })]), /tamper_screen/],
+    ['not_screened out of order', { files_screened: 1, findings: [], not_screened: ['b.txt', 'a.txt'] }, /not_screened must be sorted/]
+  ])('refuses a tamper screen with %s', (_what, tamper, message) => {
+    const check = verifyReceiptText(reseal(receiptFrom(passingRuns()), (r) => void (r.tamper_screen = tamper)));
+    expect(check.integrity_valid).toBe(false);
+    expect(check.errors.join('\n')).toMatch(message);
+  });
+
+  it('a v9 receipt without the tamper screen is refused, and cannot be proof grade', () => {
+    const check = verifyReceiptText(
+      reseal(receiptFrom(passingRuns()), (r) => {
+        delete r.tamper_screen;
+      })
+    );
+    expect(check.integrity_valid).toBe(false);
+    expect(check.errors.join('\n')).toContain(`a ${RECEIPT_V9_SCHEMA} receipt holds the tamper screen (tamper_screen), and this one does not`);
+    expect(check.errors.join('\n')).toMatch(/proof_grade true does not follow/);
+  });
+
+  it('keeps v8 receipts verifiable under the v8 rules (proof grade without a screen); the same bytes relabelled v9 fail', () => {
+    const v8Text = asV8(receiptFrom(passingRuns()));
+    const check = verifyReceiptText(v8Text);
+    expect(check.errors).toEqual([]);
+    expect(check.proof_grade).toBe(true);
+    expect(verifyReceiptText(v8Text.replace(`"schema":"${RECEIPT_V8_SCHEMA}"`, `"schema":"${RECEIPT_V9_SCHEMA}"`)).integrity_valid).toBe(false);
+  });
+
+  it.each([
+    [
+      'a tamper screen',
+      (body: Record<string, unknown>) => void (body['tamper_screen'] = { files_screened: 0, findings: [], not_screened: [] }),
+      'a tamper screen exists only from'
+    ],
+    [
+      "the pack's tamper_allow",
+      (body: Record<string, unknown>) => void ((body['witness'] as Record<string, unknown>)['tamper_allow'] = [{ rule: 'monkeypatch', paths: ['**'] }]),
+      "a pack's tamper_allow exists only from"
+    ]
+  ])('a v8 receipt never held %s: one re-sealed as v8 with it is refused', (_what, edit, message) => {
+    const check = verifyReceiptText(asV8(receiptFrom(passingRuns()), edit));
+    expect(check.integrity_valid).toBe(false);
+    expect(check.errors.join('\n')).toContain(`${message} ${RECEIPT_V9_SCHEMA}; a ${RECEIPT_V8_SCHEMA} receipt never held one`);
   });
 });
 

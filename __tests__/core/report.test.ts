@@ -1,5 +1,6 @@
 import { fail, pass, passingRuns, receiptFrom, run } from '../helpers/evidence.js';
 import { renderPhaseTable, renderReport } from '../../src/core/report.js';
+import type { TamperScreen } from '../../src/core/tamper.js';
 
 describe('report rendering', () => {
   it('prints one line per phase, the verdict and the proof grade', () => {
@@ -80,5 +81,37 @@ describe('report rendering of the test surface', () => {
     const report = renderReport(receipt);
     expect(report).toContain('- `package-lock.json` — modify, dependency, 未重置 / not reset');
     expect(report).toContain('- `test/duration.test.js` — modify, test, 已恢复 / reset: restored');
+  });
+});
+
+describe('the tamper screen in the report', () => {
+  const screen: TamperScreen = {
+    files_screened: 2,
+    findings: [
+      { rule: 'env_argv_read', path: 'src/config.js', line: 3, text: 'process.env.PORT', allowed: true },
+      { rule: 'monkeypatch', path: 'src/compat.js', line: 2, text: 'Math.trunc = Math.floor | x', allowed: false }
+    ],
+    not_screened: ['README.md']
+  };
+
+  it('says on the console why proof grade was withheld, and lists the findings', () => {
+    const table = renderPhaseTable(receiptFrom(passingRuns(), { tamper: screen }), true);
+    expect(table).toContain('validation: PASSED');
+    expect(table).toContain('proof grade: NO (proof grade withheld: tamper screen (1 finding): monkeypatch src/compat.js:2)');
+    expect(table).toMatch(/\[WARN\] +tamper screen \(2 files\) +\(2 findings \(1 allowed by the pack\): env_argv_read src\/config\.js:3, monkeypatch src\/compat\.js:2\)/);
+    expect(renderPhaseTable(receiptFrom(passingRuns()), true)).toMatch(/\[PASS\] +tamper screen \(1 file\) +\(no finding\)/);
+  });
+
+  it('has a bilingual section: every finding with its rule, place, code and allowance, and what was not screened', () => {
+    const report = renderReport(receiptFrom(passingRuns(), { tamper: screen }));
+    expect(report).toContain('**结论 / Verdict: 通过 / PASSED** · 证明级 / proof grade: 否 / NO (篡改筛查扣留 / proof grade withheld: tamper screen (1 finding))');
+    expect(report).toContain('## 篡改筛查 / Tamper screen');
+    expect(report).toContain('筛查文件 / files screened: 2 · 发现 / findings: 2 (1 经见证包豁免 / allowed by the witness pack)');
+    expect(report).toContain(
+      '| `monkeypatch`: 修改导入模块、内置对象或原型的属性 / assigns to an attribute of an imported module, a builtin or a prototype | `src/compat.js:2` | `Math.trunc = Math.floor \\| x` | 否 / no |'
+    );
+    expect(report).toContain('| `src/config.js:3` | `process.env.PORT` | 是 / yes |');
+    expect(report).toContain('not screened (not Python, JS/TS, Go or Rust): `README.md`');
+    expect(renderReport(receiptFrom(passingRuns()))).not.toContain('扣留');
   });
 });

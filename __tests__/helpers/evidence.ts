@@ -7,6 +7,7 @@ import { deriveHiddenIdKey, hiddenId, redactHidden } from '../../src/core/hidden
 import { compareClaim, type ParsedClaim } from '../../src/core/claim.js';
 import { resetPlan, surfaceReasons, type SurfaceAllowances, type SurfaceFinding } from '../../src/core/surface.js';
 import type { Receipt, RunRecord, SetupRecord, SetupRunRecord } from '../../src/core/receipt-schema.js';
+import { tamperWithholds, type TamperScreen } from '../../src/core/tamper.js';
 
 /** Builders for judge and receipt tests: evidence as the orchestrator would hand it over. */
 
@@ -85,7 +86,12 @@ export interface ReceiptOptions {
   pinned?: { reproduction?: string[]; hidden?: string[] };
   /** The agent's claim, compared after redaction as validate() does (src/core/claim.ts). */
   claim?: ParsedClaim;
+  /** The tamper screen's record (v9); default: one file screened, no finding. */
+  tamper?: TamperScreen;
 }
+
+/** A clean tamper screen: one changed file screened, nothing found. */
+export const CLEAN_TAMPER: TamperScreen = { files_screened: 1, findings: [], not_screened: [] };
 
 /** A sealed receipt built through the real judge, as validate() builds it. */
 export function receiptFrom(runs: RunsByLabel, options: ReceiptOptions = {}): Receipt {
@@ -103,6 +109,7 @@ export function receiptFrom(runs: RunsByLabel, options: ReceiptOptions = {}): Re
   };
   const ids = (label: keyof RunsByLabel): string[] => (runs[label][0]?.parsed?.tests ?? []).map((t) => t.id).sort();
   const key = deriveHiddenIdKey(undefined, SNAP);
+  const tamper = options.tamper ?? CLEAN_TAMPER;
   const body = redactHidden(
     {
       schema: RECEIPT_SCHEMA,
@@ -111,7 +118,7 @@ export function receiptFrom(runs: RunsByLabel, options: ReceiptOptions = {}): Re
       started_at: '2026-11-29T00:00:00.000Z',
       finished_at: '2026-11-29T00:00:05.000Z',
       verdict: judgement.verdict,
-      proof_grade: isolated && judgement.verdict === 'passed' && unchanged,
+      proof_grade: isolated && judgement.verdict === 'passed' && unchanged && !tamperWithholds(tamper),
       reasons: judgement.reasons,
       bindings: {
         proposal_hash: 'c'.repeat(64),
@@ -152,7 +159,8 @@ export function receiptFrom(runs: RunsByLabel, options: ReceiptOptions = {}): Re
       ...(options.setup !== undefined ? { setup: options.setup } : {}),
       limits: { timeout_ms: 1000, output_limit_bytes: 1000, diff_max_bytes: 1000, diff_max_files: 10 },
       // As validate() records a phase not run: only the base suite's run, which always runs.
-      phases: judgement.phases.map((p) => ({ ...p, runs: (runsOf[p.name] ?? []).filter((r) => p.status !== 'not_run' || r.label === 'regression_before') }))
+      phases: judgement.phases.map((p) => ({ ...p, runs: (runsOf[p.name] ?? []).filter((r) => p.status !== 'not_run' || r.label === 'regression_before') })),
+      tamper_screen: tamper
     },
     key
   ).body;

@@ -12,7 +12,8 @@ import { JS, PHASES, area, bakeTargets, dockerGate, ensureCli, hostileDiff, vali
  * host, and to write into the host's file system. Both are the correct fix plus the escape
  * attempt, and apply the fix only when every attempt failed and a control attempt inside the
  * sandbox worked (fixtures/hostile/README.md). So in the Docker runner they must pass — proof that
- * the attempts ran and failed — while the host sees no connection and no file.
+ * the attempts ran and failed — while the host sees no connection and no file. (The write escape
+ * reads its working directory, which the tamper screen reports: passed, proof grade withheld.)
  */
 
 const gate = await dockerGate('hostile escape tests');
@@ -47,13 +48,28 @@ function hostIPv4Addresses(): string[] {
   return [...new Set(found)];
 }
 
-function expectProofGradePass(result: Validation): void {
+/**
+ * Passed, every phase, isolated and unchanged; proof grade unless the tamper screen withholds it
+ * (`withheldFor`: the finding expected, as rule and text).
+ */
+function expectProofGradePass(result: Validation, withheldFor?: { rule: string; text: string }): void {
   expect(result.receipt).not.toBeNull();
   expect(result.verify?.status).toBe(0);
   expect(result.validation.status).toBe(0);
   expect(result.receipt!.verdict).toBe('passed');
   expect(result.receipt!.reasons).toEqual([]);
-  expect(result.receipt!.proof_grade).toBe(true);
+  expect(result.receipt!.proof_grade).toBe(withheldFor === undefined);
+  const findings = (result.receipt as unknown as { tamper_screen: { findings: { rule: string; text: string }[] } }).tamper_screen.findings.map((f) => ({
+    rule: f.rule,
+    text: f.text
+  }));
+  if (withheldFor === undefined) expect(findings).toEqual([]);
+  else {
+    expect(findings).toContainEqual(withheldFor);
+    // Besides it, only the targets it was given that name the grader's own paths (/patchproof/…).
+    for (const f of findings.filter((f) => f.rule !== withheldFor.rule))
+      expect(f).toEqual({ rule: 'test_framework_reference', text: expect.stringContaining('/patchproof/') as unknown });
+  }
   expect(result.receipt!.runner.isolated).toBe(true);
   expect(result.receipt!.repository.unchanged).toBe(true);
   expect(result.receipt!.phases.map((p) => [p.name, p.status])).toEqual(PHASES.map((name) => [name, 'passed']));
@@ -153,7 +169,8 @@ gate.describeDocker('escape attempts in the Docker runner', () => {
       const result = await validateCandidate(where, { diff, runner: 'docker', imageId: gate.imageId, timeoutSeconds: 30 });
       expect(treeListing(JS.repo)).toEqual(before);
       for (const path of hostPaths) expect({ path, exists: existsSync(path) }).toEqual({ path, exists: false });
-      expectProofGradePass(result);
+      // It reads its working directory to find its own copy: the tamper screen withholds proof grade for that.
+      expectProofGradePass(result, { rule: 'env_argv_read', text: 'process.cwd()' });
     } finally {
       // Should any write have got through, leave no trace of it for the next run.
       for (const path of hostPaths) await rm(path, { force: true, recursive: true });

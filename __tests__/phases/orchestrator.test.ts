@@ -81,6 +81,7 @@ describe('the run DAG', () => {
   it('keeps the real registry in the order the receipt was always made in', () => {
     expect(orderPhases(PHASES).map((p) => p.name)).toEqual([
       'formal',
+      'tamper',
       'reproduction_before',
       'regression_before',
       'build_base',

@@ -94,7 +94,7 @@ describe('parseWitnessManifest refusals', () => {
     [
       '',
       { ...minimal, extra: 1 },
-      'unknown field extra; expected only schema, adapter, reproduction, hidden, regression, protected, allowed_paths, allow, limits, junit, oracle, formal, build, setup'
+      'unknown field extra; expected only schema, adapter, reproduction, hidden, regression, protected, allowed_paths, allow, limits, junit, oracle, formal, build, setup, tamper_allow'
     ],
     ['reproduction', withField('reproduction.paths', 'x'), 'unknown field reproduction.paths; expected only path, placement, repeat, expected_failing, ids'],
     ['hidden', withField('hidden.expected_failing', ['x']), 'unknown field hidden.expected_failing; expected only path, placement, repeat, ids'],
@@ -235,6 +235,25 @@ describe('parseWitnessManifest refusals', () => {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('parseWitnessManifest: tamper_allow', () => {
+  it('reads the tamper-screen rules a pack allows for named paths', () => {
+    const manifest = parse({ ...minimal, tamper_allow: [{ rule: 'env_argv_read', paths: ['src/config.js', 'lib/**'] }] });
+    expect(manifest.tamper_allow).toEqual([{ rule: 'env_argv_read', paths: ['src/config.js', 'lib/**'] }]);
+    expect(parse(minimal).tamper_allow).toBeUndefined();
+  });
+
+  it.each([
+    ['unparsed, which is never allowed', [{ rule: 'unparsed', paths: ['**'] }], /tamper_allow\[0\]\.rule.*unparsed cannot be allowed/],
+    ['an unknown rule', [{ rule: 'everything', paths: ['**'] }], /tamper_allow\[0\]\.rule/],
+    ['no paths', [{ rule: 'monkeypatch', paths: [] }], /tamper_allow\[0\]\.paths/],
+    ['an absolute glob', [{ rule: 'monkeypatch', paths: ['/etc/**'] }], /tamper_allow\[0\]\.paths\[0\].*is absolute/],
+    ['a negation', [{ rule: 'monkeypatch', paths: ['!src/**'] }], /tamper_allow\[0\]\.paths\[0\].*negation/],
+    ['an unknown key', [{ rule: 'monkeypatch', paths: ['**'], why: 'x' }], /tamper_allow\[0\]/]
+  ])('refuses %s', (_what, value, message) => {
+    expect(refusal({ ...minimal, tamper_allow: value })).toMatch(message);
+  });
+});
 
 describe('parseWitnessManifest: oracle', () => {
   const base = { schema: 'patchproof.witness/v1', adapter: 'unittest' };

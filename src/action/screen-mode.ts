@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { approveProposal } from '../core/proposal.js';
 import type { Receipt } from '../core/receipt-schema.js';
+import { tamperWithheldLine, tamperWithholds } from '../core/tamper.js';
 import { renderScreenFailure, renderScreenTable, type CandidateOrigin, type SkippedCandidate } from '../core/screen-table.js';
 import type { Screening } from '../core/screening.js';
 import { eventLine } from '../core/progress.js';
@@ -525,9 +526,10 @@ async function publishScreening(
       withPreamble(renderCheck(receipt), `Screening rank ${entry.rank} of ${screening.ranking.length} (${entry.why}); screening receipt \`${screening.screening_digest}\`.`),
       trustLine(trust, context.eventName)
     );
+    const withheld = receipt.tamper_screen !== undefined && tamperWithholds(receipt.tamper_screen) ? ` (${tamperWithheldLine(receipt.tamper_screen)})` : '';
     const check =
       downgrade !== undefined
-        ? { ...withPreamble(rendered, `**${downgrade}**: the candidate passed, but this run cannot post success for it`), title: `PatchProof: FAILED — ${downgrade}` }
+        ? { ...withPreamble(rendered, `**${downgrade}**: the candidate passed, but this run cannot post success for it${withheld}`), title: `PatchProof: FAILED — ${downgrade}` }
         : rendered;
     try {
       const id = await client.publish({ owner, repo, headSha: origin.headSha, name: settings.checkName }, conclusion, check);

@@ -1,5 +1,6 @@
 import { codeSpan, escapeMarkdown } from '../core/markdown.js';
 import { COMMIT_SHA_PATTERN } from '../core/hashing.js';
+import { tamperBlocking, tamperWithheldLine, tamperWithholds, type TamperScreen } from '../core/tamper.js';
 import { withPreamble } from '../publish/check-report.js';
 import type { RenderedCheck } from '../publish/ports.js';
 
@@ -120,10 +121,21 @@ export function unprotectedPackRef(ref: string, payload: unknown): string | unde
  * success: success needs proof grade (the isolated runner) and a trusted workflow.
  */
 export function gateDowngrade(
-  receipt: { verdict: 'passed' | 'failed' | 'inconclusive'; proof_grade: boolean },
+  receipt: { verdict: 'passed' | 'failed' | 'inconclusive'; proof_grade: boolean; tamper_screen?: TamperScreen },
   trust: TrustDecision
 ): { code: 'not_proof_grade' | 'untrusted_workflow'; why: string } | undefined {
   if (receipt.verdict !== 'passed') return undefined;
+  if (!receipt.proof_grade && receipt.tamper_screen !== undefined && tamperWithholds(receipt.tamper_screen)) {
+    // The rules and places only, each path (the candidate's) in a code span; the offending text is in the check run's annotations.
+    const shown = tamperBlocking(receipt.tamper_screen)
+      .slice(0, 5)
+      .map((f) => `${f.rule} at ${codeSpan(`${f.path}:${f.line}`, { max: 300 })}`)
+      .join(', ');
+    return {
+      code: 'not_proof_grade',
+      why: `the candidate passed, but ${tamperWithheldLine(receipt.tamper_screen)}: ${shown}${tamperBlocking(receipt.tamper_screen).length > 5 ? ', …' : ''}; its non-test code can make the in-process grader lie, so this run cannot post success for it`
+    };
+  }
   if (!receipt.proof_grade) {
     return {
       code: 'not_proof_grade',

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { checkDiff } from '../core/diff-policy.js';
+import { tamperWithheldLine, tamperWithholds } from '../core/tamper.js';
 import { gateApproval } from '../core/proposal.js';
 import type { Receipt } from '../core/receipt-schema.js';
 import { renderReport } from '../core/report.js';
@@ -387,7 +388,8 @@ async function publishReceipt(
     return { ...result, verdict: 'inconclusive', message: `the receipt failed its own verification: ${validated.integrityErrors.join('; ')}` };
   }
   const reasons = receipt.reasons.length > 0 ? ` (${receipt.reasons.join(', ')})` : '';
-  const line = `PatchProof ${receipt.verdict}${reasons}; proof grade: ${receipt.proof_grade ? 'yes' : 'no'}; receipt ${receipt.receipt_digest}`;
+  const withheld = receipt.tamper_screen !== undefined && tamperWithholds(receipt.tamper_screen) ? ` (${tamperWithheldLine(receipt.tamper_screen)})` : '';
+  const line = `PatchProof ${receipt.verdict}${reasons}; proof grade: ${receipt.proof_grade ? 'yes' : `no${withheld}`}; receipt ${receipt.receipt_digest}`;
   if (publishError !== undefined) return { ...result, verdict: 'inconclusive', message: `${line}, but ${publishError}` };
   if (downgrade !== undefined) return { ...result, proofGrade: false, verdict: 'failed', message: `${line}; posted failure (${downgrade.code}): ${downgrade.why}` };
   if (conclusion === 'success' && trust.trusted) {

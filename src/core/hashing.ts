@@ -24,6 +24,7 @@ export type HashDomain =
   | 'patchproof/receipt/v6'
   | 'patchproof/receipt/v7'
   | 'patchproof/receipt/v8'
+  | 'patchproof/receipt/v9'
   | 'patchproof/merged/v1'
   | 'patchproof/tests/v1'
   | 'patchproof/witness/v1'

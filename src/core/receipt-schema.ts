@@ -6,6 +6,7 @@ import { PHASE_NAMES, PHASE_STATUSES, REASON_CODES, RECORD_LABELS } from './verd
 import { RELATED_SKIP_REASONS } from './related-tests.js';
 import { L0_RULES } from './l0-gates.js';
 import { CLAIM_FINDINGS, CLAIM_FORMATS } from './claim-codes.js';
+import { tamperAllowanceSchema, tamperScreenSchema } from './tamper.js';
 
 /**
  * The receipt, every version from v2 to the one written now (`RECEIPT_SCHEMA`): a strict zod schema;
@@ -39,8 +40,15 @@ import { CLAIM_FINDINGS, CLAIM_FORMATS } from './claim-codes.js';
  * (Python targets are proved over unbounded integers) and a counterexample's integers outside
  * ±(2^53−1) are exact decimal strings (python-int targets only); the digest domain is
  * 'patchproof/receipt/v8'. v7 and older receipts never hold either.
+ * v9 over v8 (one landing): the `tamper_screen` record (src/core/tamper.ts: the candidate's changed
+ * non-test files screened for constructs that make the in-process grader lie), present in every v9
+ * receipt; a finding not allowed by the pack withholds proof grade. The digest domain is
+ * 'patchproof/receipt/v9'. v8 and older receipts never hold it.
  * src/core/receipt.ts `RECORDS_SINCE` lists every record with the schema that introduced it.
  */
+
+/** v9: the `tamper_screen` record (required), which proof grade depends on. */
+export const RECEIPT_V9_SCHEMA = 'patchproof.receipt/v9';
 
 /** v8: formal `python-int` scopes and exact big integers in counterexamples. */
 export const RECEIPT_V8_SCHEMA = 'patchproof.receipt/v8';
@@ -53,7 +61,7 @@ export const RECEIPT_V6_SCHEMA = 'patchproof.receipt/v6';
 /** v5: `baseline`, `gates`, `claim` and `formal` records (optional). */
 export const RECEIPT_V5_SCHEMA = 'patchproof.receipt/v5';
 /** The schema this version writes. */
-export const RECEIPT_SCHEMA = RECEIPT_V8_SCHEMA;
+export const RECEIPT_SCHEMA = RECEIPT_V9_SCHEMA;
 /** v4, still verified under its rules (`not_run` phases; none of v5's records). */
 export const RECEIPT_V4_SCHEMA = 'patchproof.receipt/v4';
 /** v3, still verified under its rules (no `not_run` phase). */
@@ -61,7 +69,16 @@ export const RECEIPT_V3_SCHEMA = 'patchproof.receipt/v3';
 /** v2, still verified: it may carry the pack's real pinned hidden ids in `witness.pinned_ids`. */
 export const RECEIPT_V2_SCHEMA = 'patchproof.receipt/v2';
 /** Every schema verified by the rules of src/core/receipt.ts (v1 has its own, frozen). */
-export const RECEIPT_SCHEMAS = [RECEIPT_V8_SCHEMA, RECEIPT_V7_SCHEMA, RECEIPT_V6_SCHEMA, RECEIPT_V5_SCHEMA, RECEIPT_V4_SCHEMA, RECEIPT_V3_SCHEMA, RECEIPT_V2_SCHEMA] as const;
+export const RECEIPT_SCHEMAS = [
+  RECEIPT_V9_SCHEMA,
+  RECEIPT_V8_SCHEMA,
+  RECEIPT_V7_SCHEMA,
+  RECEIPT_V6_SCHEMA,
+  RECEIPT_V5_SCHEMA,
+  RECEIPT_V4_SCHEMA,
+  RECEIPT_V3_SCHEMA,
+  RECEIPT_V2_SCHEMA
+] as const;
 export type ReceiptSchemaName = (typeof RECEIPT_SCHEMAS)[number];
 
 /** True when `schema` is `since` or newer: a record introduced by `since` may appear in it. */
@@ -72,6 +89,7 @@ export function schemaAtLeast(schema: ReceiptSchemaName, since: ReceiptSchemaNam
 
 /** The digest domain each schema seals under. */
 const DIGEST_DOMAINS: Record<ReceiptSchemaName, HashDomain> = {
+  [RECEIPT_V9_SCHEMA]: 'patchproof/receipt/v9',
   [RECEIPT_V8_SCHEMA]: 'patchproof/receipt/v8',
   [RECEIPT_V7_SCHEMA]: 'patchproof/receipt/v7',
   [RECEIPT_V6_SCHEMA]: 'patchproof/receipt/v6',
@@ -273,7 +291,12 @@ export const receiptSchema = z.strictObject({
     pinned_ids: z.strictObject({ reproduction: z.array(z.string()).optional(), hidden: z.array(z.string()).optional() }).optional(),
     protected: z.array(z.string()),
     /** Relaxations of the test-surface rules the pack declares; `surface.relaxed` says which were used. */
-    allow: z.array(allowance)
+    allow: z.array(allowance),
+    /**
+     * The pack's `tamper_allow` (from v9, present when the pack has one): the tamper-screen rules it
+     * accepts for the paths its globs match; each finding's `allowed` follows from it.
+     */
+    tamper_allow: z.array(tamperAllowanceSchema).optional()
   }),
   /** What the candidate's diff touched on the test surface, and what was reset before judging. */
   surface: z.strictObject({
@@ -386,6 +409,12 @@ export const receiptSchema = z.strictObject({
       suite_files: z.strictObject({ base: z.array(z.string()), patched: z.array(z.string()) })
     })
     .optional(),
+  /**
+   * The tamper screen (from v9, where it is required; src/core/tamper.ts): what the candidate's
+   * changed non-test files introduced that can make the in-process grader lie. A finding that is not
+   * allowed, or an unparsed file, withholds proof grade; it never changes the verdict.
+   */
+  tamper_screen: tamperScreenSchema.optional(),
   receipt_digest: digest
 });
 

@@ -9,6 +9,7 @@ import {
   RECEIPT_V6_SCHEMA,
   RECEIPT_V7_SCHEMA,
   RECEIPT_V8_SCHEMA,
+  RECEIPT_V9_SCHEMA,
   receiptDigestDomain,
   receiptSchema,
   schemaAtLeast,
@@ -28,6 +29,7 @@ import { RECEIPT_V1_SCHEMA, verifyReceiptV1Text } from './receipt-v1.js';
 import { l0Failed } from './l0-gates.js';
 import { buildRecordErrors, buildStops, withBuild } from './build-gate.js';
 import { suiteShare } from './suite-share.js';
+import { tamperScreenErrors, tamperWithholds } from './tamper.js';
 
 /**
  * Sealing and verifying receipts. A receipt is canonical JSON (RFC 8785) whose `receipt_digest` is
@@ -298,7 +300,8 @@ export function verifyReceiptText(text: string): ReceiptCheck {
 
 /**
  * The rules of every schema in RECEIPT_SCHEMAS (v2 to the current one): v2 may carry the pack's real
- * pinned hidden ids; a record (or `not_run`) appears only from the schema that introduced it (`RECORDS_SINCE`).
+ * pinned hidden ids; a record (or `not_run`) appears only from the schema that introduced it (`RECORDS_SINCE`);
+ * from v9 the tamper screen is required and proof grade depends on it.
  */
 function verifyReceiptV2V3Text(text: string): ReceiptCheck {
   const fail = (errors: string[], receipt?: Receipt): ReceiptCheck => ({
@@ -353,6 +356,9 @@ function verifyReceiptV2V3Text(text: string): ReceiptCheck {
   if (receipt.setup !== undefined) errors.push(...setupErrors(receipt.setup));
   if (receipt.formal !== undefined) errors.push(...formalRecordErrors(receipt.formal));
   if (receipt.build !== undefined) errors.push(...buildRecordErrors(receipt.build));
+  const tamperRequired = schemaAtLeast(receipt.schema, RECEIPT_V9_SCHEMA);
+  if (tamperRequired && receipt.tamper_screen === undefined) errors.push(`a ${receipt.schema} receipt holds the tamper screen (tamper_screen), and this one does not`);
+  if (receipt.tamper_screen !== undefined) errors.push(...tamperScreenErrors(receipt.tamper_screen, receipt.witness.tamper_allow ?? []));
   // The formal gate after the phases: a counterexample fails, a required target's unknown never passes.
   // Then the build gate (L1): the candidate's broken build fails it, an inconclusive build never passes.
   const expected = withBuild(
@@ -373,9 +379,11 @@ function verifyReceiptV2V3Text(text: string): ReceiptCheck {
   errors.push(...gradingErrors(receipt));
   // The claim is checked against the receipt's own results; it has no part in verdict, reasons or proof grade.
   if (receipt.claim !== undefined) errors.push(...claimErrors(receipt.claim, receipt.phases, HIDDEN_ID_PATTERN));
-  const proofGrade = receipt.runner.isolated && receipt.verdict === 'passed' && receipt.repository.unchanged && candidateSideSealed(receipt);
+  // From v9 the tamper screen must be there and clean (every finding allowed, no unparsed file).
+  const tamperClean = receipt.tamper_screen !== undefined ? !tamperWithholds(receipt.tamper_screen) : !tamperRequired;
+  const proofGrade = receipt.runner.isolated && receipt.verdict === 'passed' && receipt.repository.unchanged && candidateSideSealed(receipt) && tamperClean;
   if (receipt.proof_grade !== proofGrade) {
-    errors.push(`proof_grade ${receipt.proof_grade} does not follow from runner, verdict, repository and grading models (expected ${proofGrade})`);
+    errors.push(`proof_grade ${receipt.proof_grade} does not follow from runner, verdict, repository, grading models and tamper screen (expected ${proofGrade})`);
   }
   if (errors.length > 0) return fail(errors, receipt);
   return { integrity_valid: true, verdict: receipt.verdict, proof_grade: receipt.proof_grade, receipt_digest, errors: [] };
@@ -436,7 +444,9 @@ const RECORDS_SINCE: readonly (readonly [string, ReceiptSchemaName, (receipt: Re
     'formal counterexample integer outside the safe range',
     RECEIPT_V8_SCHEMA,
     (receipt) => receipt.formal?.targets.some((t) => t.counterexample !== undefined && hasBigInteger(t.counterexample)) === true
-  ]
+  ],
+  ['tamper screen', RECEIPT_V9_SCHEMA, (receipt) => receipt.tamper_screen !== undefined],
+  ["pack's tamper_allow", RECEIPT_V9_SCHEMA, (receipt) => receipt.witness.tamper_allow !== undefined]
 ];
 
 /** A v7 receipt's `shard` record against its inventory: the share that ran is exactly this shard's share of the whole suite. */

@@ -3,6 +3,7 @@ import type { PhaseName, ReasonCode } from './verdict.js';
 import { codeSpan, escapeMarkdown } from './markdown.js';
 import { renderClaimMarkdown } from './claim-report.js';
 import { formatDiagnostic } from './build-diagnostics.js';
+import { tamperBlocking, tamperWithheldLine, tamperWithholds, type TamperRule } from './tamper.js';
 
 /**
  * Human-facing renderings of a receipt: the console phase table and the bilingual (zh/en) report.
@@ -147,7 +148,81 @@ function proofGradeLine(receipt: Receipt): string {
   if (receipt.verdict !== 'passed') return 'NO (the validation did not pass)';
   const inProcess = receipt.phases.filter((p) => (p.name === 'reproduction_after' || p.name === 'hidden') && p.grading !== 'sealed' && p.grading !== undefined);
   if (inProcess.length > 0) return `NO (graded in-process, not by sealed oracles: ${inProcess.map((p) => p.name).join(', ')})`;
+  if (receipt.tamper_screen !== undefined && tamperWithholds(receipt.tamper_screen)) {
+    const shown = tamperBlocking(receipt.tamper_screen)
+      .slice(0, 3)
+      .map((f) => `${f.rule} ${f.path}:${f.line}`);
+    const more = tamperBlocking(receipt.tamper_screen).length - shown.length;
+    return `NO (${tamperWithheldLine(receipt.tamper_screen)}: ${shown.join(', ')}${more > 0 ? `, ${more} more` : ''})`;
+  }
   return 'NO (the validation did not pass)';
+}
+
+/** What each tamper rule means, for the report. */
+export const TAMPER_RULE_TEXT: Record<TamperRule, { en: string; zh: string }> = {
+  monkeypatch: { en: 'assigns to an attribute of an imported module, a builtin or a prototype', zh: '修改导入模块、内置对象或原型的属性' },
+  test_framework_reference: { en: 'refers to a test framework, an assertion library or the grader', zh: '引用测试框架、断言库或评分器' },
+  introspection: { en: "reads source, frames or stacks (its own or its callers')", zh: '读取源代码、调用帧或调用栈' },
+  env_argv_read: { en: 'reads the environment, argv or the working directory', zh: '读取环境变量、命令行参数或工作目录' },
+  process_control: { en: 'exit hooks, signal handlers, exits, re-exec or child processes', zh: '退出钩子、信号处理、退出、重新执行或子进程' },
+  import_hook: { en: 'import hooks, or changes to the module registry or search path', zh: '导入钩子，或修改模块注册表与搜索路径' },
+  dynamic_code: { en: 'runs code built at run time (eval, exec, new Function, dynamic import)', zh: '运行时构造并执行代码（eval、exec、new Function、动态导入）' },
+  lying_type: {
+    en: 'a value that decides its own equality or conversion (builtin subclass, __eq__, asymmetricMatch, valueOf)',
+    zh: '自行决定相等或类型转换的值（内置类型子类、__eq__、asymmetricMatch、valueOf）'
+  },
+  unparsed: { en: 'a changed file that does not parse (never allowed)', zh: '无法解析的改动文件（不可豁免）' }
+};
+
+/** The tamper screen's lines of the console table. */
+function tamperTableLine(receipt: Receipt): string[] {
+  const screen = receipt.tamper_screen;
+  if (screen === undefined) return [];
+  const blocking = tamperBlocking(screen);
+  const mark = `[${blocking.length > 0 ? 'WARN' : 'PASS'}]`.padEnd(15);
+  const title = `tamper screen (${screen.files_screened} file${screen.files_screened === 1 ? '' : 's'})`.padEnd(38);
+  const what =
+    screen.findings.length === 0
+      ? 'no finding'
+      : `${screen.findings.length} finding${screen.findings.length === 1 ? '' : 's'}${blocking.length < screen.findings.length ? ` (${screen.findings.length - blocking.length} allowed by the pack)` : ''}: ${screen.findings
+          .slice(0, 3)
+          .map((f) => `${f.rule} ${f.path}:${f.line}`)
+          .join(', ')}${screen.findings.length > 3 ? ', …' : ''}`;
+  return [`${mark}${title}(${what})`];
+}
+
+/** The report's tamper-screen section: every finding (up to `limit`), what it means, and what was not screened. */
+function tamperSection(receipt: Receipt, limit: number): string[] {
+  const screen = receipt.tamper_screen;
+  if (screen === undefined) return [];
+  const out = ['', '## 篡改筛查 / Tamper screen', ''];
+  const blocking = tamperBlocking(screen);
+  if (blocking.length > 0) {
+    out.push(
+      `**证明级被扣留 / ${tamperWithheldLine(screen)}**：候选补丁在非测试代码中引入了可让进程内评分说谎的写法；结论不变。/ The candidate's non-test code introduces constructs that can make the in-process grader lie; the verdict stays.`,
+      ''
+    );
+  }
+  out.push(
+    `筛查文件 / files screened: ${screen.files_screened} · 发现 / findings: ${screen.findings.length}${screen.findings.length > blocking.length ? ` (${screen.findings.length - blocking.length} 经见证包豁免 / allowed by the witness pack)` : ''}`
+  );
+  if (screen.findings.length > 0) {
+    out.push('', '| 规则 / Rule | 位置 / Where | 代码 / Code | 豁免 / Allowed |', '| --- | --- | --- | --- |');
+    for (const f of screen.findings.slice(0, limit)) {
+      out.push(
+        `| \`${f.rule}\`: ${TAMPER_RULE_TEXT[f.rule].zh} / ${TAMPER_RULE_TEXT[f.rule].en} | ${codeSpan(`${f.path}:${f.line}`, { cell: true })} | ${codeSpan(f.text, { cell: true })} | ${f.allowed && f.rule !== 'unparsed' ? '是 / yes' : '否 / no'} |`
+      );
+    }
+    if (screen.findings.length > limit) out.push('', `- … ${screen.findings.length - limit} more`);
+  }
+  if (screen.not_screened.length > 0) {
+    const shown = screen.not_screened.slice(0, Math.min(limit, 20)).map((p) => codeSpan(p, { cell: true }));
+    out.push(
+      '',
+      `未筛查（非 Python、JS/TS、Go、Rust）/ not screened (not Python, JS/TS, Go or Rust): ${shown.join(', ')}${screen.not_screened.length > shown.length ? `, … ${screen.not_screened.length - shown.length} more` : ''}`
+    );
+  }
+  return out;
 }
 
 /** The console table printed by `patchproof validate`. */
@@ -176,6 +251,7 @@ export function renderPhaseTable(receipt: Receipt, integrityVerified: boolean): 
   }
   lines.push(...buildLines(receipt, false));
   lines.push(...formalLines(receipt, false));
+  lines.push(...tamperTableLine(receipt));
   lines.push(
     '',
     `validation: ${receipt.verdict.toUpperCase()}${receipt.reasons.length > 0 ? ` (${receipt.reasons.join(', ')})` : ''}`,
@@ -207,7 +283,11 @@ export function renderReport(
   const out: string[] = [
     `# PatchProof 验证报告 / Validation report`,
     '',
-    `**结论 / Verdict: ${verdictZh} / ${receipt.verdict.toUpperCase()}** · 证明级 / proof grade: ${receipt.proof_grade ? '是 / YES' : '否 / NO'}`,
+    `**结论 / Verdict: ${verdictZh} / ${receipt.verdict.toUpperCase()}** · 证明级 / proof grade: ${receipt.proof_grade ? '是 / YES' : '否 / NO'}${
+      !receipt.proof_grade && receipt.verdict === 'passed' && receipt.tamper_screen !== undefined && tamperWithholds(receipt.tamper_screen)
+        ? ` (篡改筛查扣留 / ${tamperWithheldLine(receipt.tamper_screen)})`
+        : ''
+    }`,
     '',
     '| 阶段 / Phase | 结果 / Result | 测试 / Tests | 原因 / Reasons |',
     '| --- | --- | --- | --- |'
@@ -263,6 +343,7 @@ export function renderReport(
       fence
     );
   }
+  out.push(...tamperSection(receipt, limit));
   const surface = receipt.surface;
   if (surface.findings.length > 0) {
     out.push(

@@ -3,6 +3,7 @@ import { l0Failed } from './l0-gates.js';
 import { gateReasons } from './receipt.js';
 import type { Receipt } from './receipt-schema.js';
 import type { Screening } from './screening.js';
+import { tamperWithheldLine, tamperWithholds } from './tamper.js';
 
 /**
  * The screen mode's one comparison table (job summary and the tracking comment). Pure: the sealed
@@ -48,7 +49,8 @@ export function renderScreenTable(
     const receipt = receipts.get(r.name);
     const what = origin?.pullNumber !== undefined ? `#${origin.pullNumber}` : codeSpan(origin?.ref ?? r.name, { max: 100, cell: true });
     const gates = receipt !== undefined ? gateStatuses(receipt).join(' / ') : 'n/a';
-    const notes = [c.duplicate_of !== undefined ? `duplicate of ${c.duplicate_of}` : '', ...c.similar.map((s) => `similar to ${s.name} (${s.score.toFixed(2)})`)]
+    const withheld = receipt?.tamper_screen !== undefined && tamperWithholds(receipt.tamper_screen) ? tamperWithheldLine(receipt.tamper_screen) : '';
+    const notes = [withheld, c.duplicate_of !== undefined ? `duplicate of ${c.duplicate_of}` : '', ...c.similar.map((s) => `similar to ${s.name} (${s.score.toFixed(2)})`)]
       .filter((n) => n !== '')
       .join('; ');
     return `| ${r.rank} | ${what} | ${codeSpan((origin?.headSha ?? '').slice(0, 12), { cell: true })} | **${c.verdict}** | ${gates} | ${notes} |`;
@@ -56,7 +58,7 @@ export function renderScreenTable(
   const lines = [
     `### PatchProof screening: ${screening.candidates.length} candidates, best: ${screening.ranking.length > 0 && byName.get(screening.ranking[0]!.name)?.verdict === 'passed' ? screening.ranking[0]!.name : 'none passed'}`,
     '',
-    '| rank | candidate | commit | verdict | L0 policy / L1 build / L2 reproduction / L3 regression / L4 hidden / formal | duplicates, similarity |',
+    '| rank | candidate | commit | verdict | L0 policy / L1 build / L2 reproduction / L3 regression / L4 hidden / formal | proof grade withheld, duplicates, similarity |',
     '| --- | --- | --- | --- | --- | --- |',
     ...rows,
     '',

@@ -4,6 +4,7 @@ import { formalPriority } from './formal.js';
 import { boundReceipt, gateReasons } from './receipt.js';
 import type { Receipt } from './receipt-schema.js';
 import { l0Failed } from './l0-gates.js';
+import { tamperBlocking } from './tamper.js';
 
 /**
  * Ranking and the screening receipt (`patchproof screen`). Pure: candidate receipts in, ranking
@@ -82,7 +83,8 @@ export function rankKeyOf(receipt: Receipt): RankKey {
     hard_gates_failed: receipt.verdict === 'passed' ? notPassed : Math.max(1, notPassed),
     formal_priority: formalPriority(receipt.formal),
     regression_failures: (regression?.regressions ?? []).length + (regression?.missing ?? []).length,
-    risk_findings: (gates?.l0.length ?? 0) + receipt.surface.findings.length,
+    // The tamper screen's findings that withhold proof grade are risks too (v9; none in older receipts).
+    risk_findings: (gates?.l0.length ?? 0) + receipt.surface.findings.length + (receipt.tamper_screen !== undefined ? tamperBlocking(receipt.tamper_screen).length : 0),
     changed_public_interfaces: gates?.changed_public_interfaces.length ?? 0,
     changed_lines: gates?.changed_lines ?? 0,
     runtime_ms: patchedRuns.reduce((sum, r) => sum + r.duration_ms, 0)

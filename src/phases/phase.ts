@@ -5,6 +5,7 @@ import type { L0Finding } from '../core/l0-gates.js';
 import type { RelatedTierPlan } from '../core/related-tests.js';
 import type { FormalRecord } from '../core/formal.js';
 import type { BuildRecord, BuildRunRecord } from '../core/build-gate.js';
+import type { TamperScreen } from '../core/tamper.js';
 import type { PhaseName, RecordLabel, Verdict } from '../core/verdict.js';
 import type { WitnessManifest } from '../fetch/witness/manifest.js';
 import type { Scratch } from './workspace.js';
@@ -98,6 +99,8 @@ export interface PhaseState {
   /** The L1 build (build.ts). */
   builds: BuildRuns;
   build?: BuildRecord;
+  /** The tamper screen's record (tamper.ts); absent only in witness record, which seals nothing. */
+  tamper?: TamperScreen;
 }
 
 export interface StagedContext {

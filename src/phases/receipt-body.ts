@@ -11,6 +11,7 @@ import type { RelatedTierPlan } from '../core/related-tests.js';
 import { changedLines, l0Failed } from '../core/l0-gates.js';
 import { changedPublicInterfaces } from '../core/public-interfaces.js';
 import { phaseIsSealed, type OraclePhase } from '../core/oracle.js';
+import { tamperWithholds } from '../core/tamper.js';
 import { TOOL_VERSION } from '../version.js';
 import type { Binding, Staged } from './bind.js';
 import type { Decision, Phase, PhaseContext } from './phase.js';
@@ -66,6 +67,9 @@ export async function sealValidation(
   for (const phase of ordered) if (phase.conclude !== undefined) decided = await phase.conclude(ctx, decided);
   const formal = state.formal?.record;
   const build = state.build;
+  const tamperScreen = state.tamper;
+  // The tamper screen ran on every validation that seals a receipt (only witness record skips it).
+  if (tamperScreen === undefined) throw new Error('the tamper screen did not run; no receipt is sealed without it');
   const recordsOf = (...labels: RunLabel[]): RunRecord[] => labels.flatMap((label) => byLabel[label].map((o) => o.record));
   const runsOf: Record<string, RunRecord[]> = {
     reproduction_before: recordsOf('reproduction_before'),
@@ -90,8 +94,10 @@ export async function sealValidation(
     started_at: startedAt.toISOString(),
     finished_at: deps.now().toISOString(),
     verdict: decided.verdict,
-    // Proof grade needs the candidate's side (reproduction after, hidden) graded by sealed oracles.
-    proof_grade: runner.isolated && decided.verdict === 'passed' && unchanged && grading.reproduction_after === 'sealed' && grading.hidden === 'sealed',
+    // Proof grade needs the candidate's side (reproduction after, hidden) graded by sealed oracles,
+    // and a clean tamper screen: an in-process lie keyed on values passes the sealed oracles' twins.
+    proof_grade:
+      runner.isolated && decided.verdict === 'passed' && unchanged && grading.reproduction_after === 'sealed' && grading.hidden === 'sealed' && !tamperWithholds(tamperScreen),
     reasons: decided.reasons,
     bindings: {
       proposal_hash: proposal.proposal_hash,
@@ -118,7 +124,10 @@ export async function sealValidation(
           }
         : {}),
       protected: [...manifest.protected],
-      allow: allowed
+      allow: allowed,
+      ...(manifest.tamper_allow !== undefined && manifest.tamper_allow.length > 0
+        ? { tamper_allow: manifest.tamper_allow.map((entry) => ({ rule: entry.rule, paths: [...entry.paths] })) }
+        : {})
     },
     surface: { findings, reasons: surface.reasons, relaxed: surface.relaxed, restored: reset.restore, removed: reset.remove },
     inventory: {
@@ -151,7 +160,8 @@ export async function sealValidation(
     ...(build !== undefined ? { build } : {}),
     ...(request.shard !== undefined && trees.wholeSuite !== undefined
       ? { shard: { index: request.shard.index, count: request.shard.count, suite_files: { base: trees.wholeSuite.base, patched: trees.wholeSuite.patched } } }
-      : {})
+      : {}),
+    tamper_screen: tamperScreen
   };
   // Hidden means hidden: the public receipt keeps statuses, counts and keyed ids only.
   const hiddenKey = deriveHiddenIdKey(witness.witnessKey, witness.digest);

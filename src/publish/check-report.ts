@@ -1,7 +1,8 @@
 import { allowancesOf } from '../core/receipt.js';
 import { codeSpan, escapeMarkdown, plainText } from '../core/markdown.js';
 import type { PhaseRecord, Receipt } from '../core/receipt-schema.js';
-import { renderReport } from '../core/report.js';
+import { renderReport, TAMPER_RULE_TEXT } from '../core/report.js';
+import { tamperBlocking, tamperWithheldLine, tamperWithholds } from '../core/tamper.js';
 import { surfaceReasons } from '../core/surface.js';
 import { RIGHT_REASON_FAILURES } from '../core/test-results.js';
 import type { PhaseName, ReasonCode, Verdict } from '../core/verdict.js';
@@ -28,6 +29,8 @@ export const ANNOTATION_UNTRUSTED_LIMIT = 300;
 export const ANNOTATION_UNTRUSTED_MESSAGE_LIMIT = 2_000;
 /** Annotations per check run unless told otherwise: four requests' worth (one create, three updates). */
 export const DEFAULT_MAX_ANNOTATIONS = 200;
+/** Tamper-screen annotations per check run: one request's worth (GitHub takes 50 per request), so they never crowd out the rest. */
+export const MAX_TAMPER_ANNOTATIONS = 50;
 
 /** Appended where a summary or text was cut. */
 export const TRUNCATED_MARKER = '*… truncated / 已截断 — the full report is report.md in the receipt artifact / 完整报告见回执工件中的 report.md*';
@@ -167,7 +170,10 @@ function testReason(phase: PhaseRecord, test: TestResult): ReasonCode {
 
 /** The check run's title; reasons are listed while it stays short (GitHub shows it in one line). */
 function title(receipt: Receipt): string {
-  if (receipt.verdict === 'passed') return `PatchProof: PASSED (${receipt.proof_grade ? 'proof grade' : 'not proof grade'})`;
+  if (receipt.verdict === 'passed') {
+    const withheld = !receipt.proof_grade && receipt.tamper_screen !== undefined && tamperWithholds(receipt.tamper_screen);
+    return `PatchProof: PASSED (${receipt.proof_grade ? 'proof grade' : withheld ? tamperWithheldLine(receipt.tamper_screen!) : 'not proof grade'})`;
+  }
   const head = `PatchProof: ${receipt.verdict.toUpperCase()}`;
   let text = head;
   for (const [i, reason] of receipt.reasons.entries()) {
@@ -217,7 +223,11 @@ function summaryView(receipt: Receipt, detail: Detail): Receipt {
         }))
       }
     : receipt.surface;
-  return { ...receipt, phases, surface };
+  const tamper =
+    detail.clip && receipt.tamper_screen !== undefined
+      ? { ...receipt.tamper_screen, findings: receipt.tamper_screen.findings.map((f) => ({ ...f, path: clip(f.path, CLIP_BYTES) })) }
+      : receipt.tamper_screen;
+  return { ...receipt, phases, surface, ...(tamper !== undefined ? { tamper_screen: tamper } : {}) };
 }
 
 function renderSummary(receipt: Receipt, detail: Detail): string {
@@ -392,6 +402,29 @@ function surfaceAnnotations(receipt: Receipt): CheckAnnotation[] {
   return out;
 }
 
+/**
+ * One warning per tamper-screen finding, at its file and line (at most MAX_TAMPER_ANNOTATIONS). The
+ * path and text are the candidate's: plain text, clipped. An allowed finding is a notice.
+ */
+function tamperAnnotations(receipt: Receipt): CheckAnnotation[] {
+  const screen = receipt.tamper_screen;
+  if (screen === undefined) return [];
+  const blocking = new Set(tamperBlocking(screen));
+  return screen.findings.slice(0, MAX_TAMPER_ANNOTATIONS).map((f) => {
+    const withholds = blocking.has(f);
+    const path = plainText(f.path, ANNOTATION_UNTRUSTED_LIMIT);
+    return annotation(
+      f.path,
+      f.line,
+      withholds ? 'warning' : 'notice',
+      `PatchProof tamper screen ${f.rule}: ${path}`,
+      `${plainText(f.text, ANNOTATION_UNTRUSTED_LIMIT)}\nThe candidate's change ${TAMPER_RULE_TEXT[f.rule].en}. ${
+        withholds ? 'It withholds proof grade (the verdict stays).' : 'The witness pack allows this rule for this path: reported only.'
+      }\n篡改筛查：${TAMPER_RULE_TEXT[f.rule].zh}；${withholds ? '证明级被扣留（结论不变）。' : '见证包已豁免，仅报告。'}`
+    );
+  });
+}
+
 function testAnnotations(receipt: Receipt): CheckAnnotation[] {
   const out: CheckAnnotation[] = [];
   for (const phase of receipt.phases) {
@@ -416,20 +449,21 @@ function testAnnotations(receipt: Receipt): CheckAnnotation[] {
 export interface RenderCheckOptions {
   /** Budget of `summary` and of `text`, in UTF-8 bytes (so also in characters). Default and maximum 65,535. */
   maxChars?: number;
-  /** Annotations kept (test-surface findings first, then tests in phase order). Default 200. */
+  /** Annotations kept (test-surface findings first, then tamper-screen findings, then tests in phase order). Default 200. */
   maxAnnotations?: number;
 }
 
 /**
  * Render a receipt as a check run. The summary is the bilingual report (degraded, then trimmed to
- * fit); `text` holds per-phase detail; annotations mark failing tests at their `path:line` and the
- * candidate's test-surface findings (skip markers at their line, others at line 1).
+ * fit); `text` holds per-phase detail; annotations mark failing tests at their `path:line`, the
+ * candidate's test-surface findings (skip markers at their line, others at line 1) and the tamper
+ * screen's findings at their line (warnings).
  */
 export function renderCheck(full: Receipt, options: RenderCheckOptions = {}): RenderedCheck {
   const max = Math.min(options.maxChars ?? CHECK_OUTPUT_LIMIT, CHECK_OUTPUT_LIMIT);
   if (max < 1024) throw new RangeError(`maxChars ${max} is too small for a check run's summary; give at least 1024`);
   const receipt = redactHidden(full);
-  const annotations = [...surfaceAnnotations(receipt), ...testAnnotations(receipt)].slice(0, options.maxAnnotations ?? DEFAULT_MAX_ANNOTATIONS);
+  const annotations = [...surfaceAnnotations(receipt), ...tamperAnnotations(receipt), ...testAnnotations(receipt)].slice(0, options.maxAnnotations ?? DEFAULT_MAX_ANNOTATIONS);
   return {
     title: title(receipt),
     summary: fitLadder((detail) => renderSummary(receipt, detail), max),

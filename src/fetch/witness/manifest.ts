@@ -4,6 +4,7 @@ import { HARNESS_DIR, RESERVED_DIR } from '../../adapters/adapter.js';
 import { ADAPTER_NAMES, type AdapterName } from '../../adapters/registry.js';
 import { junitArgvProblem, type JunitConfig } from '../../adapters/junit/config.js';
 import { checkRepoPath, quoteForMessage } from '../../core/diff-policy.js';
+import { ALLOWABLE_TAMPER_RULES, type AllowableTamperRule } from '../../core/tamper.js';
 import { ConfigurationError } from '../../errors.js';
 import { formalBlockSchema, targetName, type FormalBlock } from '../../formal/spec.js';
 
@@ -120,6 +121,18 @@ export interface WitnessManifest {
    * the base and on the candidate's tree, before the reproduction; absent: no build gate.
    */
   build?: WitnessBuild;
+  /**
+   * Tamper-screen findings the maintainers accept (src/tamper/): a rule, for the paths its globs
+   * match. Such a finding is still listed, with `allowed: true`, and does not withhold proof grade.
+   * `unparsed` cannot be allowed. Absent: none.
+   */
+  tamper_allow?: WitnessTamperAllowance[];
+}
+
+/** One `tamper_allow` entry. */
+export interface WitnessTamperAllowance {
+  rule: AllowableTamperRule;
+  paths: string[];
 }
 
 /** The pack's build command (src/core/build-gate.ts). */
@@ -224,7 +237,12 @@ const FORMS: Readonly<Record<string, string>> = {
   'setup.outputs': 'a non-empty list of repository-relative folders such as "node_modules"',
   'setup.outputs[]': 'a repository-relative folder such as "node_modules"',
   'setup.env': 'an object of environment variables (names like NAME_1 other than HOME, TMPDIR and PATH; string values)',
-  'setup.timeout_seconds': 'a whole number of seconds from 1 to 86400'
+  'setup.timeout_seconds': 'a whole number of seconds from 1 to 86400',
+  tamper_allow: 'a list of { "rule": …, "paths": [globs] } entries',
+  'tamper_allow[]': 'an object with rule and paths',
+  'tamper_allow[].rule': `one of ${ALLOWABLE_TAMPER_RULES.map((r) => JSON.stringify(r)).join(', ')} (unparsed cannot be allowed)`,
+  'tamper_allow[].paths': 'a non-empty list of repository-relative globs',
+  'tamper_allow[].paths[]': 'a glob pattern'
 };
 
 /** Variables the runner sets itself: a pack may not override them. */
@@ -313,7 +331,8 @@ const manifestSchema = z.strictObject({
     .optional(),
   oracle: z.strictObject({ expected: text }).optional(),
   formal: formalBlockSchema.optional(),
-  build: z.strictObject({ argv: argvSchema, timeout_seconds: z.number().int().min(1).max(86_400).optional() }).optional()
+  build: z.strictObject({ argv: argvSchema, timeout_seconds: z.number().int().min(1).max(86_400).optional() }).optional(),
+  tamper_allow: z.array(z.strictObject({ rule: z.enum(ALLOWABLE_TAMPER_RULES), paths: z.array(z.string()).min(1) })).optional()
 });
 
 /**
@@ -558,7 +577,8 @@ function checkGlobs(manifest: WitnessManifest, source: string): void {
     ['regression.include', manifest.regression.include ?? []],
     ['regression.exclude', manifest.regression.exclude],
     ['protected', manifest.protected],
-    ['allowed_paths', manifest.allowed_paths ?? []]
+    ['allowed_paths', manifest.allowed_paths ?? []],
+    ...(manifest.tamper_allow ?? []).map((entry, index): [string, readonly string[]] => [`tamper_allow[${index}].paths`, entry.paths])
   ];
   for (const [field, list] of lists) {
     list.forEach((glob, index) => {
