@@ -1,5 +1,7 @@
 import { screenChanges } from '../../src/tamper/index.js';
 import { tamperScreenErrors, tamperText, tamperWithholds, TAMPER_TEXT_LIMIT } from '../../src/core/tamper.js';
+import { feedbackOf } from '../../src/core/feedback.js';
+import { passingRuns, receiptFrom } from '../helpers/evidence.js';
 
 /**
  * screenChanges as a whole: what the patch introduced against the base (the multiset of rule and
@@ -133,5 +135,15 @@ describe("a finding's text", () => {
     expect(cut.length).toBeLessThanOrEqual(TAMPER_TEXT_LIMIT);
     expect(cut).toMatch(/x…$/);
     for (const s of ['a\u0000b', 'é'.repeat(300), '😀'.repeat(150)]) expect(tamperText(tamperText(s))).toBe(tamperText(s));
+  });
+});
+
+describe('feedback for refinement', () => {
+  it('lists the findings that withhold proof grade, and nothing when the screen is clean or every finding allowed', async () => {
+    const screen = await screenChanges([{ path: 'src/a.js', base: null, patched: 'Math.trunc = Math.floor;\n' }], []);
+    expect(feedbackOf(receiptFrom(passingRuns(), { tamper: screen })).tamper).toEqual([{ rule: 'monkeypatch', path: 'src/a.js', line: 1, text: 'Math.trunc = Math.floor' }]);
+    expect(feedbackOf(receiptFrom(passingRuns())).tamper).toBeUndefined();
+    const allowed = await screenChanges([{ path: 'src/a.js', base: null, patched: 'Math.trunc = Math.floor;\n' }], [{ rule: 'monkeypatch', paths: ['src/**'] }]);
+    expect(feedbackOf(receiptFrom(passingRuns(), { tamper: allowed })).tamper).toBeUndefined();
   });
 });

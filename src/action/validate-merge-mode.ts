@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { checkDiff } from '../core/diff-policy.js';
 import type { ExpectedShardBindings } from '../core/merged.js';
 import { gateApproval } from '../core/proposal.js';
+import { tamperWithholds } from '../core/tamper.js';
 import { ConfigurationError, InfrastructureError, VerificationError, isRefusal } from '../errors.js';
 import { createGitSource, type GitSource, type GitSourceOptions } from '../fetch/git.js';
 import type { ActionSettings } from '../inputs/action-settings.js';
@@ -235,7 +236,9 @@ async function publishMerged(
   } catch (error) {
     outcome.warning(`the merged receipt artifact could not be uploaded (${error instanceof Error ? error.message : String(error)}); it is at ${receiptPath}`);
   }
-  const downgrade = gateDowngrade(body, trust);
+  // Every shard screened the same diff: a shard's screen that withholds proof grade says why the merged pass lacks it.
+  const tamperScreen = merged.receipts.map(({ receipt }) => receipt.tamper_screen).find((screen) => screen !== undefined && tamperWithholds(screen));
+  const downgrade = gateDowngrade({ ...body, ...(tamperScreen !== undefined ? { tamper_screen: tamperScreen } : {}) }, trust);
   const rendered = stated(
     renderMergedCheck(
       { ...body, merged_digest: check.merged_digest as string },

@@ -1,6 +1,7 @@
 import type { Receipt } from './receipt-schema.js';
 import { gateReasons } from './receipt.js';
 import { formatDiagnostic } from './build-diagnostics.js';
+import { tamperBlocking } from './tamper.js';
 
 /**
  * Feedback for refinement (`feedback.json`, docs/screen.md), derived from a candidate's receipt
@@ -35,6 +36,11 @@ export interface Feedback {
   failing: { phase: string; id: string; status: string; failure_kind?: string; message?: string; location?: string }[];
   /** Every check the candidate passes, as `phase:test id` (L0 as `L0_policy`): what compare counts. */
   passing: string[];
+  /**
+   * The tamper screen's findings that withhold proof grade (receipt v9): rule, path, line and the
+   * offending text, so a refinement can take them out. Absent when nothing is withheld.
+   */
+  tamper?: { rule: string; path: string; line: number; text: string }[];
 }
 
 const PHASE_OF_GATE: Record<Exclude<GateName, 'L0_policy' | 'L1_build'>, string> = { L2_reproduction: 'reproduction_after', L3_regression: 'regression', L4_hidden: 'hidden' };
@@ -48,6 +54,7 @@ export function feedbackOf(receipt: Receipt): Feedback {
   } as Feedback['gates'];
   const failedGate = GATE_NAMES.find((g) => gates[g] !== undefined && gates[g] !== 'passed') ?? null;
   const failing: Feedback['failing'] = [];
+  const blocking = receipt.tamper_screen !== undefined ? tamperBlocking(receipt.tamper_screen) : [];
   const passing: string[] = [...(l0Failed ? [] : ['L0_policy']), ...(receipt.build?.status === 'passed' ? ['L1_build'] : [])];
   for (const phase of receipt.phases.filter((p) => p.name !== 'reproduction_before')) {
     for (const test of phase.results) {
@@ -77,7 +84,8 @@ export function feedbackOf(receipt: Receipt): Feedback {
     ...(receipt.build !== undefined ? { build: buildFeedback(receipt.build) } : {}),
     policy: (receipt.gates?.l0 ?? []).map((f) => ({ ...f })),
     failing,
-    passing: passing.sort()
+    passing: passing.sort(),
+    ...(blocking.length > 0 ? { tamper: blocking.map((f) => ({ rule: f.rule, path: f.path, line: f.line, text: f.text })) } : {})
   };
 }
 
