@@ -68,7 +68,10 @@ export interface ReceiptArtifacts {
 
 /** The step's outputs and summary: only run() touches these. */
 export interface StepOutcome {
-  setOutput(name: 'verdict' | 'proof-grade' | 'receipt-digest' | 'receipt-path' | 'artifact-id' | 'merge-sha' | 'attestation-predicate' | 'doctor' | 'doctor-findings', value: string): void;
+  setOutput(
+    name: 'verdict' | 'proof-grade' | 'receipt-digest' | 'receipt-path' | 'artifact-id' | 'merge-sha' | 'attestation-predicate' | 'doctor' | 'doctor-findings',
+    value: string
+  ): void;
   summary(markdown: string): Promise<void>;
   setFailed(message: string): void;
   info(message: string): void;
