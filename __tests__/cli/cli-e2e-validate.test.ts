@@ -249,8 +249,10 @@ for (const c of CASES) {
       expect(o.receipt.reasons).toEqual(c.reasons);
       expect(o.receipt.phases.map((p) => p.name)).toEqual(['reproduction_before', 'reproduction_after', 'regression', 'hidden']);
       expect(o.receipt.phases.map((p) => p.status)).toEqual(c.phases);
-      // stderr carries the summary line, then progress lines only (a run's start and end): no refusal, no error.
-      const [first, ...rest] = o.validation.stderr.trimEnd().split('\n');
+      // stderr carries the tamper screen's line and the summary line, then progress lines only (a run's
+      // start and end): no refusal, no error.
+      const [screen, first, ...rest] = o.validation.stderr.trimEnd().split('\n');
+      expect(screen).toMatch(/^tamper screen: [0-9]+ file\(s\) screened, 0 finding\(s\)$/);
       expect(first).toMatch(/^base sha256:[0-9a-f]{64}, patched sha256:[0-9a-f]{64}; [0-9]+ runs on the local runner$/);
       expect(rest.filter((line) => !/^run (started|ended): /.test(line))).toEqual([]);
       expect(rest.filter((line) => line.startsWith('run started: ')).length).toBe(rest.filter((line) => line.startsWith('run ended: ')).length);

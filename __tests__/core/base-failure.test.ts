@@ -25,10 +25,14 @@ describe('a base tree the grader cannot run', () => {
     expect(judged.phases.map((p) => [p.status, p.reasons])).toEqual([['inconclusive', ['base_unrunnable']], ...Array<unknown>(3).fill(['not_run', []])]);
   });
 
-  it('is judged as usual when any base run ran a test', () => {
+  it('is judged as usual when any base run ran a test: a collection error in the base reproduction is then the pack fault it is', () => {
     const base = { reproduction_before: [collection('reproduction_before')], regression_before: [run('regression_before', [pass('a')])] };
     expect(baseUnrunnable(base)).toBe(false);
-    expect(judge(runs({ ...base, reproduction_before: [collection('reproduction_before'), collection('reproduction_before')] }), true).verdict).toBe('failed');
+    const judged = judge(runs({ ...base, reproduction_before: [collection('reproduction_before'), collection('reproduction_before')] }), true);
+    // Not base_unrunnable (the suite ran), and not the candidate's fault either (issue 28): the
+    // reproduction fails for a reason the pack does not allow on a tree the candidate never touched.
+    expect(judged).toMatchObject({ verdict: 'inconclusive' });
+    expect(judged.phases[0]).toMatchObject({ status: 'inconclusive', reasons: ['repro_wrong_failure'] });
   });
 
   it('still fails a candidate that touched its grader', () => {
