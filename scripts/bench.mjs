@@ -867,7 +867,7 @@ function screenPack(work, node) {
   return { pack, digest: String(node(['witness', 'digest', pack])).trim() };
 }
 
-/** The ten candidates: the fixture's eight, an exact copy of overfit (a duplicate) and a README-only change (stopped at L0). */
+/** The ten candidates: eight of the fixture (fix-context a byte-identical copy of the fix, a duplicate), an exact copy of overfit (a duplicate) and a README-only change (stopped at L0). */
 function screenCandidates(dir) {
   mkdirSync(dir, { recursive: true });
   const fixture = join(PROJECT, 'fixtures', 'js-duration');
@@ -877,7 +877,7 @@ function screenCandidates(dir) {
     regressing: 'candidates/regressing.diff',
     'not-fixed': 'candidates/not-fixed.diff',
     'delete-test': 'candidates/delete-test.diff',
-    'fix-comments': 'screen-candidates/fix-comments.diff',
+    'fix-context': 'screen-candidates/fix-context.diff',
     'fix-string': 'screen-candidates/fix-string.diff',
     'leaks-secret': 'screen-candidates/leaks-secret.diff',
     'overfit-copy': 'candidates/overfit.diff'

@@ -20,8 +20,8 @@ import { mayBeUnset } from '../helpers/lifecycle.js';
  * five pull requests, a shallow checkout of the base), the loopback GitHub API (every request
  * checked against GitHub's OpenAPI description), the loopback artifact service (the real
  * @actions/artifact client) and the real Docker engine. One job screens the labelled pull requests
- * (a fix, a comment-only duplicate of it, one that does not fix the bug; one into another branch is
- * skipped); then a two-shard matrix (shard 1/2, shard 2/2, merge) of the same, with a head pushed
+ * (a fix, a byte-identical copy of it in another commit, one that does not fix the bug; one into
+ * another branch is skipped); then a two-shard matrix (shard 1/2, shard 2/2, merge) of the same, with a head pushed
  * between the shards and the merge; then the merge's attacks: a re-sealed shard receipt, a missing
  * shard, a dispatch from another branch.
  */
@@ -45,7 +45,7 @@ interface Repos {
 /** PR number → candidate diff, base branch, labelled. */
 const PULLS: Record<number, { diff: string; baseRef: string; labelled: boolean }> = {
   11: { diff: join(JS_DURATION, 'candidates', 'fix.diff'), baseRef: 'main', labelled: true },
-  12: { diff: join(JS_DURATION, 'screen-candidates', 'fix-comments.diff'), baseRef: 'main', labelled: true },
+  12: { diff: join(JS_DURATION, 'screen-candidates', 'fix-context.diff'), baseRef: 'main', labelled: true },
   13: { diff: join(JS_DURATION, 'candidates', 'not-fixed.diff'), baseRef: 'main', labelled: true },
   14: { diff: join(JS_DURATION, 'candidates', 'fix.diff'), baseRef: 'release', labelled: true },
   15: { diff: join(JS_DURATION, 'candidates', 'fix.diff'), baseRef: 'main', labelled: false }

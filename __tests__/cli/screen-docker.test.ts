@@ -8,16 +8,17 @@ import { dockerGate } from '../hostile/hostile-support.js';
 import { digestWitnessFolder } from '../../src/fetch/witness/digest.js';
 import { sealScreening, serializeScreening, verifyScreeningText, type Screening } from '../../src/core/screening.js';
 import type { Receipt } from '../../src/core/receipt-schema.js';
-import { sealReceipt, serializeReceipt } from '../../src/core/receipt.js';
+import { sealReceipt, serializeReceipt, verifyReceiptText } from '../../src/core/receipt.js';
 import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
  * `patchproof screen` end to end in the Docker runner, from the sources: fixtures/js-duration with
- * seven candidates for its one bug (the fix; a copy of it with other comments and spacing; a copy
- * differing in one string literal, which breaks number inputs; overfit; regressing; not fixed; one
- * that adds a credential). One shared baseline, gates with early exit, the comment-only copy sharing
- * the fix's runs, the string-literal copy validated on its own, the ranking, and the screening
- * receipt checked by verify-receipt, with forgeries that must fail.
+ * eight candidates for its one bug (the fix; the same change as a diff with less context, so its
+ * result is byte-identical; a copy with other comments and spacing; a copy differing in one string
+ * literal, which breaks number inputs; overfit; regressing; not fixed; one that adds a credential).
+ * One shared baseline, gates with early exit, the byte-identical copy sharing the fix's runs, the
+ * comment-only copy (code can read its comments back) and the string-literal copy validated on their
+ * own, the ranking, and the screening receipt checked by verify-receipt, with forgeries that must fail.
  */
 
 const gate = await dockerGate('screen end-to-end test');
@@ -28,12 +29,13 @@ const CANDIDATES = {
   regressing: 'candidates/regressing.diff',
   'not-fixed': 'candidates/not-fixed.diff',
   'fix-comments': 'screen-candidates/fix-comments.diff',
+  'fix-context': 'screen-candidates/fix-context.diff',
   'fix-string': 'screen-candidates/fix-string.diff',
   'leaks-secret': 'screen-candidates/leaks-secret.diff'
 } as const;
 type Name = keyof typeof CANDIDATES;
 
-gate.describeDocker('screen: seven candidates for one bug', () => {
+gate.describeDocker('screen: eight candidates for one bug', () => {
   let tmp: string;
   let out: string;
   let screenExit: number | null;
@@ -177,30 +179,48 @@ gate.describeDocker('screen: seven candidates for one bug', () => {
     expect(forged.stdout + forged.stderr).toContain('gates.related');
   });
 
-  it("shares the fix's runs with its comment-only copy, and validates the string-literal copy on its own", () => {
-    expect(receipts['fix-comments'].gates!.shared_runs).toEqual({
+  it("shares the fix's runs with its byte-identical copy only; the comment-only and string-literal copies are validated on their own", () => {
+    expect(receipts['fix-context'].gates!.shared_runs).toEqual({
       diff_digest: receipts.fix.bindings.diff_digest,
       patched_snapshot: receipts.fix.bindings.patched_snapshot,
       normalised_key: expect.any(String)
     });
-    expect(receipts['fix-comments'].bindings.diff_digest).not.toBe(receipts.fix.bindings.diff_digest);
-    expect(receipts['fix-comments'].verdict).toBe('passed');
+    expect(receipts['fix-context'].bindings.diff_digest).not.toBe(receipts.fix.bindings.diff_digest);
+    expect(receipts['fix-context'].bindings.patched_snapshot).toBe(receipts.fix.bindings.patched_snapshot);
+    expect(receipts['fix-context'].verdict).toBe('passed');
     const runsOf = (r: Receipt): string[] => r.phases.slice(1).flatMap((p) => p.runs.filter((run) => run.label !== 'regression_before').map((run) => run.output_sha256));
-    expect(runsOf(receipts['fix-comments'])).toEqual(runsOf(receipts.fix));
+    expect(runsOf(receipts['fix-context'])).toEqual(runsOf(receipts.fix));
+    // Other comments and spacing: the same normalised key, other bytes (code can read its comments
+    // back). Validated on its own, with runs of its own, and reported as a near-duplicate.
+    expect(receipts['fix-comments'].gates!.shared_runs).toBeUndefined();
+    expect(receipts['fix-comments'].bindings.patched_snapshot).not.toBe(receipts.fix.bindings.patched_snapshot);
+    expect(receipts['fix-comments'].verdict).toBe('passed');
+    expect(statuses('fix-comments')).toEqual(['passed', 'passed', 'passed', 'passed']);
+    const nonces = (r: Receipt): string[] => r.phases.slice(1).flatMap((p) => p.runs.filter((run) => run.label !== 'regression_before').map((run) => run.canary.nonce));
+    expect(nonces(receipts['fix-comments']).filter((n) => nonces(receipts.fix).includes(n))).toEqual([]);
     // The attack: one string literal differs, which breaks number inputs. It never inherits the pass.
     expect(receipts['fix-string'].gates!.shared_runs).toBeUndefined();
     expect(statuses('fix-string')).toEqual(['passed', 'passed', 'failed', 'not_run']);
     const byName = new Map(screening.candidates.map((c) => [c.name, c]));
-    expect(byName.get('fix-comments')!.duplicate_of).toBe('fix');
+    expect(byName.get('fix-context')!.duplicate_of).toBe('fix');
+    expect(byName.get('fix-comments')!.duplicate_of).toBeUndefined();
+    expect(byName.get('fix-comments')!.normalised_key).toBe(byName.get('fix')!.normalised_key);
+    expect(byName.get('fix-comments')!.similar).toEqual(
+      expect.arrayContaining([
+        { name: 'fix', score: 1 },
+        { name: 'fix-context', score: 1 }
+      ])
+    );
+    expect(byName.get('fix')!.similar.map((s) => s.name)).not.toContain('fix-context');
     expect(byName.get('fix-string')!.duplicate_of).toBeUndefined();
     expect(byName.get('fix-string')!.similar.map((s) => s.name)).toContain('fix');
   });
 
   it('ranks by the tuple: passes first, then by gates failed; the credential last', () => {
     const order = screening.ranking.map((r) => r.name);
-    expect(order.slice(0, 3)).toEqual(['fix-comments', 'fix', 'overfit']);
+    expect(order.slice(0, 4)).toEqual(['fix-comments', 'fix', 'fix-context', 'overfit']);
     expect(order.slice(-2)).toEqual(['not-fixed', 'leaks-secret']);
-    expect(new Set(order.slice(3, 5))).toEqual(new Set(['regressing', 'fix-string']));
+    expect(new Set(order.slice(4, 6))).toEqual(new Set(['regressing', 'fix-string']));
     expect(screening.ranking[0]!.why).toContain('before fix by changed_lines');
   });
 
@@ -214,6 +234,25 @@ gate.describeDocker('screen: seven candidates for one bug', () => {
     const duplicate = forged((b) => ({ ...b, candidates: b.candidates.map((c) => (c.name === 'fix-string' ? { ...c, duplicate_of: 'fix' } : c)) }));
     expect(verifyScreeningText(duplicate, readBound).integrity_valid).toBe(false);
     expect(verifyScreeningText(screeningText, readBound).integrity_valid).toBe(true);
+  });
+
+  it("refuses a screening whose comment-only copy shares the fix's runs (the rule before byte-identity), even with its receipt re-sealed", () => {
+    // What a screening made under the normalised-key rule looks like: the copy's receipt records the
+    // fix's runs under its own (equal) normalised key, and the screening lists it as a duplicate.
+    const { receipt_digest: _r, ...body } = structuredClone(receipts['fix-comments']);
+    body.gates!.shared_runs = {
+      diff_digest: receipts.fix.bindings.diff_digest,
+      patched_snapshot: receipts.fix.bindings.patched_snapshot,
+      normalised_key: screening.candidates.find((c) => c.name === 'fix-comments')!.normalised_key
+    };
+    const receiptText = serializeReceipt(sealReceipt(body));
+    const receipt = JSON.parse(receiptText) as Receipt;
+    const { screening_digest: _d, ...screeningBody } = structuredClone(screening);
+    screeningBody.candidates = screeningBody.candidates.map((c) => (c.name === 'fix-comments' ? { ...c, receipt_digest: receipt.receipt_digest, duplicate_of: 'fix' } : c));
+    const text = serializeScreening(sealScreening(screeningBody));
+    const read = (rel: string): string | undefined => (rel === 'candidates/fix-comments/receipt.json' ? receiptText : readBound(rel));
+    expect(verifyReceiptText(receiptText).integrity_valid).toBe(true);
+    expect(verifyScreeningText(text, read).errors).toEqual(['candidate fix-comments: shares the runs of fix, whose patched tree is not byte-identical to its own']);
   });
 
   it('writes feedback per candidate, and compare tells progress from none', async () => {
@@ -232,7 +271,7 @@ gate.describeDocker('screen: seven candidates for one bug', () => {
     const pack = join(tmp, 'pack');
     const subset = join(tmp, 'shard-candidates');
     await mkdir(subset);
-    const names = ['fix', 'fix-comments', 'not-fixed'] as const;
+    const names = ['fix', 'fix-context', 'not-fixed'] as const;
     for (const name of names) await cp(join(tmp, 'candidates', `${name}.diff`), join(subset, `${name}.diff`));
     const { digest } = await digestWitnessFolder(pack);
     const shardArgs = (k: number): string[] => [
@@ -267,17 +306,17 @@ gate.describeDocker('screen: seven candidates for one bug', () => {
       expect([r.status, r.stderr.slice(-800)]).toEqual([0, r.stderr.slice(-800)]);
       expect(r.stderr).toContain('baseline cache: reusing entry');
     }
-    // The groups of one normalised key stay together: the fix and its comment-only copy in shard 1, not-fixed in shard 2.
-    expect((await readJson<{ validated: string[] }>(join(tmp, 'shard-1', 'shard.json'))).validated).toEqual(['fix', 'fix-comments']);
+    // The groups of one exact key stay together: the fix and its byte-identical copy in shard 1, not-fixed in shard 2.
+    expect((await readJson<{ validated: string[] }>(join(tmp, 'shard-1', 'shard.json'))).validated).toEqual(['fix', 'fix-context']);
     expect((await readJson<{ validated: string[] }>(join(tmp, 'shard-2', 'shard.json'))).validated).toEqual(['not-fixed']);
 
     const merged = join(tmp, 'merged');
     const merge = await runCliInProcess(['merge', '--repo', repo, '--out', merged, join(tmp, 'shard-2'), join(tmp, 'shard-1')]);
     expect([merge.status, merge.stderr]).toEqual([0, '']);
     const verified = await runCliInProcess(['verify-receipt', join(merged, 'screening.json')]);
-    expect(JSON.parse(verified.stdout)).toMatchObject({ integrity_valid: true, kind: 'screening', best: 'fix-comments' });
+    expect(JSON.parse(verified.stdout)).toMatchObject({ integrity_valid: true, kind: 'screening', best: 'fix' });
     const mergedScreening = await readJson<Screening>(join(merged, 'screening.json'));
-    expect(mergedScreening.ranking.map((r) => r.name)).toEqual(['fix-comments', 'fix', 'not-fixed']);
+    expect(mergedScreening.ranking.map((r) => r.name)).toEqual(['fix', 'fix-context', 'not-fixed']);
     // The same base side as the unsharded screening (from the cache), the same verdicts and duplicates.
     expect(mergedScreening.baseline_digest).toBe(screening.baseline_digest);
     const byName = new Map(screening.candidates.map((c) => [c.name, c]));

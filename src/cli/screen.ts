@@ -88,13 +88,13 @@ export async function screenCommand(settings: ScreenSettings, io: Console): Prom
   const candidates: ScreenCandidate[] = [];
   const unapproved: string[] = [];
   for (const { name, file } of files) {
-    const { proposal, applied, key } = proposeCandidate(await readTextFile(file, `candidate ${name}`), base, limits);
+    const { proposal, applied, key, exact } = proposeCandidate(await readTextFile(file, `candidate ${name}`), base, limits);
     if (!approved.has(proposal.proposal_hash)) {
       unapproved.push(`${name} ${proposal.proposal_hash}`);
       continue;
     }
     const approval = approveProposal(proposal, proposal.proposal_hash, `${settings.runId}-${name}`, settings.approvedBy, TOOL_VERSION);
-    candidates.push({ name, proposal, approval, applied, key });
+    candidates.push({ name, proposal, approval, applied, key, exact });
   }
   if (unapproved.length > 0) {
     throw new VerificationError('approval_mismatch', `not approved (approve each by its exact proposal_hash with --approve): ${unapproved.join('; ')}`);

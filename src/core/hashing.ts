@@ -31,6 +31,7 @@ export type HashDomain =
   | 'patchproof/baseline/v1'
   | 'patchproof/baseline-cache/v1'
   | 'patchproof/normalised/v1'
+  | 'patchproof/exact/v1'
   | 'patchproof/screening/v1';
 
 /** `sha256:<64 hex>`: the one textual form of every digest in proposals and receipts. */

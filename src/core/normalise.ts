@@ -4,8 +4,12 @@ import { parse } from '@babel/parser';
 import { domainDigest, type Digest } from './hashing.js';
 
 /**
- * De-duplication keys for `screen`: two candidates share one validation only when every changed
- * file is identical after a normalisation that cannot change what runs.
+ * Keys for `screen`. Two candidates share one validation only when their changed files are
+ * byte-identical (`exactKey`): code can read its own comments and layout back
+ * (`Function.prototype.toString`, `inspect.getsource`, stack line numbers), so two files that differ
+ * only in comments are not interchangeable. The normalised key (`normalisedKey`) tells candidates
+ * that are identical after a normalisation of comments and layout; they are validated on their own
+ * and reported as near-duplicates.
  *
  * - JS/TS/JSX files: the token stream, without comments and without spaces and indentation.
  *   Whether a token starts a new line is kept (automatic semicolon insertion depends on it), and
@@ -64,12 +68,25 @@ export function normaliseFile(path: string, content: Buffer | null): string {
 }
 
 /**
- * The key of a candidate: the digest of its changed files' paths and normalised contents. Equal
- * keys mean the same paths changed to the same meaning.
+ * The normalised key of a candidate: the digest of its changed files' paths and normalised
+ * contents. Equal keys mean the same paths changed to the same tokens (reported, never used to share
+ * a validation).
  */
 export function normalisedKey(changed: ReadonlyMap<string, Buffer | null>): Digest {
   const parts = [...changed.keys()].sort().map((path) => [path, normaliseFile(path, changed.get(path) ?? null)]);
   return domainDigest('patchproof/normalised/v1', JSON.stringify(parts));
+}
+
+/**
+ * The exact key of a candidate: the digest of its changed files' paths and exact bytes (a deletion
+ * is not an empty file). Only candidates of one exact key share a validation.
+ */
+export function exactKey(changed: ReadonlyMap<string, Buffer | null>): Digest {
+  const parts = [...changed.keys()].sort().map((path) => {
+    const content = changed.get(path) ?? null;
+    return [path, content === null ? null : content.toString('base64')];
+  });
+  return domainDigest('patchproof/exact/v1', JSON.stringify(parts));
 }
 
 /**

@@ -50,9 +50,9 @@ export const screeningSchema = z.strictObject({
         verdict: z.enum(['passed', 'failed', 'inconclusive']),
         /** The key of its changed files after normalisation (src/core/normalise.ts). */
         normalised_key: digest,
-        /** The candidate whose runs it shares (same normalised key). */
+        /** The candidate whose runs it shares (byte-identical changed files: the same patched snapshot). */
         duplicate_of: z.string().regex(NAME).optional(),
-        /** Near-duplicates (validated on their own), with a token similarity score. */
+        /** Near-duplicates (validated on their own, those of the same normalised key among them), with a token similarity score. */
         similar: z.array(z.strictObject({ name: z.string().regex(NAME), score: z.number().min(0).max(1) })),
         rank_key: rankKeySchema
       })
@@ -143,7 +143,8 @@ export interface ScreeningCheck {
 /**
  * Verify a screening receipt: its own bytes and digest, every bound candidate receipt (verified
  * by verify-receipt's rules, its digest, diff, base, pack and shared baseline), each rank key
- * re-derived from its receipt, the duplicates' shared runs, and the ranking re-derived from the keys.
+ * re-derived from its receipt, the duplicates' shared runs (only a byte-identical patched tree may
+ * share them), and the ranking re-derived from the keys.
  */
 export function verifyScreeningText(text: string, readBound: (relativePath: string) => string | undefined): ScreeningCheck {
   const fail = (errors: string[], digestValue: string | null = null): ScreeningCheck => ({ integrity_valid: false, screening_digest: digestValue, best: null, errors });
@@ -193,6 +194,13 @@ export function verifyScreeningText(text: string, readBound: (relativePath: stri
     if (original.normalised_key !== candidate.normalised_key) errors.push(`${where}: a duplicate of ${original.name} with another normalised key`);
     if (shared === undefined || shared.diff_digest !== original.diff_digest || shared.normalised_key !== candidate.normalised_key) {
       errors.push(`${where}: its receipt does not record the runs it shares with ${original.name}`);
+      continue;
+    }
+    // Code can read its own comments and layout back: only the very same bytes may share runs.
+    const own = receipts.get(candidate.name)?.bindings.patched_snapshot;
+    const theirs = receipts.get(original.name)?.bindings.patched_snapshot;
+    if (own === undefined || theirs === undefined || shared.patched_snapshot !== own || own !== theirs) {
+      errors.push(`${where}: shares the runs of ${original.name}, whose patched tree is not byte-identical to its own`);
     }
   }
   const expected = rankCandidates(screening.candidates);
@@ -204,7 +212,7 @@ export function verifyScreeningText(text: string, readBound: (relativePath: stri
 }
 
 /**
- * Sharding (`screen --shard K/N`, `patchproof merge`). Candidates of one normalised key stay in one
+ * Sharding (`screen --shard K/N`, `patchproof merge`). Candidates of one exact key stay in one
  * shard (a duplicate shares its original's runs); the groups, in order of their first candidate's
  * name, are dealt round: group i goes to shard (i mod N) + 1.
  */
@@ -226,7 +234,7 @@ export const shardSchema = z.strictObject({
 });
 export type ShardManifest = z.infer<typeof shardSchema>;
 
-/** The names of the candidates shard `index` of `count` validates. `keys` is each candidate's normalised key, in name order. */
+/** The names of the candidates shard `index` of `count` validates. `keys` is each candidate's exact key (the runs it may share), in name order. */
 export function shardMembers(keys: readonly { name: string; key: string }[], index: number, count: number): Set<string> {
   const groups: string[] = [];
   for (const { key } of keys) if (!groups.includes(key)) groups.push(key);

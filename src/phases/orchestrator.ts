@@ -89,9 +89,10 @@ export async function validateWithDetail(request: ValidationRequest, deps: Valid
     for (const phase of ordered) await phase.planned?.(ctx);
     if (earlyExit || request.baseline !== undefined) {
       const shared = request.sharedRuns;
-      if (shared !== undefined && (!earlyExit || shared.normalisedKey !== key)) {
-        // A duplicate never inherits runs it did not earn: only the very same normalised changes may share them.
-        throw new Error(`runs of candidate ${shared.diffDigest} may not be shared with a candidate whose changed files normalise differently`);
+      if (shared !== undefined && (!earlyExit || shared.patchedSnapshot !== staged.patchedSnapshot || shared.normalisedKey !== key)) {
+        // A duplicate never inherits runs it did not earn: only a byte-identical patched tree may share
+        // them. Not a normalised one: code can read its own comments and layout back.
+        throw new Error(`runs of candidate ${shared.diffDigest} may not be shared with a candidate whose patched tree is not byte-identical`);
       }
       if (request.baseline !== undefined && (request.baseline.baseSnapshot !== request.proposal.base_snapshot || request.baseline.witnessDigest !== witness.digest)) {
         throw new Error('a shared baseline is for another base snapshot or witness pack');

@@ -11,7 +11,7 @@ import { createProposal, parseApproval, parseProposal, type Approval, type Propo
 import { serializeReceipt, verifyReceiptText } from '../core/receipt.js';
 import { receiptSchema, type Receipt } from '../core/receipt-schema.js';
 import { renderReport } from '../core/report.js';
-import { normalisedKey, similarity } from '../core/normalise.js';
+import { exactKey, normalisedKey, similarity } from '../core/normalise.js';
 import {
   checkShards,
   RANK_FIELDS,
@@ -44,7 +44,7 @@ import type { SharedBaseline, SharedRuns, ValidationLimits, ValidationRequest, V
 /**
  * The one screening chain both entries run (`patchproof screen`/`merge` in src/cli/screen.ts, and the
  * action's screen mode): candidates proposed on one base → witness → adapter → one runner → each
- * candidate validated with early exit, the base side once, duplicates sharing runs → candidate
+ * candidate validated with early exit, the base side once, exact duplicates sharing runs → candidate
  * folders → the sealed screening receipt (or, for one shard, its manifest); and the merge of shard
  * folders into the screening receipt. Entries keep their inputs and outputs; this module writes the
  * folder layout:
@@ -67,9 +67,12 @@ export interface ScreenCandidate {
   name: string;
   proposal: Proposal;
   approval: Approval;
-  /** The files it changes, as they are after it applies (for the normalised key and similarity). */
+  /** The files it changes, as they are after it applies (for the keys and similarity). */
   applied: Map<string, Buffer | null>;
+  /** The normalised key of the changed files (near-duplicates: reported, validated on their own). */
   key: string;
+  /** The exact key of the changed files (paths and bytes): only candidates of one exact key share runs. */
+  exact: string;
 }
 
 /** The base checkout a screening proposes its candidates on. */
@@ -88,17 +91,21 @@ export async function screenBase(dir: string): Promise<ScreenBase> {
 }
 
 /** Propose a candidate's diff on the base, and read the files it changes. Policy refusals throw. */
-export function proposeCandidate(diff: string, base: ScreenBase, limits: DiffLimits): { proposal: Proposal; applied: Map<string, Buffer | null>; key: string } {
+export function proposeCandidate(diff: string, base: ScreenBase, limits: DiffLimits): Omit<ScreenCandidate, 'name' | 'approval'> {
   const changes = checkDiff(diff, limits);
   const proposal = createProposal(diff, base.snapshot, TOOL_VERSION);
   const applied = applyFileChanges((path) => (base.tracked.has(path) ? readFileSync(join(base.dir, ...path.split('/'))) : undefined), changes);
-  return { proposal, applied, key: normalisedKey(applied) };
+  return { proposal, applied, key: normalisedKey(applied), exact: exactKey(applied) };
 }
 
-/** The first candidate (by name) of each normalised key is validated; the others share its runs. */
-export function originalsOf(candidates: readonly ScreenCandidate[]): Map<string, ScreenCandidate> {
-  const original = new Map<string, ScreenCandidate>();
-  for (const c of candidates) if (!original.has(c.key)) original.set(c.key, c);
+/**
+ * The first candidate (by name) of each exact key is validated; the others share its runs. Code can
+ * read its own comments and layout back, so candidates that differ only in them are validated on
+ * their own (and reported as near-duplicates).
+ */
+export function originalsOf(candidates: readonly Pick<ScreenCandidate, 'name' | 'exact'>[]): Map<string, Pick<ScreenCandidate, 'name' | 'exact'>> {
+  const original = new Map<string, Pick<ScreenCandidate, 'name' | 'exact'>>();
+  for (const c of candidates) if (!original.has(c.exact)) original.set(c.exact, c);
   return original;
 }
 
@@ -167,9 +174,16 @@ export interface ScreenOutcome {
 export async function screenPipeline(options: ScreenOptions): Promise<ScreenOutcome> {
   const { candidates, witness, progress, base } = options;
   const original = originalsOf(candidates);
-  const members = options.shard !== undefined ? shardMembers(candidates, options.shard.index, options.shard.count) : undefined;
+  const members =
+    options.shard !== undefined
+      ? shardMembers(
+          candidates.map((c) => ({ name: c.name, key: c.exact })),
+          options.shard.index,
+          options.shard.count
+        )
+      : undefined;
   const mine = members !== undefined ? candidates.filter((c) => members.has(c.name)) : candidates;
-  const order = [...mine.filter((c) => original.get(c.key) === c), ...mine.filter((c) => original.get(c.key) !== c)];
+  const order = [...mine.filter((c) => original.get(c.exact) === c), ...mine.filter((c) => original.get(c.exact) !== c)];
   const adapter = await witnessAdapter(witness.manifest, witness.dir);
   const runner = await options.createRunner();
   const removeHandlers = installSignalCleanup(runner, options.onSignal);
@@ -182,9 +196,16 @@ export async function screenPipeline(options: ScreenOptions): Promise<ScreenOutc
     if (options.shard !== undefined)
       progress.log(`screen: shard ${options.shard.index}/${options.shard.count}: ${order.length === 0 ? 'no candidate' : order.map((c) => c.name).join(', ')}`);
     for (const c of order) {
-      const from = original.get(c.key) as ScreenCandidate;
+      const from = original.get(c.exact)!;
       const shared = from === c ? undefined : runsOf.get(from.name);
-      progress.log(`screen: ${c.name}${from === c ? '' : ` (normalises like ${from.name}${shared === undefined ? ', validated on its own: it made no runs to share' : ''})`}`);
+      const alike = from === c ? candidates.find((d) => d !== c && d.key === c.key && d.exact !== c.exact) : undefined;
+      const note =
+        from !== c
+          ? ` (byte-identical to ${from.name}${shared === undefined ? ', validated on its own: it made no runs to share' : ''})`
+          : alike !== undefined
+            ? ` (normalises like ${alike.name} but its bytes differ: validated on its own)`
+            : '';
+      progress.log(`screen: ${c.name}${note}`);
       const result = await validateWithDetail(
         {
           repoDir: base.dir,
@@ -269,7 +290,7 @@ export async function writeScreening(
   const original = originalsOf(candidates);
   const screened: ScreenedCandidate[] = candidates.map((c) => {
     const receipt = receipts.get(c.name) as Receipt;
-    const from = original.get(c.key) as ScreenCandidate;
+    const from = original.get(c.exact)!;
     return {
       name: c.name,
       receipt: `candidates/${c.name}/receipt.json`,
@@ -279,7 +300,7 @@ export async function writeScreening(
       normalised_key: c.key,
       ...(receipt.gates?.shared_runs !== undefined ? { duplicate_of: from.name } : {}),
       similar: candidates
-        .filter((d) => d !== c && d.key !== c.key)
+        .filter((d) => d !== c && d.exact !== c.exact)
         .map((d) => ({ name: d.name, score: similarity(c.applied, d.applied) }))
         .filter((s) => s.score >= SIMILAR_FROM),
       rank_key: rankKeyOf(receipt)
@@ -361,8 +382,8 @@ export async function readShardManifest(dir: string): Promise<ShardManifest> {
  * The shards of one screening into one screening receipt. The shard manifests are checked against
  * each other first (one N, every K once, one base, pack and candidate list, every candidate
  * validated once); then each candidate's proposal is re-read and must carry its listed hash and
- * apply to the base checkout, its receipt must verify and bind that proposal's diff; the normalised
- * keys, near-duplicates and the ranking are computed here, from the base checkout and the receipts,
+ * apply to the base checkout, its receipt must verify and bind that proposal's diff; the exact and
+ * normalised keys, near-duplicates and the ranking are computed here, from the base checkout and the receipts,
  * never taken from a shard. `expected`, when given, is the candidate list the caller computed itself
  * (the action's merge job): the shards must list exactly it.
  */
@@ -401,8 +422,8 @@ export async function mergeShardFolders(
     if (receipt.bindings.diff_digest !== proposal.diff_digest || receipt.bindings.base_snapshot !== first.base_snapshot) {
       throw new VerificationError('bad_input', `${name}'s receipt binds another diff or base than its proposal`);
     }
-    const { applied, key } = proposeCandidate(proposal.diff, base, { maxBytes: Number.MAX_SAFE_INTEGER, maxFiles: Number.MAX_SAFE_INTEGER });
-    const c: ScreenCandidate = { name, proposal, approval, applied, key };
+    const { applied, key, exact } = proposeCandidate(proposal.diff, base, { maxBytes: Number.MAX_SAFE_INTEGER, maxFiles: Number.MAX_SAFE_INTEGER });
+    const c: ScreenCandidate = { name, proposal, approval, applied, key, exact };
     candidates.push(c);
     receipts.set(name, receipt);
     broken = !(await writeCandidate(out, c, receipt, log)) || broken;
