@@ -50,7 +50,8 @@ const committed = (name: string) => (): Promise<StagedFixture> =>
   stageFixture(`markers-${name}`, { repo: join(ROOT, 'fixtures', name, 'repo'), pack: join(ROOT, 'witness-packs', name) });
 
 const ROWS: Row[] = [
-  { adapter: 'node-test', diff: 'markers-node', stage: committed('js-duration') }
+  { adapter: 'node-test', diff: 'markers-node', stage: committed('js-duration') },
+  { adapter: 'unittest', diff: 'markers-py', stage: committed('py-calculator') }
 ];
 
 for (const row of ROWS) {
@@ -67,21 +68,17 @@ for (const row of ROWS) {
       if (fixture !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
     });
 
-    it(
-      `${row.diff}: the fix behind a marker search passes; its test processes show no marker`,
-      async () => {
-        const { receipt } = await validateInDocker<MarkerReceipt>(fixture!, {
-          diff: hostileDiff(row.diff),
-          label: `markers-${row.adapter}`,
-          imageId: gate.imageId,
-          timeoutMs: 900_000,
-          ...(row.setupCache === true ? { setupCache: join(fixture!.tmp, 'setup-cache') } : {})
-        });
-        expect(receipt.adapter).toBe(row.adapter);
-        expect(markersFound(receipt)).toEqual([]);
-        expect([receipt.verdict, receipt.reasons]).toEqual(['passed', []]);
-      },
-      1_200_000
-    );
+    it(`${row.diff}: the fix behind a marker search passes; its test processes show no marker`, async () => {
+      const { receipt } = await validateInDocker<MarkerReceipt>(fixture!, {
+        diff: hostileDiff(row.diff),
+        label: `markers-${row.adapter}`,
+        imageId: gate.imageId,
+        timeoutMs: 900_000,
+        ...(row.setupCache === true ? { setupCache: join(fixture!.tmp, 'setup-cache') } : {})
+      });
+      expect(receipt.adapter).toBe(row.adapter);
+      expect(markersFound(receipt)).toEqual([]);
+      expect([receipt.verdict, receipt.reasons]).toEqual(['passed', []]);
+    }, 1_200_000);
   });
 }
