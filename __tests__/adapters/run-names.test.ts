@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { HARNESS_DIR, type CommandRequest, type TestAdapter } from '../../src/adapters/adapter.js';
 import { nodeTestAdapter } from '../../src/adapters/node-test/index.js';
+import { pytestAdapter } from '../../src/adapters/pytest/index.js';
 import { RUN_MARKER_NAMES } from '../../src/adapters/shared/marker-names.js';
 import { unittestAdapter } from '../../src/adapters/unittest/index.js';
 import { runNames } from '../../src/core/run-names.js';
@@ -20,7 +21,8 @@ const WORDS = /patchproof|canary|oracle|channel|staged.?roots/i;
 
 const ROWS: [string, TestAdapter, string, Partial<CommandRequest>?][] = [
   ['node-test', nodeTestAdapter, 'repro.test.js'],
-  ['unittest', unittestAdapter, 'test_repro.py']
+  ['unittest', unittestAdapter, 'test_repro.py'],
+  ['pytest', pytestAdapter, 'test_repro.py']
 ];
 
 describe.each(ROWS)('%s: no marker in what its test process sees', (_name, adapter, file, extra) => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { ROOT, ensureCli } from '../helpers/cli.js';
 import { stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
-import { dockerGate, hostileDiff } from './hostile-support.js';
+import { dockerGate, hostileDiff, pytestCalculatorPack } from './hostile-support.js';
 
 /**
  * No grader markers (issue 26, item 3). Each candidate is the real fix plus, at import, a search of
@@ -51,7 +51,8 @@ const committed = (name: string) => (): Promise<StagedFixture> =>
 
 const ROWS: Row[] = [
   { adapter: 'node-test', diff: 'markers-node', stage: committed('js-duration') },
-  { adapter: 'unittest', diff: 'markers-py', stage: committed('py-calculator') }
+  { adapter: 'unittest', diff: 'markers-py', stage: committed('py-calculator') },
+  { adapter: 'pytest', diff: 'markers-py', stage: () => pytestCalculatorPack('markers-pytest') }
 ];
 
 for (const row of ROWS) {
