@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { HARNESS_DIR, type CommandRequest, type TestAdapter } from '../../src/adapters/adapter.js';
+import { jestAdapter } from '../../src/adapters/jest/index.js';
 import { nodeTestAdapter } from '../../src/adapters/node-test/index.js';
 import { pytestAdapter } from '../../src/adapters/pytest/index.js';
 import { RUN_MARKER_NAMES } from '../../src/adapters/shared/marker-names.js';
@@ -22,7 +23,8 @@ const WORDS = /patchproof|canary|oracle|channel|staged.?roots/i;
 const ROWS: [string, TestAdapter, string, Partial<CommandRequest>?][] = [
   ['node-test', nodeTestAdapter, 'repro.test.js'],
   ['unittest', unittestAdapter, 'test_repro.py'],
-  ['pytest', pytestAdapter, 'test_repro.py']
+  ['pytest', pytestAdapter, 'test_repro.py'],
+  ['jest', jestAdapter, 'repro.test.js']
 ];
 
 describe.each(ROWS)('%s: no marker in what its test process sees', (_name, adapter, file, extra) => {

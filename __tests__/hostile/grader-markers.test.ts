@@ -52,7 +52,8 @@ const committed = (name: string) => (): Promise<StagedFixture> =>
 const ROWS: Row[] = [
   { adapter: 'node-test', diff: 'markers-node', stage: committed('js-duration') },
   { adapter: 'unittest', diff: 'markers-py', stage: committed('py-calculator') },
-  { adapter: 'pytest', diff: 'markers-py', stage: () => pytestCalculatorPack('markers-pytest') }
+  { adapter: 'pytest', diff: 'markers-py', stage: () => pytestCalculatorPack('markers-pytest') },
+  { adapter: 'jest', diff: 'markers-jest', stage: committed('jest-money'), setupCache: true }
 ];
 
 for (const row of ROWS) {
