@@ -5,6 +5,7 @@ import { nodeTestAdapter } from '../../src/adapters/node-test/index.js';
 import { pytestAdapter } from '../../src/adapters/pytest/index.js';
 import { RUN_MARKER_NAMES } from '../../src/adapters/shared/marker-names.js';
 import { unittestAdapter } from '../../src/adapters/unittest/index.js';
+import { vitestAdapter } from '../../src/adapters/vitest/index.js';
 import { runNames } from '../../src/core/run-names.js';
 
 /**
@@ -24,7 +25,8 @@ const ROWS: [string, TestAdapter, string, Partial<CommandRequest>?][] = [
   ['node-test', nodeTestAdapter, 'repro.test.js'],
   ['unittest', unittestAdapter, 'test_repro.py'],
   ['pytest', pytestAdapter, 'test_repro.py'],
-  ['jest', jestAdapter, 'repro.test.js']
+  ['jest', jestAdapter, 'repro.test.js'],
+  ['vitest', vitestAdapter, 'repro.test.ts']
 ];
 
 describe.each(ROWS)('%s: no marker in what its test process sees', (_name, adapter, file, extra) => {

@@ -53,7 +53,8 @@ const ROWS: Row[] = [
   { adapter: 'node-test', diff: 'markers-node', stage: committed('js-duration') },
   { adapter: 'unittest', diff: 'markers-py', stage: committed('py-calculator') },
   { adapter: 'pytest', diff: 'markers-py', stage: () => pytestCalculatorPack('markers-pytest') },
-  { adapter: 'jest', diff: 'markers-jest', stage: committed('jest-money'), setupCache: true }
+  { adapter: 'jest', diff: 'markers-jest', stage: committed('jest-money'), setupCache: true },
+  { adapter: 'vitest', diff: 'markers-vitest', stage: committed('vitest-chunk'), setupCache: true }
 ];
 
 for (const row of ROWS) {
