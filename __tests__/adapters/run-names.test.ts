@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { HARNESS_DIR, type CommandRequest, type TestAdapter } from '../../src/adapters/adapter.js';
+import { goAdapter } from '../../src/adapters/go/index.js';
 import { jestAdapter } from '../../src/adapters/jest/index.js';
 import { nodeTestAdapter } from '../../src/adapters/node-test/index.js';
 import { pytestAdapter } from '../../src/adapters/pytest/index.js';
@@ -26,7 +27,8 @@ const ROWS: [string, TestAdapter, string, Partial<CommandRequest>?][] = [
   ['unittest', unittestAdapter, 'test_repro.py'],
   ['pytest', pytestAdapter, 'test_repro.py'],
   ['jest', jestAdapter, 'repro.test.js'],
-  ['vitest', vitestAdapter, 'repro.test.ts']
+  ['vitest', vitestAdapter, 'repro.test.ts'],
+  ['go', goAdapter, 'repro_test.go', { readFile: (path) => (path.endsWith('.go') ? 'package paginate\n\nfunc TestRepro(t *testing.T) {}\n' : undefined) }]
 ];
 
 describe.each(ROWS)('%s: no marker in what its test process sees', (_name, adapter, file, extra) => {

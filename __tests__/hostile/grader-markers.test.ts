@@ -54,7 +54,8 @@ const ROWS: Row[] = [
   { adapter: 'unittest', diff: 'markers-py', stage: committed('py-calculator') },
   { adapter: 'pytest', diff: 'markers-py', stage: () => pytestCalculatorPack('markers-pytest') },
   { adapter: 'jest', diff: 'markers-jest', stage: committed('jest-money'), setupCache: true },
-  { adapter: 'vitest', diff: 'markers-vitest', stage: committed('vitest-chunk'), setupCache: true }
+  { adapter: 'vitest', diff: 'markers-vitest', stage: committed('vitest-chunk'), setupCache: true },
+  { adapter: 'go', diff: 'markers-go', stage: committed('go-paginate'), setupCache: true }
 ];
 
 for (const row of ROWS) {
