@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { HARNESS_DIR, type CommandRequest, type TestAdapter } from '../../src/adapters/adapter.js';
+import { cargoAdapter } from '../../src/adapters/cargo/index.js';
 import { goAdapter } from '../../src/adapters/go/index.js';
 import { jestAdapter } from '../../src/adapters/jest/index.js';
 import { nodeTestAdapter } from '../../src/adapters/node-test/index.js';
@@ -28,7 +29,8 @@ const ROWS: [string, TestAdapter, string, Partial<CommandRequest>?][] = [
   ['pytest', pytestAdapter, 'test_repro.py'],
   ['jest', jestAdapter, 'repro.test.js'],
   ['vitest', vitestAdapter, 'repro.test.ts'],
-  ['go', goAdapter, 'repro_test.go', { readFile: (path) => (path.endsWith('.go') ? 'package paginate\n\nfunc TestRepro(t *testing.T) {}\n' : undefined) }]
+  ['go', goAdapter, 'repro_test.go', { readFile: (path) => (path.endsWith('.go') ? 'package paginate\n\nfunc TestRepro(t *testing.T) {}\n' : undefined) }],
+  ['cargo', cargoAdapter, 'repro.rs']
 ];
 
 describe.each(ROWS)('%s: no marker in what its test process sees', (_name, adapter, file, extra) => {

@@ -55,7 +55,8 @@ const ROWS: Row[] = [
   { adapter: 'pytest', diff: 'markers-py', stage: () => pytestCalculatorPack('markers-pytest') },
   { adapter: 'jest', diff: 'markers-jest', stage: committed('jest-money'), setupCache: true },
   { adapter: 'vitest', diff: 'markers-vitest', stage: committed('vitest-chunk'), setupCache: true },
-  { adapter: 'go', diff: 'markers-go', stage: committed('go-paginate'), setupCache: true }
+  { adapter: 'go', diff: 'markers-go', stage: committed('go-paginate'), setupCache: true },
+  { adapter: 'cargo', diff: 'markers-rust', stage: committed('rust-textclip'), setupCache: true }
 ];
 
 for (const row of ROWS) {
