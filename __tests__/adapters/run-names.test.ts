@@ -1,8 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
+import { ROOT } from '../helpers/cli.js';
 import { HARNESS_DIR, type CommandRequest, type TestAdapter } from '../../src/adapters/adapter.js';
 import { cargoAdapter } from '../../src/adapters/cargo/index.js';
 import { goAdapter } from '../../src/adapters/go/index.js';
 import { jestAdapter } from '../../src/adapters/jest/index.js';
+import type { JunitConfig } from '../../src/adapters/junit/config.js';
+import { junitAdapter } from '../../src/adapters/junit/index.js';
 import { nodeTestAdapter } from '../../src/adapters/node-test/index.js';
 import { pytestAdapter } from '../../src/adapters/pytest/index.js';
 import { RUN_MARKER_NAMES } from '../../src/adapters/shared/marker-names.js';
@@ -23,6 +28,11 @@ const SEED = 'aa55aa55aa55aa55aa55aa55aa55aa55';
 const VIEW = { workdir: '/home/runner/work/project/project', resultsDir: '/home/runner/work/_temp/test-results' };
 const WORDS = /patchproof|canary|oracle|channel|staged.?roots/i;
 
+const JUNIT_PACK = join(ROOT, 'witness-packs', 'junit-semver');
+const junit = junitAdapter((JSON.parse(readFileSync(join(JUNIT_PACK, 'witness.json'), 'utf8')) as { junit: JunitConfig }).junit, {
+  'grader.test.js': readFileSync(join(JUNIT_PACK, 'canary', 'grader.test.js'), 'utf8')
+});
+
 const ROWS: [string, TestAdapter, string, Partial<CommandRequest>?][] = [
   ['node-test', nodeTestAdapter, 'repro.test.js'],
   ['unittest', unittestAdapter, 'test_repro.py'],
@@ -30,7 +40,8 @@ const ROWS: [string, TestAdapter, string, Partial<CommandRequest>?][] = [
   ['jest', jestAdapter, 'repro.test.js'],
   ['vitest', vitestAdapter, 'repro.test.ts'],
   ['go', goAdapter, 'repro_test.go', { readFile: (path) => (path.endsWith('.go') ? 'package paginate\n\nfunc TestRepro(t *testing.T) {}\n' : undefined) }],
-  ['cargo', cargoAdapter, 'repro.rs']
+  ['cargo', cargoAdapter, 'repro.rs'],
+  ['junit', junit, 'repro.test.js']
 ];
 
 describe.each(ROWS)('%s: no marker in what its test process sees', (_name, adapter, file, extra) => {

@@ -63,8 +63,17 @@ describe('runNames', () => {
     );
   });
 
+  it('hides the last folder of a registered folder path whole, the folders above it as any text, at the same depth', () => {
+    const paths = runNames(SEED, { names: ['.patchproof/harness/canary'] });
+    const hidden = paths.hide('node --test .patchproof/harness/canary/must-fail.test.js .patchproof/harness/x.js');
+    expect(hidden).toMatch(/^node --test \.[a-z]{10}\/harness\/[a-z]{12}\/must-fail\.test\.js \.[a-z]{10}\/harness\/x\.js$/);
+    expect(hidden).not.toMatch(/canary|patchproof/i);
+    expect(paths.reveal(hidden)).toBe('node --test .patchproof/harness/canary/must-fail.test.js .patchproof/harness/x.js');
+    expect(() => runNames(SEED, { names: ['tests/canary'] })).toThrow("holding 'patchproof'");
+  });
+
   it('refuses a name without the marker word (nothing else is ever renamed) and a short seed', () => {
-    expect(() => runNames(SEED, { names: ['harness'] })).toThrow("is not a word holding 'patchproof'");
+    expect(() => runNames(SEED, { names: ['harness'] })).toThrow("holding 'patchproof'");
     expect(() => runNames(SEED, { names: ['patch proof'] })).toThrow('is not a word');
     expect(() => runNames('short', {})).toThrow('at least 16 characters');
   });

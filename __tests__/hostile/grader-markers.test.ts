@@ -56,7 +56,8 @@ const ROWS: Row[] = [
   { adapter: 'jest', diff: 'markers-jest', stage: committed('jest-money'), setupCache: true },
   { adapter: 'vitest', diff: 'markers-vitest', stage: committed('vitest-chunk'), setupCache: true },
   { adapter: 'go', diff: 'markers-go', stage: committed('go-paginate'), setupCache: true },
-  { adapter: 'cargo', diff: 'markers-rust', stage: committed('rust-textclip'), setupCache: true }
+  { adapter: 'cargo', diff: 'markers-rust', stage: committed('rust-textclip'), setupCache: true },
+  { adapter: 'junit', diff: 'markers-junit', stage: committed('junit-semver') }
 ];
 
 for (const row of ROWS) {

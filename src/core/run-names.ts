@@ -11,8 +11,10 @@ import { createHmac } from 'node:crypto';
  * (`hide`: argv, environment, staged paths and generated files) and back on the way out (`reveal`:
  * the run's output and result files, before anything reads them):
  *
- * - each registered marker name (`names`: a generated module, file or variable whose name holds the
- *   word and says what it is, e.g. `PATCHPROOF_CANARY_ORDER`) becomes a random word of its case, as a whole; leading
+ * - each registered marker name (`names`: a generated module, file, folder or variable whose name
+ *   holds the word and says what it is, e.g. `PATCHPROOF_CANARY_ORDER`, or a folder path holding
+ *   the word whose last folder says it, `.patchproof/harness/canary`) becomes a random word of its
+ *   case, as a whole (a path: its last folder); leading
  *   characters that are not letters (`.`, an ordering digit) and trailing ones that are neither
  *   letters nor digits (`-`) are kept;
  * - any other `patchproof`, in any case (`.patchproof`, `PatchProof`), becomes one random ten-letter
@@ -74,11 +76,17 @@ export function runNames(seed: string, options: { names?: readonly string[]; kee
   const token = word(seed, 'marker', MARKER_WORD.length);
   const whole = new Map<string, string>();
   for (const name of [...new Set(options.names ?? [])]) {
-    const [, lead = '', core = '', tail = ''] = /^([^A-Za-z]*)(.*?)([^A-Za-z0-9]*)$/.exec(name) ?? [];
+    // A folder path names its last folder: `.patchproof/harness/canary` hides `canary` whole (the
+    // folders above it as any other text), so paths keep their depth.
+    const cut = name.lastIndexOf('/');
+    const folder = cut < 0 ? '' : name.slice(0, cut + 1);
+    const [, lead = '', core = '', tail = ''] = /^([^A-Za-z]*)(.*?)([^A-Za-z0-9]*)$/.exec(name.slice(cut + 1)) ?? [];
     // Only names that hold the marker word: nothing else of the repository is ever renamed.
-    if (core === '' || !/^[A-Za-z0-9_-]+$/.test(core) || !MARKER.test(core)) throw new Error(`marker name '${name}' is not a word holding '${MARKER_WORD}'`);
+    if (core === '' || !/^[A-Za-z0-9_-]+$/.test(core) || !MARKER.test(folder === '' ? core : name)) {
+      throw new Error(`marker name '${name}' is not a word (or a folder path ending in one) holding '${MARKER_WORD}'`);
+    }
     const letters = word(seed, `name\0${name}`, 12);
-    whole.set(name, `${lead}${/[a-z]/.test(core) ? letters : letters.toUpperCase()}${tail}`);
+    whole.set(name, `${folder.replace(MARKERS, (m) => withCase(token, m))}${lead}${/[a-z]/.test(core) ? letters : letters.toUpperCase()}${tail}`);
   }
   // Longest first, so a name is never cut by a shorter one inside it.
   const names = [...whole.keys()].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));

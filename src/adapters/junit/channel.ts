@@ -41,7 +41,7 @@ import { sealOf, framesOf, FRAME_MARK, type ChannelCheck } from '../shared/resul
  */
 
 /** File name of the staged wrapper (under HARNESS_DIR). */
-export const JUNIT_CHANNEL_FILE = 'junit-channel.py';
+export const JUNIT_CHANNEL_FILE = 'patchproof-junit-channel.py';
 
 /** How many files of the results folder the wrapper digests at most (beyond: `truncated`). */
 export const JUNIT_CHANNEL_MAX_FILES = 10_000;
