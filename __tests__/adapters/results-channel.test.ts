@@ -62,6 +62,18 @@ describe('checkChannel (pure)', () => {
     ]);
   });
 
+  it("checks the seal against the file's digest as the run wrote it, when its text was changed since (the run's names put back)", () => {
+    const written = '{"id": ".qwertyuiop/reproduction/x"}';
+    const revealed = '{"id": ".patchproof/reproduction/x"}';
+    const sealed = frame('end', { tests: 0, sha256: sealOf(written) });
+    const run = (digests?: Record<string, string>) =>
+      checkChannel({ output: sealed, mark: FRAME_MARK, nonce: NONCE, sealed: { 'r.json': revealed }, records: [], ...(digests ? { digests } : {}) }).disagreements;
+    expect(run({ 'r.json': sealOf(written)! })).toEqual([]);
+    // Without the written digest the revealed text is not what the harness sealed; a rewrite still shows.
+    expect(run()).toEqual(['the results file r.json is not the one the harness sealed in its final frame (rewritten after the run)']);
+    expect(run({ 'r.json': sealOf('{"id": "rewritten"}')! })).toEqual(['the results file r.json is not the one the harness sealed in its final frame (rewritten after the run)']);
+  });
+
   it('derives the nonce one way from the canary nonce', () => {
     const plan = { nonce: '0123456789abcdeffedcba98765432100123456789abcdeffedcba9876543210' };
     expect(channelNonce(plan)).toMatch(/^[0-9a-f]{64}$/);

@@ -328,7 +328,7 @@ describe('unittest command', () => {
     '/patchproof/repo',
     '--results',
     `/patchproof/results/${UNITTEST_RESULTS_FILE}`,
-    '--canary',
+    '--seed',
     canary.nonce
   ];
 

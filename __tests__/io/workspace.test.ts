@@ -94,6 +94,24 @@ describe('workspace', () => {
     }
   });
 
+  it("stages external tests under the run's names: folder, file names and UTF-8 text; other bytes as they are", async () => {
+    const tests = await mkdtemp(join(tmpdir(), 'pp-ws-tests-'));
+    try {
+      await writeFile(join(tests, 'test_x.py'), 'from patchproof_oracle import observe\n');
+      await writeFile(join(tests, 'patchproof_oracle.py'), 'def observe(): pass\n');
+      const binary = Buffer.from([0xff, 0xfe, 0x70, 0x61, 0x74, 0x63, 0x68, 0x70, 0x72, 0x6f, 0x6f, 0x66]);
+      await writeFile(join(tests, 'data.bin'), binary);
+      const hide = (text: string): string => text.replace(/patchproof/g, 'qwertyuiop');
+      const staged = await stageExternalTests(out, tests, '.patchproof/reproduction', hide);
+      expect(staged).toEqual(['.patchproof/reproduction/data.bin', '.patchproof/reproduction/patchproof_oracle.py', '.patchproof/reproduction/test_x.py']);
+      expect(await listFiles(join(out, '.qwertyuiop'))).toEqual(['reproduction/data.bin', 'reproduction/qwertyuiop_oracle.py', 'reproduction/test_x.py']);
+      expect(await readFile(join(out, '.qwertyuiop', 'reproduction', 'test_x.py'), 'utf8')).toBe('from qwertyuiop_oracle import observe\n');
+      expect(await readFile(join(out, '.qwertyuiop', 'reproduction', 'data.bin'))).toEqual(binary);
+    } finally {
+      await rm(tests, { recursive: true, force: true });
+    }
+  });
+
   it('stages harness files and reads results, ignoring links and capping size', async () => {
     await stageFiles(out, { '.patchproof/harness/r.mjs': 'export default 1;\n' });
     expect(await readFile(join(out, '.patchproof', 'harness', 'r.mjs'), 'utf8')).toBe('export default 1;\n');

@@ -106,6 +106,12 @@ export interface ParseRequest {
   output?: string;
   /** `TestCommand.declared` of the command that ran. */
   declared?: readonly string[];
+  /**
+   * SHA-256 (hex) of each result file's UTF-8 text as the run wrote it, by name, before the run's
+   * neutral names were turned back into the host's (src/core/run-names.ts): a harness seals those
+   * bytes. Absent: `files` are as written.
+   */
+  resultDigests?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -141,6 +147,12 @@ export interface TestAdapter<Name extends string = string> {
   readonly pid1?: boolean;
   /** Files staged under HARNESS_DIR in every copy, by file name. */
   readonly harness: Readonly<Record<string, string>>;
+  /**
+   * Names this adapter gives generated modules, files and variables that hold `patchproof` and say
+   * what they are (`PATCHPROOF_CANARY_ORDER`, `patchproof_canary`): each run replaces each one whole
+   * by a random word (src/core/run-names.ts); any other `patchproof` becomes the run's random word.
+   */
+  readonly markerNames?: readonly string[];
   /** File names (relative to the reproduction/hidden folders) that this adapter treats as tests. */
   isTestFile(relativePath: string): boolean;
   /**

@@ -6,6 +6,9 @@ import { takeTwins } from '../adapters/shared/twin-stage.js';
 import { HARNESS_DIR, type CanaryOutcome } from '../adapters/adapter.js';
 import type { RunRecord } from '../core/receipt-schema.js';
 import { errorExcerpt, excerptSha256 } from '../core/base-failure.js';
+import { runNames, type RunNames } from '../core/run-names.js';
+import { RUN_MARKER_NAMES } from '../adapters/shared/marker-names.js';
+import { sealOf } from '../adapters/shared/results-channel.js';
 import type { ParsedResults } from '../core/test-results.js';
 import type { RecordLabel, RunEvidence, RunLabel } from '../core/verdict.js';
 import { InfrastructureError } from '../errors.js';
@@ -25,6 +28,26 @@ import { DEFAULT_PREPARE_AHEAD, type RunOutput, type RunPlan, type Tree, type Tr
 
 /** Result files larger than this in total are not read (the run then has a problem, never a pass). */
 const MAX_RESULT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Generated files with the run's names (src/core/run-names.ts): every path hidden, and the text of
+ * every file but the repository's own (`repository`: a suite file staged with its twins keeps its
+ * text as the repository wrote it).
+ */
+function hiddenFiles(names: RunNames, files: Readonly<Record<string, string>>, repository: ReadonlySet<string> = new Set()): Record<string, string> {
+  return Object.fromEntries(Object.entries(files).map(([path, text]) => [names.hide(path), repository.has(path) ? text : names.hide(text)]));
+}
+
+/** The result files a run wrote, with the host's names back, and each one's digest as written (harnesses seal those bytes). */
+function revealedResults(names: RunNames, files: Readonly<Record<string, string>>): { files: Record<string, string>; digests: Record<string, string> } {
+  const revealed: Record<string, string> = {};
+  const digests: Record<string, string> = {};
+  for (const [name, text] of Object.entries(files)) {
+    revealed[names.reveal(name)] = names.reveal(text);
+    digests[names.reveal(name)] = sealOf(text) as string;
+  }
+  return { files: revealed, digests };
+}
 
 /** The oracle phase a run label belongs to (the suite has none: it is always graded in-process). */
 export function oraclePhaseOf(label: RecordLabel): OraclePhase | undefined {
@@ -100,6 +123,9 @@ export async function prepareRun(plan: RunPlan, request: ValidationRequest, deps
   const { adapter, runner, limits } = request;
   const nonce = deps.nonce();
   const oracleNonce = deps.nonce();
+  // This run's names (src/core/run-names.ts): the test process sees neither `patchproof` nor a name
+  // that says what a generated file or variable is for.
+  const namesSeed = deps.nonce();
   let argv: string[] = [];
   const failed = (error: unknown): RunOutput => {
     const phase = oraclePhaseOf(plan.label);
@@ -121,35 +147,37 @@ export async function prepareRun(plan: RunPlan, request: ValidationRequest, deps
   try {
     const copy = await scratch.folder(`${plan.label}-${plan.attempt}-repo`);
     await cloneTree(trees.dirs[plan.tree], copy);
-    await stageFiles(copy, Object.fromEntries(Object.entries(adapter.harness).map(([name, text]) => [`${HARNESS_DIR}/${name}`, text])));
     let files: string[];
     let testRoots: string[] = [];
     const oraclePhase = oraclePhaseOf(plan.label);
     const sealedCases = oraclePhase === undefined ? [] : (trees.oracle?.cases ?? []).filter((c) => c.phase === oraclePhase);
     // A phase observes when it has sealed cases or sites whose values witness record records.
     const observing = sealedCases.length > 0 || (oraclePhase !== undefined && (trees.oracle?.pending ?? []).some((p) => p.phase === oraclePhase));
-    if (plan.tests === 'suite') {
-      files = trees.suite[plan.tree];
-    } else if (plan.tests === 'related') {
-      files = trees.related ?? [];
-    } else {
-      const { dir, placement } = plan.tests;
-      const staged = await stageExternalTests(copy, dir, placement);
-      files = staged.filter((f) => adapter.isTestFile(f.slice(placement.length + 1)));
-      testRoots = [placement];
-      // The observers beside the sealed tests, with this run's nonce; the expectations stay here.
-      if (observing) {
-        await stageFiles(copy, Object.fromEntries(Object.entries(observerFiles(oracleNonce)).map(([name, text]) => [`${placement}/${name}`, text])));
-      }
-    }
     const results = await scratch.folder(`${plan.label}-${plan.attempt}-results`);
     // The container's non-root uid must be able to write its results here, and nowhere else.
     await chmod(results, 0o777);
     const view = runner.view(copy, results);
+    // The repository's own test files keep their names, whatever they hold, and so do the runner's
+    // folders (the trusted-local runner's are the host's scratch folders).
+    const suite = plan.tests === 'suite' ? trees.suite[plan.tree] : plan.tests === 'related' ? (trees.related ?? []) : [];
+    const names = runNames(namesSeed, { names: [...RUN_MARKER_NAMES, ...(adapter.markerNames ?? [])], keep: [...suite, view.workdir, view.resultsDir] });
+    await stageFiles(copy, hiddenFiles(names, Object.fromEntries(Object.entries(adapter.harness).map(([name, text]) => [`${HARNESS_DIR}/${name}`, text]))));
+    if (plan.tests === 'suite' || plan.tests === 'related') {
+      files = suite;
+    } else {
+      const { dir, placement } = plan.tests;
+      const staged = await stageExternalTests(copy, dir, placement, (text) => names.hide(text));
+      files = staged.filter((f) => adapter.isTestFile(f.slice(placement.length + 1)));
+      testRoots = [placement];
+      // The observers beside the sealed tests, with this run's nonce; the expectations stay here.
+      if (observing) {
+        await stageFiles(copy, hiddenFiles(names, Object.fromEntries(Object.entries(observerFiles(oracleNonce)).map(([name, text]) => [`${placement}/${name}`, text]))));
+      }
+    }
     const canary = { nonce };
     const readFile = (path: string): string | undefined => {
       try {
-        return readFileSync(join(copy, ...path.split('/')), 'utf8');
+        return names.reveal(readFileSync(join(copy, ...names.hide(path).split('/')), 'utf8'));
       } catch {
         return undefined;
       }
@@ -166,32 +194,43 @@ export async function prepareRun(plan: RunPlan, request: ValidationRequest, deps
       ...(observing ? { twins: false as const } : {})
     });
     argv = command.argv;
-    await stageFiles(copy, command.stage);
-    const mounts = trees.mounts[plan.tree];
+    await stageFiles(copy, hiddenFiles(names, command.stage, new Set(suite)));
+    const mounts = trees.mounts[plan.tree].map((mount) => ({ ...mount, path: names.hide(mount.path) }));
     // Mount points for the dependency outputs: a container cannot create them in its read-only copy.
     for (const mount of mounts) await mkdir(join(copy, ...mount.path.split('/')), { recursive: true });
+    const resultFiles = command.resultFiles.map((glob) => names.hide(glob));
     const runRequest: RunRequest = {
       hostWorkdir: copy,
       hostResultsDir: results,
-      argv: command.argv,
-      env: { ...trees.env, ...command.env },
+      argv: command.argv.map((arg) => names.hide(arg)),
+      env: Object.fromEntries(Object.entries({ ...trees.env, ...command.env }).map(([key, value]) => [names.hide(key), names.hide(value)])),
       timeoutMs: limits.timeoutMs,
       outputLimitBytes: limits.outputLimitBytes,
       label: `${plan.label}-${plan.attempt}`,
       mounts,
       execTmp: adapter.execTmp === true,
       ...(adapter.pid1 === true ? { init: false } : {}),
-      resultFiles: command.resultFiles,
+      resultFiles,
       ...(signal !== undefined ? { signal } : {})
     };
     // Container start-up overlaps the runs ahead of this one; the command waits for its turn.
     const prestarted = runner.prestart === undefined ? undefined : await runner.prestart(runRequest);
     return async (): Promise<RunOutput> => {
       try {
-        const outcome = prestarted === undefined ? await runner.run(runRequest) : await prestarted.go();
-        const read = await readResults(results, MAX_RESULT_BYTES, command.resultFiles);
+        const ran = prestarted === undefined ? await runner.run(runRequest) : await prestarted.go();
+        // Everything the run produced is read with the host's names back; the record keeps the
+        // size and digest of the output as it came.
+        const outcome = {
+          ...ran,
+          output: names.reveal(ran.output),
+          stdout: names.reveal(ran.stdout),
+          ...(ran.stderr !== undefined ? { stderr: names.reveal(ran.stderr) } : {})
+        };
+        const read = await readResults(results, MAX_RESULT_BYTES, resultFiles);
+        const written = revealedResults(names, read.files);
         const parsed: ParsedResults & { canary: CanaryOutcome } = adapter.parse({
-          files: read.files,
+          files: written.files,
+          resultDigests: written.digests,
           exitCode: outcome.exitCode,
           workdir: view.workdir,
           testRoots,

@@ -139,19 +139,29 @@ export async function listFiles(dir: string): Promise<string[]> {
 
 /**
  * Place external tests at `placement` inside a copy. Whatever the candidate put at that path is
- * removed first, so a pre-created file can never stand in for the grader's.
+ * removed first, so a pre-created file can never stand in for the grader's. `hide`: the run's
+ * names (src/core/run-names.ts), applied to the folder, the file names and the text of UTF-8 files;
+ * the paths returned are the host's.
  */
-export async function stageExternalTests(copy: string, sourceDir: string, placement: string): Promise<string[]> {
-  const target = join(copy, ...placement.split('/'));
+export async function stageExternalTests(copy: string, sourceDir: string, placement: string, hide: (text: string) => string = (text) => text): Promise<string[]> {
+  const target = join(copy, ...hide(placement).split('/'));
   await rm(target, { recursive: true, force: true });
   await mkdir(target, { recursive: true, mode: 0o755 });
   const files = await listFiles(sourceDir);
   for (const file of files) {
     const from = join(sourceDir, ...file.split('/'));
     const info = await lstat(from);
-    await writeEntryFile(join(target, ...file.split('/')), await readFile(from), (info.mode & 0o100) !== 0);
+    await writeEntryFile(join(target, ...hide(file).split('/')), hideText(await readFile(from), hide), (info.mode & 0o100) !== 0);
   }
   return files.map((f) => `${placement}/${f}`);
+}
+
+/** A file's bytes with `hide` applied when they are UTF-8 text it changes; any other file as it is. */
+function hideText(data: Buffer, hide: (text: string) => string): Buffer {
+  const text = data.toString('utf8');
+  if (!Buffer.from(text, 'utf8').equals(data)) return data;
+  const hidden = hide(text);
+  return hidden === text ? data : Buffer.from(hidden, 'utf8');
 }
 
 /** Write generated text files (harness, entry modules) into a copy, replacing whatever was there. */

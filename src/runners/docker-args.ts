@@ -139,9 +139,10 @@ export interface DockerRunSettings {
 /**
  * The gate a pre-started container waits at: `read` one line, then `exec` the command with
  * /dev/null as standard input and the environment it was given (the shell's own PWD unset). No
- * line (the client went away): exit 125, never the command. The image must have `/bin/sh`.
+ * line (the client went away): exit 125, never the command. The image must have `/bin/sh`. Its `$0`
+ * is `sh`: docker-init's argv (PID 1, readable in /proc/1/cmdline) holds the gate.
  */
-export const START_GATE = ['/bin/sh', '-c', 'read -r _ || exit 125; unset PWD; exec "$@" </dev/null', 'patchproof-gate'] as const;
+export const START_GATE = ['/bin/sh', '-c', 'read -r _ || exit 125; unset PWD; exec "$@" </dev/null', 'sh'] as const;
 
 /** A bind mount of a host folder at `target` inside the container. */
 export interface DockerMount {

@@ -121,7 +121,8 @@ export async function prepareResultsMount(resultsDir: string, limits: ResultsLim
     await mkdir(mountpoint, { recursive: true });
     const sizeKiB = Math.max(1, Math.ceil(limitBytes / 1024));
     try {
-      await run('mount', ['-t', 'tmpfs', '-o', `size=${sizeKiB}k,nr_inodes=${limitFiles + 1},mode=0777,nosuid,nodev,noexec`, 'patchproof-results', mountpoint]);
+      // The source is named like any tmpfs: the container's mount table shows it.
+      await run('mount', ['-t', 'tmpfs', '-o', `size=${sizeKiB}k,nr_inodes=${limitFiles + 1},mode=0777,nosuid,nodev,noexec`, 'tmpfs', mountpoint]);
       hostDir = mountpoint;
       mounted = true;
     } catch {

@@ -40,7 +40,7 @@ export function cargoTargetPath(plan: CanaryPlan): string {
 /** Where the canary-only fallback source is staged, relative to the copy's root. */
 export function cargoCanaryFallbackPath(plan: CanaryPlan): string {
   checkCanaryPlan(plan);
-  return `${HARNESS_DIR}/canary_${plan.nonce}.rs`;
+  return `${HARNESS_DIR}/patchproof_canary_${plan.nonce}.rs`;
 }
 
 /** The module name that stands for a repository-relative test file: `f` and the hex of its path. */

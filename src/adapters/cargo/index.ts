@@ -70,6 +70,9 @@ export const cargoAdapter: TestAdapter<'cargo'> = {
   name: 'cargo',
   execTmp: true,
   harness: { [CARGO_HARNESS_FILE]: CARGO_HARNESS_SOURCE, [SUPERVISOR_FILE]: SUPERVISOR_SOURCE },
+  // The launcher's $0, the node copy, the canary fallback and its binary say what they are:
+  // hidden whole each run (the generated target, tests/patchproof_<nonce>.rs, gets the run's word).
+  markerNames: ['patchproof-node', 'patchproof-cargo', 'patchproof_canary', 'patchproof-canary'],
   // The harness is PID 1 and starts every test binary under the supervisor (supervisor.ts).
   pid1: true,
   isTestFile: isCargoTestFile,

@@ -141,6 +141,8 @@ function goCommand(request: CommandRequest): TestCommand {
 export const goAdapter: TestAdapter<'go'> = {
   name: 'go',
   harness: { [SUPERVISOR_FILE]: SUPERVISOR_SOURCE },
+  // The go command's copy and the canary file's name say what they are: hidden whole each run.
+  markerNames: ['patchproof-go', 'patchproof_canary'],
   // Every test binary runs under the supervisor, and the go command is PID 1 (supervisor.ts).
   pid1: true,
   // go test runs the test binary it builds under /tmp (GOTMPDIR defaults to TMPDIR).

@@ -75,6 +75,8 @@ function jestCommand(request: CommandRequest): TestCommand {
 export const jestAdapter: TestAdapter<'jest'> = {
   name: 'jest',
   harness: { [JEST_CHANNEL_FILE]: JEST_CHANNEL_SOURCE },
+  // The reporter's file and the haste-map folder say what they are: hidden whole each run.
+  markerNames: ['patchproof-jest-channel', 'patchproof-jest-cache'],
   isTestFile: isJestTestFile,
   suiteFiles: jestSuiteFiles,
   importGraph: 'js',

@@ -41,7 +41,7 @@ import { sealOf, framesOf, FRAME_MARK, type ChannelCheck } from '../shared/resul
  */
 
 /** File name of the staged wrapper (under HARNESS_DIR). */
-export const JUNIT_CHANNEL_FILE = 'junit-channel.py';
+export const JUNIT_CHANNEL_FILE = 'patchproof-junit-channel.py';
 
 /** How many files of the results folder the wrapper digests at most (beyond: `truncated`). */
 export const JUNIT_CHANNEL_MAX_FILES = 10_000;
@@ -173,6 +173,8 @@ export interface JunitChannelInput {
   isReport(name: string): boolean;
   /** The run's exit code, as the runner saw it. */
   exitCode: number | null;
+  /** The reports' digests as the run wrote them (ParseRequest.resultDigests); absent: from `reports`. */
+  digests?: Readonly<Record<string, string>>;
 }
 
 /** The final frame's fields, as far as they are well formed. */
@@ -212,7 +214,7 @@ export function checkJunitChannel(input: JunitChannelInput): ChannelCheck {
   for (const [name, text] of Object.entries(input.reports)) {
     if (!Object.hasOwn(sealed, name)) {
       disagreements.push(`the results file ${name} is not one the junit wrapper sealed when the command ended${value.truncated === true ? ' (too many files to seal)' : ''}`);
-    } else if (sealed[name] !== sealOf(text)) {
+    } else if (sealed[name] !== (input.digests?.[name] ?? sealOf(text))) {
       disagreements.push(`the results file ${name} is not the one the junit wrapper sealed when the command ended (rewritten after the run)`);
     }
   }

@@ -106,6 +106,9 @@ export function junitAdapter(config: JunitConfig, canaryFiles: Readonly<Record<s
   };
   return {
     name: 'junit',
+    // The wrapper's file and the canary folder say what they are: hidden whole each run (the
+    // folder at its depth, src/core/run-names.ts).
+    markerNames: ['patchproof-junit-channel', `${HARNESS_DIR}/${JUNIT_CANARY_DIR}`],
     // The results channel's wrapper is PID 1 (no docker-init), non-dumpable (junit-channel.ts).
     pid1: true,
     harness: {

@@ -164,7 +164,8 @@ export function parseJunitGenericResults(request: ParseRequest, options: JunitRe
           nonce: channelNonce(request.canary),
           reports: Object.fromEntries(names.map((name) => [name, request.files[name] ?? ''])),
           isReport,
-          exitCode: request.exitCode
+          exitCode: request.exitCode,
+          ...(request.resultDigests !== undefined ? { digests: request.resultDigests } : {})
         });
   return { tests, problems, canary, ...(channel ? { channel } : {}) };
 }

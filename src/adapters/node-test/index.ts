@@ -48,6 +48,8 @@ function nodeTestCommand(request: CommandRequest): TestCommand {
 export const nodeTestAdapter: TestAdapter<'node-test'> = {
   name: 'node-test',
   harness: { [NODE_TEST_REPORTER_FILE]: NODE_TEST_REPORTER_SOURCE },
+  // The reporter's file name (`patchproof-reporter.mjs`) says what it is: hidden whole each run.
+  markerNames: ['patchproof-reporter'],
   isTestFile: isNodeTestFile,
   suiteFiles: nodeTestSuiteFiles,
   importGraph: 'js',

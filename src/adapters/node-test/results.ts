@@ -357,7 +357,14 @@ export function parseNodeTestResults(request: ParseRequest): ParsedResults & { c
   const channel =
     request.output === undefined
       ? undefined
-      : checkChannel({ output: request.output, mark: FRAME_MARK, nonce: channelNonce(request.canary), sealed: { [NODE_TEST_RESULTS_FILE]: text }, records: channelRecords(text) });
+      : checkChannel({
+          output: request.output,
+          mark: FRAME_MARK,
+          nonce: channelNonce(request.canary),
+          sealed: { [NODE_TEST_RESULTS_FILE]: text },
+          records: channelRecords(text),
+          ...(request.resultDigests !== undefined ? { digests: request.resultDigests } : {})
+        });
   return {
     tests,
     ...(totals === undefined ? {} : { claimed: claimedCounts(totals, events, tests) }),

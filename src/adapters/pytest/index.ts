@@ -81,6 +81,8 @@ function pytestCommand(request: CommandRequest): TestCommand {
 export const pytestAdapter: TestAdapter<'pytest'> = {
   name: 'pytest',
   harness: { [PYTEST_PLUGIN_FILE]: PYTEST_PLUGIN_SOURCE },
+  // The plugin's module and the variables say what they are: hidden whole each run.
+  markerNames: [PYTEST_PLUGIN_MODULE, PYTEST_CANARY_ENV, PYTEST_STAGED_ENV],
   isTestFile: isPytestFile,
   suiteFiles: pytestSuiteFiles,
   importGraph: 'python',

@@ -165,7 +165,14 @@ export function parsePytestResults(request: ParseRequest): ParsedResults & { can
   const channel =
     request.output === undefined
       ? undefined
-      : checkChannel({ output: request.output, mark: FRAME_MARK, nonce: channelNonce(request.canary), sealed: { [PYTEST_RESULTS_FILE]: text }, records });
+      : checkChannel({
+          output: request.output,
+          mark: FRAME_MARK,
+          nonce: channelNonce(request.canary),
+          sealed: { [PYTEST_RESULTS_FILE]: text },
+          records,
+          ...(request.resultDigests !== undefined ? { digests: request.resultDigests } : {})
+        });
   const { tests, canary } = takeCanaries(results, canaryIds);
   return { tests, ...(claimed === undefined ? {} : { claimed }), problems, canary, ...(channel ? { channel } : {}) };
 }

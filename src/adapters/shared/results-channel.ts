@@ -109,6 +109,11 @@ export interface ChannelInput {
    * the whole check then.
    */
   sealed: Readonly<Record<string, string | undefined>>;
+  /**
+   * The digests of the `sealed` files as the run wrote them (ParseRequest.resultDigests), when their
+   * text was changed since (the run's names turned back into the host's); absent: from `sealed`.
+   */
+  digests?: Readonly<Record<string, string>>;
   /** Every test the result files hold (canaries and twins included), keyed as the harness frames them. */
   records: readonly { id: string; status: string | null }[];
 }
@@ -118,7 +123,7 @@ export interface ChannelInput {
  * seal exactly the files' bytes; the tests framed before it must be exactly the files' tests.
  */
 export function checkChannel(input: ChannelInput): ChannelCheck {
-  const { output, mark, nonce, sealed, records } = input;
+  const { output, mark, nonce, sealed, records, digests: written } = input;
   const frames = framesOf(output, mark, nonce);
   const disagreements: string[] = [];
   const endIndex = frames.findIndex((f) => f.kind === 'end');
@@ -133,7 +138,7 @@ export function checkChannel(input: ChannelInput): ChannelCheck {
     const names = Object.keys(sealed);
     const digests = (typeof value.files === 'object' && value.files !== null ? value.files : names[0] === undefined ? {} : { [names[0]]: value.sha256 }) as Record<string, unknown>;
     for (const name of names) {
-      const digest = sealOf(sealed[name]);
+      const digest = written?.[name] ?? sealOf(sealed[name]);
       if (digests[name] !== digest) {
         disagreements.push(
           `the results file ${name} is not the one the harness sealed in its final frame (${digests[name] === null ? 'the harness saw none' : 'rewritten after the run'})`

@@ -9,7 +9,7 @@
  * Subtests fold into their test (the first failure stands). Import failures of test modules
  * (unittest.loader._FailedTest) are recorded with the original exception read back from
  * unittest's message; class and module fixture errors (suite._ErrorHolder) with their fixture.
- * With `--canary <nonce>` the harness appends, after discovery has imported every test module
+ * With `--seed <nonce>` (the canary nonce, under a flag that says nothing) the harness appends, after discovery has imported every test module
  * (and so the code under test), a generated TestCase class with the two grader canaries (see
  * canary.ts for their names and order) to the end of the suite: one asserts 1 == 1, the other
  * 1 == 2, both through `self.assertEqual` looked up when they run, so a replacement made at
@@ -415,13 +415,13 @@ def main(argv):
     parser.add_argument("--start")
     parser.add_argument("--top")
     parser.add_argument("--pattern", default="test*.py")
-    parser.add_argument("--canary")
+    parser.add_argument("--seed")
     args = parser.parse_args(argv)
-    if args.canary is not None and not re.fullmatch(r"[0-9a-f]{32,}", args.canary):
-        parser.error("--canary takes at least 32 lowercase hex digits")
+    if args.seed is not None and not re.fullmatch(r"[0-9a-f]{32,}", args.seed):
+        parser.error("--seed takes at least 32 lowercase hex digits")
     global CHANNEL, NONCE, REPO
-    if args.canary is not None:
-        CHANNEL, NONCE = os.dup(1), args.canary
+    if args.seed is not None:
+        CHANNEL, NONCE = os.dup(1), args.seed
 
     repo = os.path.abspath(args.repo)
     REPO = os.path.realpath(repo)
@@ -448,7 +448,7 @@ def main(argv):
         return 2
     # Appended after discovery imported every test module, so the canaries run last, after any
     # import-time change the code under test made.
-    canaries = canary_tests(args.canary) if args.canary is not None else []
+    canaries = canary_tests(args.seed) if args.seed is not None else []
     CANARY_IDS.update(id(test) for test in canaries)
     suite.addTests(canaries)
 

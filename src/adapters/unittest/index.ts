@@ -47,7 +47,7 @@ function unittestCommand(request: CommandRequest): TestCommand {
     workdir,
     '--results',
     path.posix.join(resultsDir, UNITTEST_RESULTS_FILE),
-    '--canary',
+    '--seed',
     request.canary.nonce
   ];
   if (!request.suite) {
@@ -69,6 +69,8 @@ function unittestCommand(request: CommandRequest): TestCommand {
 export const unittestAdapter: TestAdapter<'unittest'> = {
   name: 'unittest',
   harness: { [UNITTEST_HARNESS_FILE]: UNITTEST_HARNESS_SOURCE },
+  // The harness's module name (`patchproof_unittest`) says what it is: hidden whole each run.
+  markerNames: ['patchproof_unittest'],
   isTestFile: isUnittestFile,
   suiteFiles: unittestSuiteFiles,
   importGraph: 'python',

@@ -171,6 +171,13 @@ export function parseUnittestResults(request: ParseRequest): ParsedResults & { c
   const channel =
     request.output === undefined
       ? undefined
-      : checkChannel({ output: request.output, mark: UNITTEST_FRAME_MARK, nonce: request.canary.nonce, sealed: { [UNITTEST_RESULTS_FILE]: text }, records: document.tests });
+      : checkChannel({
+          output: request.output,
+          mark: UNITTEST_FRAME_MARK,
+          nonce: request.canary.nonce,
+          sealed: { [UNITTEST_RESULTS_FILE]: text },
+          records: document.tests,
+          ...(request.resultDigests !== undefined ? { digests: request.resultDigests } : {})
+        });
   return { tests, ...(document.claimed === undefined ? {} : { claimed: document.claimed }), problems, canary, ...(channel ? { channel } : {}) };
 }

@@ -50,6 +50,8 @@ function vitestCommand(request: CommandRequest): TestCommand {
 export const vitestAdapter: TestAdapter<'vitest'> = {
   name: 'vitest',
   harness: { [VITEST_RUNNER_FILE]: VITEST_RUNNER_SOURCE },
+  // The runner's temporary config folder and vite's cache folder say what they are: hidden whole each run.
+  markerNames: ['patchproof-vitest-config-', 'patchproof-vite-cache'],
   isTestFile: isVitestTestFile,
   suiteFiles: vitestSuiteFiles,
   importGraph: 'js',

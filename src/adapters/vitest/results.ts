@@ -242,7 +242,8 @@ export function parseVitestResults(request: ParseRequest): ParsedResults & { can
           mark: FRAME_MARK,
           nonce: channelNonce(request.canary),
           sealed: { [VITEST_RESULTS_FILE]: request.files[VITEST_RESULTS_FILE], [VITEST_CLAIMS_FILE]: request.files[VITEST_CLAIMS_FILE] },
-          records: report.files.flatMap((entry) => channelRecords(entry.file, entry.tasks ?? [], []))
+          records: report.files.flatMap((entry) => channelRecords(entry.file, entry.tasks ?? [], [])),
+          ...(request.resultDigests !== undefined ? { digests: request.resultDigests } : {})
         });
   return {
     tests,
