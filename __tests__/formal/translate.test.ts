@@ -92,7 +92,7 @@ describe('loops and arrays', () => {
   const arr = [{ name: 'a', type: 'int[]' as const }];
   const sum = target({
     params: arr,
-    requires: ['a.every((v) => v >= 0 && v <= 1000)'],
+    requires: ['a.every((v) => v >= 0 && v <= 1000)', 'a.length <= 4'],
     ensures: ['result >= 0', 'a.every((v) => v <= result)'],
     bounds: { unroll: 5, array_length: 4 }
   });
@@ -130,12 +130,13 @@ describe('loops and arrays', () => {
   test('break, continue and an indexed write', async () => {
     const first = target({
       params: [...arr, ...ints('x')],
+      requires: ['a.length < 5'],
       ensures: ['result === -1 ? a.every((v) => v !== x) : (result >= 0 && result < a.length && a[result] === x)'],
       bounds: { unroll: 4, array_length: 4 }
     });
     const src = 'function f(a, x) {\n  let found = -1;\n  for (let i = 0; i < a.length; i++) {\n    if (a[i] !== x) continue;\n    found = i;\n    break;\n  }\n  return found;\n}';
     expect((await check(first, src)).status).toBe('proved');
-    const write = target({ params: arr, requires: ['a.length > 0'], ensures: ['result === 7'], bounds: { array_length: 3 } });
+    const write = target({ params: arr, requires: ['a.length > 0 && a.length <= 3'], ensures: ['result === 7'], bounds: { array_length: 3 } });
     expect((await check(write, 'function f(a) { a[0] = 7; return a[0]; }')).status).toBe('proved');
     const outOfRange = await check(write, 'function f(a) { a[a.length] = 7; return 7; }');
     expect([outOfRange.status, outOfRange.reason]).toEqual(['counterexample', undefined]);

@@ -91,7 +91,9 @@ function formalCall(target: NonNullable<Receipt['formal']>['targets'][number]): 
   const args = Object.values(cex.inputs)
     .map((v) => modelText(v))
     .join(', ');
-  return `${target.function}(${args})${cex.result === undefined ? ' returns undefined' : ` returns ${modelText(cex.result)}`}`;
+  // A path that raises (the obligation names the error) returns nothing at all.
+  const raises = cex.violated.some((v) => /\(else \w+Error\)/.test(v));
+  return `${target.function}(${args})${cex.result !== undefined ? ` returns ${modelText(cex.result)}` : raises ? ' raises' : ' returns undefined'}`;
 }
 
 /** The formal gate's lines, for the console and the report. */

@@ -2,7 +2,7 @@ import { overallStatus, type FormalStatus, type IntegerModel } from '../core/for
 import { and, not, parseValues, type SmtValue } from './smt.js';
 import { solve, solveBatch, type BatchResult, type SolverJob, type SolverLimits, type SolverResult } from './solver.js';
 import { targetName, type FormalBlock, type FormalTarget } from './spec.js';
-import { integerModel, prepareFrontEnd, translateTarget } from './front-end.js';
+import { integerModel, isPythonFile, prepareFrontEnd, translateTarget, unboundedArrays } from './front-end.js';
 import { SpecError, Unsupported, type Formula, type ParamSymbol } from './translate.js';
 
 /**
@@ -151,7 +151,9 @@ export function decide(formula: Formula, result: SolverResult): Pick<TargetOutco
       ...formula.obligations.filter((o) => o.kind === 'bounds' && values.get(o.name) === false).map((o) => o.what)
     ];
     const returned = formula.obligations.find((o) => o.kind === 'bounds' && o.what.includes('returns on every path'));
-    const didReturn = returned === undefined || values.get(returned.name) !== false;
+    // A path that raises (ReferenceError, IndexError, ZeroDivisionError, …) returns nothing.
+    const raised = formula.obligations.some((o) => o.kind === 'bounds' && o.what.includes('(else ') && values.get(o.name) === false);
+    const didReturn = (returned === undefined || values.get(returned.name) !== false) && !raised;
     const raw = values.get(formula.result);
     // A JS result read from an unconstrained value (past an array's end) may lie outside the safe range: left out.
     const result = raw === undefined || !didReturn ? undefined : typeof raw === 'boolean' ? raw : modelInt(raw, formula.integers);
@@ -184,6 +186,25 @@ export function decide(formula: Formula, result: SolverResult): Pick<TargetOutco
   return { status: 'proved' };
 }
 
+/**
+ * A decision in the scope of the array bound: the formula models every int[] parameter up to
+ * `bounds.array_length` elements, so when `requires` allows longer ones a proof is about part of
+ * the inputs only: `checked` (a bounded check, never proved), with the reason and the fix.
+ */
+export function withArrayScope(
+  target: FormalTarget,
+  outcome: Pick<TargetOutcome, 'status' | 'reason' | 'counterexample'>
+): Pick<TargetOutcome, 'status' | 'reason' | 'counterexample'> {
+  if (outcome.status !== 'proved' && outcome.status !== 'checked') return outcome;
+  const longer = unboundedArrays(target);
+  if (longer.length === 0) return outcome;
+  const n = target.bounds.array_length;
+  const python = isPythonFile(target.file);
+  const hint = longer.map((name) => (python ? `len(${name}) <= ${n}` : `${name}.length <= ${n}`)).join(' and ');
+  const note = `no counterexample among ${python ? 'lists' : 'arrays'} of length ≤ ${n}, but requires allows a longer ${longer.join(', ')}: those inputs are outside the model (add ${hint} to requires to prove it for every input)`;
+  return { status: 'checked', reason: outcome.status === 'checked' && outcome.reason !== undefined ? `${outcome.reason}; ${note}` : note };
+}
+
 /** A candidate's text translated, or why it cannot be (the status is then unknown without a solver). */
 type Prepared = { formula: Formula } | { reason: string };
 
@@ -212,7 +233,7 @@ export async function checkTarget(target: FormalTarget, text: string | undefined
   if ('reason' in prepared) return { ...base, status: 'unknown', reason: prepared.reason, duration_ms: Date.now() - started };
   const limits = options.limits(target);
   const result = await (options.solve ?? solve)(candidateJob(prepared.formula), limits);
-  return { ...base, ...decide(prepared.formula, result), scope: { ...base.scope, solver: result.version }, duration_ms: Date.now() - started };
+  return { ...base, ...withArrayScope(target, decide(prepared.formula, result)), scope: { ...base.scope, solver: result.version }, duration_ms: Date.now() - started };
 }
 
 /** Why a pack's spec cannot calibrate: the pack is refused with this one line. */
@@ -279,11 +300,11 @@ export async function checkSpec(target: FormalTarget, baseText: string | undefin
       );
     }
   }
-  const baseOutcome = decided[wrongs.length]!;
+  const baseOutcome = withArrayScope(target, decided[wrongs.length]!);
   if (baseOutcome.status === 'proved') throw new SpecRefusal(`formal target ${name}: the base version is proved correct, so the spec does not capture the bug`);
   if (baseOutcome.status === 'checked')
     throw new SpecRefusal(
-      `formal target ${name}: the base version has no counterexample within the bounds (${baseOutcome.reason ?? 'checked'}), so the spec cannot be calibrated; raise bounds.unroll`
+      `formal target ${name}: the base version has no counterexample within the bounds (${baseOutcome.reason ?? 'checked'}), so the spec cannot be calibrated; raise bounds.unroll or bounds.array_length`
     );
   if (baseOutcome.status === 'unknown') throw new SpecRefusal(`formal target ${name}: the base version cannot calibrate the spec: ${baseOutcome.reason ?? 'unknown'}`);
 }

@@ -29,7 +29,50 @@ interface Local {
 /** The builtins the subset calls: their meaning is the standard one only if nothing rebinds them. */
 export const PYTHON_BUILTINS = new Set(['min', 'max', 'abs', 'len', 'range']);
 /** Names through which code reaches and rewrites builtins or module globals. */
-const REFLECTIVE = new Set(['globals', 'locals', 'vars', 'setattr', 'delattr', 'exec', 'eval', 'compile', '__builtins__', 'builtins', '__import__', '__dict__', 'importlib']);
+const REFLECTIVE = new Set([
+  'globals',
+  'locals',
+  'vars',
+  'setattr',
+  'delattr',
+  'exec',
+  'eval',
+  'compile',
+  '__builtins__',
+  'builtins',
+  '__import__',
+  '__dict__',
+  'importlib',
+  // A function's own namespace and code: `f.__globals__['max'] = …`, `f.__code__ = g.__code__`.
+  '__globals__',
+  '__code__',
+  '__defaults__',
+  '__kwdefaults__',
+  '__closure__',
+  // Every class of the process from any value: `().__class__.__base__.__subclasses__()`.
+  '__subclasses__',
+  'ctypes',
+  'gc'
+]);
+/**
+ * In the target's own module only (common enough elsewhere, in `__repr__`s and package set-up, that
+ * other files are left to the binding check): a name looked up by a string (`getattr(f, '__glo' +
+ * 'bals__')`), the object graph, and the import system's records.
+ */
+const REFLECTIVE_IN_TARGET = new Set([
+  'getattr',
+  '__class__',
+  '__base__',
+  '__bases__',
+  '__mro__',
+  '__getattribute__',
+  '__setattr__',
+  '__func__',
+  '__wrapped__',
+  '__spec__',
+  '__loader__',
+  '__path__'
+]);
 
 const at = (node: SyntaxNode): string => ` (line ${node.startPosition.row + 1})`;
 
@@ -121,7 +164,8 @@ export function pythonIntegrityProblems(root: SyntaxNode): string[] {
     if (node.type === 'decorator') problems.push(`a decorator${at(node)}`);
     if (node.type === 'wildcard_import') problems.push(`a star import${at(node)}`);
     if (node.type === 'identifier' && PYTHON_BUILTINS.has(node.text) && !isHarmlessUse(node)) problems.push(`${node.text} is rebound or passed around${at(node)}`);
-    if (node.type === 'identifier' && REFLECTIVE.has(node.text)) problems.push(`${node.text}${at(node)}`);
+    if (node.type === 'identifier' && (REFLECTIVE.has(node.text) || REFLECTIVE_IN_TARGET.has(node.text)))
+      problems.push(`${node.text}${at(node)}, which reaches builtins, globals or code objects`);
     if (node.type === 'attribute' && node.childForFieldName('attribute')?.text === 'modules') problems.push(`sys.modules${at(node)}`);
   });
   return [...new Set(problems)];
@@ -670,4 +714,46 @@ class PythonTranslator extends SymbolicExecution<SyntaxNode> {
     else this.locals.set(variable.text, saved);
     return expanded;
   }
+}
+
+/**
+ * The largest length of the list parameter `param` that one `requires` expression allows, when it
+ * says so plainly (`len(xs) <= 4`, `0 <= len(xs) < 5`, `len(xs) == 3`, within `and`); undefined
+ * when it does not bound it.
+ */
+export function pythonLengthBound(text: string, param: string): number | undefined {
+  const root = parsePython(text);
+  const statement = named(root)[0];
+  const expression = statement?.type === 'expression_statement' ? named(statement)[0] : undefined;
+  if (root.hasError || expression === undefined) return undefined;
+  const isLength = (n: SyntaxNode): boolean => {
+    if (n.type !== 'call' || n.childForFieldName('function')?.text !== 'len') return false;
+    const args = named(field(n, 'arguments'));
+    return args.length === 1 && args[0]!.type === 'identifier' && args[0]!.text === param;
+  };
+  const literal = (n: SyntaxNode): number | undefined => (n.type === 'integer' && /^[0-9]+$/.test(n.text) && Number.isSafeInteger(Number(n.text)) ? Number(n.text) : undefined);
+  const bound = (n: SyntaxNode): number | undefined => {
+    if (n.type === 'parenthesized_expression') return named(n).length === 1 ? bound(named(n)[0]!) : undefined;
+    if (n.type === 'boolean_operator' && n.childForFieldName('operator')?.text === 'and') {
+      const found = [bound(field(n, 'left')), bound(field(n, 'right'))].filter((b): b is number => b !== undefined);
+      return found.length === 0 ? undefined : Math.min(...found);
+    }
+    if (n.type !== 'comparison_operator') return undefined;
+    const children = n.children.filter((c): c is SyntaxNode => c !== null && c.type !== 'comment');
+    const operands = children.filter((c) => c.isNamed);
+    const ops = children.filter((c) => !c.isNamed).map((c) => c.type);
+    const found: number[] = [];
+    for (const [i, op] of ops.entries()) {
+      const [a, b] = [operands[i], operands[i + 1]];
+      if (a === undefined || b === undefined) return undefined;
+      const right = literal(b);
+      const left = literal(a);
+      if (isLength(a) && right !== undefined && (op === '<=' || op === '==')) found.push(right);
+      if (isLength(a) && right !== undefined && op === '<') found.push(right - 1);
+      if (isLength(b) && left !== undefined && (op === '>=' || op === '==')) found.push(left);
+      if (isLength(b) && left !== undefined && op === '>') found.push(left - 1);
+    }
+    return found.length === 0 ? undefined : Math.min(...found);
+  };
+  return bound(expression);
 }

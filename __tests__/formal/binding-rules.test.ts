@@ -1,0 +1,203 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from '@jest/globals';
+import { changedFileProblems, pythonShadowProblems } from '../../src/formal/run.js';
+import { loadPythonParser } from '../../src/formal/python-parser.js';
+import { check, ints, target } from './formal-support.js';
+import { stopZ3 } from './z3-in-process.js';
+
+/**
+ * Issue 29, item 2: the language rules a proof about the text could miss, so that the code that
+ * runs is not what the solver read. Each case is a function the earlier translator proved (the
+ * trap); the rule now gives a counterexample (the code throws where the model returned) or
+ * `unknown` with the construct and its line in words. Every rule has a control that stays proved.
+ */
+
+afterAll(stopZ3);
+
+const abs = target({ params: ints('x'), ensures: ['result >= 0', 'result === x || result === -x'] });
+const ABS = 'function f(x) { return Math.abs(x); }';
+
+describe('the temporal dead zone: a name read before its block declares it throws, it never reads the outer one', () => {
+  const same = target({ params: ints('x'), requires: ['x > -1000', 'x < 1000'], ensures: ['result === x'] });
+
+  test('a read of a block-scoped name above its declaration is a ReferenceError counterexample', async () => {
+    // The model that looks names up in order reads the parameter x at `const y = x`: proved. JS throws for x > 100.
+    const out = await check(same, 'export function f(x) {\n  if (x > 100) {\n    const y = x;\n    const x = 0;\n    return y + x;\n  }\n  return x;\n}');
+    expect(out.status).toBe('counterexample');
+    expect(out.counterexample!.inputs.x as number).toBeGreaterThan(100);
+    expect(out.counterexample!.violated).toContain('x is not used before its declaration (else ReferenceError) (line 3)');
+  });
+
+  test('`let v = v + 1` reads its own dead zone; a write before the declaration throws too', async () => {
+    const self = await check(same, 'export function f(x) {\n  let v = x;\n  {\n    let v = v + 0;\n    return v;\n  }\n}');
+    expect(self.status).toBe('counterexample');
+    expect(self.counterexample!.violated.join()).toMatch(/v is not used before its declaration \(else ReferenceError\) \(line 4\)/);
+    const write = await check(
+      same,
+      'export function f(x) {\n  let r = x;\n  if (x < 0) {\n    r = 1;\n    r = r - 1 + x;\n    let q = 0;\n    q = r;\n  }\n  {\n    s = 0;\n    let s = 1;\n  }\n  return r;\n}'
+    );
+    expect(write.status).toBe('counterexample');
+    expect(write.counterexample!.violated.join()).toMatch(/s is not used before/);
+  });
+
+  test('inside a loop body, each iteration has its own dead zone', async () => {
+    const out = await check(
+      target({ params: ints('n'), requires: ['n >= 0', 'n <= 3'], ensures: ['result >= 0'], bounds: { unroll: 4 } }),
+      'function f(n) {\n  let s = 0;\n  for (let i = 0; i < n; i++) {\n    s = s + k;\n    let k = i;\n  }\n  return s;\n}'
+    );
+    expect(out.status).toBe('counterexample');
+    expect(out.counterexample!.inputs.n as number).toBeGreaterThan(0);
+  });
+
+  test('control: a shadow used after its declaration, and the outer name after the block, are proved', async () => {
+    expect((await check(same, 'function f(x) {\n  {\n    const x = 5;\n    if (x !== 5) return 0;\n  }\n  return x;\n}')).status).toBe('proved');
+  });
+});
+
+describe('every form that rebinds the target is followed', () => {
+  const cases: [string, string, string, RegExp][] = [
+    ['a top-level destructuring assignment', 'src/f.mjs', `export ${ABS}\n[f] = [(x) => x];`, /a destructuring assignment to f \(line 2\)/],
+    ['an object destructuring assignment', 'src/f.mjs', `export ${ABS}\n({ f } = { f: (x) => x });`, /a destructuring assignment to f/],
+    ['a for … of that assigns the name', 'src/f.mjs', `export ${ABS}\nfor (f of [(x) => x]) {}`, /a for loop that assigns f/],
+    ['++ on the name', 'src/f.mjs', `export ${ABS}\nif (false) f++;`, /\+\+ on f/],
+    ['a destructuring var', 'src/f.js', `${ABS}\nvar [f] = [(x) => x];\nmodule.exports = { f };`, /f declared by destructuring/],
+    ['a var in a block', 'src/f.js', `${ABS}\n{ var f = (x) => x; }\nmodule.exports = { f };`, /a var f inside a block/]
+  ];
+  test.each(cases)('%s is unknown', async (_name, file, source, reason) => {
+    const out = await check(target({ ...abs, file }), source, file);
+    expect(out.status).toBe('unknown');
+    expect(out.reason).toMatch(reason);
+  });
+});
+
+describe('Annex B: a sloppy-mode block function replaces the top-level one', () => {
+  const blockFunction = `${ABS}\n{\n  function f(x) { return x; }\n}\nmodule.exports = { f };`;
+
+  test('in a CommonJS script it is unknown, with the rule in words', async () => {
+    const out = await check(target({ ...abs, file: 'lib/f.cjs' }), blockFunction, 'lib/f.cjs');
+    expect(out.status).toBe('unknown');
+    expect(out.reason).toMatch(/a function f declared in a block \(line 3\): in sloppy code \(Annex B\) it replaces the top-level f when the block runs/);
+  });
+
+  test("control: strict code ('use strict', or an ES module) keeps it in its block", async () => {
+    expect((await check(target({ ...abs, file: 'lib/f.cjs' }), `'use strict';\n${blockFunction}`, 'lib/f.cjs')).status).toBe('proved');
+    expect((await check(target({ ...abs, file: 'lib/f.mjs' }), `export ${ABS}\n{\n  function f(x) { return x; }\n}`, 'lib/f.mjs')).status).toBe('proved');
+  });
+});
+
+describe('CommonJS exports', () => {
+  const cjs = target({ ...abs, file: 'lib/f.js' });
+  test.each([
+    ['module.exports = { f }', `${ABS}\nmodule.exports = { f };`],
+    ['module.exports = { f: f, other }', `${ABS}\nconst other = 1;\nmodule.exports = { f: f, other };`],
+    ['exports.f = f', `${ABS}\nexports.f = f;\nexports.g = 2;`],
+    ['module.exports.f = f', `${ABS}\nmodule.exports.f = f;\nmodule.exports.helper();`]
+  ])('the plain form %s is followed: proved', async (_name, source) => {
+    expect((await check(cjs, source, 'lib/f.js')).status).toBe('proved');
+  });
+
+  test.each([
+    [
+      'Object.assign(module.exports, …)',
+      `${ABS}\nmodule.exports = { f };\nObject.assign(module.exports, { f: (x) => x });`,
+      /module\.exports used other than by a plain export \(line 3\)/
+    ],
+    ['a spread', `${ABS}\nmodule.exports = { f, ...require('./other') };`, /a spread in module\.exports = \{ … \} \(line 2\): it may carry f/],
+    ['exports.f set to another function', `${ABS}\nexports.f = (x) => x;`, /the export f is set to something other than the function f/],
+    ['module.exports set to a value', `${ABS}\nmodule.exports = require('./other');`, /module\.exports set to something other than an object literal/],
+    ['exports aliased', `${ABS}\nconst e = exports;\ne.f = (x) => x;`, /exports used other than as exports\.x/],
+    ['a computed export', `${ABS}\nconst k = 'f';\nexports[k] = (x) => x;`, /an export written by a computed name/],
+    ['the top-level this', `${ABS}\nthis.f = (x) => x;`, /this at the top level/]
+  ])('%s is unknown', async (_name, source, reason) => {
+    const out = await check(cjs, source, 'lib/f.js');
+    expect(out.status).toBe('unknown');
+    expect(out.reason).toMatch(reason);
+  });
+});
+
+describe('aliases of the global object and code built from strings', () => {
+  const esm = (text: string): Promise<Awaited<ReturnType<typeof check>>> => check(target({ ...abs, file: 'src/f.mjs' }), text, 'src/f.mjs');
+  test.each([
+    ['globalThis aliased', `const root = globalThis;\nroot.Math.abs = (v) => v;\nexport ${ABS}`, /globalThis aliased or passed around \(line 1\)/],
+    ['Math reached through a global and aliased', `const M = globalThis.Math;\nM.abs = (v) => v;\nexport ${ABS}`, /Math is bound, aliased or passed around \(line 1\)/],
+    ['a member Math of an alias', `const g = [globalThis][0];\nexport ${ABS}`, /globalThis aliased/],
+    ['the Function constructor', `const root = Function('return this')();\nexport ${ABS}`, /the Function constructor \(line 1\)/],
+    ['.constructor(…)', `(() => 0).constructor('Math.abs = (v) => v')();\nexport ${ABS}`, /a constructor reached through \.constructor/],
+    ['the vm module', `import vm from 'node:vm';\nvm.runInThisContext('Math.abs = (v) => v');\nexport ${ABS}`, /an import of the vm module/],
+    ['a destructuring write to a Math member', `[Math.abs] = [(v) => v];\nexport ${ABS}`, /a write to Math/]
+  ])('%s is unknown', async (_name, source, reason) => {
+    const out = await esm(source);
+    expect(out.status).toBe('unknown');
+    expect(out.reason).toMatch(reason);
+  });
+
+  test('control: reading a harmless member of the global object stays proved', async () => {
+    expect((await esm(`globalThis.console.log('loaded');\nexport ${ABS}`)).status).toBe('proved');
+  });
+
+  test("another changed file: a global's alias, or a write to the target's export, makes every target unknown", () => {
+    const changed = new Map<string, Buffer | null>([
+      ['src/shim.js', Buffer.from('const g = globalThis;\ng.Math.abs = (v) => v;\n')],
+      ['src/patch.cjs', Buffer.from("require('./f.js').f = (x) => x;\n")],
+      ['src/assign.cjs', Buffer.from("Object.assign(require('./f.js'), { f: (x) => x });\n")],
+      ['src/fine.js', Buffer.from('export const g = (x) => Math.max(x, 0);\n')]
+    ]);
+    expect(changedFileProblems(changed, ['src/f.js'], undefined, ['f'])).toEqual([
+      'src/shim.js: globalThis aliased or passed around (line 1): what is reached through it cannot be followed',
+      'src/shim.js: a member named Math of something other than the global object (line 2) (an alias of the global object?)',
+      'src/patch.cjs: an assignment to .f (line 1)',
+      "src/assign.cjs: assign that may set a target's name (line 1)"
+    ]);
+  });
+});
+
+describe('Python: the function object, its globals and its module file', () => {
+  const spec = target({ file: 'src/f.py', params: ints('a', 'b'), ensures: ['result == min(a, b)'] });
+  const good = 'def f(a, b):\n    return min(a, b)\n';
+
+  test.each([
+    ["f.__globals__['min'] = …", `${good}f.__globals__['min'] = max\n`, /__globals__ \(line 3\), which reaches builtins, globals or code objects/],
+    ['f.__code__ = g.__code__', `${good}def g(a, b):\n    return a\nf.__code__ = g.__code__\n`, /__code__ \(line 5\)/],
+    ['a name looked up by a string', `${good}getattr(f, '__glo' + 'bals__')['min'] = max\n`, /getattr \(line 3\)/],
+    ['the object graph', `${good}print(().__class__)\n`, /__class__ \(line 3\)/]
+  ])('%s is unknown', async (_name, source, reason) => {
+    await loadPythonParser();
+    const out = await check(spec, source, 'src/f.py');
+    expect(out.status).toBe('unknown');
+    expect(out.reason).toMatch(reason);
+  });
+
+  test('another changed file: a function namespace reached, or compiled code shipped, makes every target unknown', async () => {
+    await loadPythonParser();
+    const changed = new Map<string, Buffer | null>([
+      ['shop/__init__.py', Buffer.from('from . import pricing\npricing.clamp.__globals__["max"] = min\n')],
+      ['shop/__pycache__/pricing.cpython-313.pyc', Buffer.from([0x0d, 0x0a])],
+      ['shop/util.py', Buffer.from('class A:\n    def __repr__(self):\n        return self.__class__.__name__\n')]
+    ]);
+    expect(changedFileProblems(changed, ['shop/pricing.py'], ['clamp'])).toEqual([
+      'shop/__init__.py: __globals__ (line 2)',
+      'shop/__pycache__/pricing.cpython-313.pyc: compiled code, which the import system may load in place of a source the gate read'
+    ]);
+  });
+
+  test('a package folder or an extension module beside the target is imported in its place', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pp-shadow-'));
+    try {
+      await mkdir(join(dir, 'shop', 'pricing'), { recursive: true });
+      await mkdir(join(dir, 'shop', 'orders'), { recursive: true });
+      await writeFile(join(dir, 'shop', 'pricing.py'), 'def clamp(q, lo, hi):\n    return q\n');
+      await writeFile(join(dir, 'shop', 'pricing', '__init__.py'), '');
+      await writeFile(join(dir, 'shop', 'orders.py'), '');
+      // A folder without __init__ is a namespace portion: the module file wins over it.
+      await writeFile(join(dir, 'shop', 'orders', 'x.txt'), '');
+      await writeFile(join(dir, 'shop', 'orders.abi3.so'), '');
+      expect(pythonShadowProblems(dir, 'shop/pricing.py')).toEqual(['the package folder shop/pricing/ is imported in place of shop/pricing.py']);
+      expect(pythonShadowProblems(dir, 'shop/orders.py')).toEqual(['the extension module shop/orders.abi3.so is imported in place of shop/orders.py']);
+      expect(pythonShadowProblems(dir, 'shop/none.py')).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
