@@ -109,6 +109,19 @@ describe('loops and arrays', () => {
     expect(out.counterexample!.violated.join()).toMatch(/the read a\[…\] is inside the array \(line 3\)/);
   });
 
+  test('the scope says which bounds limit the result: array lengths and loop iterations (issue 29)', async () => {
+    const src = 'function f(a) {\n  let s = 0;\n  for (let i = 0; i < a.length; i++) s += a[i];\n  return s;\n}';
+    const proved = await check(sum, src);
+    expect([proved.status, proved.scope.lengths, proved.scope.loops]).toEqual(['proved', 'all_allowed', 'all_within_unroll']);
+    const longer = await check(target({ ...sum, requires: ['a.every((v) => v >= 0 && v <= 1000)'] }), src);
+    expect([longer.status, longer.scope.lengths, longer.scope.loops]).toEqual(['checked', 'up_to_bound', 'all_within_unroll']);
+    const n = target({ params: ints('n'), requires: ['n >= 0', 'n <= 100'], ensures: ['result === n'], bounds: { unroll: 8 } });
+    const unrolled = await check(n, 'function f(n) { let i = 0; while (i < n) { i = i + 1; } return i; }');
+    expect([unrolled.status, unrolled.scope.lengths, unrolled.scope.loops]).toEqual(['checked', undefined, 'up_to_unroll']);
+    const straight = await check(abs, 'function f(x) { return Math.abs(x); }');
+    expect([straight.status, straight.scope.loops]).toEqual(['proved', 'none']);
+  });
+
   test('a loop that can run past the unroll bound is checked (bounded), never proved', async () => {
     const spec = target({ params: ints('n'), requires: ['n >= 0', 'n <= 100'], ensures: ['result === n'], bounds: { unroll: 8 } });
     const out = await check(spec, 'function f(n) { let i = 0; while (i < n) { i = i + 1; } return i; }');

@@ -41,6 +41,19 @@ const modelInt = z.union([safeInt, bigInt]);
 export const INTEGER_MODELS = ['safe', 'python-int'] as const;
 export type IntegerModel = (typeof INTEGER_MODELS)[number];
 
+/**
+ * How far a target's int[] inputs are covered (issue 29): `all_allowed`, `requires` bounds every
+ * int[] length at or below `array_length`, so every input it allows is in the model; `up_to_bound`,
+ * `requires` allows longer arrays, which the model does not hold (then the best status is `checked`).
+ */
+export const ARRAY_LENGTH_SCOPES = ['all_allowed', 'up_to_bound'] as const;
+/**
+ * How far a proved or checked target's loops are covered (issue 29): `none`, the function has no
+ * loop; `all_within_unroll`, every loop ends within `unroll` iterations for every input `requires`
+ * allows, so the unrolling covers every run; `up_to_unroll`, some input needs more (`checked`).
+ */
+export const LOOP_SCOPES = ['none', 'all_within_unroll', 'up_to_unroll'] as const;
+
 export const formalTargetRecordSchema = z.strictObject({
   name: z.string().min(1),
   file: z.string().min(1),
@@ -75,9 +88,18 @@ export const formalTargetRecordSchema = z.strictObject({
     .optional(),
   /**
    * What a proof covers: the integer model (`safe`: JS safe integers, every value in ±(2^53−1);
-   * `python-int`, from v8: Python's unbounded integers), the bounds, the solver.
+   * `python-int`, from v8: Python's unbounded integers), the bounds, the solver; and (issue 29)
+   * whether the bounds limit it: `lengths` (targets with int[] parameters) and `loops` (set when
+   * the solver proved or checked the target).
    */
-  scope: z.strictObject({ unroll: count, array_length: count, integers: z.enum(INTEGER_MODELS), solver: z.string().min(1) }),
+  scope: z.strictObject({
+    unroll: count,
+    array_length: count,
+    integers: z.enum(INTEGER_MODELS),
+    solver: z.string().min(1),
+    lengths: z.enum(ARRAY_LENGTH_SCOPES).optional(),
+    loops: z.enum(LOOP_SCOPES).optional()
+  }),
   duration_ms: count
 });
 
@@ -156,6 +178,10 @@ export function formalRecordErrors(formal: FormalRecord): string[] {
       errors.push(`${where}: an integer outside the safe range in a counterexample over safe integers (only python-int targets have them)`);
     }
     if (t.scope.integers === 'python-int' && !/\.py$/.test(t.file)) errors.push(`${where}: the python-int integer model goes with a Python target (.py) only`);
+    // A proof covers every input requires allows: never only the arrays or the runs up to a bound.
+    if (t.status === 'proved' && (t.scope.lengths === 'up_to_bound' || t.scope.loops === 'up_to_unroll')) {
+      errors.push(`${where}: a proof whose scope stops at a bound (${t.scope.lengths === 'up_to_bound' ? 'array lengths' : 'loop iterations'}) is checked, not proved`);
+    }
   }
   return errors;
 }

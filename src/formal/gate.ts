@@ -1,4 +1,4 @@
-import { overallStatus, type FormalStatus, type IntegerModel } from '../core/formal.js';
+import { overallStatus, type FormalStatus, type FormalTargetRecord, type IntegerModel } from '../core/formal.js';
 import { and, not, parseValues, type SmtValue } from './smt.js';
 import { solve, solveBatch, type BatchResult, type SolverJob, type SolverLimits, type SolverResult } from './solver.js';
 import { targetName, type FormalBlock, type FormalTarget } from './spec.js';
@@ -46,7 +46,7 @@ export interface TargetOutcome {
   /** Why the status is unknown. */
   reason?: string;
   counterexample?: Counterexample;
-  scope: { unroll: number; array_length: number; integers: IntegerModel; solver: string };
+  scope: FormalTargetRecord['scope'];
   duration_ms: number;
 }
 
@@ -221,19 +221,34 @@ function prepare(target: FormalTarget, text: string | undefined, file: string): 
 /** Check one target against a candidate's file text (undefined: the file is not in the tree). */
 export async function checkTarget(target: FormalTarget, text: string | undefined, options: SolverOptions, file = target.file): Promise<TargetOutcome> {
   const started = Date.now();
+  const arrays = target.params.some((p) => p.type === 'int[]');
   const base = {
     name: targetName(target),
     file: target.file,
     function: target.function,
     required: target.required,
-    scope: { unroll: target.bounds.unroll, array_length: target.bounds.array_length, integers: integerModel(target), solver: 'unknown' }
+    scope: {
+      unroll: target.bounds.unroll,
+      array_length: target.bounds.array_length,
+      integers: integerModel(target),
+      solver: 'unknown',
+      ...(arrays ? { lengths: unboundedArrays(target).length === 0 ? ('all_allowed' as const) : ('up_to_bound' as const) } : {})
+    }
   };
   await prepareFrontEnd(target);
   const prepared = prepare(target, text, file);
   if ('reason' in prepared) return { ...base, status: 'unknown', reason: prepared.reason, duration_ms: Date.now() - started };
   const limits = options.limits(target);
   const result = await (options.solve ?? solve)(candidateJob(prepared.formula), limits);
-  return { ...base, ...withArrayScope(target, decide(prepared.formula, result)), scope: { ...base.scope, solver: result.version }, duration_ms: Date.now() - started };
+  const decided = decide(prepared.formula, result);
+  // Decided before the array scope: a proof that only the array bound makes `checked` still ran every loop to its end.
+  const loops = prepared.formula.loops === 0 ? 'none' : decided.status === 'proved' ? 'all_within_unroll' : decided.status === 'checked' ? 'up_to_unroll' : undefined;
+  return {
+    ...base,
+    ...withArrayScope(target, decided),
+    scope: { ...base.scope, solver: result.version, ...(loops !== undefined && (decided.status === 'proved' || decided.status === 'checked') ? { loops } : {}) },
+    duration_ms: Date.now() - started
+  };
 }
 
 /** Why a pack's spec cannot calibrate: the pack is refused with this one line. */

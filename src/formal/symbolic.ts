@@ -72,6 +72,8 @@ export interface Formula {
   domain: string;
   pre: string;
   post: string;
+  /** How many loops the function's body unrolled (0: the unrolling bound plays no part in the proof). */
+  loops: number;
 }
 
 /** A symbolic value: an integer or Boolean term, or a bounded array (its elements and length). */
@@ -112,6 +114,8 @@ export abstract class SymbolicExecution<N> {
   protected flags: Flags = { ret: 'false', brk: 'false', cnt: 'false', loop: false };
   protected retVal: string;
   protected specMode = false;
+  /** Loops of the function's body unrolled so far (a loop inside another counts once per unrolling). */
+  protected loops = 0;
 
   constructor(
     protected readonly target: FormalTarget,
@@ -173,7 +177,7 @@ export abstract class SymbolicExecution<N> {
     const pre = this.define('pre', 'Bool', and(...this.target.requires.map((text) => this.spec(text, entry, undefined))));
     const post = this.define('post', 'Bool', and(...this.target.ensures.map((text) => this.spec(text, entry, resultValue))));
     const domainName = this.define('domain', 'Bool', and(...domain));
-    return { integers: this.integers, prelude: this.lines.join('\n'), params, result, obligations: this.obligations, domain: domainName, pre, post };
+    return { integers: this.integers, prelude: this.lines.join('\n'), params, result, obligations: this.obligations, domain: domainName, pre, post, loops: this.loops };
   }
 
   protected declare(name: string, sort: string): string {
@@ -231,6 +235,7 @@ export abstract class SymbolicExecution<N> {
    * (unless the loop is bounded by its list).
    */
   protected unroll(guard: string, loop: Unrolled, node: N): void {
+    if (!this.specMode) this.loops++;
     const outer = this.flags;
     const entry = this.active(guard);
     this.flags = { ret: outer.ret, brk: 'false', cnt: 'false', loop: true };
