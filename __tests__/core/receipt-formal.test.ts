@@ -139,6 +139,46 @@ describe('verify-receipt: the formal record', () => {
     expect(renderReport(receipt)).toContain('arrays: every length requires allows (≤ 4)');
   });
 
+  it('a binding check must agree with the status: only bound keeps a proof (issue 29)', () => {
+    const BINDING = { probe_sha256: 'c'.repeat(64), output_sha256: 'd'.repeat(64), exit_code: 0, duration_ms: 400 };
+    expect(verifyReceiptText(withFormal((b) => void (b.formal = { status: 'proved', targets: [{ ...proved, binding: { ...BINDING, outcome: 'bound' } }] })))).toMatchObject({
+      integrity_valid: true,
+      verdict: 'passed'
+    });
+    const kept = verifyReceiptText(withFormal((b) => void (b.formal = { status: 'proved', targets: [{ ...proved, binding: { ...BINDING, outcome: 'unbound' } }] })));
+    expect(kept.errors.join(' ')).toMatch(/a proved target whose binding check is unbound is unknown/);
+    const noResult = verifyReceiptText(withFormal((b) => void (b.formal = { status: 'proved', targets: [{ ...proved, binding: { ...BINDING, outcome: 'no_result' } }] })));
+    expect(noResult.errors.join(' ')).toMatch(/whose binding check is no_result is unknown/);
+    const honest = withFormal((b) => {
+      b.formal = {
+        status: 'unknown',
+        targets: [{ ...unknown, reason: 'proved for the text the gate read, but the code that runs is not it', binding: { ...BINDING, outcome: 'unbound' } }]
+      };
+      b.verdict = 'inconclusive';
+      b.reasons = ['formal_unknown'];
+      b.proof_grade = false;
+    });
+    expect(verifyReceiptText(honest)).toMatchObject({ integrity_valid: true, verdict: 'inconclusive', proof_grade: false });
+    const dropped = verifyReceiptText(
+      withFormal((b) => {
+        b.formal = { status: 'unknown', targets: [{ ...unknown, binding: { ...BINDING, outcome: 'bound' } }] };
+        b.verdict = 'inconclusive';
+        b.reasons = ['formal_unknown'];
+        b.proof_grade = false;
+      })
+    );
+    expect(dropped.errors.join(' ')).toMatch(/a target whose binding check is bound keeps the solver's status, not unknown/);
+    const beside = verifyReceiptText(
+      withFormal((b) => {
+        b.formal = { status: 'counterexample', targets: [{ ...cex, replay: { ...REPLAY, outcome: 'failed' }, binding: { ...BINDING, outcome: 'bound' } }] };
+        b.verdict = 'failed';
+        b.reasons = ['formal_counterexample'];
+        b.proof_grade = false;
+      })
+    );
+    expect(beside.errors.join(' ')).toMatch(/a binding check goes with a proved or checked target/);
+  });
+
   it('refuses a proof whose recorded scope stops at a bound (it is checked, not proved)', () => {
     const lengths = verifyReceiptText(withFormal((b) => void (b.formal = { status: 'proved', targets: [{ ...proved, scope: { ...SCOPE, lengths: 'up_to_bound' } }] })));
     expect(lengths.errors.join(' ')).toMatch(/a proof whose scope stops at a bound \(array lengths\) is checked, not proved/);

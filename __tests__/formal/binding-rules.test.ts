@@ -93,21 +93,29 @@ describe('CommonJS exports', () => {
     ['module.exports = { f }', `${ABS}\nmodule.exports = { f };`],
     ['module.exports = { f: f, other }', `${ABS}\nconst other = 1;\nmodule.exports = { f: f, other };`],
     ['exports.f = f', `${ABS}\nexports.f = f;\nexports.g = 2;`],
-    ['module.exports.f = f', `${ABS}\nmodule.exports.f = f;\nmodule.exports.helper();`]
+    ['module.exports.f = f', `${ABS}\nmodule.exports.f = f;\nmodule.exports.helper();`],
+    ['Object.assign(module.exports, { f })', `${ABS}\nObject.assign(module.exports, { f, g: 1 });`],
+    ['Object.assign(exports, { f: f })', `${ABS}\nObject.assign(exports, { f: f });`]
   ])('the plain form %s is followed: proved', async (_name, source) => {
     expect((await check(cjs, source, 'lib/f.js')).status).toBe('proved');
   });
 
   test.each([
     [
-      'Object.assign(module.exports, …)',
+      'Object.assign(module.exports, { f: other })',
       `${ABS}\nmodule.exports = { f };\nObject.assign(module.exports, { f: (x) => x });`,
-      /module\.exports used other than by a plain export \(line 3\)/
+      /the export f in Object\.assign\(module\.exports, \{ … \}\) is something other than the function f \(line 3\)/
+    ],
+    ['Object.assign(module.exports, value)', `${ABS}\nObject.assign(module.exports, require('./other'));`, /with a source that is not an object literal/],
+    [
+      'module.exports passed to a function',
+      `${ABS}\nmodule.exports = { f };\nObject.defineProperty(module.exports, 'f', { value: (x) => x });`,
+      /module\.exports passed to a function \(line 3\)/
     ],
     ['a spread', `${ABS}\nmodule.exports = { f, ...require('./other') };`, /a spread in module\.exports = \{ … \} \(line 2\): it may carry f/],
     ['exports.f set to another function', `${ABS}\nexports.f = (x) => x;`, /the export f is set to something other than the function f/],
     ['module.exports set to a value', `${ABS}\nmodule.exports = require('./other');`, /module\.exports set to something other than an object literal/],
-    ['exports aliased', `${ABS}\nconst e = exports;\ne.f = (x) => x;`, /exports used other than as exports\.x/],
+    ['exports aliased', `${ABS}\nconst e = exports;\ne.f = (x) => x;`, /exports used other than as exports\.x \(line 2\) \(aliased, or assigned\)/],
     ['a computed export', `${ABS}\nconst k = 'f';\nexports[k] = (x) => x;`, /an export written by a computed name/],
     ['the top-level this', `${ABS}\nthis.f = (x) => x;`, /this at the top level/]
   ])('%s is unknown', async (_name, source, reason) => {

@@ -37,6 +37,15 @@ const bigInt = z
 /** A counterexample's integer: a JSON number inside the safe range, a decimal string outside it (python-int only). */
 const modelInt = z.union([safeInt, bigInt]);
 
+/**
+ * What the binding check showed (issue 29): `bound`, the function the tests reach is the analysed
+ * definition and the builtins it calls are the originals; `unbound`, it is not (the target is
+ * `unknown`); `no_result`, the probe gave no usable facts (a fault, a timeout, a missing line: the
+ * target is `unknown`).
+ */
+export const BINDING_OUTCOMES = ['bound', 'unbound', 'no_result'] as const;
+export type BindingOutcome = (typeof BINDING_OUTCOMES)[number];
+
 /** The integer models a proof is about: JS safe integers, or Python's unbounded `int` (from v8). */
 export const INTEGER_MODELS = ['safe', 'python-int'] as const;
 export type IntegerModel = (typeof INTEGER_MODELS)[number];
@@ -81,6 +90,21 @@ export const formalTargetRecordSchema = z.strictObject({
       outcome: z.enum(REPLAY_OUTCOMES),
       /** SHA-256 of the generated test's text and of the run's whole output. */
       test_sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      output_sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      exit_code: z.number().int().nullable(),
+      duration_ms: count
+    })
+    .optional(),
+  /**
+   * The binding check of a proved or checked target (issue 29): a probe imported the target's module
+   * in the runner and printed facts about the function it reached; the host compared them with the
+   * analysed text. Only `bound` keeps the status; otherwise the target is `unknown`.
+   */
+  binding: z
+    .strictObject({
+      outcome: z.enum(BINDING_OUTCOMES),
+      /** SHA-256 of the generated probe's text and of the run's whole output. */
+      probe_sha256: z.string().regex(/^[0-9a-f]{64}$/),
       output_sha256: z.string().regex(/^[0-9a-f]{64}$/),
       exit_code: z.number().int().nullable(),
       duration_ms: count
@@ -174,6 +198,14 @@ export function formalRecordErrors(formal: FormalRecord): string[] {
       if (t.status === 'proved' || t.status === 'checked') errors.push(`${where}: a replay goes with a counterexample found by the solver, not with status ${t.status}`);
     }
     if ((t.status === 'unknown' || t.status === 'checked') !== (t.reason !== undefined)) errors.push(`${where}: a reason goes with status unknown or checked and only with them`);
+    if (t.binding !== undefined) {
+      // Only a bound target keeps its proof; a binding is checked for proofs, never with a replay.
+      if ((t.status === 'proved' || t.status === 'checked') && t.binding.outcome !== 'bound')
+        errors.push(`${where}: a ${t.status} target whose binding check is ${t.binding.outcome} is unknown`);
+      if (t.status === 'unknown' && t.binding.outcome === 'bound') errors.push(`${where}: a target whose binding check is bound keeps the solver's status, not unknown`);
+      if (t.status === 'counterexample' || t.replay !== undefined)
+        errors.push(`${where}: a binding check goes with a proved or checked target, not with a counterexample or its replay`);
+    }
     if (t.scope.integers === 'safe' && t.counterexample !== undefined && hasBigInteger(t.counterexample)) {
       errors.push(`${where}: an integer outside the safe range in a counterexample over safe integers (only python-int targets have them)`);
     }

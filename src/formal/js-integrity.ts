@@ -328,31 +328,50 @@ function commonJsProblem(node: Node, parent: Node | undefined, grand: Node | und
     if (user.type === 'AssignmentExpression' && user.operator === '=' && user.right.type === 'Identifier' && user.right.name === name) return undefined;
     return `the export ${name} is set to something other than the function ${name}${at(member)}`;
   };
+  // An object literal of exports: `name` may only be the function itself (`{ f }`, `{ f: f }`).
+  const literalProblem = (object: Node, form: string): string | undefined => {
+    for (const property of object.properties as Node[]) {
+      if (property.type === 'SpreadElement') return `a spread in ${form}${at(property)}: it may carry ${name}`;
+      if (property.computed) return `a computed key in ${form}${at(property)}`;
+      const key = property.key.type === 'Identifier' ? property.key.name : property.key.value;
+      if (key !== name) continue;
+      if (property.type !== 'ObjectProperty' || property.value.type !== 'Identifier' || property.value.name !== name) {
+        return `the export ${name} in ${form} is something other than the function ${name}${at(property)}`;
+      }
+    }
+    return undefined;
+  };
+  // `Object.assign(E, { … }, …)`, E = module.exports or exports: each source an object literal.
+  const assignProblem = (holder: Node, call: Node | undefined, form: string): string | undefined => {
+    if (call?.type !== 'CallExpression' || call.arguments[0] !== holder || call.callee.type !== 'MemberExpression') {
+      return `${form} used other than by a plain export${at(holder)} (passed to a function, aliased, or assigned in place)`;
+    }
+    const callee = call.callee as Node;
+    if (callee.object.type !== 'Identifier' || callee.object.name !== 'Object' || staticProperty(callee) !== 'assign') {
+      return `${form} passed to a function${at(call)}: the gate cannot tell what it does to the exports`;
+    }
+    for (const source of (call.arguments as Node[]).slice(1)) {
+      if (source.type !== 'ObjectExpression') return `Object.assign(${form}, …) with a source that is not an object literal${at(source)}: the gate cannot tell what it exports`;
+      const problem = literalProblem(source, `Object.assign(${form}, { … })`);
+      if (problem !== undefined) return problem;
+    }
+    return undefined;
+  };
   if (node.type === 'Identifier' && node.name === 'module' && isReference(node, parent)) {
     if (parent === undefined || !isModuleExports(parent) || parent.object !== node) return `module used other than as module.exports${at(node)}`;
     const user = grand;
     if (user?.type === 'AssignmentExpression' && user.left === parent) {
       if (user.operator !== '=' || user.right.type !== 'ObjectExpression')
         return `module.exports set to something other than an object literal${at(user)}: the gate cannot tell what it exports`;
-      for (const property of user.right.properties as Node[]) {
-        if (property.type === 'SpreadElement') return `a spread in module.exports = { … }${at(property)}: it may carry ${name}`;
-        if (property.computed) return `a computed key in module.exports = { … }${at(property)}`;
-        const key = property.key.type === 'Identifier' ? property.key.name : property.key.value;
-        if (key !== name) continue;
-        if (property.type !== 'ObjectProperty' || property.value.type !== 'Identifier' || property.value.name !== name) {
-          return `module.exports.${name} is set to something other than the function ${name}${at(property)}`;
-        }
-      }
-      return undefined;
+      return literalProblem(user.right, 'module.exports = { … }');
     }
     if (user !== undefined && (user.type === 'MemberExpression' || user.type === 'OptionalMemberExpression') && user.object === parent) return undefined;
-    return `module.exports used other than by a plain export${at(parent)} (passed to a function, aliased, or assigned in place)`;
+    return assignProblem(parent, user, 'module.exports');
   }
   if (node.type === 'Identifier' && node.name === 'exports' && isReference(node, parent)) {
-    if (parent === undefined || (parent.type !== 'MemberExpression' && parent.type !== 'OptionalMemberExpression') || parent.object !== node) {
-      return `exports used other than as exports.x${at(node)} (passed to a function, aliased, or assigned)`;
-    }
-    return memberUse(parent, grand);
+    if (parent !== undefined && (parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.object === node) return memberUse(parent, grand);
+    if (parent?.type === 'CallExpression') return assignProblem(node, parent, 'exports');
+    return `exports used other than as exports.x${at(node)} (aliased, or assigned)`;
   }
   // module.exports.x as used by its parent.
   if ((node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') && isModuleExports(node.object)) return memberUse(node, parent);

@@ -119,6 +119,23 @@ export async function formalRecordFor(
   changed: ReadonlyMap<string, Buffer | null>,
   options: Partial<SolverOptions> = {}
 ): Promise<FormalRecord> {
+  return (await formalRecordAndSources(block, patchedDir, changed, options)).record;
+}
+
+/** The record, and the text the gate analysed for each target (by name): what the binding check compares the running code with. */
+export async function formalRecordAndSources(
+  block: FormalBlock,
+  patchedDir: string,
+  changed: ReadonlyMap<string, Buffer | null>,
+  options: Partial<SolverOptions> = {}
+): Promise<{ record: FormalRecord; sources: Map<string, string> }> {
+  const read = reader(patchedDir);
+  const texts = new Map<string, string>();
+  const recording = (file: string): string | undefined => {
+    const text = read(file);
+    if (text !== undefined) texts.set(file, text);
+    return text;
+  };
   const solver: SolverOptions = { limits: blockLimits(block), ...options };
   const python = block.targets.filter((t) => isPythonFile(t.file));
   if (python.length > 0) await loadPythonParser();
@@ -128,7 +145,7 @@ export async function formalRecordFor(
     python.length > 0 ? python.map((t) => t.function) : undefined,
     block.targets.filter((t) => !isPythonFile(t.file)).map((t) => t.function)
   );
-  let outcome = await runFormalGate(block, reader(patchedDir), solver);
+  let outcome = await runFormalGate(block, recording, solver);
   const shadowed = new Map(python.map((t) => [t.file, pythonShadowProblems(patchedDir, t.file)]));
   if (problems.length > 0 || [...shadowed.values()].some((p) => p.length > 0)) {
     const targets = outcome.targets.map((t): TargetOutcome => {
@@ -145,7 +162,12 @@ export async function formalRecordFor(
     outcome = { status: overallStatus(targets), targets };
   }
   if (outcome.status === 'not_applicable') throw new Error('a formal block without targets');
-  return {
+  const sources = new Map<string, string>();
+  for (const t of outcome.targets) {
+    const text = texts.get(t.file);
+    if (text !== undefined) sources.set(t.name, text);
+  }
+  const record: FormalRecord = {
     status: outcome.status,
     targets: outcome.targets.map((t) => ({
       name: t.name,
@@ -159,4 +181,5 @@ export async function formalRecordFor(
       duration_ms: t.duration_ms
     }))
   };
+  return { record, sources };
 }

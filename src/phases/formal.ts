@@ -1,12 +1,14 @@
 import { withFormal } from '../core/formal.js';
-import { checkFormalSpecs, formalRecordFor } from '../formal/run.js';
+import { checkBindings } from '../formal/binding-run.js';
+import { checkFormalSpecs, formalRecordAndSources } from '../formal/run.js';
 import { replayCounterexamples } from '../formal/replay-run.js';
 import type { Phase } from './phase.js';
 
 /**
  * The formal gate, when the pack has one: the spec is checked against the base first (a bad spec
  * refuses the pack before any test runs); the candidate's tree is then checked on the host while
- * the runs go, and a counterexample stands only if it replays as a test in the same runner.
+ * the runs go; a counterexample stands only if it replays as a test in the same runner, and a
+ * proof only if the binding check there finds the analysed definition where the tests reach it.
  */
 export const formal: Phase = {
   name: 'formal',
@@ -19,7 +21,7 @@ export const formal: Phase = {
     const specStarted = Date.now();
     await checkFormalSpecs(block, ctx.dirs.base);
     ctx.deps.log(`formal: the spec of ${block.targets.length} target(s) calibrated on the base in ${Date.now() - specStarted} ms`);
-    const solving = formalRecordFor(block, ctx.dirs.patched, ctx.graded);
+    const solving = formalRecordAndSources(block, ctx.dirs.patched, ctx.graded);
     // Awaited when concluding; a rejection meanwhile is not unhandled.
     solving.catch(() => undefined);
     ctx.state.formal = { block, solving };
@@ -29,7 +31,7 @@ export const formal: Phase = {
     const pending = ctx.state.formal;
     if (pending === undefined) return decided;
     const solved = await pending.solving;
-    const record = await replayCounterexamples(pending.block, solved, {
+    const deps = {
       runner: ctx.request.runner,
       scratch: ctx.scratch,
       patchedDir: ctx.trees.dirs.patched,
@@ -38,8 +40,10 @@ export const formal: Phase = {
       timeoutMs: ctx.request.limits.timeoutMs,
       outputLimitBytes: ctx.request.limits.outputLimitBytes,
       nonce: () => ctx.deps.nonce(),
-      log: (line) => ctx.deps.log(line)
-    });
+      log: (line: string) => ctx.deps.log(line)
+    };
+    const replayed = await replayCounterexamples(pending.block, solved.record, deps);
+    const record = await checkBindings(pending.block, replayed, solved.sources, deps);
     for (const target of record.targets) {
       ctx.deps.log(
         `formal: ${target.name} ${target.status}${target.reason ? ` (${target.reason})` : ''}${target.counterexample ? ` ${JSON.stringify(target.counterexample.inputs)}` : ''} in ${target.duration_ms} ms`

@@ -90,7 +90,7 @@ export interface BuildRuns {
 /** What the phases keep for the receipt (each field is one phase module's). */
 export interface PhaseState {
   /** The formal gate: its block and the host's check of the candidate's tree (formal.ts). */
-  formal?: { block: NonNullable<WitnessManifest['formal']>; solving: Promise<FormalRecord>; record?: FormalRecord };
+  formal?: { block: NonNullable<WitnessManifest['formal']>; solving: Promise<{ record: FormalRecord; sources: ReadonlyMap<string, string> }>; record?: FormalRecord };
   /** L3's first tier: its files, or why it is skipped (regression.ts); absent without gates. */
   related?: RelatedTierPlan;
   /** The L0 policy gate's findings (l0.ts); absent without gates. */
