@@ -32,6 +32,17 @@ describe('spec checks', () => {
     expect(await specProblem(target({ params: ints('x'), ensures: ['result >= x || result < x'] }), BASE)).toMatch(/holds for any result \(a tautology/);
   });
 
+  test('the spec is judged before the base: a defect of the spec is named even when the base is outside the subset (issue 29)', async () => {
+    const outside = 'export function f(x) { return Math.ceil(x); }';
+    expect(await specProblem(target({ ...absSpec, requires: ['x > 0', 'x < 0'] }), outside)).toMatch(/requires is unsatisfiable/);
+    expect(await specProblem(target({ params: ints('x'), ensures: ['result >= x || result < x'] }), outside)).toMatch(/a tautology/);
+    expect(await specProblem(target({ ...absSpec, wrong_implementations: ['function f(x) { return Math.floor(x); }'] }), BASE)).toMatch(
+      /wrong_implementations\[0\] is not refuted \(outside the subset: Math\.floor/
+    );
+    // A sound spec over a base outside the subset is refused for the base.
+    expect(await specProblem(target(absSpec), outside)).toMatch(/the base version cannot calibrate the spec: outside the subset: Math\.ceil/);
+  });
+
   test('a wrong implementation the spec does not refute is refused', async () => {
     const weak = target({ params: ints('x'), ensures: ['result >= 0'], wrong_implementations: ['function f(x) { return x * x > 1000000 ? 0 : Math.abs(x) * 0; }'] });
     expect(await specProblem(weak, BASE)).toMatch(/wrong_implementations\[0\] is (proved correct|not refuted)/);

@@ -276,16 +276,20 @@ export async function checkSpec(target: FormalTarget, baseText: string | undefin
     throw error;
   }
   const spec = formula.obligations.filter((o) => o.kind === 'spec').map((o) => o.name);
-  // Every translation first: a wrong implementation or a base outside the subset refuses the pack
-  // before the solver starts; then one child answers the spec's, the wrong ones' and the base's queries.
+  // Every translation first; then one child answers the spec's, the wrong ones' and the base's
+  // queries. The spec's own defects (a vacuous requires, a tautology) are reported before a wrong
+  // implementation or a base outside the subset (issue 29): they are what the author must fix first.
   const wrongFile = `wrong${/\.[A-Za-z]+$/.exec(target.file)?.[0] ?? '.js'}`;
   const wrongs = target.wrong_implementations.map((wrong) => prepare(target, wrong, wrongFile));
-  for (const [index, wrong] of wrongs.entries()) {
-    if ('reason' in wrong) throw new SpecRefusal(`formal target ${name}: wrong_implementations[${index}] is not refuted (${wrong.reason})`);
-  }
   const base = prepare(target, baseText, target.file);
-  if ('reason' in base) throw new SpecRefusal(`formal target ${name}: the base version cannot calibrate the spec: ${base.reason}`);
-  const formulas = [...wrongs, base].map((p) => (p as { formula: Formula }).formula);
+  const translated = [...wrongs, base].filter((p): p is { formula: Formula } => 'formula' in p);
+  const translationProblem = (): string | undefined => {
+    for (const [index, wrong] of wrongs.entries()) {
+      if ('reason' in wrong) return `formal target ${name}: wrong_implementations[${index}] is not refuted (${wrong.reason})`;
+    }
+    return 'reason' in base ? `formal target ${name}: the base version cannot calibrate the spec: ${base.reason}` : undefined;
+  };
+  const formulas = translationProblem() === undefined ? translated.map((p) => p.formula) : [];
   const specJob: SolverJob = {
     prelude: formula.prelude,
     queries: [
@@ -307,6 +311,8 @@ export async function checkSpec(target: FormalTarget, baseText: string | undefin
       `formal target ${name}: ensures ${status('ensures') === 'unsat' ? 'holds for any result (a tautology: it checks nothing)' : 'could not be shown to fail for a free result'}`
     );
   if (status('defined') !== 'unsat') throw new SpecRefusal(`formal target ${name}: the spec reads outside an array for some input (make it total, e.g. guard the index)`);
+  const untranslated = translationProblem();
+  if (untranslated !== undefined) throw new SpecRefusal(untranslated);
   const decided = formulas.map((f, i) => decide(f, { version: result.version, answers: candidateAnswers[i] ?? [], duration_ms: result.duration_ms }));
   for (const [index, outcome] of decided.slice(0, wrongs.length).entries()) {
     if (outcome.status !== 'counterexample') {
