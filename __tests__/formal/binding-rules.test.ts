@@ -209,3 +209,20 @@ describe('Python: the function object, its globals and its module file', () => {
     }
   });
 });
+
+describe('reasons name the construct in words, with its line (issue 29, item 4)', () => {
+  test.each([
+    ['src/f.py', 'import math\n\ndef f(x):\n    import os\n    return x\n', /outside the subset: an import \(line 4\)/],
+    ['src/f.py', 'def f(x):\n    return x if x else None\n', /outside the subset: None \(line 2\)/],
+    ['src/f.py', 'def f(x):\n    try:\n        return x\n    except Exception:\n        return 0\n', /outside the subset: a try statement \(line 2\)/],
+    ['src/f.py', 'def f(x):\n    g = lambda y: y\n    return x\n', /a lambda inside f \(line 2\)/],
+    ['src/f.js', 'function f(x) { for (const v of [x]) { return v; } return x; }', /outside the subset: a for … of loop \(line 1\)/],
+    ['src/f.js', 'function f(x) { switch (x) { default: return x; } }', /outside the subset: a switch statement \(line 1\)/],
+    ['src/f.js', 'function f(x) { return x?.y; }', /outside the subset: optional chaining \(\?\.\) \(line 1\)/]
+  ])('%s: %s', async (file, source, reason) => {
+    await loadPythonParser();
+    const out = await check(target({ file, params: ints('x'), ensures: ['result == x'.replace('==', file.endsWith('.js') ? '===' : '==')] }), source, file);
+    expect(out.status).toBe('unknown');
+    expect(out.reason).toMatch(reason);
+  });
+});

@@ -309,3 +309,85 @@ export abstract class SymbolicExecution<N> {
     return { k: 'bool', t: quantifier === 'every' ? and(...parts) : or(...parts) };
   }
 }
+
+/** Constructs outside the subset, in words (Babel's and tree-sitter's node types; issue 29). */
+const CONSTRUCTS: Record<string, string> = {
+  // JavaScript (Babel)
+  ForOfStatement: 'a for … of loop',
+  ForInStatement: 'a for … in loop',
+  DoWhileStatement: 'a do … while loop',
+  SwitchStatement: 'a switch statement',
+  TryStatement: 'a try statement',
+  ThrowStatement: 'a throw statement',
+  LabeledStatement: 'a labelled statement',
+  FunctionDeclaration: 'a function declared inside the target',
+  FunctionExpression: 'a function expression',
+  ArrowFunctionExpression: 'an arrow function',
+  ClassDeclaration: 'a class declaration',
+  ClassExpression: 'a class expression',
+  ObjectExpression: 'an object literal',
+  ArrayExpression: 'an array literal',
+  StringLiteral: 'a string',
+  TemplateLiteral: 'a template string',
+  TaggedTemplateExpression: 'a tagged template',
+  RegExpLiteral: 'a regular expression',
+  NullLiteral: 'null',
+  BigIntLiteral: 'a BigInt literal',
+  NewExpression: 'a new expression',
+  AwaitExpression: 'await',
+  YieldExpression: 'yield',
+  ThisExpression: 'this',
+  SequenceExpression: 'a comma expression',
+  AssignmentExpression: 'an assignment inside an expression',
+  UpdateExpression: 'an increment or decrement inside an expression',
+  OptionalMemberExpression: 'optional chaining (?.)',
+  OptionalCallExpression: 'an optional call (?.())',
+  SpreadElement: 'a spread (...)',
+  ImportExpression: 'a dynamic import',
+  // Python (tree-sitter)
+  import_statement: 'an import',
+  import_from_statement: 'a from … import',
+  future_import_statement: 'a __future__ import',
+  try_statement: 'a try statement',
+  with_statement: 'a with statement',
+  raise_statement: 'a raise statement',
+  assert_statement: 'an assert statement',
+  delete_statement: 'a del statement',
+  match_statement: 'a match statement',
+  print_statement: 'a print statement',
+  exec_statement: 'an exec statement',
+  class_definition: 'a class definition',
+  function_definition: 'a nested function',
+  decorated_definition: 'a decorated definition',
+  string: 'a string',
+  concatenated_string: 'a string',
+  float: 'a float literal',
+  none: 'None',
+  list: 'a list literal',
+  dictionary: 'a dict literal',
+  set: 'a set literal',
+  tuple: 'a tuple',
+  lambda: 'a lambda',
+  list_comprehension: 'a list comprehension',
+  dictionary_comprehension: 'a dict comprehension',
+  set_comprehension: 'a set comprehension',
+  generator_expression: 'a generator expression',
+  attribute: 'an attribute (x.y)',
+  await: 'await',
+  yield: 'yield',
+  named_expression: 'an assignment expression (:=)',
+  ellipsis: '...',
+  slice: 'a slice'
+};
+
+/** A syntax node's type as words with an article, e.g. `import_statement` → "an import", `ForOfStatement` → "a for … of loop". */
+export function construct(type: string): string {
+  const known = CONSTRUCTS[type];
+  if (known !== undefined) return known;
+  const words = type
+    .replace(/_/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .trim();
+  return `${/^[aeiou]/.test(words) ? 'an' : 'a'} ${words}`;
+}

@@ -1,7 +1,7 @@
 import type { FormalTarget } from './spec.js';
 import { parsePython, type SyntaxNode } from './python-parser.js';
 import { and, app, int, ite, not, or } from './smt.js';
-import { SpecError, SymbolicExecution, Unsupported, type ArrayValue, type Formula, type Value, type Where } from './symbolic.js';
+import { construct, SpecError, SymbolicExecution, Unsupported, type ArrayValue, type Formula, type Value, type Where } from './symbolic.js';
 
 /**
  * The formal gate's Python front end: tree-sitter's syntax tree of a Python file, read on the host
@@ -274,7 +274,7 @@ class PythonTranslator extends SymbolicExecution<SyntaxNode> {
     const body = field(fn, 'body');
     walk(body, (node) => {
       if (['function_definition', 'class_definition', 'lambda', 'global_statement', 'nonlocal_statement'].includes(node.type))
-        throw new Unsupported(`a ${node.type.replace('_', ' ')} inside ${this.target.function}`, lineOf(node));
+        throw new Unsupported(`${construct(node.type)} inside ${this.target.function}`, lineOf(node));
     });
     const statements = named(body);
     // A docstring is an expression statement of a string: it does nothing.
@@ -304,7 +304,7 @@ class PythonTranslator extends SymbolicExecution<SyntaxNode> {
           this.augmented(e, guard);
           return;
         }
-        throw new Unsupported(`a ${e.type} as a statement`, lineOf(e));
+        throw new Unsupported(`${construct(e.type)} as a statement`, lineOf(e));
       }
       case 'if_statement': {
         const condition = this.define('c', 'Bool', this.truthy(this.expr(field(node, 'condition'), this.active(guard)), node));
@@ -349,7 +349,7 @@ class PythonTranslator extends SymbolicExecution<SyntaxNode> {
         this.jump(node.type === 'break_statement' ? 'break' : 'continue', guard, node, node.type);
         return;
       default:
-        throw new Unsupported(`a ${node.type}`, lineOf(node));
+        throw new Unsupported(construct(node.type), lineOf(node));
     }
   }
 
@@ -646,7 +646,7 @@ class PythonTranslator extends SymbolicExecution<SyntaxNode> {
       case 'call':
         return this.call(node, guard);
       default:
-        throw new Unsupported(`a ${node.type}`, lineOf(node));
+        throw new Unsupported(construct(node.type), lineOf(node));
     }
   }
 

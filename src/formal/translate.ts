@@ -1,7 +1,7 @@
 import { parseExpression } from '@babel/parser';
 import type { FormalTarget } from './spec.js';
 import { and, app, inSafeRange, int, ite, jsRem, not, or, truncDiv } from './smt.js';
-import { SAFE_INTEGER, SpecError, SymbolicExecution, Unsupported, type Formula, type Value, type Where } from './symbolic.js';
+import { construct, SAFE_INTEGER, SpecError, SymbolicExecution, Unsupported, type Formula, type Value, type Where } from './symbolic.js';
 import { findTarget, integrityProblems, parseSource, type Node } from './js-integrity.js';
 
 export { SpecError, Unsupported, type Formula, type Obligation, type ParamSymbol } from './symbolic.js';
@@ -193,7 +193,7 @@ class Translator extends SymbolicExecution<Node> {
         return;
       }
       default:
-        throw new Unsupported(`a ${node.type}`, node);
+        throw new Unsupported(construct(node.type), node);
     }
   }
 
@@ -248,7 +248,7 @@ class Translator extends SymbolicExecution<Node> {
       this.assign(node.left, value, g);
       return;
     }
-    throw new Unsupported(`a ${node.type} as a statement`, node);
+    throw new Unsupported(`${construct(node.type)} as a statement`, node);
   }
 
   private assign(left: Node, value: Value, guard: string): void {
@@ -374,7 +374,7 @@ class Translator extends SymbolicExecution<Node> {
       case 'CallExpression':
         return this.call(node, guard);
       default:
-        throw new Unsupported(`a ${node.type}`, node);
+        throw new Unsupported(construct(node.type), node);
     }
   }
 
