@@ -1,9 +1,10 @@
 import { overallStatus, type FormalStatus, type FormalTargetRecord, type IntegerModel } from '../core/formal.js';
 import { and, not, parseValues, type SmtValue } from './smt.js';
 import { solve, solveBatch, type BatchResult, type SolverJob, type SolverLimits, type SolverResult } from './solver.js';
-import { targetName, type FormalBlock, type FormalTarget } from './spec.js';
+import { FORMAL_RETURN_TYPES, targetName, type FormalBlock, type FormalReturnType, type FormalTarget } from './spec.js';
 import { integerModel, isPythonFile, prepareFrontEnd, translateTarget, unboundedArrays } from './front-end.js';
 import { SpecError, Unsupported, type Formula, type ParamSymbol } from './translate.js';
+import { ReturnTypeMismatch } from './symbolic.js';
 
 /**
  * The formal gate: for each target of the pack's `formal` block, the candidate's function is
@@ -249,6 +250,38 @@ export async function checkTarget(target: FormalTarget, text: string | undefined
     scope: { ...base.scope, solver: result.version, ...(loops !== undefined && (decided.status === 'proved' || decided.status === 'checked') ? { loops } : {}) },
     duration_ms: Date.now() - started
   };
+}
+
+/**
+ * A target whose pack leaves `returns` out, with it inferred (issue 29): the types the base
+ * version's returns allow (a return of the other type is a mismatch; code the subset does not
+ * reach tells nothing) and the spec's use of `result` allows (`result * n` is an int,
+ * `result === (a && b)` a bool). Exactly one must remain; otherwise the pack is refused with why.
+ */
+export async function resolveReturns(target: FormalTarget, baseText: string | undefined): Promise<FormalTarget> {
+  if (target.returns !== undefined) return target;
+  await prepareFrontEnd(target);
+  const name = targetName(target);
+  const fits = (returns: FormalReturnType, source: { text: string; file: string } | undefined, mismatchOnly: boolean): boolean => {
+    try {
+      translateTarget({ ...target, returns }, source);
+      return true;
+    } catch (error) {
+      if (error instanceof ReturnTypeMismatch) return false;
+      if (error instanceof Unsupported || error instanceof SpecError) return mismatchOnly;
+      throw error;
+    }
+  };
+  const byCode = FORMAL_RETURN_TYPES.filter((r) => baseText === undefined || fits(r, { text: baseText, file: target.file }, true));
+  const bySpec = FORMAL_RETURN_TYPES.filter((r) => fits(r, undefined, false));
+  const both = byCode.filter((r) => bySpec.includes(r));
+  if (both.length === 1) return { ...target, returns: both[0]! };
+  if (both.length === 0) {
+    throw new SpecRefusal(
+      `formal target ${name}: returns cannot be inferred: the base version returns ${byCode.join(' or ') || 'neither an int nor a bool'}, the spec reads result as ${bySpec.join(' or ') || 'neither'}`
+    );
+  }
+  throw new SpecRefusal(`formal target ${name}: returns cannot be inferred (the base version's returns and the spec's use of result fit an int and a bool alike): say "returns"`);
 }
 
 /** Why a pack's spec cannot calibrate: the pack is refused with this one line. */

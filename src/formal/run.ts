@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { FormalRecord } from '../core/formal.js';
 import { ConfigurationError } from '../errors.js';
-import { blockLimits, checkSpec, overallStatus, runFormalGate, SpecRefusal, type SolverOptions, type TargetOutcome } from './gate.js';
+import { blockLimits, checkSpec, overallStatus, resolveReturns, runFormalGate, SpecRefusal, type SolverOptions, type TargetOutcome } from './gate.js';
 import type { FormalBlock } from './spec.js';
 import { isPythonFile } from './front-end.js';
 import { loadPythonParser } from './python-parser.js';
@@ -26,18 +26,26 @@ function reader(dir: string): (file: string) => string | undefined {
   };
 }
 
-/** Refuse the pack (ConfigurationError, one line) if any target's spec does not calibrate on the base. */
-export async function checkFormalSpecs(block: FormalBlock, baseDir: string, options: Partial<SolverOptions> = {}): Promise<void> {
+/**
+ * Refuse the pack (ConfigurationError, one line) if any target's spec does not calibrate on the
+ * base. Returns the block with every target's `returns` resolved (inferred where the pack leaves it
+ * out): the block the candidate is checked against.
+ */
+export async function checkFormalSpecs(block: FormalBlock, baseDir: string, options: Partial<SolverOptions> = {}): Promise<FormalBlock> {
   const read = reader(baseDir);
   const solver: SolverOptions = { limits: blockLimits(block), ...options };
+  const targets: FormalBlock['targets'] = [];
   for (const target of block.targets) {
     try {
-      await checkSpec(target, read(target.file), solver);
+      const resolved = await resolveReturns(target, read(target.file));
+      await checkSpec(resolved, read(target.file), solver);
+      targets.push(resolved);
     } catch (error) {
       if (error instanceof SpecRefusal) throw new ConfigurationError(`the witness pack's formal block is refused: ${error.message}`);
       throw error;
     }
   }
+  return { ...block, targets };
 }
 
 /** Compiled code the import system may load in place of a source file the gate read. */

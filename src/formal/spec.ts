@@ -27,7 +27,8 @@ export const formalTargetSchema = z.strictObject({
   /** The function's name: a top-level function declaration or `const name = (…) => …`. */
   function: identifier,
   params: z.array(z.strictObject({ name: identifier, type: z.enum(FORMAL_PARAM_TYPES) })).max(8),
-  returns: z.enum(FORMAL_RETURN_TYPES),
+  /** The result's type; absent: inferred from the base version's returns and the spec's use of `result`, when they leave one (src/formal/gate.ts). */
+  returns: z.enum(FORMAL_RETURN_TYPES).optional(),
   /** JavaScript expressions over the parameters (all must hold); absent: every safe input. */
   requires: z.array(z.string().min(1)).default(() => []),
   /** JavaScript expressions over the parameters (their values on entry) and `result`: all must hold. */

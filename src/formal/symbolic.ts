@@ -20,6 +20,15 @@ export class Unsupported extends Error {
   }
 }
 
+/** A return whose type is not the target's result type (what infers `returns` when the pack leaves it out). */
+export class ReturnTypeMismatch extends Unsupported {}
+
+/** The target's result type: resolved before any translation (src/formal/gate.ts `resolveReturns`). */
+export function resultType(target: Pick<FormalTarget, 'returns' | 'function'>): 'int' | 'bool' {
+  if (target.returns === undefined) throw new Error(`the result type of ${target.function} was not resolved before translation`);
+  return target.returns;
+}
+
 /** A spec expression that does not parse or is outside the subset: the pack is refused. */
 export class SpecError extends Error {
   constructor(message: string) {
@@ -123,7 +132,7 @@ export abstract class SymbolicExecution<N> {
     /** What the language calls an array, in reasons. */
     private readonly arrayWord: 'array' | 'list'
   ) {
-    this.retVal = target.returns === 'int' ? '0' : 'false';
+    this.retVal = resultType(target) === 'int' ? '0' : 'false';
   }
 
   /** Where a node is, for reasons and obligations. */
@@ -167,12 +176,12 @@ export abstract class SymbolicExecution<N> {
     }
     let result: string;
     if (source === undefined) {
-      result = this.declare('result', this.target.returns === 'int' ? 'Int' : 'Bool');
-      if (this.target.returns === 'int') ranged(result);
+      result = this.declare('result', resultType(this.target) === 'int' ? 'Int' : 'Bool');
+      if (resultType(this.target) === 'int') ranged(result);
     } else {
       result = this.body(source, entry);
     }
-    const resultValue: Value = this.target.returns === 'int' ? { k: 'int', t: result } : { k: 'bool', t: result };
+    const resultValue: Value = resultType(this.target) === 'int' ? { k: 'int', t: result } : { k: 'bool', t: result };
     this.specMode = true;
     const pre = this.define('pre', 'Bool', and(...this.target.requires.map((text) => this.spec(text, entry, undefined))));
     const post = this.define('post', 'Bool', and(...this.target.ensures.map((text) => this.spec(text, entry, resultValue))));
@@ -213,9 +222,9 @@ export abstract class SymbolicExecution<N> {
   }
 
   protected returnValue(value: Value, guard: string, node: N): void {
-    const kind = this.target.returns;
+    const kind = resultType(this.target);
     if (value.k !== kind)
-      throw new Unsupported(
+      throw new ReturnTypeMismatch(
         `a return of ${value.k === 'arr' ? `a${this.arrayWord === 'array' ? 'n' : ''} ${this.arrayWord}` : `a ${value.k}`} where the spec says ${kind}`,
         this.where(node)
       );
@@ -226,7 +235,7 @@ export abstract class SymbolicExecution<N> {
   /** That the function returned on every path: a `bounds` obligation; the result's SMT name. */
   protected finish(what: string, node: N): string {
     this.oblige('bounds', 'true', this.flags.ret, what, node);
-    return this.define('ret', this.target.returns === 'int' ? 'Int' : 'Bool', this.retVal);
+    return this.define('ret', resultType(this.target) === 'int' ? 'Int' : 'Bool', this.retVal);
   }
 
   /**

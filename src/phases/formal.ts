@@ -16,10 +16,11 @@ export const formal: Phase = {
   side: 'candidate',
   labels: [],
   staged: async (ctx) => {
-    const block = ctx.request.recordObservations === undefined ? ctx.request.witness.manifest.formal : undefined;
-    if (block === undefined) return;
+    const declared = ctx.request.recordObservations === undefined ? ctx.request.witness.manifest.formal : undefined;
+    if (declared === undefined) return;
     const specStarted = Date.now();
-    await checkFormalSpecs(block, ctx.dirs.base);
+    // The block as calibrated: every target's result type resolved (inferred where the pack leaves it out).
+    const block = await checkFormalSpecs(declared, ctx.dirs.base);
     ctx.deps.log(`formal: the spec of ${block.targets.length} target(s) calibrated on the base in ${Date.now() - specStarted} ms`);
     const solving = formalRecordAndSources(block, ctx.dirs.patched, ctx.graded);
     // Awaited when concluding; a rejection meanwhile is not unhandled.
