@@ -78,7 +78,7 @@ const SECTIONS = [
   {
     name: 'formal',
     description:
-      "patchproof validate --runner docker of the fix of js-pages and of py-pages (each pack with one required formal target) against the same validation with the formal block taken out of the pack; and the formal phase's own time per target from the receipt",
+      "patchproof validate --runner docker of the fix of js-pages and of py-pages (each pack with one required formal target) against the same validation with the formal block taken out of the pack; the formal phase's own time per target from the receipt, and the binding check's share of the formal phase",
     run: benchFormal
   },
   {
@@ -1107,6 +1107,7 @@ async function benchFormal(context) {
       const c = proposeApproved(node, repo, join(PROJECT, 'fixtures', name, 'candidates', 'fix.diff'), work, 'fix');
       let round = 0;
       const formalMs = [];
+      const bindingMs = [];
       const validate = (pack, expectFormal) => () => {
         const out = join(work, `out-${round++}`);
         cliStatus(
@@ -1136,6 +1137,9 @@ async function benchFormal(context) {
         if (expectFormal) {
           if (receipt.formal?.status !== 'proved') throw new Error(`${out}: the fix's formal gate is ${receipt.formal?.status ?? 'absent'}; expected proved`);
           formalMs.push(receipt.formal.targets.reduce((sum, t) => sum + t.duration_ms, 0) / receipt.formal.targets.length);
+          // The binding check (issue 29): one probe run in the container per proved target.
+          if (receipt.formal.targets.some((t) => t.binding?.outcome !== 'bound')) throw new Error(`${out}: a proved target without a bound binding check`);
+          bindingMs.push(receipt.formal.targets.reduce((sum, t) => sum + t.binding.duration_ms, 0));
         } else if (receipt.formal !== undefined) {
           throw new Error(`${out}: a pack without a formal block recorded one`);
         }
@@ -1144,6 +1148,12 @@ async function benchFormal(context) {
       const perTarget = median(formalMs) / 1000;
       console.log(
         `formal: ${name} fix: with its formal target ${times.formal.toFixed(2)} s, without ${times.plain.toFixed(2)} s, ratio ${(times.formal / times.plain).toFixed(2)}; the target's own time ${perTarget.toFixed(2)} s per target, ${((100 * perTarget) / times.formal).toFixed(0)}% of the validation (medians of ${context.runs}, whole CLI processes)`
+      );
+      // The formal phase's cost is what the formal block adds to the validation; the binding check is part of it.
+      const binding = median(bindingMs) / 1000;
+      const phase = times.formal - times.plain;
+      console.log(
+        `formal: ${name} fix: the binding check ${binding.toFixed(2)} s (the probe's run in the container, from the receipt), ${phase > 0 ? `${((100 * binding) / phase).toFixed(0)}% of the formal phase (${phase.toFixed(2)} s: with minus without)` : 'the formal phase added no measurable time'} (medians of ${context.runs})`
       );
     } finally {
       rmSync(work, { recursive: true, force: true });

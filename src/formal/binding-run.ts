@@ -99,7 +99,8 @@ export async function checkBindings(block: FormalBlock, record: FormalRecord, so
         mounts: deps.mounts,
         resultFiles: []
       });
-      run = { verdict: judge(outcome.stdout, outcome, view.workdir), probeText, outputSha256: outcome.outputSha256, exitCode: outcome.exitCode, durationMs: outcome.durationMs };
+      // The whole step (copy, probe, run), not only the container: what the check adds to the formal phase.
+      run = { verdict: judge(outcome.stdout, outcome, view.workdir), probeText, outputSha256: outcome.outputSha256, exitCode: outcome.exitCode, durationMs: Date.now() - started };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       run = {
