@@ -226,3 +226,65 @@ describe('reasons name the construct in words, with its line (issue 29, item 4)'
     expect(out.reason).toMatch(reason);
   });
 });
+
+describe('optional parameters, undefined, defaults, null checks and typeof (issue 29, item 3)', () => {
+  // Like Array.prototype.slice's end: optional, negative from the end, clamped to the length.
+  const sliceEnd = target({
+    params: [
+      { name: 'length', type: 'int' },
+      { name: 'end', type: 'int', optional: true }
+    ],
+    requires: ['length >= 0', 'length <= 1000000', 'end === undefined || (end >= -1000000 && end <= 1000000)'],
+    ensures: ['result >= 0', 'result <= length', 'end !== undefined || result === length', 'end === undefined || end < 0 || result === Math.min(end, length)']
+  });
+
+  test.each([
+    ['=== undefined', 'function f(length, end) {\n  if (end === undefined) return length;\n  if (end < 0) return Math.max(length + end, 0);\n  return Math.min(end, length);\n}'],
+    ['a default value', 'function f(length, end = length) {\n  return end < 0 ? Math.max(length + end, 0) : Math.min(end, length);\n}'],
+    [
+      '== null and ??',
+      'function f(length, end) {\n  if (end == null) return length;\n  const e = end ?? length;\n  return e < 0 ? Math.max(length + e, 0) : Math.min(e, length);\n}'
+    ],
+    ["typeof … === 'number'", "function f(length, end) {\n  if (typeof end !== 'number') return length;\n  return end < 0 ? Math.max(length + end, 0) : Math.min(end, length);\n}"],
+    [
+      'an assignment that defines it',
+      'function f(length, end) {\n  if (end === void 0) end = length;\n  if (end < 0) end = Math.max(length + end, 0);\n  return Math.min(end, length);\n}'
+    ]
+  ])('%s: proved', async (_name, source) => {
+    const out = await check(sliceEnd, source);
+    expect([out.status, out.reason]).toEqual(['proved', undefined]);
+  });
+
+  test('a missing undefined check: the counterexample leaves the argument out', async () => {
+    // undefined < 0 is false and Math.min(undefined, n) is NaN: outside the integer model, never proved.
+    const naive = await check(sliceEnd, 'function f(length, end) {\n  if (end < 0) return Math.max(length + end, 0);\n  return Math.min(end, length);\n}');
+    expect(naive.status).toBe('unknown');
+    expect(naive.reason).toMatch(/end is defined where it is used as a number \(line 3\) is not guaranteed/);
+    // A wrong default: the model finds the call without the argument, and the inputs do not list it.
+    const wrong = await check(sliceEnd, 'function f(length, end = length - 1) {\n  return end < 0 ? Math.max(length + end, 0) : Math.min(end, length);\n}');
+    expect(wrong.status).toBe('counterexample');
+    expect(Object.keys(wrong.counterexample!.inputs)).toEqual(['length']);
+    expect(wrong.counterexample!.result).toBe((wrong.counterexample!.inputs.length as number) - 1);
+    // Returning the argument itself where it may be undefined is a bug too.
+    const leak = await check(target({ ...sliceEnd, ensures: ['result >= 0 || result < 0'] }), 'function f(length, end) {\n  return end;\n}');
+    expect(leak.status).toBe('counterexample');
+    expect(leak.counterexample!.violated.join()).toMatch(/the returned value is defined \(else the result is undefined\)/);
+  });
+
+  test('null is never a value of the model; a binding named undefined is refused', async () => {
+    const out = await check(
+      sliceEnd,
+      'function f(length, end) {\n  if (end === null) return 0;\n  if (end !== undefined) return end < 0 ? Math.max(length + end, 0) : Math.min(end, length);\n  return length;\n}'
+    );
+    expect(out.status).toBe('proved');
+    const shadow = await check(sliceEnd, 'const undefined = 0;\nfunction f(length, end) {\n  return end === undefined ? length : 0;\n}');
+    expect([shadow.status, shadow.reason]).toEqual(['unknown', expect.stringMatching(/a binding named undefined \(line 1\), which shadows the global one/)]);
+  });
+
+  test('a Python target cannot have an optional parameter (the pack is told)', async () => {
+    await loadPythonParser();
+    const { specProblem } = await import('./formal-support.js');
+    const py = target({ file: 'src/f.py', params: [{ name: 'x', type: 'int', optional: true }], ensures: ['result == 0'] });
+    expect(await specProblem(py, 'def f(x=None):\n    return 0\n')).toMatch(/the optional parameter x: optional parameters are for JS targets/);
+  });
+});

@@ -113,6 +113,8 @@ export function readInputs(params: readonly ParamSymbol[], values: Map<string, S
       const n = Number(values.get(len!) ?? 0n);
       inputs[param.name] = elems.slice(0, n).map((e) => integer(e));
     } else {
+      // An optional argument left out (undefined) has no value: it is absent from the inputs, and the replay passes undefined.
+      if (param.optional === true && values.get(param.symbols[1]!) !== true) continue;
       inputs[param.name] = param.type === 'bool' ? values.get(param.symbols[0]!) === true : integer(param.symbols[0]!);
     }
   }

@@ -63,8 +63,10 @@ export interface Obligation {
 export interface ParamSymbol {
   name: string;
   type: 'int' | 'bool' | 'int[]';
-  /** int/bool: the one constant; int[]: the length constant then the elements. */
+  /** int/bool: the one constant (an optional one: the value, then whether it is defined); int[]: the length constant then the elements. */
   symbols: string[];
+  /** JS: the argument may be left out (`undefined`). */
+  optional?: boolean;
 }
 
 /** The formula of one target (or spec): declarations, then the named parts the queries assert. */
@@ -85,9 +87,11 @@ export interface Formula {
   loops: number;
 }
 
-/** A symbolic value: an integer or Boolean term, or a bounded array (its elements and length). */
-export type Value = { k: 'int'; t: string } | { k: 'bool'; t: string } | ArrayValue;
+/** A symbolic value: an integer or Boolean term, a bounded array (its elements and length), or a value that may be `undefined` (JS). */
+export type Value = { k: 'int'; t: string } | { k: 'bool'; t: string } | ArrayValue | OptValue;
 export type ArrayValue = { k: 'arr'; elems: string[]; len: string };
+/** An int or bool that may be `undefined` (an optional JS parameter, or a local it flows into): `t` means something only where `def` holds. */
+export type OptValue = { k: 'opt'; of: 'int' | 'bool'; def: string; t: string };
 
 /** Mutable control state of the symbolic execution: returned, broken out of, continued. */
 export interface Flags {
@@ -156,15 +160,18 @@ export abstract class SymbolicExecution<N> {
     for (const param of this.target.params) {
       if (names.has(param.name) || param.name === 'result') throw new Unsupported(`the spec names parameter ${param.name} twice or calls it result`);
       names.add(param.name);
-      if (param.type === 'int') {
-        const s = this.declare(`p_${param.name}`, 'Int');
-        ranged(s);
-        params.push({ name: param.name, type: 'int', symbols: [s] });
-        entry.set(param.name, { k: 'int', t: s });
-      } else if (param.type === 'bool') {
-        const s = this.declare(`p_${param.name}`, 'Bool');
-        params.push({ name: param.name, type: 'bool', symbols: [s] });
-        entry.set(param.name, { k: 'bool', t: s });
+      if (param.optional && param.type === 'int[]') throw new Unsupported(`the optional int[] parameter ${param.name} (optional parameters are int or bool)`);
+      if (param.type === 'int' || param.type === 'bool') {
+        const s = this.declare(`p_${param.name}`, param.type === 'int' ? 'Int' : 'Bool');
+        if (param.type === 'int') ranged(s);
+        if (param.optional) {
+          const def = this.declare(`p_${param.name}_def`, 'Bool');
+          params.push({ name: param.name, type: param.type, symbols: [s, def], optional: true });
+          entry.set(param.name, { k: 'opt', of: param.type, def, t: s });
+        } else {
+          params.push({ name: param.name, type: param.type, symbols: [s] });
+          entry.set(param.name, { k: param.type, t: s });
+        }
       } else {
         const len = this.declare(`p_${param.name}_len`, 'Int');
         domain.push(`(<= 0 ${len})`, `(<= ${len} ${n})`);
@@ -221,8 +228,10 @@ export abstract class SymbolicExecution<N> {
     return and(guard, not(this.flags.ret), not(this.flags.brk), not(this.flags.cnt));
   }
 
-  protected returnValue(value: Value, guard: string, node: N): void {
+  protected returnValue(returned: Value, guard: string, node: N): void {
     const kind = resultType(this.target);
+    // A value that may be undefined is returned as undefined where it is: not the declared type, a bug.
+    const value = returned.k === 'opt' ? this.definedOr(returned, guard, node, 'bounds', 'the returned value is defined (else the result is undefined)') : returned;
     if (value.k !== kind)
       throw new ReturnTypeMismatch(
         `a return of ${value.k === 'arr' ? `a${this.arrayWord === 'array' ? 'n' : ''} ${this.arrayWord}` : `a ${value.k}`} where the spec says ${kind}`,
@@ -270,7 +279,18 @@ export abstract class SymbolicExecution<N> {
   /** A scalar value under a name of its own (arrays are values already). */
   protected named(value: Value): Value {
     if (value.k === 'arr') return value;
+    if (value.k === 'opt') return { k: 'opt', of: value.of, def: this.define('d', 'Bool', value.def), t: this.define('v', value.of === 'int' ? 'Int' : 'Bool', value.t) };
     return { k: value.k, t: this.define('v', value.k === 'int' ? 'Int' : 'Bool', value.t) };
+  }
+
+  /**
+   * A value that may be undefined, used where `guard` holds as its int or bool: an obligation that
+   * it is defined there (`model`: JS turns undefined into NaN or false, outside the model; `bounds`:
+   * a bug the counterexample shows).
+   */
+  protected definedOr(value: OptValue, guard: string, node: N, kind: 'model' | 'bounds', what: string): Value {
+    this.oblige(kind, guard, value.def, what, node);
+    return { k: value.of, t: value.t };
   }
 
   /** a[i] as an ite chain over the bounded elements (out of range: the bounds obligation fails first). */
@@ -294,14 +314,23 @@ export abstract class SymbolicExecution<N> {
 
   /** `a == b` or `a != b` between two scalars of one type (else outside the subset). */
   protected equality(op: string, left: Value, right: Value, node: N): string {
-    if (left.k === 'arr' || right.k === 'arr' || left.k !== right.k) throw new Unsupported(`${op} between different types or ${this.arrayWord}s`, this.where(node));
-    const equal = `(= ${left.t} ${right.t})`;
+    // undefined equals only undefined; a defined value compares as its int or bool.
+    const kindOf = (v: Value): string => (v.k === 'opt' ? v.of : v.k);
+    if (left.k === 'arr' || right.k === 'arr' || kindOf(left) !== kindOf(right)) throw new Unsupported(`${op} between different types or ${this.arrayWord}s`, this.where(node));
+    const defOf = (v: Value): string => (v.k === 'opt' ? v.def : 'true');
+    const [dl, dr] = [defOf(left), defOf(right)];
+    const equal = or(and(not(dl), not(dr)), and(dl, dr, `(= ${(left as { t: string }).t} ${(right as { t: string }).t})`));
     return op.startsWith('!') ? not(equal) : equal;
   }
 
-  /** `c ? a : b` over two scalars of one type. */
+  /** `c ? a : b` over two scalars of one type (either may be undefined). */
   protected choice(test: string, a: Value, b: Value, what: string, node: N): Value {
-    if (a.k === 'arr' || b.k === 'arr' || a.k !== b.k) throw new Unsupported(`${what} whose branches differ in type`, this.where(node));
+    const kindOf = (v: Value): string => (v.k === 'opt' ? v.of : v.k);
+    if (a.k === 'arr' || b.k === 'arr' || kindOf(a) !== kindOf(b)) throw new Unsupported(`${what} whose branches differ in type`, this.where(node));
+    if (a.k === 'opt' || b.k === 'opt') {
+      const defOf = (v: Value): string => (v.k === 'opt' ? v.def : 'true');
+      return { k: 'opt', of: kindOf(a) as 'int' | 'bool', def: ite(test, defOf(a), defOf(b)), t: ite(test, (a as { t: string }).t, (b as { t: string }).t) };
+    }
     return { k: a.k, t: ite(test, a.t, b.t) };
   }
 

@@ -230,6 +230,8 @@ class PythonTranslator extends SymbolicExecution<SyntaxNode> {
 
   constructor(target: FormalTarget) {
     super(target, 'python-int', 'list');
+    const optional = target.params.find((p) => p.optional === true);
+    if (optional !== undefined) throw new Unsupported(`the optional parameter ${optional.name}: optional parameters are for JS targets (a Python default is not modelled)`);
   }
 
   protected where(node: SyntaxNode): Where {
@@ -497,12 +499,13 @@ class PythonTranslator extends SymbolicExecution<SyntaxNode> {
     const name = id.text;
     if (PYTHON_BUILTINS.has(name)) throw new Unsupported(`a local named ${name}`, lineOf(id));
     if (value.k === 'arr') throw new Unsupported('a list in a local', lineOf(id));
+    if (value.k === 'opt') throw new Unsupported('a value that may be undefined (JS only)', lineOf(id));
     const binding = this.locals.get(name);
     if (binding === undefined) {
       this.locals.set(name, { value: this.named(value), def: guard, param: false });
       return;
     }
-    if (binding.value?.k === 'arr') throw new Unsupported(`the list ${name} rebound`, lineOf(id));
+    if (binding.value?.k === 'arr' || binding.value?.k === 'opt') throw new Unsupported(`the list ${name} rebound`, lineOf(id));
     const old = binding.value;
     if (old !== undefined && old.k !== value.k) throw new Unsupported(`${name} changes type`, lineOf(id));
     binding.value = old === undefined ? this.named(value) : { k: value.k, t: this.define('v', value.k === 'int' ? 'Int' : 'Bool', ite(guard, value.t, old.t)) };
@@ -519,7 +522,7 @@ class PythonTranslator extends SymbolicExecution<SyntaxNode> {
   private truthy(value: Value, node: SyntaxNode): string {
     if (value.k === 'bool') return value.t;
     if (value.k === 'int') return `(not (= ${value.t} 0))`;
-    if (this.specMode) throw new Unsupported('a list used as a condition', lineOf(node));
+    if (this.specMode || value.k === 'opt') throw new Unsupported('a list used as a condition', lineOf(node));
     return `(not (= ${value.len} 0))`;
   }
 

@@ -74,14 +74,23 @@ class Translator extends SymbolicExecution<Node> {
     if (fn.params.length !== this.target.params.length)
       throw new Unsupported(`${this.target.function} takes ${fn.params.length} parameters, the spec ${this.target.params.length}`, fn);
     const scope = new Map<string, Binding>();
+    this.scopes = [scope];
     (fn.params as Node[]).forEach((param, index) => {
       const p = param.type === 'TSParameterProperty' ? param.parameter : param;
-      if (p.type !== 'Identifier') throw new Unsupported(`parameter ${index + 1} is not a plain name`, p);
+      const id = p.type === 'AssignmentPattern' ? p.left : p;
+      if (id.type !== 'Identifier') throw new Unsupported(`parameter ${index + 1} is not a plain name (or a name with a default value)`, p);
       const specName = this.target.params[index]!.name;
       // Positions bind: the spec's name for parameter i is the code's parameter i.
-      scope.set(p.name, { value: entry.get(specName)!, constant: false, initialized: true });
+      let value = entry.get(specName)!;
+      if (p.type === 'AssignmentPattern' && value.k === 'opt') {
+        // The default runs only when the argument is undefined, and sees the parameters before it.
+        const fallback = this.expr(p.right, not(value.def));
+        if (fallback.k === 'opt' || fallback.k !== value.of) throw new Unsupported(`the default of ${id.name} is not a${value.of === 'int' ? 'n int' : ' bool'}`, p.right);
+        value = { k: value.of, t: this.define('v', value.of === 'int' ? 'Int' : 'Bool', ite(value.def, value.t, fallback.t)) };
+      }
+      // A default of a parameter the spec always passes never runs.
+      scope.set(id.name, { value, constant: false, initialized: true });
     });
-    this.scopes = [scope];
     if (fn.body.type !== 'BlockStatement') {
       const value = this.expr(fn.body, 'true');
       this.returnValue(value, 'true', fn.body);
@@ -255,6 +264,21 @@ class Translator extends SymbolicExecution<Node> {
     if (left.type === 'Identifier') {
       const binding = this.reached(left.name, left, guard);
       if (binding.constant) throw new Unsupported(`an assignment to the constant ${left.name}`, left);
+      const old = binding.value;
+      if (old.k === 'opt') {
+        // A name that may be undefined (`if (end === undefined) end = n;`): defined where this ran.
+        const kind = value.k === 'opt' ? value.of : value.k;
+        if (kind !== old.of) throw new Unsupported(`${left.name} changes type`, left);
+        const def = value.k === 'opt' ? value.def : 'true';
+        binding.value = {
+          k: 'opt',
+          of: old.of,
+          def: this.define('d', 'Bool', ite(guard, def, old.def)),
+          t: this.define('v', old.of === 'int' ? 'Int' : 'Bool', ite(guard, (value as { t: string }).t, old.t))
+        };
+        return;
+      }
+      if (value.k === 'opt') throw new Unsupported(`${left.name} may become undefined`, left);
       if (binding.value.k !== value.k) throw new Unsupported(`${left.name} changes type`, left);
       binding.value = { k: value.k, t: this.define('v', value.k === 'int' ? 'Int' : 'Bool', ite(guard, (value as { t: string }).t, (binding.value as { t: string }).t)) } as Value;
       return;
@@ -277,13 +301,60 @@ class Translator extends SymbolicExecution<Node> {
   private truthy(value: Value, node: Node): string {
     if (value.k === 'bool') return value.t;
     if (value.k === 'int') return `(not (= ${value.t} 0))`;
+    // undefined is falsy.
+    if (value.k === 'opt') return and(value.def, value.of === 'bool' ? value.t : `(not (= ${value.t} 0))`);
     throw new Unsupported('an array used as a condition', node);
   }
 
+  /** A value that may be undefined, as its int or bool where `guard` holds (JS makes undefined NaN or false: outside the model). */
+  private defined(value: Value, guard: string, node: Node): Value {
+    if (value.k !== 'opt') return value;
+    const name = node.type === 'Identifier' ? (node.name as string) : 'a value that may be undefined';
+    return this.definedOr(value, guard, node, 'model', `${name} is defined where it is used as a${value.of === 'int' ? ' number' : ' boolean'}`);
+  }
+
   private integer(node: Node, guard: string): string {
-    const value = this.expr(node, guard);
+    const value = this.defined(this.expr(node, guard), guard, node);
     if (value.k !== 'int') throw new Unsupported(`a ${value.k === 'arr' ? 'array' : 'boolean'} where an integer is needed`, node);
     return value.t;
+  }
+
+  /**
+   * Comparisons with `undefined` and `null`, and `typeof` tests (issue 29): `x === undefined`,
+   * `x == null`, `x !== void 0`, `typeof x === 'number'`. The model has no null: a parameter is its
+   * type or, when optional, undefined. Undefined when the comparison is not one of these.
+   */
+  private absence(op: string, leftNode: Node, rightNode: Node, guard: string): Value | undefined {
+    if (!['===', '!==', '==', '!='].includes(op)) return undefined;
+    const negated = op.startsWith('!');
+    const loose = op.length === 2;
+    const isUndefined = (n: Node): boolean =>
+      (n.type === 'Identifier' && n.name === 'undefined') || (n.type === 'UnaryExpression' && n.operator === 'void' && n.argument.type === 'NumericLiteral');
+    const isNull = (n: Node): boolean => n.type === 'NullLiteral';
+    const typeOf = (n: Node): boolean => n.type === 'UnaryExpression' && n.operator === 'typeof';
+    const result = (t: string): Value => ({ k: 'bool', t: negated ? not(t) : t });
+    const defOf = (n: Node): string => {
+      const value = this.expr(n, guard);
+      if (value.k === 'arr') throw new Unsupported('an array compared with undefined or null', n);
+      return value.k === 'opt' ? value.def : 'true';
+    };
+    for (const [a, b] of [
+      [leftNode, rightNode],
+      [rightNode, leftNode]
+    ] as const) {
+      // undefined == null in a loose comparison; an int or bool is neither.
+      if (isUndefined(b) || (loose && isNull(b))) return isUndefined(a) || (loose && isNull(a)) ? result('true') : result(not(defOf(a)));
+      if (isNull(b)) return result(isNull(a) ? 'true' : 'false');
+      if (typeOf(a) && b.type === 'StringLiteral') {
+        const value = this.expr(a.argument, guard);
+        const kind = value.k === 'opt' ? value.of : value.k;
+        const name = kind === 'int' ? 'number' : kind === 'bool' ? 'boolean' : 'object';
+        const def = value.k === 'opt' ? value.def : 'true';
+        if (b.value === 'undefined') return result(not(def));
+        return result(b.value === name ? def : 'false');
+      }
+    }
+    return undefined;
   }
 
   private arith(term: string, guard: string, node: Node): Value {
@@ -293,8 +364,20 @@ class Translator extends SymbolicExecution<Node> {
   }
 
   private binary(op: string, leftNode: Node, rightNode: Node, guard: string, node: Node): Value {
-    const left = this.expr(leftNode, guard);
-    const right = this.expr(rightNode, guard);
+    const absent = this.absence(op, leftNode, rightNode, guard);
+    if (absent !== undefined) return absent;
+    const rawLeft = this.expr(leftNode, guard);
+    const rawRight = this.expr(rightNode, guard);
+    // undefined compared with < <= > >= is false (NaN); === and !== compare it as a value.
+    if (['<', '<=', '>', '>='].includes(op) && (rawLeft.k === 'opt' || rawRight.k === 'opt')) {
+      const defs = [rawLeft, rawRight].map((v) => (v.k === 'opt' ? v.def : 'true'));
+      const [l, r] = [rawLeft, rawRight].map((v) => (v.k === 'opt' ? { k: v.of, t: v.t } : v)) as [Value, Value];
+      if (l.k !== 'int' || r.k !== 'int') throw new Unsupported(`${op} on a non-integer`, node);
+      return { k: 'bool', t: and(...defs, app(op, l.t, r.t)) };
+    }
+    if (['===', '!==', '==', '!='].includes(op)) return { k: 'bool', t: this.equality(op, rawLeft, rawRight, node) };
+    const left = this.defined(rawLeft, guard, leftNode);
+    const right = this.defined(rawRight, guard, rightNode);
     switch (op) {
       case '+':
       case '-':
@@ -345,7 +428,19 @@ class Translator extends SymbolicExecution<Node> {
       case 'BinaryExpression':
         return this.binary(node.operator, node.left, node.right, guard, node);
       case 'LogicalExpression': {
-        if (node.operator === '??') throw new Unsupported('the ?? operator', node);
+        if (node.operator === '??') {
+          // The right side runs only where the left is undefined (the model has no null).
+          const left = this.expr(node.left, guard);
+          if (left.k !== 'opt') {
+            if (left.k === 'arr') throw new Unsupported('?? on an array', node);
+            return left;
+          }
+          const right = this.expr(node.right, and(guard, not(left.def)));
+          const kind = right.k === 'opt' ? right.of : right.k;
+          if (kind !== left.of) throw new Unsupported('?? whose sides differ in type', node);
+          if (right.k === 'opt') return { k: 'opt', of: left.of, def: or(left.def, right.def), t: ite(left.def, left.t, right.t) };
+          return { k: left.of, t: this.define('v', left.of === 'int' ? 'Int' : 'Bool', ite(left.def, left.t, (right as { t: string }).t)) };
+        }
         const left = this.expr(node.left, guard);
         if (left.k !== 'bool') throw new Unsupported(`${node.operator} on a non-boolean (it yields an operand, not a boolean)`, node);
         const right = this.expr(node.right, and(guard, node.operator === '&&' ? left.t : not(left.t)));
