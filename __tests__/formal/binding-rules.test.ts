@@ -141,8 +141,10 @@ describe('aliases of the global object and code built from strings', () => {
     expect(out.reason).toMatch(reason);
   });
 
-  test('control: reading a harmless member of the global object stays proved', async () => {
+  test('control: reading a harmless member of the global object, or a local named self, stays proved', async () => {
     expect((await esm(`globalThis.console.log('loaded');\nexport ${ABS}`)).status).toBe('proved');
+    expect((await esm(`export function g() {\n  const self = { n: 1 };\n  return self.n;\n}\nexport ${ABS}`)).status).toBe('proved');
+    expect((await esm(`const w = window;\nexport ${ABS}`)).reason).toMatch(/window aliased or passed around \(line 1\)/);
   });
 
   test("another changed file: a global's alias, or a write to the target's export, makes every target unknown", () => {

@@ -174,6 +174,22 @@ function scan(program: Node): Problem[] {
     problems.push({ text, global });
   };
   const script = program.sourceType !== 'module';
+  // `self`, `window` and `global` are common names of locals (`const self = this`): a file that
+  // declares one means its own binding there, not the global object (the binding check still
+  // sees what runs). `globalThis` is never taken for a local.
+  const local = new Set<string>();
+  walk(program, (node, { parent }) => {
+    if (
+      node.type === 'Identifier' &&
+      GLOBAL_OBJECTS.has(node.name) &&
+      node.name !== 'globalThis' &&
+      parent !== undefined &&
+      isBindingPosition(node, parent) &&
+      parent.type !== 'AssignmentExpression'
+    ) {
+      local.add(node.name);
+    }
+  });
   walk(program, (node, { parent, inOwnThis }) => {
     if (node.type === 'Decorator') add(`a decorator${at(node)}`, false);
     if ((node.type === 'ObjectMethod' || node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod') && (node.kind === 'get' || node.kind === 'set')) {
@@ -207,7 +223,7 @@ function scan(program: Node): Problem[] {
     }
     // A reference to a global object other than reading a harmless member of it: an alias or a
     // computed access reaches Math (or anything) by a name the scan cannot read.
-    if (node.type === 'Identifier' && GLOBAL_OBJECTS.has(node.name) && isReference(node, parent)) {
+    if (node.type === 'Identifier' && GLOBAL_OBJECTS.has(node.name) && !local.has(node.name) && isReference(node, parent)) {
       const member = parent !== undefined && (parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.object === node;
       if (!member) add(`${node.name} aliased or passed around${at(node)}: what is reached through it cannot be followed`, true);
       else if (parent.computed) add(`computed access to ${node.name}${at(node)}`, true);
