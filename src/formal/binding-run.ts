@@ -43,6 +43,15 @@ function refused(detail: string): BindingVerdict {
  * the candidate could have changed since.
  */
 export async function checkBindings(block: FormalBlock, record: FormalRecord, sources: ReadonlyMap<string, string>, deps: BindingDeps): Promise<FormalRecord> {
+  const runs = await runBindings(block, record, sources, deps);
+  return runs.size === 0 ? record : withBindings(record, runs);
+}
+
+/**
+ * The binding runs of every proved or checked target, by name, without applying them: the formal
+ * phase starts these while the tests run and applies them when it concludes (src/phases/formal.ts).
+ */
+export async function runBindings(block: FormalBlock, record: FormalRecord, sources: ReadonlyMap<string, string>, deps: BindingDeps): Promise<Map<string, BindingRun>> {
   const runs = new Map<string, BindingRun>();
   for (const [index, t] of record.targets.entries()) {
     if (t.status !== 'proved' && t.status !== 'checked') continue;
@@ -116,7 +125,7 @@ export async function checkBindings(block: FormalBlock, record: FormalRecord, so
     );
     runs.set(t.name, run);
   }
-  return runs.size === 0 ? record : withBindings(record, runs);
+  return runs;
 }
 
 /** The probe cannot be set up for a reason of the candidate's tree. */
