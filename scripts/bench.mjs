@@ -78,7 +78,7 @@ const SECTIONS = [
   {
     name: 'formal',
     description:
-      "patchproof validate --runner docker of the fix of js-pages and of py-pages (each pack with one required formal target) against the same validation with the formal block taken out of the pack; and the formal phase's own time per target from the receipt",
+      "patchproof validate --runner docker of the fix of js-pages and of py-pages (each pack with one required formal target) against the same validation with the formal block taken out of the pack; the formal phase's own time per target from the receipt, and the binding check's share of the formal phase",
     run: benchFormal
   },
   {
@@ -902,6 +902,13 @@ function proposeApproved(node, repo, diff, work, name) {
 }
 
 /** A CLI process whose exit code is one of `allowed`; returns it. */
+/** Run the CLI and return its stderr and stdout (the log), failing on an exit outside `allowed`. */
+function cliOutput(cli, args, allowed) {
+  const result = spawnSync(process.execPath, [cli, ...args], { cwd: PROJECT, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30, encoding: 'utf8' });
+  if (!allowed.includes(result.status)) throw new Error(`patchproof ${args[0]} exited ${result.status}: ${result.stderr.trim().split('\n').slice(-5).join(' | ')}`);
+  return `${result.stderr}\n${result.stdout}`;
+}
+
 function cliStatus(cli, args, allowed) {
   const result = spawnSync(process.execPath, [cli, ...args], { cwd: PROJECT, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 30 });
   if (!allowed.includes(result.status)) throw new Error(`patchproof ${args[0]} exited ${result.status}: ${String(result.stderr).trim().split('\n').slice(-5).join(' | ')}`);
@@ -1107,9 +1114,11 @@ async function benchFormal(context) {
       const c = proposeApproved(node, repo, join(PROJECT, 'fixtures', name, 'candidates', 'fix.diff'), work, 'fix');
       let round = 0;
       const formalMs = [];
+      const bindingMs = [];
+      const waitedMs = [];
       const validate = (pack, expectFormal) => () => {
         const out = join(work, `out-${round++}`);
-        cliStatus(
+        const logged = cliOutput(
           cli,
           [
             'validate',
@@ -1136,6 +1145,13 @@ async function benchFormal(context) {
         if (expectFormal) {
           if (receipt.formal?.status !== 'proved') throw new Error(`${out}: the fix's formal gate is ${receipt.formal?.status ?? 'absent'}; expected proved`);
           formalMs.push(receipt.formal.targets.reduce((sum, t) => sum + t.duration_ms, 0) / receipt.formal.targets.length);
+          // The binding check (issue 29): one probe run in the container per proved target.
+          if (receipt.formal.targets.some((t) => t.binding?.outcome !== 'bound')) throw new Error(`${out}: a proved target without a bound binding check`);
+          bindingMs.push(receipt.formal.targets.reduce((sum, t) => sum + t.binding.duration_ms, 0));
+          // It runs alongside the tests: what it adds is how long concluding waited for it.
+          const waited = /concluding waited (\d+) ms for them/.exec(logged);
+          if (waited === null) throw new Error(`${out}: the log does not say how long concluding waited for the binding check`);
+          waitedMs.push(Number(waited[1]));
         } else if (receipt.formal !== undefined) {
           throw new Error(`${out}: a pack without a formal block recorded one`);
         }
@@ -1144,6 +1160,13 @@ async function benchFormal(context) {
       const perTarget = median(formalMs) / 1000;
       console.log(
         `formal: ${name} fix: with its formal target ${times.formal.toFixed(2)} s, without ${times.plain.toFixed(2)} s, ratio ${(times.formal / times.plain).toFixed(2)}; the target's own time ${perTarget.toFixed(2)} s per target, ${((100 * perTarget) / times.formal).toFixed(0)}% of the validation (medians of ${context.runs}, whole CLI processes)`
+      );
+      // The formal phase's cost is what the formal block adds to the validation; the binding check is part of it.
+      const binding = median(bindingMs) / 1000;
+      const waited = median(waitedMs) / 1000;
+      const phase = times.formal - times.plain;
+      console.log(
+        `formal: ${name} fix: the binding check took ${binding.toFixed(2)} s (copy, probe and container run, from the receipt), alongside the tests; the validation waited ${waited.toFixed(2)} s for it, ${phase > 0 ? `${((100 * waited) / phase).toFixed(0)}% of the formal phase (${phase.toFixed(2)} s: with minus without)` : 'and the formal phase added no measurable time'} (medians of ${context.runs})`
       );
     } finally {
       rmSync(work, { recursive: true, force: true });

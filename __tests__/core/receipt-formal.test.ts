@@ -110,11 +110,80 @@ describe('verify-receipt: the formal record', () => {
     const { receipt_digest: _d, ...body } = structuredClone(receiptFrom(passingRuns()));
     const receipt = sealReceipt({ ...body, verdict: 'inconclusive', reasons: ['formal_bounded_only'], proof_grade: false, formal: { status: 'checked', targets: [checked] } });
     expect(renderPhaseTable(receipt, true)).toMatch(
-      /\[CHECKED\] +formal: pageCount \(required\) +no counterexample up to the bound .*not a proof: some inputs need more iterations/
+      /\[CHECKED\] +formal: pageCount \(required\) +no counterexample within the bounds, not a proof .*: some inputs need more iterations/
     );
     const report = renderReport(receipt);
     expect(report).toContain('**有界检查 / CHECKED**');
     expect(report).toContain('`formal_bounded_only`');
+  });
+
+  it('every proved or checked target states the bounds it holds under: integers, array lengths, loop iterations (issue 29)', () => {
+    const { receipt_digest: _d, ...body } = structuredClone(receiptFrom(passingRuns()));
+    const scoped: FormalTargetRecord = { ...proved, scope: { ...SCOPE, lengths: 'all_allowed', loops: 'all_within_unroll' } };
+    const bounded: FormalTargetRecord = {
+      ...checked,
+      name: 'sum',
+      required: false,
+      reason: 'no counterexample among arrays of length ≤ 4, but requires allows a longer a',
+      scope: { ...SCOPE, lengths: 'up_to_bound', loops: 'all_within_unroll' }
+    };
+    const python: FormalTargetRecord = { ...proved, name: 'page_count', file: 'pages.py', scope: { ...SCOPE, integers: 'python-int', loops: 'none' } };
+    const receipt = sealReceipt({ ...body, formal: { status: 'checked', targets: [scoped, bounded, python] } });
+    expect(verifyReceiptText(serializeReceipt(receipt))).toMatchObject({ integrity_valid: true, verdict: 'passed' });
+    const table = renderPhaseTable(receipt, true);
+    expect(table).toContain(
+      'for every input requires allows (integers: JS safe integers, ±(2^53−1); arrays: every length requires allows (≤ 4); loops: every run ends within 8 iterations; Z3 5.1.0.0)'
+    );
+    expect(table).toContain('no counterexample within the bounds, not a proof (integers: JS safe integers, ±(2^53−1); arrays: length ≤ 4 only (requires allows longer);');
+    expect(table).toContain("for every input requires allows (integers: Python's unbounded int; no loops; Z3 5.1.0.0)");
+    expect(renderReport(receipt)).toContain('arrays: every length requires allows (≤ 4)');
+  });
+
+  it('a binding check must agree with the status: only bound keeps a proof (issue 29)', () => {
+    const BINDING = { probe_sha256: 'c'.repeat(64), output_sha256: 'd'.repeat(64), exit_code: 0, duration_ms: 400 };
+    expect(verifyReceiptText(withFormal((b) => void (b.formal = { status: 'proved', targets: [{ ...proved, binding: { ...BINDING, outcome: 'bound' } }] })))).toMatchObject({
+      integrity_valid: true,
+      verdict: 'passed'
+    });
+    const kept = verifyReceiptText(withFormal((b) => void (b.formal = { status: 'proved', targets: [{ ...proved, binding: { ...BINDING, outcome: 'unbound' } }] })));
+    expect(kept.errors.join(' ')).toMatch(/a proved target whose binding check is unbound is unknown/);
+    const noResult = verifyReceiptText(withFormal((b) => void (b.formal = { status: 'proved', targets: [{ ...proved, binding: { ...BINDING, outcome: 'no_result' } }] })));
+    expect(noResult.errors.join(' ')).toMatch(/whose binding check is no_result is unknown/);
+    const honest = withFormal((b) => {
+      b.formal = {
+        status: 'unknown',
+        targets: [{ ...unknown, reason: 'proved for the text the gate read, but the code that runs is not it', binding: { ...BINDING, outcome: 'unbound' } }]
+      };
+      b.verdict = 'inconclusive';
+      b.reasons = ['formal_unknown'];
+      b.proof_grade = false;
+    });
+    expect(verifyReceiptText(honest)).toMatchObject({ integrity_valid: true, verdict: 'inconclusive', proof_grade: false });
+    const dropped = verifyReceiptText(
+      withFormal((b) => {
+        b.formal = { status: 'unknown', targets: [{ ...unknown, binding: { ...BINDING, outcome: 'bound' } }] };
+        b.verdict = 'inconclusive';
+        b.reasons = ['formal_unknown'];
+        b.proof_grade = false;
+      })
+    );
+    expect(dropped.errors.join(' ')).toMatch(/a target whose binding check is bound keeps the solver's status, not unknown/);
+    const beside = verifyReceiptText(
+      withFormal((b) => {
+        b.formal = { status: 'counterexample', targets: [{ ...cex, replay: { ...REPLAY, outcome: 'failed' }, binding: { ...BINDING, outcome: 'bound' } }] };
+        b.verdict = 'failed';
+        b.reasons = ['formal_counterexample'];
+        b.proof_grade = false;
+      })
+    );
+    expect(beside.errors.join(' ')).toMatch(/a binding check goes with a proved or checked target/);
+  });
+
+  it('refuses a proof whose recorded scope stops at a bound (it is checked, not proved)', () => {
+    const lengths = verifyReceiptText(withFormal((b) => void (b.formal = { status: 'proved', targets: [{ ...proved, scope: { ...SCOPE, lengths: 'up_to_bound' } }] })));
+    expect(lengths.errors.join(' ')).toMatch(/a proof whose scope stops at a bound \(array lengths\) is checked, not proved/);
+    const loops = verifyReceiptText(withFormal((b) => void (b.formal = { status: 'proved', targets: [{ ...proved, scope: { ...SCOPE, loops: 'up_to_unroll' } }] })));
+    expect(loops.errors.join(' ')).toMatch(/\(loop iterations\) is checked, not proved/);
   });
 
   it('the console table and the zh/en report show the gate and the counterexample as a call', () => {

@@ -26,7 +26,17 @@ import { stageFormalFixture, validateFormalCandidate, type FormalTargetView } fr
 const gate = await dockerGate('formal gate end-to-end test');
 
 const CASES: { candidate: string; verdict: string; reasons: string[]; formal: string; check?: (target: FormalTargetView) => void }[] = [
-  { candidate: 'fix', verdict: 'passed', reasons: [], formal: 'proved', check: (t) => expect(t.scope.solver).toMatch(/^Z3 \d+\.\d+/) },
+  {
+    candidate: 'fix',
+    verdict: 'passed',
+    reasons: [],
+    formal: 'proved',
+    check: (t) => {
+      expect(t.scope.solver).toMatch(/^Z3 \d+\.\d+/);
+      // The binding check ran in the container: the function the tests reach is the analysed one.
+      expect(t.binding).toMatchObject({ outcome: 'bound', exit_code: 0 });
+    }
+  },
   {
     candidate: 'minus-one',
     verdict: 'failed',
@@ -98,6 +108,6 @@ gate.describeDocker('the formal gate on js-pages', () => {
     expect(t.counterexample).toMatchObject({ inputs: { total: 0 }, result: 1, violated: ['ensures'] });
     expect(t.replay).toMatchObject({ outcome: 'failed', exit_code: 1 });
     const fix = await validateFormalCandidate(runCliInProcess, { fixture: 'ts-pages', candidate: 'fix', label: 'formal-ts-fix' }, where);
-    expect([fix.receipt.verdict, fix.receipt.formal?.status]).toEqual(['passed', 'proved']);
+    expect([fix.receipt.verdict, fix.receipt.formal?.status, fix.receipt.formal?.targets[0]?.binding?.outcome]).toEqual(['passed', 'proved', 'bound']);
   }, 1_800_000);
 });

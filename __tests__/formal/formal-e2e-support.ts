@@ -11,7 +11,8 @@ export interface FormalTargetView {
   reason?: string;
   counterexample?: { inputs: Record<string, unknown>; result?: unknown; violated: string[] };
   replay?: { outcome: string; exit_code: number | null };
-  scope: { solver: string; integers: string };
+  binding?: { outcome: string; exit_code: number | null; duration_ms: number };
+  scope: { solver: string; integers: string; lengths?: string; loops?: string };
 }
 
 /** What the formal Docker tests read of a receipt. */

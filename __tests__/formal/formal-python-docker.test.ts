@@ -28,7 +28,17 @@ import { sealReceipt, serializeReceipt } from '../../src/core/receipt.js';
 const gate = await dockerGate('formal gate (Python) end-to-end test');
 
 const CASES: { candidate: string; verdict: string; reasons: string[]; formal: string; check?: (target: FormalTargetView) => void }[] = [
-  { candidate: 'fix', verdict: 'passed', reasons: [], formal: 'proved', check: (t) => expect(t.scope.solver).toMatch(/^Z3 \d+\.\d+/) },
+  {
+    candidate: 'fix',
+    verdict: 'passed',
+    reasons: [],
+    formal: 'proved',
+    check: (t) => {
+      expect(t.scope.solver).toMatch(/^Z3 \d+\.\d+/);
+      // The binding check ran in the container: the function the tests reach is the analysed one.
+      expect(t.binding).toMatchObject({ outcome: 'bound', exit_code: 0 });
+    }
+  },
   {
     candidate: 'plus-one',
     verdict: 'failed',

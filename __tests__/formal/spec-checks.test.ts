@@ -32,6 +32,40 @@ describe('spec checks', () => {
     expect(await specProblem(target({ params: ints('x'), ensures: ['result >= x || result < x'] }), BASE)).toMatch(/holds for any result \(a tautology/);
   });
 
+  test('the spec is judged before the base: a defect of the spec is named even when the base is outside the subset (issue 29)', async () => {
+    const outside = 'export function f(x) { return Math.ceil(x); }';
+    expect(await specProblem(target({ ...absSpec, requires: ['x > 0', 'x < 0'] }), outside)).toMatch(/requires is unsatisfiable/);
+    expect(await specProblem(target({ params: ints('x'), ensures: ['result >= x || result < x'] }), outside)).toMatch(/a tautology/);
+    expect(await specProblem(target({ ...absSpec, wrong_implementations: ['function f(x) { return Math.floor(x); }'] }), BASE)).toMatch(
+      /wrong_implementations\[0\] is not refuted \(outside the subset: Math\.floor/
+    );
+    // A sound spec over a base outside the subset is refused for the base.
+    expect(await specProblem(target(absSpec), outside)).toMatch(/the base version cannot calibrate the spec: outside the subset: Math\.ceil/);
+  });
+
+  test('returns is inferred from the base version and the spec when they leave one type (issue 29, item 4)', async () => {
+    const { resolveReturns } = await import('../../src/formal/gate.js');
+    const bare = (spec: Parameters<typeof target>[0]) => {
+      const { returns: _drop, ...rest } = target(spec);
+      return rest;
+    };
+    // The spec reads result as an int (result * perPage) and the base returns one.
+    const pages = bare({ params: ints('total', 'perPage'), requires: ['perPage >= 1'], ensures: ['result * perPage >= total'] });
+    expect((await resolveReturns(pages, 'export function f(total, perPage) { return Math.trunc(total / perPage); }')).returns).toBe('int');
+    // A base that returns comparisons is a bool target, whatever the spec's truthiness allows.
+    const positive = bare({ params: ints('x'), ensures: ['result === (x > 0)'] });
+    expect((await resolveReturns(positive, 'function f(x) { if (x > 100) return true; return x > 0; }')).returns).toBe('bool');
+    const truthy = bare({ params: ints('x'), ensures: ['result || x <= 0'] });
+    expect((await resolveReturns(truthy, 'function f(x) { return x > 0; }')).returns).toBe('bool');
+    // A base outside the subset before any return, and a spec that does not read result: say it.
+    const silent = bare({ params: ints('x'), ensures: ['x > 0 || x <= 0'] });
+    await expect(resolveReturns(silent, "function f(x) { const s = 'a'; return x > 0; }")).rejects.toThrow(/returns cannot be inferred .* say "returns"/);
+    // The base and the spec disagree.
+    await expect(resolveReturns(pages, 'function f(total, perPage) { return total > perPage; }')).rejects.toThrow(/the base version returns bool, the spec reads result as int/);
+    // A declared type is kept as it is.
+    expect((await resolveReturns(target({ ...absSpec, returns: 'int' }), undefined)).returns).toBe('int');
+  });
+
   test('a wrong implementation the spec does not refute is refused', async () => {
     const weak = target({ params: ints('x'), ensures: ['result >= 0'], wrong_implementations: ['function f(x) { return x * x > 1000000 ? 0 : Math.abs(x) * 0; }'] });
     expect(await specProblem(weak, BASE)).toMatch(/wrong_implementations\[0\] is (proved correct|not refuted)/);

@@ -102,12 +102,12 @@ describe('control flow', () => {
 });
 
 describe('lists', () => {
-  const sum = py({ params: [list('xs')], ensures: ['result == (0 if len(xs) == 0 else xs[0])'], bounds: { array_length: 3 } });
+  const sum = py({ params: [list('xs')], requires: ['len(xs) <= 3'], ensures: ['result == (0 if len(xs) == 0 else xs[0])'], bounds: { array_length: 3 } });
 
   test('reads, len, for x in xs, and all()/any() in the spec', async () => {
     const spec = py({
       params: [list('xs')],
-      requires: ['all(x >= 0 for x in xs)'],
+      requires: ['all(x >= 0 for x in xs)', '0 <= len(xs) <= 3'],
       ensures: ['result >= 0', 'len(xs) == 0 or any(result >= xs[i] for i in range(len(xs)))'],
       bounds: { array_length: 3 }
     });
@@ -116,7 +116,7 @@ describe('lists', () => {
   });
 
   test('a negative index wraps, as in Python; past -len it is an IndexError counterexample', async () => {
-    const last = py({ params: [list('xs')], requires: ['len(xs) > 0'], ensures: ['result == xs[len(xs) - 1]'], bounds: { array_length: 3 } });
+    const last = py({ params: [list('xs')], requires: ['len(xs) > 0 and len(xs) < 4'], ensures: ['result == xs[len(xs) - 1]'], bounds: { array_length: 3 } });
     expect((await check(last, 'def f(xs):\n    return xs[-1]\n')).status).toBe('proved');
     const out = await check(py({ params: [list('xs'), ...ints('i')], ensures: ['True'], bounds: { array_length: 2 } }), 'def f(xs, i):\n    return xs[i]\n');
     expect(out.status).toBe('counterexample');
@@ -126,10 +126,28 @@ describe('lists', () => {
   });
 
   test('writes are seen by later reads; a write out of range is a counterexample', async () => {
-    const spec = py({ params: [list('xs')], requires: ['len(xs) >= 2'], ensures: ['result == xs[1] + 1'], bounds: { array_length: 3 } });
+    const spec = py({
+      params: [list('xs')],
+      requires: ['len(xs) >= 2', 'len(xs) == 3 or len(xs) == 2', 'len(xs) <= 3'],
+      ensures: ['result == xs[1] + 1'],
+      bounds: { array_length: 3 }
+    });
     expect((await check(spec, 'def f(xs):\n    xs[0] = xs[1] + 1\n    return xs[0]\n')).status).toBe('proved');
     const oob = await check(py({ params: [list('xs')], ensures: ['True'], bounds: { array_length: 2 } }), 'def f(xs):\n    xs[2] = 0\n    return 0\n');
     expect(oob.status).toBe('counterexample');
+  });
+
+  test('a list read only up to the bound is checked, never proved, while requires allows longer lists', async () => {
+    // Right for every list of length ≤ 4 (the model's bound), wrong for longer ones.
+    const total = py({ params: [list('xs')], requires: ['all(0 <= x <= 100 for x in xs)'], ensures: ['result >= 0', 'all(x <= result for x in xs)'], bounds: { array_length: 4 } });
+    const firstFour = 'def f(xs):\n    t = 0\n    for i in range(4):\n        if i < len(xs):\n            t += xs[i]\n    return t\n';
+    const out = await check(total, firstFour);
+    expect(out.status).toBe('checked');
+    expect(out.reason).toMatch(/no counterexample among lists of length ≤ 4, but requires allows a longer xs.*add len\(xs\) <= 4 to requires/);
+    // With the length bounded by requires the proof covers every input it allows.
+    expect((await check(py({ ...total, requires: [...total.requires, 'len(xs) <= 4'] }), firstFour)).status).toBe('proved');
+    // A bound above the model's is not enough.
+    expect((await check(py({ ...total, requires: [...total.requires, 'len(xs) <= 5'] }), firstFour)).status).toBe('checked');
   });
 
   test('slices and aliasing are outside the subset', async () => {

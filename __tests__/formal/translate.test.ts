@@ -92,7 +92,7 @@ describe('loops and arrays', () => {
   const arr = [{ name: 'a', type: 'int[]' as const }];
   const sum = target({
     params: arr,
-    requires: ['a.every((v) => v >= 0 && v <= 1000)'],
+    requires: ['a.every((v) => v >= 0 && v <= 1000)', 'a.length <= 4'],
     ensures: ['result >= 0', 'a.every((v) => v <= result)'],
     bounds: { unroll: 5, array_length: 4 }
   });
@@ -107,6 +107,19 @@ describe('loops and arrays', () => {
     const out = await check(sum, src);
     expect(out.status).toBe('counterexample');
     expect(out.counterexample!.violated.join()).toMatch(/the read a\[…\] is inside the array \(line 3\)/);
+  });
+
+  test('the scope says which bounds limit the result: array lengths and loop iterations (issue 29)', async () => {
+    const src = 'function f(a) {\n  let s = 0;\n  for (let i = 0; i < a.length; i++) s += a[i];\n  return s;\n}';
+    const proved = await check(sum, src);
+    expect([proved.status, proved.scope.lengths, proved.scope.loops]).toEqual(['proved', 'all_allowed', 'all_within_unroll']);
+    const longer = await check(target({ ...sum, requires: ['a.every((v) => v >= 0 && v <= 1000)'] }), src);
+    expect([longer.status, longer.scope.lengths, longer.scope.loops]).toEqual(['checked', 'up_to_bound', 'all_within_unroll']);
+    const n = target({ params: ints('n'), requires: ['n >= 0', 'n <= 100'], ensures: ['result === n'], bounds: { unroll: 8 } });
+    const unrolled = await check(n, 'function f(n) { let i = 0; while (i < n) { i = i + 1; } return i; }');
+    expect([unrolled.status, unrolled.scope.lengths, unrolled.scope.loops]).toEqual(['checked', undefined, 'up_to_unroll']);
+    const straight = await check(abs, 'function f(x) { return Math.abs(x); }');
+    expect([straight.status, straight.scope.loops]).toEqual(['proved', 'none']);
   });
 
   test('a loop that can run past the unroll bound is checked (bounded), never proved', async () => {
@@ -130,12 +143,13 @@ describe('loops and arrays', () => {
   test('break, continue and an indexed write', async () => {
     const first = target({
       params: [...arr, ...ints('x')],
+      requires: ['a.length < 5'],
       ensures: ['result === -1 ? a.every((v) => v !== x) : (result >= 0 && result < a.length && a[result] === x)'],
       bounds: { unroll: 4, array_length: 4 }
     });
     const src = 'function f(a, x) {\n  let found = -1;\n  for (let i = 0; i < a.length; i++) {\n    if (a[i] !== x) continue;\n    found = i;\n    break;\n  }\n  return found;\n}';
     expect((await check(first, src)).status).toBe('proved');
-    const write = target({ params: arr, requires: ['a.length > 0'], ensures: ['result === 7'], bounds: { array_length: 3 } });
+    const write = target({ params: arr, requires: ['a.length > 0 && a.length <= 3'], ensures: ['result === 7'], bounds: { array_length: 3 } });
     expect((await check(write, 'function f(a) { a[0] = 7; return a[0]; }')).status).toBe('proved');
     const outOfRange = await check(write, 'function f(a) { a[a.length] = 7; return 7; }');
     expect([outOfRange.status, outOfRange.reason]).toEqual(['counterexample', undefined]);

@@ -37,9 +37,31 @@ const bigInt = z
 /** A counterexample's integer: a JSON number inside the safe range, a decimal string outside it (python-int only). */
 const modelInt = z.union([safeInt, bigInt]);
 
+/**
+ * What the binding check showed (issue 29): `bound`, the function the tests reach is the analysed
+ * definition and the builtins it calls are the originals; `unbound`, it is not (the target is
+ * `unknown`); `no_result`, the probe gave no usable facts (a fault, a timeout, a missing line: the
+ * target is `unknown`).
+ */
+export const BINDING_OUTCOMES = ['bound', 'unbound', 'no_result'] as const;
+export type BindingOutcome = (typeof BINDING_OUTCOMES)[number];
+
 /** The integer models a proof is about: JS safe integers, or Python's unbounded `int` (from v8). */
 export const INTEGER_MODELS = ['safe', 'python-int'] as const;
 export type IntegerModel = (typeof INTEGER_MODELS)[number];
+
+/**
+ * How far a target's int[] inputs are covered (issue 29): `all_allowed`, `requires` bounds every
+ * int[] length at or below `array_length`, so every input it allows is in the model; `up_to_bound`,
+ * `requires` allows longer arrays, which the model does not hold (then the best status is `checked`).
+ */
+export const ARRAY_LENGTH_SCOPES = ['all_allowed', 'up_to_bound'] as const;
+/**
+ * How far a proved or checked target's loops are covered (issue 29): `none`, the function has no
+ * loop; `all_within_unroll`, every loop ends within `unroll` iterations for every input `requires`
+ * allows, so the unrolling covers every run; `up_to_unroll`, some input needs more (`checked`).
+ */
+export const LOOP_SCOPES = ['none', 'all_within_unroll', 'up_to_unroll'] as const;
 
 export const formalTargetRecordSchema = z.strictObject({
   name: z.string().min(1),
@@ -74,10 +96,34 @@ export const formalTargetRecordSchema = z.strictObject({
     })
     .optional(),
   /**
-   * What a proof covers: the integer model (`safe`: JS safe integers, every value in ±(2^53−1);
-   * `python-int`, from v8: Python's unbounded integers), the bounds, the solver.
+   * The binding check of a proved or checked target (issue 29): a probe imported the target's module
+   * in the runner and printed facts about the function it reached; the host compared them with the
+   * analysed text. Only `bound` keeps the status; otherwise the target is `unknown`.
    */
-  scope: z.strictObject({ unroll: count, array_length: count, integers: z.enum(INTEGER_MODELS), solver: z.string().min(1) }),
+  binding: z
+    .strictObject({
+      outcome: z.enum(BINDING_OUTCOMES),
+      /** SHA-256 of the generated probe's text and of the run's whole output. */
+      probe_sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      output_sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      exit_code: z.number().int().nullable(),
+      duration_ms: count
+    })
+    .optional(),
+  /**
+   * What a proof covers: the integer model (`safe`: JS safe integers, every value in ±(2^53−1);
+   * `python-int`, from v8: Python's unbounded integers), the bounds, the solver; and (issue 29)
+   * whether the bounds limit it: `lengths` (targets with int[] parameters) and `loops` (set when
+   * the solver proved or checked the target).
+   */
+  scope: z.strictObject({
+    unroll: count,
+    array_length: count,
+    integers: z.enum(INTEGER_MODELS),
+    solver: z.string().min(1),
+    lengths: z.enum(ARRAY_LENGTH_SCOPES).optional(),
+    loops: z.enum(LOOP_SCOPES).optional()
+  }),
   duration_ms: count
 });
 
@@ -152,10 +198,22 @@ export function formalRecordErrors(formal: FormalRecord): string[] {
       if (t.status === 'proved' || t.status === 'checked') errors.push(`${where}: a replay goes with a counterexample found by the solver, not with status ${t.status}`);
     }
     if ((t.status === 'unknown' || t.status === 'checked') !== (t.reason !== undefined)) errors.push(`${where}: a reason goes with status unknown or checked and only with them`);
+    if (t.binding !== undefined) {
+      // Only a bound target keeps its proof; a binding is checked for proofs, never with a replay.
+      if ((t.status === 'proved' || t.status === 'checked') && t.binding.outcome !== 'bound')
+        errors.push(`${where}: a ${t.status} target whose binding check is ${t.binding.outcome} is unknown`);
+      if (t.status === 'unknown' && t.binding.outcome === 'bound') errors.push(`${where}: a target whose binding check is bound keeps the solver's status, not unknown`);
+      if (t.status === 'counterexample' || t.replay !== undefined)
+        errors.push(`${where}: a binding check goes with a proved or checked target, not with a counterexample or its replay`);
+    }
     if (t.scope.integers === 'safe' && t.counterexample !== undefined && hasBigInteger(t.counterexample)) {
       errors.push(`${where}: an integer outside the safe range in a counterexample over safe integers (only python-int targets have them)`);
     }
     if (t.scope.integers === 'python-int' && !/\.py$/.test(t.file)) errors.push(`${where}: the python-int integer model goes with a Python target (.py) only`);
+    // A proof covers every input requires allows: never only the arrays or the runs up to a bound.
+    if (t.status === 'proved' && (t.scope.lengths === 'up_to_bound' || t.scope.loops === 'up_to_unroll')) {
+      errors.push(`${where}: a proof whose scope stops at a bound (${t.scope.lengths === 'up_to_bound' ? 'array lengths' : 'loop iterations'}) is checked, not proved`);
+    }
   }
   return errors;
 }

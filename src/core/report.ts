@@ -86,13 +86,42 @@ function modelText(value: unknown): string {
 }
 
 /** A counterexample's inputs as a JS call, e.g. pageCount(0, 1). */
-function formalCall(target: NonNullable<Receipt['formal']>['targets'][number]): string {
+function formalCall(target: FormalTarget): string {
   const cex = target.counterexample;
   if (cex === undefined) return '';
   const args = Object.values(cex.inputs)
     .map((v) => modelText(v))
     .join(', ');
-  return `${target.function}(${args})${cex.result === undefined ? ' returns undefined' : ` returns ${modelText(cex.result)}`}`;
+  // A path that raises (the obligation names the error) returns nothing at all.
+  const raises = cex.violated.some((v) => /\(else \w+Error\)/.test(v));
+  return `${target.function}(${args})${cex.result !== undefined ? ` returns ${modelText(cex.result)}` : raises ? ' raises' : ' returns undefined'}`;
+}
+
+type FormalTarget = NonNullable<Receipt['formal']>['targets'][number];
+
+/**
+ * The bounds a proved or checked target holds under, in words (issue 29): the integers, the
+ * array lengths and the loop iterations it covers, and the solver. A receipt older than these
+ * fields names the bounds without saying whether they limit it.
+ */
+export function formalScopeText(t: Pick<FormalTarget, 'scope'>): string {
+  const { scope } = t;
+  const integers = scope.integers === 'python-int' ? "integers: Python's unbounded int" : 'integers: JS safe integers, ±(2^53−1)';
+  const arrays =
+    scope.lengths === undefined
+      ? `arrays ≤ ${scope.array_length}`
+      : scope.lengths === 'all_allowed'
+        ? `arrays: every length requires allows (≤ ${scope.array_length})`
+        : `arrays: length ≤ ${scope.array_length} only (requires allows longer)`;
+  const loops =
+    scope.loops === undefined
+      ? `unroll ${scope.unroll}`
+      : scope.loops === 'none'
+        ? 'no loops'
+        : scope.loops === 'all_within_unroll'
+          ? `loops: every run ends within ${scope.unroll} iterations`
+          : `loops: runs of at most ${scope.unroll} iterations only`;
+  return [integers, ...(scope.lengths !== undefined || scope.loops === undefined ? [arrays] : []), loops, scope.solver].join('; ');
 }
 
 /** The formal gate's lines, for the console and the report. */
@@ -100,15 +129,15 @@ function formalLines(receipt: Receipt, markdown: boolean): string[] {
   const formal = receipt.formal;
   if (formal === undefined) return [];
   return formal.targets.map((t) => {
-    const scope = `unroll ${t.scope.unroll}, arrays ≤ ${t.scope.array_length}, ${t.scope.integers === 'python-int' ? "Python's unbounded integers" : 'safe integers'}, ${t.scope.solver}`;
+    const scope = formalScopeText(t);
     const what =
       t.status === 'counterexample'
         ? `${formalCall(t)}; violates ${t.counterexample!.violated.join('; ')}${t.replay !== undefined ? '; replayed in the runner: it fails there' : ''}`
         : t.status === 'unknown'
           ? (t.reason ?? '')
           : t.status === 'checked'
-            ? `no counterexample up to the bound (${scope}), not a proof: ${t.reason ?? ''}`
-            : `within ${scope}`;
+            ? `no counterexample within the bounds, not a proof (${scope}): ${t.reason ?? ''}`
+            : `for every input requires allows (${scope})`;
     if (!markdown) return `[${FORMAL_MARK[t.status]}] `.padEnd(15) + `formal: ${t.name}${t.required ? ' (required)' : ''}`.padEnd(38) + what;
     return `- ${codeSpan(t.name)}${t.required ? ' (必需 / required)' : ''}: **${FORMAL_ZH[t.status]} / ${FORMAL_MARK[t.status]}** — ${codeSpan(what)}`;
   });
@@ -323,7 +352,7 @@ export function renderReport(
       '',
       '## 形式化关卡 / Formal gate',
       '',
-      '证明只在所记录的范围内成立（安全整数、循环展开与数组长度上限、求解器版本）。/ A proof holds within the recorded scope only (safe integers, the unrolling and array bounds, the solver version).',
+      '证明只在所记录的范围内成立（整数模型、数组长度与循环展开上限、求解器版本），每个目标都写明其范围。/ A proof holds within its recorded scope only (the integer model, the array-length and unrolling bounds, the solver version), stated for each target.',
       '',
       ...formalLines(receipt, true)
     );

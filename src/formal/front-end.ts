@@ -1,8 +1,8 @@
 import type { IntegerModel } from '../core/formal.js';
 import { loadPythonParser } from './python-parser.js';
 import type { FormalTarget } from './spec.js';
-import { translatePython } from './translate-python.js';
-import { translate, type Formula } from './translate.js';
+import { pythonLengthBound, translatePython } from './translate-python.js';
+import { jsLengthBound, translate, type Formula } from './translate.js';
 
 /**
  * The formal gate's front ends, chosen by the target file's extension: Python (`.py`, tree-sitter's
@@ -28,4 +28,20 @@ export async function prepareFrontEnd(target: Pick<FormalTarget, 'file'>): Promi
 /** The formula of a target: its candidate source, or a spec-only formula when `source` is undefined. */
 export function translateTarget(target: FormalTarget, source: { text: string; file: string } | undefined): Formula {
   return isPythonFile(target.file) ? translatePython(target, source) : translate(target, source);
+}
+
+/**
+ * The int[] parameters whose inputs may be longer than the model's bound: their length is not
+ * bounded by a `requires` at or below `bounds.array_length`. A proof covers arrays up to the bound
+ * only, so with any of these the best status is `checked` (src/formal/gate.ts).
+ */
+export function unboundedArrays(target: FormalTarget): string[] {
+  const bound = isPythonFile(target.file) ? pythonLengthBound : jsLengthBound;
+  return target.params
+    .filter((p) => p.type === 'int[]')
+    .filter((p) => {
+      const bounds = target.requires.map((text) => bound(text, p.name)).filter((b): b is number => b !== undefined);
+      return bounds.length === 0 || Math.min(...bounds) > target.bounds.array_length;
+    })
+    .map((p) => p.name);
 }

@@ -1,9 +1,10 @@
-import { overallStatus, type FormalStatus, type IntegerModel } from '../core/formal.js';
+import { overallStatus, type FormalStatus, type FormalTargetRecord, type IntegerModel } from '../core/formal.js';
 import { and, not, parseValues, type SmtValue } from './smt.js';
 import { solve, solveBatch, type BatchResult, type SolverJob, type SolverLimits, type SolverResult } from './solver.js';
-import { targetName, type FormalBlock, type FormalTarget } from './spec.js';
-import { integerModel, prepareFrontEnd, translateTarget } from './front-end.js';
+import { FORMAL_RETURN_TYPES, targetName, type FormalBlock, type FormalReturnType, type FormalTarget } from './spec.js';
+import { integerModel, isPythonFile, prepareFrontEnd, translateTarget, unboundedArrays } from './front-end.js';
 import { SpecError, Unsupported, type Formula, type ParamSymbol } from './translate.js';
+import { ReturnTypeMismatch } from './symbolic.js';
 
 /**
  * The formal gate: for each target of the pack's `formal` block, the candidate's function is
@@ -46,7 +47,7 @@ export interface TargetOutcome {
   /** Why the status is unknown. */
   reason?: string;
   counterexample?: Counterexample;
-  scope: { unroll: number; array_length: number; integers: IntegerModel; solver: string };
+  scope: FormalTargetRecord['scope'];
   duration_ms: number;
 }
 
@@ -112,6 +113,8 @@ export function readInputs(params: readonly ParamSymbol[], values: Map<string, S
       const n = Number(values.get(len!) ?? 0n);
       inputs[param.name] = elems.slice(0, n).map((e) => integer(e));
     } else {
+      // An optional argument left out (undefined) has no value: it is absent from the inputs, and the replay passes undefined.
+      if (param.optional === true && values.get(param.symbols[1]!) !== true) continue;
       inputs[param.name] = param.type === 'bool' ? values.get(param.symbols[0]!) === true : integer(param.symbols[0]!);
     }
   }
@@ -151,7 +154,9 @@ export function decide(formula: Formula, result: SolverResult): Pick<TargetOutco
       ...formula.obligations.filter((o) => o.kind === 'bounds' && values.get(o.name) === false).map((o) => o.what)
     ];
     const returned = formula.obligations.find((o) => o.kind === 'bounds' && o.what.includes('returns on every path'));
-    const didReturn = returned === undefined || values.get(returned.name) !== false;
+    // A path that raises (ReferenceError, IndexError, ZeroDivisionError, …) returns nothing.
+    const raised = formula.obligations.some((o) => o.kind === 'bounds' && o.what.includes('(else ') && values.get(o.name) === false);
+    const didReturn = (returned === undefined || values.get(returned.name) !== false) && !raised;
     const raw = values.get(formula.result);
     // A JS result read from an unconstrained value (past an array's end) may lie outside the safe range: left out.
     const result = raw === undefined || !didReturn ? undefined : typeof raw === 'boolean' ? raw : modelInt(raw, formula.integers);
@@ -184,6 +189,25 @@ export function decide(formula: Formula, result: SolverResult): Pick<TargetOutco
   return { status: 'proved' };
 }
 
+/**
+ * A decision in the scope of the array bound: the formula models every int[] parameter up to
+ * `bounds.array_length` elements, so when `requires` allows longer ones a proof is about part of
+ * the inputs only: `checked` (a bounded check, never proved), with the reason and the fix.
+ */
+export function withArrayScope(
+  target: FormalTarget,
+  outcome: Pick<TargetOutcome, 'status' | 'reason' | 'counterexample'>
+): Pick<TargetOutcome, 'status' | 'reason' | 'counterexample'> {
+  if (outcome.status !== 'proved' && outcome.status !== 'checked') return outcome;
+  const longer = unboundedArrays(target);
+  if (longer.length === 0) return outcome;
+  const n = target.bounds.array_length;
+  const python = isPythonFile(target.file);
+  const hint = longer.map((name) => (python ? `len(${name}) <= ${n}` : `${name}.length <= ${n}`)).join(' and ');
+  const note = `no counterexample among ${python ? 'lists' : 'arrays'} of length ≤ ${n}, but requires allows a longer ${longer.join(', ')}: those inputs are outside the model (add ${hint} to requires to prove it for every input)`;
+  return { status: 'checked', reason: outcome.status === 'checked' && outcome.reason !== undefined ? `${outcome.reason}; ${note}` : note };
+}
+
 /** A candidate's text translated, or why it cannot be (the status is then unknown without a solver). */
 type Prepared = { formula: Formula } | { reason: string };
 
@@ -200,19 +224,66 @@ function prepare(target: FormalTarget, text: string | undefined, file: string): 
 /** Check one target against a candidate's file text (undefined: the file is not in the tree). */
 export async function checkTarget(target: FormalTarget, text: string | undefined, options: SolverOptions, file = target.file): Promise<TargetOutcome> {
   const started = Date.now();
+  const arrays = target.params.some((p) => p.type === 'int[]');
   const base = {
     name: targetName(target),
     file: target.file,
     function: target.function,
     required: target.required,
-    scope: { unroll: target.bounds.unroll, array_length: target.bounds.array_length, integers: integerModel(target), solver: 'unknown' }
+    scope: {
+      unroll: target.bounds.unroll,
+      array_length: target.bounds.array_length,
+      integers: integerModel(target),
+      solver: 'unknown',
+      ...(arrays ? { lengths: unboundedArrays(target).length === 0 ? ('all_allowed' as const) : ('up_to_bound' as const) } : {})
+    }
   };
   await prepareFrontEnd(target);
   const prepared = prepare(target, text, file);
   if ('reason' in prepared) return { ...base, status: 'unknown', reason: prepared.reason, duration_ms: Date.now() - started };
   const limits = options.limits(target);
   const result = await (options.solve ?? solve)(candidateJob(prepared.formula), limits);
-  return { ...base, ...decide(prepared.formula, result), scope: { ...base.scope, solver: result.version }, duration_ms: Date.now() - started };
+  const decided = decide(prepared.formula, result);
+  // Decided before the array scope: a proof that only the array bound makes `checked` still ran every loop to its end.
+  const loops = prepared.formula.loops === 0 ? 'none' : decided.status === 'proved' ? 'all_within_unroll' : decided.status === 'checked' ? 'up_to_unroll' : undefined;
+  return {
+    ...base,
+    ...withArrayScope(target, decided),
+    scope: { ...base.scope, solver: result.version, ...(loops !== undefined && (decided.status === 'proved' || decided.status === 'checked') ? { loops } : {}) },
+    duration_ms: Date.now() - started
+  };
+}
+
+/**
+ * A target whose pack leaves `returns` out, with it inferred (issue 29): the types the base
+ * version's returns allow (a return of the other type is a mismatch; code the subset does not
+ * reach tells nothing) and the spec's use of `result` allows (`result * n` is an int,
+ * `result === (a && b)` a bool). Exactly one must remain; otherwise the pack is refused with why.
+ */
+export async function resolveReturns(target: FormalTarget, baseText: string | undefined): Promise<FormalTarget> {
+  if (target.returns !== undefined) return target;
+  await prepareFrontEnd(target);
+  const name = targetName(target);
+  const fits = (returns: FormalReturnType, source: { text: string; file: string } | undefined, mismatchOnly: boolean): boolean => {
+    try {
+      translateTarget({ ...target, returns }, source);
+      return true;
+    } catch (error) {
+      if (error instanceof ReturnTypeMismatch) return false;
+      if (error instanceof Unsupported || error instanceof SpecError) return mismatchOnly;
+      throw error;
+    }
+  };
+  const byCode = FORMAL_RETURN_TYPES.filter((r) => baseText === undefined || fits(r, { text: baseText, file: target.file }, true));
+  const bySpec = FORMAL_RETURN_TYPES.filter((r) => fits(r, undefined, false));
+  const both = byCode.filter((r) => bySpec.includes(r));
+  if (both.length === 1) return { ...target, returns: both[0]! };
+  if (both.length === 0) {
+    throw new SpecRefusal(
+      `formal target ${name}: returns cannot be inferred: the base version returns ${byCode.join(' or ') || 'neither an int nor a bool'}, the spec reads result as ${bySpec.join(' or ') || 'neither'}`
+    );
+  }
+  throw new SpecRefusal(`formal target ${name}: returns cannot be inferred (the base version's returns and the spec's use of result fit an int and a bool alike): say "returns"`);
 }
 
 /** Why a pack's spec cannot calibrate: the pack is refused with this one line. */
@@ -240,16 +311,20 @@ export async function checkSpec(target: FormalTarget, baseText: string | undefin
     throw error;
   }
   const spec = formula.obligations.filter((o) => o.kind === 'spec').map((o) => o.name);
-  // Every translation first: a wrong implementation or a base outside the subset refuses the pack
-  // before the solver starts; then one child answers the spec's, the wrong ones' and the base's queries.
+  // Every translation first; then one child answers the spec's, the wrong ones' and the base's
+  // queries. The spec's own defects (a vacuous requires, a tautology) are reported before a wrong
+  // implementation or a base outside the subset (issue 29): they are what the author must fix first.
   const wrongFile = `wrong${/\.[A-Za-z]+$/.exec(target.file)?.[0] ?? '.js'}`;
   const wrongs = target.wrong_implementations.map((wrong) => prepare(target, wrong, wrongFile));
-  for (const [index, wrong] of wrongs.entries()) {
-    if ('reason' in wrong) throw new SpecRefusal(`formal target ${name}: wrong_implementations[${index}] is not refuted (${wrong.reason})`);
-  }
   const base = prepare(target, baseText, target.file);
-  if ('reason' in base) throw new SpecRefusal(`formal target ${name}: the base version cannot calibrate the spec: ${base.reason}`);
-  const formulas = [...wrongs, base].map((p) => (p as { formula: Formula }).formula);
+  const translated = [...wrongs, base].filter((p): p is { formula: Formula } => 'formula' in p);
+  const translationProblem = (): string | undefined => {
+    for (const [index, wrong] of wrongs.entries()) {
+      if ('reason' in wrong) return `formal target ${name}: wrong_implementations[${index}] is not refuted (${wrong.reason})`;
+    }
+    return 'reason' in base ? `formal target ${name}: the base version cannot calibrate the spec: ${base.reason}` : undefined;
+  };
+  const formulas = translationProblem() === undefined ? translated.map((p) => p.formula) : [];
   const specJob: SolverJob = {
     prelude: formula.prelude,
     queries: [
@@ -271,6 +346,8 @@ export async function checkSpec(target: FormalTarget, baseText: string | undefin
       `formal target ${name}: ensures ${status('ensures') === 'unsat' ? 'holds for any result (a tautology: it checks nothing)' : 'could not be shown to fail for a free result'}`
     );
   if (status('defined') !== 'unsat') throw new SpecRefusal(`formal target ${name}: the spec reads outside an array for some input (make it total, e.g. guard the index)`);
+  const untranslated = translationProblem();
+  if (untranslated !== undefined) throw new SpecRefusal(untranslated);
   const decided = formulas.map((f, i) => decide(f, { version: result.version, answers: candidateAnswers[i] ?? [], duration_ms: result.duration_ms }));
   for (const [index, outcome] of decided.slice(0, wrongs.length).entries()) {
     if (outcome.status !== 'counterexample') {
@@ -279,11 +356,11 @@ export async function checkSpec(target: FormalTarget, baseText: string | undefin
       );
     }
   }
-  const baseOutcome = decided[wrongs.length]!;
+  const baseOutcome = withArrayScope(target, decided[wrongs.length]!);
   if (baseOutcome.status === 'proved') throw new SpecRefusal(`formal target ${name}: the base version is proved correct, so the spec does not capture the bug`);
   if (baseOutcome.status === 'checked')
     throw new SpecRefusal(
-      `formal target ${name}: the base version has no counterexample within the bounds (${baseOutcome.reason ?? 'checked'}), so the spec cannot be calibrated; raise bounds.unroll`
+      `formal target ${name}: the base version has no counterexample within the bounds (${baseOutcome.reason ?? 'checked'}), so the spec cannot be calibrated; raise bounds.unroll or bounds.array_length`
     );
   if (baseOutcome.status === 'unknown') throw new SpecRefusal(`formal target ${name}: the base version cannot calibrate the spec: ${baseOutcome.reason ?? 'unknown'}`);
 }

@@ -26,8 +26,13 @@ export const formalTargetSchema = z.strictObject({
   file: z.string().min(1),
   /** The function's name: a top-level function declaration or `const name = (…) => …`. */
   function: identifier,
-  params: z.array(z.strictObject({ name: identifier, type: z.enum(FORMAL_PARAM_TYPES) })).max(8),
-  returns: z.enum(FORMAL_RETURN_TYPES),
+  /**
+   * The parameters, by position. `optional` (JS targets, `int` or `bool`): the argument may be left
+   * out, so the function meets `undefined` there (issue 29).
+   */
+  params: z.array(z.strictObject({ name: identifier, type: z.enum(FORMAL_PARAM_TYPES), optional: z.boolean().optional() })).max(8),
+  /** The result's type; absent: inferred from the base version's returns and the spec's use of `result`, when they leave one (src/formal/gate.ts). */
+  returns: z.enum(FORMAL_RETURN_TYPES).optional(),
   /** JavaScript expressions over the parameters (all must hold); absent: every safe input. */
   requires: z.array(z.string().min(1)).default(() => []),
   /** JavaScript expressions over the parameters (their values on entry) and `result`: all must hold. */

@@ -20,6 +20,15 @@ export class Unsupported extends Error {
   }
 }
 
+/** A return whose type is not the target's result type (what infers `returns` when the pack leaves it out). */
+export class ReturnTypeMismatch extends Unsupported {}
+
+/** The target's result type: resolved before any translation (src/formal/gate.ts `resolveReturns`). */
+export function resultType(target: Pick<FormalTarget, 'returns' | 'function'>): 'int' | 'bool' {
+  if (target.returns === undefined) throw new Error(`the result type of ${target.function} was not resolved before translation`);
+  return target.returns;
+}
+
 /** A spec expression that does not parse or is outside the subset: the pack is refused. */
 export class SpecError extends Error {
   constructor(message: string) {
@@ -54,8 +63,10 @@ export interface Obligation {
 export interface ParamSymbol {
   name: string;
   type: 'int' | 'bool' | 'int[]';
-  /** int/bool: the one constant; int[]: the length constant then the elements. */
+  /** int/bool: the one constant (an optional one: the value, then whether it is defined); int[]: the length constant then the elements. */
   symbols: string[];
+  /** JS: the argument may be left out (`undefined`). */
+  optional?: boolean;
 }
 
 /** The formula of one target (or spec): declarations, then the named parts the queries assert. */
@@ -72,11 +83,15 @@ export interface Formula {
   domain: string;
   pre: string;
   post: string;
+  /** How many loops the function's body unrolled (0: the unrolling bound plays no part in the proof). */
+  loops: number;
 }
 
-/** A symbolic value: an integer or Boolean term, or a bounded array (its elements and length). */
-export type Value = { k: 'int'; t: string } | { k: 'bool'; t: string } | ArrayValue;
+/** A symbolic value: an integer or Boolean term, a bounded array (its elements and length), or a value that may be `undefined` (JS). */
+export type Value = { k: 'int'; t: string } | { k: 'bool'; t: string } | ArrayValue | OptValue;
 export type ArrayValue = { k: 'arr'; elems: string[]; len: string };
+/** An int or bool that may be `undefined` (an optional JS parameter, or a local it flows into): `t` means something only where `def` holds. */
+export type OptValue = { k: 'opt'; of: 'int' | 'bool'; def: string; t: string };
 
 /** Mutable control state of the symbolic execution: returned, broken out of, continued. */
 export interface Flags {
@@ -112,6 +127,8 @@ export abstract class SymbolicExecution<N> {
   protected flags: Flags = { ret: 'false', brk: 'false', cnt: 'false', loop: false };
   protected retVal: string;
   protected specMode = false;
+  /** Loops of the function's body unrolled so far (a loop inside another counts once per unrolling). */
+  protected loops = 0;
 
   constructor(
     protected readonly target: FormalTarget,
@@ -119,7 +136,7 @@ export abstract class SymbolicExecution<N> {
     /** What the language calls an array, in reasons. */
     private readonly arrayWord: 'array' | 'list'
   ) {
-    this.retVal = target.returns === 'int' ? '0' : 'false';
+    this.retVal = resultType(target) === 'int' ? '0' : 'false';
   }
 
   /** Where a node is, for reasons and obligations. */
@@ -143,15 +160,18 @@ export abstract class SymbolicExecution<N> {
     for (const param of this.target.params) {
       if (names.has(param.name) || param.name === 'result') throw new Unsupported(`the spec names parameter ${param.name} twice or calls it result`);
       names.add(param.name);
-      if (param.type === 'int') {
-        const s = this.declare(`p_${param.name}`, 'Int');
-        ranged(s);
-        params.push({ name: param.name, type: 'int', symbols: [s] });
-        entry.set(param.name, { k: 'int', t: s });
-      } else if (param.type === 'bool') {
-        const s = this.declare(`p_${param.name}`, 'Bool');
-        params.push({ name: param.name, type: 'bool', symbols: [s] });
-        entry.set(param.name, { k: 'bool', t: s });
+      if (param.optional && param.type === 'int[]') throw new Unsupported(`the optional int[] parameter ${param.name} (optional parameters are int or bool)`);
+      if (param.type === 'int' || param.type === 'bool') {
+        const s = this.declare(`p_${param.name}`, param.type === 'int' ? 'Int' : 'Bool');
+        if (param.type === 'int') ranged(s);
+        if (param.optional) {
+          const def = this.declare(`p_${param.name}_def`, 'Bool');
+          params.push({ name: param.name, type: param.type, symbols: [s, def], optional: true });
+          entry.set(param.name, { k: 'opt', of: param.type, def, t: s });
+        } else {
+          params.push({ name: param.name, type: param.type, symbols: [s] });
+          entry.set(param.name, { k: param.type, t: s });
+        }
       } else {
         const len = this.declare(`p_${param.name}_len`, 'Int');
         domain.push(`(<= 0 ${len})`, `(<= ${len} ${n})`);
@@ -163,17 +183,17 @@ export abstract class SymbolicExecution<N> {
     }
     let result: string;
     if (source === undefined) {
-      result = this.declare('result', this.target.returns === 'int' ? 'Int' : 'Bool');
-      if (this.target.returns === 'int') ranged(result);
+      result = this.declare('result', resultType(this.target) === 'int' ? 'Int' : 'Bool');
+      if (resultType(this.target) === 'int') ranged(result);
     } else {
       result = this.body(source, entry);
     }
-    const resultValue: Value = this.target.returns === 'int' ? { k: 'int', t: result } : { k: 'bool', t: result };
+    const resultValue: Value = resultType(this.target) === 'int' ? { k: 'int', t: result } : { k: 'bool', t: result };
     this.specMode = true;
     const pre = this.define('pre', 'Bool', and(...this.target.requires.map((text) => this.spec(text, entry, undefined))));
     const post = this.define('post', 'Bool', and(...this.target.ensures.map((text) => this.spec(text, entry, resultValue))));
     const domainName = this.define('domain', 'Bool', and(...domain));
-    return { integers: this.integers, prelude: this.lines.join('\n'), params, result, obligations: this.obligations, domain: domainName, pre, post };
+    return { integers: this.integers, prelude: this.lines.join('\n'), params, result, obligations: this.obligations, domain: domainName, pre, post, loops: this.loops };
   }
 
   protected declare(name: string, sort: string): string {
@@ -208,10 +228,12 @@ export abstract class SymbolicExecution<N> {
     return and(guard, not(this.flags.ret), not(this.flags.brk), not(this.flags.cnt));
   }
 
-  protected returnValue(value: Value, guard: string, node: N): void {
-    const kind = this.target.returns;
+  protected returnValue(returned: Value, guard: string, node: N): void {
+    const kind = resultType(this.target);
+    // A value that may be undefined is returned as undefined where it is: not the declared type, a bug.
+    const value = returned.k === 'opt' ? this.definedOr(returned, guard, node, 'bounds', 'the returned value is defined (else the result is undefined)') : returned;
     if (value.k !== kind)
-      throw new Unsupported(
+      throw new ReturnTypeMismatch(
         `a return of ${value.k === 'arr' ? `a${this.arrayWord === 'array' ? 'n' : ''} ${this.arrayWord}` : `a ${value.k}`} where the spec says ${kind}`,
         this.where(node)
       );
@@ -222,7 +244,7 @@ export abstract class SymbolicExecution<N> {
   /** That the function returned on every path: a `bounds` obligation; the result's SMT name. */
   protected finish(what: string, node: N): string {
     this.oblige('bounds', 'true', this.flags.ret, what, node);
-    return this.define('ret', this.target.returns === 'int' ? 'Int' : 'Bool', this.retVal);
+    return this.define('ret', resultType(this.target) === 'int' ? 'Int' : 'Bool', this.retVal);
   }
 
   /**
@@ -231,6 +253,7 @@ export abstract class SymbolicExecution<N> {
    * (unless the loop is bounded by its list).
    */
   protected unroll(guard: string, loop: Unrolled, node: N): void {
+    if (!this.specMode) this.loops++;
     const outer = this.flags;
     const entry = this.active(guard);
     this.flags = { ret: outer.ret, brk: 'false', cnt: 'false', loop: true };
@@ -256,7 +279,18 @@ export abstract class SymbolicExecution<N> {
   /** A scalar value under a name of its own (arrays are values already). */
   protected named(value: Value): Value {
     if (value.k === 'arr') return value;
+    if (value.k === 'opt') return { k: 'opt', of: value.of, def: this.define('d', 'Bool', value.def), t: this.define('v', value.of === 'int' ? 'Int' : 'Bool', value.t) };
     return { k: value.k, t: this.define('v', value.k === 'int' ? 'Int' : 'Bool', value.t) };
+  }
+
+  /**
+   * A value that may be undefined, used where `guard` holds as its int or bool: an obligation that
+   * it is defined there (`model`: JS turns undefined into NaN or false, outside the model; `bounds`:
+   * a bug the counterexample shows).
+   */
+  protected definedOr(value: OptValue, guard: string, node: N, kind: 'model' | 'bounds', what: string): Value {
+    this.oblige(kind, guard, value.def, what, node);
+    return { k: value.of, t: value.t };
   }
 
   /** a[i] as an ite chain over the bounded elements (out of range: the bounds obligation fails first). */
@@ -280,14 +314,23 @@ export abstract class SymbolicExecution<N> {
 
   /** `a == b` or `a != b` between two scalars of one type (else outside the subset). */
   protected equality(op: string, left: Value, right: Value, node: N): string {
-    if (left.k === 'arr' || right.k === 'arr' || left.k !== right.k) throw new Unsupported(`${op} between different types or ${this.arrayWord}s`, this.where(node));
-    const equal = `(= ${left.t} ${right.t})`;
+    // undefined equals only undefined; a defined value compares as its int or bool.
+    const kindOf = (v: Value): string => (v.k === 'opt' ? v.of : v.k);
+    if (left.k === 'arr' || right.k === 'arr' || kindOf(left) !== kindOf(right)) throw new Unsupported(`${op} between different types or ${this.arrayWord}s`, this.where(node));
+    const defOf = (v: Value): string => (v.k === 'opt' ? v.def : 'true');
+    const [dl, dr] = [defOf(left), defOf(right)];
+    const equal = or(and(not(dl), not(dr)), and(dl, dr, `(= ${(left as { t: string }).t} ${(right as { t: string }).t})`));
     return op.startsWith('!') ? not(equal) : equal;
   }
 
-  /** `c ? a : b` over two scalars of one type. */
+  /** `c ? a : b` over two scalars of one type (either may be undefined). */
   protected choice(test: string, a: Value, b: Value, what: string, node: N): Value {
-    if (a.k === 'arr' || b.k === 'arr' || a.k !== b.k) throw new Unsupported(`${what} whose branches differ in type`, this.where(node));
+    const kindOf = (v: Value): string => (v.k === 'opt' ? v.of : v.k);
+    if (a.k === 'arr' || b.k === 'arr' || kindOf(a) !== kindOf(b)) throw new Unsupported(`${what} whose branches differ in type`, this.where(node));
+    if (a.k === 'opt' || b.k === 'opt') {
+      const defOf = (v: Value): string => (v.k === 'opt' ? v.def : 'true');
+      return { k: 'opt', of: kindOf(a) as 'int' | 'bool', def: ite(test, defOf(a), defOf(b)), t: ite(test, (a as { t: string }).t, (b as { t: string }).t) };
+    }
     return { k: a.k, t: ite(test, a.t, b.t) };
   }
 
@@ -303,4 +346,86 @@ export abstract class SymbolicExecution<N> {
     });
     return { k: 'bool', t: quantifier === 'every' ? and(...parts) : or(...parts) };
   }
+}
+
+/** Constructs outside the subset, in words (Babel's and tree-sitter's node types; issue 29). */
+const CONSTRUCTS: Record<string, string> = {
+  // JavaScript (Babel)
+  ForOfStatement: 'a for … of loop',
+  ForInStatement: 'a for … in loop',
+  DoWhileStatement: 'a do … while loop',
+  SwitchStatement: 'a switch statement',
+  TryStatement: 'a try statement',
+  ThrowStatement: 'a throw statement',
+  LabeledStatement: 'a labelled statement',
+  FunctionDeclaration: 'a function declared inside the target',
+  FunctionExpression: 'a function expression',
+  ArrowFunctionExpression: 'an arrow function',
+  ClassDeclaration: 'a class declaration',
+  ClassExpression: 'a class expression',
+  ObjectExpression: 'an object literal',
+  ArrayExpression: 'an array literal',
+  StringLiteral: 'a string',
+  TemplateLiteral: 'a template string',
+  TaggedTemplateExpression: 'a tagged template',
+  RegExpLiteral: 'a regular expression',
+  NullLiteral: 'null',
+  BigIntLiteral: 'a BigInt literal',
+  NewExpression: 'a new expression',
+  AwaitExpression: 'await',
+  YieldExpression: 'yield',
+  ThisExpression: 'this',
+  SequenceExpression: 'a comma expression',
+  AssignmentExpression: 'an assignment inside an expression',
+  UpdateExpression: 'an increment or decrement inside an expression',
+  OptionalMemberExpression: 'optional chaining (?.)',
+  OptionalCallExpression: 'an optional call (?.())',
+  SpreadElement: 'a spread (...)',
+  ImportExpression: 'a dynamic import',
+  // Python (tree-sitter)
+  import_statement: 'an import',
+  import_from_statement: 'a from … import',
+  future_import_statement: 'a __future__ import',
+  try_statement: 'a try statement',
+  with_statement: 'a with statement',
+  raise_statement: 'a raise statement',
+  assert_statement: 'an assert statement',
+  delete_statement: 'a del statement',
+  match_statement: 'a match statement',
+  print_statement: 'a print statement',
+  exec_statement: 'an exec statement',
+  class_definition: 'a class definition',
+  function_definition: 'a nested function',
+  decorated_definition: 'a decorated definition',
+  string: 'a string',
+  concatenated_string: 'a string',
+  float: 'a float literal',
+  none: 'None',
+  list: 'a list literal',
+  dictionary: 'a dict literal',
+  set: 'a set literal',
+  tuple: 'a tuple',
+  lambda: 'a lambda',
+  list_comprehension: 'a list comprehension',
+  dictionary_comprehension: 'a dict comprehension',
+  set_comprehension: 'a set comprehension',
+  generator_expression: 'a generator expression',
+  attribute: 'an attribute (x.y)',
+  await: 'await',
+  yield: 'yield',
+  named_expression: 'an assignment expression (:=)',
+  ellipsis: '...',
+  slice: 'a slice'
+};
+
+/** A syntax node's type as words with an article, e.g. `import_statement` → "an import", `ForOfStatement` → "a for … of loop". */
+export function construct(type: string): string {
+  const known = CONSTRUCTS[type];
+  if (known !== undefined) return known;
+  const words = type
+    .replace(/_/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .trim();
+  return `${/^[aeiou]/.test(words) ? 'an' : 'a'} ${words}`;
 }

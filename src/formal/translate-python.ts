@@ -1,7 +1,7 @@
 import type { FormalTarget } from './spec.js';
 import { parsePython, type SyntaxNode } from './python-parser.js';
 import { and, app, int, ite, not, or } from './smt.js';
-import { SpecError, SymbolicExecution, Unsupported, type ArrayValue, type Formula, type Value, type Where } from './symbolic.js';
+import { construct, SpecError, SymbolicExecution, Unsupported, type ArrayValue, type Formula, type Value, type Where } from './symbolic.js';
 
 /**
  * The formal gate's Python front end: tree-sitter's syntax tree of a Python file, read on the host
@@ -29,7 +29,50 @@ interface Local {
 /** The builtins the subset calls: their meaning is the standard one only if nothing rebinds them. */
 export const PYTHON_BUILTINS = new Set(['min', 'max', 'abs', 'len', 'range']);
 /** Names through which code reaches and rewrites builtins or module globals. */
-const REFLECTIVE = new Set(['globals', 'locals', 'vars', 'setattr', 'delattr', 'exec', 'eval', 'compile', '__builtins__', 'builtins', '__import__', '__dict__', 'importlib']);
+const REFLECTIVE = new Set([
+  'globals',
+  'locals',
+  'vars',
+  'setattr',
+  'delattr',
+  'exec',
+  'eval',
+  'compile',
+  '__builtins__',
+  'builtins',
+  '__import__',
+  '__dict__',
+  'importlib',
+  // A function's own namespace and code: `f.__globals__['max'] = …`, `f.__code__ = g.__code__`.
+  '__globals__',
+  '__code__',
+  '__defaults__',
+  '__kwdefaults__',
+  '__closure__',
+  // Every class of the process from any value: `().__class__.__base__.__subclasses__()`.
+  '__subclasses__',
+  'ctypes',
+  'gc'
+]);
+/**
+ * In the target's own module only (common enough elsewhere, in `__repr__`s and package set-up, that
+ * other files are left to the binding check): a name looked up by a string (`getattr(f, '__glo' +
+ * 'bals__')`), the object graph, and the import system's records.
+ */
+const REFLECTIVE_IN_TARGET = new Set([
+  'getattr',
+  '__class__',
+  '__base__',
+  '__bases__',
+  '__mro__',
+  '__getattribute__',
+  '__setattr__',
+  '__func__',
+  '__wrapped__',
+  '__spec__',
+  '__loader__',
+  '__path__'
+]);
 
 const at = (node: SyntaxNode): string => ` (line ${node.startPosition.row + 1})`;
 
@@ -121,7 +164,8 @@ export function pythonIntegrityProblems(root: SyntaxNode): string[] {
     if (node.type === 'decorator') problems.push(`a decorator${at(node)}`);
     if (node.type === 'wildcard_import') problems.push(`a star import${at(node)}`);
     if (node.type === 'identifier' && PYTHON_BUILTINS.has(node.text) && !isHarmlessUse(node)) problems.push(`${node.text} is rebound or passed around${at(node)}`);
-    if (node.type === 'identifier' && REFLECTIVE.has(node.text)) problems.push(`${node.text}${at(node)}`);
+    if (node.type === 'identifier' && (REFLECTIVE.has(node.text) || REFLECTIVE_IN_TARGET.has(node.text)))
+      problems.push(`${node.text}${at(node)}, which reaches builtins, globals or code objects`);
     if (node.type === 'attribute' && node.childForFieldName('attribute')?.text === 'modules') problems.push(`sys.modules${at(node)}`);
   });
   return [...new Set(problems)];
@@ -186,6 +230,8 @@ class PythonTranslator extends SymbolicExecution<SyntaxNode> {
 
   constructor(target: FormalTarget) {
     super(target, 'python-int', 'list');
+    const optional = target.params.find((p) => p.optional === true);
+    if (optional !== undefined) throw new Unsupported(`the optional parameter ${optional.name}: optional parameters are for JS targets (a Python default is not modelled)`);
   }
 
   protected where(node: SyntaxNode): Where {
@@ -230,7 +276,7 @@ class PythonTranslator extends SymbolicExecution<SyntaxNode> {
     const body = field(fn, 'body');
     walk(body, (node) => {
       if (['function_definition', 'class_definition', 'lambda', 'global_statement', 'nonlocal_statement'].includes(node.type))
-        throw new Unsupported(`a ${node.type.replace('_', ' ')} inside ${this.target.function}`, lineOf(node));
+        throw new Unsupported(`${construct(node.type)} inside ${this.target.function}`, lineOf(node));
     });
     const statements = named(body);
     // A docstring is an expression statement of a string: it does nothing.
@@ -260,7 +306,7 @@ class PythonTranslator extends SymbolicExecution<SyntaxNode> {
           this.augmented(e, guard);
           return;
         }
-        throw new Unsupported(`a ${e.type} as a statement`, lineOf(e));
+        throw new Unsupported(`${construct(e.type)} as a statement`, lineOf(e));
       }
       case 'if_statement': {
         const condition = this.define('c', 'Bool', this.truthy(this.expr(field(node, 'condition'), this.active(guard)), node));
@@ -305,7 +351,7 @@ class PythonTranslator extends SymbolicExecution<SyntaxNode> {
         this.jump(node.type === 'break_statement' ? 'break' : 'continue', guard, node, node.type);
         return;
       default:
-        throw new Unsupported(`a ${node.type}`, lineOf(node));
+        throw new Unsupported(construct(node.type), lineOf(node));
     }
   }
 
@@ -453,12 +499,13 @@ class PythonTranslator extends SymbolicExecution<SyntaxNode> {
     const name = id.text;
     if (PYTHON_BUILTINS.has(name)) throw new Unsupported(`a local named ${name}`, lineOf(id));
     if (value.k === 'arr') throw new Unsupported('a list in a local', lineOf(id));
+    if (value.k === 'opt') throw new Unsupported('a value that may be undefined (JS only)', lineOf(id));
     const binding = this.locals.get(name);
     if (binding === undefined) {
       this.locals.set(name, { value: this.named(value), def: guard, param: false });
       return;
     }
-    if (binding.value?.k === 'arr') throw new Unsupported(`the list ${name} rebound`, lineOf(id));
+    if (binding.value?.k === 'arr' || binding.value?.k === 'opt') throw new Unsupported(`the list ${name} rebound`, lineOf(id));
     const old = binding.value;
     if (old !== undefined && old.k !== value.k) throw new Unsupported(`${name} changes type`, lineOf(id));
     binding.value = old === undefined ? this.named(value) : { k: value.k, t: this.define('v', value.k === 'int' ? 'Int' : 'Bool', ite(guard, value.t, old.t)) };
@@ -475,7 +522,7 @@ class PythonTranslator extends SymbolicExecution<SyntaxNode> {
   private truthy(value: Value, node: SyntaxNode): string {
     if (value.k === 'bool') return value.t;
     if (value.k === 'int') return `(not (= ${value.t} 0))`;
-    if (this.specMode) throw new Unsupported('a list used as a condition', lineOf(node));
+    if (this.specMode || value.k === 'opt') throw new Unsupported('a list used as a condition', lineOf(node));
     return `(not (= ${value.len} 0))`;
   }
 
@@ -602,7 +649,7 @@ class PythonTranslator extends SymbolicExecution<SyntaxNode> {
       case 'call':
         return this.call(node, guard);
       default:
-        throw new Unsupported(`a ${node.type}`, lineOf(node));
+        throw new Unsupported(construct(node.type), lineOf(node));
     }
   }
 
@@ -670,4 +717,46 @@ class PythonTranslator extends SymbolicExecution<SyntaxNode> {
     else this.locals.set(variable.text, saved);
     return expanded;
   }
+}
+
+/**
+ * The largest length of the list parameter `param` that one `requires` expression allows, when it
+ * says so plainly (`len(xs) <= 4`, `0 <= len(xs) < 5`, `len(xs) == 3`, within `and`); undefined
+ * when it does not bound it.
+ */
+export function pythonLengthBound(text: string, param: string): number | undefined {
+  const root = parsePython(text);
+  const statement = named(root)[0];
+  const expression = statement?.type === 'expression_statement' ? named(statement)[0] : undefined;
+  if (root.hasError || expression === undefined) return undefined;
+  const isLength = (n: SyntaxNode): boolean => {
+    if (n.type !== 'call' || n.childForFieldName('function')?.text !== 'len') return false;
+    const args = named(field(n, 'arguments'));
+    return args.length === 1 && args[0]!.type === 'identifier' && args[0]!.text === param;
+  };
+  const literal = (n: SyntaxNode): number | undefined => (n.type === 'integer' && /^[0-9]+$/.test(n.text) && Number.isSafeInteger(Number(n.text)) ? Number(n.text) : undefined);
+  const bound = (n: SyntaxNode): number | undefined => {
+    if (n.type === 'parenthesized_expression') return named(n).length === 1 ? bound(named(n)[0]!) : undefined;
+    if (n.type === 'boolean_operator' && n.childForFieldName('operator')?.text === 'and') {
+      const found = [bound(field(n, 'left')), bound(field(n, 'right'))].filter((b): b is number => b !== undefined);
+      return found.length === 0 ? undefined : Math.min(...found);
+    }
+    if (n.type !== 'comparison_operator') return undefined;
+    const children = n.children.filter((c): c is SyntaxNode => c !== null && c.type !== 'comment');
+    const operands = children.filter((c) => c.isNamed);
+    const ops = children.filter((c) => !c.isNamed).map((c) => c.type);
+    const found: number[] = [];
+    for (const [i, op] of ops.entries()) {
+      const [a, b] = [operands[i], operands[i + 1]];
+      if (a === undefined || b === undefined) return undefined;
+      const right = literal(b);
+      const left = literal(a);
+      if (isLength(a) && right !== undefined && (op === '<=' || op === '==')) found.push(right);
+      if (isLength(a) && right !== undefined && op === '<') found.push(right - 1);
+      if (isLength(b) && left !== undefined && (op === '>=' || op === '==')) found.push(left);
+      if (isLength(b) && left !== undefined && op === '>') found.push(left - 1);
+    }
+    return found.length === 0 ? undefined : Math.min(...found);
+  };
+  return bound(expression);
 }

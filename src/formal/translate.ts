@@ -1,9 +1,11 @@
-import { parse, parseExpression } from '@babel/parser';
+import { parseExpression } from '@babel/parser';
 import type { FormalTarget } from './spec.js';
 import { and, app, inSafeRange, int, ite, jsRem, not, or, truncDiv } from './smt.js';
-import { SAFE_INTEGER, SpecError, SymbolicExecution, Unsupported, type Formula, type Value, type Where } from './symbolic.js';
+import { construct, SAFE_INTEGER, SpecError, SymbolicExecution, Unsupported, type Formula, type Value, type Where } from './symbolic.js';
+import { findTarget, integrityProblems, parseSource, type Node } from './js-integrity.js';
 
 export { SpecError, Unsupported, type Formula, type Obligation, type ParamSymbol } from './symbolic.js';
+export { findTarget, globalProblems, integrityProblems, parseSource } from './js-integrity.js';
 
 /**
  * The formal gate's translator: the Babel AST of a JavaScript or TypeScript file, read on the host
@@ -15,170 +17,14 @@ export { SpecError, Unsupported, type Formula, type Obligation, type ParamSymbol
  * translator does not know.
  */
 
-// Babel's AST, loosely: the translator checks every node's `type` before it reads a field.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Node = { type: string; loc?: { start: { line: number } } | null; [key: string]: any };
-
-const JS_EXT = /\.(c|m)?jsx?$/;
-const TS_EXT = /\.(c|m)?tsx?$/;
-
-/** Parse a candidate's file; a syntax error is `unknown` (the gate cannot say what runs). */
-export function parseSource(text: string, file: string): Node {
-  if (!JS_EXT.test(file) && !TS_EXT.test(file)) throw new Unsupported(`${file} is not a JavaScript or TypeScript file`);
-  const typed = TS_EXT.test(file);
-  const jsx = file.endsWith('x');
-  try {
-    return parse(text, {
-      sourceType: 'unambiguous',
-      errorRecovery: false,
-      plugins: [...(typed ? (['typescript'] as const) : []), ...(jsx ? (['jsx'] as const) : []), 'decorators']
-    }).program;
-  } catch (error) {
-    throw new Unsupported(`${file} does not parse: ${(error as Error).message}`);
-  }
-}
-
-/** Builtins the subset calls: their meaning is the standard one only if nothing rebinds them. */
-const BUILTIN_OBJECTS = new Set(['Math']);
-const GLOBAL_OBJECTS = new Set(['globalThis', 'global', 'window', 'self']);
-const MUTATORS = new Set(['defineProperty', 'defineProperties', 'assign', 'setPrototypeOf', 'set', 'deleteProperty']);
-
-/** Visit every node of a tree. */
-function walk(node: unknown, visit: (node: Node, parent: Node | undefined) => void, parent?: Node): void {
-  if (Array.isArray(node)) {
-    for (const child of node) walk(child, visit, parent);
-    return;
-  }
-  if (typeof node !== 'object' || node === null || typeof (node as Node).type !== 'string') return;
-  const n = node as Node;
-  visit(n, parent);
-  for (const key of Object.keys(n)) {
-    if (key === 'loc' || key === 'start' || key === 'end' || key === 'extra' || key === 'leadingComments' || key === 'trailingComments' || key === 'innerComments') continue;
-    walk(n[key], visit, n);
-  }
-}
-
-function isMathRef(node: Node): boolean {
-  if (node.type === 'Identifier') return BUILTIN_OBJECTS.has(node.name);
-  if (node.type === 'MemberExpression' && !node.computed && node.object.type === 'Identifier' && GLOBAL_OBJECTS.has(node.object.name)) {
-    return node.property.type === 'Identifier' && BUILTIN_OBJECTS.has(node.property.name);
-  }
-  return false;
-}
-
-/**
- * The file-level reasons the proof would not be about the code that runs: a rebound or shadowed
- * builtin (`Math.max = …`, a binding named `Math`, `Object.defineProperty(Math, …)`), a decorator,
- * a getter or setter, and `eval`/`with`. The same scan runs on every JS/TS file the candidate
- * changes (a file that rebinds `Math.max` elsewhere changes what the target computes).
- */
-export function integrityProblems(program: Node): string[] {
-  const problems: string[] = [];
-  const at = (node: Node): string => (node.loc ? ` (line ${node.loc.start.line})` : '');
-  walk(program, (node, parent) => {
-    if (node.type === 'Decorator') problems.push(`a decorator${at(node)}`);
-    if ((node.type === 'ObjectMethod' || node.type === 'ClassMethod' || node.type === 'ClassPrivateMethod') && (node.kind === 'get' || node.kind === 'set')) {
-      problems.push(`a ${node.kind}ter${at(node)}`);
-    }
-    if (node.type === 'WithStatement') problems.push(`a with statement${at(node)}`);
-    if (node.type === 'Identifier' && node.name === 'eval') problems.push(`eval${at(node)}`);
-    // A binding named Math anywhere (a parameter, a variable, an import, a function, a class).
-    if (node.type === 'Identifier' && BUILTIN_OBJECTS.has(node.name) && parent !== undefined) {
-      const member = parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression';
-      const asProperty = (member && parent.property === node && !parent.computed) || (parent.type === 'ObjectProperty' && parent.key === node && !parent.computed);
-      if (!(member && parent.object === node) && !asProperty) problems.push(`${node.name} is bound or passed around${at(node)}`);
-    }
-    // A write to Math or one of its members.
-    if (node.type === 'AssignmentExpression' || node.type === 'UpdateExpression' || node.type === 'UnaryExpression') {
-      const target: Node | undefined =
-        node.type === 'AssignmentExpression' ? node.left : node.type === 'UpdateExpression' ? node.argument : node.operator === 'delete' ? node.argument : undefined;
-      if (target !== undefined) {
-        const base = target.type === 'MemberExpression' ? target.object : target;
-        if (isMathRef(base) || isMathRef(target)) problems.push(`a write to Math${at(node)}`);
-      }
-    }
-    // Object.defineProperty(Math, …), Reflect.set(Math, …), Object.assign(Math, …).
-    if (node.type === 'CallExpression' && node.callee.type === 'MemberExpression' && !node.callee.computed && node.callee.property.type === 'Identifier') {
-      const first = node.arguments[0];
-      if (MUTATORS.has(node.callee.property.name) && first !== undefined && (isMathRef(first) || (first.type === 'MemberExpression' && isMathRef(first.object)))) {
-        problems.push(`${node.callee.property.name} on Math${at(node)}`);
-      }
-    }
-    // A global object's Math reached by computed access (globalThis['Ma' + 'th']).
-    if (node.type === 'MemberExpression' && node.computed && node.object.type === 'Identifier' && GLOBAL_OBJECTS.has(node.object.name)) {
-      problems.push(`computed access to ${node.object.name}${at(node)}`);
-    }
-  });
-  return [...new Set(problems)];
-}
-
-/** The target's one definition in the file, or why there is not exactly one. */
-export function findTarget(program: Node, name: string): Node {
-  const definitions: Node[] = [];
-  const others: string[] = [];
-  const at = (node: Node): string => (node.loc ? ` (line ${node.loc.start.line})` : '');
-  for (const raw of program.body as Node[]) {
-    let statement = raw;
-    if (statement.type === 'ExportNamedDeclaration') {
-      if (statement.source) {
-        if ((statement.specifiers as Node[]).some((s) => exportedName(s) === name)) others.push(`a re-export of ${name} from ${statement.source.value}${at(statement)}`);
-        continue;
-      }
-      for (const specifier of statement.specifiers as Node[]) {
-        if (exportedName(specifier) === name && specifier.local?.name !== name) others.push(`${name} exported as another binding${at(specifier)}`);
-      }
-      if (statement.declaration) statement = statement.declaration;
-      else continue;
-    }
-    if (statement.type === 'ExportAllDeclaration') {
-      others.push(`export * from ${statement.source.value}${at(statement)}`);
-      continue;
-    }
-    if (statement.type === 'ExportDefaultDeclaration') statement = statement.declaration;
-    if (statement.type === 'FunctionDeclaration' && statement.id?.name === name) definitions.push(statement);
-    if (statement.type === 'VariableDeclaration') {
-      for (const declarator of statement.declarations as Node[]) {
-        if (declarator.id.type === 'Identifier' && declarator.id.name === name) {
-          const init = declarator.init;
-          if (statement.kind === 'const' && init && (init.type === 'ArrowFunctionExpression' || init.type === 'FunctionExpression')) definitions.push(init);
-          else others.push(`${name} declared as a ${statement.kind} that is not a function${at(declarator)}`);
-        }
-      }
-    }
-    if (statement.type === 'ClassDeclaration' && statement.id?.name === name) others.push(`a class named ${name}${at(statement)}`);
-    if (statement.type === 'ImportDeclaration' && (statement.specifiers as Node[]).some((s) => s.local?.name === name)) others.push(`${name} imported${at(statement)}`);
-  }
-  // A write to the name anywhere (name = …, exports.name = …, module.exports = …) redefines what runs.
-  walk(program, (node) => {
-    if (node.type !== 'AssignmentExpression') return;
-    const left = node.left as Node;
-    if (left.type === 'Identifier' && left.name === name) others.push(`an assignment to ${name}${at(node)}`);
-    if (left.type === 'MemberExpression') {
-      const prop = left.property as Node;
-      const propName = !left.computed && prop.type === 'Identifier' ? prop.name : prop.type === 'StringLiteral' ? prop.value : undefined;
-      if (propName === name) others.push(`an assignment to .${name}${at(node)}`);
-      // exports[k] = …, module.exports[k] = …, globalThis[k] = …: which name is written is not known.
-      const holder = left.object as Node;
-      const exportsLike = (holder.type === 'Identifier' && (holder.name === 'exports' || GLOBAL_OBJECTS.has(holder.name))) || holder.type === 'MemberExpression';
-      if (left.computed && prop.type !== 'StringLiteral' && prop.type !== 'NumericLiteral' && exportsLike) others.push(`a computed member assignment${at(node)}`);
-      if (left.object.type === 'Identifier' && left.object.name === 'module' && propName === 'exports') others.push(`an assignment to module.exports${at(node)}`);
-    }
-  });
-  if (definitions.length === 0 && others.length === 0) throw new Unsupported(`no top-level function ${name} (renamed or deleted?)`);
-  if (definitions.length > 1) throw new Unsupported(`${definitions.length} definitions of ${name}`);
-  if (others.length > 0) throw new Unsupported(`${name} is defined in a way the gate does not follow: ${others[0]}`);
-  return definitions[0]!;
-}
-
-function exportedName(specifier: Node): string | undefined {
-  const exported = specifier.exported as Node | undefined;
-  if (exported === undefined) return undefined;
-  return exported.type === 'Identifier' ? exported.name : exported.value;
-}
-
 interface Binding {
   value: Value;
   constant: boolean;
+  /**
+   * False from the start of its block until its declaration runs (the temporal dead zone): a read
+   * or a write there throws ReferenceError, whatever an outer binding of the name holds.
+   */
+  initialized: boolean;
 }
 
 const MATH_FUNCTIONS = new Set(['min', 'max', 'abs', 'trunc']);
@@ -208,8 +54,8 @@ class Translator extends SymbolicExecution<Node> {
     } catch (error) {
       throw new SpecError(`${JSON.stringify(text)} does not parse: ${(error as Error).message}`);
     }
-    const scope = new Map([...entry].map(([name, value]): [string, Binding] => [name, { value, constant: false }]));
-    if (result !== undefined) scope.set('result', { value: result, constant: true });
+    const scope = new Map([...entry].map(([name, value]): [string, Binding] => [name, { value, constant: false, initialized: true }]));
+    if (result !== undefined) scope.set('result', { value: result, constant: true, initialized: true });
     this.scopes = [scope];
     try {
       return this.truthy(this.expr(node, 'true'), node);
@@ -228,14 +74,23 @@ class Translator extends SymbolicExecution<Node> {
     if (fn.params.length !== this.target.params.length)
       throw new Unsupported(`${this.target.function} takes ${fn.params.length} parameters, the spec ${this.target.params.length}`, fn);
     const scope = new Map<string, Binding>();
+    this.scopes = [scope];
     (fn.params as Node[]).forEach((param, index) => {
       const p = param.type === 'TSParameterProperty' ? param.parameter : param;
-      if (p.type !== 'Identifier') throw new Unsupported(`parameter ${index + 1} is not a plain name`, p);
+      const id = p.type === 'AssignmentPattern' ? p.left : p;
+      if (id.type !== 'Identifier') throw new Unsupported(`parameter ${index + 1} is not a plain name (or a name with a default value)`, p);
       const specName = this.target.params[index]!.name;
       // Positions bind: the spec's name for parameter i is the code's parameter i.
-      scope.set(p.name, { value: entry.get(specName)!, constant: false });
+      let value = entry.get(specName)!;
+      if (p.type === 'AssignmentPattern' && value.k === 'opt') {
+        // The default runs only when the argument is undefined, and sees the parameters before it.
+        const fallback = this.expr(p.right, not(value.def));
+        if (fallback.k === 'opt' || fallback.k !== value.of) throw new Unsupported(`the default of ${id.name} is not a${value.of === 'int' ? 'n int' : ' bool'}`, p.right);
+        value = { k: value.of, t: this.define('v', value.of === 'int' ? 'Int' : 'Bool', ite(value.def, value.t, fallback.t)) };
+      }
+      // A default of a parameter the spec always passes never runs.
+      scope.set(id.name, { value, constant: false, initialized: true });
     });
-    this.scopes = [scope];
     if (fn.body.type !== 'BlockStatement') {
       const value = this.expr(fn.body, 'true');
       this.returnValue(value, 'true', fn.body);
@@ -253,8 +108,33 @@ class Translator extends SymbolicExecution<Node> {
     throw new Unsupported(`${name} is not a parameter or local of the target`, node);
   }
 
+  /**
+   * A binding that is read or written where `guard` holds: inside its temporal dead zone that
+   * throws ReferenceError, a bug the counterexample shows (the name never falls through to an
+   * outer binding of the same name, as it would if the block's declarations were not hoisted).
+   */
+  private reached(name: string, node: Node, guard: string): Binding {
+    const binding = this.lookup(name, node);
+    if (!binding.initialized) this.oblige('bounds', guard, 'false', `${name} is not used before its declaration (else ReferenceError)`, node);
+    return binding;
+  }
+
+  /** The `let`/`const` names a block's statements declare: they exist, uninitialized, from the block's start. */
+  private hoist(statements: Node[]): Map<string, Binding> {
+    const scope = new Map<string, Binding>();
+    for (const statement of statements) {
+      if (statement.type !== 'VariableDeclaration' || (statement.kind !== 'let' && statement.kind !== 'const')) continue;
+      for (const declarator of statement.declarations as Node[]) {
+        if (declarator.id.type !== 'Identifier') continue;
+        // The type is not known before the initializer runs: a dead-zone read is an int, and the path throws anyway.
+        scope.set(declarator.id.name, { value: { k: 'int', t: this.declare(`tdz_${this.counter++}`, 'Int') }, constant: statement.kind === 'const', initialized: false });
+      }
+    }
+    return scope;
+  }
+
   private block(statements: Node[], guard: string): void {
-    this.scopes.push(new Map());
+    this.scopes.push(this.hoist(statements));
     for (const statement of statements) this.statement(statement, guard);
     this.scopes.pop();
   }
@@ -268,17 +148,21 @@ class Translator extends SymbolicExecution<Node> {
         return;
       case 'VariableDeclaration': {
         if (node.kind !== 'let' && node.kind !== 'const') throw new Unsupported(`a ${node.kind} declaration`, node);
+        const scope = this.scopes[this.scopes.length - 1]!;
+        // A declaration the block did not hoist (a for loop's): its names are in their dead zone until declared too.
+        for (const [name, binding] of this.hoist([node])) if (!scope.has(name)) scope.set(name, binding);
         for (const declarator of node.declarations as Node[]) {
           if (declarator.id.type !== 'Identifier') throw new Unsupported('a destructuring declaration', declarator);
           if (!declarator.init) throw new Unsupported(`${declarator.id.name} declared without a value`, declarator);
           if (declarator.init.type === 'Identifier' && this.lookup(declarator.init.name, declarator.init).value.k === 'arr') {
             throw new Unsupported('an array bound to a second name (aliasing)', declarator);
           }
+          // The initializer runs with the name still in its dead zone (`let x = x + 1` throws).
           const value = this.expr(declarator.init, this.active(guard));
           if (value.k === 'arr') throw new Unsupported('an array value in a local', declarator);
-          const scope = this.scopes[this.scopes.length - 1]!;
-          if (scope.has(declarator.id.name)) throw new Unsupported(`${declarator.id.name} declared twice`, declarator);
-          scope.set(declarator.id.name, { value: this.named(value), constant: node.kind === 'const' });
+          const binding = scope.get(declarator.id.name);
+          if (binding === undefined || binding.initialized) throw new Unsupported(`${declarator.id.name} declared twice`, declarator);
+          scope.set(declarator.id.name, { value: this.named(value), constant: node.kind === 'const', initialized: true });
         }
         return;
       }
@@ -318,7 +202,7 @@ class Translator extends SymbolicExecution<Node> {
         return;
       }
       default:
-        throw new Unsupported(`a ${node.type}`, node);
+        throw new Unsupported(construct(node.type), node);
     }
   }
 
@@ -373,13 +257,28 @@ class Translator extends SymbolicExecution<Node> {
       this.assign(node.left, value, g);
       return;
     }
-    throw new Unsupported(`a ${node.type} as a statement`, node);
+    throw new Unsupported(`${construct(node.type)} as a statement`, node);
   }
 
   private assign(left: Node, value: Value, guard: string): void {
     if (left.type === 'Identifier') {
-      const binding = this.lookup(left.name, left);
+      const binding = this.reached(left.name, left, guard);
       if (binding.constant) throw new Unsupported(`an assignment to the constant ${left.name}`, left);
+      const old = binding.value;
+      if (old.k === 'opt') {
+        // A name that may be undefined (`if (end === undefined) end = n;`): defined where this ran.
+        const kind = value.k === 'opt' ? value.of : value.k;
+        if (kind !== old.of) throw new Unsupported(`${left.name} changes type`, left);
+        const def = value.k === 'opt' ? value.def : 'true';
+        binding.value = {
+          k: 'opt',
+          of: old.of,
+          def: this.define('d', 'Bool', ite(guard, def, old.def)),
+          t: this.define('v', old.of === 'int' ? 'Int' : 'Bool', ite(guard, (value as { t: string }).t, old.t))
+        };
+        return;
+      }
+      if (value.k === 'opt') throw new Unsupported(`${left.name} may become undefined`, left);
       if (binding.value.k !== value.k) throw new Unsupported(`${left.name} changes type`, left);
       binding.value = { k: value.k, t: this.define('v', value.k === 'int' ? 'Int' : 'Bool', ite(guard, (value as { t: string }).t, (binding.value as { t: string }).t)) } as Value;
       return;
@@ -402,13 +301,60 @@ class Translator extends SymbolicExecution<Node> {
   private truthy(value: Value, node: Node): string {
     if (value.k === 'bool') return value.t;
     if (value.k === 'int') return `(not (= ${value.t} 0))`;
+    // undefined is falsy.
+    if (value.k === 'opt') return and(value.def, value.of === 'bool' ? value.t : `(not (= ${value.t} 0))`);
     throw new Unsupported('an array used as a condition', node);
   }
 
+  /** A value that may be undefined, as its int or bool where `guard` holds (JS makes undefined NaN or false: outside the model). */
+  private defined(value: Value, guard: string, node: Node): Value {
+    if (value.k !== 'opt') return value;
+    const name = node.type === 'Identifier' ? (node.name as string) : 'a value that may be undefined';
+    return this.definedOr(value, guard, node, 'model', `${name} is defined where it is used as a${value.of === 'int' ? ' number' : ' boolean'}`);
+  }
+
   private integer(node: Node, guard: string): string {
-    const value = this.expr(node, guard);
+    const value = this.defined(this.expr(node, guard), guard, node);
     if (value.k !== 'int') throw new Unsupported(`a ${value.k === 'arr' ? 'array' : 'boolean'} where an integer is needed`, node);
     return value.t;
+  }
+
+  /**
+   * Comparisons with `undefined` and `null`, and `typeof` tests (issue 29): `x === undefined`,
+   * `x == null`, `x !== void 0`, `typeof x === 'number'`. The model has no null: a parameter is its
+   * type or, when optional, undefined. Undefined when the comparison is not one of these.
+   */
+  private absence(op: string, leftNode: Node, rightNode: Node, guard: string): Value | undefined {
+    if (!['===', '!==', '==', '!='].includes(op)) return undefined;
+    const negated = op.startsWith('!');
+    const loose = op.length === 2;
+    const isUndefined = (n: Node): boolean =>
+      (n.type === 'Identifier' && n.name === 'undefined') || (n.type === 'UnaryExpression' && n.operator === 'void' && n.argument.type === 'NumericLiteral');
+    const isNull = (n: Node): boolean => n.type === 'NullLiteral';
+    const typeOf = (n: Node): boolean => n.type === 'UnaryExpression' && n.operator === 'typeof';
+    const result = (t: string): Value => ({ k: 'bool', t: negated ? not(t) : t });
+    const defOf = (n: Node): string => {
+      const value = this.expr(n, guard);
+      if (value.k === 'arr') throw new Unsupported('an array compared with undefined or null', n);
+      return value.k === 'opt' ? value.def : 'true';
+    };
+    for (const [a, b] of [
+      [leftNode, rightNode],
+      [rightNode, leftNode]
+    ] as const) {
+      // undefined == null in a loose comparison; an int or bool is neither.
+      if (isUndefined(b) || (loose && isNull(b))) return isUndefined(a) || (loose && isNull(a)) ? result('true') : result(not(defOf(a)));
+      if (isNull(b)) return result(isNull(a) ? 'true' : 'false');
+      if (typeOf(a) && b.type === 'StringLiteral') {
+        const value = this.expr(a.argument, guard);
+        const kind = value.k === 'opt' ? value.of : value.k;
+        const name = kind === 'int' ? 'number' : kind === 'bool' ? 'boolean' : 'object';
+        const def = value.k === 'opt' ? value.def : 'true';
+        if (b.value === 'undefined') return result(not(def));
+        return result(b.value === name ? def : 'false');
+      }
+    }
+    return undefined;
   }
 
   private arith(term: string, guard: string, node: Node): Value {
@@ -418,8 +364,20 @@ class Translator extends SymbolicExecution<Node> {
   }
 
   private binary(op: string, leftNode: Node, rightNode: Node, guard: string, node: Node): Value {
-    const left = this.expr(leftNode, guard);
-    const right = this.expr(rightNode, guard);
+    const absent = this.absence(op, leftNode, rightNode, guard);
+    if (absent !== undefined) return absent;
+    const rawLeft = this.expr(leftNode, guard);
+    const rawRight = this.expr(rightNode, guard);
+    // undefined compared with < <= > >= is false (NaN); === and !== compare it as a value.
+    if (['<', '<=', '>', '>='].includes(op) && (rawLeft.k === 'opt' || rawRight.k === 'opt')) {
+      const defs = [rawLeft, rawRight].map((v) => (v.k === 'opt' ? v.def : 'true'));
+      const [l, r] = [rawLeft, rawRight].map((v) => (v.k === 'opt' ? { k: v.of, t: v.t } : v)) as [Value, Value];
+      if (l.k !== 'int' || r.k !== 'int') throw new Unsupported(`${op} on a non-integer`, node);
+      return { k: 'bool', t: and(...defs, app(op, l.t, r.t)) };
+    }
+    if (['===', '!==', '==', '!='].includes(op)) return { k: 'bool', t: this.equality(op, rawLeft, rawRight, node) };
+    const left = this.defined(rawLeft, guard, leftNode);
+    const right = this.defined(rawRight, guard, rightNode);
     switch (op) {
       case '+':
       case '-':
@@ -455,7 +413,7 @@ class Translator extends SymbolicExecution<Node> {
       case 'BooleanLiteral':
         return { k: 'bool', t: node.value ? 'true' : 'false' };
       case 'Identifier':
-        return this.lookup(node.name, node).value;
+        return this.reached(node.name, node, guard).value;
       case 'ParenthesizedExpression':
       case 'TSAsExpression':
       case 'TSNonNullExpression':
@@ -470,7 +428,19 @@ class Translator extends SymbolicExecution<Node> {
       case 'BinaryExpression':
         return this.binary(node.operator, node.left, node.right, guard, node);
       case 'LogicalExpression': {
-        if (node.operator === '??') throw new Unsupported('the ?? operator', node);
+        if (node.operator === '??') {
+          // The right side runs only where the left is undefined (the model has no null).
+          const left = this.expr(node.left, guard);
+          if (left.k !== 'opt') {
+            if (left.k === 'arr') throw new Unsupported('?? on an array', node);
+            return left;
+          }
+          const right = this.expr(node.right, and(guard, not(left.def)));
+          const kind = right.k === 'opt' ? right.of : right.k;
+          if (kind !== left.of) throw new Unsupported('?? whose sides differ in type', node);
+          if (right.k === 'opt') return { k: 'opt', of: left.of, def: or(left.def, right.def), t: ite(left.def, left.t, right.t) };
+          return { k: left.of, t: this.define('v', left.of === 'int' ? 'Int' : 'Bool', ite(left.def, left.t, (right as { t: string }).t)) };
+        }
         const left = this.expr(node.left, guard);
         if (left.k !== 'bool') throw new Unsupported(`${node.operator} on a non-boolean (it yields an operand, not a boolean)`, node);
         const right = this.expr(node.right, and(guard, node.operator === '&&' ? left.t : not(left.t)));
@@ -499,7 +469,7 @@ class Translator extends SymbolicExecution<Node> {
       case 'CallExpression':
         return this.call(node, guard);
       default:
-        throw new Unsupported(`a ${node.type}`, node);
+        throw new Unsupported(construct(node.type), node);
     }
   }
 
@@ -549,12 +519,45 @@ class Translator extends SymbolicExecution<Node> {
     if (params.length > 2 || params.some((p) => p.type !== 'Identifier')) throw new Unsupported(`${name}'s callback takes (x) or (x, i)`, node);
     return this.expand(name, binding.value, (element, k, inRange) => {
       const scope = new Map<string, Binding>();
-      if (params[0]) scope.set(params[0].name, { value: { k: 'int', t: element }, constant: true });
-      if (params[1]) scope.set(params[1].name, { value: { k: 'int', t: int(k) }, constant: true });
+      if (params[0]) scope.set(params[0].name, { value: { k: 'int', t: element }, constant: true, initialized: true });
+      if (params[1]) scope.set(params[1].name, { value: { k: 'int', t: int(k) }, constant: true, initialized: true });
       this.scopes.push(scope);
       const holds = this.truthy(this.expr(fn.body, and(guard, inRange)), fn.body);
       this.scopes.pop();
       return { kept: 'true', holds };
     });
   }
+}
+
+/**
+ * The largest length of the int[] parameter `param` that one `requires` expression allows, when it
+ * says so plainly (`a.length <= 4`, `a.length < 5`, `a.length === 3`, `4 >= a.length`, and within
+ * `&&`); undefined when it does not bound it. Used to tell a proof for every length from one that
+ * holds only up to the model's bound (src/formal/gate.ts).
+ */
+export function jsLengthBound(text: string, param: string): number | undefined {
+  let node: Node;
+  try {
+    node = parseExpression(text, { plugins: [] });
+  } catch {
+    return undefined;
+  }
+  const isLength = (n: Node): boolean =>
+    n.type === 'MemberExpression' && !n.computed && n.object.type === 'Identifier' && n.object.name === param && n.property.type === 'Identifier' && n.property.name === 'length';
+  const literal = (n: Node): number | undefined => (n.type === 'NumericLiteral' && Number.isSafeInteger(n.value) ? (n.value as number) : undefined);
+  const bound = (n: Node): number | undefined => {
+    if (n.type === 'ParenthesizedExpression') return bound(n.expression);
+    if (n.type === 'LogicalExpression' && n.operator === '&&') {
+      const found = [bound(n.left), bound(n.right)].filter((b): b is number => b !== undefined);
+      return found.length === 0 ? undefined : Math.min(...found);
+    }
+    if (n.type !== 'BinaryExpression') return undefined;
+    const op = n.operator as string;
+    const right = literal(n.right);
+    const left = literal(n.left);
+    if (isLength(n.left) && right !== undefined) return op === '<=' || op === '===' || op === '==' ? right : op === '<' ? right - 1 : undefined;
+    if (isLength(n.right) && left !== undefined) return op === '>=' || op === '===' || op === '==' ? left : op === '>' ? left - 1 : undefined;
+    return undefined;
+  };
+  return bound(node);
 }

@@ -4,6 +4,7 @@ import type { ReasonCode } from '../core/verdict.js';
 import type { L0Finding } from '../core/l0-gates.js';
 import type { RelatedTierPlan } from '../core/related-tests.js';
 import type { FormalRecord } from '../core/formal.js';
+import type { BindingRun } from '../formal/binding.js';
 import type { BuildRecord, BuildRunRecord } from '../core/build-gate.js';
 import type { TamperScreen } from '../core/tamper.js';
 import type { PhaseName, RecordLabel, Verdict } from '../core/verdict.js';
@@ -91,7 +92,13 @@ export interface BuildRuns {
 /** What the phases keep for the receipt (each field is one phase module's). */
 export interface PhaseState {
   /** The formal gate: its block and the host's check of the candidate's tree (formal.ts). */
-  formal?: { block: NonNullable<WitnessManifest['formal']>; solving: Promise<FormalRecord>; record?: FormalRecord };
+  formal?: {
+    block: NonNullable<WitnessManifest['formal']>;
+    solving: Promise<{ record: FormalRecord; sources: ReadonlyMap<string, string> }>;
+    /** The binding checks of the proved or checked targets (src/formal/binding-run.ts), started while the tests run. */
+    binding?: Promise<Map<string, BindingRun>>;
+    record?: FormalRecord;
+  };
   /** L3's first tier: its files, or why it is skipped (regression.ts); absent without gates. */
   related?: RelatedTierPlan;
   /** The L0 policy gate's findings (l0.ts); absent without gates. */
