@@ -332,6 +332,22 @@ describe('receipt v8 beside v9 (v9 adds the tamper screen, which proof grade dep
     ...over
   });
   const screen = (findings: TamperScreen['findings']): TamperScreen => ({ files_screened: 1, findings, not_screened: [] });
+  /** A proved formal record of one target, with the issue 29 fields given. */
+  const provedFormal = (target: Record<string, unknown>, scope: Record<string, unknown> = {}): unknown => ({
+    status: 'proved',
+    targets: [
+      {
+        name: 't',
+        file: 'src/t.js',
+        function: 't',
+        required: false,
+        status: 'proved',
+        scope: { unroll: 8, array_length: 4, integers: 'safe', solver: 'Z3 4.15.4.0', ...scope },
+        duration_ms: 1,
+        ...target
+      }
+    ]
+  });
 
   it('a v9 receipt round-trips: a clean screen keeps proof grade, a finding withholds it and the verdict stays passed', () => {
     const clean = receiptFrom(passingRuns());
@@ -425,6 +441,17 @@ describe('receipt v8 beside v9 (v9 adds the tamper screen, which proof grade dep
       "the pack's tamper_allow",
       (body: Record<string, unknown>) => void ((body['witness'] as Record<string, unknown>)['tamper_allow'] = [{ rule: 'monkeypatch', paths: ['**'] }]),
       "a pack's tamper_allow exists only from"
+    ],
+    [
+      "a formal target's binding check",
+      (body: Record<string, unknown>) =>
+        void (body['formal'] = provedFormal({ binding: { outcome: 'bound', probe_sha256: 'a'.repeat(64), output_sha256: 'b'.repeat(64), exit_code: 0, duration_ms: 3 } })),
+      'a formal binding check exists only from'
+    ],
+    [
+      "a formal target's loop scope",
+      (body: Record<string, unknown>) => void (body['formal'] = provedFormal({}, { loops: 'none' })),
+      'a formal scope of lengths or loops exists only from'
     ]
   ])('a v8 receipt never held %s: one re-sealed as v8 with it is refused', (_what, edit, message) => {
     const check = verifyReceiptText(asV8(receiptFrom(passingRuns()), edit));

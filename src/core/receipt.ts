@@ -446,7 +446,9 @@ const RECORDS_SINCE: readonly (readonly [string, ReceiptSchemaName, (receipt: Re
     (receipt) => receipt.formal?.targets.some((t) => t.counterexample !== undefined && hasBigInteger(t.counterexample)) === true
   ],
   ['tamper screen', RECEIPT_V9_SCHEMA, (receipt) => receipt.tamper_screen !== undefined],
-  ["pack's tamper_allow", RECEIPT_V9_SCHEMA, (receipt) => receipt.witness.tamper_allow !== undefined]
+  ["pack's tamper_allow", RECEIPT_V9_SCHEMA, (receipt) => receipt.witness.tamper_allow !== undefined],
+  ['formal binding check', RECEIPT_V9_SCHEMA, (receipt) => receipt.formal?.targets.some((t) => t.binding !== undefined) === true],
+  ['formal scope of lengths or loops', RECEIPT_V9_SCHEMA, (receipt) => receipt.formal?.targets.some((t) => t.scope.lengths !== undefined || t.scope.loops !== undefined) === true]
 ];
 
 /** A v7 receipt's `shard` record against its inventory: the share that ran is exactly this shard's share of the whole suite. */
