@@ -91,7 +91,7 @@ describe('the generated test target', () => {
   it('is named from the nonce, under tests/', () => {
     expect(cargoTargetName(PLAN)).toBe(`patchproof_${PLAN.nonce}`);
     expect(cargoTargetPath(PLAN)).toBe(`tests/patchproof_${PLAN.nonce}.rs`);
-    expect(cargoCanaryFallbackPath(PLAN)).toBe(`.patchproof/harness/canary_${PLAN.nonce}.rs`);
+    expect(cargoCanaryFallbackPath(PLAN)).toBe(`.patchproof/harness/patchproof_canary_${PLAN.nonce}.rs`);
     expect(() => cargoTargetName({ nonce: 'short' })).toThrow(ConfigurationError);
   });
 
@@ -151,13 +151,13 @@ describe('cargo adapter command', () => {
       '--mode',
       'external',
       '--fallback',
-      `.patchproof/harness/canary_${PLAN.nonce}.rs`,
+      `.patchproof/harness/patchproof_canary_${PLAN.nonce}.rs`,
       '--supervisor',
       '/patchproof/repo/.patchproof/harness/supervise.py',
       '--',
       ...files
     ]);
-    expect(Object.keys(command.stage).sort()).toEqual([`.patchproof/harness/canary_${PLAN.nonce}.rs`, `tests/patchproof_${PLAN.nonce}.rs`]);
+    expect(Object.keys(command.stage).sort()).toEqual([`.patchproof/harness/patchproof_canary_${PLAN.nonce}.rs`, `tests/patchproof_${PLAN.nonce}.rs`]);
     expect(command.stage[`tests/patchproof_${PLAN.nonce}.rs`]).toContain(cargoModuleName(files[0] ?? ''));
     expect(command.env).toEqual({ TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1' });
     expect(cargoAdapter.execTmp).toBe(true);
