@@ -68,11 +68,26 @@ function hostileDuration(prelude: string, hook: string): string {
     "import { fileURLToPath as hostilePath } from 'node:url';",
     "import { test as hostileTest } from 'node:test';",
     fixed,
-    "// Hostile: every file under the hidden tests' placement, read while the tests run.",
+    // The staged folders' names are random per run (no grader markers), so the candidate looks as an
+    // attacker who knows its own repository would: every test file under a dot folder at the root.
+    "// Hostile: every test file under the root's dot folders (where staged tests live), read while the tests run.",
+    'function hiddenFiles() {',
+    "  const root = hostilePath(new URL('../', import.meta.url));",
+    '  const found = [];',
+    '  const walk = (dir, depth) => {',
+    '    let names = [];',
+    '    try { names = hostileList(dir, { withFileTypes: true }); } catch { return; }',
+    '    for (const entry of names) {',
+    "      if (entry.isDirectory() && depth < 4 && entry.name !== 'node_modules') walk(dir + entry.name + '/', depth + 1);",
+    "      else if (entry.isFile() && entry.name.endsWith('.test.js')) found.push(dir + entry.name);",
+    '    }',
+    '  };',
+    "  for (const name of hostileList(root)) if (name.startsWith('.') && name !== '.git') walk(root + name + '/', 0);",
+    '  return found;',
+    '}',
     'function hiddenSources() {',
-    "  const dir = hostilePath(new URL('../.patchproof/hidden/', import.meta.url));",
-    '  if (!hostileExists(dir)) return [];',
-    "  return hostileList(dir).filter((name) => name.endsWith('.js') && !name.includes('oracle')).map((name) => hostileRead(dir + name, 'utf8'));",
+    // The reproduction test is public (the candidate was given it): only the other staged tests are worth leaking.
+    "  return hiddenFiles().filter((file) => hostileExists(file) && !file.endsWith('/millisecond-unit.test.js')).map((file) => hostileRead(file, 'utf8'));",
     '}',
     '/** The hidden names first (so clipping keeps them), then the whole source on the same line (a message keeps its first line). */',
     'function banner(source) {',
@@ -91,7 +106,10 @@ const CANDIDATES = {
   // A test registered at import, skipped, whose skip reason is the hidden test's whole source.
   skip: hostileDuration("for (const source of hiddenSources()) hostileTest('hidden leak', { skip: banner(source) }, () => {});", ''),
   // Called from a hidden test, parseDuration throws the hidden test's whole source.
-  failure: hostileDuration('', "  if (/\\.patchproof\\/hidden\\//.test(new Error().stack ?? '')) for (const source of hiddenSources()) throw new Error(banner(source));")
+  failure: hostileDuration(
+    '',
+    "  if (hiddenFiles().some((file) => (new Error().stack ?? '').includes(file))) for (const source of hiddenSources()) throw new Error(banner(source));"
+  )
 };
 type Name = keyof typeof CANDIDATES;
 
