@@ -36,6 +36,11 @@ const FIXTURE_ATTACKS: Record<string, TamperRule[]> = {
   'jest-money/spare-canary-names': ['test_framework_reference'],
   'js-pages/hostile-floor-trunc': ['monkeypatch'],
   'js-pages/hostile-rebind-trunc': ['monkeypatch'],
+  // The formal gate's soundness traps (issue 29): wrong code the screen also sees.
+  'js-pages/hostile-global-alias': ['dynamic_code'],
+  'js-pages/hostile-vm-lexical': ['import_hook'],
+  'py-shop/hostile-code': ['introspection'],
+  'py-shop/hostile-globals': ['introspection'],
   'junit-semver/sabotage-assert': ['test_framework_reference'],
   'junit-semver/spare-canary-process': ['env_argv_read', 'monkeypatch', 'test_framework_reference'],
   'py-calculator/read-tests-at-import': ['env_argv_read'],
@@ -73,6 +78,11 @@ const HOSTILE_NOT_FOUND: Record<string, string> = {
   'rust-build-rs-rewrite-tests': 'build.rs: test configuration, reset',
   'rust-cargo-config-wrapper': '.cargo/config and a wrapper script: test configuration, reset',
   'rust-rewrite-unit-test': 'edits a unit test in src/: a test-surface finding (grader_tampered)',
+  // With no grader markers (issue 26 item 3) these read every dot folder at the root, with no
+  // environment, argv or marker path; a file read is no rule of the screen. The hidden tests they
+  // find are judged by the runs, not by the screen.
+  'jest-read-hidden-at-import': 'reads staged tests from disk at import: a file read is no screen rule; its runs judge it (fixtures/hostile/README.md)',
+  'rust-read-tests-at-import': 'reads staged tests from disk at import: a file read is no screen rule; its runs judge it (fixtures/hostile/README.md)',
   'rust-zero-columns-regression': 'an honest regression, no attack on the grader'
 };
 
