@@ -355,7 +355,13 @@ describe('node-test grader canaries against code that fights the grader', () => 
       expect(run.parsed.canary).toEqual({
         pass: 'errored',
         fail: 'passed',
-        changed: ['node:assert.ok replaced', 'node:assert.equal replaced', 'node:assert.deepEqual replaced', 'node:assert.deepStrictEqual replaced', 'node:assert.strictEqual replaced']
+        changed: [
+          'node:assert.ok replaced',
+          'node:assert.equal replaced',
+          'node:assert.deepEqual replaced',
+          'node:assert.deepStrictEqual replaced',
+          'node:assert.strictEqual replaced'
+        ]
       });
     } finally {
       await removeCopy(copy);

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import vm from 'node:vm';
 import { takeCanaries } from '../../src/adapters/shared/canary.js';
 import { foldCanaries } from '../../src/adapters/shared/js-runner-failure.js';
 import { CHANGED_MARK, JS_TRIPWIRE_SOURCE, changedOf, jsTripwireCheck, mergeChanged, pythonTripwireCheck, pythonTripwireSource } from '../../src/adapters/shared/tripwire.js';
@@ -12,7 +13,7 @@ interface Held {
 }
 
 /** The generated JavaScript, run as a harness runs it. */
-const js = new Function(`${JS_TRIPWIRE_SOURCE}\nreturn { take: patchproofTake, changes: patchproofChanges };`)() as Held;
+const js = vm.runInThisContext(`(() => {\n${JS_TRIPWIRE_SOURCE}\nreturn { take: patchproofTake, changes: patchproofChanges };\n})()`) as Held;
 
 describe('the tripwire in JavaScript (the comparison the harnesses run)', () => {
   it('names a function replaced or removed since it was taken', () => {
@@ -56,9 +57,10 @@ describe('the tripwire in JavaScript (the comparison the harnesses run)', () => 
 
   it('checks as the must-pass canary does: throws the mark and the changes, nothing when all is as taken', () => {
     const target = { strictEqual() {} };
-    const check = new Function('target', `${JS_TRIPWIRE_SOURCE}\nconst groups = () => [['a', target]];\nconst held = patchproofTake(groups());\nreturn () => ${jsTripwireCheck('held', 'groups')};`)(
-      target
-    ) as () => void;
+    const make = vm.runInThisContext(
+      `((target) => {\n${JS_TRIPWIRE_SOURCE}\nconst groups = () => [['a', target]];\nconst held = patchproofTake(groups());\nreturn () => ${jsTripwireCheck('held', 'groups')};\n})`
+    ) as (target: object) => () => void;
+    const check = make(target);
     expect(check).not.toThrow();
     target.strictEqual = () => undefined;
     expect(check).toThrow(`${CHANGED_MARK}a.strictEqual replaced`);
@@ -110,13 +112,29 @@ describe('reading the changes back on the host', () => {
   it('gives them to the canary outcome from a failed must-pass canary only', () => {
     const ids = { pass: 'entry > a', fail: 'entry > b' };
     const message = `AssertionError: ${CHANGED_MARK}unittest.TestCase.assertEqual replaced`;
-    expect(takeCanaries([{ id: 'entry > a', status: 'failed', message }, { id: 'entry > b', status: 'failed' }], ids).canary).toEqual({
+    expect(
+      takeCanaries(
+        [
+          { id: 'entry > a', status: 'failed', message },
+          { id: 'entry > b', status: 'failed' }
+        ],
+        ids
+      ).canary
+    ).toEqual({
       pass: 'failed',
       fail: 'failed',
       changed: ['unittest.TestCase.assertEqual replaced']
     });
     // The same words in the must-fail canary's message are not the tripwire's.
-    expect(takeCanaries([{ id: 'entry > a', status: 'passed' }, { id: 'entry > b', status: 'failed', message }], ids).canary).toEqual({ pass: 'passed', fail: 'failed' });
+    expect(
+      takeCanaries(
+        [
+          { id: 'entry > a', status: 'passed' },
+          { id: 'entry > b', status: 'failed', message }
+        ],
+        ids
+      ).canary
+    ).toEqual({ pass: 'passed', fail: 'failed' });
   });
 
   it("folds the wrapper files' changes into one list, each once", () => {
@@ -139,7 +157,9 @@ describe('reading the changes back on the host', () => {
   it('names the changes in the report, in both languages', () => {
     const runs = passingRuns();
     runs.regression_after = [
-      run('regression_after', [pass('suite > a'), pass('suite > b'), pass('suite > c')], { canary: { pass: 'errored', fail: 'failed', changed: ['node:assert/strict.throws replaced'] } })
+      run('regression_after', [pass('suite > a'), pass('suite > b'), pass('suite > c')], {
+        canary: { pass: 'errored', fail: 'failed', changed: ['node:assert/strict.throws replaced'] }
+      })
     ];
     const report = renderReport(receiptFrom(runs));
     expect(report).toContain('## 评分器被改动 / The grader was changed');

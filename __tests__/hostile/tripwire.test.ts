@@ -73,30 +73,26 @@ for (const row of ROWS) {
       if (mayBeUnset(fixture) !== undefined) await rm(fixture.tmp, { recursive: true, force: true });
     });
 
-    it(
-      `${row.diff}, its lie allowed by the pack: grader_compromised, the receipt names ${row.changed}`,
-      async () => {
-        const { receipt } = await validateInDocker<TripwireReceiptView>(fixture, {
-          diff: hostileDiff(row.diff),
-          label: `tripwire-${row.adapter}`,
-          imageId: gate.imageId,
-          timeoutMs: 900_000,
-          ...(row.setupCache === true ? { setupCache: join(fixture.tmp, 'setup-cache') } : {})
-        });
-        expect(receipt.adapter).toBe(row.adapter);
-        // The screen saw the lie, and the pack allowed it: nothing but the tripwire is left to stop it.
-        const findings = (receipt.tamper_screen?.findings ?? []).filter((f) => f.path === row.path);
-        expect(findings.length > 0 && findings.every((f) => f.allowed)).toBe(true);
-        const regression = receipt.phases.find((p) => p.name === 'regression');
-        const named = [...new Set((regression?.runs ?? []).flatMap((r) => r.canary.changed ?? []))];
-        expect({ verdict: receipt.verdict, proof_grade: receipt.proof_grade, reasons: regression?.reasons, named }).toEqual({
-          verdict: expect.not.stringMatching(/^passed$/),
-          proof_grade: false,
-          reasons: expect.arrayContaining(['grader_compromised']),
-          named: expect.arrayContaining([row.changed])
-        });
-      },
-      900_000
-    );
+    it(`${row.diff}, its lie allowed by the pack: grader_compromised, the receipt names ${row.changed}`, async () => {
+      const { receipt } = await validateInDocker<TripwireReceiptView>(fixture, {
+        diff: hostileDiff(row.diff),
+        label: `tripwire-${row.adapter}`,
+        imageId: gate.imageId,
+        timeoutMs: 900_000,
+        ...(row.setupCache === true ? { setupCache: join(fixture.tmp, 'setup-cache') } : {})
+      });
+      expect(receipt.adapter).toBe(row.adapter);
+      // The screen saw the lie, and the pack allowed it: nothing but the tripwire is left to stop it.
+      const findings = (receipt.tamper_screen?.findings ?? []).filter((f) => f.path === row.path);
+      expect(findings.length > 0 && findings.every((f) => f.allowed)).toBe(true);
+      const regression = receipt.phases.find((p) => p.name === 'regression');
+      const named = [...new Set((regression?.runs ?? []).flatMap((r) => r.canary.changed ?? []))];
+      expect({ verdict: receipt.verdict, proof_grade: receipt.proof_grade, reasons: regression?.reasons, named }).toEqual({
+        verdict: expect.not.stringMatching(/^passed$/),
+        proof_grade: false,
+        reasons: expect.arrayContaining(['grader_compromised']),
+        named: expect.arrayContaining([row.changed])
+      });
+    }, 900_000);
   });
 }

@@ -432,7 +432,9 @@ function tripwireSection(receipt: Receipt, limit: number): string[] {
   const lines = receipt.phases.flatMap((phase) =>
     phase.runs
       .filter((run) => run.canary.changed !== undefined)
-      .map((run) => `- ${PHASE_TITLES[phase.name].zh} / ${phase.name}, ${run.label} #${run.attempt}: ${(run.canary.changed ?? []).map((c) => codeSpan(c, { cell: true })).join(', ')}`)
+      .map(
+        (run) => `- ${PHASE_TITLES[phase.name].zh} / ${phase.name}, ${run.label} #${run.attempt}: ${(run.canary.changed ?? []).map((c) => codeSpan(c, { cell: true })).join(', ')}`
+      )
   );
   if (lines.length === 0) return [];
   return [
