@@ -104,6 +104,8 @@ describe('reading the changes back on the host', () => {
       'node:assert/strict.throws replaced',
       'expect matcher.toBe replaced'
     ]);
+    // A framework's failure text goes on with the stack (jest's failureMessages).
+    expect(changedOf(`Error: ${CHANGED_MARK}expect matcher.toBe replaced\n    at Object.<anonymous> (w.cjs:1:2)`)).toEqual(['expect matcher.toBe replaced']);
     expect(changedOf(`${CHANGED_MARK}<script>`)).toEqual(['the grader changed (the names are unreadable)']);
     expect(changedOf('AssertionError: 1 != 2')).toBeUndefined();
     expect(changedOf(undefined)).toBeUndefined();

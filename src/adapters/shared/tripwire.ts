@@ -37,8 +37,8 @@ const MORE = /^and \d+ more$/;
 export function changedOf(message: string | undefined): string[] | undefined {
   const at = message?.indexOf(CHANGED_MARK) ?? -1;
   if (message === undefined || at < 0) return undefined;
-  const entries = message
-    .slice(at + CHANGED_MARK.length)
+  // One line: a framework's failure text goes on with the stack.
+  const entries = (message.slice(at + CHANGED_MARK.length).split('\n')[0] ?? '')
     .split(CHANGE_SEPARATOR)
     .map((entry) => entry.trim())
     .filter((entry) => CHANGE.test(entry) || MORE.test(entry))
