@@ -425,6 +425,15 @@ describe('receipt v8 beside v9 (v9 adds the tamper screen, which proof grade dep
       "the pack's tamper_allow",
       (body: Record<string, unknown>) => void ((body['witness'] as Record<string, unknown>)['tamper_allow'] = [{ rule: 'monkeypatch', paths: ['**'] }]),
       "a pack's tamper_allow exists only from"
+    ],
+    [
+      "the tripwire's changes",
+      (body: Record<string, unknown>) => {
+        const phases = body['phases'] as { runs: { canary: Record<string, unknown> }[] }[];
+        const first = phases[2]?.runs[0];
+        if (first !== undefined) first.canary['changed'] = ['node:assert/strict.throws replaced'];
+      },
+      'a tripwire record (canary.changed) exists only from'
     ]
   ])('a v8 receipt never held %s: one re-sealed as v8 with it is refused', (_what, edit, message) => {
     const check = verifyReceiptText(asV8(receiptFrom(passingRuns()), edit));

@@ -453,7 +453,7 @@ const RECORDS_SINCE: readonly (readonly [string, ReceiptSchemaName, (receipt: Re
   ],
   ['tamper screen', RECEIPT_V9_SCHEMA, (receipt) => receipt.tamper_screen !== undefined],
   ["pack's tamper_allow", RECEIPT_V9_SCHEMA, (receipt) => receipt.witness.tamper_allow !== undefined],
-  ["tripwire's changes", RECEIPT_V9_SCHEMA, (receipt) => receipt.phases.some((p) => p.runs.some((r) => r.canary.changed !== undefined))]
+  ['tripwire record (canary.changed)', RECEIPT_V9_SCHEMA, (receipt) => receipt.phases.some((p) => p.runs.some((r) => r.canary.changed !== undefined))]
 ];
 
 /** A v7 receipt's `shard` record against its inventory: the share that ran is exactly this shard's share of the whole suite. */
