@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { jsTripwireCheck } from '../../src/adapters/shared/tripwire.js';
 import { canaryNames } from '../../src/adapters/shared/canary.js';
 import { jestAdapter, JEST_CACHE_DIR } from '../../src/adapters/jest/index.js';
 import { jestWrapperSource } from '../../src/adapters/jest/entry.js';
@@ -148,8 +149,10 @@ describe('jest adapter command, wrappers and files, without a run', () => {
     expect(source).toContain('require("../../../../../src/a b/x.test.ts");');
     const names = canaryNames(canary);
     expect(source).toContain(
-      `test(${JSON.stringify(names.pass)}, () => {\n  const e = globalThis.expect ?? patchproofGlobals.expect;\n  const a = require('node:assert');\n  e(1).toBe(1);\n});`
+      `test(${JSON.stringify(names.pass)}, () => {\n  const e = globalThis.expect ?? patchproofGlobals.expect;\n  const a = require('node:assert');\n  ${jsTripwireCheck('patchproofHeld', 'patchproofGroups')}\n  e(1).toBe(1);\n});`
     );
+    // The tripwire's identities are taken before the test file is required.
+    expect(source.indexOf('const patchproofHeld = patchproofTake(patchproofGroups());')).toBeLessThan(source.indexOf('require("../../../../../src/a b/x.test.ts");'));
     expect(source).toContain(`test(${JSON.stringify(names.fail)}, () => {\n  const e = globalThis.expect ?? patchproofGlobals.expect;`);
     expect(source).toContain('    () => e([1]).toEqual([2]),\n');
     expect(jestWrapperSource('x.test.js', canary, '/** plain */')).not.toContain('plain');
@@ -225,6 +228,6 @@ describeRealRuns(jestAdapter, 'jest adapter on real jest runs', (real) => {
   }, 120_000);
 
   it('catches code under test that makes every expectation pass', async () => {
-    await expectSabotageRun(jestAdapter, real);
+    await expectSabotageRun(jestAdapter, real, ['expect matcher.toBe replaced']);
   }, 120_000);
 });

@@ -452,6 +452,15 @@ describe('receipt v8 beside v9 (v9 adds the tamper screen, which proof grade dep
       "a formal target's loop scope",
       (body: Record<string, unknown>) => void (body['formal'] = provedFormal({}, { loops: 'none' })),
       'a formal scope of lengths or loops exists only from'
+    ],
+    [
+      "the tripwire's changes",
+      (body: Record<string, unknown>) => {
+        const phases = body['phases'] as { runs: { canary: Record<string, unknown> }[] }[];
+        const first = phases[2]?.runs[0];
+        if (first !== undefined) first.canary['changed'] = ['node:assert/strict.throws replaced'];
+      },
+      'a tripwire record (canary.changed) exists only from'
     ]
   ])('a v8 receipt never held %s: one re-sealed as v8 with it is refused', (_what, edit, message) => {
     const check = verifyReceiptText(asV8(receiptFrom(passingRuns()), edit));

@@ -156,7 +156,12 @@ export const runRecordSchema = z.strictObject({
           original: z.enum(['passed', 'failed', 'errored', 'skipped', 'missing'])
         })
       )
-      .optional()
+      .optional(),
+    /**
+     * v9 on: what the tripwire found changed in the grader, as the failed must-pass canary named it
+     * (`node:assert/strict.throws replaced`, src/adapters/shared/tripwire.ts). Absent: nothing named.
+     */
+    changed: z.array(z.string().min(1).max(200)).min(1).max(64).optional()
   }),
   /** The results channel's cross-check (adapters that stream frames). */
   channel: z.strictObject({ frames: count, disagreements: z.array(z.string()), after_end_bytes: count }).optional(),

@@ -97,7 +97,13 @@ function phaseErrors(phase: PhaseRecord, expectedFailing?: readonly string[]): s
   const runsClean = phase.runs.every((r) => !r.timed_out && !r.output_truncated && r.infra_error === undefined && r.problems.length === 0);
   if (!runsClean) errors.push(`${where}: passed although a run timed out, was truncated or had result problems`);
   const canariesRight = phase.runs.every(
-    (r) => r.canary.pass === 'passed' && r.canary.fail === 'failed' && r.exit_code !== 0 && r.exit_code !== null && (r.canary.twins ?? []).every(twinBehaved)
+    (r) =>
+      r.canary.pass === 'passed' &&
+      r.canary.fail === 'failed' &&
+      r.canary.changed === undefined &&
+      r.exit_code !== 0 &&
+      r.exit_code !== null &&
+      (r.canary.twins ?? []).every(twinBehaved)
   );
   if (!canariesRight) errors.push(`${where}: passed although a run's grader canaries did not behave`);
   if ((phase.flaky ?? []).length > 0 && phase.name !== 'regression') errors.push(`${where}: passed with flaky tests`);
@@ -448,7 +454,8 @@ const RECORDS_SINCE: readonly (readonly [string, ReceiptSchemaName, (receipt: Re
   ['tamper screen', RECEIPT_V9_SCHEMA, (receipt) => receipt.tamper_screen !== undefined],
   ["pack's tamper_allow", RECEIPT_V9_SCHEMA, (receipt) => receipt.witness.tamper_allow !== undefined],
   ['formal binding check', RECEIPT_V9_SCHEMA, (receipt) => receipt.formal?.targets.some((t) => t.binding !== undefined) === true],
-  ['formal scope of lengths or loops', RECEIPT_V9_SCHEMA, (receipt) => receipt.formal?.targets.some((t) => t.scope.lengths !== undefined || t.scope.loops !== undefined) === true]
+  ['formal scope of lengths or loops', RECEIPT_V9_SCHEMA, (receipt) => receipt.formal?.targets.some((t) => t.scope.lengths !== undefined || t.scope.loops !== undefined) === true],
+  ['tripwire record (canary.changed)', RECEIPT_V9_SCHEMA, (receipt) => receipt.phases.some((p) => p.runs.some((r) => r.canary.changed !== undefined))]
 ];
 
 /** A v7 receipt's `shard` record against its inventory: the share that ran is exactly this shard's share of the whole suite. */

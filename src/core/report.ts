@@ -373,6 +373,7 @@ export function renderReport(
     );
   }
   out.push(...tamperSection(receipt, limit));
+  out.push(...tripwireSection(receipt, limit));
   const surface = receipt.surface;
   if (surface.findings.length > 0) {
     out.push(
@@ -421,6 +422,30 @@ export function renderReport(
     ''
   );
   return out.join('\n');
+}
+
+/**
+ * What the in-process tripwire found changed in the grader, run by run (src/adapters/shared/tripwire.ts):
+ * the reason a run is `grader_compromised`, named. Empty when no run named a change.
+ */
+function tripwireSection(receipt: Receipt, limit: number): string[] {
+  const lines = receipt.phases.flatMap((phase) =>
+    phase.runs
+      .filter((run) => run.canary.changed !== undefined)
+      .map(
+        (run) => `- ${PHASE_TITLES[phase.name].zh} / ${phase.name}, ${run.label} #${run.attempt}: ${(run.canary.changed ?? []).map((c) => codeSpan(c, { cell: true })).join(', ')}`
+      )
+  );
+  if (lines.length === 0) return [];
+  return [
+    '',
+    '## 评分器被改动 / The grader was changed',
+    '',
+    '进程内绊线发现测试代码运行期间评分器的函数被替换或删除（在测试进程内检查，可被绕过，不是边界）。/ The in-process tripwire found grader functions replaced or removed while the tests ran (checked inside the test process: a tripwire, not a boundary).',
+    '',
+    ...lines.slice(0, limit),
+    ...(lines.length > limit ? [`- … ${lines.length - limit} more`] : [])
+  ];
 }
 
 function resetPaths(surface: Receipt['surface']): Set<string> {

@@ -82,6 +82,8 @@ export interface CanaryEvidence {
   fail: TestStatus | 'missing';
   /** Twin and mutant canaries among the real tests (src/core/twins.ts); each must have behaved. */
   twins?: TwinOutcome[];
+  /** What the tripwire found changed in the grader (src/adapters/shared/tripwire.ts); any is `grader_compromised`. */
+  changed?: string[];
 }
 
 /** What one run produced, as the judge needs it. */
@@ -135,7 +137,14 @@ export function runAnomalies(run: RunEvidence): Anomaly[] {
   const { tests, problems, claimed } = run.parsed;
   const canary = run.canary ?? { pass: 'missing', fail: 'missing' };
   // The must-fail canary makes every honest run exit non-zero: exit 0 means the runner lied.
-  const canaryWrong = canary.pass !== 'passed' || canary.fail !== 'failed' || run.exitCode === 0 || run.exitCode === null || !(canary.twins ?? []).every(twinBehaved);
+  // A change the tripwire named fails the must-pass canary already; it is checked on its own all the same.
+  const canaryWrong =
+    canary.pass !== 'passed' ||
+    canary.fail !== 'failed' ||
+    (canary.changed?.length ?? 0) > 0 ||
+    run.exitCode === 0 ||
+    run.exitCode === null ||
+    !(canary.twins ?? []).every(twinBehaved);
   const counts = countTests(tests);
   const claimDisagrees = claimed !== undefined && (claimed.passed !== counts.passed || claimed.failed + claimed.errored !== counts.failed + counts.errored);
   if (tests.length === 0) anomalies.push('no_results');

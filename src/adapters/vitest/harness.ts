@@ -1,7 +1,7 @@
 import type { CanaryPlan } from '../adapter.js';
 import { CHANNEL_ENV, FRAME_MARK } from '../shared/results-channel.js';
 import { checkCanaryPlan } from '../shared/canary.js';
-import { canaryDeclarations, environmentDocblock, indentBody, wrapperSpecifier } from '../shared/js-runner-wrapper.js';
+import { canaryDeclarations, environmentDocblock, indentBody, tripwirePreamble, wrapperSpecifier } from '../shared/js-runner-wrapper.js';
 
 /**
  * The vitest adapter's generated files: the runner script staged as
@@ -208,7 +208,8 @@ if (vitest === undefined) {
  * (vite transforms it with the repository's plugins, and hoists its `vi.mock` calls as usual) and
  * then registers the canaries (see canaryDeclarations) with `test` from `vitest`. They use the
  * global `expect` when globals are on (what the tests use), else vitest's exported one, and node's
- * `assert`, all looked up when they run.
+ * `assert`, all looked up when they run. Before the test file loads, the wrapper takes the
+ * tripwire's identities (tripwirePreamble); the must-pass canary compares them.
  */
 export function vitestWrapperSource(file: string, plan: CanaryPlan, fileSource?: string): string {
   checkCanaryPlan(plan);
@@ -223,6 +224,7 @@ export function vitestWrapperSource(file: string, plan: CanaryPlan, fileSource?:
     "import patchproofAssert from 'node:assert';",
     "import * as patchproofVitest from 'vitest';",
     '',
+    ...tripwirePreamble('globalThis.expect ?? patchproofVitest.expect'),
     'let patchproofLoadError;',
     'try {',
     `  await import(${JSON.stringify(wrapperSpecifier('vitest', file))});`,
