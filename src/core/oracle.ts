@@ -45,6 +45,7 @@ export const comparatorSchema = z.discriminatedUnion('kind', [
       .regex(/^[dgimsuvy]*$/)
       .optional(),
     includes: z.string().optional(),
+    subject: z.enum(['message', 'string']).optional(),
     props: z.record(z.string(), z.unknown()).optional()
   })
 ]);

@@ -54,6 +54,8 @@ export interface PredicateSpec {
   flags?: string;
   /** throws: a substring the message must contain. */
   includes?: string;
+  /** throws: what `pattern` is tested against: the message (toThrow), or `Name: message` (assert.throws, as String(error)). */
+  subject?: 'message' | 'string';
   /** throws: properties the thrown value must have (assert.throws' validation object), encoded. */
   props?: Record<string, unknown>;
 }
@@ -133,7 +135,11 @@ function throwsMatches(observed: Json, spec: PredicateSpec): boolean {
   const chain = Array.isArray(observed.chain) ? observed.chain.filter((c): c is string => typeof c === 'string') : [observed.$raised];
   const message = typeof observed.message === 'string' ? observed.message : undefined;
   if (spec.type !== undefined && !chain.includes(spec.type)) return false;
-  if (spec.pattern !== undefined && (message === undefined || !regexpTest(spec.pattern, spec.flags, message))) return false;
+  if (spec.pattern !== undefined) {
+    const name = typeof observed.name === 'string' ? observed.name : observed.$raised;
+    const subject = spec.subject === 'string' ? (message === undefined || message === '' ? name : `${name}: ${message}`) : message;
+    if (subject === undefined || !regexpTest(spec.pattern, spec.flags, subject)) return false;
+  }
   if (spec.includes !== undefined && (message === undefined || !message.includes(spec.includes))) return false;
   if (spec.props !== undefined) {
     const fields = isRecord(observed.fields) ? observed.fields : {};
