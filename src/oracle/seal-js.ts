@@ -334,7 +334,7 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
       const name = memberName(callee);
       const onAssert = callee.type === 'MemberExpression' && isAssertObject(callee.object as Node);
       if (onAssert && name !== undefined && ASSERT_PREDICATES[name] !== undefined && args.length >= 2 && args.length <= 3 && !awaited) {
-        const [predicate, negate] = ASSERT_PREDICATES[name]!;
+        const [predicate, negate] = ASSERT_PREDICATES[name];
         const [a, b] = args as [Node, Node];
         if (predicate === 'match') {
           if (b.type !== 'RegExpLiteral' || isLiteral(a) || vacuous(a, context)) return undefined;
@@ -713,7 +713,6 @@ const OBSERVERS = ['observe', 'observeBoth', 'observeThrows', 'observeRejects'] 
 function withImport(sealed: string, program: Node, path: string, edits: readonly { start: number; end: number; text: string }[]): string {
   const depth = path.split('/').length - 1;
   const spec = `${depth === 0 ? './' : '../'.repeat(depth)}${JS_OBSERVER_FILE}`;
-  const body = program.body as Node[];
   const esm = program.sourceType === 'module';
   const names = OBSERVERS.filter((n) => edits.some((e) => e.text.includes(`${n}(`))).join(', ');
   const line = esm
@@ -724,7 +723,6 @@ function withImport(sealed: string, program: Node, path: string, edits: readonly
   // After a 'use strict' directive and a hashbang, if any.
   const directives = (program.directives as Node[] | undefined) ?? [];
   const at = directives.length > 0 ? (directives[directives.length - 1] as Node).end : 0;
-  void body;
   const shift = edits.filter((e) => e.end <= at).reduce((sum, e) => sum + e.text.length - (e.end - e.start), 0);
   const position = at + shift;
   const nl = sealed.indexOf('\n', position);
