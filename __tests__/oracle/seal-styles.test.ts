@@ -121,6 +121,14 @@ describe('assertion styles, sealed and judged on the host', () => {
     expect(out.unsealed.map((u) => u.text)).toEqual(['assert.deepStrictEqual(a, b)', 'expect(a).toEqual(b)', 'expect(WANT).toContain(1)']);
   });
 
+  test('a callback the code calls hands back what the code produced: sealed; array iteration hands back the test’s data: not', async () => {
+    const body = `const lookup = (s, cb) => cb(null, f(s));\ntest('x', () => { lookup('ab', (err, res) => { t_ok(err === null); assert.deepStrictEqual(res.tags, ['a', 'ab']); }); [['a', 'a']].forEach(([x, y]) => { assert.equal(x, y); }); });\nfunction t_ok() {}`;
+    const { sealed, good, bad } = await judge(body, GOOD, BAD);
+    // The iterated pair is the test's own data on both sides: never a site (it would hold for any implementation).
+    expect(sealed.unsealed.map((u) => u.text)).toEqual(['assert.equal(x, y)']);
+    expect([allMatched(good), allMatched(bad)]).toEqual([true, false]);
+  }, 30_000);
+
   test('the observer is imported first, before the code under test', () => {
     const out = seal(`test('x', () => { expect(f('a').n).toBe(g('a')); });`);
     expect(out.files[0]!.source.split('\n')[0]).toBe('const { observeBoth } = require("./patchproof-oracle.cjs"); // sealed by patchproof witness seal');

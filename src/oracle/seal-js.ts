@@ -220,6 +220,9 @@ function eachTable(callee: Node): Node | undefined {
   return args.length === 1 ? args[0] : undefined;
 }
 
+/** Array methods that call back with the array's own elements. */
+const ITERATING = new Set(['forEach', 'map', 'flatMap', 'filter', 'some', 'every', 'find', 'findIndex', 'reduce', 'reduceRight']);
+
 const LOOPS = new Set(['ForStatement', 'ForInStatement', 'ForOfStatement', 'WhileStatement', 'DoWhileStatement']);
 
 /** Seal the test files of one phase. `files` paths are relative to the phase folder. */
@@ -546,6 +549,17 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
           return;
         }
       }
+      if (node.type === 'CallExpression' && !ITERATING.has(memberName(node.callee as Node) ?? '')) {
+        // A callback handed to the code (`router.lookup(req, res, (err, result) => …)`): its
+        // parameters are what that code produced, not the test's inputs. Array iteration
+        // (`cases.forEach(([input, want]) => …)`) hands the test's own data back: those stay inputs.
+        visit(node.callee, context);
+        for (const arg of node.arguments as Node[]) {
+          if (isFunction(arg)) visitFunction(arg, { ...context, many: true }, true);
+          else visit(arg, context);
+        }
+        return;
+      }
       if (isFunction(node) || node.type === 'FunctionDeclaration' || node.type === 'ObjectMethod' || node.type === 'ClassMethod') {
         // A helper, a hook or a callback: how often it runs is not in the source.
         visitFunction(node, { ...context, many: true });
@@ -553,10 +567,11 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
       }
       for (const [key, value] of Object.entries(node)) if (isChild(key, value)) visit(value, context);
     };
-    const visitFunction = (fn: Node, context: Context): void => {
+    const visitFunction = (fn: Node, context: Context, produced = false): void => {
       // Parameters that shadow a table's parameter end its reach.
       const shadowed = (fn.params as Node[]).some((p) => p.type === 'Identifier' && context.each?.params.has(p.name as string) === true && !isEachOwner(fn, context));
-      const params = new Set([...(context.params ?? []), ...(fn.params as Node[]).flatMap(patternNames)]);
+      const own = (fn.params as Node[]).flatMap(patternNames);
+      const params = produced ? new Set([...(context.params ?? [])].filter((n) => !own.includes(n))) : new Set([...(context.params ?? []), ...own]);
       visit(fn.body, shadowed ? { many: context.many, params } : { ...context, params });
     };
     const owners = new Set<Node>();
