@@ -129,6 +129,14 @@ describe('assertion styles, sealed and judged on the host', () => {
     expect([allMatched(good), allMatched(bad)]).toEqual([true, false]);
   }, 30_000);
 
+  test("a reach marker (t.assert.ok('in the handler')) is sealed as the reach, counted with the reference", async () => {
+    const body = `const on = (s, cb) => { if (f(s).name === 'AB') cb(); };\ntest('x', (t) => { on('ab', () => { t.assert.ok('inside the handler'); }); });`;
+    const { sealed, good, bad } = await judge(body, GOOD, BAD);
+    expect(sealed.unsealed).toEqual([]);
+    // The vacuity check: the wrong implementation never calls the handler, and the missing reach fails on the host.
+    expect([good, bad]).toEqual([['8 matched'], ['8 missing']]);
+  }, 30_000);
+
   test('the observer is imported first, before the code under test', () => {
     const out = seal(`test('x', () => { expect(f('a').n).toBe(g('a')); });`);
     expect(out.files[0]!.source.split('\n')[0]).toBe('const { observeBoth } = require("./patchproof-oracle.cjs"); // sealed by patchproof witness seal');

@@ -368,6 +368,21 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
         const a = args[0] as Node;
         return { actual: a, replacement: (id) => `observe(${id}, () => Boolean(${text(a)}))`, expected: { literal: true }, comparator: { kind: 'exact' } };
       }
+      // `t.assert.ok('inside the handler')`: the check is that the line is reached (as often as with
+      // the reference fix); the observation is the reach, its count fixed by `record` when unknown.
+      if (
+        ((callee.type === 'Identifier' && callee.name === 'assert') || (onAssert && name === 'ok')) &&
+        args.length >= 1 &&
+        args.length <= 2 &&
+        !awaited &&
+        isLiteral(args[0] as Node) &&
+        literalValue(args[0] as Node) !== null &&
+        Boolean(literalValue(args[0] as Node)) &&
+        typeof literalValue(args[0] as Node) !== 'object'
+      ) {
+        const a = args[0] as Node;
+        return { actual: a, replacement: (id) => `observe(${id}, () => true)`, expected: { literal: true }, comparator: { kind: 'exact' } };
+      }
       if (onAssert && (name === 'throws' || name === 'rejects') && args.length >= 1 && args.length <= 3 && awaited === (name === 'rejects')) {
         // A third argument (or a string second one) is the failure message, not a matcher.
         const matcher = args[1] !== undefined && !(isLiteral(args[1]) && typeof literalValue(args[1]) === 'string') ? args[1] : undefined;
