@@ -38,7 +38,8 @@ describe('sealing JS/TS tests (@babel/parser)', () => {
     ].join('\n');
     const out = sealJs('hidden', [{ path: 'sub/a.test.js', source }]);
     const sealed = out.files[0]!.source;
-    expect(sealed).toContain('import { observe, observeThrows } from "../patchproof-oracle.cjs";');
+    // The observer is imported first, before the code under test loads.
+    expect(sealed.startsWith('import { observe, observeBoth, observeThrows } from "../patchproof-oracle.cjs";')).toBe(true);
     expect(sealed).toContain('observe("hidden:sub/a.test.js/6", () => (f(1)));');
     expect(sealed).toContain('observe("hidden:sub/a.test.js/8", () => (f(2)));');
     expect(sealed).toContain('observeThrows("hidden:sub/a.test.js/10", () => f(\'x\'));');
@@ -50,24 +51,26 @@ describe('sealing JS/TS tests (@babel/parser)', () => {
       ['8', 7, 'exact'],
       ['9', true, 'exact'],
       ['10', null, 'raises'],
+      ['11', null, 'predicate'],
       ['12', 'six', 'exact'],
       ['13', 0.3, 'float'],
-      ['14', 2, 'exact']
+      ['14', 2, 'exact'],
+      ['15', 1, 'predicate'],
+      ['16', null, 'predicate']
     ]);
-    // `.not` has no observation form; expected sides that are not literals (lines 11, 16) are
-    // observed and their values recorded from a reference fix (witness record).
-    expect(out.unsealed.map((u) => u.line)).toEqual([15]);
-    expect(out.pending.map((p) => [p.line, p.site])).toEqual([
-      [11, 'hidden:sub/a.test.js/11'],
-      [16, 'hidden:sub/a.test.js/16']
-    ]);
-    expect(sealed).toContain('observe("hidden:sub/a.test.js/11", () => (f(4)));');
+    // `.not` is the negated predicate on the host; expected sides that are not literals (lines 11,
+    // 16) are observed with their actual sides, and assert.equal's predicate is applied on the host.
+    expect(out.unsealed).toEqual([]);
+    expect(out.pending).toEqual([]);
+    expect(out.cases.find((c) => c.id.endsWith('/11'))?.comparator).toEqual({ kind: 'predicate', predicate: 'loose_equal', observed: 'both' });
+    expect(out.cases.find((c) => c.id.endsWith('/15'))?.comparator).toEqual({ kind: 'predicate', predicate: 'same', negate: true, observed: 'actual' });
+    expect(sealed).toContain('observeBoth("hidden:sub/a.test.js/11", () => (f(4)), () => (f(5)));');
     expect(() => parseOracleFile({ schema: 'patchproof.oracle/v1', cases: out.cases, unsealed: out.unsealed })).not.toThrow();
   });
 
   test('CommonJS tests get a require; TypeScript parses', () => {
     const out = sealJs('reproduction', [{ path: 'b.test.ts', source: "const { g } = require('../g');\nit('x', () => { expect(g(1 as number)).toEqual([1, 2]); });\n" }]);
-    expect(out.files[0]!.source.startsWith('const { observe, observeThrows } = require("./patchproof-oracle.cjs");')).toBe(true);
+    expect(out.files[0]!.source.startsWith('const { observe } = require("./patchproof-oracle.cjs");')).toBe(true);
     expect(out.cases).toHaveLength(1);
     expect(out.unsealed).toEqual([]);
   });

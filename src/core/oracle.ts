@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { canonicalJson } from './hashing.js';
+import { applyPredicate, PREDICATES } from './predicates.js';
 import type { TestCaseResult } from './test-results.js';
 
 /**
@@ -24,7 +25,29 @@ export const comparatorSchema = z.discriminatedUnion('kind', [
   /** Top-level lists equal as multisets (order ignored, counts kept); elements compared exactly. */
   z.strictObject({ kind: z.literal('unordered') }),
   /** The actual side raised: the exception's class name equals `type`, its message contains a match for `pattern`. */
-  z.strictObject({ kind: z.literal('raises'), type: z.string().min(1), pattern: z.string().optional() })
+  z.strictObject({ kind: z.literal('raises'), type: z.string().min(1), pattern: z.string().optional() }),
+  /**
+   * An assertion's own predicate, applied on the host (src/core/predicates.ts). `observed: "both"`:
+   * the observation is `{"actual": a, "expected": e, "same": Object.is(a, e)}`, both sides read by
+   * the safe observer; otherwise the observation is the actual side and the case's expected value
+   * the expected side.
+   */
+  z.strictObject({
+    kind: z.literal('predicate'),
+    predicate: z.enum(PREDICATES),
+    negate: z.boolean().optional(),
+    observed: z.enum(['actual', 'both']).default('actual'),
+    digits: z.number().int().min(-20).max(20).optional(),
+    type: z.string().min(1).optional(),
+    pattern: z.string().optional(),
+    flags: z
+      .string()
+      .regex(/^[dgimsuvy]*$/)
+      .optional(),
+    includes: z.string().optional(),
+    subject: z.enum(['message', 'string']).optional(),
+    props: z.record(z.string(), z.unknown()).optional()
+  })
 ]);
 export type Comparator = z.infer<typeof comparatorSchema>;
 
@@ -221,6 +244,13 @@ export function compareValue(actual: unknown, expected: unknown, comparator: Com
       const e = sorted(expected);
       return a !== undefined && e !== undefined && a.join('\0') === e.join('\0');
     }
+    case 'predicate': {
+      if (comparator.observed !== 'both') return applyPredicate(comparator, actual, expected);
+      if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) return false;
+      const pair = actual as Record<string, unknown>;
+      if (Object.keys(pair).sort().join(',') !== 'actual,expected,same' || typeof pair.same !== 'boolean') return false;
+      return applyPredicate(comparator, pair.actual, pair.expected, pair.same);
+    }
     case 'raises': {
       const raised = raisedOf(actual);
       if (raised === undefined || raised.type !== comparator.type) return false;
@@ -312,7 +342,7 @@ function unrecordable(value: unknown): string | undefined {
   const text = canonicalOrUndefined(value);
   if (text === undefined) return 'has no canonical JSON form';
   if (raisedOf(value) !== undefined) return `raised ${raisedOf(value)!.type}`;
-  if (/"\$(promise|unencodable)"/.test(text)) return 'is a promise or cannot be encoded';
+  if (/"\$(promise|unencodable|unobservable)"/.test(text)) return 'is a promise, or cannot be encoded or read without running its own code';
   if (/ at 0x[0-9a-f]+/.test(text)) return 'shows a memory address (not deterministic)';
   return undefined;
 }
@@ -376,7 +406,7 @@ export function recordExpectations(oracle: OracleFile, runs: readonly RecordInpu
         const id = occurrenceId(site.site, i);
         claimed.add(id);
         const value = values.get(id);
-        if (site.comparator.kind === 'raises' || site.expected !== undefined) {
+        if (site.comparator.kind === 'raises' || site.comparator.kind === 'predicate' || site.expected !== undefined) {
           if (!compareValue(value, site.expected ?? null, site.comparator)) {
             problems.push(`${phase}: observation ${id} (${site.file}:${site.line}) does not satisfy its own assertion with the reference fix`);
             continue;
