@@ -361,6 +361,22 @@ def observe_type(case, thunk):
     _emit(case, {"$class": _qual(_type(value))})
 
 
+class _Caught(object):
+    """What 'with self.assertRaises(E) as cm' / 'with pytest.raises(E) as excinfo' gave the test."""
+
+    __slots__ = ("exception", "value", "type")
+
+    def __init__(self, error):
+        self.exception = self.value = error
+        self.type = _type(error)
+
+    def match(self, pattern):
+        import re
+
+        assert re.search(pattern, str(self.value)), "Regex pattern did not match."
+        return True
+
+
 def observe_raises(case, thunk):
     """Observe that thunk() raises (the host checks which exception); a return is observed as such."""
     case = _occurrence(case)
@@ -368,7 +384,7 @@ def observe_raises(case, thunk):
         value = thunk()
     except _Exception as error:
         _emit(case, _exception(error))
-        return
+        return _Caught(error)
     _emit(case, {"$returned": _safe(value)})
 `;
 }
