@@ -144,12 +144,38 @@ function almost(a: Json, b: Json, places: number | undefined, delta: number | un
   return Number(diff.toFixed(Math.max(0, Math.min(100, p)))) === 0;
 }
 
-/** Does an observation satisfy a predicate site? `expected` is the literal operand when only one side was observed. */
+/** Does an observation satisfy a predicate site (on the host, or decided in-process where allowed)? `expected` is the literal operand when only one side was observed. */
 export function applyPredicate(actual: Json, expected: Json, comparator: PredicateComparator): boolean {
+  return decide(actual, expected, comparator) !== false;
+}
+
+/**
+ * How a predicate site is decided: `'host'` (the predicate holds on the observed forms), `'in-process'`
+ * (the forms hold objects whose classes define `__eq__`, the host's structural reading says no, and
+ * the observer's in-process answer says yes — accepted only when no part of either side is an
+ * instance of a builtin type's subclass, whose own methods could lie), or `false`.
+ */
+export function decide(actual: Json, expected: Json, comparator: PredicateComparator): 'host' | 'in-process' | false {
+  if (evaluate(actual, expected, comparator)) return 'host';
+  if (comparator.observed !== 'both' || !isRecord(actual) || actual.$inprocess !== true || !keysAre(actual, '$left', '$right', '$inprocess')) return false;
+  if (!['eq', 'ne', 'in', 'not_in', 'lt', 'le', 'gt', 'ge', 'truthy', 'falsy'].includes(comparator.op)) return false;
+  const text = canonical([actual.$left, actual.$right]);
+  if (text === undefined || !text.includes('"fields"') || /"\$(unobservable|cycle|raised|returned)"/.test(text) || hasBuiltinSubclass([actual.$left, actual.$right])) return false;
+  return 'in-process';
+}
+
+function hasBuiltinSubclass(value: Json): boolean {
+  if (Array.isArray(value)) return value.some(hasBuiltinSubclass);
+  if (!isRecord(value)) return false;
+  if (typeof value.$type === 'string' && Object.hasOwn(value, 'value')) return true;
+  return Object.values(value).some(hasBuiltinSubclass);
+}
+
+function evaluate(actual: Json, expected: Json, comparator: PredicateComparator): boolean {
   let left: Json;
   let right: Json;
   if (comparator.observed === 'both') {
-    if (!isRecord(actual) || !keysAre(actual, '$left', '$right')) return false;
+    if (!isRecord(actual) || !(keysAre(actual, '$left', '$right') || keysAre(actual, '$left', '$right', '$inprocess'))) return false;
     left = actual.$left;
     right = actual.$right;
   } else if (comparator.observed === 'left') {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { canonicalJson } from './hashing.js';
-import { applyPredicate, untag } from './oracle-predicates.js';
+import { applyPredicate, decide, untag } from './oracle-predicates.js';
 import type { TestCaseResult } from './test-results.js';
 
 /**
@@ -287,6 +287,11 @@ export interface SealedRunResult {
   cases: { id: string; outcome: CaseOutcome }[];
   /** Problems that fail the run: extra, duplicated or malformed observations. */
   problems: string[];
+  /**
+   * Predicate cases that matched only by the observer's in-process answer (objects whose classes
+   * define `__eq__`): graded, but not sealed — the candidate's code decided them.
+   */
+  inProcess?: string[];
 }
 
 /**
@@ -299,6 +304,7 @@ export function judgeObservations(cases: readonly OracleCase[], parsed: ParsedOb
   for (const o of parsed.observations) byCase.set(o.case, [...(byCase.get(o.case) ?? []), o.value]);
   const known = new Set(cases.map((c) => c.id));
   const problems: string[] = [];
+  const inProcess: string[] = [];
   const extra = [...byCase.keys()].filter((id) => !known.has(id)).sort();
   if (extra.length > 0) problems.push(`observations of cases the pack does not have: ${extra.slice(0, 10).join(', ')}${extra.length > 10 ? ', …' : ''}`);
   if (parsed.malformed.length > 0) problems.push(`${parsed.malformed.length} malformed observation line(s), first: ${parsed.malformed[0]}`);
@@ -310,10 +316,13 @@ export function judgeObservations(cases: readonly OracleCase[], parsed: ParsedOb
       return { id: c.id, outcome: 'duplicated' };
     }
     const value = values[0];
-    if (compareValue(value, c.expected, c.comparator)) return { id: c.id, outcome: 'matched' };
+    if (compareValue(value, c.expected, c.comparator)) {
+      if (c.comparator.kind === 'predicate' && decide(value, c.expected, c.comparator) === 'in-process') inProcess.push(c.id);
+      return { id: c.id, outcome: 'matched' };
+    }
     return { id: c.id, outcome: raisedOf(value) !== undefined ? 'raised' : 'mismatched' };
   });
-  return { cases: results, problems };
+  return { cases: results, problems, ...(inProcess.length > 0 ? { inProcess } : {}) };
 }
 
 /**
@@ -358,7 +367,8 @@ function unrecordable(value: unknown): string | undefined {
   const text = canonicalOrUndefined(value);
   if (text === undefined) return 'has no canonical JSON form';
   if (raisedOf(value) !== undefined) return `raised ${raisedOf(value)!.type}`;
-  if (/"\$(promise|unencodable|unobservable|cycle)"/.test(text)) return 'is a promise, or cannot be observed safely (an object whose state the observer cannot read without running its code)';
+  if (/"\$(promise|unencodable|unobservable|cycle)"/.test(text))
+    return 'is a promise, or cannot be observed safely (an object whose state the observer cannot read without running its code)';
   if (/ at 0x[0-9a-f]+/.test(text)) return 'shows a memory address (not deterministic)';
   return undefined;
 }
@@ -369,6 +379,12 @@ function subclassOfLiteral(value: unknown, literal: unknown): boolean {
   if (text === undefined || !text.includes('"$type"') || /"\$(unobservable|cycle|raised)"/.test(text)) return false;
   const base = canonicalOrUndefined(untag(value));
   return base !== undefined && base === canonicalOrUndefined(literal);
+}
+
+/** An observation holding an object observed field by field, with nothing unobservable in it. */
+function objectForm(value: unknown): boolean {
+  const text = canonicalOrUndefined(value);
+  return text !== undefined && text.includes('"fields"') && unrecordable(value) === undefined;
 }
 
 /**
@@ -422,7 +438,9 @@ export function recordExpectations(oracle: OracleFile, runs: readonly RecordInpu
         // The reference fix observes an instance of a builtin type's subclass whose base value is
         // the literal: that exact type becomes the expectation (a builtin subclass equals its base
         // value only where the reference produced the same subclass).
-        const typed = c.comparator.kind === 'exact' && subclassOfLiteral(value, c.expected);
+        // Likewise an object (observed field by field) that the reference's own test found equal to
+        // the literal through its class's __eq__: its structural form becomes the expectation.
+        const typed = c.comparator.kind === 'exact' && (subclassOfLiteral(value, c.expected) || objectForm(value));
         if (typed) {
           retyped.set(c.id, value);
           checked += 1;
@@ -459,7 +477,9 @@ export function recordExpectations(oracle: OracleFile, runs: readonly RecordInpu
           recordedCases.push({ id, phase, expected: site.expected ?? null, comparator: site.comparator });
           continue;
         }
-        const why = unrecordable(value);
+        // A conditional site (under a try that handles it) may raise with the reference: that exact
+        // exception (type, qualified type, message) is its expectation.
+        const why = site.conditional === true && raisedOf(value) !== undefined && canonicalOrUndefined(value) !== undefined ? undefined : unrecordable(value);
         if (why !== undefined) {
           problems.push(`${phase}: observation ${id} (${site.file}:${site.line}) ${why}`);
           continue;

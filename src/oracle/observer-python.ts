@@ -294,6 +294,12 @@ def _enc(x, depth=0, path=()):
     fields = _fields(x, t, depth, path + (_id(x),))
     if fields is None:
         return {"$unobservable": _qual(t)}
+    for klass in _T_MRO(t):
+        cd = _T_DICT(klass)
+        if klass is not object and (_MP_GET(cd, "__eq__") is not None or _MP_GET(cd, "__bool__") is not None or _MP_GET(cd, "__len__") is not None):
+            # Its class defines equality or truth: the host's structural reading may not be Python's.
+            _CUSTOM_EQ[0] = True
+            break
     return {"$type": _qual(t), "fields": fields}
 
 
@@ -317,6 +323,12 @@ def _safe(x):
 
 
 _COUNTS = {}
+_CUSTOM_EQ = [False]
+_OPS = {
+    "eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "in": lambda a, b: a in b, "not_in": lambda a, b: a not in b,
+    "lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b,
+    "truthy": lambda a, b: a, "falsy": lambda a, b: not a,
+}
 
 
 def _occurrence(case):
@@ -338,8 +350,11 @@ def observe(case, thunk):
     return value
 
 
-def observe_pair(case, left, right):
-    """Observe both sides of a comparison; the host applies the assertion's predicate."""
+def observe_pair(case, op, left, right):
+    """Observe both sides of a comparison; the host applies the assertion's predicate. When a side
+    holds an object whose class defines __eq__ (the host's structural reading may not be Python's),
+    the predicate's in-process answer is added as "$inprocess"; the host uses it only for objects
+    (never for a subclass of a builtin type) and counts the case as decided in-process."""
     case = _occurrence(case)
     try:
         a = left()
@@ -347,7 +362,14 @@ def observe_pair(case, left, right):
     except _Exception as error:
         _emit(case, _exception(error))
         raise
-    _emit(case, {"$left": _safe(a), "$right": _safe(b)})
+    _CUSTOM_EQ[0] = False
+    value = {"$left": _safe(a), "$right": _safe(b)}
+    if _CUSTOM_EQ[0] and op in _OPS:
+        try:
+            value["$inprocess"] = True if _OPS[op](a, b) else False
+        except _Exception:
+            pass
+    _emit(case, value)
 
 
 def observe_type(case, thunk):

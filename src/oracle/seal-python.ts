@@ -391,8 +391,22 @@ def main():
             if right is None:
                 if is_literal(left) or vacuous(stmt, left):
                     return False
-                comparator["observed"] = "left"
-                observe(stmt, left, None, comparator)
+                if op in ("truthy", "falsy"):
+                    # The truth of an object whose class defines __bool__/__len__ is not in its fields:
+                    # observed as a pair, so the observer can add the in-process answer for objects.
+                    right = ast.Constant(value=None)
+                    right.lineno = right.end_lineno = 0
+                else:
+                    comparator["observed"] = "left"
+                    observe(stmt, left, None, comparator)
+                    return True
+            if right is not None and getattr(right, "lineno", None) == 0:
+                comparator["observed"] = "both"
+                case = new_id(stmt)
+                add_cases(stmt, case, None, comparator)
+                used_helpers.add("observe_pair")
+                edits.append((offset(stmt.lineno, stmt.col_offset), offset(stmt.end_lineno, stmt.end_col_offset),
+                              "observe_pair(%s, %s, lambda: (%s), lambda: None)" % (json.dumps(case), json.dumps(op), segment(left))))
                 return True
             if is_literal(right) and not is_literal(left):
                 if vacuous(stmt, left):
@@ -414,7 +428,7 @@ def main():
             add_cases(stmt, case, None, comparator)
             used_helpers.add("observe_pair")
             edits.append((offset(stmt.lineno, stmt.col_offset), offset(stmt.end_lineno, stmt.end_col_offset),
-                          "observe_pair(%s, lambda: (%s), lambda: (%s))" % (json.dumps(case), segment(left), segment(right))))
+                          "observe_pair(%s, %s, lambda: (%s), lambda: (%s))" % (json.dumps(case), json.dumps(op), segment(left), segment(right))))
             return True
 
         def observe_isinstance(stmt, value, kind):
