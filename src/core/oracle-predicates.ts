@@ -73,7 +73,8 @@ function truth(value: Json): boolean | undefined {
 }
 
 function codePoints(s: string): number[] {
-  return [...s].map((c) => c.codePointAt(0) ?? 0);
+  // Python orders strings by code point (not by UTF-16 unit, as JS's < does).
+  return Array.from(s, (c) => c.codePointAt(0) ?? 0);
 }
 
 /** Python's ordering of two forms (-1, 0, 1), or undefined when Python would raise or it depends on code. */
