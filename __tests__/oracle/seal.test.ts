@@ -141,7 +141,7 @@ describe('sealing a pack (Python through the host python3 ast module)', () => {
       ]);
       // assertTrue, both sides code, assertIn and ordering: predicates applied on the host.
       expect(hidden.filter((c) => c.comparator.kind === 'predicate').map((c) => c.comparator)).toEqual([
-        { kind: 'predicate', op: 'truthy', observed: 'left' },
+        { kind: 'predicate', op: 'truthy', observed: 'both' },
         { kind: 'predicate', op: 'eq', observed: 'both' },
         { kind: 'predicate', op: 'in', observed: 'right' },
         { kind: 'predicate', op: 'gt', observed: 'left' }
