@@ -88,6 +88,8 @@ describe('sealing a pack (Python through the host python3 ast module)', () => {
       expect(hidden).toContain('from patchproof_oracle import observe, observe_raises');
       expect(hidden).not.toMatch(/-8|, 3\)|division by zero/);
       const oracle = parseOracleFile(JSON.parse(await readFile(join(dir, 'oracle', 'expected.json'), 'utf8')));
+      // The expected values of the literal sites are in the oracle file, not in the sealed tests.
+      expect(oracle.cases.filter((c) => c.phase === 'hidden').length).toBeGreaterThan(0);
       const manifest = JSON.parse(await readFile(join(dir, 'witness.json'), 'utf8')) as { oracle?: unknown };
       expect(manifest.oracle).toEqual({ expected: 'oracle/expected.json' });
       const again = await sealPack(dir);
