@@ -83,4 +83,36 @@ describe('host predicates', () => {
       parseOracleFile({ schema: 'patchproof.oracle/v1', cases: [{ id: 'a', phase: 'hidden', expected: null, comparator: { kind: 'predicate', predicate: 'equal', run: 'x' } }] })
     ).toThrow();
   });
+
+  test("one comparator for both sealers: each name reads its own observer's pair, anything else fails both ways", () => {
+    const py = (predicate: string, negate = false): Comparator => ({ kind: 'predicate', predicate, observed: 'both', ...(negate ? { negate } : {}) }) as Comparator;
+    // A JS pair given to a Python predicate (and the reverse) is malformed: neither the predicate nor its negation holds.
+    for (const negate of [false, true]) {
+      expect(compareValue(pair(1, 2), null, py('eq', negate))).toBe(false);
+      expect(compareValue({ $left: 1, $right: 2 }, null, { ...both('equal'), ...(negate ? { negate } : {}) })).toBe(false);
+      // Unobservable and raised operands, for both languages.
+      expect(compareValue({ $left: { $unobservable: 'm.X' }, $right: 1 }, null, py('eq', negate))).toBe(false);
+      expect(compareValue({ $left: { $raised: 'ValueError' }, $right: 1 }, null, py('lt', negate))).toBe(false);
+      expect(compareValue(pair({ $unobservable: 'getter' }, 1), null, { ...both('equal'), ...(negate ? { negate } : {}) })).toBe(false);
+      expect(compareValue(pair({ $raised: 'TypeError' }, 1), null, { ...both('equal'), ...(negate ? { negate } : {}) })).toBe(false);
+    }
+    expect([compareValue({ $left: 1, $right: 2 }, null, py('eq')), compareValue({ $left: 1, $right: 2 }, null, py('eq', true))]).toEqual([false, true]);
+    // The two truths differ: an empty list is truthy in JS, false in Python.
+    expect(compareValue([], null, { kind: 'predicate', predicate: 'truthy', observed: 'actual' })).toBe(true);
+    expect(compareValue([], null, { kind: 'predicate', predicate: 'truth', observed: 'actual' })).toBe(false);
+    expect(compareValue([], null, { kind: 'predicate', predicate: 'truth', observed: 'actual', negate: true })).toBe(true);
+    // observed "right": the observation is the right operand (a literal member in an observed container).
+    expect(compareValue(['x', 'y'], 'x', { kind: 'predicate', predicate: 'in', observed: 'right' })).toBe(true);
+    expect(compareValue(['x', 'y'], 'x', { kind: 'predicate', predicate: 'in', observed: 'actual' })).toBe(false);
+  });
+
+  test('options belong to their predicate; the legacy Python `op` field is not a field of the comparator', () => {
+    const parse = (comparator: object): unknown => parseOracleFile({ schema: 'patchproof.oracle/v1', cases: [{ id: 'a', phase: 'hidden', expected: null, comparator }] });
+    expect(() => parse({ kind: 'predicate', predicate: 'almost', observed: 'both', places: 2 })).not.toThrow();
+    expect(() => parse({ kind: 'predicate', predicate: 'close', digits: 3 })).not.toThrow();
+    expect(() => parse({ kind: 'predicate', predicate: 'equal', places: 2 })).toThrow(/places is not an option of the equal predicate/);
+    expect(() => parse({ kind: 'predicate', predicate: 'eq', pattern: 'x' })).toThrow(/pattern is not an option of the eq predicate/);
+    expect(() => parse({ kind: 'predicate', op: 'ne', observed: 'both' })).toThrow();
+    expect(() => parse({ kind: 'predicate', predicate: 'eq', observed: 'left' })).toThrow();
+  });
 });

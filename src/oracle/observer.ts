@@ -1,4 +1,5 @@
 import { OBSERVATION_MARKER } from '../core/oracle.js';
+import { pythonObserver } from './observer-python.js';
 
 /**
  * The in-container half of a sealed oracle: tiny observers, generated for each run with its nonce,
@@ -21,98 +22,6 @@ import { OBSERVATION_MARKER } from '../core/oracle.js';
 export const PY_OBSERVER_FILE = 'patchproof_oracle.py';
 export const JS_OBSERVER_FILE = 'patchproof-oracle.cjs';
 export const NONCE_FILE = 'patchproof-oracle.nonce';
-
-function pythonObserver(nonce: string): string {
-  return `"""Observer of a sealed oracle (generated for one run). The expected values are not here."""
-
-import json as _json
-import os as _os
-
-_PREFIX = ${JSON.stringify(`${OBSERVATION_MARKER} ${nonce} `)}
-_write = _os.write
-
-
-def _open_stream():
-    # The stream the host reads: the stdout of the run's first process, the topmost ancestor
-    # working in this same folder (Docker's init, or the process the runner started), past any
-    # runner's output capture in this process, a worker or a child.
-    try:
-        cwd = _os.getcwd()
-        pid = _os.getpid()
-        top = None
-        while True:
-            with open("/proc/%d/stat" % pid) as handle:
-                ppid = int(handle.read().rsplit(")", 1)[1].split()[1])
-            try:
-                where = _os.readlink("/proc/%d/cwd" % ppid) if ppid > 0 else None
-            except OSError:
-                # A non-dumpable ancestor (the junit wrapper as PID 1): the climb ends below it.
-                where = None
-            if where != cwd:
-                break
-            pid = top = ppid
-        if top is not None:
-            return _os.open("/proc/%d/fd/1" % top, _os.O_WRONLY | _os.O_APPEND)
-    except (OSError, ValueError, IndexError):
-        pass
-    return 1
-
-
-_FD = _open_stream()
-
-
-def _default(value):
-    if isinstance(value, (set, frozenset)):
-        return {"$set": sorted(_json.dumps(v, sort_keys=True, default=_default) for v in value)}
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        # bytearray == bytes in Python: they observe alike
-        return {"$bytes": bytes(value).hex()}
-    return {"$repr": repr(value)}
-
-
-def _emit(case, value):
-    try:
-        text = _json.dumps({"case": case, "value": value}, allow_nan=False, sort_keys=True, ensure_ascii=True, default=_default)
-    except (TypeError, ValueError, RecursionError):
-        text = _json.dumps({"case": case, "value": {"$unencodable": type(value).__name__}}, ensure_ascii=True)
-    data = (_PREFIX + text + "\\n").encode("ascii")
-    while data:
-        data = data[_write(_FD, data):]
-
-
-_COUNTS = {}
-
-
-def _occurrence(case):
-    # A site observed again (a loop, a parametrized test) observes case#2, case#3, ... in order.
-    n = _COUNTS.get(case, 0) + 1
-    _COUNTS[case] = n
-    return case if n == 1 else "%s#%d" % (case, n)
-
-
-def observe(case, thunk):
-    """Observe the value of thunk(); an exception is observed as {"$raised": name} and raised again."""
-    case = _occurrence(case)
-    try:
-        value = thunk()
-    except Exception as error:
-        _emit(case, {"$raised": type(error).__name__, "message": str(error)})
-        raise
-    _emit(case, value)
-    return value
-
-
-def observe_raises(case, thunk):
-    """Observe that thunk() raises (the host checks which exception); a return is observed as such."""
-    case = _occurrence(case)
-    try:
-        value = thunk()
-    except Exception as error:
-        _emit(case, {"$raised": type(error).__name__, "message": str(error)})
-        return
-    _emit(case, {"$returned": value})
-`;
-}
 
 function jsObserver(nonce: string): string {
   return `'use strict';
