@@ -35,7 +35,12 @@ export const oracleCaseSchema = z.strictObject({
   phase: z.enum(['reproduction', 'hidden']),
   /** The expected value (ignored by the `raises` comparator; use null there). */
   expected: jsonValue,
-  comparator: comparatorSchema.default({ kind: 'exact' })
+  comparator: comparatorSchema.default({ kind: 'exact' }),
+  /**
+   * The test this site belongs to, as its framework's result id names it (`witness seal` writes it
+   * when it knows). Sites of one test are judged together on the base (src/core/sealed-tests.ts).
+   */
+  test: z.string().min(1).max(2000).optional()
 });
 export type OracleCase = z.infer<typeof oracleCaseSchema>;
 
@@ -62,7 +67,9 @@ export const pendingSchema = z.strictObject({
   text: z.string(),
   comparator: comparatorSchema.default({ kind: 'exact' }),
   /** A literal expected value every observation of the site must equal (a literal in a loop). */
-  expected: jsonValue.optional()
+  expected: jsonValue.optional(),
+  /** The test the site belongs to (as on a case); `witness record` keeps it on the cases it records. */
+  test: z.string().min(1).max(2000).optional()
 });
 export type PendingSite = z.infer<typeof pendingSchema>;
 
@@ -273,10 +280,15 @@ export function judgeObservations(cases: readonly OracleCase[], parsed: ParsedOb
 /**
  * The sealed cases as test results, for the judge. A mismatch is an assertion failure, an exception
  * an exception in the code, a missing case a failure of unknown kind — except on the base, where a
- * case left unobserved because its test stopped at an earlier wrong value counts with that failure.
+ * case left unobserved because its test stopped at an earlier wrong value counts with that failure
+ * (with `testOfCase`, the case id → test map of the oracle's `test` fields: a failure of its own test).
  */
-export function sealedTestResults(result: SealedRunResult, base: boolean): TestCaseResult[] {
-  const anyRightReason = result.cases.some((c) => c.outcome === 'mismatched' || c.outcome === 'raised');
+export function sealedTestResults(result: SealedRunResult, base: boolean, testOfCase?: ReadonlyMap<string, string>): TestCaseResult[] {
+  const failing = (c: SealedRunResult['cases'][number]): boolean => c.outcome === 'mismatched' || c.outcome === 'raised';
+  const anyFailing = result.cases.some(failing);
+  // A case whose test is known counts with an earlier failure of its own test only.
+  const failingTests = new Set(result.cases.filter(failing).map((c) => testOfCase?.get(c.id)));
+  const anyRightReasonFor = (id: string): boolean => (testOfCase?.has(id) === true ? failingTests.has(testOfCase.get(id)) : anyFailing);
   return result.cases.map((c): TestCaseResult => {
     const id = `oracle > ${c.id}`;
     switch (c.outcome) {
@@ -289,7 +301,7 @@ export function sealedTestResults(result: SealedRunResult, base: boolean): TestC
       case 'duplicated':
         return { id, status: 'failed', failure_kind: 'unknown', message: 'observed more than once' };
       case 'missing':
-        return base && anyRightReason
+        return base && anyRightReasonFor(c.id)
           ? { id, status: 'failed', failure_kind: 'assertion', message: 'not observed: its test stopped at an earlier failing case' }
           : { id, status: 'failed', failure_kind: 'unknown', message: 'not observed' };
     }
@@ -316,6 +328,8 @@ function unrecordable(value: unknown): string | undefined {
   if (/ at 0x[0-9a-f]+/.test(text)) return 'shows a memory address (not deterministic)';
   return undefined;
 }
+
+const testOf = (site: PendingSite): { test?: string } => (site.test === undefined ? {} : { test: site.test });
 
 /**
  * `witness record --reference`: turn the observations of the reference fix's runs into expected
@@ -381,7 +395,7 @@ export function recordExpectations(oracle: OracleFile, runs: readonly RecordInpu
             problems.push(`${phase}: observation ${id} (${site.file}:${site.line}) does not satisfy its own assertion with the reference fix`);
             continue;
           }
-          recordedCases.push({ id, phase, expected: site.expected ?? null, comparator: site.comparator });
+          recordedCases.push({ id, phase, expected: site.expected ?? null, comparator: site.comparator, ...testOf(site) });
           continue;
         }
         const why = unrecordable(value);
@@ -389,7 +403,7 @@ export function recordExpectations(oracle: OracleFile, runs: readonly RecordInpu
           problems.push(`${phase}: observation ${id} (${site.file}:${site.line}) ${why}`);
           continue;
         }
-        recordedCases.push({ id, phase, expected: value, comparator: site.comparator });
+        recordedCases.push({ id, phase, expected: value, comparator: site.comparator, ...testOf(site) });
       }
     }
     const extra = [...first.keys()].filter((id) => !claimed.has(id)).sort();
