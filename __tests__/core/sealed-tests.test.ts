@@ -2,7 +2,8 @@ import { fail, pass, receiptFrom, run, times, passingRuns } from '../helpers/evi
 import { judgeObservations, parseOracleFile, sealedTestResults, type OracleCase, type Observation } from '../../src/core/oracle.js';
 import { sealedTests, testOfCases } from '../../src/core/sealed-tests.js';
 import { judgeHidden, judgeReproductionAfter, judgeReproductionBefore, type RunEvidence, type RunLabel } from '../../src/core/verdict.js';
-import { serializeReceipt, verifyReceiptText } from '../../src/core/receipt.js';
+import { sealReceipt, serializeReceipt, verifyReceiptText } from '../../src/core/receipt.js';
+import type { Receipt } from '../../src/core/receipt-schema.js';
 import type { TestCaseResult } from '../../src/core/test-results.js';
 
 /**
@@ -169,5 +170,25 @@ describe('the receipt of a per-test judgement', () => {
     expect(verifyReceiptText(serializeReceipt(forged)).errors.join('\n')).toContain('not every test failed for the right reason');
     const ghost = { ...receipt, phases: receipt.phases.map((p) => (p === before ? { ...before, sealed_tests: [{ id: TEST, results: ['oracle > nowhere'] }] } : p)) };
     expect(verifyReceiptText(serializeReceipt(ghost)).errors.join('\n')).toContain('not among the results');
+  });
+
+  it('graded sealed, a site that matched on the base is allowed only in a test that failed', () => {
+    const receipt = receiptFrom(runs());
+    const graded = (r: Receipt, grouped: boolean): Receipt => {
+      const { receipt_digest: _digest, ...body } = r;
+      return sealReceipt({
+        ...body,
+        phases: body.phases.map((p) => {
+          if (p.name === 'regression') return { ...p, grading: 'in_process' as const };
+          const matched = p.name === 'reproduction_before' ? 1 : p.results.length;
+          const runsOf = p.runs.map((run) => ({ ...run, oracle: { nonce: 'a'.repeat(32), cases: p.results.length, observed: p.results.length, matched } }));
+          const { sealed_tests: _grouping, ...rest } = p;
+          return { ...(grouped ? p : rest), runs: runsOf, grading: 'sealed' as const };
+        })
+      });
+    };
+    expect(verifyReceiptText(serializeReceipt(graded(receipt, true)))).toMatchObject({ integrity_valid: true, errors: [] });
+    // Without the grouping, the per-site rule stands: a case matched on the base refutes "passed".
+    expect(verifyReceiptText(serializeReceipt(graded(receipt, false))).errors.join('\n')).toContain('a sealed case matched on the base');
   });
 });

@@ -511,7 +511,14 @@ function gradingErrors(receipt: Receipt): string[] {
       const complete = phase.runs.every((r) => r.oracle !== undefined && r.oracle.matched === r.oracle.cases && r.oracle.observed === r.oracle.cases);
       if (!complete) errors.push(`${where}: passed, but a run did not observe and match every sealed case exactly once`);
     }
-    if (phase.grading === 'sealed' && phase.status === 'passed' && phase.name === 'reproduction_before' && phase.runs.some((r) => r.oracle !== undefined && r.oracle.matched > 0)) {
+    // Judged per test (sealed_tests), a test's other sites may hold on the base: phaseErrors checks it per test.
+    if (
+      phase.grading === 'sealed' &&
+      phase.status === 'passed' &&
+      phase.name === 'reproduction_before' &&
+      phase.sealed_tests === undefined &&
+      phase.runs.some((r) => r.oracle !== undefined && r.oracle.matched > 0)
+    ) {
       errors.push(`${where}: passed, but a sealed case matched on the base`);
     }
   }
