@@ -75,7 +75,12 @@ export const oracleCaseSchema = z.strictObject({
   phase: z.enum(['reproduction', 'hidden']),
   /** The expected value (ignored by the `raises` comparator; use null there). */
   expected: jsonValue,
-  comparator: comparatorSchema.default({ kind: 'exact' })
+  comparator: comparatorSchema.default({ kind: 'exact' }),
+  /**
+   * The test this site belongs to, as its framework's result id names it (`witness seal` writes it
+   * when it knows). Sites of one test are judged together on the base (src/core/sealed-tests.ts).
+   */
+  test: z.string().min(1).max(2000).optional()
 });
 export type OracleCase = z.infer<typeof oracleCaseSchema>;
 
@@ -107,7 +112,9 @@ export const pendingSchema = z.strictObject({
    * The site may run fewer times than its test (under an `if`, in one parameter set only): the
    * reference's observations of it, however many (zero included), become its cases.
    */
-  conditional: z.boolean().optional()
+  conditional: z.boolean().optional(),
+  /** The test the site belongs to (as on a case); `witness record` keeps it on the cases it records. */
+  test: z.string().min(1).max(2000).optional()
 });
 export type PendingSite = z.infer<typeof pendingSchema>;
 
@@ -344,10 +351,15 @@ export function judgeObservations(cases: readonly OracleCase[], parsed: ParsedOb
 /**
  * The sealed cases as test results, for the judge. A mismatch is an assertion failure, an exception
  * an exception in the code, a missing case a failure of unknown kind — except on the base, where a
- * case left unobserved because its test stopped at an earlier wrong value counts with that failure.
+ * case left unobserved because its test stopped at an earlier wrong value counts with that failure
+ * (with `testOfCase`, the case id → test map of the oracle's `test` fields: a failure of its own test).
  */
-export function sealedTestResults(result: SealedRunResult, base: boolean): TestCaseResult[] {
-  const anyRightReason = result.cases.some((c) => c.outcome === 'mismatched' || c.outcome === 'raised');
+export function sealedTestResults(result: SealedRunResult, base: boolean, testOfCase?: ReadonlyMap<string, string>): TestCaseResult[] {
+  const failing = (c: SealedRunResult['cases'][number]): boolean => c.outcome === 'mismatched' || c.outcome === 'raised';
+  const anyFailing = result.cases.some(failing);
+  // A case whose test is known counts with an earlier failure of its own test only.
+  const failingTests = new Set(result.cases.filter(failing).map((c) => testOfCase?.get(c.id)));
+  const anyRightReasonFor = (id: string): boolean => (testOfCase?.has(id) === true ? failingTests.has(testOfCase.get(id)) : anyFailing);
   return result.cases.map((c): TestCaseResult => {
     const id = `oracle > ${c.id}`;
     switch (c.outcome) {
@@ -360,7 +372,7 @@ export function sealedTestResults(result: SealedRunResult, base: boolean): TestC
       case 'duplicated':
         return { id, status: 'failed', failure_kind: 'unknown', message: 'observed more than once' };
       case 'missing':
-        return base && anyRightReason
+        return base && anyRightReasonFor(c.id)
           ? { id, status: 'failed', failure_kind: 'assertion', message: 'not observed: its test stopped at an earlier failing case' }
           : { id, status: 'failed', failure_kind: 'unknown', message: 'not observed' };
     }
@@ -402,6 +414,8 @@ function objectForm(value: unknown): boolean {
   const text = canonicalOrUndefined(value);
   return text !== undefined && text.includes('"fields"') && unrecordable(value) === undefined;
 }
+
+const testOf = (site: PendingSite): { test?: string } => (site.test === undefined ? {} : { test: site.test });
 
 /**
  * `witness record --reference`: turn the observations of the reference fix's runs into expected
@@ -482,7 +496,7 @@ export function recordExpectations(oracle: OracleFile, runs: readonly RecordInpu
           }
           // The exact exception type the reference raised (module.qualname) is required from now on.
           const qualified = raisedOf(value)?.qualified;
-          recordedCases.push({ id, phase, expected: qualified === undefined ? (site.expected ?? null) : { type: qualified }, comparator: site.comparator });
+          recordedCases.push({ id, phase, expected: qualified === undefined ? (site.expected ?? null) : { type: qualified }, comparator: site.comparator, ...testOf(site) });
           continue;
         }
         if (site.comparator.kind === 'predicate' || site.expected !== undefined) {
@@ -490,7 +504,7 @@ export function recordExpectations(oracle: OracleFile, runs: readonly RecordInpu
             problems.push(`${phase}: observation ${id} (${site.file}:${site.line}) does not satisfy its own assertion with the reference fix`);
             continue;
           }
-          recordedCases.push({ id, phase, expected: site.expected ?? null, comparator: site.comparator });
+          recordedCases.push({ id, phase, expected: site.expected ?? null, comparator: site.comparator, ...testOf(site) });
           continue;
         }
         // A conditional site (under a try that handles it) may raise with the reference: that exact
@@ -500,7 +514,7 @@ export function recordExpectations(oracle: OracleFile, runs: readonly RecordInpu
           problems.push(`${phase}: observation ${id} (${site.file}:${site.line}) ${why}`);
           continue;
         }
-        recordedCases.push({ id, phase, expected: value, comparator: site.comparator });
+        recordedCases.push({ id, phase, expected: value, comparator: site.comparator, ...testOf(site) });
       }
     }
     const extra = [...first.keys()].filter((id) => !claimed.has(id)).sort();

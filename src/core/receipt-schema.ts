@@ -224,6 +224,12 @@ export const phaseSchema = z.strictObject({
   flaky: z.array(z.string()).optional(),
   newly_skipped: z.array(z.string()).optional(),
   /**
+   * From v9, reproduction_before only, sealed: each test the oracle names and the ids of its results
+   * (its sites, its framework failures). Such a test is judged as one result on the base: failed when
+   * any of them failed (src/core/sealed-tests.ts). `results` still lists every site.
+   */
+  sealed_tests: z.array(z.strictObject({ id: z.string().min(1), results: z.array(z.string()).min(1) })).optional(),
+  /**
    * How the phase was graded: `sealed` (observations compared on the host with expectations the
    * container never saw) or `in_process` (the test framework's own verdict). Optional in v1 so that
    * receipts made before it still verify; absent means in-process.

@@ -1,5 +1,6 @@
 import { baseUnrunnable } from './base-failure.js';
 import { twinBehaved, type TwinOutcome } from './twins.js';
+import { namesGroupedSite, perTestResults, selectedBy, type SealedTest } from './sealed-tests.js';
 import { RIGHT_REASON_FAILURES, countTests, firstOccurrenceId, type TestCaseResult, type TestCounts, type ParsedResults, type TestStatus } from './test-results.js';
 
 /**
@@ -103,7 +104,12 @@ export interface RunEvidence {
    * Sealed oracles: the phase's cases compared on the host with expectations the container never
    * saw. When present they decide the run, with the framework's failures (never its passes) added.
    */
-  sealed?: { results: TestCaseResult[]; problems: string[] };
+  sealed?: {
+    results: TestCaseResult[];
+    problems: string[];
+    /** The tests the oracle names and the results each is judged by on the base (src/core/sealed-tests.ts). */
+    tests?: SealedTest[];
+  };
 }
 
 export interface PhaseJudgement {
@@ -124,6 +130,8 @@ export interface PhaseJudgement {
   flaky?: string[];
   /** Regression only: PASS_TO_PASS ids skipped after the patch. */
   newly_skipped?: string[];
+  /** Reproduction before only, sealed: the tests judged as one result each, and their results (first run). */
+  sealed_tests?: SealedTest[];
 }
 
 /** Anomalies of a run; empty when its results can be judged test by test. */
@@ -200,25 +208,30 @@ const isRightReason = (t: TestCaseResult): boolean => (t.status === 'failed' || 
 
 /**
  * Reproduction before the patch must fail, for the right reason, in every run: every test, or
- * exactly the ids the witness pack lists as expected to fail.
+ * exactly the tests the witness pack lists as expected to fail. A sealed test is judged per test
+ * (src/core/sealed-tests.ts): it fails when any of its sites fails or raises. A pack whose
+ * `expected_failing` names sealed sites of such tests (written for the per-site rule) is judged per site.
  */
 export function judgeReproductionBefore(runs: readonly RunEvidence[], expectedFailing?: readonly string[], pinned?: readonly string[]): PhaseJudgement {
   const results = resultsOf(runs[0]);
+  const grouped = runs[0]?.sealed?.tests ?? [];
+  const extra = grouped.length > 0 ? { sealed_tests: grouped } : {};
   const anomalies = anomaliesOf(runs);
-  if (anomalies.includes('infra_error')) return phase('reproduction_before', 'inconclusive', ['infra_error'], results);
+  if (anomalies.includes('infra_error')) return phase('reproduction_before', 'inconclusive', ['infra_error'], results, extra);
   if (anomalies.length > 0) {
     // A timeout, no tests or unreadable results at baseline never establish the bug, and they are the
     // grader's fault on a tree the candidate's diff never touched: inconclusive, never blamed on the
     // candidate (as the base suite's anomalies in judgeRegression). Inconclusive never passes.
-    return phase('reproduction_before', 'inconclusive', anomalies, results);
+    return phase('reproduction_before', 'inconclusive', anomalies, results, extra);
   }
   const flaky = flakyIds(runs);
   const reasons: ReasonCode[] = flaky.length > 0 ? ['flaky'] : [];
-  if (pinned !== undefined && runs.some((run) => idsDiffer(resultsOf(run), pinned))) reasons.push('test_ids_mismatch');
+  if (pinned !== undefined && runs.some((run) => pinsDiffer(run, pinned))) reasons.push('test_ids_mismatch');
+  const perSite = expectedFailing !== undefined && expectedFailing.some((entry) => namesGroupedSite(entry, grouped));
   for (const run of runs) {
-    const tests = resultsOf(run);
-    const judged = expectedFailing === undefined ? tests : tests.filter((t) => expectedFailing.includes(t.id));
-    if (expectedFailing !== undefined && judged.length !== new Set(expectedFailing).size) reasons.push('repro_wrong_failure');
+    const tests = perSite ? resultsOf(run) : perTestResults(resultsOf(run), run.sealed?.tests ?? []);
+    const judged = expectedFailing === undefined ? tests : [...new Set(expectedFailing.flatMap((entry) => selectedBy(entry, tests)))];
+    if (expectedFailing !== undefined && expectedFailing.some((entry) => selectedBy(entry, tests).length === 0)) reasons.push('repro_wrong_failure');
     if (judged.some((t) => t.status === 'passed')) reasons.push('repro_passes_before');
     if (judged.some((t) => t.status !== 'passed' && !isRightReason(t))) reasons.push('repro_wrong_failure');
   }
@@ -226,7 +239,16 @@ export function judgeReproductionBefore(runs: readonly RunEvidence[], expectedFa
   // A reproduction that passes there, fails for a reason the pack does not allow, is flaky or runs
   // other ids than the pack pinned is a fault of the pack (or of the grader), never of the candidate:
   // inconclusive, naming the pack, and never a pass (issue 28).
-  return phase('reproduction_before', reasons.length === 0 ? 'passed' : 'inconclusive', reasons, results, flaky.length > 0 ? { flaky } : {});
+  return phase('reproduction_before', reasons.length === 0 ? 'passed' : 'inconclusive', reasons, results, { ...extra, ...(flaky.length > 0 ? { flaky } : {}) });
+}
+
+/**
+ * Pins name tests (issue 28 item 7): in a sealed run, the framework's own test ids (every sealed test
+ * still runs as a test; its results are observations), or, for packs pinned before, the sealed ids.
+ */
+function pinsDiffer(run: RunEvidence, pinned: readonly string[]): boolean {
+  if (run.sealed === undefined) return idsDiffer(resultsOf(run), pinned);
+  return idsDiffer(run.parsed?.tests ?? [], pinned) && idsDiffer(resultsOf(run), pinned);
 }
 
 /** True when a run's ids are not exactly the pinned ones (missing, extra, renamed or repeated). */
@@ -265,7 +287,7 @@ function judgeMustPass(
   // Failing in every run is the candidate's failure; failing in some runs only is flakiness.
   const alwaysFails = [...ids].some((id) => perRun.every((tests) => tests.every((t) => t.id !== id || t.status !== 'passed')));
   const reasons: ReasonCode[] = [...(alwaysFails ? [failReason] : []), ...(flaky.length > 0 ? (['flaky'] as const) : [])];
-  if (pinned !== undefined && runs.some((run) => idsDiffer(resultsOf(run), pinned))) reasons.push('test_ids_mismatch');
+  if (pinned !== undefined && runs.some((run) => pinsDiffer(run, pinned))) reasons.push('test_ids_mismatch');
   return phase(name, reasons.length === 0 ? 'passed' : 'failed', reasons, first.all, { missing: first.missing, ...(flaky.length > 0 ? { flaky } : {}) });
 }
 

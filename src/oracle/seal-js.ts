@@ -29,6 +29,8 @@ export interface SealOutput {
   unsealed: UnsealedAssertion[];
   /** Sites whose expected values come from `witness record --reference` (absent: none). */
   pending?: PendingSite[];
+  /** The test of each site whose test is known: its file (relative to the phase folder), then its titles (suites, test). */
+  tests?: Record<string, string[]>;
 }
 
 // The AST as plain objects: only the fields read here.
@@ -177,6 +179,25 @@ interface Context {
   each?: { rows: number; params: Map<string, EachParam> };
   /** The parameters of the enclosing functions: the test's own inputs (a helper's, a table's). */
   params?: ReadonlySet<string>;
+  /** The literal titles of the enclosing suites and test; null when one is not a literal (or `.each`). */
+  titles?: string[] | null;
+  /** Inside a test's callback (not only a suite's, a hook's or a helper's at module level). */
+  inTest?: boolean;
+}
+
+/** A call's title when it is a literal string. */
+function literalTitle(node: Node | undefined): string | undefined {
+  if (node?.type === 'StringLiteral') return node.value as string;
+  if (node?.type === 'TemplateLiteral' && (node.expressions as unknown[]).length === 0) return (node.quasis as { value: { cooked: string } }[])[0]?.value.cooked;
+  return undefined;
+}
+
+/** The root name of a test call's callee (`it.only` → `it`). */
+function testRoot(callee: Node): string | undefined {
+  if (callee.type === 'Identifier') return callee.name as string;
+  if (callee.type === 'MemberExpression') return testRoot(callee.object as Node);
+  if (callee.type === 'CallExpression') return testRoot(callee.callee as Node);
+  return undefined;
 }
 
 interface EachParam {
@@ -227,7 +248,7 @@ const LOOPS = new Set(['ForStatement', 'ForInStatement', 'ForOfStatement', 'Whil
 
 /** Seal the test files of one phase. `files` paths are relative to the phase folder. */
 export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[]): Required<SealOutput> {
-  const out: Required<SealOutput> = { files: [], cases: [], unsealed: [], pending: [] };
+  const out: Required<SealOutput> = { files: [], cases: [], unsealed: [], pending: [], tests: {} };
   for (const file of files) {
     const ast = parse(file.source, { sourceType: 'unambiguous', plugins: file.path.endsWith('x') ? ['typescript', 'jsx'] : ['typescript'], errorRecovery: false });
     const source = file.source;
@@ -481,6 +502,7 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
       const conversion = convert(call, context, awaited);
       if (conversion === undefined) return false;
       const site = newId(call);
+      if (context.inTest === true && Array.isArray(context.titles)) out.tests[site] = [file.path, ...context.titles];
       const expected = conversion.expected;
       const { comparator } = conversion;
       if (expected !== 'record' && 'param' in expected) {
@@ -549,6 +571,11 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
         const table = eachTable(callee);
         if (isTestCall(callee) || table !== undefined) {
           visit(callee, context);
+          // The test's name as the framework reports it: known for literal titles only.
+          const title = table === undefined ? literalTitle(args[0]) : undefined;
+          const titles = context.titles === null || title === undefined ? null : [...(context.titles ?? []), title];
+          const isTest = testRoot(callee) === 'test' || testRoot(callee) === 'it';
+          context = { ...context, titles, inTest: context.inTest === true || isTest };
           for (const arg of args) {
             if (!isFunction(arg)) {
               visit(arg, context);

@@ -282,6 +282,24 @@ def inputs_only(node, scopes, parents, seen=None):
     return False
 
 
+def test_names(node, parents):
+    """The test a statement belongs to: the classes and the outermost function around it, when that
+    function is a test (its name starts with "test"); None in a helper, a fixture or at module level."""
+    chain = []
+    at = parents.get(node)
+    while at is not None:
+        if isinstance(at, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            chain.append(at)
+        at = parents.get(at)
+    chain.reverse()
+    names = []
+    for scope in chain:
+        names.append(scope.name)
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return names if scope.name.startswith("test") else None
+    return None
+
+
 def looks_expected(node):
     name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
     return name is not None and EXPECTED_NAME.match(name) is not None
@@ -311,7 +329,7 @@ def block_can_move(stmt, parents):
 def main():
     request = json.load(sys.stdin)
     phase = request["phase"]
-    out = {"files": [], "cases": [], "unsealed": [], "pending": []}
+    out = {"files": [], "cases": [], "unsealed": [], "pending": [], "tests": {}}
     # Helper assertion functions and methods defined in the tests (any file of the phase).
     helper_names = set()
     for entry in request["files"]:
@@ -358,6 +376,9 @@ def main():
             # its expected side is not a literal) witness record --reference records its values.
             n = times_run(stmt, parents)
             maybe = conditional(stmt, parents)
+            names = test_names(stmt, parents)
+            if names is not None:
+                out["tests"][case] = [path] + names
             if record or n is None or maybe:
                 site = {"phase": phase, "site": case, "file": path, "line": stmt.lineno, "text": segment(stmt).splitlines()[0][:200], "comparator": comparator}
                 if not record:
