@@ -446,7 +446,8 @@ const RECORDS_SINCE: readonly (readonly [string, ReceiptSchemaName, (receipt: Re
     (receipt) => receipt.formal?.targets.some((t) => t.counterexample !== undefined && hasBigInteger(t.counterexample)) === true
   ],
   ['tamper screen', RECEIPT_V9_SCHEMA, (receipt) => receipt.tamper_screen !== undefined],
-  ["pack's tamper_allow", RECEIPT_V9_SCHEMA, (receipt) => receipt.witness.tamper_allow !== undefined]
+  ["pack's tamper_allow", RECEIPT_V9_SCHEMA, (receipt) => receipt.witness.tamper_allow !== undefined],
+  ['checks fired', RECEIPT_V9_SCHEMA, (receipt) => receipt.phases.some((p) => p.checks !== undefined)]
 ];
 
 /** A v7 receipt's `shard` record against its inventory: the share that ran is exactly this shard's share of the whole suite. */
