@@ -116,8 +116,11 @@ describe('jest results parser on recorded jest 30 output', () => {
 describe('jest adapter command, wrappers and files, without a run', () => {
   it('runs the local jest on one wrapper per file, selecting nothing else and writing nothing into the copy', () => {
     const canary = freshCanary();
-    const command = jestAdapter.command({ view: VIEW, files: [CASES, '.patchproof/reproduction/a.test.js'], suite: false, testRoots: ['.patchproof/reproduction'], canary });
-    expect(command.argv.slice(0, 2)).toEqual(['node', 'node_modules/jest/bin/jest.js']);
+    const launched = jestAdapter.command({ view: VIEW, files: [CASES, '.patchproof/reproduction/a.test.js'], suite: false, testRoots: ['.patchproof/reproduction'], canary });
+    // The flags go to the launcher as one JSON argument: the test process's argv stays a plain run's.
+    expect(launched.argv.slice(0, 2)).toEqual(['node', '/w/.patchproof/harness/patchproof-jest-launch.cjs']);
+    expect(launched.argv).toHaveLength(3);
+    const command = { ...launched, argv: JSON.parse(launched.argv[2] ?? '[]') as string[] };
     expect(command.argv).toEqual(
       expect.arrayContaining([
         '--ci',
@@ -138,7 +141,8 @@ describe('jest adapter command, wrappers and files, without a run', () => {
       '/w/.patchproof/harness/jest/.patchproof/reproduction/a.test.js.patchproof.cjs'
     ]);
     expect(Object.keys(command.stage)).toEqual(command.argv.slice(-2).map((file) => file.slice('/w/'.length)));
-    expect(command.env).toMatchObject({ CI: 'true', TZ: 'UTC' });
+    // A plain run's environment (plain-env.ts): no NO_COLOR, CI or NODE_ENV of the adapter's.
+    expect(Object.keys(command.env).sort()).toEqual(['LANG', 'PATCHPROOF_CHANNEL', 'TZ']);
     expect(picomatch('/w/.patchproof/harness/jest/**/*.cjs', { dot: true })(command.argv.at(-1) ?? '')).toBe(true);
   });
 

@@ -472,7 +472,7 @@ describe('node-test command', () => {
       entry
     ]);
     // The reporter gets the results channel's nonce (derived from the canary nonce, not the nonce itself).
-    expect(command.env).toEqual({ TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1', PATCHPROOF_CHANNEL: channelNonce(canary) });
+    expect(command.env).toEqual({ TZ: 'UTC', LANG: 'C.UTF-8', PATCHPROOF_CHANNEL: channelNonce(canary) });
     expect(Object.keys(command.stage)).toEqual([entry]);
   });
 

@@ -130,7 +130,9 @@ describe('receipt v4 beside v5 (v5 adds the baseline, gates, claim and formal re
   /** A receipt as a v4 writer produced it: schema v4, the v4 digest domain. */
   function asV4(receipt: Receipt, edit: (body: Record<string, unknown>) => void = () => undefined): string {
     const { receipt_digest: _digest, tamper_screen: _tamper, ...body } = receipt;
-    const v4Body = { ...body, schema: RECEIPT_V4_SCHEMA } as typeof body;
+    // A v4 writer never named the checks that fired (v9).
+    const phases = body.phases.map(({ checks: _checks, ...phase }) => phase);
+    const v4Body = { ...body, phases, schema: RECEIPT_V4_SCHEMA } as typeof body;
     edit(v4Body);
     return `${canonicalJson({ ...v4Body, receipt_digest: digestJson('patchproof/receipt/v4', v4Body) })}\n`;
   }

@@ -234,7 +234,13 @@ export const phaseSchema = z.strictObject({
    * container never saw) or `in_process` (the test framework's own verdict). Optional in v1 so that
    * receipts made before it still verify; absent means in-process.
    */
-  grading: z.enum(['sealed', 'in_process']).optional()
+  grading: z.enum(['sealed', 'in_process']).optional(),
+  /**
+   * From v9, optional: the checks behind `grader_compromised` and an inconclusive status (issue 28
+   * item 8; src/core/fired-checks.ts): which check (a canary, a twin, a count, an exit status...), in
+   * which run (`label#attempt`), and what it saw. Redacted to the marker in the hidden phase.
+   */
+  checks: z.array(z.strictObject({ check: z.string().min(1), run: z.string().min(1).optional(), detail: z.string() })).optional()
 });
 
 export const surfaceFindingSchema = z.strictObject({

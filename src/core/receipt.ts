@@ -466,7 +466,8 @@ const RECORDS_SINCE: readonly (readonly [string, ReceiptSchemaName, (receipt: Re
   ['formal binding check', RECEIPT_V9_SCHEMA, (receipt) => receipt.formal?.targets.some((t) => t.binding !== undefined) === true],
   ['formal scope of lengths or loops', RECEIPT_V9_SCHEMA, (receipt) => receipt.formal?.targets.some((t) => t.scope.lengths !== undefined || t.scope.loops !== undefined) === true],
   ['tripwire record (canary.changed)', RECEIPT_V9_SCHEMA, (receipt) => receipt.phases.some((p) => p.runs.some((r) => r.canary.changed !== undefined))],
-  ['sealed tests record', RECEIPT_V9_SCHEMA, (receipt) => receipt.phases.some((p) => p.sealed_tests !== undefined)]
+  ['sealed tests record', RECEIPT_V9_SCHEMA, (receipt) => receipt.phases.some((p) => p.sealed_tests !== undefined)],
+  ['checks fired', RECEIPT_V9_SCHEMA, (receipt) => receipt.phases.some((p) => p.checks !== undefined)]
 ];
 
 /** A v7 receipt's `shard` record against its inventory: the share that ran is exactly this shard's share of the whole suite. */

@@ -1,6 +1,7 @@
 import { baseUnrunnable } from './base-failure.js';
-import { twinBehaved, type TwinOutcome } from './twins.js';
+import { type TwinOutcome } from './twins.js';
 import { namesGroupedSite, perTestResults, selectedBy, type SealedTest } from './sealed-tests.js';
+import { graderChecks, phaseChecks, type FiredCheck } from './fired-checks.js';
 import { RIGHT_REASON_FAILURES, countTests, firstOccurrenceId, type TestCaseResult, type TestCounts, type ParsedResults, type TestStatus } from './test-results.js';
 
 /**
@@ -132,6 +133,8 @@ export interface PhaseJudgement {
   newly_skipped?: string[];
   /** Reproduction before only, sealed: the tests judged as one result each, and their results (first run). */
   sealed_tests?: SealedTest[];
+  /** The checks behind `grader_compromised` and an inconclusive status (src/core/fired-checks.ts). */
+  checks?: FiredCheck[];
 }
 
 /** Anomalies of a run; empty when its results can be judged test by test. */
@@ -142,23 +145,12 @@ export function runAnomalies(run: RunEvidence): Anomaly[] {
   if (run.outputTruncated) anomalies.push('output_limit');
   // A killed run's result files are partial at best: nothing in them is judged.
   if (anomalies.length > 0) return anomalies;
-  const { tests, problems, claimed } = run.parsed;
-  const canary = run.canary ?? { pass: 'missing', fail: 'missing' };
-  // The must-fail canary makes every honest run exit non-zero: exit 0 means the runner lied.
-  // A change the tripwire named fails the must-pass canary already; it is checked on its own all the same.
-  const canaryWrong =
-    canary.pass !== 'passed' ||
-    canary.fail !== 'failed' ||
-    (canary.changed?.length ?? 0) > 0 ||
-    run.exitCode === 0 ||
-    run.exitCode === null ||
-    !(canary.twins ?? []).every(twinBehaved);
-  const counts = countTests(tests);
-  const claimDisagrees = claimed !== undefined && (claimed.passed !== counts.passed || claimed.failed + claimed.errored !== counts.failed + counts.errored);
+  const { tests, problems } = run.parsed;
   if (tests.length === 0) anomalies.push('no_results');
-  // A results file that disagrees with what the harness streamed as the tests finished was rewritten.
-  const channelDisagrees = (run.parsed.channel?.disagreements.length ?? 0) > 0;
-  if (canaryWrong || claimDisagrees || channelDisagrees) anomalies.push('grader_compromised');
+  // A canary or twin that did not behave, a change the tripwire named, exit 0 (the must-fail canary
+  // makes every honest run exit non-zero), claimed counts or a results channel that disagree: each
+  // names itself (fired-checks.ts).
+  if (graderChecks(run).length > 0) anomalies.push('grader_compromised');
   if (problems.length > 0) anomalies.push('results_inconsistent');
   if (run.sealed !== undefined && run.sealed.problems.length > 0) anomalies.push('observations_invalid');
   return anomalies;
@@ -447,7 +439,7 @@ export function judge(
   // depend on which of them happened to finish first.
   if (!basePassesGate(before, unrunnable)) {
     const first = unrunnable ? { ...before, status: 'inconclusive' as const, reasons: ['base_unrunnable' as const] } : before;
-    const phases = [first, notRunPhase('reproduction_after'), notRunPhase('regression'), notRunPhase('hidden')];
+    const phases = [withChecks(first, runs, options), notRunPhase('reproduction_after'), notRunPhase('regression'), notRunPhase('hidden')];
     return { phases, ...decideVerdict(phases, repositoryUnchanged, options.surfaceReasons ?? []) };
   }
   const stopped = new Set(options.notRun ?? []);
@@ -464,7 +456,29 @@ export function judge(
         : judgeRegression(runs.regression_before[0] as RunEvidence, runs.regression_after),
     stopped.has('hidden') ? notRunPhase('hidden') : judgeHidden(runs.hidden, options.pinned?.hidden)
   ];
-  return { phases: judged, ...decideVerdict(judged, repositoryUnchanged, options.surfaceReasons ?? []) };
+  const explained = judged.map((p) => withChecks(p, runs, options, tier?.status === 'failed' ? (options.related ?? []) : []));
+  return { phases: explained, ...decideVerdict(explained, repositoryUnchanged, options.surfaceReasons ?? []) };
+}
+
+/** The phase with the checks that fired for it (issue 28 item 8), when there are any. */
+function withChecks(
+  judged: PhaseJudgement,
+  runs: RunsByLabel,
+  options: { expectedFailing?: readonly string[]; pinned?: { reproduction?: readonly string[]; hidden?: readonly string[] } },
+  related: readonly RunEvidence[] = []
+): PhaseJudgement {
+  const own: Record<PhaseName, readonly RunEvidence[]> = {
+    reproduction_before: runs.reproduction_before,
+    reproduction_after: runs.reproduction_after,
+    regression: [...runs.regression_before.slice(0, 1), ...related, ...(related.length > 0 ? [] : runs.regression_after)],
+    hidden: runs.hidden
+  };
+  const pinned = judged.name === 'hidden' ? options.pinned?.hidden : judged.name === 'regression' ? undefined : options.pinned?.reproduction;
+  const checks = phaseChecks(judged, own[judged.name], (run) => resultsOf(run as RunEvidence), {
+    ...(judged.name === 'reproduction_before' && options.expectedFailing !== undefined ? { expectedFailing: options.expectedFailing } : {}),
+    ...(pinned !== undefined ? { pinned } : {})
+  });
+  return checks.length > 0 ? { ...judged, checks } : judged;
 }
 
 /** A phase that was not needed: no tests, no reasons, never a pass. */

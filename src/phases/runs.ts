@@ -204,7 +204,7 @@ export async function prepareRun(plan: RunPlan, request: ValidationRequest, deps
       hostWorkdir: copy,
       hostResultsDir: results,
       argv: command.argv.map((arg) => names.hide(arg)),
-      env: Object.fromEntries(Object.entries({ ...trees.env, ...command.env }).map(([key, value]) => [names.hide(key), names.hide(value)])),
+      env: Object.fromEntries(Object.entries({ ...trees.env, ...command.env, ...trees.testEnv }).map(([key, value]) => [names.hide(key), names.hide(value)])),
       timeoutMs: limits.timeoutMs,
       outputLimitBytes: limits.outputLimitBytes,
       label: `${plan.label}-${plan.attempt}`,
