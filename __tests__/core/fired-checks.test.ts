@@ -151,7 +151,7 @@ describe('the receipt and the report say which check fired', () => {
     runs.regression_after = [run('regression_after', [pass('suite > a'), pass('suite > b'), fail('suite > flaky-at-base')], { canary: { pass: 'passed', fail: 'passed' } })];
     return runs;
   };
-  it('records the checks in a v9 receipt that verifies', () => {
+  it('records the checks in a v10 receipt that verifies', () => {
     const receipt = receiptFrom(compromised());
     expect(receipt.phases.find((p) => p.name === 'regression')?.checks).toEqual([
       { check: 'canary_fail', run: 'regression_after#1', detail: 'the must-fail canary passed, expected failed' }

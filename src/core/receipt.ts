@@ -10,6 +10,7 @@ import {
   RECEIPT_V7_SCHEMA,
   RECEIPT_V8_SCHEMA,
   RECEIPT_V9_SCHEMA,
+  RECEIPT_V10_SCHEMA,
   receiptDigestDomain,
   receiptSchema,
   schemaAtLeast,
@@ -465,9 +466,9 @@ const RECORDS_SINCE: readonly (readonly [string, ReceiptSchemaName, (receipt: Re
   ["pack's tamper_allow", RECEIPT_V9_SCHEMA, (receipt) => receipt.witness.tamper_allow !== undefined],
   ['formal binding check', RECEIPT_V9_SCHEMA, (receipt) => receipt.formal?.targets.some((t) => t.binding !== undefined) === true],
   ['formal scope of lengths or loops', RECEIPT_V9_SCHEMA, (receipt) => receipt.formal?.targets.some((t) => t.scope.lengths !== undefined || t.scope.loops !== undefined) === true],
-  ['tripwire record (canary.changed)', RECEIPT_V9_SCHEMA, (receipt) => receipt.phases.some((p) => p.runs.some((r) => r.canary.changed !== undefined))],
-  ['sealed tests record', RECEIPT_V9_SCHEMA, (receipt) => receipt.phases.some((p) => p.sealed_tests !== undefined)],
-  ['checks fired', RECEIPT_V9_SCHEMA, (receipt) => receipt.phases.some((p) => p.checks !== undefined)]
+  ['tripwire record (canary.changed)', RECEIPT_V10_SCHEMA, (receipt) => receipt.phases.some((p) => p.runs.some((r) => r.canary.changed !== undefined))],
+  ['sealed tests record', RECEIPT_V10_SCHEMA, (receipt) => receipt.phases.some((p) => p.sealed_tests !== undefined)],
+  ['checks fired', RECEIPT_V10_SCHEMA, (receipt) => receipt.phases.some((p) => p.checks !== undefined)]
 ];
 
 /** A v7 receipt's `shard` record against its inventory: the share that ran is exactly this shard's share of the whole suite. */
