@@ -159,7 +159,7 @@ describe('cargo adapter command', () => {
     ]);
     expect(Object.keys(command.stage).sort()).toEqual([`.patchproof/harness/patchproof_canary_${PLAN.nonce}.rs`, `tests/patchproof_${PLAN.nonce}.rs`]);
     expect(command.stage[`tests/patchproof_${PLAN.nonce}.rs`]).toContain(cargoModuleName(files[0] ?? ''));
-    expect(command.env).toEqual({ TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1' });
+    expect(command.env).toEqual({ TZ: 'UTC', LANG: 'C.UTF-8' });
     expect(cargoAdapter.execTmp).toBe(true);
   });
 

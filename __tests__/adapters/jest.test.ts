@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { jsTripwireCheck } from '../../src/adapters/shared/tripwire.js';
 import { canaryNames } from '../../src/adapters/shared/canary.js';
 import { jestAdapter, JEST_CACHE_DIR } from '../../src/adapters/jest/index.js';
 import { jestWrapperSource } from '../../src/adapters/jest/entry.js';
@@ -115,8 +116,11 @@ describe('jest results parser on recorded jest 30 output', () => {
 describe('jest adapter command, wrappers and files, without a run', () => {
   it('runs the local jest on one wrapper per file, selecting nothing else and writing nothing into the copy', () => {
     const canary = freshCanary();
-    const command = jestAdapter.command({ view: VIEW, files: [CASES, '.patchproof/reproduction/a.test.js'], suite: false, testRoots: ['.patchproof/reproduction'], canary });
-    expect(command.argv.slice(0, 2)).toEqual(['node', 'node_modules/jest/bin/jest.js']);
+    const launched = jestAdapter.command({ view: VIEW, files: [CASES, '.patchproof/reproduction/a.test.js'], suite: false, testRoots: ['.patchproof/reproduction'], canary });
+    // The flags go to the launcher as one JSON argument: the test process's argv stays a plain run's.
+    expect(launched.argv.slice(0, 2)).toEqual(['node', '/w/.patchproof/harness/patchproof-jest-launch.cjs']);
+    expect(launched.argv).toHaveLength(3);
+    const command = { ...launched, argv: JSON.parse(launched.argv[2] ?? '[]') as string[] };
     expect(command.argv).toEqual(
       expect.arrayContaining([
         '--ci',
@@ -137,7 +141,8 @@ describe('jest adapter command, wrappers and files, without a run', () => {
       '/w/.patchproof/harness/jest/.patchproof/reproduction/a.test.js.patchproof.cjs'
     ]);
     expect(Object.keys(command.stage)).toEqual(command.argv.slice(-2).map((file) => file.slice('/w/'.length)));
-    expect(command.env).toMatchObject({ CI: 'true', TZ: 'UTC' });
+    // A plain run's environment (plain-env.ts): no NO_COLOR, CI or NODE_ENV of the adapter's.
+    expect(Object.keys(command.env).sort()).toEqual(['LANG', 'PATCHPROOF_CHANNEL', 'TZ']);
     expect(picomatch('/w/.patchproof/harness/jest/**/*.cjs', { dot: true })(command.argv.at(-1) ?? '')).toBe(true);
   });
 
@@ -148,8 +153,10 @@ describe('jest adapter command, wrappers and files, without a run', () => {
     expect(source).toContain('require("../../../../../src/a b/x.test.ts");');
     const names = canaryNames(canary);
     expect(source).toContain(
-      `test(${JSON.stringify(names.pass)}, () => {\n  const e = globalThis.expect ?? patchproofGlobals.expect;\n  const a = require('node:assert');\n  e(1).toBe(1);\n});`
+      `test(${JSON.stringify(names.pass)}, () => {\n  const e = globalThis.expect ?? patchproofGlobals.expect;\n  const a = require('node:assert');\n  ${jsTripwireCheck('patchproofHeld', 'patchproofGroups')}\n  e(1).toBe(1);\n});`
     );
+    // The tripwire's identities are taken before the test file is required.
+    expect(source.indexOf('const patchproofHeld = patchproofTake(patchproofGroups());')).toBeLessThan(source.indexOf('require("../../../../../src/a b/x.test.ts");'));
     expect(source).toContain(`test(${JSON.stringify(names.fail)}, () => {\n  const e = globalThis.expect ?? patchproofGlobals.expect;`);
     expect(source).toContain('    () => e([1]).toEqual([2]),\n');
     expect(jestWrapperSource('x.test.js', canary, '/** plain */')).not.toContain('plain');
@@ -225,6 +232,6 @@ describeRealRuns(jestAdapter, 'jest adapter on real jest runs', (real) => {
   }, 120_000);
 
   it('catches code under test that makes every expectation pass', async () => {
-    await expectSabotageRun(jestAdapter, real);
+    await expectSabotageRun(jestAdapter, real, ['expect matcher.toBe replaced']);
   }, 120_000);
 });

@@ -342,16 +342,27 @@ describe('node-test adapter on repeated titles (issue 12 item 1)', () => {
 });
 
 describe('node-test grader canaries against code that fights the grader', () => {
-  it('sees code under test that neutralises node:assert at import: the must-fail canary passes', async () => {
+  it('sees code under test that neutralises node:assert at import: the must-fail canary passes, the tripwire names each function', async () => {
     const { copy, run, files } = await runSuite('node-sabotage');
     try {
       expect(files).toEqual(['test/add.test.js']);
-      // The buggy add() "passes" its test, and the process exits 0...
-      expect(run.exitCode).toBe(0);
+      // The buggy add() "passes" its test...
       expect(run.parsed.tests).toEqual([{ id: 'test/add.test.js > adds', status: 'passed', location: 'test/add.test.js:5' }]);
       expect(run.parsed.problems).toEqual([]);
-      // ...but the canary that asserts 1 === 2 passed too.
-      expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'passed' });
+      // ...but the canary that asserts 1 === 2 passed too, and the must-pass canary failed on the
+      // tripwire, naming every function replaced (the process exits 1 for it).
+      expect(run.exitCode).toBe(1);
+      expect(run.parsed.canary).toEqual({
+        pass: 'errored',
+        fail: 'passed',
+        changed: [
+          'node:assert.ok replaced',
+          'node:assert.equal replaced',
+          'node:assert.deepEqual replaced',
+          'node:assert.deepStrictEqual replaced',
+          'node:assert.strictEqual replaced'
+        ]
+      });
     } finally {
       await removeCopy(copy);
     }
@@ -461,7 +472,7 @@ describe('node-test command', () => {
       entry
     ]);
     // The reporter gets the results channel's nonce (derived from the canary nonce, not the nonce itself).
-    expect(command.env).toEqual({ TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1', PATCHPROOF_CHANNEL: channelNonce(canary) });
+    expect(command.env).toEqual({ TZ: 'UTC', LANG: 'C.UTF-8', PATCHPROOF_CHANNEL: channelNonce(canary) });
     expect(Object.keys(command.stage)).toEqual([entry]);
   });
 

@@ -197,14 +197,18 @@ describe('unittest adapter problems with the results', () => {
   });
 });
 
+/** What lenient.py replaces, as the tripwire names it. */
+const CHANGED_ASSERTIONS = ['unittest.TestCase.assertTrue replaced', 'unittest.TestCase.assertEqual replaced'];
+
 describe('unittest grader canaries against code that fights the grader', () => {
-  it('sees code under test that turns assertEqual/assertTrue into no-ops at import: the must-fail canary passes', async () => {
+  it('sees code under test that turns assertEqual/assertTrue into no-ops at import: the must-fail canary passes, the tripwire names both', async () => {
     const { copy, run } = await runSabotage('assertions');
     try {
-      expect(run.exitCode).toBe(0);
+      // The must-pass canary fails on the tripwire: exit 1.
+      expect(run.exitCode).toBe(1);
       expect(run.parsed.tests).toEqual([{ id: 'test_add.AddTest.test_adds', status: 'passed', location: 'assertions/test_add.py:7' }]);
       expect(run.parsed.problems).toEqual([]);
-      expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'passed' });
+      expect(run.parsed.canary).toEqual({ pass: 'failed', fail: 'passed', changed: CHANGED_ASSERTIONS });
     } finally {
       await removeCopy(copy);
     }
@@ -216,7 +220,8 @@ describe('unittest grader canaries against code that fights the grader', () => {
       expect(run.parsed.tests).toEqual([
         { id: 'test_add.AddTest.test_adds', status: 'failed', failure_kind: 'assertion', message: 'AssertionError: 0 != 4', location: 'results/test_add.py:7' }
       ]);
-      expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'failed' });
+      // The tripwire names the replaced method too.
+      expect(run.parsed.canary).toEqual({ pass: 'failed', fail: 'failed', changed: ['unittest.TestResult.addFailure replaced'] });
       // The claim no longer reconciles with the tests read: the lead's reconciliation catches it.
       expect(run.parsed.claimed).toEqual({ passed: 1, failed: 0, errored: 0, skipped: 0 });
     } finally {

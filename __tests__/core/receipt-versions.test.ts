@@ -14,6 +14,7 @@ import {
   RECEIPT_V7_SCHEMA,
   RECEIPT_V8_SCHEMA,
   RECEIPT_V9_SCHEMA,
+  RECEIPT_V10_SCHEMA,
   type Receipt
 } from '../../src/core/receipt-schema.js';
 import { canonicalJson, digestJson } from '../../src/core/hashing.js';
@@ -66,15 +67,15 @@ describe('receipt versions', () => {
   });
 
   it('refuses an unknown schema with one line naming the known ones', () => {
-    const check = verifyReceiptText('{"schema":"patchproof.receipt/v10"}');
+    const check = verifyReceiptText('{"schema":"patchproof.receipt/v11"}');
     expect(check.integrity_valid).toBe(false);
-    expect(check.errors[0]).toMatch(/patchproof\.receipt\/v10.*unknown.*v1.*v2.*v3.*v4.*v5.*v6.*v7.*v8.*v9/);
+    expect(check.errors[0]).toMatch(/patchproof\.receipt\/v11.*unknown.*v1.*v2.*v3.*v4.*v5.*v6.*v7.*v8.*v9.*v10/);
   });
 
-  it('writes v9 receipts whose v9 digest domain a v1 verifier does not accept', () => {
+  it('writes v10 receipts whose v10 digest domain a v1 verifier does not accept', () => {
     const text = serializeReceipt(receiptFrom(passingRuns()));
     expect((JSON.parse(text) as Receipt).schema).toBe(RECEIPT_SCHEMA);
-    expect(RECEIPT_SCHEMA).toBe('patchproof.receipt/v9');
+    expect(RECEIPT_SCHEMA).toBe('patchproof.receipt/v10');
     expect(verifyReceiptText(text).integrity_valid).toBe(true);
     expect(verifyReceiptV1Text(text).integrity_valid).toBe(false);
   });
@@ -130,7 +131,9 @@ describe('receipt v4 beside v5 (v5 adds the baseline, gates, claim and formal re
   /** A receipt as a v4 writer produced it: schema v4, the v4 digest domain. */
   function asV4(receipt: Receipt, edit: (body: Record<string, unknown>) => void = () => undefined): string {
     const { receipt_digest: _digest, tamper_screen: _tamper, ...body } = receipt;
-    const v4Body = { ...body, schema: RECEIPT_V4_SCHEMA } as typeof body;
+    // A v4 writer never named the checks that fired (v9).
+    const phases = body.phases.map(({ checks: _checks, ...phase }) => phase);
+    const v4Body = { ...body, phases, schema: RECEIPT_V4_SCHEMA } as typeof body;
     edit(v4Body);
     return `${canonicalJson({ ...v4Body, receipt_digest: digestJson('patchproof/receipt/v4', v4Body) })}\n`;
   }
@@ -350,8 +353,9 @@ describe('receipt v8 beside v9 (v9 adds the tamper screen, which proof grade dep
   });
 
   it('a v9 receipt round-trips: a clean screen keeps proof grade, a finding withholds it and the verdict stays passed', () => {
+    // Written as the current schema (v10), which keeps v9's rules for the screen.
     const clean = receiptFrom(passingRuns());
-    expect(clean.schema).toBe(RECEIPT_V9_SCHEMA);
+    expect(clean.schema).toBe(RECEIPT_SCHEMA);
     expect(clean.tamper_screen).toEqual({ files_screened: 1, findings: [], not_screened: [] });
     expect(clean.proof_grade).toBe(true);
     const cleanCheck = verifyReceiptText(serializeReceipt(clean));
@@ -419,7 +423,7 @@ describe('receipt v8 beside v9 (v9 adds the tamper screen, which proof grade dep
       })
     );
     expect(check.integrity_valid).toBe(false);
-    expect(check.errors.join('\n')).toContain(`a ${RECEIPT_V9_SCHEMA} receipt holds the tamper screen (tamper_screen), and this one does not`);
+    expect(check.errors.join('\n')).toContain(`a ${RECEIPT_SCHEMA} receipt holds the tamper screen (tamper_screen), and this one does not`);
     expect(check.errors.join('\n')).toMatch(/proof_grade true does not follow/);
   });
 
@@ -457,6 +461,68 @@ describe('receipt v8 beside v9 (v9 adds the tamper screen, which proof grade dep
     const check = verifyReceiptText(asV8(receiptFrom(passingRuns()), edit));
     expect(check.integrity_valid).toBe(false);
     expect(check.errors.join('\n')).toContain(`${message} ${RECEIPT_V9_SCHEMA}; a ${RECEIPT_V8_SCHEMA} receipt never held one`);
+  });
+});
+
+describe('receipt v9 beside v10 (v10 adds the tripwire record, the fired checks and the per-test base reproduction)', () => {
+  /** A receipt as a v9 writer produced it: schema v9, the v9 digest domain, the tamper screen kept. */
+  function asV9(receipt: Receipt, edit: (body: Record<string, unknown>) => void = () => undefined): string {
+    const { receipt_digest: _digest, ...body } = receipt;
+    const v9Body = { ...body, schema: RECEIPT_V9_SCHEMA } as typeof body;
+    edit(v9Body);
+    return `${canonicalJson({ ...v9Body, receipt_digest: digestJson('patchproof/receipt/v9', v9Body) })}\n`;
+  }
+  const phasesOf = (body: Record<string, unknown>): Record<string, unknown>[] => body['phases'] as Record<string, unknown>[];
+
+  it('keeps v9 receipts verifiable under the v9 rules (the tamper screen still required); the same bytes relabelled v10 fail', () => {
+    const v9Text = asV9(receiptFrom(passingRuns()));
+    const check = verifyReceiptText(v9Text);
+    expect(check.errors).toEqual([]);
+    expect(check).toMatchObject({ integrity_valid: true, proof_grade: true });
+    expect(verifyReceiptText(v9Text.replace(`"schema":"${RECEIPT_V9_SCHEMA}"`, `"schema":"${RECEIPT_V10_SCHEMA}"`)).integrity_valid).toBe(false);
+    const unscreened = verifyReceiptText(asV9(receiptFrom(passingRuns()), (body) => delete body['tamper_screen']));
+    expect(unscreened.integrity_valid).toBe(false);
+    expect(unscreened.errors.join('\n')).toContain(`a ${RECEIPT_V9_SCHEMA} receipt holds the tamper screen (tamper_screen), and this one does not`);
+  });
+
+  it('a v10 receipt holds the fired checks and verifies', () => {
+    const runs = passingRuns();
+    runs.regression_after = [run('regression_after', [pass('suite > a'), pass('suite > b'), fail('suite > flaky-at-base')], { exitCode: 0 })];
+    const receipt = receiptFrom(runs);
+    expect(receipt.schema).toBe(RECEIPT_V10_SCHEMA);
+    expect(receipt.phases.some((p) => p.checks !== undefined)).toBe(true);
+    expect(verifyReceiptText(serializeReceipt(receipt)).errors).toEqual([]);
+  });
+
+  it.each([
+    [
+      "the tripwire's changes",
+      (body: Record<string, unknown>) => {
+        const first = (phasesOf(body)[2]?.['runs'] as { canary: Record<string, unknown> }[] | undefined)?.[0];
+        if (first !== undefined) first.canary['changed'] = ['node:assert/strict.throws replaced'];
+      },
+      'a tripwire record (canary.changed) exists only from'
+    ],
+    [
+      "a phase's fired checks",
+      (body: Record<string, unknown>) => void (phasesOf(body)[2]!['checks'] = [{ check: 'exit_status', run: 'regression_after#1', detail: 'the test process exited 0' }]),
+      'a checks fired exists only from'
+    ],
+    [
+      'the base reproduction judged per test',
+      (body: Record<string, unknown>) => {
+        const before = phasesOf(body)[0]!;
+        const ids = (before['results'] as { id: string }[]).map((r) => r.id);
+        before['sealed_tests'] = [{ id: 'repro > parses 1h30m', results: ids }];
+      },
+      'a sealed tests record exists only from'
+    ]
+  ])('a v9 receipt never held %s: one re-sealed as v9 with it is refused', (_what, edit, message) => {
+    const text = asV9(receiptFrom(passingRuns()), edit);
+    expect(text).toContain('"schema":"patchproof.receipt/v9"');
+    const check = verifyReceiptText(text);
+    expect(check.integrity_valid).toBe(false);
+    expect(check.errors.join('\n')).toContain(`${message} ${RECEIPT_V10_SCHEMA}; a ${RECEIPT_V9_SCHEMA} receipt never held one`);
   });
 });
 

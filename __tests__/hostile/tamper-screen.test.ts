@@ -6,7 +6,7 @@ import { ROOT, proposeAndApprove, readJson, tempDir } from '../helpers/cli.js';
 import { runCliInProcess } from '../helpers/cli-in-process.js';
 import { canonicalJson, digestJson } from '../../src/core/hashing.js';
 import { verifyReceiptText } from '../../src/core/receipt.js';
-import type { Receipt } from '../../src/core/receipt-schema.js';
+import { receiptDigestDomain, type Receipt } from '../../src/core/receipt-schema.js';
 import { JS, PHASES, dockerGate } from './hostile-support.js';
 
 /**
@@ -127,7 +127,7 @@ gate.describeDocker('the tamper screen in the Docker runner', () => {
     expect(receipt.phases.filter((p) => p.name === 'reproduction_after' || p.name === 'hidden').map((p) => p.grading)).toEqual(['sealed', 'sealed']);
     const { receipt_digest: _digest, ...body } = JSON.parse(text) as Receipt;
     const unscreened = { ...body, proof_grade: true, tamper_screen: { ...body.tamper_screen!, findings: [] } };
-    const resealed = verifyReceiptText(`${canonicalJson({ ...unscreened, receipt_digest: digestJson('patchproof/receipt/v9', unscreened) })}\n`);
+    const resealed = verifyReceiptText(`${canonicalJson({ ...unscreened, receipt_digest: digestJson(receiptDigestDomain(unscreened.schema), unscreened) })}\n`);
     expect([resealed.errors, resealed.proof_grade]).toEqual([[], true]);
   }, 600_000);
 

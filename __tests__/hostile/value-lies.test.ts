@@ -34,6 +34,9 @@ import { dockerGate, hostileDiff, pytestCalculatorPack } from './hostile-support
  * with proof grade; without the lie each fails `regression` (checked by hand, fixtures/hostile/README.md).
  * What must hold once the tamper screen (src/tamper/) lands: never proof grade, and the receipt's
  * `tamper_screen.findings` names the lie, not allowed, in the changed non-test file that holds it.
+ * Since the tripwire (issue 26 item 4), the lies that replace a grader function (1, 2, 3) also make
+ * the regression run `grader_compromised`, the receipt naming the function (tripwire.test.ts shows
+ * it with the screen's rules allowed).
  *
  * One staged fixture per adapter, and one setup cache for each of the jest and vitest packs. No
  * baseline cache: a screen that stops a candidate before its base side runs must not fail here on
@@ -55,7 +58,7 @@ interface LieReceiptView {
   reasons: string[];
   proof_grade: boolean;
   adapter: string;
-  phases: { name: string; status: string; reasons: string[]; grading?: string }[];
+  phases: { name: string; status: string; reasons: string[]; grading?: string; runs: { canary: { changed?: string[] } }[] }[];
   tamper_screen?: { files_screened: unknown; findings: TamperFinding[]; not_screened: unknown };
 }
 
@@ -67,6 +70,8 @@ interface Attack {
   rules: readonly string[];
   /** The changed non-test file that holds the lie. */
   path: string;
+  /** For a lie that replaces a grader function: what the tripwire names (the regression run is then `grader_compromised`). */
+  changed?: string;
 }
 
 interface Column {
@@ -93,12 +98,16 @@ const MONKEYPATCH = ['monkeypatch'];
 const LYING_TYPE = ['lying_type'];
 
 const COLUMNS: readonly Column[] = [
-  { adapter: 'node-test', stage: committed('js-duration'), attacks: [{ n: 1, diff: 'node-lying-throws', rules: MONKEYPATCH, path: 'src/timeouts.js' }] },
+  {
+    adapter: 'node-test',
+    stage: committed('js-duration'),
+    attacks: [{ n: 1, diff: 'node-lying-throws', rules: MONKEYPATCH, path: 'src/timeouts.js', changed: 'node:assert/strict.throws replaced' }]
+  },
   {
     adapter: 'unittest',
     stage: committed('py-calculator'),
     attacks: [
-      { n: 2, diff: 'py-lying-assert-equal', rules: MONKEYPATCH, path: 'calculator.py' },
+      { n: 2, diff: 'py-lying-assert-equal', rules: MONKEYPATCH, path: 'calculator.py', changed: 'unittest.TestCase.assertEqual replaced' },
       { n: 4, diff: 'py-lying-float', rules: LYING_TYPE, path: 'calculator.py' }
     ]
   },
@@ -107,7 +116,7 @@ const COLUMNS: readonly Column[] = [
     adapter: 'jest',
     stage: committed('jest-money'),
     setupCache: true,
-    attacks: [{ n: 3, diff: 'jest-lying-to-be', rules: ['monkeypatch', 'test_framework_reference'], path: 'src/money.js' }]
+    attacks: [{ n: 3, diff: 'jest-lying-to-be', rules: ['monkeypatch', 'test_framework_reference'], path: 'src/money.js', changed: 'expect matcher.toBe replaced' }]
   },
   { adapter: 'vitest', stage: committed('vitest-chunk'), setupCache: true, attacks: [{ n: 6, diff: 'vitest-lying-array', rules: LYING_TYPE, path: 'src/chunk.ts' }] }
 ];
@@ -152,6 +161,12 @@ for (const column of COLUMNS) {
         });
         expect(receipt.adapter).toBe(column.adapter);
         expectLieFound(receipt, attack);
+        if (attack.changed !== undefined) {
+          // The tripwire (issue 26 item 4) sees the replaced function too: the regression run is grader_compromised.
+          const regression = receipt.phases.find((p) => p.name === 'regression');
+          const named = [...new Set((regression?.runs ?? []).flatMap((r) => r.canary.changed ?? []))];
+          expect({ reasons: regression?.reasons, named }).toEqual({ reasons: expect.arrayContaining(['grader_compromised']), named: expect.arrayContaining([attack.changed]) });
+        }
       },
       900_000
     );

@@ -125,7 +125,8 @@ describe('JS: observations of the test’s own inputs are not sealed', () => {
     // Line 11: column b is also used by the unsealed line 12, so its values stay in the copy (as before).
     expect(lines(out)).toEqual({ observed: [6, 8, 13], unsealed: [5, 9, 11, 12] });
     const sealed = out.files[0]!.source;
-    expect(sealed).toContain('observe("reproduction:t.test.js/6", () => (inc(3)))');
+    // Both sides observed, the predicate on the host: the side that runs code is compared, never recorded alone.
+    expect(sealed).toContain('observeBoth("reproduction:t.test.js/6", () => (LIMIT + 1), () => (inc(3)))');
     expect(sealed).toContain('observe("reproduction:t.test.js/13" + b, () => (inc(a)))');
   });
 });

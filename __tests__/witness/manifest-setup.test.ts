@@ -65,3 +65,25 @@ describe('witness.json setup', () => {
     expect(refusal({ argv: ['x'], outputs: ['deps', 'deps/inner'] })).toMatch(/setup\.outputs\[1\] 'deps\/inner' overlaps 'deps'/);
   });
 });
+
+describe('witness.json env (issue 28 item 6: the variables a plain run of the suite has)', () => {
+  const envRefusal = (env: unknown): string => {
+    try {
+      parseWitnessManifest({ ...base, env }, SOURCE);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigurationError);
+      return (error as Error).message;
+    }
+    throw new Error('expected a refusal');
+  };
+  it('is absent unless given, and kept as given', () => {
+    expect(parseWitnessManifest(base, SOURCE).env).toBeUndefined();
+    expect(parseWitnessManifest({ ...base, env: { NO_COLOR: '1', TZ: 'Europe/Paris' } }, SOURCE).env).toEqual({ NO_COLOR: '1', TZ: 'Europe/Paris' });
+  });
+  it("refuses the runner's variables, the grader's names and malformed entries, naming the field", () => {
+    expect(envRefusal({ PATH: '/evil' })).toMatch(/env\.PATH/);
+    expect(envRefusal({ PATCHPROOF_CHANNEL: 'x' })).toMatch(/env\.PATCHPROOF_CHANNEL/);
+    expect(envRefusal({ 'A-B': 'x' })).toMatch(/env/);
+    expect(envRefusal({ A: 1 })).toMatch(/env\.A/);
+  });
+});

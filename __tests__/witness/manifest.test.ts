@@ -94,7 +94,7 @@ describe('parseWitnessManifest refusals', () => {
     [
       '',
       { ...minimal, extra: 1 },
-      'unknown field extra; expected only schema, adapter, reproduction, hidden, regression, protected, allowed_paths, allow, limits, junit, oracle, formal, build, setup, tamper_allow'
+      'unknown field extra; expected only schema, adapter, reproduction, hidden, regression, protected, allowed_paths, allow, limits, junit, oracle, formal, build, setup, env, tamper_allow'
     ],
     ['reproduction', withField('reproduction.paths', 'x'), 'unknown field reproduction.paths; expected only path, placement, repeat, expected_failing, ids'],
     ['hidden', withField('hidden.expected_failing', ['x']), 'unknown field hidden.expected_failing; expected only path, placement, repeat, ids'],

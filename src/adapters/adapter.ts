@@ -44,6 +44,11 @@ export interface CanaryOutcome {
   pass: TestStatus | 'missing';
   /** Status of the must-fail canary, or 'missing'. Only 'failed' (an assertion failure) is right. */
   fail: TestStatus | 'missing';
+  /**
+   * What the tripwire found changed in the grader (shared/tripwire.ts), as the must-pass canary's
+   * failure named it (`node:assert/strict.throws replaced`); absent when it named nothing.
+   */
+  changed?: string[];
 }
 
 export interface CommandRequest {

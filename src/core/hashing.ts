@@ -25,6 +25,7 @@ export type HashDomain =
   | 'patchproof/receipt/v7'
   | 'patchproof/receipt/v8'
   | 'patchproof/receipt/v9'
+  | 'patchproof/receipt/v10'
   | 'patchproof/merged/v1'
   | 'patchproof/tests/v1'
   | 'patchproof/witness/v1'

@@ -79,7 +79,7 @@ export function redactHidden(body: Omit<ReceiptBody, 'hidden_ids'>, key: HiddenI
   const original = body.phases.find((p) => p.name === 'hidden');
   const phases = body.phases.map((phase): PhaseRecord => {
     if (phase.name !== 'hidden') return phase;
-    const { regressions, preexisting_failures, missing, flaky, newly_skipped, baseline, ...rest } = phase;
+    const { regressions, preexisting_failures, missing, flaky, newly_skipped, baseline, checks, ...rest } = phase;
     const list = (values: string[] | undefined): string[] | undefined => (values === undefined ? undefined : values.map(pub).sort());
     const lists = {
       regressions: list(regressions),
@@ -93,7 +93,9 @@ export function redactHidden(body: Omit<ReceiptBody, 'hidden_ids'>, key: HiddenI
       results: phase.results.map((t) => ({ id: pub(t.id), status: t.status, ...(t.failure_kind !== undefined ? { failure_kind: t.failure_kind } : {}) })),
       runs: phase.runs.map(redactRun),
       ...(baseline !== undefined ? { baseline: { tests: baseline.tests, results: baseline.results.map((t) => ({ id: pub(t.id), status: t.status })) } } : {}),
-      ...Object.fromEntries(Object.entries(lists).filter(([, v]) => v !== undefined))
+      ...Object.fromEntries(Object.entries(lists).filter(([, v]) => v !== undefined)),
+      // Which check fired, in which run, stays public; what it saw may name hidden tests.
+      ...(checks !== undefined ? { checks: checks.map((c) => ({ ...c, detail: HIDDEN_MARKER })) } : {})
     };
   });
   const hiddenIds = body.inventory.test_ids.hidden;
@@ -135,5 +137,6 @@ export function hiddenLeaks(phase: PhaseRecord, inventoryIds: readonly string[],
     (r) => r.argv.length !== 1 || r.argv[0] !== HIDDEN_MARKER || r.problems.some((p) => p !== HIDDEN_MARKER) || (r.infra_error !== undefined && r.infra_error !== HIDDEN_MARKER)
   );
   if (runs) errors.push(`${where}: a run's argv, problems or infrastructure error is not redacted`);
+  if ((phase.checks ?? []).some((c) => c.detail !== HIDDEN_MARKER)) errors.push(`${where}: a fired check's detail is not redacted`);
   return errors;
 }

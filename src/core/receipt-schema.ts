@@ -44,8 +44,15 @@ import { tamperAllowanceSchema, tamperScreenSchema } from './tamper.js';
  * non-test files screened for constructs that make the in-process grader lie), present in every v9
  * receipt; a finding not allowed by the pack withholds proof grade. The digest domain is
  * 'patchproof/receipt/v9'. v8 and older receipts never hold it.
+ * v10 over v9 (one landing, additive, all optional): a run's `canary.changed` (what the tripwire
+ * found changed in the grader), a phase's `checks` (the checks that fired, issue 28 item 8) and
+ * `sealed_tests` (the base reproduction judged per test, issue 28 items 4, 7); the digest domain is
+ * 'patchproof/receipt/v10'. v9 and older receipts never hold any of them.
  * src/core/receipt.ts `RECORDS_SINCE` lists every record with the schema that introduced it.
  */
+
+/** v10: the tripwire's `canary.changed`, a phase's fired `checks` and `sealed_tests` (all optional). */
+export const RECEIPT_V10_SCHEMA = 'patchproof.receipt/v10';
 
 /** v9: the `tamper_screen` record (required), which proof grade depends on. */
 export const RECEIPT_V9_SCHEMA = 'patchproof.receipt/v9';
@@ -61,7 +68,7 @@ export const RECEIPT_V6_SCHEMA = 'patchproof.receipt/v6';
 /** v5: `baseline`, `gates`, `claim` and `formal` records (optional). */
 export const RECEIPT_V5_SCHEMA = 'patchproof.receipt/v5';
 /** The schema this version writes. */
-export const RECEIPT_SCHEMA = RECEIPT_V9_SCHEMA;
+export const RECEIPT_SCHEMA = RECEIPT_V10_SCHEMA;
 /** v4, still verified under its rules (`not_run` phases; none of v5's records). */
 export const RECEIPT_V4_SCHEMA = 'patchproof.receipt/v4';
 /** v3, still verified under its rules (no `not_run` phase). */
@@ -70,6 +77,7 @@ export const RECEIPT_V3_SCHEMA = 'patchproof.receipt/v3';
 export const RECEIPT_V2_SCHEMA = 'patchproof.receipt/v2';
 /** Every schema verified by the rules of src/core/receipt.ts (v1 has its own, frozen). */
 export const RECEIPT_SCHEMAS = [
+  RECEIPT_V10_SCHEMA,
   RECEIPT_V9_SCHEMA,
   RECEIPT_V8_SCHEMA,
   RECEIPT_V7_SCHEMA,
@@ -89,6 +97,7 @@ export function schemaAtLeast(schema: ReceiptSchemaName, since: ReceiptSchemaNam
 
 /** The digest domain each schema seals under. */
 const DIGEST_DOMAINS: Record<ReceiptSchemaName, HashDomain> = {
+  [RECEIPT_V10_SCHEMA]: 'patchproof/receipt/v10',
   [RECEIPT_V9_SCHEMA]: 'patchproof/receipt/v9',
   [RECEIPT_V8_SCHEMA]: 'patchproof/receipt/v8',
   [RECEIPT_V7_SCHEMA]: 'patchproof/receipt/v7',
@@ -156,7 +165,12 @@ export const runRecordSchema = z.strictObject({
           original: z.enum(['passed', 'failed', 'errored', 'skipped', 'missing'])
         })
       )
-      .optional()
+      .optional(),
+    /**
+     * v10 on: what the tripwire found changed in the grader, as the failed must-pass canary named it
+     * (`node:assert/strict.throws replaced`, src/adapters/shared/tripwire.ts). Absent: nothing named.
+     */
+    changed: z.array(z.string().min(1).max(200)).min(1).max(64).optional()
   }),
   /** The results channel's cross-check (adapters that stream frames). */
   channel: z.strictObject({ frames: count, disagreements: z.array(z.string()), after_end_bytes: count }).optional(),
@@ -219,11 +233,23 @@ export const phaseSchema = z.strictObject({
   flaky: z.array(z.string()).optional(),
   newly_skipped: z.array(z.string()).optional(),
   /**
+   * From v10, reproduction_before only, sealed: each test the oracle names and the ids of its results
+   * (its sites, its framework failures). Such a test is judged as one result on the base: failed when
+   * any of them failed (src/core/sealed-tests.ts). `results` still lists every site.
+   */
+  sealed_tests: z.array(z.strictObject({ id: z.string().min(1), results: z.array(z.string()).min(1) })).optional(),
+  /**
    * How the phase was graded: `sealed` (observations compared on the host with expectations the
    * container never saw) or `in_process` (the test framework's own verdict). Optional in v1 so that
    * receipts made before it still verify; absent means in-process.
    */
-  grading: z.enum(['sealed', 'in_process']).optional()
+  grading: z.enum(['sealed', 'in_process']).optional(),
+  /**
+   * From v10, optional: the checks behind `grader_compromised` and an inconclusive status (issue 28
+   * item 8; src/core/fired-checks.ts): which check (a canary, a twin, a count, an exit status...), in
+   * which run (`label#attempt`), and what it saw. Redacted to the marker in the hidden phase.
+   */
+  checks: z.array(z.strictObject({ check: z.string().min(1), run: z.string().min(1).optional(), detail: z.string() })).optional()
 });
 
 export const surfaceFindingSchema = z.strictObject({

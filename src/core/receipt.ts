@@ -10,6 +10,7 @@ import {
   RECEIPT_V7_SCHEMA,
   RECEIPT_V8_SCHEMA,
   RECEIPT_V9_SCHEMA,
+  RECEIPT_V10_SCHEMA,
   receiptDigestDomain,
   receiptSchema,
   schemaAtLeast,
@@ -20,6 +21,7 @@ import {
   type SetupRecord
 } from './receipt-schema.js';
 import { RIGHT_REASON_FAILURES, countTests } from './test-results.js';
+import { namesGroupedSite, perTestResults, sealedTestsErrors, selectedBy } from './sealed-tests.js';
 import { PHASE_NAMES, RELATED_LABEL, decideVerdict, type ReasonCode } from './verdict.js';
 import { surfaceReasons, type SurfaceAllowances } from './surface.js';
 import { hiddenLeaks } from './hidden-ids.js';
@@ -88,6 +90,10 @@ function phaseErrors(phase: PhaseRecord, expectedFailing?: readonly string[]): s
   for (const key of ['passed', 'failed', 'errored', 'skipped'] as const) {
     if (counts[key] !== phase.tests[key]) errors.push(`${where}: tests.${key} is ${phase.tests[key]} but its results hold ${counts[key]}`);
   }
+  if (phase.sealed_tests !== undefined) {
+    if (phase.name !== 'reproduction_before') errors.push(`${where}: sealed_tests belong to reproduction_before only`);
+    errors.push(...sealedTestsErrors(phase.results, phase.sealed_tests).map((e) => `${where}: ${e}`));
+  }
   if (phase.status === 'not_run') return [...errors, ...notRunErrors(phase)];
   if (phase.runs.length === 0) errors.push(`${where}: ${phase.status} without a run`);
   if (phase.status === 'passed' && phase.reasons.length > 0) errors.push(`${where}: passed with reasons ${phase.reasons.join(',')}`);
@@ -97,21 +103,32 @@ function phaseErrors(phase: PhaseRecord, expectedFailing?: readonly string[]): s
   const runsClean = phase.runs.every((r) => !r.timed_out && !r.output_truncated && r.infra_error === undefined && r.problems.length === 0);
   if (!runsClean) errors.push(`${where}: passed although a run timed out, was truncated or had result problems`);
   const canariesRight = phase.runs.every(
-    (r) => r.canary.pass === 'passed' && r.canary.fail === 'failed' && r.exit_code !== 0 && r.exit_code !== null && (r.canary.twins ?? []).every(twinBehaved)
+    (r) =>
+      r.canary.pass === 'passed' &&
+      r.canary.fail === 'failed' &&
+      r.canary.changed === undefined &&
+      r.exit_code !== 0 &&
+      r.exit_code !== null &&
+      (r.canary.twins ?? []).every(twinBehaved)
   );
   if (!canariesRight) errors.push(`${where}: passed although a run's grader canaries did not behave`);
   if ((phase.flaky ?? []).length > 0 && phase.name !== 'regression') errors.push(`${where}: passed with flaky tests`);
   if (phase.name === 'reproduction_before') {
     const failedRight = (t: PhaseRecord['results'][number]): boolean =>
       (t.status === 'failed' || t.status === 'errored') && RIGHT_REASON_FAILURES.includes(t.failure_kind ?? 'unknown');
+    // A sealed test is one result on the base, as the judge decides it (src/core/sealed-tests.ts);
+    // a pack whose expected_failing names its sites is judged per site.
+    const grouped = phase.sealed_tests ?? [];
+    const perSite = expectedFailing !== undefined && expectedFailing.some((entry) => namesGroupedSite(entry, grouped));
+    const judgedResults = perSite ? phase.results : perTestResults(phase.results, grouped);
     if (expectedFailing === undefined) {
-      if (!phase.results.every(failedRight)) errors.push(`${where}: passed but not every test failed for the right reason`);
+      if (!judgedResults.every(failedRight)) errors.push(`${where}: passed but not every test failed for the right reason`);
     } else {
-      // The judge checks exactly these ids; the other reproduction tests may pass on the base.
+      // The judge checks exactly these tests; the other reproduction tests may pass on the base.
       const expected = new Set(expectedFailing);
-      const judged = phase.results.filter((t) => expected.has(t.id));
+      const judged = [...new Set(expectedFailing.flatMap((entry) => selectedBy(entry, judgedResults)))];
       if (expected.size === 0) errors.push(`${where}: passed with an empty expected_failing`);
-      if (judged.length !== expected.size) errors.push(`${where}: passed but a test expected to fail is absent from its results`);
+      if (expectedFailing.some((entry) => selectedBy(entry, judgedResults).length === 0)) errors.push(`${where}: passed but a test expected to fail is absent from its results`);
       if (!judged.every(failedRight)) errors.push(`${where}: passed but not every test expected to fail failed for the right reason`);
     }
   } else if (phase.name === 'regression') {
@@ -448,7 +465,10 @@ const RECORDS_SINCE: readonly (readonly [string, ReceiptSchemaName, (receipt: Re
   ['tamper screen', RECEIPT_V9_SCHEMA, (receipt) => receipt.tamper_screen !== undefined],
   ["pack's tamper_allow", RECEIPT_V9_SCHEMA, (receipt) => receipt.witness.tamper_allow !== undefined],
   ['formal binding check', RECEIPT_V9_SCHEMA, (receipt) => receipt.formal?.targets.some((t) => t.binding !== undefined) === true],
-  ['formal scope of lengths or loops', RECEIPT_V9_SCHEMA, (receipt) => receipt.formal?.targets.some((t) => t.scope.lengths !== undefined || t.scope.loops !== undefined) === true]
+  ['formal scope of lengths or loops', RECEIPT_V9_SCHEMA, (receipt) => receipt.formal?.targets.some((t) => t.scope.lengths !== undefined || t.scope.loops !== undefined) === true],
+  ['tripwire record (canary.changed)', RECEIPT_V10_SCHEMA, (receipt) => receipt.phases.some((p) => p.runs.some((r) => r.canary.changed !== undefined))],
+  ['sealed tests record', RECEIPT_V10_SCHEMA, (receipt) => receipt.phases.some((p) => p.sealed_tests !== undefined)],
+  ['checks fired', RECEIPT_V10_SCHEMA, (receipt) => receipt.phases.some((p) => p.checks !== undefined)]
 ];
 
 /** A v7 receipt's `shard` record against its inventory: the share that ran is exactly this shard's share of the whole suite. */
@@ -502,7 +522,14 @@ function gradingErrors(receipt: Receipt): string[] {
       const complete = phase.runs.every((r) => r.oracle !== undefined && r.oracle.matched === r.oracle.cases && r.oracle.observed === r.oracle.cases);
       if (!complete) errors.push(`${where}: passed, but a run did not observe and match every sealed case exactly once`);
     }
-    if (phase.grading === 'sealed' && phase.status === 'passed' && phase.name === 'reproduction_before' && phase.runs.some((r) => r.oracle !== undefined && r.oracle.matched > 0)) {
+    // Judged per test (sealed_tests), a test's other sites may hold on the base: phaseErrors checks it per test.
+    if (
+      phase.grading === 'sealed' &&
+      phase.status === 'passed' &&
+      phase.name === 'reproduction_before' &&
+      phase.sealed_tests === undefined &&
+      phase.runs.some((r) => r.oracle !== undefined && r.oracle.matched > 0)
+    ) {
       errors.push(`${where}: passed, but a sealed case matched on the base`);
     }
   }

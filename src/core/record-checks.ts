@@ -1,6 +1,7 @@
 import { judgeObservations, sealedTestResults, type OracleFile, type RecordInput } from './oracle.js';
 import { RIGHT_REASON_FAILURES, type TestCaseResult } from './test-results.js';
 import { judgeReproductionBefore, type RunEvidence } from './verdict.js';
+import { perTestResults, sealedTests, testOfCases } from './sealed-tests.js';
 
 /**
  * What `witness record` checks beyond the values (issue 28): a recorded oracle must tell the base
@@ -69,7 +70,9 @@ export function baseProblems(
   const judged = baseRuns.map((run) => judgeObservations(cases, { observations: run.observations, malformed: run.malformed }));
   const evidence = baseRuns.map((run, i): RunEvidence => {
     const j = judged[i]!;
-    return { ...run.evidence, sealed: { results: sealedTestResults(j, true), problems: j.problems } };
+    // As runs.ts builds it: the sites of one test are judged together on the base.
+    const tests = sealedTests(cases, run.evidence.parsed?.tests ?? []);
+    return { ...run.evidence, sealed: { results: sealedTestResults(j, true, testOfCases(cases)), problems: j.problems, ...(tests.length > 0 ? { tests } : {}) } };
   });
   const problems: string[] = [];
   const before = judgeReproductionBefore(evidence, options.expectedFailing, options.pinned);
@@ -116,5 +119,5 @@ export function baseProblems(
 
 /** A run's deciding results as validate reads them: the sealed cases, and the framework's failures. */
 function sealedAndFailures(e: RunEvidence): TestCaseResult[] {
-  return [...(e.sealed?.results ?? []), ...(e.parsed?.tests ?? []).filter((t) => t.status !== 'passed')];
+  return perTestResults([...(e.sealed?.results ?? []), ...(e.parsed?.tests ?? []).filter((t) => t.status !== 'passed')], e.sealed?.tests ?? []);
 }

@@ -260,7 +260,7 @@ export function renderPhaseTable(receipt: Receipt, integrityVerified: boolean): 
     const mark = `[${STATUS_MARK[phase.status]}]`.padEnd(15);
     const title = PHASE_TITLES[phase.name].en.padEnd(38);
     const reasons = phase.reasons.length > 0 ? `  ${phase.reasons.join(', ')}` : '';
-    return `${mark}${title}(${testCount(phase)})${reasons}`;
+    return `${mark}${title}(${testCount(phase)})${reasons}${firstCheck(phase)}`;
   });
   const surface = receipt.surface;
   if (surface.findings.length > 0) {
@@ -290,6 +290,24 @@ export function renderPhaseTable(receipt: Receipt, integrityVerified: boolean): 
     `receipt: ${receipt.receipt_digest}`
   );
   return lines.join('\n');
+}
+
+/** The checks that fired for a phase (issue 28 item 8): which check, in which run, and what it saw. */
+function checkLines(phase: PhaseRecord, limit: number): string[] {
+  const checks = phase.checks ?? [];
+  if (checks.length === 0) return [];
+  const shown = checks
+    .slice(0, limit)
+    .map((c) => `- ${codeSpan(c.check, { cell: true })}${c.run !== undefined ? ` @ ${codeSpan(c.run, { cell: true })}` : ''} — ${escapeMarkdown(c.detail)}`);
+  return ['触发的检查 / checks that fired:', '', ...shown, ...(checks.length > limit ? [`- … ${checks.length - limit} more`] : []), ''];
+}
+
+/** The first check that fired for a phase, for the console table. */
+function firstCheck(phase: PhaseRecord): string {
+  const check = phase.checks?.[0];
+  if (check === undefined) return '';
+  const more = (phase.checks?.length ?? 0) > 1 ? ` (+${String((phase.checks?.length ?? 0) - 1)} more)` : '';
+  return `\n${' '.repeat(15)}check: ${check.check}${check.run !== undefined ? ` @ ${check.run}` : ''}: ${check.detail}${more}`;
 }
 
 function failingTests(phase: PhaseRecord, limit: number): string[] {
@@ -373,6 +391,7 @@ export function renderReport(
     );
   }
   out.push(...tamperSection(receipt, limit));
+  out.push(...tripwireSection(receipt, limit));
   const surface = receipt.surface;
   if (surface.findings.length > 0) {
     out.push(
@@ -400,8 +419,9 @@ export function renderReport(
     if (phase.preexisting_failures && phase.preexisting_failures.length > 0) {
       extra.push(`基线已失败（不归咎于补丁）/ failing at baseline (not blamed on the patch): ${phase.preexisting_failures.length}`);
     }
-    if (lines.length === 0 && extra.length === 0) continue;
-    out.push('', `## ${PHASE_TITLES[phase.name].zh} / ${PHASE_TITLES[phase.name].en}`, '', ...extra.map((e) => `${e}  `), ...lines);
+    const checks = checkLines(phase, limit);
+    if (lines.length === 0 && extra.length === 0 && checks.length === 0) continue;
+    out.push('', `## ${PHASE_TITLES[phase.name].zh} / ${PHASE_TITLES[phase.name].en}`, '', ...extra.map((e) => `${e}  `), ...checks, ...lines);
   }
   if (receipt.claim !== undefined) out.push('', ...renderClaimMarkdown(receipt.claim, limit));
   out.push(
@@ -421,6 +441,30 @@ export function renderReport(
     ''
   );
   return out.join('\n');
+}
+
+/**
+ * What the in-process tripwire found changed in the grader, run by run (src/adapters/shared/tripwire.ts):
+ * the reason a run is `grader_compromised`, named. Empty when no run named a change.
+ */
+function tripwireSection(receipt: Receipt, limit: number): string[] {
+  const lines = receipt.phases.flatMap((phase) =>
+    phase.runs
+      .filter((run) => run.canary.changed !== undefined)
+      .map(
+        (run) => `- ${PHASE_TITLES[phase.name].zh} / ${phase.name}, ${run.label} #${run.attempt}: ${(run.canary.changed ?? []).map((c) => codeSpan(c, { cell: true })).join(', ')}`
+      )
+  );
+  if (lines.length === 0) return [];
+  return [
+    '',
+    '## 评分器被改动 / The grader was changed',
+    '',
+    '进程内绊线发现测试代码运行期间评分器的函数被替换或删除（在测试进程内检查，可被绕过，不是边界）。/ The in-process tripwire found grader functions replaced or removed while the tests ran (checked inside the test process: a tripwire, not a boundary).',
+    '',
+    ...lines.slice(0, limit),
+    ...(lines.length > limit ? [`- … ${lines.length - limit} more`] : [])
+  ];
 }
 
 function resetPaths(surface: Receipt['surface']): Set<string> {

@@ -1,5 +1,7 @@
 import { baseUnrunnable } from './base-failure.js';
-import { twinBehaved, type TwinOutcome } from './twins.js';
+import { type TwinOutcome } from './twins.js';
+import { namesGroupedSite, perTestResults, selectedBy, type SealedTest } from './sealed-tests.js';
+import { graderChecks, phaseChecks, type FiredCheck } from './fired-checks.js';
 import { RIGHT_REASON_FAILURES, countTests, firstOccurrenceId, type TestCaseResult, type TestCounts, type ParsedResults, type TestStatus } from './test-results.js';
 
 /**
@@ -82,6 +84,8 @@ export interface CanaryEvidence {
   fail: TestStatus | 'missing';
   /** Twin and mutant canaries among the real tests (src/core/twins.ts); each must have behaved. */
   twins?: TwinOutcome[];
+  /** What the tripwire found changed in the grader (src/adapters/shared/tripwire.ts); any is `grader_compromised`. */
+  changed?: string[];
 }
 
 /** What one run produced, as the judge needs it. */
@@ -101,7 +105,12 @@ export interface RunEvidence {
    * Sealed oracles: the phase's cases compared on the host with expectations the container never
    * saw. When present they decide the run, with the framework's failures (never its passes) added.
    */
-  sealed?: { results: TestCaseResult[]; problems: string[] };
+  sealed?: {
+    results: TestCaseResult[];
+    problems: string[];
+    /** The tests the oracle names and the results each is judged by on the base (src/core/sealed-tests.ts). */
+    tests?: SealedTest[];
+  };
 }
 
 export interface PhaseJudgement {
@@ -122,6 +131,10 @@ export interface PhaseJudgement {
   flaky?: string[];
   /** Regression only: PASS_TO_PASS ids skipped after the patch. */
   newly_skipped?: string[];
+  /** Reproduction before only, sealed: the tests judged as one result each, and their results (first run). */
+  sealed_tests?: SealedTest[];
+  /** The checks behind `grader_compromised` and an inconclusive status (src/core/fired-checks.ts). */
+  checks?: FiredCheck[];
 }
 
 /** Anomalies of a run; empty when its results can be judged test by test. */
@@ -132,16 +145,12 @@ export function runAnomalies(run: RunEvidence): Anomaly[] {
   if (run.outputTruncated) anomalies.push('output_limit');
   // A killed run's result files are partial at best: nothing in them is judged.
   if (anomalies.length > 0) return anomalies;
-  const { tests, problems, claimed } = run.parsed;
-  const canary = run.canary ?? { pass: 'missing', fail: 'missing' };
-  // The must-fail canary makes every honest run exit non-zero: exit 0 means the runner lied.
-  const canaryWrong = canary.pass !== 'passed' || canary.fail !== 'failed' || run.exitCode === 0 || run.exitCode === null || !(canary.twins ?? []).every(twinBehaved);
-  const counts = countTests(tests);
-  const claimDisagrees = claimed !== undefined && (claimed.passed !== counts.passed || claimed.failed + claimed.errored !== counts.failed + counts.errored);
+  const { tests, problems } = run.parsed;
   if (tests.length === 0) anomalies.push('no_results');
-  // A results file that disagrees with what the harness streamed as the tests finished was rewritten.
-  const channelDisagrees = (run.parsed.channel?.disagreements.length ?? 0) > 0;
-  if (canaryWrong || claimDisagrees || channelDisagrees) anomalies.push('grader_compromised');
+  // A canary or twin that did not behave, a change the tripwire named, exit 0 (the must-fail canary
+  // makes every honest run exit non-zero), claimed counts or a results channel that disagree: each
+  // names itself (fired-checks.ts).
+  if (graderChecks(run).length > 0) anomalies.push('grader_compromised');
   if (problems.length > 0) anomalies.push('results_inconsistent');
   if (run.sealed !== undefined && run.sealed.problems.length > 0) anomalies.push('observations_invalid');
   return anomalies;
@@ -191,25 +200,30 @@ const isRightReason = (t: TestCaseResult): boolean => (t.status === 'failed' || 
 
 /**
  * Reproduction before the patch must fail, for the right reason, in every run: every test, or
- * exactly the ids the witness pack lists as expected to fail.
+ * exactly the tests the witness pack lists as expected to fail. A sealed test is judged per test
+ * (src/core/sealed-tests.ts): it fails when any of its sites fails or raises. A pack whose
+ * `expected_failing` names sealed sites of such tests (written for the per-site rule) is judged per site.
  */
 export function judgeReproductionBefore(runs: readonly RunEvidence[], expectedFailing?: readonly string[], pinned?: readonly string[]): PhaseJudgement {
   const results = resultsOf(runs[0]);
+  const grouped = runs[0]?.sealed?.tests ?? [];
+  const extra = grouped.length > 0 ? { sealed_tests: grouped } : {};
   const anomalies = anomaliesOf(runs);
-  if (anomalies.includes('infra_error')) return phase('reproduction_before', 'inconclusive', ['infra_error'], results);
+  if (anomalies.includes('infra_error')) return phase('reproduction_before', 'inconclusive', ['infra_error'], results, extra);
   if (anomalies.length > 0) {
     // A timeout, no tests or unreadable results at baseline never establish the bug, and they are the
     // grader's fault on a tree the candidate's diff never touched: inconclusive, never blamed on the
     // candidate (as the base suite's anomalies in judgeRegression). Inconclusive never passes.
-    return phase('reproduction_before', 'inconclusive', anomalies, results);
+    return phase('reproduction_before', 'inconclusive', anomalies, results, extra);
   }
   const flaky = flakyIds(runs);
   const reasons: ReasonCode[] = flaky.length > 0 ? ['flaky'] : [];
-  if (pinned !== undefined && runs.some((run) => idsDiffer(resultsOf(run), pinned))) reasons.push('test_ids_mismatch');
+  if (pinned !== undefined && runs.some((run) => pinsDiffer(run, pinned))) reasons.push('test_ids_mismatch');
+  const perSite = expectedFailing !== undefined && expectedFailing.some((entry) => namesGroupedSite(entry, grouped));
   for (const run of runs) {
-    const tests = resultsOf(run);
-    const judged = expectedFailing === undefined ? tests : tests.filter((t) => expectedFailing.includes(t.id));
-    if (expectedFailing !== undefined && judged.length !== new Set(expectedFailing).size) reasons.push('repro_wrong_failure');
+    const tests = perSite ? resultsOf(run) : perTestResults(resultsOf(run), run.sealed?.tests ?? []);
+    const judged = expectedFailing === undefined ? tests : [...new Set(expectedFailing.flatMap((entry) => selectedBy(entry, tests)))];
+    if (expectedFailing !== undefined && expectedFailing.some((entry) => selectedBy(entry, tests).length === 0)) reasons.push('repro_wrong_failure');
     if (judged.some((t) => t.status === 'passed')) reasons.push('repro_passes_before');
     if (judged.some((t) => t.status !== 'passed' && !isRightReason(t))) reasons.push('repro_wrong_failure');
   }
@@ -217,7 +231,16 @@ export function judgeReproductionBefore(runs: readonly RunEvidence[], expectedFa
   // A reproduction that passes there, fails for a reason the pack does not allow, is flaky or runs
   // other ids than the pack pinned is a fault of the pack (or of the grader), never of the candidate:
   // inconclusive, naming the pack, and never a pass (issue 28).
-  return phase('reproduction_before', reasons.length === 0 ? 'passed' : 'inconclusive', reasons, results, flaky.length > 0 ? { flaky } : {});
+  return phase('reproduction_before', reasons.length === 0 ? 'passed' : 'inconclusive', reasons, results, { ...extra, ...(flaky.length > 0 ? { flaky } : {}) });
+}
+
+/**
+ * Pins name tests (issue 28 item 7): in a sealed run, the framework's own test ids (every sealed test
+ * still runs as a test; its results are observations), or, for packs pinned before, the sealed ids.
+ */
+function pinsDiffer(run: RunEvidence, pinned: readonly string[]): boolean {
+  if (run.sealed === undefined) return idsDiffer(resultsOf(run), pinned);
+  return idsDiffer(run.parsed?.tests ?? [], pinned) && idsDiffer(resultsOf(run), pinned);
 }
 
 /** True when a run's ids are not exactly the pinned ones (missing, extra, renamed or repeated). */
@@ -256,7 +279,7 @@ function judgeMustPass(
   // Failing in every run is the candidate's failure; failing in some runs only is flakiness.
   const alwaysFails = [...ids].some((id) => perRun.every((tests) => tests.every((t) => t.id !== id || t.status !== 'passed')));
   const reasons: ReasonCode[] = [...(alwaysFails ? [failReason] : []), ...(flaky.length > 0 ? (['flaky'] as const) : [])];
-  if (pinned !== undefined && runs.some((run) => idsDiffer(resultsOf(run), pinned))) reasons.push('test_ids_mismatch');
+  if (pinned !== undefined && runs.some((run) => pinsDiffer(run, pinned))) reasons.push('test_ids_mismatch');
   return phase(name, reasons.length === 0 ? 'passed' : 'failed', reasons, first.all, { missing: first.missing, ...(flaky.length > 0 ? { flaky } : {}) });
 }
 
@@ -416,7 +439,7 @@ export function judge(
   // depend on which of them happened to finish first.
   if (!basePassesGate(before, unrunnable)) {
     const first = unrunnable ? { ...before, status: 'inconclusive' as const, reasons: ['base_unrunnable' as const] } : before;
-    const phases = [first, notRunPhase('reproduction_after'), notRunPhase('regression'), notRunPhase('hidden')];
+    const phases = [withChecks(first, runs, options), notRunPhase('reproduction_after'), notRunPhase('regression'), notRunPhase('hidden')];
     return { phases, ...decideVerdict(phases, repositoryUnchanged, options.surfaceReasons ?? []) };
   }
   const stopped = new Set(options.notRun ?? []);
@@ -433,7 +456,29 @@ export function judge(
         : judgeRegression(runs.regression_before[0] as RunEvidence, runs.regression_after),
     stopped.has('hidden') ? notRunPhase('hidden') : judgeHidden(runs.hidden, options.pinned?.hidden)
   ];
-  return { phases: judged, ...decideVerdict(judged, repositoryUnchanged, options.surfaceReasons ?? []) };
+  const explained = judged.map((p) => withChecks(p, runs, options, tier?.status === 'failed' ? (options.related ?? []) : []));
+  return { phases: explained, ...decideVerdict(explained, repositoryUnchanged, options.surfaceReasons ?? []) };
+}
+
+/** The phase with the checks that fired for it (issue 28 item 8), when there are any. */
+function withChecks(
+  judged: PhaseJudgement,
+  runs: RunsByLabel,
+  options: { expectedFailing?: readonly string[]; pinned?: { reproduction?: readonly string[]; hidden?: readonly string[] } },
+  related: readonly RunEvidence[] = []
+): PhaseJudgement {
+  const own: Record<PhaseName, readonly RunEvidence[]> = {
+    reproduction_before: runs.reproduction_before,
+    reproduction_after: runs.reproduction_after,
+    regression: [...runs.regression_before.slice(0, 1), ...related, ...(related.length > 0 ? [] : runs.regression_after)],
+    hidden: runs.hidden
+  };
+  const pinned = judged.name === 'hidden' ? options.pinned?.hidden : judged.name === 'regression' ? undefined : options.pinned?.reproduction;
+  const checks = phaseChecks(judged, own[judged.name], (run) => resultsOf(run as RunEvidence), {
+    ...(judged.name === 'reproduction_before' && options.expectedFailing !== undefined ? { expectedFailing: options.expectedFailing } : {}),
+    ...(pinned !== undefined ? { pinned } : {})
+  });
+  return checks.length > 0 ? { ...judged, checks } : judged;
 }
 
 /** A phase that was not needed: no tests, no reasons, never a pass. */

@@ -1,4 +1,5 @@
 import { OBSERVATION_MARKER } from '../core/oracle.js';
+import { pythonObserver } from './observer-python.js';
 
 /**
  * The in-container half of a sealed oracle: tiny observers, generated for each run with its nonce,
@@ -21,98 +22,6 @@ import { OBSERVATION_MARKER } from '../core/oracle.js';
 export const PY_OBSERVER_FILE = 'patchproof_oracle.py';
 export const JS_OBSERVER_FILE = 'patchproof-oracle.cjs';
 export const NONCE_FILE = 'patchproof-oracle.nonce';
-
-function pythonObserver(nonce: string): string {
-  return `"""Observer of a sealed oracle (generated for one run). The expected values are not here."""
-
-import json as _json
-import os as _os
-
-_PREFIX = ${JSON.stringify(`${OBSERVATION_MARKER} ${nonce} `)}
-_write = _os.write
-
-
-def _open_stream():
-    # The stream the host reads: the stdout of the run's first process, the topmost ancestor
-    # working in this same folder (Docker's init, or the process the runner started), past any
-    # runner's output capture in this process, a worker or a child.
-    try:
-        cwd = _os.getcwd()
-        pid = _os.getpid()
-        top = None
-        while True:
-            with open("/proc/%d/stat" % pid) as handle:
-                ppid = int(handle.read().rsplit(")", 1)[1].split()[1])
-            try:
-                where = _os.readlink("/proc/%d/cwd" % ppid) if ppid > 0 else None
-            except OSError:
-                # A non-dumpable ancestor (the junit wrapper as PID 1): the climb ends below it.
-                where = None
-            if where != cwd:
-                break
-            pid = top = ppid
-        if top is not None:
-            return _os.open("/proc/%d/fd/1" % top, _os.O_WRONLY | _os.O_APPEND)
-    except (OSError, ValueError, IndexError):
-        pass
-    return 1
-
-
-_FD = _open_stream()
-
-
-def _default(value):
-    if isinstance(value, (set, frozenset)):
-        return {"$set": sorted(_json.dumps(v, sort_keys=True, default=_default) for v in value)}
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        # bytearray == bytes in Python: they observe alike
-        return {"$bytes": bytes(value).hex()}
-    return {"$repr": repr(value)}
-
-
-def _emit(case, value):
-    try:
-        text = _json.dumps({"case": case, "value": value}, allow_nan=False, sort_keys=True, ensure_ascii=True, default=_default)
-    except (TypeError, ValueError, RecursionError):
-        text = _json.dumps({"case": case, "value": {"$unencodable": type(value).__name__}}, ensure_ascii=True)
-    data = (_PREFIX + text + "\\n").encode("ascii")
-    while data:
-        data = data[_write(_FD, data):]
-
-
-_COUNTS = {}
-
-
-def _occurrence(case):
-    # A site observed again (a loop, a parametrized test) observes case#2, case#3, ... in order.
-    n = _COUNTS.get(case, 0) + 1
-    _COUNTS[case] = n
-    return case if n == 1 else "%s#%d" % (case, n)
-
-
-def observe(case, thunk):
-    """Observe the value of thunk(); an exception is observed as {"$raised": name} and raised again."""
-    case = _occurrence(case)
-    try:
-        value = thunk()
-    except Exception as error:
-        _emit(case, {"$raised": type(error).__name__, "message": str(error)})
-        raise
-    _emit(case, value)
-    return value
-
-
-def observe_raises(case, thunk):
-    """Observe that thunk() raises (the host checks which exception); a return is observed as such."""
-    case = _occurrence(case)
-    try:
-        value = thunk()
-    except Exception as error:
-        _emit(case, {"$raised": type(error).__name__, "message": str(error)})
-        return
-    _emit(case, {"$returned": value})
-`;
-}
 
 function jsObserver(nonce: string): string {
   return `'use strict';
@@ -142,42 +51,245 @@ try {
   if (top !== undefined) fd = fs.openSync('/proc/' + top + '/fd/1', 'a');
 } catch {}
 
-function encode(value, depth) {
-  if (depth > 100) return { $unencodable: 'depth' };
-  if (value === undefined) return { $undefined: true };
-  if (typeof value === 'number') return Number.isFinite(value) ? value : { $number: String(value) };
-  if (typeof value === 'bigint') return { $bigint: String(value) };
-  if (typeof value === 'function' || typeof value === 'symbol') return { $repr: String(value) };
-  if (value === null || typeof value !== 'object') return value;
-  if (typeof value.then === 'function') return { $promise: true };
-  if (Array.isArray(value)) return value.map((v) => encode(v, depth + 1));
-  if (value instanceof Date) return { $date: Number.isNaN(value.getTime()) ? 'invalid' : value.toISOString() };
-  if (value instanceof Map) return { $map: [...value].map(([k, v]) => [encode(k, depth + 1), encode(v, depth + 1)]) };
-  if (value instanceof Set) return { $set: [...value].map((v) => encode(v, depth + 1)) };
+// Safe observation (issue 26 item 1, issue 28 item 10): a value's real content, read without running
+// code the candidate could have defined — no toJSON, valueOf, toString, Symbol.toPrimitive, getters,
+// Proxy traps, iterators or asymmetricMatch. Every intrinsic used is captured here, when the observer
+// loads (a sealed test imports it first), and called with Reflect.apply. An accessor property, a
+// Proxy or a cycle is recorded as unobservable; the host compares the JSON text structurally.
+const I = {
+  apply: Reflect.apply,
+  ownKeys: Reflect.ownKeys,
+  getPrototypeOf: Reflect.getPrototypeOf,
+  getOwnPropertyDescriptor: Reflect.getOwnPropertyDescriptor,
+  hasOwn: Object.prototype.hasOwnProperty,
+  isArray: Array.isArray,
+  is: Object.is,
+  stringify: JSON.stringify,
+  isProxy: require('node:util').types.isProxy,
+  isDate: require('node:util').types.isDate,
+  isRegExp: require('node:util').types.isRegExp,
+  isMap: require('node:util').types.isMap,
+  isSet: require('node:util').types.isSet,
+  isPromise: require('node:util').types.isPromise,
+  isTypedArray: require('node:util').types.isTypedArray,
+  isBoxed: require('node:util').types.isBoxedPrimitive,
+  isNativeError: require('node:util').types.isNativeError,
+  dateGetTime: Date.prototype.getTime,
+  dateToISO: Date.prototype.toISOString,
+  regexpSource: Reflect.getOwnPropertyDescriptor(RegExp.prototype, 'source').get,
+  regexpFlags: Reflect.getOwnPropertyDescriptor(RegExp.prototype, 'flags').get,
+  mapForEach: Map.prototype.forEach,
+  setForEach: Set.prototype.forEach,
+  typedLength: Reflect.getOwnPropertyDescriptor(Reflect.getPrototypeOf(Uint8Array.prototype), 'length').get,
+  symbolDescription: Reflect.getOwnPropertyDescriptor(Symbol.prototype, 'description').get,
+  numberIsFinite: Number.isFinite,
+  numberIsInteger: Number.isInteger,
+  StringCtor: String,
+  ObjectProto: Object.prototype,
+  ArrayProto: Array.prototype,
+  DateProto: Date.prototype,
+  RegExpProto: RegExp.prototype,
+  MapProto: Map.prototype,
+  SetProto: Set.prototype
+};
+const str = (s) => I.stringify(s);
+const own = (object, key) => I.apply(I.hasOwn, object, [key]);
+function dataValue(object, key) {
+  // The own property's value when it is a data property; { get: true } for an accessor.
+  const d = I.getOwnPropertyDescriptor(object, key);
+  if (d === undefined) return { absent: true };
+  if (own(d, 'get') || own(d, 'set')) return { accessor: true };
+  return { value: d.value, enumerable: d.enumerable };
+}
+function unobservable(why) {
+  return '{"$unobservable":' + str(why) + '}';
+}
+/** The constructor names of the exact prototype chain, read as own data properties. */
+function chainOf(value) {
+  const names = [];
+  let proto = I.getPrototypeOf(value);
+  for (let n = 0; proto !== null && n < 50; n++) {
+    if (I.isProxy(proto)) return undefined;
+    const ctor = dataValue(proto, 'constructor');
+    let name = '?';
+    if (typeof ctor.value === 'function' && !I.isProxy(ctor.value)) {
+      const nm = dataValue(ctor.value, 'name');
+      if (typeof nm.value === 'string') name = nm.value;
+    }
+    names[names.length] = name;
+    proto = I.getPrototypeOf(proto);
+  }
+  return names;
+}
+function number(n) {
+  if (n === 0) return '0';
+  return I.numberIsFinite(n) ? str(n) : '{"$number":' + str(I.StringCtor(n)) + '}';
+}
+function encode(value, depth, seen) {
+  if (value === undefined) return '{"$undefined":true}';
+  if (value === null) return 'null';
+  const t = typeof value;
+  if (t === 'number') return number(value);
+  if (t === 'string' || t === 'boolean') return str(value);
+  if (t === 'bigint') return '{"$bigint":' + str(I.StringCtor(value)) + '}';
+  if (t === 'symbol') {
+    const d = I.apply(I.symbolDescription, value, []);
+    return '{"$symbol":' + str(d === undefined ? null : d) + '}';
+  }
+  if (I.isProxy(value)) return unobservable('proxy');
+  if (t === 'function') {
+    const nm = dataValue(value, 'name');
+    return '{"$function":' + str(typeof nm.value === 'string' ? nm.value : '?') + '}';
+  }
+  if (depth > 100) return unobservable('depth');
+  for (let i = 0; i < seen.length; i++) if (seen[i] === value) return unobservable('cycle');
+  seen[seen.length] = value;
+  try {
+    return encodeObject(value, depth, seen);
+  } finally {
+    seen.length = seen.length - 1;
+  }
+}
+/** Own properties, data only: indices skipped for arrays; non-enumerable ones only when they are asymmetricMatch. */
+function fieldsOf(value, depth, seen, skipIndices, keepMessage) {
+  const keys = I.ownKeys(value);
+  let out = '';
+  let count = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (typeof key !== 'string') continue;
+    if (skipIndices && (key === 'length' || (key !== '' && I.StringCtor(key >>> 0) === key && key !== '4294967295'))) continue;
+    if (keepMessage && key === 'stack') continue;
+    const d = dataValue(value, key);
+    if (d.accessor) return { unobservable: 'accessor ' + key };
+    if (!d.enumerable && key !== 'asymmetricMatch' && !(keepMessage && (key === 'message' || key === 'code' || key === 'name'))) continue;
+    if (d.value === undefined && key !== 'asymmetricMatch') continue;
+    out += (count++ > 0 ? ',' : '') + str(key) + ':' + encode(d.value, depth + 1, seen);
+  }
+  return { text: '{' + out + '}', count };
+}
+function itemsOf(array, depth, seen) {
+  const len = dataValue(array, 'length').value;
+  let out = '';
+  for (let i = 0; i < len; i++) {
+    const d = dataValue(array, I.StringCtor(i));
+    if (d.accessor) return { unobservable: 'accessor ' + i };
+    out += (i > 0 ? ',' : '') + (d.absent ? '{"$hole":true}' : encode(d.value, depth + 1, seen));
+  }
+  return { text: '[' + out + ']' };
+}
+function encodeObject(value, depth, seen) {
+  const chain = chainOf(value);
+  if (chain === undefined) return unobservable('proxy');
+  const proto = I.getPrototypeOf(value);
+  if (I.isPromise(value)) return '{"$promise":true}';
+  const tagged = (extra, fields) => '{"$class":' + str(chain) + ',"fields":' + fields.text + extra + '}';
+  if (I.isArray(value)) {
+    const items = itemsOf(value, depth, seen);
+    if (items.unobservable) return unobservable(items.unobservable);
+    const fields = fieldsOf(value, depth, seen, true, false);
+    if (fields.unobservable) return unobservable(fields.unobservable);
+    if (proto === I.ArrayProto && fields.count === 0) return items.text;
+    return tagged(',"items":' + items.text, fields);
+  }
+  if (I.isTypedArray(value)) {
+    const len = I.apply(I.typedLength, value, []);
+    let out = '';
+    for (let i = 0; i < len; i++) out += (i > 0 ? ',' : '') + encode(value[i], depth + 1, seen);
+    return tagged(',"items":[' + out + ']', { text: '{}' });
+  }
+  const fields = fieldsOf(value, depth, seen, false, I.isNativeError(value));
+  if (fields.unobservable) return unobservable(fields.unobservable);
+  const plain = fields.count === 0 ? (p) => proto === p : () => false;
+  if (I.isDate(value)) {
+    const time = I.apply(I.dateGetTime, value, []);
+    const text = '{"$date":' + str(time !== time ? 'invalid' : I.apply(I.dateToISO, value, [])) + '}';
+    return plain(I.DateProto) ? text : tagged(',"value":' + text, fields);
+  }
+  if (I.isRegExp(value)) {
+    const text = '{"$regexp":{"flags":' + str(I.apply(I.regexpFlags, value, [])) + ',"source":' + str(I.apply(I.regexpSource, value, [])) + '}}';
+    return plain(I.RegExpProto) ? text : tagged(',"value":' + text, fields);
+  }
+  if (I.isMap(value)) {
+    let out = '';
+    let n = 0;
+    I.apply(I.mapForEach, value, [(v, k) => { out += (n++ > 0 ? ',' : '') + '[' + encode(k, depth + 1, seen) + ',' + encode(v, depth + 1, seen) + ']'; }]);
+    const text = '{"$map":[' + out + ']}';
+    return plain(I.MapProto) ? text : tagged(',"value":' + text, fields);
+  }
+  if (I.isSet(value)) {
+    let out = '';
+    let n = 0;
+    I.apply(I.setForEach, value, [(v) => { out += (n++ > 0 ? ',' : '') + encode(v, depth + 1, seen); }]);
+    const text = '{"$set":[' + out + ']}';
+    return plain(I.SetProto) ? text : tagged(',"value":' + text, fields);
+  }
+  if (I.isBoxed(value)) return tagged('', fields);
+  if (proto === I.ObjectProto || proto === null) return fields.text;
+  return tagged('', fields);
+}
+function safeEncode(value) {
+  try {
+    return encode(value, 0, []);
+  } catch (error) {
+    return unobservable('threw while read');
+  }
+}
+/** A thrown value: its class chain, and its message and own data properties. */
+function raisedText(error) {
+  if (error === null || (typeof error !== 'object' && typeof error !== 'function')) return '{"$raised":' + str(typeof error) + ',"value":' + safeEncode(error) + '}';
+  if (I.isProxy(error)) return '{"$raised":"?","chain":[],"fields":' + unobservable('proxy') + '}';
+  const chain = chainOf(error) || [];
+  const msg = dataValue(error, 'message');
+  let name;
+  for (let p = error, n = 0; p !== null && n < 50 && name === undefined; p = I.getPrototypeOf(p), n++) {
+    if (I.isProxy(p)) break;
+    const d = dataValue(p, 'name');
+    if (typeof d.value === 'string') name = d.value;
+  }
+  return (
+    '{"$raised":' + str(chain[0] === undefined ? '?' : chain[0]) + ',"chain":' + str(chain) +
+    (typeof msg.value === 'string' ? ',"message":' + str(msg.value) : '') +
+    (name !== undefined ? ',"name":' + str(name) : '') +
+    ',"fields":' + safeEncode(fieldsOnly(error)) + '}'
+  );
+}
+function fieldsOnly(error) {
+  // Own data properties, as a plain object built here (never the candidate's object).
   const out = {};
-  for (const key of Object.keys(value)) {
-    if (value[key] !== undefined) out[key] = encode(value[key], depth + 1);
+  const keys = I.ownKeys(error);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (typeof key !== 'string' || key === 'stack') continue;
+    const d = dataValue(error, key);
+    if (d.accessor) { out[key] = { $accessor: true }; continue; }
+    if (d.enumerable || key === 'code') out[key] = d.value;
   }
   return out;
 }
 
-function emit(id, value) {
-  let text;
-  try {
-    text = JSON.stringify({ case: id, value: encode(value, 0) });
-  } catch {
-    text = JSON.stringify({ case: id, value: { $unencodable: typeof value } });
+const charCodeAt = String.prototype.charCodeAt;
+const bufferFrom = Buffer.from;
+const HEX = '0123456789abcdef';
+function emitText(id, text) {
+  const line = PREFIX + '{"case":' + str(id) + ',"value":' + text + '}';
+  let ascii = '';
+  for (let i = 0; i < line.length; i++) {
+    const c = I.apply(charCodeAt, line, [i]);
+    ascii += c >= 0x7f ? '\\\\u' + HEX[(c >> 12) & 15] + HEX[(c >> 8) & 15] + HEX[(c >> 4) & 15] + HEX[c & 15] : line[i];
   }
-  const data = Buffer.from(PREFIX + text.replace(/[\\u007f-\\uffff]/g, (c) => '\\\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')) + '\\n', 'ascii');
+  const data = I.apply(bufferFrom, Buffer, [ascii + '\\n', 'ascii']);
   let offset = 0;
   while (offset < data.length) offset += writeSync(fd, data, offset);
 }
 
 // A site observed again (a loop, a table row) observes id#2, id#3, ... in order.
 const counts = new Map();
+const mapGet = Map.prototype.get;
+const mapSet = Map.prototype.set;
 function occurrence(id) {
-  const n = (counts.get(id) || 0) + 1;
-  counts.set(id, n);
+  const n = (I.apply(mapGet, counts, [id]) || 0) + 1;
+  I.apply(mapSet, counts, [id, n]);
   return n === 1 ? id : id + '#' + n;
 }
 
@@ -188,25 +300,66 @@ function observe(id, thunk) {
   try {
     value = thunk();
   } catch (error) {
-    emit(id, { $raised: error && error.constructor ? error.constructor.name : typeof error, message: String(error && error.message) });
+    emitText(id, raisedText(error));
     throw error;
   }
-  emit(id, value);
+  emitText(id, safeEncode(value));
   return value;
+}
+
+/** Observe both sides of an assertion; the host applies its predicate. Returns nothing the test uses. */
+function observeBoth(id, actualThunk, expectedThunk) {
+  id = occurrence(id);
+  let actual;
+  try {
+    actual = actualThunk();
+  } catch (error) {
+    emitText(id, raisedText(error));
+    throw error;
+  }
+  const expected = expectedThunk();
+  emitText(id, '{"actual":' + safeEncode(actual) + ',"expected":' + safeEncode(expected) + ',"same":' + (I.is(actual, expected) ? 'true' : 'false') + '}');
 }
 
 /** Observe that thunk() throws (the host checks which error); a return is observed as such. */
 function observeThrows(id, thunk) {
   id = occurrence(id);
+  let value;
   try {
-    const value = thunk();
-    emit(id, { $returned: value });
+    value = thunk();
   } catch (error) {
-    emit(id, { $raised: error && error.constructor ? error.constructor.name : typeof error, message: String(error && error.message) });
+    emitText(id, raisedText(error));
+    return;
   }
+  emitText(id, '{"$returned":' + safeEncode(value) + '}');
 }
 
-module.exports = { observe, observeThrows };
+/** Observe that a promise (or a function returning one) rejects; awaited by the sealed test. */
+const promiseThen = Promise.prototype.then;
+const NativePromise = Promise;
+const resolved = () => I.apply(promiseThen, NativePromise.resolve(), [() => undefined]);
+function observeRejects(id, subject) {
+  id = occurrence(id);
+  let promise;
+  try {
+    promise = typeof subject === 'function' ? subject() : subject;
+  } catch (error) {
+    emitText(id, raisedText(error));
+    return resolved();
+  }
+  if (!I.isPromise(promise) || I.isProxy(promise)) {
+    emitText(id, '{"$returned":' + safeEncode(promise) + '}');
+    return resolved();
+  }
+  return new NativePromise((resolve) => {
+    I.apply(promiseThen, promise, [
+      (value) => { emitText(id, '{"$returned":' + safeEncode(value) + '}'); resolve(); },
+      (error) => { emitText(id, raisedText(error)); resolve(); }
+    ]);
+  });
+}
+
+module.exports = { observe, observeBoth, observeThrows, observeRejects };
 `;
 }
 

@@ -1,5 +1,6 @@
 import { parse } from '@babel/parser';
 import { occurrenceId, type Comparator, type OracleCase, type PendingSite } from '../core/oracle.js';
+import type { PredicateName, PredicateSpec } from '../core/predicates.js';
 import { JS_OBSERVER_FILE } from './observer.js';
 
 /**
@@ -28,6 +29,8 @@ export interface SealOutput {
   unsealed: UnsealedAssertion[];
   /** Sites whose expected values come from `witness record --reference` (absent: none). */
   pending?: PendingSite[];
+  /** The test of each site whose test is known: its file (relative to the phase folder), then its titles (suites, test). */
+  tests?: Record<string, string[]>;
 }
 
 // The AST as plain objects: only the fields read here.
@@ -112,8 +115,23 @@ const memberName = (node: Node): string | undefined => {
   return property.type === 'Identifier' ? (property.name as string) : undefined;
 };
 
-const ASSERT_EQUAL = new Set(['equal', 'strictEqual', 'deepEqual', 'deepStrictEqual']);
-const EXPECT_EQUAL = new Set(['toBe', 'toEqual', 'toStrictEqual']);
+/** node:assert's comparisons: the host predicate and whether it is negated. */
+const ASSERT_PREDICATES: Record<string, [PredicateName, boolean]> = {
+  equal: ['loose_equal', false],
+  strictEqual: ['same', false],
+  deepEqual: ['equal', false],
+  deepStrictEqual: ['strict_equal', false],
+  notEqual: ['loose_equal', true],
+  notStrictEqual: ['same', true],
+  notDeepEqual: ['equal', true],
+  notDeepStrictEqual: ['strict_equal', true],
+  match: ['match', false],
+  doesNotMatch: ['match', true]
+};
+const EXPECT_PREDICATES: Record<string, PredicateName> = { toBe: 'same', toEqual: 'equal', toStrictEqual: 'strict_equal' };
+const EXPECT_EQUAL = new Set(Object.keys(EXPECT_PREDICATES));
+const SYMMETRIC = new Set<PredicateName>(['same', 'equal', 'strict_equal', 'loose_equal']);
+const EQUALITY = new Set<PredicateName>(['same', 'equal', 'strict_equal', 'loose_equal']);
 
 function walk(node: unknown, visit: (n: Node) => boolean): void {
   if (Array.isArray(node)) {
@@ -128,13 +146,25 @@ function walk(node: unknown, visit: (n: Node) => boolean): void {
   }
 }
 
+/** `assert`, `assert.strict`, node:test's `t.assert` (any context name): the object node:assert's functions hang on. */
+function isAssertObject(object: Node): boolean {
+  if (object.type === 'Identifier') return object.name === 'assert';
+  if (object.type === 'MemberExpression' && object.computed !== true) {
+    const property = object.property as Node;
+    if (property.type !== 'Identifier') return false;
+    if (property.name === 'assert') return (object.object as Node).type === 'Identifier' || (object.object as Node).type === 'ThisExpression';
+    if (property.name === 'strict') return isAssertObject(object.object as Node);
+  }
+  return false;
+}
+
 /** Is this call an assertion PatchProof knows the shape of (assert.*, assert(), expect(...).*)? */
 function assertionLike(call: Node): boolean {
   const callee = call.callee as Node;
   if (callee.type === 'Identifier' && callee.name === 'assert') return true;
   if (callee.type === 'MemberExpression') {
     let object = callee.object as Node;
-    if (object.type === 'Identifier' && object.name === 'assert') return true;
+    if (isAssertObject(object)) return true;
     while (object.type === 'MemberExpression') object = object.object as Node;
     if (object.type === 'CallExpression' && (object.callee as Node).type === 'Identifier' && (object.callee as Node).name === 'expect') return true;
   }
@@ -149,6 +179,25 @@ interface Context {
   each?: { rows: number; params: Map<string, EachParam> };
   /** The parameters of the enclosing functions: the test's own inputs (a helper's, a table's). */
   params?: ReadonlySet<string>;
+  /** The literal titles of the enclosing suites and test; null when one is not a literal (or `.each`). */
+  titles?: string[] | null;
+  /** Inside a test's callback (not only a suite's, a hook's or a helper's at module level). */
+  inTest?: boolean;
+}
+
+/** A call's title when it is a literal string. */
+function literalTitle(node: Node | undefined): string | undefined {
+  if (node?.type === 'StringLiteral') return node.value as string;
+  if (node?.type === 'TemplateLiteral' && (node.expressions as unknown[]).length === 0) return (node.quasis as { value: { cooked: string } }[])[0]?.value.cooked;
+  return undefined;
+}
+
+/** The root name of a test call's callee (`it.only` → `it`). */
+function testRoot(callee: Node): string | undefined {
+  if (callee.type === 'Identifier') return callee.name as string;
+  if (callee.type === 'MemberExpression') return testRoot(callee.object as Node);
+  if (callee.type === 'CallExpression') return testRoot(callee.callee as Node);
+  return undefined;
 }
 
 interface EachParam {
@@ -192,11 +241,14 @@ function eachTable(callee: Node): Node | undefined {
   return args.length === 1 ? args[0] : undefined;
 }
 
+/** Array methods that call back with the array's own elements. */
+const ITERATING = new Set(['forEach', 'map', 'flatMap', 'filter', 'some', 'every', 'find', 'findIndex', 'reduce', 'reduceRight']);
+
 const LOOPS = new Set(['ForStatement', 'ForInStatement', 'ForOfStatement', 'WhileStatement', 'DoWhileStatement']);
 
 /** Seal the test files of one phase. `files` paths are relative to the phase folder. */
 export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[]): Required<SealOutput> {
-  const out: Required<SealOutput> = { files: [], cases: [], unsealed: [], pending: [] };
+  const out: Required<SealOutput> = { files: [], cases: [], unsealed: [], pending: [], tests: {} };
   for (const file of files) {
     const ast = parse(file.source, { sourceType: 'unambiguous', plugins: file.path.endsWith('x') ? ['typescript', 'jsx'] : ['typescript'], errorRecovery: false });
     const source = file.source;
@@ -232,60 +284,202 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
       }
       return { actual, replacement: plain(actual), expected: 'record', comparator };
     };
+    /** An assertion's predicate on two sides: the exact form for a literal equality, else the predicate on the host. */
+    const sided = (actual: Node, expected: Node, context: Context, predicate: PredicateName, negate: boolean, extra: Partial<PredicateSpec> = {}): Conversion | undefined => {
+      const symmetric = SYMMETRIC.has(predicate);
+      if (isLiteral(actual) && isLiteral(expected)) return undefined;
+      if (symmetric && isLiteral(actual)) return sided(expected, actual, context, predicate, negate, extra);
+      if (!negate && EQUALITY.has(predicate) && Object.keys(extra).length === 0) {
+        const exact = equality(actual, expected, context);
+        if (exact !== undefined && exact.expected !== 'record') return exact;
+      }
+      const base = { kind: 'predicate', predicate, ...(negate ? { negate: true } : {}), ...extra } as Comparator;
+      if (isLiteral(expected)) {
+        if (vacuous(actual, context)) return undefined;
+        return {
+          actual,
+          replacement: (id) => `observe(${id}, () => (${text(actual)}))`,
+          expected: { literal: literalValue(expected) },
+          comparator: { ...base, observed: 'actual' } as Comparator
+        };
+      }
+      // Never a site whose two sides are the test's own inputs: it holds for any implementation.
+      if (vacuous(actual, context) && vacuous(expected, context)) return undefined;
+      return {
+        actual,
+        replacement: (id) => `observeBoth(${id}, () => (${text(actual)}), () => (${text(expected)}))`,
+        expected: { literal: null },
+        comparator: { ...base, observed: 'both' } as Comparator
+      };
+    };
+    /** What a thrown value must be: `X` (a class), `/re/`, `'text'` (toThrow), `{ … }` (assert.throws), or anything. */
+    const throwSpec = (matcher: Node | undefined, style: 'expect' | 'assert'): Partial<PredicateSpec> | undefined => {
+      if (matcher === undefined) return {};
+      if (matcher.type === 'Identifier') return { type: matcher.name as string };
+      if (matcher.type === 'RegExpLiteral')
+        return { pattern: matcher.pattern as string, flags: matcher.flags as string, ...(style === 'assert' ? { subject: 'string' as const } : {}) };
+      if (style === 'expect' && isLiteral(matcher) && typeof literalValue(matcher) === 'string') return { includes: literalValue(matcher) as string };
+      if (style === 'assert' && matcher.type === 'ObjectExpression') {
+        const props: Record<string, unknown> = {};
+        for (const p of matcher.properties as Node[]) {
+          if (p.type !== 'ObjectProperty' || p.computed === true || (p.key as Node).type !== 'Identifier') return undefined;
+          const value = p.value as Node;
+          if (value.type === 'RegExpLiteral') props[(p.key as Node).name as string] = { $regexp: { flags: value.flags, source: value.pattern } };
+          else if (isLiteral(value)) props[(p.key as Node).name as string] = literalValue(value);
+          else return undefined;
+        }
+        return { props };
+      }
+      return undefined;
+    };
+    const throwing = (subject: Node, matcher: Node | undefined, style: 'expect' | 'assert', negate: boolean, awaited: boolean): Conversion | undefined => {
+      if (!awaited && !isFunction(subject)) return undefined;
+      if (awaited && isLiteral(subject)) return undefined;
+      const spec = throwSpec(matcher, style);
+      if (spec === undefined) return undefined;
+      const fn = awaited ? 'observeRejects' : 'observeThrows';
+      // The established forms stay as they were sealed: toThrow(), toThrow(Class), assert.throws(fn[, Class]).
+      if (!awaited && !negate && (matcher === undefined || matcher.type === 'Identifier')) {
+        return { actual: subject, replacement: (id) => `${fn}(${id}, ${text(subject)})`, expected: { literal: null }, comparator: { kind: 'raises', type: spec.type ?? 'Error' } };
+      }
+      return {
+        actual: subject,
+        replacement: (id) => `${fn}(${id}, ${text(subject)})`,
+        expected: { literal: null },
+        comparator: { kind: 'predicate', predicate: 'throws', observed: 'actual', ...(negate ? { negate: true } : {}), ...spec } as Comparator
+      };
+    };
     /** The conversion of an assertion call, or undefined when it has no observation form. */
-    const convert = (call: Node, context: Context): Conversion | undefined => {
+    const convert = (call: Node, context: Context, awaited: boolean): Conversion | undefined => {
       const callee = call.callee as Node;
       const args = call.arguments as Node[];
       if (args.some((a) => a.type === 'SpreadElement')) return undefined;
-      // node:assert
+      // node:assert, assert.strict, node:test's t.assert
       const name = memberName(callee);
-      const onAssert = callee.type === 'MemberExpression' && (callee.object as Node).type === 'Identifier' && (callee.object as Node).name === 'assert';
-      if (onAssert && name !== undefined && ASSERT_EQUAL.has(name) && args.length >= 2 && args.length <= 3) {
+      const onAssert = callee.type === 'MemberExpression' && isAssertObject(callee.object as Node);
+      if (onAssert && name !== undefined && ASSERT_PREDICATES[name] !== undefined && args.length >= 2 && args.length <= 3 && !awaited) {
+        const [predicate, negate] = ASSERT_PREDICATES[name];
         const [a, b] = args as [Node, Node];
-        if (isLiteral(a) && isLiteral(b)) return undefined;
-        return isLiteral(a) ? equality(b, a, context) : equality(a, b, context);
+        if (predicate === 'match') {
+          if (b.type !== 'RegExpLiteral' || isLiteral(a) || vacuous(a, context)) return undefined;
+          return {
+            actual: a,
+            replacement: (id) => `observe(${id}, () => (${text(a)}))`,
+            expected: { literal: null },
+            comparator: {
+              kind: 'predicate',
+              predicate,
+              observed: 'actual',
+              pattern: b.pattern as string,
+              flags: b.flags as string,
+              ...(negate ? { negate: true } : {})
+            } as Comparator
+          };
+        }
+        return sided(a, b, context, predicate, negate);
       }
       if (
         ((callee.type === 'Identifier' && callee.name === 'assert') || (onAssert && name === 'ok')) &&
         args.length >= 1 &&
         args.length <= 2 &&
+        !awaited &&
         !isLiteral(args[0] as Node) &&
         !vacuous(args[0] as Node, context)
       ) {
         const a = args[0] as Node;
         return { actual: a, replacement: (id) => `observe(${id}, () => Boolean(${text(a)}))`, expected: { literal: true }, comparator: { kind: 'exact' } };
       }
-      if (onAssert && name === 'throws' && (args.length === 1 || args.length === 2) && isFunction(args[0] as Node)) {
-        const kind = args[1];
-        if (kind !== undefined && kind.type !== 'Identifier') return undefined;
-        const fn = args[0] as Node;
-        return {
-          actual: fn,
-          replacement: (id) => `observeThrows(${id}, ${text(fn)})`,
-          expected: { literal: null },
-          comparator: kind === undefined ? { kind: 'raises', type: 'Error' } : { kind: 'raises', type: kind.name as string }
-        };
+      // `t.assert.ok('inside the handler')`: the check is that the line is reached (as often as with
+      // the reference fix); the observation is the reach, its count fixed by `record` when unknown.
+      if (
+        ((callee.type === 'Identifier' && callee.name === 'assert') || (onAssert && name === 'ok')) &&
+        args.length >= 1 &&
+        args.length <= 2 &&
+        !awaited &&
+        isLiteral(args[0] as Node) &&
+        literalValue(args[0] as Node) !== null &&
+        Boolean(literalValue(args[0] as Node)) &&
+        typeof literalValue(args[0] as Node) !== 'object'
+      ) {
+        const a = args[0] as Node;
+        return { actual: a, replacement: (id) => `observe(${id}, () => true)`, expected: { literal: true }, comparator: { kind: 'exact' } };
       }
-      // expect(actual).matcher(expected)
+      if (onAssert && (name === 'throws' || name === 'rejects') && args.length >= 1 && args.length <= 3 && awaited === (name === 'rejects')) {
+        // A third argument (or a string second one) is the failure message, not a matcher.
+        const matcher = args[1] !== undefined && !(isLiteral(args[1]) && typeof literalValue(args[1]) === 'string') ? args[1] : undefined;
+        if (args.length === 3 && matcher === undefined) return undefined;
+        return throwing(args[0] as Node, matcher, 'assert', false, awaited);
+      }
+      if (onAssert && name === 'doesNotThrow' && args.length >= 1 && args.length <= 2 && !awaited) return throwing(args[0] as Node, undefined, 'assert', true, false);
+      // expect(actual)[.not][.resolves|.rejects].matcher(expected)
       if (callee.type === 'MemberExpression' && name !== undefined) {
-        const target = callee.object as Node;
+        let target = callee.object as Node;
+        let negate = false;
+        let rejects = false;
+        while (target.type === 'MemberExpression' && target.computed !== true) {
+          const modifier = memberName(target);
+          if (modifier === 'not') negate = !negate;
+          else if (modifier === 'rejects') rejects = true;
+          else return undefined;
+          target = target.object as Node;
+        }
         if (target.type !== 'CallExpression' || (target.callee as Node).type !== 'Identifier' || (target.callee as Node).name !== 'expect') return undefined;
         const targetArgs = target.arguments as Node[];
         if (targetArgs.length !== 1) return undefined;
         const actual = targetArgs[0] as Node;
-        if (isLiteral(actual)) return undefined;
-        if (EXPECT_EQUAL.has(name) && args.length === 1) return equality(actual, args[0] as Node, context);
-        if (vacuous(actual, context)) return undefined;
+        if (isLiteral(actual) && !isLiteral(args[0] ?? actual)) {
+          // expect(3).toBe(f()): only the symmetric matchers may swap sides.
+          if (!(EXPECT_EQUAL.has(name) && args.length === 1)) return undefined;
+        } else if (isLiteral(actual)) return undefined;
+        if (rejects !== awaited) return undefined;
+        if (name === 'toThrow' || name === 'toThrowError') {
+          if (args.length > 1 || (negate && rejects)) return undefined;
+          return throwing(actual, args[0], 'expect', negate, rejects);
+        }
+        if (rejects) return undefined;
+        if (EXPECT_EQUAL.has(name) && args.length === 1) {
+          if (!negate && !isLiteral(args[0] as Node) && (args[0] as Node).type === 'Identifier' && context.each?.params.has((args[0] as Node).name as string) === true)
+            return equality(actual, args[0] as Node, context);
+          return sided(actual, args[0] as Node, context, EXPECT_PREDICATES[name]!, negate);
+        }
         if (name === 'toBeCloseTo' && args.length >= 1 && args.length <= 2) {
           const digits = args[1] === undefined ? 2 : isLiteral(args[1]) ? literalValue(args[1]) : undefined;
           if (typeof digits !== 'number') return undefined;
-          const converted = equality(actual, args[0] as Node, context);
-          if (converted === undefined || converted.actual !== actual) return undefined;
-          if ('literal' in (converted.expected as object) && typeof (converted.expected as { literal: unknown }).literal !== 'number') return undefined;
-          return { ...converted, comparator: { kind: 'float', abs: 10 ** -digits / 2, rel: 0 } };
+          if (!negate && isLiteral(args[0] as Node) && typeof literalValue(args[0] as Node) === 'number' && !vacuous(actual, context)) {
+            return { actual, replacement: plain(actual), expected: { literal: literalValue(args[0] as Node) }, comparator: { kind: 'float', abs: 10 ** -digits / 2, rel: 0 } };
+          }
+          return sided(actual, args[0] as Node, context, 'close', negate, { digits });
         }
-        if (name === 'toHaveLength' && args.length === 1 && (args[0] as Node).type === 'NumericLiteral') {
-          return { actual, replacement: (id) => `observe(${id}, () => (${text(actual)}).length)`, expected: { literal: (args[0] as Node).value }, comparator: { kind: 'exact' } };
+        if (name === 'toHaveLength' && args.length === 1) {
+          if (!negate && (args[0] as Node).type === 'NumericLiteral' && !vacuous(actual, context)) {
+            return { actual, replacement: (id) => `observe(${id}, () => (${text(actual)}).length)`, expected: { literal: (args[0] as Node).value }, comparator: { kind: 'exact' } };
+          }
+          return sided(actual, args[0] as Node, context, 'length', negate);
+        }
+        if ((name === 'toContain' || name === 'toContainEqual' || name === 'toMatchObject') && args.length === 1) {
+          return sided(actual, args[0] as Node, context, name === 'toMatchObject' ? 'match_object' : 'contains', negate);
+        }
+        if (name === 'toMatch' && args.length === 1) {
+          const m = args[0] as Node;
+          if (vacuous(actual, context)) return undefined;
+          if (m.type === 'RegExpLiteral') {
+            return {
+              actual,
+              replacement: plain(actual),
+              expected: { literal: null },
+              comparator: {
+                kind: 'predicate',
+                predicate: 'match',
+                observed: 'actual',
+                pattern: m.pattern as string,
+                flags: m.flags as string,
+                ...(negate ? { negate: true } : {})
+              } as Comparator
+            };
+          }
+          // A non-literal pattern could be a RegExp the host would have to run as the container gave it: only a string is sealed.
+          if (!(isLiteral(m) && typeof literalValue(m) === 'string')) return undefined;
+          return sided(actual, m, context, 'match', negate);
         }
         const truth: Record<string, string> = {
           toBeTruthy: 'Boolean(%)',
@@ -295,18 +489,8 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
           toBeDefined: '(%) !== undefined'
         };
         if (truth[name] !== undefined && args.length === 0) {
-          return { actual, replacement: (id) => `observe(${id}, () => ${truth[name]!.replace('%', text(actual))})`, expected: { literal: true }, comparator: { kind: 'exact' } };
-        }
-        if (name === 'toThrow' && isFunction(actual) && args.length <= 1) {
-          const kind = args[0];
-          // toThrow('text') accepts any error class: only the message is sealed, which is not enough.
-          if (kind !== undefined && kind.type !== 'Identifier') return undefined;
-          return {
-            actual,
-            replacement: (id) => `observeThrows(${id}, ${text(actual)})`,
-            expected: { literal: null },
-            comparator: kind === undefined ? { kind: 'raises', type: 'Error' } : { kind: 'raises', type: kind.name as string }
-          };
+          if (vacuous(actual, context)) return undefined;
+          return { actual, replacement: (id) => `observe(${id}, () => ${truth[name]!.replace('%', text(actual))})`, expected: { literal: !negate }, comparator: { kind: 'exact' } };
         }
       }
       return undefined;
@@ -314,10 +498,11 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
     /** Table cells to replace by row tags, once every use of their parameter is a sealed expected side. */
     const paramUses = new Map<string, { sites: number; total: number; cells: Node[] }>();
     const tableEdits: { param: string; cells: Node[] }[] = [];
-    const sealCall = (call: Node, context: Context): boolean => {
-      const conversion = convert(call, context);
+    const sealCall = (call: Node, context: Context, awaited = false): boolean => {
+      const conversion = convert(call, context, awaited);
       if (conversion === undefined) return false;
       const site = newId(call);
+      if (context.inTest === true && Array.isArray(context.titles)) out.tests[site] = [file.path, ...context.titles];
       const expected = conversion.expected;
       const { comparator } = conversion;
       if (expected !== 'record' && 'param' in expected) {
@@ -339,7 +524,8 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
           line: call.loc.start.line,
           text: firstLine(call),
           comparator,
-          ...(expected !== 'record' ? { expected: expected.literal } : {})
+          // Both sides observed: nothing literal to hold the observations to but the predicate.
+          ...(expected !== 'record' && !(comparator.kind === 'predicate' && comparator.observed === 'both') ? { expected: expected.literal } : {})
         });
         return true;
       }
@@ -361,6 +547,15 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
           return;
         }
       }
+      // `await expect(p).rejects.toThrow(…)`, `await assert.rejects(…)`: the awaited call is replaced, the await stays.
+      if (node.type === 'ExpressionStatement' && isNode(node.expression) && node.expression.type === 'AwaitExpression' && isNode(node.expression.argument)) {
+        const call = node.expression.argument;
+        if (call.type === 'CallExpression' && assertionLike(call)) {
+          handled.add(call);
+          if (!sealCall(call, context, true)) unsealed(call);
+          return;
+        }
+      }
       if (node.type === 'CallExpression' && !handled.has(node) && assertionLike(node)) {
         // awaited, returned or nested assertions (e.g. `await expect(p).resolves…`) stay in-process
         unsealed(node);
@@ -376,6 +571,11 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
         const table = eachTable(callee);
         if (isTestCall(callee) || table !== undefined) {
           visit(callee, context);
+          // The test's name as the framework reports it: known for literal titles only.
+          const title = table === undefined ? literalTitle(args[0]) : undefined;
+          const titles = context.titles === null || title === undefined ? null : [...(context.titles ?? []), title];
+          const isTest = testRoot(callee) === 'test' || testRoot(callee) === 'it';
+          context = { ...context, titles, inTest: context.inTest === true || isTest };
           for (const arg of args) {
             if (!isFunction(arg)) {
               visit(arg, context);
@@ -391,6 +591,17 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
           return;
         }
       }
+      if (node.type === 'CallExpression' && !ITERATING.has(memberName(node.callee as Node) ?? '')) {
+        // A callback handed to the code (`router.lookup(req, res, (err, result) => …)`): its
+        // parameters are what that code produced, not the test's inputs. Array iteration
+        // (`cases.forEach(([input, want]) => …)`) hands the test's own data back: those stay inputs.
+        visit(node.callee, context);
+        for (const arg of node.arguments as Node[]) {
+          if (isFunction(arg)) visitFunction(arg, { ...context, many: true }, true);
+          else visit(arg, context);
+        }
+        return;
+      }
       if (isFunction(node) || node.type === 'FunctionDeclaration' || node.type === 'ObjectMethod' || node.type === 'ClassMethod') {
         // A helper, a hook or a callback: how often it runs is not in the source.
         visitFunction(node, { ...context, many: true });
@@ -398,10 +609,11 @@ export function sealJs(phase: OracleCase['phase'], files: readonly SealedFile[])
       }
       for (const [key, value] of Object.entries(node)) if (isChild(key, value)) visit(value, context);
     };
-    const visitFunction = (fn: Node, context: Context): void => {
+    const visitFunction = (fn: Node, context: Context, produced = false): void => {
       // Parameters that shadow a table's parameter end its reach.
       const shadowed = (fn.params as Node[]).some((p) => p.type === 'Identifier' && context.each?.params.has(p.name as string) === true && !isEachOwner(fn, context));
-      const params = new Set([...(context.params ?? []), ...(fn.params as Node[]).flatMap(patternNames)]);
+      const own = (fn.params as Node[]).flatMap(patternNames);
+      const params = produced ? new Set([...(context.params ?? [])].filter((n) => !own.includes(n))) : new Set([...(context.params ?? []), ...own]);
       visit(fn.body, shadowed ? { many: context.many, params } : { ...context, params });
     };
     const owners = new Set<Node>();
@@ -552,25 +764,22 @@ const isChild = (key: string, value: unknown): boolean =>
 
 const isFunction = (node: Node): boolean => node.type === 'ArrowFunctionExpression' || node.type === 'FunctionExpression';
 
-/** Add the observer's import: after the leading imports (ESM) or at the top (CommonJS). */
+const OBSERVERS = ['observe', 'observeBoth', 'observeThrows', 'observeRejects'] as const;
+
+/** Add the observer's import (or require) at the top, naming the observers the file uses. */
 function withImport(sealed: string, program: Node, path: string, edits: readonly { start: number; end: number; text: string }[]): string {
   const depth = path.split('/').length - 1;
   const spec = `${depth === 0 ? './' : '../'.repeat(depth)}${JS_OBSERVER_FILE}`;
-  const body = program.body as Node[];
   const esm = program.sourceType === 'module';
+  const names = OBSERVERS.filter((n) => edits.some((e) => e.text.includes(`${n}(`))).join(', ');
   const line = esm
-    ? `import { observe, observeThrows } from ${JSON.stringify(spec)}; // sealed by patchproof witness seal\n`
-    : `const { observe, observeThrows } = require(${JSON.stringify(spec)}); // sealed by patchproof witness seal\n`;
-  const imports = body.filter((s) => s.type === 'ImportDeclaration');
-  let at = 0;
-  if (esm && imports.length > 0) {
-    const last = imports[imports.length - 1] as Node;
-    at = last.end;
-  } else {
-    // after a 'use strict' directive and a hashbang, if any
-    const directives = (program.directives as Node[] | undefined) ?? [];
-    at = directives.length > 0 ? (directives[directives.length - 1] as Node).end : 0;
-  }
+    ? `import { ${names} } from ${JSON.stringify(spec)}; // sealed by patchproof witness seal\n`
+    : `const { ${names} } = require(${JSON.stringify(spec)}); // sealed by patchproof witness seal\n`;
+  // First, before the file's own imports: the observer captures the intrinsics it reads values
+  // with before any code under test loads (ESM evaluates imports in order; CommonJS requires too).
+  // After a 'use strict' directive and a hashbang, if any.
+  const directives = (program.directives as Node[] | undefined) ?? [];
+  const at = directives.length > 0 ? (directives[directives.length - 1] as Node).end : 0;
   const shift = edits.filter((e) => e.end <= at).reduce((sum, e) => sum + e.text.length - (e.end - e.start), 0);
   const position = at + shift;
   const nl = sealed.indexOf('\n', position);

@@ -17,6 +17,11 @@ import sys
 
 EQUAL = {"assertEqual", "assertEquals", "assertListEqual", "assertDictEqual", "assertTupleEqual", "assertSequenceEqual", "assertSetEqual"}
 RAISES = {"assertRaises", "assertRaisesRegex", "assertRaisesRegexp"}
+# unittest's own assertion methods: a helper of the same name in a test file does not hide them.
+UNITTEST_NAMES = EQUAL | RAISES | {"assertCountEqual", "assertAlmostEqual", "assertAlmostEquals", "assertNotAlmostEqual", "assertNotEqual", "assertNotEquals",
+                                   "assertLess", "assertLessEqual", "assertGreater", "assertGreaterEqual", "assertIn", "assertNotIn", "assertTrue",
+                                   "assertFalse", "assertIsNone", "assertIsNotNone", "assertIs", "assertIsNot", "assertIsInstance",
+                                   "assertNotIsInstance", "assertRegex", "assertNotRegex", "assertWarns", "assertWarnsRegex", "assertLogs", "assertMultiLineEqual"}
 
 
 def _default(value):
@@ -104,6 +109,38 @@ def times_run(node, parents):
         parent = parents.get(parent)
     return count
 
+
+CONDITIONS = (ast.If, ast.IfExp, ast.Try, ast.BoolOp) + ((ast.Match,) if hasattr(ast, "Match") else ()) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
+
+
+def conditional(node, parents):
+    """Does a statement sit under a condition in its function (an if, a try, a match): a test case
+    may not reach it (one parameter set only), so it is sealed for what runs, not counted up front."""
+    child = node
+    parent = parents.get(node)
+    while parent is not None and not isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Module, ast.ClassDef)):
+        if isinstance(parent, CONDITIONS) and not (isinstance(parent, ast.If) and child is parent.test):
+            return True
+        child = parent
+        parent = parents.get(parent)
+    return False
+
+
+# The methods of builtin types whose answer an instance of a subclass decides itself: an assertion
+# on such a call (assert s.startswith(x)) is left in-process, listed as unsealed.
+BUILTIN_PREDICATE_METHODS = {"startswith", "endswith", "isdigit", "isalpha", "isalnum", "isspace", "islower", "isupper", "istitle",
+                             "isidentifier", "isprintable", "isnumeric", "isdecimal", "isascii", "issubset", "issuperset", "isdisjoint",
+                             "__contains__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__bool__", "count", "find", "index", "match", "search", "fullmatch"}
+COMPARE_OPS = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.In: "in", ast.NotIn: "not_in"}
+UNITTEST_BINARY = {"assertNotEqual": "ne", "assertNotEquals": "ne", "assertLess": "lt", "assertLessEqual": "le", "assertGreater": "gt", "assertGreaterEqual": "ge",
+                   "assertIn": "in", "assertNotIn": "not_in"}
+PREDICATE_OF_OP = {
+    "eq": ("eq", False), "ne": ("eq", True), "lt": ("lt", False), "le": ("le", False), "gt": ("gt", False),
+    "ge": ("ge", False), "in": ("in", False), "not_in": ("in", True), "truthy": ("truth", False),
+    "falsy": ("truth", True), "is_none": ("is_none", False), "is_not_none": ("is_none", True),
+    "almost": ("almost", False), "not_almost": ("almost", True),
+}
+UNITTEST_UNARY = {"assertTrue": "truthy", "assert_": "truthy", "assertFalse": "falsy", "assertIsNone": "is_none", "assertIsNotNone": "is_not_none"}
 
 FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 EXPECTED_NAME = re.compile(r"^_*(expected|expect|exp|want|wanted|target|should|correct|reference|golden)(_|$)", re.IGNORECASE)
@@ -245,6 +282,24 @@ def inputs_only(node, scopes, parents, seen=None):
     return False
 
 
+def test_names(node, parents):
+    """The test a statement belongs to: the classes and the outermost function around it, when that
+    function is a test (its name starts with "test"); None in a helper, a fixture or at module level."""
+    chain = []
+    at = parents.get(node)
+    while at is not None:
+        if isinstance(at, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            chain.append(at)
+        at = parents.get(at)
+    chain.reverse()
+    names = []
+    for scope in chain:
+        names.append(scope.name)
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return names if scope.name.startswith("test") else None
+    return None
+
+
 def looks_expected(node):
     name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
     return name is not None and EXPECTED_NAME.match(name) is not None
@@ -274,7 +329,16 @@ def block_can_move(stmt, parents):
 def main():
     request = json.load(sys.stdin)
     phase = request["phase"]
-    out = {"files": [], "cases": [], "unsealed": [], "pending": []}
+    out = {"files": [], "cases": [], "unsealed": [], "pending": [], "tests": {}}
+    # Helper assertion functions and methods defined in the tests (any file of the phase).
+    helper_names = set()
+    for entry in request["files"]:
+        try:
+            for node in ast.walk(ast.parse(entry["source"])):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith("test"):
+                    helper_names.add(node.name)
+        except SyntaxError:
+            pass
     for entry in request["files"]:
         path, source = entry["path"], entry["source"]
         tree = ast.parse(source, filename=path)
@@ -311,10 +375,16 @@ def main():
             # A site that runs a known number of times observes case, case#2, ...; otherwise (or when
             # its expected side is not a literal) witness record --reference records its values.
             n = times_run(stmt, parents)
-            if record or n is None:
+            maybe = conditional(stmt, parents)
+            names = test_names(stmt, parents)
+            if names is not None:
+                out["tests"][case] = [path] + names
+            if record or n is None or maybe:
                 site = {"phase": phase, "site": case, "file": path, "line": stmt.lineno, "text": segment(stmt).splitlines()[0][:200], "comparator": comparator}
                 if not record:
                     site["expected"] = expected
+                if maybe:
+                    site["conditional"] = True
                 out["pending"].append(site)
                 return
             for i in range(1, n + 1):
@@ -337,85 +407,232 @@ def main():
                 return b
             return sides[0] if sides else None
 
+        used_helpers = {"observe", "observe_raises"}
+
+        def observe_predicate(stmt, op, left, right=None, extra=None, in_process_names=()):
+            """Seal an assertion as a predicate applied on the host: one side observed against a
+            literal, or both sides observed. False when it cannot be sealed (nothing but the test's
+            own inputs, or both sides literal)."""
+            # The oracle's predicate and its negation (the host's vocabulary, src/core/predicates.ts);
+            # the observer still gets the operator itself, for its in-process answer.
+            predicate, negate = PREDICATE_OF_OP[op]
+            comparator = {"kind": "predicate", "predicate": predicate}
+            if negate:
+                comparator["negate"] = True
+            comparator.update(extra or {})
+            if right is None:
+                if is_literal(left) or vacuous(stmt, left):
+                    return False
+                if op in ("truthy", "falsy"):
+                    # The truth of an object whose class defines __bool__/__len__ is not in its fields:
+                    # observed as a pair, so the observer can add the in-process answer for objects.
+                    right = ast.Constant(value=None)
+                    right.lineno = right.end_lineno = 0
+                else:
+                    comparator["observed"] = "actual"
+                    observe(stmt, left, None, comparator)
+                    return True
+            if right is not None and getattr(right, "lineno", None) == 0:
+                comparator["observed"] = "both"
+                case = new_id(stmt)
+                add_cases(stmt, case, None, comparator)
+                used_helpers.add("observe_pair")
+                edits.append((offset(stmt.lineno, stmt.col_offset), offset(stmt.end_lineno, stmt.end_col_offset),
+                              "observe_pair(%s, %s, lambda: (%s), lambda: None)" % (json.dumps(case), json.dumps(op), segment(left))))
+                return True
+            if is_literal(right) and not is_literal(left):
+                if vacuous(stmt, left):
+                    return False
+                comparator["observed"] = "actual"
+                observe(stmt, left, literal(right), comparator)
+                return True
+            if is_literal(left) and not is_literal(right):
+                if vacuous(stmt, right):
+                    return False
+                comparator["observed"] = "right"
+                observe(stmt, right, literal(left), comparator)
+                return True
+            if is_literal(left) or (vacuous(stmt, left) and vacuous(stmt, right)):
+                return False
+            # Neither side a literal: both observed, the predicate applied on the host.
+            comparator["observed"] = "both"
+            case = new_id(stmt)
+            add_cases(stmt, case, None, comparator)
+            used_helpers.add("observe_pair")
+            edits.append((offset(stmt.lineno, stmt.col_offset), offset(stmt.end_lineno, stmt.end_col_offset),
+                          "observe_pair(%s, %s, lambda: (%s), lambda: (%s))" % (json.dumps(case), json.dumps(op), segment(left), segment(right))))
+            return True
+
+        def observe_isinstance(stmt, value, kind):
+            # The exact type of the value (module.qualname), recorded from the reference fix.
+            if vacuous(stmt, value) or not isinstance(kind, (ast.Name, ast.Attribute)):
+                return False
+            case = new_id(stmt)
+            add_cases(stmt, case, None, {"kind": "exact"}, record=True)
+            used_helpers.add("observe_type")
+            edits.append((offset(stmt.lineno, stmt.col_offset), offset(stmt.end_lineno, stmt.end_col_offset),
+                          "observe_type(%s, lambda: (%s))" % (json.dumps(case), segment(value))))
+            return True
+
+        def builtin_method_call(node):
+            return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in BUILTIN_PREDICATE_METHODS
+
+        def seal_truth(stmt, node, negate=False):
+            """assert x / assert not x / assertTrue(x): the truth of x's observed form, on the host."""
+            while isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+                node = node.operand
+                negate = not negate
+            if builtin_method_call(node):
+                return False
+            if isinstance(node, ast.Compare) and len(node.ops) == 1:
+                op = node.ops[0]
+                a, b = node.left, node.comparators[0]
+                if isinstance(op, (ast.Is, ast.IsNot)) and isinstance(b, ast.Constant) and b.value is None:
+                    is_none = isinstance(op, ast.Is) != negate
+                    return observe_predicate(stmt, "is_none" if is_none else "is_not_none", a)
+                if type(op) in COMPARE_OPS:
+                    name = COMPARE_OPS[type(op)]
+                    if negate:
+                        if name not in ("eq", "ne", "in", "not_in"):
+                            return False
+                        name = {"eq": "ne", "ne": "eq", "in": "not_in", "not_in": "in"}[name]
+                    if name == "eq":
+                        return seal_equal(stmt, a, b)
+                    return observe_predicate(stmt, name, a, b)
+                return False
+            if isinstance(node, ast.Compare) or isinstance(node, ast.BoolOp):
+                return False
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance" and len(node.args) == 2 and not negate:
+                return observe_isinstance(stmt, node.args[0], node.args[1])
+            return observe_predicate(stmt, "falsy" if negate else "truthy", node)
+
+        def seal_equal(stmt, a, b, comparator=None):
+            """An equality: the non-literal side against the literal, or (neither a literal) the side
+            that runs code recorded from the reference fix, or both sides observed."""
+            comparator = comparator or {"kind": "exact"}
+            if is_literal(b) and not is_literal(a):
+                actual, expected = a, b
+            elif is_literal(a) and not is_literal(b):
+                actual, expected = b, a
+            elif not is_literal(a):
+                if comparator["kind"] != "exact":
+                    return False
+                va, vb = vacuous(stmt, a), vacuous(stmt, b)
+                if va and vb:
+                    return False
+                if va or vb or looks_expected(a) or looks_expected(b):
+                    # One side is the test's own expectation: the other is observed, its value recorded.
+                    side = pick_actual(stmt, a, b)
+                    if side is None:
+                        return False
+                    observe(stmt, side, None, {"kind": "exact"}, record=True)
+                    return True
+                return observe_predicate(stmt, "eq", a, b)
+            else:
+                return False
+            if vacuous(stmt, actual):
+                return False
+            observe(stmt, actual, literal(expected), comparator)
+            return True
+
+        def seal_raises_call(stmt, call, name):
+            """self.assertRaises(E, fn, *args) / assertRaisesRegex(E, pattern, fn, *args) / pytest.raises(E, fn, *args)."""
+            args = call.args
+            regex = name in {"assertRaisesRegex", "assertRaisesRegexp"}
+            need = 3 if regex else 2
+            if len(args) < need or not isinstance(args[0], (ast.Name, ast.Attribute)) or any(isinstance(a, ast.Starred) for a in args[:need]):
+                return False
+            pattern = None
+            if regex:
+                if not (isinstance(args[1], ast.Constant) and isinstance(args[1].value, str)):
+                    return False
+                pattern = args[1].value
+            fn, rest = args[need - 1], args[need:]
+            parts = [segment(a) for a in rest] + [("**%s" % segment(k.value)) if k.arg is None else "%s=%s" % (k.arg, segment(k.value)) for k in call.keywords]
+            case = new_id(stmt)
+            comparator = {"kind": "raises", "type": args[0].attr if isinstance(args[0], ast.Attribute) else args[0].id}
+            if pattern is not None:
+                comparator["pattern"] = pattern
+            add_cases(stmt, case, None, comparator, record=True)
+            edits.append((offset(stmt.lineno, stmt.col_offset), offset(stmt.end_lineno, stmt.end_col_offset),
+                          "observe_raises(%s, lambda: (%s)(%s))" % (json.dumps(case), segment(fn), ", ".join(parts))))
+            return True
+
         handled = set()
         for stmt in ast.walk(tree):
             if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
                 call = stmt.value
                 name = func_name(call)
-                if name is None or not name.startswith("assert"):
+                is_pytest_raises = name == "raises" and isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) and call.func.value.id == "pytest"
+                if name is None or not (name.startswith("assert") or is_pytest_raises):
                     continue
                 handled.add(id(call))
+                if name in helper_names and not (isinstance(call.func, ast.Attribute) and name in UNITTEST_NAMES):
+                    # A helper assertion defined in the tests: its own assertions are sealed inside it,
+                    # one observation per call (site, site#2, … in the order the calls run).
+                    continue
                 args = call.args
-                if name in EQUAL | {"assertCountEqual", "assertAlmostEqual"} and len(args) >= 2:
-                    a, b = args[0], args[1]
-                    if is_literal(b) and not is_literal(a):
-                        actual, expected = a, b
-                    elif is_literal(a) and not is_literal(b):
-                        actual, expected = b, a
-                    elif not is_literal(a) and name in EQUAL:
-                        # neither side a literal: observe the actual side, record its value from the reference fix
-                        side = pick_actual(stmt, a, b)
-                        if side is None:
-                            unsealed(stmt)
-                        else:
-                            observe(stmt, side, None, {"kind": "exact"}, record=True)
-                        continue
-                    else:
-                        unsealed(stmt)
-                        continue
-                    if vacuous(stmt, actual):
-                        unsealed(stmt)
-                        continue
-                    comparator = {"kind": "exact"}
-                    if name == "assertCountEqual":
-                        comparator = {"kind": "unordered"}
-                    elif name == "assertAlmostEqual":
+                ok = False
+                if any(isinstance(a, ast.Starred) for a in args):
+                    ok = False
+                elif name in RAISES or is_pytest_raises:
+                    ok = seal_raises_call(stmt, call, "assertRaises" if is_pytest_raises else name)
+                elif name in EQUAL and len(args) >= 2:
+                    ok = seal_equal(stmt, args[0], args[1])
+                elif name == "assertCountEqual" and len(args) >= 2:
+                    ok = seal_equal(stmt, args[0], args[1], {"kind": "unordered"})
+                elif name in ("assertAlmostEqual", "assertAlmostEquals", "assertNotAlmostEqual") and len(args) >= 2 and len(args) <= 3:
+                    extra = {}
+                    try:
                         if kw(call, "delta") is not None:
-                            try:
-                                comparator = {"kind": "float", "abs": float(ast.literal_eval(kw(call, "delta"))), "rel": 0}
-                            except ValueError:
-                                unsealed(stmt)
-                                continue
+                            extra["delta"] = float(ast.literal_eval(kw(call, "delta")))
                         else:
                             places = kw(call, "places") or (args[2] if len(args) > 2 else None)
-                            p = ast.literal_eval(places) if places is not None else 7
-                            comparator = {"kind": "float", "abs": 0.5 * 10 ** (-p), "rel": 0}
-                        if len(args) > 3:
-                            unsealed(stmt)
-                            continue
-                    observe(stmt, actual, literal(expected), comparator)
-                elif name in {"assertTrue", "assertFalse", "assertIsNone", "assertIsNotNone"} and len(args) >= 1 and not is_literal(args[0]) and not vacuous(stmt, args[0]):
-                    a = args[0]
-                    expr = {"assertTrue": "bool(%s)", "assertFalse": "not (%s)", "assertIsNone": "(%s) is None", "assertIsNotNone": "(%s) is not None"}[name]
-                    case = new_id(stmt)
-                    add_cases(stmt, case, True, {"kind": "exact"})
-                    edits.append((offset(stmt.lineno, stmt.col_offset), offset(stmt.end_lineno, stmt.end_col_offset),
-                                  "observe(%s, lambda: %s)" % (json.dumps(case), expr % segment(a))))
-                else:
+                            extra["places"] = int(ast.literal_eval(places)) if places is not None else 7
+                    except (ValueError, TypeError, SyntaxError):
+                        extra = None
+                    if extra is not None:
+                        negative = name == "assertNotAlmostEqual"
+                        a, b = args[0], args[1]
+                        if not negative and (is_literal(a) != is_literal(b)):
+                            # a literal side: the float comparator, as before
+                            tol = extra["delta"] if "delta" in extra else 0.5 * 10 ** (-extra["places"])
+                            ok = seal_equal(stmt, a, b, {"kind": "float", "abs": tol, "rel": 0})
+                        else:
+                            ok = observe_predicate(stmt, "not_almost" if negative else "almost", a, b, extra)
+                elif name in UNITTEST_BINARY and len(args) >= 2:
+                    ok = observe_predicate(stmt, UNITTEST_BINARY[name], args[0], args[1])
+                elif name in UNITTEST_UNARY and len(args) >= 1:
+                    if name in ("assertTrue", "assert_", "assertFalse"):
+                        ok = seal_truth(stmt, args[0], negate=name == "assertFalse")
+                    else:
+                        ok = observe_predicate(stmt, UNITTEST_UNARY[name], args[0])
+                elif name == "assertIs" and len(args) >= 2 and any(isinstance(x, ast.Constant) and x.value in (None, True, False) for x in args[:2]):
+                    ok = seal_equal(stmt, args[0], args[1])
+                elif name == "assertIsNot" and len(args) >= 2 and isinstance(args[1], ast.Constant) and args[1].value is None:
+                    ok = observe_predicate(stmt, "is_not_none", args[0])
+                elif name == "assertIsInstance" and len(args) >= 2:
+                    ok = observe_isinstance(stmt, args[0], args[1])
+                if not ok:
                     unsealed(stmt)
             elif isinstance(stmt, ast.Assert):
                 test = stmt.test
-                if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.Is)) and stmt.msg is None:
+                if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is):
                     a, b = test.left, test.comparators[0]
-                    identity = isinstance(test.ops[0], ast.Is)
-                    if identity and not (isinstance(b, ast.Constant) and b.value in (None, True, False)) and is_literal(b):
-                        unsealed(stmt)
-                        continue
-                    if is_literal(b) and not is_literal(a):
-                        if not vacuous(stmt, a):
-                            observe(stmt, a, literal(b), {"kind": "exact"})
-                            continue
-                    elif is_literal(a) and not is_literal(b) and not identity:
-                        if not vacuous(stmt, b):
-                            observe(stmt, b, literal(a), {"kind": "exact"})
-                            continue
-                    elif not is_literal(a) and not is_literal(b):
-                        # "assert got == other" or "assert state is h11.DONE": the value is recorded from the reference fix
-                        side = pick_actual(stmt, a, b) if not identity else (a if not vacuous(stmt, a) else None)
-                        if side is not None:
-                            observe(stmt, side, None, {"kind": "exact"}, record=True)
-                            continue
-                unsealed(stmt)
+                    if isinstance(b, ast.Constant) and b.value in (None, True, False):
+                        ok = seal_equal(stmt, a, b)
+                    elif not is_literal(b) and not is_literal(a) and not vacuous(stmt, a):
+                        # "assert state is h11.DONE": the observed form is recorded from the reference fix
+                        observe(stmt, a, None, {"kind": "exact"}, record=True)
+                        ok = True
+                    else:
+                        ok = False
+                elif isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
+                    ok = seal_equal(stmt, test.left, test.comparators[0])
+                else:
+                    ok = seal_truth(stmt, test)
+                if not ok:
+                    unsealed(stmt)
             elif isinstance(stmt, ast.With) and len(stmt.items) == 1 and isinstance(stmt.items[0].context_expr, ast.Call):
                 call = stmt.items[0].context_expr
                 name = func_name(call)
@@ -426,18 +643,19 @@ def main():
                 body = stmt.body
                 exc = call.args[0] if call.args else None
                 pattern = None
-                ok = exc is not None and isinstance(exc, (ast.Name, ast.Attribute)) and stmt.items[0].optional_vars is None
+                holder = stmt.items[0].optional_vars
+                ok = exc is not None and isinstance(exc, (ast.Name, ast.Attribute)) and (holder is None or isinstance(holder, ast.Name))
                 if ok and name in {"assertRaisesRegex", "assertRaisesRegexp"}:
-                    ok = len(call.args) == 2 and isinstance(call.args[1], ast.Constant) and isinstance(call.args[1].value, str)
+                    ok = len(call.args) == 2 and isinstance(call.args[1], ast.Constant) and isinstance(call.args[1].value, str) and all(k.arg == "msg" for k in call.keywords)
                     pattern = call.args[1].value if ok else None
                 elif ok and is_pytest:
                     match = kw(call, "match")
                     ok = len(call.args) == 1 and (match is None or (isinstance(match, ast.Constant) and isinstance(match.value, str))) and all(k.arg == "match" for k in call.keywords)
                     pattern = match.value if ok and match is not None else None
                 elif ok:
-                    ok = len(call.args) == 1 and not call.keywords
+                    ok = len(call.args) == 1 and all(k.arg == "msg" for k in call.keywords)
                 single = len(body) == 1 and isinstance(body[0], ast.Expr)
-                if ok and not single:
+                if ok and (not single or holder is not None):
                     ok = block_can_move(stmt, parents)
                 if not ok:
                     unsealed(stmt)
@@ -446,19 +664,22 @@ def main():
                 comparator = {"kind": "raises", "type": exc.attr if isinstance(exc, ast.Attribute) else exc.id}
                 if pattern is not None:
                     comparator["pattern"] = pattern
-                add_cases(stmt, case, None, comparator)
-                if single:
+                # The exact type raised (module.qualname) is recorded from the reference fix.
+                add_cases(stmt, case, None, comparator, record=True)
+                assign = "" if holder is None else "%s = " % holder.id
+                if single and holder is None:
                     edits.append((offset(stmt.lineno, stmt.col_offset), offset(stmt.end_lineno, stmt.end_col_offset),
                                   "observe_raises(%s, lambda: (%s))" % (json.dumps(case), segment(body[0].value))))
                 else:
                     # The block becomes a local function whose call is observed: the header is replaced,
-                    # the body stays in place (assertions inside it are sealed on their own).
+                    # the body stays in place (assertions inside it are sealed on their own). The
+                    # holder (as cm / as excinfo) gets the caught exception as .exception and .value.
                     helper = "_patchproof_raises_%d" % stmt.lineno
                     head_end = source.index(":", offset(call.end_lineno, call.end_col_offset)) + 1
                     indent = lines[stmt.lineno - 1][:stmt.col_offset]
                     edits.append((offset(stmt.lineno, stmt.col_offset), head_end, "def %s():" % helper))
                     at = offset(body[-1].end_lineno, body[-1].end_col_offset)
-                    edits.append((at, at, "\n%sobserve_raises(%s, %s)" % (indent, json.dumps(case), helper)))
+                    edits.append((at, at, "\n%s%sobserve_raises(%s, %s)" % (indent, assign, json.dumps(case), helper)))
         # assertion calls not at statement level (inside expressions) stay in-process
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and id(node) not in handled:
@@ -490,7 +711,8 @@ def main():
                 at += shift
             else:
                 at = len(text)
-            text = text[:at] + "from patchproof_oracle import observe, observe_raises  # sealed by patchproof witness seal\n" + text[at:]
+            names = ["observe", "observe_raises"] + sorted(used_helpers - {"observe", "observe_raises"})
+            text = text[:at] + "from patchproof_oracle import %s  # sealed by patchproof witness seal\n" % ", ".join(names) + text[at:]
         out["files"].append({"path": path, "source": text})
     json.dump(out, sys.stdout)
 

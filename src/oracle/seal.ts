@@ -57,6 +57,44 @@ function sealedBy(language: 'js' | 'python'): string {
   return ADAPTER_NAMES.filter((name) => registryEntry(name).sealing === language).join(', ');
 }
 
+/**
+ * A sealed site's test as its adapter's results name it (issue 28 items 4 and 7): the sealer gives
+ * the file (relative to the phase folder) and the enclosing suite/class and test names; the id is
+ * the one a run reports for the test staged at `placement`. Undefined for adapters whose ids are not
+ * made this way (their sites are judged alone).
+ */
+export function sealedTestId(adapter: string, placement: string, path: readonly string[]): string | undefined {
+  const [file, ...names] = path;
+  if (file === undefined || names.length === 0) return undefined;
+  switch (adapter) {
+    case 'pytest':
+      return `${placement}/${file}::${names.join('::')}`;
+    case 'unittest':
+      // unittest names a staged test by its module's dotted path under the placement.
+      return /^[A-Za-z_][\w/]*\.py$/.test(file) ? `${file.slice(0, -3).split('/').join('.')}.${names.join('.')}` : undefined;
+    case 'jest':
+    case 'vitest':
+    case 'node-test':
+      return `${placement}/${file} > ${names.join(' > ')}`;
+    default:
+      return undefined;
+  }
+}
+
+/** The cases and pending sites of one phase with their tests named (`site`, `site#2`, `site#r1` share one). */
+function withTests<T extends { id?: string; site?: string; test?: string }>(
+  items: readonly T[],
+  tests: Record<string, string[]> | undefined,
+  name: (path: readonly string[]) => string | undefined
+): T[] {
+  return items.map((item) => {
+    const site = (item.site ?? item.id ?? '').replace(/#r?\d+$/, '');
+    const path = tests?.[site];
+    const test = path === undefined ? undefined : name(path);
+    return test === undefined ? item : { ...item, test };
+  });
+}
+
 /** Seal a pack folder in place; returns what was sealed and what was not. */
 export async function sealPack(pack: string): Promise<SealReport> {
   const { raw, manifest } = await readManifest(pack);
@@ -83,9 +121,10 @@ export async function sealPack(pack: string): Promise<SealReport> {
     const files = await Promise.all(names.map(async (path) => ({ path, source: await readFile(join(originals, ...path.split('/')), 'utf8') })));
     const sealed = language === 'python' ? sealPython(phase, files) : sealJs(phase, files);
     for (const file of sealed.files) await writeFile(join(folder, ...file.path.split('/')), file.source);
-    out.cases.push(...sealed.cases);
+    const name = (path: readonly string[]): string | undefined => sealedTestId(manifest.adapter, manifest[phase].placement, path);
+    out.cases.push(...withTests(sealed.cases, sealed.tests, name));
     out.unsealed.push(...sealed.unsealed);
-    pending.push(...(sealed.pending ?? []));
+    pending.push(...withTests(sealed.pending ?? [], sealed.tests, name));
   }
   // Written only when there is something to record, so packs without such sites keep their bytes.
   if (pending.length > 0) out.pending = pending;

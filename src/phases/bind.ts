@@ -162,6 +162,7 @@ export async function prepareTrees(
     suite: { base: await suiteFilesOf(base, adapter, manifest), patched: await suiteFilesOf(patched, adapter, manifest) },
     mounts: setup.mounts,
     env: { ...(manifest.setup?.env ?? {}) },
+    ...(manifest.env !== undefined ? { testEnv: { ...manifest.env } } : {}),
     ...(oracle !== undefined ? { oracle } : {})
   };
   if (trees.suite.base.length === 0) {

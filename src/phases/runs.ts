@@ -17,6 +17,7 @@ import { outcomeRecordFields, type RunRequest } from '../runners/runner.js';
 import type { WitnessManifest } from '../fetch/witness/manifest.js';
 import { judgeObservations, parseObservations, sealedTestResults, type OraclePhase } from '../core/oracle.js';
 import { observerFiles } from '../oracle/observer.js';
+import { sealedTests, testOfCases } from '../core/sealed-tests.js';
 import { scheduleRuns, type RunProgress, type Scheduled, type SchedulerOptions } from './run-scheduler.js';
 import { runOutcomeText } from '../core/progress.js';
 import { DEFAULT_PREPARE_AHEAD, type RunOutput, type RunPlan, type Tree, type Trees, type ValidationDeps, type ValidationRequest } from './types.js';
@@ -203,7 +204,7 @@ export async function prepareRun(plan: RunPlan, request: ValidationRequest, deps
       hostWorkdir: copy,
       hostResultsDir: results,
       argv: command.argv.map((arg) => names.hide(arg)),
-      env: Object.fromEntries(Object.entries({ ...trees.env, ...command.env }).map(([key, value]) => [names.hide(key), names.hide(value)])),
+      env: Object.fromEntries(Object.entries({ ...trees.env, ...command.env, ...trees.testEnv }).map(([key, value]) => [names.hide(key), names.hide(value)])),
       timeoutMs: limits.timeoutMs,
       outputLimitBytes: limits.outputLimitBytes,
       label: `${plan.label}-${plan.attempt}`,
@@ -271,7 +272,13 @@ export async function prepareRun(plan: RunPlan, request: ValidationRequest, deps
           // nor from the combined output, where stderr bytes can cut an observation line in two.
           const observations = parseObservations(outcome.stdout, oracleNonce);
           const judged = judgeObservations(sealedCases, observations);
-          sealed = { results: sealedTestResults(judged, plan.tree === 'base'), problems: judged.problems };
+          // The sites of one test are judged together on the base (src/core/sealed-tests.ts).
+          const tests = sealedTests(sealedCases, results_.tests);
+          sealed = {
+            results: sealedTestResults(judged, plan.tree === 'base', testOfCases(sealedCases)),
+            problems: judged.problems,
+            ...(tests.length > 0 ? { tests } : {})
+          };
           oracleRecord = {
             nonce: oracleNonce,
             cases: sealedCases.length,

@@ -195,6 +195,8 @@ export interface Trees {
   mounts: Record<Tree, RunMount[]>;
   /** The pack's setup environment, given to every test run under the adapter's own. */
   env: Record<string, string>;
+  /** The pack's `env` (issue 28 item 6): given to every test run over the adapter's plain defaults. */
+  testEnv?: Record<string, string>;
   /** The pack's sealed expectations, read on the host; absent when the pack has none. */
   oracle?: OracleFile;
   /** L3's first tier: the patched tree's related suite files (src/core/related-tests.ts); absent without a tier. */

@@ -188,13 +188,17 @@ export async function expectReproductionRun(adapter: TestAdapter, real: RealRuns
   ]);
 }
 
-/** Runs data/<tool>/sabotage, whose code makes every expectation pass: the must-fail canary passes too. */
-export async function expectSabotageRun(adapter: TestAdapter, real: RealRuns): Promise<void> {
+/**
+ * Runs data/<tool>/sabotage, whose code makes every expectation pass: the must-fail canary passes
+ * too, and the must-pass canary fails on the tripwire, which names `toBe` replaced in the matcher
+ * table `expect.extend` wrote to (and in `changed`, whatever else it names).
+ */
+export async function expectSabotageRun(adapter: TestAdapter, real: RealRuns, changed: readonly string[]): Promise<void> {
   const copy = await real.stage('sabotage');
   const run = await runAdapter(adapter, copy, { files: ['test/calc.test.js'], suite: true, testRoots: [] });
-  expect(run.exitCode).toBe(0);
+  expect(run.exitCode).toBe(1);
   expect(run.parsed.tests.map((test) => [test.id, test.status])).toEqual([['test/calc.test.js > adds', 'passed']]);
-  expect(run.parsed.canary).toEqual({ pass: 'passed', fail: 'passed' });
+  expect(run.parsed.canary).toEqual({ pass: 'errored', fail: 'passed', changed });
 }
 
 /** The file of data/<tool>/duplicates: `describe.each` titles with a missing field, `test.each` without a placeholder. */

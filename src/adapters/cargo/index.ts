@@ -9,6 +9,7 @@ import { CARGO_BUILD_FILE, CARGO_HARNESS_FILE, CARGO_HARNESS_SOURCE, CARGO_RUN_F
 import { parseCargoResults } from './results.js';
 import { nonDumpableCopy, SUPERVISOR_FILE, SUPERVISOR_SOURCE } from '../shared/supervisor.js';
 import { checkTestFiles } from '../shared/test-files.js';
+import { PLAIN_ENV } from '../shared/plain-env.js';
 
 /**
  * Runs `node "$@"` from a copy of node the test user may execute but not read, so the harness, the
@@ -56,7 +57,8 @@ function cargoCommand(request: CommandRequest): TestCommand {
       '--',
       ...request.files
     ],
-    env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1' },
+    // A plain run's environment (plain-env.ts): output to a pipe is not coloured anyway.
+    env: { ...PLAIN_ENV },
     resultFiles: [CARGO_RUN_FILE, CARGO_BUILD_FILE, 't+([0-9])-list.jsonl', 't+([0-9])-run.jsonl'],
     stage: {
       [cargoTargetPath(request.canary)]: cargoTargetSource(external, request.canary),

@@ -1,6 +1,6 @@
 import type { CanaryPlan } from '../adapter.js';
 import { checkCanaryPlan } from '../shared/canary.js';
-import { canaryDeclarations, environmentDocblock, indentBody, wrapperSpecifier } from '../shared/js-runner-wrapper.js';
+import { canaryDeclarations, environmentDocblock, indentBody, tripwirePreamble, wrapperSpecifier } from '../shared/js-runner-wrapper.js';
 
 /**
  * The jest wrapper of one test file (see js-runner-wrapper.ts for why wrappers exist).
@@ -10,7 +10,8 @@ import { canaryDeclarations, environmentDocblock, indentBody, wrapperSpecifier }
  * `require`s the test file, so jest transforms it with the repository's own transform (babel-jest,
  * ts-jest...) and hoists its `jest.mock` calls as usual. The canaries (see canaryDeclarations) use
  * the global `expect` when there is one (what the tests use), else `@jest/globals`' own, and
- * node's `assert`, all looked up when they run.
+ * node's `assert`, all looked up when they run. Before the test file loads, the wrapper takes the
+ * tripwire's identities (tripwirePreamble); the must-pass canary compares them.
  *
  * What it costs: a test file that only runs as native ESM (jest's experimental VM modules) cannot
  * be `require`d and reads as that file's collection error. A file with `.only` makes jest skip the
@@ -31,6 +32,7 @@ export function jestWrapperSource(file: string, plan: CanaryPlan, fileSource?: s
     "'use strict';",
     "const patchproofGlobals = require('@jest/globals');",
     '',
+    ...tripwirePreamble('globalThis.expect ?? patchproofGlobals.expect'),
     'try {',
     `  require(${JSON.stringify(wrapperSpecifier('jest', file))});`,
     '} catch (error) {',

@@ -3,6 +3,7 @@ import type { FailureKind, ParsedResults, TestCaseResult, TestCounts } from '../
 import { countTests, indexDuplicateIds } from '../../core/test-results.js';
 import type { CanaryOutcome, ParseRequest } from '../adapter.js';
 import { canaryNames } from '../shared/canary.js';
+import { changedOf } from '../shared/tripwire.js';
 import { messageLine, repoRelative } from '../shared/exception-site.js';
 import type { TestScope } from '../shared/exception-site.js';
 import { failedResult, foldCanaries, loadFailureKind, stackFrames, thrownAboveTest, thrownFrom } from '../shared/js-runner-failure.js';
@@ -118,6 +119,8 @@ function fileOutcome(entry: JestFile, file: string, names: { pass: string; fail:
     if (atRoot && (test.title === names.pass || test.title === names.fail)) {
       const status = test.status === 'passed' ? 'passed' : test.status === 'failed' ? (failureKind(test, file, scope) === 'assertion' ? 'failed' : 'errored') : 'skipped';
       canaries[test.title === names.pass ? 'pass' : 'fail'] = status;
+      const changed = test.title === names.pass && status !== 'passed' ? changedOf(test.failureMessages[0]) : undefined;
+      if (changed !== undefined) canaries.changed = changed;
       canaryCounts[status === 'errored' ? 'failed' : status] += 1;
       continue;
     }

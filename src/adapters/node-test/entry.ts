@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { CanaryPlan } from '../adapter.js';
 import { HARNESS_DIR } from '../adapter.js';
 import { canaryNames, canaryRunOrder, checkCanaryPlan } from '../shared/canary.js';
+import { JS_TRIPWIRE_SOURCE, jsTripwireCheck } from '../shared/tripwire.js';
 
 /**
  * The entry module PatchProof hands to `node --test` instead of the test files themselves.
@@ -23,6 +24,11 @@ import { canaryNames, canaryRunOrder, checkCanaryPlan } from '../shared/canary.j
  * very end); tests of a file may start while later files are still loading; and a
  * `process.exit()` anywhere ends the whole run, losing every result not yet reported, the
  * canaries included (they are then `missing`).
+ *
+ * The tripwire (tripwire.ts): before the first test file is imported, the entry takes the identity
+ * of every function of `node:assert`, `node:assert/strict` (`assert.strict`) and `node:test`
+ * (`test`, `it`, `describe`, the hooks...); the must-pass canary takes them again and fails, naming
+ * each one replaced or removed.
  */
 
 /** Stable id of the test node reports when the entry's process as a whole fails (a crash, `process.exit(3)`). */
@@ -50,12 +56,18 @@ export function nodeTestEntrySource(files: readonly string[], plan: CanaryPlan):
   const imports = [...new Set(files)].map((file) => [file, specifier(file)]);
   const canaries = canaryRunOrder(plan).map((name) => {
     const expected = name === names.pass ? 1 : 2;
-    return `test(${JSON.stringify(name)}, () => {\n  assert.strictEqual(1, ${expected});\n});`;
+    const check = name === names.pass ? `  ${jsTripwireCheck('patchproofHeld', 'patchproofGroups')}\n` : '';
+    return `test(${JSON.stringify(name)}, () => {\n${check}  assert.strictEqual(1, ${expected});\n});`;
   });
   return [
     '// PatchProof test entry (generated; see src/adapters/node-test/entry.ts).',
     "import assert from 'node:assert';",
-    "import { test } from 'node:test';",
+    "import patchproofStrict from 'node:assert/strict';",
+    "import patchproofNodeTest, { test } from 'node:test';",
+    '',
+    JS_TRIPWIRE_SOURCE,
+    "const patchproofGroups = () => [['node:assert', assert], ['node:assert/strict', patchproofStrict], ['node:test', patchproofNodeTest]];",
+    'const patchproofHeld = patchproofTake(patchproofGroups());',
     '',
     `const files = ${JSON.stringify(imports, null, 2)};`,
     '',

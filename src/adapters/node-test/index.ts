@@ -9,6 +9,7 @@ import { NODE_TEST_REPORTER_FILE, NODE_TEST_REPORTER_SOURCE } from './reporter.j
 import { parseNodeTestResults } from './results.js';
 import { CHANNEL_ENV, channelNonce } from '../shared/results-channel.js';
 import { checkTestFiles } from '../shared/test-files.js';
+import { PLAIN_ENV } from '../shared/plain-env.js';
 import { jsTwinStage } from '../shared/twin-stage.js';
 
 /**
@@ -37,7 +38,7 @@ function nodeTestCommand(request: CommandRequest): TestCommand {
       entry
     ],
     // The results channel's nonce, for the reporter (node-test-reporter.ts).
-    env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1', [CHANNEL_ENV]: channelNonce(request.canary) },
+    env: { ...PLAIN_ENV, [CHANNEL_ENV]: channelNonce(request.canary) },
     resultFiles: [NODE_TEST_RESULTS_FILE],
     stage: { ...stage, [entry]: nodeTestEntrySource(request.files, request.canary) },
     ...(twins.length > 0 ? { twins } : {})

@@ -6,7 +6,9 @@
  * (see canary.ts for their names and order, passed in PATCHPROOF_CANARY_ORDER as `name=pass` /
  * `name=fail` pairs) at the END of the collected items, so they run after every test module, and
  * so the code under test, was imported, and under every hook a repository's conftest.py installs.
- * Each canary is a `pytest.Function` of this file; one asserts 1 == 1, the other 1 == 2.
+ * Each canary is a `pytest.Function` of this file; one asserts 1 == 1, the other 1 == 2. The
+ * must-pass one first compares the tripwire's identities (tripwire.ts), taken when `-p` imported
+ * the plugin (before conftest.py and the test modules), with now.
  *
  * The results channel (results-channel.ts): with the nonce in PATCHPROOF_CHANNEL, the plugin
  * writes, to a duplicate of the stdout pytest started with (taken when `-p` imports it, before
@@ -36,6 +38,7 @@
  */
 
 import { CHANNEL_ENV, pythonFrameWriter } from '../shared/results-channel.js';
+import { pythonTripwireCheck, pythonTripwireSource } from '../shared/tripwire.js';
 
 /** Module name of the plugin, as given to `-p`; it must not match pytest's `test_*.py` pattern. */
 export const PYTEST_PLUGIN_MODULE = 'patchproof_canary';
@@ -278,8 +281,61 @@ def pytest_runtest_makereport(item, call):
         report.longrepr = "ForeignTest: " + reason
 
 
+${pythonTripwireSource('_held_take', '_held_changes')}
+
+
+def _module(name):
+    return sys.modules.get(name)
+
+
+def _rewrite_hook():
+    for finder in sys.meta_path:
+        if type(finder).__name__ == "AssertionRewritingHook":
+            return finder
+    return None
+
+
+_REWRITE = _module("_pytest.assertion.rewrite")
+_HELD_CLASSES = [
+    ("AssertionRewritingHook", getattr(_REWRITE, "AssertionRewritingHook", None)),
+    ("AssertionRewriter", getattr(_REWRITE, "AssertionRewriter", None)),
+    ("TestReport", getattr(_module("_pytest.reports"), "TestReport", None)),
+    ("CallInfo", getattr(_module("_pytest.runner"), "CallInfo", None)),
+    ("RaisesContext", getattr(_module("_pytest.python_api"), "RaisesContext", None)),
+    ("ApproxBase", getattr(_module("_pytest.python_api"), "ApproxBase", None)),
+]
+
+
+def _held_groups():
+    """What the tripwire compares (tripwire.ts): pytest's assertion API, the assertion rewriting
+    hook and its reporting helpers, and how a test's outcome becomes a report."""
+    now = types.SimpleNamespace(assertion_rewrite_hook=_rewrite_hook())
+    return [
+        ("pytest", pytest, ("raises", "approx", "fail", "skip", "xfail", "warns", "importorskip", "Function", "TestReport")),
+        ("_pytest.python_api", _module("_pytest.python_api"), ("raises", "approx")),
+        ("_pytest.raises", _module("_pytest.raises"), ("raises", "RaisesExc")),
+        ("_pytest.outcomes", _module("_pytest.outcomes"), ("fail", "skip", "xfail", "Failed")),
+        ("_pytest.assertion.rewrite", _REWRITE, (
+            "AssertionRewritingHook", "AssertionRewriter", "rewrite_asserts", "_call_reprcompare", "_format_assertmsg",
+            "_format_explanation", "_saferepr", "_should_repr_global_name", "_format_boolop", "_call_assertion_pass",
+            "_check_if_assertion_pass_impl")),
+        ("_pytest.assertion.util", _module("_pytest.assertion.util"), ("assertrepr_compare", "format_explanation")),
+        ("_pytest.assertion", _module("_pytest.assertion"), ("pytest_runtest_protocol", "pytest_assertrepr_compare")),
+        ("_pytest.runner", _module("_pytest.runner"), ("pytest_runtest_makereport", "call_and_report", "runtestprotocol")),
+        ("_pytest.python", _pytest_python, ("Function", "pytest_pyfunc_call")),
+        ("pytest.Function", getattr(_pytest_python, "Function", None), ("runtest", "setup")),
+        ("sys.meta_path", now, ("assertion_rewrite_hook",)),
+    ] + [(name, cls, None) for name, cls in _HELD_CLASSES]
+
+
+# Taken when -p loads this plugin: before conftest.py files and test modules are imported.
+_HELD = _held_take(_held_groups())
+
+
 def _make(expected):
     def canary():
+        if expected == 1:
+${pythonTripwireCheck('            ', '_held_take', '_held_changes', '_HELD', '_held_groups')}
         assert 1 == expected
 
     return canary

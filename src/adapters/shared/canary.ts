@@ -1,6 +1,7 @@
 import { ConfigurationError } from '../../errors.js';
 import type { TestCaseResult } from '../../core/test-results.js';
 import type { CanaryOutcome, CanaryPlan } from '../adapter.js';
+import { changedOf } from './tripwire.js';
 
 /**
  * Grader canaries, the part every adapter shares: the two test names a plan yields, the order they
@@ -48,7 +49,8 @@ export function canaryRunOrder(plan: CanaryPlan): [string, string] {
 
 /**
  * Splits a run's tests into the canaries (by id) and the rest. A canary id that occurs more than
- * once keeps its first result here; the adapters report the duplicate id as a problem.
+ * once keeps its first result here; the adapters report the duplicate id as a problem. A must-pass
+ * canary that failed naming the tripwire's changes gives them as `changed`.
  */
 export function takeCanaries(tests: readonly TestCaseResult[], ids: { pass: string; fail: string }): { tests: TestCaseResult[]; canary: CanaryOutcome } {
   const canary: CanaryOutcome = { pass: 'missing', fail: 'missing' };
@@ -58,6 +60,8 @@ export function takeCanaries(tests: readonly TestCaseResult[], ids: { pass: stri
       const key = test.id === ids.pass ? 'pass' : 'fail';
       if (canary[key] === 'missing') {
         canary[key] = test.status;
+        const changed = key === 'pass' && test.status !== 'passed' ? changedOf(test.message) : undefined;
+        if (changed !== undefined) canary.changed = changed;
       }
     } else {
       rest.push(test);

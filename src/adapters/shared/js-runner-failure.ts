@@ -3,6 +3,7 @@ import type { FailureKind, TestCaseResult, TestStatus } from '../../core/test-re
 import type { CanaryOutcome } from '../adapter.js';
 import { exceptionSite, messageLine, repoRelative, statusForFailure } from './exception-site.js';
 import type { TestScope } from './exception-site.js';
+import { mergeChanged } from './tripwire.js';
 
 /**
  * Failure classification shared by the jest and vitest parsers: V8 stack frames, the hook and
@@ -84,13 +85,15 @@ export function failedResult(result: TestCaseResult, kind: FailureKind, message:
 export interface FileCanaries {
   pass: TestStatus | 'missing';
   fail: TestStatus | 'missing';
+  /** The tripwire's changes, named by this file's failed must-pass canary (tripwire.ts). */
+  changed?: string[];
 }
 
 /**
  * The canaries of every wrapper folded into one outcome: the must-pass canary counts as `passed`
  * only when it passed in every file, the must-fail canary as `failed` only when it failed (an
  * assertion) in every file; otherwise the first file's deviation (or `missing`) stands, so one
- * compromised module environment is enough to show.
+ * compromised module environment is enough to show. The tripwire's changes of every file, each once.
  */
 export function foldCanaries(files: readonly FileCanaries[]): CanaryOutcome {
   if (files.length === 0) {
@@ -98,5 +101,6 @@ export function foldCanaries(files: readonly FileCanaries[]): CanaryOutcome {
   }
   const fold = (key: 'pass' | 'fail', expected: TestStatus): TestStatus | 'missing' =>
     files.find((file) => file[key] === 'missing')?.[key] ?? files.find((file) => file[key] !== expected)?.[key] ?? expected;
-  return { pass: fold('pass', 'passed'), fail: fold('fail', 'failed') };
+  const changed = mergeChanged(...files.map((file) => file.changed));
+  return { pass: fold('pass', 'passed'), fail: fold('fail', 'failed'), ...(changed === undefined ? {} : { changed }) };
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { HARNESS_DIR } from '../adapter.js';
 import type { CanaryPlan } from '../adapter.js';
 import { canaryNames, canaryRunOrder } from './canary.js';
+import { JS_TRIPWIRE_SOURCE, jsTripwireCheck } from './tripwire.js';
 
 /**
  * The per-file wrappers of the jest and vitest adapters.
@@ -105,7 +106,42 @@ export function canaryDeclarations(plan: CanaryPlan): [string, string][] {
     '  e(1).toBe(2);',
     '}'
   ].join('\n');
-  return canaryRunOrder(plan).map((name) => [name, name === names.pass ? 'e(1).toBe(1);' : mustFail]);
+  return canaryRunOrder(plan).map((name) => [name, name === names.pass ? `${jsTripwireCheck('patchproofHeld', 'patchproofGroups')}\ne(1).toBe(1);` : mustFail]);
+}
+
+/**
+ * The tripwire's part of a wrapper (see tripwire.ts), before the test file loads: the functions,
+ * then `patchproofGroups()` (what is captured: the globals `expect`, `test`, `it`, `describe` and
+ * the hooks; every function of `expect` (`expect.extend`, `expect.any`...); the matcher tables
+ * `expect.extend` writes to (jest's and vitest's `$$jest-matchers-object`, vitest's
+ * `matchers-object`); and the prototypes of what `expect(0)` returns, where vitest's chai keeps the
+ * matchers behind `expect(x).toBe`), and `patchproofHeld`, taken now. `expectSource` is the
+ * expression of the `expect` the canaries use. The must-pass canary compares (canaryDeclarations).
+ */
+export function tripwirePreamble(expectSource: string): string[] {
+  return [
+    JS_TRIPWIRE_SOURCE,
+    'const patchproofGroups = () => {',
+    `  const e = ${expectSource};`,
+    "  const groups = [['global', globalThis, ['expect', 'test', 'it', 'describe', 'beforeAll', 'afterAll', 'beforeEach', 'afterEach']], ['expect', e]];",
+    "  for (const [label, key] of [['expect matcher', '$$jest-matchers-object'], ['expect matchers-object', 'matchers-object']]) {",
+    '    try {',
+    '      const table = globalThis[Symbol.for(key)]?.matchers;',
+    "      if (table !== null && typeof table === 'object') groups.push([label, table]);",
+    '    } catch {}',
+    '  }',
+    '  try {',
+    '    let proto = Object.getPrototypeOf(e(0));',
+    '    for (let depth = 0; proto !== null && proto !== Object.prototype && proto !== Function.prototype && depth < 4; depth++) {',
+    "      groups.push([depth === 0 ? 'expect(value)' : 'expect(value)^' + depth, proto]);",
+    '      proto = Object.getPrototypeOf(proto);',
+    '    }',
+    '  } catch {}',
+    '  return groups;',
+    '};',
+    'const patchproofHeld = patchproofTake(patchproofGroups());',
+    ''
+  ];
 }
 
 /** `body` indented by two spaces per line, for a test callback. */

@@ -19,6 +19,7 @@
  */
 
 import { FRAME_MARK, pythonFrameWriter } from '../shared/results-channel.js';
+import { pythonTripwireCheck, pythonTripwireSource } from '../shared/tripwire.js';
 
 /** Name of the staged harness; it must not match unittest's `test*.py` discovery pattern. */
 export const UNITTEST_HARNESS_FILE = 'patchproof_unittest.py';
@@ -268,11 +269,36 @@ class RecordingResult(unittest.TextTestResult):
                 "errored": len(errored), "skipped": len(skipped)}
 
 
+${pythonTripwireSource('held_take', 'held_changes')}
+
+
+# The classes as this harness found them, before any test module (or code under test) was imported.
+HELD_CLASSES = [(name, getattr(unittest, name, None)) for name in (
+    "TestCase", "TestResult", "TextTestResult", "TestSuite", "TestLoader", "TextTestRunner")]
+HELD_CASE = sys.modules.get("unittest.case")
+HELD_CLASSES += [(name, getattr(HELD_CASE, name, None)) for name in ("_Outcome", "_AssertRaisesContext", "_AssertWarnsContext")]
+HELD = None
+
+
+def held_groups():
+    """What the tripwire compares (tripwire.ts): the unittest names, and every entry of its classes."""
+    groups = [
+        ("unittest", unittest, ("TestCase", "TestResult", "TextTestResult", "TestSuite", "TestLoader",
+                                "TextTestRunner", "defaultTestLoader", "main", "skip", "expectedFailure")),
+        ("unittest.case", HELD_CASE, ("TestCase", "_Outcome", "_AssertRaisesContext")),
+        ("builtins", sys.modules.get("builtins"), ("AssertionError",)),
+        ("RecordingResult", RecordingResult, None),
+    ]
+    return groups + [("unittest." + name, cls, None) for name, cls in HELD_CLASSES]
+
+
 def canary_tests(nonce):
-    """The two grader canaries, in the order they run (names and order as in canary.ts)."""
+    """The two grader canaries, in the order they run (names and order as in canary.ts). The
+    must-pass one first compares the tripwire's identities, taken before discovery, with now."""
     must_pass, must_fail = "c" + nonce[0:16], "c" + nonce[16:32]
 
     def asserts_equal(self):
+${pythonTripwireCheck('        ', 'held_take', 'held_changes', 'HELD', 'held_groups')}
         self.assertEqual(1, 1)
 
     def asserts_unequal(self):
@@ -419,7 +445,7 @@ def main(argv):
     args = parser.parse_args(argv)
     if args.seed is not None and not re.fullmatch(r"[0-9a-f]{32,}", args.seed):
         parser.error("--seed takes at least 32 lowercase hex digits")
-    global CHANNEL, NONCE, REPO
+    global CHANNEL, NONCE, REPO, HELD
     if args.seed is not None:
         CHANNEL, NONCE = os.dup(1), args.seed
 
@@ -437,6 +463,7 @@ def main(argv):
                "tests": [], "testsRun": 0, "failures": 0, "errors": 0, "skipped": 0,
                "expectedFailures": 0, "unexpectedSuccesses": 0}
     started = time.monotonic()
+    HELD = held_take(held_groups())
     try:
         if args.start:
             suite = load_staged(start, top, args.pattern)

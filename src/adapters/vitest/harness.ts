@@ -1,7 +1,7 @@
 import type { CanaryPlan } from '../adapter.js';
 import { CHANNEL_ENV, FRAME_MARK } from '../shared/results-channel.js';
 import { checkCanaryPlan } from '../shared/canary.js';
-import { canaryDeclarations, environmentDocblock, indentBody, wrapperSpecifier } from '../shared/js-runner-wrapper.js';
+import { canaryDeclarations, environmentDocblock, indentBody, tripwirePreamble, wrapperSpecifier } from '../shared/js-runner-wrapper.js';
 
 /**
  * The vitest adapter's generated files: the runner script staged as
@@ -63,6 +63,9 @@ import * as vitestNode from 'vitest/node';
 
 const { startVitest } = vitestNode;
 const [resultsFile, claimsFile, ...wrappers] = process.argv.slice(2);
+// A plain run's argv from here on (npx vitest run): a test that reads process.argv (in vitest's
+// threads pool it is this process's) sees no file or flag of the grader's.
+process.argv = [process.argv[0], path.join(process.cwd(), 'node_modules', 'vitest', 'vitest.mjs'), 'run'];
 const NONCE = /^[0-9a-f]{64}$/.test(process.env.${CHANNEL_ENV} ?? '') ? process.env.${CHANNEL_ENV} : undefined;
 
 function frame(kind, value) {
@@ -208,7 +211,8 @@ if (vitest === undefined) {
  * (vite transforms it with the repository's plugins, and hoists its `vi.mock` calls as usual) and
  * then registers the canaries (see canaryDeclarations) with `test` from `vitest`. They use the
  * global `expect` when globals are on (what the tests use), else vitest's exported one, and node's
- * `assert`, all looked up when they run.
+ * `assert`, all looked up when they run. Before the test file loads, the wrapper takes the
+ * tripwire's identities (tripwirePreamble); the must-pass canary compares them.
  */
 export function vitestWrapperSource(file: string, plan: CanaryPlan, fileSource?: string): string {
   checkCanaryPlan(plan);
@@ -223,6 +227,7 @@ export function vitestWrapperSource(file: string, plan: CanaryPlan, fileSource?:
     "import patchproofAssert from 'node:assert';",
     "import * as patchproofVitest from 'vitest';",
     '',
+    ...tripwirePreamble('globalThis.expect ?? patchproofVitest.expect'),
     'let patchproofLoadError;',
     'try {',
     `  await import(${JSON.stringify(wrapperSpecifier('vitest', file))});`,

@@ -7,6 +7,7 @@ import { isVitestTestFile, JS_RUNNER_SKIP_MARKERS, VITEST_SURFACE, vitestSuiteFi
 import { wrapperPath } from '../shared/js-runner-wrapper.js';
 import { CHANNEL_ENV, channelNonce } from '../shared/results-channel.js';
 import { checkTestFiles } from '../shared/test-files.js';
+import { PLAIN_ENV } from '../shared/plain-env.js';
 import { VITEST_CLAIMS_FILE, VITEST_RESULTS_FILE, VITEST_RUNNER_FILE, VITEST_RUNNER_SOURCE, vitestWrapperSource } from './harness.js';
 import { parseVitestResults } from './results.js';
 
@@ -16,8 +17,9 @@ import { parseVitestResults } from './results.js';
  * generated wrapper per test file, and writes the task tree that vitest-results.ts parses. Which
  * files are tests, the test surface and skip markers are in js-runner-files.ts.
  *
- * `CI=true` makes vitest refuse `.only` (a file with one fails, its canaries are skipped) and never
- * write a new snapshot, as in any CI.
+ * `allowOnly: false` and `update: false` (through vitest's API) make vitest refuse `.only` (a file
+ * with one fails, its canaries are skipped) and never write a new snapshot, as in any CI; the
+ * environment is a plain run's (plain-env.ts).
  */
 
 function vitestCommand(request: CommandRequest): TestCommand {
@@ -39,7 +41,8 @@ function vitestCommand(request: CommandRequest): TestCommand {
       path.posix.join(resultsDir, VITEST_CLAIMS_FILE),
       ...files.map((file) => wrapperPath('vitest', file))
     ],
-    env: { TZ: 'UTC', LANG: 'C.UTF-8', NO_COLOR: '1', CI: 'true', NODE_ENV: 'test', [CHANNEL_ENV]: channelNonce(request.canary) },
+    // A plain run's environment (plain-env.ts): `.only` and snapshot writes are refused through vitest's API.
+    env: { ...PLAIN_ENV, [CHANNEL_ENV]: channelNonce(request.canary) },
     resultFiles: [VITEST_RESULTS_FILE, VITEST_CLAIMS_FILE],
     stage,
     ...(twinned.twins.length > 0 ? { twins: twinned.twins } : {})

@@ -3,6 +3,7 @@ import type { FailureKind, ParsedResults, TestCaseResult, TestCounts } from '../
 import { countTests, indexDuplicateIds } from '../../core/test-results.js';
 import type { CanaryOutcome, ParseRequest } from '../adapter.js';
 import { canaryNames } from '../shared/canary.js';
+import { changedOf } from '../shared/tripwire.js';
 import { messageLine, repoRelative } from '../shared/exception-site.js';
 import type { TestScope } from '../shared/exception-site.js';
 import { failedResult, foldCanaries, loadFailureKind, stackFrames, thrownFrom } from '../shared/js-runner-failure.js';
@@ -153,6 +154,8 @@ function walkTasks(tasks: readonly VitestTask[], ancestors: readonly string[], i
     if (atRoot && (task.name === walk.names.pass || task.name === walk.names.fail)) {
       const result = testResult(task, [], undefined, walk);
       walk.canaries[task.name === walk.names.pass ? 'pass' : 'fail'] = result.status;
+      const changed = task.name === walk.names.pass && result.status !== 'passed' ? changedOf(errorText(task.errors[0])) : undefined;
+      if (changed !== undefined) walk.canaries.changed = changed;
       const counted = task.state === 'pass' ? 'canaryPassed' : task.state === 'fail' ? 'canaryFailed' : 'canarySkipped';
       walk.adjust[counted] += 1;
       continue;

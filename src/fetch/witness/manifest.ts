@@ -127,6 +127,13 @@ export interface WitnessManifest {
    * `unparsed` cannot be allowed. Absent: none.
    */
   tamper_allow?: WitnessTamperAllowance[];
+  /**
+   * Variables every test run gets, over the adapter's plain defaults (issue 28 item 6): the suite's
+   * plain run has exactly what the pack asks for here (e.g. `{"NO_COLOR": "1"}` when the suite
+   * expects it, or another `TZ`). Names other than HOME, TMPDIR, PATH and anything holding
+   * `patchproof`, which the grader uses. Absent: none.
+   */
+  env?: Record<string, string>;
 }
 
 /** One `tamper_allow` entry. */
@@ -238,6 +245,7 @@ const FORMS: Readonly<Record<string, string>> = {
   'setup.outputs[]': 'a repository-relative folder such as "node_modules"',
   'setup.env': 'an object of environment variables (names like NAME_1 other than HOME, TMPDIR and PATH; string values)',
   'setup.timeout_seconds': 'a whole number of seconds from 1 to 86400',
+  env: 'an object of environment variables for every test run (names like NAME_1 other than HOME, TMPDIR, PATH and names holding "patchproof"; string values)',
   tamper_allow: 'a list of { "rule": …, "paths": [globs] } entries',
   'tamper_allow[]': 'an object with rule and paths',
   'tamper_allow[].rule': `one of ${ALLOWABLE_TAMPER_RULES.map((r) => JSON.stringify(r)).join(', ')} (unparsed cannot be allowed)`,
@@ -332,7 +340,16 @@ const manifestSchema = z.strictObject({
   oracle: z.strictObject({ expected: text }).optional(),
   formal: formalBlockSchema.optional(),
   build: z.strictObject({ argv: argvSchema, timeout_seconds: z.number().int().min(1).max(86_400).optional() }).optional(),
-  tamper_allow: z.array(z.strictObject({ rule: z.enum(ALLOWABLE_TAMPER_RULES), paths: z.array(z.string()).min(1) })).optional()
+  tamper_allow: z.array(z.strictObject({ rule: z.enum(ALLOWABLE_TAMPER_RULES), paths: z.array(z.string()).min(1) })).optional(),
+  env: z
+    .record(
+      z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+        .refine((key) => !RUNNER_ENV.has(key) && !/patchproof/i.test(key)),
+      z.string().refine((value) => !value.includes('\0'))
+    )
+    .optional()
 });
 
 /**

@@ -1,4 +1,4 @@
-const { observe, observeThrows } = require("./patchproof-oracle.cjs"); // sealed by patchproof witness seal
+const { observe } = require("./patchproof-oracle.cjs"); // sealed by patchproof witness seal
 const { formatCents, formatMoney } = require('../../src/money');
 
 describe('cents below ten', () => {

@@ -1,10 +1,10 @@
+import { observe } from "./patchproof-oracle.cjs"; // sealed by patchproof witness seal
 // Same behaviour as the reproduction, on inputs the candidate never saw.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDuration } from '../../src/duration.js';
 import { formatDuration } from '../../src/format.js';
 import { resolveTimeouts } from '../../src/timeouts.js';
-import { observe, observeThrows } from "./patchproof-oracle.cjs"; // sealed by patchproof witness seal
 
 test('milliseconds combined with larger units', () => {
   observe("hidden:millisecond-unit-hidden.test.js/9", () => (parseDuration('2m500ms')));

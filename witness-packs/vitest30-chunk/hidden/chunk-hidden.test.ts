@@ -1,6 +1,6 @@
+import { observe, observeBoth } from "./patchproof-oracle.cjs"; // sealed by patchproof witness seal
 import { describe, expect, it } from 'vitest';
 import { chunk } from '../../src/chunk';
-import { observe, observeThrows } from "./patchproof-oracle.cjs"; // sealed by patchproof witness seal
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
@@ -13,8 +13,8 @@ describe('chunk, every remainder', () => {
     for (let length = 0; length <= 12; length += 1) {
       for (let size = 1; size <= 5; size += 1) {
         const groups = chunk(range(length), size);
-        observe("hidden:chunk-hidden.test.ts/15", () => (groups.flat()));
-        observe("hidden:chunk-hidden.test.ts/16", () => (groups.length));
+        observeBoth("hidden:chunk-hidden.test.ts/15", () => (groups.flat()), () => (range(length)));
+        observeBoth("hidden:chunk-hidden.test.ts/16", () => (groups.length), () => (Math.ceil(length / size)));
       }
     }
   });

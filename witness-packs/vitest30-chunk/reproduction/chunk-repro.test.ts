@@ -1,6 +1,6 @@
+import { observe, observeBoth } from "./patchproof-oracle.cjs"; // sealed by patchproof witness seal
 import { describe, expect, it } from 'vitest';
 import { chunk } from '../../src/chunk';
-import { observe, observeThrows } from "./patchproof-oracle.cjs"; // sealed by patchproof witness seal
 
 describe('chunk keeps the items left over', () => {
   it('puts the last item in a group of its own', () => {
@@ -9,6 +9,6 @@ describe('chunk keeps the items left over', () => {
 
   it('loses no item', () => {
     const items = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
-    observe("reproduction:chunk-repro.test.ts/11", () => (chunk(items, 3).flat()));
+    observeBoth("reproduction:chunk-repro.test.ts/11", () => (chunk(items, 3).flat()), () => (items));
   });
 });
