@@ -1,22 +1,20 @@
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { ROOT, ensureCli, fixture as fixtureOf, runCli, tempDir, treeListing } from '../helpers/cli.js';
-import { packDigest, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
-import { dockerGate } from '../hostile/hostile-support.js';
+import { ensureCli, fixture as fixtureOf, treeListing } from '../helpers/cli.js';
+import { validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
+import { dockerGate, pytestCalculatorPack, sealPytestCalculatorPack } from '../hostile/hostile-support.js';
 import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
  * The pytest adapter end to end in the hardened Docker runner: the py-calculator fixture graded by
  * a pytest witness pack (pytest runs unittest-style tests too), through the bundled CLI. The pack is
  * made with `witness init --adapter pytest` from the unittest pack's folders, so the grader's tests
- * exist once in the repository, and sealed with `witness seal` (pytest's form of the observations).
+ * exist once in the repository, and sealed with `witness seal` (pytest's form of the observations), its one pending site recorded
+ * from the fix.
  */
 
 const gate = await dockerGate('pytest Docker end-to-end tests');
 const py = fixtureOf('py-calculator');
-// The unittest pack is sealed (issue 11); this pytest pack is built from the author's originals and sealed again.
-const SOURCE_PACK = join(ROOT, 'witness-packs', 'py-calculator', 'oracle', 'original');
 
 interface ReceiptView {
   verdict: string;
@@ -33,16 +31,8 @@ gate.describeDocker('pytest witness pack in the Docker runner', () => {
   beforeAll(async () => {
     gate.requireDocker();
     await ensureCli();
-    const tmp = await tempDir('pytest-docker');
-    const pack = join(tmp, 'pytest-pack');
-    const init = await runCli(['witness', 'init', pack, '--adapter', 'pytest', '--reproduction', join(SOURCE_PACK, 'reproduction'), '--hidden', join(SOURCE_PACK, 'hidden')], {
-      tmp
-    });
-    expect(init.status).toBe(0);
-    // Sealed with witness seal: the pytest form of the same tests observes (issue 11), so the fix is proof grade.
-    const seal = await runCli(['witness', 'seal', pack], { tmp });
-    expect({ status: seal.status, stdout: seal.stdout }).toMatchObject({ status: 0, stdout: expect.stringMatching(/reproduction: sealed\nhidden: sealed/) });
-    fixture = { tmp, repo: py.repo, pack, digest: await packDigest(pack, tmp) };
+    // The pytest form of the unittest pack's originals, sealed with witness seal (issue 11), so the fix is proof grade.
+    fixture = await sealPytestCalculatorPack(await pytestCalculatorPack('pytest-docker'), gate.imageId);
   }, 180_000);
 
   afterAll(async () => {

@@ -32,7 +32,8 @@ async function forgetfulPack(name: string, edit: (oracle: OracleFile) => OracleF
     line: Number(c.id.slice(c.id.lastIndexOf('/') + 1)),
     text: '(forgotten)',
     comparator: c.comparator,
-    // a raises case keeps its (value-free) expectation: the comparator is the whole of it
+    ...(c.test === undefined ? {} : { test: c.test }),
+    // a raises case keeps its comparator, not its recorded exact type: record takes that from the fix
     ...(c.comparator.kind === 'raises' ? { expected: null } : {})
   }));
   const oracle = edit({ schema: sealed.schema, cases: [], unsealed: [], pending });

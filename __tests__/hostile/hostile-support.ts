@@ -310,3 +310,20 @@ export async function pytestCalculatorPack(label: string): Promise<StagedFixture
   expect([init.status, init.stderr]).toEqual([0, init.stderr]);
   return { tmp, repo: PY.repo, pack, digest: await packDigest(pack, tmp) };
 }
+
+/**
+ * A pytestCalculatorPack sealed in place with `witness seal`, its pending site recorded from the fix with
+ * `witness record` in the Docker runner: the hidden assertRaisesRegex site's exact exception type
+ * is only known from a run (the safe observer requires the exact type), so seal leaves it pending.
+ */
+export async function sealPytestCalculatorPack(plain: StagedFixture, imageId: string): Promise<StagedFixture> {
+  const seal = await runCli(['witness', 'seal', plain.pack], { tmp: plain.tmp });
+  expect([seal.status, seal.stdout]).toEqual([0, expect.stringMatching(/reproduction: sealed\nhidden: NOT fully sealed\nto record \(hidden\) test_hidden_associativity\.py:22:/)]);
+  const fix = join(ROOT, 'fixtures', 'py-calculator', 'candidates', 'fix.diff');
+  const record = await runCli(['witness', 'record', plain.pack, '--reference', fix, '--repo', plain.repo, '--runner', 'docker', '--image', imageId], {
+    tmp: plain.tmp,
+    timeoutMs: 170_000
+  });
+  expect([record.status, record.stdout]).toEqual([0, expect.stringMatching(/recorded: 1 case\(s\) from the reference fix/)]);
+  return { ...plain, digest: await packDigest(plain.pack, plain.tmp) };
+}

@@ -4,10 +4,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT, proposeAndApprove, readJson, tempDir } from '../helpers/cli.js';
 import { runCliInProcess } from '../helpers/cli-in-process.js';
-import { canonicalJson, digestJson } from '../../src/core/hashing.js';
-import { verifyReceiptText } from '../../src/core/receipt.js';
-import { receiptDigestDomain, type Receipt } from '../../src/core/receipt-schema.js';
-import { JS, PHASES, dockerGate } from './hostile-support.js';
+import { type Receipt } from '../../src/core/receipt-schema.js';
+import { JS, dockerGate } from './hostile-support.js';
 
 /**
  * The tamper screen end to end (validate's sources, in this process, in the Docker runner) on
@@ -17,11 +15,11 @@ import { JS, PHASES, dockerGate } from './hostile-support.js';
  * The attack fixes the bug (so the sealed reproduction and hidden phases pass), breaks whitespace
  * between the parts (a feature only the repository's own suite covers: the regressing candidate),
  * and makes node:assert/strict's `equal` lie for exactly the two value pairs that regression gives.
- * The suite is graded in-process: the canaries behave (a lie keyed on values spares them), so every
- * phase passes. Before the screen this was passed *with proof grade* (every other condition of it
- * holds, checked below, and the receipt re-sealed without the screen's finding verifies as proof
- * grade); with the screen the verdict stays passed and proof grade is withheld, the findings naming
- * the lines.
+ * The suite is graded in-process: the canaries behave (a lie keyed on values spares them), so on
+ * main at 2e4d4e3 every phase passed and only the screen withheld proof grade. Since the tripwire
+ * (issue 26 item 4) the replaced `equal` fails every patched run as grader_compromised; the screen
+ * still names the lie's lines on its own. (The screen alone withholding proof grade over a passed
+ * verdict is shown by __tests__/hostile/value-lies.test.ts's lying types, which no tripwire sees.)
  */
 
 const exec = promisify(execFile);
@@ -78,7 +76,7 @@ gate.describeDocker('the tamper screen in the Docker runner', () => {
     if (tmp !== '') await rm(tmp, { recursive: true, force: true });
   });
 
-  async function validate(diff: string, label: string): Promise<{ receipt: Receipt; text: string; stdout: string }> {
+  async function validate(diff: string, label: string): Promise<{ receipt: Receipt; stdout: string }> {
     const work = join(tmp, label);
     await mkdir(work, { recursive: true });
     const approved = await proposeAndApprove(repo, diff, work, tmp, label);
@@ -104,16 +102,25 @@ gate.describeDocker('the tamper screen in the Docker runner', () => {
       '--out',
       out
     ]);
-    const text = await readFile(join(out, 'receipt.json'), 'utf8');
     const verify = await runCliInProcess(['verify-receipt', join(out, 'receipt.json')]);
     expect([label, verify.status, run.stderr.slice(-1500)]).toEqual([label, 0, run.stderr.slice(-1500)]);
-    return { receipt: await readJson<Receipt>(join(out, 'receipt.json')), text, stdout: run.stdout };
+    return { receipt: await readJson<Receipt>(join(out, 'receipt.json')), stdout: run.stdout };
   }
 
-  it('an assertion library lying by value hides a regression: passed, but proof grade withheld by the tamper screen at the lines of the lie', async () => {
-    const { receipt, text, stdout } = await validate(await attackDiff(tmp), 'assert-lie');
-    expect(receipt.phases.map((p) => [p.name, p.status])).toEqual(PHASES.map((name) => [name, 'passed']));
-    expect([receipt.verdict, receipt.reasons, receipt.proof_grade]).toEqual(['passed', [], false]);
+  it('an assertion library lying by value hides a regression: the tripwire fails it, and the tamper screen names the lines of the lie', async () => {
+    const { receipt, stdout } = await validate(await attackDiff(tmp), 'assert-lie');
+    // The tripwire (issue 26 item 4) took node:assert/strict's functions before the code under test
+    // loaded; the must-pass canary of every patched run finds `equal` replaced.
+    expect(receipt.phases.map((p) => [p.name, p.status])).toEqual([
+      ['reproduction_before', 'passed'],
+      ['reproduction_after', 'failed'],
+      ['regression', 'failed'],
+      ['hidden', 'failed']
+    ]);
+    expect([receipt.verdict, receipt.reasons, receipt.proof_grade]).toEqual(['failed', ['grader_compromised'], false]);
+    const regression = receipt.phases.find((p) => p.name === 'regression');
+    expect(regression?.checks?.filter((c) => c.check === 'tripwire').map((c) => c.detail)).toEqual(['the tripwire found the grader changed: node:assert/strict.equal replaced']);
+    // The screen finds the same lie in the diff, independently, at its lines.
     expect(receipt.tamper_screen?.files_screened).toBe(1);
     expect(receipt.tamper_screen?.findings.map((f) => [f.rule, f.path, f.line, f.allowed])).toEqual([
       ['test_framework_reference', 'src/duration.js', 1, false],
@@ -121,14 +128,7 @@ gate.describeDocker('the tamper screen in the Docker runner', () => {
       ['monkeypatch', 'src/duration.js', 5, false],
       ['test_framework_reference', 'src/duration.js', 5, false]
     ]);
-    expect(stdout).toContain('proof grade: NO (proof grade withheld: tamper screen (4 findings): test_framework_reference src/duration.js:1');
-    // Every other condition of proof grade holds: without the screen this was proof grade.
-    expect([receipt.runner.isolated, receipt.repository.unchanged]).toEqual([true, true]);
-    expect(receipt.phases.filter((p) => p.name === 'reproduction_after' || p.name === 'hidden').map((p) => p.grading)).toEqual(['sealed', 'sealed']);
-    const { receipt_digest: _digest, ...body } = JSON.parse(text) as Receipt;
-    const unscreened = { ...body, proof_grade: true, tamper_screen: { ...body.tamper_screen!, findings: [] } };
-    const resealed = verifyReceiptText(`${canonicalJson({ ...unscreened, receipt_digest: digestJson(receiptDigestDomain(unscreened.schema), unscreened) })}\n`);
-    expect([resealed.errors, resealed.proof_grade]).toEqual([[], true]);
+    expect(stdout).toContain('tamper screen (1 file)                (4 findings: test_framework_reference src/duration.js:1,');
   }, 600_000);
 
   it('control: the honest fix passes with proof grade and a clean screen', async () => {

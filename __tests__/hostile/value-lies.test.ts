@@ -1,10 +1,10 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { ROOT, ensureCli, runCli } from '../helpers/cli.js';
-import { packDigest, stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
+import { ROOT, ensureCli } from '../helpers/cli.js';
+import { stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
 import { mayBeUnset } from '../helpers/lifecycle.js';
-import { dockerGate, hostileDiff, pytestCalculatorPack } from './hostile-support.js';
+import { dockerGate, hostileDiff, pytestCalculatorPack, sealPytestCalculatorPack } from './hostile-support.js';
 
 /**
  * Lies keyed on the values compared (issue 26), end to end in the Docker runner through the
@@ -88,10 +88,7 @@ const committed = (name: string) => (): Promise<StagedFixture> =>
 
 /** py-calculator's originals as a pytest pack, sealed with `witness seal` (as the pytest matrix column does). */
 async function sealedPytestPack(): Promise<StagedFixture> {
-  const plain = await pytestCalculatorPack('lies-pytest');
-  const seal = await runCli(['witness', 'seal', plain.pack], { tmp: plain.tmp });
-  expect([seal.status, seal.stdout]).toEqual([0, expect.stringMatching(/reproduction: sealed\nhidden: sealed/)]);
-  return { ...plain, digest: await packDigest(plain.pack, plain.tmp) };
+  return sealPytestCalculatorPack(await pytestCalculatorPack('lies-pytest'), gate.imageId);
 }
 
 const MONKEYPATCH = ['monkeypatch'];
