@@ -85,6 +85,12 @@ gate.describeDocker('a sealed reproduction is judged per test', () => {
     await mkdir(reproduction, { recursive: true });
     await writeFile(join(reproduction, 'test_chained_subtraction.py'), PY_REPRODUCTION);
     const { pack } = await initAndSeal(tmp, 'pytest', reproduction, PY_HIDDEN);
+    // The hidden assertRaisesRegex site's exact exception type comes from the fix.
+    const record = await runCli(['witness', 'record', pack, '--reference', py.candidate('fix'), '--repo', py.repo, '--runner', 'docker', '--image', gate.imageId], {
+      tmp,
+      timeoutMs: 170_000
+    });
+    expect({ status: record.status, stdout: record.stdout }).toMatchObject({ status: 0, stdout: expect.stringMatching(/recorded: 1 case\(s\) from the reference fix/) });
     fixture = { tmp, repo: py.repo, pack, digest: await packDigest(pack, tmp) };
   }, 180_000);
 

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ROOT, ensureCli, fixture as fixtureOf, runCli, tempDir } from '../helpers/cli.js';
 import { packDigest, stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
-import { area, dockerGate, hostileDiff, validateCandidate, type Area } from './hostile-support.js';
+import { area, dockerGate, expectSparedCanariesCaught, hostileDiff, validateCandidate, type Area } from './hostile-support.js';
 import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
@@ -36,7 +36,12 @@ interface ReceiptView {
   reasons: string[];
   proof_grade: boolean;
   adapter: string;
-  phases: { name: string; status: string; reasons: string[]; runs: { label: string; problems?: string[]; canary: { pass: string; fail: string; twins?: Twin[] } }[] }[];
+  phases: {
+    name: string;
+    status: string;
+    reasons: string[];
+    runs: { label: string; problems?: string[]; canary: { pass: string; fail: string; changed?: string[]; twins?: Twin[] } }[];
+  }[];
 }
 
 function runsOf(receipt: ReceiptView): ReceiptView['phases'][number]['runs'] {
@@ -102,9 +107,7 @@ gate.describeDocker.each(['unittest', 'pytest'])('twin canaries, %s pack, in the
     const patched = runsOf(receipt).filter((r) => ['reproduction_after', 'hidden', 'regression_after'].includes(r.label));
     expect(patched.length).toBeGreaterThan(0);
     for (const run of patched) {
-      // The fixed canaries were spared, so they behaved: only the twins give the sabotage away.
-      expect([run.label, run.canary.pass, run.canary.fail]).toEqual([run.label, 'passed', 'failed']);
-      expect([run.label, (run.canary.twins ?? []).some((t) => t.kind === 'mutant' && t.status === 'passed' && t.original === 'passed')]).toEqual([run.label, true]);
+      expectSparedCanariesCaught(run);
     }
     // The base runs carry no sabotage: their twins behaved.
     for (const run of runsOf(receipt).filter((r) => r.label.endsWith('_before'))) {
@@ -163,8 +166,7 @@ gate.describeDocker('twin canaries, node:test pack (js-duration), in the Docker 
     const patched = runsOf(receipt).filter((r) => r.label === 'regression_after');
     expect(patched.length).toBeGreaterThan(0);
     for (const run of patched) {
-      expect([run.label, run.canary.pass, run.canary.fail]).toEqual([run.label, 'passed', 'failed']);
-      expect([run.label, (run.canary.twins ?? []).some((t) => t.kind === 'mutant' && t.status === 'passed' && t.original === 'passed')]).toEqual([run.label, true]);
+      expectSparedCanariesCaught(run);
     }
     for (const run of runsOf(receipt).filter((r) => r.label.endsWith('_before'))) {
       expect((run.canary.twins ?? []).filter((t) => !behaved(t))).toEqual([]);
@@ -218,8 +220,7 @@ gate.describeDocker.each([
     expect(status).toBe(1);
     expect(receipt.reasons).toContain('grader_compromised');
     for (const run of runsOf(receipt).filter((r) => ['reproduction_after', 'hidden'].includes(r.label))) {
-      expect([run.label, run.canary.pass, run.canary.fail]).toEqual([run.label, 'passed', 'failed']);
-      expect([run.label, (run.canary.twins ?? []).some((t) => t.kind === 'mutant' && t.status === 'passed' && t.original === 'passed')]).toEqual([run.label, true]);
+      expectSparedCanariesCaught(run);
     }
   }, 900_000);
 });

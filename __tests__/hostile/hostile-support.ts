@@ -327,3 +327,21 @@ export async function sealPytestCalculatorPack(plain: StagedFixture, imageId: st
   expect([record.status, record.stdout]).toEqual([0, expect.stringMatching(/recorded: 1 case\(s\) from the reference fix/)]);
   return { ...plain, digest: await packDigest(plain.pack, plain.tmp) };
 }
+
+/** A patched run's canaries as the receipt records them (the tripwire's `changed`: v10). */
+export interface SparedCanaryRun {
+  label: string;
+  canary: { pass: string; fail: string; changed?: string[]; twins?: { kind: string; status: string; original: string }[] };
+}
+
+/**
+ * A sabotage that spares the fixed canaries: the must-fail canary still fails, and the must-pass
+ * one either passed (the sabotage spared it) or was failed by the tripwire naming what changed
+ * (issue 26 item 4: a replaced framework function is found whatever the canary's name or place).
+ * Either way a mutant twin that passed, whose original passed, gives the sabotage away.
+ */
+export function expectSparedCanariesCaught(run: SparedCanaryRun): void {
+  const tripped = ['errored', 'failed'].includes(run.canary.pass) && (run.canary.changed ?? []).length > 0;
+  expect([run.label, tripped ? 'tripwire' : run.canary.pass, run.canary.fail]).toEqual([run.label, tripped ? 'tripwire' : 'passed', 'failed']);
+  expect([run.label, (run.canary.twins ?? []).some((t) => t.kind === 'mutant' && t.status === 'passed' && t.original === 'passed')]).toEqual([run.label, true]);
+}

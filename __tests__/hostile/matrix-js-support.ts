@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { ROOT, ensureCli } from '../helpers/cli.js';
 import { stageFixture, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
-import { OLD_LAYOUT, hostileDiff, type DockerGate } from './hostile-support.js';
+import { OLD_LAYOUT, expectSparedCanariesCaught, hostileDiff, type DockerGate } from './hostile-support.js';
 
 /**
  * The hostile matrix's JS columns (issue 11, "Tests"; the table is in docs/security.md): attack
@@ -49,7 +49,7 @@ interface Twin {
 
 interface RunView {
   label: string;
-  canary: { pass: string; fail: string; twins?: Twin[] };
+  canary: { pass: string; fail: string; changed?: string[]; twins?: Twin[] };
   oracle?: { cases: number; observed: number; matched: number };
 }
 
@@ -90,8 +90,7 @@ function expectCompromised(receipt: JsReceiptView): void {
   const patched = runsOf(receipt).filter((r) => r.label === 'regression_after');
   expect(patched.length).toBeGreaterThan(0);
   for (const run of patched) {
-    expect([run.label, run.canary.pass, run.canary.fail]).toEqual([run.label, 'passed', 'failed']);
-    expect([run.label, (run.canary.twins ?? []).some((t) => t.kind === 'mutant' && t.status === 'passed' && t.original === 'passed')]).toEqual([run.label, true]);
+    expectSparedCanariesCaught(run);
   }
 }
 
