@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { ROOT, ensureCli, fixture as fixtureOf, runCli, tempDir } from '../helpers/cli.js';
 import { packDigest, validateInDocker, type StagedFixture } from '../helpers/docker-fixture.js';
-import { dockerGate } from '../hostile/hostile-support.js';
+import { dockerGate, recordPytestCalculatorFix } from '../hostile/hostile-support.js';
 import { mayBeUnset } from '../helpers/lifecycle.js';
 
 /**
@@ -86,12 +86,7 @@ gate.describeDocker('a sealed reproduction is judged per test', () => {
     await writeFile(join(reproduction, 'test_chained_subtraction.py'), PY_REPRODUCTION);
     const { pack } = await initAndSeal(tmp, 'pytest', reproduction, PY_HIDDEN);
     // The hidden assertRaisesRegex site's exact exception type comes from the fix.
-    const record = await runCli(['witness', 'record', pack, '--reference', py.candidate('fix'), '--repo', py.repo, '--runner', 'docker', '--image', gate.imageId], {
-      tmp,
-      timeoutMs: 170_000
-    });
-    expect({ status: record.status, stdout: record.stdout }).toMatchObject({ status: 0, stdout: expect.stringMatching(/recorded: 1 case\(s\) from the reference fix/) });
-    fixture = { tmp, repo: py.repo, pack, digest: await packDigest(pack, tmp) };
+    fixture = await recordPytestCalculatorFix({ tmp, repo: py.repo, pack }, gate.imageId, 1);
   }, 180_000);
 
   afterAll(async () => {

@@ -312,20 +312,27 @@ export async function pytestCalculatorPack(label: string): Promise<StagedFixture
 }
 
 /**
- * A pytestCalculatorPack sealed in place with `witness seal`, its pending site recorded from the fix with
- * `witness record` in the Docker runner: the hidden assertRaisesRegex site's exact exception type
- * is only known from a run (the safe observer requires the exact type), so seal leaves it pending.
+ * Records a sealed py-calculator pack's pending sites from the real fix with `witness record` in
+ * the Docker runner, and checks that `count` cases were recorded.
+ */
+export async function recordPytestCalculatorFix(fixture: Omit<StagedFixture, 'digest'>, imageId: string, count: number): Promise<StagedFixture> {
+  const record = await runCli(['witness', 'record', fixture.pack, '--reference', PY.candidate('fix'), '--repo', fixture.repo, '--runner', 'docker', '--image', imageId], {
+    tmp: fixture.tmp,
+    timeoutMs: 170_000
+  });
+  expect([record.status, record.stdout]).toEqual([0, expect.stringMatching(new RegExp(`recorded: ${count} case\\(s\\) from the reference fix`))]);
+  return { ...fixture, digest: await packDigest(fixture.pack, fixture.tmp) };
+}
+
+/**
+ * A pytestCalculatorPack sealed in place with `witness seal`, its pending site recorded from the fix:
+ * the hidden assertRaisesRegex site's exact exception type is only known from a run (the safe
+ * observer requires the exact type), so seal leaves it pending.
  */
 export async function sealPytestCalculatorPack(plain: StagedFixture, imageId: string): Promise<StagedFixture> {
   const seal = await runCli(['witness', 'seal', plain.pack], { tmp: plain.tmp });
   expect([seal.status, seal.stdout]).toEqual([0, expect.stringMatching(/reproduction: sealed\nhidden: NOT fully sealed\nto record \(hidden\) test_hidden_associativity\.py:22:/)]);
-  const fix = join(ROOT, 'fixtures', 'py-calculator', 'candidates', 'fix.diff');
-  const record = await runCli(['witness', 'record', plain.pack, '--reference', fix, '--repo', plain.repo, '--runner', 'docker', '--image', imageId], {
-    tmp: plain.tmp,
-    timeoutMs: 170_000
-  });
-  expect([record.status, record.stdout]).toEqual([0, expect.stringMatching(/recorded: 1 case\(s\) from the reference fix/)]);
-  return { ...plain, digest: await packDigest(plain.pack, plain.tmp) };
+  return recordPytestCalculatorFix(plain, imageId, 1);
 }
 
 /** A patched run's canaries as the receipt records them (the tripwire's `changed`: v10). */
